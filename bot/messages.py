@@ -1,0 +1,48 @@
+"""What flows between the platform adapters and the table service.
+
+Adapters turn a platform update into an `Inbound` and send every `Outbound` they get back.
+They never look inside a game. Keys:
+- chat key: "tg:<chat_id>[:<thread_id>]", "dc:<channel_or_thread_id>", "local:<name>"
+- user key: "tg:<user_id>", "dc:<user_id>", "local:<name>"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Button payloads travel as Telegram callback data, which is limited to 64 bytes.
+MAX_PAYLOAD_BYTES = 64
+
+
+@dataclass(frozen=True)
+class Inbound:
+    platform: str  # "telegram" | "discord" | "local"
+    chat_key: str
+    user_key: str
+    display_name: str
+    lang: str | None = None  # the platform's language for this user ("ru", "pl", "zh-hant", ...)
+    update_id: str | None = None  # platform update id, for de-duplication
+    text: str | None = None  # "/bid 13 20" (a leading "/" is optional)
+    payload: str | None = None  # a pressed button's payload
+    is_admin: bool = False  # the platform says this user administers the chat
+    is_private: bool = False  # a one-to-one chat with the bot
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    payload: str
+
+
+@dataclass
+class Outbound:
+    chat_key: str
+    text: str
+    png: bytes | None = None
+    buttons: list[list[Button]] = field(default_factory=list)  # rows of buttons
+    # (user_key, display_name): the adapter turns "@display_name" in `text` into a real mention.
+    mentions: list[tuple[str, str]] = field(default_factory=list)
+    # When set, the message is for this user only (DM, or an ephemeral reply on Discord).
+    private_to: str | None = None
+    # Answer to a button press: a short toast (Telegram callback answer / Discord ephemeral).
+    toast: str | None = None

@@ -1,0 +1,42 @@
+"""The game protocol every game folder implements, and the small pure helpers they share."""
+
+from engine.core.errors import N_, IllegalAction, ParseError
+from engine.core.jsonstate import canonical_json, load_state
+from engine.core.protocol import (
+    Action,
+    ArgSpec,
+    BotFn,
+    CommandSpec,
+    EnglishTranslator,
+    Event,
+    Game,
+    OptionSpec,
+    Ranking,
+    Reply,
+    State,
+    Translator,
+)
+from engine.core.replay import replay
+from engine.core.rng import Rng
+
+__all__ = [
+    "N_",
+    "Action",
+    "ArgSpec",
+    "BotFn",
+    "CommandSpec",
+    "EnglishTranslator",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "OptionSpec",
+    "ParseError",
+    "Ranking",
+    "Reply",
+    "Rng",
+    "State",
+    "Translator",
+    "canonical_json",
+    "load_state",
+    "replay",
+]

@@ -1,0 +1,41 @@
+"""Errors a game raises, carrying a rule id and a translatable message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark a string for translation without translating it (gettext_noop).
+
+    The engine never translates; the bot looks the English text up in its catalogs
+    (`pybabel extract -k N_`) and fills the placeholders with `params`.
+    """
+    return message
+
+
+class IllegalAction(Exception):
+    """A move the rules forbid. Raised before any change to the state.
+
+    `rule_id` names the broken rule ("PG-22", "HEX-7"); `message_key` is the English
+    message template (a gettext msgid with `{placeholders}`); `params` fill it.
+    """
+
+    def __init__(self, rule_id: str, message_key: str, **params: Any) -> None:
+        self.rule_id = rule_id
+        self.message_key = message_key
+        self.params = params
+        super().__init__(f"[{rule_id}] {self.english()}")
+
+    def english(self) -> str:
+        try:
+            return self.message_key.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.message_key
+
+
+class ParseError(IllegalAction):
+    """Chat text that does not form a command of the game (wrong arguments, unknown city)."""
+
+    def __init__(self, message_key: str, **params: Any) -> None:
+        super().__init__("syntax", message_key, **params)

@@ -1,0 +1,155 @@
+"""The contract between a game folder and the bot (see shared/DESIGN.md).
+
+A game is a module-level object satisfying `Game`. State, actions and events are plain
+JSON data (dicts, lists, str, int, bool, None; dict keys are strings). `apply` validates
+the whole action first and raises `IllegalAction` before touching anything; only then it
+mutates `state` in place and returns it with the events. No deep copy per move: callers
+that must keep the old state serialise it first (the store already holds it as JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from engine.core.rng import Rng
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+# A ranking: groups of tied players, best first, e.g. [["bob"], ["alice", "carol"]].
+Ranking = list[list[str]]
+# A bot: (state, player, rng) -> the action it takes. `rng` is the caller's, not the game's,
+# so a bot's choices never disturb the game's own random stream.
+BotFn = Callable[[State, str, "Rng"], Action]
+
+
+class Translator(Protocol):
+    """What text-producing engine code receives: a gettext-like object for one language."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+class EnglishTranslator:
+    """The identity translator (English is the catalog's source language)."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One argument of a chat command.
+
+    kind: "int", "str", "city", "plant", "resource", "cell", "choice", "rest" (all remaining
+    words). `choices` fixes the allowed values; autocomplete for "city"/"plant"/... comes from
+    `Game.complete(state, player, kind, prefix)`.
+    """
+
+    name: str
+    kind: str = "str"
+    help: str = ""
+    required: bool = True
+    choices: tuple[str, ...] = ()
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One chat command of a game: `/name arg ...`. Telegram and Discord are generated from it."""
+
+    name: str
+    help: str
+    args: tuple[ArgSpec, ...] = ()
+    examples: tuple[str, ...] = ()
+    # "move" changes the state (needs the turn); "quote" and "info" only answer.
+    kind: str = "move"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A table option for `/new <game> key=value`."""
+
+    key: str
+    help: str
+    default: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass
+class Reply:
+    """What a game's `command` returns for a quote or info command: text and optional picture."""
+
+    text: str
+    png: bytes | None = None
+    private: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Game(Protocol):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: Sequence[OptionSpec]
+    commands: Sequence[CommandSpec]
+
+    # --- rules (pure) ---
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> State: ...
+
+    def current_players(self, state: State) -> list[str]: ...
+
+    def legal_actions(self, state: State, player: str) -> list[Action]: ...
+
+    def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]: ...
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]: ...
+
+    def is_over(self, state: State) -> bool: ...
+
+    def result(self, state: State) -> Ranking: ...
+
+    # --- chat layer (engine/<game>/commands.py) ---
+    def parse(self, state: State, player: str, name: str, args: list[str]) -> Action | Reply:
+        """Chat command -> an action to apply, or a Reply for quotes/info. Raises IllegalAction."""
+        ...
+
+    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
+        """One short paragraph: phase, who acts, what is expected (for /status and prompts)."""
+        ...
+
+    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
+        """A line for the chat about an event, or None when the event is not announced."""
+        ...
+
+    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
+        """Small choices as (label, command text) pairs, e.g. ("Pass", "/pass")."""
+        ...
+
+    def complete(
+        self, state: State | None, player: str | None, kind: str, prefix: str
+    ) -> list[str]:
+        """Autocomplete candidates for an argument kind ("city", "plant", ...)."""
+        ...
+
+    def is_picture_event(self, event: Event) -> bool:
+        """True when this event should be followed by a board picture (a phase or round ended)."""
+        ...
+
+    def render(self, state: State, viewer: str | None) -> bytes:
+        """PNG of the board as `viewer` may see it (imports Pillow lazily from render.py)."""
+        ...
+
+    def undoable(self, events: list[Event]) -> bool:
+        """False when the action's events revealed something hidden or random."""
+        ...
+
+    bots: dict[str, BotFn]  # "random" and "heuristic" at least; the first is the default
