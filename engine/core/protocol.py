@@ -118,8 +118,11 @@ class Game(Protocol):
     def result(self, state: State) -> Ranking: ...
 
     # --- chat layer (engine/<game>/commands.py) ---
-    def parse(self, state: State, player: str, name: str, args: list[str]) -> Action | Reply:
-        """Chat command -> an action to apply, or a Reply for quotes/info. Raises IllegalAction."""
+    def parse(
+        self, state: State, player: str, name: str, args: list[str]
+    ) -> Action | list[Action] | Reply:
+        """Chat command -> an action (or several, applied all-or-nothing in order, e.g.
+        `/build A B`), or a Reply for quotes/info. Raises IllegalAction (ParseError)."""
         ...
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
