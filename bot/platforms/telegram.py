@@ -1,0 +1,599 @@
+"""Telegram adapter (python-telegram-bot 22): updates in, `Outbound`s out, nothing else.
+
+One generic command handler turns every command of `table.command_specs()` into an `Inbound`;
+one callback-query handler does the same for button presses. Everything the table answers goes
+back through `TelegramAdapter.send`, which is also the sender the table uses for messages nobody
+asked for (reminders). Cross-cutting concerns are objects given to the builder: the rate limiter
+(flood control, retries after 429) and the error handler.
+
+Keys: chat "tg:<chat_id>" or "tg:<chat_id>:<message_thread_id>" for a forum topic (each topic is
+its own table); user "tg:<user_id>".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import html
+import logging
+import re
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot.i18n import LANGUAGES, tr
+from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
+from bot.service import TableService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+KEY_PREFIX = "tg:"
+# Where build_application leaves the adapter for `running` and the tests.
+ADAPTER_KEY = "boardchat.telegram"
+
+# Commands whose Inbound carries a real `is_admin` (one getChatMember call, cached briefly).
+ADMIN_COMMANDS = frozenset({"abort", "settings", "kick"})
+ADMIN_CACHE_SECONDS = 60.0
+# Always routed to the table, even when no spec names them: Telegram clients send /start when a
+# user opens the bot (that is what lets the bot message them privately) and /help is universal.
+ALWAYS_COMMANDS = ("start", "help")
+# Bot API limits.
+MESSAGE_LIMIT = 4096
+CAPTION_LIMIT = 1024
+TOAST_LIMIT = 200
+MENU_LIMIT = 100
+MENU_DESCRIPTION_LIMIT = 256
+COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
+ALLOWED_UPDATES = ("message", "callback_query")
+# A 429 answer is retried this many times (after waiting what Telegram asks) before giving up.
+MAX_RETRIES = 10
+# "/bid@boardchat_bot 13 20" -> name "bid", rest " 13 20".
+_COMMAND_TEXT = re.compile(r"^/([A-Za-z0-9_]+)(?:@[A-Za-z0-9_]+)?(.*)$", re.DOTALL)
+_FIRST_COMMAND = re.compile(r"/([A-Za-z0-9_]+)")
+_NAMES_KEPT = 10_000
+
+
+# ---------------------------------------------------------------- keys
+
+
+def chat_key(chat_id: int, thread_id: int | None = None) -> str:
+    return f"{KEY_PREFIX}{chat_id}" if thread_id is None else f"{KEY_PREFIX}{chat_id}:{thread_id}"
+
+
+def parse_chat_key(key: str) -> tuple[int, int | None]:
+    """ "tg:-100123:7" -> (-100123, 7); raises ValueError for a key that is not Telegram's."""
+    if not key.startswith(KEY_PREFIX):
+        raise ValueError(f"not a Telegram chat key: {key!r}")
+    chat, _, thread = key[len(KEY_PREFIX) :].partition(":")
+    return int(chat), int(thread) if thread else None
+
+
+def user_key(user_id: int) -> str:
+    return f"{KEY_PREFIX}{user_id}"
+
+
+def parse_user_key(key: str) -> int | None:
+    """ "tg:42" -> 42; None for another platform's (or a bot seat's) key."""
+    if not key.startswith(KEY_PREFIX):
+        return None
+    try:
+        return int(key[len(KEY_PREFIX) :])
+    except ValueError:
+        return None
+
+
+def message_chat_key(message: Message) -> str:
+    """A forum topic is its own table; a reply thread in an ordinary group is not."""
+    thread = message.message_thread_id if message.is_topic_message else None
+    return chat_key(message.chat.id, thread)
+
+
+def command_text(text: str) -> str:
+    """Drop the "@botname" Telegram appends to commands in groups: "/Bid@x 13" -> "/bid 13"."""
+    match = _COMMAND_TEXT.match(text.strip())
+    if not match:
+        return text.strip()
+    return f"/{match.group(1).lower()}{match.group(2)}".rstrip()
+
+
+def needs_admin(text: str) -> bool:
+    match = _FIRST_COMMAND.search(text)
+    return bool(match) and match.group(1).lower() in ADMIN_COMMANDS
+
+
+def telegram_language_code(lang: str) -> str:
+    """Our catalog names ("zh_Hant") -> Telegram's two-letter ISO 639-1 codes ("zh")."""
+    return lang.replace("-", "_").split("_")[0].lower()
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def format_text(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, str | None]:
+    """(text, parse_mode): plain text, or HTML with "@Name" turned into links to the users.
+
+    Only Telegram users can be linked; other seats (bots, other platforms) stay "@Name".
+    """
+    links: dict[str, int] = {}
+    for key, name in mentions:
+        user_id = parse_user_key(key)
+        if user_id is not None and name:
+            links.setdefault(name, user_id)
+    if not links:
+        return text, None
+    escaped = html.escape(text, quote=False)
+    # Longest names first, so "@Ann Lee" wins over "@Ann".
+    by_escaped = {html.escape(name, quote=False): (name, uid) for name, uid in links.items()}
+    pattern = re.compile(
+        "@(" + "|".join(re.escape(n) for n in sorted(by_escaped, key=len, reverse=True)) + ")"
+    )
+
+    def link(match: re.Match[str]) -> str:
+        name, uid = by_escaped[match.group(1)]
+        return f'<a href="tg://user?id={uid}">{html.escape(name, quote=False)}</a>'
+
+    return pattern.sub(link, escaped), ParseMode.HTML
+
+
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Cut a long text into messages, at line breaks where possible, then at spaces."""
+    chunks: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        cut = rest.rfind("\n", 0, limit + 1)
+        if cut <= 0:
+            cut = rest.rfind(" ", 0, limit + 1)
+        if cut <= 0:
+            cut = limit
+        chunks.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip("\n ")
+    if rest.strip():
+        chunks.append(rest)
+    return [c for c in chunks if c.strip()]
+
+
+def keyboard(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:
+    """Outbound buttons -> an inline keyboard; a payload Telegram would refuse is left out."""
+    result: list[list[InlineKeyboardButton]] = []
+    for row in rows:
+        line = []
+        for button in row:
+            if not button.payload or len(button.payload.encode()) > MAX_PAYLOAD_BYTES:
+                log.error("telegram: button %r dropped: payload over 64 bytes", button.label)
+                continue
+            line.append(InlineKeyboardButton(button.label, callback_data=button.payload))
+        if line:
+            result.append(line)
+    return InlineKeyboardMarkup(result) if result else None
+
+
+def _private_chat_unreachable(error: TelegramError) -> bool:
+    """The user never pressed Start in a private chat with the bot (or blocked it)."""
+    if isinstance(error, Forbidden):
+        return True
+    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()
+
+
+# ---------------------------------------------------------------- the adapter
+
+
+class TelegramAdapter:
+    """Maps updates to `Inbound`s and `Outbound`s to Bot API calls; holds no game state."""
+
+    def __init__(
+        self,
+        table: TableService,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self.settings = settings
+        self.clock = clock
+        self.application: Application[Any, Any, Any, Any, Any, Any] | None = None
+        self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
+        self._names: OrderedDict[str, str] = OrderedDict()
+        # One lock per chat key: replies to one chat leave in the order its updates came in,
+        # while other chats go on (updates are processed concurrently).
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @property
+    def bot(self) -> Any:
+        if self.application is None:
+            raise RuntimeError("TelegramAdapter is not attached to an Application")
+        return self.application.bot
+
+    def command_names(self) -> list[str]:
+        names: list[str] = []
+        for spec in self.table.command_specs():
+            name = spec.name.lower()
+            if not COMMAND_NAME.match(name):
+                log.warning("telegram: command %r cannot be a Telegram command; skipped", name)
+                continue
+            if name not in names:
+                names.append(name)
+        names.extend(n for n in ALWAYS_COMMANDS if n not in names)
+        return names
+
+    # ---- start-up
+
+    async def setup(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        """After `initialize`: publish the command menus and become the table's sender."""
+        self.application = application
+        await self.publish_menus()
+        self.table.register_sender(PLATFORM, self.send)
+
+    async def publish_menus(self) -> None:
+        languages: list[tuple[str | None, str | None]] = [(None, None)]
+        languages += [(lang, telegram_language_code(lang)) for lang in LANGUAGES if lang != "en"]
+        for lang, code in languages:
+            commands = []
+            for name, description in self.table.command_menu(lang):
+                name = name.lstrip("/").lower()
+                description = " ".join(description.split())[:MENU_DESCRIPTION_LIMIT]
+                if COMMAND_NAME.match(name) and description:
+                    commands.append(BotCommand(name, description))
+            try:
+                await self.bot.set_my_commands(commands[:MENU_LIMIT], language_code=code)
+            except TelegramError:
+                log.exception("telegram: set_my_commands failed for language %s", code or "default")
+
+    # ---- updates in
+
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        user = update.effective_user
+        if message is None or user is None or not message.text:
+            return
+        key = message_chat_key(message)
+        text = command_text(message.text)
+        async with self._lock(key):
+            inbound = Inbound(
+                platform=PLATFORM,
+                chat_key=key,
+                user_key=user_key(user.id),
+                display_name=self._display_name(user),
+                lang=user.language_code,
+                update_id=str(update.update_id),
+                text=text,
+                is_admin=await self._is_admin(message.chat, user, message, text),
+                is_private=message.chat.type == ChatType.PRIVATE,
+            )
+            for out in await self._handle(inbound):
+                await self.send(out)
+
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        message = query.message
+        if message is None or not query.data:
+            # A button on an inline-mode message (none of ours) or without data: just answer.
+            await self._answer(query, None)
+            return
+        key = (
+            message_chat_key(message) if isinstance(message, Message) else chat_key(message.chat.id)
+        )
+        async with self._lock(key):
+            outs: list[Outbound] = []
+            try:
+                inbound = Inbound(
+                    platform=PLATFORM,
+                    chat_key=key,
+                    user_key=user_key(query.from_user.id),
+                    display_name=self._display_name(query.from_user),
+                    lang=query.from_user.language_code,
+                    update_id=str(update.update_id),
+                    payload=query.data,
+                    is_admin=await self._is_admin(message.chat, query.from_user, None, query.data),
+                    is_private=message.chat.type == ChatType.PRIVATE,
+                )
+                outs = await self._handle(inbound)
+            finally:
+                # Every press is answered, or the user's client shows a spinner for a while.
+                await self._answer(query, next((o.toast for o in outs if o.toast), None))
+            for out in outs:
+                await self.send(out)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log with what was being handled; never raise (the application goes on)."""
+        try:
+            log.error(
+                "telegram: error while handling %s",
+                describe_update(update),
+                exc_info=context.error,
+            )
+        except Exception:
+            log.exception("telegram: the error handler failed")
+
+    async def _handle(self, inbound: Inbound) -> list[Outbound]:
+        self._remember_name(inbound.user_key, inbound.display_name)
+        return list(await self.table.handle(inbound))
+
+    async def _answer(self, query: CallbackQuery, toast: str | None) -> None:
+        try:
+            await query.answer(text=toast[:TOAST_LIMIT] if toast else None)
+        except TelegramError:
+            # Too late (the query expired) or already answered: nothing the user can see.
+            log.warning("telegram: could not answer callback query %s", query.id, exc_info=True)
+
+    def _lock(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+    def _display_name(self, user: User) -> str:
+        return user.full_name or user.username or str(user.id)
+
+    def _remember_name(self, key: str, name: str) -> None:
+        self._names[key] = name
+        self._names.move_to_end(key)
+        while len(self._names) > _NAMES_KEPT:
+            self._names.popitem(last=False)
+
+    async def _is_admin(self, chat: Chat, user: User, message: Message | None, text: str) -> bool:
+        if chat.type == ChatType.PRIVATE:
+            return True  # the user owns a one-to-one chat with the bot
+        if message is not None and message.sender_chat is not None:
+            # An anonymous administrator speaks as the group itself.
+            return message.sender_chat.id == chat.id
+        if not needs_admin(text):
+            return False
+        now = self.clock()
+        cached = self._admins.get((chat.id, user.id))
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        try:
+            member = await self.bot.get_chat_member(chat.id, user.id)
+            is_admin = member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        except TelegramError:
+            log.warning("telegram: get_chat_member(%s, %s) failed", chat.id, user.id, exc_info=True)
+            return False
+        if len(self._admins) > _NAMES_KEPT:
+            self._admins = {k: v for k, v in self._admins.items() if v[0] > now}
+        self._admins[(chat.id, user.id)] = (now + ADMIN_CACHE_SECONDS, is_admin)
+        return is_admin
+
+    # ---- messages out
+
+    async def send(self, out: Outbound) -> None:
+        """Deliver one Outbound (the table's `Sender`). Logs failures; never raises."""
+        try:
+            if out.private_to:
+                await self._send_private(out)
+            elif out.text.strip() or out.png is not None:
+                chat_id, thread_id = parse_chat_key(out.chat_key)
+                await self._deliver(out, chat_id, thread_id)
+        except (TelegramError, ValueError):
+            log.exception("telegram: could not send to %s", out.private_to or out.chat_key)
+
+    async def _send_private(self, out: Outbound) -> None:
+        assert out.private_to is not None
+        user_id = parse_user_key(out.private_to)
+        if user_id is None:
+            log.warning("telegram: private message for non-Telegram user %s", out.private_to)
+            return
+        if not (out.text.strip() or out.png is not None):
+            return
+        try:
+            await self._deliver(out, user_id, None)
+            return
+        except TelegramError as error:
+            if not _private_chat_unreachable(error):
+                raise
+            log.info("telegram: user %s has not started the bot; mentioning them", user_id)
+        chat_id, thread_id = parse_chat_key(out.chat_key)
+        if chat_id == user_id:
+            return  # the private chat itself is the one that failed
+        name = dict(out.mentions).get(out.private_to) or self._names.get(out.private_to)
+        name = name or str(user_id)
+        notice = tr(
+            self.settings.default_lang,
+            "@{name}, I cannot message you privately. Open a chat with @{bot} and press Start.",
+            name=name,
+            bot=self.bot.username,
+        )
+        fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
+        await self._deliver(fallback, chat_id, thread_id)
+
+    async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> None:
+        try:
+            await self._post(out, chat_id, thread_id)
+        except ChatMigrated as migrated:
+            # The group became a supergroup: its id changed; deliver there this time.
+            log.warning("telegram: chat %s migrated to %s", chat_id, migrated.new_chat_id)
+            await self._post(out, migrated.new_chat_id, thread_id)
+
+    async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> None:
+        markup = keyboard(out.buttons)
+        text = out.text if out.text.strip() else ""
+        if out.png is not None:
+            if len(text) <= CAPTION_LIMIT:
+                caption, mode = format_text(text, out.mentions) if text else (None, None)
+                await self.bot.send_photo(
+                    chat_id,
+                    photo=out.png,
+                    filename="board.png",
+                    caption=caption,
+                    parse_mode=mode,
+                    message_thread_id=thread_id,
+                    reply_markup=markup,
+                )
+                return
+            await self.bot.send_photo(
+                chat_id, photo=out.png, filename="board.png", message_thread_id=thread_id
+            )
+        chunks = split_text(text)
+        for i, chunk in enumerate(chunks):
+            body, mode = format_text(chunk, out.mentions)
+            await self.bot.send_message(
+                chat_id,
+                body,
+                parse_mode=mode,
+                message_thread_id=thread_id,
+                reply_markup=markup if i == len(chunks) - 1 else None,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+
+
+def describe_update(update: object) -> str:
+    if not isinstance(update, Update):
+        return repr(update) if update is not None else "no update (polling or a job)"
+    parts = [f"update {update.update_id}"]
+    if update.effective_chat is not None:
+        parts.append(f"chat {update.effective_chat.id}")
+    if update.effective_user is not None:
+        parts.append(f"user {update.effective_user.id}")
+    if update.message is not None and update.message.text:
+        parts.append(f"text {update.message.text[:100]!r}")
+    if update.callback_query is not None:
+        parts.append(f"button {update.callback_query.data!r}")
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------- application
+
+
+def api_urls(base: str) -> tuple[str, str]:
+    """A self-hosted Bot API server root or ".../bot" -> (base_url, base_file_url)."""
+    root = base.rstrip("/")
+    root = root.removesuffix("/bot")
+    return f"{root}/bot", f"{root}/file/bot"
+
+
+def webhook_secret(token: str) -> str:
+    """Telegram sends it back in a header, so forged POSTs to the webhook are refused."""
+    return hashlib.sha256(f"boardchat:{token}".encode()).hexdigest()
+
+
+def parse_listen(listen: str) -> tuple[str, int]:
+    """ "0.0.0.0:8443" / "[::]:8443" / "8443" -> (host, port)."""
+    host, sep, port = listen.rpartition(":")
+    if not sep:
+        return "0.0.0.0", int(listen)
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def build_application(
+    table: TableService,
+    settings: Settings,
+    *,
+    base_url: str | None = None,
+    request: BaseRequest | None = None,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The Application with our handlers, limiter and error handler (not started).
+
+    `base_url` (tests, or a self-hosted Bot API server via settings.telegram_api_base_url) is the
+    URL the token is appended to; `request` replaces the HTTP layer for both API calls and
+    getUpdates.
+    """
+    if not settings.telegram_token:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    adapter = TelegramAdapter(table, settings, clock=clock)
+    builder = (
+        ApplicationBuilder()
+        .token(settings.telegram_token)
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=MAX_RETRIES))
+        .concurrent_updates(True)
+        .post_init(adapter.setup)
+    )
+    base = base_url or settings.telegram_api_base_url
+    if base:
+        url, file_url = api_urls(base)
+        builder = builder.base_url(url).base_file_url(file_url)
+    if request is not None:
+        builder = builder.request(request).get_updates_request(request)
+    application = builder.build()
+    adapter.application = application
+    application.bot_data[ADAPTER_KEY] = adapter
+    only_new = filters.UpdateType.MESSAGE  # an edited command must not be played twice
+    application.add_handler(CommandHandler(adapter.command_names(), adapter.on_command, only_new))
+    application.add_handler(CallbackQueryHandler(adapter.on_button))
+    application.add_error_handler(adapter.on_error)
+    return application
+
+
+def adapter_of(application: Application[Any, Any, Any, Any, Any, Any]) -> TelegramAdapter:
+    adapter = application.bot_data[ADAPTER_KEY]
+    assert isinstance(adapter, TelegramAdapter)
+    return adapter
+
+
+@asynccontextmanager
+async def running(
+    application: Application[Any, Any, Any, Any, Any, Any],
+    settings: Settings,
+    *,
+    poll_timeout: float = 30.0,
+) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
+    """Initialise, set up, start receiving (webhook or long polling); stop it all on exit."""
+    updater = application.updater
+    assert updater is not None
+    async with application:  # initialize() ... shutdown()
+        await adapter_of(application).setup(application)
+        await application.start()
+        try:
+            if settings.telegram_webhook_url:
+                host, port = parse_listen(settings.telegram_webhook_listen)
+                await updater.start_webhook(
+                    listen=host,
+                    port=port,
+                    url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
+                    webhook_url=settings.telegram_webhook_url,
+                    allowed_updates=list(ALLOWED_UPDATES),
+                    secret_token=webhook_secret(settings.telegram_token),
+                )
+                log.info("telegram: webhook on %s:%s", host, port)
+            else:
+                await updater.start_polling(
+                    timeout=int(poll_timeout), allowed_updates=list(ALLOWED_UPDATES)
+                )
+                log.info("telegram: long polling")
+            yield application
+        finally:
+            if updater.running:
+                await updater.stop()
+            if application.running:
+                await application.stop()
+
+
+async def serve(table: TableService, settings: Settings) -> None:
+    """Run the Telegram bot until cancelled."""
+    application = build_application(table, settings)
+    async with running(application, settings):
+        await asyncio.Event().wait()
