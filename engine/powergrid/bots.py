@@ -1,0 +1,135 @@
+"""Bots: `fn(state, player, rng) -> action`, always legal, always making progress.
+
+- random: a uniformly random legal action, except that in the resources and build phases
+  it says "done" with probability 1/3, so its turns end and games finish.
+- heuristic: buys plants that add power within its means, the fuel its plants need, the
+  cheapest cities it can power, and runs the plants that power the most.
+"""
+
+from __future__ import annotations
+
+from engine.core import Rng
+from engine.core.protocol import Action, BotFn
+from engine.powergrid import market as mk
+from engine.powergrid.data import PLANTS, RESOURCES
+from engine.powergrid.legal import legal_actions
+from engine.powergrid.rules import State, build_options, expected, limits
+
+
+def random_bot(state: State, player: str, rng: Rng) -> Action:
+    actions = legal_actions(state, player)
+    if state["phase"] in ("resources", "build") and rng.below(3) == 0:
+        return {"type": "done"}
+    if state["phase"] == "bureaucracy":
+        p = state["players"][player]
+        plants, _ = mk.best_run(p["plants"], p["res"], len(p["cities"]))
+        return {"type": "power", "plants": plants}
+    return rng.choice(actions)
+
+
+def _capacity(plants: list[int]) -> int:
+    return sum(PLANTS[n].output for n in plants)
+
+
+def _plant_gain(p: dict, number: int, max_plants: int) -> int:
+    """Cities of capacity a plant adds (replacing the weakest plant when at the limit)."""
+    plants = p["plants"]
+    out = PLANTS[number].output
+    if len(plants) < max_plants:
+        return out
+    return out - min(PLANTS[n].output for n in plants)
+
+
+def _bid_limit(state: State, p: dict, number: int) -> int:
+    """What the heuristic would pay: the number plus a premium for output, within money."""
+    gain = _plant_gain(p, number, limits(state)["max_plants"])
+    reserve = 0 if state["round"] == 1 else 10 + 5 * len(p["cities"]) // 2
+    return min(p["money"] - reserve, number + 3 * max(0, gain))
+
+
+def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
+    want = expected(state)
+    p = state["players"][player]
+    if want == "choose_region":
+        return rng.choice(legal_actions(state, player))
+    if want == "choose_plant":
+        return _choose_plant(state, p)
+    if want == "bid":
+        auction = state["auction"]
+        if auction["bid"] < _bid_limit(state, p, auction["plant"]):
+            return {"type": "raise", "bid": auction["bid"] + 1}
+        return {"type": "pass"}
+    if want == "discard":
+        new = state["pending_discard"]["plant"]
+        old = [n for n in p["plants"] if n != new]
+        return {"type": "discard", "plant": min(old, key=lambda n: (PLANTS[n].output, n))}
+    if want == "buy":
+        return _buy(state, p)
+    if want == "build":
+        return _build(state, player, p)
+    plants, _ = mk.best_run(p["plants"], p["res"], len(p["cities"]))
+    return {"type": "power", "plants": plants}
+
+
+def _choose_plant(state: State, p: dict) -> Action:
+    current = [n for n in mk.current_market(state) if n <= p["money"]]
+    max_plants = limits(state)["max_plants"]
+    if state["round"] == 1:
+        # PG-25: must buy; take the plant with the best output per price.
+        best = max(current, key=lambda n: (PLANTS[n].output / n, -n))
+        return {"type": "open", "plant": best, "bid": best}
+    need_power = _capacity(p["plants"]) <= len(p["cities"]) + 2 or len(p["plants"]) < 2
+    candidates = [
+        n for n in current if _plant_gain(p, n, max_plants) > 0 and n <= _bid_limit(state, p, n)
+    ]
+    if need_power and candidates:
+        best = max(candidates, key=lambda n: (_plant_gain(p, n, max_plants), -n))
+        return {"type": "open", "plant": best, "bid": best}
+    return {"type": "pass"}
+
+
+def _buy(state: State, p: dict) -> Action:
+    """Buy fuel for one run of every plant, cheapest need first, if affordable."""
+    need = {r: 0 for r in RESOURCES}
+    hybrid = 0
+    for n in p["plants"]:
+        plant = PLANTS[n]
+        if plant.type == "hybrid":
+            hybrid += plant.cost
+        elif plant.type in need:
+            need[plant.type] += plant.cost
+    # Hybrids take whichever of coal and oil is cheaper now.
+    if hybrid:
+        coal_p = mk.resource_prices(state["rm"]["coal"], "coal", 1)
+        oil_p = mk.resource_prices(state["rm"]["oil"], "oil", 1)
+        cheaper = "coal" if (coal_p or [99])[0] <= (oil_p or [99])[0] else "oil"
+        need[cheaper] += hybrid
+    cap = mk.capacities(p["plants"])
+    for r in RESOURCES:
+        missing = need[r] - p["res"][r]
+        count = min(missing, state["rm"][r], mk.room_for(cap, p["res"], r))
+        while count > 0 and mk.resource_cost(state["rm"][r], r, count) > p["money"]:
+            count -= 1
+        if count > 0:
+            return {"type": "buy", "resource": r, "count": count}
+    return {"type": "done"}
+
+
+def _build(state: State, player: str, p: dict) -> Action:
+    """Build the cheapest city while the network is smaller than what the plants power."""
+    end = limits(state)["end"]
+    target = max(_capacity(p["plants"]) + 1, 3)
+    if len(p["cities"]) >= target and not _can_finish(state, p, end):
+        return {"type": "done"}
+    options = build_options(state, player)
+    if options and options[0][1] <= p["money"]:
+        return {"type": "build", "city": options[0][0]}
+    return {"type": "done"}
+
+
+def _can_finish(state: State, p: dict, end: int) -> bool:
+    """Late game: keep building towards the end threshold when it is close."""
+    return len(p["cities"]) >= end - 3
+
+
+BOTS: dict[str, BotFn] = {"random": random_bot, "heuristic": heuristic_bot}

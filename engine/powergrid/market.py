@@ -1,0 +1,187 @@
+"""Markets and plant storage: the resource market (PG-3, PG-32, PG-43), storage capacity
+(PG-33, PG-34, PG-27) and the pure parts of the plant market (PG-13, PG-48, PG-50).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, SLOT_PRICE_LISTS, STEP3
+
+State = dict[str, Any]
+
+# ---------------------------------------------------------------- resource market (PG-3)
+
+
+def resource_prices(in_market: int, resource: str, n: int) -> list[int]:
+    """PG-32: prices of the next `n` tokens bought from a market holding `in_market`.
+
+    The market's tokens always fill its most expensive slots, so the cheapest token sits
+    at slot `capacity - in_market` of the price list.
+    """
+    start = CAPACITY[resource] - in_market
+    return SLOT_PRICE_LISTS[resource][start : start + min(n, in_market)]
+
+
+def resource_cost(in_market: int, resource: str, n: int) -> int:
+    return sum(resource_prices(in_market, resource, n))
+
+
+def market_spaces(in_market: int, resource: str) -> list[dict[str, int]]:
+    """The view's per-space breakdown: price, tokens on it, slots it has."""
+    prices = SLOT_PRICE_LISTS[resource]
+    first_filled = CAPACITY[resource] - in_market
+    spaces: list[dict[str, int]] = []
+    for i, price in enumerate(prices):
+        if not spaces or spaces[-1]["price"] != price:
+            spaces.append({"price": price, "count": 0, "slots": 0})
+        spaces[-1]["slots"] += 1
+        if i >= first_filled:
+            spaces[-1]["count"] += 1
+    return spaces
+
+
+# ---------------------------------------------------------------- storage (PG-33)
+
+
+def capacities(plants: list[int]) -> dict[str, int]:
+    """Total storage by plant kind: coal, oil, hybrid, garbage, uranium (2 x R each)."""
+    cap = {"coal": 0, "oil": 0, "hybrid": 0, "garbage": 0, "uranium": 0}
+    for number in plants:
+        plant = PLANTS[number]
+        if plant.type in cap:
+            cap[plant.type] += 2 * plant.cost
+    return cap
+
+
+def holdings_fit(cap: dict[str, int], res: dict[str, int]) -> bool:
+    """PG-33 whole-player check: c <= C+H, o <= O+H, c+o <= C+O+H, g <= G, u <= U."""
+    c, o, h = cap["coal"], cap["oil"], cap["hybrid"]
+    return (
+        res["coal"] <= c + h
+        and res["oil"] <= o + h
+        and res["coal"] + res["oil"] <= c + o + h
+        and res["garbage"] <= cap["garbage"]
+        and res["uranium"] <= cap["uranium"]
+    )
+
+
+def room_for(cap: dict[str, int], res: dict[str, int], resource: str) -> int:
+    """How many more tokens of `resource` the player could store (PG-33)."""
+    if resource in ("coal", "oil"):
+        total = cap["coal"] + cap["oil"] + cap["hybrid"]
+        own = cap[resource] + cap["hybrid"]
+        return max(0, min(own - res[resource], total - res["coal"] - res["oil"]))
+    return max(0, cap[resource] - res[resource]) if resource in RESOURCES else 0
+
+
+def kept_after_discard(cap: dict[str, int], res: dict[str, int]) -> dict[str, int]:
+    """PG-27: after a discard, keep as many tokens as the remaining plants store.
+
+    Coal fills coal plants then hybrids; oil fills oil plants then what hybrid room is
+    left (CONTRACT.md: "coal before oil kept on hybrids").
+    """
+    coal = min(res["coal"], cap["coal"] + cap["hybrid"])
+    hybrid_left = cap["hybrid"] - max(0, coal - cap["coal"])
+    oil = min(res["oil"], cap["oil"] + hybrid_left)
+    return {
+        "coal": coal,
+        "oil": oil,
+        "garbage": min(res["garbage"], cap["garbage"]),
+        "uranium": min(res["uranium"], cap["uranium"]),
+    }
+
+
+def display_assignment(plants: list[int], res: dict[str, int]) -> dict[int, dict[str, int]]:
+    """PG-34: one way to place the pooled tokens on plants, for pictures and texts.
+
+    Single-fuel plants fill first (ascending), hybrids take the remaining coal, then oil.
+    """
+    left = dict(res)
+    out: dict[int, dict[str, int]] = {}
+    for number in plants:
+        out[number] = {r: 0 for r in RESOURCES}
+        plant = PLANTS[number]
+        if plant.type in RESOURCES:
+            take = min(2 * plant.cost, left[plant.type])
+            out[number][plant.type] = take
+            left[plant.type] -= take
+    for number in plants:
+        plant = PLANTS[number]
+        if plant.type == "hybrid":
+            room = 2 * plant.cost
+            for r in ("coal", "oil"):
+                take = min(room, left[r])
+                out[number][r] += take
+                left[r] -= take
+                room -= take
+    return out
+
+
+# ---------------------------------------------------------------- running plants (PG-42)
+
+
+def fuel_plan(
+    plants: list[int], res: dict[str, int], hybrid_coal: int | None = None
+) -> dict[str, int] | None:
+    """Tokens burned to run `plants`, or None if the stored fuel does not suffice.
+
+    Hybrids burn `hybrid_coal` coal and the rest oil; by default as much coal as is left
+    after the coal plants (CONTRACT.md: "engine picks coal first").
+    """
+    need = {"coal": 0, "oil": 0, "garbage": 0, "uranium": 0}
+    hybrid = 0
+    for number in plants:
+        plant = PLANTS[number]
+        if plant.type == "hybrid":
+            hybrid += plant.cost
+        elif plant.type in need:
+            need[plant.type] += plant.cost
+    if hybrid_coal is None:
+        hybrid_coal = min(hybrid, max(0, res["coal"] - need["coal"]))
+    if not 0 <= hybrid_coal <= hybrid:
+        return None
+    need["coal"] += hybrid_coal
+    need["oil"] += hybrid - hybrid_coal
+    if any(need[r] > res[r] for r in RESOURCES):
+        return None
+    return need
+
+
+def best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[list[int], int]:
+    """The plants to run that power the most cities (fewest tokens on ties): PG-42, PG-52.
+
+    At most 4 plants, so 16 subsets: exhaustive search is exact and cheap.
+    """
+    best: tuple[int, int, list[int]] = (-1, 0, [])
+    n = len(plants)
+    for mask in range(1 << n):
+        chosen = [plants[i] for i in range(n) if mask >> i & 1]
+        plan = fuel_plan(chosen, res)
+        if plan is None:
+            continue
+        powered = min(cities, sum(PLANTS[p].output for p in chosen))
+        burned = sum(plan.values())
+        if powered > best[0] or (powered == best[0] and burned < best[1]):
+            best = (powered, burned, chosen)
+    return best[2], max(best[0], 0)
+
+
+# ---------------------------------------------------------------- plant market (PG-13)
+
+
+def six_plant_market(state: State) -> bool:
+    """PG-48 and PG-D-23: 6 plants, all current, in Step 3 or once the card is resolved."""
+    return bool(state["step"] == 3 or state["step3_pending"])
+
+
+def current_market(state: State) -> list[int]:
+    """PG-13/PG-50: the plants that may be chosen. The Step 3 card is never current."""
+    plants = [p for p in state["market"] if p != STEP3]
+    return plants if six_plant_market(state) else plants[:4]
+
+
+def future_market(state: State) -> list[int]:
+    if six_plant_market(state):
+        return []
+    return [p for p in state["market"] if p != STEP3][4:]

@@ -1,0 +1,96 @@
+"""Phase 4 geometry: cheapest connection costs between cities in play (PG-8, PG-37).
+
+For each (map, set of regions in play) we compute, once, the all-pairs shortest-path
+matrix restricted to cities in play (PG-8: connections to or through cities outside the
+chosen regions cannot be used), plus a next-hop matrix for itemised routes. A build
+quote is then a minimum over the player's cities of one matrix row: O(houses) per city.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.powergrid.data import game_map
+
+INF = 10**9
+
+
+class Network:
+    """Shortest paths among the cities in play of one map and region set."""
+
+    __slots__ = ("cities", "dist", "in_play", "index", "next_hop", "play")
+
+    def __init__(self, map_id: str, regions: tuple[str, ...]) -> None:
+        gm = game_map(map_id)
+        n = len(gm.cities)
+        chosen = set(regions)
+        in_play = [gm.city_region[i] in chosen for i in range(n)]
+        dist = [[INF] * n for _ in range(n)]
+        nxt = [[-1] * n for _ in range(n)]
+        for i in range(n):
+            if not in_play[i]:
+                continue
+            dist[i][i] = 0
+            nxt[i][i] = i
+            for j, cost in gm.edges[i]:
+                if in_play[j] and cost < dist[i][j]:
+                    dist[i][j] = cost
+                    nxt[i][j] = j
+        # Floyd-Warshall: 42^3 steps, done once per region set and cached.
+        for k in range(n):
+            if not in_play[k]:
+                continue
+            dk = dist[k]
+            for i in range(n):
+                di = dist[i]
+                dik = di[k]
+                if dik >= INF:
+                    continue
+                ni = nxt[i]
+                nik = ni[k]
+                for j in range(n):
+                    alt = dik + dk[j]
+                    if alt < di[j]:
+                        di[j] = alt
+                        ni[j] = nik
+        self.cities = gm.cities
+        self.index = gm.index
+        self.in_play = in_play
+        self.play = [i for i in range(n) if in_play[i]]
+        self.dist = dist
+        self.next_hop = nxt
+
+    def connection_cost(self, owned: list[int], target: int) -> int:
+        """PG-36/37: 0 for a first city, else the cheapest route from any owned city."""
+        if not owned:
+            return 0
+        best = INF
+        for o in owned:
+            d = self.dist[o][target]
+            if d < best:
+                best = d
+        return best
+
+    def min_costs(self, owned: list[int]) -> list[int]:
+        """For every city, the cheapest connection cost from any of `owned` (PG-37)."""
+        if not owned:
+            return [0] * len(self.cities)
+        if len(owned) == 1:
+            return self.dist[owned[0]]
+        return list(map(min, zip(*(self.dist[o] for o in owned))))
+
+    def path(self, source: int, target: int) -> list[int]:
+        """The city indices of one cheapest route, source first (empty if unreachable)."""
+        if self.next_hop[source][target] < 0:
+            return []
+        route = [source]
+        while source != target:
+            source = self.next_hop[source][target]
+            route.append(source)
+        return route
+
+
+@cache
+def network(map_id: str, regions: tuple[str, ...]) -> Network:
+    """The cached network for a region set (`regions` sorted, so equal sets share one)."""
+    return Network(map_id, tuple(sorted(regions)))

@@ -1,0 +1,26 @@
+"""Table options of Power Grid (`/new powergrid key=value`)."""
+
+from __future__ import annotations
+
+from engine.core import N_, OptionSpec
+
+OPTIONS: list[OptionSpec] = [
+    OptionSpec("map", N_("Board side: Germany or USA (PG-1)."), "germany", ("germany", "usa")),
+    OptionSpec(
+        "regions",
+        N_(
+            "Play area: a random connected set of regions, or players choose in turn (PG-8). "
+            "Random is the default because every prompt in a chat game can cost hours."
+        ),
+        "random",
+        ("random", "choose"),
+    ),
+    OptionSpec(
+        "hidden_money",
+        N_("Show each player's money only to its owner until the game ends (PG-9)."),
+        "no",
+        ("no", "yes"),
+    ),
+]
+
+DEFAULTS: dict[str, str] = {o.key: o.default for o in OPTIONS}

@@ -1,0 +1,84 @@
+"""`view(state, viewer)`: the only way state leaves the engine (VIEW.md).
+
+Hidden information is removed here: the deck order and setup removals always (only the
+deck size is shown), and other players' money under `hidden_money` until the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.powergrid import market as mk
+from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, STEP3
+from engine.powergrid.rules import State, current_players, expected, limits
+
+
+def view(state: State, viewer: str | None) -> dict[str, Any]:
+    over = state["phase"] == "over"
+    hide_money = state["hidden_money"] and not over
+    players: dict[str, Any] = {}
+    for name in state["seats"]:
+        p = state["players"][name]
+        stored = mk.display_assignment(p["plants"], p["res"])
+        players[name] = {
+            "money": p["money"] if (not hide_money or viewer == name) else None,
+            "plants": [{**PLANTS[n].as_dict(), "stored": stored[n]} for n in p["plants"]],
+            "resources": dict(p["res"]),
+            "cities": list(p["cities"]),
+            "houses_left": HOUSES - len(p["cities"]),
+            "bought_plant": p["bought"],
+            "passed": p["passed"],
+            "done": p["done"],
+            "powered": p["powered"],
+        }
+    auction = state["auction"]
+    lim = limits(state)
+    return {
+        "game": "powergrid",
+        "map": state["map"],
+        "round": state["round"],
+        "step": state["step"],
+        "step3_pending": state["step3_pending"],
+        "phase": state["phase"],
+        "regions_in_play": list(state["regions"])
+        if state["phase"] != "regions"
+        else _all_regions(state),
+        "regions_chosen": list(state["regions"]),
+        "seat_order": list(state["seats"]),
+        "player_order": list(state["order"]),
+        "current_players": current_players(state),
+        "expected": expected(state),
+        "players": players,
+        "cities": {c: list(o) for c, o in state["cities"].items()},
+        "slots_open": state["step"],
+        "plant_market": {
+            "current": [PLANTS[n].as_dict() for n in mk.current_market(state)],
+            "future": [PLANTS[n].as_dict() for n in mk.future_market(state)],
+            "step3_card": STEP3 in state["market"],
+        },
+        "deck_size": len(state["deck"]),
+        "resource_market": {r: mk.market_spaces(state["rm"][r], r) for r in RESOURCES},
+        "supply": dict(state["supply"]),
+        "auction": None
+        if auction is None
+        else {
+            "plant": PLANTS[auction["plant"]].as_dict(),
+            "high_bid": auction["bid"],
+            "leader": auction["leader"],
+            "bidders": list(auction["bidders"]),
+            "turn": auction["turn"],
+        },
+        "pending_discard": None
+        if state["pending_discard"] is None
+        else state["pending_discard"]["player"],
+        "region_pickers": list(state["region_pickers"]),
+        "thresholds": {"step2": lim["step2"], "end": lim["end"], "max_plants": lim["max_plants"]},
+        "log": [dict(e) for e in state["log"]],
+        "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
+    }
+
+
+def _all_regions(state: State) -> list[str]:
+    from engine.powergrid.data import game_map
+
+    return list(game_map(state["map"]).regions)
