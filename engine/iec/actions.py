@@ -1,0 +1,815 @@
+"""apply() and legal_actions() for IEC: each action is validated fully before any change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import N_, IllegalAction, Rng
+from engine.iec import choices as ch
+from engine.iec.rules import (
+    INTERACTIVE,
+    PHASE_ACTIONS,
+    STANDING,
+    Action,
+    Event,
+    State,
+    _discover,
+    _ev,
+    _new_building,
+    _put,
+    _put_back,
+    _reveal,
+    _roll,
+    _take,
+    _compute_power,
+    advance,
+    available_techs,
+    has_tech,
+    lose_module,
+    mine_limit,
+    own,
+    param,
+    placement_error,
+    power_candidates,
+    power_slots,
+    scen,
+    stock,
+    tech_cost,
+    undamaged,
+)
+from engine.iec.scenario import GOODS, KINDS, RECIPES, SIMPLE
+from engine.iec.techs import MINE_WAR_TECHS, TECHS
+
+
+def _bad(rule: str, msg: str, **kw: Any) -> IllegalAction:
+    return IllegalAction(rule, msg, **kw)
+
+
+def _cell(state: State, action: Action, key: str) -> str:
+    c = action.get(key)
+    if not scen(state).is_cell(c):
+        raise _bad("IEC-S-2", N_("{value} is not a cell of the map."), value=c)
+    return str(c)
+
+
+def _own_building(state: State, player: str, cell: str, kind: str | None) -> dict[str, Any]:
+    b = state["buildings"].get(cell)
+    if b is None or b["owner"] != player or (kind is not None and b["kind"] != kind):
+        raise _bad(
+            "IEC-7",
+            N_("You have no {kind} on {cell}."),
+            kind=kind or "building",
+            cell=cell,
+        )
+    return b
+
+
+def _powered_own(state: State, player: str, action: Action, key: str, kind: str) -> dict[str, Any]:
+    b = _own_building(state, player, _cell(state, action, key), kind)
+    if not b["powered"]:
+        raise _bad("IEC-9", N_("Your {kind} on {cell} is not powered."), kind=kind, cell=b["cell"])
+    return b
+
+
+def _pick_building(
+    state: State, player: str, action: Action, key: str, kind: str, tag: str
+) -> dict[str, Any]:
+    """The named building, or the first powered one of that kind that can still act."""
+    if action.get(key) is None:
+        for b in own(state, player, kind):
+            if b["powered"] and tag not in b["used"]:
+                return b
+        raise _bad("IEC-9", N_("You have no powered {kind} that can act."), kind=kind)
+    return _powered_own(state, player, action, key, kind)
+
+
+# ---------------------------------------------------------------- standing orders
+
+
+def _standing(state: State, player: str, action: Action, events: list[Event]) -> None:
+    kind = action["type"]
+    pl = state["players"][player]
+    orders = pl["orders"]
+    if kind == "power":
+        cells = action.get("buildings")
+        if not isinstance(cells, list):
+            raise _bad("IEC-15.2", N_("List the buildings to power."))
+        cands = {b["cell"] for b in power_candidates(state, player)}
+        for c in cells:
+            if c not in cands:
+                raise _bad("IEC-15.2", N_("{cell} is not one of your buildings to power."), cell=c)
+        if len(set(cells)) != len(cells):
+            raise _bad("IEC-15.2", N_("A building is listed twice."))
+        in_phase = state["phase"] == 3 and state["actor"] == player
+        if in_phase and len(cells) > power_slots(state, player):
+            raise _bad(
+                "IEC-15.1",
+                N_("You can power only {n} buildings besides your reactors."),
+                n=power_slots(state, player),
+            )
+        orders["power"] = list(cells)
+        if in_phase:
+            _compute_power(state, player, events)
+            state["done"].append(player)
+            return
+    elif kind == "give":
+        to, n = action.get("to"), action.get("count")
+        if to not in state["players"] or to == player or not isinstance(n, int) or n < 0:
+            raise _bad("IEC-15.5", N_("Give power as: player and a number of buildings."))
+        if not (has_tech(state, player, 4) or has_tech(state, to, 4)):
+            raise _bad(
+                "IEC-TECH-4",
+                N_("Intergrid power needs Intergrid Transformation on one side."),
+            )
+        if n == 0:
+            orders["give"].pop(to, None)
+        else:
+            orders["give"][to] = n
+    elif kind == "extract":
+        mine = _own_building(state, player, _cell(state, action, "mine"), "mine")
+        res = action.get("resource")
+        dep = ch.deposit_at(state, mine["cell"])
+        if res not in dep:
+            raise _bad("IEC-S-13", N_("This mine's deposit has no {resource}."), resource=res)
+        orders["extract"][mine["cell"]] = res
+    elif kind == "mix":
+        recipes = action.get("recipes")
+        if not isinstance(recipes, list) or any(r not in RECIPES for r in recipes):
+            raise _bad("IEC-S-15", N_("Recipes are AB, BC and AC."))
+        orders["mix"] = list(dict.fromkeys(recipes))
+    elif kind == "transfers":
+        moves = action.get("moves")
+        if not isinstance(moves, list):
+            raise _bad("IEC-S-14", N_("List the transfers."))
+        s = scen(state)
+        r = int(s.buildings["storage"]["range"])
+        clean = []
+        for mv in moves:
+            if not isinstance(mv, dict):
+                raise _bad("IEC-S-14", N_("List the transfers."))
+            a = _own_building(state, player, _cell(state, mv, "from"), "storage")
+            b = _own_building(state, player, _cell(state, mv, "to"), "storage")
+            g, n = mv.get("good"), mv.get("n")
+            if a is b or not s.within(a["cell"], b["cell"], r):
+                raise _bad(
+                    "IEC-S-14",
+                    N_("Goods move only between two of your storages at most {r} cm apart."),
+                    r=r,
+                )
+            if g not in GOODS or not isinstance(n, int) or n < 1:
+                raise _bad("IEC-S-14", N_("A transfer needs a good and a positive number."))
+            clean.append({"from": a["cell"], "to": b["cell"], "good": g, "n": n})
+        orders["transfers"] = clean
+    elif kind == "destroy":
+        b = _own_building(state, player, _cell(state, action, "cell"), None)
+        if action.get("cancel"):
+            orders["destroy"] = [c for c in orders["destroy"] if c != b["cell"]]
+        elif b["cell"] not in orders["destroy"]:
+            orders["destroy"].append(b["cell"])
+    elif kind == "flex":
+        if not has_tech(state, player, 3):
+            raise _bad("IEC-TECH-3", N_("You need Flexible Order for this."))
+        ph, pos = action.get("phase"), action.get("position")
+        if not isinstance(ph, int) or ph not in INTERACTIVE + (12, 13):
+            raise _bad("IEC-TECH-3", N_("Choose a phase from 3 to 14."))
+        if pos not in ("first", "last", "unchanged"):
+            raise _bad("IEC-TECH-3", N_("Position is first, last or unchanged."))
+        if pos == "unchanged":
+            orders["flex"].pop(str(ph), None)
+        else:
+            orders["flex"][str(ph)] = pos
+    elif kind == "antimissile":
+        orders["antimissile"] = bool(action.get("on"))
+    _ev(state, events, "order_set", player=player, order=kind, private_to=player)
+
+
+# ---------------------------------------------------------------- phase actions
+
+
+def _check_turn(state: State, player: str, kind: str) -> None:
+    if state["over"]:
+        raise _bad("IEC-S-9", N_("The game is over."))
+    if state["actor"] != player:
+        raise _bad("IEC-S-10.4", N_("It is not your turn."))
+    if kind not in PHASE_ACTIONS.get(state["phase"], ()):
+        raise _bad(
+            "IEC-27",
+            N_("{action} is not possible in this phase."),
+            action=kind,
+        )
+
+
+def _do_done(state: State, player: str, action: Action, events: list[Event]) -> None:
+    if state["phase"] == 14 and ch.must_choose_tech(state, player):
+        raise _bad(
+            "IEC-24",
+            N_("You have {points} science points: you must choose a technology."),
+            points=state["players"][player]["science"],
+        )
+    if state["phase"] == 3:
+        _compute_power(state, player, events)
+    state["done"].append(player)
+
+
+def _do_sweep(state: State, player: str, action: Action, events: list[Event]) -> None:
+    cell = _cell(state, action, "cell")
+    pl = state["players"][player]
+    if not has_tech(state, player, 19) or pl["swept"]:
+        raise _bad("IEC-TECH-19", N_("You cannot sweep mines now."))
+    if cell not in ch.sweep_cells(state, player):
+        raise _bad("IEC-S-22", N_("No tokens to sweep on {cell} within reach."), cell=cell)
+    gone = [t for t in state["tokens"] if t["cell"] == cell]
+    state["tokens"] = [t for t in state["tokens"] if t["cell"] != cell]
+    for t in gone:
+        if t["real"]:
+            state["used_mines"][t["owner"]] = state["used_mines"].get(t["owner"], 0) + 1
+    pl["swept"] = True
+    _reveal(state, player, 19, events)
+    _ev(
+        state,
+        events,
+        "swept",
+        player=player,
+        cell=cell,
+        tokens=[{"owner": t["owner"], "real": t["real"]} for t in gone],
+        revealed=True,
+    )
+
+
+def _lay_checks(state: State, player: str, cells: list[str]) -> None:
+    allowed = set(ch.lay_cells(state, player))
+    for c in cells:
+        if c not in allowed:
+            raise _bad(
+                "IEC-S-21",
+                N_("{cell}: tokens go on building-free cells without your token, within 12 cm "
+                   "of your powered developer and of your powered storage holding AC."),
+                cell=c,
+            )
+
+
+def _do_lay(state: State, player: str, action: Action, events: list[Event]) -> None:
+    pl = state["players"][player]
+    if pl["laid"]:
+        raise _bad("IEC-19", N_("You already laid or moved tokens this turn."))
+    real, fake = action.get("real", []), action.get("fake", [])
+    if not isinstance(real, list) or not isinstance(fake, list):
+        raise _bad("IEC-S-21", N_("Name the real and the fake cells."))
+    max_real = 2 if has_tech(state, player, 18) else 1
+    if not 1 <= len(real) <= max_real:
+        raise _bad(
+            "IEC-D-3",
+            N_("A placement holds 1 real mine (2 with Total Mine War)."),
+        )
+    if len(fake) > int(param(state, "max_fakes_per_lay")):
+        raise _bad("IEC-19", N_("At most 2 fake tokens per turn."))
+    cells = [*real, *fake]
+    if len(cells) > int(param(state, "max_tokens_per_lay")) or len(set(cells)) != len(cells):
+        raise _bad("IEC-19", N_("Up to 3 tokens, each on a different cell."))
+    if pl["mines_used"] + len(real) > mine_limit(state, player):
+        raise _bad(
+            "IEC-S-8.4",
+            N_("You have used all {m} of your real mines."),
+            m=mine_limit(state, player),
+        )
+    _lay_checks(state, player, cells)
+    s = scen(state)
+    r = int(param(state, "mine_lay_range_factor")) * int(s.buildings["storage"]["range"])
+    payer = next(
+        st
+        for st in own(state, player, "storage")
+        if st["powered"] and st["goods"]["AC"] > 0 and s.within(st["cell"], real[0], r)
+    )
+    payer["goods"]["AC"] -= 1
+    pl["mines_used"] += len(real)
+    if len(real) > 1 or pl["mines_used"] > int(param(state, "M")):
+        _reveal(state, player, 18, events)
+    for c in sorted(cells, key=lambda x: s.cells.index(x)):
+        state["tokens"].append(
+            {"id": state["next_token"], "owner": player, "cell": c, "real": c in real, "up": False}
+        )
+        state["next_token"] += 1
+    pl["laid"] = True
+    _ev(
+        state,
+        events,
+        "tokens_laid",
+        player=player,
+        cells=sorted(cells),
+        paid=payer["cell"],
+        private_to=player,
+        secret={"real": sorted(real)},
+    )
+
+
+def _do_relocate(state: State, player: str, action: Action, events: list[Event]) -> None:
+    pl = state["players"][player]
+    if pl["laid"]:
+        raise _bad("IEC-21", N_("You already laid or moved tokens this turn."))
+    src, dst = _cell(state, action, "from"), _cell(state, action, "to")
+    tok = next(
+        (t for t in own_tokens_at(state, player, src) if not t["up"]),
+        None,
+    )
+    if tok is None:
+        raise _bad("IEC-21", N_("You have no face-down token on {cell}."), cell=src)
+    _lay_checks(state, player, [dst])
+    tok["cell"] = dst
+    pl["laid"] = True
+    _ev(state, events, "token_moved", player=player, src=src, dst=dst)
+
+
+def own_tokens_at(state: State, player: str, cell: str) -> list[dict[str, Any]]:
+    return [t for t in state["tokens"] if t["owner"] == player and t["cell"] == cell]
+
+
+def _do_prepare(state: State, player: str, action: Action, events: list[Event]) -> None:
+    dev = _powered_own(state, player, action, "developer", "developer")
+    if {"prepare", "recycle"} & set(dev["used"]):
+        raise _bad("IEC-S-18.1", N_("This developer already prepared a site this turn."))
+    cell = _cell(state, action, "cell")
+    if cell not in ch.prep_cells(state, dev):
+        raise _bad(
+            "IEC-S-18.1",
+            N_("{cell} must be an empty buildable cell without a site within {r} cm."),
+            cell=cell,
+            r=ch.dev_range(state),
+        )
+    dev["used"].append("prepare")
+    state["sites"][cell] = player
+    _ev(state, events, "site_prepared", player=player, cell=cell, developer=dev["cell"])
+
+
+def _attempt_flag(dev: dict[str, Any], kind: str, failed: bool, retry_tech: bool) -> None:
+    if kind in dev["used"]:
+        dev["used"].append("retried")
+    else:
+        dev["used"].append(kind)
+    if failed and retry_tech and "retry_ok" not in dev["used"]:
+        dev["used"].append("retry_ok")
+
+
+def _do_build(state: State, player: str, action: Action, events: list[Event]) -> None:
+    dev = _powered_own(state, player, action, "developer", "developer")
+    if not ch.can_build_attempt(dev):
+        raise _bad("IEC-S-18.2", N_("This developer has no build attempt left this turn."))
+    cell = _cell(state, action, "cell")
+    s = scen(state)
+    if not s.within(dev["cell"], cell, ch.dev_range(state)):
+        raise _bad("IEC-14", N_("{cell} is beyond the developer's range."), cell=cell)
+    target = state["buildings"].get(cell)
+    kind = action.get("kind")
+    choice = action.get("deposit")
+    if target is not None:
+        if target["owner"] != player or undamaged(state, target):
+            raise _bad(
+                "IEC-S-18.2", N_("Only your own incomplete or damaged buildings can be rebuilt.")
+            )
+        kind = target["kind"]
+    else:
+        if cell not in state["sites"]:
+            raise _bad("IEC-S-18.2", N_("{cell} is not a prepared site."), cell=cell)
+        if kind not in KINDS:
+            raise _bad("IEC-14", N_("Name the building type."))
+        err = placement_error(state, cell, str(kind))
+        if err is not None:
+            raise err
+        if choice is not None and (not has_tech(state, player, 1) or choice not in (0, 1)):
+            raise _bad("IEC-TECH-1", N_("Only Remote Drilling lets you choose the deposit."))
+    cost = ch.module_cost(state)
+    if stock(state, dev, "AB") < cost:
+        raise _bad(
+            "IEC-S-18.2",
+            N_("A module costs {n} AB from storages linked to the developer."),
+            n=cost,
+        )
+    retry = "build" in dev["used"]
+    threshold = ch.build_threshold(state, dev)
+    sources = _take(state, dev, "AB", cost, prefer=action.get("from"))
+    roll = _roll(state)
+    ok = roll >= threshold
+    if retry:
+        _reveal(state, player, 15, events)
+    _attempt_flag(dev, "build", not ok, has_tech(state, player, 15))
+    _ev(state, events, "build_roll", player=player, developer=dev["cell"], cell=cell, kind=kind,
+        roll=roll, need=threshold, success=ok, rolled=True)
+    if not ok:
+        for src in sources[int(param(state, "failed_build_loss_AB")):]:
+            _put_back(state, src, "AB")
+        return
+    if target is not None:
+        target["modules"] += 1
+        if target["modules"] >= int(s.buildings[kind]["modules"]):
+            target["complete"] = True
+        _ev(state, events, "module_built", player=player, cell=cell, kind=kind,
+            modules=target["modules"])
+    else:
+        b = _new_building(state, player, str(kind), cell, 1)
+        _ev(state, events, "module_built", player=player, cell=cell, kind=kind,
+            modules=b["modules"], new=True)
+        if kind == "mine":
+            _discover(state, cell, player, choice, events)
+
+
+def _do_recycle(state: State, player: str, action: Action, events: list[Event]) -> None:
+    dev = _powered_own(state, player, action, "developer", "developer")
+    if not has_tech(state, player, 14):
+        raise _bad("IEC-TECH-14", N_("You need Recycling for this."))
+    if not ch.can_recycle(state, dev):
+        raise _bad("IEC-S-18.5", N_("This developer cannot recycle this turn."))
+    target = _cell(state, action, "target")
+    if target not in ch.recycle_targets(state, dev):
+        raise _bad(
+            "IEC-S-18.5",
+            N_("{cell} holds no building you may recycle within the developer's range."),
+            cell=target,
+        )
+    retry = "recycle" in dev["used"]
+    threshold = ch.recycle_threshold(state, dev)
+    _reveal(state, player, 14, events)
+    if retry:
+        _reveal(state, player, 15, events)
+    lose_module(state, target, events, "recycled")
+    roll = _roll(state)
+    ok = roll >= threshold
+    if dev["cell"] in state["buildings"]:
+        _attempt_flag(dev, "recycle", not ok and threshold > 1, has_tech(state, player, 15))
+    to = _put(state, dev, "AB", events) if ok else None
+    _ev(state, events, "recycled", player=player, developer=dev["cell"], target=target,
+        roll=roll, need=threshold, success=ok, to=to, rolled=True)
+
+
+def _do_activate(state: State, player: str, action: Action, events: list[Event]) -> None:
+    cell = _cell(state, action, "cell")
+    toks = own_tokens_at(state, player, cell)
+    if not toks:
+        raise _bad("IEC-22", N_("You have no token on {cell}."), cell=cell)
+    tok = toks[0]
+    if not tok["real"]:
+        state["tokens"].remove(tok)
+        _ev(state, events, "token_activated", player=player, cell=cell, real=False, revealed=True)
+        return
+    tok["up"] = True
+    _ev(state, events, "token_activated", player=player, cell=cell, real=True, revealed=True)
+    b = state["buildings"].get(cell)
+    if b is None:
+        return
+    scatter = has_tech(state, player, 17)
+    need = int(param(state, "mine_detonation_scatter" if scatter else "mine_detonation"))
+    if scatter:
+        _reveal(state, player, 17, events)
+    roll = _roll(state)
+    ok = roll >= need
+    _ev(state, events, "mine_test", player=player, cell=cell, target=b["owner"], roll=roll,
+        need=need, success=ok, rolled=True)
+    if ok:
+        state["tokens"].remove(tok)
+        lose_module(state, cell, events, "mine")
+
+
+def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> None:
+    la = _powered_own(state, player, action, "launcher", "launcher")
+    if "fire" in la["used"]:
+        raise _bad("IEC-16.2", N_("This launcher already fired this turn."))
+    targets = action.get("targets")
+    if not isinstance(targets, dict) or not targets:
+        raise _bad("IEC-S-19.1", N_("Declare targets and missiles."))
+    shots = ch.launcher_shots(state, la)
+    if len(targets) > ch.launcher_max_targets(state, la):
+        raise _bad("IEC-16.5", N_("A launcher fires at one building per turn (two with "
+                                  "Multiple Targets when undamaged)."))
+    total = 0
+    thresholds: dict[str, int] = {}
+    for cell, n in targets.items():
+        if not isinstance(n, int) or n < 1:
+            raise _bad("IEC-S-19.1", N_("Each target needs at least one missile."))
+        b = state["buildings"].get(cell)
+        if b is None or b["owner"] == player:
+            raise _bad("IEC-S-19.6", N_("{cell} holds no enemy building."), cell=cell)
+        thr = ch.hit_threshold(state, la, cell)
+        if thr is None:
+            raise _bad("IEC-16.1", N_("{cell} is beyond twice the launcher's range."), cell=cell)
+        thresholds[cell] = thr
+        total += n
+    if total > shots:
+        raise _bad("IEC-S-19.2", N_("This launcher has {n} shots this turn."), n=shots)
+    if stock(state, la, "AC") < total:
+        raise _bad("IEC-16.3", N_("Each missile costs 1 AC from a linked storage."))
+    _take(state, la, "AC", total, prefer=action.get("from"))
+    la["used"].append("fire")
+    if shots > int(param(state, "launcher_shots")) and total > int(param(state, "launcher_shots")):
+        _reveal(state, player, 9, events)
+    if len(targets) > 1:
+        _reveal(state, player, 10, events)
+    s = scen(state)
+    base = int(s.buildings["launcher"]["range"])
+    for cell in sorted(targets):
+        n = targets[cell]
+        thr = thresholds[cell]
+        if thr == int(param(state, "launcher_base_hit")) and not s.within(la["cell"], cell, base):
+            _reveal(state, player, 12, events)
+        rolls = [_roll(state) for _ in range(n)]
+        hits = sum(1 for r in rolls if r >= thr)
+        _ev(state, events, "missiles", player=player, launcher=la["cell"], target=cell,
+            rolls=rolls, need=thr, hits=hits, rolled=True)
+        if hits and cell in state["buildings"]:
+            if hits > _intercepts(state, cell, hits, events):
+                lose_module(state, cell, events, "missile")
+
+
+def _interceptors(state: State, cell: str) -> list[dict[str, Any]]:
+    """IEC-S-19.5: the target owner's powered undamaged launchers in base range, with AC."""
+    owner = state["buildings"][cell]["owner"]
+    if not has_tech(state, owner, 11) or not state["players"][owner]["orders"]["antimissile"]:
+        return []
+    s = scen(state)
+    base = int(s.buildings["launcher"]["range"])
+    return [
+        la
+        for la in own(state, owner, "launcher")
+        if la["powered"]
+        and undamaged(state, la)
+        and "intercept" not in la["used"]
+        and s.within(la["cell"], cell, base)
+        and stock(state, la, "AC") > 0
+    ]
+
+
+def _intercepts(state: State, cell: str, hits: int, events: list[Event]) -> int:
+    """Standing policy: try to cancel only when every hit can be answered. Returns cancels."""
+    las = _interceptors(state, cell)
+    if not las or len(las) < hits:
+        return 0
+    owner = state["buildings"][cell]["owner"]
+    high = state["radiation"] > int(param(state, "high_radiation_above"))
+    need = int(param(state, "antimissile_threshold_high_radiation" if high else "antimissile_threshold"))
+    _reveal(state, owner, 11, events)
+    cancelled = 0
+    for la in las[:hits]:
+        _take(state, la, "AC", 1)
+        la["used"].append("intercept")
+        roll = _roll(state)
+        ok = roll >= need
+        cancelled += ok
+        _ev(state, events, "intercept", player=owner, launcher=la["cell"], target=cell,
+            roll=roll, need=need, success=ok, rolled=True)
+        if not ok:
+            break
+    return cancelled
+
+
+def _do_transmit(state: State, player: str, action: Action, events: list[Event]) -> None:
+    tr = _pick_building(state, player, action, "building", "transmitter", "transmit")
+    if "transmit" in tr["used"]:
+        raise _bad("IEC-S-17", N_("This transmitter already launched this turn."))
+    if stock(state, tr, "BC") < 1:
+        raise _bad("IEC-S-17", N_("No BC in a storage linked to the transmitter."))
+    tr["used"].append("transmit")
+    need = ch.transmit_threshold(state)
+    launches = 1
+    while launches:
+        launches -= 1
+        _take(state, tr, "BC", 1, prefer=action.get("from"))
+        roll = _roll(state)
+        ok = roll >= need
+        if ok:
+            state["players"][player]["vp"] += 1
+        _ev(state, events, "transmitted", player=player, cell=tr["cell"], roll=roll, need=need,
+            success=ok, vp=state["players"][player]["vp"], rolled=True)
+        if (
+            "bonus" not in tr["used"]
+            and has_tech(state, player, 8)
+            and undamaged(state, tr)
+        ):
+            tr["used"].append("bonus")
+            _reveal(state, player, 8, events)
+            b = _roll(state)
+            _ev(state, events, "bonus_roll", player=player, cell=tr["cell"], roll=b, rolled=True)
+            if b >= int(param(state, "bonus_roll_min")) and stock(state, tr, "BC") > 0:
+                launches += 1
+
+
+def _do_research(state: State, player: str, action: Action, events: list[Event]) -> None:
+    lab = _pick_building(state, player, action, "building", "laboratory", "research")
+    if "research" in lab["used"]:
+        raise _bad("IEC-S-16", N_("This laboratory already worked this turn."))
+    if stock(state, lab, "BC") < 1 or stock(state, lab, "AC") < 1:
+        raise _bad("IEC-S-16", N_("A laboratory needs 1 BC and 1 AC from linked storages."))
+    lab["used"].append("research")
+    _take(state, lab, "BC", 1)
+    _take(state, lab, "AC", 1)
+    roll = _roll(state)
+    need = int(param(state, "lab_threshold"))
+    ok = roll >= need
+    if ok:
+        state["players"][player]["science"] += 1
+    _ev(state, events, "research", player=player, cell=lab["cell"], roll=roll, need=need,
+        success=ok, science=state["players"][player]["science"], rolled=True)
+
+
+def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> None:
+    tech = action.get("tech")
+    pl = state["players"][player]
+    if tech not in TECHS:
+        raise _bad("IEC-25", N_("Technologies are numbered 1 to 19."))
+    if not state["mine_war"] and tech in MINE_WAR_TECHS:
+        raise _bad("IEC-S-8.5", N_("Mine War is off in this game."))
+    if tech in pl["techs"]:
+        raise _bad("IEC-24", N_("You already have this technology."))
+    cost = tech_cost(state, player)
+    if pl["science"] < cost:
+        raise _bad("IEC-23", N_("The next technology costs {cost} science points."), cost=cost)
+    pl["science"] -= cost
+    pl["techs"].append(tech)
+    _ev(state, events, "tech_chosen", player=player, cost=cost, count=len(pl["techs"]),
+        private_to=player, secret={"tech": tech})
+
+
+def _do_peek(state: State, player: str, action: Action, events: list[Event]) -> None:
+    pl = state["players"][player]
+    area = action.get("area")
+    if not has_tech(state, player, 1) or pl["peeked"]:
+        raise _bad("IEC-TECH-1", N_("You can look at one area per turn with Remote Drilling."))
+    if area not in ch.open_areas(state):
+        raise _bad("IEC-TECH-1", N_("{area} is not an undiscovered area."), area=area)
+    pl["peeked"] = True
+    pl["peeks"][area] = list(state["areas"][area]["candidates"])
+    _ev(state, events, "peeked", player=player, area=area, private_to=player,
+        secret={"deposits": pl["peeks"][area]})
+
+
+def _do_subsidy(state: State, player: str, action: Action, events: list[Event]) -> None:
+    if not ch.subsidy_possible(state, player):
+        raise _bad(
+            "IEC-TECH-16",
+            N_("Government Subsidy is used once, from turn {turn}."),
+            turn=int(param(state, "subsidy_from_turn")),
+        )
+    cell = _cell(state, action, "cell")
+    kind = str(action.get("kind"))
+    err = placement_error(state, cell, kind)
+    if err is not None:
+        raise err
+    state["players"][player]["subsidy_used"] = True
+    _reveal(state, player, 16, events)
+    b = _new_building(state, player, kind, cell, int(param(state, "subsidy_modules")))
+    _ev(state, events, "subsidy", player=player, cell=cell, kind=kind, modules=b["modules"])
+    if kind == "mine":
+        _discover(state, cell, player, None, events)
+
+
+HANDLERS = {
+    "done": _do_done,
+    "power": _standing,
+    "sweep": _do_sweep,
+    "lay": _do_lay,
+    "relocate": _do_relocate,
+    "prepare": _do_prepare,
+    "build": _do_build,
+    "recycle": _do_recycle,
+    "activate": _do_activate,
+    "fire": _do_fire,
+    "transmit": _do_transmit,
+    "research": _do_research,
+    "tech": _do_tech,
+    "peek": _do_peek,
+    "subsidy": _do_subsidy,
+}
+
+
+def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise _bad("syntax", N_("An action is a dict with a type."))
+    if player not in state["players"]:
+        raise _bad("IEC-7", N_("You are not playing this game."))
+    if state["players"][player]["eliminated"]:
+        raise _bad("IEC-15.4", N_("You have been eliminated."))
+    kind = action["type"]
+    events: list[Event] = []
+    in_turn = (
+        not state["over"]
+        and state["actor"] == player
+        and kind in PHASE_ACTIONS.get(state["phase"], ())
+    )
+    if kind in STANDING and not in_turn:
+        if state["over"]:
+            raise _bad("IEC-S-9", N_("The game is over."))
+        _standing(state, player, action, events)
+        return state, events
+    if kind not in HANDLERS:
+        raise _bad("syntax", N_("Unknown action {action}."), action=kind)
+    _check_turn(state, player, kind)
+    HANDLERS[kind](state, player, action, events)
+    if (
+        not state["over"]
+        and player not in state["done"]
+        and not ch.has_choice(state, player, state["phase"])
+    ):
+        state["done"].append(player)
+    if player in state["done"]:
+        state["actor"] = None
+        advance(state, events)
+    return state, events
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+def legal_actions(state: State, player: str) -> list[Action]:
+    """The phase actions open to the actor (a sample for mine laying); standing orders aside."""
+    if state["over"] or state["actor"] != player:
+        return []
+    ph = state["phase"]
+    out: list[Action] = []
+    if ph == 3:
+        slots = power_slots(state, player)
+        cands = [b["cell"] for b in power_candidates(state, player)]
+        out.append({"type": "power", "buildings": cands[:slots]})
+        out.append({"type": "power", "buildings": cands[-slots:] if slots else []})
+    elif ph == 4:
+        out += [{"type": "sweep", "cell": c} for c in ch.sweep_cells(state, player)]
+    elif ph == 5:
+        cells = ch.lay_cells(state, player)
+        if ch.can_lay(state, player):
+            for i, c in enumerate(cells):
+                out.append({"type": "lay", "real": [c], "fake": []})
+                if i + 2 < len(cells) and i % 3 == 0:
+                    out.append({"type": "lay", "real": [c], "fake": [cells[i + 1], cells[i + 2]]})
+        for t in ch.own_tokens(state, player, face_down=True):
+            out += [{"type": "relocate", "from": t["cell"], "to": c} for c in cells[:6]]
+    elif ph == 6:
+        for d in own(state, player, "developer"):
+            if d["powered"] and not ({"prepare", "recycle"} & set(d["used"])):
+                out += [
+                    {"type": "prepare", "developer": d["cell"], "cell": c}
+                    for c in ch.prep_cells(state, d)
+                ]
+    elif ph == 7:
+        for d in own(state, player, "developer"):
+            if not d["powered"]:
+                continue
+            if ch.can_build_attempt(d) and stock(state, d, "AB") >= ch.module_cost(state):
+                for cell, kinds in ch.build_targets(state, d):
+                    if kinds:
+                        out += [
+                            {"type": "build", "developer": d["cell"], "cell": cell, "kind": k}
+                            for k in kinds
+                        ]
+                    else:
+                        out.append({"type": "build", "developer": d["cell"], "cell": cell})
+            if ch.can_recycle(state, d):
+                out += [
+                    {"type": "recycle", "developer": d["cell"], "target": c}
+                    for c in ch.recycle_targets(state, d)
+                ]
+    elif ph == 8:
+        out += [{"type": "activate", "cell": t["cell"]} for t in ch.own_tokens(state, player)]
+    elif ph == 9:
+        for la in own(state, player, "launcher"):
+            if la["powered"] and ch.can_fire(state, la):
+                n = min(ch.launcher_shots(state, la), stock(state, la, "AC"))
+                tg = ch.fire_targets(state, la)
+                for cell, _thr in tg:
+                    out += [
+                        {"type": "fire", "launcher": la["cell"], "targets": {cell: k}}
+                        for k in range(1, n + 1)
+                    ]
+                if ch.launcher_max_targets(state, la) > 1 and n >= 2 and len(tg) >= 2:
+                    out.append(
+                        {"type": "fire", "launcher": la["cell"],
+                         "targets": {tg[0][0]: 1, tg[1][0]: 1}}
+                    )
+    elif ph == 10:
+        out += [
+            {"type": "transmit", "building": t["cell"]}
+            for t in own(state, player, "transmitter")
+            if t["powered"] and "transmit" not in t["used"] and stock(state, t, "BC") > 0
+        ]
+    elif ph == 11:
+        out += [
+            {"type": "research", "building": lab["cell"]}
+            for lab in own(state, player, "laboratory")
+            if lab["powered"]
+            and "research" not in lab["used"]
+            and stock(state, lab, "BC") > 0
+            and stock(state, lab, "AC") > 0
+        ]
+    elif ph == 14:
+        if ch.must_choose_tech(state, player):
+            return [{"type": "tech", "tech": t} for t in available_techs(state, player)]
+        pl = state["players"][player]
+        if has_tech(state, player, 1) and not pl["peeked"]:
+            out += [{"type": "peek", "area": a} for a in ch.open_areas(state)]
+        if ch.subsidy_possible(state, player):
+            s = scen(state)
+            for c in s.cells:
+                if c in s.buildable and c not in state["buildings"]:
+                    kinds = ch.kinds_for(state, c)
+                    out += [{"type": "subsidy", "kind": k, "cell": c} for k in kinds[:2]]
+                    if len(out) > 40:
+                        break
+    out.append({"type": "done"})
+    return out
+
+
+__all__ = ["SIMPLE", "Rng", "apply", "legal_actions"]

@@ -1,0 +1,290 @@
+"""What a player can do now: candidate cells, targets, odds, and whether he has a real choice.
+
+Shared by the rules (who is asked), legal_actions, the bots and the chat quotes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.iec.rules import (
+    State,
+    available_techs,
+    deposit_at,
+    has_tech,
+    linked,
+    mine_limit,
+    own,
+    param,
+    placement_error,
+    power_candidates,
+    power_slots,
+    powered,
+    scen,
+    stock,
+    tech_cost,
+    undamaged,
+)
+from engine.iec.scenario import KINDS
+
+Building = dict[str, Any]
+
+
+def dev_range(state: State) -> int:
+    return int(scen(state).buildings["developer"]["range"])
+
+
+def prep_cells(state: State, dev: Building) -> list[str]:
+    """IEC-S-18.1: empty buildable cells within the developer's range, holding no site."""
+    s = scen(state)
+    return [
+        c
+        for c in s.near(dev["cell"], dev_range(state))
+        if c in s.buildable and c not in state["buildings"] and c not in state["sites"]
+    ]
+
+
+def kinds_for(state: State, cell: str) -> list[str]:
+    return [k for k in KINDS if placement_error(state, cell, k) is None]
+
+
+def can_build_attempt(dev: Building) -> bool:
+    used = dev["used"]
+    if "recycle" in used:
+        return False
+    return "build" not in used or ("retry_ok" in used and "retried" not in used)
+
+
+def can_recycle(state: State, dev: Building) -> bool:
+    if not has_tech(state, dev["owner"], 14):
+        return False
+    used = dev["used"]
+    if "prepare" in used or "build" in used:
+        return False
+    return "recycle" not in used or ("retry_ok" in used and "retried" not in used)
+
+
+def build_targets(state: State, dev: Building) -> list[tuple[str, list[str]]]:
+    """(cell, kinds): prepared sites with the kinds that fit, and own damaged buildings ([])."""
+    s = scen(state)
+    out: list[tuple[str, list[str]]] = []
+    for c in s.near(dev["cell"], dev_range(state)):
+        b = state["buildings"].get(c)
+        if b is not None:
+            if b["owner"] == dev["owner"] and not undamaged(state, b):
+                out.append((c, []))
+        elif c in state["sites"]:
+            kinds = kinds_for(state, c)
+            if kinds:
+                out.append((c, kinds))
+    return out
+
+
+def recycle_targets(state: State, dev: Building) -> list[str]:
+    s = scen(state)
+    out = []
+    for c in s.near(dev["cell"], dev_range(state)):
+        b = state["buildings"].get(c)
+        if b is None:
+            continue
+        if b is dev and not undamaged(state, dev):
+            continue
+        out.append(c)
+    return out
+
+
+def module_cost(state: State) -> int:
+    return int(param(state, "module_cost_AB"))
+
+
+def build_threshold(state: State, dev: Building) -> int:
+    table = param(state, "build_threshold_by_missing")
+    return int(table[min(len(table) - 1, int(_missing(state, dev)))])
+
+
+def recycle_threshold(state: State, dev: Building) -> int:
+    table = param(state, "recycle_threshold_by_missing")
+    return int(table[min(len(table) - 1, int(_missing(state, dev)))])
+
+
+def _missing(state: State, b: Building) -> int:
+    return int(scen(state).buildings[b["kind"]]["modules"]) - int(b["modules"])
+
+
+def lay_cells(state: State, player: str) -> list[str]:
+    """IEC-S-21 / IEC-D-4: ≤ 2×range of a powered developer and of a powered storage with AC."""
+    s = scen(state)
+    f = int(param(state, "mine_lay_range_factor"))
+    dev_r = f * int(s.buildings["developer"]["range"])
+    st_r = f * int(s.buildings["storage"]["range"])
+    near_dev: set[str] = set()
+    for d in powered(state, player, "developer"):
+        near_dev.update(s.near(d["cell"], dev_r))
+    near_st: set[str] = set()
+    for st in powered(state, player, "storage"):
+        if st["goods"]["AC"] > 0:
+            near_st.update(s.near(st["cell"], st_r))
+    mine_cells = {t["cell"] for t in state["tokens"] if t["owner"] == player}
+    return sorted(
+        (c for c in near_dev & near_st if c not in state["buildings"] and c not in mine_cells),
+        key=lambda c: s.cells.index(c),
+    )
+
+
+def can_lay(state: State, player: str) -> bool:
+    pl = state["players"][player]
+    return pl["mines_used"] < mine_limit(state, player) and bool(lay_cells(state, player))
+
+
+def own_tokens(state: State, player: str, face_down: bool | None = None) -> list[dict[str, Any]]:
+    return [
+        t
+        for t in state["tokens"]
+        if t["owner"] == player and (face_down is None or t["up"] != face_down)
+    ]
+
+
+def sweep_cells(state: State, player: str) -> list[str]:
+    s = scen(state)
+    r = int(param(state, "mine_lay_range_factor")) * dev_range(state)
+    devs = own(state, player, "developer")
+    cells = sorted({t["cell"] for t in state["tokens"]}, key=lambda c: s.cells.index(c))
+    return [c for c in cells if any(s.within(c, d["cell"], r) for d in devs)]
+
+
+def launcher_shots(state: State, la: Building) -> int:
+    """IEC-S-19.2: undamaged 2 (3 with Missile Salvo); damaged or incomplete 1."""
+    if undamaged(state, la):
+        base = int(param(state, "launcher_shots"))
+        return base + 1 if has_tech(state, la["owner"], 9) else base
+    return 1
+
+
+def launcher_max_targets(state: State, la: Building) -> int:
+    return 2 if has_tech(state, la["owner"], 10) and undamaged(state, la) else 1
+
+
+def hit_threshold(state: State, la: Building, target_cell: str) -> int | None:
+    """IEC-S-19.3: 3+ within base range, 4+ up to twice it (3+ with Satellite Positioning)."""
+    s = scen(state)
+    base = int(s.buildings["launcher"]["range"])
+    ext = base * int(param(state, "launcher_extended_factor"))
+    if s.within(la["cell"], target_cell, base):
+        return int(param(state, "launcher_base_hit"))
+    if s.within(la["cell"], target_cell, ext):
+        if satellite_applies(state, la):
+            return int(param(state, "launcher_base_hit"))
+        return int(param(state, "launcher_extended_hit"))
+    return None
+
+
+def satellite_applies(state: State, la: Building) -> bool:
+    return (
+        has_tech(state, la["owner"], 12)
+        and undamaged(state, la)
+        and state["radiation"] <= int(param(state, "satellite_radiation_max"))
+    )
+
+
+def fire_targets(state: State, la: Building) -> list[tuple[str, int]]:
+    """IEC-S-19.6: other players' buildings in reach, with the hit threshold."""
+    out = []
+    for c, b in sorted(state["buildings"].items()):
+        if b["owner"] == la["owner"] or b["modules"] < 1:
+            continue
+        thr = hit_threshold(state, la, c)
+        if thr is not None:
+            out.append((c, thr))
+    return out
+
+
+def can_fire(state: State, la: Building) -> bool:
+    return "fire" not in la["used"] and stock(state, la, "AC") > 0
+
+
+def transmit_threshold(state: State) -> int:
+    for upto, thr in param(state, "transmit_threshold_by_radiation"):
+        if state["radiation"] <= upto:
+            return int(thr)
+    return 7
+
+
+def open_areas(state: State) -> list[str]:
+    return sorted(a for a, area in state["areas"].items() if area["deposit"] is None)
+
+
+def subsidy_possible(state: State, player: str) -> bool:
+    pl = state["players"][player]
+    return (
+        has_tech(state, player, 16)
+        and not pl["subsidy_used"]
+        and state["turn"] >= int(param(state, "subsidy_from_turn"))
+    )
+
+
+def must_choose_tech(state: State, player: str) -> bool:
+    pl = state["players"][player]
+    return pl["science"] >= tech_cost(state, player) and bool(available_techs(state, player))
+
+
+def has_choice(state: State, player: str, ph: int) -> bool:
+    """Whether `player` has a real decision in phase `ph` (else he is not asked)."""
+    pl = state["players"][player]
+    if ph == 3:
+        return len(power_candidates(state, player)) > power_slots(state, player)
+    if ph == 4:
+        return has_tech(state, player, 19) and not pl["swept"] and bool(sweep_cells(state, player))
+    if ph == 5:
+        if pl["laid"]:
+            return False
+        return can_lay(state, player) or (
+            bool(own_tokens(state, player, face_down=True)) and bool(lay_cells(state, player))
+        )
+    if ph == 6:
+        return any(
+            not ({"prepare", "recycle"} & set(d["used"])) and prep_cells(state, d)
+            for d in powered(state, player, "developer")
+        )
+    if ph == 7:
+        for d in powered(state, player, "developer"):
+            if can_recycle(state, d) and recycle_targets(state, d):
+                return True
+            if (
+                can_build_attempt(d)
+                and stock(state, d, "AB") >= module_cost(state)
+                and build_targets(state, d)
+            ):
+                return True
+        return False
+    if ph == 8:
+        return any(t["cell"] in state["buildings"] for t in own_tokens(state, player))
+    if ph == 9:
+        return any(
+            can_fire(state, la) and fire_targets(state, la)
+            for la in powered(state, player, "launcher")
+        )
+    if ph == 10:
+        return any(
+            "transmit" not in t["used"] and stock(state, t, "BC") > 0
+            for t in powered(state, player, "transmitter")
+        )
+    if ph == 11:
+        return any(
+            "research" not in lab["used"] and stock(state, lab, "BC") > 0 and stock(state, lab, "AC") > 0
+            for lab in powered(state, player, "laboratory")
+        )
+    if ph == 14:
+        if must_choose_tech(state, player):
+            return True
+        if has_tech(state, player, 1) and not pl["peeked"] and open_areas(state):
+            return True
+        return subsidy_possible(state, player)
+    return False
+
+
+def deposit_text(state: State, cell: str) -> str:
+    dep = deposit_at(state, cell)
+    return ", ".join(f"{g} {n}+" for g, n in sorted(dep.items()))
+
+
+__all__ = ["has_choice", "linked"]

@@ -1,0 +1,840 @@
+"""IEC rules: setup, the 14 phases of a turn, every action, view, result (pure; no I/O).
+
+The state is plain JSON. A turn is phase 0 (order, self-destruction) and phases 1..14 of IEC-27.
+Automatic phases (1, 2, 12, 13) resolve at once; in the others the players act one after another
+in the phase's order (IEC-S-10.4), and a player is asked only when he has a real choice there.
+Standing orders (power, Intergrid gifts, extraction, mixing, transfers, self-destruction,
+Flexible Order, anti-missile) may be changed at any time and are used until changed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.core import N_, IllegalAction, Rng
+from engine.core.rng import new_rng_state
+from engine.iec.scenario import GOODS, KINDS, RECIPES, SIMPLE, Scenario, load, scenario_ids
+from engine.iec.techs import MINE_WAR_TECHS, TECHS
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+PHASE_NAMES: dict[int, str] = {
+    0: N_("turn start"),
+    1: N_("radiation"),
+    2: N_("natural hazards"),
+    3: N_("power allocation"),
+    4: N_("de-mining"),
+    5: N_("mine laying"),
+    6: N_("site preparation"),
+    7: N_("building modules"),
+    8: N_("mine activation"),
+    9: N_("missile fire"),
+    10: N_("transmission"),
+    11: N_("science"),
+    12: N_("moving goods"),
+    13: N_("extraction"),
+    14: N_("technologies"),
+}
+INTERACTIVE = (3, 4, 5, 6, 7, 8, 9, 10, 11, 14)
+MINE_WAR_PHASES = (4, 5, 8)
+ORDERED_PHASES = tuple(range(3, 15))
+STANDING = ("power", "give", "extract", "mix", "transfers", "destroy", "flex", "antimissile")
+PHASE_ACTIONS: dict[int, tuple[str, ...]] = {
+    3: ("power", "done"),
+    4: ("sweep", "done"),
+    5: ("lay", "relocate", "done"),
+    6: ("prepare", "done"),
+    7: ("build", "recycle", "done"),
+    8: ("activate", "done"),
+    9: ("fire", "done"),
+    10: ("transmit", "done"),
+    11: ("research", "done"),
+    14: ("tech", "peek", "subsidy", "done"),
+}
+POWER_PRIORITY = (
+    "storage",
+    "mine",
+    "mixer",
+    "developer",
+    "transmitter",
+    "laboratory",
+    "launcher",
+    "reactor",
+)
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def scen(state: State) -> Scenario:
+    return load(state["scenario"])
+
+
+def param(state: State, key: str) -> Any:
+    return scen(state).params[key]
+
+
+def _ev(state: State, events: list[Event], etype: str, **kw: Any) -> Event:
+    e: Event = {"type": etype, "turn": state["turn"], "phase": state["phase"], **kw}
+    events.append(e)
+    return e
+
+
+def _roll(state: State) -> int:
+    return Rng(state["rng"]).die()
+
+
+def has_tech(state: State, player: str, tech: int) -> bool:
+    return tech in state["players"][player]["techs"]
+
+
+def _reveal(state: State, player: str, tech: int, events: list[Event]) -> None:
+    pl = state["players"][player]
+    if tech in pl["techs"] and tech not in pl["revealed"] and tech != 2:
+        pl["revealed"].append(tech)
+        _ev(state, events, "tech_revealed", player=player, tech=tech, revealed=True)
+
+
+def alive(state: State) -> list[str]:
+    return [p for p in state["seats"] if not state["players"][p]["eliminated"]]
+
+
+def nominal(state: State, b: dict[str, Any]) -> int:
+    return int(scen(state).buildings[b["kind"]]["modules"])
+
+
+def missing(state: State, b: dict[str, Any]) -> int:
+    return nominal(state, b) - int(b["modules"])
+
+
+def undamaged(state: State, b: dict[str, Any]) -> bool:
+    return missing(state, b) == 0
+
+
+def own(state: State, player: str, kind: str | None = None) -> list[dict[str, Any]]:
+    return [
+        b
+        for c, b in sorted(state["buildings"].items())
+        if b["owner"] == player and (kind is None or b["kind"] == kind)
+    ]
+
+
+def working_reactor(b: dict[str, Any]) -> bool:
+    return b["kind"] == "reactor" and bool(b["complete"]) and b["modules"] >= 1
+
+
+def powered(state: State, player: str, kind: str) -> list[dict[str, Any]]:
+    return [b for b in own(state, player, kind) if b["powered"]]
+
+
+def tech_cost(state: State, player: str) -> int:
+    """IEC-23 / IEC-TECH-2: T + kQ, or T + max(0, k-2)Q with Super Computer."""
+    k = len(state["players"][player]["techs"])
+    if has_tech(state, player, 2):
+        k = max(0, k - 2)
+    return int(param(state, "T")) + k * int(param(state, "Q"))
+
+
+def mine_limit(state: State, player: str) -> int:
+    m = int(param(state, "M"))
+    return m * 3 // 2 if has_tech(state, player, 18) else m
+
+
+def available_techs(state: State, player: str) -> list[int]:
+    owned = state["players"][player]["techs"]
+    return [
+        t
+        for t in TECHS
+        if t not in owned and (state["mine_war"] or t not in MINE_WAR_TECHS)
+    ]
+
+
+# ---------------------------------------------------------------- storages and links
+
+
+def capacity(state: State, st: dict[str, Any]) -> int:
+    """IEC-S-14 / IEC-S-20: 4 (5 with Compression) undamaged, 2 per intact module otherwise."""
+    if undamaged(state, st):
+        base = int(param(state, "storage_capacity"))
+        return base + 1 if has_tech(state, st["owner"], 7) else base
+    return int(param(state, "storage_per_module")) * int(st["modules"])
+
+
+def load_of(st: dict[str, Any]) -> int:
+    return sum(st["goods"].values())
+
+
+def free(state: State, st: dict[str, Any]) -> int:
+    return capacity(state, st) - load_of(st)
+
+
+def link_range(state: State, b: dict[str, Any]) -> int:
+    return int(scen(state).buildings[b["kind"]]["link"])
+
+
+def linked(state: State, b: dict[str, Any]) -> list[dict[str, Any]]:
+    """IEC-S-10.5: own powered storages within the building's link distance."""
+    s = scen(state)
+    r = link_range(state, b)
+    return [
+        st
+        for st in powered(state, b["owner"], "storage")
+        if st is not b and s.within(st["cell"], b["cell"], r)
+    ]
+
+
+def stock(state: State, b: dict[str, Any], good: str) -> int:
+    return sum(st["goods"][good] for st in linked(state, b))
+
+
+def _take(
+    state: State, b: dict[str, Any], good: str, n: int, prefer: str | None = None
+) -> list[str]:
+    """Remove n units of good from storages linked to b; returns the source cell per unit."""
+    sources = linked(state, b)
+    sources.sort(key=lambda st: (st["cell"] != prefer, st["cell"]))
+    taken: list[str] = []
+    for st in sources:
+        while len(taken) < n and st["goods"][good] > 0:
+            st["goods"][good] -= 1
+            taken.append(st["cell"])
+    return taken
+
+
+def _put(
+    state: State,
+    b: dict[str, Any],
+    good: str,
+    events: list[Event],
+    prefer: str | None = None,
+) -> str | None:
+    """Deliver one unit to a storage linked to b with free space (IEC-S-10.5)."""
+    targets = [st for st in linked(state, b) if free(state, st) > 0]
+    if not targets:
+        return None
+    simple = good in SIMPLE
+
+    def key(st: dict[str, Any]) -> tuple[bool, int, int, str]:
+        simples = sum(st["goods"][g] for g in SIMPLE)
+        return (st["cell"] != prefer, -simples if simple else simples, -free(state, st), st["cell"])
+
+    st = min(targets, key=key)
+    st["goods"][good] += 1
+    if load_of(st) > int(param(state, "storage_capacity")):
+        _reveal(state, st["owner"], 7, events)
+    return str(st["cell"])
+
+
+def _discard_excess(state: State, st: dict[str, Any], events: list[Event]) -> None:
+    excess = load_of(st) - capacity(state, st)
+    lost: dict[str, int] = {}
+    while excess > 0:
+        order = [g for g in SIMPLE if st["goods"][g]] or [g for g in GOODS if st["goods"][g]]
+        g = max(order, key=lambda x: st["goods"][x])
+        st["goods"][g] -= 1
+        lost[g] = lost.get(g, 0) + 1
+        excess -= 1
+    if lost:
+        _ev(state, events, "goods_discarded", player=st["owner"], cell=st["cell"], goods=lost)
+
+
+def _put_back(state: State, cell: str, good: str) -> None:
+    st = state["buildings"].get(cell)
+    if st is not None:
+        st["goods"][good] += 1
+
+
+# ---------------------------------------------------------------- buildings
+
+
+def _new_building(state: State, owner: str, kind: str, cell: str, modules: int) -> dict[str, Any]:
+    full = int(scen(state).buildings[kind]["modules"])
+    b: dict[str, Any] = {
+        "cell": cell,
+        "owner": owner,
+        "kind": kind,
+        "modules": min(modules, full),
+        "complete": min(modules, full) >= full,
+        "since": state["turn"],
+        "powered": False,
+        "used": [],
+    }
+    if kind == "storage":
+        b["goods"] = dict.fromkeys(GOODS, 0)
+    state["buildings"][cell] = b
+    state["sites"].pop(cell, None)
+    return b
+
+
+def lose_module(state: State, cell: str, events: list[Event], cause: str) -> None:
+    """One module destroyed; 0 modules -> building removed with its goods (IEC-S-20)."""
+    b = state["buildings"][cell]
+    b["modules"] -= 1
+    _ev(
+        state,
+        events,
+        "module_lost",
+        player=b["owner"],
+        cell=cell,
+        kind=b["kind"],
+        left=b["modules"],
+        cause=cause,
+    )
+    if b["modules"] <= 0:
+        del state["buildings"][cell]
+        _ev(state, events, "building_removed", player=b["owner"], cell=cell, kind=b["kind"])
+    elif b["kind"] == "storage":
+        _discard_excess(state, b, events)
+
+
+def placement_error(state: State, cell: str, kind: str) -> IllegalAction | None:
+    """IEC-S-2..S-4 and IEC-S-3 intervals for a new building of `kind` on `cell`."""
+    s = scen(state)
+    if not s.is_cell(cell):
+        return IllegalAction("IEC-S-2", N_("{cell} is not a cell of the map."), cell=cell)
+    if kind not in KINDS:
+        return IllegalAction("IEC-14", N_("Unknown building type {kind}."), kind=kind)
+    if cell not in s.buildable:
+        return IllegalAction("IEC-10", N_("Nothing can be built on {cell}."), cell=cell)
+    if cell in state["buildings"]:
+        return IllegalAction("IEC-S-2", N_("{cell} already holds a building."), cell=cell)
+    if kind == "mine" and cell not in s.area_of:
+        return IllegalAction("IEC-S-4", N_("Mines may only be built on deposits."), cell=cell)
+    mine_int = int(s.buildings[kind]["interval"])
+    for other in state["buildings"].values():
+        m = max(mine_int, int(s.buildings[other["kind"]]["interval"]))
+        if s.d2(cell, other["cell"]) < m * m:
+            return IllegalAction(
+                "IEC-S-3",
+                N_("{cell} is closer than {interval} cm to the building on {other}."),
+                cell=cell,
+                interval=m,
+                other=other["cell"],
+            )
+    return None
+
+
+def _discover(
+    state: State, cell: str, player: str, choice: int | None, events: list[Event]
+) -> None:
+    """IEC-12.4 / IEC-S-6: the first mine on an area fixes its deposit."""
+    area_id = scen(state).area_of.get(cell)
+    if area_id is None:
+        return
+    area = state["areas"][area_id]
+    if area["deposit"] is not None:
+        return
+    if choice is not None and has_tech(state, player, 1):
+        pick = area["candidates"][choice]
+        _reveal(state, player, 1, events)
+    else:
+        pick = Rng(state["rng"]).choice(area["candidates"])
+    area["deposit"] = pick
+    _ev(state, events, "deposit_revealed", area=area_id, deposit=pick, player=player, revealed=True)
+
+
+def deposit_at(state: State, cell: str) -> dict[str, int]:
+    area_id = scen(state).area_of.get(cell)
+    if area_id is None:
+        return {}
+    dep = state["areas"][area_id]["deposit"]
+    return dict(scen(state).deposits[dep]) if dep else {}
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup(players: list[str], options: dict[str, str], seed: int) -> State:
+    scen_id = options.get("scenario", "chat_standard")
+    if scen_id not in scenario_ids():
+        raise IllegalAction("IEC-S-0", N_("Unknown scenario {scenario}."), scenario=scen_id)
+    s = load(scen_id)
+    lo, hi = s.raw["players"]["min"], s.raw["players"]["max"]
+    if not lo <= len(players) <= hi or len(set(players)) != len(players):
+        raise IllegalAction(
+            "IEC-S-25", N_("This scenario needs {lo} to {hi} players."), lo=lo, hi=hi
+        )
+    war = options.get("mine_war", "on" if s.params["mine_war"] else "off")
+    if war not in ("on", "off"):
+        raise IllegalAction("IEC-S-8", N_("mine_war must be on or off."))
+    state: State = {
+        "game": "iec",
+        "scenario": scen_id,
+        "mine_war": war == "on",
+        "rng": new_rng_state(seed),
+        "turn": 1,
+        "phase": 0,
+        "phase_open": False,
+        "actor": None,
+        "done": [],
+        "radiation": 0,
+        "over": False,
+        "buildings": {},
+        "sites": {},
+        "tokens": [],
+        "next_token": 1,
+        "areas": {},
+        "players": {},
+        "seats": [],
+        "order": [],
+        "phase_order": {},
+        "used_mines": {},
+    }
+    rng = Rng(state["rng"])
+    seats = s.raw["seats"][str(len(players))]
+    shuffled = list(players)
+    rng.shuffle(shuffled)
+    for seat, p in zip(seats, shuffled):
+        state["seats"].append(p)
+        state["used_mines"][p] = 0
+        state["players"][p] = {
+            "seat": seat,
+            "vp": 0,
+            "science": 0,
+            "techs": [],
+            "revealed": [],
+            "eliminated": False,
+            "final_vp": None,
+            "mines_used": 0,
+            "received": 0,
+            "given": 0,
+            "peeks": {},
+            "subsidy_used": False,
+            "laid": False,
+            "swept": False,
+            "peeked": False,
+            "orders": {
+                "power": [],
+                "give": {},
+                "extract": {},
+                "mix": ["AB", "BC", "AC"],
+                "transfers": [],
+                "destroy": [],
+                "flex": {},
+                "antimissile": True,
+            },
+        }
+        for item in s.raw["start"][seat]:
+            b = _new_building(state, p, item["kind"], item["cell"], 99)
+            b["since"] = 0
+            b["powered"] = True
+            for g, n in item.get("goods", {}).items():
+                b["goods"][g] = n
+    k = int(s.raw["deposits_per_area"])
+    for area_id, area in sorted(s.areas.items()):
+        if area.get("fixed"):
+            state["areas"][area_id] = {"candidates": [area["fixed"]], "deposit": area["fixed"]}
+        else:
+            pool = list(s.classes[area["class"]])
+            rng.shuffle(pool)
+            state["areas"][area_id] = {"candidates": sorted(pool[:k]), "deposit": None}
+    advance(state, [])
+    return state
+
+
+# ---------------------------------------------------------------- phases
+
+
+def _turn_order(state: State, events: list[Event]) -> list[str]:
+    """IEC-26 / IEC-S-10.1-2: VP highest first; ties roll 2d6, higher first, re-roll ties."""
+    rng = Rng(state["rng"])
+    groups: dict[int, list[str]] = {}
+    for p in alive(state):
+        groups.setdefault(state["players"][p]["vp"], []).append(p)
+    order: list[str] = []
+    for vp in sorted(groups, reverse=True):
+        group = groups[vp]
+        order.extend(_break_ties(state, group, rng, events, "order_roll", high_first=True))
+    return order
+
+
+def _break_ties(
+    state: State, group: list[str], rng: Rng, events: list[Event], kind: str, high_first: bool
+) -> list[str]:
+    if len(group) <= 1:
+        return list(group)
+    dice = 2 if kind == "order_roll" else 1
+    rolls = {p: sum(rng.die() for _ in range(dice)) for p in group}
+    _ev(state, events, kind, rolls=dict(rolls), rolled=True)
+    by: dict[int, list[str]] = {}
+    for p, r in rolls.items():
+        by.setdefault(r, []).append(p)
+    out: list[str] = []
+    for r in sorted(by, reverse=high_first):
+        out.extend(_break_ties(state, by[r], rng, events, kind, high_first))
+    return out
+
+
+def _phase_orders(state: State, events: list[Event]) -> None:
+    """IEC-TECH-3 / IEC-S-10.3: declared first/last per phase; collisions by d6, lowest first."""
+    rng = Rng(state["rng"])
+    state["phase_order"] = {}
+    for ph in ORDERED_PHASES:
+        order = list(state["order"])
+        movers = [
+            p
+            for p in order
+            if has_tech(state, p, 3)
+            and state["players"][p]["orders"]["flex"].get(str(ph), "unchanged") != "unchanged"
+        ]
+        if len(movers) > 1:
+            movers = _break_ties(state, movers, rng, events, "flex_roll", high_first=False)
+        for p in movers:
+            order.remove(p)
+            if state["players"][p]["orders"]["flex"][str(ph)] == "first":
+                order.insert(0, p)
+            else:
+                order.append(p)
+        if order != state["order"]:
+            for p in movers:
+                _reveal(state, p, 3, events)
+        state["phase_order"][str(ph)] = order
+
+
+def _start_turn(state: State, events: list[Event]) -> None:
+    for b in state["buildings"].values():
+        b["used"] = []
+    for p in state["seats"]:
+        pl = state["players"][p]
+        pl["laid"] = pl["swept"] = pl["peeked"] = False
+    state["order"] = _turn_order(state, events)
+    _ev(state, events, "turn_started", order=list(state["order"]))
+    for p in state["order"]:  # IEC-8 / IEC-D-1: self-destruction at the start of the turn
+        orders = state["players"][p]["orders"]
+        for cell in orders["destroy"]:
+            b = state["buildings"].get(cell)
+            if b is not None and b["owner"] == p:
+                del state["buildings"][cell]
+                _ev(state, events, "self_destroyed", player=p, cell=cell, kind=b["kind"])
+        orders["destroy"] = []
+    _phase_orders(state, events)
+
+
+def _radiation(state: State, events: list[Event]) -> None:
+    """IEC-S-11: R = 2d6 + modifier, clamped to 1..12."""
+    rng = Rng(state["rng"])
+    dice = [rng.die(), rng.die()]
+    r = max(1, min(12, sum(dice) + int(param(state, "radiation_modifier"))))
+    state["radiation"] = r
+    _ev(state, events, "radiation", value=r, dice=dice, rolled=True)
+
+
+def _hazards(state: State, events: list[Event]) -> None:
+    """IEC-S-12: each building on a seismic cell loses a module on a d6 of 1."""
+    s = scen(state)
+    limit = int(param(state, "seismic_loss_max_roll"))
+    for cell in sorted(state["buildings"]):
+        if cell in s.seismic and cell in state["buildings"]:
+            roll = _roll(state)
+            _ev(state, events, "seismic", cell=cell, roll=roll, rolled=True)
+            if roll <= limit:
+                lose_module(state, cell, events, "seismic")
+
+
+def reactor_capacity(state: State, player: str, with_bonus: bool = True) -> tuple[int, int]:
+    """(capacity, working reactors) of IEC-15 / IEC-S-24; IEC-TECH-13 on undamaged reactors."""
+    x = int(param(state, "X"))
+    bonus = -(-x * int(param(state, "energy_recovery_factor_percent")) // 100)
+    cap = n = 0
+    for b in own(state, player, "reactor"):
+        if working_reactor(b):
+            n += 1
+            if with_bonus and has_tech(state, player, 13) and undamaged(state, b):
+                cap += bonus
+            else:
+                cap += x
+    return cap, n
+
+
+def power_candidates(state: State, player: str) -> list[dict[str, Any]]:
+    return [
+        b
+        for b in own(state, player)
+        if b["modules"] >= 1 and b["kind"] != "reactor"
+    ]
+
+
+def power_slots(state: State, player: str) -> int:
+    pl = state["players"][player]
+    cap, n = reactor_capacity(state, player)
+    return max(0, cap + pl["received"] - pl["given"] - n)
+
+
+def _compute_power(state: State, player: str, events: list[Event]) -> None:
+    """IEC-15.2 / IEC-S-24: reactors first, then the standing list, then a default order."""
+    slots = power_slots(state, player)
+    cands = power_candidates(state, player)
+    by_cell = {b["cell"]: b for b in cands}
+    chosen: list[str] = []
+    for cell in state["players"][player]["orders"]["power"]:
+        if cell in by_cell and cell not in chosen and len(chosen) < slots:
+            chosen.append(cell)
+    rest = sorted(
+        (b for b in cands if b["cell"] not in chosen),
+        key=lambda b: (POWER_PRIORITY.index(b["kind"]), b["cell"]),
+    )
+    for b in rest:
+        if len(chosen) >= slots:
+            break
+        chosen.append(b["cell"])
+    chosen_set = set(chosen)
+    for b in own(state, player):
+        b["powered"] = working_reactor(b) or b["cell"] in chosen_set
+    cap0, n = reactor_capacity(state, player, with_bonus=False)
+    pl = state["players"][player]
+    if len(chosen) + n > cap0 + pl["received"] - pl["given"]:
+        _reveal(state, player, 13, events)
+    _ev(state, events, "power", player=player, powered=sorted(chosen), slots=slots)
+
+
+def _power_phase(state: State, events: list[Event]) -> None:
+    for p in state["seats"]:
+        state["players"][p]["received"] = 0
+        state["players"][p]["given"] = 0
+    for g in state["order"]:
+        for r, k in sorted(state["players"][g]["orders"]["give"].items()):
+            if r not in state["players"] or state["players"][r]["eliminated"] or r == g:
+                continue
+            if not (has_tech(state, g, 4) or has_tech(state, r, 4)):
+                continue
+            cap, n = reactor_capacity(state, g)
+            spare = cap - n - state["players"][g]["given"]
+            amount = max(0, min(int(k), spare))
+            if amount:
+                state["players"][g]["given"] += amount
+                state["players"][r]["received"] += amount
+                _reveal(state, g if has_tech(state, g, 4) else r, 4, events)
+                _ev(state, events, "power_given", player=g, to=r, count=amount)
+    for p in state["order"]:
+        _compute_power(state, p, events)
+
+
+def _mix_and_move(state: State, events: list[Event]) -> None:
+    """Phase 12: 12a mixing (IEC-S-15), then 12b standing transfers (IEC-S-14)."""
+    s = scen(state)
+    for p in state["phase_order"]["12"]:
+        recipes = state["players"][p]["orders"]["mix"]
+        for mx in powered(state, p, "mixer"):
+            made = _mix_once(state, mx, recipes, events)
+            if made and has_tech(state, p, 6) and undamaged(state, mx):
+                roll = _roll(state)
+                _reveal(state, p, 6, events)
+                _ev(state, events, "bonus_roll", player=p, cell=mx["cell"], roll=roll, rolled=True)
+                if roll >= int(param(state, "bonus_roll_min")):
+                    _mix_once(state, mx, recipes, events)
+        arrived: dict[str, dict[str, int]] = {}
+        for mv in state["players"][p]["orders"]["transfers"]:
+            src = state["buildings"].get(mv["from"])
+            dst = state["buildings"].get(mv["to"])
+            if (
+                src is None
+                or dst is None
+                or src["owner"] != p
+                or dst["owner"] != p
+                or src["kind"] != "storage"
+                or dst["kind"] != "storage"
+                or not src["powered"]
+                or not dst["powered"]
+                or not s.within(src["cell"], dst["cell"], int(s.buildings["storage"]["range"]))
+            ):
+                continue
+            g = mv["good"]
+            movable = src["goods"][g] - arrived.get(src["cell"], {}).get(g, 0)
+            n = max(0, min(int(mv["n"]), movable, free(state, dst)))
+            if n:
+                src["goods"][g] -= n
+                dst["goods"][g] += n
+                arrived.setdefault(dst["cell"], {})
+                arrived[dst["cell"]][g] = arrived[dst["cell"]].get(g, 0) + n
+                if load_of(dst) > int(param(state, "storage_capacity")):
+                    _reveal(state, p, 7, events)
+                _ev(state, events, "moved", player=p, src=src["cell"], dst=dst["cell"], good=g, n=n)
+
+
+def _mix_once(
+    state: State, mx: dict[str, Any], recipes: list[str], events: list[Event]
+) -> bool:
+    for product in recipes:
+        x, y = RECIPES[product]
+        if stock(state, mx, x) < 1 or stock(state, mx, y) < 1:
+            continue
+        sx = _take(state, mx, x, 1)
+        sy = _take(state, mx, y, 1)
+        dest = _put(state, mx, product, events)
+        if dest is None:
+            _put_back(state, sx[0], x)
+            _put_back(state, sy[0], y)
+            continue
+        _ev(state, events, "mixed", player=mx["owner"], cell=mx["cell"], product=product, to=dest)
+        return True
+    return False
+
+
+def default_resource(state: State, mine: dict[str, Any]) -> str | None:
+    dep = deposit_at(state, mine["cell"])
+    if not dep:
+        return None
+    totals = {g: sum(st["goods"][g] for st in own(state, mine["owner"], "storage")) for g in dep}
+    return min(dep, key=lambda g: (totals[g], dep[g], g))
+
+
+def _extract(state: State, events: list[Event]) -> None:
+    """Phase 13 (IEC-S-13): one d6 per powered mine; Advanced Mining rolls for a second unit."""
+    for p in state["phase_order"]["13"]:
+        for mine in powered(state, p, "mine"):
+            dep = deposit_at(state, mine["cell"])
+            res = state["players"][p]["orders"]["extract"].get(mine["cell"])
+            if res not in dep:
+                res = default_resource(state, mine)
+            if res is None:
+                continue
+            roll = _roll(state)
+            ok = roll >= dep[res]
+            to = _put(state, mine, res, events) if ok else None
+            _ev(state, events, "extracted", player=p, cell=mine["cell"], resource=res,
+                roll=roll, need=dep[res], success=ok, to=to, rolled=True)
+            if ok and has_tech(state, p, 5):
+                _reveal(state, p, 5, events)
+                roll2 = _roll(state)
+                ok2 = roll2 >= int(param(state, "bonus_roll_min"))
+                to2 = _put(state, mine, res, events) if ok2 else None
+                _ev(state, events, "extracted", player=p, cell=mine["cell"], resource=res,
+                    roll=roll2, need=int(param(state, "bonus_roll_min")), success=ok2, to=to2,
+                    bonus=True, rolled=True)
+
+
+def _eliminations(state: State, events: list[Event]) -> None:
+    """IEC-15.4 / IEC-S-24: no working reactor and no Intergrid power -> out, VP halved."""
+    div = int(scen(state).raw["victory"]["eliminated_divisor"])
+    for p in alive(state):
+        pl = state["players"][p]
+        _cap, n = reactor_capacity(state, p)
+        if n == 0 and pl["received"] == 0:
+            pl["eliminated"] = True
+            pl["final_vp"] = pl["vp"] // div
+            for cell in [c for c, b in state["buildings"].items() if b["owner"] == p]:
+                del state["buildings"][cell]
+            for cell in [c for c, who in state["sites"].items() if who == p]:
+                del state["sites"][cell]
+            state["tokens"] = [t for t in state["tokens"] if t["owner"] != p]
+            for q in state["players"].values():
+                q["orders"]["give"].pop(p, None)
+            _ev(state, events, "eliminated", player=p, vp=pl["vp"], final_vp=pl["final_vp"])
+    if len(alive(state)) <= 1 and not state["over"]:
+        _game_over(state, events)
+
+
+def _game_over(state: State, events: list[Event]) -> None:
+    state["over"] = True
+    state["actor"] = None
+    _ev(state, events, "game_over", ranking=result(state))
+
+
+def phase_active(state: State, ph: int) -> bool:
+    return state["mine_war"] or ph not in MINE_WAR_PHASES
+
+
+def _start_phase(state: State, events: list[Event]) -> None:
+    ph = state["phase"]
+    state["done"] = []
+    state["phase_open"] = True
+    if not phase_active(state, ph):
+        return
+    if ph == 0:
+        _start_turn(state, events)
+    elif ph == 1:
+        _radiation(state, events)
+    elif ph == 2:
+        _hazards(state, events)
+    elif ph == 3:
+        _power_phase(state, events)
+    elif ph == 12:
+        _mix_and_move(state, events)
+    elif ph == 13:
+        _extract(state, events)
+
+
+def _end_phase(state: State, events: list[Event]) -> None:
+    ph = state["phase"]
+    state["actor"] = None
+    state["phase_open"] = False
+    _eliminations(state, events)
+    if state["over"]:
+        return
+    if ph == 14:
+        _ev(state, events, "turn_ended")
+        if state["turn"] >= int(param(state, "turns")):
+            _game_over(state, events)
+            return
+        state["turn"] += 1
+        state["phase"] = 0
+    else:
+        state["phase"] = ph + 1
+
+
+def advance(state: State, events: list[Event]) -> None:
+    """Run automatic work until some player must decide (or the game ends)."""
+    from engine.iec.choices import has_choice
+
+    while not state["over"]:
+        if not state["phase_open"]:
+            _start_phase(state, events)
+            if state["over"]:
+                return
+        ph = state["phase"]
+        if ph in INTERACTIVE and phase_active(state, ph):
+            for p in state["phase_order"][str(ph)]:
+                if p in state["done"] or state["players"][p]["eliminated"]:
+                    continue
+                if has_choice(state, p, ph):
+                    state["actor"] = p
+                    return
+                state["done"].append(p)
+        _end_phase(state, events)
+
+
+# ---------------------------------------------------------------- result and view
+
+
+def score(state: State, player: str) -> int:
+    pl = state["players"][player]
+    return int(pl["final_vp"] if pl["eliminated"] else pl["vp"])
+
+
+def intact_modules(state: State, player: str) -> int:
+    return sum(b["modules"] for b in own(state, player))
+
+
+def result(state: State) -> list[list[str]]:
+    """IEC-S-9: VP (halved for the eliminated), then intact modules, then science."""
+    def key(p: str) -> tuple[int, int, int]:
+        return (score(state, p), intact_modules(state, p), state["players"][p]["science"])
+
+    groups: dict[tuple[int, int, int], list[str]] = {}
+    for p in state["seats"]:
+        groups.setdefault(key(p), []).append(p)
+    return [sorted(groups[k]) for k in sorted(groups, reverse=True)]
+
+
+def view(state: State, player: str | None) -> dict[str, Any]:
+    """IEC-S-26: remove face-down token identities, secret technologies, peeks, orders, rng."""
+    v: dict[str, Any] = json.loads(json.dumps(state))
+    del v["rng"]
+    v["viewer"] = player
+    for t in v["tokens"]:
+        if not t["up"] and t["owner"] != player:
+            del t["real"]
+    for p, pl in v["players"].items():
+        if p != player:
+            pl["techs"] = list(pl["revealed"])
+            pl["hidden_techs"] = len(state["players"][p]["techs"]) - len(pl["revealed"])
+            del pl["peeks"]
+            del pl["orders"]
+    peeks = state["players"][player]["peeks"] if player in state["players"] else {}
+    for area_id, area in v["areas"].items():
+        if not scen(state).areas[area_id].get("fixed"):
+            area["candidates"] = list(peeks.get(area_id, []))
+    return v
