@@ -1,0 +1,448 @@
+"""The chat layer of Hexania: commands typed on a phone, texts for the chat, buttons.
+
+Cells use the digest's names (HEX-G-4: row letter A..W, then the cell's number in its row from
+the west, e.g. L12 is the centre); directions are E, NE, NW, W, SW, SE (HEX-G-3).
+
+    /spawn D1                 birth on your homeland cell D1 (1 point)
+    /grow L12 L13             grow the figure on L12 onto L13 (cost = its mass)
+    /move L12 SE 3            move the figure on L12 three steps south-east (mass + steps)
+    /regroup L10 L14          move one piece of a figure to a new cell (cost = mass)
+    /end                      end the turn (unspent points are lost)
+    /cost move L12 SE 3       the price of an action, without doing it
+    /board                    the board as text
+
+A trailing `keep=L12` (or just a last cell) names the piece kept when a figure collapses.
+"""
+
+from __future__ import annotations
+
+from engine.core import (
+    N_,
+    Action,
+    ArgSpec,
+    CommandSpec,
+    Event,
+    IllegalAction,
+    ParseError,
+    Reply,
+    State,
+    Translator,
+)
+from engine.hexania import rules
+from engine.hexania.board import (
+    CELLS,
+    DIRECTIONS,
+    HOMELANDS,
+    RADIUS,
+    ROWS,
+    parse_cell,
+    row_length,
+)
+
+DIRECTION_CHOICES = tuple(DIRECTIONS)
+
+COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "spawn",
+        N_("Birth: a new piece on an empty cell of your homeland (1 point)"),
+        (ArgSpec("cell", "cell", N_("your homeland cell")),),
+        ("/spawn D1",),
+    ),
+    CommandSpec(
+        "grow",
+        N_("Growth: add a piece next to a figure (cost = its mass, + armour on an enemy)"),
+        (
+            ArgSpec("figure", "cell", N_("any cell of the growing figure")),
+            ArgSpec("cell", "cell", N_("the new cell, next to the figure")),
+            ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
+        ),
+        ("/grow L12 L13",),
+    ),
+    CommandSpec(
+        "move",
+        N_("Movement: the whole figure in a straight line (mass + steps, + armour)"),
+        (
+            ArgSpec("figure", "cell", N_("any cell of the figure")),
+            ArgSpec("direction", "choice", N_("E NE NW W SW SE"), choices=DIRECTION_CHOICES),
+            ArgSpec("steps", "int", N_("how many cells (default 1)"), required=False),
+            ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
+        ),
+        ("/move L12 SE 3",),
+    ),
+    CommandSpec(
+        "regroup",
+        N_("Regroup: move one piece of a figure to another cell touching it (cost = mass)"),
+        (
+            ArgSpec("src", "cell", N_("the piece that moves")),
+            ArgSpec("cell", "cell", N_("its new cell")),
+            ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
+        ),
+        ("/regroup L10 L14",),
+    ),
+    CommandSpec(
+        "end",
+        N_("End your turn (unspent points are lost)"),
+        (
+            ArgSpec(
+                "confirm", "choice", N_("yes: leave the game"), required=False, choices=("yes",)
+            ),
+        ),
+        ("/end",),
+    ),
+    CommandSpec(
+        "cost",
+        N_("Price an action without doing it, e.g. /cost move L12 SE 3"),
+        (ArgSpec("command", "rest", N_("spawn/grow/move/regroup and its arguments")),),
+        ("/cost move L12 SE 3", "/cost grow L12 L13"),
+        kind="quote",
+    ),
+    CommandSpec("board", N_("The board as text"), (), ("/board",), kind="info"),
+)
+
+ALIASES = {"birth": "spawn", "born": "spawn", "g": "grow", "m": "move", "r": "regroup"}
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _cell(text: str) -> str:
+    cell = parse_cell(text)
+    if cell is None:
+        raise ParseError(N_("{text} is not a cell (row A..W, then a number: L12)."), text=text)
+    return cell
+
+
+def _split_keep(args: list[str]) -> tuple[list[str], str | None]:
+    rest = list(args)
+    keep = None
+    for i, a in enumerate(rest):
+        low = a.lower()
+        if low.startswith("keep="):
+            keep = _cell(a[5:])
+            del rest[i]
+            break
+        if low == "keep" and i + 1 < len(rest):
+            keep = _cell(rest[i + 1])
+            del rest[i : i + 2]
+            break
+    return rest, keep
+
+
+def _with_keep(action: Action, keep: str | None) -> Action:
+    if keep is not None:
+        action["keep"] = keep
+    return action
+
+
+def parse_action(name: str, args: list[str]) -> Action:
+    name = ALIASES.get(name.lower(), name.lower())
+    args, keep = _split_keep([a for a in args if a.strip()])
+    if name == "spawn":
+        if len(args) != 1:
+            raise ParseError(N_("Usage: /spawn <cell>, e.g. /spawn D1"))
+        return _with_keep({"type": "birth", "cell": _cell(args[0])}, keep)
+    if name == "grow":
+        if len(args) == 3 and keep is None:
+            keep = _cell(args.pop())
+        if len(args) != 2:
+            raise ParseError(N_("Usage: /grow <figure cell> <new cell>, e.g. /grow L12 L13"))
+        action = {"type": "grow", "figure": _cell(args[0]), "cell": _cell(args[1])}
+        return _with_keep(action, keep)
+    if name == "move":
+        if not args:
+            raise ParseError(
+                N_("Usage: /move <figure cell> <direction> <steps>, e.g. /move L12 SE 3")
+            )
+        figure = _cell(args[0])
+        direction = None
+        steps = None
+        for a in args[1:]:
+            up = a.upper()
+            if up in DIRECTIONS and direction is None:
+                direction = up
+            elif a.isdigit() and steps is None:
+                steps = int(a)
+            elif keep is None and parse_cell(a) is not None:
+                keep = parse_cell(a)
+            else:
+                raise ParseError(
+                    N_("Usage: /move <figure cell> <direction> <steps>; E NE NW W SW SE.")
+                )
+        if direction is None:
+            raise ParseError(N_("Which direction? E NE NW W SW SE, e.g. /move L12 SE 3"))
+        move: Action = {"type": "move", "figure": figure, "dir": direction, "steps": steps or 1}
+        if steps == 0:
+            raise ParseError(N_("Steps must be a whole number from 1."))
+        return _with_keep(move, keep)
+    if name == "regroup":
+        if len(args) == 3 and keep is None:
+            keep = _cell(args.pop())
+        if len(args) != 2:
+            raise ParseError(N_("Usage: /regroup <from> <to>, e.g. /regroup L10 L14"))
+        action = {"type": "regroup", "from": _cell(args[0]), "to": _cell(args[1])}
+        return _with_keep(action, keep)
+    raise ParseError(N_("Unknown command /{name}."), name=name)
+
+
+def parse(state: State, player: str, name: str, args: list[str]) -> Action | list[Action] | Reply:
+    name = ALIASES.get(name.lower(), name.lower())
+    if name == "end":
+        turn = state.get("turn")
+        confirmed = [a.lower() for a in args] == ["yes"]
+        if turn is not None and turn["player"] == player and turn["actions"] == 0 and not confirmed:
+            return Reply(
+                N_(
+                    "You have not acted this turn: ending now eliminates you from the game "
+                    "(HEX-2.4). Send /end yes to confirm."
+                ),
+                private=True,
+                extra={"confirm": "/end yes"},
+            )
+        return {"type": "end"}
+    if name == "cost":
+        if not args:
+            raise ParseError(N_("Usage: /cost <command>, e.g. /cost move L12 SE 3"))
+        inner = args[0].lstrip("/")
+        return quote(state, player, parse_action(inner, args[1:]))
+    if name == "board":
+        return Reply(text_board(state))
+    return parse_action(name, args)
+
+
+# --------------------------------------------------------------------------- quotes
+
+
+def action_text(action: Action) -> str:
+    kind = action["type"]
+    if kind == "birth":
+        text = f"/spawn {action['cell']}"
+    elif kind == "grow":
+        text = f"/grow {action['figure']} {action['cell']}"
+    elif kind == "move":
+        text = f"/move {action['figure']} {action['dir']} {action['steps']}"
+    elif kind == "regroup":
+        text = f"/regroup {action['from']} {action['to']}"
+    else:
+        return "/end"
+    if "keep" in action:
+        text += f" keep={action['keep']}"
+    return text
+
+
+def quote(state: State, player: str, action: Action) -> Reply:
+    """HEX-18: what an action would cost and do, before doing it."""
+    try:
+        p = rules.price(state, player, action)
+    except IllegalAction as err:
+        return Reply(
+            f"{action_text(action)}: not allowed ({err.rule_id}): {err.english()}",
+            private=True,
+            extra={"ok": False, "rule": err.rule_id},
+        )
+    parts = []
+    if p.kind == "birth":
+        parts.append(f"birth {p.base}")
+    elif p.kind == "move":
+        label = "viscosity" if state["options"]["viscous"] else "inertia"
+        parts.append(f"{label} {p.base}")
+        parts.append(f"{p.steps} step" + ("s" if p.steps != 1 else ""))
+    else:
+        parts.append(f"mass {p.base}")
+    for a in p.armour:
+        parts.append(f"armour {a['cost']} ({a['owner']}'s figure of {a['mass']})")
+    text = f"{action_text(action)}: " + " + ".join(parts) + f" = {p.cost} points"
+    turn = state.get("turn")
+    points = turn["points"] if turn is not None and turn["player"] == player else None
+    affordable = points is None or p.cost <= points
+    if points is not None:
+        text += f"; you have {points}" + ("" if affordable else " — not enough")
+    text += "."
+    if p.destroyed:
+        n = len(p.destroyed)
+        text += f" Destroys {n} piece" + ("s" if n != 1 else "") + f" (+{n} bonus next turn)."
+    if p.collapse:
+        if p.keep is None:
+            text += f" The figure reaches mass {len(p.merged)} and collapses: add keep=<cell>."
+        else:
+            text += f" The figure reaches mass {len(p.merged)} and collapses to {p.keep}."
+    elif len(p.merged) > 0 and p.kind != "birth":
+        text += f" Figure mass after: {len(p.merged)}."
+    return Reply(
+        text,
+        private=True,
+        extra={"ok": affordable, "cost": p.cost, "destroys": len(p.destroyed)},
+    )
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def text_board(state: State) -> str:
+    """HEX-G-6: one line per row, indented by |r|; '1'..'6' pieces, '+' empty homeland."""
+    seat = {p: str(i + 1) for i, p in enumerate(state["players"])}
+    homes = {c for p in rules.active_players(state) for c in HOMELANDS[state["sides"][p]]}
+    lines = []
+    i = 0
+    for r in range(-RADIUS, RADIUS + 1):
+        n = row_length(r)
+        cells = CELLS[i : i + n]
+        i += n
+        marks = [
+            seat[state["board"][c]] if c in state["board"] else ("+" if c in homes else ".")
+            for c in cells
+        ]
+        lines.append(" " * abs(r) + ROWS[r + RADIUS] + " " + " ".join(marks))
+    legend = ", ".join(f"{seat[p]} = {p}" for p in state["players"])
+    return "\n".join(lines) + "\n" + legend
+
+
+def describe_turn(state: State, player: str | None, t: Translator) -> str:
+    rounds = state["options"]["rounds"]
+    head = (
+        t.gettext(N_("Round {round} of {rounds}.")).format(round=state["round"], rounds=rounds)
+        if rounds
+        else t.gettext(N_("Round {round}.")).format(round=state["round"])
+    )
+    if state["over"]:
+        ranking = state["result"] or []
+        winners = ", ".join(ranking[0]) if ranking else ""
+        return head + " " + t.gettext(N_("Game over: {winners} won.")).format(winners=winners)
+    turn = state["turn"]
+    who = turn["player"]
+    dice = "+".join(str(d) for d in turn["dice"])
+    text = (
+        head
+        + " "
+        + t.gettext(N_("{player} rolled {dice}, bonus {bonus}: {points} points left.")).format(
+            player=who, dice=dice, bonus=turn["bonus"], points=turn["points"]
+        )
+    )
+    if player == who:
+        text += " " + t.gettext(
+            N_(
+                "Your move: /spawn cell (1), /grow figure cell (mass), /move figure dir steps "
+                "(mass + steps), /regroup from to (mass), /cost to price, /end to finish."
+            )
+        )
+    return text
+
+
+def describe_event(state: State, event: Event, t: Translator) -> str | None:
+    kind = event.get("type")
+    g = t.gettext
+    if kind == "dice_rolled":
+        dice = "+".join(str(d) for d in event["dice"])
+        if event["bonus"]:
+            return g(N_("{player} rolls {dice} + {bonus} bonus = {points} points.")).format(
+                player=event["player"], dice=dice, bonus=event["bonus"], points=event["points"]
+            )
+        return g(N_("{player} rolls {dice} = {points} points.")).format(
+            player=event["player"], dice=dice, points=event["points"]
+        )
+    if kind == "birth":
+        return g(N_("{player}: new piece on {cell} (cost {cost}, {left} left).")).format(
+            player=event["player"],
+            cell=event["cell"],
+            cost=event["cost"],
+            left=event["points_left"],
+        )
+    if kind == "grow":
+        return g(
+            N_("{player}: {figure} grows onto {cell}, mass {mass} (cost {cost}, {left} left).")
+        ).format(
+            player=event["player"],
+            figure=event["figure"],
+            cell=event["cell"],
+            mass=event["mass"],
+            cost=event["cost"],
+            left=event["points_left"],
+        )
+    if kind == "move":
+        return g(
+            N_("{player}: {figure} moves {dir} {steps}, now at {cell} (cost {cost}, {left} left).")
+        ).format(
+            player=event["player"],
+            figure=event["figure"],
+            dir=event["dir"],
+            steps=event["steps"],
+            cell=event["cells"][0],
+            cost=event["cost"],
+            left=event["points_left"],
+        )
+    if kind == "regroup":
+        return g(N_("{player}: regroup {src} to {cell} (cost {cost}, {left} left).")).format(
+            player=event["player"],
+            src=event["src"],
+            cell=event["cell"],
+            cost=event["cost"],
+            left=event["points_left"],
+        )
+    if kind == "destroyed":
+        return t.ngettext(
+            N_("{player} destroys {count} piece of {victim} (+{count} bonus next turn)."),
+            N_("{player} destroys {count} pieces of {victim} (+{count} bonus next turn)."),
+            event["count"],
+        ).format(player=event["player"], count=event["count"], victim=event["victim"])
+    if kind == "collapsed":
+        return g(
+            N_("{player}'s figure reached mass {mass} and collapsed; one piece stays on {keep}.")
+        ).format(player=event["player"], mass=event["mass"], keep=event["keep"])
+    if kind == "turn_ended":
+        if event["reason"] == "no_points":
+            return g(N_("{player} can do nothing more; turn over ({lost} points lost).")).format(
+                player=event["player"], lost=event["lost"]
+            )
+        return g(N_("{player} ends the turn ({lost} points lost).")).format(
+            player=event["player"], lost=event["lost"]
+        )
+    if kind == "eliminated":
+        if event["reason"] == "resigned":
+            return g(N_("{player} did not act and leaves the game.")).format(player=event["player"])
+        return g(N_("{player} cannot act and is eliminated.")).format(player=event["player"])
+    if kind == "round_started":
+        return g(N_("Round {round} begins.")).format(round=event["round"])
+    if kind == "game_over":
+        ranking = event["ranking"]
+        winners = ", ".join(ranking[0]) if ranking else ""
+        if event["reason"] == "round_limit":
+            return g(N_("Round limit reached: {winners} wins with the most pieces.")).format(
+                winners=winners
+            )
+        return g(N_("{winners} is the last player standing and wins!")).format(winners=winners)
+    return None
+
+
+def buttons(state: State, player: str) -> list[tuple[str, str]]:
+    if player not in rules.current_players(state):
+        return []
+    out: list[tuple[str, str]] = []
+    for action in rules.legal_actions(state, player):
+        if action["type"] == "birth" and len(out) < 3:
+            out.append((f"Spawn {action['cell']}", f"/spawn {action['cell']}"))
+    out.append(("End turn", "/end"))
+    return out
+
+
+def complete(state: State | None, player: str | None, kind: str, prefix: str) -> list[str]:
+    pre = prefix.strip().upper()
+    if kind == "direction":
+        return [d for d in DIRECTIONS if d.startswith(pre)]
+    if kind != "cell":
+        return []
+    ranked: list[str] = []
+    if state is not None and player is not None and player in state["sides"]:
+        own = sorted((c for c, o in state["board"].items() if o == player), key=CELLS.index)
+        ranked.extend(own)
+        ranked.extend(c for c in HOMELANDS[state["sides"][player]] if c not in own)
+    seen = set(ranked)
+    ranked.extend(c for c in CELLS if c not in seen)
+    return [c for c in ranked if c.startswith(pre)][:25]
+
+
+def is_picture_event(event: Event) -> bool:
+    return event.get("type") in ("turn_ended", "eliminated", "game_over")
+
+
+def undoable(events: list[Event]) -> bool:
+    """Undo is allowed unless the action led to a dice roll (the next turn began)."""
+    return not any(e.get("type") == "dice_rolled" for e in events)
