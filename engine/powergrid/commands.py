@@ -247,9 +247,9 @@ _RESOURCE_WORDS: dict[str, str] = {
 
 
 def _view(state: State, player: str | None) -> View:
-    from engine.powergrid import GAME  # late: the package imports this module
+    from engine.powergrid.view import view  # late: keeps importing this module light
 
-    return GAME.view(state, player)
+    return view(state, player)
 
 
 @cache
@@ -277,6 +277,18 @@ def _cities_in_play(view: View) -> list[str]:
 def _regions(view: View) -> list[dict[str, str]]:
     regions: list[dict[str, str]] = load_map(view["map"])["regions"]
     return regions
+
+
+def choosable_regions(view: View) -> list[dict[str, str]]:
+    """Regions that may be chosen now (PG-8): not yet chosen, bordering a chosen one."""
+    chosen = set(view.get("regions_chosen") or [])
+    adjacency = {frozenset(pair) for pair in load_map(view["map"])["region_adjacency"]}
+    return [
+        r
+        for r in _regions(view)
+        if r["id"] not in chosen
+        and (not chosen or any(frozenset((r["id"], c)) in adjacency for c in chosen))
+    ]
 
 
 def _money(t: Translator, amount: int | None) -> str:
@@ -827,15 +839,10 @@ def _parse_income(state: State, player: str, words: list[str], t: Translator) ->
 def income_text(quote: dict[str, Any], t: Translator) -> str:
     powered = int(quote.get("powered", 0))
     plants = quote.get("plants") or []
-    fuel = {r: n for r, n in (quote.get("fuel") or {}).items() if n}
     text = _count(t, N_("You can power {n} city"), N_("You can power {n} cities"), powered)
     if plants:
         text += " " + t.gettext("with plants {plants}").format(
             plants=_join([str(p) for p in plants])
-        )
-    if fuel:
-        text += " " + t.gettext("(burning {fuel})").format(
-            fuel=_join([f"{n} {_resource(t, r)}" for r, n in fuel.items()])
         )
     return (
         text + ": " + t.gettext("income {income}.").format(income=_money(t, quote.get("income", 0)))
@@ -972,7 +979,10 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     who = _join(view.get("current_players") or [])
     expected = view.get("expected", "")
     if expected == "choose_region":
-        regions = _join([f"{r['id']} ({r.get('name', r['id'])})" for r in _regions(view)])
+        regions = _join([f"{r['id']} ({r.get('name', r['id'])})" for r in choosable_regions(view)])
+        chosen = view.get("regions_chosen") or []
+        if chosen:
+            lines.append(t.gettext("Chosen: {regions}.").format(regions=_join(chosen)))
         lines.append(
             t.gettext("{who}: choose a region — /region <region> ({regions}).").format(
                 who=who, regions=regions
@@ -1101,6 +1111,12 @@ def _ev_regions_chosen(e: Event, t: Translator) -> str:
     return t.gettext("Regions in play: {regions}.").format(regions=_join(regions or []))
 
 
+def _ev_region_chosen(e: Event, t: Translator) -> str:
+    return t.gettext("{player} chooses region {region}.").format(
+        player=e.get("player", ""), region=e.get("region", "")
+    )
+
+
 def _ev_player_order(e: Event, t: Translator) -> str:
     return t.gettext("Player order: {order}.").format(order=_join(e.get("order", [])))
 
@@ -1148,6 +1164,8 @@ def _ev_plant_drawn(e: Event, t: Translator) -> str:
 
 
 def _ev_plant_removed(e: Event, t: Translator) -> str:
+    if e.get("under_deck"):
+        return t.gettext("Plant {plant} goes under the deck.").format(plant=_plant_no(e))
     return t.gettext("Plant {plant} leaves the game.").format(plant=_plant_no(e))
 
 
@@ -1213,6 +1231,7 @@ _EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
     "phase_started": _ev_phase_started,
     "phase_ended": _ev_phase_ended,
     "regions_chosen": _ev_regions_chosen,
+    "region_chosen": _ev_region_chosen,
     "player_order": _ev_player_order,
     "auction_opened": _ev_auction_opened,
     "bid": _ev_bid,
@@ -1297,7 +1316,7 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
     elif expected == "power":
         out.append((t.gettext("Power max"), "/power"))
     elif expected == "choose_region":
-        for region in _regions(view):
+        for region in choosable_regions(view):
             out.append((region.get("name", region["id"]), f"/region {region['id']}"))
     return out
 

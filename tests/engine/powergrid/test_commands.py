@@ -6,14 +6,17 @@ patched to return the "state" itself), and tests on real games played with GAME 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from typing import Any
 
 import pytest
 
 from engine.core.errors import IllegalAction, ParseError
+from engine.core.jsonstate import canonical_json
 from engine.core.protocol import EnglishTranslator, Reply
-from engine.powergrid import commands, names
+from engine.core.rng import Rng, new_rng_state
+from engine.powergrid import GAME, commands, names, quotes
 
 T = EnglishTranslator()
 
@@ -606,8 +609,8 @@ def test_event_lines_carry_the_facts() -> None:
 def test_every_contract_event_type_is_covered() -> None:
     contract = {
         "round_started", "phase_started", "phase_ended", "regions_chosen", "player_order",
-        "auction_opened", "bid", "passed", "auction_won", "plant_discarded", "plant_drawn",
-        "plant_removed", "resources_bought", "city_built", "powered", "step_started",
+        "region_chosen", "auction_opened", "bid", "passed", "auction_won", "plant_discarded",
+        "plant_drawn", "plant_removed", "resources_bought", "city_built", "powered", "step_started",
         "step3_card_drawn", "market_restocked", "game_over",
     }  # fmt: skip
     assert contract == set(commands.EVENT_TYPES)
@@ -694,3 +697,261 @@ class TestButtonsAndComplete:
         assert "New York" in commands.complete(None, None, "city", "new")
         assert commands.complete(None, None, "city", "dussel") == ["Düsseldorf"]
         assert commands.complete(None, None, "plant", "") == []
+
+
+# --------------------------------------------------------------------------------------------
+# Real games: GAME and its bots
+# --------------------------------------------------------------------------------------------
+
+PLAYERS = ["alice", "bob", "carol"]
+
+
+def new_game(seed: int = 7, **options: str) -> dict[str, Any]:
+    return GAME.setup(PLAYERS, {"regions": "choose", **options}, seed)
+
+
+def bot_step(state: dict[str, Any], rng: Rng) -> list[dict[str, Any]]:
+    player = GAME.current_players(state)[0]
+    action = GAME.bots["heuristic"](state, player, rng)
+    _, events = GAME.apply(state, player, action)
+    return events
+
+
+def play(seed: int = 7, **options: str):  # type: ignore[no-untyped-def]
+    """Yield (state, events of the last move) at every decision point of a bot game."""
+    state = new_game(seed, **options)
+    rng = Rng(new_rng_state(seed))
+    events: list[dict[str, Any]] = []
+    while not GAME.is_over(state):
+        yield state, events
+        events = bot_step(state, rng)
+    yield state, events
+
+
+def reach(expected: str, seed: int = 7, **options: str) -> dict[str, Any]:
+    for state, _ in play(seed, **options):
+        if GAME.view(state, None)["expected"] == expected:
+            return state
+    raise AssertionError(f"no {expected!r} decision in game {seed}")
+
+
+def apply_all(state: dict[str, Any], player: str, parsed: Any) -> list[dict[str, Any]]:
+    """Apply a parse result to a copy; return the events (raises when illegal)."""
+    copy_ = copy.deepcopy(state)
+    events: list[dict[str, Any]] = []
+    for action in parsed if isinstance(parsed, list) else [parsed]:
+        _, more = GAME.apply(copy_, player, action)
+        events += more
+    return events
+
+
+HINTS = {
+    "choose_region": "/region <region>",
+    "choose_plant": "/bid <plant>",
+    "bid": "/raise <amount> or /pass",
+    "discard": "/discard <plant>",
+    "buy": "/buy <resource> <n>",
+    "build": "/build <city>",
+    "power": "/power",
+}
+
+
+@pytest.mark.parametrize("expected", list(HINTS))
+def test_describe_turn_in_each_phase_of_a_real_game(expected: str) -> None:
+    state = reach(expected)
+    view = GAME.view(state, None)
+    who = view["current_players"][0]
+    text = commands.describe_turn(state, who, T)
+    assert HINTS[expected] in text
+    assert f"{who}:" in text
+    assert f"Round {view['round']}, step {view['step']}" in text
+    assert len(text) <= commands.MAX_TURN_TEXT
+    assert GAME.describe_turn(state, None, T) == commands.describe_turn(state, None, T)
+
+
+def test_describe_turn_names_the_bidder_the_plant_and_the_high_bid() -> None:
+    state = reach("bid")
+    auction = GAME.view(state, None)["auction"]
+    text = commands.describe_turn(state, auction["turn"], T)
+    assert (
+        f"{auction['turn']}: your bid on plant {auction['plant']['number']} "
+        f"{auction['plant']['type']}" in text
+    )
+    assert f"at {auction['high_bid']} now ({auction['leader']})" in text
+
+
+def test_describe_turn_at_game_over_ranks_everyone() -> None:
+    *_, (state, events) = play()
+    text = commands.describe_turn(state, None, T)
+    assert text.startswith("Game over after round")
+    for name in PLAYERS:
+        assert name in text
+    ranking = GAME.result(state)
+    assert text.index(ranking[0][0]) < text.index(ranking[-1][-1])
+    assert events[-1]["type"] == "game_over"
+    over = commands.describe_event(state, events[-1], T)
+    assert over is not None and over.startswith("Game over! 1. " + ranking[0][0])
+
+
+@pytest.mark.parametrize("seed", [7, 11])
+def test_every_event_of_a_whole_game_has_a_line(seed: int) -> None:
+    seen: set[str] = set()
+    for state, events in play(seed, map="usa" if seed == 11 else "germany"):
+        for event in events:
+            text = commands.describe_event(state, event, T)
+            assert text and "{" not in text and "\n" not in text, event
+            seen.add(event["type"])
+    assert {"auction_won", "city_built", "powered", "step_started", "game_over"} <= seen
+
+
+def test_buttons_at_every_decision_of_a_game_parse_to_legal_actions() -> None:
+    checked = 0
+    for state, _ in play(5):
+        for player in GAME.current_players(state):
+            for label, command in commands.buttons(state, player):
+                assert label and len(command.encode()) <= 40
+                name, *args = command.split()
+                parsed = commands.parse(state, player, name, args)
+                apply_all(state, player, parsed)  # raises when illegal
+                checked += 1
+        if checked > 400:
+            break
+    assert checked > 100
+
+
+def test_buttons_are_empty_for_players_who_wait() -> None:
+    state = reach("choose_plant")
+    waiting = [p for p in PLAYERS if p not in GAME.current_players(state)]
+    assert waiting and all(commands.buttons(state, p) == [] for p in waiting)
+
+
+def test_power_without_plants_matches_the_income_quote() -> None:
+    compared = 0
+    for state, _ in play(3):
+        view = GAME.view(state, None)
+        if view["expected"] != "power":
+            continue
+        player = view["current_players"][0]
+        action = commands.parse(state, player, "power", [])
+        events = apply_all(state, player, action)
+        powered = next(e for e in events if e["type"] == "powered")
+        assert powered["cities"] == quotes.income_quote(state, player)["powered"]
+        compared += 1
+    assert compared >= 6
+
+
+def test_parse_never_mutates_a_real_state() -> None:
+    texts = [
+        "/bid 3 5", "/bid 4", "/raise +1", "/pass", "/discard 3", "/buy coal 2 oil 1",
+        "/build kiel ham", "/power", "/power none", "/done", "/region nw", "/cost kiel",
+        "/price coal 3", "/income", "/market", "/plants",
+    ]  # fmt: skip
+    for expected in ("choose_region", "choose_plant", "bid", "buy", "build", "power"):
+        state = reach(expected, regions="choose")
+        before = canonical_json(state)
+        for text in texts:
+            name, *args = text.split()
+            for player in PLAYERS:
+                with contextlib.suppress(IllegalAction):
+                    commands.parse(state, player, name, args)
+        assert canonical_json(state) == before, expected
+
+
+def test_real_auction_parse_open_and_raise() -> None:
+    state = reach("choose_plant")
+    view = GAME.view(state, None)
+    chooser = view["current_players"][0]
+    number = view["plant_market"]["current"][0]["number"]
+    action = commands.parse(state, chooser, "bid", [str(number), "+2"])
+    assert action == {"type": "open", "plant": number, "bid": number + 2}
+    GAME.apply(state, chooser, action)
+    view = GAME.view(state, None)
+    bidder = view["auction"]["turn"]
+    raise_ = commands.parse(state, bidder, "raise", ["+5"])
+    assert raise_ == {"type": "raise", "bid": number + 7}
+    GAME.apply(state, bidder, raise_)
+    assert GAME.view(state, None)["auction"]["high_bid"] == number + 7
+
+
+def test_real_build_several_cities_in_one_command() -> None:
+    state = reach("build", regions="choose")
+    view = GAME.view(state, None)
+    player = view["current_players"][0]
+    cities = sorted(commands._cities_in_play(view))
+    free = [c for c in cities if not view["cities"].get(c)]
+    first = free[0]
+    neighbour = next(
+        b if a == first else a
+        for a, b, _ in commands.load_map(view["map"])["connections"]
+        if first in (a, b) and (b if a == first else a) in free
+    )
+    words = [first.lower()[:5], *neighbour.upper().split()]
+    parsed = commands.parse(state, player, "build", words)
+    assert parsed == [{"type": "build", "city": first}, {"type": "build", "city": neighbour}]
+    quote = commands.parse(state, player, "cost", words)
+    assert isinstance(quote, Reply) and first in quote.text and neighbour in quote.text
+    events = apply_all(state, player, parsed)
+    built = [e for e in events if e["type"] == "city_built"]
+    assert [e["city"] for e in built] == [first, neighbour]
+    assert sum(e["cost"] for e in built) == quote.extra["quote"]["total"]
+
+
+def test_real_buy_parse_matches_the_price_quote() -> None:
+    state = reach("buy")
+    view = GAME.view(state, None)
+    player = view["current_players"][0]
+    price = commands.parse(state, player, "price", ["c", "2"])
+    assert isinstance(price, Reply) and price.text.startswith("2 coal: ")
+    assert price.text.endswith(f"= {price.extra['quote']['total']} E")
+    income = commands.parse(state, player, "income", [])
+    assert isinstance(income, Reply) and income.text.startswith("You can power")
+
+
+def test_real_region_choice_and_its_buttons() -> None:
+    state = new_game()
+    view = GAME.view(state, None)
+    picker = view["current_players"][0]
+    assert commands.parse(state, picker, "region", ["north", "west"]) == {
+        "type": "choose_region",
+        "region": "NW",
+    }
+    GAME.apply(state, picker, {"type": "choose_region", "region": "NW"})
+    nxt = GAME.view(state, None)["current_players"][0]
+    offered = {cmd.split()[1] for _, cmd in commands.buttons(state, nxt)}
+    assert offered == {"NE", "W", "E"}  # PG-8: the regions bordering North-West
+    assert "Chosen: NW." in commands.describe_turn(state, nxt, T)
+
+
+def test_complete_on_a_real_game() -> None:
+    state = reach("build")
+    view = GAME.view(state, None)
+    player = view["current_players"][0]
+    in_play = commands._cities_in_play(view)
+    got = commands.complete(state, player, "city", "")
+    assert len(got) == min(25, len(in_play)) and set(got) <= set(in_play)
+    own = [str(p["number"]) for p in view["players"][player]["plants"]]
+    assert set(own) <= set(commands.complete(state, player, "plant", ""))
+    assert GAME.complete(state, player, "resource", "o") == ["oil"]
+
+
+def test_undoable_on_real_moves() -> None:
+    found_hidden = found_plain = False
+    for _, events in play(9):
+        if not events:
+            continue
+        if any(e["type"] == "plant_drawn" for e in events):
+            assert not commands.undoable(events)
+            found_hidden = True
+        elif all(e["type"] in ("bid", "passed", "resources_bought") for e in events):
+            assert commands.undoable(events)
+            found_plain = True
+    assert found_hidden and found_plain
+
+
+def test_picture_after_every_phase_of_a_real_round() -> None:
+    phases: list[str] = []
+    for _, events in play(7):
+        phases += [e["phase"] for e in events if commands.is_picture_event(e) and "phase" in e]
+        if len(phases) >= 5:
+            break
+    assert phases[:4] == ["auction", "resources", "build", "bureaucracy"]
