@@ -1,0 +1,172 @@
+"""The table's own commands, command-line parsing, usage lines and message splitting.
+
+Pure helpers: no I/O, no state. The table service (bot/table.py) routes with them, and the
+help text, Telegram's menu and Discord's slash commands are generated from `table_commands`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.core import N_
+from engine.core.protocol import ArgSpec, CommandSpec, Game
+
+# Discord's limit; Telegram's is 4096. Every message the table sends fits the smaller one.
+MAX_TEXT = 2000
+# Telegram photo captions are limited to 1024 characters.
+MAX_CAPTION = 1000
+MAX_TOAST = 190
+
+TABLE_KIND = "table"
+
+_COMMAND = re.compile(r"^[a-z0-9_]{1,32}$")
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    name: str  # lower case, without "/" or "@BotName"
+    args: list[str]
+    slash: bool  # the text started with "/"
+
+
+def parse_command(text: str) -> CommandLine | None:
+    """ "/Bid@boardchat_bot 13 20" -> CommandLine("bid", ["13", "20"], True); None if empty."""
+    words = text.strip().split()
+    if not words:
+        return None
+    head, args = words[0], words[1:]
+    slash = head.startswith("/")
+    head = head.lstrip("/")
+    if "@" in head:
+        head = head.split("@", 1)[0]
+    name = head.casefold()
+    if not name:
+        return None
+    return CommandLine(name, args, slash)
+
+
+def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
+    """The table's commands; argument choices come from the registered games."""
+    game_ids = tuple(games)
+    bot_kinds = tuple(sorted({kind for g in games.values() for kind in getattr(g, "bots", {})}))
+    return (
+        CommandSpec(
+            "new",
+            N_("Open a new game in this chat: /new <game> [option=value ...]"),
+            (
+                ArgSpec("game", "choice", N_("which game"), choices=game_ids),
+                ArgSpec("options", "rest", N_("table options, key=value"), required=False),
+            ),
+            tuple(f"/new {g}" for g in game_ids[:2]),
+            TABLE_KIND,
+        ),
+        CommandSpec("join", N_("Take a seat at the table before the game starts"), kind=TABLE_KIND),
+        CommandSpec("leave", N_("Give up your seat before the game starts"), kind=TABLE_KIND),
+        CommandSpec(
+            "addbot",
+            N_("Seat a computer player: /addbot [kind]"),
+            (ArgSpec("kind", "choice", N_("bot kind"), required=False, choices=bot_kinds),),
+            ("/addbot", "/addbot heuristic"),
+            TABLE_KIND,
+        ),
+        CommandSpec("start", N_("Start the game (the creator)"), kind=TABLE_KIND),
+        CommandSpec("status", N_("Whose move it is and what is expected"), kind=TABLE_KIND),
+        CommandSpec("board", N_("Show the board picture"), kind=TABLE_KIND),
+        CommandSpec(
+            "log",
+            N_("The last moves: /log [n]"),
+            (ArgSpec("n", "int", N_("how many moves"), required=False),),
+            ("/log", "/log 20"),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "help",
+            N_("The commands, or one command in detail: /help [command]"),
+            (ArgSpec("command", "str", N_("a command name"), required=False),),
+            ("/help", "/help bid"),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "rules",
+            N_("About the game's rules: /rules [rule id]"),
+            (ArgSpec("rule", "str", N_("a rule id such as PG-21"), required=False),),
+            ("/rules", "/rules PG-21"),
+            TABLE_KIND,
+        ),
+        CommandSpec("undo", N_("Take back your last move if nobody acted since"), kind=TABLE_KIND),
+        CommandSpec(
+            "abort",
+            N_("End the game without a result (creator or chat admin)"),
+            (ArgSpec("confirm", "choice", "", required=False, choices=("confirm",)),),
+            kind=TABLE_KIND,
+        ),
+        CommandSpec("games", N_("Your games in all chats"), kind=TABLE_KIND),
+        CommandSpec(
+            "lang",
+            N_("Set the chat's language: /lang <code>"),
+            (
+                ArgSpec(
+                    "code",
+                    "choice",
+                    N_("language code"),
+                    required=False,
+                    choices=("en", "ru", "pl", "zh-hant"),
+                ),
+            ),
+            ("/lang ru",),
+            TABLE_KIND,
+        ),
+    )
+
+
+def usage(spec: CommandSpec) -> str:
+    """ "/bid <plant> <amount> [more...]"."""
+    parts = [f"/{spec.name}"]
+    for arg in spec.args:
+        label = arg.name + ("..." if arg.repeated or arg.kind == "rest" else "")
+        parts.append(f"<{label}>" if arg.required else f"[{label}]")
+    return " ".join(parts)
+
+
+def valid_menu_name(name: str) -> bool:
+    """Telegram accepts 1-32 characters of a-z, 0-9 and underscore."""
+    return bool(_COMMAND.match(name))
+
+
+def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """Cut a long text into pieces of at most `limit` characters, at line breaks when possible,
+    else at spaces, else hard."""
+    text = text.strip()
+    if len(text) <= limit:
+        return [text] if text else []
+    pieces: list[str] = []
+    while len(text) > limit:
+        cut = text.rfind("\n", 0, limit + 1)
+        if cut < limit // 2:
+            cut = text.rfind(" ", 0, limit + 1)
+        if cut < limit // 2:
+            cut = limit
+        pieces.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    if text:
+        pieces.append(text)
+    return [p for p in pieces if p]
+
+
+def shorten(text: str, limit: int) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def merge_specs(groups: Sequence[Sequence[CommandSpec]]) -> list[CommandSpec]:
+    """First spec of a name wins."""
+    seen: set[str] = set()
+    out: list[CommandSpec] = []
+    for group in groups:
+        for spec in group:
+            if spec.name not in seen:
+                seen.add(spec.name)
+                out.append(spec)
+    return out

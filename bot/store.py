@@ -1,0 +1,779 @@
+"""Durable storage of tables, seats, the action log and chat settings (SQLite via aiosqlite).
+
+Everything the bot knows lives here; nothing is kept only in memory, so a restart or a second
+process sees the same tables. Two connections per store: one writer, used only inside
+`BEGIN IMMEDIATE` transactions under an asyncio lock (SQLite has one writer anyway), and one
+reader in autocommit mode, which in WAL mode sees only committed data.
+
+One move is one transaction: the version check (an `UPDATE ... WHERE version = ?`), the action
+log rows, the new state, version + 1, the inbound update id (de-duplication) and the next
+reminder due time commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import aiosqlite
+
+Clock = Callable[[], float]
+
+DEFAULT_DEADLINE_HOURS = 24.0
+# Update ids older than this are forgotten: platforms redeliver within minutes, not days.
+INBOUND_KEEP_SECONDS = 3 * 24 * 3600.0
+
+OPEN_STATUSES = ("lobby", "active")
+
+# Numbered migrations, applied in order at start-up; each is a tuple of statements run in one
+# transaction together with the schema_version bump. Never edit a shipped migration: add one.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_key TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            options TEXT NOT NULL DEFAULT '{}',
+            seed INTEGER,
+            state_json TEXT,
+            version INTEGER NOT NULL DEFAULT 0,
+            status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'over', 'aborted')),
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            creator TEXT NOT NULL
+        )""",
+        # One open game per chat, enforced by the database even across processes.
+        """CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_key)
+            WHERE status IN ('lobby', 'active')""",
+        """CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            user_key TEXT NOT NULL,
+            display_name TEXT NOT NULL COLLATE NOCASE,
+            is_bot INTEGER NOT NULL DEFAULT 0,
+            bot_kind TEXT,
+            lang TEXT,
+            PRIMARY KEY (game_id, seat),
+            UNIQUE (game_id, user_key),
+            UNIQUE (game_id, display_name)
+        )""",
+        "CREATE INDEX seats_by_user ON seats (user_key)",
+        """CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            user_key TEXT NOT NULL,
+            player TEXT NOT NULL,
+            action_json TEXT NOT NULL,
+            events_json TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE inbound (
+            platform TEXT NOT NULL,
+            update_id TEXT NOT NULL,
+            seen_at REAL NOT NULL,
+            PRIMARY KEY (platform, update_id)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE reminders (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            due_at REAL NOT NULL,
+            attempt INTEGER NOT NULL DEFAULT 0,
+            turn_started_at REAL NOT NULL,
+            players_json TEXT NOT NULL DEFAULT '[]'
+        )""",
+        "CREATE INDEX reminders_by_due ON reminders (due_at)",
+        """CREATE TABLE chats (
+            chat_key TEXT PRIMARY KEY,
+            lang TEXT,
+            settings_json TEXT NOT NULL DEFAULT '{}'
+        )""",
+        """CREATE TABLE users (
+            user_key TEXT PRIMARY KEY,
+            lang TEXT,
+            dm_ok INTEGER NOT NULL DEFAULT 0
+        )""",
+    ),
+)
+
+
+class StoreError(Exception):
+    """A storage-level refusal the table turns into a chat answer."""
+
+
+class ChatBusy(StoreError):
+    """The chat already has an open (lobby or active) game."""
+
+
+class Outcome(Enum):
+    OK = "ok"
+    STALE = "stale"  # the game's version changed (another move won the race)
+    DUPLICATE = "duplicate"  # this platform update was already applied
+    GONE = "gone"  # the game is no longer in the expected status
+    FULL = "full"
+    ALREADY = "already"
+    ABSENT = "absent"
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    chat_key: str
+    game_id: str
+    options: dict[str, str]
+    seed: int | None
+    state_json: str | None
+    version: int
+    status: str
+    created_at: float
+    updated_at: float
+    creator: str
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    game_id: int
+    seat: int
+    user_key: str
+    display_name: str
+    is_bot: bool
+    bot_kind: str | None
+    lang: str | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    version: int
+    user_key: str
+    player: str
+    action: Any
+    events: list[Any]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One action to append: who did it and what happened."""
+
+    user_key: str
+    player: str
+    action_json: str
+    events_json: str
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    chat_key: str
+    lang: str | None
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class UserRow:
+    user_key: str
+    lang: str | None
+    dm_ok: bool
+
+
+@dataclass(frozen=True)
+class Due:
+    """The next reminder: who must act, since when; `keep_if_same` keeps an older due time
+    when the same players are still waiting (a simultaneous phase where one of them acted)."""
+
+    players: list[str]
+    turn_started_at: float
+    due_at: float
+
+
+@dataclass(frozen=True)
+class ReminderRow:
+    game_id: int
+    due_at: float
+    attempt: int
+    turn_started_at: float
+    players: list[str]
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    outcome: Outcome
+    version: int = 0
+
+
+_GAME_COLUMNS = (
+    "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
+    "creator"
+)
+
+
+def _game(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0],
+        chat_key=row[1],
+        game_id=row[2],
+        options=json.loads(row[3]),
+        seed=row[4],
+        state_json=row[5],
+        version=row[6],
+        status=row[7],
+        created_at=row[8],
+        updated_at=row[9],
+        creator=row[10],
+    )
+
+
+def _seat(row: Sequence[Any]) -> SeatRow:
+    return SeatRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5], row[6])
+
+
+def unique_name(wanted: str, taken: Sequence[str]) -> str:
+    """`wanted`, or "wanted 2", "wanted 3", ... — unique ignoring case among `taken`."""
+    lowered = {t.casefold() for t in taken}
+    if wanted.casefold() not in lowered:
+        return wanted
+    n = 2
+    while f"{wanted} {n}".casefold() in lowered:
+        n += 1
+    return f"{wanted} {n}"
+
+
+class Store:
+    """The database. Create with `await Store.open(path)`; close with `await store.close()`."""
+
+    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, clock: Clock):
+        self._w = writer
+        self._r = reader
+        self._clock = clock
+        self._write_lock = asyncio.Lock()
+        self.path = ""
+
+    # ------------------------------------------------------------------ life cycle
+    @classmethod
+    async def open(cls, path: str, clock: Clock | None = None) -> Store:
+        clock = clock or time.time
+        writer = await _connect(path)
+        try:
+            await _migrate(writer)
+            reader = await _connect(path)
+        except BaseException:
+            await writer.close()
+            raise
+        store = cls(writer, reader, clock)
+        store.path = path
+        await store.prune_inbound()
+        return store
+
+    async def close(self) -> None:
+        async with self._write_lock:
+            await self._r.close()
+            await self._w.close()
+
+    async def schema_version(self) -> int:
+        async with self._r.execute("SELECT max(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0] or 0) if row else 0
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write_lock:
+            await self._w.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._w
+            except BaseException:
+                await _rollback(self._w)
+                raise
+            else:
+                await self._w.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._r.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._r.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    # ------------------------------------------------------------------ inbound de-duplication
+    async def seen(self, platform: str, update_id: str) -> bool:
+        row = await self._one(
+            "SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?", (platform, update_id)
+        )
+        return row is not None
+
+    async def record_inbound(self, platform: str, update_id: str) -> bool:
+        """Remember an update that changed nothing; False when it was already recorded."""
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO inbound (platform, update_id, seen_at) VALUES (?, ?, ?)",
+                (platform, update_id, self._clock()),
+            )
+            return cur.rowcount == 1
+
+    async def prune_inbound(self) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "DELETE FROM inbound WHERE seen_at < ?", (self._clock() - INBOUND_KEEP_SECONDS,)
+            )
+
+    @staticmethod
+    async def _claim_inbound(
+        db: aiosqlite.Connection, inbound: tuple[str, str] | None, now: float
+    ) -> bool:
+        if inbound is None:
+            return True
+        cur = await db.execute(
+            "INSERT OR IGNORE INTO inbound (platform, update_id, seen_at) VALUES (?, ?, ?)",
+            (inbound[0], inbound[1], now),
+        )
+        return cur.rowcount == 1
+
+    # ------------------------------------------------------------------ chats and users
+    async def chat(self, chat_key: str) -> ChatRow:
+        row = await self._one(
+            "SELECT lang, settings_json FROM chats WHERE chat_key = ?", (chat_key,)
+        )
+        if row is None:
+            return ChatRow(chat_key, None, {})
+        return ChatRow(chat_key, row[0], json.loads(row[1]))
+
+    async def set_chat_lang(self, chat_key: str, lang: str | None) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_key, lang) VALUES (?, ?) "
+                "ON CONFLICT (chat_key) DO UPDATE SET lang = excluded.lang",
+                (chat_key, lang),
+            )
+
+    async def set_chat_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_key, settings_json) VALUES (?, ?) "
+                "ON CONFLICT (chat_key) DO UPDATE SET settings_json = excluded.settings_json",
+                (chat_key, json.dumps(settings, sort_keys=True)),
+            )
+
+    async def user(self, user_key: str) -> UserRow:
+        row = await self._one("SELECT lang, dm_ok FROM users WHERE user_key = ?", (user_key,))
+        if row is None:
+            return UserRow(user_key, None, False)
+        return UserRow(user_key, row[0], bool(row[1]))
+
+    async def set_user(
+        self, user_key: str, lang: str | None = None, dm_ok: bool | None = None
+    ) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO users (user_key, lang, dm_ok) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_key) DO UPDATE SET lang = coalesce(excluded.lang, users.lang), "
+                "dm_ok = CASE WHEN ? IS NULL THEN users.dm_ok ELSE excluded.dm_ok END",
+                (user_key, lang, int(bool(dm_ok)), dm_ok),
+            )
+
+    # ------------------------------------------------------------------ games
+    async def open_game(self, chat_key: str) -> GameRow | None:
+        """The chat's lobby or running game, if any."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? "
+            "AND status IN ('lobby', 'active')",
+            (chat_key,),
+        )
+        return _game(row) if row else None
+
+    async def game(self, pk: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (pk,))
+        return _game(row) if row else None
+
+    async def last_game(self, chat_key: str) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? ORDER BY id DESC LIMIT 1",
+            (chat_key,),
+        )
+        return _game(row) if row else None
+
+    async def seats(self, pk: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
+            "WHERE game_id = ? ORDER BY seat",
+            (pk,),
+        )
+        return [_seat(r) for r in rows]
+
+    async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} "
+            "FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_key = ? "
+            "AND g.status IN ('lobby', 'active') ORDER BY g.updated_at DESC LIMIT ?",
+            (user_key, limit),
+        )
+        return [_game(r) for r in rows]
+
+    async def create_game(
+        self,
+        chat_key: str,
+        game_id: str,
+        options: dict[str, str],
+        creator: str,
+        first_seat: tuple[str, str, str | None] | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> tuple[Outcome, int]:
+        """A new lobby; `first_seat` = (user_key, display_name, lang) seats the creator.
+        Raises ChatBusy when the chat already has an open game."""
+        now = self._clock()
+        try:
+            async with self._tx() as db:
+                if not await self._claim_inbound(db, inbound, now):
+                    return Outcome.DUPLICATE, 0
+                cur = await db.execute(
+                    "INSERT INTO games (chat_key, game_id, options, version, status, created_at, "
+                    "updated_at, creator) VALUES (?, ?, ?, 0, 'lobby', ?, ?, ?)",
+                    (chat_key, game_id, json.dumps(options, sort_keys=True), now, now, creator),
+                )
+                pk = int(cur.lastrowid or 0)
+                if first_seat is not None:
+                    user_key, name, lang = first_seat
+                    await db.execute(
+                        "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, lang) "
+                        "VALUES (?, 1, ?, ?, 0, ?)",
+                        (pk, user_key, name, lang),
+                    )
+        except sqlite3.IntegrityError as err:
+            raise ChatBusy(chat_key) from err
+        return Outcome.OK, pk
+
+    async def add_seat(
+        self,
+        pk: int,
+        user_key: str,
+        wanted_name: str,
+        *,
+        max_players: int,
+        is_bot: bool = False,
+        bot_kind: str | None = None,
+        lang: str | None = None,
+        inbound: tuple[str, str] | None = None,
+    ) -> tuple[Outcome, str]:
+        """Seat a player in a lobby; returns the (de-duplicated) name they play under."""
+        now = self._clock()
+        async with self._tx() as db:
+            async with db.execute("SELECT status FROM games WHERE id = ?", (pk,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != "lobby":
+                return Outcome.GONE, ""
+            async with db.execute(
+                "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?", (pk,)
+            ) as cur:
+                seats = list(await cur.fetchall())
+            if any(s[1] == user_key for s in seats):
+                return Outcome.ALREADY, next(s[2] for s in seats if s[1] == user_key)
+            if len(seats) >= max_players:
+                return Outcome.FULL, ""
+            if not await self._claim_inbound(db, inbound, now):
+                return Outcome.DUPLICATE, ""
+            name = unique_name(wanted_name, [s[2] for s in seats])
+            seat = max((s[0] for s in seats), default=0) + 1
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, bot_kind, lang) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (pk, seat, user_key, name, int(is_bot), bot_kind, lang),
+            )
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, pk))
+        return Outcome.OK, name
+
+    async def remove_seat(
+        self, pk: int, user_key: str, inbound: tuple[str, str] | None = None
+    ) -> Outcome:
+        now = self._clock()
+        async with self._tx() as db:
+            async with db.execute("SELECT status FROM games WHERE id = ?", (pk,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != "lobby":
+                return Outcome.GONE
+            if not await self._claim_inbound(db, inbound, now):
+                return Outcome.DUPLICATE
+            cur = await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_key = ?", (pk, user_key)
+            )
+            if cur.rowcount == 0:
+                return Outcome.ABSENT
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, pk))
+        return Outcome.OK
+
+    async def start_game(
+        self,
+        pk: int,
+        seed: int,
+        seat_names: list[str],
+        state_json: str,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Lobby -> active (version 1), if the seats are still exactly `seat_names`."""
+        now = self._clock()
+        async with self._write_lock:
+            db = self._w
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                async with db.execute(
+                    "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat", (pk,)
+                ) as cur:
+                    names = [r[0] for r in await cur.fetchall()]
+                outcome = Outcome.OK
+                if names != seat_names:
+                    outcome = Outcome.STALE
+                elif not await self._claim_inbound(db, inbound, now):
+                    outcome = Outcome.DUPLICATE
+                else:
+                    cur = await db.execute(
+                        "UPDATE games SET status = 'active', seed = ?, state_json = ?, "
+                        "version = 1, updated_at = ? "
+                        "WHERE id = ? AND status = 'lobby' AND version = 0",
+                        (seed, state_json, now, pk),
+                    )
+                    if cur.rowcount != 1:
+                        outcome = Outcome.GONE
+                if outcome is not Outcome.OK:
+                    await db.execute("ROLLBACK")
+                    return CommitResult(outcome)
+                await self._write_due(db, pk, due)
+                await db.execute("COMMIT")
+            except BaseException:
+                await _rollback(db)
+                raise
+        return CommitResult(Outcome.OK, 1)
+
+    async def commit_moves(
+        self,
+        pk: int,
+        expected_version: int,
+        entries: Sequence[LogEntry],
+        state_json: str,
+        *,
+        over: bool,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Append `entries` and write the new state, if the game is still at `expected_version`."""
+        now = self._clock()
+        new_version = expected_version + 1
+        async with self._write_lock:
+            db = self._w
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                if not await self._claim_inbound(db, inbound, now):
+                    await db.execute("ROLLBACK")
+                    return CommitResult(Outcome.DUPLICATE)
+                cur = await db.execute(
+                    "UPDATE games SET state_json = ?, version = ?, status = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = 'active'",
+                    (
+                        state_json,
+                        new_version,
+                        "over" if over else "active",
+                        now,
+                        pk,
+                        expected_version,
+                    ),
+                )
+                if cur.rowcount != 1:
+                    await db.execute("ROLLBACK")
+                    return CommitResult(Outcome.STALE)
+                async with db.execute(
+                    "SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?", (pk,)
+                ) as c:
+                    row = await c.fetchone()
+                seq = int(row[0]) if row else 0
+                await db.executemany(
+                    "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
+                    "events_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            pk,
+                            seq + i + 1,
+                            new_version,
+                            e.user_key,
+                            e.player,
+                            e.action_json,
+                            e.events_json,
+                            now,
+                        )
+                        for i, e in enumerate(entries)
+                    ],
+                )
+                await self._write_due(db, pk, None if over else due)
+                await db.execute("COMMIT")
+            except BaseException:
+                await _rollback(db)
+                raise
+        return CommitResult(Outcome.OK, new_version)
+
+    async def undo_last(
+        self,
+        pk: int,
+        expected_version: int,
+        from_seq: int,
+        state_json: str,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
+        now = self._clock()
+        new_version = expected_version + 1
+        async with self._write_lock:
+            db = self._w
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                if not await self._claim_inbound(db, inbound, now):
+                    await db.execute("ROLLBACK")
+                    return CommitResult(Outcome.DUPLICATE)
+                cur = await db.execute(
+                    "UPDATE games SET state_json = ?, version = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = 'active'",
+                    (state_json, new_version, now, pk, expected_version),
+                )
+                if cur.rowcount != 1:
+                    await db.execute("ROLLBACK")
+                    return CommitResult(Outcome.STALE)
+                await db.execute(
+                    "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (pk, from_seq)
+                )
+                await self._write_due(db, pk, due)
+                await db.execute("COMMIT")
+            except BaseException:
+                await _rollback(db)
+                raise
+        return CommitResult(Outcome.OK, new_version)
+
+    async def end_game(
+        self,
+        pk: int,
+        expected_version: int | None,
+        status: str,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Close an open game (`aborted`); `expected_version` None skips the version check."""
+        now = self._clock()
+        async with self._write_lock:
+            db = self._w
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                if not await self._claim_inbound(db, inbound, now):
+                    await db.execute("ROLLBACK")
+                    return CommitResult(Outcome.DUPLICATE)
+                sql = (
+                    "UPDATE games SET status = ?, version = version + 1, updated_at = ? "
+                    "WHERE id = ? AND status IN ('lobby', 'active')"
+                )
+                params: list[Any] = [status, now, pk]
+                if expected_version is not None:
+                    sql += " AND version = ?"
+                    params.append(expected_version)
+                cur = await db.execute(sql, params)
+                if cur.rowcount != 1:
+                    await db.execute("ROLLBACK")
+                    return CommitResult(Outcome.STALE)
+                await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
+                await db.execute("COMMIT")
+            except BaseException:
+                await _rollback(db)
+                raise
+        return CommitResult(Outcome.OK)
+
+    async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
+        sql = (
+            "SELECT game_id, seq, version, user_key, player, action_json, events_json, "
+            "created_at FROM actions WHERE game_id = ?"
+        )
+        if last is not None:
+            rows = await self._all(sql + " ORDER BY seq DESC LIMIT ?", (pk, last))
+            rows.reverse()
+        else:
+            rows = await self._all(sql + " ORDER BY seq", (pk,))
+        return [
+            ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------------ reminders
+    @staticmethod
+    async def _write_due(db: aiosqlite.Connection, pk: int, due: Due | None) -> None:
+        if due is None:
+            await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
+            return
+        players = json.dumps(sorted(due.players), ensure_ascii=False)
+        async with db.execute("SELECT players_json FROM reminders WHERE game_id = ?", (pk,)) as cur:
+            row = await cur.fetchone()
+        if row is not None and set(due.players) <= set(json.loads(row[0])) and due.players:
+            # Nobody new must act (one of several simultaneous players moved): the clock of
+            # those still waiting keeps running; only the list shrinks.
+            await db.execute(
+                "UPDATE reminders SET players_json = ? WHERE game_id = ?", (players, pk)
+            )
+            return
+        await db.execute(
+            "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
+            "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, "
+            "attempt = 0, turn_started_at = excluded.turn_started_at, "
+            "players_json = excluded.players_json",
+            (pk, due.due_at, due.turn_started_at, players),
+        )
+
+    async def reminder(self, pk: int) -> ReminderRow | None:
+        row = await self._one(
+            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
+            "WHERE game_id = ?",
+            (pk,),
+        )
+        if row is None:
+            return None
+        return ReminderRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+    async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
+        rows = await self._all(
+            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
+            "WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            (now, limit),
+        )
+        return [ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    """Roll back if a transaction is open (a failed COMMIT may already have ended it)."""
+    if db.in_transaction:
+        await db.execute("ROLLBACK")
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    db = await aiosqlite.connect(path, isolation_level=None)
+    await db.execute("PRAGMA busy_timeout = 10000")
+    await db.execute("PRAGMA journal_mode = WAL")
+    await db.execute("PRAGMA synchronous = NORMAL")
+    await db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+async def _migrate(db: aiosqlite.Connection) -> None:
+    await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    await db.execute("BEGIN IMMEDIATE")  # two processes starting at once: one migrates
+    try:
+        async with db.execute("SELECT max(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0] or 0) if row else 0
+        for number, statements in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            for sql in statements:
+                await db.execute(sql)
+            await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+        await db.execute("COMMIT")
+    except BaseException:
+        await _rollback(db)
+        raise

@@ -1,0 +1,1334 @@
+"""The table service: every chat message and button press of every platform comes here.
+
+`Table.handle(inbound)` routes a command: the table's own (/new, /join, /start, /status, ...)
+or a move of the chat's game, which goes through `game.parse` and `game.apply` and is
+committed with its log entry in one store transaction. After a move the table announces the
+events, posts the board picture when a phase ends, lets bot seats play, and prompts the next
+player with buttons. `handle` never raises: refusals are one-line answers, and unexpected
+errors are logged with the game id and answered with an apology.
+
+Concurrency: an asyncio.Lock per game keeps the moves of one game serial in this process;
+the store's version check catches a second process (a lost race re-runs once on fresh state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import secrets
+import time
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.grammar import (
+    MAX_CAPTION,
+    MAX_TEXT,
+    MAX_TOAST,
+    CommandLine,
+    merge_specs,
+    parse_command,
+    shorten,
+    split_text,
+    table_commands,
+    usage,
+    valid_menu_name,
+)
+from bot.i18n import LANGUAGES, explain, normalize, tr, translator
+from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
+from bot.service import Sender
+from bot.store import (
+    DEFAULT_DEADLINE_HOURS,
+    ChatBusy,
+    Due,
+    GameRow,
+    LogEntry,
+    Outcome,
+    SeatRow,
+    Store,
+)
+from engine import registry
+from engine.core import IllegalAction, Reply, Rng, canonical_json, replay
+from engine.core.protocol import Action, CommandSpec, Event, Game, State
+from engine.core.rng import new_rng_state
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+# A chain of bot moves after one human move stops here (a broken bot must not spin forever);
+# the next message in the chat continues it.
+MAX_BOT_MOVES = 20_000
+MAX_NAME = 24
+MAX_LOG = 50
+BUTTONS_PER_ROW = 4
+MAX_BUTTONS = 12
+PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def clean_name(name: str) -> str:
+    """A display name fit for the engine and the chat: one line, no leading @, short."""
+    text = _CONTROL.sub(" ", name or "").strip().lstrip("@").strip()
+    text = " ".join(text.split())[:MAX_NAME].strip()
+    return text or "Player"
+
+
+def bot_rng(seed: int, version: int) -> Rng:
+    """The bots' own random stream for one decision, derived from the game seed and version."""
+    return Rng(new_rng_state((seed * 0x9E3779B97F4A7C15 + version * 0xBF58476D1CE4E5B9) ^ seed))
+
+
+@dataclass
+class Ctx:
+    """What one inbound message needs while it is handled."""
+
+    inbound: Inbound
+    lang: str
+    game: GameRow | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    from_button: bool = False
+
+    @property
+    def chat_key(self) -> str:
+        return self.inbound.chat_key
+
+    def seat(self) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_key == self.inbound.user_key), None)
+
+
+@dataclass
+class Step:
+    """One committed move (a human's command or a bot's action) to announce."""
+
+    lines: list[str]
+    state_json: str
+    picture_events: list[Event]
+
+
+@dataclass
+class Played:
+    """The result of a run of moves under the game lock."""
+
+    steps: list[Step]
+    state: State
+    state_json: str
+    version: int
+    error: str | None = None
+
+
+class Table:
+    """bot.service.TableService over a Store and the registered games."""
+
+    def __init__(
+        self,
+        store: Store,
+        games: Mapping[str, Game] | None = None,
+        clock: Clock | None = None,
+        render: bool = True,
+        seeder: Callable[[], int] | None = None,
+        default_lang: str = "en",
+    ) -> None:
+        self.store = store
+        self.games: dict[str, Game] = dict(games if games is not None else registry.games())
+        self.clock: Clock = clock or time.time
+        self.render = render
+        self.seeder = seeder or (lambda: secrets.randbits(63))
+        self.default_lang = default_lang
+        self.senders: dict[str, Sender] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._table_specs = table_commands(self.games)
+        self._table_names = {s.name for s in self._table_specs}
+        self._game_names = {c.name for g in self.games.values() for c in g.commands}
+
+    # ================================================================== service protocol
+    async def handle(self, inbound: Inbound) -> list[Outbound]:
+        ctx = Ctx(inbound, normalize(inbound.lang or self.default_lang))
+        try:
+            return _fit(await self._handle(ctx))
+        except Exception:
+            log.exception(
+                "table error in chat %s, game %s, on %r",
+                inbound.chat_key,
+                ctx.game.id if ctx.game else None,
+                inbound.text if inbound.text is not None else inbound.payload,
+            )
+            return [
+                Outbound(
+                    inbound.chat_key,
+                    tr(
+                        ctx.lang,
+                        "Sorry, something went wrong on my side. Nothing was changed "
+                        "unless I said so; please try again.",
+                    ),
+                )
+            ]
+
+    def command_specs(self) -> Sequence[CommandSpec]:
+        return merge_specs([self._table_specs, *(g.commands for g in self.games.values())])
+
+    def command_menu(self, lang: str | None) -> list[tuple[str, str]]:
+        menu: list[tuple[str, str]] = []
+        for spec in self.command_specs():
+            if not valid_menu_name(spec.name):
+                continue
+            menu.append((spec.name, shorten(tr(lang, spec.help), 256) or spec.name))
+        return menu[:100]
+
+    async def complete(self, chat_key: str, user_key: str, kind: str, prefix: str) -> list[str]:
+        try:
+            low = prefix.casefold()
+            if kind == "game":
+                return [g for g in self.games if g.startswith(low)]
+            row = await self.store.open_game(chat_key)
+            if row is None or row.game_id not in self.games:
+                return []
+            game = self.games[row.game_id]
+            if kind == "bot_kind":
+                return [k for k in game.bots if k.startswith(low)]
+            state = json.loads(row.state_json) if row.state_json else None
+            seats = await self.store.seats(row.id)
+            player = next((s.display_name for s in seats if s.user_key == user_key), None)
+            return list(game.complete(state, player, kind, prefix))[:25]
+        except Exception:
+            log.exception("autocomplete failed in chat %s", chat_key)
+            return []
+
+    def register_sender(self, platform: str, send: Sender) -> None:
+        self.senders[platform] = send
+
+    async def push(self, outbounds: Sequence[Outbound]) -> int:
+        """Send messages nobody asked for through the registered senders; returns how many
+        went out. Used by reminders and anything that acts outside a chat message."""
+        sent = 0
+        for out in _fit(list(outbounds)):
+            platform = PLATFORM_OF_PREFIX.get(out.chat_key.split(":", 1)[0])
+            send = self.senders.get(platform or "")
+            if send is None:
+                log.warning("no sender for %s; message dropped", out.chat_key)
+                continue
+            try:
+                await send(out)
+                sent += 1
+            except Exception:
+                log.exception("sending to %s failed", out.chat_key)
+        return sent
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    # ================================================================== routing
+    async def _handle(self, ctx: Ctx) -> list[Outbound]:
+        ib = ctx.inbound
+        if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
+            return []
+        chat = await self.store.chat(ib.chat_key)
+        if chat.lang:
+            ctx.lang = normalize(chat.lang)
+        elif ib.is_private:
+            user = await self.store.user(ib.user_key)
+            if user.lang:
+                ctx.lang = normalize(user.lang)
+        ctx.game = await self.store.open_game(ib.chat_key)
+        if ctx.game is not None:
+            ctx.seats = await self.store.seats(ctx.game.id)
+
+        text = ib.text
+        if ib.payload is not None:
+            text = self._unpack_payload(ctx, ib.payload)
+            if text is None:
+                msg = tr(ctx.lang, "This button is out of date; nothing was changed.")
+                return [Outbound(ib.chat_key, msg, private_to=ib.user_key, toast=msg)]
+            ctx.from_button = True
+        if not text:
+            return []
+        line = parse_command(text)
+        if line is None:
+            return []
+        handler = getattr(self, f"_cmd_{line.name}", None)
+        if line.name in self._table_names and handler is not None:
+            return list(await handler(ctx, line))
+        return await self._game_command(ctx, line)
+
+    def _unpack_payload(self, ctx: Ctx, payload: str) -> str | None:
+        """ "<game_pk>:<version>:<command>" -> the command, if it still applies to the chat's
+        open game at exactly that version; None when stale or malformed."""
+        parts = payload.split(":", 2)
+        if len(parts) != 3 or ctx.game is None:
+            return None
+        pk, version, command = parts
+        if pk != str(ctx.game.id) or version != str(ctx.game.version) or not command.strip():
+            return None
+        return command
+
+    # ================================================================== small helpers
+    def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        return [Outbound(ctx.chat_key, text, **kw)]
+
+    def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
+        return tr(ctx.lang, message, **params)
+
+    def _game_of(self, row: GameRow) -> Game:
+        return self.games[row.game_id]
+
+    def _lock(self, pk: int) -> asyncio.Lock:
+        lock = self._locks.get(pk)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[pk] = lock
+        return lock
+
+    def _inbound_key(self, ctx: Ctx) -> tuple[str, str] | None:
+        ib = ctx.inbound
+        return (ib.platform, ib.update_id) if ib.update_id is not None else None
+
+    async def _remember(self, ctx: Ctx) -> None:
+        """Record the update id of a message that changed nothing (answers only)."""
+        key = self._inbound_key(ctx)
+        if key is not None:
+            await self.store.record_inbound(*key)
+
+    async def _deadline_hours(self, chat_key: str) -> float:
+        settings = (await self.store.chat(chat_key)).settings
+        try:
+            hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
+        except (TypeError, ValueError):
+            hours = DEFAULT_DEADLINE_HOURS
+        return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
+
+    def _due(self, game: Game, state: State, hours: float) -> Due | None:
+        if game.is_over(state):
+            return None
+        now = self.clock()
+        return Due(list(game.current_players(state)), now, now + hours * 3600.0)
+
+    def _no_game(self, ctx: Ctx) -> list[Outbound]:
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "No game here yet. Open one with /new <game> ({games}).",
+                games=", ".join(self.games) or "-",
+            ),
+        )
+
+    def _can_manage(self, ctx: Ctx) -> bool:
+        assert ctx.game is not None
+        return ctx.inbound.user_key == ctx.game.creator or ctx.inbound.is_admin
+
+    def _mention_prompt(
+        self, ctx: Ctx, row: GameRow, state: State, version: int, seats: list[SeatRow]
+    ) -> Outbound:
+        """Whose move and what is expected, mentioning the humans who must act, with buttons."""
+        game = self._game_of(row)
+        t = translator(ctx.lang)
+        current = list(game.current_players(state))
+        humans = [s for s in seats if s.display_name in current and not s.is_bot]
+        text = game.describe_turn(state, None, t).strip()
+        if humans:
+            text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
+        rows = self._buttons(row.id, version, game, state, [s.display_name for s in humans])
+        return Outbound(
+            ctx.chat_key,
+            text or self._t(ctx, "Waiting for the next move."),
+            buttons=rows,
+            mentions=[(s.user_key, s.display_name) for s in humans],
+        )
+
+    def _buttons(
+        self, pk: int, version: int, game: Game, state: State, players: list[str]
+    ) -> list[list[Button]]:
+        flat: list[Button] = []
+        seen: set[str] = set()
+        for player in players:
+            try:
+                choices = game.buttons(state, player)
+            except Exception:
+                log.exception("buttons failed in game %s", pk)
+                continue
+            for label, command in choices:
+                payload = f"{pk}:{version}:{command}"
+                if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
+                    continue  # a truncated command would mean something else: drop it
+                seen.add(command)
+                flat.append(Button(shorten(label, 40) or command, payload))
+        flat = flat[:MAX_BUTTONS]
+        return [flat[i : i + BUTTONS_PER_ROW] for i in range(0, len(flat), BUTTONS_PER_ROW)]
+
+    def _lobby_buttons(self, ctx: Ctx, pk: int) -> list[list[Button]]:
+        return [
+            [
+                Button(self._t(ctx, "Join"), f"{pk}:0:/join"),
+                Button(self._t(ctx, "Add a bot"), f"{pk}:0:/addbot"),
+                Button(self._t(ctx, "Start"), f"{pk}:0:/start"),
+            ]
+        ]
+
+    async def _picture(
+        self, ctx: Ctx, game: Game, state_json: str, caption: str
+    ) -> Outbound | None:
+        """The board as everybody may see it, rendered off the event loop; None on failure."""
+        if not self.render:
+            return None
+        try:
+            png = await asyncio.to_thread(game.render, json.loads(state_json), None)
+        except Exception:
+            log.exception("render failed for game %s", ctx.game.id if ctx.game else None)
+            return None
+        return Outbound(ctx.chat_key, shorten(caption, MAX_CAPTION), png=png)
+
+    # ================================================================== lobby commands
+    async def _cmd_new(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        if not line.args:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Which game? /new <game>, one of: {games}.",
+                    games=", ".join(self.games) or "-",
+                ),
+            )
+        wanted = line.args[0].casefold()
+        game = self.games.get(wanted) or next(
+            (g for g in self.games.values() if g.name.casefold() == wanted), None
+        )
+        if game is None:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "I do not know the game '{game}'. Games: {games}.",
+                    game=shorten(line.args[0], 40),
+                    games=", ".join(self.games) or "-",
+                ),
+            )
+        if ctx.game is not None:
+            return self._busy(ctx)
+        options: dict[str, str] = {o.key: o.default for o in game.options}
+        for item in line.args[1:]:
+            key, sep, value = item.partition("=")
+            spec = next((o for o in game.options if o.key == key.casefold()), None)
+            if not sep or spec is None:
+                known = ", ".join(
+                    f"{o.key}=<{'|'.join(o.choices) or o.default}>" for o in game.options
+                )
+                return self._say(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "Unknown option '{item}'. Options of {game}: {known}.",
+                        item=shorten(item, 40),
+                        game=game.name,
+                        known=known or "-",
+                    ),
+                )
+            if spec.choices and value not in spec.choices:
+                return self._say(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "Option {key} takes one of: {choices}.",
+                        key=spec.key,
+                        choices=", ".join(spec.choices),
+                    ),
+                )
+            if not value:
+                return self._say(ctx, self._t(ctx, "Option {key} needs a value.", key=spec.key))
+            options[spec.key] = value
+        try:
+            outcome, pk = await self.store.create_game(
+                ib.chat_key,
+                game.id,
+                options,
+                ib.user_key,
+                (ib.user_key, clean_name(ib.display_name), ib.lang),
+                self._inbound_key(ctx),
+            )
+        except ChatBusy:
+            ctx.game = await self.store.open_game(ib.chat_key)
+            return self._busy(ctx)
+        if outcome is Outcome.DUPLICATE:
+            return []
+        shown = ", ".join(f"{k}={v}" for k, v in options.items())
+        text = self._t(
+            ctx,
+            "New table: {game} ({low}-{high} players{opts}). @{name} is seated. Others: /join "
+            "(or /addbot); then @{name} sends /start.",
+            game=game.name,
+            low=game.min_players,
+            high=game.max_players,
+            opts=f"; {shown}" if shown else "",
+            name=clean_name(ib.display_name),
+        )
+        return self._say(
+            ctx,
+            text,
+            buttons=self._lobby_buttons(ctx, pk),
+            mentions=[(ib.user_key, clean_name(ib.display_name))],
+        )
+
+    def _busy(self, ctx: Ctx) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._say(ctx, self._t(ctx, "Please try again."))
+        name = self.games[row.game_id].name if row.game_id in self.games else row.game_id
+        status = (
+            self._t(ctx, "waiting for players")
+            if row.status == "lobby"
+            else self._t(ctx, "in play")
+        )
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "This chat already has a game ({game}, {status}). One game per chat: finish it "
+                "or /abort it first.",
+                game=name,
+                status=status,
+            ),
+        )
+
+    async def _cmd_join(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        game = self._game_of(row)
+        ib = ctx.inbound
+        outcome, name = await self.store.add_seat(
+            row.id,
+            ib.user_key,
+            clean_name(ib.display_name),
+            max_players=game.max_players,
+            lang=ib.lang,
+            inbound=self._inbound_key(ctx),
+        )
+        return await self._seat_answer(ctx, row, outcome, name, ib.user_key)
+
+    async def _seat_answer(
+        self, ctx: Ctx, row: GameRow, outcome: Outcome, name: str, user_key: str
+    ) -> list[Outbound]:
+        game = self._game_of(row)
+        if outcome is Outcome.DUPLICATE:
+            return []
+        if outcome is Outcome.ALREADY:
+            return self._say(ctx, self._t(ctx, "You are already seated as {name}.", name=name))
+        if outcome is Outcome.FULL:
+            return self._say(
+                ctx, self._t(ctx, "The table is full ({n} players).", n=game.max_players)
+            )
+        if outcome is Outcome.GONE:
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        seats = await self.store.seats(row.id)
+        names = ", ".join(s.display_name for s in seats)
+        text = self._t(
+            ctx,
+            "{name} joins. Seated ({n}/{high}): {names}.",
+            name=name,
+            n=len(seats),
+            high=game.max_players,
+            names=names,
+        )
+        if len(seats) >= game.min_players:
+            text += " " + self._t(ctx, "Ready: the creator may /start.")
+        return self._say(
+            ctx,
+            text,
+            buttons=self._lobby_buttons(ctx, row.id),
+            mentions=[] if user_key.startswith("bot:") else [(user_key, name)],
+        )
+
+    async def _cmd_addbot(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        game = self._game_of(row)
+        kinds = list(game.bots)
+        if not kinds:
+            return self._say(ctx, self._t(ctx, "{game} has no computer players.", game=game.name))
+        kind = line.args[0].casefold() if line.args else kinds[0]
+        if kind not in game.bots:
+            return self._say(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
+        if ctx.seat() is None and not self._can_manage(ctx):
+            return self._say(ctx, self._t(ctx, "Only seated players or the creator add bots."))
+        user_key = f"bot:{secrets.token_hex(6)}"
+        outcome, name = await self.store.add_seat(
+            row.id,
+            user_key,
+            "Bot",
+            max_players=game.max_players,
+            is_bot=True,
+            bot_kind=kind,
+            inbound=self._inbound_key(ctx),
+        )
+        return await self._seat_answer(ctx, row, outcome, name, user_key)
+
+    async def _cmd_leave(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game has started: seats cannot be given up now. The creator or a chat "
+                    "admin can end it with /abort.",
+                ),
+            )
+        outcome = await self.store.remove_seat(row.id, ctx.inbound.user_key, self._inbound_key(ctx))
+        if outcome is Outcome.DUPLICATE:
+            return []
+        if outcome is Outcome.ABSENT:
+            return self._say(ctx, self._t(ctx, "You are not seated at this table."))
+        if outcome is Outcome.GONE:
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        seats = await self.store.seats(row.id)
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "{name} leaves. Seated: {names}.",
+                name=clean_name(ctx.inbound.display_name),
+                names=", ".join(s.display_name for s in seats) or "-",
+            ),
+        )
+
+    async def _cmd_start(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(ctx, self._t(ctx, "The game is already running. /status"))
+        if not self._can_manage(ctx):
+            return self._say(
+                ctx, self._t(ctx, "Only the creator (or a chat admin) starts the game.")
+            )
+        game = self._game_of(row)
+        seats = ctx.seats
+        if not game.min_players <= len(seats) <= game.max_players:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{game} needs {low}-{high} players; {n} seated. /join or /addbot.",
+                    game=game.name,
+                    low=game.min_players,
+                    high=game.max_players,
+                    n=len(seats),
+                ),
+            )
+        names = [s.display_name for s in seats]
+        seed = int(self.seeder()) & ((1 << 63) - 1)
+        try:
+            state = game.setup(names, dict(row.options), seed)
+        except IllegalAction as err:
+            return self._say(ctx, explain(ctx.lang, err))
+        state_json = canonical_json(state)
+        hours = await self._deadline_hours(row.chat_key)
+        async with self._lock(row.id):
+            result = await self.store.start_game(
+                row.id,
+                seed,
+                names,
+                state_json,
+                self._due(game, state, hours),
+                self._inbound_key(ctx),
+            )
+            if result.outcome is Outcome.DUPLICATE:
+                return []
+            if result.outcome is not Outcome.OK:
+                return self._say(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
+            played = await self._run_bots(row, seats, state, state_json, 1, hours, ctx.lang)
+        row = await self.store.game(row.id) or row
+        ctx.game = row
+        out = self._say(
+            ctx,
+            self._t(
+                ctx,
+                "{game} begins! Players in seat order: {names}.",
+                game=game.name,
+                names=", ".join(names),
+            ),
+        )
+        pic = await self._picture(ctx, game, state_json, self._t(ctx, "The board at the start"))
+        if pic is not None:
+            out.append(pic)
+        out += await self._announce(ctx, row, seats, played)
+        return out
+
+    # ================================================================== moves
+    async def _game_command(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        known = line.name in self._game_names
+        if row is None or row.game_id not in self.games:
+            if not line.slash and not ctx.inbound.is_private and ctx.inbound.platform != "local":
+                return []  # ordinary chat talk, not for us
+            if known:
+                return self._no_game(ctx)
+            return self._unknown(ctx, line)
+        game = self._game_of(row)
+        spec = next((c for c in game.commands if c.name == line.name), None)
+        if (
+            spec is None
+            and not line.slash
+            and not ctx.inbound.is_private
+            and ctx.inbound.platform != "local"
+        ):
+            return []
+        if row.status == "lobby":
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game has not started yet. Seated: {names}. The creator sends /start.",
+                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                ),
+            )
+        seat = ctx.seat()
+        if seat is None:
+            if spec is None:
+                return self._unknown(ctx, line)
+            return self._say(ctx, self._t(ctx, "You are not playing in this game."))
+        return await self._move(ctx, row, seat, line, spec)
+
+    def _unknown(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "Unknown command /{name}. /help lists the commands.",
+                name=shorten(line.name, 32),
+            ),
+        )
+
+    async def _move(
+        self, ctx: Ctx, row: GameRow, seat: SeatRow, line: CommandLine, spec: CommandSpec | None
+    ) -> list[Outbound]:
+        game = self._game_of(row)
+        player = seat.display_name
+        hours = await self._deadline_hours(row.chat_key)
+        async with self._lock(row.id):
+            for attempt in range(2):
+                fresh = await self.store.game(row.id)
+                if fresh is None or fresh.status != "active" or fresh.state_json is None:
+                    return self._say(ctx, self._t(ctx, "This game is over. /new starts another."))
+                state: State = json.loads(fresh.state_json)
+                current = list(game.current_players(state))
+                if spec is not None and spec.kind == "move" and player not in current:
+                    return self._not_your_turn(ctx, current)
+                try:
+                    parsed = game.parse(state, player, line.name, list(line.args))
+                except IllegalAction as err:
+                    return self._say(ctx, explain(ctx.lang, err))
+                if isinstance(parsed, Reply):
+                    await self._remember(ctx)
+                    return self._reply(ctx, parsed)
+                actions = parsed if isinstance(parsed, list) else [parsed]
+                if player not in current:
+                    return self._not_your_turn(ctx, current)
+                if not actions:
+                    return self._say(ctx, self._t(ctx, "Nothing to do."))
+                try:
+                    state, entries, lines, pics = self._apply_all(ctx, game, state, seat, actions)
+                except IllegalAction as err:
+                    return self._say(ctx, explain(ctx.lang, err))
+                state_json = canonical_json(state)
+                result = await self.store.commit_moves(
+                    row.id,
+                    fresh.version,
+                    entries,
+                    state_json,
+                    over=game.is_over(state),
+                    due=self._due(game, state, hours),
+                    inbound=self._inbound_key(ctx),
+                )
+                if result.outcome is Outcome.DUPLICATE:
+                    return []
+                if result.outcome is Outcome.OK:
+                    break
+                log.info(
+                    "game %s: lost a race at version %s (attempt %s)",
+                    row.id,
+                    fresh.version,
+                    attempt + 1,
+                )
+            else:
+                return self._say(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "The game moved on while I was applying your move; nothing was "
+                        "changed. Check /status and send it again.",
+                    ),
+                )
+            played = await self._run_bots(
+                row, ctx.seats, state, state_json, result.version, hours, ctx.lang
+            )
+        played.steps.insert(0, Step(lines, state_json, pics))
+        fresh_row = await self.store.game(row.id) or row
+        return await self._announce(ctx, fresh_row, ctx.seats, played)
+
+    def _not_your_turn(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
+        if not current:
+            return self._say(ctx, self._t(ctx, "Nobody can move now: the game is over."))
+        return self._say(
+            ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=", ".join(current))
+        )
+
+    def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:
+        private = ctx.inbound.user_key if reply.private else None
+        text = reply.text.strip() or self._t(ctx, "(nothing to show)")
+        if reply.png is not None:
+            return [
+                Outbound(
+                    ctx.chat_key, shorten(text, MAX_CAPTION), png=reply.png, private_to=private
+                )
+            ]
+        return [Outbound(ctx.chat_key, text, private_to=private)]
+
+    def _apply_all(
+        self, ctx: Ctx, game: Game, state: State, seat: SeatRow, actions: list[Action]
+    ) -> tuple[State, list[LogEntry], list[str], list[Event]]:
+        """Apply actions in order on a state freshly loaded from JSON: all or nothing (the
+        caller drops the state when this raises)."""
+        t = translator(ctx.lang)
+        entries: list[LogEntry] = []
+        lines: list[str] = []
+        pics: list[Event] = []
+        for action in actions:
+            state, events = game.apply(state, seat.display_name, action)
+            entries.append(
+                LogEntry(
+                    seat.user_key, seat.display_name, canonical_json(action), canonical_json(events)
+                )
+            )
+            for event in events:
+                line = game.describe_event(state, event, t)
+                if line:
+                    lines.append(line)
+                if game.is_picture_event(event):
+                    pics.append(event)
+        return state, entries, lines, pics
+
+    async def _run_bots(
+        self,
+        row: GameRow,
+        seats: list[SeatRow],
+        state: State,
+        state_json: str,
+        version: int,
+        hours: float,
+        lang: str,
+    ) -> Played:
+        """While a bot seat must act, let it act, one committed move at a time."""
+        game = self._game_of(row)
+        bots = {s.display_name: s for s in seats if s.is_bot}
+        played = Played([], state, state_json, version)
+        if not bots:
+            return played
+        t = translator(lang)
+        seed = row.seed if row.seed is not None else 0
+        if row.seed is None:
+            fresh = await self.store.game(row.id)
+            seed = fresh.seed if fresh and fresh.seed is not None else 0
+        for _ in range(MAX_BOT_MOVES):
+            if game.is_over(state):
+                break
+            seat = next((bots[p] for p in game.current_players(state) if p in bots), None)
+            if seat is None:
+                break
+            action = self._bot_action(row.id, game, state_json, seat, bot_rng(seed, version))
+            if action is None:
+                played.error = "bot"
+                break
+            work: State = json.loads(state_json)
+            try:
+                work, events = game.apply(work, seat.display_name, action)
+            except IllegalAction:
+                log.exception(
+                    "game %s: bot %s chose an illegal action %r", row.id, seat.display_name, action
+                )
+                played.error = "bot"
+                break
+            new_json = canonical_json(work)
+            result = await self.store.commit_moves(
+                row.id,
+                version,
+                [
+                    LogEntry(
+                        seat.user_key,
+                        seat.display_name,
+                        canonical_json(action),
+                        canonical_json(events),
+                    )
+                ],
+                new_json,
+                over=game.is_over(work),
+                due=self._due(game, work, hours),
+            )
+            if result.outcome is not Outcome.OK:
+                fresh = await self.store.game(row.id)  # another process moved: look again
+                if fresh is None or fresh.status != "active" or fresh.state_json is None:
+                    break
+                state_json, version = fresh.state_json, fresh.version
+                state = json.loads(state_json)
+                continue
+            state, state_json, version = work, new_json, result.version
+            lines = [x for e in events if (x := game.describe_event(state, e, t))]
+            played.steps.append(
+                Step(lines, new_json, [e for e in events if game.is_picture_event(e)])
+            )
+        played.state, played.state_json, played.version = state, state_json, version
+        return played
+
+    def _bot_action(
+        self, pk: int, game: Game, state_json: str, seat: SeatRow, rng: Rng
+    ) -> Action | None:
+        """The seat's bot decides; a failing bot falls back to another kind, then to a legal
+        action at random; None when nothing works."""
+        kinds = [seat.bot_kind or ""] + [k for k in game.bots if k != seat.bot_kind]
+        for kind in kinds:
+            fn = game.bots.get(kind)
+            if fn is None:
+                continue
+            try:
+                action = fn(json.loads(state_json), seat.display_name, rng)
+                probe: State = json.loads(state_json)
+                game.apply(probe, seat.display_name, action)
+                return action
+            except Exception:
+                log.exception("game %s: bot %r failed for %s", pk, kind, seat.display_name)
+        try:
+            legal = game.legal_actions(json.loads(state_json), seat.display_name)
+        except Exception:
+            log.exception("game %s: legal_actions failed", pk)
+            return None
+        return rng.choice(list(legal)) if legal else None
+
+    async def _announce(
+        self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
+    ) -> list[Outbound]:
+        """Event lines, a picture after each picture event, then the prompt or the result."""
+        game = self._game_of(row)
+        out: list[Outbound] = []
+        pending: list[str] = []
+        for step in played.steps:
+            pending += step.lines
+            for event in step.picture_events[:1]:
+                if pending:
+                    out += self._say(ctx, "\n".join(pending))
+                    pending = []
+                tag = str(event.get("phase") or event.get("type") or "board")
+                pic = await self._picture(
+                    ctx, game, step.state_json, self._t(ctx, "Board: {what}", what=tag)
+                )
+                if pic is not None:
+                    out.append(pic)
+        if played.error:
+            pending.append(
+                self._t(
+                    ctx, "A computer player could not move; a human message will let it try again."
+                )
+            )
+        state = played.state
+        if game.is_over(state):
+            ranking = game.result(state)
+            places = "; ".join(
+                f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
+            )
+            pending.append(self._t(ctx, "Game over. Ranking: {places}", places=places))
+            out += self._say(ctx, "\n".join(pending))
+            return out
+        prompt = self._mention_prompt(ctx, row, state, played.version, seats)
+        if pending:
+            joined = "\n".join(pending) + "\n\n" + prompt.text
+            if len(joined) <= MAX_TEXT:
+                prompt.text = joined
+            else:
+                out += self._say(ctx, "\n".join(pending))
+        out.append(prompt)
+        return out
+
+    # ================================================================== information
+    async def _cmd_status(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        await self._remember(ctx)
+        game = self._game_of(row)
+        if row.status == "lobby":
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{game}: waiting for players ({n}/{low}-{high}): {names}. The creator "
+                    "sends /start.",
+                    game=game.name,
+                    n=len(ctx.seats),
+                    low=game.min_players,
+                    high=game.max_players,
+                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                ),
+                buttons=self._lobby_buttons(ctx, row.id),
+            )
+        state = json.loads(row.state_json or "{}")
+        seat = ctx.seat()
+        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats)
+        text = game.describe_turn(
+            state, seat.display_name if seat else None, translator(ctx.lang)
+        ).strip()
+        current = list(game.current_players(state))
+        text = self._t(
+            ctx, "{game}, waiting for {who}.", game=game.name, who=", ".join(current) or "-"
+        ) + ("\n" + text if text else "")
+        reminder = await self.store.reminder(row.id)
+        if reminder is not None:
+            text += "\n" + self._t(
+                ctx, "Deadline: {left}.", left=self._left(ctx, reminder.due_at - self.clock())
+            )
+        return [Outbound(ctx.chat_key, text, buttons=prompt.buttons)]
+
+    def _left(self, ctx: Ctx, seconds: float) -> str:
+        if seconds <= 0:
+            return self._t(ctx, "passed")
+        minutes = int(seconds // 60)
+        hours, minutes = divmod(minutes, 60)
+        if hours:
+            return self._t(ctx, "in {h} h {m} min", h=hours, m=minutes)
+        return self._t(ctx, "in {m} min", m=minutes)
+
+    async def _cmd_board(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        await self._remember(ctx)
+        if row.status != "active" or row.state_json is None:
+            return self._say(ctx, self._t(ctx, "The game has not started yet."))
+        if not self.render:
+            return self._say(ctx, self._t(ctx, "Pictures are switched off here."))
+        game = self._game_of(row)
+        pic = await self._picture(ctx, game, row.state_json, game.name)
+        if pic is None:
+            return self._say(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
+        return [pic]
+
+    async def _cmd_log(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game or await self.store.last_game(ctx.chat_key)
+        if row is None or row.game_id not in self.games:
+            return self._no_game(ctx)
+        await self._remember(ctx)
+        n = 10
+        if line.args:
+            try:
+                n = max(1, min(MAX_LOG, int(line.args[0])))
+            except ValueError:
+                return self._say(ctx, self._t(ctx, "Usage: /log [n], n a number."))
+        game = self._game_of(row)
+        rows = await self.store.actions(row.id, last=n)
+        if not rows:
+            return self._say(ctx, self._t(ctx, "No moves yet."))
+        state = json.loads(row.state_json or "{}")
+        t = translator(ctx.lang)
+        lines = []
+        for a in rows:
+            said = []
+            for event in a.events:
+                try:
+                    said_line = game.describe_event(state, event, t)
+                except Exception:
+                    said_line = None
+                if said_line:
+                    said.append(said_line)
+            lines.append(
+                f"#{a.seq} {a.player}: " + (" / ".join(said) if said else canonical_json(a.action))
+            )
+        return self._say(ctx, "\n".join(lines))
+
+    async def _cmd_help(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        await self._remember(ctx)
+        game = self._game_of(ctx.game) if ctx.game and ctx.game.game_id in self.games else None
+        game_specs = list(game.commands) if game else []
+        if line.args:
+            name = line.args[0].lstrip("/").casefold()
+            spec = next(
+                (
+                    s
+                    for s in [
+                        *self._table_specs,
+                        *game_specs,
+                        *(c for g in self.games.values() for c in g.commands),
+                    ]
+                    if s.name == name
+                ),
+                None,
+            )
+            if spec is None:
+                return self._unknown(ctx, CommandLine(name, [], True))
+            parts = [usage(spec), tr(ctx.lang, spec.help)]
+            for arg in spec.args:
+                desc = tr(ctx.lang, arg.help) if arg.help else arg.kind
+                if arg.choices:
+                    desc += " (" + ", ".join(arg.choices[:20]) + ")"
+                parts.append(f"  {arg.name}: {desc}")
+            if spec.examples:
+                parts.append(self._t(ctx, "Examples: {ex}", ex=", ".join(spec.examples)))
+            return self._say(ctx, "\n".join(parts))
+        lines = [self._t(ctx, "Table commands:")]
+        lines += [f"{usage(s)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
+        if game is not None:
+            lines.append("")
+            lines.append(self._t(ctx, "{game} commands:", game=game.name))
+            for spec in game_specs:
+                example = f" ({spec.examples[0]})" if spec.examples else ""
+                lines.append(f"{usage(spec)} — {tr(ctx.lang, spec.help)}{example}")
+        else:
+            lines.append("")
+            lines.append(
+                self._t(
+                    ctx,
+                    "Games: {games}",
+                    games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
+                )
+            )
+        lines.append(self._t(ctx, "Details: /help <command>"))
+        return self._say(ctx, "\n".join(lines))
+
+    async def _cmd_rules(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        await self._remember(ctx)
+        if ctx.game is None or ctx.game.game_id not in self.games:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Games: {games}. Open one with /new <game>; /help lists its commands.",
+                    games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
+                ),
+            )
+        game = self._game_of(ctx.game)
+        index = getattr(game, "rules_index", None)
+        if line.args:
+            rule = line.args[0].upper()
+            title = index.get(rule) if isinstance(index, dict) else None
+            if title:
+                return self._say(ctx, f"{rule}: {title}")
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "I have no title for {rule}; see the rulebook of {game}. Refusals name the "
+                    "rule they apply, e.g. (PG-21).",
+                    rule=shorten(rule, 20),
+                    game=game.name,
+                ),
+            )
+        text = self._t(
+            ctx,
+            "{game}: {low}-{high} players. Commands: {cmds}. Every refused move "
+            "names the rule it breaks; /rules <id> shows its title.",
+            game=game.name,
+            low=game.min_players,
+            high=game.max_players,
+            cmds=", ".join("/" + c.name for c in game.commands) or "-",
+        )
+        if isinstance(index, dict) and index:
+            text += "\n" + self._t(ctx, "Rule ids: {ids}", ids=", ".join(list(index)[:80]))
+        return self._say(ctx, text)
+
+    async def _cmd_games(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        await self._remember(ctx)
+        rows = await self.store.user_games(ctx.inbound.user_key)
+        if not rows:
+            return self._say(ctx, self._t(ctx, "You are not in any open game."))
+        lines = [self._t(ctx, "Your games:")]
+        for row in rows:
+            game = self.games.get(row.game_id)
+            name = game.name if game else row.game_id
+            if row.status == "lobby" or game is None or not row.state_json:
+                where = self._t(ctx, "waiting for players")
+            else:
+                seats = await self.store.seats(row.id)
+                me = next(
+                    (s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None
+                )
+                current = list(game.current_players(json.loads(row.state_json)))
+                where = (
+                    self._t(ctx, "your move")
+                    if me in current
+                    else self._t(ctx, "waiting for {who}", who=", ".join(current) or "-")
+                )
+            lines.append(f"- {name} @ {row.chat_key}: {where}")
+        return self._say(ctx, "\n".join(lines))
+
+    async def _cmd_lang(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        if not line.args:
+            await self._remember(ctx)
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Language: {code}. Available: {all}.",
+                    code=ctx.lang,
+                    all=", ".join(LANGUAGES),
+                ),
+            )
+        code = line.args[0]
+        name = normalize(code)
+        if name == "en" and not code.casefold().startswith("en"):
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Unknown language '{code}'. Available: {all}.",
+                    code=shorten(code, 16),
+                    all=", ".join(LANGUAGES),
+                ),
+            )
+        await self.store.set_chat_lang(ctx.chat_key, name)
+        if ctx.inbound.is_private:
+            await self.store.set_user(ctx.inbound.user_key, lang=name)
+        await self._remember(ctx)
+        ctx.lang = name
+        return self._say(ctx, self._t(ctx, "Language set: {code}.", code=name))
+
+    # ================================================================== undo and abort
+    async def _cmd_undo(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None or row.status != "active":
+            return self._say(ctx, self._t(ctx, "There is no running game here."))
+        seat = ctx.seat()
+        if seat is None:
+            return self._say(ctx, self._t(ctx, "You are not playing in this game."))
+        game = self._game_of(row)
+        hours = await self._deadline_hours(row.chat_key)
+        async with self._lock(row.id):
+            fresh = await self.store.game(row.id)
+            if fresh is None or fresh.status != "active" or fresh.seed is None:
+                return self._say(ctx, self._t(ctx, "There is no running game here."))
+            actions = await self.store.actions(row.id)
+            if not actions:
+                return self._say(ctx, self._t(ctx, "There is nothing to undo."))
+            last_version = actions[-1].version
+            batch = [a for a in actions if a.version == last_version]
+            if any(a.user_key != seat.user_key for a in batch):
+                return self._say(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "Only your own last move can be undone, and only while nobody has "
+                        "acted since.",
+                    ),
+                )
+            events = [e for a in batch for e in a.events]
+            if not game.undoable(events):
+                return self._say(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "That move revealed hidden or random information, so it cannot be undone.",
+                    ),
+                )
+            keep = [(a.player, a.action) for a in actions if a.version != last_version]
+            names = [s.display_name for s in ctx.seats]
+            state = await asyncio.to_thread(
+                replay, game, names, dict(fresh.options), fresh.seed, keep
+            )
+            state_json = canonical_json(state)
+            result = await self.store.undo_last(
+                row.id,
+                fresh.version,
+                batch[0].seq,
+                state_json,
+                self._due(game, state, hours),
+                self._inbound_key(ctx),
+            )
+            if result.outcome is Outcome.DUPLICATE:
+                return []
+            if result.outcome is not Outcome.OK:
+                return self._say(ctx, self._t(ctx, "The game moved on; nothing was undone."))
+        fresh = await self.store.game(row.id) or fresh
+        played = Played(
+            [
+                Step(
+                    [self._t(ctx, "{name} takes back their last move.", name=seat.display_name)],
+                    state_json,
+                    [],
+                )
+            ],
+            state,
+            state_json,
+            result.version,
+        )
+        return await self._announce(ctx, fresh, ctx.seats, played)
+
+    async def _cmd_abort(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if not self._can_manage(ctx):
+            return self._say(
+                ctx, self._t(ctx, "Only the creator or a chat admin can end the game.")
+            )
+        game_name = self._game_of(row).name
+        if not line.args or line.args[0].casefold() != "confirm":
+            payload = f"{row.id}:{row.version}:/abort confirm"
+            return self._say(
+                ctx,
+                self._t(ctx, "End {game} without a result? Send /abort confirm.", game=game_name),
+                buttons=[[Button(self._t(ctx, "Yes, end the game"), payload)]],
+            )
+        async with self._lock(row.id):
+            result = await self.store.end_game(
+                row.id, row.version if ctx.from_button else None, "aborted", self._inbound_key(ctx)
+            )
+        if result.outcome is Outcome.DUPLICATE:
+            return []
+        if result.outcome is not Outcome.OK:
+            return self._say(ctx, self._t(ctx, "The game moved on; send /abort again."))
+        return self._say(
+            ctx,
+            self._t(ctx, "{game} was ended without a result. /new starts another.", game=game_name),
+        )
+
+
+def _fit(outbounds: list[Outbound]) -> list[Outbound]:
+    """Every message ≤ 2000 characters (Discord; Telegram allows 4096) and never empty:
+    long texts are split at line breaks, the buttons go with the last piece."""
+    fitted: list[Outbound] = []
+    for out in outbounds:
+        if out.toast is not None:
+            out.toast = shorten(out.toast, MAX_TOAST)
+        if out.png is not None:
+            out.text = shorten(out.text, MAX_CAPTION) or "🖼"
+            fitted.append(out)
+            continue
+        pieces = split_text(out.text, MAX_TEXT)
+        if not pieces:
+            continue
+        for i, piece in enumerate(pieces):
+            last = i == len(pieces) - 1
+            fitted.append(
+                Outbound(
+                    out.chat_key,
+                    piece,
+                    buttons=out.buttons if last else [],
+                    mentions=[m for m in out.mentions if f"@{m[1]}" in piece],
+                    private_to=out.private_to,
+                    toast=out.toast if i == 0 else None,
+                )
+            )
+    return fitted
+
+
+async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:
+    """Open (and migrate) the database and build the table over the registered games."""
+    store = await Store.open(db_path, clock=clock)
+    return Table(store, clock=clock, **kwargs)

@@ -1,0 +1,70 @@
+"""Small helpers for driving the table service in tests: a fake clock and chat users."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from bot.messages import Inbound, Outbound
+from bot.table import Table
+
+CHAT = "local:test"
+
+
+@dataclass
+class FakeClock:
+    now: float = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class Chat:
+    """One chat as seen by several users; `say` sends a line as one of them."""
+
+    table: Table
+    chat_key: str = CHAT
+    platform: str = "local"
+    admins: set[str] = field(default_factory=set)
+
+    def inbound(
+        self,
+        user: str,
+        text: str | None = None,
+        payload: str | None = None,
+        update_id: str | None = None,
+    ) -> Inbound:
+        return Inbound(
+            platform=self.platform,
+            chat_key=self.chat_key,
+            user_key=f"local:{user.lower()}",
+            display_name=user,
+            update_id=update_id if update_id is not None else f"u{next(_ids)}",
+            text=text,
+            payload=payload,
+            is_admin=user in self.admins,
+        )
+
+    async def say(self, user: str, text: str, **kw: object) -> list[Outbound]:
+        return await self.table.handle(self.inbound(user, text=text, **kw))  # type: ignore[arg-type]
+
+    async def press(self, user: str, payload: str) -> list[Outbound]:
+        return await self.table.handle(self.inbound(user, payload=payload))
+
+    async def text(self, user: str, line: str) -> str:
+        return "\n".join(o.text for o in await self.say(user, line))
+
+
+def joined(outs: list[Outbound]) -> str:
+    return "\n".join(o.text for o in outs)
+
+
+def payloads(outs: list[Outbound]) -> list[str]:
+    return [b.payload for o in outs for row in o.buttons for b in row]
