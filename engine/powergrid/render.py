@@ -198,10 +198,14 @@ class _Words:
         self.t = t
 
     def __call__(self, key: str, **kw: Any) -> str:
-        text = labels[key]
-        if self.t is not None and text:
-            text = self.t.gettext(text)
-        return text.format(**kw) if kw else text
+        english = labels[key]
+        text = self.t.gettext(english) if self.t is not None and english else english
+        if not kw:
+            return text
+        try:
+            return text.format(**kw)
+        except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
+            return english.format(**kw)
 
 
 # --- map geometry (cached per map) -------------------------------------------------------------
