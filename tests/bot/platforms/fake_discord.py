@@ -171,7 +171,7 @@ class FakeTable:
         )
 
     def _press(self, inbound: Inbound) -> list[Outbound]:
-        game, version, action = (inbound.payload or "").split(":")
+        _game, version, action = (inbound.payload or "").split(":")
         if int(version) != self.version:
             return [Outbound(inbound.chat_key, "", toast="This button is out of date.")]
         if action == "raise":
@@ -549,6 +549,7 @@ def _base(
         "guild_locale": "en-US",
         "app_permissions": str(discord.Permissions.all().value),
         "entitlements": [],
+        "attachment_size_limit": 10 * 1024 * 1024,
         "authorizing_integration_owners": {"0": str(GUILD_ID)},
         "context": 0,
     }

@@ -263,9 +263,7 @@ async def test_thread_outside_a_text_channel_is_refused_privately(
     client: dc.BoardchatClient, table: FakeTable
 ) -> None:
     interaction = FakeInteraction(client, guild_id=None, channel=None)
-    await command(client, "new").callback(
-        interaction, game="powergrid", options=None, thread=True
-    )
+    await command(client, "new").callback(interaction, game="powergrid", options=None, thread=True)
     assert table.inbounds == []
     (sent,) = interaction.sent
     assert sent.ephemeral and "thread" in (sent.content or "")
