@@ -21,7 +21,7 @@ import io
 import keyword
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -751,7 +751,9 @@ def _choices(values: Sequence[str]) -> list[app_commands.Choice[str]]:
 # app_commands.Command objects from the plans
 # --------------------------------------------------------------------------------------------
 
-AutocompleteFn = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+AutocompleteFn = Callable[
+    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
 
 
 def _autocomplete_for(adapter: DiscordAdapter, option: OptionPlan) -> AutocompleteFn | None:
@@ -840,6 +842,9 @@ def make_command(adapter: DiscordAdapter, plan: CommandPlan) -> app_commands.Com
 
 
 class BoardchatTree(app_commands.CommandTree):
+    """The command tree; an unexpected error is logged and, once deferred, answered privately
+    so the user is not left with "thinking…" (commands Discord knows but we do not, a bug)."""
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -851,6 +856,16 @@ class BoardchatTree(app_commands.CommandTree):
             error,
             exc_info=error,
         )
+        if interaction.type is not discord.InteractionType.application_command:
+            return
+        message = i18n.tr(_lang(interaction), N_("Something went wrong. Please try again."))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.error("discord: could not report the error to %s: %s", interaction.id, exc)
 
 
 class BoardchatClient(discord.Client):

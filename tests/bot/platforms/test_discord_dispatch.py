@@ -271,3 +271,15 @@ async def test_the_sender_logs_what_it_cannot_deliver(caplog: pytest.LogCaptureF
             await send(Outbound("tg:5", "not ours"))
         assert "dc:123" in caplog.text and "tg:5" in caplog.text
         assert len(http.find("GET", "/channels/123")) == 1  # tried once, no retry loop
+
+
+async def test_a_command_discord_knows_but_we_do_not_is_answered_privately(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    table = FakeTable()
+    async with running(table) as (client, http):
+        with caplog.at_level(logging.ERROR, logger="bot.platforms.discord_bot"):
+            await feed(client, slash_payload("retired"))
+        (callback,) = http.callbacks()
+        assert callback.json["type"] == 4 and callback.json["data"]["flags"] == 64
+        assert "retired" in caplog.text and table.inbounds == []
