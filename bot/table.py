@@ -14,8 +14,10 @@ the store's version check catches a second process (a lost race re-runs once on 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
+import pkgutil
 import re
 import secrets
 import time
@@ -24,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine
 from bot.grammar import (
     MAX_CAPTION,
     MAX_TEXT,
@@ -69,6 +72,28 @@ MAX_BUTTONS = 12
 PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def discover_games() -> dict[str, Game]:
+    """The registry's games; when one game package is broken (a half-finished game must
+    not take the bot down), the others are loaded one by one and the broken one is logged."""
+    try:
+        return registry.games()
+    except Exception:
+        log.exception("game registry failed; loading the games one by one")
+    found: dict[str, Game] = {}
+    for info in pkgutil.iter_modules(engine.__path__):
+        if not info.ispkg or info.name == "core":
+            continue
+        try:
+            module = importlib.import_module(f"engine.{info.name}")
+        except Exception:
+            log.exception("game package engine.%s does not load; skipped", info.name)
+            continue
+        game = getattr(module, "GAME", None)
+        if game is not None:
+            found[game.id] = game
+    return dict(sorted(found.items()))
 
 
 def clean_name(name: str) -> str:
@@ -134,7 +159,7 @@ class Table:
         default_lang: str = "en",
     ) -> None:
         self.store = store
-        self.games: dict[str, Game] = dict(games if games is not None else registry.games())
+        self.games: dict[str, Game] = dict(games if games is not None else discover_games())
         self.clock: Clock = clock or time.time
         self.render = render
         self.seeder = seeder or (lambda: secrets.randbits(63))
@@ -220,6 +245,26 @@ class Table:
 
     async def close(self) -> None:
         await self.store.close()
+
+    async def act(self, inbound: Inbound, actions: Action | list[Action]) -> list[Outbound]:
+        """Apply ready-made actions for the inbound's user exactly as if a chat command had
+        parsed to them (same turn check, transaction, announcements and bot moves). For tests,
+        benchmarks and tools that drive players with engine actions; never raises."""
+        ctx = Ctx(inbound, normalize(inbound.lang or self.default_lang))
+        try:
+            ctx.game = await self.store.open_game(inbound.chat_key)
+            if ctx.game is None or ctx.game.status != "active":
+                return self._no_game(ctx)
+            ctx.seats = await self.store.seats(ctx.game.id)
+            seat = ctx.seat()
+            if seat is None:
+                return self._say(ctx, self._t(ctx, "You are not playing in this game."))
+            ready = actions if isinstance(actions, list) else [actions]
+            line = CommandLine("", [], True)
+            return _fit(await self._move(ctx, ctx.game, seat, line, None, ready))
+        except Exception:
+            log.exception("table error in game %s", ctx.game.id if ctx.game else None)
+            return [Outbound(inbound.chat_key, tr(ctx.lang, "Sorry, something went wrong."))]
 
     # ================================================================== routing
     async def _handle(self, ctx: Ctx) -> list[Outbound]:
@@ -711,7 +756,13 @@ class Table:
         )
 
     async def _move(
-        self, ctx: Ctx, row: GameRow, seat: SeatRow, line: CommandLine, spec: CommandSpec | None
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        seat: SeatRow,
+        line: CommandLine,
+        spec: CommandSpec | None,
+        ready: list[Action] | None = None,
     ) -> list[Outbound]:
         game = self._game_of(row)
         player = seat.display_name
@@ -726,7 +777,11 @@ class Table:
                 if spec is not None and spec.kind == "move" and player not in current:
                     return self._not_your_turn(ctx, current)
                 try:
-                    parsed = game.parse(state, player, line.name, list(line.args))
+                    parsed = (
+                        json.loads(json.dumps(ready))
+                        if ready is not None
+                        else game.parse(state, player, line.name, list(line.args))
+                    )
                 except IllegalAction as err:
                     return self._say(ctx, explain(ctx.lang, err))
                 if isinstance(parsed, Reply):
