@@ -483,7 +483,11 @@ def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Ac
     if auction is not None:
         number = auction["plant"]["number"]
         if len(words) == 1:
-            return {"type": "raise", "bid": _amount(words[0], auction["high_bid"], "bid")}
+            bid = _amount(words[0], auction["high_bid"], "bid")
+            if bid == number and bid <= auction["high_bid"]:
+                # "/bid 13" while 13 is on auction: bid on it, the smallest raise.
+                bid = auction["high_bid"] + 1
+            return {"type": "raise", "bid": bid}
         plant = _plant_number(words[0], "bid")
         if plant != number:
             raise IllegalAction(
@@ -750,6 +754,8 @@ def _parse_cost(state: State, player: str, words: list[str], t: Translator) -> R
     from engine.powergrid import quotes
 
     view = _view(state, player)
+    if player not in view["players"]:
+        raise ParseError(N_("You are not playing in this game."))
     cities = cities_of(view, words)
     quote = quotes.connection_quote(state, player, cities)
     return Reply(cost_text(quote, t), extra={"quote": quote})
@@ -841,7 +847,7 @@ def income_text(quote: dict[str, Any], t: Translator) -> str:
     plants = quote.get("plants") or []
     text = _count(t, N_("You can power {n} city"), N_("You can power {n} cities"), powered)
     if plants:
-        text += " " + t.gettext("with plants {plants}").format(
+        text += " " + t.ngettext("with plant {plants}", "with plants {plants}", len(plants)).format(
             plants=_join([str(p) for p in plants])
         )
     return (
@@ -876,11 +882,15 @@ def market_text(view: View, t: Translator) -> str:
     )
     for resource in RESOURCES:
         spaces = view["resource_market"].get(resource, [])
-        on_sale = [f"{s['count']}×{s['price']}" for s in spaces if s.get("count", 0)]
+        on_sale = [
+            t.gettext("{count} at {price}").format(count=s["count"], price=s["price"])
+            for s in spaces
+            if s.get("count", 0)
+        ]
         lines.append(
             t.gettext("{resource}: {spaces} (supply {supply})").format(
                 resource=_resource(t, resource),
-                spaces=" ".join(on_sale) or "-",
+                spaces=_join(on_sale) or "-",
                 supply=view.get("supply", {}).get(resource, 0),
             )
         )

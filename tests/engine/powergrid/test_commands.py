@@ -11,6 +11,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.core.errors import IllegalAction, ParseError
 from engine.core.jsonstate import canonical_json
@@ -292,6 +294,7 @@ class TestParse:
         assert p(view, "bob", "/bid 8 20") == {"type": "raise", "bid": 20}
         assert p(view, "bob", "/bid 21") == {"type": "raise", "bid": 21}
         assert p(view, "bob", "/bid +3") == {"type": "raise", "bid": 18}
+        assert p(view, "bob", "/bid 8") == {"type": "raise", "bid": 16}  # the plant: +1
         with pytest.raises(IllegalAction) as err:
             p(view, "bob", "/bid 9 20")
         assert err.value.rule_id == "PG-21"
@@ -487,7 +490,7 @@ class TestParse:
         market = p(view, "bob", "/market")
         assert isinstance(market, Reply)
         assert "3 oil 2→1" in market.text and "Future plants: 11 uranium 1→2" in market.text
-        assert "coal: 3×1" in market.text and "21 plants left" in market.text
+        assert "coal: 3 at 1, 3 at 2" in market.text and "21 plants left" in market.text
         plants = p(view, "bob", "/plants")
         assert isinstance(plants, Reply)
         lines = plants.text.splitlines()
@@ -896,6 +899,15 @@ def test_real_build_several_cities_in_one_command() -> None:
     assert sum(e["cost"] for e in built) == quote.extra["quote"]["total"]
 
 
+def test_quotes_for_someone_not_playing_are_refused_politely() -> None:
+    state = reach("build")
+    for name, args in (("cost", ["kiel"]), ("income", []), ("power", [])):
+        with pytest.raises(ParseError) as err:
+            commands.parse(state, "mallory", name, args)
+        assert "not playing" in err.value.english()
+    assert isinstance(commands.parse(state, "mallory", "market", []), Reply)
+
+
 def test_real_buy_parse_matches_the_price_quote() -> None:
     state = reach("buy")
     view = GAME.view(state, None)
@@ -955,3 +967,41 @@ def test_picture_after_every_phase_of_a_real_round() -> None:
         if len(phases) >= 5:
             break
     assert phases[:4] == ["auction", "resources", "build", "bureaucracy"]
+
+
+WORDS = st.sampled_from(
+    ["13", "+5", "-3", "x", "coal", "c", "oil=2", "3coal", "kiel", "new", "york", "frankfurt",
+     "nw", "", "#", "#4", "p7", "none", "0", "999999", "ü", "(", "uranium", "gar", "=", "+"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from([c.name for c in commands.COMMANDS] + ["nope"]),
+    args=st.lists(st.one_of(WORDS, st.text(max_size=8)), max_size=5),
+    which=st.sampled_from(["choose_region", "bid", "buy", "build", "power", "over"]),
+    player=st.sampled_from([*PLAYERS, "mallory"]),
+)
+def test_parse_answers_any_words_with_an_action_a_reply_or_a_rule_error(
+    name: str, args: list[str], which: str, player: str
+) -> None:
+    state = _STATES[which]
+    before = canonical_json(state)
+    try:
+        got = commands.parse(state, player, name, args)
+    except IllegalAction as err:
+        assert err.english() and "\n" not in err.english()
+    else:
+        assert isinstance(got, (dict, list, Reply))
+    assert canonical_json(state) == before
+
+
+def _final_state() -> dict[str, Any]:
+    *_, (state, _) = play()
+    return state
+
+
+_STATES = {
+    **{e: reach(e) for e in ("choose_region", "bid", "buy", "build", "power")},
+    "over": _final_state(),
+}
