@@ -68,6 +68,11 @@ class Call:
     params: dict[str, str]
     files: dict[str, bytes] = field(default_factory=dict)
     at: float = field(default_factory=time.monotonic)
+    result: Any = None  # what the fake answered ("result" of an ok answer)
+
+    @property
+    def message_id(self) -> int:
+        return int(self.result["message_id"])
 
     def json(self, name: str) -> Any:
         return json.loads(self.params[name])
@@ -231,13 +236,16 @@ class BotApiState:
 
     def answer(self, method: str, params: dict[str, str], files: dict[str, bytes]) -> Any:
         """(status, body) for one call; the result objects are what Telegram would send."""
-        self.record(Call(method, params, files))
+        call = Call(method, params, files)
+        self.record(call)
         if self.failures.get(method):
             return self.failures[method].pop(0)
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
-        return handler(params, files)
+        status, body = handler(params, files)
+        call.result = body.get("result")
+        return status, body
 
     def _ok(self, result: Any) -> tuple[int, dict[str, Any]]:
         return 200, {"ok": True, "result": result}
@@ -327,6 +335,8 @@ class FakeBotApi(BotApiState):
         super().__init__()
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        self.open_polls = 0  # getUpdates requests being held right now
+        self.closing = False
 
     async def __aenter__(self) -> FakeBotApi:
         app = web.Application()
@@ -340,6 +350,8 @@ class FakeBotApi(BotApiState):
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self.closing = True  # release held long polls, so cleanup does not wait for them
+        await self._notify()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -359,10 +371,16 @@ class FakeBotApi(BotApiState):
             else:
                 params[name] = str(value)
         if method == "getUpdates" and not self.pending(params):
-            # Long polling: hold the request until an update comes (briefly, in tests).
+            # Long polling: hold the request until an update comes (briefly, in tests) or the
+            # server closes.
             timeout = min(float(params.get("timeout") or 0), self.max_poll_wait)
-            with contextlib.suppress(TimeoutError):
-                await self.wait_for(lambda s: s.pending(params), timeout=timeout)
+            self.open_polls += 1
+            await self._notify()
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await self.wait_for(lambda s: s.closing or s.pending(params), timeout=timeout)
+            finally:
+                self.open_polls -= 1
         status, body = self.answer(method, params, files)
         return web.json_response(body, status=status)
 
