@@ -1,0 +1,82 @@
+"""class IEC: the Game protocol for Interplanetary Exploitation Companies, delegating to modules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import (
+    Action,
+    BotFn,
+    CommandSpec,
+    Event,
+    OptionSpec,
+    Ranking,
+    Reply,
+    State,
+    Translator,
+)
+from engine.iec import actions, commands, rules
+from engine.iec.bots import BOTS
+
+
+class IEC:
+    id = "iec"
+    name = "Interplanetary Exploitation Companies"
+    min_players = 2
+    max_players = 4
+    options: tuple[OptionSpec, ...] = commands.OPTIONS
+    commands: tuple[CommandSpec, ...] = commands.COMMANDS
+    bots: dict[str, BotFn] = BOTS
+
+    # --- rules ---
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
+        return rules.setup(players, options, seed)
+
+    def current_players(self, state: State) -> list[str]:
+        return [] if state["over"] or state["actor"] is None else [state["actor"]]
+
+    def legal_actions(self, state: State, player: str) -> list[Action]:
+        return actions.legal_actions(state, player)
+
+    def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+        return actions.apply(state, player, action)
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return rules.view(state, player)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["over"])
+
+    def result(self, state: State) -> Ranking:
+        return rules.result(state)
+
+    # --- chat layer ---
+    def parse(
+        self, state: State, player: str, name: str, args: list[str]
+    ) -> Action | list[Action] | Reply:
+        return commands.parse(state, player, name, args)
+
+    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
+        return commands.describe_turn(state, player, t)
+
+    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
+        return commands.describe_event(state, event, t)
+
+    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
+        return commands.buttons(state, player)
+
+    def complete(
+        self, state: State | None, player: str | None, kind: str, prefix: str
+    ) -> list[str]:
+        return commands.complete(state, player, kind, prefix)
+
+    def is_picture_event(self, event: Event) -> bool:
+        return commands.is_picture_event(event)
+
+    def render(self, state: State, viewer: str | None) -> bytes:
+        from engine.iec.render import render
+
+        return render(rules.view(state, viewer), viewer)
+
+    def undoable(self, events: list[Event]) -> bool:
+        return commands.undoable(events)
