@@ -297,10 +297,6 @@ def _money(t: Translator, amount: int | None) -> str:
     return t.gettext("{amount} E").format(amount=amount)
 
 
-def _count(t: Translator, singular: str, plural: str, n: int) -> str:
-    return t.ngettext(singular, plural, n).format(n=n)
-
-
 def _resource(t: Translator, resource: str) -> str:
     return t.gettext(RESOURCE_NAMES.get(resource, resource))
 
@@ -822,12 +818,9 @@ def price_text(resource: str, n: int, quote: dict[str, Any], t: Translator) -> s
         n=len(prices), resource=name, sums=sums, total=_money(t, quote.get("total", 0))
     )
     if available < n:
-        text += " " + _count(
-            t,
-            N_("(only {n} on the market)"),
-            N_("(only {n} on the market)"),
-            available,
-        )
+        text += " " + t.ngettext(
+            "(only {n} on the market)", "(only {n} on the market)", available
+        ).format(n=available)
     return text
 
 
@@ -845,7 +838,9 @@ def _parse_income(state: State, player: str, words: list[str], t: Translator) ->
 def income_text(quote: dict[str, Any], t: Translator) -> str:
     powered = int(quote.get("powered", 0))
     plants = quote.get("plants") or []
-    text = _count(t, N_("You can power {n} city"), N_("You can power {n} cities"), powered)
+    text = t.ngettext("You can power {n} city", "You can power {n} cities", powered).format(
+        n=powered
+    )
     if plants:
         text += " " + t.ngettext("with plant {plants}", "with plants {plants}", len(plants)).format(
             plants=_join([str(p) for p in plants])
@@ -873,12 +868,9 @@ def market_text(view: View, t: Translator) -> str:
     if future:
         lines.append(t.gettext("Future plants: {plants}").format(plants=_join(future)))
     lines.append(
-        _count(
-            t,
-            N_("{n} plant left in the deck"),
-            N_("{n} plants left in the deck"),
-            view.get("deck_size", 0),
-        )
+        t.ngettext(
+            "{n} plant left in the deck", "{n} plants left in the deck", view.get("deck_size", 0)
+        ).format(n=view.get("deck_size", 0))
     )
     for resource in RESOURCES:
         spaces = view["resource_market"].get(resource, [])
@@ -912,7 +904,9 @@ def plants_text(view: View, t: Translator) -> str:
         line = t.gettext("{player} ({money}, {cities}): {plants}").format(
             player=name,
             money=_money(t, me.get("money")),
-            cities=_count(t, N_("{n} city"), N_("{n} cities"), len(me.get("cities", []))),
+            cities=t.ngettext("{n} city", "{n} cities", len(me.get("cities", []))).format(
+                n=len(me.get("cities", []))
+            ),
             plants=plants,
         )
         if stock:
@@ -962,7 +956,9 @@ def _ranking_text(view: View, ranking: list[list[str]], t: Translator) -> str:
                 t.gettext("{place}. {player} ({powered}, {money})").format(
                     place=place,
                     player=name,
-                    powered=_count(t, N_("{n} city powered"), N_("{n} cities powered"), powered),
+                    powered=t.ngettext("{n} city powered", "{n} cities powered", powered).format(
+                        n=powered
+                    ),
                     money=_money(t, me.get("money")),
                 )
             )
@@ -1047,9 +1043,9 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
                 "{who}: build — /build <city> [<city> ...] (/cost <city> for a quote), then /done."
             ).format(who=who)
             + " "
-            + _count(
-                t, N_("A city holds {n} house now."), N_("A city holds {n} houses now."), slots
-            )
+            + t.ngettext(
+                "A city holds {n} house now.", "A city holds {n} houses now.", slots
+            ).format(n=slots)
         )
     elif expected == "power":
         text = t.gettext(
@@ -1058,12 +1054,9 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         current = view.get("current_players") or []
         if len(current) == 1 and current[0] in view["players"]:
             _, _, _, powered = best_power(view, current[0])
-            text += " " + _count(
-                t,
-                N_("(/power alone powers {n} city)"),
-                N_("(/power alone powers {n} cities)"),
-                powered,
-            )
+            text += " " + t.ngettext(
+                "(/power alone powers {n} city)", "(/power alone powers {n} cities)", powered
+            ).format(n=powered)
         lines.append(text)
     elif who:
         lines.append(t.gettext("Waiting for {who}.").format(who=who))
@@ -1073,7 +1066,9 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
             lines.append(
                 t.gettext("You have {money}, {cities} and plants {plants}.").format(
                     money=_money(t, me["money"]),
-                    cities=_count(t, N_("{n} city"), N_("{n} cities"), len(me["cities"])),
+                    cities=t.ngettext("{n} city", "{n} cities", len(me["cities"])).format(
+                        n=len(me["cities"])
+                    ),
                     plants=_join([str(p["number"]) for p in me["plants"]]) or "-",
                 )
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -720,7 +721,7 @@ def bot_step(state: dict[str, Any], rng: Rng) -> list[dict[str, Any]]:
     return events
 
 
-def play(seed: int = 7, **options: str):  # type: ignore[no-untyped-def]
+def play(seed: int = 7, **options: str) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Yield (state, events of the last move) at every decision point of a bot game."""
     state = new_game(seed, **options)
     rng = Rng(new_rng_state(seed))
