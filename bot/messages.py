@@ -46,3 +46,7 @@ class Outbound:
     private_to: str | None = None
     # Answer to a button press: a short toast (Telegram callback answer / Discord ephemeral).
     toast: str | None = None
+    # A reply only the user who acted needs (a refused move, "not your turn", a usage hint):
+    # shown to that user alone where the platform can (an ephemeral reply on Discord), an
+    # ordinary reply in the chat elsewhere.
+    sender_only: bool = False

@@ -641,18 +641,22 @@ class DiscordAdapter:
         thread: discord.Thread | None = None,
     ) -> tuple[list[Piece], list[Piece]]:
         """Split the table's answer: public pieces for this channel, private pieces for the
-        user who acted (ephemeral); everything else (other channels, other users' private
-        messages) is sent right away."""
+        user who acted (ephemeral: their private messages, replies only they need, toasts);
+        everything else (other channels, other users' private messages) is sent right away."""
         public: list[Piece] = []
         private: list[Piece] = []
+        ours = {here, inbound.chat_key}
         for out in outbounds:
-            if out.toast:
+            mine = out.private_to == inbound.user_key or (
+                out.private_to is None and out.sender_only and out.chat_key in ours
+            )
+            # A toast repeating the private text would show the same line twice.
+            if out.toast and not (mine and out.toast.strip() == (out.text or "").strip()):
                 private.extend(toast_pieces(out.toast))
-            if out.private_to is not None:
-                if out.private_to == inbound.user_key:
-                    private.extend(pieces(out))
-                else:
-                    await self.send(out)
+            if mine:
+                private.extend(pieces(out))
+            elif out.private_to is not None:
+                await self.send(out)
             elif out.chat_key == here:
                 public.extend(pieces(out))
             elif thread is not None and out.chat_key == chat_key(thread.id):

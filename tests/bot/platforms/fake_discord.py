@@ -103,6 +103,7 @@ class FakeTable:
     version: int = 1
     high_bid: int = 0
     fail: bool = False
+    turn: str | None = None  # when set, only this user key may /bid
 
     def command_specs(self) -> Sequence[CommandSpec]:
         return self.specs
@@ -138,6 +139,8 @@ class FakeTable:
         words = (inbound.text or "").split()
         name, args = words[0].lstrip("/"), words[1:]
         chat, user = inbound.chat_key, inbound.user_key
+        if name == "bid" and self.turn is not None and user != self.turn:
+            return [Outbound(chat, "Not your turn — waiting for Alice.", sender_only=True)]
         if name == "bid":
             amount = int(args[1]) if len(args) > 1 else int(args[0])
             if amount <= self.high_bid:
@@ -173,7 +176,9 @@ class FakeTable:
     def _press(self, inbound: Inbound) -> list[Outbound]:
         _game, version, action = (inbound.payload or "").split(":")
         if int(version) != self.version:
-            return [Outbound(inbound.chat_key, "", toast="This button is out of date.")]
+            # Like bot/table.py: a private line that is also the toast.
+            stale = "This button is out of date."
+            return [Outbound(inbound.chat_key, stale, private_to=inbound.user_key, toast=stale)]
         if action == "raise":
             return [self._bid(inbound, self.high_bid + 1)]
         self.version += 1

@@ -210,6 +210,17 @@ async def test_an_illegal_move_is_answered_ephemerally(
     assert sent.ephemeral and sent.content == "Your bid must be more than 30 (PG-21)"
 
 
+async def test_a_reply_only_the_sender_needs_is_ephemeral(
+    client: dc.BoardchatClient, table: FakeTable
+) -> None:
+    table.turn = f"dc:{ALICE_ID}"
+    interaction = FakeInteraction(client, user=FakeUser(BOB_ID, "Bob"))
+    await command(client, "bid").callback(interaction, plant="13", amount=20)
+    assert interaction.log == ["defer", "delete_original", "followup"]
+    (sent,) = interaction.sent
+    assert sent.ephemeral and sent.content == "Not your turn — waiting for Alice."
+
+
 async def test_a_table_failure_is_answered_ephemerally(
     client: dc.BoardchatClient, table: FakeTable
 ) -> None:
