@@ -67,9 +67,9 @@ class Hexania:
         return commands.is_picture_event(event)
 
     def render(self, state: State, viewer: str | None) -> bytes:
-        from engine.hexania import render  # Pillow only when a picture is wanted
+        from engine.hexania.render import render as draw  # Pillow only when a picture is wanted
 
-        return render.render(rules.view(state, viewer), viewer)
+        return draw(rules.view(state, viewer), viewer)
 
     def undoable(self, events: list[Event]) -> bool:
         return commands.undoable(events)

@@ -1,0 +1,70 @@
+"""Small builders of Hexania positions for the tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Rng, canonical_json
+from engine.hexania import GAME
+from engine.hexania.board import SIDE_ORDER, SIDES_BY_PLAYERS
+
+
+def position(
+    pieces: dict[str, list[str]] | None = None,
+    *,
+    players: tuple[str, ...] = ("blue", "red"),
+    sides: tuple[str, ...] | None = None,
+    turn: str = "blue",
+    points: int = 12,
+    first: bool = False,
+    acted: int = 0,
+    options: dict[str, str] | None = None,
+    dice: tuple[int, int] = (6, 6),
+) -> dict[str, Any]:
+    """A state where `turn` has `points` to spend and `pieces` stand on the board.
+
+    `sides` defaults to the HEX-G-9 sides for the player count, in player order. Every player
+    has had a turn already unless `first` (then it is everybody's first round).
+    """
+    state = GAME.setup(list(players), dict(options or {}), 1)
+    sides = sides or SIDES_BY_PLAYERS[len(players)]
+    state["sides"] = dict(zip(players, sides))
+    clockwise = sorted(players, key=lambda p: SIDE_ORDER.index(state["sides"][p]))
+    i = clockwise.index(turn)
+    state["order"] = clockwise[i:] + clockwise[:i]
+    state["board"] = {c: owner for owner, cells in (pieces or {}).items() for c in cells}
+    state["turns"] = {p: (1 if p == turn else 0) if first else 2 for p in players}
+    state["turn"] = {
+        "player": turn,
+        "dice": list(dice),
+        "bonus": points - sum(dice) if points > sum(dice) else 0,
+        "points": points,
+        "actions": acted,
+    }
+    state["last"] = turn
+    state["pending"] = [p for p in state["order"] if p != turn]
+    state["round"] = 1 if first else 3
+    return state
+
+
+def set_next_roll(state: dict[str, Any], dice: tuple[int, int]) -> None:
+    """Make the game's RNG produce `dice` as the next roll (a seed search, deterministic)."""
+    for s in range(100_000):
+        box = {"s": s}
+        rng = Rng(box)
+        if (rng.die(), rng.die()) == dice:
+            state["rng"] = {"s": s}
+            return
+    raise AssertionError("no seed found")
+
+
+def pieces(state: dict[str, Any], player: str) -> list[str]:
+    return sorted(c for c, o in state["board"].items() if o == player)
+
+
+def frozen(state: dict[str, Any]) -> str:
+    return canonical_json(state)
+
+
+def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == kind]

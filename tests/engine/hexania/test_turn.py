@@ -1,0 +1,214 @@
+"""The turn: HEX-T-2/T-3, HEX-2 (spending, ending, elimination), HEX-17 bonus, the winner."""
+
+import pytest
+
+from engine.core import IllegalAction
+from engine.hexania import GAME, rules
+from engine.hexania.board import SIDE_ORDER
+from tests.engine.hexania.helpers import events_of, frozen, pieces, position, set_next_roll
+
+
+def test_hex1_two_to_six_players() -> None:
+    for n in (1, 7):
+        with pytest.raises(IllegalAction) as err:
+            GAME.setup([f"p{i}" for i in range(n)], {}, 1)
+        assert err.value.rule_id == "HEX-1"
+    assert GAME.min_players == 2 and GAME.max_players == 6
+
+
+def test_hext2_rolloff_then_clockwise_by_side() -> None:
+    for seed in range(30):
+        players = ["a", "b", "c", "d"]
+        state = GAME.setup(players, {}, seed)
+        final = state["rolloff"][-1]
+        best = max(final.values())
+        assert [p for p, v in final.items() if v == best] == [state["order"][0]]
+        for earlier in state["rolloff"][:-1]:
+            top = max(earlier.values())
+            assert set(final) == {p for p, v in earlier.items() if v == top} or len(final) < len(
+                earlier
+            )
+        sides = [SIDE_ORDER.index(state["sides"][p]) for p in state["order"]]
+        i = sides.index(min(sides))
+        assert sides[i:] + sides[:i] == sorted(sides)
+        assert GAME.current_players(state) == [state["order"][0]]
+
+
+def test_hexd23_game_starts_empty_and_first_action_is_a_birth() -> None:
+    state = GAME.setup(["a", "b", "c"], {}, 5)
+    assert state["board"] == {}
+    first = GAME.current_players(state)[0]
+    kinds = {a["type"] for a in GAME.legal_actions(state, first)}
+    assert kinds == {"birth", "end"}
+
+
+def test_hext3_points_are_the_roll_plus_last_turns_bonus() -> None:
+    state = GAME.setup(["a", "b"], {}, 9)
+    turn = state["turn"]
+    assert 2 <= sum(turn["dice"]) <= 12 and turn["points"] == sum(turn["dice"]) + turn["bonus"]
+    assert turn["bonus"] == 0
+
+
+def test_ex_hex20_hex17_bonus_is_spent_next_turn_only() -> None:
+    state = position(
+        {
+            "blue": ["L12", "L13", "L14"],
+            "red": ["M12", "M13", "M14", "N14", "P12", "P13", "P14"],
+        },
+        points=9,
+    )
+    set_next_roll(state, (2, 3))
+    _, events = GAME.apply(
+        state, "blue", {"type": "move", "figure": "L12", "dir": "SE", "steps": 5}
+    )
+    assert events_of(events, "turn_ended")[0]["reason"] == "no_points"
+    assert state["turn"]["player"] == "red" and state["turn"]["points"] == 5
+    GAME.apply(state, "red", {"type": "birth", "cell": "W6"})
+    set_next_roll(state, (3, 3))
+    _, events = GAME.apply(state, "red", {"type": "end"})
+    rolled = events_of(events, "dice_rolled")[0]
+    assert rolled == {
+        "type": "dice_rolled",
+        "round": 4,
+        "player": "blue",
+        "dice": [3, 3],
+        "bonus": 7,
+        "points": 13,
+    }
+    # HEX-2.2 / HEX-D-17: unused points and bonus expire
+    GAME.apply(state, "blue", {"type": "birth", "cell": "A5"})
+    set_next_roll(state, (1, 1))
+    _, events = GAME.apply(state, "blue", {"type": "end"})
+    assert events_of(events, "turn_ended")[0]["lost"] == 12
+    GAME.apply(state, "red", {"type": "grow", "figure": "W6", "cell": "W7"})
+    set_next_roll(state, (4, 4))
+    _, events = GAME.apply(state, "red", {"type": "end"})
+    assert events_of(events, "dice_rolled")[0]["points"] == 8
+
+
+def test_hex2_3_turn_ends_on_end_or_when_nothing_is_affordable() -> None:
+    state = position({"blue": ["L12"]}, points=3)
+    GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
+    assert state["turn"]["player"] == "blue" and state["turn"]["points"] == 2
+    _, events = GAME.apply(state, "blue", {"type": "end"})
+    assert events_of(events, "turn_ended")[0] == {
+        "type": "turn_ended",
+        "round": 3,
+        "player": "blue",
+        "reason": "end",
+        "lost": 2,
+        "actions": 1,
+    }
+    assert GAME.current_players(state) == ["red"]
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, "blue", {"type": "end"})
+    assert err.value.rule_id == "HEX-T-2"
+
+
+def test_hex2_4_ending_without_acting_eliminates() -> None:
+    state = position({"blue": ["L12"], "red": ["L2"]}, players=("blue", "red", "green"))
+    _, events = GAME.apply(state, "blue", {"type": "end"})
+    assert events_of(events, "eliminated")[0]["reason"] == "resigned"
+    assert state["eliminated"] == ["blue"] and pieces(state, "blue") == []
+
+
+def test_ex_hex2_no_pieces_and_blocked_homeland_eliminates() -> None:
+    state = position({"red": ["A5"]}, turn="red", acted=1)
+    for dice in [(6, 6), (1, 1)]:  # whatever the roll
+        trial = __import__("copy").deepcopy(state)
+        set_next_roll(trial, dice)
+        _, events = GAME.apply(trial, "red", {"type": "end"})
+        assert events_of(events, "eliminated")[0]["player"] == "blue"
+        assert trial["eliminated"] == ["blue"] and GAME.result(trial) == [["red"], ["blue"]]
+
+
+def test_ex_hex3_four_points_against_masses_5_and_6_eliminates() -> None:
+    green = ["L2", "L3", "L4", "L5", "L6", "P10", "P11", "P12", "P13", "P14", "P15"]
+    state = position({"green": green, "red": ["W4", "W5"]}, players=("red", "green"), turn="red")
+    state["turn"]["actions"] = 1
+    set_next_roll(state, (1, 3))
+    _, events = GAME.apply(state, "red", {"type": "end"})
+    assert events_of(events, "dice_rolled")[-1]["points"] == 4
+    assert events_of(events, "eliminated")[0] == {
+        "type": "eliminated",
+        "round": 3,
+        "player": "green",
+        "reason": "no_action",
+        "removed": 11,
+    }
+    # HEX-2.6: the last player remaining wins
+    assert GAME.is_over(state) and GAME.result(state) == [["red"], ["green"]]
+    # with five points the mass-5 figure could grow
+    state = position({"green": green, "red": ["W4", "W5"]}, players=("red", "green"), turn="green")
+    state["turn"]["points"] = 5
+    assert rules.can_act(state, "green")
+
+
+def test_ex_hex4_birth_forbidden_by_rule_11_eliminates_on_3_points() -> None:
+    green = ["A5", "B6", "B7", "A7", "A9", "B10", "B11", "B12"]
+    state = position({"blue": green}, points=3)
+    assert not rules.can_act(state, "blue")
+    assert GAME.legal_actions(state, "blue") == [{"type": "end"}]
+    state["turn"]["points"] = 4
+    assert rules.can_act(state, "blue")
+
+
+def test_hex2_5_eliminated_homeland_becomes_ordinary() -> None:
+    state = position(
+        {"blue": ["C14"], "red": ["L2"]},
+        players=("blue", "ne", "red"),
+        sides=("N", "NE", "S"),
+        first=True,
+        points=12,
+    )
+    state["board"] = {"C14": "blue", "L2": "red"}
+    before = frozen(state)
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, "blue", {"type": "move", "figure": "C14", "dir": "SE", "steps": 1})
+    assert frozen(state) == before
+    state["eliminated"].append("ne")
+    GAME.apply(state, "blue", {"type": "move", "figure": "C14", "dir": "SE", "steps": 1})
+    assert pieces(state, "blue") == ["D15"]
+
+
+def test_hex2_6_round_limit_most_pieces_then_round_bonus() -> None:
+    state = GAME.setup(["a", "b"], {"rounds": "1"}, 3)
+    first, second = state["order"]
+    GAME.apply(state, first, {"type": "birth", "cell": _home(state, first)[0]})
+    GAME.apply(state, first, {"type": "end"})
+    GAME.apply(state, second, {"type": "birth", "cell": _home(state, second)[0]})
+    _, events = GAME.apply(state, second, {"type": "end"})
+    over = events_of(events, "game_over")[0]
+    # one piece each, no bonus: a shared victory
+    assert over["reason"] == "round_limit" and over["ranking"] == [[first, second]]
+    assert GAME.is_over(state) and GAME.current_players(state) == []
+    # more pieces wins; tie on pieces -> more bonus earned in the last round
+    state = position({"blue": ["L2", "L3"], "red": ["L12"]}, options={"rounds": "3"})
+    assert rules.ranking(state, "round_limit") == [["blue"], ["red"]]
+    state = position({"blue": ["L2"], "red": ["L12"]}, options={"rounds": "3"})
+    state["round_bonus"]["red"] = 2
+    assert rules.ranking(state, "round_limit") == [["red"], ["blue"]]
+
+
+def _home(state: dict, player: str) -> list[str]:
+    from engine.hexania.board import HOMELANDS
+
+    return list(HOMELANDS[state["sides"][player]])
+
+
+def test_hex2_6_round_is_one_turn_of_every_remaining_player() -> None:
+    state = GAME.setup(["a", "b", "c"], {"rounds": "off"}, 4)
+    order = state["order"]
+    seen = []
+    for _ in range(6):
+        p = GAME.current_players(state)[0]
+        seen.append((state["round"], p))
+        GAME.apply(state, p, {"type": "birth", "cell": _home(state, p)[2 * state["round"] - 2]})
+        if GAME.current_players(state) == [p]:
+            GAME.apply(state, p, {"type": "end"})
+    assert seen == [(1, order[0]), (1, order[1]), (1, order[2])] + [
+        (2, order[0]),
+        (2, order[1]),
+        (2, order[2]),
+    ]
+    assert state["options"]["rounds"] == 0 and not GAME.is_over(state)
