@@ -1,0 +1,106 @@
+"""Phase 5 (PG-42..PG-44), Phase 1 at the next round (PG-15, PG-16, PG-18, PG-19)."""
+
+from __future__ import annotations
+
+from engine.powergrid import GAME
+from engine.powergrid.data import STEP3
+from tests.engine.powergrid.helpers import (
+    act,
+    give,
+    illegal,
+    new_game,
+    set_market,
+    set_phase,
+    tokens_conserved,
+    types,
+)
+
+
+def phase5(n: int = 3) -> dict:
+    s = new_game(n, 1)
+    return set_phase(s, "bureaucracy", order=["a", "b", "c", "d"][:n])
+
+
+def test_pg15_bureaucracy_runs_in_player_order() -> None:
+    s = phase5()
+    assert GAME.current_players(s) == ["a"]
+    illegal(s, "c", "PG-15", type="power", plants=[])
+    act(s, "a", type="power", plants=[])
+    assert GAME.current_players(s) == ["b"]
+
+
+def test_pg42_running_plants_burns_fuel_back_to_the_supply_and_pays() -> None:
+    s = phase5()
+    give(s, "a", plants=[10, 13], res={"coal": 3}, cities=["Kiel", "Hamburg", "Bremen", "Berlin"])
+    supply = s["supply"]["coal"]
+    events = act(s, "a", type="power", plants=[10, 13])
+    assert events[0]["cities"] == 3 and events[0]["income"] == 44
+    assert s["players"]["a"]["res"]["coal"] == 1 and s["supply"]["coal"] == supply + 2
+    assert s["players"]["a"]["money"] == 94 and tokens_conserved(s)
+
+
+def test_pg42_hybrid_mix_is_chosen_or_coal_first() -> None:
+    s = phase5()
+    give(s, "a", plants=[5], res={"coal": 1, "oil": 3}, cities=["Kiel"])
+    illegal(s, "a", "PG-42", type="power", plants=[5], coal=2, oil=0)  # only 1 coal
+    illegal(s, "a", "PG-42", type="power", plants=[5], coal=1, oil=2)  # R = 2
+    act(s, "a", type="power", plants=[5], oil=2)
+    assert s["players"]["a"]["res"] == {"coal": 1, "oil": 1, "garbage": 0, "uranium": 0}
+    give(s, "b", plants=[12], res={"coal": 1, "oil": 3}, cities=["Bremen"])
+    act(s, "b", type="power", plants=[12])  # default: coal first -> 1 coal + 1 oil
+    assert s["players"]["b"]["res"]["coal"] == 0 and s["players"]["b"]["res"]["oil"] == 2
+
+
+def test_pg42_only_own_plants_with_enough_fuel_and_may_run_fewer() -> None:
+    s = phase5()
+    give(s, "a", plants=[4, 13], res={"coal": 1}, cities=["Kiel", "Hamburg"])
+    illegal(s, "a", "PG-42", type="power", plants=[7])
+    illegal(s, "a", "PG-42", type="power", plants=[4])
+    illegal(s, "a", "PG-42", type="power", plants=[13, 13])
+    events = act(s, "a", type="power", plants=[])  # may run fewer (even none)
+    assert events[0]["income"] == 10
+
+
+def test_pg44_step1_highest_plant_goes_under_the_deck() -> None:
+    s = phase5()
+    set_market(s, [3, 4, 5, 6, 7, 8, 9, 10], [20, 21, STEP3])
+    for p in ("a", "b", "c"):
+        events = act(s, p, type="power", plants=[])
+    assert s["deck"] == [21, STEP3, 10] and s["market"] == [3, 4, 5, 6, 7, 8, 9, 20]
+    assert "market_restocked" in types(events)
+
+
+def test_pg44_step3_lowest_plant_leaves_the_game() -> None:
+    s = phase5()
+    s["step"] = 3
+    set_market(s, [13, 15, 18, 20, 22, 25], [30, 31])
+    for p in ("a", "b", "c"):
+        act(s, p, type="power", plants=[])
+    assert s["market"] == [15, 18, 20, 22, 25, 30] and s["deck"] == [31]
+
+
+def test_pg16_next_round_order_by_cities_then_highest_plant() -> None:
+    s = phase5()
+    give(s, "a", plants=[5], cities=["Kiel"])
+    give(s, "b", plants=[20], cities=["Hamburg", "Bremen"])
+    give(s, "c", plants=[25], cities=["Berlin"])
+    for p in ("a", "b", "c"):
+        act(s, p, type="power", plants=[])
+    assert s["order"] == ["b", "c", "a"] and s["round"] == 3 and s["phase"] == "auction"
+
+
+def test_pg18_unbreakable_ties_keep_the_previous_order() -> None:
+    s = phase5()
+    s["order"] = ["c", "a", "b"]
+    for p in ("c", "a", "b"):
+        act(s, p, type="power", plants=[])
+    assert s["order"] == ["c", "a", "b"]
+
+
+def test_pg19_phase_1_changes_nothing_in_the_plant_market() -> None:
+    s = phase5()
+    for p in ("a", "b", "c"):
+        events = act(s, p, type="power", plants=[])
+    start = types(events).index("round_started")
+    after = types(events)[start:]
+    assert not {"plant_removed", "plant_drawn"} & set(after)
