@@ -1286,6 +1286,43 @@ def _just_bought(view: View, player: str) -> int | None:
     return None
 
 
+def _next_prices(view: View, resource: str, n: int) -> list[int]:
+    """PG-32: the prices of the next n tokens of a resource (fewer if the market runs out)."""
+    prices: list[int] = []
+    for space in view["resource_market"].get(resource, []):
+        prices += [space["price"]] * space.get("count", 0)
+    return sorted(prices)[:n]
+
+
+def fuel_for_one_run(view: View, player: str) -> list[tuple[str, int, int]]:
+    """What to buy so every plant can run once: [(resource, count, price)], cheapest fuel
+    for the hybrids; empty when nothing is missing or nothing is on sale."""
+    me = view["players"][player]
+    need = {r: 0 for r in RESOURCES}
+    hybrid = 0
+    for plant in me["plants"]:
+        if plant.get("type") == "hybrid":
+            hybrid += plant.get("cost", 0)
+        elif plant.get("type") in need:
+            need[plant["type"]] += plant.get("cost", 0)
+    have = me["resources"]
+    buy = {r: max(0, need[r] - have.get(r, 0)) for r in RESOURCES}
+    spare = sum(max(0, have.get(r, 0) - need[r]) for r in HYBRID_FUELS)
+    for _ in range(max(0, hybrid - spare)):
+        costs = {
+            r: prices[-1] if len(prices := _next_prices(view, r, buy[r] + 1)) > buy[r] else 999
+            for r in HYBRID_FUELS
+        }
+        cheaper = min(HYBRID_FUELS, key=lambda r: costs[r])
+        buy[cheaper] += 1
+    out: list[tuple[str, int, int]] = []
+    for resource in RESOURCES:
+        prices = _next_prices(view, resource, buy[resource])
+        if prices:
+            out.append((resource, len(prices), sum(prices)))
+    return out
+
+
 def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]:
     if player not in (view.get("current_players") or []):
         return []
@@ -1316,7 +1353,21 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
                         f"/discard {plant['number']}",
                     )
                 )
-    elif expected in ("buy", "build"):
+    elif expected == "buy":
+        refill = fuel_for_one_run(view, player)
+        if refill:
+            cost = sum(price for _, _, price in refill)
+            if money is None or cost <= money:
+                label = _join([f"{n} {_resource(t, r)}" for r, n, _ in refill])
+                command = "/buy " + " ".join(f"{r[0]}{n}" for r, n, _ in refill)
+                out.append(
+                    (
+                        t.gettext("Buy {what} ({cost})").format(what=label, cost=_money(t, cost)),
+                        command,
+                    )
+                )
+        out.append((t.gettext("Done"), "/done"))
+    elif expected == "build":
         out.append((t.gettext("Done"), "/done"))
     elif expected == "power":
         out.append((t.gettext("Power max"), "/power"))

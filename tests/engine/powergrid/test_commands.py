@@ -823,6 +823,40 @@ def test_buttons_at_every_decision_of_a_game_parse_to_legal_actions() -> None:
     assert checked > 100
 
 
+def test_fuel_button_buys_for_one_run_and_is_legal_in_real_games() -> None:
+    pressed = 0
+    for seed in (5, 6):
+        for state, _ in play(seed):
+            view = GAME.view(state, None)
+            if view["expected"] != "buy":
+                continue
+            player = view["current_players"][0]
+            for _, command in commands.buttons(state, player):
+                if command.startswith("/buy"):
+                    name, *args = command.split()
+                    events = apply_all(state, player, commands.parse(state, player, name, args))
+                    assert all(e["type"] == "resources_bought" for e in events)
+                    pressed += 1
+    assert pressed >= 5
+
+
+def test_fuel_for_one_run_fills_plants_and_hybrids_with_the_cheaper_fuel() -> None:
+    view = make_view(resource_market=_market({"coal": [0, 0, 0, 0, 0, 3, 3, 3], "oil": [3] * 8}))
+    carol = view["players"]["carol"]
+    carol["resources"] = {"coal": 1, "oil": 0, "garbage": 0, "uranium": 0}
+    # plant 10 needs 2 coal (1 held), hybrid 5 needs 2 more: oil at 1 beats coal at 6.
+    assert commands.fuel_for_one_run(view, "carol") == [("coal", 1, 6), ("oil", 2, 2)]
+    buying = {**view, "expected": "buy", "current_players": ["carol"]}
+    carol["money"] = 8
+    assert commands.buttons_for(buying, "carol", T) == [
+        ("Buy 1 coal, 2 oil (8 E)", "/buy c1 o2"),
+        ("Done", "/done"),
+    ]
+    carol["money"] = 7
+    assert commands.buttons_for(buying, "carol", T) == [("Done", "/done")]
+    assert commands.fuel_for_one_run(make_view(), "alice") == []
+
+
 def test_buttons_are_empty_for_players_who_wait() -> None:
     state = reach("choose_plant")
     waiting = [p for p in PLAYERS if p not in GAME.current_players(state)]
