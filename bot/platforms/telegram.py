@@ -198,6 +198,17 @@ def keyboard(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(result) if result else None
 
 
+def _told_by_toast(out: Outbound, presser: str) -> bool:
+    """A private answer to the presser that says no more than the toast already showed them
+    (e.g. "this button is out of date"): the callback answer is its delivery on Telegram."""
+    return (
+        out.toast is not None
+        and out.png is None
+        and out.private_to == presser
+        and out.text.strip() in ("", out.toast.strip())
+    )
+
+
 def _private_chat_unreachable(error: TelegramError) -> bool:
     """The user never pressed Start in a private chat with the bot (or blocked it)."""
     if isinstance(error, Forbidden):
@@ -324,7 +335,8 @@ class TelegramAdapter:
                 # Every press is answered, or the user's client shows a spinner for a while.
                 await self._answer(query, next((o.toast for o in outs if o.toast), None))
             for out in outs:
-                await self.send(out)
+                if not _told_by_toast(out, inbound.user_key):
+                    await self.send(out)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log with what was being handled; never raise (the application goes on)."""

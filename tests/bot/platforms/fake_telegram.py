@@ -478,7 +478,8 @@ class FakeTable:
         if inbound.payload is not None:
             version, _, text = inbound.payload.partition(":")
             if int(version.lstrip("v")) != self.version:
-                return [Outbound(inbound.chat_key, "", toast="This button is out of date.")]
+                msg = "This button is out of date."  # as the real table: toast + private
+                return [Outbound(inbound.chat_key, msg, private_to=inbound.user_key, toast=msg)]
             return self._command(inbound, text)
         return self._command(inbound, inbound.text or "")
 

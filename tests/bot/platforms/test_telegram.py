@@ -357,6 +357,25 @@ async def test_stale_button_gets_a_toast_and_nothing_else(world: World) -> None:
     assert world.sent(mark) == []
 
 
+async def test_a_private_answer_saying_more_than_the_toast_is_still_sent(
+    world: World, monkeypatch
+) -> None:
+    await world.say(world.ann, "/status")
+    message = world.api.sent[max(world.api.sent)]
+
+    async def answer(inbound: Inbound) -> list[Outbound]:
+        return [
+            Outbound(inbound.chat_key, "Not yet.", private_to=inbound.user_key, toast="Not yet."),
+            Outbound(inbound.chat_key, "Your hand: 3, 7", private_to=inbound.user_key, toast="!"),
+        ]
+
+    monkeypatch.setattr(world.table, "handle", answer)
+    mark = len(world.api.calls)
+    await world.feed(world.api.press_update(world.bob, message, "v0:/hand"))
+    assert world.api.since(mark, "answerCallbackQuery")[0].params["text"] == "Not yet."
+    assert [(m.chat_id, m.text) for m in world.sent(mark)] == [(BOB, "Your hand: 3, 7")]
+
+
 async def test_press_is_answered_even_when_the_table_fails_and_the_error_is_logged(
     world: World, caplog, monkeypatch
 ) -> None:
