@@ -291,6 +291,14 @@ def choosable_regions(view: View) -> list[dict[str, str]]:
     ]
 
 
+def _region_label(region: dict[str, str]) -> str:
+    """ "NW (North-West)"; just the name when it already starts with the id."""
+    name = region.get("name", region["id"])
+    if names.words(name)[:1] == names.words(region["id"]):
+        return name
+    return f"{region['id']} ({name})"
+
+
 def _money(t: Translator, amount: int | None) -> str:
     if amount is None:
         return "?"
@@ -423,7 +431,7 @@ def region_of(view: View, chat_words: Sequence[str]) -> str:
     raise ParseError(
         N_('Unknown region "{word}". Regions: {candidates}'),
         word=text,
-        candidates=_join([f"{r['id']} ({r.get('name', r['id'])})" for r in regions]),
+        candidates=_join([_region_label(r) for r in regions]),
     )
 
 
@@ -723,7 +731,10 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
             chosen.append(number)
             i += 1
             continue
-        resource = resource_of(word)
+        try:
+            resource = resource_of(word)
+        except ParseError:
+            raise ParseError(USAGE["power"], word=word) from None
         if resource not in HYBRID_FUELS:
             raise ParseError(
                 N_("Only what hybrid plants burn can be chosen: coal=<n> oil=<n>."),
@@ -985,7 +996,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     who = _join(view.get("current_players") or [])
     expected = view.get("expected", "")
     if expected == "choose_region":
-        regions = _join([f"{r['id']} ({r.get('name', r['id'])})" for r in choosable_regions(view)])
+        regions = _join([_region_label(r) for r in choosable_regions(view)])
         chosen = view.get("regions_chosen") or []
         if chosen:
             lines.append(t.gettext("Chosen: {regions}.").format(regions=_join(chosen)))

@@ -969,6 +969,17 @@ def test_real_region_choice_and_its_buttons() -> None:
     assert "Chosen: NW." in commands.describe_turn(state, nxt, T)
 
 
+def test_usa_region_prompt_names_each_region_once() -> None:
+    state = GAME.setup(["a", "b"], {"map": "usa", "regions": "choose"}, 3)
+    text = commands.describe_turn(state, None, T)
+    assert "Yellow (Midwest)" in text and "yellow (Yellow" not in text
+    picker = GAME.current_players(state)[0]
+    assert commands.parse(state, picker, "region", ["midwest"]) == {
+        "type": "choose_region",
+        "region": "yellow",
+    }
+
+
 def test_complete_on_a_real_game() -> None:
     state = reach("build")
     view = GAME.view(state, None)
