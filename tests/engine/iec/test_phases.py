@@ -1,0 +1,832 @@
+"""The phases of a turn (IEC-27, IEC-S-10..S-24), the decisions IEC-D-n and the examples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core import IllegalAction
+from engine.iec import actions, choices, rules
+from tests.engine.iec.helpers import add, at, count_successes, dice, do, empty, new
+
+AC1 = {"AC": 2}
+
+
+def two() -> tuple[dict[str, Any], str, str]:
+    st, (p1, p2) = empty()
+    add(st, p1, "reactor", "B7")
+    add(st, p2, "reactor", "W10")
+    return st, p1, p2
+
+
+# ---------------------------------------------------------------- order, phase 0..3
+
+
+def test_iec_s10_1_ex15_order_by_vp_ties_roll_2d6_higher_first() -> None:
+    st, names = empty(3)
+    a, b, c = names
+    st["players"][a]["vp"], st["players"][b]["vp"], st["players"][c]["vp"] = 5, 7, 5
+    with dice():
+        rng_dice = [4, 4, 2, 2]  # a rolls 8, c rolls 4
+
+        import engine.core.rng as rngmod
+
+        orig = rngmod.Rng.die
+        seq = list(rng_dice)
+        rngmod.Rng.die = lambda self, sides=6: seq.pop(0)  # type: ignore[method-assign]
+        try:
+            order = rules._turn_order(st, [])
+        finally:
+            rngmod.Rng.die = orig  # type: ignore[method-assign]
+    assert order == [b, a, c]
+
+
+def test_iec_d12_tied_rolls_are_rerolled() -> None:
+    st, (a, b) = empty(2)
+    import engine.core.rng as rngmod
+
+    seq = [3, 3, 4, 2, 1, 1, 6, 6]  # 6 vs 6 -> re-roll: 2 vs 12
+    orig = rngmod.Rng.die
+    rngmod.Rng.die = lambda self, sides=6: seq.pop(0)  # type: ignore[method-assign]
+    try:
+        events: list[dict[str, Any]] = []
+        order = rules._turn_order(st, events)
+    finally:
+        rngmod.Rng.die = orig  # type: ignore[method-assign]
+    assert order == [b, a] and len(events) == 2
+
+
+def test_iec_8_d1_self_destruction_happens_in_phase_0() -> None:
+    st, p1, p2 = two()
+    add(st, p1, "storage", "E3")
+    actions.apply(st, p1, {"type": "destroy", "cell": "E3"})
+    assert "E3" in st["buildings"]  # only queued
+    events: list[dict[str, Any]] = []
+    rules._start_turn(st, events)
+    assert "E3" not in st["buildings"]
+    assert any(e["type"] == "self_destroyed" for e in events)
+
+
+def test_iec_s11_radiation_is_2d6_clamped() -> None:
+    st, _, _ = two()
+    seen = set()
+    for seed in range(60):
+        st["rng"] = {"s": seed}
+        rules._radiation(st, [])
+        seen.add(st["radiation"])
+    assert seen <= set(range(2, 13)) and len(seen) > 6
+
+
+def test_iec_s12_seismic_cell_loses_module_on_a_1() -> None:
+    def make() -> dict[str, Any]:
+        st, p1, _ = two()
+        add(st, p1, "storage", "L8")
+        add(st, p1, "storage", "E3")  # not seismic, never tested
+        return st
+
+    def check(st: dict[str, Any]) -> bool:
+        rules._hazards(st, [])
+        assert st["buildings"]["E3"]["modules"] == 2
+        return st["buildings"]["L8"]["modules"] == 1
+
+    assert count_successes(make, check) == 1
+
+
+def test_iec_15_1_ex2_reactor_powers_x_including_itself() -> None:
+    st, p1, p2 = two()
+    cells = ["A1", "C1", "E1", "G1", "I1", "A3", "C3", "E3", "G3", "I3"]
+    for c in cells:
+        add(st, p1, "storage", c, powered=False)
+    rules._compute_power(st, p1, [])
+    assert sum(1 for b in rules.own(st, p1) if b["powered"]) == 10  # reactor + 9
+    assert st["buildings"]["B7"]["powered"]
+    assert choices.has_choice(st, p1, 3)  # 11 buildings for 10 places: asked
+    assert not choices.has_choice(st, p2, 3)
+
+
+def test_iec_15_3_ex2_seven_of_eight_modules_lost_still_powers_ten() -> None:
+    st, p1, _ = two()
+    st["buildings"]["B7"]["modules"] = 1
+    assert rules.reactor_capacity(st, p1) == (10, 1)
+
+
+def test_iec_15_4_ex2_last_module_lost_eliminates_and_halves_vp() -> None:
+    st, p1, p2 = two()
+    add(st, p1, "storage", "E3")
+    st["players"][p1]["vp"] = 9
+    st["tokens"].append({"id": 1, "owner": p1, "cell": "H7", "real": True, "up": False})
+    st["sites"]["H9"] = p1
+    st["buildings"]["B7"]["modules"] = 1
+    events: list[dict[str, Any]] = []
+    rules.lose_module(st, "B7", events, "missile")
+    rules._eliminations(st, events)
+    pl = st["players"][p1]
+    assert pl["eliminated"] and pl["final_vp"] == 4
+    assert not rules.own(st, p1) and not st["tokens"] and not st["sites"]
+    assert st["over"]  # one player left
+    assert rules.result(st) == [[p1], [p2]]  # ranks by halved VP: 4 > 0
+    st["players"][p2]["vp"] = 5
+    assert rules.result(st) == [[p2], [p1]]
+
+
+def test_iec_15_5_s24_intergrid_keeps_a_reactorless_player_alive() -> None:
+    st, p1, p2 = two()
+    del st["buildings"]["W10"]
+    add(st, p2, "storage", "T14")
+    st["players"][p1]["techs"] = [4]
+    actions.apply(st, p1, {"type": "give", "to": p2, "count": 2})
+    events: list[dict[str, Any]] = []
+    rules._power_phase(st, events)
+    rules._eliminations(st, events)
+    assert not st["players"][p2]["eliminated"]
+    assert st["buildings"]["T14"]["powered"]
+    assert rules.power_slots(st, p1) == 10 - 1 - 2
+    assert 4 in st["players"][p1]["revealed"]
+
+
+def test_iec_tech4_intergrid_needs_the_technology_on_one_side() -> None:
+    st, p1, p2 = two()
+    with pytest.raises(IllegalAction) as e:
+        actions.apply(st, p1, {"type": "give", "to": p2, "count": 1})
+    assert e.value.rule_id == "IEC-TECH-4"
+
+
+def test_iec_s8_2_incomplete_reactor_neither_produces_nor_needs_power() -> None:
+    st, p1, _ = two()
+    add(st, p1, "reactor", "F12", modules=7)
+    assert rules.reactor_capacity(st, p1) == (10, 1)
+    assert all(b["cell"] != "F12" for b in rules.power_candidates(st, p1))
+
+
+def test_iec_tech13_ex9_energy_recovery_12_then_10_when_damaged() -> None:
+    st, p1, _ = two()
+    st["players"][p1]["techs"] = [13]
+    assert rules.reactor_capacity(st, p1)[0] == 12
+    st["buildings"]["B7"]["modules"] = 7
+    assert rules.reactor_capacity(st, p1)[0] == 10
+
+
+def test_iec_15_2_standing_power_choice_carries_over() -> None:
+    st, p1, _ = two()
+    for c in ["A1", "C1", "E1", "G1", "I1", "A3", "C3", "E3", "G3", "I3"]:
+        add(st, p1, "storage", c, powered=False)
+    actions.apply(st, p1, {"type": "power", "buildings": ["I3", "G3"]})
+    rules._compute_power(st, p1, [])
+    assert st["buildings"]["I3"]["powered"] and st["buildings"]["G3"]["powered"]
+    unpowered = [b["cell"] for b in rules.own(st, p1) if not b["powered"]]
+    assert len(unpowered) == 1 and unpowered[0] not in ("I3", "G3")
+
+
+# ---------------------------------------------------------------- mine war
+
+
+def lay_state() -> tuple[dict[str, Any], str, str]:
+    st, p1, p2 = two()
+    add(st, p1, "developer", "E5")
+    add(st, p1, "storage", "E3", goods=AC1)
+    at(st, 5, p1)
+    return st, p1, p2
+
+
+def test_iec_19_ex8_lay_one_real_two_fakes_pays_one_ac() -> None:
+    st, p1, _ = lay_state()
+    ev = do(st, p1, {"type": "lay", "real": ["H7"], "fake": ["H8", "H6"]})
+    assert st["buildings"]["E3"]["goods"]["AC"] == 1
+    assert len(st["tokens"]) == 3 and sum(t["real"] for t in st["tokens"]) == 1
+    assert st["players"][p1]["mines_used"] == 1
+    assert ev[-1]["secret"] == {"real": ["H7"]}
+
+
+def test_iec_d3_ex8_three_fakes_are_illegal() -> None:
+    st, p1, _ = lay_state()
+    with pytest.raises(IllegalAction) as e:
+        do(st, p1, {"type": "lay", "real": [], "fake": ["H7", "H8", "H9"]})
+    assert e.value.rule_id == "IEC-D-3"
+
+
+def test_iec_d4_tokens_within_12_cm_of_developer_and_storage_holding_ac() -> None:
+    st, p1, _ = lay_state()
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "lay", "real": ["L5"], "fake": []})  # 14 cm from E5
+    st["buildings"]["E3"]["goods"]["AC"] = 0
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "lay", "real": ["H7"], "fake": []})
+
+
+def test_iec_s8_4_mine_limit_m_and_total_mine_war() -> None:
+    st, p1, _ = lay_state()
+    st["players"][p1]["mines_used"] = 4
+    with pytest.raises(IllegalAction) as e:
+        do(st, p1, {"type": "lay", "real": ["H7"], "fake": []})
+    assert e.value.rule_id == "IEC-S-8.4"
+    st["players"][p1]["techs"] = [18]
+    do(st, p1, {"type": "lay", "real": ["H7", "H8"], "fake": []})
+    assert st["players"][p1]["mines_used"] == 6
+    assert st["buildings"]["E3"]["goods"]["AC"] == 1  # two real mines for one AC
+
+
+def test_iec_21_relocate_instead_of_laying() -> None:
+    st, p1, _ = lay_state()
+    st["tokens"].append({"id": 9, "owner": p1, "cell": "H7", "real": True, "up": False})
+    do(st, p1, {"type": "relocate", "from": "H7", "to": "H6"})
+    assert st["tokens"][0]["cell"] == "H6"
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "lay", "real": ["H8"], "fake": []})
+
+
+def mine_state(tech17: bool = False) -> dict[str, Any]:
+    st, p1, p2 = two()
+    add(st, p2, "storage", "H7")
+    st["tokens"].append({"id": 1, "owner": p1, "cell": "H7", "real": True, "up": False})
+    if tech17:
+        st["players"][p1]["techs"] = [17]
+    return at(st, 8, p1)
+
+
+def test_iec_22_ex7_mine_detonates_one_in_three() -> None:
+    def check(st: dict[str, Any]) -> bool:
+        p1 = st["actor"]
+        do(st, p1, {"type": "activate", "cell": "H7"})
+        hit = st["buildings"]["H7"]["modules"] == 1
+        tok = [t for t in st["tokens"] if t["cell"] == "H7"]
+        assert (not tok) if hit else (tok and tok[0]["up"])  # stays face up if it failed
+        return hit
+
+    assert count_successes(mine_state, check) == 2
+
+
+def test_iec_tech17_d14_scatter_mines_one_in_two() -> None:
+    def check(st: dict[str, Any]) -> bool:
+        do(st, st["actor"], {"type": "activate", "cell": "H7"})
+        return st["buildings"]["H7"]["modules"] == 1
+
+    assert count_successes(lambda: mine_state(True), check) == 3
+
+
+def test_iec_d9_mines_hit_their_owners_buildings_too() -> None:
+    st = mine_state()
+    p1 = st["actor"]
+    st["buildings"]["H7"]["owner"] = p1
+    with dice(6):
+        do(st, p1, {"type": "activate", "cell": "H7"})
+    assert st["buildings"]["H7"]["modules"] == 1
+
+
+def test_iec_s22_fake_token_is_revealed_and_removed() -> None:
+    st = mine_state()
+    st["tokens"][0]["real"] = False
+    do(st, st["actor"], {"type": "activate", "cell": "H7"})
+    assert st["tokens"] == [] and st["buildings"]["H7"]["modules"] == 2
+
+
+def test_iec_tech19_d5_sweep_clears_one_cell_of_all_tokens() -> None:
+    st, p1, p2 = two()
+    add(st, p1, "developer", "E5")
+    st["players"][p1]["techs"] = [19]
+    st["tokens"] += [
+        {"id": 1, "owner": p2, "cell": "H7", "real": True, "up": False},
+        {"id": 2, "owner": p1, "cell": "H7", "real": False, "up": False},
+        {"id": 3, "owner": p2, "cell": "H8", "real": True, "up": False},
+    ]
+    at(st, 4, p1)
+    do(st, p1, {"type": "sweep", "cell": "H7"})
+    assert [t["cell"] for t in st["tokens"]] == ["H8"]
+    assert st["used_mines"][p2] == 1
+
+
+def test_iec_s8_5_mine_war_off_skips_phases_and_techs() -> None:
+    st = new(2, seed=4, mine_war="off")
+    assert not rules.phase_active(st, 5)
+    p = st["seats"][0]
+    assert 17 not in rules.available_techs(st, p)
+
+
+# ---------------------------------------------------------------- developer
+
+
+def dev_state(missing: int = 0, tech15: bool = False) -> dict[str, Any]:
+    st, p1, _ = two()
+    add(st, p1, "developer", "E5", modules=3 - missing)
+    add(st, p1, "storage", "E3", goods={"AB": 4})
+    st["sites"]["G6"] = p1
+    if tech15:
+        st["players"][p1]["techs"] = [15]
+    return at(st, 7, p1)
+
+
+@pytest.mark.parametrize(("missing", "wins"), [(0, 5), (1, 4), (2, 2)])
+def test_iec_s18_2_build_odds_by_developer_damage(missing: int, wins: int) -> None:
+    def check(st: dict[str, Any]) -> bool:
+        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+        return "G6" in st["buildings"]
+
+    assert count_successes(lambda: dev_state(missing), check) == wins
+
+
+def test_iec_s18_2_ex12_failure_loses_one_ab_and_returns_one() -> None:
+    st = dev_state()
+    with dice(1):
+        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+    assert st["buildings"]["E3"]["goods"]["AB"] == 3
+    with pytest.raises(IllegalAction):
+        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+
+
+def test_iec_tech15_ex12_one_reattempt_after_failure() -> None:
+    st = dev_state(tech15=True)
+    p1 = st["actor"]
+    with dice(1, 1):
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+    assert st["buildings"]["E3"]["goods"]["AB"] == 2
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+
+
+def test_iec_s18_1_prepare_site_then_anyone_builds_on_it() -> None:
+    st, p1, p2 = two()
+    add(st, p1, "developer", "E5")
+    at(st, 6, p1)
+    do(st, p1, {"type": "prepare", "developer": "E5", "cell": "G6"})
+    assert st["sites"] == {"G6": p1}
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "prepare", "developer": "E5", "cell": "G7"})  # one per developer
+    add(st, p2, "developer", "H8")
+    add(st, p2, "storage", "H10", goods={"AB": 2})
+    at(st, 7, p2)
+    with dice(6):
+        do(st, p2, {"type": "build", "developer": "H8", "cell": "G6", "kind": "mine"})
+    assert st["buildings"]["G6"]["owner"] == p2 and "G6" not in st["sites"]
+
+
+def test_iec_s18_2_new_buildings_only_on_prepared_sites_within_range() -> None:
+    st = dev_state()
+    with pytest.raises(IllegalAction):
+        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G7", "kind": "mine"})
+    st["sites"]["I9"] = st["actor"]
+    with pytest.raises(IllegalAction):  # 8.9 cm away
+        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "I9", "kind": "mine"})
+
+
+def test_iec_s18_3_rebuild_adds_a_module_and_completes_reactor() -> None:
+    st = dev_state()
+    p1 = st["actor"]
+    add(st, p1, "reactor", "E7", modules=7, complete=False)
+    with dice(6):
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "E7"})
+    assert st["buildings"]["E7"]["modules"] == 8 and st["buildings"]["E7"]["complete"]
+    assert st["buildings"]["E3"]["goods"]["AB"] == 2
+
+
+def test_iec_s18_4_new_building_does_not_operate_this_turn() -> None:
+    st = dev_state()
+    st["sites"]["F3"] = st["actor"]
+    with dice(6):
+        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "F3",
+                             "kind": "transmitter"} | {"cell": "G3"} if False else
+           {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+    assert st["buildings"]["G6"]["powered"] is False
+
+
+def test_iec_12_ex11_first_mine_reveals_one_of_two_deposits() -> None:
+    st = dev_state()
+    st["areas"]["I-NW"]["candidates"] = ["I-2", "I-6"]
+    with dice(6):
+        ev = do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G6",
+                                  "kind": "mine"})
+    dep = st["areas"]["I-NW"]["deposit"]
+    assert dep in ("I-2", "I-6") and any(e["type"] == "deposit_revealed" for e in ev)
+    assert rules.deposit_at(st, "H7") == rules.scen(st).deposits[dep]
+
+
+def test_iec_tech1_remote_drilling_chooses_the_deposit_and_peeks() -> None:
+    st = dev_state()
+    p1 = st["actor"]
+    st["players"][p1]["techs"] = [1]
+    st["areas"]["I-NW"]["candidates"] = ["I-2", "I-6"]
+    with dice(6):
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine",
+                    "deposit": 1})
+    assert st["areas"]["I-NW"]["deposit"] == "I-6"
+    at(st, 14, p1)
+    do(st, p1, {"type": "peek", "area": "II-N"})
+    v = rules.view(st, p1)
+    assert v["areas"]["II-N"]["candidates"] == st["areas"]["II-N"]["candidates"]
+    other = next(p for p in st["players"] if p != p1)
+    assert rules.view(st, other)["areas"]["II-N"]["candidates"] == []
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "peek", "area": "II-S"})  # one per turn
+
+
+@pytest.mark.parametrize(("missing", "wins"), [(0, 6), (1, 4), (2, 2)])
+def test_iec_tech14_ex13_recycling_recovery_odds(missing: int, wins: int) -> None:
+    def make() -> dict[str, Any]:
+        st = dev_state(missing)
+        p1 = st["actor"]
+        st["players"][p1]["techs"] = [14]
+        other = next(p for p in st["players"] if p != p1)
+        add(st, other, "storage", "H6")  # 6.3 cm? no: (3,1) -> 6.32 > 6
+        add(st, other, "storage", "G7")  # (2,2) -> 5.66 cm
+        st["buildings"]["E3"]["goods"]["AB"] = 0
+        return st
+
+    def check(st: dict[str, Any]) -> bool:
+        do(st, st["actor"], {"type": "recycle", "developer": "E5", "target": "G7"})
+        assert st["buildings"]["G7"]["modules"] == 1
+        return st["buildings"]["E3"]["goods"]["AB"] == 1
+
+    assert count_successes(make, check) == wins
+
+
+def test_iec_s18_5_recycling_replaces_preparation_and_building() -> None:
+    st = dev_state()
+    p1 = st["actor"]
+    st["players"][p1]["techs"] = [14]
+    st["buildings"]["E5"]["used"] = ["prepare"]
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "recycle", "developer": "E5", "target": "E3"})
+
+
+def test_iec_d6_recycling_any_owner_but_own_developer_only_undamaged() -> None:
+    st = dev_state(missing=1)
+    p1 = st["actor"]
+    st["players"][p1]["techs"] = [14]
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "recycle", "developer": "E5", "target": "E5"})
+    with dice(6):
+        do(st, p1, {"type": "recycle", "developer": "E5", "target": "E3"})  # own storage
+    assert st["buildings"]["E3"]["modules"] == 1
+
+
+# ---------------------------------------------------------------- launchers
+
+
+def fire_state(target: str, techs: list[int] | None = None, radiation: int = 8,
+               launcher_modules: int = 3) -> dict[str, Any]:
+    st, p1, p2 = two()
+    add(st, p1, "launcher", "I5", modules=launcher_modules)
+    add(st, p1, "storage", "I7", goods={"AC": 3})
+    add(st, p2, "storage", target)
+    st["players"][p1]["techs"] = list(techs or [])
+    st["radiation"] = radiation
+    return at(st, 9, p1)
+
+
+def _hit(st: dict[str, Any], target: str, n: int = 1) -> bool:
+    do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {target: n}})
+    return st["buildings"][target]["modules"] == 1
+
+
+def test_iec_16_2_ex3_base_range_hits_two_in_three() -> None:
+    assert round(rules.scen(new()).distance("I5", "R3"), 1) == 18.4
+    assert count_successes(lambda: fire_state("R3"), lambda st: _hit(st, "R3")) == 4
+
+
+def test_iec_16_2_ex3_extended_range_hits_one_in_two() -> None:
+    assert round(rules.scen(new()).distance("I5", "T12"), 1) == 26.1
+    assert count_successes(lambda: fire_state("T12"), lambda st: _hit(st, "T12")) == 3
+
+
+def test_iec_16_1_ex3_beyond_twice_range_cannot_be_targeted() -> None:
+    st = fire_state("X16")  # 2*sqrt(15²+11²) = 37.2 -> in reach; use a farther one
+    assert choices.hit_threshold(st, st["buildings"]["I5"], "X16") == 4
+    st, p1, p2 = two()
+    add(st, p1, "launcher", "A1")
+    assert rules.scen(st).distance("A1", "X13") > 40
+    assert choices.hit_threshold(st, st["buildings"]["A1"], "X13") is None
+
+
+def test_iec_tech12_ex6_satellite_positioning_needs_low_radiation() -> None:
+    st = fire_state("T12", techs=[12], radiation=5)
+    assert choices.hit_threshold(st, st["buildings"]["I5"], "T12") == 3
+    st["radiation"] = 7
+    assert choices.hit_threshold(st, st["buildings"]["I5"], "T12") == 4
+
+
+def test_iec_16_5_d7_ex4_two_hits_on_one_target_destroy_one_module() -> None:
+    st = fire_state("R3")
+    st["buildings"]["R3"]["kind"] = "developer"
+    st["buildings"]["R3"]["modules"] = 3
+    with dice(6, 6):
+        do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 2}})
+    assert st["buildings"]["R3"]["modules"] == 2
+    assert st["buildings"]["I7"]["goods"]["AC"] == 1  # 1 AC per missile
+
+
+def test_iec_tech10_ex4_multiple_targets_each_lose_a_module() -> None:
+    st = fire_state("R3", techs=[10])
+    add(st, next(p for p in st["players"] if p != st["actor"]), "storage", "M3")
+    with dice(6, 6):
+        do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 1, "M3": 1}})
+    assert st["buildings"]["R3"]["modules"] == 1 and st["buildings"]["M3"]["modules"] == 1
+
+
+def test_iec_s19_2_shots_two_three_with_salvo_one_when_damaged() -> None:
+    st = fire_state("R3")
+    la = st["buildings"]["I5"]
+    assert choices.launcher_shots(st, la) == 2
+    st["players"][st["actor"]]["techs"] = [9]
+    assert choices.launcher_shots(st, la) == 3
+    la["modules"] = 2
+    assert choices.launcher_shots(st, la) == 1
+    with pytest.raises(IllegalAction):
+        do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 2}})
+
+
+def test_iec_16_4_launcher_operates_with_its_first_module() -> None:
+    st = fire_state("R3", launcher_modules=1)
+    with dice(6):
+        assert _hit(st, "R3")
+
+
+def test_iec_s19_6_own_buildings_cannot_be_targeted() -> None:
+    st = fire_state("R3")
+    st["buildings"]["R3"]["owner"] = st["actor"]
+    with pytest.raises(IllegalAction) as e:
+        do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 1}})
+    assert e.value.rule_id == "IEC-S-19.6"
+
+
+def anti_state(radiation: int, dist_cell: str = "R6") -> dict[str, Any]:
+    st = fire_state("R3", radiation=radiation)
+    p2 = next(p for p in st["players"] if p != st["actor"])
+    st["players"][p2]["techs"] = [11]
+    add(st, p2, "launcher", dist_cell)
+    add(st, p2, "storage", "R8", goods={"AC": 1})
+    return st
+
+
+@pytest.mark.parametrize(("radiation", "saves"), [(8, 2), (5, 3)])
+def test_iec_tech11_ex5_anti_missile_cancels_on_5_plus_when_radiation_high(
+    radiation: int, saves: int
+) -> None:
+    def check(st: dict[str, Any]) -> bool:
+        import engine.iec.actions as A
+
+        orig = A._roll
+        seq = [6]  # the missile hits; then the forced face is the interception roll
+
+        def roll(state: dict[str, Any]) -> int:
+            return seq.pop(0) if seq else orig(state)
+
+        A._roll = roll  # type: ignore[assignment]
+        try:
+            do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 1}})
+        finally:
+            A._roll = orig  # type: ignore[assignment]
+        assert st["buildings"]["R8"]["goods"]["AC"] == 0
+        return st["buildings"]["R3"]["modules"] == 2
+
+    assert count_successes(lambda: anti_state(radiation), check) == saves
+
+
+def test_iec_d8_anti_missile_only_within_base_range() -> None:
+    st = anti_state(5, dist_cell="X14")  # 2*sqrt(6²+11²) = 25 cm from R3
+    assert actions._interceptors(st, "R3") == []
+
+
+# ---------------------------------------------------------------- effectors and economy
+
+
+@pytest.mark.parametrize(("radiation", "wins"), [(3, 5), (6, 4), (10, 3)])
+def test_iec_s17_ex14_transmission_odds_by_radiation(radiation: int, wins: int) -> None:
+    def make() -> dict[str, Any]:
+        st, p1, _ = two()
+        add(st, p1, "transmitter", "G3")
+        add(st, p1, "storage", "E3", goods={"BC": 2})
+        st["radiation"] = radiation
+        return at(st, 10, p1)
+
+    def check(st: dict[str, Any]) -> bool:
+        do(st, st["actor"], {"type": "transmit", "building": "G3"})
+        assert st["buildings"]["E3"]["goods"]["BC"] == 1  # lost on failure too
+        return st["players"][st["actor"]]["vp"] == 1
+
+    assert count_successes(make, check) == wins
+
+
+def test_iec_tech8_fast_transmission_second_launch_on_4_plus() -> None:
+    st, p1, _ = two()
+    add(st, p1, "transmitter", "G3")
+    add(st, p1, "storage", "E3", goods={"BC": 2})
+    st["players"][p1]["techs"] = [8]
+    st["radiation"] = 3
+    at(st, 10, p1)
+    with dice(6, 4, 6):
+        do(st, p1, {"type": "transmit", "building": "G3"})
+    assert st["players"][p1]["vp"] == 2 and 8 in st["players"][p1]["revealed"]
+
+
+def test_iec_s16_laboratory_five_in_six() -> None:
+    def make() -> dict[str, Any]:
+        st, p1, _ = two()
+        add(st, p1, "laboratory", "G3")
+        add(st, p1, "storage", "E3", goods={"BC": 1, "AC": 1})
+        return at(st, 11, p1)
+
+    def check(st: dict[str, Any]) -> bool:
+        do(st, st["actor"], {"type": "research", "building": "G3"})
+        assert st["buildings"]["E3"]["goods"]["BC"] == 0
+        return st["players"][st["actor"]]["science"] == 1
+
+    assert count_successes(make, check) == 5
+
+
+def test_iec_s13_mine_extracts_with_deposit_threshold_into_linked_storage() -> None:
+    def make() -> dict[str, Any]:
+        st, p1, _ = two()
+        add(st, p1, "mine", "A1")
+        add(st, p1, "storage", "C1")
+        add(st, p1, "storage", "E3", goods={})  # 8.9 cm: not linked to the mine
+        st["players"][p1]["orders"]["extract"]["A1"] = "C"
+        return st
+
+    def check(st: dict[str, Any]) -> bool:
+        rules._extract(st, [])
+        assert st["buildings"]["E3"]["goods"]["C"] == 0
+        return st["buildings"]["C1"]["goods"]["C"] == 1
+
+    assert count_successes(make, check) == 3  # home deposit C 4+
+
+
+def test_iec_tech5_advanced_mining_extra_unit_on_4_plus() -> None:
+    st, p1, _ = two()
+    add(st, p1, "mine", "A1")
+    add(st, p1, "storage", "C1")
+    st["players"][p1]["techs"] = [5]
+    st["players"][p1]["orders"]["extract"]["A1"] = "A"
+    with dice(3, 4):
+        rules._extract(st, [])
+    assert st["buildings"]["C1"]["goods"]["A"] == 2
+
+
+def test_iec_s14_capacity_4_compression_5_damaged_2_per_module() -> None:
+    st, p1, _ = two()
+    s = add(st, p1, "storage", "C1")
+    assert rules.capacity(st, s) == 4
+    st["players"][p1]["techs"] = [7]
+    assert rules.capacity(st, s) == 5
+    s["goods"].update({"A": 3, "AB": 2})
+    events: list[dict[str, Any]] = []
+    rules.lose_module(st, "C1", events, "missile")
+    assert rules.load_of(s) == 2 and any(e["type"] == "goods_discarded" for e in events)
+
+
+def test_iec_s15_mixer_recipe_inputs_freed_before_output() -> None:
+    st, p1, _ = two()
+    add(st, p1, "mixer", "C3")
+    s1 = add(st, p1, "storage", "C1", goods={"A": 2, "B": 2})  # full
+    st["players"][p1]["orders"]["mix"] = ["AB"]
+    st["phase_order"]["12"] = [p1]
+    rules._mix_and_move(st, [])
+    assert s1["goods"] == {"A": 1, "B": 1, "C": 0, "AB": 1, "BC": 0, "AC": 0}
+
+
+def test_iec_s14_unpowered_storage_is_not_linked_and_keeps_goods() -> None:
+    st, p1, _ = two()
+    add(st, p1, "mixer", "C3")
+    s1 = add(st, p1, "storage", "C1", goods={"A": 1, "B": 1}, powered=False)
+    st["phase_order"]["12"] = [p1]
+    rules._mix_and_move(st, [])
+    assert s1["goods"]["A"] == 1 and s1["goods"]["AB"] == 0
+
+
+def test_iec_s14_standing_transfers_move_each_unit_once() -> None:
+    st, p1, _ = two()
+    a = add(st, p1, "storage", "C1", goods={"AB": 2})
+    b = add(st, p1, "storage", "E3")
+    c = add(st, p1, "storage", "G3")
+    actions.apply(st, p1, {"type": "transfers", "moves": [
+        {"from": "C1", "to": "E3", "good": "AB", "n": 2},
+        {"from": "E3", "to": "G3", "good": "AB", "n": 2},
+    ]})
+    st["phase_order"]["12"] = [p1]
+    st["players"][p1]["orders"]["mix"] = []
+    rules._mix_and_move(st, [])
+    assert (a["goods"]["AB"], b["goods"]["AB"], c["goods"]["AB"]) == (0, 2, 0)
+
+
+def test_iec_d13_chain_mine_storage_mixer_storage_effector() -> None:
+    st, p1, _ = two()
+    add(st, p1, "storage", "E3", goods={"B": 1, "C": 1})
+    add(st, p1, "mixer", "C3")
+    add(st, p1, "transmitter", "G3")
+    st["players"][p1]["orders"]["mix"] = ["BC"]
+    st["phase_order"]["12"] = [p1]
+    rules._mix_and_move(st, [])
+    assert st["buildings"]["E3"]["goods"]["BC"] == 1
+    assert choices.has_choice(st, p1, 10)
+
+
+def test_iec_s10_5_link_distances_four_for_mines_six_for_others() -> None:
+    st, p1, _ = two()
+    m = add(st, p1, "mine", "A1")
+    t = add(st, p1, "transmitter", "A7")
+    add(st, p1, "storage", "A4")  # 6 cm from both
+    assert rules.linked(st, m) == [] and len(rules.linked(st, t)) == 1
+
+
+# ---------------------------------------------------------------- technologies
+
+
+def test_iec_23_ex1_tech_costs_and_super_computer() -> None:
+    st, p1, _ = two()
+    pl = st["players"][p1]
+    costs = []
+    for k in range(4):
+        pl["techs"] = list(range(5, 5 + k))
+        costs.append(rules.tech_cost(st, p1))
+    assert costs == [3, 5, 7, 9]
+    pl["techs"] = [2, 5, 6]
+    assert rules.tech_cost(st, p1) == 5
+    pl["techs"] = [2]
+    assert rules.tech_cost(st, p1) == 3
+
+
+def test_iec_24_must_choose_when_enough_points_and_it_stays_secret() -> None:
+    st, p1, p2 = two()
+    st["players"][p1]["science"] = 4
+    at(st, 14, p1)
+    with pytest.raises(IllegalAction) as e:
+        do(st, p1, {"type": "done"})
+    assert e.value.rule_id == "IEC-24"
+    do(st, p1, {"type": "tech", "tech": 8})
+    assert st["players"][p1]["science"] == 1
+    assert rules.view(st, p2)["players"][p1]["techs"] == []
+    assert rules.view(st, p1)["players"][p1]["techs"] == [8]
+
+
+def test_iec_tech2_super_computer_is_never_revealed() -> None:
+    st, p1, _ = two()
+    st["players"][p1]["techs"] = [2]
+    rules._reveal(st, p1, 2, [])
+    assert st["players"][p1]["revealed"] == []
+
+
+def test_iec_tech16_d10_subsidy_once_from_turn_5() -> None:
+    st, p1, _ = two()
+    st["players"][p1]["techs"] = [16]
+    at(st, 14, p1)
+    st["turn"] = 4
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "subsidy", "kind": "reactor", "cell": "M13"})
+    st["turn"] = 5
+    do(st, p1, {"type": "subsidy", "kind": "reactor", "cell": "M13"})
+    r = st["buildings"]["M13"]
+    assert r["modules"] == 2 and not r["complete"]
+    with pytest.raises(IllegalAction):
+        do(st, p1, {"type": "subsidy", "kind": "storage", "cell": "D13"})
+
+
+def test_iec_tech3_s10_3_flexible_order_collisions_lowest_roller_first() -> None:
+    st, names = empty(3)
+    a, b, c = names
+    for p in (b, c):
+        st["players"][p]["techs"] = [3]
+    st["players"][b]["orders"]["flex"]["9"] = "first"
+    st["players"][c]["orders"]["flex"]["9"] = "first"
+    import engine.core.rng as rngmod
+
+    seq = [5, 2]  # b rolls 5, c rolls 2: c applies first, b (highest) last -> b first
+    orig = rngmod.Rng.die
+    rngmod.Rng.die = lambda self, sides=6: seq.pop(0)  # type: ignore[method-assign]
+    try:
+        rules._phase_orders(st, [])
+    finally:
+        rngmod.Rng.die = orig  # type: ignore[method-assign]
+    assert st["phase_order"]["9"] == [b, c, a]
+    assert st["phase_order"]["10"] == [a, b, c]
+
+
+def test_iec_d11_incomplete_counts_as_damaged() -> None:
+    st, p1, _ = two()
+    s = add(st, p1, "mixer", "C3", modules=1)
+    assert not rules.undamaged(st, s)
+
+
+def test_iec_s20_zero_modules_removes_building_and_goods() -> None:
+    st, p1, _ = two()
+    add(st, p1, "storage", "C1", modules=1, goods={"A": 2})
+    rules.lose_module(st, "C1", [], "missile")
+    assert "C1" not in st["buildings"]
+
+
+def test_iec_s10_4_players_act_in_turn_one_after_another() -> None:
+    st = new(2, seed=3)
+    actor = st["actor"]
+    other = next(p for p in st["players"] if p != actor)
+    with pytest.raises(IllegalAction) as e:
+        actions.apply(st, other, {"type": "done"})
+    assert e.value.rule_id == "IEC-S-10.4"
+
+
+def test_iec_s9_victory_by_vp_then_modules_then_science() -> None:
+    st, p1, p2 = two()
+    st["players"][p1]["vp"] = 3
+    st["players"][p2]["vp"] = 3
+    add(st, p2, "storage", "T14")
+    assert rules.result(st) == [[p2], [p1]]
+    st["players"][p1]["science"] = 5
+    add(st, p1, "storage", "C1")
+    assert rules.result(st) == [[p1], [p2]]
