@@ -62,8 +62,9 @@ KEY_PREFIX = "tg:"
 # Where build_application leaves the adapter for `running` and the tests.
 ADAPTER_KEY = "boardchat.telegram"
 
-# Commands whose Inbound carries a real `is_admin` (one getChatMember call, cached briefly).
-ADMIN_COMMANDS = frozenset({"abort", "settings", "kick"})
+# Commands whose Inbound carries a real `is_admin` (one getChatMember call, cached briefly):
+# those the table lets a chat administrator use besides the table's creator.
+ADMIN_COMMANDS = frozenset({"abort", "settings", "kick", "start", "addbot"})
 ADMIN_CACHE_SECONDS = 60.0
 # Always routed to the table, even when no spec names them: Telegram clients send /start when a
 # user opens the bot (that is what lets the bot message them privately) and /help is universal.

@@ -3,6 +3,8 @@ against the fake Bot API server on 127.0.0.1, with the scripted fake table."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -11,7 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.platforms.telegram import build_application, running, webhook_secret
+from bot.platforms.telegram import build_application, running, serve, webhook_secret
 from tests.bot.platforms.fake_telegram import (
     FakeBotApi,
     FakeTable,
@@ -193,3 +195,20 @@ async def test_stopping_is_prompt_while_a_long_poll_is_open(api: FakeBotApi) -> 
         await api.wait_for(lambda s: s.open_polls)
         started = time.monotonic()
     assert time.monotonic() - started < 5
+
+
+async def test_serve_runs_until_cancelled(api: FakeBotApi) -> None:
+    """`serve` as `boardchat run` calls it: settings only (the fake is a self-hosted server)."""
+    table = FakeTable()
+    ann = api.user(7, "Ann")
+    task = asyncio.create_task(serve(table, make_settings(telegram_api_base_url=api.base_url)))
+    try:
+        await api.wait_for(lambda s: s.since(0, "getUpdates") or s.open_polls)
+        [reply] = await play(api, ann, "/status")
+        assert reply.text == "Status: lobby."
+        assert "telegram" in table.senders
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+    assert task.cancelled()
