@@ -227,7 +227,7 @@ def test_ex_hex12_hex20_movement_sweeps_every_figure_on_its_path() -> None:
     )
     plan = rules.price(state, "blue", move("L12", "SE", 5))
     assert sorted(a["cost"] for a in plan.armour) == [0, 1] and plan.cost == 9
-    _, events = act(state, move("L12", "SE", 5))
+    act(state, move("L12", "SE", 5))
     assert pieces(state, "red") == [] and pieces(state, "blue") == ["Q12", "Q13", "Q14"]
     assert state["bonus"]["blue"] == 7
 

@@ -206,9 +206,5 @@ def test_hex2_6_round_is_one_turn_of_every_remaining_player() -> None:
         GAME.apply(state, p, {"type": "birth", "cell": _home(state, p)[2 * state["round"] - 2]})
         if GAME.current_players(state) == [p]:
             GAME.apply(state, p, {"type": "end"})
-    assert seen == [(1, order[0]), (1, order[1]), (1, order[2])] + [
-        (2, order[0]),
-        (2, order[1]),
-        (2, order[2]),
-    ]
+    assert seen == [(rnd, p) for rnd in (1, 2) for p in order]
     assert state["options"]["rounds"] == 0 and not GAME.is_over(state)

@@ -1,0 +1,109 @@
+"""The chat layer: phone-sized commands, quotes, texts, buttons, completion, undo, pictures."""
+
+import pytest
+
+from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
+from engine.hexania import GAME
+from tests.engine.hexania.helpers import position
+
+T = EnglishTranslator()
+
+
+def test_chat_commands_parse_to_actions() -> None:
+    state = position({"blue": ["L12"]})
+    assert GAME.parse(state, "blue", "spawn", ["a6"]) == {"type": "birth", "cell": "A6"}
+    assert GAME.parse(state, "blue", "grow", ["L12", "l13"]) == {
+        "type": "grow",
+        "figure": "L12",
+        "cell": "L13",
+    }
+    assert GAME.parse(state, "blue", "move", ["L12", "se", "3"]) == {
+        "type": "move",
+        "figure": "L12",
+        "dir": "SE",
+        "steps": 3,
+    }
+    assert GAME.parse(state, "blue", "move", ["L12", "E"])["steps"] == 1
+    assert GAME.parse(state, "blue", "regroup", ["L10", "L14", "keep=L11"]) == {
+        "type": "regroup",
+        "from": "L10",
+        "to": "L14",
+        "keep": "L11",
+    }
+    assert GAME.parse(state, "blue", "grow", ["L2", "L13", "L7"])["keep"] == "L7"
+    for name, args in [("spawn", ["Z9"]), ("move", ["L12"]), ("move", ["L12", "UP"]), ("grow", [])]:
+        with pytest.raises(ParseError):
+            GAME.parse(state, "blue", name, args)
+    assert {c.name for c in GAME.commands} >= {"spawn", "grow", "move", "regroup", "end", "cost"}
+    assert next(c for c in GAME.commands if c.name == "cost").kind == "quote"
+
+
+def test_hex2_4_end_without_acting_asks_for_confirmation() -> None:
+    state = position({"blue": ["L12"]})
+    reply = GAME.parse(state, "blue", "end", [])
+    assert isinstance(reply, Reply) and "/end yes" in reply.text
+    assert GAME.parse(state, "blue", "end", ["yes"]) == {"type": "end"}
+    state["turn"]["actions"] = 1
+    assert GAME.parse(state, "blue", "end", []) == {"type": "end"}
+
+
+def test_hex18_cost_quote_prices_without_acting() -> None:
+    state = position(
+        {"blue": ["L12", "L13", "L14"], "red": ["N11", "N12", "N13", "N14", "N15"]}, points=7
+    )
+    before = GAME.text(state)
+    reply = GAME.parse(state, "blue", "cost", ["move", "L12", "SE", "3"])
+    assert isinstance(reply, Reply)
+    assert "inertia 3 + 3 steps + armour 2" in reply.text and "= 8 points" in reply.text
+    assert "not enough" in reply.text and "Destroys 3 pieces" in reply.text
+    assert reply.extra["ok"] is False and reply.extra["cost"] == 8
+    bad = GAME.parse(state, "blue", "cost", ["/regroup", "L12", "L20"])
+    assert isinstance(bad, Reply) and "HEX-9" in bad.text
+    assert GAME.text(state) == before
+
+
+def test_describe_turn_and_events_are_english_lines() -> None:
+    state = position({"blue": ["L12"]}, points=9)
+    text = GAME.describe_turn(state, "blue", T)
+    assert "blue rolled 6+6" in text and "/move" in text
+    _, events = GAME.apply(state, "blue", {"type": "move", "figure": "L12", "dir": "E", "steps": 2})
+    assert (
+        GAME.describe_event(state, events[0], T)
+        == "blue: L12 moves E 2, now at L14 (cost 3, 6 left)."
+    )
+    _, events = GAME.apply(state, "blue", {"type": "end"})
+    lines = [GAME.describe_event(state, e, T) for e in events]
+    assert lines[0] == "blue ends the turn (6 points lost)."
+    assert all(isinstance(line, str) and line for line in lines)
+
+
+def test_buttons_offer_births_and_end() -> None:
+    state = position({}, points=5)
+    buttons = GAME.buttons(state, "blue")
+    assert buttons[-1] == ("End turn", "/end") and buttons[0] == ("Spawn A4", "/spawn A4")
+    assert GAME.buttons(state, "red") == []
+
+
+def test_complete_cells_prefers_own_pieces_and_homeland() -> None:
+    state = position({"blue": ["L12", "B3"]})
+    assert GAME.complete(state, "blue", "cell", "")[:4] == ["B3", "L12", "A4", "A5"]
+    assert GAME.complete(state, "blue", "cell", "l1")[:3] == ["L12", "L1", "L10"]
+    assert GAME.complete(None, None, "cell", "w1") == ["W1", "W10", "W11", "W12"]
+    assert GAME.complete(state, "blue", "direction", "s") == ["SW", "SE"]
+
+
+def test_undoable_unless_dice_were_rolled_and_pictures_after_each_turn() -> None:
+    state = position({"blue": ["L12"]}, points=9)
+    _, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
+    assert GAME.undoable(events) and not any(GAME.is_picture_event(e) for e in events)
+    _, events = GAME.apply(state, "blue", {"type": "end"})
+    assert not GAME.undoable(events)
+    assert [e["type"] for e in events if GAME.is_picture_event(e)] == ["turn_ended"]
+
+
+def test_illegal_chat_move_names_its_rule() -> None:
+    state = position({"blue": ["L12"]}, points=9)
+    action = GAME.parse(state, "blue", "spawn", ["L13"])
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, "blue", action)  # type: ignore[arg-type]
+    assert err.value.rule_id == "HEX-3"
