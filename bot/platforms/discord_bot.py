@@ -698,13 +698,15 @@ class DiscordAdapter:
 
     async def _send_pieces(
         self, target: discord.abc.Messageable, items: list[Piece], context: str
-    ) -> None:
+    ) -> bool:
+        """Send the pieces in order; False (logged) at the first failure."""
         for piece in items:
             try:
                 await target.send(**piece.kwargs())
             except discord.HTTPException as exc:
                 log.error("discord: sending to %s failed: %s", context, exc)
-                return  # the rest would fail the same way; discord.py already waited out 429s
+                return False  # the rest would fail the same way; 429s were already waited out
+        return True
 
     async def send(self, out: Outbound) -> None:
         """The table's sender: unsolicited messages (reminders, bots' moves, DMs)."""
@@ -718,23 +720,50 @@ class DiscordAdapter:
                 return
             try:
                 user = self.client.get_user(uid) or await self.client.fetch_user(uid)
-                await self._send_pieces(user, items, f"DM {out.private_to}")
+                sent = await self._send_pieces(user, items, f"DM {out.private_to}")
             except discord.HTTPException as exc:
                 log.error("discord: cannot reach user %s: %s", out.private_to, exc)
+                sent = False
+            if not sent:
+                await self._dm_refused(out, uid)
             return
-        cid = key_id(out.chat_key)
+        channel = await self._channel(out.chat_key)
+        if channel is not None:
+            await self._send_pieces(channel, items, out.chat_key)
+
+    async def _channel(self, key: str) -> discord.abc.Messageable | None:
+        cid = key_id(key)
         if cid is None:
-            log.warning("discord: no Discord channel for chat %s", out.chat_key)
-            return
+            log.warning("discord: no Discord channel for chat %s", key)
+            return None
         try:
             channel = self.client.get_channel(cid) or await self.client.fetch_channel(cid)
         except discord.HTTPException as exc:
-            log.error("discord: cannot reach channel %s: %s", out.chat_key, exc)
-            return
+            log.error("discord: cannot reach channel %s: %s", key, exc)
+            return None
         if not isinstance(channel, discord.abc.Messageable):
-            log.error("discord: channel %s does not take messages", out.chat_key)
+            log.error("discord: channel %s does not take messages", key)
+            return None
+        return channel
+
+    async def _dm_refused(self, out: Outbound, uid: int) -> None:
+        """A private message could not be delivered (DMs closed): say so in the chat, without
+        the private content, so the player knows to open their DMs."""
+        if key_id(out.chat_key) is None:
             return
-        await self._send_pieces(channel, items, out.chat_key)
+        channel = await self._channel(out.chat_key)
+        if channel is None:
+            return
+        text = i18n.tr(
+            None,
+            N_(
+                "{mention}, I could not send you a private message. Please allow direct "
+                "messages from this server's members."
+            ),
+            mention=f"<@{uid}>",
+        )
+        note = Piece(content=text, png=None, view=None, user_ids=[uid])
+        await self._send_pieces(channel, [note], out.chat_key)
 
 
 def _choices(values: Sequence[str]) -> list[app_commands.Choice[str]]:

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import discord
 import pytest
 
 from bot.messages import Outbound
@@ -283,3 +284,31 @@ async def test_a_command_discord_knows_but_we_do_not_is_answered_privately(
         (callback,) = http.callbacks()
         assert callback.json["type"] == 4 and callback.json["data"]["flags"] == 64
         assert "retired" in caplog.text and table.inbounds == []
+
+
+async def test_a_refused_dm_leaves_a_note_in_the_channel() -> None:
+    table = FakeTable()
+    async with running(table) as (_client, http):
+        original = http.answer
+
+        def closed_dms(method: str, path: str, body: Any) -> Any:
+            if method == "POST" and path == f"/channels/{BOB_ID + 1}/messages":
+                raise _forbidden()
+            return original(method, path, body)
+
+        http.answer = closed_dms  # type: ignore[method-assign]
+        await table.senders["discord"](
+            Outbound(f"dc:{CHANNEL_ID}", "Your hand: 13, 20", private_to=f"dc:{BOB_ID}")
+        )
+        (note,) = http.find("POST", f"/channels/{CHANNEL_ID}/messages")
+        assert note.json["content"].startswith(f"<@{BOB_ID}>, I could not send you")
+        assert "13, 20" not in note.json["content"]
+        assert note.json["allowed_mentions"]["users"] == [BOB_ID]
+
+
+def _forbidden() -> discord.Forbidden:
+    class _Resp:
+        status = 403
+        reason = "Forbidden"
+
+    return discord.Forbidden(_Resp(), {"code": 50007, "message": "Cannot send messages"})  # type: ignore[arg-type]

@@ -29,7 +29,9 @@ NOW = 1_700_000_000.0
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    opened = await open_table(str(tmp_path / "boardchat.sqlite3"), clock=lambda: NOW)
+    opened = await open_table(
+        str(tmp_path / "boardchat.sqlite3"), clock=lambda: NOW, seeder=lambda: 7
+    )
     try:
         yield opened
     finally:
@@ -53,6 +55,15 @@ async def feed(client: dc.BoardchatClient, http: DiscordHttp, payload: dict[str,
     client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
     await settle()
     return http.followups()[before:]
+
+
+NAMES = {ALICE_ID: "Alice", BOB_ID: "Bob"}
+
+
+def to_act(prompt: Any) -> tuple[int, int]:
+    """(who must act, the other player) from a prompt that mentions the player to act."""
+    first = next(uid for uid in NAMES if prompt.json["content"].startswith(f"<@{uid}>"))
+    return first, next(uid for uid in NAMES if uid != first)
 
 
 def custom_ids(request: Any) -> list[str]:
@@ -89,7 +100,7 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
         pictures = [r for r in started if r.files]
         assert pictures and pictures[0].files[0].startswith(b"\x89PNG")
         prompt = started[-1]
-        assert f"<@{ALICE_ID}>" in prompt.json["content"]
+        first, _other = to_act(prompt)  # the prompt mentions the player to act
         buttons = custom_ids(prompt)
         assert buttons and all(b.startswith("bc:") for b in buttons)
 
@@ -101,15 +112,16 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
         choices = http.callbacks()[-1].json["data"]["choices"]
         assert choices and all(c["value"].isdigit() for c in choices)
 
-        # Alice presses the first "/bid" button of the prompt: the auction opens.
-        pressed = await feed(client, http, button_payload(buttons[0], user_id=ALICE_ID))
+        # The player to act presses the first "/bid" button of the prompt: the auction opens.
+        press = button_payload(buttons[0], user_id=first, user_name=NAMES[first])
+        pressed = await feed(client, http, press)
         assert http.callbacks()[-1].json == {"type": 6}
         assert any(not r.ephemeral for r in pressed)
         text = " ".join(r.json.get("content", "") for r in pressed)
-        assert "Alice" in text or f"<@{ALICE_ID}>" in text
+        assert f"{NAMES[first]} puts plant" in text
 
         # The same button again is stale: a private answer, nothing sent to the channel.
-        again = await feed(client, http, button_payload(buttons[0], user_id=ALICE_ID))
+        again = await feed(client, http, button_payload(buttons[0], user_id=first))
         assert len(again) == 1 and again[0].ephemeral
         assert "out of date" in again[0].json["content"]
 
@@ -118,12 +130,24 @@ async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
     async with running(table) as (client, http):
         await feed(client, http, slash_payload("new", {"game": "powergrid"}))
         await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
-        await feed(client, http, slash_payload("start"))
+        started = await feed(client, http, slash_payload("start"))
+        first, other = to_act(started[-1])
         (refused,) = await feed(
             client,
             http,
-            slash_payload("bid", {"plant": "3", "amount": 3}, user_id=BOB_ID, user_name="Bob"),
+            slash_payload(
+                "bid", {"plant": "3", "amount": 3}, user_id=other, user_name=NAMES[other]
+            ),
         )
         assert "Not your turn" in refused.json["content"]
+        (opened,) = await feed(
+            client,
+            http,
+            slash_payload(
+                "bid", {"plant": "3", "amount": 3}, user_id=first, user_name=NAMES[first]
+            ),
+        )
+        assert f"{NAMES[first]} puts plant 3 up for auction at 3" in opened.json["content"]
+        assert not opened.ephemeral
         seats = await table.store.seats((await table.store.open_game(f"dc:{CHANNEL_ID}")).id)  # type: ignore[union-attr]
         assert {s.user_key for s in seats} == {f"dc:{ALICE_ID}", f"dc:{BOB_ID}"}
