@@ -89,6 +89,7 @@ labels: dict[str, str] = {
     "type.eco": "eco",
     "type.fusion": "fusion",
     "ev.round_started": "Round {round} begins",
+    "ev.region_chosen": "{player} chooses region {region}",
     "ev.regions_chosen": "Regions in play: {regions}",
     "ev.player_order": "Turn order: {order}",
     "ev.auction_opened": "{player} offers plant {plant} for {bid}",
@@ -264,35 +265,41 @@ class _Geometry:
 
         Connected cities keep a wider gap so their connection and its cost stay visible."""
         names = sorted(pos)
-        p = {n: list(pos[n]) for n in names}
+        xs = [pos[n][0] for n in names]
+        ys = [pos[n][1] for n in names]
+        half = [max(NODE_W, self.label_w[n] + 6) / 2 for n in names]
+        height = NODE_H + CITY_FONT + 6  # every box is this tall (node + name)
+        pairs = [
+            (i, j, 26.0 if frozenset((names[i], names[j])) in linked else 6.0)
+            for i in range(len(names))
+            for j in range(i + 1, len(names))
+        ]
+        top, bottom = 8 + NODE_H / 2, self.map_h - 4 - (height - NODE_H / 2)
         for _ in range(400):
             moved = False
-            for i, a in enumerate(names):
-                for b in names[i + 1 :]:
-                    gap = 26.0 if frozenset((a, b)) in linked else 6.0
-                    ax0, ay0, ax1, ay1 = self.box(a, (p[a][0], p[a][1]))
-                    bx0, by0, bx1, by1 = self.box(b, (p[b][0], p[b][1]))
-                    ox = min(ax1, bx1) - max(ax0, bx0) + gap
-                    oy = min(ay1, by1) - max(ay0, by0) + gap
-                    if ox <= 0 or oy <= 0:
-                        continue
-                    moved = True
-                    dx, dy = p[b][0] - p[a][0], p[b][1] - p[a][1]
-                    if ox < oy * 1.2:
-                        s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
-                        p[a][0] -= s
-                        p[b][0] += s
-                    else:
-                        s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
-                        p[a][1] -= s
-                        p[b][1] += s
-            for n in names:
-                x0, y0, x1, y1 = self.box(n, (p[n][0], p[n][1]))
-                p[n][0] += max(0.0, 8 - x0) - max(0.0, x1 - (self.w - 8))
-                p[n][1] += max(0.0, 8 - y0) - max(0.0, y1 - (self.map_h - 4))
+            for i, j, gap in pairs:
+                dx, dy = xs[j] - xs[i], ys[j] - ys[i]
+                ox = half[i] + half[j] - abs(dx) + gap
+                if ox <= 0:
+                    continue
+                oy = height - abs(dy) + gap
+                if oy <= 0:
+                    continue
+                moved = True
+                if ox < oy * 1.2:
+                    s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
+                    xs[i] -= s
+                    xs[j] += s
+                else:
+                    s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
+                    ys[i] -= s
+                    ys[j] += s
+            for k in range(len(names)):
+                xs[k] = min(max(xs[k], 8 + half[k]), self.w - 8 - half[k])
+                ys[k] = min(max(ys[k], top), bottom)
             if not moved:
                 break
-        return {n: (round(p[n][0]), round(p[n][1])) for n in names}
+        return {n: (round(xs[k]), round(ys[k])) for k, n in enumerate(names)}
 
     def _place_cost_labels(self, connections: list[list[Any]]) -> dict[tuple[str, str], tuple]:
         """A spot for each connection's cost: on its visible part, clear of cities if possible."""
@@ -307,12 +314,14 @@ class _Geometry:
             if hi <= lo:
                 lo = hi = (lo + hi) / 2
             mid = (lo + hi) / 2
+            reach = (min(ax, bx) - w, min(ay, by) - h, max(ax, bx) + w, max(ay, by) + h)
+            near = [q for q in taken if _overlap(reach, q)]
             best: tuple[float, tuple[float, ...]] | None = None
             for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
                 t = mid + (hi - lo) * k / 9
                 cx, cy = ax + (bx - ax) * t, ay + (by - ay) * t
                 r = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                score = sum(_overlap_area(r, q) for q in taken) + abs(t - mid) * 40
+                score = sum(_overlap_area(r, q) for q in near) + abs(t - mid) * 40
                 if best is None or score < best[0]:
                     best = (score, r)
             assert best is not None
@@ -348,7 +357,9 @@ def _overlap(r: Sequence[float], q: Sequence[float]) -> bool:
 
 
 _GEOMETRY: dict[str, tuple[dict[str, Any], _Geometry]] = {}
-_BASE: dict[tuple[str, tuple[str, ...], int], Image.Image] = {}
+# (map, regions in play) -> base layer, least recently used first; about 4 MB each.
+_BASE: dict[tuple[str, tuple[str, ...]], Image.Image] = {}
+_BASE_LIMIT = 24
 
 
 def _map_and_geometry(map_id: str) -> tuple[dict[str, Any], _Geometry]:
@@ -372,10 +383,11 @@ def _slot_boxes(x: float, y: float) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def _base_layer(map_id: str, regions: tuple[str, ...], slots_open: int) -> Image.Image:
-    """The map without houses, for one map, set of regions in play and number of open slots."""
-    key = (map_id, regions, slots_open)
+def _base_layer(map_id: str, regions: tuple[str, ...]) -> Image.Image:
+    """The map without slots and houses, for one map and set of regions in play (cached)."""
+    key = (map_id, regions)
     if key in _BASE:
+        _BASE[key] = _BASE.pop(key)  # most recently used last
         return _BASE[key]
     mp, g = _map_and_geometry(map_id)
     live = set(regions)
@@ -403,7 +415,7 @@ def _base_layer(map_id: str, regions: tuple[str, ...], slots_open: int) -> Image
             sd.ellipse((x / q - r, y / q - r, x / q + r, y / q + r), fill=tint(g.region_of[name]))
     small = small.filter(ImageFilter.GaussianBlur(1.5))
     img = Image.new("RGB", (g.w, g.h), _PAPER)
-    img.paste(small.resize((g.w, g.map_h), Image.Resampling.BICUBIC), (0, 0))
+    img.paste(small.resize((g.w, g.map_h), Image.Resampling.BILINEAR), (0, 0))
     d = ImageDraw.Draw(img)
 
     def in_play(city: str) -> bool:
@@ -417,8 +429,7 @@ def _base_layer(map_id: str, regions: tuple[str, ...], slots_open: int) -> Image
         d.line(
             (ax, ay, bx, by), fill=_EDGE if live_edge else _EDGE_DIM, width=3 if live_edge else 2
         )
-    # Cities: node with three slots (10, 15, 20) and the name below.
-    name_font = _font(CITY_FONT, True)
+    # Cities: the node frame (slots are drawn per picture), the costs, then the names on top.
     for name in sorted(g.pos):
         x, y = g.pos[name]
         live_city = in_play(name)
@@ -429,42 +440,16 @@ def _base_layer(map_id: str, regions: tuple[str, ...], slots_open: int) -> Image
             outline=_INK if live_city else _EDGE_DIM,
             width=2,
         )
-        for i, sb in enumerate(_slot_boxes(x, y)):
-            if live_city and i < slots_open:
-                d.ellipse(sb, fill=(255, 255, 255), outline=(120, 120, 120), width=1)
-            else:
-                d.ellipse(sb, fill=_CLOSED, outline=(160, 160, 160), width=1)
-                d.line((sb[0] + 5, sb[3] - 5, sb[2] - 5, sb[1] + 5), fill=(140, 140, 140), width=2)
 
-    cost_font = _font(14, True)
     for a, b, cost in conns:
         live_edge = in_play(a) and in_play(b)
         x0, y0, x1, y1 = g.edge_label[(a, b)]
-        d.rounded_rectangle(
-            (x0, y0, x1, y1),
-            radius=5,
-            fill=(255, 255, 255) if live_edge else (236, 236, 236),
-            outline=_EDGE if live_edge else _EDGE_DIM,
-        )
-        d.text(
-            ((x0 + x1) / 2, (y0 + y1) / 2 + 1),
-            str(cost),
-            font=cost_font,
-            fill=_INK if live_edge else _DIM_TEXT,
-            anchor="mm",
-        )
+        sprite = _cost_sprite(str(cost), x1 - x0, y1 - y0, live_edge)
+        img.paste(sprite, (x0, y0), sprite)
     for name in sorted(g.pos):
         x, y = g.pos[name]
-        live_city = in_play(name)
-        d.text(
-            (x, y + NODE_H / 2 + 2),
-            name,
-            font=name_font,
-            fill=_INK if live_city else _DIM_TEXT,
-            anchor="ma",
-            stroke_width=3,
-            stroke_fill=(255, 255, 255) if live_city else _PAPER,
-        )
+        sprite, dx = _name_sprite(name, in_play(name))
+        img.paste(sprite, (x - dx, round(y + NODE_H / 2 + 2)), sprite)
     # Legend of regions under the map.
     d.rectangle((0, g.map_h, g.w, g.h), fill=_PAPER)
     d.line((0, g.map_h, g.w, g.map_h), fill=_RULE, width=1)
@@ -485,7 +470,47 @@ def _base_layer(map_id: str, regions: tuple[str, ...], slots_open: int) -> Image
         d.text((x + 22, y + 2), text, font=font, fill=_INK if live_r else _DIM_TEXT)
         x += w
     _BASE[key] = img
+    while len(_BASE) > _BASE_LIMIT:
+        del _BASE[next(iter(_BASE))]
     return img
+
+
+@cache
+def _name_sprite(name: str, live: bool) -> tuple[Image.Image, int]:
+    """A city name with its white halo (slow to draw, so drawn once), and its x offset."""
+    font = _font(CITY_FONT, True)
+    w = round(font.getlength(name)) + 8
+    sprite = Image.new("RGBA", (w, CITY_FONT + 10), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).text(
+        (w / 2, 0),
+        name,
+        font=font,
+        fill=_INK if live else _DIM_TEXT,
+        anchor="ma",
+        stroke_width=3,
+        stroke_fill=(255, 255, 255) if live else _PAPER,
+    )
+    return sprite, w // 2
+
+
+@cache
+def _cost_sprite(text: str, w: int, h: int, live: bool) -> Image.Image:
+    sprite = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(sprite)
+    d.rounded_rectangle(
+        (0, 0, w, h),
+        radius=5,
+        fill=(255, 255, 255) if live else (236, 236, 236),
+        outline=_EDGE if live else _EDGE_DIM,
+    )
+    d.text(
+        (w / 2, h / 2 + 1),
+        text,
+        font=_font(14, True),
+        fill=_INK if live else _DIM_TEXT,
+        anchor="mm",
+    )
+    return sprite
 
 
 # --- houses ------------------------------------------------------------------------------------
@@ -657,7 +682,7 @@ class _Table:
         if v.get("step3_pending"):
             lines.append((w("step3_pending"), _font(15, True), (170, 40, 20)))
         th = v.get("thresholds")
-        if th:
+        if th and phase != "over":
             lines.append((w("thresholds", **th), _font(15), _MUTED))
         h = 0
         for i, (text, font, color) in enumerate(lines):
@@ -962,15 +987,13 @@ def render(
     mp, g = _map_and_geometry(map_id)
     known = {r["id"] for r in mp["regions"]}
     regions = tuple(sorted(r for r in view.get("regions_in_play") or known if r in known))
-    slots_open = int(view.get("slots_open", 1))
-    base = _base_layer(map_id, regions, slots_open)
+    base = _base_layer(map_id, regions)
     table = _Table(view, viewer, words)
 
     pad = 20
-    top_blocks = ["header", "ranking"]
     if g.side:
         col_x, col_w = g.w + pad, WIDTH - g.w - 2 * pad
-        blocks = [*top_blocks, "players", "plant_market", "resource_market", "log"]
+        blocks = ["header", "ranking", "players", "plant_market", "resource_market", "log"]
         used = _layout_column(table, blocks[:-1], col_x, pad, col_w, 0)
         log_lines = max(3, min(8, int((g.h - used - 40) // 21)))
         height = max(g.h, round(_layout_column(table, blocks, col_x, pad, col_w, log_lines)) + pad)
@@ -980,12 +1003,12 @@ def render(
         if height > g.h:
             d.rectangle((0, g.h, g.w, height), fill=_PAPER)
         d.line((g.w, 0, g.w, height), fill=_RULE, width=2)
-        _draw_houses(d, view, g, table)
+        _draw_houses(d, view, g, table, regions)
         _layout_column(table, blocks, col_x, pad, col_w, log_lines, d)
     else:
         col_w = (WIDTH - 3 * pad) / 2
-        left = [*top_blocks, "players"]
-        right = ["plant_market", "resource_market", "log"]
+        left = ["header", "players"]
+        right = ["ranking", "plant_market", "resource_market", "log"]
         lh = _layout_column(table, left, pad, 0, col_w, 0)
         rh0 = _layout_column(table, right[:-1], 0, 0, col_w, 0)
         log_lines = max(4, min(8, int((lh - rh0 - 34) // 21)))
@@ -995,7 +1018,7 @@ def render(
         img.paste(base, (0, 0))
         d = ImageDraw.Draw(img)
         d.line((0, g.h, WIDTH, g.h), fill=_RULE, width=2)
-        _draw_houses(d, view, g, table)
+        _draw_houses(d, view, g, table, regions)
         _layout_column(table, left, pad, g.h + pad, col_w, 0, d)
         _layout_column(table, right, 2 * pad + col_w, g.h + pad, col_w, log_lines, d)
 
@@ -1005,10 +1028,26 @@ def render(
     return out.getvalue()
 
 
-def _draw_houses(d: ImageDraw.ImageDraw, view: dict[str, Any], g: _Geometry, table: _Table) -> None:
-    for city, owners in sorted((view.get("cities") or {}).items()):
-        if city not in g.pos or not owners:
-            continue
+def _draw_houses(
+    d: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    g: _Geometry,
+    table: _Table,
+    regions: tuple[str, ...],
+) -> None:
+    """Each city's three slots (10, 15, 20): a house, open and empty, or not open (hatched)."""
+    slots_open = int(view.get("slots_open", 1))
+    owners_of = view.get("cities") or {}
+    for city in sorted(g.pos):
         x, y = g.pos[city]
-        for sb, p in zip(_slot_boxes(x, y), owners):
-            _house(d, sb, table.color.get(p, _MUTED), table.tag.get(p, "?"))
+        live = g.region_of[city] in regions
+        owners = owners_of.get(city) or []
+        for i, sb in enumerate(_slot_boxes(x, y)):
+            if i < len(owners):
+                p = owners[i]
+                _house(d, sb, table.color.get(p, _MUTED), table.tag.get(p, "?"))
+            elif live and i < slots_open:
+                d.ellipse(sb, fill=(255, 255, 255), outline=(120, 120, 120), width=1)
+            else:
+                d.ellipse(sb, fill=_CLOSED, outline=(160, 160, 160), width=1)
+                d.line((sb[0] + 5, sb[3] - 5, sb[2] - 5, sb[1] + 5), fill=(140, 140, 140), width=2)
