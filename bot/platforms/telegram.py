@@ -130,7 +130,7 @@ def command_text(text: str) -> str:
 
 def needs_admin(text: str) -> bool:
     match = _FIRST_COMMAND.search(text)
-    return bool(match) and match.group(1).lower() in ADMIN_COMMANDS
+    return match is not None and match.group(1).lower() in ADMIN_COMMANDS
 
 
 def telegram_language_code(lang: str) -> str:
@@ -261,10 +261,10 @@ class TelegramAdapter:
     # ---- start-up
 
     async def setup(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        """After `initialize`: publish the command menus and become the table's sender."""
+        """After `initialize`: become the table's sender, then publish the command menus."""
         self.application = application
-        await self.publish_menus()
         self.table.register_sender(PLATFORM, self.send)
+        await self.publish_menus()
 
     async def publish_menus(self) -> None:
         languages: list[tuple[str | None, str | None]] = [(None, None)]
