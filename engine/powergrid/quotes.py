@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+from engine.core import N_
 from engine.powergrid import market as mk
 from engine.powergrid.data import HOUSES, RESOURCES, SLOT_PRICES, game_map, income_for
 from engine.powergrid.network import INF
@@ -21,22 +22,28 @@ def connection_quote(state: State, player: str, cities: list[str]) -> dict[str, 
     `items` follow the given order; `cheapest_order` suggests an order that costs least
     (EX-PG-16: the charge follows the order actually built, never a joint tree).
     """
-    items, total, reason = _simulate(state, player, cities)
+    items, total, why = _simulate(state, player, cities)
     money = state["players"][player]["money"]
-    if reason is None and total > money:
-        reason = f"costs {total} E; you have {money} E"
+    if why is None and total > money:
+        why = (N_("This costs {total} E; you have {money} E."), {"total": total, "money": money})
     return {
         "total": total,
-        "ok": reason is None,
-        "reason": reason,
-        "cheapest_order": _cheapest_order(state, player, cities) if reason is None else [],
+        "ok": why is None,
+        # English text, plus its N_ template and parameters for translation
+        "reason": None if why is None else why[0].format(**why[1]),
+        "reason_key": None if why is None else why[0],
+        "reason_params": None if why is None else why[1],
+        "cheapest_order": _cheapest_order(state, player, cities) if why is None else [],
         "items": items,
     }
 
 
+Why = tuple[str, dict[str, Any]]
+
+
 def _simulate(
     state: State, player: str, cities: list[str]
-) -> tuple[list[dict[str, Any]], int, str | None]:
+) -> tuple[list[dict[str, Any]], int, Why | None]:
     gm = game_map(state["map"])
     nw = net(state)
     p = state["players"][player]
@@ -46,22 +53,24 @@ def _simulate(
     houses = HOUSES - len(p["cities"])
     for city in cities:
         if city not in gm.index:
-            return items, total, f"there is no city called {city}"
+            return items, total, (N_("There is no city called {city}."), {"city": city})
         target = gm.index[city]
         if not nw.in_play[target]:
-            return items, total, f"{city} is outside the regions in play"
+            return items, total, (N_("{city} is outside the regions in play."), {"city": city})
         if target in owned:
-            return items, total, f"you already have a house in {city}"
+            return items, total, (N_("You already have a house in {city}."), {"city": city})
         others = state["cities"].get(city, [])
         if len(others) >= state["step"]:
-            return items, total, f"{city} is full in Step {state['step']}"
+            full = N_("{city} is full: in Step {step} a city holds {step} house(s).")
+            return items, total, (full, {"city": city, "step": state["step"]})
         if houses <= 0:
-            return items, total, "you have no houses left"
+            return items, total, (N_("You have no houses left."), {})
         if owned:
             source = min(owned, key=lambda o: nw.dist[o][target])
             conn = nw.dist[source][target]
             if conn >= INF:
-                return items, total, f"{city} cannot be reached from your network"
+                unreachable = N_("{city} cannot be reached from your network.")
+                return items, total, (unreachable, {"city": city})
             path = [nw.cities[i] for i in nw.path(source, target)]
         else:
             conn, path = 0, [city]

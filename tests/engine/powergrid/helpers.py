@@ -29,7 +29,9 @@ def all_regions(state: State) -> State:
     return state
 
 
-def set_phase(state: State, phase: str, *, round_: int = 2, order: list[str] | None = None) -> State:
+def set_phase(
+    state: State, phase: str, *, round_: int = 2, order: list[str] | None = None
+) -> State:
     """Jump to the start of `phase` in `round_` with the given player order."""
     state["phase"] = phase
     state["round"] = round_

@@ -96,7 +96,7 @@ def test_pgd21_chooser_without_possible_rivals_buys_at_the_plant_number() -> Non
     give(s, "b", money=5)
     give(s, "c", money=4)
     events = act(s, "a", type="open", plant=6, bid=9)
-    won = [e for e in events if e["type"] == "auction_won"][0]
+    won = next(e for e in events if e["type"] == "auction_won")
     assert won["price"] == 6 and s["players"]["a"]["money"] == 44
 
 

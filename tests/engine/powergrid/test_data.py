@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -62,7 +63,7 @@ def test_pg3_market_spaces_and_token_totals() -> None:
 def test_pg4_payment_table_and_pgd1_cap() -> None:
     assert PAYMENT[0] == 10 and PAYMENT[1] == 22 and PAYMENT[17] == 142 and PAYMENT[20] == 150
     assert income_for(25) == 150
-    assert all(a < b for a, b in zip(PAYMENT, PAYMENT[1:]))
+    assert all(a < b for a, b in itertools.pairwise(PAYMENT))
 
 
 def test_pg5_restock_table_rows() -> None:
@@ -73,8 +74,13 @@ def test_pg5_restock_table_rows() -> None:
 
 @pytest.mark.parametrize(
     "n,row",
-    [(2, (3, 8, 4, 10, 21)), (3, (3, 8, 3, 7, 17)), (4, (4, 4, 3, 7, 17)), (5, (5, 0, 3, 7, 15)),
-     (6, (5, 0, 3, 6, 14))],
+    [
+        (2, (3, 8, 4, 10, 21)),
+        (3, (3, 8, 3, 7, 17)),
+        (4, (4, 4, 3, 7, 17)),
+        (5, (5, 0, 3, 7, 15)),
+        (6, (5, 0, 3, 6, 14)),
+    ],
 )
 def test_pg6_player_count_table(n: int, row: tuple[int, ...]) -> None:
     t = player_count(n)

@@ -33,7 +33,7 @@ def test_ex_pg1_auction_from_the_chinese_rules() -> None:
     assert GAME.current_players(s) == ["a"]  # PG-24: A chooses again
     act(s, "a", type="pass")
     events = act(s, "c", type="open", plant=14, bid=14)
-    won = [e for e in events if e["type"] == "auction_won"][0]
+    won = next(e for e in events if e["type"] == "auction_won")
     assert (won["player"], won["plant"], won["price"]) == ("c", 14, 14)
     assert s["players"]["c"]["money"] == 36 and s["players"]["a"]["plants"] == []
     assert s["phase"] == "resources"

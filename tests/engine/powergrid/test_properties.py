@@ -8,7 +8,9 @@ the state unchanged.
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 from typing import Any
 
 from hypothesis import given, settings
@@ -106,7 +108,7 @@ def test_bot_games_keep_invariants_end_and_replay(
     options = {"map": map_id, "regions": regions, "hidden_money": hidden}
     s, log = play(n, seed, options, bots, check=True)
     assert GAME.is_over(s) and s["ranking"]
-    assert sorted(sum(GAME.result(s), [])) == sorted(NAMES[:n])
+    assert sorted(functools.reduce(operator.iadd, GAME.result(s), [])) == sorted(NAMES[:n])
     again = replay(GAME, NAMES[:n], options, seed, log)
     assert canonical_json(again) == canonical_json(s)
 

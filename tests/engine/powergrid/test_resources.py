@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.powergrid import GAME
-from engine.powergrid.market import room_for, capacities
+from engine.powergrid.market import capacities, room_for
 from tests.engine.powergrid.helpers import (
     act,
     give,

@@ -68,7 +68,9 @@ def test_pg9_fifty_elektro_and_hidden_money_view() -> None:
     h = new_game(3, 1, hidden_money="yes")
     v = GAME.view(h, "a")
     assert v["players"]["a"]["money"] == 50
-    assert v["players"]["b"]["money"] is None and GAME.view(h, None)["players"]["a"]["money"] is None
+    assert (
+        v["players"]["b"]["money"] is None and GAME.view(h, None)["players"]["a"]["money"] is None
+    )
     assert GAME.view(s, "a")["players"]["b"]["money"] == 50  # PG-D-5: public by default
 
 

@@ -1,0 +1,112 @@
+"""The game object (protocol, registry, options, view contract) and the quotes."""
+
+from __future__ import annotations
+
+from engine.core import Game, Rng
+from engine.core.rng import new_rng_state
+from engine.powergrid import GAME, OPTIONS
+from engine.powergrid.quotes import connection_quote, income_quote, resource_quote
+from engine.registry import games
+from tests.engine.powergrid.helpers import all_regions, give, new_game, set_phase
+
+VIEW_KEYS = {
+    "game",
+    "map",
+    "round",
+    "step",
+    "step3_pending",
+    "phase",
+    "regions_in_play",
+    "seat_order",
+    "player_order",
+    "current_players",
+    "expected",
+    "players",
+    "cities",
+    "slots_open",
+    "plant_market",
+    "deck_size",
+    "resource_market",
+    "supply",
+    "auction",
+    "pending_discard",
+    "thresholds",
+    "log",
+    "ranking",
+}
+PLAYER_KEYS = {
+    "money",
+    "plants",
+    "resources",
+    "cities",
+    "houses_left",
+    "bought_plant",
+    "passed",
+    "done",
+    "powered",
+}
+
+
+def test_game_satisfies_the_protocol_and_is_registered() -> None:
+    assert isinstance(GAME, Game)
+    assert games()["powergrid"] is GAME
+    assert (GAME.id, GAME.name, GAME.min_players, GAME.max_players) == (
+        "powergrid",
+        "Power Grid",
+        2,
+        6,
+    )
+    assert {o.key for o in OPTIONS} == {"map", "regions", "hidden_money"}
+    assert {o.key: o.default for o in GAME.options}["regions"] == "random"
+    assert set(GAME.bots) >= {"random", "heuristic"}
+
+
+def test_view_follows_the_contract() -> None:
+    s = new_game(4, 2)
+    v = GAME.view(s, "a")
+    assert set(v) >= VIEW_KEYS
+    assert set(v["players"]["a"]) >= PLAYER_KEYS
+    assert v["expected"] == "choose_plant" and v["current_players"] == GAME.current_players(s)
+    first = v["current_players"][0]
+    GAME.apply(s, first, {"type": "open", "plant": 3, "bid": 3})
+    v = GAME.view(s, None)
+    assert v["auction"]["plant"]["number"] == 3 and v["expected"] == "bid"
+    assert v["log"][-1]["type"] == "auction_opened" and len(v["log"]) <= 12
+    assert all("round" in e for e in v["log"])
+
+
+def test_pg9_hidden_money_revealed_at_the_end() -> None:
+    s = new_game(2, 3, hidden_money="yes")
+    rng = Rng(new_rng_state(1))
+    while not GAME.is_over(s):
+        p = GAME.current_players(s)[0]
+        GAME.apply(s, p, GAME.bots["heuristic"](s, p, rng))
+    v = GAME.view(s, "a")
+    assert v["players"]["b"]["money"] is not None and v["ranking"] == GAME.result(s)
+
+
+def test_connection_quote_itemises_paths_and_suggests_the_cheapest_order() -> None:
+    s = all_regions(new_game(4, 1))
+    set_phase(s, "build", order=["a", "b", "c", "d"])
+    give(s, "d", cities=["Magdeburg"], money=100)
+    q = connection_quote(s, "d", ["Rostock", "Lübeck"])
+    assert q["ok"] and [i["city"] for i in q["items"]] == ["Rostock", "Lübeck"]
+    assert q["items"][0]["path"] == ["Magdeburg", "Schwerin", "Rostock"]
+    assert q["items"][0]["cost"] == 16 + 6 + 10
+    assert q["total"] == sum(i["cost"] for i in q["items"])
+    assert len(q["cheapest_order"]) == 2
+    give(s, "d", money=50)
+    poor = connection_quote(s, "d", ["Passau"])
+    assert poor["items"][0]["cost"] > 50 and not poor["ok"] and poor["reason"]
+    bad = connection_quote(s, "d", ["Magdeburg"])
+    assert not bad["ok"] and "Magdeburg" in bad["reason"]
+    assert bad["reason_key"] == "You already have a house in {city}."
+
+
+def test_resource_and_income_quotes() -> None:
+    s = new_game(3, 1)
+    assert resource_quote(s, "coal", 4) == {"total": 5, "available": 24, "prices": [1, 1, 1, 2]}
+    assert resource_quote(s, "uranium", 5)["prices"] == [14, 16]
+    give(s, "a", plants=[4, 7, 13], res={"coal": 2, "oil": 2}, cities=["Kiel", "Hamburg"])
+    q = income_quote(s, "a")
+    assert q["powered"] == 2 and q["income"] == 33 and q["fuel"]["coal"] == 2
