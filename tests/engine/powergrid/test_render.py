@@ -424,3 +424,50 @@ def test_fixed_view_matches_the_reference_picture() -> None:
     far = sum(1 for v in diffs[::3] if v > 64) / (len(diffs) / 3)
     # small tolerance: other FreeType/zlib builds may shift antialiasing, not content
     assert mean < 1.0 and far < 0.004, (mean, far)
+
+
+# --- real games: GAME + BOTS, a picture at the start and at every phase_ended ------------------
+REAL_GAMES = [
+    ("germany", 2, 11, "choose"),
+    ("usa", 3, 12, "random"),
+    ("germany", 4, 13, "random"),
+    ("usa", 5, 14, "choose"),
+    ("germany", 6, 15, "random"),
+]
+
+
+@pytest.mark.parametrize(("map_id", "n", "seed", "regions"), REAL_GAMES)
+def test_every_phase_of_a_real_bot_game_renders(
+    map_id: str, n: int, seed: int, regions: str
+) -> None:
+    from engine.core.rng import Rng, new_rng_state
+    from engine.powergrid import GAME
+
+    players = list(NAMES[:n])
+    state = GAME.setup(players, {"map": map_id, "regions": regions, "hidden_money": "yes"}, seed)
+    rng = Rng(new_rng_state(seed))
+    phases: set[str] = set()
+
+    def check(viewer: str | None) -> None:
+        view = GAME.view(state, viewer)
+        phases.add(view["phase"])
+        png = R.render(view, viewer)
+        img = decode(png)
+        assert img.width == R.WIDTH and img.mode == "P"
+        assert len(png) <= LIMIT
+
+    check(None)
+    moves = 0
+    while not GAME.is_over(state):
+        player = GAME.current_players(state)[0]
+        bot = GAME.bots["heuristic" if moves % 5 else "random"]
+        _, events = GAME.apply(state, player, bot(state, player, rng))
+        moves += 1
+        if any(e["type"] == "phase_ended" for e in events):
+            check(players[moves % n])  # a player's own view: others' money hidden
+    check(None)
+    assert "over" in phases
+    assert {"auction", "resources", "build", "bureaucracy"} <= phases
+    assert len(GAME.view(state, None)["ranking"] or []) >= 1
+    # the public picture of the end equals the one the game object draws
+    assert GAME.render(state, None) == R.render(GAME.view(state, None), None)
