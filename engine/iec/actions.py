@@ -284,7 +284,7 @@ def _do_lay(state: State, player: str, action: Action, events: list[Event]) -> N
     pl["mines_used"] += len(real)
     if len(real) > 1 or pl["mines_used"] > int(param(state, "M")):
         _reveal(state, player, 18, events)
-    for c in sorted(cells, key=lambda x: s.cells.index(x)):
+    for c in sorted(cells, key=s.index.__getitem__):
         state["tokens"].append(
             {"id": state["next_token"], "owner": player, "cell": c, "real": c in real, "up": False}
         )

@@ -45,7 +45,25 @@ def prep_cells(state: State, dev: Building) -> list[str]:
 
 
 def kinds_for(state: State, cell: str) -> list[str]:
-    return [k for k in KINDS if placement_error(state, cell, k) is None]
+    """Building types that may go on cell (terrain, deposits, intervals), in one pass."""
+    s = scen(state)
+    if cell not in s.buildable or cell in state["buildings"]:
+        return []
+    blds = state["buildings"]
+    widest = max(int(b["interval"]) for b in s.buildings.values())
+    near = [
+        (s.d2(cell, c), int(s.buildings[blds[c]["kind"]]["interval"]))
+        for c in s.near(cell, widest)
+        if c in blds
+    ]
+    out = []
+    for k in KINDS:
+        if k == "mine" and cell not in s.area_of:
+            continue
+        ik = int(s.buildings[k]["interval"])
+        if all(d2 >= max(ik, io) ** 2 for d2, io in near):
+            out.append(k)
+    return out
 
 
 def can_build_attempt(dev: Building) -> bool:
@@ -64,7 +82,9 @@ def can_recycle(state: State, dev: Building) -> bool:
     return "recycle" not in used or ("retry_ok" in used and "retried" not in used)
 
 
-def build_targets(state: State, dev: Building) -> list[tuple[str, list[str]]]:
+def build_targets(
+    state: State, dev: Building, first_only: bool = False
+) -> list[tuple[str, list[str]]]:
     """(cell, kinds): prepared sites with the kinds that fit, and own damaged buildings ([])."""
     s = scen(state)
     out: list[tuple[str, list[str]]] = []
@@ -77,6 +97,8 @@ def build_targets(state: State, dev: Building) -> list[tuple[str, list[str]]]:
             kinds = kinds_for(state, c)
             if kinds:
                 out.append((c, kinds))
+        if first_only and out:
+            break
     return out
 
 
@@ -127,7 +149,7 @@ def lay_cells(state: State, player: str) -> list[str]:
     mine_cells = {t["cell"] for t in state["tokens"] if t["owner"] == player}
     return sorted(
         (c for c in near_dev & near_st if c not in state["buildings"] and c not in mine_cells),
-        key=lambda c: s.cells.index(c),
+        key=s.index.__getitem__,
     )
 
 
@@ -148,7 +170,7 @@ def sweep_cells(state: State, player: str) -> list[str]:
     s = scen(state)
     r = int(param(state, "mine_lay_range_factor")) * dev_range(state)
     devs = own(state, player, "developer")
-    cells = sorted({t["cell"] for t in state["tokens"]}, key=lambda c: s.cells.index(c))
+    cells = sorted({t["cell"] for t in state["tokens"]}, key=s.index.__getitem__)
     return [c for c in cells if any(s.within(c, d["cell"], r) for d in devs)]
 
 
@@ -252,7 +274,7 @@ def has_choice(state: State, player: str, ph: int) -> bool:
             if (
                 can_build_attempt(d)
                 and stock(state, d, "AB") >= module_cost(state)
-                and build_targets(state, d)
+                and build_targets(state, d, first_only=True)
             ):
                 return True
         return False

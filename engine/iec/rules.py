@@ -115,11 +115,13 @@ def undamaged(state: State, b: dict[str, Any]) -> bool:
 
 
 def own(state: State, player: str, kind: str | None = None) -> list[dict[str, Any]]:
-    return [
-        b
-        for c, b in sorted(state["buildings"].items())
-        if b["owner"] == player and (kind is None or b["kind"] == kind)
-    ]
+    blds = state["buildings"]
+    if kind is None:
+        return [blds[c] for c in sorted(blds) if blds[c]["owner"] == player]
+    found = [b for b in blds.values() if b["kind"] == kind and b["owner"] == player]
+    if len(found) > 1:
+        found.sort(key=lambda b: b["cell"])
+    return found
 
 
 def working_reactor(b: dict[str, Any]) -> bool:
@@ -304,7 +306,12 @@ def placement_error(state: State, cell: str, kind: str) -> IllegalAction | None:
     if kind == "mine" and cell not in s.area_of:
         return IllegalAction("IEC-S-4", N_("Mines may only be built on deposits."), cell=cell)
     mine_int = int(s.buildings[kind]["interval"])
-    for other in state["buildings"].values():
+    widest = max(int(b["interval"]) for b in s.buildings.values())
+    blds = state["buildings"]
+    for near in s.near(cell, widest):
+        other = blds.get(near)
+        if other is None:
+            continue
         m = max(mine_int, int(s.buildings[other["kind"]]["interval"]))
         if s.d2(cell, other["cell"]) < m * m:
             return IllegalAction(
@@ -709,10 +716,10 @@ def _extract(state: State, events: list[Event]) -> None:
 def _eliminations(state: State, events: list[Event]) -> None:
     """IEC-15.4 / IEC-S-24: no working reactor and no Intergrid power -> out, VP halved."""
     div = int(scen(state).raw["victory"]["eliminated_divisor"])
+    working = {b["owner"] for b in state["buildings"].values() if working_reactor(b)}
     for p in alive(state):
         pl = state["players"][p]
-        _cap, n = reactor_capacity(state, p)
-        if n == 0 and pl["received"] == 0:
+        if p not in working and pl["received"] == 0:
             pl["eliminated"] = True
             pl["final_vp"] = pl["vp"] // div
             for cell in [c for c, b in state["buildings"].items() if b["owner"] == p]:

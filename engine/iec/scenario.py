@@ -56,9 +56,11 @@ class Scenario:
         self.buildable: set[str] = set()
         self.seismic: set[str] = set()
         self._near: dict[tuple[str, float], list[str]] = {}
+        self.index: dict[str, int] = {}
         for y in range(self.height):
             for x in range(self.width):
                 name = f"{COLS[x]}{y + 1}"
+                self.index[name] = len(self.cells)
                 self.cells.append(name)
                 self.xy[name] = (x, y)
                 ter = self.terrain[self.map[y][x]]
