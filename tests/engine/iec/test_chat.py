@@ -1,0 +1,107 @@
+"""Chat layer: commands, prompts with quotes, events, buttons, completion, undo, picture."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
+from engine.iec import GAME, actions, commands
+from tests.engine.iec.helpers import add, at, empty
+
+T = EnglishTranslator()
+
+
+def test_commands_cover_each_decision() -> None:
+    names = {c.name for c in GAME.commands}
+    for kind in ("power", "give", "extract", "mix", "transfer", "destroy", "flex", "antimissile",
+                 "sweep", "lay", "relocate", "prepare", "build", "recycle", "activate", "fire",
+                 "transmit", "research", "tech", "peek", "subsidy", "done"):
+        assert kind in names
+
+
+def test_parse_fire_finds_own_launcher_and_counts() -> None:
+    st, (p1, p2) = empty()
+    add(st, p1, "launcher", "I5")
+    add(st, p2, "storage", "R3")
+    assert GAME.parse(st, p1, "fire", ["R3", "2"]) == {
+        "type": "fire", "launcher": "I5", "targets": {"R3": 2}}
+    assert GAME.parse(st, p1, "fire", ["I5", "R3"])["targets"] == {"R3": 1}
+
+
+def test_parse_build_and_lay_and_errors() -> None:
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    assert GAME.parse(st, p1, "build", ["g6", "mine"]) == {
+        "type": "build", "cell": "G6", "kind": "mine", "developer": "E5"}
+    assert GAME.parse(st, p1, "lay", ["H7+H8", "H6"]) == {
+        "type": "lay", "real": ["H7", "H8"], "fake": ["H6"]}
+    with pytest.raises(ParseError):
+        GAME.parse(st, p1, "build", ["Z99"])
+    assert isinstance(GAME.parse(st, p1, "status", []), Reply)
+
+
+def test_describe_turn_quotes_cost_and_odds() -> None:
+    st, (p1, p2) = empty()
+    add(st, p1, "reactor", "B7")
+    add(st, p1, "launcher", "I5")
+    add(st, p1, "storage", "I7", goods={"AC": 2})
+    add(st, p2, "storage", "R3")
+    at(st, 9, p1)
+    st["buildings"]["I5"]["powered"] = True
+    text = GAME.describe_turn(st, p1, T)
+    assert "R3" in text and "3+ (67%)" in text and "1 AC" in text
+
+
+def test_describe_event_hides_secret_technology() -> None:
+    st, (p1, _p2) = empty()
+    line = GAME.describe_event(st, {"type": "tech_chosen", "player": p1, "cost": 3,
+                                    "secret": {"tech": 8}}, T)
+    assert line is not None and "Fast" not in line and p1 in line
+    assert GAME.describe_event(st, {"type": "order_set"}, T) is None
+
+
+def test_undoable_false_after_rolls_or_reveals() -> None:
+    assert GAME.undoable([{"type": "site_prepared"}])
+    assert not GAME.undoable([{"type": "build_roll", "rolled": True}])
+    assert not GAME.undoable([{"type": "token_activated", "revealed": True}])
+
+
+def test_picture_at_end_of_each_turn() -> None:
+    assert GAME.is_picture_event({"type": "turn_ended"})
+    assert not GAME.is_picture_event({"type": "mixed"})
+
+
+def test_buttons_and_complete() -> None:
+    st, (p1, _p2) = empty()
+    add(st, p1, "reactor", "B7")
+    add(st, p1, "transmitter", "G3", powered=True)
+    add(st, p1, "storage", "E3", goods={"BC": 1})
+    at(st, 10, p1)
+    assert ("Transmit G3", "/transmit G3") in GAME.buttons(st, p1)
+    assert GAME.complete(st, p1, "kind", "tr") == ["transmitter"]
+    assert "E5" in GAME.complete(None, None, "cell", "e")
+
+
+def test_standing_orders_need_no_turn_and_do_not_advance() -> None:
+    st, (p1, p2) = empty()
+    at(st, 9, p2)
+    actions.apply(st, p1, {"type": "mix", "recipes": ["BC"]})
+    assert st["players"][p1]["orders"]["mix"] == ["BC"] and st["actor"] == p2
+    with pytest.raises(IllegalAction):
+        actions.apply(st, p1, {"type": "mix", "recipes": ["ZZ"]})
+
+
+def test_render_png_palette_and_width() -> None:
+    from PIL import Image
+
+    st = GAME.setup(["a", "b", "c"], {}, 2)
+    png = GAME.render(st, "a")
+    im = Image.open(io.BytesIO(png))
+    assert im.format == "PNG" and im.mode == "P" and im.size[0] <= 1280
+
+
+def test_describe_turn_for_spectator_and_over() -> None:
+    st = GAME.setup(["a", "b"], {}, 2)
+    assert "Turn 1/20" in commands.describe_turn(st, None, T)
