@@ -13,7 +13,7 @@ from engine.core.protocol import Action, BotFn
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid.legal import legal_actions
-from engine.powergrid.rules import State, build_options, expected, limits
+from engine.powergrid.rules import State, cheapest_city, expected, limits
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
@@ -121,9 +121,9 @@ def _build(state: State, player: str, p: dict) -> Action:
     target = max(_capacity(p["plants"]) + 1, 3)
     if len(p["cities"]) >= target and not _can_finish(state, p, end):
         return {"type": "done"}
-    options = build_options(state, player)
-    if options and options[0][1] <= p["money"]:
-        return {"type": "build", "city": options[0][0]}
+    best = cheapest_city(state, player)
+    if best is not None and best[1] <= p["money"]:
+        return {"type": "build", "city": best[0]}
     return {"type": "done"}
 
 

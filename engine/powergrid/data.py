@@ -66,9 +66,14 @@ def restock_amounts(n_players: int, step: int) -> dict[str, int]:
     return dict(zip(TABLES["restock_order"], row))
 
 
+_PLAYER_COUNTS: dict[int, dict[str, int]] = {
+    int(n): dict(row) for n, row in TABLES["player_count"].items()
+}
+
+
 def player_count(n_players: int) -> dict[str, int]:
-    """PG-6: regions, setup removals, plant limit, Step 2 and end thresholds."""
-    return dict(TABLES["player_count"][str(n_players)])
+    """PG-6: regions, setup removals, plant limit, Step 2 and end thresholds (read-only)."""
+    return _PLAYER_COUNTS[n_players]
 
 
 # PG-3: the price of every slot of each resource track, cheapest first. A market holding

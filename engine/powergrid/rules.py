@@ -937,5 +937,35 @@ def build_options(state: State, player: str) -> list[tuple[str, int]]:
     return out
 
 
+def cheapest_city(state: State, player: str) -> tuple[str, int] | None:
+    """The cheapest city to build in now and its price (the first of `build_options`)."""
+    p = state["players"][player]
+    if len(p["cities"]) >= HOUSES:
+        return None
+    nw = net(state)
+    idx = nw.index
+    costs = nw.min_costs([idx[c] for c in p["cities"]])
+    taken = state["cities"]
+    slots = state["step"]
+    names = nw.cities
+    best: tuple[str, int] | None = None
+    best_cost = INF
+    for i in nw.play:
+        conn = costs[i]
+        if conn + SLOT_PRICES[0] >= best_cost:
+            continue
+        name = names[i]
+        owners = taken.get(name)
+        if owners:
+            if len(owners) >= slots or player in owners:
+                continue
+            cost = conn + SLOT_PRICES[len(owners)]
+        else:
+            cost = conn + SLOT_PRICES[0]
+        if cost < best_cost:
+            best, best_cost = (name, cost), cost
+    return best
+
+
 def is_over(state: State) -> bool:
     return bool(state["phase"] == "over")

@@ -155,3 +155,19 @@ def test_pg37_houses_built_earlier_in_the_turn_count_for_later_cities() -> None:
     act(s, "c", type="build", city="Hamburg")  # 12 + 10
     events = act(s, "c", type="build", city="Bremen")  # from Hamburg 11
     assert events[0]["cost"] == 21 and "city_built" in types(events)
+
+
+def test_pg37_cheapest_city_agrees_with_the_sorted_build_options() -> None:
+    from engine.powergrid.rules import cheapest_city
+
+    for seed in range(20):
+        s = new_game(4, seed)
+        set_phase(s, "build", order=["a", "b", "c", "d"])
+        s["step"] = 1 + seed % 3
+        gm = game_map("germany")
+        play = [c for c in gm.cities if gm.city_region[gm.index[c]] in s["regions"]]
+        give(s, "a", cities=play[seed % 5 : seed % 5 + 2])
+        give(s, "b", cities=play[3:6])
+        options = build_options(s, "a")
+        best = cheapest_city(s, "a")
+        assert best is not None and best[1] == options[0][1]
