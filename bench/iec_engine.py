@@ -8,8 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import Rng  # noqa: E402
-from engine.iec import GAME  # noqa: E402
+from engine.core import Rng
+from engine.iec import GAME
 
 
 def one_game(seed: int, samples: list[float]) -> None:

@@ -13,6 +13,7 @@ from engine.iec.rules import (
     Action,
     Event,
     State,
+    _compute_power,
     _discover,
     _ev,
     _new_building,
@@ -21,7 +22,6 @@ from engine.iec.rules import (
     _reveal,
     _roll,
     _take,
-    _compute_power,
     advance,
     available_techs,
     has_tech,
@@ -116,7 +116,7 @@ def _standing(state: State, player: str, action: Action, events: list[Event]) ->
         to, n = action.get("to"), action.get("count")
         if to not in state["players"] or to == player or not isinstance(n, int) or n < 0:
             raise _bad("IEC-15.5", N_("Give power as: player and a number of buildings."))
-        if not (has_tech(state, player, 4) or has_tech(state, to, 4)):
+        if not (has_tech(state, player, 4) or has_tech(state, str(to), 4)):
             raise _bad(
                 "IEC-TECH-4",
                 N_("Intergrid power needs Intergrid Transformation on one side."),
@@ -170,7 +170,7 @@ def _standing(state: State, player: str, action: Action, events: list[Event]) ->
         if not has_tech(state, player, 3):
             raise _bad("IEC-TECH-3", N_("You need Flexible Order for this."))
         ph, pos = action.get("phase"), action.get("position")
-        if not isinstance(ph, int) or ph not in INTERACTIVE + (12, 13):
+        if not isinstance(ph, int) or ph not in (*INTERACTIVE, 12, 13):
             raise _bad("IEC-TECH-3", N_("Choose a phase from 3 to 14."))
         if pos not in ("first", "last", "unchanged"):
             raise _bad("IEC-TECH-3", N_("Position is first, last or unchanged."))
@@ -242,8 +242,10 @@ def _lay_checks(state: State, player: str, cells: list[str]) -> None:
         if c not in allowed:
             raise _bad(
                 "IEC-S-21",
-                N_("{cell}: tokens go on building-free cells without your token, within 12 cm "
-                   "of your powered developer and of your powered storage holding AC."),
+                N_(
+                    "{cell}: tokens go on building-free cells without your token, within 12 cm "
+                    "of your powered developer and of your powered storage holding AC."
+                ),
                 cell=c,
             )
 
@@ -391,22 +393,48 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
     if retry:
         _reveal(state, player, 15, events)
     _attempt_flag(dev, "build", not ok, has_tech(state, player, 15))
-    _ev(state, events, "build_roll", player=player, developer=dev["cell"], cell=cell, kind=kind,
-        roll=roll, need=threshold, success=ok, rolled=True)
+    _ev(
+        state,
+        events,
+        "build_roll",
+        player=player,
+        developer=dev["cell"],
+        cell=cell,
+        kind=kind,
+        roll=roll,
+        need=threshold,
+        success=ok,
+        rolled=True,
+    )
     if not ok:
-        for src in sources[int(param(state, "failed_build_loss_AB")):]:
+        for src in sources[int(param(state, "failed_build_loss_AB")) :]:
             _put_back(state, src, "AB")
         return
     if target is not None:
         target["modules"] += 1
         if target["modules"] >= int(s.buildings[kind]["modules"]):
             target["complete"] = True
-        _ev(state, events, "module_built", player=player, cell=cell, kind=kind,
-            modules=target["modules"])
+        _ev(
+            state,
+            events,
+            "module_built",
+            player=player,
+            cell=cell,
+            kind=kind,
+            modules=target["modules"],
+        )
     else:
         b = _new_building(state, player, str(kind), cell, 1)
-        _ev(state, events, "module_built", player=player, cell=cell, kind=kind,
-            modules=b["modules"], new=True)
+        _ev(
+            state,
+            events,
+            "module_built",
+            player=player,
+            cell=cell,
+            kind=kind,
+            modules=b["modules"],
+            new=True,
+        )
         if kind == "mine":
             _discover(state, cell, player, choice, events)
 
@@ -435,8 +463,19 @@ def _do_recycle(state: State, player: str, action: Action, events: list[Event]) 
     if dev["cell"] in state["buildings"]:
         _attempt_flag(dev, "recycle", not ok and threshold > 1, has_tech(state, player, 15))
     to = _put(state, dev, "AB", events) if ok else None
-    _ev(state, events, "recycled", player=player, developer=dev["cell"], target=target,
-        roll=roll, need=threshold, success=ok, to=to, rolled=True)
+    _ev(
+        state,
+        events,
+        "recycled",
+        player=player,
+        developer=dev["cell"],
+        target=target,
+        roll=roll,
+        need=threshold,
+        success=ok,
+        to=to,
+        rolled=True,
+    )
 
 
 def _do_activate(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -460,8 +499,18 @@ def _do_activate(state: State, player: str, action: Action, events: list[Event])
         _reveal(state, player, 17, events)
     roll = _roll(state)
     ok = roll >= need
-    _ev(state, events, "mine_test", player=player, cell=cell, target=b["owner"], roll=roll,
-        need=need, success=ok, rolled=True)
+    _ev(
+        state,
+        events,
+        "mine_test",
+        player=player,
+        cell=cell,
+        target=b["owner"],
+        roll=roll,
+        need=need,
+        success=ok,
+        rolled=True,
+    )
     if ok:
         state["tokens"].remove(tok)
         lose_module(state, cell, events, "mine")
@@ -476,8 +525,13 @@ def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> 
         raise _bad("IEC-S-19.1", N_("Declare targets and missiles."))
     shots = ch.launcher_shots(state, la)
     if len(targets) > ch.launcher_max_targets(state, la):
-        raise _bad("IEC-16.5", N_("A launcher fires at one building per turn (two with "
-                                  "Multiple Targets when undamaged)."))
+        raise _bad(
+            "IEC-16.5",
+            N_(
+                "A launcher fires at one building per turn (two with "
+                "Multiple Targets when undamaged)."
+            ),
+        )
     total = 0
     thresholds: dict[str, int] = {}
     for cell, n in targets.items():
@@ -510,11 +564,20 @@ def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> 
             _reveal(state, player, 12, events)
         rolls = [_roll(state) for _ in range(n)]
         hits = sum(1 for r in rolls if r >= thr)
-        _ev(state, events, "missiles", player=player, launcher=la["cell"], target=cell,
-            rolls=rolls, need=thr, hits=hits, rolled=True)
-        if hits and cell in state["buildings"]:
-            if hits > _intercepts(state, cell, hits, events):
-                lose_module(state, cell, events, "missile")
+        _ev(
+            state,
+            events,
+            "missiles",
+            player=player,
+            launcher=la["cell"],
+            target=cell,
+            rolls=rolls,
+            need=thr,
+            hits=hits,
+            rolled=True,
+        )
+        if hits and cell in state["buildings"] and hits > _intercepts(state, cell, hits, events):
+            lose_module(state, cell, events, "missile")
 
 
 def _interceptors(state: State, cell: str) -> list[dict[str, Any]]:
@@ -542,7 +605,9 @@ def _intercepts(state: State, cell: str, hits: int, events: list[Event]) -> int:
         return 0
     owner = state["buildings"][cell]["owner"]
     high = state["radiation"] > int(param(state, "high_radiation_above"))
-    need = int(param(state, "antimissile_threshold_high_radiation" if high else "antimissile_threshold"))
+    need = int(
+        param(state, "antimissile_threshold_high_radiation" if high else "antimissile_threshold")
+    )
     _reveal(state, owner, 11, events)
     cancelled = 0
     for la in las[:hits]:
@@ -551,8 +616,18 @@ def _intercepts(state: State, cell: str, hits: int, events: list[Event]) -> int:
         roll = _roll(state)
         ok = roll >= need
         cancelled += ok
-        _ev(state, events, "intercept", player=owner, launcher=la["cell"], target=cell,
-            roll=roll, need=need, success=ok, rolled=True)
+        _ev(
+            state,
+            events,
+            "intercept",
+            player=owner,
+            launcher=la["cell"],
+            target=cell,
+            roll=roll,
+            need=need,
+            success=ok,
+            rolled=True,
+        )
         if not ok:
             break
     return cancelled
@@ -574,13 +649,19 @@ def _do_transmit(state: State, player: str, action: Action, events: list[Event])
         ok = roll >= need
         if ok:
             state["players"][player]["vp"] += 1
-        _ev(state, events, "transmitted", player=player, cell=tr["cell"], roll=roll, need=need,
-            success=ok, vp=state["players"][player]["vp"], rolled=True)
-        if (
-            "bonus" not in tr["used"]
-            and has_tech(state, player, 8)
-            and undamaged(state, tr)
-        ):
+        _ev(
+            state,
+            events,
+            "transmitted",
+            player=player,
+            cell=tr["cell"],
+            roll=roll,
+            need=need,
+            success=ok,
+            vp=state["players"][player]["vp"],
+            rolled=True,
+        )
+        if "bonus" not in tr["used"] and has_tech(state, player, 8) and undamaged(state, tr):
             tr["used"].append("bonus")
             _reveal(state, player, 8, events)
             b = _roll(state)
@@ -603,8 +684,18 @@ def _do_research(state: State, player: str, action: Action, events: list[Event])
     ok = roll >= need
     if ok:
         state["players"][player]["science"] += 1
-    _ev(state, events, "research", player=player, cell=lab["cell"], roll=roll, need=need,
-        success=ok, science=state["players"][player]["science"], rolled=True)
+    _ev(
+        state,
+        events,
+        "research",
+        player=player,
+        cell=lab["cell"],
+        roll=roll,
+        need=need,
+        success=ok,
+        science=state["players"][player]["science"],
+        rolled=True,
+    )
 
 
 def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -621,8 +712,16 @@ def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> 
         raise _bad("IEC-23", N_("The next technology costs {cost} science points."), cost=cost)
     pl["science"] -= cost
     pl["techs"].append(tech)
-    _ev(state, events, "tech_chosen", player=player, cost=cost, count=len(pl["techs"]),
-        private_to=player, secret={"tech": tech})
+    _ev(
+        state,
+        events,
+        "tech_chosen",
+        player=player,
+        cost=cost,
+        count=len(pl["techs"]),
+        private_to=player,
+        secret={"tech": tech},
+    )
 
 
 def _do_peek(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -634,8 +733,15 @@ def _do_peek(state: State, player: str, action: Action, events: list[Event]) -> 
         raise _bad("IEC-TECH-1", N_("{area} is not an undiscovered area."), area=area)
     pl["peeked"] = True
     pl["peeks"][area] = list(state["areas"][area]["candidates"])
-    _ev(state, events, "peeked", player=player, area=area, private_to=player,
-        secret={"deposits": pl["peeks"][area]})
+    _ev(
+        state,
+        events,
+        "peeked",
+        player=player,
+        area=area,
+        private_to=player,
+        secret={"deposits": pl["peeks"][area]},
+    )
 
 
 def _do_subsidy(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -776,8 +882,11 @@ def legal_actions(state: State, player: str) -> list[Action]:
                     ]
                 if ch.launcher_max_targets(state, la) > 1 and n >= 2 and len(tg) >= 2:
                     out.append(
-                        {"type": "fire", "launcher": la["cell"],
-                         "targets": {tg[0][0]: 1, tg[1][0]: 1}}
+                        {
+                            "type": "fire",
+                            "launcher": la["cell"],
+                            "targets": {tg[0][0]: 1, tg[1][0]: 1},
+                        }
                     )
     elif ph == 10:
         out += [

@@ -108,8 +108,10 @@ def _transfers(state: State, player: str) -> list[dict[str, Any]]:
     for a in stores:
         for b in stores:
             if a is not b and fed(a) and not fed(b) and s.within(a["cell"], b["cell"], r_st):
-                moves += [{"from": a["cell"], "to": b["cell"], "good": g, "n": 4}
-                          for g in ("AB", "BC", "AC")]
+                moves += [
+                    {"from": a["cell"], "to": b["cell"], "good": g, "n": 4}
+                    for g in ("AB", "BC", "AC")
+                ]
     return moves
 
 

@@ -16,7 +16,6 @@ from engine.iec.rules import (
     mine_limit,
     own,
     param,
-    placement_error,
     power_candidates,
     power_slots,
     powered,
@@ -292,7 +291,9 @@ def has_choice(state: State, player: str, ph: int) -> bool:
         )
     if ph == 11:
         return any(
-            "research" not in lab["used"] and stock(state, lab, "BC") > 0 and stock(state, lab, "AC") > 0
+            "research" not in lab["used"]
+            and stock(state, lab, "BC") > 0
+            and stock(state, lab, "AC") > 0
             for lab in powered(state, player, "laboratory")
         )
     if ph == 14:

@@ -32,68 +32,144 @@ from engine.iec.scenario import GOODS, KINDS, RECIPES, load, scenario_ids
 from engine.iec.techs import TECHS
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("scenario", N_("Scenario file (map, deposits, parameters)"), "chat_standard",
-               tuple(scenario_ids())),
+    OptionSpec(
+        "scenario",
+        N_("Scenario file (map, deposits, parameters)"),
+        "chat_standard",
+        tuple(scenario_ids()),
+    ),
     OptionSpec("mine_war", N_("Mine War expansion"), "on", ("on", "off")),
 )
 
 _CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
 COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec("power", N_("Buildings to power (besides reactors); kept for later turns"),
-                (ArgSpec("buildings", "cell", N_("cells"), required=False, repeated=True),),
-                ("/power C1 E3 E5",)),
-    CommandSpec("give", N_("Give Intergrid power to a player every turn (0 stops)"),
-                (ArgSpec("player", "player"), ArgSpec("count", "int")), ("/give bob 2",)),
-    CommandSpec("extract", N_("Standing choice of the resource a mine extracts"),
-                (ArgSpec("mine", "cell"), ArgSpec("resource", "choice", choices=("A", "B", "C"))),
-                ("/extract A1 B",)),
-    CommandSpec("mix", N_("Standing recipe priority of your mixers"),
-                (ArgSpec("recipes", "choice", choices=("AB", "BC", "AC", "none"),
-                         repeated=True),), ("/mix BC AB",)),
-    CommandSpec("transfer", N_("Standing transfers between storages: from to good count ..."),
-                (ArgSpec("moves", "rest", N_("groups of: from to good count, or none")),),
-                ("/transfer C1 E3 A 1", "/transfer none")),
-    CommandSpec("destroy", N_("Blow up one of your buildings at the start of next turn"),
-                (_CELL, ArgSpec("cancel", "choice", required=False, choices=("cancel",))),
-                ("/destroy G3",)),
-    CommandSpec("flex", N_("Flexible Order: your place in a phase (standing)"),
-                (ArgSpec("phase", "int"),
-                 ArgSpec("position", "choice", choices=("first", "last", "unchanged"))),
-                ("/flex 9 last",)),
-    CommandSpec("antimissile", N_("Anti-Missile System on or off (standing)"),
-                (ArgSpec("on", "choice", choices=("on", "off")),), ("/antimissile on",)),
-    CommandSpec("sweep", N_("Minesweepers: clear all tokens from a cell"), (_CELL,),
-                ("/sweep H7",)),
-    CommandSpec("lay", N_("Lay tokens: the real mine first (A+B for two), then fakes"),
-                (ArgSpec("real", "cell"), ArgSpec("fakes", "cell", required=False,
-                                                  repeated=True)), ("/lay H7 H8 I8",)),
-    CommandSpec("relocate", N_("Move one face-down token instead of laying"),
-                (ArgSpec("from", "cell"), ArgSpec("to", "cell")), ("/relocate H7 H9",)),
-    CommandSpec("prepare", N_("Prepare a building site near a developer"),
-                (_CELL, ArgSpec("developer", "cell", required=False)), ("/prepare G6",)),
-    CommandSpec("build", N_("Build a module (2 AB): new building on a site, or rebuild"),
-                (_CELL, ArgSpec("kind", "kind", required=False),
-                 ArgSpec("developer", "cell", required=False)),
-                ("/build G6 mine", "/build E3")),
-    CommandSpec("recycle", N_("Recycling: destroy a module and recover 1 AB"),
-                (_CELL, ArgSpec("developer", "cell", required=False)), ("/recycle F7",)),
+    CommandSpec(
+        "power",
+        N_("Buildings to power (besides reactors); kept for later turns"),
+        (ArgSpec("buildings", "cell", N_("cells"), required=False, repeated=True),),
+        ("/power C1 E3 E5",),
+    ),
+    CommandSpec(
+        "give",
+        N_("Give Intergrid power to a player every turn (0 stops)"),
+        (ArgSpec("player", "player"), ArgSpec("count", "int")),
+        ("/give bob 2",),
+    ),
+    CommandSpec(
+        "extract",
+        N_("Standing choice of the resource a mine extracts"),
+        (ArgSpec("mine", "cell"), ArgSpec("resource", "choice", choices=("A", "B", "C"))),
+        ("/extract A1 B",),
+    ),
+    CommandSpec(
+        "mix",
+        N_("Standing recipe priority of your mixers"),
+        (ArgSpec("recipes", "choice", choices=("AB", "BC", "AC", "none"), repeated=True),),
+        ("/mix BC AB",),
+    ),
+    CommandSpec(
+        "transfer",
+        N_("Standing transfers between storages: from to good count ..."),
+        (ArgSpec("moves", "rest", N_("groups of: from to good count, or none")),),
+        ("/transfer C1 E3 A 1", "/transfer none"),
+    ),
+    CommandSpec(
+        "destroy",
+        N_("Blow up one of your buildings at the start of next turn"),
+        (_CELL, ArgSpec("cancel", "choice", required=False, choices=("cancel",))),
+        ("/destroy G3",),
+    ),
+    CommandSpec(
+        "flex",
+        N_("Flexible Order: your place in a phase (standing)"),
+        (
+            ArgSpec("phase", "int"),
+            ArgSpec("position", "choice", choices=("first", "last", "unchanged")),
+        ),
+        ("/flex 9 last",),
+    ),
+    CommandSpec(
+        "antimissile",
+        N_("Anti-Missile System on or off (standing)"),
+        (ArgSpec("on", "choice", choices=("on", "off")),),
+        ("/antimissile on",),
+    ),
+    CommandSpec(
+        "sweep", N_("Minesweepers: clear all tokens from a cell"), (_CELL,), ("/sweep H7",)
+    ),
+    CommandSpec(
+        "lay",
+        N_("Lay tokens: the real mine first (A+B for two), then fakes"),
+        (ArgSpec("real", "cell"), ArgSpec("fakes", "cell", required=False, repeated=True)),
+        ("/lay H7 H8 I8",),
+    ),
+    CommandSpec(
+        "relocate",
+        N_("Move one face-down token instead of laying"),
+        (ArgSpec("from", "cell"), ArgSpec("to", "cell")),
+        ("/relocate H7 H9",),
+    ),
+    CommandSpec(
+        "prepare",
+        N_("Prepare a building site near a developer"),
+        (_CELL, ArgSpec("developer", "cell", required=False)),
+        ("/prepare G6",),
+    ),
+    CommandSpec(
+        "build",
+        N_("Build a module (2 AB): new building on a site, or rebuild"),
+        (
+            _CELL,
+            ArgSpec("kind", "kind", required=False),
+            ArgSpec("developer", "cell", required=False),
+        ),
+        ("/build G6 mine", "/build E3"),
+    ),
+    CommandSpec(
+        "recycle",
+        N_("Recycling: destroy a module and recover 1 AB"),
+        (_CELL, ArgSpec("developer", "cell", required=False)),
+        ("/recycle F7",),
+    ),
     CommandSpec("activate", N_("Activate your token on a cell"), (_CELL,), ("/activate H7",)),
-    CommandSpec("fire", N_("Fire a launcher: target [missiles] [target missiles] [launcher]"),
-                (ArgSpec("targets", "rest"),), ("/fire R3 2", "/fire I5 R3 1 T12 1")),
-    CommandSpec("transmit", N_("Launch 1 BC to Earth from a transmitter"),
-                (ArgSpec("transmitter", "cell", required=False),), ("/transmit",)),
-    CommandSpec("research", N_("Laboratory: 1 BC + 1 AC for a science point"),
-                (ArgSpec("laboratory", "cell", required=False),), ("/research",)),
-    CommandSpec("tech", N_("Choose a technology (secret)"),
-                (ArgSpec("tech", "tech"),), ("/tech 8",)),
-    CommandSpec("peek", N_("Remote Drilling: look at an area's two deposits"),
-                (ArgSpec("area", "area"),), ("/peek II-N",)),
-    CommandSpec("subsidy", N_("Government Subsidy: 2 modules of a new building"),
-                (ArgSpec("kind", "kind"), _CELL), ("/subsidy transmitter J13",)),
+    CommandSpec(
+        "fire",
+        N_("Fire a launcher: target [missiles] [target missiles] [launcher]"),
+        (ArgSpec("targets", "rest"),),
+        ("/fire R3 2", "/fire I5 R3 1 T12 1"),
+    ),
+    CommandSpec(
+        "transmit",
+        N_("Launch 1 BC to Earth from a transmitter"),
+        (ArgSpec("transmitter", "cell", required=False),),
+        ("/transmit",),
+    ),
+    CommandSpec(
+        "research",
+        N_("Laboratory: 1 BC + 1 AC for a science point"),
+        (ArgSpec("laboratory", "cell", required=False),),
+        ("/research",),
+    ),
+    CommandSpec(
+        "tech", N_("Choose a technology (secret)"), (ArgSpec("tech", "tech"),), ("/tech 8",)
+    ),
+    CommandSpec(
+        "peek",
+        N_("Remote Drilling: look at an area's two deposits"),
+        (ArgSpec("area", "area"),),
+        ("/peek II-N",),
+    ),
+    CommandSpec(
+        "subsidy",
+        N_("Government Subsidy: 2 modules of a new building"),
+        (ArgSpec("kind", "kind"), _CELL),
+        ("/subsidy transmitter J13",),
+    ),
     CommandSpec("done", N_("Nothing more in this phase"), (), ("/done",)),
     CommandSpec("status", N_("What happens now and what you can do"), (), ("/status",), "info"),
-    CommandSpec("techs", N_("Your technologies and the next cost (private)"), (), ("/techs",),
-                "info"),
+    CommandSpec(
+        "techs", N_("Your technologies and the next cost (private)"), (), ("/techs",), "info"
+    ),
 )
 
 
@@ -178,8 +254,12 @@ def parse(state: State, player: str, name: str, args: list[str]) -> Action | lis
         if len(args) % 4:
             raise ParseError(N_("Transfers come in groups of four: from to good count."))
         moves = [
-            {"from": _cell_arg(state, args[i]), "to": _cell_arg(state, args[i + 1]),
-             "good": _up(args[i + 2]), "n": _int_arg(args[i + 3])}
+            {
+                "from": _cell_arg(state, args[i]),
+                "to": _cell_arg(state, args[i + 1]),
+                "good": _up(args[i + 2]),
+                "n": _int_arg(args[i + 3]),
+            }
             for i in range(0, len(args), 4)
         ]
         return {"type": "transfers", "moves": moves}
@@ -204,14 +284,20 @@ def parse(state: State, player: str, name: str, args: list[str]) -> Action | lis
         return {"type": "lay", "real": real, "fake": [_cell_arg(state, a) for a in args[1:]]}
     if name == "relocate":
         _need(args, 2)
-        return {"type": "relocate", "from": _cell_arg(state, args[0]),
-                "to": _cell_arg(state, args[1])}
+        return {
+            "type": "relocate",
+            "from": _cell_arg(state, args[0]),
+            "to": _cell_arg(state, args[1]),
+        }
     if name == "prepare":
         _need(args, 1)
         cell = _cell_arg(state, args[0])
         dev = _cell_arg(state, args[1]) if len(args) > 1 else None
-        return {"type": "prepare", "cell": cell,
-                "developer": _pick_dev(state, player, cell, dev, "prepare")}
+        return {
+            "type": "prepare",
+            "cell": cell,
+            "developer": _pick_dev(state, player, cell, dev, "prepare"),
+        }
     if name == "build":
         _need(args, 1)
         cell = _cell_arg(state, args[0])
@@ -230,8 +316,11 @@ def parse(state: State, player: str, name: str, args: list[str]) -> Action | lis
         _need(args, 1)
         cell = _cell_arg(state, args[0])
         dev = _cell_arg(state, args[1]) if len(args) > 1 else None
-        return {"type": "recycle", "target": cell,
-                "developer": _pick_dev(state, player, cell, dev, "recycle")}
+        return {
+            "type": "recycle",
+            "target": cell,
+            "developer": _pick_dev(state, player, cell, dev, "recycle"),
+        }
     if name == "fire":
         return _parse_fire(state, player, args)
     if name in ("transmit", "research"):
@@ -279,8 +368,10 @@ def _parse_fire(state: State, player: str, args: list[str]) -> Action:
         raise ParseError(N_("Name a target."))
     if launcher is None:
         for la in own(state, player, "launcher"):
-            if la["powered"] and "fire" not in la["used"] and all(
-                ch.hit_threshold(state, la, c) for c in targets
+            if (
+                la["powered"]
+                and "fire" not in la["used"]
+                and all(ch.hit_threshold(state, la, c) for c in targets)
             ):
                 launcher = str(la["cell"])
                 break
@@ -302,8 +393,13 @@ def _techs_text(state: State, player: str, t: Translator) -> str:
     if pl is None:
         return t.gettext("You are not playing.")
     names = ", ".join(f"{n} {t.gettext(TECHS[n])}" for n in pl["techs"]) or "-"
-    return _t_fmt(t, N_("Your technologies: {names}. Science {s}, next costs {c}."),
-                  names=names, s=pl["science"], c=tech_cost(state, player))
+    return _t_fmt(
+        t,
+        N_("Your technologies: {names}. Science {s}, next costs {c}."),
+        names=names,
+        s=pl["science"],
+        c=tech_cost(state, player),
+    )
 
 
 def _goods(st: dict[str, Any]) -> str:
@@ -317,26 +413,48 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
     s = scen(state)
     if ph == 3:
         cands = ", ".join(b["cell"] for b in power_candidates(state, player))
-        lines.append(_t_fmt(t, N_("Power {n} of: {cands} (/power cells, or /done to keep your "
-                                  "standing choice)."), n=power_slots(state, player),
-                            cands=cands))
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Power {n} of: {cands} (/power cells, or /done to keep your standing choice)."),
+                n=power_slots(state, player),
+                cands=cands,
+            )
+        )
     elif ph == 4:
-        lines.append(_t_fmt(t, N_("Sweep one cell: {cells} (/sweep cell, free)."),
-                            cells=", ".join(ch.sweep_cells(state, player))))
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Sweep one cell: {cells} (/sweep cell, free)."),
+                cells=", ".join(ch.sweep_cells(state, player)),
+            )
+        )
     elif ph == 5:
         cells = ch.lay_cells(state, player)
         pl = state["players"][player]
-        lines.append(_t_fmt(
-            t, N_("Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
-                  "Or /relocate a face-down token."),
-            cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
-            m=ch.mine_limit(state, player) - pl["mines_used"]))
+        lines.append(
+            _t_fmt(
+                t,
+                N_(
+                    "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
+                    "Or /relocate a face-down token."
+                ),
+                cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
+                m=ch.mine_limit(state, player) - pl["mines_used"],
+            )
+        )
     elif ph == 6:
         for d in own(state, player, "developer"):
             if d["powered"] and "prepare" not in d["used"]:
                 cells = ch.prep_cells(state, d)
-                lines.append(_t_fmt(t, N_("Developer {d} may prepare one of: {cells} (free)."),
-                                    d=d["cell"], cells=", ".join(cells[:24])))
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_("Developer {d} may prepare one of: {cells} (free)."),
+                        d=d["cell"],
+                        cells=", ".join(cells[:24]),
+                    )
+                )
     elif ph == 7:
         for d in own(state, player, "developer"):
             if not d["powered"]:
@@ -344,51 +462,107 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
             need = ch.build_threshold(state, d)
             if ch.can_build_attempt(d):
                 tg = ch.build_targets(state, d)
-                txt = "; ".join(f"{c} ({'/'.join(k) if k else t.gettext('rebuild')})"
-                                for c, k in tg[:10])
-                lines.append(_t_fmt(
-                    t, N_("Developer {d}: {cost} AB per module ({ab} linked), success on {need}+ "
-                          "({pct}). Targets: {txt}."),
-                    d=d["cell"], cost=ch.module_cost(state), ab=stock(state, d, "AB"), need=need,
-                    pct=_pct(need), txt=txt or "-"))
+                txt = "; ".join(
+                    f"{c} ({'/'.join(k) if k else t.gettext('rebuild')})" for c, k in tg[:10]
+                )
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_(
+                            "Developer {d}: {cost} AB per module ({ab} linked), success on {need}+ "
+                            "({pct}). Targets: {txt}."
+                        ),
+                        d=d["cell"],
+                        cost=ch.module_cost(state),
+                        ab=stock(state, d, "AB"),
+                        need=need,
+                        pct=_pct(need),
+                        txt=txt or "-",
+                    )
+                )
             if ch.can_recycle(state, d):
                 need = ch.recycle_threshold(state, d)
-                lines.append(_t_fmt(t, N_("Or recycle near {d}: 1 AB back on {need}+ ({pct})."),
-                                    d=d["cell"], need=need, pct=_pct(need)))
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_("Or recycle near {d}: 1 AB back on {need}+ ({pct})."),
+                        d=d["cell"],
+                        need=need,
+                        pct=_pct(need),
+                    )
+                )
     elif ph == 8:
         cells = [tok["cell"] for tok in ch.own_tokens(state, player)]
-        lines.append(_t_fmt(t, N_("Activate a token: {cells}. A real mine destroys a module on "
-                                  "{need}+ ({pct})."), cells=", ".join(cells),
-                            need=5 - has_tech(state, player, 17),
-                            pct=_pct(5 - has_tech(state, player, 17))))
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Activate a token: {cells}. A real mine destroys a module on {need}+ ({pct})."),
+                cells=", ".join(cells),
+                need=5 - has_tech(state, player, 17),
+                pct=_pct(5 - has_tech(state, player, 17)),
+            )
+        )
     elif ph == 9:
         for la in own(state, player, "launcher"):
             if la["powered"] and ch.can_fire(state, la):
-                tg = ch.fire_targets(state, la)
-                txt = ", ".join(f"{c} {state['buildings'][c]['kind']} {thr}+ ({_pct(thr)})"
-                                for c, thr in tg[:12])
-                lines.append(_t_fmt(
-                    t, N_("Launcher {la}: {shots} shots, 1 AC each ({ac} linked); targets: {txt}. "
-                          "At most one module per target."),
-                    la=la["cell"], shots=ch.launcher_shots(state, la), ac=stock(state, la, "AC"),
-                    txt=txt))
+                fts = ch.fire_targets(state, la)
+                txt = ", ".join(
+                    f"{c} {state['buildings'][c]['kind']} {thr}+ ({_pct(thr)})"
+                    for c, thr in fts[:12]
+                )
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_(
+                            "Launcher {la}: {shots} shots, 1 AC each ({ac} linked); "
+                            "targets: {txt}. At most one module per target."
+                        ),
+                        la=la["cell"],
+                        shots=ch.launcher_shots(state, la),
+                        ac=stock(state, la, "AC"),
+                        txt=txt,
+                    )
+                )
     elif ph == 10:
         need = ch.transmit_threshold(state)
-        lines.append(_t_fmt(t, N_("Transmit 1 BC: success on {need}+ ({pct}) at radiation {r}, "
-                                  "+1 VP."), need=need, pct=_pct(need), r=state["radiation"]))
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Transmit 1 BC: success on {need}+ ({pct}) at radiation {r}, +1 VP."),
+                need=need,
+                pct=_pct(need),
+                r=state["radiation"],
+            )
+        )
     elif ph == 11:
         need = int(param(state, "lab_threshold"))
-        lines.append(_t_fmt(t, N_("Research with 1 BC + 1 AC: +1 science on {need}+ ({pct})."),
-                            need=need, pct=_pct(need)))
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Research with 1 BC + 1 AC: +1 science on {need}+ ({pct})."),
+                need=need,
+                pct=_pct(need),
+            )
+        )
     elif ph == 14:
         pl = state["players"][player]
         if ch.must_choose_tech(state, player):
-            lines.append(_t_fmt(t, N_("You must choose a technology (cost {c}, you have {s}): "
-                                      "/tech number."), c=tech_cost(state, player),
-                                s=pl["science"]))
+            lines.append(
+                _t_fmt(
+                    t,
+                    N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
+                    c=tech_cost(state, player),
+                    s=pl["science"],
+                )
+            )
         if has_tech(state, player, 1) and not pl["peeked"]:
-            lines.append(_t_fmt(t, N_("Remote Drilling: /peek one of {areas}."),
-                                areas=", ".join(ch.open_areas(state))))
+            lines.append(
+                _t_fmt(
+                    t,
+                    N_("Remote Drilling: /peek one of {areas}."),
+                    areas=", ".join(ch.open_areas(state)),
+                )
+            )
         if ch.subsidy_possible(state, player):
             lines.append(t.gettext("Government Subsidy: /subsidy kind cell (once per game)."))
     del s
@@ -403,18 +577,29 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     head = _t_fmt(
         t,
         N_("Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Waiting for {actor}."),
-        turn=state["turn"], turns=param(state, "turns"), ph=state["phase"],
-        name=t.gettext(PHASE_NAMES[state["phase"]]), r=state["radiation"], actor=actor,
+        turn=state["turn"],
+        turns=param(state, "turns"),
+        ph=state["phase"],
+        name=t.gettext(PHASE_NAMES[state["phase"]]),
+        r=state["radiation"],
+        actor=actor,
     )
     parts = [head]
     if player is not None and player == actor:
         parts += _quote(state, player, t)
         parts.append(t.gettext("/done when finished."))
-    if player in state["players"]:
+    if player is not None and player in state["players"]:
         stores = "; ".join(f"{st['cell']}: {_goods(st)}" for st in own(state, player, "storage"))
         pl = state["players"][player]
-        parts.append(_t_fmt(t, N_("You: {vp} VP, {sci} science. Storages: {stores}."),
-                            vp=pl["vp"], sci=pl["science"], stores=stores or "-"))
+        parts.append(
+            _t_fmt(
+                t,
+                N_("You: {vp} VP, {sci} science. Storages: {stores}."),
+                vp=pl["vp"],
+                sci=pl["science"],
+                stores=stores or "-",
+            )
+        )
     return "\n".join(parts)
 
 
@@ -435,19 +620,21 @@ _EVENT_TEXT = {
     "tech_revealed": N_("{player} reveals {tech_name}."),
     "tech_chosen": N_("{player} discovers a secret technology (cost {cost})."),
     "site_prepared": N_("{player} prepares a site on {cell}."),
-    "build_roll": N_("{player} builds {kind} on {cell}: rolled {roll}, needed {need}+ - "
-                     "{outcome}."),
+    "build_roll": N_(
+        "{player} builds {kind} on {cell}: rolled {roll}, needed {need}+ - {outcome}."
+    ),
     "recycled": N_("{player} recycles a module on {target}: rolled {roll} - {outcome}."),
     "tokens_laid": N_("{player} lays tokens on {cells_text}."),
     "token_moved": N_("{player} moves a token from {src} to {dst}."),
     "token_activated": N_("{player} activates the token on {cell}: {real_text}."),
     "mine_test": N_("Mine on {cell}: rolled {roll}, needed {need}+ - {outcome}."),
     "swept": N_("{player} sweeps the tokens from {cell}."),
-    "missiles": N_("{player}'s launcher {launcher} fires at {target}: {rolls_text} "
-                   "(needed {need}+), {hits} hit(s)."),
+    "missiles": N_(
+        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+        "(needed {need}+), {hits} hit(s)."
+    ),
     "intercept": N_("{player} tries to intercept over {target}: rolled {roll} - {outcome}."),
-    "transmitted": N_("{player} transmits from {cell}: rolled {roll}, needed {need}+ - "
-                      "{outcome}."),
+    "transmitted": N_("{player} transmits from {cell}: rolled {roll}, needed {need}+ - {outcome}."),
     "research": N_("{player}'s laboratory: rolled {roll} - {outcome}."),
     "eliminated": N_("{player} is eliminated: {vp} VP become {final_vp}."),
     "subsidy": N_("{player} receives a subsidised {kind} on {cell}."),
@@ -501,7 +688,7 @@ def _as_command(a: Action) -> tuple[str, str] | None:
     if t == "activate":
         return (f"Activate {a['cell']}", f"/activate {a['cell']}")
     if t == "fire" and len(a["targets"]) == 1:
-        (c, n), = a["targets"].items()
+        ((c, n),) = a["targets"].items()
         return (f"Fire {c} x{n}", f"/fire {a['launcher']} {c} {n}")
     if t == "sweep":
         return (f"Sweep {a['cell']}", f"/sweep {a['cell']}")

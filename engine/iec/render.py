@@ -76,22 +76,36 @@ def render(view: dict[str, Any], viewer: str | None) -> bytes:
     for cell, who in view["sites"].items():
         x, y = s.xy[cell]
         x0, y0 = MARGIN + x * CELL, MARGIN + y * CELL
-        d.rectangle([x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4],
-                    outline=SEAT_RGB.get(seat.get(who, ""), (0, 0, 0)), width=2)
+        d.rectangle(
+            [x0 + 4, y0 + 4, x0 + CELL - 4, y0 + CELL - 4],
+            outline=SEAT_RGB.get(seat.get(who, ""), (0, 0, 0)),
+            width=2,
+        )
     for cell, b in view["buildings"].items():
         x, y = s.xy[cell]
         x0, y0 = MARGIN + x * CELL, MARGIN + y * CELL
         col = SEAT_RGB.get(seat.get(b["owner"], ""), (0, 0, 0))
         full = int(s.buildings[b["kind"]]["modules"])
-        d.rectangle([x0 + 3, y0 + 3, x0 + CELL - 3, y0 + CELL - 9],
-                    fill=col if b["powered"] else (240, 240, 240), outline=col, width=2)
-        d.text((x0 + 12, y0 + 6), LETTER[b["kind"]],
-               fill=(255, 255, 255) if b["powered"] else col, font=mid)
+        d.rectangle(
+            [x0 + 3, y0 + 3, x0 + CELL - 3, y0 + CELL - 9],
+            fill=col if b["powered"] else (240, 240, 240),
+            outline=col,
+            width=2,
+        )
+        d.text(
+            (x0 + 12, y0 + 6),
+            LETTER[b["kind"]],
+            fill=(255, 255, 255) if b["powered"] else col,
+            font=mid,
+        )
         bar = (CELL - 6) / full
         for m in range(full):
             ok = m < b["modules"]
-            d.rectangle([x0 + 3 + m * bar, y0 + CELL - 7, x0 + 2 + (m + 1) * bar, y0 + CELL - 3],
-                        fill=col if ok else (255, 255, 255), outline=(90, 90, 90))
+            d.rectangle(
+                [x0 + 3 + m * bar, y0 + CELL - 7, x0 + 2 + (m + 1) * bar, y0 + CELL - 3],
+                fill=col if ok else (255, 255, 255),
+                outline=(90, 90, 90),
+            )
     for area_id, area in view["areas"].items():
         cells = [c for c, a in s.area_of.items() if a == area_id]
         if not cells or area_id == "H":
@@ -112,8 +126,12 @@ def render(view: dict[str, Any], viewer: str | None) -> bytes:
             if tok.get("real") is not None and tok["owner"] == viewer:
                 d.text((x0 + 2, y0 - 1), "*" if tok["real"] else "-", fill=col, font=small)
     px = MARGIN + s.width * CELL + 16
-    d.text((px, 6), f"Turn {view['turn']}  phase {view['phase']}  R={view['radiation']}",
-           fill=(0, 0, 0), font=big)
+    d.text(
+        (px, 6),
+        f"Turn {view['turn']}  phase {view['phase']}  R={view['radiation']}",
+        fill=(0, 0, 0),
+        font=big,
+    )
     yy = 32
     for p in view["seats"]:
         pl = view["players"][p]
@@ -124,8 +142,12 @@ def render(view: dict[str, Any], viewer: str | None) -> bytes:
         d.rectangle([px, yy + 3, px + 12, yy + 15], fill=col)
         d.text((px + 18, yy), f"{p}{status}", fill=(0, 0, 0), font=big)
         yy += 20
-        d.text((px + 18, yy), f"VP {vp}  science {pl['science']}  techs {ntech}", fill=(0, 0, 0),
-               font=mid)
+        d.text(
+            (px + 18, yy),
+            f"VP {vp}  science {pl['science']}  techs {ntech}",
+            fill=(0, 0, 0),
+            font=mid,
+        )
         yy += 18
         for cell, b in sorted(view["buildings"].items()):
             if b["owner"] != p or b["kind"] != "storage":
@@ -136,8 +158,7 @@ def render(view: dict[str, Any], viewer: str | None) -> bytes:
         yy += 8
         if yy > h - 40:
             break
-    d.text((px, h - 22), "R reactor M mine S storage X mixer L lab",
-           fill=(60, 60, 60), font=small)
+    d.text((px, h - 22), "R reactor M mine S storage X mixer L lab", fill=(60, 60, 60), font=small)
     d.text((px, h - 40), "T transmitter D developer W launcher", fill=(60, 60, 60), font=small)
     out = io.BytesIO()
     img.quantize(colors=64).save(out, format="PNG", optimize=True)

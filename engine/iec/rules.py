@@ -147,11 +147,7 @@ def mine_limit(state: State, player: str) -> int:
 
 def available_techs(state: State, player: str) -> list[int]:
     owned = state["players"][player]["techs"]
-    return [
-        t
-        for t in TECHS
-        if t not in owned and (state["mine_war"] or t not in MINE_WAR_TECHS)
-    ]
+    return [t for t in TECHS if t not in owned and (state["mine_war"] or t not in MINE_WAR_TECHS)]
 
 
 # ---------------------------------------------------------------- storages and links
@@ -557,11 +553,7 @@ def reactor_capacity(state: State, player: str, with_bonus: bool = True) -> tupl
 
 
 def power_candidates(state: State, player: str) -> list[dict[str, Any]]:
-    return [
-        b
-        for b in own(state, player)
-        if b["modules"] >= 1 and b["kind"] != "reactor"
-    ]
+    return [b for b in own(state, player) if b["modules"] >= 1 and b["kind"] != "reactor"]
 
 
 def power_slots(state: State, player: str) -> int:
@@ -661,9 +653,7 @@ def _mix_and_move(state: State, events: list[Event]) -> None:
                 _ev(state, events, "moved", player=p, src=src["cell"], dst=dst["cell"], good=g, n=n)
 
 
-def _mix_once(
-    state: State, mx: dict[str, Any], recipes: list[str], events: list[Event]
-) -> bool:
+def _mix_once(state: State, mx: dict[str, Any], recipes: list[str], events: list[Event]) -> bool:
     for product in recipes:
         x, y = RECIPES[product]
         if stock(state, mx, x) < 1 or stock(state, mx, y) < 1:
@@ -701,16 +691,38 @@ def _extract(state: State, events: list[Event]) -> None:
             roll = _roll(state)
             ok = roll >= dep[res]
             to = _put(state, mine, res, events) if ok else None
-            _ev(state, events, "extracted", player=p, cell=mine["cell"], resource=res,
-                roll=roll, need=dep[res], success=ok, to=to, rolled=True)
+            _ev(
+                state,
+                events,
+                "extracted",
+                player=p,
+                cell=mine["cell"],
+                resource=res,
+                roll=roll,
+                need=dep[res],
+                success=ok,
+                to=to,
+                rolled=True,
+            )
             if ok and has_tech(state, p, 5):
                 _reveal(state, p, 5, events)
                 roll2 = _roll(state)
                 ok2 = roll2 >= int(param(state, "bonus_roll_min"))
                 to2 = _put(state, mine, res, events) if ok2 else None
-                _ev(state, events, "extracted", player=p, cell=mine["cell"], resource=res,
-                    roll=roll2, need=int(param(state, "bonus_roll_min")), success=ok2, to=to2,
-                    bonus=True, rolled=True)
+                _ev(
+                    state,
+                    events,
+                    "extracted",
+                    player=p,
+                    cell=mine["cell"],
+                    resource=res,
+                    roll=roll2,
+                    need=int(param(state, "bonus_roll_min")),
+                    success=ok2,
+                    to=to2,
+                    bonus=True,
+                    rolled=True,
+                )
 
 
 def _eliminations(state: State, events: list[Event]) -> None:
@@ -817,6 +829,7 @@ def intact_modules(state: State, player: str) -> int:
 
 def result(state: State) -> list[list[str]]:
     """IEC-S-9: VP (halved for the eliminated), then intact modules, then science."""
+
     def key(p: str) -> tuple[int, int, int]:
         return (score(state, p), intact_modules(state, p), state["players"][p]["science"])
 

@@ -15,9 +15,30 @@ T = EnglishTranslator()
 
 def test_commands_cover_each_decision() -> None:
     names = {c.name for c in GAME.commands}
-    for kind in ("power", "give", "extract", "mix", "transfer", "destroy", "flex", "antimissile",
-                 "sweep", "lay", "relocate", "prepare", "build", "recycle", "activate", "fire",
-                 "transmit", "research", "tech", "peek", "subsidy", "done"):
+    for kind in (
+        "power",
+        "give",
+        "extract",
+        "mix",
+        "transfer",
+        "destroy",
+        "flex",
+        "antimissile",
+        "sweep",
+        "lay",
+        "relocate",
+        "prepare",
+        "build",
+        "recycle",
+        "activate",
+        "fire",
+        "transmit",
+        "research",
+        "tech",
+        "peek",
+        "subsidy",
+        "done",
+    ):
         assert kind in names
 
 
@@ -26,7 +47,10 @@ def test_parse_fire_finds_own_launcher_and_counts() -> None:
     add(st, p1, "launcher", "I5")
     add(st, p2, "storage", "R3")
     assert GAME.parse(st, p1, "fire", ["R3", "2"]) == {
-        "type": "fire", "launcher": "I5", "targets": {"R3": 2}}
+        "type": "fire",
+        "launcher": "I5",
+        "targets": {"R3": 2},
+    }
     assert GAME.parse(st, p1, "fire", ["I5", "R3"])["targets"] == {"R3": 1}
 
 
@@ -34,9 +58,16 @@ def test_parse_build_and_lay_and_errors() -> None:
     st, (p1, _p2) = empty()
     add(st, p1, "developer", "E5")
     assert GAME.parse(st, p1, "build", ["g6", "mine"]) == {
-        "type": "build", "cell": "G6", "kind": "mine", "developer": "E5"}
+        "type": "build",
+        "cell": "G6",
+        "kind": "mine",
+        "developer": "E5",
+    }
     assert GAME.parse(st, p1, "lay", ["H7+H8", "H6"]) == {
-        "type": "lay", "real": ["H7", "H8"], "fake": ["H6"]}
+        "type": "lay",
+        "real": ["H7", "H8"],
+        "fake": ["H6"],
+    }
     with pytest.raises(ParseError):
         GAME.parse(st, p1, "build", ["Z99"])
     assert isinstance(GAME.parse(st, p1, "status", []), Reply)
@@ -56,8 +87,9 @@ def test_describe_turn_quotes_cost_and_odds() -> None:
 
 def test_describe_event_hides_secret_technology() -> None:
     st, (p1, _p2) = empty()
-    line = GAME.describe_event(st, {"type": "tech_chosen", "player": p1, "cost": 3,
-                                    "secret": {"tech": 8}}, T)
+    line = GAME.describe_event(
+        st, {"type": "tech_chosen", "player": p1, "cost": 3, "secret": {"tech": 8}}, T
+    )
     assert line is not None and "Fast" not in line and p1 in line
     assert GAME.describe_event(st, {"type": "order_set"}, T) is None
 

@@ -58,7 +58,7 @@ def test_iec_d12_tied_rolls_are_rerolled() -> None:
 
 
 def test_iec_8_d1_self_destruction_happens_in_phase_0() -> None:
-    st, p1, p2 = two()
+    st, p1, _p2 = two()
     add(st, p1, "storage", "E3")
     actions.apply(st, p1, {"type": "destroy", "cell": "E3"})
     assert "E3" in st["buildings"]  # only queued
@@ -381,20 +381,20 @@ def test_iec_s18_3_rebuild_adds_a_module_and_completes_reactor() -> None:
 
 def test_iec_s18_4_new_building_does_not_operate_this_turn() -> None:
     st = dev_state()
-    st["sites"]["F3"] = st["actor"]
+    p1 = st["actor"]
+    st["buildings"]["E3"]["goods"]["BC"] = 2
+    st["sites"]["G3"] = p1
     with dice(6):
-        do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "F3",
-                             "kind": "transmitter"} | {"cell": "G3"} if False else
-           {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
-    assert st["buildings"]["G6"]["powered"] is False
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "G3", "kind": "transmitter"})
+    assert st["buildings"]["G3"]["powered"] is False
+    assert not choices.has_choice(st, p1, 10)  # BC linked, but the new transmitter is idle
 
 
 def test_iec_12_ex11_first_mine_reveals_one_of_two_deposits() -> None:
     st = dev_state()
     st["areas"]["I-NW"]["candidates"] = ["I-2", "I-6"]
     with dice(6):
-        ev = do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G6",
-                                  "kind": "mine"})
+        ev = do(st, st["actor"], {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
     dep = st["areas"]["I-NW"]["deposit"]
     assert dep in ("I-2", "I-6") and any(e["type"] == "deposit_revealed" for e in ev)
     assert rules.deposit_at(st, "H7") == rules.scen(st).deposits[dep]
@@ -406,8 +406,7 @@ def test_iec_tech1_remote_drilling_chooses_the_deposit_and_peeks() -> None:
     st["players"][p1]["techs"] = [1]
     st["areas"]["I-NW"]["candidates"] = ["I-2", "I-6"]
     with dice(6):
-        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine",
-                    "deposit": 1})
+        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine", "deposit": 1})
     assert st["areas"]["I-NW"]["deposit"] == "I-6"
     at(st, 14, p1)
     do(st, p1, {"type": "peek", "area": "II-N"})
@@ -462,8 +461,9 @@ def test_iec_d6_recycling_any_owner_but_own_developer_only_undamaged() -> None:
 # ---------------------------------------------------------------- launchers
 
 
-def fire_state(target: str, techs: list[int] | None = None, radiation: int = 8,
-               launcher_modules: int = 3) -> dict[str, Any]:
+def fire_state(
+    target: str, techs: list[int] | None = None, radiation: int = 8, launcher_modules: int = 3
+) -> dict[str, Any]:
     st, p1, p2 = two()
     add(st, p1, "launcher", "I5", modules=launcher_modules)
     add(st, p1, "storage", "I7", goods={"AC": 3})
@@ -491,7 +491,7 @@ def test_iec_16_2_ex3_extended_range_hits_one_in_two() -> None:
 def test_iec_16_1_ex3_beyond_twice_range_cannot_be_targeted() -> None:
     st = fire_state("X16")  # 2*sqrt(15²+11²) = 37.2 -> in reach; use a farther one
     assert choices.hit_threshold(st, st["buildings"]["I5"], "X16") == 4
-    st, p1, p2 = two()
+    st, p1, _p2 = two()
     add(st, p1, "launcher", "A1")
     assert rules.scen(st).distance("A1", "X13") > 40
     assert choices.hit_threshold(st, st["buildings"]["A1"], "X13") is None
@@ -697,10 +697,17 @@ def test_iec_s14_standing_transfers_move_each_unit_once() -> None:
     a = add(st, p1, "storage", "C1", goods={"AB": 2})
     b = add(st, p1, "storage", "E3")
     c = add(st, p1, "storage", "G3")
-    actions.apply(st, p1, {"type": "transfers", "moves": [
-        {"from": "C1", "to": "E3", "good": "AB", "n": 2},
-        {"from": "E3", "to": "G3", "good": "AB", "n": 2},
-    ]})
+    actions.apply(
+        st,
+        p1,
+        {
+            "type": "transfers",
+            "moves": [
+                {"from": "C1", "to": "E3", "good": "AB", "n": 2},
+                {"from": "E3", "to": "G3", "good": "AB", "n": 2},
+            ],
+        },
+    )
     st["phase_order"]["12"] = [p1]
     st["players"][p1]["orders"]["mix"] = []
     rules._mix_and_move(st, [])

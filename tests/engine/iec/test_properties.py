@@ -14,8 +14,9 @@ from engine.iec import GAME, rules
 Kinds = hs.lists(hs.sampled_from(["random", "economic"]), min_size=4, max_size=4)
 
 
-def check_invariants(st: dict[str, Any], events: list[dict[str, Any]],
-                     powered_max: dict[str, int]) -> None:
+def check_invariants(
+    st: dict[str, Any], events: list[dict[str, Any]], powered_max: dict[str, int]
+) -> None:
     s = rules.scen(st)
     for b in st["buildings"].values():
         assert 1 <= b["modules"] <= rules.nominal(st, b)
@@ -24,7 +25,7 @@ def check_invariants(st: dict[str, Any], events: list[dict[str, Any]],
             assert rules.load_of(b) <= rules.capacity(st, b)
     blds = list(st["buildings"].values())
     for i, a in enumerate(blds):
-        for b in blds[i + 1:]:
+        for b in blds[i + 1 :]:
             m = max(s.buildings[a["kind"]]["interval"], s.buildings[b["kind"]]["interval"])
             assert s.d2(a["cell"], b["cell"]) >= m * m, (a["cell"], b["cell"])
     for e in events:
