@@ -104,3 +104,21 @@ def test_pg19_phase_1_changes_nothing_in_the_plant_market() -> None:
     start = types(events).index("round_started")
     after = types(events)[start:]
     assert not {"plant_removed", "plant_drawn"} & set(after)
+
+
+def test_pg14_a_round_runs_its_five_phases_in_order() -> None:
+    s = new_game(2, 7)
+    seen = []
+    while s["round"] == 1:
+        if not seen or seen[-1] != s["phase"]:
+            seen.append(s["phase"])
+        p = GAME.current_players(s)[0]
+        if s["phase"] == "auction":
+            action = GAME.legal_actions(s, p)[-1]
+        elif s["phase"] == "bureaucracy":
+            action = {"type": "power", "plants": []}
+        else:
+            action = {"type": "done"}
+        act(s, p, **action)
+    assert seen == ["auction", "resources", "build", "bureaucracy"]
+    assert s["phase"] == "auction" and s["round"] == 2  # Phase 1 ran between rounds
