@@ -101,7 +101,7 @@ labels: dict[str, str] = {
     "ev.plant_removed": "Plant {plant} leaves the market",
     "ev.resources_bought": "{player} buys {count} {resource} for {price}",
     "ev.city_built": "{player} builds in {city} for {cost}",
-    "ev.powered": "{player} powers {cities} cities, earns {income}",
+    "ev.powered": "{player} earns {income} (cities powered: {cities})",
     "ev.step_started": "Step {step} begins",
     "ev.step3_card_drawn": "The Step 3 card is drawn",
     "ev.market_restocked": "The resource market is restocked",
