@@ -28,3 +28,12 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) demo-out .mypy_cache .ruff_cache
+
+# Translations: extract messages to bot/locale/boardchat.pot, update the ru/zh_Hant/pl .po
+# files and compile the .mo files (bot/locale/update.py). `make i18n-check` changes nothing.
+.PHONY: i18n i18n-check
+i18n: $(STAMP)
+	$(BIN)/python bot/locale/update.py
+
+i18n-check: $(STAMP)
+	$(BIN)/python bot/locale/update.py --check

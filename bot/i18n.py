@@ -18,23 +18,60 @@ DOMAIN = "boardchat"
 LANGUAGES = ("en", "ru", "zh_Hant", "pl")
 
 
-def normalize(lang: str | None) -> str:
-    """Map platform language codes ("ru-RU", "zh-TW", "zh-hant", "pl") to a catalog name."""
-    if not lang:
-        return "en"
-    code = lang.replace("-", "_").lower()
+def supported(lang: str | None) -> str | None:
+    """The catalog name for a platform language code, or None when we have no such language.
+
+    "ru-RU" -> "ru", "pl" -> "pl", "en-GB" -> "en", "zh-TW" / "zh-hant" / "zh_Hant" -> "zh_Hant"
+    (every Chinese locale gets the Traditional catalog, the only Chinese one), "de" -> None.
+    """
+    if not lang or not lang.strip():
+        return None
+    code = lang.strip().replace("-", "_").lower()
     if code.startswith("zh"):
         return "zh_Hant"
     base = code.split("_")[0]
-    return base if base in LANGUAGES else "en"
+    return base if base in LANGUAGES else None
+
+
+def normalize(lang: str | None) -> str:
+    """Map platform language codes ("ru-RU", "zh-TW", "zh-hant", "pl") to a catalog name;
+    English for anything we do not translate."""
+    return supported(lang) or "en"
+
+
+def resolve_lang(
+    user_choice: str | None, platform_lang: str | None, table_default: str | None
+) -> str:
+    """The language to answer a player in: their own choice (/lang), else their platform's
+    language (Telegram `language_code`, Discord `locale` such as "zh-TW"), else the table's
+    default, else English. A value we have no catalog for is skipped, not taken as English."""
+    for candidate in (user_choice, platform_lang, table_default):
+        name = supported(candidate)
+        if name is not None:
+            return name
+    return "en"
+
+
+class _Catalog(gettext.GNUTranslations):
+    """A compiled catalog that answers an empty message with an empty string (plain gettext
+    would return the catalog's metadata header for "")."""
+
+    def gettext(self, message: str) -> str:
+        return super().gettext(message) if message else message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        if not msgid1:
+            return msgid1 if n == 1 else msgid2
+        return super().ngettext(msgid1, msgid2, n)
 
 
 @cache
 def translator(lang: str | None) -> gettext.NullTranslations:
+    """A gettext object for `lang` (what describe_turn/describe_event receive as `t`)."""
     name = normalize(lang)
     if name == "en":
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[name], fallback=True)
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[name], fallback=True, class_=_Catalog)
 
 
 def tr(lang: str | None, message: str, **params: Any) -> str:

@@ -1,0 +1,1 @@
+"""Translations (see bot/locale/__init__.py)."""
