@@ -449,7 +449,7 @@ def _base_layer(map_id: str, regions: tuple[str, ...]) -> Image.Image:
     for name in sorted(g.pos):
         x, y = g.pos[name]
         sprite, dx = _name_sprite(name, in_play(name))
-        img.paste(sprite, (x - dx, round(y + NODE_H / 2 + 2)), sprite)
+        img.paste(sprite, (round(x - dx), round(y + NODE_H / 2 + 2)), sprite)
     # Legend of regions under the map.
     d.rectangle((0, g.map_h, g.w, g.h), fill=_PAPER)
     d.line((0, g.map_h, g.w, g.map_h), fill=_RULE, width=1)
@@ -543,7 +543,7 @@ def _house(
 
 
 # --- plant cards -------------------------------------------------------------------------------
-def _house_icon(d: ImageDraw.ImageDraw, x: float, y: float, color: Sequence[int]) -> None:
+def _house_icon(d: ImageDraw.ImageDraw, x: float, y: float, color: tuple[int, int, int]) -> None:
     """A 12x12 house outline with its top-left corner at (x, y)."""
     d.polygon([(x, y + 6), (x + 6, y), (x + 12, y + 6), (x + 12, y + 12), (x, y + 12)], fill=color)
 
@@ -700,7 +700,7 @@ class _Table:
                         tx += 26
                     tx += 4
                 d.text((tx, y + h), _fit(text, font, width - (tx - x)), font=font, fill=color)
-            h += font.size + 10 if i == 0 else font.size + 8
+            h += int(font.size) + (10 if i == 0 else 8)
         return h + 6
 
     def ranking(self, d: ImageDraw.ImageDraw | None, x: float, y: float, width: float) -> int:
@@ -709,43 +709,35 @@ class _Table:
         if not ranking:
             return 0
         h = self.heading(d, x, y, w("ranking"))
+        big, small = _font(18, True), _font(15)
         rank = 1
+        lines = []
         for group in ranking:
             for p in group:
-                if d is not None:
-                    info = v["players"].get(p, {})
-                    money = info.get("money")
-                    _house(
-                        d,
-                        (x, y + h, x + 24, y + h + 24),
-                        self.color.get(p, _MUTED),
-                        self.tag.get(p, "?"),
-                    )
-                    d.text(
-                        (x + 32, y + h + 1),
-                        _fit(w("rank_line", rank=rank, players=p), _font(18, True), width * 0.45),
-                        font=_font(18, True),
-                        fill=_INK,
-                    )
-                    d.text(
-                        (x + 32 + width * 0.45, y + h + 3),
-                        _fit(
-                            w(
-                                "rank_detail",
-                                powered=info.get("powered")
-                                if info.get("powered") is not None
-                                else 0,
-                                money="?" if money is None else money,
-                                cities=len(info.get("cities", [])),
-                            ),
-                            _font(15),
-                            width * 0.55 - 36,
-                        ),
-                        font=_font(15),
-                        fill=_INK,
-                    )
-                h += 30
+                lines.append((w("rank_line", rank=rank, players=p), p))
             rank += len(group)
+        name_w = min(max(big.getlength(text) for text, _ in lines), width * 0.4)
+        for text, p in lines:
+            if d is not None:
+                info = v["players"].get(p, {})
+                money = info.get("money")
+                powered = info.get("powered")
+                detail = w(
+                    "rank_detail",
+                    powered=0 if powered is None else powered,
+                    money="?" if money is None else money,
+                    cities=len(info.get("cities", [])),
+                )
+                _house(
+                    d,
+                    (x, y + h, x + 24, y + h + 24),
+                    self.color.get(p, _MUTED),
+                    self.tag.get(p, "?"),
+                )
+                d.text((x + 32, y + h + 1), _fit(text, big, name_w), font=big, fill=_INK)
+                dx = x + 32 + name_w + 14
+                d.text((dx, y + h + 3), _fit(detail, small, x + width - dx), font=small, fill=_INK)
+            h += 30
         return h + 8
 
     def players(self, d: ImageDraw.ImageDraw | None, x: float, y: float, width: float) -> int:
@@ -842,10 +834,16 @@ class _Table:
         future = [c for c in pm.get("future", []) if _is_plant(c)]
         if future or pm.get("step3_card"):
             rows.append(("future", future))
-        label_w = 64
+        widest = max(
+            len(cards) + (key == "future" and bool(pm.get("step3_card"))) for key, cards in rows
+        )
+        label_w = 64 if 64 + widest * (CARD_W + 6) <= width else 0
         for key, cards in rows:
             if d is not None:
-                d.text((x, y + h + CARD_H / 2), w(key), font=_font(15), fill=_MUTED, anchor="lm")
+                if label_w:
+                    d.text(
+                        (x, y + h + CARD_H / 2), w(key), font=_font(15), fill=_MUTED, anchor="lm"
+                    )
                 cx = x + label_w
                 for c in cards:
                     _card(d, cx, y + h, c, w, highlight=c.get("number") == bid_on)
@@ -992,7 +990,7 @@ def render(
 
     pad = 20
     if g.side:
-        col_x, col_w = g.w + pad, WIDTH - g.w - 2 * pad
+        col_x, col_w = g.w + pad, float(WIDTH - g.w - 2 * pad)
         blocks = ["header", "ranking", "players", "plant_market", "resource_market", "log"]
         used = _layout_column(table, blocks[:-1], col_x, pad, col_w, 0)
         log_lines = max(3, min(8, int((g.h - used - 40) // 21)))

@@ -245,6 +245,12 @@ def test_render_does_not_modify_the_view() -> None:
     assert json.dumps(view, sort_keys=True) == before
 
 
+def pixel(img: Image.Image, xy: tuple[float, float]) -> tuple[int, ...]:
+    c = img.getpixel((round(xy[0]), round(xy[1])))
+    assert isinstance(c, tuple)
+    return c
+
+
 def _close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 12) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a[:3], b[:3]))
 
@@ -261,19 +267,19 @@ def test_a_house_is_drawn_in_its_owners_colour_at_its_city(map_id: str, city: st
     bob, carol = R._hex(R.PLAYER_COLORS[1]), R._hex(R.PLAYER_COLORS[2])
     for box, colour in ((slots[0], bob), (slots[1], carol)):
         # left of the initial, inside the outline
-        px = img.getpixel((box[0] + 5, (box[1] + box[3]) // 2))
+        px = pixel(img, (box[0] + 5, (box[1] + box[3]) // 2))
         assert _close(px, colour), (px, colour)
     # the third slot is not open in Step 2: closed grey
-    assert _close(img.getpixel((slots[2][0] + 4, (slots[2][1] + slots[2][3]) // 2)), R._CLOSED)
+    assert _close(pixel(img, (slots[2][0] + 4, (slots[2][1] + slots[2][3]) // 2)), R._CLOSED)
 
 
-def _ring_colour(img: Image.Image, x: int, y: int) -> tuple[int, ...]:
+def _ring_colour(img: Image.Image, x: float, y: float) -> tuple[int, ...]:
     """The most common colour 40-56 px around (x, y): the region tint there."""
     counts: dict[tuple[int, ...], int] = {}
     for dy in range(-56, 57, 4):
         for dx in range(-56, 57, 4):
             if 40 * 40 <= dx * dx + dy * dy <= 56 * 56:
-                c = img.getpixel((x + dx, y + dy))
+                c = pixel(img, (x + dx, y + dy))
                 counts[c] = counts.get(c, 0) + 1
     return max(sorted(counts), key=counts.__getitem__)
 
@@ -292,8 +298,8 @@ def test_a_region_not_in_play_is_dimmed() -> None:
     assert _close(_ring_colour(dim, x, y), R._DIM_TINT, 6)
     # the city's own slots are closed (grey) when its region is out of play
     box = R._slot_boxes(x, y)[0]
-    assert _close(dim.getpixel((box[0] + 4, box[1] + 12)), R._CLOSED, 16)
-    assert _close(lit.getpixel((box[0] + 4, box[1] + 12)), (255, 255, 255), 16)
+    assert _close(pixel(dim, (box[0] + 4, box[1] + 12)), R._CLOSED, 16)
+    assert _close(pixel(lit, (box[0] + 4, box[1] + 12)), (255, 255, 255), 16)
 
 
 def test_hidden_money_renders_and_differs_from_shown_money() -> None:
