@@ -24,7 +24,7 @@ from engine.hexania.board import (
     lines_along,
     sort_cells,
 )
-from engine.hexania.figures import Figures, component_of, is_connected
+from engine.hexania.figures import Figures, components
 
 
 @dataclass
@@ -49,7 +49,7 @@ class Plan:
     added: list[str] = field(default_factory=list)  # cells the player's pieces take
     vacated: list[str] = field(default_factory=list)  # cells the player's pieces leave
     destroyed: dict[str, str] = field(default_factory=dict)  # enemy cell -> owner
-    merged: list[str] = field(default_factory=list)  # the acting figure after the action
+    merged: set[str] = field(default_factory=set)  # the acting figure after the action
     collapse: bool = False
     keep: str | None = None
 
@@ -68,6 +68,18 @@ class Plan:
         return self.added
 
 
+class _Path:
+    __slots__ = ("enemy", "enemy_count", "figset", "positions", "seen", "stop")
+
+    def __init__(self, fig: list[str]) -> None:
+        self.figset = set(fig)
+        self.positions: list[list[str]] = []  # cells after 1, 2, ... steps
+        self.enemy: list[str] = []  # enemy cells swept, in order of discovery
+        self.enemy_count: list[int] = []  # len(enemy) after 1, 2, ... steps
+        self.seen: set[str] = set()
+        self.stop: tuple[str, str] | None = None  # why the path cannot go further
+
+
 class Position:
     """One player's view of a position for pricing actions: figures, homelands, points."""
 
@@ -77,6 +89,9 @@ class Position:
         self.player = player
         self.opts: dict[str, Any] = state["options"]
         self.figs = Figures(self.board)
+        self.own_cells = {c for c, o in self.board.items() if o == player}
+        self._paths: dict[tuple[int, str], _Path] = {}
+        self._rests: dict[str, tuple[dict[str, int], int]] = {}
         turn = state.get("turn")
         self.points: int | None = (
             turn["points"] if turn is not None and turn["player"] == player else None
@@ -87,6 +102,47 @@ class Position:
         )
         self.blocked = [c for c in self.homeland if self.board.get(c, player) != player]
         self.forbidden = forbidden_cells(state, player, active)
+
+    def path(self, fig: list[str], direction: str, steps: int) -> _Path:
+        """The straight path of a figure, walked lazily and shared by all step counts."""
+        key = (self.figs.of[fig[0]], direction)
+        path = self._paths.get(key)
+        if path is None:
+            path = self._paths[key] = _Path(fig)
+        figset = path.figset
+        board, me = self.board, self.player
+        while len(path.positions) < steps and path.stop is None:
+            current = path.positions[-1] if path.positions else fig
+            moved = []
+            for c in current:
+                n = STEP[c][direction]
+                if n is None:
+                    path.stop = ("HEX-D-11", c)
+                    break
+                owner = board.get(n)
+                if owner == me and n not in figset:
+                    path.stop = ("HEX-8", n)
+                    break
+                if owner is not None and owner != me and n not in path.seen:
+                    path.seen.add(n)
+                    path.enemy.append(n)
+                moved.append(n)
+            if path.stop is None:
+                path.positions.append(moved)
+                path.enemy_count.append(len(path.enemy))
+        return path
+
+    def rest_components(self, source: str, fig: list[str]) -> tuple[dict[str, int], int]:
+        """Components of a figure without the piece on `source`: cell -> component number."""
+        cached = self._rests.get(source)
+        if cached is None:
+            comp: dict[str, int] = {}
+            parts = components(c for c in fig if c != source)
+            for i, part in enumerate(parts):
+                for c in part:
+                    comp[c] = i
+            cached = self._rests[source] = (comp, len(parts))
+        return cached
 
     def own(self, cell: str) -> bool:
         return self.board.get(cell) == self.player
@@ -151,12 +207,23 @@ def _armour(pos: Position, attacker_mass: int, cells: list[str], full: bool = Fa
     return list(seen.values())
 
 
+def _merged(own: set[str], vacated: list[str], added: list[str]) -> set[str]:
+    """The player's figure holding `added` once the action is done (HEX-10)."""
+    gone = set(vacated)
+    seen = set(added)
+    stack = list(added)
+    while stack:
+        c = stack.pop()
+        for nb in NEIGHBOURS[c]:
+            if nb not in seen and nb in own and nb not in gone:
+                seen.add(nb)
+                stack.append(nb)
+    return seen
+
+
 def _resolve(pos: Position, plan: Plan, keep: Any) -> Plan | Refusal:
     """Merging (HEX-10), collapse (HEX-13) and the homeland check (HEX-12 / HEX-OPT-B)."""
-    own_after = {c for c, o in pos.board.items() if o == pos.player}
-    own_after.difference_update(plan.vacated)
-    own_after.update(plan.added)
-    plan.merged = sort_cells(component_of(plan.added, own_after))
+    plan.merged = _merged(pos.own_cells, plan.vacated, plan.added)
     if len(plan.merged) >= COLLAPSE_MASS and not pos.opts["bastions"]:
         plan.collapse = True
         if keep is None:
@@ -258,32 +325,26 @@ def plan_move(pos: Position, action: dict[str, Any]) -> Plan | Refusal:
     steps = action.get("steps")
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
         return Refusal("HEX-7", N_("Steps must be a whole number from 1."))
-    figset = set(fig)
-    swept: list[str] = []
-    current = fig
-    for _ in range(steps):
-        moved = []
-        for c in current:
-            n = STEP[c][direction]
-            if n is None:
-                return Refusal(
-                    "HEX-D-11",
-                    N_("The figure on {figure} would leave the board."),
-                    {"figure": action["figure"]},
-                )
-            if pos.board.get(n) == pos.player and n not in figset:
-                return Refusal(
-                    "HEX-8",
-                    N_("The figure on {figure} may not pass through your piece on {cell}."),
-                    {"figure": action["figure"], "cell": n},
-                )
-            moved.append(n)
-        swept.extend(moved)
-        current = moved
+    path = pos.path(fig, direction, steps)
+    if len(path.positions) < steps:
+        assert path.stop is not None
+        rule, cell = path.stop
+        if rule == "HEX-D-11":
+            return Refusal(
+                "HEX-D-11",
+                N_("The figure on {figure} would leave the board."),
+                {"figure": action["figure"]},
+            )
+        return Refusal(
+            "HEX-8",
+            N_("The figure on {figure} may not pass through your piece on {cell}."),
+            {"figure": action["figure"], "cell": cell},
+        )
+    current = path.positions[steps - 1]
     m = len(fig)
     base = lines_along(fig, direction) if pos.opts["viscous"] else m
     plan = Plan("move", pos.player, base, steps=steps, added=current, vacated=list(fig))
-    enemy_swept = list(dict.fromkeys(c for c in swept if pos.enemy(c)))
+    enemy_swept = path.enemy[: path.enemy_count[steps - 1]]
     if enemy_swept:
         plan.armour = _armour(pos, m, enemy_swept)
         plan.destroyed = {c: pos.board[c] for c in enemy_swept}
@@ -304,18 +365,17 @@ def plan_regroup(pos: Position, action: dict[str, Any]) -> Plan | Refusal:
         return Refusal("HEX-9", N_("A single piece cannot regroup; move or grow it."))
     if pos.own(cell):
         return Refusal("HEX-9", N_("{cell} already holds your piece."), {"cell": cell})
-    rest = set(fig)
-    rest.discard(source)
-    if not any(n in rest for n in NEIGHBOURS[cell]):
+    comp, parts = pos.rest_components(source, fig)
+    touched = {comp[n] for n in NEIGHBOURS[cell] if n in comp}
+    if not touched:
         return Refusal("HEX-9", N_("{cell} does not touch the rest of the figure."), {"cell": cell})
-    if not pos.opts["split"]:
-        rest.add(cell)
-        if not is_connected(rest):
-            return Refusal(
-                "HEX-9",
-                N_("Moving {src} to {cell} would break the figure apart."),
-                {"src": source, "cell": cell},
-            )
+    # F \ {p} ∪ {t} is connected iff t joins every part of F \ {p} (HEX-D-12)
+    if not pos.opts["split"] and len(touched) < parts:
+        return Refusal(
+            "HEX-9",
+            N_("Moving {src} to {cell} would break the figure apart."),
+            {"src": source, "cell": cell},
+        )
     plan = Plan("regroup", pos.player, m, added=[cell], vacated=[source])
     if pos.enemy(cell):
         plan.armour = _armour(pos, m, [cell])
@@ -358,4 +418,4 @@ def check_complete(pos: Position, plan_: Plan) -> Refusal | None:
 
 def keep_choices(pos: Position, plan_: Plan) -> list[str]:
     """Cells the owner may keep in a collapse that satisfy HEX-12 / HEX-OPT-B."""
-    return [c for c in plan_.merged if c not in plan_.added or c not in pos.forbidden]
+    return [c for c in sort_cells(plan_.merged) if c not in plan_.added or c not in pos.forbidden]

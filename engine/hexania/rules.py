@@ -20,6 +20,7 @@ from engine.core import N_, Action, Event, IllegalAction, Ranking, Rng, State
 from engine.core.rng import new_rng_state
 from engine.hexania import actions as act
 from engine.hexania.board import (
+    BIRTH_COST,
     DICE,
     DIE_SIDES,
     DIRECTION_NAMES,
@@ -107,10 +108,14 @@ def candidate_actions(pos: act.Position) -> Iterator[Action]:
     first step that leaves the board or meets an own piece.
     """
     board, me = pos.board, pos.player
-    for cell in pos.homeland:
-        if board.get(cell) != me:
-            yield {"type": "birth", "cell": cell}
+    points = pos.points if pos.points is not None else 0
+    if points >= BIRTH_COST:
+        for cell in pos.homeland:
+            if board.get(cell) != me:
+                yield {"type": "birth", "cell": cell}
     for fig in pos.figs.of_player(me):
+        if len(fig) > points:  # growth and regroup cost at least the mass
+            continue
         anchor = fig[0]
         figset = set(fig)
         border = sorted({n for c in fig for n in NEIGHBOURS[c] if board.get(n) != me})
@@ -142,6 +147,12 @@ def _legal(pos: act.Position, limit: int | None) -> Iterator[tuple[Action, act.P
     for action in candidate_actions(pos):
         p = act.plan(pos, action)
         if isinstance(p, act.Plan) and p.cost <= points:
+            if not p.collapse:
+                yield action, p
+                found += 1
+                if limit is not None and found >= limit:
+                    return
+                continue
             for item in accept(action, p):
                 yield item
                 found += 1
@@ -159,6 +170,12 @@ def _legal(pos: act.Position, limit: int | None) -> Iterator[tuple[Action, act.P
                     continue
                 if p.cost > points:
                     break
+                if not p.collapse:
+                    yield action, p
+                    found += 1
+                    if limit is not None and found >= limit:
+                        return
+                    continue
                 for item in accept(action, p):
                     yield item
                     found += 1
