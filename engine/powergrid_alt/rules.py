@@ -1,0 +1,1119 @@
+"""Power Grid, alternative rules (/work/shared/rules/powergrid_alt.md, ALT-n on top of PG-n).
+
+The base engine (engine/powergrid/rules.py) runs what the variant keeps: region choice,
+player order (ALT-6), the auction (ALT-7/9), plant market, restock, Steps 2/3 bookkeeping.
+This module replaces Phase 3 placement (ALT-10), the whole of Phase 4 (ALT-11..ALT-29),
+power and income (ALT-30..ALT-39), the Step 2 trigger (ALT-40) and the end (ALT-43..45).
+
+State = the base state plus (all plain JSON):
+    players[name]   plants: every owned plant, hand and built (ALT-8, ALT-D-3);
+                    cities: nodes holding his built plant or TP (ALT-2); no pooled "res"
+    built           str(plant) -> {owner, city, res{coal, oil, garbage, uranium}}
+    tps             node -> owners of its TPs, in placement order (ALT-24)
+    lines           [{id, owner, nodes[...], segs[...]}]: segs[i] joins nodes[i], nodes[i+1]
+    next_line       the next line id
+    displacer       node -> the player who displaced TPs there (ALT-15)
+    activity        something (plant, line, TP) was built in this Phase 4 (ALT-45)
+    idle            consecutive Phase 4s without any building (ALT-45)
+    final           this round's Phase 5 is the last one (ALT-44)
+A line is hanging at an endpoint that no longer holds its owner's plant or TP (ALT-28); that
+is computed, never stored. Money is whole Elektro; city incomes are summed in half-Elektro
+(ALT-38) and only the total is rounded up.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from engine.core import N_, IllegalAction, Rng
+from engine.powergrid import market as mk
+from engine.powergrid import rules as base
+from engine.powergrid.data import PLANTS, RESOURCES, TOTALS, game_map
+from engine.powergrid_alt.graph import INF, alt_map, distance, mse2, nodes_in_play
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+GAME_ID = "powergrid_alt"
+START_MONEY = 75  # ALT-5
+PLANT_COST = 10  # ALT-13
+TP_COST = 5  # ALT-24
+MAX_TPS = 3  # ALT-24
+POLLUTION_LIMIT = 5  # ALT-18
+PENALTY = 5  # ALT-36
+PLANT_CITY_INCOME2 = 10  # ALT-33: 5 E, in half-Elektro
+DIRTY = ("coal", "oil", "garbage", "hybrid")  # ALT-17
+NUCLEAR = "uranium"  # ALT-19 (ALT-D-6: fusion is not nuclear)
+IDLE_ROUNDS_TO_END = 2  # ALT-45
+
+_event = base._event
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+# ===================================================================== setup (ALT-3..ALT-5a)
+
+
+def setup(players: list[str], options: dict[str, str], seed: int) -> State:
+    if not 2 <= len(players) <= 4:
+        raise IllegalAction(
+            "ALT-3",
+            N_("The alternative rules are for 2 to 4 players, not {n}."),
+            n=len(players),
+        )
+    wanted = dict(options)
+    choose = str(wanted.get("regions", "random")) == "choose"
+    # The base setup draws deck, player order and (when random) regions from the game's
+    # RNG; asking it for "choose" leaves the region choice to us (ALT-4).
+    wanted["regions"] = "choose"
+    state = base.setup(players, wanted, seed)
+    state["options"]["regions"] = "choose" if choose else "random"
+    state["game"] = GAME_ID
+    for p in state["players"].values():
+        p["money"] = START_MONEY  # ALT-5
+        del p["res"]  # tokens live on built plants (ALT-10)
+    state.update(
+        built={},
+        tps={},
+        lines=[],
+        next_line=1,
+        displacer={},
+        activity=False,
+        idle=0,
+        final=False,
+    )
+    gm = game_map(state["map"])
+    events: list[Event] = []
+    if len(players) >= 3:
+        state["regions"] = list(gm.regions)  # ALT-4: all 6 regions
+        state["region_pickers"] = []
+        base._start_game(state, events)
+    elif choose:
+        # ALT-4 + PG-8: 5 regions for 2 players, chosen in turn.
+        order = state["order"]
+        state["region_pickers"] = [order[i % len(order)] for i in range(len(gm.regions) - 1)]
+    else:
+        rng = Rng(state["rng"])
+        state["regions"] = base._random_connected_regions(gm.regions, gm, len(gm.regions) - 1, rng)
+        base._start_game(state, events)
+    return state
+
+
+# ===================================================================== small queries
+
+
+def play_nodes(state: State) -> list[str]:
+    return nodes_in_play(state["map"], state["regions"])
+
+
+def node_of(state: State, city: Any) -> str:
+    """A node name from any city name (either half of a double city), or raise ALT-1."""
+    am = alt_map(state["map"])
+    node = am.alias.get(city) if isinstance(city, str) else None
+    if node is None:
+        raise IllegalAction("PG-1", N_("There is no city called {city}."), city=str(city))
+    if am.region[node] not in state["regions"]:
+        raise IllegalAction("PG-8", N_("{city} is outside the regions in play."), city=city)
+    return node
+
+
+def plants_in(state: State, node: str) -> list[int]:
+    return sorted(int(n) for n, b in state["built"].items() if b["city"] == node)
+
+
+def plant_slots(state: State, node: str) -> int:
+    """ALT-46: a double city takes up to two plants; any other city one."""
+    return 2 if alt_map(state["map"]).is_double(node) else 1
+
+
+def hand(state: State, player: str) -> list[int]:
+    built = state["built"]
+    return [n for n in state["players"][player]["plants"] if str(n) not in built]
+
+
+def built_plants(state: State, player: str) -> list[int]:
+    return sorted(int(n) for n, b in state["built"].items() if b["owner"] == player)
+
+
+def holds(state: State, player: str, node: str) -> bool:
+    """The player has a built plant or a TP in `node` (ALT-23)."""
+    return node in state["players"][player]["cities"]
+
+
+def pollution(state: State, region: str) -> int:
+    """ALT-18: the sum of R of the built dirty plants in the region."""
+    am = alt_map(state["map"])
+    return sum(
+        PLANTS[int(n)].cost
+        for n, b in state["built"].items()
+        if am.region[b["city"]] == region and PLANTS[int(n)].type in DIRTY
+    )
+
+
+def nuclear_count(state: State, region: str) -> int:
+    am = alt_map(state["map"])
+    return sum(
+        1
+        for n, b in state["built"].items()
+        if am.region[b["city"]] == region and PLANTS[int(n)].type == NUCLEAR
+    )
+
+
+def plant_pollution(number: int) -> int:
+    plant = PLANTS[number]
+    return plant.cost if plant.type in DIRTY else 0
+
+
+def owned_segments(state: State) -> dict[str, str]:
+    """ALT-22: segment key -> its owner."""
+    return {seg: line["owner"] for line in state["lines"] for seg in line["segs"]}
+
+
+def is_hanging_at(state: State, line: dict[str, Any], node: str) -> bool:
+    return node in (line["nodes"][0], line["nodes"][-1]) and not holds(state, line["owner"], node)
+
+
+def is_hanging(state: State, line: dict[str, Any]) -> bool:
+    owner = line["owner"]
+    return not (holds(state, owner, line["nodes"][0]) and holds(state, owner, line["nodes"][-1]))
+
+
+def line_cost(state: State, line: dict[str, Any]) -> int:
+    segs = alt_map(state["map"]).segments
+    return sum(segs[k].cost for k in line["segs"])
+
+
+def covered(state: State, node: str) -> bool:
+    return bool(state["tps"].get(node)) or any(b["city"] == node for b in state["built"].values())
+
+
+def storage(number: int) -> int:
+    """PG-33: a plant stores twice its need (0 for eco and fusion)."""
+    plant = PLANTS[number]
+    return 2 * plant.cost if plant.type in (*RESOURCES, "hybrid") else 0
+
+
+def accepts(number: int, resource: str) -> bool:
+    kind = PLANTS[number].type
+    return kind == resource or (kind == "hybrid" and resource in ("coal", "oil"))
+
+
+def room_on(state: State, number: int, resource: str) -> int:
+    """How many more tokens of `resource` fit on built plant `number` (ALT-10)."""
+    if not accepts(number, resource):
+        return 0
+    res = state["built"][str(number)]["res"]
+    if PLANTS[number].type == "hybrid":
+        return storage(number) - res["coal"] - res["oil"]
+    return storage(number) - res[resource]
+
+
+def tokens_held(state: State) -> dict[str, int]:
+    total = {r: 0 for r in RESOURCES}
+    for b in state["built"].values():
+        for r in RESOURCES:
+            total[r] += b["res"][r]
+    return total
+
+
+def transport_fee(state: State, a: str, b: str) -> int:
+    """ALT-21: 1 E per full or started 10 of the cheapest route cost (ALT-D-8)."""
+    d = distance(state["map"], state["regions"], a, b)
+    return -(-d // 10)
+
+
+# ===================================================================== who acts
+
+_ALLOWED = {
+    "choose_region": ("choose_region",),
+    "choose_plant": ("open", "pass"),
+    "bid": ("raise", "pass"),
+    "buy": ("buy", "done"),
+    "build": ("build_plant", "upgrade", "move", "line", "tp", "done"),
+    "power": ("power",),
+}
+
+current_players = base.current_players
+expected = base.expected
+
+
+def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+    if state["phase"] == "over":
+        raise IllegalAction("ALT-44", N_("The game is over."))
+    if not isinstance(action, dict):
+        raise IllegalAction("PG-14", N_("An action must be a command with a type."))
+    acting = current_players(state)
+    if player not in acting:
+        raise IllegalAction(
+            "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
+        )
+    want = expected(state)
+    kind = action.get("type")
+    if kind not in _ALLOWED.get(want, ()):
+        raise IllegalAction(
+            "PG-14",
+            N_("You cannot do {action} now; the game expects: {expected}."),
+            action=str(kind),
+            expected=want,
+        )
+    events: list[Event] = []
+    _HANDLERS[kind](state, player, action, events)
+    return state, events
+
+
+# ===================================================================== Phase 2 (ALT-7..ALT-9)
+
+
+def _auction(handler: Any) -> Any:
+    """Run a base auction handler; ALT-8 has no plant limit, so a purchase never waits for a
+    discard (PG-26/27 do not apply): the replacement is drawn at once."""
+
+    def run(state: State, player: str, action: Action, events: list[Event]) -> None:
+        handler(state, player, action, events)
+        if state["pending_discard"] is not None:
+            state["pending_discard"] = None
+            base._after_purchase(state, events)
+
+    return run
+
+
+# ===================================================================== Phase 3 (ALT-10)
+
+
+def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int, int]:
+    """Validate a purchase onto one built plant; return (resource, count, plant, price)."""
+    resource, count, plant = action.get("resource"), action.get("count", 1), action.get("plant")
+    if resource not in RESOURCES:
+        raise IllegalAction(
+            "PG-3",
+            N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
+            resource=str(resource),
+        )
+    if not _is_int(count) or count < 1:
+        raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
+    mine = built_plants(state, player)
+    if not mine:
+        raise IllegalAction(
+            "ALT-10", N_("You have no built plant to store resources on; build one first.")
+        )
+    if plant is None:
+        fitting = [n for n in mine if room_on(state, n, resource) >= count]
+        if not fitting:
+            raise IllegalAction(
+                "ALT-10",
+                N_("None of your built plants can store {count} more {resource}."),
+                count=count,
+                resource=resource,
+            )
+        plant = fitting[0]
+    if not _is_int(plant) or plant not in mine:
+        raise IllegalAction(
+            "ALT-10", N_("Plant {plant} is not one of your built plants."), plant=str(plant)
+        )
+    if not accepts(plant, resource):
+        raise IllegalAction(
+            "ALT-10", N_("Plant {plant} cannot store {resource}."), plant=plant, resource=resource
+        )
+    room = room_on(state, plant, resource)
+    if count > room:
+        raise IllegalAction(
+            "ALT-10",
+            N_("Plant {plant} can store only {room} more {resource}."),
+            plant=plant,
+            room=room,
+            resource=resource,
+        )
+    available = state["rm"][resource]
+    if count > available:
+        raise IllegalAction(
+            "PG-32",
+            N_("The market has only {available} {resource}."),
+            available=available,
+            resource=resource,
+        )
+    price = mk.resource_cost(available, resource, count)
+    money = state["players"][player]["money"]
+    if price > money:
+        raise IllegalAction(
+            "ALT-12",
+            N_("{count} {resource} cost {price} E; you have {money} E."),
+            count=count,
+            resource=resource,
+            price=price,
+            money=money,
+        )
+    return resource, count, plant, price
+
+
+def _buy(state: State, player: str, action: Action, events: list[Event]) -> None:
+    resource, count, plant, price = buy_check(state, player, action)
+    state["players"][player]["money"] -= price
+    state["rm"][resource] -= count
+    state["built"][str(plant)]["res"][resource] += count
+    _event(
+        state,
+        events,
+        "resources_bought",
+        player=player,
+        resource=resource,
+        count=count,
+        price=price,
+        plant=plant,
+    )
+
+
+def _done(state: State, player: str, action: Action, events: list[Event]) -> None:
+    state["players"][player]["done"] = True
+    state["turn"] += 1
+    if state["turn"] < len(state["order"]):
+        return
+    if state["phase"] == "resources":
+        _event(state, events, "phase_ended", phase="resources")
+        state["activity"] = False
+        base._start_turn_phase(state, "build", events)
+    else:
+        _end_build_phase(state, events)
+
+
+# ===================================================================== Phase 4: plants
+
+
+def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
+    """ALT-13/14/17..19: validate building hand plant `plant` in `city`; return the node."""
+    if not _is_int(plant) or plant not in hand(state, player):
+        raise IllegalAction(
+            "ALT-8",
+            N_("Plant {plant} is not in your hand; your hand: {hand}."),
+            plant=str(plant),
+            hand=", ".join(map(str, hand(state, player))) or "-",
+        )
+    node = node_of(state, city)
+    label = alt_map(state["map"]).label(node)
+    here = plants_in(state, node)
+    if any(state["built"][str(n)]["owner"] == player for n in here):
+        raise IllegalAction("ALT-D-25", N_("You already have a plant in {city}."), city=label)
+    if len(here) >= plant_slots(state, node):
+        raise IllegalAction("ALT-14", N_("{city} already holds a plant."), city=label)
+    tps = state["tps"].get(node, [])
+    if player in tps:
+        raise IllegalAction("ALT-14", N_("You have a TP in {city}."), city=label)
+    if tps and state["step"] == 1:
+        raise IllegalAction(
+            "ALT-41",
+            N_("In Step 1 a plant cannot displace the TPs in {city}."),
+            city=label,
+        )
+    _pollution_check(state, node, plant, None)
+    if state["players"][player]["money"] < PLANT_COST:
+        raise IllegalAction(
+            "ALT-13",
+            N_("Building a plant costs {cost} E; you have {money} E."),
+            cost=PLANT_COST,
+            money=state["players"][player]["money"],
+        )
+    return node
+
+
+def _pollution_check(state: State, node: str, new: int, old: int | None) -> None:
+    """ALT-18/ALT-19 after putting plant `new` in `node` (replacing `old` if given)."""
+    region = alt_map(state["map"]).region[node]
+    level = pollution(state, region) + plant_pollution(new)
+    if old is not None:
+        level -= plant_pollution(old)
+    if level > POLLUTION_LIMIT:
+        raise IllegalAction(
+            "ALT-18",
+            N_("Plant {plant} would raise region {region}'s pollution to {level} (limit 5)."),
+            plant=new,
+            region=region,
+            level=level,
+        )
+    if PLANTS[new].type == NUCLEAR and (old is None or PLANTS[old].type != NUCLEAR):
+        if nuclear_count(state, region):
+            raise IllegalAction(
+                "ALT-19",
+                N_("Region {region} already has a nuclear plant."),
+                region=region,
+                plant=new,
+            )
+
+
+def _build_plant(state: State, player: str, action: Action, events: list[Event]) -> None:
+    plant = action.get("plant")
+    node = build_plant_check(state, player, plant, action.get("city"))
+    assert isinstance(plant, int)
+    players = state["players"]
+    players[player]["money"] -= PLANT_COST
+    displaced = state["tps"].pop(node, [])
+    for owner in displaced:  # ALT-15: TPs return to their owners, their lines hang here
+        players[owner]["cities"].remove(node)
+    if displaced:
+        state["displacer"][node] = player
+    state["built"][str(plant)] = {
+        "owner": player,
+        "city": node,
+        "res": {r: 0 for r in RESOURCES},
+    }
+    players[player]["cities"].append(node)
+    _split_own_lines(state, player, node)  # ALT-16 (ALT-D-5)
+    state["activity"] = True
+    _event(
+        state,
+        events,
+        "plant_built",
+        player=player,
+        plant=plant,
+        city=node,
+        cost=PLANT_COST,
+        displaced=list(displaced),
+    )
+    base._remove_too_low(state, events)  # PG-40 with the city count of ALT-2
+
+
+# ===================================================================== Phase 4: upgrade
+
+
+def upgrade_check(state: State, player: str, old: Any, new: Any) -> None:
+    """ALT-20 (ALT-D-7): same type, or fusion replacing any type; pollution still legal."""
+    if not _is_int(old) or old not in built_plants(state, player):
+        raise IllegalAction(
+            "ALT-20", N_("Plant {plant} is not one of your built plants."), plant=str(old)
+        )
+    if not _is_int(new) or new not in hand(state, player):
+        raise IllegalAction("ALT-8", N_("Plant {plant} is not in your hand."), plant=str(new))
+    kind_old, kind_new = PLANTS[old].type, PLANTS[new].type
+    if kind_new != "fusion" and kind_new != kind_old:
+        raise IllegalAction(
+            "ALT-20",
+            N_("Plant {new} ({new_type}) cannot replace plant {old} ({old_type}): same type only."),
+            new=new,
+            old=old,
+            new_type=kind_new,
+            old_type=kind_old,
+        )
+    _pollution_check(state, state["built"][str(old)]["city"], new, old)
+
+
+def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> None:
+    old, new = action.get("old"), action.get("new")
+    upgrade_check(state, player, old, new)
+    assert isinstance(old, int) and isinstance(new, int)
+    site = state["built"].pop(str(old))
+    kept = {r: 0 for r in RESOURCES}
+    returned: dict[str, int] = {}
+    # Tokens move onto the new plant as far as it stores them (coal before oil on a hybrid);
+    # the rest go back to the supply (move them first with /move to keep them, ALT-D-28).
+    room = storage(new)
+    for r in RESOURCES:
+        take = min(site["res"][r], room) if accepts(new, r) else 0
+        if PLANTS[new].type == "hybrid":
+            room -= take
+        kept[r] = take
+        if site["res"][r] > take:
+            returned[r] = site["res"][r] - take
+            state["supply"][r] += site["res"][r] - take
+    state["built"][str(new)] = {"owner": player, "city": site["city"], "res": kept}
+    state["players"][player]["plants"].remove(old)  # plant X leaves the game
+    _event(
+        state,
+        events,
+        "plant_upgraded",
+        player=player,
+        old=old,
+        new=new,
+        city=site["city"],
+        returned=returned,
+    )
+
+
+# ===================================================================== Phase 4: transport
+
+
+def move_check(state: State, player: str, action: Action) -> tuple[int, int, dict[str, int], int]:
+    """ALT-21: validate one transfer; return (source, destination, tokens, fee)."""
+    src, dst = action.get("from"), action.get("to")
+    mine = built_plants(state, player)
+    for n in (src, dst):
+        if not _is_int(n) or n not in mine:
+            raise IllegalAction(
+                "ALT-21", N_("Plant {plant} is not one of your built plants."), plant=str(n)
+            )
+    assert isinstance(src, int) and isinstance(dst, int)
+    if src == dst:
+        raise IllegalAction("ALT-21", N_("Move resources between two different plants."))
+    tokens = action.get("tokens")
+    if (
+        not isinstance(tokens, dict)
+        or not tokens
+        or any(r not in RESOURCES or not _is_int(c) or c < 1 for r, c in tokens.items())
+    ):
+        raise IllegalAction("ALT-21", N_("Say how many tokens of which resource to move."))
+    have = state["built"][str(src)]["res"]
+    for r, c in tokens.items():
+        if c > have[r]:
+            raise IllegalAction(
+                "ALT-21",
+                N_("Plant {plant} holds only {have} {resource}."),
+                plant=src,
+                have=have[r],
+                resource=r,
+            )
+        if not accepts(dst, r):
+            raise IllegalAction(
+                "ALT-21", N_("Plant {plant} cannot store {resource}."), plant=dst, resource=r
+            )
+    dres = state["built"][str(dst)]["res"]
+    if PLANTS[dst].type == "hybrid":
+        over = dres["coal"] + dres["oil"] + sum(tokens.values()) > storage(dst)
+    else:
+        over = any(dres[r] + c > storage(dst) for r, c in tokens.items())
+    if over:
+        raise IllegalAction("PG-33", N_("Plant {plant} cannot store that many tokens."), plant=dst)
+    fee = transport_fee(state, state["built"][str(src)]["city"], state["built"][str(dst)]["city"])
+    money = state["players"][player]["money"]
+    if fee > money:
+        raise IllegalAction(
+            "ALT-21", N_("The transfer costs {fee} E; you have {money} E."), fee=fee, money=money
+        )
+    return src, dst, dict(tokens), fee
+
+
+def _move(state: State, player: str, action: Action, events: list[Event]) -> None:
+    src, dst, tokens, fee = move_check(state, player, action)
+    state["players"][player]["money"] -= fee
+    for r, c in tokens.items():
+        state["built"][str(src)]["res"][r] -= c
+        state["built"][str(dst)]["res"][r] += c
+    _event(
+        state,
+        events,
+        "resources_moved",
+        player=player,
+        source=src,
+        target=dst,
+        tokens=tokens,
+        fee=fee,
+    )
+
+
+# ===================================================================== Phase 4: lines and TPs
+
+
+def tp_check(state: State, player: str, node: str) -> None:
+    """ALT-24: no own TP, no plant, fewer than 3 TPs."""
+    label = alt_map(state["map"]).label(node)
+    tps = state["tps"].get(node, [])
+    if player in tps:
+        raise IllegalAction("ALT-27", N_("You already have a TP in {city}."), city=label)
+    if plants_in(state, node):
+        raise IllegalAction(
+            "ALT-24", N_("{city} holds a plant; no TP can be placed there."), city=label
+        )
+    if len(tps) >= MAX_TPS:
+        raise IllegalAction("ALT-24", N_("{city} already has 3 TPs."), city=label)
+
+
+def _hanging_lines_at(state: State, player: str, node: str) -> list[dict[str, Any]]:
+    return [
+        line
+        for line in state["lines"]
+        if line["owner"] == player and is_hanging_at(state, line, node)
+    ]
+
+
+def line_check(state: State, player: str, cities: Any) -> dict[str, Any]:
+    """ALT-22..ALT-28: validate a line; return the plan {nodes, segs, cost, tp, extends}."""
+    if not isinstance(cities, list) or len(cities) < 2:
+        raise IllegalAction("ALT-22", N_("A line runs from one city to another."))
+    am = alt_map(state["map"])
+    nodes = [node_of(state, c) for c in cities]
+    if len(set(nodes)) != len(nodes):
+        raise IllegalAction("ALT-22", N_("A line visits each city at most once."))
+    start, end = nodes[0], nodes[-1]
+    extends: int | None = None
+    if not holds(state, player, start):
+        hanging = _hanging_lines_at(state, player, start)
+        if not hanging:
+            raise IllegalAction(
+                "ALT-22",
+                N_(
+                    "A line must start at your own plant or TP (or your hanging line); {city} has none."
+                ),
+                city=am.label(start),
+            )
+        old = min(hanging, key=lambda line: line["id"])
+        # ALT-28: the extension joins the old line; keep the merged line a simple chain.
+        if any(n in old["nodes"] for n in nodes[1:]):
+            raise IllegalAction(
+                "ALT-28", N_("The extension may not return to its own line's cities.")
+            )
+        extends = old["id"]
+    for mid in nodes[1:-1]:
+        if holds(state, player, mid):
+            raise IllegalAction(
+                "ALT-D-12",
+                N_(
+                    "Your line cannot pass through {city}, which holds your plant or TP: "
+                    "lay two lines instead."
+                ),
+                city=am.label(mid),
+            )
+    owned = owned_segments(state)
+    segs: list[str] = []
+    cost = 0
+    for a, b in itertools.pairwise(nodes):
+        between = [s for s in am.incident[a] if s.other(a) == b]
+        if not between:
+            raise IllegalAction(
+                "ALT-22",
+                N_("{a} and {b} are not neighbours on the map."),
+                a=am.label(a),
+                b=am.label(b),
+            )
+        free = [s for s in between if s.key not in owned]
+        if not free:
+            raise IllegalAction(
+                "ALT-22",
+                N_("The connection {a}-{b} already belongs to {owner}."),
+                a=am.label(a),
+                b=am.label(b),
+                owner=owned[between[0].key],
+            )
+        seg = min(free, key=lambda s: (s.cost, s.key))
+        segs.append(seg.key)
+        cost += seg.cost
+    tp = not holds(state, player, end)
+    if tp:
+        tp_check(state, player, end)  # ALT-23/24: the line ends with a new TP
+        cost += TP_COST
+    money = state["players"][player]["money"]
+    if cost > money:
+        raise IllegalAction(
+            "ALT-12", N_("The line costs {cost} E; you have {money} E."), cost=cost, money=money
+        )
+    return {"nodes": nodes, "segs": segs, "cost": cost, "tp": tp, "extends": extends}
+
+
+def _line(state: State, player: str, action: Action, events: list[Event]) -> None:
+    plan = line_check(state, player, action.get("cities"))
+    state["players"][player]["money"] -= plan["cost"]
+    nodes, segs = plan["nodes"], plan["segs"]
+    if plan["extends"] is not None:
+        line = next(ln for ln in state["lines"] if ln["id"] == plan["extends"])
+        if line["nodes"][-1] != nodes[0]:  # orient the old line towards its hanging end
+            line["nodes"].reverse()
+            line["segs"].reverse()
+        line["nodes"].extend(nodes[1:])
+        line["segs"].extend(segs)
+        line_id = line["id"]
+    else:
+        line_id = state["next_line"]
+        state["next_line"] += 1
+        state["lines"].append({"id": line_id, "owner": player, "nodes": nodes, "segs": segs})
+    if plan["tp"]:
+        _place_tp(state, player, nodes[-1])
+    state["activity"] = True
+    _event(
+        state,
+        events,
+        "line_laid",
+        player=player,
+        line=line_id,
+        cities=nodes,
+        cost=plan["cost"],
+        tp=plan["tp"],
+        extended=plan["extends"] is not None,
+    )
+    if plan["tp"]:
+        base._remove_too_low(state, events)
+
+
+def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
+    node = node_of(state, action.get("city"))
+    through = [ln for ln in state["lines"] if ln["owner"] == player and node in ln["nodes"][1:-1]]
+    if not through:
+        raise IllegalAction(
+            "ALT-D-11",
+            N_(
+                "A TP must end a line: lay one with /line, or choose a city your line passes through."
+            ),
+            city=alt_map(state["map"]).label(node),
+        )
+    tp_check(state, player, node)
+    money = state["players"][player]["money"]
+    if money < TP_COST:
+        raise IllegalAction(
+            "ALT-24", N_("A TP costs {cost} E; you have {money} E."), cost=TP_COST, money=money
+        )
+    state["players"][player]["money"] -= TP_COST
+    _place_tp(state, player, node)
+    state["activity"] = True
+    _event(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
+    base._remove_too_low(state, events)
+
+
+def _place_tp(state: State, player: str, node: str) -> None:
+    state["tps"].setdefault(node, []).append(player)
+    state["players"][player]["cities"].append(node)
+    _split_own_lines(state, player, node)  # ALT-25
+
+
+def _split_own_lines(state: State, player: str, node: str) -> None:
+    """ALT-16/ALT-25: own lines passing through `node` split into two lines ending there."""
+    for line in list(state["lines"]):
+        if line["owner"] != player or node not in line["nodes"][1:-1]:
+            continue
+        i = line["nodes"].index(node)
+        tail = {
+            "id": state["next_line"],
+            "owner": player,
+            "nodes": line["nodes"][i:],
+            "segs": line["segs"][i:],
+        }
+        state["next_line"] += 1
+        line["nodes"] = line["nodes"][: i + 1]
+        line["segs"] = line["segs"][:i]
+        state["lines"].append(tail)
+
+
+# ===================================================================== end of Phase 4
+
+
+def step2_threshold(state: State) -> int:
+    """ALT-40: 10 plants+TPs with 2 players, 7 with 3 or 4."""
+    return 10 if len(state["seats"]) == 2 else 7
+
+
+def _end_build_phase(state: State, events: list[Event]) -> None:
+    """PG-46a order with ALT-43/ALT-45 as the end checks and ALT-40 as the Step 2 check."""
+    _event(state, events, "phase_ended", phase="build")
+    state["idle"] = 0 if state["activity"] else state["idle"] + 1
+    everywhere = all(covered(state, n) for n in play_nodes(state))
+    if everywhere or state["idle"] >= IDLE_ROUNDS_TO_END:
+        state["final"] = True  # ALT-44: one last Phase 5 with income
+        _event(
+            state,
+            events,
+            "final_round",
+            reason="covered" if everywhere else "idle",
+        )
+        base._start_turn_phase(state, "bureaucracy", events)
+        return
+    if state["step3_drawn"]:
+        base._resolve_step3(state, events)
+    base._start_turn_phase(state, "bureaucracy", events)
+    if state["step3_pending"]:
+        base._begin_step3(state, events)
+    top = base.max_cities(state)
+    if state["step"] == 1 and not state["step3_pending"] and top >= step2_threshold(state):
+        state["step"] = 2
+        _event(state, events, "step_started", step=2)
+        low = base._lowest_plant(state)
+        if low is not None:
+            state["market"].remove(low)
+            _event(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            base._draw(state, events)
+
+
+# ===================================================================== Phase 5: networks
+
+
+def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """The player's network graph: his nodes and his non-hanging lines (ALT-29)."""
+    adj: dict[str, list[tuple[str, dict[str, Any]]]] = {
+        n: [] for n in state["players"][player]["cities"]
+    }
+    for line in state["lines"]:
+        if line["owner"] != player or is_hanging(state, line):
+            continue
+        a, b = line["nodes"][0], line["nodes"][-1]
+        adj[a].append((b, line))
+        adj[b].append((a, line))
+    return adj
+
+
+def networks(state: State, player: str) -> list[list[str]]:
+    """ALT-29: the player's networks as lists of nodes (in his city order)."""
+    adj = _adjacency(state, player)
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for start in state["players"][player]["cities"]:
+        if start in seen:
+            continue
+        comp = [start]
+        seen.add(start)
+        i = 0
+        while i < len(comp):
+            for other, _line in adj[comp[i]]:
+                if other not in seen:
+                    seen.add(other)
+                    comp.append(other)
+            i += 1
+        out.append(comp)
+    return out
+
+
+def _plant_nodes(state: State, player: str) -> set[str]:
+    return {b["city"] for b in state["built"].values() if b["owner"] == player}
+
+
+def qualifying_lines(state: State, node: str) -> list[dict[str, Any]]:
+    """ALT-34 / ALT-D-26: non-hanging lines of any player ending at `node` whose other end
+    reaches a built plant of the line's owner without passing through `node`."""
+    out = []
+    cache: dict[str, tuple[dict[str, list[tuple[str, dict[str, Any]]]], set[str]]] = {}
+    for line in state["lines"]:
+        ends = (line["nodes"][0], line["nodes"][-1])
+        if node not in ends or is_hanging(state, line):
+            continue
+        owner = line["owner"]
+        if owner not in cache:
+            cache[owner] = (_adjacency(state, owner), _plant_nodes(state, owner))
+        adj, plants = cache[owner]
+        other = ends[1] if ends[0] == node else ends[0]
+        seen = {node, other}
+        stack = [other]
+        found = False
+        while stack:
+            cur = stack.pop()
+            if cur in plants:
+                found = True
+                break
+            for nxt, _ln in adj[cur]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        if found:
+            out.append(line)
+    return out
+
+
+def city_income2(state: State, player: str, node: str) -> int:
+    """ALT-33/34/35/37: the income of powering `node`, in half-Elektro."""
+    if node in _plant_nodes(state, player):
+        return PLANT_CITY_INCOME2
+    lines = qualifying_lines(state, node)
+    if not lines:
+        return 0
+    cheapest = min(line_cost(state, line) for line in lines)
+    return min(cheapest, mse2(state["map"], state["regions"], node))
+
+
+def fuel_burn(state: State, plants: Iterable[int]) -> dict[int, dict[str, int]] | None:
+    """ALT-31 / ALT-D-14: what each running plant burns from its own tokens (hybrids coal
+    first), or None if some plant lacks fuel."""
+    out: dict[int, dict[str, int]] = {}
+    for n in plants:
+        plant = PLANTS[n]
+        res = state["built"][str(n)]["res"]
+        burn = {r: 0 for r in RESOURCES}
+        if plant.type == "hybrid":
+            burn["coal"] = min(res["coal"], plant.cost)
+            burn["oil"] = plant.cost - burn["coal"]
+        elif plant.type in RESOURCES:
+            burn[plant.type] = plant.cost
+        if any(burn[r] > res[r] for r in RESOURCES):
+            return None
+        out[n] = burn
+    return out
+
+
+def runnable(state: State, player: str) -> list[int]:
+    return [n for n in built_plants(state, player) if fuel_burn(state, [n]) is not None]
+
+
+def best_selection(state: State, player: str, plants: list[int]) -> list[str]:
+    """ALT-32 (ALT-D-15): the most valuable legal set of cities for these running plants:
+    per network, own cities of running plants free, then the best others up to capacity
+    (a plant city first: it earns 5 and saves the penalty)."""
+    run_nodes = {state["built"][str(n)]["city"] for n in plants}
+    mine = _plant_nodes(state, player)
+    chosen: list[str] = []
+    for comp in networks(state, player):
+        cap = sum(PLANTS[n].output for n in plants if state["built"][str(n)]["city"] in comp)
+        free = [c for c in comp if c in run_nodes]
+        chosen.extend(free)
+        others = [c for c in comp if c not in run_nodes]
+        others.sort(key=lambda c: (-(1000 if c in mine else city_income2(state, player, c)), c))
+        chosen.extend(others[:cap])
+    return chosen
+
+
+def power_check(state: State, player: str, action: Action) -> tuple[list[int], list[str]]:
+    """Validate a power action; return (plants run, cities powered)."""
+    plants = action.get("plants", [])
+    if not isinstance(plants, list) or not all(_is_int(n) for n in plants):
+        raise IllegalAction("ALT-31", N_("List the numbers of the plants to run."))
+    mine = built_plants(state, player)
+    for n in plants:
+        if n not in mine:
+            raise IllegalAction(
+                "ALT-8", N_("Plant {plant} is not one of your built plants."), plant=n
+            )
+    if len(set(plants)) != len(plants):
+        raise IllegalAction("ALT-31", N_("Each plant runs at most once per round."))
+    for n in plants:
+        if fuel_burn(state, [n]) is None:
+            raise IllegalAction(
+                "ALT-D-14",
+                N_("Plant {plant} does not hold the resources it needs."),
+                plant=n,
+            )
+    plants = sorted(plants)
+    cities = action.get("cities")
+    if cities is None:
+        return plants, best_selection(state, player, plants)
+    if not isinstance(cities, list):
+        raise IllegalAction("ALT-32", N_("List the cities to power."))
+    nodes = [node_of(state, c) for c in cities]
+    own = state["players"][player]["cities"]
+    for node in nodes:
+        if node not in own:
+            raise IllegalAction(
+                "ALT-32",
+                N_("You have no plant or TP in {city}."),
+                city=alt_map(state["map"]).label(node),
+            )
+    run_nodes = [state["built"][str(n)]["city"] for n in plants]
+    selected = set(nodes) | set(run_nodes)  # ALT-32.1: a running plant powers its city
+    for comp in networks(state, player):
+        cap = sum(PLANTS[n].output for n in plants if state["built"][str(n)]["city"] in comp)
+        need = sum(1 for c in comp if c in selected and c not in run_nodes)
+        if need > cap:
+            raise IllegalAction(
+                "ALT-D-15",
+                N_("That network can power {cap} more cities, not {need}."),
+                cap=cap,
+                need=need,
+            )
+    return plants, [c for c in own if c in selected]
+
+
+def penalties(state: State, player: str, powered: list[str]) -> tuple[int, dict[str, int]]:
+    """ALT-36: (to the bank, to each other player) for the player's unpowered plant cities."""
+    bank = 0
+    others: dict[str, int] = {}
+    for node in sorted(_plant_nodes(state, player)):
+        if node in powered:
+            continue
+        bank += PENALTY
+        if state["displacer"].get(node) != player:
+            continue
+        hangers = {
+            ln["owner"]
+            for ln in state["lines"]
+            if ln["owner"] != player and is_hanging_at(state, ln, node)
+        }
+        for owner in hangers:  # ALT-D-17: per owner, not per line
+            others[owner] = others.get(owner, 0) + PENALTY
+    return bank, others
+
+
+def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
+    plants, powered = power_check(state, player, action)
+    burn = fuel_burn(state, plants)
+    assert burn is not None
+    burned = {r: 0 for r in RESOURCES}
+    for n, b in burn.items():
+        for r in RESOURCES:
+            state["built"][str(n)]["res"][r] -= b[r]
+            state["supply"][r] += b[r]
+            burned[r] += b[r]
+    income2 = sum(city_income2(state, player, c) for c in powered)
+    income = -(-income2 // 2)  # ALT-38: round the total up
+    players = state["players"]
+    p = players[player]
+    p["money"] += income
+    bank, others = penalties(state, player, powered)
+    paid: dict[str, int] = {}
+    for name in state["order"]:  # ALT-D-18: players first in player order, bank last
+        if name in others:
+            amount = min(others[name], p["money"])
+            p["money"] -= amount
+            players[name]["money"] += amount
+            paid[name] = amount
+    paid_bank = min(bank, p["money"])
+    p["money"] -= paid_bank
+    p["powered"] = len(powered)
+    p["done"] = True
+    _event(
+        state,
+        events,
+        "powered",
+        player=player,
+        plants=plants,
+        cities=len(powered),
+        powered=powered,
+        income=income,
+        penalty_bank=paid_bank,
+        penalty_players=paid,
+        burned={r: v for r, v in burned.items() if v},
+    )
+    state["turn"] += 1
+    if state["turn"] >= len(state["order"]):
+        if state["final"]:
+            _game_over(state, events)
+        else:
+            base._end_bureaucracy(state, events)
+
+
+# ===================================================================== end (ALT-44)
+
+
+def _ranking_key(state: State, name: str) -> tuple[int, int, int]:
+    p = state["players"][name]
+    return (p["powered"] or 0, p["money"], len(p["cities"]))
+
+
+def ranking(state: State) -> list[list[str]]:
+    """ALT-44 / ALT-D-22: most cities powered, then money, then plants+TPs; then shared."""
+    groups: list[list[str]] = []
+    last: tuple[int, int, int] | None = None
+    for name in sorted(state["seats"], key=lambda n: _ranking_key(state, n), reverse=True):
+        key = _ranking_key(state, name)
+        if key == last:
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+            last = key
+    return groups
+
+
+def _game_over(state: State, events: list[Event]) -> None:
+    _event(state, events, "phase_ended", phase="bureaucracy")
+    state["phase"] = "over"
+    state["ranking"] = ranking(state)
+    _event(state, events, "game_over", ranking=state["ranking"])
+
+
+def is_over(state: State) -> bool:
+    return bool(state["phase"] == "over")
+
+
+def conserved(state: State) -> bool:
+    """Every token is in the market, the supply or on a built plant (for tests)."""
+    held = tokens_held(state)
+    return all(state["rm"][r] + state["supply"][r] + held[r] == TOTALS[r] for r in RESOURCES)
+
+
+_HANDLERS = {
+    "choose_region": base._choose_region,
+    "open": _auction(base._open),
+    "raise": _auction(base._raise),
+    "pass": _auction(base._pass),
+    "buy": _buy,
+    "done": _done,
+    "build_plant": _build_plant,
+    "upgrade": _upgrade,
+    "move": _move,
+    "line": _line,
+    "tp": _tp,
+    "power": _power,
+}
+
+__all__ = ["INF", "apply", "current_players", "expected", "is_over", "ranking", "setup"]
