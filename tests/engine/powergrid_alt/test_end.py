@@ -1,0 +1,168 @@
+"""ALT-40..ALT-46: Step 2, the end, the final round, the fallback end, double cities."""
+
+from __future__ import annotations
+
+from engine.powergrid_alt import rules as r
+
+from .helpers import act, build_turn, give_hand, give_line, give_plant, give_tp, illegal, new_game
+
+
+def _fill(state, player: str, n_plants: int, n_tps: int) -> None:
+    nodes = [n for n in r.play_nodes(state) if not r.covered(state, n)]
+    plants = [13, 18, 22, 27, 33, 37, 44]
+    for i in range(n_plants):
+        give_plant(state, player, plants[i], nodes.pop(0))
+    for _ in range(n_tps):
+        give_tp(state, player, nodes.pop(0))
+
+
+def _end_phase_4(state) -> list:
+    events = []
+    for name in list(reversed(state["order"])):
+        events += act(state, name, {"type": "done"})
+    return events
+
+
+def test_alt40_ex_alt6_three_players_seven_plants_and_tps_start_step_2() -> None:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    _fill(state, "a", 2, 5)
+    events = _end_phase_4(state)
+    assert state["step"] == 2
+    assert any(e["type"] == "step_started" and e["step"] == 2 for e in events)
+
+
+def test_alt40_ex_alt6_two_players_need_ten() -> None:
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    _fill(state, "a", 2, 7)
+    _end_phase_4(state)
+    assert state["step"] == 1
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    _fill(state, "a", 2, 8)
+    _end_phase_4(state)
+    assert state["step"] == 2
+
+
+def test_alt_d20_hand_plants_do_not_count_for_step_2() -> None:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    _fill(state, "a", 1, 5)
+    give_hand(state, "a", 40, 42)
+    _end_phase_4(state)
+    assert state["step"] == 1
+
+
+def test_alt43_alt44_ex_alt13_full_coverage_ends_after_a_paid_phase_5() -> None:
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    nodes = [n for n in r.play_nodes(state)]
+    give_plant(state, "a", 13, nodes[0])
+    give_plant(state, "b", 18, nodes[1])
+    for n in nodes[2:]:
+        give_tp(state, "b", n)
+    assert r.conserved(state)
+    events = _end_phase_4(state)
+    assert any(e["type"] == "final_round" and e["reason"] == "covered" for e in events)
+    assert state["phase"] == "bureaucracy" and state["final"]
+    state["players"]["a"]["money"] = 40
+    state["players"]["b"]["money"] = 55
+    rm = dict(state["rm"])
+    market = list(state["market"])
+    for name in list(state["order"]):
+        act(state, name, {"type": "power", "plants": [13] if name == "a" else [18]})
+    assert state["phase"] == "over"
+    assert state["rm"] == rm and state["market"] == market  # no restock, no market update
+    # neither has lines: each powers only its plant city (5 E); money decides
+    assert [state["players"][n]["powered"] for n in ("a", "b")] == [1, 1]
+    assert state["ranking"] == [["b"], ["a"]]
+
+
+def test_alt44_ex_alt13_most_powered_then_money() -> None:
+    state = new_game(2)
+    for name, powered, cash in (("a", 14, 40), ("b", 14, 55)):
+        state["players"][name]["powered"] = powered
+        state["players"][name]["money"] = cash
+    assert r.ranking(state) == [["b"], ["a"]]
+    state["players"]["a"]["powered"] = 15
+    assert r.ranking(state) == [["a"], ["b"]]
+
+
+def test_alt_d22_tie_then_plants_and_tps_then_shared() -> None:
+    state = new_game(3)
+    for name in ("a", "b", "c"):
+        state["players"][name]["powered"] = 3
+        state["players"][name]["money"] = 10
+    give_tp(state, "c", "Kiel")
+    assert r.ranking(state) == [["c"], ["a", "b"]]
+
+
+def test_alt45_two_idle_phase_4s_end_the_game() -> None:
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    _end_phase_4(state)
+    assert state["idle"] == 1 and not state["final"]
+    for name in list(state["order"]):
+        act(state, name, {"type": "power", "plants": []})
+    # next round: auction, resources, build without building
+    while state["phase"] != "build":
+        who = r.current_players(state)[0]
+        act(state, who, {"type": "pass"} if state["phase"] == "auction" else {"type": "done"})
+    events = _end_phase_4(state)
+    assert any(e["type"] == "final_round" and e["reason"] == "idle" for e in events)
+
+
+def test_alt45_building_resets_the_idle_count() -> None:
+    state = new_game(2)
+    state["idle"] = 1
+    build_turn(state, "a", ["b"])
+    give_hand(state, "a", 13)
+    act(state, "a", {"type": "build_plant", "plant": 13, "city": "Kiel"})
+    _end_phase_4(state)
+    assert state["idle"] == 0 and not state["final"]
+
+
+def test_alt46_double_city_is_one_node_with_two_plants_of_different_players() -> None:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_hand(state, "a", 13, 18)
+    act(state, "a", {"type": "build_plant", "plant": 13, "city": "Essen"})
+    assert state["built"]["13"]["city"] == "Duisburg"
+    illegal(state, "a", {"type": "build_plant", "plant": 18, "city": "Duisburg"}, "ALT-D-25")
+    give_hand(state, "b", 22)
+    build_turn(state, "b", ["a", "c"])
+    act(state, "b", {"type": "build_plant", "plant": 22, "city": "Duisburg"})
+    assert r.plants_in(state, "Duisburg") == [13, 22]
+    give_hand(state, "c", 27)
+    build_turn(state, "c", ["a", "b"])
+    illegal(state, "c", {"type": "build_plant", "plant": 27, "city": "Essen"}, "ALT-14")
+
+
+def test_alt46_double_city_connections_attach_to_the_node_and_one_tp_covers_it() -> None:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 13, "Münster")
+    act(state, "a", {"type": "line", "cities": ["Münster", "Essen"]})
+    assert state["tps"]["Duisburg"] == ["a"] and r.covered(state, "Duisburg")
+    act(state, "a", {"type": "line", "cities": ["Duisburg", "Düsseldorf"]})
+    assert "Düsseldorf|Essen" in r.owned_segments(state)
+
+
+def test_alt24_no_tp_once_a_double_city_holds_a_plant() -> None:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_plant(state, "b", 13, "Duisburg")
+    give_plant(state, "a", 18, "Münster")
+    illegal(state, "a", {"type": "line", "cities": ["Münster", "Essen"]}, "ALT-24")
+
+
+def test_alt41_step_2_displacement_is_allowed() -> None:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"], step=2)
+    give_plant(state, "b", 13, "Freiburg")
+    give_tp(state, "b", "Stuttgart")
+    give_line(state, "b", "Freiburg", "Stuttgart")
+    give_hand(state, "a", 18)
+    act(state, "a", {"type": "build_plant", "plant": 18, "city": "Stuttgart"})
+    assert state["displacer"] == {"Stuttgart": "a"}
