@@ -57,9 +57,7 @@ def give_hand(state: State, player: str, *numbers: int) -> State:
     return state
 
 
-def give_plant(
-    state: State, player: str, number: int, city: str, **res: int
-) -> State:
+def give_plant(state: State, player: str, number: int, city: str, **res: int) -> State:
     """A built plant of `player` in `city` holding `res` tokens (taken from the supply)."""
     give_hand(state, player, number)
     tokens = {k: 0 for k in RESOURCES}

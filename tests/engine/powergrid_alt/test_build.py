@@ -244,9 +244,7 @@ def test_alt22_an_owned_segment_is_blocked_for_everyone() -> None:
     give_tp(state, "b", "Stuttgart")
     give_plant(state, "a", 18, "Konstanz")
     give_tp(state, "a", "Würzburg")
-    illegal(
-        state, "a", {"type": "line", "cities": ["Konstanz", "Freiburg", "Stuttgart"]}, "ALT-22"
-    )
+    illegal(state, "a", {"type": "line", "cities": ["Konstanz", "Freiburg", "Stuttgart"]}, "ALT-22")
 
 
 def test_alt_d27_line_cannot_start_at_a_foreign_plant() -> None:

@@ -120,7 +120,9 @@ def test_alt32_ex_alt5_capacity_one_powers_its_city_and_one_more() -> None:
     give_plant(state, "a", 3, "Freiburg", oil=0)
     give_line(state, "a", "Konstanz", "Freiburg")
     illegal(
-        state, "a", {"type": "power", "plants": [4], "cities": ["Stuttgart", "Würzburg"]},
+        state,
+        "a",
+        {"type": "power", "plants": [4], "cities": ["Stuttgart", "Würzburg"]},
         "ALT-D-15",
     )
     act(state, "a", {"type": "power", "plants": [4], "cities": ["Stuttgart"]})
@@ -139,7 +141,9 @@ def test_alt32_ex_alt12_pooled_capacity_and_non_running_plant_city() -> None:
     give_line(state, "a", "Freiburg", "Konstanz")
     money(state, "a", 50)
     illegal(
-        state, "a", {"type": "power", "plants": [13], "cities": ["Würzburg", "Stuttgart"]},
+        state,
+        "a",
+        {"type": "power", "plants": [13], "cities": ["Würzburg", "Stuttgart"]},
         "ALT-D-15",
     )
     # default choice powers G: +5 and no penalty (ALT-D-16)

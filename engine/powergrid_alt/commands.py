@@ -1,0 +1,585 @@
+"""Chat layer of the variant: chat words -> actions, state -> texts, buttons, autocomplete.
+
+The auction, region and shared texts come from the base game's chat layer (city and
+resource words, event lines); this module adds the variant's commands: /plant, /upgrade,
+/move, /line, /tp, /power with cities, and the quotes /cost line|plant, /income, /price.
+Pure: it reads the state through `view`, `rules` queries and `quotes`, never changing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core.errors import N_, IllegalAction, ParseError
+from engine.core.protocol import (
+    Action,
+    ArgSpec,
+    CommandSpec,
+    EnglishTranslator,
+    Event,
+    Reply,
+    State,
+    Translator,
+)
+from engine.powergrid import commands as base
+from engine.powergrid import market as mk
+from engine.powergrid import names
+from engine.powergrid_alt import quotes
+from engine.powergrid_alt import rules as r
+from engine.powergrid_alt.graph import alt_map
+from engine.powergrid_alt.options import OPTIONS
+from engine.powergrid_alt.view import view as _view
+
+__all__ = [
+    "COMMANDS",
+    "OPTIONS",
+    "buttons",
+    "complete",
+    "describe_event",
+    "describe_turn",
+    "is_picture_event",
+    "parse",
+    "undoable",
+]
+
+View = dict[str, Any]
+_ENGLISH = EnglishTranslator()
+_CITY = ArgSpec("city", "city", N_("a city name or its first letters"))
+_PLANT = ArgSpec("plant", "plant", N_("a plant number, e.g. 13"))
+
+COMMANDS: list[CommandSpec] = [
+    *[c for c in base.COMMANDS if c.name in ("bid", "raise", "pass", "region", "done")],
+    CommandSpec(
+        "buy",
+        N_("Buy resources onto one of your built plants (ALT-10), cheapest first."),
+        (
+            ArgSpec("resource", "resource", N_("coal, oil, garbage or uranium")),
+            ArgSpec("count", "int", N_("how many"), required=False),
+            ArgSpec("plant", "plant", N_("the built plant to store them on"), required=False),
+        ),
+        ("/buy coal 2 4", "/buy oil 3"),
+    ),
+    CommandSpec(
+        "plant",
+        N_("Build a plant from your hand in a city for 10 E (pollution limits apply)."),
+        (_PLANT, _CITY),
+        ("/plant 13 Kiel", "/plant 4 essen"),
+    ),
+    CommandSpec(
+        "upgrade",
+        N_("Replace a built plant by a hand plant of the same type (or fusion), free."),
+        (
+            ArgSpec("old", "plant", N_("the built plant")),
+            ArgSpec("new", "plant", N_("the hand plant")),
+        ),
+        ("/upgrade 10 25",),
+    ),
+    CommandSpec(
+        "move",
+        N_("Move tokens between two of your built plants: 1 E per started 10 of route cost."),
+        (
+            ArgSpec("count", "int", N_("how many tokens")),
+            ArgSpec("resource", "resource", N_("coal, oil, garbage or uranium")),
+            ArgSpec("from", "plant", N_("source plant")),
+            ArgSpec("to", "plant", N_("destination plant")),
+        ),
+        ("/move 2 coal 4 25",),
+    ),
+    CommandSpec(
+        "line",
+        N_(
+            "Lay your own line from your plant or TP to a city (a TP there costs 5 E); "
+            "without 'via' the cheapest free route is taken."
+        ),
+        (
+            ArgSpec("from", "city", N_("your plant or TP city")),
+            ArgSpec("to", "city", N_("the end city")),
+            ArgSpec("via", "rest", N_("via <city> ... : cities passed through"), required=False),
+        ),
+        ("/line Freiburg Stuttgart", "/line Freiburg Würzburg via Stuttgart"),
+    ),
+    CommandSpec(
+        "tp",
+        N_("Place a TP (5 E) in a city one of your lines passes through."),
+        (_CITY,),
+        ("/tp Stuttgart",),
+    ),
+    CommandSpec(
+        "power",
+        N_(
+            "Run plants and earn income. Without arguments: every plant that has fuel, "
+            "the best cities. Plant numbers choose the plants, city names the cities."
+        ),
+        (ArgSpec("what", "rest", N_("plant numbers and/or city names"), required=False),),
+        ("/power", "/power 4 13", "/power 13 Stuttgart", "/power none"),
+    ),
+    CommandSpec(
+        "cost",
+        N_("Price a line (and the income its end city would bring) or a plant before paying."),
+        (ArgSpec("what", "rest", N_("line <from> <to> [via ...] | plant <n> <city>")),),
+        ("/cost line Freiburg Würzburg via Stuttgart", "/cost plant 13 Kiel"),
+        kind="quote",
+    ),
+    CommandSpec(
+        "income",
+        N_("What powering now would pay: cities, income, penalties."),
+        (),
+        ("/income",),
+        kind="quote",
+    ),
+    CommandSpec(
+        "board",
+        N_("Plants in cities, TPs, lines and each region's pollution."),
+        (),
+        ("/board",),
+        kind="quote",
+    ),
+]
+
+USAGE: dict[str, str] = {
+    "buy": N_("Usage: /buy <resource> [<count>] [<plant>], e.g. /buy coal 2 4"),
+    "plant": N_("Usage: /plant <plant> <city>, e.g. /plant 13 Kiel"),
+    "upgrade": N_("Usage: /upgrade <old plant> <new plant>, e.g. /upgrade 10 25"),
+    "move": N_("Usage: /move <count> <resource> <from plant> <to plant>, e.g. /move 2 coal 4 25"),
+    "line": N_("Usage: /line <from> <to> [via <city> ...], e.g. /line Freiburg Stuttgart"),
+    "tp": N_("Usage: /tp <city>, e.g. /tp Stuttgart"),
+    "power": N_("Usage: /power [<plant> ...] [<city> ...], e.g. /power 4 13, or /power"),
+    "cost": N_("Usage: /cost line <from> <to> [via <city> ...] | /cost plant <plant> <city>"),
+    "income": N_("Usage: /income"),
+    "board": N_("Usage: /board"),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# parse
+# --------------------------------------------------------------------------------------------
+
+
+def parse(
+    state: State, player: str, name: str, args: list[str], t: Translator | None = None
+) -> Action | list[Action] | Reply:
+    command = name.strip().lstrip("/").casefold()
+    words = [w for arg in args for w in arg.split()]
+    tr = t or _ENGLISH
+    handler = _PARSERS.get(command)
+    if handler is None:
+        raise ParseError(
+            N_("Unknown command /{name}. Commands: {commands}"),
+            name=command,
+            commands=" ".join(f"/{c.name}" for c in COMMANDS),
+        )
+    return handler(state, player, words, tr)
+
+
+def _usage(command: str, words: Sequence[str] = ()) -> ParseError:
+    return ParseError(USAGE[command], word=words[0] if words else "")
+
+
+def _plant(word: str, command: str) -> int:
+    try:
+        return base._plant_number(word, command)
+    except ParseError:
+        raise _usage(command, [word]) from None
+
+
+def _cities(state: State, player: str, words: Sequence[str]) -> list[str]:
+    return base.cities_of(_view(state, player), words)
+
+
+def _one_city(state: State, player: str, words: Sequence[str], command: str) -> str:
+    found = _cities(state, player, words)
+    if len(found) != 1:
+        raise _usage(command, words)
+    return found[0]
+
+
+def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Action:
+    auction = state["auction"]
+    if not words or len(words) > 2:
+        raise ParseError(base.USAGE["bid"])
+    if auction is not None:
+        amount = words[-1]
+        if amount.startswith("+"):
+            return {"type": "raise", "bid": auction["bid"] + base._int(amount[1:], "bid")}
+        bid = base._int(amount, "bid")
+        if len(words) == 1 and bid == auction["plant"] and bid <= auction["bid"]:
+            bid = auction["bid"] + 1
+        return {"type": "raise", "bid": bid}
+    plant = _plant(words[0], "plant")
+    bid = plant if len(words) == 1 else base._int(words[1], "bid")
+    return {"type": "open", "plant": plant, "bid": bid}
+
+
+def _parse_raise(state: State, player: str, words: list[str], t: Translator) -> Action:
+    auction = state["auction"]
+    if auction is None:
+        raise IllegalAction(
+            "PG-21", N_("No plant is being auctioned; open one with /bid <plant> <amount>.")
+        )
+    if not words:
+        return {"type": "raise", "bid": auction["bid"] + 1}
+    word = words[0]
+    if word.startswith("+"):
+        return {"type": "raise", "bid": auction["bid"] + base._int(word[1:], "raise")}
+    return {"type": "raise", "bid": base._int(word, "raise")}
+
+
+def _parse_pass(state: State, player: str, words: list[str], t: Translator) -> Action:
+    return {"type": "pass"}
+
+
+def _parse_done(state: State, player: str, words: list[str], t: Translator) -> Action:
+    return {"type": "done"}
+
+
+def _parse_region(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if not words:
+        raise ParseError(base.USAGE["region"])
+    return {"type": "choose_region", "region": base.region_of(_view(state, player), words)}
+
+
+def _parse_buy(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if not 1 <= len(words) <= 3:
+        raise _usage("buy", words)
+    action: Action = {"type": "buy", "resource": base.resource_of(words[0]), "count": 1}
+    if len(words) >= 2:
+        action["count"] = base._int(words[1], "buy") if words[1].isdigit() else 0
+        if not words[1].isdigit():
+            raise _usage("buy", words[1:])
+    if len(words) == 3:
+        action["plant"] = _plant(words[2], "buy")
+    return action
+
+
+def _parse_plant(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if len(words) < 2:
+        raise _usage("plant", words)
+    return {
+        "type": "build_plant",
+        "plant": _plant(words[0], "plant"),
+        "city": _one_city(state, player, words[1:], "plant"),
+    }
+
+
+def _parse_upgrade(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if len(words) != 2:
+        raise _usage("upgrade", words)
+    return {
+        "type": "upgrade",
+        "old": _plant(words[0], "upgrade"),
+        "new": _plant(words[1], "upgrade"),
+    }
+
+
+def _parse_move(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if len(words) != 4 or not words[0].isdigit():
+        raise _usage("move", words)
+    return {
+        "type": "move",
+        "from": _plant(words[2], "move"),
+        "to": _plant(words[3], "move"),
+        "tokens": {base.resource_of(words[1]): int(words[0])},
+    }
+
+
+def _line_cities(state: State, player: str, words: list[str]) -> list[str]:
+    """`<from> <to> [via <city> ...]` -> the chain of cities (auto-routed without via)."""
+    lowered = [w.casefold() for w in words]
+    via: list[str] = []
+    if "via" in lowered:
+        i = lowered.index("via")
+        via = _cities(state, player, words[i + 1 :])
+        words = words[:i]
+    ends = _cities(state, player, words)
+    if len(ends) != 2:
+        raise _usage("line", words)
+    am = alt_map(state["map"])
+    start, end = (am.alias.get(c, c) for c in ends)
+    if via:
+        return [start, *(am.alias.get(c, c) for c in via), end]
+    found = quotes.route(state, player, start, end)
+    if found is None:
+        raise IllegalAction(
+            "ALT-22",
+            N_("There is no free route from {a} to {b} for you."),
+            a=am.label(start),
+            b=am.label(end),
+        )
+    return found
+
+
+def _parse_line(state: State, player: str, words: list[str], t: Translator) -> Action:
+    return {"type": "line", "cities": _line_cities(state, player, words)}
+
+
+def _parse_tp(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if not words:
+        raise _usage("tp", words)
+    return {"type": "tp", "city": _one_city(state, player, words, "tp")}
+
+
+def _parse_power(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if [w.casefold() for w in words] == ["none"]:
+        return {"type": "power", "plants": [], "cities": []}
+    numbers = [w for w in words if w.lstrip("#").isdigit()]
+    rest = [w for w in words if not w.lstrip("#").isdigit()]
+    plants = [_plant(w, "power") for w in numbers] if numbers else r.runnable(state, player)
+    action: Action = {"type": "power", "plants": plants}
+    if rest:
+        action["cities"] = _cities(state, player, rest)
+    return action
+
+
+def _parse_cost(state: State, player: str, words: list[str], t: Translator) -> Reply:
+    if not words:
+        raise _usage("cost", words)
+    what = words[0].casefold()
+    if what == "plant" and len(words) >= 3:
+        number = _plant(words[1], "cost")
+        city = _one_city(state, player, words[2:], "cost")
+        try:
+            r.build_plant_check(state, player, number, city)
+        except IllegalAction as err:
+            return Reply(
+                t.gettext("Not possible: {reason}").format(reason=err.english()), private=True
+            )
+        return Reply(
+            t.gettext("Plant {plant} in {city}: 10 E.").format(plant=number, city=city),
+            private=True,
+        )
+    if what == "line":
+        words = words[1:]
+    cities = _line_cities(state, player, words)
+    quote = quotes.line_quote(state, player, cities)
+    return Reply(cost_text(state, quote, t), private=True, extra={"quote": quote})
+
+
+def _half(amount2: int) -> str:
+    return f"{amount2 // 2}" if amount2 % 2 == 0 else f"{amount2 / 2:.1f}"
+
+
+def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
+    am = alt_map(state["map"])
+    route = " – ".join(am.label(c) for c in quote["cities"])
+    if not quote["ok"]:
+        return t.gettext("{route}: not possible ({rule}: {reason}).").format(
+            route=route, rule=quote["rule"], reason=quote["reason"]
+        )
+    parts = " + ".join(str(s["cost"]) for s in quote["segments"])
+    if quote["tp"]:
+        parts += " + " + t.gettext("TP 5")
+    text = t.gettext("{route}: {parts} = {total} E.").format(
+        route=route, parts=parts, total=quote["total"]
+    )
+    if quote["income2"]:
+        text += " " + t.gettext("Powering {city} would then pay {income} E a round.").format(
+            city=am.label(quote["cities"][-1]), income=_half(quote["income2"])
+        )
+    else:
+        text += " " + t.gettext("No plant of yours feeds that city yet.")
+    return text
+
+
+def _parse_income(state: State, player: str, words: list[str], t: Translator) -> Reply:
+    q = quotes.power_quote(state, player)
+    am = alt_map(state["map"])
+    text = t.gettext(
+        "Running {plants} powers {n} cities ({cities}): {income} E; penalties {bank} E."
+    ).format(
+        plants=", ".join(map(str, q["plants"])) or "-",
+        n=len(q["cities"]),
+        cities=", ".join(am.label(c) for c in q["cities"]) or "-",
+        income=q["income"],
+        bank=q["penalty_bank"] + sum(q["penalty_players"].values()),
+    )
+    return Reply(text, private=True, extra={"quote": q})
+
+
+def board_text(state: State, t: Translator) -> str:
+    am = alt_map(state["map"])
+    lines = []
+    for name in state["seats"]:
+        p = state["players"][name]
+        built = [
+            f"{n}@{am.label(state['built'][str(n)]['city'])}" for n in r.built_plants(state, name)
+        ]
+        tps = [am.label(c) for c in p["cities"] if name in state["tps"].get(c, [])]
+        lines.append(
+            t.gettext("{player} ({money} E): plants {built}; hand {hand}; TPs {tps}.").format(
+                player=name,
+                money=p["money"],
+                built=", ".join(built) or "-",
+                hand=", ".join(map(str, r.hand(state, name))) or "-",
+                tps=", ".join(tps) or "-",
+            )
+        )
+    pol = ", ".join(f"{reg} {r.pollution(state, reg)}/5" for reg in state["regions"])
+    lines.append(t.gettext("Pollution: {levels}.").format(levels=pol))
+    return "\n".join(lines)
+
+
+def _parse_board(state: State, player: str, words: list[str], t: Translator) -> Reply:
+    return Reply(board_text(state, t))
+
+
+_PARSERS = {
+    "bid": _parse_bid,
+    "raise": _parse_raise,
+    "pass": _parse_pass,
+    "done": _parse_done,
+    "region": _parse_region,
+    "buy": _parse_buy,
+    "plant": _parse_plant,
+    "upgrade": _parse_upgrade,
+    "move": _parse_move,
+    "line": _parse_line,
+    "tp": _parse_tp,
+    "power": _parse_power,
+    "cost": _parse_cost,
+    "income": _parse_income,
+    "board": _parse_board,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Texts
+# --------------------------------------------------------------------------------------------
+
+_EXPECT = {
+    "choose_region": N_("choose a region with /region"),
+    "choose_plant": N_("open an auction with /bid <plant> or /pass"),
+    "bid": N_("/raise or /pass"),
+    "buy": N_("/buy resources onto built plants, then /done"),
+    "build": N_("/plant, /line, /tp, /upgrade, /move, then /done"),
+    "power": N_("/power (choose plants and cities, or let the engine choose)"),
+}
+
+
+def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) -> str:
+    if state["phase"] == "over":
+        ranking = " > ".join(", ".join(g) for g in state["ranking"] or [])
+        return t.gettext("Game over: {ranking}.").format(ranking=ranking)
+    who = ", ".join(r.current_players(state))
+    text = t.gettext("Round {round}, Step {step}, {phase}: {who} to {what}.").format(
+        round=state["round"],
+        step=state["step"],
+        phase=base._phase(t, state["phase"]),
+        who=who,
+        what=t.gettext(_EXPECT.get(r.expected(state), "")),
+    )
+    if state["auction"] is not None:
+        a = state["auction"]
+        text += " " + t.gettext("Plant {plant}: high bid {bid} by {leader}.").format(
+            plant=a["plant"], bid=a["bid"], leader=a["leader"]
+        )
+    if state["final"]:
+        text += " " + t.gettext("This is the final Phase 5.")
+    if player in state["players"]:
+        text += " " + t.gettext("You have {money} E.").format(
+            money=state["players"][player]["money"]
+        )
+    return text
+
+
+def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
+    kind = event.get("type", "")
+    label = alt_map(state["map"]).label
+    if kind == "plant_built":
+        text = t.gettext("{player} builds plant {plant} in {city} (10 E).").format(
+            player=event["player"], plant=event["plant"], city=label(event["city"])
+        )
+        if event.get("displaced"):
+            text += " " + t.gettext("TPs of {players} are displaced.").format(
+                players=", ".join(event["displaced"])
+            )
+        return text
+    if kind == "plant_upgraded":
+        return t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
+            player=event["player"], old=event["old"], new=event["new"], city=label(event["city"])
+        )
+    if kind == "resources_moved":
+        tokens = ", ".join(f"{n} {base._resource(t, res)}" for res, n in event["tokens"].items())
+        return t.gettext("{player} moves {tokens} from plant {a} to plant {b} ({fee} E).").format(
+            player=event["player"],
+            tokens=tokens,
+            a=event["source"],
+            b=event["target"],
+            fee=event["fee"],
+        )
+    if kind == "line_laid":
+        route = " – ".join(label(c) for c in event["cities"])
+        return t.gettext("{player} lays a line {route} ({cost} E).").format(
+            player=event["player"], route=route, cost=event["cost"]
+        )
+    if kind == "tp_placed":
+        return t.gettext("{player} places a TP in {city} (5 E).").format(
+            player=event["player"], city=label(event["city"])
+        )
+    if kind == "powered":
+        text = t.gettext("{player} powers {n} cities and earns {income}.").format(
+            player=event["player"], n=event["cities"], income=base._money(t, event["income"])
+        )
+        fines = event.get("penalty_bank", 0) + sum(event.get("penalty_players", {}).values())
+        if fines:
+            text += " " + t.gettext("Penalties: {amount}.").format(amount=base._money(t, fines))
+        return text
+    if kind == "final_round":
+        if event.get("reason") == "covered":
+            return t.gettext("Every city is covered: this is the last Phase 5.")
+        return t.gettext("Two rounds without building: this is the last Phase 5.")
+    if kind == "game_over":
+        ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
+        return t.gettext("Game over! {ranking}").format(ranking=ranking)
+    text = base._EVENT_TEXTS.get(kind)
+    return text(event, t) if text else None
+
+
+def is_picture_event(event: Event) -> bool:
+    return base.is_picture_event(event)
+
+
+def undoable(events: list[Event]) -> bool:
+    return base.undoable(events)
+
+
+# --------------------------------------------------------------------------------------------
+# Buttons and autocomplete
+# --------------------------------------------------------------------------------------------
+
+
+def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[str, str]]:
+    if player not in r.current_players(state):
+        return []
+    want = r.expected(state)
+    out: list[tuple[str, str]] = []
+    if want == "choose_plant":
+        money = state["players"][player]["money"]
+        out += [(str(n), f"/bid {n}") for n in mk.current_market(state) if n <= money]
+        if state["round"] != 1:
+            out.append((t.gettext("Pass"), "/pass"))
+    elif want == "bid":
+        out += [(t.gettext("+1"), "/raise"), (t.gettext("Pass"), "/pass")]
+    elif want in ("buy", "build"):
+        out.append((t.gettext("Done"), "/done"))
+    elif want == "power":
+        out += [(t.gettext("Power"), "/power"), (t.gettext("Run nothing"), "/power none")]
+    return out
+
+
+def complete(state: State | None, player: str | None, kind: str, prefix: str) -> list[str]:
+    if kind == "city" and state is not None:
+        am = alt_map(state["map"])
+        cities = [c for n in r.play_nodes(state) for c in am.members[n]]
+        return names.prefixed(prefix, cities, base.MAX_COMPLETIONS)
+    if kind == "plant" and state is not None:
+        numbers = list(mk.current_market(state))
+        if player in state["players"]:
+            numbers += state["players"][player]["plants"]
+        digits = prefix.strip().lstrip("#")
+        return [str(n) for n in dict.fromkeys(numbers) if str(n).startswith(digits)][
+            : base.MAX_COMPLETIONS
+        ]
+    if kind in ("resource", "city"):
+        return base.complete(None, player, kind, prefix)
+    return []
