@@ -8,7 +8,7 @@ Pure: it reads the state through `view`, `rules` queries and `quotes`, never cha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core.errors import N_, IllegalAction, ParseError
@@ -423,7 +423,7 @@ def _parse_board(state: State, player: str, words: list[str], t: Translator) -> 
     return Reply(board_text(state, t))
 
 
-_PARSERS = {
+_PARSERS: dict[str, Callable[[State, str, list[str], Translator], Action | Reply]] = {
     "bid": _parse_bid,
     "raise": _parse_raise,
     "pass": _parse_pass,
@@ -531,8 +531,8 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
     if kind == "game_over":
         ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
         return t.gettext("Game over! {ranking}").format(ranking=ranking)
-    text = base._EVENT_TEXTS.get(kind)
-    return text(event, t) if text else None
+    shared = base._EVENT_TEXTS.get(kind)
+    return shared(event, t) if shared else None
 
 
 def is_picture_event(event: Event) -> bool:

@@ -42,7 +42,7 @@ class PowerGridAlt:
 
     @property
     def commands(self) -> Sequence[CommandSpec]:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.COMMANDS
 
@@ -72,39 +72,39 @@ class PowerGridAlt:
     def parse(
         self, state: State, player: str, name: str, args: list[str]
     ) -> Action | list[Action] | Reply:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.parse(state, player, name, args)
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.describe_turn(state, player, t)
 
     def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.describe_event(state, event, t)
 
     def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.buttons(state, player)
 
     def complete(
         self, state: State | None, player: str | None, kind: str, prefix: str
     ) -> list[str]:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.complete(state, player, kind, prefix)
 
     def is_picture_event(self, event: Event) -> bool:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.is_picture_event(event)
 
     def undoable(self, events: list[Event]) -> bool:
-        from engine.powergrid_alt import commands
+        import engine.powergrid_alt.commands as commands
 
         return commands.undoable(events)
 

@@ -433,14 +433,14 @@ def _pollution_check(state: State, node: str, new: int, old: int | None) -> None
             region=region,
             level=level,
         )
-    if PLANTS[new].type == NUCLEAR and (old is None or PLANTS[old].type != NUCLEAR):
-        if nuclear_count(state, region):
-            raise IllegalAction(
-                "ALT-19",
-                N_("Region {region} already has a nuclear plant."),
-                region=region,
-                plant=new,
-            )
+    becomes_nuclear = PLANTS[new].type == NUCLEAR and (old is None or PLANTS[old].type != NUCLEAR)
+    if becomes_nuclear and nuclear_count(state, region):
+        raise IllegalAction(
+            "ALT-19",
+            N_("Region {region} already has a nuclear plant."),
+            region=region,
+            plant=new,
+        )
 
 
 def _build_plant(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -642,7 +642,8 @@ def line_check(state: State, player: str, cities: Any) -> dict[str, Any]:
             raise IllegalAction(
                 "ALT-22",
                 N_(
-                    "A line must start at your own plant or TP (or your hanging line); {city} has none."
+                    "A line must start at your own plant or TP (or your hanging line); "
+                    "{city} has none."
                 ),
                 city=am.label(start),
             )
@@ -740,7 +741,8 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
         raise IllegalAction(
             "ALT-D-11",
             N_(
-                "A TP must end a line: lay one with /line, or choose a city your line passes through."
+                "A TP must end a line: lay one with /line, "
+                "or choose a city your line passes through."
             ),
             city=alt_map(state["map"]).label(node),
         )

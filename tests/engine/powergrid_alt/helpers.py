@@ -6,6 +6,7 @@ a rule needs: phase, plants in hands or in cities with tokens, TPs, lines, money
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -81,7 +82,7 @@ def give_line(state: State, player: str, *nodes: str) -> dict[str, Any]:
     """An owned line through `nodes` (cheapest connection between each pair)."""
     am = alt_map(state["map"])
     segs = []
-    for a, b in zip(nodes, nodes[1:]):
+    for a, b in itertools.pairwise(nodes):
         seg = min((s for s in am.incident[a] if s.other(a) == b), key=lambda s: s.cost)
         segs.append(seg.key)
     line = {"id": state["next_line"], "owner": player, "nodes": list(nodes), "segs": segs}
