@@ -77,10 +77,16 @@ def translator(lang: str | None) -> gettext.NullTranslations:
 def tr(lang: str | None, message: str, **params: Any) -> str:
     """Translate an English message template and fill its placeholders."""
     text = translator(lang).gettext(message)
-    try:
-        return text.format(**params) if params else text
-    except (KeyError, IndexError, ValueError):
-        return message.format(**params)
+    if not params:
+        return text
+    # A translation whose placeholders do not match falls back to English; a caller that
+    # forgot a parameter gets the template as written rather than an exception.
+    for template in (text, message):
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            continue
+    return text
 
 
 def explain(lang: str | None, error: IllegalAction) -> str:

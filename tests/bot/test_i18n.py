@@ -1,0 +1,350 @@
+"""Translations: complete catalogs, exact placeholders, plural forms, compiled files up to date,
+and the language a player is answered in."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from collections import Counter
+from pathlib import Path
+from string import Formatter
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from bot.grammar import table_commands
+from bot.i18n import LANGUAGES, explain, resolve_lang, supported, tr, translator
+from bot.locale import update
+from engine.core import IllegalAction
+from engine.core.protocol import EnglishTranslator
+
+TARGETS = [lang for lang in LANGUAGES if lang != "en"]
+LOCALE = Path(update.__file__).parent
+
+
+def _read(path: Path) -> Catalog:
+    with path.open("rb") as fh:
+        return read_po(fh)
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return _read(update.TEMPLATE)
+
+
+def po(lang: str) -> Catalog:
+    with update.po_path(lang).open("rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+def _ids(catalog: Catalog) -> set[object]:
+    return {m.id for m in catalog if m.id}
+
+
+def _forms(string: object) -> list[str]:
+    return [string] if isinstance(string, str) else list(string or ())
+
+
+def _translated(catalog: Catalog) -> list:
+    """Messages with a translation (the missing ones fail test_every_message_has_a_translation)."""
+    return [m for m in catalog if m.id and not m.fuzzy and all(_forms(m.string))]
+
+
+def _fields(text: str) -> Counter[str]:
+    """Every {field} with its conversion and format spec, counted."""
+    return Counter(
+        f"{{{name}{'!' + conv if conv else ''}{':' + spec if spec else ''}}}"
+        for _, name, spec, conv in Formatter().parse(text)
+        if name is not None
+    )
+
+
+# ------------------------------------------------------------------ catalogs are complete
+def test_the_template_has_the_code_s_messages(template: Catalog) -> None:
+    """bot/locale/boardchat.pot is what extraction from bot/ and engine/ gives now.
+    If this fails, someone added or changed a message: run `make i18n` and translate."""
+    extracted = update.extract()
+    assert _ids(template) == _ids(extracted)
+    assert len(_ids(template)) > 300
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_each_catalog_follows_the_template(lang: str, template: Catalog) -> None:
+    catalog = po(lang)
+    live = {m.id for m in catalog if m.id}
+    assert live == _ids(template)
+    assert not catalog.obsolete or all(key not in live for key in catalog.obsolete)
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_every_message_has_a_translation(lang: str, template: Catalog) -> None:
+    catalog = po(lang)
+    missing = []
+    for msgid in _ids(template):
+        message = catalog.get(msgid)
+        forms = _forms(message.string) if message else []
+        if message is None or message.fuzzy or not forms or not all(f.strip() for f in forms):
+            missing.append(msgid)
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_placeholders_are_kept_exactly_in_every_form(lang: str) -> None:
+    catalog = po(lang)
+    wrong = []
+    for message in _translated(catalog):
+        ids = _forms(message.id)
+        want = _fields(ids[-1])
+        if message.pluralizable:
+            assert _fields(ids[0]) <= want, ids
+        for index, text in enumerate(_forms(message.string)):
+            if _fields(text) != want:
+                wrong.append((ids[0], index, text))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_command_names_are_not_translated(lang: str) -> None:
+    command = re.compile(r"(?<![\w/])/[a-z][a-z0-9_]*")
+    wrong = []
+    for message in _translated(po(lang)):
+        want = set(command.findall(_forms(message.id)[-1]))
+        for text in _forms(message.string):
+            if set(command.findall(text)) != want:
+                wrong.append((message.id, text))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("lang", "forms"), [("ru", 3), ("pl", 3), ("zh_Hant", 1)])
+def test_plural_forms_header(lang: str, forms: int) -> None:
+    catalog = po(lang)
+    assert catalog.num_plurals == forms
+    assert f"nplurals={forms};" in catalog.plural_forms
+    for message in catalog:
+        if message.id and message.pluralizable:
+            assert len(_forms(message.string)) == forms, message.id
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_catalogs_compile_without_errors(lang: str) -> None:
+    catalog = po(lang)
+    errors = [(m.id, e) for m, errs in catalog.check() for e in errs]
+    assert errors == []
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    compiled = gettext.GNUTranslations(io.BytesIO(buf.getvalue()))
+    assert compiled.info()["language"] == lang
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_committed_mo_files_are_up_to_date(lang: str) -> None:
+    """The .mo shipped in the wheel is the compiled .po (re-run `make i18n` if not)."""
+    catalog = po(lang)
+    assert update.mo_path(lang).read_bytes() == update.mo_bytes(catalog)
+    with update.mo_path(lang).open("rb") as fh:
+        shipped = gettext.GNUTranslations(fh)
+    for message in _translated(catalog):
+        if message.pluralizable:
+            for n in (1, 2, 5):
+                index = gettext.c2py(catalog.plural_expr)(n)
+                assert shipped.ngettext(*message.id, n) == message.string[index]
+        else:
+            assert shipped.gettext(message.id) == message.string
+
+
+def test_the_update_script_reports_nothing_to_do() -> None:
+    assert update.run(check=True) == 0
+
+
+def test_locale_folders_are_packages_so_the_wheel_ships_the_catalogs() -> None:
+    from setuptools import find_packages
+
+    found = set(find_packages(str(LOCALE.parent.parent), include=["bot*"]))
+    for lang in TARGETS:
+        assert f"bot.locale.{lang}.LC_MESSAGES" in found
+        assert (LOCALE / lang / "LC_MESSAGES" / "boardchat.mo").is_file()
+
+
+# ------------------------------------------------------------------ a refusal in each language
+def _too_high_bid() -> IllegalAction:
+    from engine.powergrid import GAME
+
+    state = GAME.setup(["ann", "bob", "cy"], {}, 7)
+    player = GAME.current_players(state)[0]
+    money = state["players"][player]["money"]
+    plant = min(state["market"])
+    action = GAME.parse(state, player, "bid", [str(plant), str(money + 1)])
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, player, action)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "You cannot bid more than your money (50 E). (PG-22)"),
+        ("ru", "Нельзя поставить больше, чем у вас денег (50 Э). (PG-22)"),
+        ("zh_Hant", "你的出價不能超過你的錢（50 元）。 (PG-22)"),
+        ("pl", "Nie możesz zaoferować więcej, niż masz pieniędzy (50 E). (PG-22)"),
+        ("ru-RU", "Нельзя поставить больше, чем у вас денег (50 Э). (PG-22)"),
+        ("zh-TW", "你的出價不能超過你的錢（50 元）。 (PG-22)"),
+    ],
+)
+def test_the_same_illegal_bid_explained_in_each_language(lang: str, expected: str) -> None:
+    error = _too_high_bid()
+    assert error.rule_id == "PG-22"
+    assert error.params == {"money": 50}
+    assert explain(lang, error) == expected
+
+
+def test_a_syntax_error_is_translated_without_a_rule_id() -> None:
+    from engine.powergrid import GAME
+
+    state = GAME.setup(["ann", "bob", "cy"], {}, 7)
+    player = GAME.current_players(state)[0]
+    with pytest.raises(IllegalAction) as caught:
+        GAME.parse(state, player, "bid", [])
+    english = explain("en", caught.value)
+    assert english.startswith("Usage: /bid")
+    assert explain("ru", caught.value).startswith("Использование: /bid")
+    assert explain("pl", caught.value).startswith("Użycie: /bid")
+    assert explain("zh_Hant", caught.value).startswith("用法：/bid")
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_a_turn_prompt_is_fully_translated(lang: str) -> None:
+    from engine.powergrid import GAME
+
+    state = GAME.setup(["ann", "bob", "cy"], {}, 7)
+    english = GAME.describe_turn(state, None, EnglishTranslator())
+    text = GAME.describe_turn(state, None, translator(lang))
+    assert text != english
+    assert "/bid" in text
+    assert "{" not in text
+
+
+# ------------------------------------------------------------------ plural forms
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [
+        ("ru", 1, "1 город"),
+        ("ru", 2, "2 города"),
+        ("ru", 5, "5 городов"),
+        ("ru", 11, "11 городов"),
+        ("ru", 21, "21 город"),
+        ("ru", 22, "22 города"),
+        ("pl", 1, "1 miasto"),
+        ("pl", 2, "2 miasta"),
+        ("pl", 5, "5 miast"),
+        ("pl", 12, "12 miast"),
+        ("pl", 21, "21 miast"),
+        ("pl", 22, "22 miasta"),
+        ("zh_Hant", 1, "1 座城市"),
+        ("zh_Hant", 21, "21 座城市"),
+        ("en", 1, "1 city"),
+        ("en", 21, "21 cities"),
+    ],
+)
+def test_plural_forms_of_cities(lang: str, n: int, expected: str) -> None:
+    assert translator(lang).ngettext("{n} city", "{n} cities", n).format(n=n) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [
+        ("ru", 1, "В колоде осталась 1 станция"),
+        ("ru", 2, "В колоде осталось 2 станции"),
+        ("ru", 5, "В колоде осталось 5 станций"),
+        ("ru", 21, "В колоде осталась 21 станция"),
+        ("pl", 1, "W talii została 1 elektrownia"),
+        ("pl", 2, "W talii zostały 2 elektrownie"),
+        ("pl", 5, "W talii zostało 5 elektrowni"),
+        ("pl", 21, "W talii zostało 21 elektrowni"),
+    ],
+)
+def test_plural_forms_of_plants_in_the_deck(lang: str, n: int, expected: str) -> None:
+    t = translator(lang)
+    text = t.ngettext("{n} plant left in the deck", "{n} plants left in the deck", n)
+    assert text.format(n=n) == expected
+
+
+# ------------------------------------------------------------------ command descriptions
+def _games() -> dict[str, object]:
+    from engine.hexania import GAME as HEXANIA
+    from engine.iec import GAME as IEC
+    from engine.powergrid import GAME as POWERGRID
+
+    return {g.id: g for g in (POWERGRID, HEXANIA, IEC)}
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_every_command_description_is_translated(lang: str) -> None:
+    games = _games()
+    specs = [*table_commands(games), *(c for g in games.values() for c in g.commands)]
+    same_in_every_language = {"E NE NW W SW SE"}  # compass directions typed as-is
+    untranslated = [
+        text
+        for spec in specs
+        for text in [spec.help, *(a.help for a in spec.args)]
+        if text and text not in same_in_every_language and tr(lang, text) == text
+    ]
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_the_command_menu_keeps_names_and_translates_descriptions(lang: str) -> None:
+    from bot.table import Table
+
+    table = Table(None, games=_games())  # type: ignore[arg-type]  # the menu needs no store
+    english = dict(table.command_menu("en"))
+    local = dict(table.command_menu(lang))
+    assert list(local) == list(english)
+    assert "bid" in local and "new" in local and "lang" in local
+    same = [name for name in english if local[name] == english[name]]
+    assert same == []
+
+
+# ------------------------------------------------------------------ language resolution
+@pytest.mark.parametrize(
+    ("user", "platform", "table", "expected"),
+    [
+        ("pl", "ru", "zh_Hant", "pl"),  # the player's own /lang wins
+        (None, "ru", "pl", "ru"),  # then the platform's language
+        ("", "zh-TW", "pl", "zh_Hant"),  # Discord locale
+        (None, "pl", None, "pl"),  # Discord "pl"
+        (None, "ru-RU", None, "ru"),
+        (None, None, "pl", "pl"),  # then the table's default
+        (None, "de", "ru", "ru"),  # a language we lack is skipped, not taken as English
+        ("fr", "de", None, "en"),  # else English
+        (None, None, None, "en"),
+        (None, "en-US", "ru", "en"),  # English is a real choice, not a gap
+        ("zh-hant", "ru", None, "zh_Hant"),
+        ("zh_Hant", None, None, "zh_Hant"),
+    ],
+)
+def test_resolve_lang_order(
+    user: str | None, platform: str | None, table: str | None, expected: str
+) -> None:
+    assert resolve_lang(user, platform, table) == expected
+
+
+def test_supported_codes() -> None:
+    assert supported("en-GB") == "en"
+    assert supported("zh-CN") == "zh_Hant"
+    assert supported("pt-BR") is None
+    assert supported("  ") is None
+
+
+def test_an_empty_message_is_not_the_catalog_header() -> None:
+    for lang in LANGUAGES:
+        assert tr(lang, "") == ""
+        assert translator(lang).gettext("") == ""
+
+
+def test_a_missing_parameter_does_not_raise() -> None:
+    # A placeholder the caller did not pass: the template is shown as written.
+    assert tr("ru", "Unknown command /{name}.", other=1) == "Неизвестная команда /{name}."
+    assert tr("ru", "Unknown command /{name}.", name="bidd") == "Неизвестная команда /bidd."
