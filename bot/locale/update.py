@@ -252,7 +252,7 @@ def run(check: bool = False, fuzzy: bool = False, langs: Iterable[str] = TARGETS
 def _translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
     if isinstance(string, str):
         return bool(string)
-    return bool(string) and all(string)
+    return bool(string) and all(string or ())
 
 
 def main(argv: list[str] | None = None) -> int:

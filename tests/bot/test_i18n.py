@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 from string import Formatter
+from typing import cast
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -19,7 +20,7 @@ from bot.grammar import table_commands
 from bot.i18n import LANGUAGES, explain, resolve_lang, supported, tr, translator
 from bot.locale import update
 from engine.core import IllegalAction
-from engine.core.protocol import EnglishTranslator
+from engine.core.protocol import EnglishTranslator, Game
 
 TARGETS = [lang for lang in LANGUAGES if lang != "en"]
 LOCALE = Path(update.__file__).parent
@@ -40,11 +41,14 @@ def po(lang: str) -> Catalog:
         return read_po(fh, locale=lang)
 
 
-def _ids(catalog: Catalog) -> set[object]:
-    return {m.id for m in catalog if m.id}
+MsgId = str | tuple[str, ...]
 
 
-def _forms(string: object) -> list[str]:
+def _ids(catalog: Catalog) -> set[MsgId]:
+    return {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog if m.id}
+
+
+def _forms(string: str | tuple[str, ...] | list[str] | None) -> list[str]:
     return [string] if isinstance(string, str) else list(string or ())
 
 
@@ -150,7 +154,8 @@ def test_committed_mo_files_are_up_to_date(lang: str) -> None:
         if message.pluralizable:
             for n in (1, 2, 5):
                 index = gettext.c2py(catalog.plural_expr)(n)
-                assert shipped.ngettext(*message.id, n) == message.string[index]
+                one, many = message.id[0], message.id[1]
+                assert shipped.ngettext(one, many, n) == message.string[index]
         else:
             assert shipped.gettext(message.id) == message.string
 
@@ -177,6 +182,7 @@ def _too_high_bid() -> IllegalAction:
     money = state["players"][player]["money"]
     plant = min(state["market"])
     action = GAME.parse(state, player, "bid", [str(plant), str(money + 1)])
+    assert isinstance(action, dict)
     with pytest.raises(IllegalAction) as caught:
         GAME.apply(state, player, action)
     return caught.value
@@ -272,12 +278,12 @@ def test_plural_forms_of_plants_in_the_deck(lang: str, n: int, expected: str) ->
 
 
 # ------------------------------------------------------------------ command descriptions
-def _games() -> dict[str, object]:
+def _games() -> dict[str, Game]:
     from engine.hexania import GAME as HEXANIA
     from engine.iec import GAME as IEC
     from engine.powergrid import GAME as POWERGRID
 
-    return {g.id: g for g in (POWERGRID, HEXANIA, IEC)}
+    return {g.id: cast(Game, g) for g in (POWERGRID, HEXANIA, IEC)}
 
 
 @pytest.mark.parametrize("lang", TARGETS)
