@@ -1,0 +1,173 @@
+"""The SQLite store: migrations, pragmas, the move transaction, de-duplication, reminders."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.store import (
+    INBOUND_KEEP_SECONDS,
+    MIGRATIONS,
+    ChatBusy,
+    Due,
+    LogEntry,
+    Outcome,
+    Store,
+    unique_name,
+)
+from tests.bot.helpers import FakeClock
+
+
+async def lobby(store: Store, chat: str = "tg:1") -> int:
+    outcome, pk = await store.create_game(chat, "dicepile", {}, "tg:10", ("tg:10", "Ann", "en"))
+    assert outcome is Outcome.OK
+    return pk
+
+
+async def active(store: Store) -> int:
+    pk = await lobby(store)
+    assert (await store.add_seat(pk, "tg:11", "ann", max_players=4))[1] == "ann 2"
+    result = await store.start_game(pk, 5, ["Ann", "ann 2"], '{"x":0}', None)
+    assert result.outcome is Outcome.OK and result.version == 1
+    return pk
+
+
+def entry(n: int) -> LogEntry:
+    return LogEntry("tg:10", "Ann", f'{{"n":{n}}}', "[]")
+
+
+async def test_migrations_run_once_and_pragmas_are_set(db_path: str, clock: FakeClock) -> None:
+    first = await Store.open(db_path, clock=clock)
+    second = await Store.open(db_path, clock=clock)  # a second process: nothing to migrate
+    assert await first.schema_version() == len(MIGRATIONS) == await second.schema_version()
+    await first.close()
+    await second.close()
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"games", "seats", "actions", "inbound", "reminders", "chats", "users"} <= tables
+        assert raw.execute("SELECT count(*) FROM schema_version").fetchone()[0] == len(MIGRATIONS)
+    store = await Store.open(db_path, clock=clock)
+    for pragma, value in (("foreign_keys", 1), ("synchronous", 1), ("busy_timeout", 10000)):
+        async with store._w.execute(f"PRAGMA {pragma}") as cur:
+            assert (await cur.fetchone())[0] == value
+    await store.close()
+
+
+async def test_one_open_game_per_chat(store: Store) -> None:
+    pk = await lobby(store)
+    with pytest.raises(ChatBusy):
+        await lobby(store)
+    assert (await store.end_game(pk, None, "aborted")).outcome is Outcome.OK
+    assert await lobby(store) != pk  # a closed game frees the chat
+    assert (await store.last_game("tg:1")).status == "lobby"
+
+
+async def test_seats_join_leave_and_full(store: Store) -> None:
+    pk = await lobby(store)
+    assert await store.add_seat(pk, "tg:10", "Ann", max_players=2) == (Outcome.ALREADY, "Ann")
+    assert await store.add_seat(pk, "tg:12", "Bo", max_players=2) == (Outcome.OK, "Bo")
+    assert (await store.add_seat(pk, "tg:13", "Cy", max_players=2))[0] is Outcome.FULL
+    assert await store.remove_seat(pk, "tg:12") is Outcome.OK
+    assert await store.remove_seat(pk, "tg:12") is Outcome.ABSENT
+    assert [s.display_name for s in await store.seats(pk)] == ["Ann"]
+    assert unique_name("Alex", ["alex", "ALEX 2"]) == "Alex 3"
+
+
+async def test_start_checks_the_seats_it_saw(store: Store) -> None:
+    pk = await lobby(store)
+    await store.add_seat(pk, "tg:12", "Bo", max_players=4)
+    assert (await store.start_game(pk, 1, ["Ann"], "{}", None)).outcome is Outcome.STALE
+    assert (await store.start_game(pk, 1, ["Ann", "Bo"], "{}", None)).outcome is Outcome.OK
+    assert (await store.start_game(pk, 1, ["Ann", "Bo"], "{}", None)).outcome is Outcome.GONE
+    assert (await store.add_seat(pk, "tg:13", "Cy", max_players=4))[0] is Outcome.GONE
+
+
+async def test_commit_checks_version_and_update_id(store: Store, clock: FakeClock) -> None:
+    pk = await active(store)
+    ok = await store.commit_moves(
+        pk, 1, [entry(1), entry(2)], '{"x":1}', over=False, due=None, inbound=("telegram", "u1")
+    )
+    assert ok.outcome is Outcome.OK and ok.version == 2
+    stale = await store.commit_moves(pk, 1, [entry(3)], '{"x":9}', over=False, due=None)
+    assert stale.outcome is Outcome.STALE
+    dup = await store.commit_moves(
+        pk, 2, [entry(3)], '{"x":9}', over=False, due=None, inbound=("telegram", "u1")
+    )
+    assert dup.outcome is Outcome.DUPLICATE
+    assert await store.seen("telegram", "u1") and not await store.seen("discord", "u1")
+    row = await store.game(pk)
+    assert row is not None and (row.version, row.state_json) == (2, '{"x":1}')
+    assert [(a.seq, a.version, a.action) for a in await store.actions(pk)] == [
+        (1, 2, {"n": 1}),
+        (2, 2, {"n": 2}),
+    ]
+    assert [a.seq for a in await store.actions(pk, last=1)] == [2]
+    done = await store.commit_moves(pk, 2, [entry(3)], '{"x":2}', over=True, due=None)
+    assert done.outcome is Outcome.OK
+    assert (await store.game(pk)).status == "over"
+    assert await store.open_game("tg:1") is None
+
+
+async def test_undo_drops_the_tail_of_the_log(store: Store) -> None:
+    pk = await active(store)
+    await store.commit_moves(pk, 1, [entry(1)], '{"x":1}', over=False, due=None)
+    await store.commit_moves(pk, 2, [entry(2), entry(3)], '{"x":3}', over=False, due=None)
+    assert (await store.undo_last(pk, 2, 2, '{"x":1}', None)).outcome is Outcome.STALE
+    result = await store.undo_last(pk, 3, 2, '{"x":1}', None)
+    assert result.outcome is Outcome.OK and result.version == 4
+    assert [a.seq for a in await store.actions(pk)] == [1]
+    again = await store.commit_moves(pk, 4, [entry(4)], '{"x":4}', over=False, due=None)
+    assert again.outcome is Outcome.OK and [a.seq for a in await store.actions(pk)] == [1, 2]
+
+
+async def test_reminder_clock_keeps_running_for_those_still_waiting(
+    store: Store, clock: FakeClock
+) -> None:
+    pk = await active(store)
+    due = Due(["Ann", "Bo"], clock.now, clock.now + 100)
+    await store.commit_moves(pk, 1, [entry(1)], "{}", over=False, due=due)
+    clock.advance(50)
+    shrink = Due(["Bo"], clock.now, clock.now + 100)  # Ann acted, Bo still owes his move
+    await store.commit_moves(pk, 2, [entry(2)], "{}", over=False, due=shrink)
+    rem = await store.reminder(pk)
+    assert rem is not None and rem.players == ["Bo"] and rem.due_at == clock.now + 50
+    fresh = Due(["Ann"], clock.now, clock.now + 100)
+    await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=fresh)
+    rem = await store.reminder(pk)
+    assert rem is not None and rem.due_at == clock.now + 100 and rem.attempt == 0
+    assert [r.game_id for r in await store.due_reminders(clock.now + 100)] == [pk]
+    assert await store.due_reminders(clock.now + 99) == []
+    await store.commit_moves(pk, 4, [entry(4)], "{}", over=True, due=fresh)
+    assert await store.reminder(pk) is None
+
+
+async def test_inbound_ids_are_pruned_after_days(db_path: str, clock: FakeClock) -> None:
+    store = await Store.open(db_path, clock=clock)
+    assert await store.record_inbound("telegram", "1")
+    assert not await store.record_inbound("telegram", "1")
+    await store.close()
+    clock.advance(INBOUND_KEEP_SECONDS + 1)
+    store = await Store.open(db_path, clock=clock)
+    assert not await store.seen("telegram", "1")
+    await store.close()
+
+
+async def test_chat_and_user_settings(store: Store) -> None:
+    assert (await store.chat("tg:5")).lang is None
+    await store.set_chat_lang("tg:5", "pl")
+    await store.set_chat_settings("tg:5", {"deadline_hours": 12})
+    chat = await store.chat("tg:5")
+    assert (chat.lang, chat.settings) == ("pl", {"deadline_hours": 12})
+    await store.set_user("tg:7", lang="ru")
+    await store.set_user("tg:7", dm_ok=True)
+    user = await store.user("tg:7")
+    assert (user.lang, user.dm_ok) == ("ru", True)
+
+
+async def test_user_games_lists_open_games(store: Store) -> None:
+    one = await lobby(store, "tg:1")
+    two = await lobby(store, "tg:2")
+    await store.end_game(two, None, "aborted")
+    assert [g.id for g in await store.user_games("tg:10")] == [one]
