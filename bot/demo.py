@@ -1,0 +1,100 @@
+"""`boardchat demo`: computer players play a whole game through the table service.
+
+A lobby is opened, the host leaves, N bot seats join and the game starts; the table plays the
+bots to the end as it would in a chat. Every reply's text goes to <out>/log.txt and every
+board picture to <out>/NNN-<phase>.png; the final ranking is printed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from bot.messages import Inbound, Outbound
+from bot.table import open_table
+
+CHAT_KEY = "local:demo"
+HOST = "local:demo-host"
+
+
+def _slug(text: str) -> str:
+    tail = text.rsplit(":", 1)[-1]
+    return re.sub(r"[^a-z0-9]+", "-", tail.casefold()).strip("-")[:30] or "board"
+
+
+async def run_demo(
+    game_id: str,
+    players: int,
+    seed: int,
+    out: str,
+    db: str | None,
+    bot_kind: str,
+    stdout: TextIO | None = None,
+) -> int:
+    dst = stdout or sys.stdout
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    db_path = Path(db) if db else folder / "demo.sqlite3"
+    if db is None:
+        for suffix in ("", "-wal", "-shm"):  # the demo's own file: start afresh
+            Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+    for old in folder.glob("[0-9][0-9][0-9]-*.png"):
+        old.unlink()
+    table = await open_table(str(db_path), seeder=lambda: seed, render=True)
+    replies: list[Outbound] = []
+    counter = iter(range(1, 1_000_000))
+
+    async def say(text: str) -> list[Outbound]:
+        inbound = Inbound(
+            "local",
+            CHAT_KEY,
+            HOST,
+            "host",
+            text=text,
+            is_admin=True,
+            update_id=f"demo-{seed}-{next(counter)}-{json.dumps(text)}",
+        )
+        outs = await table.handle(inbound)
+        replies.extend(outs)
+        return outs
+
+    try:
+        if game_id not in table.games:
+            print(f"unknown game {game_id!r}; games: {', '.join(table.games)}", file=dst)
+            return 2
+        if await table.store.open_game(CHAT_KEY) is not None:
+            await say("/abort confirm")
+        await say(f"/new {game_id}")
+        await say("/leave")
+        for _ in range(players):
+            await say(f"/addbot {bot_kind}")
+        await say("/start")
+        row = await table.store.last_game(CHAT_KEY)
+        pictures = 0
+        with (folder / "log.txt").open("w", encoding="utf-8") as log:
+            for reply in replies:
+                log.write(reply.text + "\n\n")
+                if reply.png is not None:
+                    pictures += 1
+                    name = f"{pictures:03d}-{_slug(reply.text)}.png"
+                    (folder / name).write_bytes(reply.png)
+        if row is None or row.status != "over" or row.state_json is None:
+            last = replies[-1].text if replies else "no reply"
+            print(f"the game did not end: {last}", file=dst)
+            return 1
+        game = table.games[row.game_id]
+        ranking = game.result(json.loads(row.state_json))
+        moves = len(await table.store.actions(row.id))
+        print(
+            f"{game.name}: {players} {bot_kind} bots, seed {seed}, {moves} moves, "
+            f"{pictures} pictures in {folder}",
+            file=dst,
+        )
+        for place, group in enumerate(ranking, start=1):
+            print(f"{place}. {', '.join(group)}", file=dst)
+        return 0
+    finally:
+        await table.close()

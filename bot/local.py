@@ -1,0 +1,105 @@
+"""`boardchat local`: hot-seat play in a terminal, through the same table service.
+
+Each line is `name: /command args` (the name may be left out to act as the last one named).
+Replies are printed; pictures are written to the output folder and their paths printed;
+buttons are listed with the command they send. EOF or `quit` ends the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from bot.messages import Inbound, Outbound
+from bot.table import Table, open_table
+
+CHAT_KEY = "local:terminal"
+_LINE = re.compile(r"^\s*([^\s:/][^:]{0,31}?)\s*:\s*(.*)$")
+QUIT = {"quit", "exit", "/quit", "/exit"}
+
+
+def split_line(line: str, last_name: str | None) -> tuple[str | None, str]:
+    """ "alice: /bid 13" -> ("alice", "/bid 13"); "/pass" -> (last_name, "/pass")."""
+    match = _LINE.match(line)
+    if match:
+        return match.group(1).strip(), match.group(2).strip()
+    return last_name, line.strip()
+
+
+class Terminal:
+    """Prints what the table answers; numbers the pictures it writes."""
+
+    def __init__(self, table: Table, out: Path, write: Callable[[str], None]) -> None:
+        self.table = table
+        self.out = out
+        self.write = write
+        self.pictures = itertools.count(1)
+        self.updates = itertools.count(1)
+
+    async def send(self, name: str, text: str) -> list[Outbound]:
+        inbound = Inbound(
+            platform="local",
+            chat_key=CHAT_KEY,
+            user_key=f"local:{name.casefold()}",
+            display_name=name,
+            text=text,
+            is_admin=True,  # everyone at the keyboard administers the terminal "chat"
+        )
+        outs = await self.table.handle(inbound)
+        for out in outs:
+            self.show(out)
+        return outs
+
+    def show(self, out: Outbound) -> None:
+        prefix = f"(to {out.private_to.split(':', 1)[-1]}) " if out.private_to else ""
+        if out.png is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            path = self.out / f"{next(self.pictures):03d}.png"
+            path.write_bytes(out.png)
+            self.write(f"{prefix}[picture] {out.text} -> {path}")
+        else:
+            self.write(prefix + out.text)
+        for row in out.buttons:
+            labels = "  ".join(f"[{b.label} = {b.payload.split(':', 2)[-1]}]" for b in row)
+            self.write("  " + labels)
+        self.write("")
+
+
+async def run_local(
+    db: str, out: str, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """The REPL; returns 0 at EOF or `quit`."""
+    src = stdin or sys.stdin
+    dst = stdout or sys.stdout
+
+    def write(text: str) -> None:
+        print(text, file=dst, flush=True)
+
+    table = await open_table(db)
+    term = Terminal(table, Path(out), write)
+    write("boardchat local — type `name: /command`, e.g. `alice: /new powergrid`; `quit` ends.")
+    write(f"Games: {', '.join(table.games) or '-'}. /help lists the commands.")
+    name: str | None = None
+    try:
+        while True:
+            line = await asyncio.to_thread(src.readline)
+            if not line:
+                break
+            if line.strip().casefold() in QUIT:
+                break
+            if not line.strip():
+                continue
+            who, text = split_line(line, name)
+            if who is None:
+                write("Who is speaking? Start the line with a name: `alice: /new powergrid`.")
+                continue
+            name = who
+            await term.send(name, text)
+    finally:
+        await table.close()
+    return 0

@@ -1,0 +1,96 @@
+"""`boardchat run`: open the table and serve every platform whose token is set.
+
+Each platform module exposes `async def serve(table, settings) -> None` and is imported only
+when its token is set (so a missing optional dependency does not stop the other platform).
+SIGINT/SIGTERM cancel the platforms; the database is closed on the way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.settings import Settings
+from bot.table import Table, open_table
+
+log = logging.getLogger(__name__)
+
+Serve = Callable[[Table, Settings], Awaitable[None]]
+
+PLATFORMS = (
+    ("telegram", "telegram_token", "bot.platforms.telegram"),
+    ("discord", "discord_token", "bot.platforms.discord_bot"),
+)
+
+
+def platform_servers(settings: Settings) -> dict[str, Serve]:
+    """The serve functions of the platforms with a token; a platform that fails to import is
+    logged and left out."""
+    found: dict[str, Serve] = {}
+    for name, token_field, module_name in PLATFORMS:
+        if not getattr(settings, token_field):
+            continue
+        try:
+            module = importlib.import_module(module_name)
+        except Exception:
+            log.exception("%s is configured but %s does not load", name, module_name)
+            continue
+        found[name] = module.serve
+    return found
+
+
+async def serve(
+    settings: Settings, servers: dict[str, Serve] | None = None, table: Table | None = None
+) -> None:
+    """Run the platforms until cancelled or until SIGINT/SIGTERM."""
+    servers = platform_servers(settings) if servers is None else servers
+    if not servers:
+        log.error("no platform to run (set TELEGRAM_TOKEN and/or DISCORD_TOKEN)")
+        return
+    own_table = table is None
+    table = table or await open_table(settings.db, default_lang=settings.default_lang)
+    loop = asyncio.get_running_loop()
+    tasks = {
+        name: asyncio.create_task(fn(table, settings), name=f"platform:{name}")
+        for name, fn in servers.items()
+    }
+    stop = asyncio.Event()
+    installed: list[int] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass  # not the main thread, or not supported here
+    stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+    log.info("serving %s", ", ".join(tasks))
+    try:
+        pending: set[asyncio.Task[Any]] = {*tasks.values(), stopper}
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                log.info("stop signal: shutting down")
+                break
+            for task in done:
+                name = task.get_name()
+                if task.cancelled():
+                    continue
+                err = task.exception()
+                if err is not None:
+                    log.error("%s stopped with an error", name, exc_info=err)
+                else:
+                    log.info("%s finished", name)
+            if pending == {stopper}:
+                break
+    finally:
+        for task in (*tasks.values(), stopper):
+            task.cancel()
+        await asyncio.gather(*tasks.values(), stopper, return_exceptions=True)
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+        if own_table:
+            await table.close()
