@@ -1,0 +1,141 @@
+"""The terminal REPL, the bot demo and the platform runner."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import signal
+from pathlib import Path
+
+import pytest
+
+from bot.demo import run_demo
+from bot.local import run_local, split_line
+from bot.runner import serve
+from bot.settings import Settings
+
+
+def test_split_line_names_the_speaker() -> None:
+    assert split_line("alice: /bid 13 20", None) == ("alice", "/bid 13 20")
+    assert split_line("  Bob Smith :  /join", "x") == ("Bob Smith", "/join")
+    assert split_line("/pass", "carol") == ("carol", "/pass")
+    assert split_line("/new powergrid", None) == (None, "/new powergrid")
+
+
+async def test_local_hot_seat_session(tmp_path: Path) -> None:
+    script = (
+        "\n".join(
+            [
+                "/status",
+                "alice: /new powergrid",
+                "bob: /join",
+                "alice: /start",
+                "/board",
+                "carol: /join",
+                "quit",
+                "alice: /status",
+            ]
+        )
+        + "\n"
+    )
+    out = io.StringIO()
+    code = await run_local(
+        str(tmp_path / "db.sqlite3"), str(tmp_path / "pics"), stdin=io.StringIO(script), stdout=out
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "Who is speaking?" in text
+    assert "bob joins" in text and "Power Grid begins!" in text
+    assert "already started" in text  # carol came too late
+    pictures = sorted((tmp_path / "pics").glob("*.png"))
+    assert pictures and str(pictures[0]) in text
+    assert pictures[0].read_bytes().startswith(b"\x89PNG")
+    assert text.count("[picture]") == len(pictures)
+
+
+async def test_demo_plays_a_power_grid_game_to_the_end(tmp_path: Path) -> None:
+    out = io.StringIO()
+    code = await run_demo("powergrid", 3, 11, str(tmp_path), None, "heuristic", stdout=out)
+    assert code == 0, out.getvalue()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Power Grid: 3 heuristic bots, seed 11")
+    assert lines[1].startswith("1. Bot")
+    log = (tmp_path / "log.txt").read_text(encoding="utf-8")
+    assert "Power Grid begins!" in log and "Game over. Ranking" in log
+    pngs = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert pngs[0].startswith("001-") and any("auction" in p for p in pngs)
+    # the same seed plays the same game
+    again = io.StringIO()
+    assert await run_demo("powergrid", 3, 11, str(tmp_path), None, "heuristic", stdout=again) == 0
+    assert again.getvalue() == out.getvalue()
+    assert await run_demo("nogame", 3, 1, str(tmp_path), None, "heuristic", stdout=again) == 2
+
+
+def settings(tmp_path: Path, **kw: str) -> Settings:
+    base = dict(
+        telegram_token="",
+        telegram_webhook_url="",
+        telegram_webhook_listen="",
+        telegram_api_base_url="",
+        discord_token="",
+        discord_guild_id="",
+        db=str(tmp_path / "run.sqlite3"),
+        log_level="INFO",
+        default_lang="en",
+    )
+    base.update(kw)
+    return Settings(**base)
+
+
+async def test_runner_serves_platforms_until_a_signal(tmp_path: Path) -> None:
+    started: list[str] = []
+    cancelled: list[str] = []
+    both = asyncio.Event()
+
+    def platform(name: str):
+        async def serve_platform(table, settings) -> None:
+            started.append(name)
+            if len(started) == 2:
+                both.set()
+            assert table.command_specs()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.append(name)
+                raise
+
+        return serve_platform
+
+    runner = asyncio.create_task(
+        serve(settings(tmp_path), {"telegram": platform("tg"), "discord": platform("dc")})
+    )
+    await asyncio.wait_for(both.wait(), 10)
+    assert sorted(started) == ["dc", "tg"]
+    signal.raise_signal(signal.SIGTERM)
+    await asyncio.wait_for(runner, 5)
+    assert sorted(cancelled) == ["dc", "tg"]
+
+
+async def test_runner_keeps_going_when_one_platform_fails(tmp_path: Path, caplog) -> None:
+    async def broken(table, settings) -> None:
+        raise RuntimeError("bad token")
+
+    async def quick(table, settings) -> None:
+        await asyncio.sleep(0)
+
+    await asyncio.wait_for(serve(settings(tmp_path), {"telegram": broken, "discord": quick}), 5)
+    assert "telegram" in caplog.text or "platform:telegram" in caplog.text
+
+
+async def test_runner_without_platforms_returns(tmp_path: Path, caplog) -> None:
+    await serve(settings(tmp_path), {})
+    assert "no platform" in caplog.text
+
+
+@pytest.mark.parametrize("token", ["telegram_token", "discord_token"])
+def test_platform_modules_are_imported_only_with_a_token(tmp_path: Path, token: str) -> None:
+    from bot.runner import platform_servers
+
+    assert platform_servers(settings(tmp_path)) == {}
+    found = platform_servers(settings(tmp_path, **{token: "x"}))
+    assert list(found) in (["telegram"], ["discord"], [])
