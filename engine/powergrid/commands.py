@@ -64,10 +64,25 @@ COMMANDS: list[CommandSpec] = [
         "bid",
         N_(
             "Open an auction on a plant of the current market (the opening bid defaults to "
-            "its number), or bid on the plant being auctioned."
+            "its number), or bid on the plant being auctioned. max=<limit> makes a private "
+            "proxy bid: the game raises for you by the minimum step up to the limit, even "
+            "before it is your turn."
         ),
-        (_PLANT, ArgSpec("amount", "int", N_("your bid in Elektro"), required=False)),
-        ("/bid 13 15", "/bid 7"),
+        (
+            _PLANT,
+            ArgSpec("amount", "int", N_("your bid in Elektro"), required=False),
+            ArgSpec("max", "rest", N_("max=<limit>: raise for me up to this"), required=False),
+        ),
+        ("/bid 13 15", "/bid 7", "/bid 13 15 max=25"),
+    ),
+    CommandSpec(
+        "maxbid",
+        N_(
+            "Private proxy bid on the plant being auctioned: when it is your turn the game "
+            "raises by the minimum step up to your limit, then passes for you."
+        ),
+        (ArgSpec("limit", "int", N_("the most you will pay, in Elektro")),),
+        ("/maxbid 25",),
     ),
     CommandSpec(
         "raise",
@@ -79,10 +94,11 @@ COMMANDS: list[CommandSpec] = [
         "pass",
         N_(
             "Pass: on the plant being auctioned when you are bidding, or for the whole "
-            "auction phase when it is your choice."
+            "auction phase when it is your choice. /pass round: no more auctions for me this "
+            "round. /pass plant: pass on this auction when the turn reaches me."
         ),
-        (),
-        ("/pass",),
+        (ArgSpec("when", "rest", N_("round or plant: pass in advance"), required=False),),
+        ("/pass", "/pass round", "/pass plant"),
     ),
     CommandSpec(
         "discard",
@@ -98,25 +114,29 @@ COMMANDS: list[CommandSpec] = [
             ArgSpec("count", "int", N_("how many"), required=False),
             ArgSpec("more", "rest", N_("more resource/count pairs"), required=False),
         ),
-        ("/buy coal 3", "/buy c 2 o 3", "/buy uranium 1"),
+        ("/buy coal 3", "/buy c 2 o 3", "/buy uranium 1", "/buy auto limit=30"),
     ),
     CommandSpec(
         "build",
-        N_("Build houses in one or more cities, in this order; each pays the cheapest route."),
+        N_(
+            "Build houses in one or more cities, in this order; each pays the cheapest route. "
+            "/build plan <city> ... builds them when your turn comes."
+        ),
         (ArgSpec("city", "city", N_("a city name or its first letters"), repeated=True),),
-        ("/build Berlin", "/build dussel essen", "/build New York Boston"),
+        ("/build Berlin", "/build dussel essen", "/build New York Boston", "/build plan Kiel"),
     ),
     CommandSpec(
         "power",
         N_(
             "Run plants and earn income. Without plant numbers: power the most cities, "
-            "burning the cheapest fuel. coal=n oil=n choose what hybrid plants burn."
+            "burning the cheapest fuel. coal=n oil=n choose what hybrid plants burn. "
+            "/power auto does that for you every round."
         ),
         (
             ArgSpec("plants", "plant", N_("the plants to run"), required=False, repeated=True),
             ArgSpec("fuel", "rest", N_("coal=n oil=n for hybrid plants"), required=False),
         ),
-        ("/power", "/power 4 7", "/power 5 coal=1 oil=1", "/power none"),
+        ("/power", "/power 4 7", "/power 5 coal=1 oil=1", "/power none", "/power auto"),
     ),
     CommandSpec("done", N_("End your turn of buying or building."), (), ("/done",)),
     CommandSpec(
@@ -124,6 +144,19 @@ COMMANDS: list[CommandSpec] = [
         N_("Choose a region for the play area (it must border the regions already chosen)."),
         (ArgSpec("region", "region", N_("a region name or id")),),
         ("/region NW", "/region north-west"),
+    ),
+    CommandSpec(
+        "orders",
+        N_("Your standing orders (only you see them) and any that were dropped."),
+        (),
+        ("/orders",),
+        kind="quote",
+    ),
+    CommandSpec(
+        "cancel",
+        N_("Cancel your standing orders: all, or one kind (bid, pass, buy, build, power)."),
+        (ArgSpec("kind", "rest", N_("bid, pass, buy, build, power or all"), required=False),),
+        ("/cancel", "/cancel build"),
     ),
     CommandSpec(
         "cost",
@@ -169,13 +202,24 @@ COMMANDS: list[CommandSpec] = [
 ]
 
 USAGE: dict[str, str] = {
-    "bid": N_("Usage: /bid <plant> [<amount>], e.g. /bid 13 15"),
+    "bid": N_("Usage: /bid <plant> [<amount>] [max=<limit>], e.g. /bid 13 15 max=25"),
+    "maxbid": N_("Usage: /maxbid <limit>, e.g. /maxbid 25"),
+    "orders": N_("Usage: /orders"),
+    "cancel": N_("Usage: /cancel [bid|pass|buy|build|power|all]"),
     "raise": N_("Usage: /raise <amount> or /raise +<more>, e.g. /raise 21 or /raise +5"),
-    "pass": N_("Usage: /pass"),
+    "pass": N_("Usage: /pass, /pass round or /pass plant"),
     "discard": N_("Usage: /discard <plant>, e.g. /discard 4"),
-    "buy": N_("Usage: /buy <resource> <count> [<resource> <count> ...], e.g. /buy coal 3 oil 2"),
-    "build": N_("Usage: /build <city> [<city> ...], e.g. /build Berlin Magdeburg"),
-    "power": N_("Usage: /power [<plant> ...] [coal=<n> oil=<n>], e.g. /power 4 7, or /power"),
+    "buy": N_(
+        "Usage: /buy <resource> <count> [<resource> <count> ...], e.g. /buy coal 3 oil 2, "
+        "or /buy auto [limit=<money>]"
+    ),
+    "build": N_(
+        "Usage: /build <city> [<city> ...], e.g. /build Berlin Magdeburg, "
+        "or /build plan <city> [<city> ...]"
+    ),
+    "power": N_(
+        "Usage: /power [<plant> ...] [coal=<n> oil=<n>], e.g. /power 4 7, or /power, or /power auto"
+    ),
     "done": N_("Usage: /done"),
     "region": N_("Usage: /region <region>, e.g. /region NW"),
     "cost": N_("Usage: /cost <city> [<city> ...], e.g. /cost Berlin Magdeburg"),
@@ -479,11 +523,67 @@ def _amount(word: str, base: int, command: str) -> int:
     return _int(word, command)
 
 
+_LIMIT_WORD = re.compile(r"(?:max|limit|up\s*to)[=:]?(\d{1,6})?", re.IGNORECASE)
+
+
+def _limit_of(words: list[str], command: str) -> tuple[list[str], int | None]:
+    """Split off "max=25" / "max 25" / "limit=30": (other words, the limit or None)."""
+    rest: list[str] = []
+    limit: int | None = None
+    i = 0
+    while i < len(words):
+        found = _LIMIT_WORD.fullmatch(words[i])
+        if found is None:
+            rest.append(words[i])
+            i += 1
+            continue
+        if limit is not None:
+            raise ParseError(USAGE[command], word=words[i])
+        if found.group(1) is not None:
+            limit = int(found.group(1))
+            i += 1
+        elif i + 1 < len(words) and _INT.fullmatch(words[i + 1]):
+            limit = int(words[i + 1])
+            i += 2
+        else:
+            raise ParseError(USAGE[command], word=words[i])
+    return rest, limit
+
+
+def _acting(view: View, player: str) -> bool:
+    return player in (view.get("current_players") or [])
+
+
+def _order(kind: str, **fields: Any) -> Action:
+    return {"type": "order", "kind": kind, **fields}
+
+
 def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Action:
     view = _view(state, player)
     auction = view.get("auction")
+    words, limit = _limit_of(words, "bid")
     if not words or len(words) > 2:
         raise ParseError(USAGE["bid"])
+    if limit is not None and not _acting(view, player):
+        # Not my turn: the limit becomes a proxy order on the plant being auctioned.
+        number = auction["plant"]["number"] if auction else None
+        plant = _plant_number(words[0], "bid")
+        if auction is None or plant != number:
+            raise IllegalAction(
+                "PG-21",
+                N_("A limit can be set only on the plant being auctioned ({number})."),
+                number=number if number is not None else "-",
+                plant=plant,
+            )
+        return _order("maxbid", plant=plant, limit=limit)
+    action = _parse_bid_now(view, words)
+    if limit is not None:
+        action["max"] = limit
+    return action
+
+
+def _parse_bid_now(view: View, words: list[str]) -> Action:
+    auction = view.get("auction")
     if auction is not None:
         number = auction["plant"]["number"]
         if len(words) == 1:
@@ -527,9 +627,30 @@ def _parse_raise(state: State, player: str, words: list[str], t: Translator) -> 
     return {"type": "raise", "bid": _amount(words[0], high, "raise") if words else high + 1}
 
 
+def _parse_maxbid(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if len(words) != 1:
+        raise ParseError(USAGE["maxbid"])
+    auction = _view(state, player).get("auction")
+    if auction is None:
+        raise IllegalAction("PG-21", N_("No plant is being auctioned now."))
+    limit = _int(words[0].lstrip("="), "maxbid")
+    return _order("maxbid", plant=auction["plant"]["number"], limit=limit)
+
+
 def _parse_pass(state: State, player: str, words: list[str], t: Translator) -> Action:
-    _no_args("pass", words)
-    return {"type": "pass"}
+    if not words:
+        return {"type": "pass"}
+    if len(words) != 1:
+        raise ParseError(USAGE["pass"])
+    word = words[0].casefold()
+    if word in ("round", "phase", "all"):
+        return _order("pass_round")
+    if word in ("plant", "this", "auction"):
+        auction = _view(state, player).get("auction")
+        if auction is None:
+            raise IllegalAction("PG-21", N_("No plant is being auctioned now."))
+        return _order("pass_plant", plant=auction["plant"]["number"])
+    raise ParseError(USAGE["pass"], word=words[0])
 
 
 def _parse_done(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -610,6 +731,11 @@ def _resource_counts(words: list[str], command: str) -> list[tuple[str, int]]:
 def _parse_buy(state: State, player: str, words: list[str], t: Translator) -> Action | list[Action]:
     if not words:
         raise ParseError(USAGE["buy"])
+    if words[0].casefold() == "auto":
+        rest, limit = _limit_of(words[1:], "buy")
+        if rest:
+            raise ParseError(USAGE["buy"], word=rest[0])
+        return _order("buy_auto", limit=limit)
     merged: dict[str, int] = {}
     for resource, count in _resource_counts(words, "buy"):
         merged[resource] = merged.get(resource, 0) + count
@@ -624,6 +750,11 @@ def _parse_build(
 ) -> Action | list[Action]:
     if not words:
         raise ParseError(USAGE["build"])
+    plan = words[0].casefold() == "plan"
+    if plan:
+        words = words[1:]
+        if not words:
+            raise ParseError(USAGE["build"])
     view = _view(state, player)
     cities = cities_of(view, words)
     repeated = sorted({c for c in cities if cities.count(c) > 1})
@@ -631,6 +762,8 @@ def _parse_build(
         raise IllegalAction(
             "PG-38", N_("You can build only one house in {city}."), city=repeated[0]
         )
+    if plan:
+        return _order("build_plan", cities=cities)
     actions = [{"type": "build", "city": city} for city in cities]
     return actions[0] if len(actions) == 1 else actions
 
@@ -709,6 +842,8 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
     view = _view(state, player)
     if player not in view["players"]:
         raise ParseError(N_("You are not playing in this game."))
+    if len(words) == 1 and words[0].casefold() == "auto":
+        return _order("power_auto")
     if not words:
         plants, coal, oil, _ = best_power(view, player)
         action: Action = {"type": "power", "plants": plants}
@@ -750,6 +885,92 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
         action["coal"] = fuel.get("coal", 0)
         action["oil"] = fuel.get("oil", 0)
     return action
+
+
+# --- standing orders ------------------------------------------------------------------------
+
+_CANCEL_KINDS = {
+    "bid": ["maxbid"],
+    "maxbid": ["maxbid"],
+    "pass": ["pass_plant", "pass_round"],
+    "buy": ["buy_auto"],
+    "build": ["build_plan"],
+    "power": ["power_auto"],
+    "all": [],
+}
+
+
+def _parse_cancel(state: State, player: str, words: list[str], t: Translator) -> Action:
+    if len(words) > 1 or (words and words[0].casefold() not in _CANCEL_KINDS):
+        raise ParseError(USAGE["cancel"], word=words[0] if words else "")
+    return {"type": "cancel", "kinds": _CANCEL_KINDS[words[0].casefold()] if words else []}
+
+
+def _parse_orders(state: State, player: str, words: list[str], t: Translator) -> Reply:
+    _no_args("orders", words)
+    return Reply(orders_text(_view(state, player), player, t), private=True)
+
+
+def order_lines(orders: dict[str, Any], t: Translator) -> list[str]:
+    """One short phrase per standing order of the viewer (view["orders"])."""
+    out: list[str] = []
+    for kind, data in orders.items():
+        if kind == "maxbid":
+            out.append(
+                t.gettext("bid on plant {plant} up to {limit}").format(
+                    plant=data.get("plant"), limit=_money(t, data.get("limit"))
+                )
+            )
+        elif kind == "pass_plant":
+            out.append(t.gettext("pass on plant {plant}").format(plant=data.get("plant")))
+        elif kind == "pass_round":
+            out.append(t.gettext("pass for this auction round"))
+        elif kind == "buy_auto":
+            if data.get("limit") is None:
+                out.append(t.gettext("buy fuel for one run automatically"))
+            else:
+                out.append(
+                    t.gettext("buy fuel for one run automatically, up to {limit}").format(
+                        limit=_money(t, data["limit"])
+                    )
+                )
+        elif kind == "build_plan":
+            out.append(
+                t.gettext("build {cities} on your turn").format(
+                    cities=_join(data.get("cities") or [])
+                )
+            )
+        elif kind == "power_auto":
+            out.append(t.gettext("power the most cities automatically"))
+    return out
+
+
+def orders_text(view: View, player: str, t: Translator) -> str:
+    lines = order_lines(view.get("orders") or {}, t)
+    text = (
+        t.gettext("Your standing orders: {orders}.").format(orders="; ".join(lines))
+        if lines
+        else t.gettext("You have no standing orders.")
+    )
+    dropped = [
+        e
+        for e in view.get("log") or []
+        if e.get("type") == "order_dropped" and e.get("player") == player
+    ]
+    for event in dropped:
+        text += " " + _ev_order_dropped_private(event, t)
+    return text
+
+
+def _ev_order_dropped_private(e: Event, t: Translator) -> str:
+    params = dict(e.get("params") or {})
+    try:
+        reason = t.gettext(str(e.get("reason_key", ""))).format(**params)
+    except (KeyError, IndexError, ValueError):
+        reason = str(e.get("reason_key", ""))
+    return t.gettext("Dropped in round {round}: {reason}").format(
+        round=e.get("round", 0), reason=reason
+    )
 
 
 # --- quotes -------------------------------------------------------------------------------
@@ -930,6 +1151,9 @@ _PARSERS: dict[
     str, Callable[[State, str, list[str], Translator], Action | list[Action] | Reply]
 ] = {
     "bid": _parse_bid,
+    "maxbid": _parse_maxbid,
+    "orders": _parse_orders,
+    "cancel": _parse_cancel,
     "raise": _parse_raise,
     "pass": _parse_pass,
     "discard": _parse_discard,
@@ -1071,6 +1295,13 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         lines.append(text)
     elif who:
         lines.append(t.gettext("Waiting for {who}.").format(who=who))
+    if player is not None and view.get("orders"):
+        # view["orders"] holds only the viewer's own orders (view.py), never anyone else's.
+        lines.append(
+            t.gettext("Your standing orders: {orders}.").format(
+                orders="; ".join(order_lines(view["orders"], t))
+            )
+        )
     if player is not None and player in view["players"]:
         me = view["players"][player]
         if me.get("money") is not None:
@@ -1094,7 +1325,12 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         ranking = event.get("ranking") or view.get("ranking") or []
         return t.gettext("Game over! {ranking}").format(ranking=_ranking_text(view, ranking, t))
     text = _EVENT_TEXTS.get(kind)
-    return text(event, t) if text else None
+    if text is None:
+        return None
+    line = text(event, t)
+    if event.get("by_order"):
+        line += " " + t.gettext("(standing order)")
+    return line
 
 
 def _plant_no(event: Event) -> Any:
@@ -1242,6 +1478,27 @@ def _ev_market_restocked(e: Event, t: Translator) -> str:
     return t.gettext("The resource market is restocked.")
 
 
+def _ev_power_declared(e: Event, t: Translator) -> str:
+    return t.gettext("{player} has chosen what to power.").format(player=e.get("player", ""))
+
+
+# Order events are private to their owner: the chat line says only that something happened
+# (the owner reads the details with /orders), so nobody learns a limit or a plan.
+def _ev_order_placed(e: Event, t: Translator) -> str:
+    return t.gettext("{player} leaves a standing order.").format(player=e.get("player", ""))
+
+
+def _ev_order_dropped(e: Event, t: Translator) -> str:
+    return t.gettext(
+        "{player}: one of your standing orders could not be carried out and was dropped "
+        "(/orders for details)."
+    ).format(player=e.get("player", ""))
+
+
+def _ev_orders_cancelled(e: Event, t: Translator) -> str:
+    return t.gettext("{player} cancels a standing order.").format(player=e.get("player", ""))
+
+
 _EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
     "round_started": _ev_round_started,
     "phase_started": _ev_phase_started,
@@ -1262,6 +1519,10 @@ _EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
     "step_started": _ev_step_started,
     "step3_card_drawn": _ev_step3_card_drawn,
     "market_restocked": _ev_market_restocked,
+    "power_declared": _ev_power_declared,
+    "order_placed": _ev_order_placed,
+    "order_dropped": _ev_order_dropped,
+    "orders_cancelled": _ev_orders_cancelled,
 }
 EVENT_TYPES = (*_EVENT_TEXTS, "game_over")
 

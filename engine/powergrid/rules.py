@@ -17,6 +17,9 @@ State layout (internal; `view` is the public shape):
     step3_drawn      the card sits in the market, to be resolved at the end of the phase
     step3_pending    resolved; Step 3 begins with the next phase or round (PG-47)
     turn             index into this phase's order (resources, build, bureaucracy, regions)
+    orders           only while someone holds one: standing orders by player (orders.py)
+    power_declared   only during the bureaucracy: validated /power declarations (PG-42,
+                     simultaneous; resolved in player order once everybody has declared)
 """
 
 from __future__ import annotations
@@ -238,6 +241,10 @@ def current_players(state: State) -> list[str]:
         c = chooser(state)
         return [c] if c is not None else []
     order = state["order"]
+    if phase == "bureaucracy" and state["game"] == "powergrid":
+        # Simultaneous PG-42: everybody who has not declared yet (variants keep the turn).
+        players = state["players"]
+        return [n for n in order if not players[n]["done"]]
     t = state["turn"]
     return [order[-1 - t] if phase in ("resources", "build") else order[t]]
 
@@ -274,13 +281,17 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction("PG-51", N_("The game is over."))
     if not isinstance(action, dict):
         raise IllegalAction("PG-14", N_("An action must be a command with a type."))
+    kind = action.get("type")
+    if kind in ANYTIME:
+        from engine.powergrid import orders  # only games that use orders pay the import
+
+        return orders.apply_order(state, player, action)
     acting = current_players(state)
     if player not in acting:
         raise IllegalAction(
             "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
         )
     want = expected(state)
-    kind = action.get("type")
     if kind not in _ALLOWED[want]:
         raise IllegalAction(
             "PG-14",
@@ -290,7 +301,15 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         )
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
+    if "orders" in state:
+        from engine.powergrid import orders
+
+        orders.run(state, events)
     return state, events
+
+
+# Standing orders and their cancellation may be sent by any player at any time (orders.py).
+ANYTIME = ("order", "cancel")
 
 
 # ===================================================================== regions (PG-8)
@@ -380,6 +399,7 @@ def _open(state: State, player: str, action: Action, events: list[Event]) -> Non
         raise IllegalAction(
             "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
         )
+    limit = _proxy_limit(action, bid, money)
     players = state["players"]
     seats = state["seats"]
     i = seats.index(player)
@@ -399,6 +419,8 @@ def _open(state: State, player: str, action: Action, events: list[Event]) -> Non
         "bidders": [n for n in seats if n == player or n in others],
         "turn": player,
     }
+    if limit is not None:
+        _set_proxy(state, player, plant, limit)
     _next_bidder(state, player, events)
 
 
@@ -438,10 +460,41 @@ def _raise(state: State, player: str, action: Action, events: list[Event]) -> No
         raise IllegalAction(
             "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
         )
+    limit = _proxy_limit(action, bid, money)
+    if limit is not None:
+        _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
     auction["leader"] = player
     _event(state, events, "bid", player=player, plant=auction["plant"], bid=bid)
     _next_bidder(state, player, events)
+
+
+def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
+    """The optional `max` of a bid (proxy bidding, orders.py): None, or a limit above the bid.
+
+    PG-22 applies to the limit as to any bid: never more than the bidder's money.
+    """
+    limit = action.get("max")
+    if limit is None:
+        return None
+    if not _is_int(limit) or limit < bid:
+        raise IllegalAction(
+            "PG-21",
+            N_("Your limit must be at least your bid ({bid} E)."),
+            bid=bid,
+            limit=str(limit),
+        )
+    if limit > money:
+        raise IllegalAction(
+            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
+        )
+    return limit if limit > bid else None
+
+
+def _set_proxy(state: State, player: str, plant: int, limit: int) -> None:
+    from engine.powergrid import orders
+
+    orders.set_proxy(state, player, plant, limit)
 
 
 def _pass(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -468,6 +521,8 @@ def _win(state: State, player: str, plant: int, price: int, events: list[Event])
     p["bought"] = True  # PG-23
     state["market"].remove(plant)
     state["auction"] = None
+    if "orders" in state:
+        _forget_orders(state, ("maxbid", "pass_plant"))  # they were for this auction only
     _event(state, events, "auction_won", player=player, plant=plant, price=price)
     if len(p["plants"]) > limits(state)["max_plants"]:
         # PG-26: the discard comes before the replacement draw and the next choice.
@@ -519,11 +574,26 @@ def _end_auction_phase(state: State, events: list[Event]) -> None:
             _draw(state, events)
     if state["step3_drawn"]:
         _resolve_step3(state, events)  # PG-47 in Phase 2: Step 3 begins with Phase 3
+    if "orders" in state:
+        _forget_orders(state, ("pass_round",))  # "/pass round" lasts this round's Phase 2
     _event(state, events, "phase_ended", phase="auction")
     if state["round"] == 1:
         _reorder(state)  # PG-17: once, after the first auction
         _event(state, events, "player_order", order=list(state["order"]))
     _start_turn_phase(state, "resources", events)
+
+
+def _forget_orders(state: State, kinds: tuple[str, ...]) -> None:
+    """Drop the given kinds of standing orders of every player (empty entries go too)."""
+    book = state["orders"]
+    for name in list(book):
+        mine = book[name]
+        for kind in kinds:
+            mine.pop(kind, None)
+        if not mine:
+            del book[name]
+    if not book:
+        del state["orders"]
 
 
 # ===================================================================== plant market
@@ -792,7 +862,31 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], d
 
 
 def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
+    """PG-42 declared simultaneously (PG-15 allows it; the result is identical): the
+    validated choice waits until everybody has declared, then all resolve in player order.
+
+    A player's declaration depends only on his own plants and tokens, which nothing in
+    Phase 5 changes before the resolution, so it is resolved exactly as it was checked.
+    """
     plants, burned = power_check(state, player, action)
+    declared = state.setdefault("power_declared", {})
+    declared[player] = {"plants": plants, "burned": burned}
+    state["players"][player]["done"] = True
+    _event(state, events, "power_declared", player=player)
+    order = state["order"]
+    if len(declared) < len(order):
+        return
+    del state["power_declared"]
+    for name in order:
+        _run_plants(state, name, declared[name]["plants"], declared[name]["burned"], events)
+    state["turn"] = len(order)
+    _end_bureaucracy(state, events)
+
+
+def _run_plants(
+    state: State, player: str, plants: list[int], burned: dict[str, int], events: list[Event]
+) -> None:
+    """PG-42 steps 1-4 for one player: burn, power, earn."""
     p = state["players"][player]
     for r in RESOURCES:
         if burned[r]:
@@ -814,9 +908,6 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
         income=income,
         burned={r: v for r, v in burned.items() if v},
     )
-    state["turn"] += 1
-    if state["turn"] >= len(state["order"]):
-        _end_bureaucracy(state, events)
 
 
 def _end_bureaucracy(state: State, events: list[Event]) -> None:

@@ -13,6 +13,14 @@ from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, STEP3
 from engine.powergrid.rules import State, current_players, expected, limits
 
 
+def _own_orders(state: State, viewer: str | None) -> dict[str, Any]:
+    if viewer is None or "orders" not in state:
+        return {}
+    from engine.powergrid.orders import owned_by
+
+    return owned_by(state, viewer)
+
+
 def view(state: State, viewer: str | None) -> dict[str, Any]:
     over = state["phase"] == "over"
     hide_money = state["hidden_money"] and not over
@@ -73,7 +81,8 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         else state["pending_discard"]["player"],
         "region_pickers": list(state["region_pickers"]),
         "thresholds": {"step2": lim["step2"], "end": lim["end"], "max_plants": lim["max_plants"]},
-        "log": [dict(e) for e in state["log"]],
+        "log": [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer],
+        "orders": _own_orders(state, viewer),  # the viewer's standing orders, nobody else's
         "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
     }
 

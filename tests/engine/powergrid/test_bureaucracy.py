@@ -21,33 +21,57 @@ def phase5(n: int = 3) -> dict:
     return set_phase(s, "bureaucracy", order=["a", "b", "c", "d"][:n])
 
 
-def test_pg15_bureaucracy_runs_in_player_order() -> None:
+def others_power_nothing(s: dict, *done: str) -> list[dict]:
+    """Phase 5 is declared simultaneously: the others declare "none"; the events of the
+    resolution (every player's PG-42 in player order) come with the last declaration."""
+    events: list[dict] = []
+    for p in list(GAME.current_players(s)):
+        if p not in done:
+            events = act(s, p, type="power", plants=[])
+    return events
+
+
+def powered_of(events: list[dict], player: str) -> dict:
+    return next(e for e in events if e["type"] == "powered" and e["player"] == player)
+
+
+def test_pg15_bureaucracy_is_declared_at_once_and_resolved_in_player_order() -> None:
+    # PG-15 allows Phase 5 simultaneously with an identical result: everybody who has not
+    # declared is asked at once; nothing is paid until the last declaration.
     s = phase5()
-    assert GAME.current_players(s) == ["a"]
-    illegal(s, "c", "PG-15", type="power", plants=[])
+    assert GAME.current_players(s) == ["a", "b", "c"]
+    money = {p: s["players"][p]["money"] for p in "abc"}
+    assert types(act(s, "c", type="power", plants=[])) == ["power_declared"]
+    assert GAME.current_players(s) == ["a", "b"]
+    illegal(s, "c", "PG-15", type="power", plants=[])  # declared once only
     act(s, "a", type="power", plants=[])
-    assert GAME.current_players(s) == ["b"]
+    assert {p: s["players"][p]["money"] for p in "abc"} == money
+    events = act(s, "b", type="power", plants=[])
+    assert [e["player"] for e in events if e["type"] == "powered"] == ["a", "b", "c"]
 
 
 def test_pg42_running_plants_burns_fuel_back_to_the_supply_and_pays() -> None:
     s = phase5()
     give(s, "a", plants=[10, 13], res={"coal": 3}, cities=["Kiel", "Hamburg", "Bremen", "Berlin"])
-    supply = s["supply"]["coal"]
-    events = act(s, "a", type="power", plants=[10, 13])
-    assert events[0]["cities"] == 3 and events[0]["income"] == 44
-    assert s["players"]["a"]["res"]["coal"] == 1 and s["supply"]["coal"] == supply + 2
+    supply = s["supply"]["coal"] + s["rm"]["coal"]  # the restock follows at once
+    act(s, "a", type="power", plants=[10, 13])
+    ev = powered_of(others_power_nothing(s, "a"), "a")
+    assert ev["cities"] == 3 and ev["income"] == 44
+    assert s["players"]["a"]["res"]["coal"] == 1
+    assert s["supply"]["coal"] + s["rm"]["coal"] == supply + 2
     assert s["players"]["a"]["money"] == 94 and tokens_conserved(s)
 
 
 def test_pg42_hybrid_mix_is_chosen_or_coal_first() -> None:
     s = phase5()
     give(s, "a", plants=[5], res={"coal": 1, "oil": 3}, cities=["Kiel"])
+    give(s, "b", plants=[12], res={"coal": 1, "oil": 3}, cities=["Bremen"])
     illegal(s, "a", "PG-42", type="power", plants=[5], coal=2, oil=0)  # only 1 coal
     illegal(s, "a", "PG-42", type="power", plants=[5], coal=1, oil=2)  # R = 2
     act(s, "a", type="power", plants=[5], oil=2)
-    assert s["players"]["a"]["res"] == {"coal": 1, "oil": 1, "garbage": 0, "uranium": 0}
-    give(s, "b", plants=[12], res={"coal": 1, "oil": 3}, cities=["Bremen"])
     act(s, "b", type="power", plants=[12])  # default: coal first -> 1 coal + 1 oil
+    others_power_nothing(s)
+    assert s["players"]["a"]["res"] == {"coal": 1, "oil": 1, "garbage": 0, "uranium": 0}
     assert s["players"]["b"]["res"]["coal"] == 0 and s["players"]["b"]["res"]["oil"] == 2
 
 
@@ -57,8 +81,8 @@ def test_pg42_only_own_plants_with_enough_fuel_and_may_run_fewer() -> None:
     illegal(s, "a", "PG-42", type="power", plants=[7])
     illegal(s, "a", "PG-42", type="power", plants=[4])
     illegal(s, "a", "PG-42", type="power", plants=[13, 13])
-    events = act(s, "a", type="power", plants=[])  # may run fewer (even none)
-    assert events[0]["income"] == 10
+    act(s, "a", type="power", plants=[])  # may run fewer (even none)
+    assert powered_of(others_power_nothing(s, "a"), "a")["income"] == 10
 
 
 def test_pg44_step1_highest_plant_goes_under_the_deck() -> None:

@@ -259,7 +259,7 @@ def test_every_command_has_help_examples_usage_and_a_parser() -> None:
             assert arg.help
     assert seen == set(commands._PARSERS)
     quotes = {c.name for c in commands.COMMANDS if c.kind == "quote"}
-    assert quotes == {"cost", "price", "income", "market", "plants"}
+    assert quotes == {"cost", "price", "income", "market", "plants", "orders"}  # + issue 12
 
 
 def test_options_are_exported() -> None:
@@ -616,6 +616,8 @@ def test_every_contract_event_type_is_covered() -> None:
         "region_chosen", "auction_opened", "bid", "passed", "auction_won", "plant_discarded",
         "plant_drawn", "plant_removed", "resources_bought", "city_built", "powered", "step_started",
         "step3_card_drawn", "market_restocked", "game_over",
+        # issue 12: simultaneous Phase 5 and standing orders
+        "power_declared", "order_placed", "order_dropped", "orders_cancelled",
     }  # fmt: skip
     assert contract == set(commands.EVENT_TYPES)
 
@@ -767,7 +769,7 @@ def test_describe_turn_in_each_phase_of_a_real_game(expected: str) -> None:
     who = view["current_players"][0]
     text = commands.describe_turn(state, who, T)
     assert HINTS[expected] in text
-    assert f"{who}:" in text
+    assert f"{', '.join(view['current_players'])}:" in text  # all who act (Phase 5: all)
     assert f"Round {view['round']}, step {view['step']}" in text
     assert len(text) <= commands.MAX_TURN_TEXT
     assert GAME.describe_turn(state, None, T) == commands.describe_turn(state, None, T)
@@ -870,9 +872,11 @@ def test_power_without_plants_matches_the_income_quote() -> None:
         if view["expected"] != "power":
             continue
         player = view["current_players"][0]
-        action = commands.parse(state, player, "power", [])
-        events = apply_all(state, player, action)
-        powered = next(e for e in events if e["type"] == "powered")
+        work = copy.deepcopy(state)
+        events: list[dict[str, Any]] = []
+        for who in view["current_players"]:  # Phase 5 is declared at once
+            _, events = GAME.apply(work, who, commands.parse(work, who, "power", []))
+        powered = next(e for e in events if e["type"] == "powered" and e["player"] == player)
         assert powered["cities"] == quotes.income_quote(state, player)["powered"]
         compared += 1
     assert compared >= 6

@@ -70,10 +70,14 @@ def test_ex_pg5_bureaucracy() -> None:
     s = set_phase(new_game(3, 1), "bureaucracy", order=["a", "b", "c"])
     give(s, "a", plants=[4, 7], res={"coal": 2, "oil": 2}, cities=["Kiel", "Hamburg"])
     illegal(s, "a", "PG-42", type="power", plants=[4, 7])
-    supply = s["supply"]["coal"]
-    events = act(s, "a", type="power", plants=[4])
-    assert events[0]["cities"] == 1 and events[0]["income"] == 22
-    assert s["players"]["a"]["res"]["coal"] == 0 and s["supply"]["coal"] == supply + 2
+    supply = s["supply"]["coal"] + s["rm"]["coal"]  # the restock follows at once
+    act(s, "a", type="power", plants=[4])
+    act(s, "b", type="power", plants=[])  # Phase 5 is declared at once (PG-15)
+    events = act(s, "c", type="power", plants=[])
+    mine = next(e for e in events if e["type"] == "powered" and e["player"] == "a")
+    assert mine["cities"] == 1 and mine["income"] == 22
+    assert s["players"]["a"]["res"]["coal"] == 0
+    assert s["supply"]["coal"] + s["rm"]["coal"] == supply + 2
 
 
 def test_ex_pg6_restock_five_players_step2() -> None:
@@ -126,7 +130,11 @@ def test_ex_pg9_building_through_a_full_city_in_step2() -> None:
 
 def test_ex_pg10_zero_cities_pays_ten() -> None:
     s = set_phase(new_game(3, 1), "bureaucracy", order=["a", "b", "c"])
-    assert act(s, "a", type="power", plants=[])[0]["income"] == 10
+    act(s, "a", type="power", plants=[])
+    act(s, "b", type="power", plants=[])  # Phase 5 is declared at once (PG-15)
+    events = act(s, "c", type="power", plants=[])
+    assert events[1]["type"] == "powered" and events[1]["player"] == "a"
+    assert events[1]["income"] == 10
     assert s["players"]["a"]["money"] == 60
 
 
