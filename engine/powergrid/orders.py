@@ -66,7 +66,7 @@ def apply_order(state: State, player: str, action: Action) -> tuple[State, list[
             data["seq"] = _next_seq(state)
         book = state.setdefault("orders", {})
         book.setdefault(player, {})[str(kind)] = data
-        rules._event(state, events, "order_placed", player=player, kind=kind, private=True)
+        rules._event(state, events, "order_placed", player=player, order=str(kind), private=True)
     if "orders" in state:
         run(state, events)
     return state, events
@@ -245,7 +245,7 @@ def _tell(state: State, events: list[Event], player: str, kind: str, err: Illega
         events,
         "order_dropped",
         player=player,
-        kind=kind,
+        order=kind,
         rule=err.rule_id,
         reason_key=err.message_key,
         params={k: v for k, v in err.params.items() if isinstance(v, (str, int))},

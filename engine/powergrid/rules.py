@@ -460,7 +460,7 @@ def _raise(state: State, player: str, action: Action, events: list[Event]) -> No
         raise IllegalAction(
             "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
         )
-    limit = _proxy_limit(action, bid, money)
+    limit = _proxy_limit(action, int(bid), money)
     if limit is not None:
         _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
