@@ -450,7 +450,7 @@ def _next_bidder(state: State, after: str, events: list[Event]) -> None:
 
 def _raise(state: State, player: str, action: Action, events: list[Event]) -> None:
     auction = state["auction"]
-    bid = action.get("bid")
+    bid: Any = action.get("bid")
     money = state["players"][player]["money"]
     if not _is_int(bid) or bid <= auction["bid"]:
         raise IllegalAction(
@@ -460,7 +460,7 @@ def _raise(state: State, player: str, action: Action, events: list[Event]) -> No
         raise IllegalAction(
             "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
         )
-    limit = _proxy_limit(action, int(bid), money)
+    limit = _proxy_limit(action, bid, money)
     if limit is not None:
         _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
