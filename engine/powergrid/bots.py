@@ -1,7 +1,8 @@
 """Bots: `fn(state, player, rng) -> action`, always legal, always making progress.
 
 - random: a uniformly random legal action, except that in the resources and build phases
-  it says "done" with probability 1/3, so its turns end and games finish.
+  it says "done" with probability 1/3, so its turns end and games finish; and one time in
+  six it places or cancels a random standing order (orders.py) instead.
 - heuristic: buys plants that add power within its means, the fuel its plants need, the
   cheapest cities it can power, and runs the plants that power the most.
 """
@@ -13,10 +14,48 @@ from engine.core.protocol import Action, BotFn
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid.legal import legal_actions
-from engine.powergrid.rules import State, cheapest_city, expected, limits
+from engine.powergrid.rules import State, build_options, cheapest_city, expected, limits
+
+
+def random_order(state: State, player: str, rng: Rng) -> Action | None:
+    """A standing order this player may place now (any time, on turn or not), or None."""
+    p = state["players"][player]
+    choices: list[Action] = [
+        {"type": "order", "kind": "buy_auto", "limit": rng.below(40) if rng.below(2) else None},
+        {"type": "order", "kind": "power_auto"},
+    ]
+    auction = state["auction"]
+    if state["phase"] == "auction" and auction is not None and player in auction["bidders"]:
+        plant = auction["plant"]
+        if p["money"] > auction["bid"]:
+            limit = auction["bid"] + 1 + rng.below(p["money"] - auction["bid"])
+            choices.append({"type": "order", "kind": "maxbid", "plant": plant, "limit": limit})
+        choices.append({"type": "order", "kind": "pass_plant", "plant": plant})
+    if (
+        state["phase"] == "auction"
+        and state["round"] > 1
+        and not p["bought"]
+        and not p["passed"]
+        and state["pending_discard"] is None
+    ):
+        choices.append({"type": "order", "kind": "pass_round"})
+    if state["phase"] in ("resources", "build"):
+        options = [c for c, _ in build_options(state, player)[:4]]
+        if options:
+            plan = [options[i] for i in range(len(options)) if rng.below(2)] or options[:1]
+            choices.append({"type": "order", "kind": "build_plan", "cities": plan})
+    if "orders" in state and player in state["orders"]:
+        choices.append({"type": "cancel", "kinds": []})
+    return rng.choice(choices)
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
+    """Random moves; one time in six it places (or cancels) a standing order instead, which
+    then acts at once if it covers the current turn."""
+    if state["phase"] not in ("regions", "over") and rng.below(6) == 0:
+        order = random_order(state, player, rng)
+        if order is not None:
+            return order
     actions = legal_actions(state, player)
     if state["phase"] in ("resources", "build") and rng.below(3) == 0:
         return {"type": "done"}

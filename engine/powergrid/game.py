@@ -59,6 +59,10 @@ class PowerGrid:
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
         return rules.apply(state, player, action)
 
+    def anytime(self, action: Action) -> bool:
+        """Actions any seated player may send off turn: standing orders and their cancel."""
+        return isinstance(action, dict) and action.get("type") in rules.ANYTIME
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from engine.core import IllegalAction, Rng, canonical_json, replay
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
+from engine.powergrid.bots import random_order
 from engine.powergrid.data import STEP3
 from engine.powergrid.market import six_plant_market
 from engine.powergrid.rules import limits
@@ -62,6 +63,16 @@ def play(
     while not GAME.is_over(s):
         assert len(log) < MAX_ACTIONS, "game did not end"
         player = GAME.current_players(s)[0]
+        if check and rng.below(8) == 0 and s["phase"] not in ("regions", "over"):
+            # Issue 12: somebody (on turn or not) places or cancels a standing order.
+            player = players[rng.below(len(players))]
+            action = random_order(s, player, rng)
+            GAME.apply(s, player, action)
+            _orders_private(s, players)
+            log.append((player, json.loads(json.dumps(action))))
+            check_invariants(s)
+            _no_order_waits(s)
+            continue
         bot = GAME.bots[bots[players.index(player)]]
         action = bot(s, player, rng)
         if check and len(log) % 37 == 0:
@@ -70,7 +81,37 @@ def play(
         log.append((player, json.loads(json.dumps(action))))
         if check:
             check_invariants(s)
+            _no_order_waits(s)
     return s, log
+
+
+def _orders_private(s: dict[str, Any], players: list[str]) -> None:
+    """Each viewer sees his own orders and private events only; the public view none."""
+    book = s.get("orders", {})
+    for viewer in [*players, None]:
+        seen = GAME.view(s, viewer)
+        mine = book.get(viewer, {}) if viewer is not None else {}
+        assert set(seen["orders"]) == set(mine)
+        assert all(not e.get("private") or e["player"] == viewer for e in seen["log"])
+
+
+def _no_order_waits(s: dict[str, Any]) -> None:
+    """Orders act inside apply: nobody named by current_players holds an order for it."""
+    book = s.get("orders", {})
+    for name in GAME.current_players(s):
+        mine = book.get(name, {})
+        if s["phase"] == "resources":
+            assert "buy_auto" not in mine
+        elif s["phase"] == "build":
+            assert "build_plan" not in mine
+        elif s["phase"] == "bureaucracy":
+            assert "power_auto" not in mine
+        elif s["phase"] == "auction" and s["pending_discard"] is None:
+            assert "pass_round" not in mine
+            auction = s["auction"]
+            if auction is not None:
+                assert mine.get("maxbid", {}).get("plant") != auction["plant"]
+                assert mine.get("pass_plant", {}).get("plant") != auction["plant"]
 
 
 def _illegal_changes_nothing(s: dict[str, Any], player: str) -> None:
