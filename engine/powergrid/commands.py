@@ -123,7 +123,13 @@ COMMANDS: list[CommandSpec] = [
             "/build plan <city> ... builds them when your turn comes."
         ),
         (ArgSpec("city", "city", N_("a city name or its first letters"), repeated=True),),
-        ("/build Berlin", "/build dussel essen", "/build New York Boston", "/build plan Kiel"),
+        (
+            "/build Berlin",
+            "/build dussel essen",
+            "/build New York Boston",
+            "/build plan Kiel",
+            "/build plan none",
+        ),
     ),
     CommandSpec(
         "power",
@@ -215,7 +221,7 @@ USAGE: dict[str, str] = {
     ),
     "build": N_(
         "Usage: /build <city> [<city> ...], e.g. /build Berlin Magdeburg, "
-        "or /build plan <city> [<city> ...]"
+        "or /build plan <city> [<city> ...] (or none)"
     ),
     "power": N_(
         "Usage: /power [<plant> ...] [coal=<n> oil=<n>], e.g. /power 4 7, or /power, or /power auto"
@@ -755,6 +761,8 @@ def _parse_build(
         words = words[1:]
         if not words:
             raise ParseError(USAGE["build"])
+        if len(words) == 1 and names.words(words[0]) in (["none"], ["nothing"], ["0"]):
+            return _order("build_plan", cities=[])  # build nothing when my turn comes
     view = _view(state, player)
     cities = cities_of(view, words)
     repeated = sorted({c for c in cities if cities.count(c) > 1})
@@ -934,6 +942,8 @@ def order_lines(orders: dict[str, Any], t: Translator) -> list[str]:
                         limit=_money(t, data["limit"])
                     )
                 )
+        elif kind == "build_plan" and not data.get("cities"):
+            out.append(t.gettext("build nothing on your turn"))
         elif kind == "build_plan":
             out.append(
                 t.gettext("build {cities} on your turn").format(

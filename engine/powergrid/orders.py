@@ -11,7 +11,7 @@ events `"by_order": true`. So `current_players` never names a player whose order
         "pass_plant": {"plant": 13},                         # pass on this auction
         "pass_round": {},                                    # pass in this round's Phase 2
         "buy_auto":   {"limit": 30 | None},                  # standing: fuel for one run
-        "build_plan": {"cities": ["Berlin", ...]},           # next build turn, in order
+        "build_plan": {"cities": ["Berlin", ...]},           # next build turn ([]: none)
         "power_auto": {},                                    # standing: best /power
     }
 
@@ -151,7 +151,7 @@ def _check_buy_auto(state: State, player: str, action: Action) -> dict[str, Any]
 
 def _check_build_plan(state: State, player: str, action: Action) -> dict[str, Any]:
     cities = action.get("cities")
-    if not isinstance(cities, list) or not cities:
+    if not isinstance(cities, list):  # empty: build nothing this time (PG-35 allows it)
         raise IllegalAction(RULE, N_("Name the cities to build, in order."))
     gm = game_map(state["map"])
     for city in cities:
