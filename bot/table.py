@@ -774,7 +774,10 @@ class Table:
                     return self._say(ctx, self._t(ctx, "This game is over. /new starts another."))
                 state: State = json.loads(fresh.state_json)
                 current = list(game.current_players(state))
-                if spec is not None and spec.kind == "move" and player not in current:
+                # Games with standing orders accept some actions off turn (`game.anytime`).
+                anytime = getattr(game, "anytime", None)
+                off_turn = spec is not None and spec.kind == "move" and player not in current
+                if off_turn and anytime is None:
                     return self._not_your_turn(ctx, current)
                 try:
                     parsed = (
@@ -788,7 +791,9 @@ class Table:
                     await self._remember(ctx)
                     return self._reply(ctx, parsed)
                 actions = parsed if isinstance(parsed, list) else [parsed]
-                if player not in current:
+                if player not in current and not (
+                    anytime is not None and actions and all(anytime(a) for a in actions)
+                ):
                     return self._not_your_turn(ctx, current)
                 if not actions:
                     return self._say(ctx, self._t(ctx, "Nothing to do."))
