@@ -11,7 +11,7 @@ import asyncio
 import importlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.settings import Settings
@@ -19,7 +19,7 @@ from bot.table import Table, open_table
 
 log = logging.getLogger(__name__)
 
-Serve = Callable[[Table, Settings], Awaitable[None]]
+Serve = Callable[[Table, Settings], Coroutine[Any, Any, None]]
 
 PLATFORMS = (
     ("telegram", "telegram_token", "bot.platforms.telegram"),
@@ -54,12 +54,12 @@ async def serve(
     own_table = table is None
     table = table or await open_table(settings.db, default_lang=settings.default_lang)
     loop = asyncio.get_running_loop()
-    tasks = {
+    tasks: dict[str, asyncio.Task[None]] = {
         name: asyncio.create_task(fn(table, settings), name=f"platform:{name}")
         for name, fn in servers.items()
     }
     stop = asyncio.Event()
-    installed: list[int] = []
+    installed: list[signal.Signals] = []
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
             loop.add_signal_handler(sig, stop.set)
