@@ -278,8 +278,8 @@ class Store:
             await self._w.close()
 
     async def schema_version(self) -> int:
-        async with self._r.execute("SELECT max(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
+        _rows = await _fetch(self._r, "SELECT max(version) FROM schema_version")
+        row = _rows[0] if _rows else None
         return int(row[0] or 0) if row else 0
 
     @asynccontextmanager
@@ -295,12 +295,11 @@ class Store:
                 await self._w.execute("COMMIT")
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._r.execute(sql, params) as cur:
-            return await cur.fetchone()
+        rows = await _fetch(self._r, sql, params)  # one thread hop, not three
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._r.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await _fetch(self._r, sql, params)
 
     # ------------------------------------------------------------------ inbound de-duplication
     async def seen(self, platform: str, update_id: str) -> bool:
@@ -464,14 +463,15 @@ class Store:
         """Seat a player in a lobby; returns the (de-duplicated) name they play under."""
         now = self._clock()
         async with self._tx() as db:
-            async with db.execute("SELECT status FROM games WHERE id = ?", (pk,)) as cur:
-                row = await cur.fetchone()
+            _rows = await _fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
+            row = _rows[0] if _rows else None
             if row is None or row[0] != "lobby":
                 return Outcome.GONE, ""
-            async with db.execute(
-                "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?", (pk,)
-            ) as cur:
-                seats = list(await cur.fetchall())
+            seats = list(
+                await _fetch(
+                    db, "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?", (pk,)
+                )
+            )
             if any(s[1] == user_key for s in seats):
                 return Outcome.ALREADY, next(s[2] for s in seats if s[1] == user_key)
             if len(seats) >= max_players:
@@ -493,8 +493,8 @@ class Store:
     ) -> Outcome:
         now = self._clock()
         async with self._tx() as db:
-            async with db.execute("SELECT status FROM games WHERE id = ?", (pk,)) as cur:
-                row = await cur.fetchone()
+            _rows = await _fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
+            row = _rows[0] if _rows else None
             if row is None or row[0] != "lobby":
                 return Outcome.GONE
             if not await self._claim_inbound(db, inbound, now):
@@ -586,26 +586,23 @@ class Store:
                 if cur.rowcount != 1:
                     await db.execute("ROLLBACK")
                     return CommitResult(Outcome.STALE)
-                async with db.execute(
-                    "SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ?", (pk,)
-                ) as c:
-                    row = await c.fetchone()
-                seq = int(row[0]) if row else 0
+                # seq continues the log; computed in the INSERT itself (one round trip)
                 await db.executemany(
                     "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
-                    "events_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "events_json, created_at) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, "
+                    "?, ? FROM actions WHERE game_id = ?",
                     [
                         (
                             pk,
-                            seq + i + 1,
                             new_version,
                             e.user_key,
                             e.player,
                             e.action_json,
                             e.events_json,
                             now,
+                            pk,
                         )
-                        for i, e in enumerate(entries)
+                        for e in entries
                     ],
                 )
                 await self._write_due(db, pk, None if over else due)
@@ -709,19 +706,21 @@ class Store:
             await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
             return
         players = json.dumps(sorted(due.players), ensure_ascii=False)
-        async with db.execute("SELECT players_json FROM reminders WHERE game_id = ?", (pk,)) as cur:
-            row = await cur.fetchone()
-        if row is not None and set(due.players) <= set(json.loads(row[0])) and due.players:
-            # Nobody new must act (one of several simultaneous players moved): the clock of
-            # those still waiting keeps running; only the list shrinks.
-            await db.execute(
-                "UPDATE reminders SET players_json = ? WHERE game_id = ?", (players, pk)
-            )
-            return
+        # When nobody new must act (one of several simultaneous players moved), the clock of
+        # those still waiting keeps running and only the list shrinks; otherwise a new turn
+        # starts (attempt 0). One statement: the subset test runs in SQLite (json_each).
+        same = (
+            "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "
+            "json_each(excluded.players_json) AS n WHERE n.value NOT IN "
+            "(SELECT o.value FROM json_each(reminders.players_json) AS o)))"
+        )
         await db.execute(
             "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-            "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, "
-            "attempt = 0, turn_started_at = excluded.turn_started_at, "
+            "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            f"due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
+            f"attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
+            f"turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
+            "ELSE excluded.turn_started_at END, "
             "players_json = excluded.players_json",
             (pk, due.due_at, due.turn_started_at, players),
         )
@@ -745,6 +744,11 @@ class Store:
         return [ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
 
+async def _fetch(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    """Run a query and fetch every row in one thread round trip."""
+    return list(await db.execute_fetchall(sql, params))
+
+
 async def _rollback(db: aiosqlite.Connection) -> None:
     """Roll back if a transaction is open (a failed COMMIT may already have ended it)."""
     if db.in_transaction:
@@ -764,8 +768,8 @@ async def _migrate(db: aiosqlite.Connection) -> None:
     await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
     await db.execute("BEGIN IMMEDIATE")  # two processes starting at once: one migrates
     try:
-        async with db.execute("SELECT max(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
+        _rows = await _fetch(db, "SELECT max(version) FROM schema_version")
+        row = _rows[0] if _rows else None
         current = int(row[0] or 0) if row else 0
         for number, statements in enumerate(MIGRATIONS, start=1):
             if number <= current:

@@ -23,7 +23,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
@@ -114,6 +114,8 @@ class Ctx:
 
     inbound: Inbound
     lang: str
+    claimed: bool = False  # the update id went (or goes) into a store transaction
+    chat_settings: dict[str, Any] | None = None
     game: GameRow | None = None
     seats: list[SeatRow] = field(default_factory=list)
     from_button: bool = False
@@ -174,7 +176,11 @@ class Table:
     async def handle(self, inbound: Inbound) -> list[Outbound]:
         ctx = Ctx(inbound, normalize(inbound.lang or self.default_lang))
         try:
-            return _fit(await self._handle(ctx))
+            outs = _fit(await self._handle(ctx))
+            if not ctx.claimed and inbound.update_id is not None:
+                # a refusal or an answer: a redelivery of the same update stays silent
+                await self.store.record_inbound(inbound.platform, inbound.update_id)
+            return outs
         except Exception:
             log.exception(
                 "table error in chat %s, game %s, on %r",
@@ -270,8 +276,10 @@ class Table:
     async def _handle(self, ctx: Ctx) -> list[Outbound]:
         ib = ctx.inbound
         if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
+            ctx.claimed = True
             return []
         chat = await self.store.chat(ib.chat_key)
+        ctx.chat_settings = chat.settings
         if chat.lang:
             ctx.lang = normalize(chat.lang)
         elif ib.is_private:
@@ -329,6 +337,7 @@ class Table:
 
     def _inbound_key(self, ctx: Ctx) -> tuple[str, str] | None:
         ib = ctx.inbound
+        ctx.claimed = True
         return (ib.platform, ib.update_id) if ib.update_id is not None else None
 
     async def _remember(self, ctx: Ctx) -> None:
@@ -337,8 +346,11 @@ class Table:
         if key is not None:
             await self.store.record_inbound(*key)
 
-    async def _deadline_hours(self, chat_key: str) -> float:
-        settings = (await self.store.chat(chat_key)).settings
+    async def _deadline_hours(self, chat_key: str, ctx: Ctx | None = None) -> float:
+        if ctx is not None and ctx.chat_settings is not None and ctx.chat_key == chat_key:
+            settings = ctx.chat_settings  # read with the message, no second query
+        else:
+            settings = (await self.store.chat(chat_key)).settings
         try:
             hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
         except (TypeError, ValueError):
@@ -678,7 +690,7 @@ class Table:
         except IllegalAction as err:
             return self._say(ctx, explain(ctx.lang, err))
         state_json = canonical_json(state)
-        hours = await self._deadline_hours(row.chat_key)
+        hours = await self._deadline_hours(row.chat_key, ctx)
         async with self._lock(row.id):
             result = await self.store.start_game(
                 row.id,
@@ -766,12 +778,16 @@ class Table:
     ) -> list[Outbound]:
         game = self._game_of(row)
         player = seat.display_name
-        hours = await self._deadline_hours(row.chat_key)
+        hours = await self._deadline_hours(row.chat_key, ctx)
         async with self._lock(row.id):
             for attempt in range(2):
                 fresh = await self.store.game(row.id)
                 if fresh is None or fresh.status != "active" or fresh.state_json is None:
                     return self._say(ctx, self._t(ctx, "This game is over. /new starts another."))
+                ib = ctx.inbound
+                if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
+                    ctx.claimed = True
+                    return []  # the same update was applied meanwhile (read after the state)
                 state: State = json.loads(fresh.state_json)
                 current = list(game.current_players(state))
                 # Games with standing orders accept some actions off turn (`game.anytime`).
@@ -834,8 +850,7 @@ class Table:
                 row, ctx.seats, state, state_json, result.version, hours, ctx.lang
             )
         played.steps.insert(0, Step(lines, state_json, pics))
-        fresh_row = await self.store.game(row.id) or row
-        return await self._announce(ctx, fresh_row, ctx.seats, played)
+        return await self._announce(ctx, replace(row, version=played.version), ctx.seats, played)
 
     def _not_your_turn(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
         if not current:
@@ -1268,7 +1283,7 @@ class Table:
         if seat is None:
             return self._say(ctx, self._t(ctx, "You are not playing in this game."))
         game = self._game_of(row)
-        hours = await self._deadline_hours(row.chat_key)
+        hours = await self._deadline_hours(row.chat_key, ctx)
         async with self._lock(row.id):
             fresh = await self.store.game(row.id)
             if fresh is None or fresh.status != "active" or fresh.seed is None:
