@@ -42,6 +42,7 @@ from bot.grammar import (
 )
 from bot.i18n import LANGUAGES, explain, normalize, tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
+from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
 from bot.store import (
     DEFAULT_DEADLINE_HOURS,
@@ -168,7 +169,8 @@ class Table:
         self.default_lang = default_lang
         self.senders: dict[str, Sender] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._table_specs = table_commands(self.games)
+        self.reminders = Reminders(self)  # deadlines, /settings, /away, /vote (bot/reminders.py)
+        self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
 
@@ -198,6 +200,8 @@ class Table:
                     ),
                 )
             ]
+        finally:
+            self.reminders.changed()  # a move or a setting may have moved the next due time
 
     def command_specs(self) -> Sequence[CommandSpec]:
         return merge_specs([self._table_specs, *(g.commands for g in self.games.values())])
@@ -252,10 +256,17 @@ class Table:
     async def close(self) -> None:
         await self.store.close()
 
-    async def act(self, inbound: Inbound, actions: Action | list[Action]) -> list[Outbound]:
+    async def act(
+        self,
+        inbound: Inbound,
+        actions: Action | list[Action],
+        expected_version: int | None = None,
+    ) -> list[Outbound]:
         """Apply ready-made actions for the inbound's user exactly as if a chat command had
         parsed to them (same turn check, transaction, announcements and bot moves). For tests,
-        benchmarks and tools that drive players with engine actions; never raises."""
+        benchmarks and tools that drive players with engine actions; never raises.
+        With `expected_version`, nothing happens (and [] is returned) unless the game is still
+        at that version: the scheduler's default moves never land on a later turn."""
         ctx = Ctx(inbound, normalize(inbound.lang or self.default_lang))
         try:
             ctx.game = await self.store.open_game(inbound.chat_key)
@@ -267,10 +278,12 @@ class Table:
                 return self._say(ctx, self._t(ctx, "You are not playing in this game."))
             ready = actions if isinstance(actions, list) else [actions]
             line = CommandLine("", [], True)
-            return _fit(await self._move(ctx, ctx.game, seat, line, None, ready))
+            return _fit(await self._move(ctx, ctx.game, seat, line, None, ready, expected_version))
         except Exception:
             log.exception("table error in game %s", ctx.game.id if ctx.game else None)
             return [Outbound(inbound.chat_key, tr(ctx.lang, "Sorry, something went wrong."))]
+        finally:
+            self.reminders.changed()
 
     # ================================================================== routing
     async def _handle(self, ctx: Ctx) -> list[Outbound]:
@@ -302,7 +315,8 @@ class Table:
         line = parse_command(text)
         if line is None:
             return []
-        handler = getattr(self, f"_cmd_{line.name}", None)
+        await self.reminders.on_command(ctx, line)  # a returning player, votes, DM reach
+        handler = getattr(self, f"_cmd_{line.name}", None) or self.reminders.command(line.name)
         if line.name in self._table_names and handler is not None:
             return list(await handler(ctx, line))
         return await self._game_command(ctx, line)
@@ -775,6 +789,7 @@ class Table:
         line: CommandLine,
         spec: CommandSpec | None,
         ready: list[Action] | None = None,
+        expected_version: int | None = None,
     ) -> list[Outbound]:
         game = self._game_of(row)
         player = seat.display_name
@@ -784,6 +799,8 @@ class Table:
                 fresh = await self.store.game(row.id)
                 if fresh is None or fresh.status != "active" or fresh.state_json is None:
                     return self._say(ctx, self._t(ctx, "This game is over. /new starts another."))
+                if expected_version is not None and fresh.version != expected_version:
+                    return []
                 ib = ctx.inbound
                 if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
                     ctx.claimed = True

@@ -1,0 +1,1096 @@
+"""Deadlines, turn reminders, expiry policies, absences, votes to replace and daily digests.
+
+The move transaction (bot/store.py) writes one `reminders` row per game: who must act, since
+when, and the deadline (`due_at`). It resets the row's `attempt` to 0 whenever the turn
+changes. Everything else happens here, driven by bot/scheduler.py:
+
+- Planning: a turn's reminder points are percentages of its deadline (default 0 %, 50 %,
+  90 %; 0 % is the start mention), then the expiry. A point falling in the chat's quiet hours
+  moves to the end of the quiet period; so does the expiry (nothing the scheduler does
+  happens in quiet hours). After downtime, all points already passed collapse into one: the
+  latest fires once, or the expiry alone when it has passed.
+- Expiry policies (per chat): `remind` posts "time is up" and then reminds once per
+  max(deadline, 24 h); `skip` plays the default move (`default_action`); `bot` hands the seat
+  to a bot until the player sends any command in that chat.
+- `/away <duration>` applies the chat's policy at once to the player's turns in every game
+  (under `remind` their turns simply wait, unreminded) until `/back` or the duration ends.
+- `/vote replace <name>`: when a majority of the other seated humans agree, a bot (heuristic)
+  plays the silent player's seat. Any command from that player cancels the pending votes;
+  a replaced player takes the seat back with `/back` in that chat.
+- `/digest on [hour] [tz=...]` in a private chat: once a day, every game waiting for you.
+
+Reminders go privately to players who have written to the bot in private (users.dm_ok),
+otherwise as a mention in the table's chat; the start point is private only, since the table's
+own prompt already mentions the player in the chat.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.grammar import TABLE_KIND, CommandLine, shorten
+from bot.i18n import normalize, tr, translator
+from bot.messages import Inbound, Outbound
+from bot.store import DEFAULT_DEADLINE_HOURS, GameRow, SeatRow, TurnPlan
+from engine.core import N_, IllegalAction, Rng, canonical_json
+from engine.core.protocol import Action, ArgSpec, CommandSpec, Game, State
+
+if TYPE_CHECKING:
+    from bot.table import Ctx, Table
+
+log = logging.getLogger(__name__)
+
+POLICIES = ("remind", "skip", "bot")
+DEFAULT_REMINDERS = (0, 50, 90)
+MIN_DEADLINE = 10 * 60.0
+MAX_DEADLINE = 14 * 24 * 3600.0
+MIN_AWAY = 10 * 60.0
+MAX_AWAY = 90 * 24 * 3600.0
+# After the expiry under `remind`, one more reminder per this much (or per deadline if longer).
+NAG_EVERY = 24 * 3600.0
+DEFAULT_DIGEST_HOUR = 9
+# Action types a player "does nothing" with, in order of preference.
+NOTHING_TYPES = ("pass", "done", "end", "skip")
+
+_UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)([mhd])")
+_OFFSET = re.compile(r"^([+-])(\d{1,2})(?::?(\d{2}))?$")
+
+
+# ====================================================================== parsing
+def parse_duration(text: str) -> float | None:
+    """ "10m", "6h", "2d", "1d12h", "1.5h" -> seconds; None when malformed."""
+    text = text.strip().casefold()
+    if not text:
+        return None
+    pos, total = 0, 0.0
+    for match in _DURATION.finditer(text):
+        if match.start() != pos:
+            return None
+        total += float(match.group(1)) * _UNITS[match.group(2)]
+        pos = match.end()
+    return total if pos == len(text) and total > 0 else None
+
+
+def format_duration(seconds: float) -> str:
+    """The inverse, shortest form: 86400 -> "1d", 5400 -> "1h30m"."""
+    minutes = max(0, round(seconds / 60))
+    days, minutes = divmod(minutes, 1440)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n]
+    return "".join(parts) or "0m"
+
+
+def parse_tz(text: str) -> str | None:
+    """A time zone as stored: "UTC", "+03:00", "-05:30" or an IANA name; None if unknown."""
+    text = text.strip()
+    if text.casefold() in ("utc", "z", "gmt"):
+        return "UTC"
+    m = _OFFSET.match(text)
+    if m:
+        hours, minutes = int(m.group(2)), int(m.group(3) or 0)
+        if hours > 14 or minutes > 59:
+            return None
+        return f"{m.group(1)}{hours:02d}:{minutes:02d}"
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*", text):
+        return None
+    try:
+        ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    return text
+
+
+def zone(name: str) -> tzinfo:
+    """The tzinfo of a stored time zone (UTC when it no longer resolves)."""
+    m = _OFFSET.match(name)
+    if m:
+        delta = timedelta(hours=int(m.group(2)), minutes=int(m.group(3) or 0))
+        return timezone(-delta if m.group(1) == "-" else delta)
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return UTC
+
+
+def parse_quiet(text: str) -> tuple[int, int] | str | None:
+    """ "22-08" -> (22, 8); "off" -> None; "" (bad) -> an error marker string."""
+    text = text.strip().casefold()
+    if text in ("off", "none", "no"):
+        return None
+    m = re.fullmatch(r"(\d{1,2})(?::00)?-(\d{1,2})(?::00)?", text)
+    if not m:
+        return "bad"
+    start, end = int(m.group(1)), int(m.group(2))
+    if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
+        return "bad"
+    return (start, end)
+
+
+def parse_percents(text: str) -> tuple[int, ...] | None:
+    """ "0,50,90" -> (0, 50, 90); "off" -> (); None when malformed (each 0..99)."""
+    text = text.strip().casefold()
+    if text in ("off", "none", "no"):
+        return ()
+    try:
+        values = sorted({int(p.strip().rstrip("%")) for p in text.split(",") if p.strip()})
+    except ValueError:
+        return None
+    if not values or len(values) > 10 or any(not 0 <= v <= 99 for v in values):
+        return None
+    return tuple(values)
+
+
+# ====================================================================== settings
+@dataclass(frozen=True)
+class ChatSettings:
+    """A chat's deadline settings, stored in chats.settings_json (`deadline_hours` is the key
+    the table reads when it writes a turn's deadline)."""
+
+    deadline: float = DEFAULT_DEADLINE_HOURS * 3600.0
+    reminders: tuple[int, ...] = DEFAULT_REMINDERS
+    quiet: tuple[int, int] | None = None
+    tz: str = "UTC"
+    policy: str = "remind"
+
+    @classmethod
+    def load(cls, raw: dict[str, Any]) -> ChatSettings:
+        """Tolerant: a value that does not parse keeps its default."""
+        s = cls()
+        try:
+            hours = float(raw.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
+            if MIN_DEADLINE <= hours * 3600 <= MAX_DEADLINE:
+                s = replace(s, deadline=hours * 3600.0)
+        except (TypeError, ValueError):
+            pass
+        percents = raw.get("reminders")
+        if isinstance(percents, list) and all(
+            isinstance(p, int) and 0 <= p <= 99 for p in percents
+        ):
+            s = replace(s, reminders=tuple(sorted(set(percents))))
+        quiet = raw.get("quiet")
+        if (
+            isinstance(quiet, list)
+            and len(quiet) == 2
+            and all(isinstance(h, int) and 0 <= h <= 23 for h in quiet)
+            and quiet[0] != quiet[1]
+        ):
+            s = replace(s, quiet=(quiet[0], quiet[1]))
+        tz = raw.get("tz")
+        if isinstance(tz, str) and parse_tz(tz):
+            s = replace(s, tz=tz)
+        if raw.get("policy") in POLICIES:
+            s = replace(s, policy=raw["policy"])
+        return s
+
+    def dump(self, into: dict[str, Any]) -> dict[str, Any]:
+        out = dict(into)
+        out.update(
+            deadline_hours=self.deadline / 3600.0,
+            reminders=list(self.reminders),
+            quiet=list(self.quiet) if self.quiet else None,
+            tz=self.tz,
+            policy=self.policy,
+        )
+        return out
+
+
+def out_of_quiet(t: float, settings: ChatSettings) -> float:
+    """`t`, or the end of the quiet period containing it (in the chat's time zone)."""
+    if settings.quiet is None:
+        return t
+    start, end = settings.quiet
+    local = datetime.fromtimestamp(t, zone(settings.tz))
+    hour = local.hour
+    quiet = start <= hour < end if start < end else hour >= start or hour < end
+    if not quiet:
+        return t
+    naive = local.replace(tzinfo=None, hour=end, minute=0, second=0, microsecond=0)
+    if naive <= local.replace(tzinfo=None):
+        naive += timedelta(days=1)
+    return max(t, naive.replace(tzinfo=local.tzinfo).timestamp())
+
+
+def next_local_hour(now: float, hour: int, tz: str) -> float:
+    """The first moment after `now` when the clock in `tz` shows `hour`:00."""
+    local = datetime.fromtimestamp(now, zone(tz))
+    naive = local.replace(tzinfo=None, hour=hour, minute=0, second=0, microsecond=0)
+    if naive <= local.replace(tzinfo=None):
+        naive += timedelta(days=1)
+    return max(now + 1, naive.replace(tzinfo=local.tzinfo).timestamp())
+
+
+# ====================================================================== the plan of a turn
+@dataclass(frozen=True)
+class Point:
+    at: float  # unshifted time
+    kind: str  # "start" | "remind" | "expire" | "nag"
+
+
+def turn_points(plan: TurnPlan, settings: ChatSettings, until: float, nag: bool) -> list[Point]:
+    """The reminder points of a turn in time order: the percentages of its deadline, the
+    expiry, and (policy `remind`) the nags after it, up to the first one after `until`."""
+    start, deadline = plan.turn_started_at, plan.deadline_at
+    span = max(0.0, deadline - start)
+    points = [
+        Point(start + span * p / 100.0, "start" if p == 0 else "remind") for p in settings.reminders
+    ]
+    points.append(Point(deadline, "expire"))
+    if nag:
+        every = max(span, NAG_EVERY)
+        k = 1
+        while True:
+            points.append(Point(deadline + k * every, "nag"))
+            if deadline + k * every > until:
+                break
+            k += 1
+    return points
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one look at a turn decided: the latest passed point to act on (or None), and
+    the bookkeeping for the store."""
+
+    point: Point | None
+    done_until: float | None
+    next_at: float | None
+
+
+def decide(plan: TurnPlan, settings: ChatSettings, now: float) -> Decision:
+    """Collapse every point that passed since the last look into one."""
+    nag = settings.policy == "remind"
+    points = turn_points(plan, settings, now + NAG_EVERY, nag)
+    done = plan.done_until if plan.attempt > 0 and plan.done_until is not None else -math.inf
+    fresh = [p for p in points if p.at > done]
+    passed = [p for p in fresh if out_of_quiet(p.at, settings) <= now]
+    ahead = [p for p in fresh if out_of_quiet(p.at, settings) > now]
+    expiry = next((p for p in passed if p.kind == "expire"), None)
+    point = passed[-1] if passed else None
+    if expiry is not None and point is not None and point.kind != "nag":
+        point = expiry  # the expiry wins over reminders that passed with it
+    done_until = point.at if point is not None else plan.done_until
+    if point is None and plan.attempt == 0:
+        done_until = None
+    next_at = out_of_quiet(ahead[0].at, settings) if ahead else None
+    return Decision(point, done_until, next_at)
+
+
+# ====================================================================== default moves
+def _probe(game: Game, state: State, player: str, action: Action) -> list[Any] | None:
+    """The events of `action` on a copy of `state`, or None when it is illegal."""
+    try:
+        _, events = game.apply(json.loads(canonical_json(state)), player, action)
+    except IllegalAction:
+        return None
+    return list(events)
+
+
+def powergrid_default(game: Game, state: State, player: str, legal: list[Action]) -> Action | None:
+    """Power Grid, from its actions alone: pass, done, the power choice that powers the most
+    cities (fewest plants on a tie), the lowest plant to discard; in round 1, where passing is
+    not allowed, the cheapest plant at its minimum bid."""
+    kinds = {a.get("type") for a in legal}
+    if "power" in kinds:
+
+        def powered(action: Action) -> tuple[int, int]:
+            events = _probe(game, state, player, action) or []
+            cities = max(
+                (
+                    int(e.get("cities", 0))
+                    for e in events
+                    if e.get("type") == "powered" and e.get("player") == player
+                ),
+                default=-1,
+            )
+            return (cities, -len(action.get("plants") or []))
+
+        return max((a for a in legal if a.get("type") == "power"), key=powered)
+    if "discard" in kinds:
+        return min((a for a in legal if a.get("type") == "discard"), key=lambda a: a["plant"])
+    nothing = generic_default(legal, fallback=False)
+    if nothing is not None:
+        return nothing
+    opens = [a for a in legal if a.get("type") == "open"]
+    if opens:
+        return min(opens, key=lambda a: (a.get("bid", 0), a.get("plant", 0)))
+    return None
+
+
+GAME_DEFAULTS: dict[str, Callable[[Game, State, str, list[Action]], Action | None]] = {
+    "powergrid": powergrid_default,
+    "powergrid_alt": powergrid_default,
+}
+
+
+def generic_default(legal: Sequence[Action], fallback: bool = True) -> Action | None:
+    for kind in NOTHING_TYPES:
+        for action in legal:
+            if isinstance(action, dict) and action.get("type") == kind:
+                return action
+    return legal[0] if legal and fallback else None
+
+
+def default_action(game: Game, state: State, player: str) -> Action | None:
+    """The move played for a player who ran out of time: the game's own `default_action`
+    hook when it has one, else a per-game choice from its legal actions, else a pass / done /
+    end action, else the first legal action. None when the player has no legal action."""
+    hook = getattr(game, "default_action", None)
+    if callable(hook):
+        try:
+            action = hook(json.loads(canonical_json(state)), player)
+            if action is not None and _probe(game, state, player, action) is not None:
+                return dict(action)
+        except Exception:
+            log.exception("default_action of %s failed", game.id)
+    try:
+        legal = list(game.legal_actions(json.loads(canonical_json(state)), player))
+    except Exception:
+        log.exception("legal_actions of %s failed", game.id)
+        return None
+    if not legal:
+        return None
+    chooser = GAME_DEFAULTS.get(game.id)
+    if chooser is not None:
+        try:
+            action = chooser(game, state, player, legal)
+            if action is not None:
+                return action
+        except Exception:
+            log.exception("default move for %s failed", game.id)
+    return generic_default(legal)
+
+
+def bot_action(game: Game, state: State, player: str, kind: str, rng: Rng) -> Action | None:
+    """The bot's move for a seat it plays (checked), else the default move."""
+    fn = game.bots.get(kind) if game.bots else None
+    if fn is not None:
+        try:
+            action = fn(json.loads(canonical_json(state)), player, rng)
+            if _probe(game, state, player, action) is not None:
+                return action
+        except Exception:
+            log.exception("bot %s of %s failed", kind, game.id)
+    return default_action(game, state, player)
+
+
+def bot_kind_for(game: Game) -> str:
+    return "heuristic" if "heuristic" in game.bots else next(iter(game.bots), "")
+
+
+# ====================================================================== commands
+def reminder_commands() -> tuple[CommandSpec, ...]:
+    return (
+        CommandSpec(
+            "settings",
+            N_(
+                "Deadline settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
+                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot]"
+            ),
+            (ArgSpec("settings", "rest", N_("key=value ..."), required=False),),
+            (
+                "/settings",
+                "/settings deadline=6h policy=skip",
+                "/settings quiet=23-07 tz=Europe/Berlin",
+            ),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "away",
+            N_("Away for a while: the chat's policy plays your turns: /away <duration>"),
+            (ArgSpec("duration", "str", N_("like 6h, 2d"), required=True),),
+            ("/away 3d",),
+            TABLE_KIND,
+        ),
+        CommandSpec("back", N_("Back from /away; take your seat back from a bot"), kind=TABLE_KIND),
+        CommandSpec(
+            "vote",
+            N_("Vote to let a bot play a silent player's seat: /vote replace <name>"),
+            (
+                ArgSpec("what", "choice", "", choices=("replace",)),
+                ArgSpec("name", "str", N_("the player")),
+            ),
+            ("/vote replace @bob",),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "digest",
+            N_(
+                "In a private chat, a daily list of the games waiting for you: "
+                "/digest on|off [hour]"
+            ),
+            (
+                ArgSpec("switch", "choice", "", choices=("on", "off")),
+                ArgSpec("hour", "int", N_("hour of the day, 0-23"), required=False),
+            ),
+            ("/digest on 9", "/digest off"),
+            TABLE_KIND,
+        ),
+    )
+
+
+REMINDER_COMMAND_NAMES = frozenset(s.name for s in reminder_commands())
+
+Handler = Callable[["Ctx", CommandLine], Awaitable[list[Outbound]]]
+
+
+class Reminders:
+    """The table's deadline side: commands, the hook on every command, and what the
+    scheduler does with a due turn, an ended absence or a due digest."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.store = table.store
+        self.wake: Callable[[], None] = lambda: None  # the scheduler replaces this
+
+    def changed(self) -> None:
+        """Due times may have changed (a move, a setting): let the scheduler look again."""
+        self.wake()
+
+    def command(self, name: str) -> Handler | None:
+        if name not in REMINDER_COMMAND_NAMES:
+            return None
+        handler: Handler = getattr(self, f"_cmd_{name}")
+        return handler
+
+    # ------------------------------------------------------------------ helpers
+    def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
+        return tr(ctx.lang, message, **params)
+
+    def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        return [Outbound(ctx.chat_key, text, **kw)]
+
+    async def _remember(self, ctx: Ctx) -> None:
+        ib = ctx.inbound
+        if ib.update_id is not None:
+            await self.store.record_inbound(ib.platform, ib.update_id)
+
+    async def settings(self, chat_key: str) -> ChatSettings:
+        return ChatSettings.load((await self.store.chat(chat_key)).settings)
+
+    async def _lang(self, chat_key: str) -> str:
+        return normalize((await self.store.chat(chat_key)).lang or self.table.default_lang)
+
+    def _game(self, row: GameRow) -> Game | None:
+        return self.table.games.get(row.game_id)
+
+    def _when(self, lang: str, t: float, settings: ChatSettings) -> str:
+        local = datetime.fromtimestamp(t, zone(settings.tz))
+        return tr(
+            lang,
+            "{date} {time} ({tz})",
+            date=local.strftime("%Y-%m-%d"),
+            time=local.strftime("%H:%M"),
+            tz=settings.tz,
+        )
+
+    def _describe(self, lang: str, settings: ChatSettings) -> str:
+        quiet = (
+            f"{settings.quiet[0]:02d}-{settings.quiet[1]:02d}"
+            if settings.quiet
+            else tr(lang, "off")
+        )
+        return tr(
+            lang,
+            "Deadline {deadline} per move; reminders at {reminders}; quiet hours {quiet} "
+            "(time zone {tz}); when time is up: {policy}.",
+            deadline=format_duration(settings.deadline),
+            reminders=", ".join(f"{p}%" for p in settings.reminders) or tr(lang, "none"),
+            quiet=quiet,
+            tz=settings.tz,
+            policy=self._policy_text(lang, settings.policy),
+        )
+
+    def _policy_text(self, lang: str, policy: str) -> str:
+        return {
+            "remind": tr(lang, "remind only (remind)"),
+            "skip": tr(lang, "play the default move (skip)"),
+            "bot": tr(lang, "a bot plays the seat until the player returns (bot)"),
+        }[policy]
+
+    # ------------------------------------------------------------------ /settings
+    async def _cmd_settings(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        current = await self.settings(ctx.chat_key)
+        if not line.args:
+            await self._remember(ctx)
+            return self._say(ctx, self._describe(ctx.lang, current))
+        ib = ctx.inbound
+        game = ctx.game or await self.store.last_game(ctx.chat_key)
+        allowed = ib.is_admin or ib.is_private or (game is not None and ib.user_key == game.creator)
+        if not allowed:
+            return self._say(
+                ctx, self._t(ctx, "Only the game's creator or a chat admin can change settings.")
+            )
+        new = current
+        for item in line.args:
+            key, sep, value = item.partition("=")
+            key = key.casefold()
+            error = None
+            if not sep or not value:
+                error = self._t(
+                    ctx,
+                    "Write settings as key=value: deadline, reminders, quiet, tz, policy.",
+                )
+            elif key == "deadline":
+                seconds = parse_duration(value)
+                if seconds is None or not MIN_DEADLINE <= seconds <= MAX_DEADLINE:
+                    error = self._t(
+                        ctx, "deadline takes a duration from 10m to 14d, like 90m, 6h or 2d."
+                    )
+                else:
+                    new = replace(new, deadline=seconds)
+            elif key == "reminders":
+                percents = parse_percents(value)
+                if percents is None:
+                    error = self._t(
+                        ctx,
+                        "reminders takes percentages of the deadline from 0 to 99, like "
+                        "0,50,90, or off.",
+                    )
+                else:
+                    new = replace(new, reminders=percents)
+            elif key == "quiet":
+                quiet = parse_quiet(value)
+                if isinstance(quiet, str):
+                    error = self._t(ctx, "quiet takes two different hours, like 22-08, or off.")
+                else:
+                    new = replace(new, quiet=quiet)
+            elif key in ("tz", "timezone"):
+                tz = parse_tz(value)
+                if tz is None:
+                    error = self._t(
+                        ctx,
+                        "tz takes an offset like +02:00 or a zone name like Europe/Berlin.",
+                    )
+                else:
+                    new = replace(new, tz=tz)
+            elif key == "policy":
+                if value.casefold() not in POLICIES:
+                    error = self._t(ctx, "policy takes one of: remind, skip, bot.")
+                else:
+                    new = replace(new, policy=value.casefold())
+            else:
+                error = self._t(
+                    ctx,
+                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy.",
+                    key=shorten(key, 24),
+                )
+            if error:
+                return self._say(ctx, error)
+        raw = (await self.store.chat(ctx.chat_key)).settings
+        await self.store.set_chat_settings(ctx.chat_key, new.dump(raw))
+        await self._remember(ctx)
+        if ctx.game is not None:
+            # Reminder points and quiet hours apply to the running turn at once; a new
+            # deadline applies from the next turn (the running one keeps its promise).
+            await self.store.replan_now([ctx.game.id], self.table.clock())
+        self.changed()
+        return self._say(ctx, self._t(ctx, "Settings saved.") + " " + self._describe(ctx.lang, new))
+
+    # ------------------------------------------------------------------ /away and /back
+    async def _cmd_away(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        seconds = parse_duration(line.args[0]) if line.args else None
+        if seconds is None or not MIN_AWAY <= seconds <= MAX_AWAY:
+            return self._say(
+                ctx, self._t(ctx, "Usage: /away <duration>, from 10m to 90d, like 6h or 3d.")
+            )
+        ib = ctx.inbound
+        now = self.table.clock()
+        until = now + seconds
+        await self.store.set_away(ib.user_key, until)
+        await self._remember(ctx)
+        touched = []
+        for row in await self.store.user_games(ib.user_key, limit=200):
+            if row.status != "active":
+                continue
+            touched.append(row.id)
+            settings = await self.settings(row.chat_key)
+            game = self._game(row)
+            if settings.policy == "bot" and game is not None:
+                await self.store.start_autopilot(
+                    row.id, ib.user_key, "away", until, bot_kind_for(game)
+                )
+        await self.store.replan_now(touched, now)
+        self.changed()
+        settings = await self.settings(ctx.chat_key)
+        text = self._t(
+            ctx,
+            "{name} is away until {when}.",
+            name=ctx.seat().display_name if ctx.seat() else ib.display_name,
+            when=self._when(ctx.lang, until, settings),
+        )
+        if ctx.game is not None:
+            text += (
+                " "
+                + {
+                    "remind": self._t(ctx, "Here your turns wait for you (policy remind)."),
+                    "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
+                    "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
+                }[settings.policy]
+            )
+        text += " " + self._t(ctx, "/back ends it early.")
+        return self._say(ctx, text)
+
+    async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        was_away = await self.store.clear_away(ib.user_key)
+        restored = []
+        for auto in await self.store.user_autopilots(ib.user_key):
+            here = ctx.game is not None and auto.game_id == ctx.game.id
+            if (auto.reason != "vote" or here) and await self.store.end_autopilot(
+                auto.game_id, ib.user_key
+            ):
+                restored.append(auto.game_id)
+        await self._remember(ctx)
+        replan = set(restored)
+        if ctx.game is not None:
+            ctx.seats = await self.store.seats(ctx.game.id)
+            replan.add(ctx.game.id)
+        await self.store.replan_now(sorted(replan), self.table.clock())
+        self.changed()
+        if not was_away and not restored:
+            return self._say(ctx, self._t(ctx, "You were not away."))
+        return self._say(
+            ctx,
+            self._t(ctx, "Welcome back, {name}: your seats are yours again.", name=ib.display_name),
+        )
+
+    # ------------------------------------------------------------------ /vote replace
+    async def _cmd_vote(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        usage = self._t(ctx, "Usage: /vote replace <name>")
+        if len(line.args) < 2 or line.args[0].casefold() != "replace":
+            return self._say(ctx, usage)
+        if row is None or row.status != "active":
+            return self._say(ctx, self._t(ctx, "There is no running game here."))
+        voter = ctx.seat()
+        if voter is None or voter.is_bot:
+            return self._say(ctx, self._t(ctx, "Only seated players can vote."))
+        wanted = " ".join(line.args[1:]).strip().lstrip("@").casefold()
+        target = next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)
+        if target is None:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Nobody called '{name}' plays here. Players: {names}.",
+                    name=shorten(wanted, 24),
+                    names=", ".join(s.display_name for s in ctx.seats),
+                ),
+            )
+        if target.user_key == voter.user_key:
+            return self._say(ctx, self._t(ctx, "You cannot vote to replace yourself; try /away."))
+        if target.is_bot:
+            return self._say(
+                ctx, self._t(ctx, "{name} is already played by a bot.", name=target.display_name)
+            )
+        electorate = [s for s in ctx.seats if not s.is_bot and s.user_key != target.user_key]
+        need = len(electorate) // 2 + 1
+        voters = await self.store.add_vote(row.id, target.user_key, voter.user_key)
+        await self._remember(ctx)
+        counted = [v for v in voters if any(s.user_key == v for s in electorate)]
+        if len(counted) < need:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Vote to replace {name} by a bot: {n} of {need} needed. Any command "
+                    "from {name} cancels the vote.",
+                    name=target.display_name,
+                    n=len(counted),
+                    need=need,
+                ),
+            )
+        game = self._game(row)
+        kind = bot_kind_for(game) if game else ""
+        await self.store.start_autopilot(row.id, target.user_key, "vote", None, kind)
+        ctx.seats = await self.store.seats(row.id)
+        await self.store.replan_now([row.id], self.table.clock())
+        self.changed()
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "The table voted: a bot ({kind}) now plays {name}'s seat. {name} can take it "
+                "back with /back here.",
+                kind=kind,
+                name=target.display_name,
+            ),
+            mentions=[(target.user_key, target.display_name)],
+        )
+
+    # ------------------------------------------------------------------ /digest
+    async def _cmd_digest(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        if not ib.is_private:
+            return self._say(ctx, self._t(ctx, "Send /digest to me in a private chat."))
+        switch = line.args[0].casefold() if line.args else ""
+        if switch == "off":
+            await self.store.clear_digest(ib.user_key)
+            await self._remember(ctx)
+            return self._say(ctx, self._t(ctx, "Daily digest off."))
+        if switch != "on":
+            current = await self.store.digest(ib.user_key)
+            await self._remember(ctx)
+            if current is None:
+                return self._say(
+                    ctx, self._t(ctx, "Daily digest is off. /digest on [hour] [tz=+02:00]")
+                )
+            return self._say(
+                ctx,
+                self._t(ctx, "Daily digest at {hour}:00 ({tz}).", hour=current.hour, tz=current.tz),
+            )
+        hour, tz = DEFAULT_DIGEST_HOUR, "UTC"
+        existing = await self.store.digest(ib.user_key)
+        if existing is not None:
+            hour, tz = existing.hour, existing.tz
+        for arg in line.args[1:]:
+            if arg.casefold().startswith("tz="):
+                parsed = parse_tz(arg[3:])
+                if parsed is None:
+                    return self._say(
+                        ctx,
+                        self._t(
+                            ctx, "tz takes an offset like +02:00 or a zone name like Europe/Berlin."
+                        ),
+                    )
+                tz = parsed
+            elif arg.isdigit() and 0 <= int(arg) <= 23:
+                hour = int(arg)
+            else:
+                return self._say(ctx, self._t(ctx, "Usage: /digest on [hour 0-23] [tz=+02:00]"))
+        now = self.table.clock()
+        await self.store.set_digest(
+            ib.user_key, ctx.chat_key, hour, tz, next_local_hour(now, hour, tz)
+        )
+        await self.store.set_user(ib.user_key, dm_ok=True)
+        await self._remember(ctx)
+        self.changed()
+        return self._say(ctx, self._t(ctx, "Daily digest at {hour}:00 ({tz}).", hour=hour, tz=tz))
+
+    # ------------------------------------------------------------------ every command
+    async def on_command(self, ctx: Ctx, line: CommandLine) -> None:
+        """Called by the table before any command is handled: a private message proves the
+        bot can write to the user; a seated player's command cancels votes against them and
+        ends the bot's stand-in after an expiry (policy bot)."""
+        ib = ctx.inbound
+        if ib.is_private:
+            user = await self.store.user(ib.user_key)
+            if not user.dm_ok:
+                await self.store.set_user(ib.user_key, dm_ok=True)
+        if not (line.slash or ctx.from_button or ib.is_private or ib.platform == "local"):
+            return  # ordinary talk in a group is not a command
+        row = ctx.game
+        seat = ctx.seat()
+        if row is None or row.status != "active" or seat is None:
+            return
+        if await self.store.votes_against(row.id, seat.user_key):
+            await self.store.clear_votes(row.id, seat.user_key)
+        if not seat.is_bot:
+            return
+        autos = await self.store.autopilots(row.id)
+        mine = next((a for a in autos if a.user_key == seat.user_key), None)
+        if mine is None or mine.reason != "expired" or line.name in REMINDER_COMMAND_NAMES:
+            return
+        if await self.store.end_autopilot(row.id, seat.user_key):
+            ctx.seats = await self.store.seats(row.id)
+            await self.store.replan_now([row.id], self.table.clock())
+            await self.table.push(
+                [
+                    Outbound(
+                        row.chat_key,
+                        self._t(
+                            ctx,
+                            "Welcome back, {name}: you play your seat again.",
+                            name=seat.display_name,
+                        ),
+                    )
+                ]
+            )
+
+    # ================================================================== scheduler work
+    async def end_absences(self, now: float) -> int:
+        """Absences whose time is over: the seat goes back to its player."""
+        done = 0
+        for auto in await self.store.ended_autopilots(now):
+            if not await self.store.end_autopilot(auto.game_id, auto.user_key):
+                continue
+            done += 1
+            row = await self.store.game(auto.game_id)
+            if row is None or row.status != "active":
+                continue
+            seats = await self.store.seats(row.id)
+            name = next((s.display_name for s in seats if s.user_key == auto.user_key), "?")
+            lang = await self._lang(row.chat_key)
+            await self.store.replan_now([row.id], now)
+            await self.table.push(
+                [
+                    Outbound(
+                        row.chat_key,
+                        tr(lang, "@{name} is back: the seat is theirs again.", name=name),
+                        mentions=[(auto.user_key, name)],
+                    )
+                ]
+            )
+        return done
+
+    async def process_turn(self, plan: TurnPlan, now: float) -> None:
+        """One due turn: plan it, remind, or apply the expiry policy."""
+        row = await self.store.game(plan.game_id)
+        game = self._game(row) if row is not None else None
+        if row is None or game is None or row.status != "active" or row.state_json is None:
+            await self.store.claim_turn(plan, plan.done_until, None)
+            return
+        state: State = json.loads(row.state_json)
+        current = list(game.current_players(state))
+        seats = await self.store.seats(row.id)
+        waiting = [s for s in seats if s.display_name in plan.players and s.display_name in current]
+        # A bot seat that must act (a stand-in flipped mid-turn, a bot chain cut short): play it.
+        stuck = [s for s in waiting if s.is_bot]
+        if stuck:
+            for seat in stuck:
+                await self._play(row, game, seat, "bot", None)
+            fresh = await self.store.turn_plan(row.id)
+            if fresh is None or fresh != plan:
+                return  # the turn moved on; it is planned afresh
+        settings = await self.settings(row.chat_key)
+        humans = [s for s in waiting if not s.is_bot]
+        away = await self.store.away_until([s.user_key for s in humans], now)
+        decision = decide(plan, settings, now)
+        point = decision.point
+        acting = settings.policy in ("skip", "bot")
+        act_on: list[tuple[SeatRow, float | None]] = []
+        if acting:
+            act_on = [(s, away[s.user_key]) for s in humans if s.user_key in away]
+            if point is not None and point.kind == "expire":
+                act_on += [(s, None) for s in humans if s.user_key not in away]
+        next_at = decision.next_at
+        if acting and point is not None and point.kind == "expire":
+            next_at = None
+        if not await self.store.claim_turn(plan, decision.done_until, next_at):
+            return
+        if act_on:
+            played = [
+                await self._play(row, game, seat, settings.policy, until, settings)
+                for seat, until in act_on
+            ]
+            if not any(played) and next_at is None:
+                # Nothing could be played (no legal move, a failing bot): keep reminding.
+                stuck_plan = await self.store.turn_plan(row.id)
+                if stuck_plan is not None and stuck_plan.turn_started_at == plan.turn_started_at:
+                    later = now + max(NAG_EVERY, plan.deadline_at - plan.turn_started_at)
+                    await self.store.claim_turn(stuck_plan, stuck_plan.done_until, later)
+            return
+        if point is None:
+            return
+        present = [s for s in humans if s.user_key not in away]
+        if present:
+            await self._remind(row, game, state, present, point, plan.deadline_at - now, settings)
+
+    async def _play(
+        self,
+        row: GameRow,
+        game: Game,
+        seat: SeatRow,
+        policy: str,
+        away_until: float | None,
+        settings: ChatSettings | None = None,
+    ) -> bool:
+        """Apply the policy's move for `seat` through the table (same transaction, version
+        check, announcements and bot moves as a chat command); False when nothing was played."""
+        fresh = await self.store.game(row.id)
+        if fresh is None or fresh.status != "active" or fresh.state_json is None:
+            return False
+        state: State = json.loads(fresh.state_json)
+        if seat.display_name not in game.current_players(state):
+            return False
+        lang = await self._lang(row.chat_key)
+        settings = settings or await self.settings(row.chat_key)
+        kind = seat.bot_kind or bot_kind_for(game)
+        notes: list[str] = []
+        if policy == "bot" and not seat.is_bot:
+            reason = "away" if away_until is not None else "expired"
+            if not await self.store.start_autopilot(
+                row.id, seat.user_key, reason, away_until, kind
+            ):
+                return False
+            if away_until is not None:
+                notes.append(
+                    tr(
+                        lang,
+                        "{name} is away until {when}: a bot ({kind}) plays the seat meanwhile.",
+                        name=seat.display_name,
+                        when=self._when(lang, away_until, settings),
+                        kind=kind,
+                    )
+                )
+            else:
+                notes.append(
+                    tr(
+                        lang,
+                        "{name} ran out of time: a bot ({kind}) plays the seat until they send "
+                        "any command here.",
+                        name=seat.display_name,
+                        kind=kind,
+                    )
+                )
+        if policy == "bot":
+            from bot.table import bot_rng
+
+            action = bot_action(
+                game, state, seat.display_name, kind, bot_rng(fresh.seed or 0, fresh.version)
+            )
+        else:
+            action = default_action(game, state, seat.display_name)
+            if action is not None:
+                notes.append(
+                    tr(lang, "{name} is away: the default move is played.", name=seat.display_name)
+                    if away_until is not None
+                    else tr(
+                        lang,
+                        "{name} ran out of time: the default move is played.",
+                        name=seat.display_name,
+                    )
+                )
+        if action is None:
+            log.warning("game %s: no move to play for %s", row.id, seat.display_name)
+            return False
+        outs = await self.table.act(
+            self._inbound(row.chat_key, seat, lang), action, expected_version=fresh.version
+        )
+        if not outs:
+            return False  # the game moved on meanwhile
+        if notes:
+            outs.insert(0, Outbound(row.chat_key, "\n".join(notes)))
+        await self.table.push(outs)
+        return True
+
+    def _inbound(self, chat_key: str, seat: SeatRow, lang: str) -> Inbound:
+        from bot.table import PLATFORM_OF_PREFIX
+
+        return Inbound(
+            platform=PLATFORM_OF_PREFIX.get(chat_key.split(":", 1)[0], "local"),
+            chat_key=chat_key,
+            user_key=seat.user_key,
+            display_name=seat.display_name,
+            lang=lang,
+        )
+
+    async def _remind(
+        self,
+        row: GameRow,
+        game: Game,
+        state: State,
+        seats: list[SeatRow],
+        point: Point,
+        left: float,
+        settings: ChatSettings,
+    ) -> None:
+        chat_lang = await self._lang(row.chat_key)
+        outs: list[Outbound] = []
+        for seat in seats:
+            user = await self.store.user(seat.user_key)
+            private = user.dm_ok
+            if point.kind == "start" and not private:
+                continue  # the table's prompt already mentioned them in the chat
+            lang = normalize(user.lang or seat.lang or chat_lang) if private else chat_lang
+            text = reminder_text(
+                lang, point.kind, game, state, seat.display_name, row.chat_key, left, settings
+            )
+            if private:
+                outs.append(
+                    Outbound(
+                        row.chat_key,
+                        text,
+                        private_to=seat.user_key,
+                        mentions=[(seat.user_key, seat.display_name)],
+                    )
+                )
+            else:
+                outs.append(
+                    Outbound(
+                        row.chat_key,
+                        f"@{seat.display_name} " + text,
+                        mentions=[(seat.user_key, seat.display_name)],
+                    )
+                )
+        if outs:
+            await self.table.push(outs)
+
+    async def send_digest(self, user_key: str, chat_key: str, lang_hint: str | None = None) -> bool:
+        """The list of the user's games waiting for them; False (nothing sent) when none."""
+        user = await self.store.user(user_key)
+        lang = normalize(user.lang or lang_hint or self.table.default_lang)
+        t = translator(lang)
+        lines = []
+        for row in await self.store.user_games(user_key, limit=50):
+            game = self._game(row)
+            if game is None or row.status != "active" or row.state_json is None:
+                continue
+            seats = await self.store.seats(row.id)
+            me = next((s for s in seats if s.user_key == user_key), None)
+            state = json.loads(row.state_json)
+            if me is None or me.display_name not in game.current_players(state):
+                continue
+            what = game.describe_turn(state, me.display_name, t).strip()
+            lines.append(f"- {game.name} ({chat_label(row.chat_key)}): {shorten(what, 300)}")
+        if not lines:
+            return False
+        text = tr(lang, "Games waiting for you:") + "\n" + "\n".join(lines)
+        await self.table.push([Outbound(chat_key, text)])
+        return True
+
+
+def chat_label(chat_key: str) -> str:
+    """How a reminder names a chat. The adapters do not pass chat titles yet, so the chat key
+    it is ("tg:-1001234", "dc:5678")."""
+    return chat_key
+
+
+def reminder_text(
+    lang: str,
+    kind: str,
+    game: Game,
+    state: State,
+    player: str,
+    chat_key: str,
+    left: float,
+    settings: ChatSettings,
+) -> str:
+    """The reminder for one player: the game, the chat, the time left, what is expected."""
+    what = game.describe_turn(state, player, translator(lang)).strip()
+    chat = chat_label(chat_key)
+    if kind == "start":
+        head = tr(
+            lang,
+            "Your move in {game} ({chat}); you have {left}.",
+            game=game.name,
+            chat=chat,
+            left=format_duration(max(0.0, left)),
+        )
+    elif kind == "remind":
+        head = tr(
+            lang,
+            "Reminder: {game} ({chat}) is waiting for your move; {left} left.",
+            game=game.name,
+            chat=chat,
+            left=format_duration(max(0.0, left)),
+        )
+    else:
+        head = tr(
+            lang,
+            "Time is up: {game} ({chat}) has been waiting for your move for {late} past the "
+            "deadline.",
+            game=game.name,
+            chat=chat,
+            late=format_duration(max(0.0, -left)),
+        )
+    return head + ("\n" + what if what else "")

@@ -1,0 +1,165 @@
+"""One asyncio task that does the table's timed work: turn reminders, expiry policies, the
+end of absences and daily digests (bot/reminders.py says what each of them does).
+
+Due times live in the database (bot/store.py), so a restart loses nothing: the task asks the
+store for the earliest one, sleeps until then, and does everything due. A move or a settings
+change wakes it early (`wake`, which the table calls after every handled message), since the
+earliest due time may have moved. After downtime every overdue turn is looked at once, in
+order of due time, and its missed reminder points collapse into one message.
+
+The clock and the sleep are injected: tests run days of reminders in virtual time.
+
+Start it next to the table (bot/runner.py does):
+
+    scheduler = Scheduler(table)
+    scheduler.start()
+    ...
+    await scheduler.stop()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bot.reminders import next_local_hour
+from bot.store import DigestRow, TurnPlan
+
+if TYPE_CHECKING:
+    from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[None]]
+
+# Sleep at most this long even when nothing is due: a suspended machine or a clock step
+# must not leave the task asleep for days. Also bounds the cost of a missed wake-up.
+MAX_SLEEP = 6 * 3600.0
+# Passes of `run_due` at one instant: each pass may create new due work (a default move
+# starts the next player's turn, which is planned at once); this bounds a runaway loop.
+MAX_PASSES = 1000
+BATCH = 200
+
+
+class Scheduler:
+    def __init__(
+        self,
+        table: Table,
+        clock: Callable[[], float] | None = None,
+        sleep: Sleep | None = None,
+        max_sleep: float = MAX_SLEEP,
+    ) -> None:
+        self.table = table
+        self.store = table.store
+        self.reminders = table.reminders
+        self.clock = clock or table.clock
+        self.sleep: Sleep = sleep or asyncio.sleep
+        self.max_sleep = max_sleep
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        # What the loop did, for logs and tests.
+        self.timer_wakeups = 0  # the sleep ran out (something was due, or MAX_SLEEP passed)
+        self.early_wakeups = 0  # woken by `wake` (a move or a setting changed)
+        self.handled = 0  # turns, absences and digests looked at
+        self.reminders.wake = self.wake
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> asyncio.Task[None]:
+        if self._task is None or self._task.done():
+            self._stopping = False
+            self._task = asyncio.create_task(self.run(), name="boardchat-scheduler")
+        return self._task
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        """Look at the due times again now (a move or a setting may have changed them)."""
+        self._wake.set()
+
+    # ------------------------------------------------------------------ the loop
+    async def run(self) -> None:
+        while not self._stopping:
+            try:
+                await self.run_due()
+                next_at = await self.store.next_wake()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler pass failed; trying again in a minute")
+                next_at = self.clock() + 60.0
+            if self._stopping:
+                break
+            await self._wait(next_at)
+
+    async def _wait(self, next_at: float | None) -> None:
+        """Until `next_at` (capped by max_sleep) or an early wake-up, whichever is first."""
+        if self._wake.is_set():
+            self._wake.clear()
+            self.early_wakeups += 1
+            return
+        delay = self.max_sleep if next_at is None else next_at - self.clock()
+        delay = min(max(0.0, delay), self.max_sleep)
+        waker = asyncio.ensure_future(self._wake.wait())
+        sleeper = asyncio.ensure_future(self.sleep(delay))
+        try:
+            done, _ = await asyncio.wait({waker, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (waker, sleeper):
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+        if waker in done:
+            self.early_wakeups += 1
+        else:
+            self.timer_wakeups += 1
+        self._wake.clear()
+
+    async def run_due(self) -> int:
+        """Do everything due now: ended absences, then turns in order of due time, then
+        digests; again while that created more due work. Returns how many items it handled."""
+        handled = 0
+        for _ in range(MAX_PASSES):
+            now = self.clock()
+            count = await self.reminders.end_absences(now)
+            turns = await self.store.due_turns(now, limit=BATCH)
+            for plan in turns:
+                try:
+                    await self.reminders.process_turn(plan, now)
+                except Exception:
+                    log.exception("reminder for game %s failed", plan.game_id)
+                    await self._skip_broken(plan, now)
+            digests = await self.store.due_digests(now, limit=BATCH)
+            for digest in digests:
+                try:
+                    if await self.store.claim_digest(digest, self._next_digest(digest, now)):
+                        await self.reminders.send_digest(digest.user_key, digest.chat_key)
+                except Exception:
+                    log.exception("digest for %s failed", digest.user_key)
+            count += len(turns) + len(digests)
+            handled += count
+            if count == 0:
+                break
+        else:
+            log.error("scheduler: work kept coming at %s; the rest waits for the next pass", now)
+        self.handled += handled
+        return handled
+
+    def _next_digest(self, digest: DigestRow, now: float) -> float:
+        return next_local_hour(now, digest.hour, digest.tz)
+
+    async def _skip_broken(self, plan: TurnPlan, now: float) -> None:
+        """A turn whose processing raised is not retried in a hot loop: look again in an hour."""
+        with contextlib.suppress(Exception):
+            await self.store.claim_turn(plan, plan.done_until, now + 3600.0)

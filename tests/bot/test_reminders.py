@@ -1,0 +1,484 @@
+"""Deadlines and reminders through the table service, in virtual time (bot/reminders.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.messages import Outbound
+from bot.reminders import (
+    ChatSettings,
+    default_action,
+    format_duration,
+    out_of_quiet,
+    parse_duration,
+    parse_percents,
+    parse_quiet,
+    parse_tz,
+)
+from bot.scheduler import Scheduler
+from bot.store import Store
+from bot.table import Table
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import Chat, FakeClock, joined
+
+H = 3600.0
+# 2023-11-14 22:13:20 UTC: FakeClock's start.
+T0 = 1_700_000_000.0
+
+
+class Outbox:
+    """The table's sender for the "local" platform: collects what the scheduler pushes."""
+
+    def __init__(self, table: Table) -> None:
+        self.sent: list[Outbound] = []
+        table.register_sender("local", self.send)
+
+    async def send(self, out: Outbound) -> None:
+        self.sent.append(out)
+
+    def take(self) -> list[Outbound]:
+        out, self.sent = self.sent, []
+        return out
+
+
+async def started(chat: Chat, *others: str) -> int:
+    await chat.say("alice", "/new dicepile")
+    for name in others:
+        await chat.say(name, "/join")
+    await chat.say("alice", "/start")
+    row = await chat.table.store.open_game(chat.chat_key)
+    assert row is not None and row.status == "active"
+    return row.id
+
+
+async def state_of(table: Table, pk: int) -> dict:
+    row = await table.store.game(pk)
+    assert row is not None and row.state_json is not None
+    return json.loads(row.state_json)
+
+
+@pytest.fixture
+def outbox(table: Table) -> Outbox:
+    return Outbox(table)
+
+
+@pytest.fixture
+def sched(table: Table, clock: FakeClock) -> Scheduler:
+    return Scheduler(table, clock=clock)
+
+
+# ---------------------------------------------------------------------- parsing
+def test_durations_percents_quiet_and_zones_parse_and_refuse() -> None:
+    assert parse_duration("10m") == 600 and parse_duration("6h") == 6 * H
+    assert parse_duration("2d") == 48 * H and parse_duration("1d12h") == 36 * H
+    assert parse_duration("1.5h") == 1.5 * H
+    for bad in ("", "6", "h", "6x", "6h ", "-1h", "6h2", "0m"):
+        assert parse_duration(bad.rstrip() if bad == "6h " else bad) in (None, 6 * H)
+    assert parse_duration("6x") is None and parse_duration("0m") is None
+    assert format_duration(36 * H) == "1d12h" and format_duration(600) == "10m"
+    assert parse_percents("0,50,90") == (0, 50, 90) and parse_percents("90, 50%") == (50, 90)
+    assert parse_percents("off") == () and parse_percents("100") is None
+    assert parse_percents("a,b") is None
+    assert parse_quiet("22-08") == (22, 8) and parse_quiet("off") is None
+    assert parse_quiet("8-8") == "bad" and parse_quiet("25-3") == "bad"
+    assert parse_tz("+03:00") == "+03:00" and parse_tz("-5") == "-05:00"
+    assert parse_tz("Europe/Berlin") == "Europe/Berlin" and parse_tz("utc") == "UTC"
+    assert parse_tz("Mars/Olympus") is None and parse_tz("+15:00") is None
+    assert parse_tz("../etc/passwd") is None
+
+
+def test_quiet_hours_move_a_point_to_the_end_of_the_quiet_period() -> None:
+    s = ChatSettings(quiet=(22, 8), tz="+02:00")
+    # 23:00 local (+02:00) = 21:00 UTC -> 08:00 local next day = 06:00 UTC.
+    t = datetime(2024, 3, 1, 21, 0, tzinfo=UTC).timestamp()
+    assert out_of_quiet(t, s) == datetime(2024, 3, 2, 6, 0, tzinfo=UTC).timestamp()
+    # 07:30 local is still quiet: 08:00 the same day.
+    t = datetime(2024, 3, 2, 5, 30, tzinfo=UTC).timestamp()
+    assert out_of_quiet(t, s) == datetime(2024, 3, 2, 6, 0, tzinfo=UTC).timestamp()
+    # 12:00 local is not quiet.
+    t = datetime(2024, 3, 2, 10, 0, tzinfo=UTC).timestamp()
+    assert out_of_quiet(t, s) == t
+    day = ChatSettings(quiet=(13, 15), tz="Europe/Berlin")
+    t = datetime(2024, 7, 1, 11, 30, tzinfo=UTC).timestamp()  # 13:30 in Berlin (CEST)
+    assert out_of_quiet(t, day) == datetime(2024, 7, 1, 13, 0, tzinfo=UTC).timestamp()
+
+
+def test_default_action_prefers_the_games_hook_then_a_do_nothing_action() -> None:
+    game = ChatDicePile()
+    state = game.setup(["alice", "bob"], {}, 1)
+    assert default_action(game, state, "alice") == {"take": 1}  # no pass: the first legal
+    assert default_action(game, state, "bob") is None  # not bob's turn
+
+    class WithHook(ChatDicePile):
+        def default_action(self, state: dict, player: str) -> dict:
+            return {"take": 3}
+
+    assert default_action(WithHook(), state, "alice") == {"take": 3}
+
+
+# ---------------------------------------------------------------------- one turn
+async def test_one_turn_start_mention_half_ninety_percent_and_expiry(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.table.store.set_user("local:alice", dm_ok=True)
+    pk = await started(chat, "bob")
+    await sched.run_due()
+    [start] = outbox.take()
+    assert start.private_to == "local:alice" and "Your move in Dice pile (local:test)" in start.text
+    assert "alice takes 1 to 3" in start.text and "1d" in start.text
+    await sched.run_due()
+    assert outbox.take() == []  # nothing twice
+    clock.advance(12 * H - 1)
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.advance(1)
+    await sched.run_due()
+    [half] = outbox.take()
+    assert half.private_to == "local:alice" and "Reminder" in half.text and "12h left" in half.text
+    clock.advance(9.6 * H)
+    await sched.run_due()
+    [ninety] = outbox.take()
+    assert "Reminder" in ninety.text and "2h24m left" in ninety.text
+    clock.advance(2.4 * H)
+    await sched.run_due()
+    [expiry] = outbox.take()
+    assert "Time is up" in expiry.text and "alice takes 1 to 3" in expiry.text
+    # Policy remind: the turn waits; one more reminder a day later, not before.
+    clock.advance(24 * H - 60)
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.advance(60)
+    await sched.run_due()
+    [nag] = outbox.take()
+    assert "Time is up" in nag.text and "1d" in nag.text
+    assert (await state_of(chat.table, pk))["turn"] == 0  # nobody moved for alice
+
+
+async def test_without_private_chat_reminders_mention_in_the_table_chat(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await started(chat, "bob")
+    await sched.run_due()
+    assert outbox.take() == []  # the table's own prompt was the start mention
+    clock.advance(12 * H)
+    await sched.run_due()
+    [half] = outbox.take()
+    assert half.private_to is None and half.chat_key == chat.chat_key
+    assert half.text.startswith("@alice ") and half.mentions == [("local:alice", "alice")]
+
+
+async def test_a_private_message_makes_reminders_private(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await started(chat, "bob")
+    dm = Chat(chat.table, chat_key="local:dm-alice")
+    inbound = dm.inbound("alice", text="/games")
+    await chat.table.handle(type(inbound)(**{**inbound.__dict__, "is_private": True}))
+    assert (await chat.table.store.user("local:alice")).dm_ok
+    clock.advance(12 * H)
+    await sched.run_due()
+    [half] = outbox.take()
+    assert half.private_to == "local:alice"
+
+
+async def test_no_reminder_after_the_player_moved(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.table.store.set_user("local:alice", dm_ok=True)
+    await chat.table.store.set_user("local:bob", dm_ok=True)
+    await started(chat, "bob")
+    await sched.run_due()
+    assert [o.private_to for o in outbox.take()] == ["local:alice"]
+    clock.advance(11 * H)
+    await chat.say("alice", "/take 1")
+    clock.advance(1 * H)  # alice's 50 % point passes: she has moved
+    await sched.run_due()
+    sent = outbox.take()
+    assert [o.private_to for o in sent] == ["local:bob"] and "Your move" in sent[0].text
+    clock.advance(11 * H)  # bob's 50 % point (his turn began at 11 h)
+    await sched.run_due()
+    sent = outbox.take()
+    assert [o.private_to for o in sent] == ["local:bob"] and "12h left" in sent[0].text
+
+
+async def test_no_reminder_for_a_finished_game(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    pk = await started(chat, "bob")
+    await chat.say("alice", "/abort confirm")
+    assert await chat.table.store.turn_plan(pk) is None
+    clock.advance(30 * H)
+    assert await sched.run_due() == 0
+    assert outbox.take() == []
+
+
+async def test_quiet_hours_shift_a_reminder_to_their_end(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    # T0 is 22:13 UTC; deadline 2h: the 50 % point is 23:13 UTC, inside quiet 23-07 (UTC).
+    await chat.say("alice", "/new dicepile")
+    assert "Settings saved" in joined(
+        await chat.say("alice", "/settings deadline=2h reminders=50 quiet=23-07 tz=UTC")
+    )
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    await sched.run_due()
+    clock.advance(1 * H)
+    await sched.run_due()
+    assert outbox.take() == []  # 23:13: quiet
+    plan = await chat.table.store.turn_plan((await chat.table.store.open_game(chat.chat_key)).id)
+    seven = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
+    assert plan is not None and plan.next_at == seven
+    clock.now = seven - 1
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.now = seven
+    await sched.run_due()
+    [late] = outbox.take()  # the 50 % point and the expiry (00:13) both passed: one message
+    assert "Time is up" in late.text
+    clock.advance(60)
+    await sched.run_due()
+    assert outbox.take() == []
+
+
+# ---------------------------------------------------------------------- policies
+async def test_policy_skip_plays_the_default_move_at_expiry(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings policy=skip deadline=1h")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    pk = (await chat.table.store.open_game(chat.chat_key)).id
+    pile = (await state_of(chat.table, pk))["pile"]
+    clock.advance(1 * H)
+    await sched.run_due()
+    text = joined(outbox.take())
+    assert "alice ran out of time: the default move is played." in text
+    assert "alice takes 1." in text and "@bob" in text
+    state = await state_of(chat.table, pk)
+    assert state["turn"] == 1 and state["pile"] in (pile - 1, pile)
+    assert [a.player for a in await chat.table.store.actions(pk)] == ["alice"]
+
+
+async def test_policy_bot_plays_until_the_player_sends_any_command(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=bot deadline=1h")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    store = chat.table.store
+    pk = (await store.open_game(chat.chat_key)).id
+    clock.advance(1 * H)
+    await sched.run_due()
+    assert "alice ran out of time: a bot (random) plays the seat" in joined(outbox.take())
+    seats = {s.display_name: s for s in await store.seats(pk)}
+    assert seats["alice"].is_bot and seats["alice"].bot_kind == "random"
+    await chat.say("bob", "/take 1")  # the bot answers for alice at once
+    players = [a.player for a in await store.actions(pk)]
+    assert players == ["alice", "bob", "alice"]
+    await chat.say("alice", "/status")  # any command: alice is back
+    assert "Welcome back, alice" in joined(outbox.take())
+    seats = {s.display_name: s for s in await store.seats(pk)}
+    assert not seats["alice"].is_bot and seats["alice"].bot_kind is None
+    await chat.say("bob", "/take 1")
+    assert [a.player for a in await store.actions(pk)][-1] == "bob"
+    assert (await state_of(chat.table, pk))["turn"] == 0  # alice's own move now
+
+
+# ---------------------------------------------------------------------- restart
+async def test_restart_with_pending_and_overdue_reminders_fires_each_once(
+    db_path: str, clock: FakeClock
+) -> None:
+    store = await Store.open(db_path, clock=clock)
+    tables = []
+    for i in range(3):
+        table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 5)
+        tables.append(table)
+        c = Chat(table, chat_key=f"local:t{i}")
+        await c.say("alice", "/new dicepile")
+        if i == 2:
+            await c.say("alice", "/settings policy=skip")
+        await c.say("bob", "/join")
+        await c.say("alice", "/start")
+        clock.advance(4 * H)  # tables start 4 h apart
+    await store.set_user("local:alice", dm_ok=True)
+    box = Outbox(tables[0])
+    await Scheduler(tables[0], clock=clock).run_due()
+    assert len(box.take()) == 3  # three start mentions
+    await store.close()  # the process dies here
+
+    clock.advance(16 * H)  # t0: 28 h in (expired); t1: 24 h (expired); t2: 20 h (90 % passed)
+    store = await Store.open(db_path, clock=clock)
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock)
+    box = Outbox(table)
+    sched = Scheduler(table, clock=clock)
+    await sched.run_due()
+    sent = box.take()
+    by_chat: dict[str, list[str]] = {}
+    for out in sent:
+        by_chat.setdefault(out.chat_key, []).append(out.text)
+    assert len(by_chat["local:t0"]) == 1 and "Time is up" in by_chat["local:t0"][0]
+    assert len(by_chat["local:t1"]) == 1 and "Time is up" in by_chat["local:t1"][0]
+    assert len(by_chat["local:t2"]) == 1 and "Reminder" in by_chat["local:t2"][0]
+    await sched.run_due()
+    assert box.take() == []
+    clock.advance(4 * H)  # t2 expires under policy skip: the default move, once
+    await sched.run_due()
+    text = joined(box.take())
+    assert text.count("ran out of time") == 1 and "alice takes 1." in text
+    await store.close()
+
+
+# ---------------------------------------------------------------------- away and back
+async def test_away_applies_the_policy_at_once_and_back_ends_it(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=skip")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    store = chat.table.store
+    pk = (await store.open_game(chat.chat_key)).id
+    assert "Usage: /away" in await chat.text("alice", "/away")
+    assert "Usage: /away" in await chat.text("alice", "/away 1m")
+    text = await chat.text("alice", "/away 2d")
+    assert "alice is away until 2023-11-16 22:13 (UTC)" in text and "default move" in text
+    await sched.run_due()
+    assert "alice is away: the default move is played." in joined(outbox.take())
+    assert (await state_of(chat.table, pk))["turn"] == 1
+    await chat.say("bob", "/take 1")
+    await sched.run_due()  # alice's next turn: at once again
+    assert "alice is away" in joined(outbox.take())
+    assert [a.player for a in await store.actions(pk)] == ["alice", "bob", "alice"]
+    assert "Welcome back" in await chat.text("alice", "/back")
+    await chat.say("bob", "/take 1")
+    await sched.run_due()
+    assert "away" not in joined(outbox.take())
+    assert (await state_of(chat.table, pk))["turn"] == 0  # alice's turn waits for alice
+    assert "You were not away." in await chat.text("alice", "/back")
+
+
+async def test_away_with_policy_bot_ends_when_the_time_is_over(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=bot")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    store = chat.table.store
+    pk = (await store.open_game(chat.chat_key)).id
+    assert "a bot plays your seat" in await chat.text("alice", "/away 6h")
+    await sched.run_due()  # alice was to move: the bot moves for her now
+    assert [a.player for a in await store.actions(pk)] == ["alice"]
+    await chat.say("alice", "/status")  # looking in does not end an absence
+    assert {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
+    clock.advance(6 * H)
+    assert await store.next_wake() == clock.now
+    await sched.run_due()
+    assert "@alice is back" in joined(outbox.take())
+    assert not {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
+
+
+# ---------------------------------------------------------------------- votes
+async def test_vote_to_replace_needs_a_majority_of_the_others(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    pk = await started(chat, "bob", "carol", "dave")
+    store = chat.table.store
+    assert "Usage" in await chat.text("bob", "/vote kick alice")
+    assert "yourself" in await chat.text("alice", "/vote replace alice")
+    assert "Nobody called 'zed'" in await chat.text("bob", "/vote replace zed")
+    assert "Only seated players" in await chat.text("eve", "/vote replace alice")
+    assert "1 of 2 needed" in await chat.text("bob", "/vote replace @alice")
+    assert "1 of 2 needed" in await chat.text("bob", "/vote replace alice")  # once per voter
+    assert "2 of 2" not in await chat.text("alice", "/status")  # alice speaks: votes void
+    assert await store.votes_against(pk, "local:alice") == []
+    assert "1 of 2 needed" in await chat.text("bob", "/vote replace alice")
+    text = await chat.text("carol", "/vote replace Alice")
+    assert "a bot (random) now plays alice's seat" in text
+    await sched.run_due()  # it was alice's turn: the bot moves
+    assert [a.player for a in await store.actions(pk)] == ["alice"]
+    assert "already played by a bot" in await chat.text("dave", "/vote replace alice")
+    # Any command does not end a vote's replacement; /back here does.
+    await chat.say("alice", "/status")
+    assert {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
+    assert "Welcome back" in await chat.text("alice", "/back")
+    assert not {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
+
+
+async def test_vote_refused_when_nobody_else_can_vote(chat: Chat) -> None:
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/addbot")
+    await chat.say("alice", "/start")
+    assert "Only seated players" in await chat.text("bob", "/vote replace alice")
+    assert "already played by a bot" in await chat.text("alice", "/vote replace bot")
+
+
+# ---------------------------------------------------------------------- settings
+async def test_settings_permissions_and_validation(chat: Chat) -> None:
+    text = await chat.text("bob", "/settings")
+    assert "Deadline 1d per move; reminders at 0%, 50%, 90%; quiet hours off" in text
+    assert "Only the game's creator or a chat admin" in await chat.text(
+        "bob", "/settings deadline=6h"
+    )
+    await chat.say("alice", "/new dicepile")
+    assert "Only the game's creator" in await chat.text("bob", "/settings deadline=6h")
+    for bad, why in [
+        ("deadline=5m", "from 10m to 14d"),
+        ("deadline=15d", "from 10m to 14d"),
+        ("deadline=soon", "from 10m to 14d"),
+        ("reminders=0,120", "from 0 to 99"),
+        ("quiet=22", "two different hours"),
+        ("tz=Nowhere/Land", "offset like +02:00"),
+        ("policy=kick", "remind, skip, bot"),
+        ("colour=red", "Unknown setting 'colour'"),
+        ("deadline", "key=value"),
+    ]:
+        assert why in await chat.text("alice", f"/settings {bad}"), bad
+    assert (await chat.table.store.chat(chat.chat_key)).settings == {}  # nothing saved
+    text = await chat.text("alice", "/settings deadline=6h reminders=off policy=skip tz=+02:00")
+    assert "Settings saved" in text and "Deadline 6h per move; reminders at none" in text
+    chat.admins.add("carol")
+    text = await chat.text("carol", "/settings quiet=22-08 tz=Europe/Berlin")
+    assert "quiet hours 22-08 (time zone Europe/Berlin)" in text and "(skip)" in text
+    saved = (await chat.table.store.chat(chat.chat_key)).settings
+    assert saved["deadline_hours"] == 6 and saved["policy"] == "skip"
+    # The table's deadline follows the setting.
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    row = await chat.table.store.open_game(chat.chat_key)
+    plan = await chat.table.store.turn_plan(row.id)
+    assert plan is not None and plan.deadline_at - plan.turn_started_at == 6 * H
+
+
+async def test_digest_in_private_lists_the_games_waiting_for_you(
+    table: Table, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    one, two = Chat(table, chat_key="local:one"), Chat(table, chat_key="local:two")
+    await started(one, "bob")
+    await two.say("bob", "/new dicepile")
+    await two.say("alice", "/join")
+    await two.say("bob", "/start")
+    dm = Chat(table, chat_key="local:dm-alice")
+
+    async def private(text: str) -> str:
+        ib = dm.inbound("alice", text=text)
+        return joined(await table.handle(type(ib)(**{**ib.__dict__, "is_private": True})))
+
+    assert "private chat" in await one.text("alice", "/digest on")
+    assert "Daily digest at 8:00 (UTC)" in await private("/digest on 8")
+    await sched.run_due()
+    outbox.take()
+    clock.now = datetime(2023, 11, 15, 8, 0, tzinfo=UTC).timestamp()
+    await sched.run_due()
+    digest = [o for o in outbox.take() if o.chat_key == "local:dm-alice"]
+    assert len(digest) == 1 and "local:one" in digest[0].text and "local:two" not in digest[0].text
+    clock.advance(3 * 24 * H)  # three days down: one digest, not three
+    await sched.run_due()
+    assert len([o for o in outbox.take() if o.chat_key == "local:dm-alice"]) == 1
+    assert "Daily digest off" in await private("/digest off")
