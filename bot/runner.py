@@ -14,6 +14,7 @@ import signal
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from bot.scheduler import Scheduler
 from bot.settings import Settings
 from bot.table import Table, open_table
 
@@ -58,6 +59,8 @@ async def serve(
         name: asyncio.create_task(fn(table, settings), name=f"platform:{name}")
         for name, fn in servers.items()
     }
+    scheduler = Scheduler(table)  # reminders and deadlines (bot/scheduler.py)
+    scheduler.start()
     stop = asyncio.Event()
     installed: list[signal.Signals] = []
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -90,6 +93,7 @@ async def serve(
         for task in (*tasks.values(), stopper):
             task.cancel()
         await asyncio.gather(*tasks.values(), stopper, return_exceptions=True)
+        await scheduler.stop()
         for sig in installed:
             loop.remove_signal_handler(sig)
         if own_table:
