@@ -867,13 +867,16 @@ class Reminders:
         decision = decide(plan, settings, now)
         point = decision.point
         acting = settings.policy in ("skip", "bot")
+        # Under skip/bot a passed deadline always acts, also when the policy was switched on
+        # after the expiry was handled as a reminder.
+        expired = out_of_quiet(plan.deadline_at, settings) <= now
         act_on: list[tuple[SeatRow, float | None]] = []
         if acting:
             act_on = [(s, away[s.user_key]) for s in humans if s.user_key in away]
-            if point is not None and point.kind == "expire":
+            if expired:
                 act_on += [(s, None) for s in humans if s.user_key not in away]
         next_at = decision.next_at
-        if acting and point is not None and point.kind == "expire":
+        if acting and expired:
             next_at = None
         if not await self.store.claim_turn(plan, decision.done_until, next_at):
             return

@@ -134,6 +134,9 @@ class Scheduler:
             now = self.clock()
             count = await self.reminders.end_absences(now)
             turns = await self.store.due_turns(now, limit=BATCH)
+            # An expired turn counts from its deadline: after downtime, expiry policies
+            # apply in the order the deadlines passed.
+            turns.sort(key=lambda p: p.deadline_at if p.deadline_at <= now else p.due)
             for plan in turns:
                 try:
                     await self.reminders.process_turn(plan, now)
