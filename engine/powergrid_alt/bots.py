@@ -2,24 +2,41 @@
 
 - random: a uniformly random legal action; in Phases 3 and 4 it says "done" with
   probability 1/3; in Phase 5 it runs every plant it can (the engine picks the cities).
-- heuristic: buys one affordable plant a round while its hand is empty, builds it near its
-  network under the pollution limits, upgrades to bigger plants of the same type, buys one
-  run of fuel per plant, then extends its network with the line whose TP city pays best
-  for its price while it has capacity to power it.
+- heuristic: plays the variant's economy (see `Plan`):
+  * Phase 2: wants a plant when its networks have little spare capacity, when an uncovered
+    city can only be reached by a plant, or in round 1 (PG-25); it picks the market plant
+    with the best yearly value per price among those that have a legal site under the
+    pollution limits (ALT-17..19), and bids up to a value-based limit that leaves money
+    for the build (ALT-13) and the fuel its plants burn;
+  * Phase 3: buys for each built plant exactly one run of fuel (the cheaper of coal and
+    oil for hybrids) when running it pays (own city 5 E + no 5 E penalty + powered cities);
+  * Phase 4: upgrades to bigger plants of the same type, builds hand plants where they
+    open the most uncovered cities close to its network (or cover a city no line reaches;
+    in Step 2 also displacing rivals' TPs), joins networks to pool capacity, lays the
+    line/TP with the best income per Elektro while it has capacity to power it, and then
+    covers uncovered cities with its spare money so that the game ends by ALT-43.
 """
 
 from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
 
 from engine.core import IllegalAction, Rng
 from engine.core.protocol import Action, BotFn
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
+from engine.powergrid_alt import quotes
 from engine.powergrid_alt import rules as r
-from engine.powergrid_alt.graph import INF, distance, mse2
-from engine.powergrid_alt.legal import legal_actions, line_candidates
+from engine.powergrid_alt.graph import alt_map, mse2
+from engine.powergrid_alt.legal import legal_actions
 
 State = r.State
-RESERVE = 10  # Elektro a heuristic bot keeps for fuel
+HORIZON = 4  # rounds over which a line's income is weighed against its price
+CITY_VALUE = 6  # Elektro a round an extra powered city is worth, for plant choice
+COVER_RESERVE = 12  # Elektro kept back when laying lines that only cover cities
+LINE_MONEY = 15  # Elektro a new plant should leave for a first line to use its capacity
+UNREACHED = 1 << 30
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
@@ -33,17 +50,10 @@ def random_bot(state: State, player: str, rng: Rng) -> Action:
 
 def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
     want = r.expected(state)
-    p = state["players"][player]
-    if want == "choose_region":
-        return rng.choice(legal_actions(state, player))
     if want == "choose_plant":
         return _choose_plant(state, player)
     if want == "bid":
-        auction = state["auction"]
-        limit = min(p["money"] - 15, auction["plant"] + 4)
-        if auction["bid"] < limit:
-            return {"type": "raise", "bid": auction["bid"] + 1}
-        return {"type": "pass"}
+        return _bid(state, player)
     if want == "buy":
         return _buy(state, player)
     if want == "build":
@@ -53,108 +63,487 @@ def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
     return rng.choice(legal_actions(state, player))
 
 
-def _choose_plant(state: State, player: str) -> Action:
-    p = state["players"][player]
-    market = [n for n in mk.current_market(state) if n <= p["money"]]
+# ===================================================================== the player's position
+
+
+@dataclass
+class Route:
+    cost: int  # printed segment cost of the cheapest free chain
+    path: list[str]
+
+
+@dataclass
+class Plan:
+    """What the bot knows about its position: networks, their spare running capacity, the
+    cheapest free route from each of its cities (or hanging ends) to every other city."""
+
+    state: State
+    player: str
+    net_of: dict[str, int] = field(default_factory=dict)  # own node -> network index
+    spare: list[int] = field(default_factory=list)  # running capacity not yet used
+    short: list[int] = field(default_factory=list)  # cities the network cannot power
+    has_plant: list[bool] = field(default_factory=list)
+    routes: dict[str, dict[str, Route]] = field(default_factory=dict)  # source -> target
+
+    @classmethod
+    def of(cls, state: State, player: str) -> Plan:
+        plan = cls(state, player)
+        # every built plant counts as running: the bot fuels them all (Phase 3)
+        running = set(r.built_plants(state, player))
+        sites = {state["built"][str(n)]["city"]: n for n in r.built_plants(state, player)}
+        for i, comp in enumerate(r.networks(state, player)):
+            cap = sum(PLANTS[sites[c]].output for c in comp if c in sites and sites[c] in running)
+            need = sum(1 for c in comp if not (c in sites and sites[c] in running))
+            plan.spare.append(max(0, cap - need))
+            plan.short.append(max(0, need - cap))
+            plan.has_plant.append(any(c in sites for c in comp))
+            for c in comp:
+                plan.net_of[c] = i
+        for source in _sources(state, player):
+            plan.routes[source] = _free_routes(state, player, source)
+        return plan
+
+    def reach(self, target: str) -> tuple[str, Route] | None:
+        """The cheapest (source, route) to `target` from the player's cities."""
+        best: tuple[str, Route] | None = None
+        for source, routes in self.routes.items():
+            found = routes.get(target)
+            if found is not None and (best is None or found.cost < best[1].cost):
+                best = (source, found)
+        return best
+
+
+def _sources(state: State, player: str) -> list[str]:
+    """Cities a line may start from: own plants and TPs, own hanging ends (ALT-22/28)."""
+    own = list(state["players"][player]["cities"])
+    ends = sorted(
+        {
+            end
+            for ln in state["lines"]
+            if ln["owner"] == player
+            for end in (ln["nodes"][0], ln["nodes"][-1])
+            if r.is_hanging_at(state, ln, end)
+        }
+    )
+    return own + [e for e in ends if e not in own]
+
+
+def _can_end(state: State, player: str, node: str) -> bool:
+    """A line may end here: the player's own city, or a city taking his TP (ALT-23/24)."""
+    if r.holds(state, player, node):
+        return True
+    tps = state["tps"].get(node, [])
+    return not r.plants_in(state, node) and len(tps) < r.MAX_TPS
+
+
+def _free_routes(state: State, player: str, source: str) -> dict[str, Route]:
+    """Dijkstra over unowned segments (ALT-22) from `source`, never passing through the
+    player's own cities (ALT-D-12) nor through an uncovered city (that city should rather
+    take a TP); only targets where the line may end are kept."""
+    am = alt_map(state["map"])
+    owned = r.owned_segments(state)
+    in_play = set(r.play_nodes(state))
+    best = {source: 0}
+    prev: dict[str, str] = {}
+    heap = [(0, source)]
+    out: dict[str, Route] = {}
+    while heap:
+        d, node = heapq.heappop(heap)
+        if d > best.get(node, UNREACHED):
+            continue
+        if node != source:
+            if _can_end(state, player, node):
+                path = [node]
+                while path[-1] != source:
+                    path.append(prev[path[-1]])
+                out[node] = Route(d, path[::-1])
+            if r.holds(state, player, node) or not r.covered(state, node):
+                continue
+        for seg in am.incident[node]:
+            nxt = seg.other(node)
+            if seg.key in owned or nxt not in in_play:
+                continue
+            nd = d + seg.cost
+            if nd < best.get(nxt, UNREACHED):
+                best[nxt] = nd
+                prev[nxt] = node
+                heapq.heappush(heap, (nd, nxt))
+    return out
+
+
+def _fuel_cost(state: State, number: int, held: dict[str, int] | None = None) -> int | None:
+    """What one run of plant `number` costs at today's prices beyond the tokens it holds
+    (None when the market cannot supply it)."""
+    plant = PLANTS[number]
+    if plant.type in ("eco", "fusion"):
+        return 0
+    res = held or {"coal": 0, "oil": 0, "garbage": 0, "uranium": 0}
+    rm = state["rm"]
+    if plant.type == "hybrid":
+        need = max(0, plant.cost - res["coal"] - res["oil"])
+        options = [_mix_cost(state, need, coal) for coal in range(need + 1)]
+        valid = [o for o in options if o is not None]
+        return min(valid) if valid else None
+    need = max(0, plant.cost - res[plant.type])
+    if need > rm[plant.type]:
+        return None
+    return mk.resource_cost(rm[plant.type], plant.type, need)
+
+
+def _mix_cost(state: State, need: int, coal: int) -> int | None:
+    rm = state["rm"]
+    oil = need - coal
+    if coal > rm["coal"] or oil > rm["oil"]:
+        return None
+    return mk.resource_cost(rm["coal"], "coal", coal) + mk.resource_cost(rm["oil"], "oil", oil)
+
+
+def _fuel_bill(state: State, player: str, *, after_run: bool = False) -> int:
+    """Fuel for one run of every built plant at today's prices, beyond the tokens held
+    (after this round's run when `after_run`)."""
+    total = 0
+    for n in r.built_plants(state, player):
+        held = dict(state["built"][str(n)]["res"])
+        burn = r.fuel_burn(state, [n]) if after_run else None
+        if burn is not None:
+            for res, count in burn[n].items():
+                held[res] -= count
+        total += _fuel_cost(state, n, held) or 0
+    return total
+
+
+def _reserve(state: State, player: str) -> int:
+    """Phase 4 money kept for next round's fuel, as far as this round's income (with the
+    fuel already on the plants) does not pay for it."""
+    quote = quotes.power_quote(state, player)
+    fines = quote["penalty_bank"] + sum(quote["penalty_players"].values())
+    bill = _fuel_bill(state, player, after_run=True)
+    return max(0, bill + bill // 2 + 3 + fines - quote["income"])
+
+
+def _sites(state: State, player: str, number: int) -> list[str]:
+    out = []
+    for node in r.play_nodes(state):
+        try:
+            r.site_check(state, player, number, node)
+        except IllegalAction:
+            continue
+        out.append(node)
+    return out
+
+
+def _stranded(state: State, plan: Plan) -> list[str]:
+    """Uncovered cities the player's lines cannot reach: only a plant can cover them."""
+    return [n for n in r.play_nodes(state) if not r.covered(state, n) and plan.reach(n) is None]
+
+
+# ===================================================================== Phase 2
+
+
+def _fuel_or_guess(state: State, number: int) -> int:
+    fuel = _fuel_cost(state, number)
+    return 4 * PLANTS[number].cost if fuel is None else fuel
+
+
+def _offer(state: State, player: str, plan: Plan, number: int) -> tuple[int, int] | None:
+    """(value a round, cost beyond the price) of owning market plant `number`: as an
+    upgrade of a smaller built plant of its type (ALT-20, no build, no new line), or built
+    in a new city (ALT-13, plus money for a first line unless cities wait for capacity)."""
+    spec = PLANTS[number]
+    fuel = _fuel_or_guess(state, number)
+    best: tuple[int, int] | None = None
+    for old in r.built_plants(state, player):
+        kind = PLANTS[old].type
+        if PLANTS[old].output >= spec.output or spec.type not in (kind, "fusion"):
+            continue
+        try:
+            r.upgrade_site_check(state, old, number)
+        except IllegalAction:
+            continue
+        gain = CITY_VALUE * (spec.output - PLANTS[old].output) - fuel + _fuel_or_guess(state, old)
+        if best is None or gain > best[0]:
+            best = (gain, 0)
+    if _sites(state, player, number):
+        extra = r.PLANT_COST + LINE_MONEY
+        gain = 10 + CITY_VALUE * spec.output - fuel
+        if best is None or gain / (number + extra) > best[0] / (number + best[1]):
+            best = (gain, extra)
+    return best
+
+
+def _wants_plant(state: State, player: str, plan: Plan) -> bool:
     if state["round"] == 1:
-        return {"type": "open", "plant": min(market), "bid": min(market)}
-    mine = r.built_plants(state, player)
-    capacity = sum(PLANTS[n].output for n in mine)
-    if r.hand(state, player) or len(p["cities"]) - len(mine) < capacity - 1:
+        return True
+    if r.hand(state, player):
+        return False
+    if sum(plan.spare) == 0:
+        return True
+    return bool(_stranded(state, plan))
+
+
+def _budget(state: State, player: str) -> int:
+    """What the bot may spend on a plant and its build: money less the fuel bill."""
+    return state["players"][player]["money"] - _fuel_bill(state, player)
+
+
+def _choose_plant(state: State, player: str) -> Action:
+    money = state["players"][player]["money"]
+    market = [n for n in mk.current_market(state) if n <= money]
+    if state["round"] == 1:  # PG-25: everyone buys; leave money for the build and a line
+        fits = [n for n in market if n + r.PLANT_COST + 20 <= money] or market
+        pick = max(fits, key=lambda n: (_plant_score(state, n), -n))
+        return {"type": "open", "plant": pick, "bid": pick}
+    plan = Plan.of(state, player)
+    if not _wants_plant(state, player, plan):
         return {"type": "pass"}
-    best = [n for n in market if n + r.PLANT_COST + 2 * RESERVE <= p["money"]]
-    if not best:
+    budget = _budget(state, player)
+    best: tuple[float, int] | None = None
+    for n in market:
+        offer = _offer(state, player, plan, n)
+        if offer is None or offer[0] <= 0 or n + offer[1] > budget:
+            continue
+        score = offer[0] / (n + offer[1])
+        if best is None or score > best[0]:
+            best = (score, n)
+    if best is None:
         return {"type": "pass"}
-    pick = max(best, key=lambda n: (PLANTS[n].output, PLANTS[n].cost == 0, -n))
-    return {"type": "open", "plant": pick, "bid": pick}
+    return {"type": "open", "plant": best[1], "bid": best[1]}
+
+
+def _plant_score(state: State, number: int) -> float:
+    fuel = _fuel_or_guess(state, number)
+    return (10 + CITY_VALUE * PLANTS[number].output - fuel) / (number + r.PLANT_COST)
+
+
+def _bid(state: State, player: str) -> Action:
+    auction = state["auction"]
+    number = auction["plant"]
+    money = state["players"][player]["money"]
+    if state["round"] == 1:
+        limit = min(money - r.PLANT_COST - 20, number + 5)
+    else:
+        plan = Plan.of(state, player)
+        offer = _offer(state, player, plan, number)
+        if not _wants_plant(state, player, plan) or offer is None or offer[0] <= 0:
+            return {"type": "pass"}
+        limit = min(_budget(state, player) - offer[1], number + offer[0] // 3)
+    if auction["bid"] < limit:
+        return {"type": "raise", "bid": auction["bid"] + 1}
+    return {"type": "pass"}
+
+
+# ===================================================================== Phase 3
 
 
 def _buy(state: State, player: str) -> Action:
     money = state["players"][player]["money"]
-    for plant in r.built_plants(state, player):
-        kind = PLANTS[plant].type
-        res = state["built"][str(plant)]["res"]
-        if kind == "hybrid":
-            need, fuel = PLANTS[plant].cost - res["coal"] - res["oil"], "coal"
-            if state["rm"]["coal"] < need:
-                fuel = "oil"
-        elif kind in ("coal", "oil", "garbage", "uranium"):
-            need, fuel = PLANTS[plant].cost - res[kind], kind
-        else:
+    mine = sorted(r.built_plants(state, player), key=lambda n: (-PLANTS[n].output, n))
+    for plant in mine:
+        spec = PLANTS[plant]
+        if spec.type in ("eco", "fusion"):
             continue
-        need = min(need, state["rm"][fuel])
-        if need > 0 and mk.resource_cost(state["rm"][fuel], fuel, need) <= money:
-            return {"type": "buy", "resource": fuel, "count": need, "plant": plant}
+        res = state["built"][str(plant)]["res"]
+        if spec.type == "hybrid":
+            need = spec.cost - res["coal"] - res["oil"]
+            if need <= 0:
+                continue
+            choices = [
+                (mk.resource_cost(state["rm"][f], f, 1), f)
+                for f in ("coal", "oil")
+                if state["rm"][f]
+            ]
+            if not choices:
+                continue
+            price, fuel = min(choices)
+            count = 1
+        else:
+            fuel = spec.type
+            count = min(spec.cost - res[fuel], state["rm"][fuel])
+            if count <= 0 or spec.cost - res[fuel] > state["rm"][fuel]:
+                continue
+            price = mk.resource_cost(state["rm"][fuel], fuel, count)
+        if price <= money and price <= _run_worth(state, player, plant):
+            return {"type": "buy", "resource": fuel, "count": count, "plant": plant}
     return {"type": "done"}
+
+
+def _yield2(state: State, player: str, plants: list[int]) -> int:
+    """Income less penalties, in half-Elektro, if exactly `plants` ran (ALT-32..36)."""
+    cities = r.best_selection(state, player, plants)
+    income2 = sum(r.city_income2(state, player, c) for c in cities)
+    bank, others = r.penalties(state, player, cities)
+    return income2 - 2 * (bank + sum(others.values()))
+
+
+def _run_worth(state: State, player: str, plant: int) -> int:
+    """What running `plant` adds this round, with all his other plants running."""
+    others = [n for n in r.built_plants(state, player) if n != plant]
+    gain2 = _yield2(state, player, [*others, plant]) - _yield2(state, player, others)
+    return gain2 // 2
+
+
+# ===================================================================== Phase 4
 
 
 def _build(state: State, player: str) -> Action:
-    p = state["players"][player]
-    money = p["money"]
-    hand = r.hand(state, player)
-    mine = r.built_plants(state, player)
-    # upgrade: a bigger plant of the same type (or fusion) from the hand
-    for old in mine:
-        for new in hand:
-            if PLANTS[new].output > PLANTS[old].output:
-                try:
-                    r.upgrade_check(state, player, old, new)
-                except IllegalAction:
-                    continue
-                return {"type": "upgrade", "old": old, "new": new}
-    if hand and money >= r.PLANT_COST:
-        spot = _plant_spot(state, player, hand)
-        if spot is not None:
-            return spot
-    capacity = sum(PLANTS[n].output for n in mine)
-    tps = sum(1 for c in p["cities"] if c not in {state["built"][str(n)]["city"] for n in mine})
-    if mine and tps < capacity:
-        line = _best_line(state, player, money - RESERVE)
-        if line is not None:
-            return line
+    plan = Plan.of(state, player)
+    for choice in (_upgrade, _place_plant, _best_line, _cover):
+        action = choice(state, player, plan)
+        if action is not None:
+            return action
     return {"type": "done"}
 
 
-def _plant_spot(state: State, player: str, hand: list[int]) -> Action | None:
-    own = state["players"][player]["cities"]
-    best: tuple[int, int, str, int] | None = None
-    for plant in hand:
-        for node in r.play_nodes(state):
+def _upgrade(state: State, player: str, plan: Plan) -> Action | None:
+    for old in r.built_plants(state, player):
+        for new in r.hand(state, player):
+            if PLANTS[new].output <= PLANTS[old].output:
+                continue
             try:
-                r.build_plant_check(state, player, plant, node)
+                r.upgrade_check(state, player, old, new)
             except IllegalAction:
                 continue
-            if own:
-                d = min(distance(state["map"], state["regions"], node, o) for o in own)
+            return {"type": "upgrade", "old": old, "new": new}
+    return None
+
+
+def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
+    hand = sorted(r.hand(state, player), key=lambda n: (-PLANTS[n].output, n))
+    if not hand or state["players"][player]["money"] < r.PLANT_COST:
+        return None
+    stalled = bool(state["idle"]) and not state["activity"]
+    if state["players"][player]["money"] - r.PLANT_COST < _reserve(state, player) and not stalled:
+        return None
+    stranded = set(_stranded(state, plan))
+    am = alt_map(state["map"])
+    owned = r.owned_segments(state)
+    in_play = set(r.play_nodes(state))
+    own = set(state["players"][player]["cities"])
+    best: tuple[float, str, int] | None = None
+    for plant in hand:
+        for node in _sites(state, player, plant):
+            # room to grow: free segments to uncovered neighbours
+            grow = sum(
+                1
+                for s in am.incident[node]
+                if s.key not in owned
+                and s.other(node) in in_play
+                and not r.covered(state, s.other(node))
+            )
+            score = 3.0 * grow
+            if node in stranded:
+                score += 30
+            elif not r.covered(state, node):
+                score += 4
+            rivals = [p for p in state["tps"].get(node, []) if p != player]
+            score += 8 * len(rivals)  # ALT-15 (Step 2+): displace rivals' TPs
+            link = plan.reach(node)
+            if own and sum(plan.short):
+                # next to the network that lacks capacity: a line will join them
+                score -= 2 * link[1].cost if link else 80
+            elif own:
+                score -= link[1].cost if link else 40
             else:
-                d = -mse2(state["map"], state["regions"], node)
-            if d >= INF:
-                continue
-            key = (d, -PLANTS[plant].output, node, plant)
-            if best is None or key < best:
+                score += mse2(state["map"], state["regions"], node) / 4
+            key = (score, node, plant)
+            if best is None or key > best:
                 best = key
     if best is None:
         return None
-    return {"type": "build_plant", "plant": best[3], "city": best[2]}
+    return {"type": "build_plant", "plant": best[2], "city": best[1]}
 
 
-def _best_line(state: State, player: str, budget: int) -> Action | None:
+def _existing_feed(state: State, node: str) -> int | None:
+    """The cheapest qualifying line into `node` today (ALT-34), if any."""
+    if not state["tps"].get(node) and not r.plants_in(state, node):
+        return None
+    lines = r.qualifying_lines(state, node)
+    return min((r.line_cost(state, ln) for ln in lines), default=None)
+
+
+def _legal_line(state: State, player: str, path: list[str]) -> dict[str, object] | None:
+    try:
+        return r.line_check(state, player, path)
+    except IllegalAction:
+        return None
+
+
+def _best_line(state: State, player: str, plan: Plan) -> Action | None:
+    """The line with the best income per Elektro that the player can power, or a line that
+    joins two of his networks so that spare capacity meets unpowered cities."""
+    money = state["players"][player]["money"] - _reserve(state, player)
     best: tuple[float, list[str]] | None = None
-    for route in line_candidates(state, player):
-        try:
-            plan = r.line_check(state, player, route)
-        except r.IllegalAction:
-            continue
-        if not plan["tp"] or plan["cost"] > budget:
-            continue
-        seg_cost = plan["cost"] - r.TP_COST
-        gain = min(seg_cost, mse2(state["map"], state["regions"], route[-1])) / 2
-        score = gain / plan["cost"]
-        if best is None or score > best[0]:
-            best = (score, route)
+    for source, routes in plan.routes.items():
+        net = plan.net_of.get(source)
+        for target, route in routes.items():
+            gain: float
+            if r.holds(state, player, target):
+                other = plan.net_of[target]
+                if net is None or other == net:
+                    continue
+                gain = CITY_VALUE * (
+                    min(plan.spare[net], plan.short[other])
+                    + min(plan.spare[other], plan.short[net])
+                )
+                price = route.cost
+            else:
+                if net is None or not plan.has_plant[net] or plan.spare[net] <= 0:
+                    continue
+                cheapest = route.cost
+                feed = _existing_feed(state, target)
+                if feed is not None:
+                    cheapest = min(cheapest, feed)
+                gain = min(cheapest, mse2(state["map"], state["regions"], target)) / 2
+                price = route.cost + r.TP_COST
+            if gain <= 0 or price > money or gain * HORIZON < price:
+                continue
+            score = gain / price
+            better = best is None or score > best[0]
+            if better and _legal_line(state, player, route.path) is not None:
+                best = (score, route.path)
     if best is None:
         return None
     return {"type": "line", "cities": best[1]}
+
+
+def _cover(state: State, player: str, plan: Plan) -> Action | None:
+    """Cover an uncovered city as cheaply as possible with money to spare (ALT-43): a TP in
+    a city one of the player's lines passes through, or a line ending in a new TP. After a
+    Phase 4 without building, any money will do, so that the game does not stall (ALT-45).
+    """
+    money = state["players"][player]["money"]
+    uncovered = [n for n in r.play_nodes(state) if not r.covered(state, n)]
+    if not uncovered or state["round"] == 1:
+        return None
+    stalled = bool(state["idle"]) and not state["activity"]
+    if sum(plan.short) and state["step"] == 1 and not stalled:
+        return None  # capacity first: new TPs would not be powered
+    reserve = _reserve(state, player)
+    if len(uncovered) > 4:
+        reserve += COVER_RESERVE
+    if stalled:
+        reserve = 0
+    best: tuple[int, Action] | None = None
+    passed = {n for ln in state["lines"] if ln["owner"] == player for n in ln["nodes"][1:-1]}
+    for node in uncovered:
+        if node in passed and money - r.TP_COST >= reserve:
+            try:
+                r.tp_check(state, player, node)
+            except IllegalAction:
+                pass
+            else:
+                candidate: tuple[int, Action] = (r.TP_COST, {"type": "tp", "city": node})
+                if best is None or candidate[0] < best[0]:
+                    best = candidate
+        link = plan.reach(node)
+        if link is None:
+            continue
+        price = link[1].cost + r.TP_COST
+        if money - price < reserve or (best is not None and price >= best[0]):
+            continue
+        if _legal_line(state, player, link[1].path) is not None:
+            best = (price, {"type": "line", "cities": link[1].path})
+    return None if best is None else best[1]
 
 
 BOTS: dict[str, BotFn] = {"random": random_bot, "heuristic": heuristic_bot}

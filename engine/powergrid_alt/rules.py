@@ -393,6 +393,19 @@ def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
             hand=", ".join(map(str, hand(state, player))) or "-",
         )
     node = node_of(state, city)
+    site_check(state, player, plant, node)
+    if state["players"][player]["money"] < PLANT_COST:
+        raise IllegalAction(
+            "ALT-13",
+            N_("Building a plant costs {cost} E; you have {money} E."),
+            cost=PLANT_COST,
+            money=state["players"][player]["money"],
+        )
+    return node
+
+
+def site_check(state: State, player: str, plant: int, node: str) -> None:
+    """ALT-14.1-4, ALT-17..19, ALT-46: may plant `plant` (owned or not) stand in `node`?"""
     label = alt_map(state["map"]).label(node)
     here = plants_in(state, node)
     if any(state["built"][str(n)]["owner"] == player for n in here):
@@ -409,14 +422,6 @@ def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
             city=label,
         )
     _pollution_check(state, node, plant, None)
-    if state["players"][player]["money"] < PLANT_COST:
-        raise IllegalAction(
-            "ALT-13",
-            N_("Building a plant costs {cost} E; you have {money} E."),
-            cost=PLANT_COST,
-            money=state["players"][player]["money"],
-        )
-    return node
 
 
 def _pollution_check(state: State, node: str, new: int, old: int | None) -> None:
@@ -496,6 +501,11 @@ def upgrade_check(state: State, player: str, old: Any, new: Any) -> None:
             new_type=kind_new,
             old_type=kind_old,
         )
+    upgrade_site_check(state, old, new)
+
+
+def upgrade_site_check(state: State, old: int, new: int) -> None:
+    """ALT-20: replacing built plant `old` by `new` keeps ALT-18/ALT-19 satisfied."""
     _pollution_check(state, state["built"][str(old)]["city"], new, old)
 
 

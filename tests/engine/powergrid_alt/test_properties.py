@@ -9,11 +9,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import Rng, canonical_json, replay
+from engine.core import canonical_json, replay
 from engine.powergrid_alt import GAME
 from engine.powergrid_alt import rules as r
 
-MAX_MOVES = 4000
+from .bot_figures import play
 
 
 def _check(state: dict) -> None:
@@ -38,23 +38,16 @@ def _check(state: dict) -> None:
     assert r.conserved(state)  # resources conserved
 
 
+def _check_with_round_trip(state: dict) -> None:
+    _check(state)
+    text = canonical_json(state)
+    assert canonical_json(json.loads(text)) == text  # JSON state
+
+
 def _play(n: int, seed: int, bots: list[str]) -> tuple[dict, list]:
-    players = [f"p{i}" for i in range(n)]
-    state = GAME.setup(players, {}, seed)
-    rng = Rng({"s": seed ^ 0x5EED})
-    log = []
-    for _ in range(MAX_MOVES):
-        if GAME.is_over(state):
-            break
-        who = GAME.current_players(state)[0]
-        action = GAME.bots[bots[players.index(who)]](state, who, rng)
-        log.append((who, json.loads(json.dumps(action))))
-        state, _events = GAME.apply(state, who, action)
-        _check(state)
-        text = canonical_json(state)
-        assert canonical_json(json.loads(text)) == text
-    assert GAME.is_over(state)
-    return state, log
+    game = play(n, seed, bots[:n], check=_check_with_round_trip)
+    assert GAME.is_over(game.state)
+    return game.state, game.log
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -78,3 +71,32 @@ def test_alt_heuristic_games_build_networks_and_earn_income() -> None:
         kinds.update(a["type"] for _who, a in log)
         assert any(len(ln["nodes"]) >= 2 for ln in state["lines"])
     assert kinds["line"] > 0 and kinds["build_plant"] > 0 and kinds["buy"] > 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_alt_heuristic_games_keep_invariants_replay_and_end(n: int, seed: int) -> None:
+    """ALT-18/19/22/24/27, ALT-12, conservation, JSON and replay in heuristic-only games,
+    which play through Step 2 (displacement, hanging lines, penalties)."""
+    game = play(n, seed, check=_check_with_round_trip)
+    assert GAME.is_over(game.state)
+    assert game.ended_by in ("covered", "idle")
+    if game.ended_by == "covered":  # ALT-43: every city holds a plant or a TP
+        assert all(r.covered(game.state, node) for node in r.play_nodes(game.state))
+    again = replay(GAME, [f"p{i}" for i in range(n)], {}, seed, game.log)
+    assert canonical_json(again) == canonical_json(game.state)
+
+
+def test_alt_heuristic_games_reach_step2_displacement_and_coverage() -> None:
+    """ALT-40, ALT-15, ALT-28, ALT-36, ALT-43: over seeded 2-4 player heuristic games, most
+    reach Step 2 and end by coverage; some displace TPs, leave hanging lines and pay
+    penalties to their owners."""
+    games = [play(n, seed, check=_check) for n in (2, 3, 4) for seed in range(3)]
+    assert sum(g.top_step >= 2 for g in games) >= 7
+    assert sum(g.ended_by == "covered" for g in games) >= 7
+    assert any(g.displacements for g in games)
+    assert any(g.hanging_seen for g in games)
+    assert any(g.penalties_to_players for g in games)
+    for g in games:
+        if g.displacements:
+            assert g.top_step >= 2  # ALT-41: no displacement in Step 1
