@@ -7,6 +7,7 @@ from typing import Any
 from engine.core import N_, IllegalAction, Rng
 from engine.iec import choices as ch
 from engine.iec.rules import (
+    DELIVERING,
     INTERACTIVE,
     PHASE_ACTIONS,
     STANDING,
@@ -25,6 +26,7 @@ from engine.iec.rules import (
     advance,
     available_techs,
     has_tech,
+    linked,
     lose_module,
     mine_limit,
     own,
@@ -57,7 +59,7 @@ def _own_building(state: State, player: str, cell: str, kind: str | None) -> dic
     if b is None or b["owner"] != player or (kind is not None and b["kind"] != kind):
         raise _bad(
             "IEC-7",
-            N_("You have no {kind} on {cell}."),
+            N_("{cell} holds no building of yours of that type."),
             kind=kind or "building",
             cell=cell,
         )
@@ -67,7 +69,9 @@ def _own_building(state: State, player: str, cell: str, kind: str | None) -> dic
 def _powered_own(state: State, player: str, action: Action, key: str, kind: str) -> dict[str, Any]:
     b = _own_building(state, player, _cell(state, action, key), kind)
     if not b["powered"]:
-        raise _bad("IEC-9", N_("Your {kind} on {cell} is not powered."), kind=kind, cell=b["cell"])
+        raise _bad(
+            "IEC-9", N_("Your building on {cell} is not powered."), kind=kind, cell=b["cell"]
+        )
     return b
 
 
@@ -79,8 +83,23 @@ def _pick_building(
         for b in own(state, player, kind):
             if b["powered"] and tag not in b["used"]:
                 return b
-        raise _bad("IEC-9", N_("You have no powered {kind} that can act."), kind=kind)
+        raise _bad("IEC-9", N_("None of your powered buildings of that type can act."), kind=kind)
     return _powered_own(state, player, action, key, kind)
+
+
+def _source(state: State, b: dict[str, Any], action: Action) -> str | None:
+    """IEC-S-10.5: the owner may name the linked storage goods are drawn from first."""
+    cell = action.get("from")
+    if cell is None:
+        return None
+    if cell not in {st["cell"] for st in linked(state, b)}:
+        raise _bad(
+            "IEC-S-10.5",
+            N_("{cell} is not a powered storage of yours linked to {building}."),
+            cell=cell,
+            building=b["cell"],
+        )
+    return str(cell)
 
 
 # ---------------------------------------------------------------- standing orders
@@ -104,7 +123,7 @@ def _standing(state: State, player: str, action: Action, events: list[Event]) ->
         if in_phase and len(cells) > power_slots(state, player):
             raise _bad(
                 "IEC-15.1",
-                N_("You can power only {n} buildings besides your reactors."),
+                N_("Buildings you can power besides your reactors: {n}."),
                 n=power_slots(state, player),
             )
         orders["power"] = list(cells)
@@ -160,6 +179,22 @@ def _standing(state: State, player: str, action: Action, events: list[Event]) ->
                 raise _bad("IEC-S-14", N_("A transfer needs a good and a positive number."))
             clean.append({"from": a["cell"], "to": b["cell"], "good": g, "n": n})
         orders["transfers"] = clean
+    elif kind == "deliver":
+        src = state["buildings"].get(action.get("building"))
+        if src is None or src["owner"] != player or src["kind"] not in DELIVERING:
+            raise _bad(
+                "IEC-S-10.5",
+                N_("Name one of your mines, mixers or developers, then storages."),
+            )
+        cells = action.get("storages")
+        if not isinstance(cells, list) or len(set(map(str, cells))) != len(cells):
+            raise _bad("IEC-S-10.5", N_("List each storage once."))
+        for c in cells:
+            _own_building(state, player, _cell(state, {"cell": c}, "cell"), "storage")
+        if cells:
+            orders.setdefault("deliver", {})[src["cell"]] = list(cells)
+        else:
+            orders.setdefault("deliver", {}).pop(src["cell"], None)
     elif kind == "destroy":
         b = _own_building(state, player, _cell(state, action, "cell"), None)
         if action.get("cancel"):
@@ -203,7 +238,7 @@ def _do_done(state: State, player: str, action: Action, events: list[Event]) -> 
     if state["phase"] == 14 and ch.must_choose_tech(state, player):
         raise _bad(
             "IEC-24",
-            N_("You have {points} science points: you must choose a technology."),
+            N_("Science points: {points}. You must choose a technology."),
             points=state["players"][player]["science"],
         )
     if state["phase"] == 3:
@@ -271,7 +306,7 @@ def _do_lay(state: State, player: str, action: Action, events: list[Event]) -> N
     if pl["mines_used"] + len(real) > mine_limit(state, player):
         raise _bad(
             "IEC-S-8.4",
-            N_("You have used all {m} of your real mines."),
+            N_("You have used all your real mines (limit {m})."),
             m=mine_limit(state, player),
         )
     _lay_checks(state, player, cells)
@@ -387,7 +422,7 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
         )
     retry = "build" in dev["used"]
     threshold = ch.build_threshold(state, dev)
-    sources = _take(state, dev, "AB", cost, prefer=action.get("from"))
+    sources = _take(state, dev, "AB", cost, prefer=_source(state, dev, action))
     roll = _roll(state)
     ok = roll >= threshold
     if retry:
@@ -546,10 +581,10 @@ def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> 
         thresholds[cell] = thr
         total += n
     if total > shots:
-        raise _bad("IEC-S-19.2", N_("This launcher has {n} shots this turn."), n=shots)
+        raise _bad("IEC-S-19.2", N_("Shots this launcher has this turn: {n}."), n=shots)
     if stock(state, la, "AC") < total:
         raise _bad("IEC-16.3", N_("Each missile costs 1 AC from a linked storage."))
-    _take(state, la, "AC", total, prefer=action.get("from"))
+    _take(state, la, "AC", total, prefer=_source(state, la, action))
     la["used"].append("fire")
     if shots > int(param(state, "launcher_shots")) and total > int(param(state, "launcher_shots")):
         _reveal(state, player, 9, events)
@@ -639,12 +674,13 @@ def _do_transmit(state: State, player: str, action: Action, events: list[Event])
         raise _bad("IEC-S-17", N_("This transmitter already launched this turn."))
     if stock(state, tr, "BC") < 1:
         raise _bad("IEC-S-17", N_("No BC in a storage linked to the transmitter."))
+    prefer = _source(state, tr, action)
     tr["used"].append("transmit")
     need = ch.transmit_threshold(state)
     launches = 1
     while launches:
         launches -= 1
-        _take(state, tr, "BC", 1, prefer=action.get("from"))
+        _take(state, tr, "BC", 1, prefer=prefer)
         roll = _roll(state)
         ok = roll >= need
         if ok:
@@ -676,9 +712,10 @@ def _do_research(state: State, player: str, action: Action, events: list[Event])
         raise _bad("IEC-S-16", N_("This laboratory already worked this turn."))
     if stock(state, lab, "BC") < 1 or stock(state, lab, "AC") < 1:
         raise _bad("IEC-S-16", N_("A laboratory needs 1 BC and 1 AC from linked storages."))
+    prefer = _source(state, lab, action)
     lab["used"].append("research")
-    _take(state, lab, "BC", 1)
-    _take(state, lab, "AC", 1)
+    _take(state, lab, "BC", 1, prefer=prefer)
+    _take(state, lab, "AC", 1, prefer=prefer)
     roll = _roll(state)
     need = int(param(state, "lab_threshold"))
     ok = roll >= need
@@ -709,7 +746,7 @@ def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> 
         raise _bad("IEC-24", N_("You already have this technology."))
     cost = tech_cost(state, player)
     if pl["science"] < cost:
-        raise _bad("IEC-23", N_("The next technology costs {cost} science points."), cost=cost)
+        raise _bad("IEC-23", N_("Science points the next technology costs: {cost}."), cost=cost)
     pl["science"] -= cost
     pl["techs"].append(tech)
     _ev(

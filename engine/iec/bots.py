@@ -1,6 +1,12 @@
-"""Bots: `random` (uniform among legal phase actions) and `economic` (builds, mixes, transmits).
+"""Bots: `random` (uniform among legal phase actions) and `economic` (plays the economy).
 
-Both choose only from `legal_actions`, so every move they make is legal.
+The economic bot keeps its standing orders (recipes, extraction, transfers, deliveries) in step
+with its network, grows the chain mine -> storage -> mixer -> transmitter where a new building
+adds the most estimated throughput (`network_value`), powers what matters, transmits and
+researches every turn, builds a laboratory and buys technologies, and uses launchers and Mine
+War tokens against rivals when it has AC to spare. It is a pure function of (state, rng): it
+keeps no memory between calls, and every phase action it returns is checked by the same
+helpers `apply` uses.
 """
 
 from __future__ import annotations
@@ -10,134 +16,636 @@ from typing import Any
 from engine.core import Action, BotFn, Rng, State
 from engine.iec import choices as ch
 from engine.iec.actions import legal_actions
-from engine.iec.rules import own, scen
-
-TECH_PREFERENCE = (8, 5, 6, 13, 7, 15, 2, 9, 12, 11, 10, 14, 16, 4, 1, 3, 17, 18, 19)
-WANTED = (
-    ("transmitter", 2),
-    ("mixer", 2),
-    ("storage", 3),
-    ("laboratory", 1),
-    ("launcher", 1),
-    ("transmitter", 3),
-    ("storage", 4),
-    ("mixer", 3),
-    ("developer", 2),
-    ("reactor", 2),
+from engine.iec.rules import (
+    DELIVERING,
+    deposit_at,
+    own,
+    param,
+    power_candidates,
+    power_slots,
+    scen,
+    stock,
+    tech_cost,
 )
-KIND_VALUE = {"reactor": 3, "transmitter": 2, "launcher": 2, "developer": 1.5}
+from engine.iec.scenario import RECIPES, SIMPLE
+
+Building = dict[str, Any]
+Plan = list[tuple[str, str]]
+
+# Energy Recovery first: the start set leaves 2 free power places, and every extra place is one
+# more mine or mixer. Then production, transmission and cheaper research.
+TECH_PREFERENCE = (13, 5, 6, 8, 7, 2, 15, 9, 12, 11, 10, 14, 16, 4, 1, 3, 17, 18, 19)
+# Value of a target for a launcher (per module destroyed); a last module counts double.
+TARGET_VALUE = {
+    "transmitter": 5.0,
+    "mixer": 4.0,
+    "laboratory": 3.0,
+    "storage": 3.0,
+    "launcher": 3.0,
+    "mine": 2.0,
+    "developer": 2.0,
+    "reactor": 1.0,
+}
+EFFECTORS = ("transmitter", "developer", "laboratory", "launcher")
+GROWTH = ("mine", "storage", "mixer", "transmitter")
+LAB_SCORE = 2.6
+LAUNCHER_SCORE = 1.2
+FIRE_MIN = 3.0
+MIN_PROJECT = 1.0
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
     return rng.choice(legal_actions(state, player))
 
 
-def _wanted_kind(state: State, player: str, kinds: list[str]) -> str | None:
-    counts: dict[str, int] = {}
-    for b in own(state, player):
-        counts[b["kind"]] = counts.get(b["kind"], 0) + 1
-    for kind, n in WANTED:
-        if counts.get(kind, 0) < n and kind in kinds:
-            return kind
-    return None
+# ---------------------------------------------------------------- estimates
 
 
-def _score(state: State, player: str, a: Action) -> float:
-    t = a["type"]
-    if t in ("transmit", "research"):
-        return 10.0
-    if t == "tech":
-        return 20.0 - TECH_PREFERENCE.index(a["tech"])
-    if t == "power":
-        return 0.5
-    if t == "build":
-        cell = a["cell"]
-        if a.get("kind") is None:
-            return 8.0
-        if a["kind"] == "mine":
-            return 7.0 if sum(1 for _ in own(state, player, "mine")) < 5 else 1.0
-        want = _wanted_kind(state, player, [a["kind"]])
-        return 6.0 - 0.01 * scen(state).cells.index(cell) if want else -1.0
-    if t == "prepare":
-        s = scen(state)
-        if a["cell"] in s.area_of and ch.kinds_for(state, a["cell"]):
-            return 4.0
-        return 3.0 if ch.kinds_for(state, a["cell"]) else -1.0
-    if t == "fire":
-        score = 6.0
-        for cell, n in a["targets"].items():
-            b = state["buildings"][cell]
-            thr = ch.hit_threshold(state, state["buildings"][a["launcher"]], cell) or 7
-            score += n * (7 - thr) / 6 + KIND_VALUE.get(b["kind"], 1.0)
-        return score
-    if t == "activate":
-        b = state["buildings"].get(a["cell"])
-        return 6.0 if b is not None and b["owner"] != player else -1.0
-    if t == "sweep":
-        mine = all(tok["owner"] == player for tok in state["tokens"] if tok["cell"] == a["cell"])
-        return -1.0 if mine else 3.0
-    if t == "subsidy":
-        return 3.0 if a["kind"] in ("transmitter", "mixer", "storage") else 1.0
-    if t == "peek":
-        return 1.0
+def turns_left(state: State) -> int:
+    return int(param(state, "turns")) - int(state["turn"])
+
+
+def mine_yield(state: State, player: str, cell: str) -> float:
+    """Expected units per turn of a mine on cell (its best resource; an unknown area's
+    deposit is averaged over its class list, or over the pair the player has peeked at)."""
+    s = scen(state)
+    dep = deposit_at(state, cell)
+    if dep:
+        return max((7 - n) / 6 for n in dep.values())
+    area_id = s.area_of.get(cell)
+    if area_id is None:
+        return 0.0
+    pool = state["players"][player]["peeks"].get(area_id) or s.classes[s.areas[area_id]["class"]]
+    return sum(max((7 - n) / 6 for n in s.deposits[d].values()) for d in pool) / len(pool)
+
+
+def network_value(state: State, player: str, plan: Plan) -> float:
+    """Estimated compound goods per turn that reach a transmitter (plus a little for goods
+    that reach only a developer or laboratory) for a set of (kind, cell) buildings.
+
+    Storages within storage range of each other form one pool (standing transfers), and a
+    mixer joins the storages it links; mines feed the pool they link to, each mixer turns 2
+    units into 1 product per turn, each transmitter launches 1 per turn.
+    """
+    s = scen(state)
+    bt = s.buildings
+    stores = [c for k, c in plan if k == "storage"]
+    parent = list(range(len(stores)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    r_st = int(bt["storage"]["range"])
+    for i in range(len(stores)):
+        for j in range(i + 1, len(stores)):
+            if s.within(stores[i], stores[j], r_st):
+                parent[find(i)] = find(j)
+    links: list[tuple[str, str, list[int]]] = []
+    for k, c in plan:
+        if k == "storage":
+            continue
+        r = int(bt[k]["link"])
+        near = [i for i, sc in enumerate(stores) if s.within(c, sc, r)]
+        if near:
+            links.append((k, c, near))
+            if k == "mixer":
+                for i in near[1:]:
+                    parent[find(i)] = find(near[0])
+    supply: dict[int, float] = {}
+    count: dict[tuple[int, str], int] = {}
+    for k, c, near in links:
+        root = find(near[0])
+        if k == "mine":
+            supply[root] = supply.get(root, 0.0) + mine_yield(state, player, c)
+        else:
+            count[root, k] = count.get((root, k), 0) + 1
+    value = 0.0
+    for root in {find(i) for i in range(len(stores))}:
+        made = min(supply.get(root, 0.0) / 2, float(count.get((root, "mixer"), 0)))
+        sent = min(made, float(count.get((root, "transmitter"), 0)))
+        used = count.get((root, "developer"), 0) + count.get((root, "laboratory"), 0)
+        value += sent + (0.35 * (made - sent) if used else 0.0)
+    return value + 0.01 * len(stores)
+
+
+def _plan(state: State, player: str) -> Plan:
+    return [(b["kind"], b["cell"]) for b in own(state, player) if b["modules"] >= 1]
+
+
+def _room(state: State, player: str) -> int:
+    return power_slots(state, player) - len(power_candidates(state, player))
+
+
+def _safe(state: State, player: str, cell: str) -> bool:
+    """No token on the cell except the player's own fakes (IEC-D-9: own mines hit too)."""
+    return all(t["owner"] == player and not t["real"] for t in state["tokens"] if t["cell"] == cell)
+
+
+def _reach_cells(state: State, player: str) -> list[str]:
+    cells: dict[str, None] = {}
+    for d in own(state, player, "developer"):
+        if d["powered"]:
+            for c in ch.prep_cells(state, d):
+                cells[c] = None
+    return [c for c in cells if _safe(state, player, c)]
+
+
+def _compound_storages(state: State, player: str) -> list[Building]:
+    """Storages a mixer delivers to (linked to a mixer)."""
+    s = scen(state)
+    r = int(s.buildings["mixer"]["link"])
+    mixers = own(state, player, "mixer")
+    return [
+        st
+        for st in own(state, player, "storage")
+        if any(s.within(st["cell"], m["cell"], r) for m in mixers)
+    ]
+
+
+def _rival_cells(state: State, player: str) -> list[str]:
+    return [c for c, b in state["buildings"].items() if b["owner"] != player]
+
+
+def project_score(
+    state: State, player: str, kind: str, cell: str, mine_cells: list[str], base: float
+) -> float:
+    """Expected compound goods gained over the rest of the game by a first module of kind."""
+    s = scen(state)
+    left = turns_left(state)
+    room = _room(state, player)
+    plan = _plan(state, player)
+    if kind in GROWTH:
+        if room < 1:
+            return 0.0
+        gain = network_value(state, player, [*plan, (kind, cell)]) - base
+        if kind == "storage" and room >= 2:
+            r_mine = int(s.buildings["mine"]["link"])
+            fed = [m for m in mine_cells if m != cell and s.within(m, cell, r_mine)]
+            for m in fed:
+                both = network_value(state, player, [*plan, (kind, cell), ("mine", m)])
+                gain = max(gain, (both - base) / 2 + 0.005 * len(fed))
+        return gain * max(0, left - 1)
+    have = {k for k, _c in plan}
+    r_lab = int(s.buildings[kind]["link"])
+    near_goods = any(s.within(st["cell"], cell, r_lab) for st in _compound_storages(state, player))
+    if kind == "laboratory":
+        if "laboratory" in have or left < 9 or room < 0 or not near_goods or state["turn"] < 3:
+            return 0.0
+        return LAB_SCORE + 0.01 * left
+    if kind == "launcher":
+        limit = 0 if "laboratory" in have else -1
+        if "launcher" in have or left < 5 or state["turn"] < 8 or room < limit or not near_goods:
+            return 0.0
+        top = max(state["players"][p]["vp"] for p in state["players"])
+        if top < state["players"][player]["vp"] + 2:
+            return 0.0
+        ext = int(s.buildings["launcher"]["range"]) * int(param(state, "launcher_extended_factor"))
+        rivals = [c for c in _rival_cells(state, player) if s.within(c, cell, ext)]
+        return LAUNCHER_SCORE + 0.1 * len(rivals) if rivals else 0.0
     return 0.0
 
 
-def _mix_order(state: State, player: str) -> list[str]:
-    totals: dict[str, int] = {"AB": 0, "BC": 0, "AC": 0}
-    for st in own(state, player, "storage"):
-        for g in totals:
-            totals[g] += st["goods"][g]
-    needs_ac = bool(own(state, player, "laboratory") or own(state, player, "launcher"))
-    wanted = {"AB": 2, "BC": 2, "AC": 1 if needs_ac else 0}
-    return sorted(totals, key=lambda g: (totals[g] - wanted[g], g))
-
-
-def _transfers(state: State, player: str) -> list[dict[str, Any]]:
-    """Move compound goods from storages fed by mines to storages that are not."""
+def _mine_cells(state: State, player: str, reach: list[str]) -> list[str]:
     s = scen(state)
+    return [c for c in reach if c in s.area_of and "mine" in ch.kinds_for(state, c)]
+
+
+def best_projects(state: State, player: str, cells: list[str]) -> list[tuple[float, str, str]]:
+    """(score, kind, cell) for new buildings on the given cells, best first."""
+    base = network_value(state, player, _plan(state, player))
+    mines = _mine_cells(state, player, _reach_cells(state, player))
+    out = []
+    for cell in cells:
+        for kind in ch.kinds_for(state, cell):
+            if kind in ("reactor", "developer"):
+                continue
+            sc = project_score(state, player, kind, cell, mines, base)
+            if sc >= MIN_PROJECT:
+                out.append((sc, kind, cell))
+    out.sort(key=lambda x: (-x[0], x[1], scen(state).index[x[2]]))
+    return out
+
+
+def _rebuild_score(state: State, player: str, b: Building) -> float:
+    left = turns_left(state)
+    if left < 2:
+        return 0.0
+    kind = b["kind"]
+    if kind == "storage":
+        if left < 3:
+            return 0.0
+        return 2.5 if sum(b["goods"].values()) >= 2 else 1.2
+    if kind in ("transmitter", "mixer"):
+        return 1.5 if b["modules"] < 1 else 1.2
+    if kind == "developer":
+        return 1.1 if left >= 5 else 0.0
+    return 0.0
+
+
+# ---------------------------------------------------------------- standing orders
+
+
+def _totals(state: State, player: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for st in own(state, player, "storage"):
+        for g, n in st["goods"].items():
+            out[g] = out.get(g, 0) + n
+    return out
+
+
+def _building_mode(state: State, player: str) -> bool:
+    return turns_left(state) >= 4 and any(d["powered"] for d in own(state, player, "developer"))
+
+
+def _wants_ab(state: State, player: str) -> bool:
+    """AB only while it will be spent: a site, a free power place, a damaged building."""
+    if not _building_mode(state, player):
+        return False
+    if _room(state, player) > 0 or any(w == player for w in state["sites"].values()):
+        return True
+    return any(_rebuild_score(state, player, b) > 0 for b in _damaged(state, player))
+
+
+def _damaged(state: State, player: str) -> list[Building]:
+    return [b for b in own(state, player) if b["modules"] < ch_nominal(state, b)]
+
+
+def product_wants(state: State, player: str) -> list[str]:
+    """Recipes the mixers should make, most wanted first (unwanted ones are left out)."""
+    totals = _totals(state, player)
+    kinds = {b["kind"] for b in own(state, player)}
+    research = "laboratory" in kinds and _research_worth(state, player)
+    target = {"BC": 1 + research, "AB": 0, "AC": 0}
+    if _wants_ab(state, player):
+        early = _room(state, player) > 0 and turns_left(state) >= 10
+        target["AB"] = 3 if early else 2
+    if research:
+        target["AC"] += 1
+    if "launcher" in kinds and turns_left(state) >= 1:
+        target["AC"] += 1
+    wanted = [g for g in ("BC", "AB", "AC") if g == "BC" or target[g] > totals.get(g, 0)]
+    return sorted(wanted, key=lambda g: (-(target[g] - totals.get(g, 0)), g != "BC"))
+
+
+def extraction_orders(state: State, player: str) -> dict[str, str]:
+    """Each mine extracts what completes the most wanted recipe: the scarcer of its two
+    inputs (counting what the other mines are expected to add), else the next recipe."""
+    wants = product_wants(state, player) or ["BC"]
+    have = {g: float(_totals(state, player).get(g, 0)) for g in SIMPLE}
+    out: dict[str, str] = {}
+    mines = sorted(
+        own(state, player, "mine"), key=lambda m: (len(deposit_at(state, m["cell"])), m["cell"])
+    )
+    for mine in mines:
+        dep = deposit_at(state, mine["cell"])
+        if not dep:
+            continue
+        best: tuple[float, str] | None = None
+        for rank, recipe in enumerate(wants):
+            for g in RECIPES[recipe]:
+                if g not in dep:
+                    continue
+                other = next(x for x in RECIPES[recipe] if x != g)
+                lack = have[other] - have[g]
+                score = -3.0 * rank + lack + (7 - dep[g]) / 6
+                if best is None or score > best[0]:
+                    best = (score, g)
+        res = best[1] if best else min(dep, key=lambda g: (dep[g], g))
+        out[mine["cell"]] = res
+        have[res] += (7 - dep[res]) / 6
+    return out
+
+
+def _links_to(state: State, st: Building, kinds: tuple[str, ...]) -> int:
+    s = scen(state)
+    return sum(
+        1
+        for b in own(state, st["owner"])
+        if b["kind"] in kinds
+        and s.within(b["cell"], st["cell"], int(s.buildings[b["kind"]]["link"]))
+    )
+
+
+def transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
+    """Simple goods toward storages a mixer links; compound goods toward a transmitter's."""
+    s = scen(state)
+    r = int(s.buildings["storage"]["range"])
     stores = own(state, player, "storage")
-    mines = own(state, player, "mine")
-    r_mine = int(s.buildings["mine"]["link"])
-    r_st = int(s.buildings["storage"]["range"])
-
-    def fed(st: dict[str, Any]) -> bool:
-        return any(s.within(st["cell"], m["cell"], r_mine) for m in mines)
-
-    moves = []
+    mixing = {st["cell"]: _links_to(state, st, ("mixer",)) for st in stores}
+    sending = {st["cell"]: _links_to(state, st, ("transmitter",)) for st in stores}
+    using = {st["cell"]: _links_to(state, st, EFFECTORS) for st in stores}
+    moves: list[dict[str, Any]] = []
     for a in stores:
-        for b in stores:
-            if a is not b and fed(a) and not fed(b) and s.within(a["cell"], b["cell"], r_st):
+        near = [b for b in stores if b is not a and s.within(a["cell"], b["cell"], r)]
+        if not mixing[a["cell"]]:
+            dst = [b for b in near if mixing[b["cell"]]]
+            if dst:
                 moves += [
-                    {"from": a["cell"], "to": b["cell"], "good": g, "n": 4}
-                    for g in ("AB", "BC", "AC")
+                    {"from": a["cell"], "to": dst[0]["cell"], "good": g, "n": 4} for g in SIMPLE
+                ]
+        if not sending[a["cell"]]:
+            dst = sorted(
+                (b for b in near if sending[b["cell"]] or using[b["cell"]] > using[a["cell"]]),
+                key=lambda b: (-sending[b["cell"]], -using[b["cell"]], b["cell"]),
+            )
+            if dst:
+                moves += [
+                    {"from": a["cell"], "to": dst[0]["cell"], "good": g, "n": 4}
+                    for g in ("BC", "AB", "AC")
                 ]
     return moves
 
 
-def economic_bot(state: State, player: str, rng: Rng) -> Action:
+def delivery_orders(state: State, player: str) -> dict[str, list[str]]:
+    """Mines deliver to storages a mixer links; mixers to storages effectors link."""
+    out: dict[str, list[str]] = {}
+    for b in own(state, player):
+        if b["kind"] not in DELIVERING or b["kind"] == "developer":
+            continue
+        cands = [st for st in own(state, player, "storage") if _in_link(state, b, st)]
+        if len(cands) < 2:
+            continue
+        if b["kind"] == "mine":
+            cands.sort(key=lambda st: (-_links_to(state, st, ("mixer",)), st["cell"]))
+        else:
+            cands.sort(
+                key=lambda st: (
+                    -_links_to(state, st, ("transmitter",)),
+                    -_links_to(state, st, EFFECTORS),
+                    st["cell"],
+                )
+            )
+        out[b["cell"]] = [st["cell"] for st in cands]
+    return out
+
+
+def _in_link(state: State, b: Building, st: Building) -> bool:
+    s = scen(state)
+    return s.within(b["cell"], st["cell"], int(s.buildings[b["kind"]]["link"]))
+
+
+def _standing_update(state: State, player: str) -> Action | None:
     orders = state["players"][player]["orders"]
-    mix = _mix_order(state, player)
+    mix = product_wants(state, player)
     if orders["mix"] != mix:
         return {"type": "mix", "recipes": mix}
-    moves = _transfers(state, player)
+    for cell, res in extraction_orders(state, player).items():
+        if orders["extract"].get(cell) != res:
+            return {"type": "extract", "mine": cell, "resource": res}
+    moves = transfer_orders(state, player)
     if orders["transfers"] != moves:
         return {"type": "transfers", "moves": moves}
-    acts = legal_actions(state, player)
-    best: list[Action] = []
-    best_score = 0.0
+    current = orders.get("deliver", {})
+    for cell, stores in delivery_orders(state, player).items():
+        if current.get(cell) != stores:
+            return {"type": "deliver", "building": cell, "storages": stores}
+    return None
+
+
+# ---------------------------------------------------------------- phase decisions
+
+
+def power_ranking(state: State, player: str) -> list[str]:
+    """Buildings to power, most useful first (IEC-15.2: the owner chooses)."""
+    left = turns_left(state)
+    ab = _totals(state, player).get("AB", 0)
+    sites = any(w == player for w in state["sites"].values())
+    damaged = any(_rebuild_score(state, player, b) > 0 for b in _damaged(state, player))
+
+    def value(b: Building) -> float:
+        k = b["kind"]
+        if k == "storage":
+            return 100.0
+        if k == "mixer":
+            return 90.0
+        if k == "transmitter":
+            return 88.0
+        if k == "mine":
+            return 80.0 + mine_yield(state, player, b["cell"])
+        if k == "developer":
+            busy = left >= 3 and ab >= 2 and (sites or damaged or _room(state, player) > 0)
+            return 85.0 if busy else 20.0
+        if k == "laboratory":
+            return 70.0 if left >= 1 else 5.0
+        if k == "launcher":
+            return 60.0 if _totals(state, player).get("AC", 0) else 10.0
+        return 1.0
+
+    cands = sorted(power_candidates(state, player), key=lambda b: (-value(b), b["cell"]))
+    return [b["cell"] for b in cands]
+
+
+def ch_nominal(state: State, b: Building) -> int:
+    return int(scen(state).buildings[b["kind"]]["modules"])
+
+
+def _phase_power(state: State, player: str) -> Action:
+    ranked = power_ranking(state, player)
+    return {"type": "power", "buildings": ranked[: power_slots(state, player)]}
+
+
+def _phase_prepare(state: State, player: str) -> Action | None:
+    s = scen(state)
+    mine_sites = [c for c, w in state["sites"].items() if w == player]
+    devs = [
+        d
+        for d in own(state, player, "developer")
+        if d["powered"] and not ({"prepare", "recycle"} & set(d["used"]))
+    ]
+    if not devs:
+        return None
+    r = ch.dev_range(state)
+    pending = [c for c in mine_sites if any(s.within(c, d["cell"], r) for d in devs)]
+    if pending and best_projects(state, player, pending):
+        return None
+    for _sc, kind, cell in best_projects(state, player, _reach_cells(state, player)):
+        del kind
+        for d in devs:
+            if cell in ch.prep_cells(state, d):
+                return {"type": "prepare", "developer": d["cell"], "cell": cell}
+    return None
+
+
+def _phase_build(state: State, player: str) -> Action | None:
+    s = scen(state)
+    r = ch.dev_range(state)
+    options: list[tuple[float, Action]] = []
+    for d in own(state, player, "developer"):
+        if not d["powered"] or not ch.can_build_attempt(d):
+            continue
+        if stock(state, d, "AB") < ch.module_cost(state):
+            continue
+        sites = [
+            c
+            for c, w in state["sites"].items()
+            if s.within(c, d["cell"], r) and _safe(state, player, c) and c not in state["buildings"]
+        ]
+        for sc, kind, cell in best_projects(state, player, sites):
+            options.append(
+                (sc, {"type": "build", "developer": d["cell"], "cell": cell, "kind": kind})
+            )
+        for cell, kinds in ch.build_targets(state, d):
+            if kinds:
+                continue
+            sc = _rebuild_score(state, player, state["buildings"][cell])
+            if sc > 0:
+                options.append((sc, {"type": "build", "developer": d["cell"], "cell": cell}))
+    if not options:
+        return None
+    options.sort(key=lambda x: -x[0])
+    return options[0][1]
+
+
+def _lay_score(state: State, player: str, cell: str) -> float:
+    s = scen(state)
+    owner = state["sites"].get(cell)
+    if owner is not None and owner != player:
+        return 10.0
+    if not ch.kinds_for(state, cell):
+        return 0.0
+    r = ch.dev_range(state)
+    rival_devs = [
+        b["cell"]
+        for b in state["buildings"].values()
+        if b["owner"] != player and b["kind"] == "developer"
+    ]
+    if not any(s.within(cell, d, r) for d in rival_devs):
+        return 0.0
+    return 3.0 if cell in s.area_of else 1.0
+
+
+def _ac_reserve(state: State, player: str) -> int:
+    """AC kept for the laboratory while research can still buy a technology."""
+    return 1 if own(state, player, "laboratory") and turns_left(state) >= 2 else 0
+
+
+def _phase_lay(state: State, player: str, rng: Rng) -> Action | None:
+    if not ch.can_lay(state, player) or turns_left(state) < 2:
+        return None
+    ac = _totals(state, player).get("AC", 0)
+    if ac < 1 + _ac_reserve(state, player):
+        return None
+    cells = ch.lay_cells(state, player)
+    scored = sorted(((_lay_score(state, player, c), c) for c in cells), key=lambda x: -x[0])
+    if not scored or scored[0][0] < 1.0:
+        return None
+    real = scored[0][1]
+    others = [c for c in cells if c != real]
+    rng.shuffle(others)
+    return {"type": "lay", "real": [real], "fake": sorted(others[:2])}
+
+
+def _phase_activate(state: State, player: str) -> Action | None:
+    for t in ch.own_tokens(state, player):
+        b = state["buildings"].get(t["cell"])
+        if t["real"] and b is not None and b["owner"] != player:
+            return {"type": "activate", "cell": t["cell"]}
+    return None
+
+
+def _hit_chance(thr: int, n: int) -> float:
+    miss = (thr - 1) / 6
+    return 1.0 - miss**n
+
+
+def _phase_fire(state: State, player: str) -> Action | None:
+    top = max((state["players"][p]["vp"] for p in state["players"]), default=0)
+    best: tuple[float, Action] | None = None
+    for la in own(state, player, "launcher"):
+        if not la["powered"] or not ch.can_fire(state, la):
+            continue
+        n = min(ch.launcher_shots(state, la), stock(state, la, "AC") - _ac_reserve(state, player))
+        if n < 1:
+            continue
+        for cell, thr in ch.fire_targets(state, la):
+            b = state["buildings"][cell]
+            val = TARGET_VALUE.get(b["kind"], 1.0)
+            if b["modules"] == 1:
+                val *= 2 if b["kind"] != "reactor" else 20
+            val *= 1.0 + state["players"][b["owner"]]["vp"] / (1.0 + top)
+            sc = val * _hit_chance(thr, n)
+            if sc >= FIRE_MIN and (best is None or sc > best[0]):
+                best = (sc, {"type": "fire", "launcher": la["cell"], "targets": {cell: n}})
+    return best[1] if best else None
+
+
+def _research_worth(state: State, player: str) -> bool:
+    """Research while the next technology can still be bought before the game ends."""
+    pl = state["players"][player]
+    need = tech_cost(state, player) - pl["science"]
+    return need <= (turns_left(state) + 1) * 5 / 6 + 0.5
+
+
+def _phase_research(state: State, player: str) -> Action | None:
+    if not _research_worth(state, player):
+        return None
+    for lab in own(state, player, "laboratory"):
+        if (
+            lab["powered"]
+            and "research" not in lab["used"]
+            and stock(state, lab, "BC") > 0
+            and stock(state, lab, "AC") > 0
+        ):
+            return {"type": "research", "building": lab["cell"]}
+    return None
+
+
+def _phase_transmit(state: State, player: str) -> Action | None:
+    for tr in own(state, player, "transmitter"):
+        if tr["powered"] and "transmit" not in tr["used"] and stock(state, tr, "BC") > 0:
+            return {"type": "transmit", "building": tr["cell"]}
+    return None
+
+
+def _phase_techs(state: State, player: str, acts: list[Action]) -> Action | None:
+    techs = [a for a in acts if a["type"] == "tech"]
+    if techs:
+        return min(techs, key=lambda a: TECH_PREFERENCE.index(a["tech"]))
+    peeks = [a for a in acts if a["type"] == "peek"]
+    if peeks:
+        return peeks[0]
+    s = scen(state)
+    r = int(s.buildings["mine"]["link"])
+    stores = [st["cell"] for st in own(state, player, "storage")]
     for a in acts:
-        s = _score(state, player, a)
-        if s > best_score + 1e-9:
-            best, best_score = [a], s
-        elif abs(s - best_score) <= 1e-9 and s > 0:
-            best.append(a)
-    if not best:
-        done = [a for a in acts if a["type"] == "done"]
-        return done[0] if done else acts[0]
-    return best[0] if len(best) == 1 else rng.choice(best)
+        near = a["type"] == "subsidy" and any(s.within(a["cell"], c, r) for c in stores)
+        if near and a["kind"] == "mine" and _safe(state, player, a["cell"]):
+            return a
+    return None
+
+
+def economic_bot(state: State, player: str, rng: Rng) -> Action:
+    order = _standing_update(state, player)
+    if order is not None:
+        return order
+    ph = state["phase"]
+    act: Action | None = None
+    if ph == 3:
+        act = _phase_power(state, player)
+    elif ph == 5:
+        act = _phase_lay(state, player, rng)
+    elif ph == 6:
+        act = _phase_prepare(state, player)
+    elif ph == 7:
+        act = _phase_build(state, player)
+    elif ph == 8:
+        act = _phase_activate(state, player)
+    elif ph == 9:
+        act = _phase_fire(state, player)
+    elif ph == 10:
+        act = _phase_transmit(state, player)
+    elif ph == 11:
+        act = _phase_research(state, player)
+    elif ph == 14:
+        act = _phase_techs(state, player, legal_actions(state, player))
+    if act is None:
+        act = {"type": "done"}
+    return act
 
 
 BOTS: dict[str, BotFn] = {"random": random_bot, "economic": economic_bot}
 
-__all__: list[Any] = ["BOTS"]
+__all__: list[Any] = ["BOTS", "economic_bot", "network_value", "random_bot"]

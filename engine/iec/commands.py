@@ -31,6 +31,32 @@ from engine.iec.rules import (
 from engine.iec.scenario import GOODS, KINDS, RECIPES, load, scenario_ids
 from engine.iec.techs import TECHS
 
+# Display names of the building kinds (the state keeps the English ids of KINDS).
+KIND_NAMES: dict[str, str] = {
+    "reactor": N_("reactor"),
+    "mine": N_("mine"),
+    "storage": N_("storage"),
+    "mixer": N_("mixer"),
+    "laboratory": N_("laboratory"),
+    "transmitter": N_("transmitter"),
+    "developer": N_("developer"),
+    "launcher": N_("launcher"),
+}
+# Why a module was lost (`module_lost` event's `cause`).
+CAUSE_NAMES: dict[str, str] = {
+    "seismic": N_("seismic shock"),
+    "missile": N_("missile"),
+    "mine": N_("mine"),
+    "recycled": N_("recycled"),
+}
+
+
+def kind_name(t: Translator, kind: Any) -> str:
+    """The translated display name of a building kind (unknown ids are shown as they are)."""
+    name = KIND_NAMES.get(str(kind))
+    return t.gettext(name) if name else str(kind)
+
+
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "scenario",
@@ -72,6 +98,15 @@ COMMANDS: tuple[CommandSpec, ...] = (
         N_("Standing transfers between storages: from to good count ..."),
         (ArgSpec("moves", "rest", N_("groups of: from to good count, or none")),),
         ("/transfer C1 E3 A 1", "/transfer none"),
+    ),
+    CommandSpec(
+        "deliver",
+        N_("Standing choice of the storages a mine, mixer or developer delivers to, best first"),
+        (
+            ArgSpec("building", "cell"),
+            ArgSpec("storages", "cell", N_("storage cells, or none"), repeated=True),
+        ),
+        ("/deliver C3 E3 C1", "/deliver C3 none"),
     ),
     CommandSpec(
         "destroy",
@@ -122,8 +157,9 @@ COMMANDS: tuple[CommandSpec, ...] = (
             _CELL,
             ArgSpec("kind", "kind", required=False),
             ArgSpec("developer", "cell", required=False),
+            ArgSpec("from", "rest", N_("from <storage>: where the AB is taken"), required=False),
         ),
-        ("/build G6 mine", "/build E3"),
+        ("/build G6 mine", "/build E3", "/build G6 storage from E3"),
     ),
     CommandSpec(
         "recycle",
@@ -134,21 +170,29 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("activate", N_("Activate your token on a cell"), (_CELL,), ("/activate H7",)),
     CommandSpec(
         "fire",
-        N_("Fire a launcher: target [missiles] [target missiles] [launcher]"),
+        N_("Fire a launcher: target [missiles] [target missiles] [launcher] [from storage]"),
         (ArgSpec("targets", "rest"),),
-        ("/fire R3 2", "/fire I5 R3 1 T12 1"),
+        ("/fire R3 2", "/fire I5 R3 1 T12 1", "/fire R3 2 from I7"),
     ),
     CommandSpec(
         "transmit",
         N_("Launch 1 BC to Earth from a transmitter"),
-        (ArgSpec("transmitter", "cell", required=False),),
-        ("/transmit",),
+        (
+            ArgSpec("transmitter", "cell", required=False),
+            ArgSpec("from", "rest", N_("from <storage>: where the BC is taken"), required=False),
+        ),
+        ("/transmit", "/transmit G3 from E3"),
     ),
     CommandSpec(
         "research",
         N_("Laboratory: 1 BC + 1 AC for a science point"),
-        (ArgSpec("laboratory", "cell", required=False),),
-        ("/research",),
+        (
+            ArgSpec("laboratory", "cell", required=False),
+            ArgSpec(
+                "from", "rest", N_("from <storage>: where the goods are taken"), required=False
+            ),
+        ),
+        ("/research", "/research G1 from E3"),
     ),
     CommandSpec(
         "tech", N_("Choose a technology (secret)"), (ArgSpec("tech", "tech"),), ("/tech 8",)
@@ -226,8 +270,28 @@ def _pick_dev(state: State, player: str, cell: str, explicit: str | None, tag: s
     raise ParseError(N_("None of your developers reaches {cell}."), cell=cell)
 
 
+def _split_from(state: State, args: list[str]) -> tuple[list[str], str | None]:
+    """`... from E3`: the storage the goods are drawn from first (IEC-S-10.5)."""
+    for i, a in enumerate(args):
+        if a.lower() == "from":
+            if i + 1 >= len(args):
+                raise ParseError(N_("Name a storage after from."))
+            return args[:i] + args[i + 2 :], _cell_arg(state, args[i + 1])
+    return args, None
+
+
 def parse(state: State, player: str, name: str, args: list[str]) -> Action | list[Action] | Reply:
     name = name.lower().lstrip("/")
+    args, source = _split_from(state, list(args))
+    if source is not None and name not in ("build", "fire", "transmit", "research"):
+        raise ParseError(N_("Only build, fire, transmit and research take from."))
+    act = _parse(state, player, name, args)
+    if source is not None and isinstance(act, dict):
+        act["from"] = source
+    return act
+
+
+def _parse(state: State, player: str, name: str, args: list[str]) -> Action | list[Action] | Reply:
     if name == "pass":
         name = "done"
     if name == "status":
@@ -263,6 +327,10 @@ def parse(state: State, player: str, name: str, args: list[str]) -> Action | lis
             for i in range(0, len(args), 4)
         ]
         return {"type": "transfers", "moves": moves}
+    if name == "deliver":
+        _need(args, 2)
+        stores = [] if args[1].lower() == "none" else [_cell_arg(state, a) for a in args[1:]]
+        return {"type": "deliver", "building": _cell_arg(state, args[0]), "storages": stores}
     if name == "destroy":
         _need(args, 1)
         act: Action = {"type": "destroy", "cell": _cell_arg(state, args[0])}
@@ -413,13 +481,15 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
     s = scen(state)
     if ph == 3:
         cands = ", ".join(b["cell"] for b in power_candidates(state, player))
+        n = power_slots(state, player)
         lines.append(
-            _t_fmt(
-                t,
-                N_("Power {n} of: {cands} (/power cells, or /done to keep your standing choice)."),
-                n=power_slots(state, player),
-                cands=cands,
-            )
+            t.ngettext(
+                "Power {n} building of: {cands} (/power cells, or /done to keep your standing "
+                "choice).",
+                "Power {n} buildings of: {cands} (/power cells, or /done to keep your standing "
+                "choice).",
+                n,
+            ).format(n=n, cands=cands)
         )
     elif ph == 4:
         lines.append(
@@ -462,8 +532,10 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
             need = ch.build_threshold(state, d)
             if ch.can_build_attempt(d):
                 tg = ch.build_targets(state, d)
+                rebuild = t.gettext(N_("rebuild"))
                 txt = "; ".join(
-                    f"{c} ({'/'.join(k) if k else t.gettext('rebuild')})" for c, k in tg[:10]
+                    f"{c} ({'/'.join(kind_name(t, x) for x in k) if k else rebuild})"
+                    for c, k in tg[:10]
                 )
                 lines.append(
                     _t_fmt(
@@ -507,21 +579,18 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
             if la["powered"] and ch.can_fire(state, la):
                 fts = ch.fire_targets(state, la)
                 txt = ", ".join(
-                    f"{c} {state['buildings'][c]['kind']} {thr}+ ({_pct(thr)})"
+                    f"{c} {kind_name(t, state['buildings'][c]['kind'])} {thr}+ ({_pct(thr)})"
                     for c, thr in fts[:12]
                 )
+                shots = ch.launcher_shots(state, la)
                 lines.append(
-                    _t_fmt(
-                        t,
-                        N_(
-                            "Launcher {la}: {shots} shots, 1 AC each ({ac} linked); "
-                            "targets: {txt}. At most one module per target."
-                        ),
-                        la=la["cell"],
-                        shots=ch.launcher_shots(state, la),
-                        ac=stock(state, la, "AC"),
-                        txt=txt,
-                    )
+                    t.ngettext(
+                        "Launcher {la}: {shots} shot, 1 AC each ({ac} linked); "
+                        "targets: {txt}. At most one module per target.",
+                        "Launcher {la}: {shots} shots, 1 AC each ({ac} linked); "
+                        "targets: {txt}. At most one module per target.",
+                        shots,
+                    ).format(la=la["cell"], shots=shots, ac=stock(state, la, "AC"), txt=txt)
                 )
     elif ph == 10:
         need = ch.transmit_threshold(state)
@@ -613,15 +682,17 @@ _EVENT_TEXT = {
     "radiation": N_("Radiation this turn: {value}."),
     "turn_started": N_("Turn {turn} begins. Order: {order_text}."),
     "turn_ended": N_("Turn {turn} ends."),
-    "module_lost": N_("{player}'s {kind} on {cell} loses a module ({left} left, {cause})."),
-    "building_removed": N_("{player}'s {kind} on {cell} is destroyed."),
-    "self_destroyed": N_("{player} blows up the {kind} on {cell}."),
+    "module_lost": N_(
+        "{player}'s {kind_name} on {cell} loses a module ({left} left, {cause_name})."
+    ),
+    "building_removed": N_("{player}'s {kind_name} on {cell} is destroyed."),
+    "self_destroyed": N_("{player} blows up the {kind_name} on {cell}."),
     "deposit_revealed": N_("Area {area} holds deposit {deposit}."),
     "tech_revealed": N_("{player} reveals {tech_name}."),
     "tech_chosen": N_("{player} discovers a secret technology (cost {cost})."),
     "site_prepared": N_("{player} prepares a site on {cell}."),
     "build_roll": N_(
-        "{player} builds {kind} on {cell}: rolled {roll}, needed {need}+ - {outcome}."
+        "{player} builds a {kind_name} module on {cell}: rolled {roll}, needed {need}+ - {outcome}."
     ),
     "recycled": N_("{player} recycles a module on {target}: rolled {roll} - {outcome}."),
     "tokens_laid": N_("{player} lays tokens on {cells_text}."),
@@ -629,71 +700,142 @@ _EVENT_TEXT = {
     "token_activated": N_("{player} activates the token on {cell}: {real_text}."),
     "mine_test": N_("Mine on {cell}: rolled {roll}, needed {need}+ - {outcome}."),
     "swept": N_("{player} sweeps the tokens from {cell}."),
-    "missiles": N_(
-        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
-        "(needed {need}+), {hits} hit(s)."
-    ),
     "intercept": N_("{player} tries to intercept over {target}: rolled {roll} - {outcome}."),
     "transmitted": N_("{player} transmits from {cell}: rolled {roll}, needed {need}+ - {outcome}."),
     "research": N_("{player}'s laboratory: rolled {roll} - {outcome}."),
     "eliminated": N_("{player} is eliminated: {vp} VP become {final_vp}."),
-    "subsidy": N_("{player} receives a subsidised {kind} on {cell}."),
-    "power_given": N_("{player} gives power for {count} buildings to {to}."),
+    "subsidy": N_("{player} receives a subsidised {kind_name} on {cell}."),
     "game_over": N_("Game over. Ranking: {ranking_text}."),
 }
 
 
-def describe_event(state: State, event: Event, t: Translator) -> str | None:
-    kind = event.get("type")
-    msg = _EVENT_TEXT.get(str(kind))
-    if msg is None:
-        return None
-    params = dict(event)
-    params.pop("secret", None)
+# Events whose line depends on a count: (singular, plural, the event field holding the count).
+_PLURAL_EVENT_TEXT: dict[str, tuple[str, str, str]] = {
+    "missiles": (
+        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+        "(needed {need}+), {hits} hit.",
+        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+        "(needed {need}+), {hits} hits.",
+        "hits",
+    ),
+    "power_given": (
+        "{player} gives power for {count} building to {to}.",
+        "{player} gives power for {count} buildings to {to}.",
+        "count",
+    ),
+}
+
+# What the owner alone is told about a private event (see README.md, "Private events").
+_PRIVATE_TEXT = {
+    "tokens_laid": N_("Only you know: your real mine is on {real_text}."),
+    "tech_chosen": N_("Only you know: you discovered {tech_name} (cost {cost})."),
+    "peeked": N_("Remote Drilling: area {area} holds one of {deposits_text}."),
+    "order_set": N_("Standing order saved."),
+}
+
+
+def _tech_name(t: Translator, tech: Any) -> str:
+    name = TECHS.get(tech) if isinstance(tech, int) else None
+    return t.gettext(name) if name else ""
+
+
+def _event_params(event: Event, t: Translator) -> dict[str, Any]:
+    """The event's public fields plus the derived texts the templates use (no secrets)."""
+    params = {k: v for k, v in event.items() if k != "secret"}
     params["outcome"] = t.gettext(N_("success") if event.get("success") else N_("failure"))
-    params["order_text"] = ", ".join(event.get("order", []))
-    params["tech_name"] = t.gettext(TECHS.get(int(event.get("tech", 0) or 0), ""))
+    order = event.get("order")
+    params["order_text"] = ", ".join(order) if isinstance(order, list) else ""
+    params["tech_name"] = _tech_name(t, event.get("tech"))
+    params["kind_name"] = kind_name(t, event.get("kind", ""))
+    cause = CAUSE_NAMES.get(str(event.get("cause", "")))
+    params["cause_name"] = t.gettext(cause) if cause else str(event.get("cause", ""))
     params["cells_text"] = ", ".join(event.get("cells", []))
     params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
     params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
     params["ranking_text"] = " > ".join(", ".join(g) for g in event.get("ranking", []))
+    return params
+
+
+def _fill(template: str, params: dict[str, Any]) -> str:
     try:
-        return t.gettext(msg).format(**params)
+        return template.format(**params)
     except (KeyError, IndexError, ValueError):
-        return t.gettext(msg)
+        return template
 
 
-def buttons(state: State, player: str) -> list[tuple[str, str]]:
+def describe_event(state: State, event: Event, t: Translator) -> str | None:
+    """The public line for the group chat, or None. Never shows a `secret` field; events that
+    would reveal a secret technology by their mere existence (`peeked`, `order_set`) are
+    not announced. The owner's extra line comes from `describe_private_event`."""
+    kind = str(event.get("type"))
+    params = _event_params(event, t)
+    plural = _PLURAL_EVENT_TEXT.get(kind)
+    if plural is not None:
+        singular, many, key = plural
+        n = event.get(key)
+        return _fill(t.ngettext(singular, many, n if isinstance(n, int) else 0), params)
+    msg = _EVENT_TEXT.get(kind)
+    if msg is None:
+        return None
+    return _fill(t.gettext(msg), params)
+
+
+def describe_private_event(state: State, event: Event, t: Translator) -> str | None:
+    """The line only `event["private_to"]` may read (the secret part), or None."""
+    kind = str(event.get("type"))
+    msg = _PRIVATE_TEXT.get(kind)
+    if msg is None or not event.get("private_to"):
+        return None
+    secret = event.get("secret") or {}
+    params = _event_params(event, t)
+    params["real_text"] = ", ".join(secret.get("real", []))
+    params["tech_name"] = _tech_name(t, secret.get("tech"))
+    params["deposits_text"] = " / ".join(str(d) for d in secret.get("deposits", []))
+    return _fill(t.gettext(msg), params)
+
+
+_BUTTON_TEXT = {
+    "transmit": N_("Transmit {cell}"),
+    "research": N_("Research {cell}"),
+    "activate": N_("Activate {cell}"),
+    "sweep": N_("Sweep {cell}"),
+    "peek": N_("Peek {area}"),
+    "fire": N_("Fire {cell} x{n}"),
+}
+
+
+def buttons(state: State, player: str, t: Translator | None = None) -> list[tuple[str, str]]:
+    """Small choices as (label, command); labels are translated when `t` is given."""
     if state["over"] or state["actor"] != player:
         return []
     from engine.iec.actions import legal_actions
 
+    tr: Translator = t if t is not None else _English()
     out: list[tuple[str, str]] = []
     for a in legal_actions(state, player):
-        label_cmd = _as_command(a)
+        label_cmd = _as_command(a, tr)
         if label_cmd and label_cmd not in out and a["type"] != "done":
             out.append(label_cmd)
         if len(out) >= 5:
             break
-    out.append(("Done", "/done"))
+    out.append((tr.gettext(N_("Done")), "/done"))
     return out
 
 
-def _as_command(a: Action) -> tuple[str, str] | None:
-    t = a["type"]
-    if t in ("transmit", "research"):
-        return (f"{t.title()} {a['building']}", f"/{t} {a['building']}")
-    if t == "tech":
-        return (f"{a['tech']} {TECHS[a['tech']]}", f"/tech {a['tech']}")
-    if t == "activate":
-        return (f"Activate {a['cell']}", f"/activate {a['cell']}")
-    if t == "fire" and len(a["targets"]) == 1:
+def _as_command(a: Action, t: Translator) -> tuple[str, str] | None:
+    kind = a["type"]
+    if kind in ("transmit", "research"):
+        cell = a["building"]
+        return (_t_fmt(t, _BUTTON_TEXT[kind], cell=cell), f"/{kind} {cell}")
+    if kind == "tech":
+        return (f"{a['tech']} {_tech_name(t, a['tech'])}", f"/tech {a['tech']}")
+    if kind in ("activate", "sweep"):
+        return (_t_fmt(t, _BUTTON_TEXT[kind], cell=a["cell"]), f"/{kind} {a['cell']}")
+    if kind == "fire" and len(a["targets"]) == 1:
         ((c, n),) = a["targets"].items()
-        return (f"Fire {c} x{n}", f"/fire {a['launcher']} {c} {n}")
-    if t == "sweep":
-        return (f"Sweep {a['cell']}", f"/sweep {a['cell']}")
-    if t == "peek":
-        return (f"Peek {a['area']}", f"/peek {a['area']}")
+        return (_t_fmt(t, _BUTTON_TEXT["fire"], cell=c, n=n), f"/fire {a['launcher']} {c} {n}")
+    if kind == "peek":
+        return (_t_fmt(t, _BUTTON_TEXT["peek"], area=a["area"]), f"/peek {a['area']}")
     return None
 
 

@@ -62,8 +62,14 @@ class IEC:
     def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
         return commands.describe_event(state, event, t)
 
-    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
-        return commands.buttons(state, player)
+    def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
+        """The secret part of a private event, for `event["private_to"]` only (README.md)."""
+        return commands.describe_private_event(state, event, t)
+
+    def buttons(
+        self, state: State, player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
+        return commands.buttons(state, player, t)
 
     def complete(
         self, state: State | None, player: str | None, kind: str, prefix: str

@@ -41,7 +41,19 @@ PHASE_NAMES: dict[int, str] = {
 INTERACTIVE = (3, 4, 5, 6, 7, 8, 9, 10, 11, 14)
 MINE_WAR_PHASES = (4, 5, 8)
 ORDERED_PHASES = tuple(range(3, 15))
-STANDING = ("power", "give", "extract", "mix", "transfers", "destroy", "flex", "antimissile")
+STANDING = (
+    "power",
+    "give",
+    "extract",
+    "mix",
+    "transfers",
+    "deliver",
+    "destroy",
+    "flex",
+    "antimissile",
+)
+# Buildings whose output goes to a linked storage the owner chooses (IEC-S-10.5, IEC-S-18.5).
+DELIVERING = ("mine", "mixer", "developer")
 PHASE_ACTIONS: dict[int, tuple[str, ...]] = {
     3: ("power", "done"),
     4: ("sweep", "done"),
@@ -202,22 +214,30 @@ def _take(
     return taken
 
 
-def _put(
-    state: State,
-    b: dict[str, Any],
-    good: str,
-    events: list[Event],
-    prefer: str | None = None,
-) -> str | None:
-    """Deliver one unit to a storage linked to b with free space (IEC-S-10.5)."""
+def delivery_order(state: State, b: dict[str, Any]) -> list[str]:
+    """The owner's standing destination choice for b's output (IEC-S-10.5), best first."""
+    orders = state["players"][b["owner"]]["orders"]
+    return list(orders.get("deliver", {}).get(b["cell"], []))
+
+
+def _put(state: State, b: dict[str, Any], good: str, events: list[Event]) -> str | None:
+    """Deliver one unit to a storage linked to b with free space (IEC-S-10.5).
+
+    The owner chooses the destination: storages named in his standing `deliver` order for b
+    come first, in his order. Without an order (or when those are full or unlinked) the
+    default is: simple goods to the storage holding most simple goods (the mixer's input),
+    compound goods to the one holding fewest, then most free space, then map order.
+    """
     targets = [st for st in linked(state, b) if free(state, st) > 0]
     if not targets:
         return None
     simple = good in SIMPLE
+    chosen = delivery_order(state, b)
 
-    def key(st: dict[str, Any]) -> tuple[bool, int, int, str]:
+    def key(st: dict[str, Any]) -> tuple[int, int, int, str]:
         simples = sum(st["goods"][g] for g in SIMPLE)
-        return (st["cell"] != prefer, -simples if simple else simples, -free(state, st), st["cell"])
+        rank = chosen.index(st["cell"]) if st["cell"] in chosen else len(chosen)
+        return (rank, -simples if simple else simples, -free(state, st), st["cell"])
 
     st = min(targets, key=key)
     st["goods"][good] += 1
@@ -415,6 +435,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
                 "extract": {},
                 "mix": ["AB", "BC", "AC"],
                 "transfers": [],
+                "deliver": {},
                 "destroy": [],
                 "flex": {},
                 "antimissile": True,
