@@ -1,10 +1,15 @@
-"""Benchmark: 4-player 20-turn IEC games between bots; seconds per game and apply() p99."""
+"""Benchmark: 4-player 20-turn IEC games between bots; seconds per game and apply() p99.
+
+`--stats N`: N seeded 2-4 player games of the economic bot against itself, printing the VP
+distribution and how many games saw technologies, missiles and Mine War tokens.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -25,6 +30,36 @@ def one_game(seed: int, samples: list[float]) -> None:
         samples.append(time.perf_counter() - t0)
 
 
+def bot_game(seed: int, n: int, bot: str) -> tuple[dict[str, Any], set[str]]:
+    """One n-player game of `bot` against itself; the final state and the event types seen."""
+    players = [f"p{i}" for i in range(n)]
+    st = GAME.setup(players, {}, seed)
+    rng = Rng({"s": seed + 7})
+    seen: set[str] = set()
+    while not GAME.is_over(st):
+        (p,) = GAME.current_players(st)
+        st, events = GAME.apply(st, p, GAME.bots[bot](st, p, rng))
+        seen.update(e["type"] for e in events)
+    return st, seen
+
+
+def stats(games: int = 20, bot: str = "economic") -> None:
+    vps: list[int] = []
+    techs = missiles = mines = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        st, seen = bot_game(seed, 2 + seed % 3, bot)
+        vps += [int(st["players"][p]["vp"]) for p in st["seats"]]
+        techs += "tech_chosen" in seen
+        missiles += "missiles" in seen
+        mines += "tokens_laid" in seen
+    per_game = (time.perf_counter() - t0) / games
+    print(f"{bot} bot, {games} games (2-4 players, seeds 0..{games - 1}), {len(vps)} companies")
+    print(f"VP per company: mean {sum(vps) / len(vps):.2f}, min {min(vps)}, max {max(vps)}")
+    print(f"games with technologies {techs}, missiles {missiles}, mines laid {mines}")
+    print(f"{per_game:.2f} s/game")
+
+
 def main(games: int = 10) -> None:
     samples: list[float] = []
     t0 = time.perf_counter()
@@ -38,4 +73,8 @@ def main(games: int = 10) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    args = sys.argv[1:]
+    if args[:1] == ["--stats"]:
+        stats(int(args[1]) if len(args) > 1 else 20, args[2] if len(args) > 2 else "economic")
+    else:
+        main(int(args[0]) if args else 10)
