@@ -196,7 +196,7 @@ def project_score(
             return 0.0
         return LAB_SCORE + 0.01 * left
     if kind == "launcher":
-        limit = 0 if "laboratory" in have else -1
+        limit = -1
         if "launcher" in have or left < 5 or state["turn"] < 8 or room < limit or not near_goods:
             return 0.0
         top = max(state["players"][p]["vp"] for p in state["players"])
