@@ -2,6 +2,16 @@
 
 Plays full 4-player games between heuristic bots on Germany and reports games/s,
 actions/s, and p50/p99 latencies of `apply` and of the connection-cost quote.
+
+What is measured:
+- Throughput (games/s, actions/s): the whole game loop as a simulation runs it, with no
+  timers inside: `GAME.setup`, then per move `GAME.is_over`, `GAME.current_players`, the
+  heuristic bot's decision and `GAME.apply`. Bot time is included.
+- Breakdown: the same games again with a timer around every bot call and every `apply`,
+  split into engine (`apply`), bot and the rest (setup, turn queries, loop). The timers
+  themselves cost a little, so this pass is slower than the throughput pass.
+- Latencies: `apply` from the breakdown pass; `connection_quote` for 3 cities at build
+  time in 50 other games.
 The last line is the summary the CI log greps for:
     powergrid: 31.2 games/s, 9800 actions/s, apply p99 0.41 ms, quote p99 0.90 ms
 
@@ -23,6 +33,7 @@ from engine.powergrid.quotes import connection_quote
 from engine.powergrid.rules import build_options
 
 PLAYERS = ["p1", "p2", "p3", "p4"]
+OPTIONS = {"map": "germany"}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -30,32 +41,53 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> None:
-    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    seed0 = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+def throughput(n_games: int, seed0: int) -> tuple[int, float]:
+    """Play the games untimed inside; return (actions, seconds)."""
     heuristic = GAME.bots["heuristic"]
-    apply_times: list[float] = []
-    quote_times: list[float] = []
     actions = 0
     clock = time.perf_counter
-    # Warm the per-region-set shortest-path caches as a real server would have them.
-    GAME.setup(PLAYERS, {"map": "germany"}, seed0)
     start = clock()
     for g in range(n_games):
-        state = GAME.setup(PLAYERS, {"map": "germany"}, seed0 + g)
+        state = GAME.setup(PLAYERS, OPTIONS, seed0 + g)
         rng = Rng(new_rng_state(seed0 + g))
         while not GAME.is_over(state):
             player = GAME.current_players(state)[0]
-            action = heuristic(state, player, rng)
-            t0 = clock()
-            GAME.apply(state, player, action)
-            apply_times.append(clock() - t0)
+            GAME.apply(state, player, heuristic(state, player, rng))
             actions += 1
-    elapsed = clock() - start
+    return actions, clock() - start
 
-    # Quotes: 3 cities from each player's cheapest options at build time, sampled games.
+
+def breakdown(n_games: int, seed0: int) -> tuple[list[float], float, float, float]:
+    """Play the games with a timer around each bot call and each apply.
+
+    Returns (apply times, total apply seconds, total bot seconds, elapsed seconds).
+    """
+    heuristic = GAME.bots["heuristic"]
+    apply_times: list[float] = []
+    bot_total = 0.0
+    clock = time.perf_counter
+    start = clock()
+    for g in range(n_games):
+        state = GAME.setup(PLAYERS, OPTIONS, seed0 + g)
+        rng = Rng(new_rng_state(seed0 + g))
+        while not GAME.is_over(state):
+            player = GAME.current_players(state)[0]
+            t0 = clock()
+            action = heuristic(state, player, rng)
+            t1 = clock()
+            GAME.apply(state, player, action)
+            apply_times.append(clock() - t1)
+            bot_total += t1 - t0
+    return apply_times, sum(apply_times), bot_total, clock() - start
+
+
+def quotes(n_games: int) -> list[float]:
+    """Quotes: 3 cities from each player's cheapest options at build time, sampled games."""
+    heuristic = GAME.bots["heuristic"]
+    quote_times: list[float] = []
+    clock = time.perf_counter
     for g in range(min(n_games, 50)):
-        state = GAME.setup(PLAYERS, {"map": "germany"}, 10_000 + g)
+        state = GAME.setup(PLAYERS, OPTIONS, 10_000 + g)
         rng = Rng(new_rng_state(g))
         while not GAME.is_over(state):
             player = GAME.current_players(state)[0]
@@ -65,12 +97,36 @@ def main() -> None:
                 connection_quote(state, player, cities)
                 quote_times.append(clock() - t0)
             GAME.apply(state, player, heuristic(state, player, rng))
+    return quote_times
+
+
+def main() -> None:
+    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    seed0 = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    # Warm the per-region-set shortest-path caches as a real server would have them.
+    GAME.setup(PLAYERS, OPTIONS, seed0)
+
+    actions, elapsed = throughput(n_games, seed0)
+    apply_times, engine_s, bot_s, timed_s = breakdown(n_games, seed0)
+    quote_times = quotes(n_games)
 
     ms = 1000.0
     games_s = n_games / elapsed
     actions_s = actions / elapsed
+    rest_s = timed_s - engine_s - bot_s
     print(
-        f"games: {n_games}, actions: {actions} ({actions / n_games:.0f} per game), {elapsed:.2f} s"
+        f"games: {n_games}, actions: {actions} ({actions / n_games:.0f} per game), "
+        f"{elapsed:.2f} s (full loop: setup + bot decisions + apply, no inner timers)"
+    )
+    print(
+        f"per game (timed pass, {timed_s / n_games * ms:.2f} ms): "
+        f"engine apply {engine_s / n_games * ms:.2f} ms ({engine_s / timed_s:.0%}), "
+        f"heuristic bot {bot_s / n_games * ms:.2f} ms ({bot_s / timed_s:.0%}), "
+        f"setup/turn queries/loop/timers {rest_s / n_games * ms:.2f} ms ({rest_s / timed_s:.0%})"
+    )
+    print(
+        f"engine only (apply): {actions / engine_s:.0f} actions/s, "
+        f"{n_games / engine_s:.0f} games/s if bot decisions were free"
     )
     print(
         f"apply: p50 {percentile(apply_times, 0.5) * ms:.3f} ms, "

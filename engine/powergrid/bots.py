@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+
 from engine.core import Rng
 from engine.core.protocol import Action, BotFn
 from engine.powergrid import market as mk
@@ -66,17 +69,21 @@ def random_bot(state: State, player: str, rng: Rng) -> Action:
     return rng.choice(actions)
 
 
+# Per plant number: cities powered (the heuristic reads it on every decision).
+_OUTPUT: dict[int, int] = {n: plant.output for n, plant in PLANTS.items()}
+
+
 def _capacity(plants: list[int]) -> int:
-    return sum(PLANTS[n].output for n in plants)
+    return sum(map(_OUTPUT.__getitem__, plants))
 
 
 def _plant_gain(p: dict, number: int, max_plants: int) -> int:
     """Cities of capacity a plant adds (replacing the weakest plant when at the limit)."""
     plants = p["plants"]
-    out = PLANTS[number].output
+    out = _OUTPUT[number]
     if len(plants) < max_plants:
         return out
-    return out - min(PLANTS[n].output for n in plants)
+    return out - min(map(_OUTPUT.__getitem__, plants))
 
 
 def _bid_limit(state: State, p: dict, number: int) -> int:
@@ -89,66 +96,99 @@ def _bid_limit(state: State, p: dict, number: int) -> int:
 def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
     want = expected(state)
     p = state["players"][player]
-    if want == "choose_region":
-        return rng.choice(legal_actions(state, player))
-    if want == "choose_plant":
-        return _choose_plant(state, p)
     if want == "bid":
         auction = state["auction"]
         if auction["bid"] < _bid_limit(state, p, auction["plant"]):
             return {"type": "raise", "bid": auction["bid"] + 1}
         return {"type": "pass"}
-    if want == "discard":
-        new = state["pending_discard"]["plant"]
-        old = [n for n in p["plants"] if n != new]
-        return {"type": "discard", "plant": min(old, key=lambda n: (PLANTS[n].output, n))}
     if want == "buy":
         return _buy(state, p)
     if want == "build":
         return _build(state, player, p)
+    if want == "choose_plant":
+        return _choose_plant(state, p)
+    if want == "choose_region":
+        return rng.choice(legal_actions(state, player))
+    if want == "discard":
+        new = state["pending_discard"]["plant"]
+        old = [n for n in p["plants"] if n != new]
+        return {"type": "discard", "plant": min(old, key=lambda n: (_OUTPUT[n], n))}
     plants, _ = mk.best_run(p["plants"], p["res"], len(p["cities"]))
     return {"type": "power", "plants": plants}
 
 
 def _choose_plant(state: State, p: dict) -> Action:
-    current = [n for n in mk.current_market(state) if n <= p["money"]]
-    max_plants = limits(state)["max_plants"]
+    money = p["money"]
+    current = [n for n in mk.current_market(state) if n <= money]
     if state["round"] == 1:
         # PG-25: must buy; take the plant with the best output per price.
-        best = max(current, key=lambda n: (PLANTS[n].output / n, -n))
+        best = max(current, key=lambda n: (_OUTPUT[n] / n, -n))
         return {"type": "open", "plant": best, "bid": best}
-    need_power = _capacity(p["plants"]) <= len(p["cities"]) + 2 or len(p["plants"]) < 2
-    candidates = [
-        n for n in current if _plant_gain(p, n, max_plants) > 0 and n <= _bid_limit(state, p, n)
-    ]
-    if need_power and candidates:
-        best = max(candidates, key=lambda n: (_plant_gain(p, n, max_plants), -n))
+    plants = p["plants"]
+    if _capacity(plants) > len(p["cities"]) + 2 and len(plants) >= 2:
+        return {"type": "pass"}  # enough power for now
+    # Plants that add capacity and that it would pay at least their number for: with a
+    # positive gain `_bid_limit` is min(money - reserve, number + 3 * gain), so the test
+    # `number <= _bid_limit` is `number <= money - reserve`.
+    weakest = 0
+    if len(plants) >= limits(state)["max_plants"]:
+        weakest = min(map(_OUTPUT.__getitem__, plants))
+    room = money - 10 - 5 * len(p["cities"]) // 2  # round >= 2: see `_bid_limit`
+    best, best_gain = 0, 0
+    for n in current:
+        gain = _OUTPUT[n] - weakest
+        if n <= room and (gain > best_gain or (gain == best_gain and n < best)):
+            best, best_gain = n, gain  # most gain, then the lowest number
+    if best_gain > 0:
         return {"type": "open", "plant": best, "bid": best}
     return {"type": "pass"}
 
 
+# Per plant list: (tokens one run needs by resource, hybrids' need, storage capacities).
+_NEEDS: dict[tuple[int, ...], tuple[dict[str, int], int, dict[str, int]]] = {}
+
+
+def _needs(plants: list[int]) -> tuple[dict[str, int], int, dict[str, int]]:
+    key = tuple(plants)
+    hit = _NEEDS.get(key)
+    if hit is None:
+        need = {r: 0 for r in RESOURCES}
+        hybrid = 0
+        for n in plants:
+            plant = PLANTS[n]
+            if plant.type == "hybrid":
+                hybrid += plant.cost
+            elif plant.type in need:
+                need[plant.type] += plant.cost
+        if len(_NEEDS) >= 4096:
+            _NEEDS.clear()
+        hit = _NEEDS[key] = (need, hybrid, mk.capacities(plants))
+    return hit
+
+
 def _buy(state: State, p: dict) -> Action:
     """Buy fuel for one run of every plant, cheapest need first, if affordable."""
-    need = {r: 0 for r in RESOURCES}
-    hybrid = 0
-    for n in p["plants"]:
-        plant = PLANTS[n]
-        if plant.type == "hybrid":
-            hybrid += plant.cost
-        elif plant.type in need:
-            need[plant.type] += plant.cost
+    base, hybrid, cap = _needs(p["plants"])
+    rm = state["rm"]
+    res = p["res"]
+    need = base
     # Hybrids take whichever of coal and oil is cheaper now.
     if hybrid:
-        coal_p = mk.resource_prices(state["rm"]["coal"], "coal", 1)
-        oil_p = mk.resource_prices(state["rm"]["oil"], "oil", 1)
+        coal_p = mk.resource_prices(rm["coal"], "coal", 1)
+        oil_p = mk.resource_prices(rm["oil"], "oil", 1)
         cheaper = "coal" if (coal_p or [99])[0] <= (oil_p or [99])[0] else "oil"
+        need = dict(base)
         need[cheaper] += hybrid
-    cap = mk.capacities(p["plants"])
+    money = p["money"]
     for r in RESOURCES:
-        missing = need[r] - p["res"][r]
-        count = min(missing, state["rm"][r], mk.room_for(cap, p["res"], r))
-        while count > 0 and mk.resource_cost(state["rm"][r], r, count) > p["money"]:
-            count -= 1
+        missing = need[r] - res[r]
+        if missing <= 0 or rm[r] <= 0:
+            continue
+        count = min(missing, rm[r], mk.room_for(cap, res, r))
+        if count <= 0:
+            continue
+        # The most of the `count` cheapest tokens that money covers (prices only rise).
+        count = bisect_right(list(accumulate(mk.resource_prices(rm[r], r, count))), money)
         if count > 0:
             return {"type": "buy", "resource": r, "count": count}
     return {"type": "done"}

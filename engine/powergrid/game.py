@@ -47,17 +47,17 @@ class PowerGrid:
         return commands.COMMANDS
 
     # --- rules (pure) ---
+    # The three calls a simulation makes on every move are the rule functions themselves
+    # (no delegating frame): current_players, apply, is_over.
+    current_players = staticmethod(rules.current_players)
+    apply = staticmethod(rules.apply)
+    is_over = staticmethod(rules.is_over)
+
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
         return rules.setup(players, options, seed)
 
-    def current_players(self, state: State) -> list[str]:
-        return rules.current_players(state)
-
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return legal_actions(state, player)
-
-    def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
-        return rules.apply(state, player, action)
 
     def anytime(self, action: Action) -> bool:
         """Actions any seated player may send off turn: standing orders and their cancel."""
@@ -65,9 +65,6 @@ class PowerGrid:
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)
-
-    def is_over(self, state: State) -> bool:
-        return rules.is_over(state)
 
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []

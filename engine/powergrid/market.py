@@ -151,20 +151,101 @@ def fuel_plan(
 def best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[list[int], int]:
     """The plants to run that power the most cities (fewest tokens on ties): PG-42, PG-52.
 
-    At most 4 plants, so 16 subsets: exhaustive search is exact and cheap.
+    At most 4 plants, so 16 subsets: exhaustive search is exact and cheap. The answer
+    depends only on the arguments, so it is memoised (bounded); callers get a fresh list.
     """
-    best: tuple[int, int, list[int]] = (-1, 0, [])
-    n = len(plants)
-    for mask in range(1 << n):
-        chosen = [plants[i] for i in range(n) if mask >> i & 1]
-        plan = fuel_plan(chosen, res)
-        if plan is None:
+    key = (
+        tuple(plants),
+        res["coal"],
+        res["oil"],
+        res["garbage"],
+        res["uranium"],
+        cities,
+    )
+    hit = _BEST_RUN.get(key)
+    if hit is None:
+        hit = _best_run(plants, res, cities)
+        if len(_BEST_RUN) >= BEST_RUN_MEMO:
+            _BEST_RUN.clear()
+        _BEST_RUN[key] = hit
+    return list(hit[0]), hit[1]
+
+
+BEST_RUN_MEMO = 8192
+_BEST_RUN: dict[tuple[Any, ...], tuple[tuple[int, ...], int]] = {}
+
+
+# One row per subset of a plant list: cities it powers, tokens it burns, its mask, its
+# plants, its coal / oil / garbage / uranium needs and its hybrids' need. Rows are sorted
+# the way `best_run` prefers them when the network is large enough: by output (most
+# first), then tokens burned, then mask (the order the exhaustive search meets them).
+_Subset = tuple[int, int, int, tuple[int, ...], int, int, int, int, int]
+_SUBSETS: dict[tuple[int, ...], list[_Subset]] = {}
+
+
+def _subsets(plants: tuple[int, ...]) -> list[_Subset]:
+    rows = _SUBSETS.get(plants)
+    if rows is None:
+        rows = []
+        n = len(plants)
+        for mask in range(1 << n):
+            chosen = tuple(plants[i] for i in range(n) if mask >> i & 1)
+            need = {"coal": 0, "oil": 0, "garbage": 0, "uranium": 0, "hybrid": 0}
+            output = 0
+            for number in chosen:
+                plant = PLANTS[number]
+                output += plant.output
+                if plant.type in need:
+                    need[plant.type] += plant.cost
+            rows.append(
+                (
+                    output,
+                    sum(need.values()),
+                    mask,
+                    chosen,
+                    need["coal"],
+                    need["oil"],
+                    need["garbage"],
+                    need["uranium"],
+                    need["hybrid"],
+                )
+            )
+        rows.sort(key=lambda row: (-row[0], row[1], row[2]))
+        if len(_SUBSETS) >= BEST_RUN_MEMO:
+            _SUBSETS.clear()
+        _SUBSETS[plants] = rows
+    return rows
+
+
+def _best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[tuple[int, ...], int]:
+    """`best_run` without the memo. The exhaustive search keeps the first subset (in mask
+    order) with the most cities powered, then the fewest tokens burned; each subset's fuel
+    is checked as `fuel_plan` does (hybrids take the coal left after the coal plants).
+
+    Walking the rows by output, powered = min(cities, output) never rises, so the scan
+    stops at the first row that powers fewer cities than the best found.
+    """
+    if cities <= 0:
+        return (), 0  # nothing to power: the empty run burns least
+    coal, oil, garbage, uranium = res["coal"], res["oil"], res["garbage"], res["uranium"]
+    best: _Subset | None = None
+    best_powered = -1
+    for row in _subsets(tuple(plants)):
+        output, burned, mask, _chosen, nc, no, ng, nu, hybrid = row
+        powered = cities if output > cities else output
+        if powered < best_powered:
+            break
+        if ng > garbage or nu > uranium or nc > coal:
             continue
-        powered = min(cities, sum(PLANTS[p].output for p in chosen))
-        burned = sum(plan.values())
-        if powered > best[0] or (powered == best[0] and burned < best[1]):
-            best = (powered, burned, chosen)
-    return best[2], max(best[0], 0)
+        if hybrid:
+            if no + hybrid - min(hybrid, coal - nc) > oil:
+                continue
+        elif no > oil:
+            continue
+        if best is None or (powered, -burned, -mask) > (best_powered, -best[1], -best[2]):
+            best, best_powered = row, powered
+    assert best is not None  # the empty run is always possible
+    return best[3], best_powered
 
 
 # ---------------------------------------------------------------- plant market (PG-13)

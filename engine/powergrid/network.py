@@ -13,12 +13,14 @@ from functools import cache
 from engine.powergrid.data import game_map
 
 INF = 10**9
+# Entries kept by `Network.reach` before its memo is cleared (a few games' worth).
+REACH_MEMO = 4096
 
 
 class Network:
     """Shortest paths among the cities in play of one map and region set."""
 
-    __slots__ = ("cities", "dist", "in_play", "index", "next_hop", "play")
+    __slots__ = ("_reach", "cities", "dist", "in_play", "index", "next_hop", "play")
 
     def __init__(self, map_id: str, regions: tuple[str, ...]) -> None:
         gm = game_map(map_id)
@@ -59,6 +61,8 @@ class Network:
         self.play = [i for i in range(n) if in_play[i]]
         self.dist = dist
         self.next_hop = nxt
+        # Memo of `reach`: owned cities (names, build order) -> (costs, cities in play by cost).
+        self._reach: dict[tuple[str, ...], tuple[list[int], list[int]]] = {}
 
     def connection_cost(self, owned: list[int], target: int) -> int:
         """PG-36/37: 0 for a first city, else the cheapest route from any owned city."""
@@ -77,7 +81,40 @@ class Network:
             return [0] * len(self.cities)
         if len(owned) == 1:
             return self.dist[owned[0]]
-        return list(map(min, zip(*(self.dist[o] for o in owned))))
+        dist = self.dist
+        best = dist[owned[0]]
+        for o in owned[1:]:
+            best = [a if a < b else b for a, b in zip(best, dist[o])]
+        return best
+
+    def reach(self, owned: tuple[str, ...]) -> tuple[list[int], list[int]]:
+        """`min_costs` of the named cities, and the other cities in play by (cost, index).
+
+        Memoised per network: a player's network only grows, so the usual miss extends
+        the entry of the same cities minus the last one built by one row (O(cities)).
+        The memo is bounded; the result lists are shared and must not be mutated.
+        """
+        hit = self._reach.get(owned)
+        if hit is not None:
+            return hit
+        if not owned:
+            costs = [0] * len(self.cities)  # PG-36: a first city has no connection cost
+        elif len(owned) == 1:
+            costs = list(self.dist[self.index[owned[0]]])
+        else:
+            prev = self._reach.get(owned[:-1])
+            if prev is not None:
+                row = self.dist[self.index[owned[-1]]]
+                costs = [a if a < b else b for a, b in zip(prev[0], row)]
+            else:
+                costs = self.min_costs([self.index[c] for c in owned])
+        # The player's own cities are left out: he can never build there again (PG-38).
+        mine = {self.index[c] for c in owned}
+        by_cost = sorted([i for i in self.play if i not in mine], key=costs.__getitem__)
+        if len(self._reach) >= REACH_MEMO:
+            self._reach.clear()
+        hit = self._reach[owned] = (costs, by_cost)
+        return hit
 
     def path(self, source: int, target: int) -> list[int]:
         """The city indices of one cheapest route, source first (empty if unreachable)."""

@@ -286,12 +286,12 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         from engine.powergrid import orders  # only games that use orders pay the import
 
         return orders.apply_order(state, player, action)
-    acting = current_players(state)
-    if player not in acting:
+    want = _turn_of(state, player)
+    if want is None:
+        acting = current_players(state)
         raise IllegalAction(
             "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
         )
-    want = expected(state)
     if kind not in _ALLOWED[want]:
         raise IllegalAction(
             "PG-14",
@@ -306,6 +306,32 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
 
         orders.run(state, events)
     return state, events
+
+
+def _turn_of(state: State, player: str) -> str | None:
+    """`expected(state)` if `player` is one of `current_players(state)`, else None.
+
+    The same decision as those two functions, without building the list of players
+    (apply asks it on every move).
+    """
+    phase = state["phase"]
+    if phase == "auction":
+        pending = state["pending_discard"]
+        if pending is not None:
+            return "discard" if pending["player"] == player else None
+        auction = state["auction"]
+        if auction is not None:
+            return "bid" if auction["turn"] == player else None
+        return "choose_plant" if chooser(state) == player else None
+    if phase == "resources" or phase == "build":
+        mine = state["order"][-1 - state["turn"]] == player
+        return ("buy" if phase == "resources" else "build") if mine else None
+    if phase == "bureaucracy" and state["game"] == "powergrid":
+        p = state["players"].get(player)
+        return "power" if p is not None and not p["done"] and player in state["order"] else None
+    if player in current_players(state):
+        return expected(state)
+    return None
 
 
 # Standing orders and their cancellation may be sent by any player at any time (orders.py).
@@ -429,16 +455,19 @@ def _next_bidder(state: State, after: str, events: list[Event]) -> None:
     auction = state["auction"]
     players = state["players"]
     seats = state["seats"]
+    leader = auction["leader"]
+    bidders = auction["bidders"]
+    check_money = not state["hidden_money"]
     n = len(seats)
     i = seats.index(after)
     for k in range(1, n + 1):
         name = seats[(i + k) % n]
-        if name == auction["leader"]:
+        if name == leader:
             break
-        if name not in auction["bidders"]:
+        if name not in bidders:
             continue
-        if not state["hidden_money"] and players[name]["money"] <= auction["bid"]:
-            auction["bidders"].remove(name)
+        if check_money and players[name]["money"] <= auction["bid"]:
+            bidders.remove(name)
             _event(state, events, "passed", player=name, plant=auction["plant"], auto=True)
             continue
         auction["turn"] = name
@@ -452,7 +481,7 @@ def _raise(state: State, player: str, action: Action, events: list[Event]) -> No
     auction = state["auction"]
     bid: Any = action.get("bid")
     money = state["players"][player]["money"]
-    if not _is_int(bid) or bid <= auction["bid"]:
+    if type(bid) is not int or bid <= auction["bid"]:
         raise IllegalAction(
             "PG-21", N_("You must bid more than {high} E."), high=auction["bid"], bid=str(bid)
         )
@@ -460,9 +489,10 @@ def _raise(state: State, player: str, action: Action, events: list[Event]) -> No
         raise IllegalAction(
             "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
         )
-    limit = _proxy_limit(action, bid, money)
-    if limit is not None:
-        _set_proxy(state, player, auction["plant"], limit)
+    if action.get("max") is not None:
+        limit = _proxy_limit(action, bid, money)
+        if limit is not None:
+            _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
     auction["leader"] = player
     _event(state, events, "bid", player=player, plant=auction["plant"], bid=bid)
@@ -827,17 +857,18 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], d
     """Validate a power action; return (plants run, tokens burned)."""
     p = state["players"][player]
     plants = action.get("plants", [])
-    if not isinstance(plants, list) or not all(_is_int(n) for n in plants):
+    if not isinstance(plants, list) or not all(type(n) is int for n in plants):
         raise IllegalAction("PG-42", N_("List the numbers of the plants to run."))
+    owned = p["plants"]
     for n in plants:
-        if n not in p["plants"]:
+        if n not in owned:
             raise IllegalAction("PG-42", N_("You do not own plant {plant}."), plant=n)
     if len(set(plants)) != len(plants):
         raise IllegalAction("PG-42", N_("Each plant runs at most once per round."))
-    hybrid = sum(PLANTS[n].cost for n in plants if PLANTS[n].type == "hybrid")
     coal, oil = action.get("coal"), action.get("oil")
     hybrid_coal: int | None = None
     if coal is not None or oil is not None:
+        hybrid = sum(PLANTS[n].cost for n in plants if PLANTS[n].type == "hybrid")
         if (coal is not None and not _is_int(coal)) or (oil is not None and not _is_int(oil)):
             raise IllegalAction("PG-42", N_("Give the hybrid fuel as whole numbers."))
         # One given: the other is the rest of the hybrids' need.
@@ -851,14 +882,15 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], d
                 coal=hybrid_coal,
                 oil=hybrid_oil,
             )
-    plan = mk.fuel_plan(sorted(plants), p["res"], hybrid_coal)
+    run = sorted(plants)
+    plan = mk.fuel_plan(run, p["res"], hybrid_coal)
     if plan is None:
         raise IllegalAction(
             "PG-42",
             N_("You do not have the resources to run plants {plants}."),
             plants=", ".join(map(str, plants)),
         )
-    return sorted(plants), plan
+    return run, plan
 
 
 def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -1006,8 +1038,7 @@ def build_options(state: State, player: str) -> list[tuple[str, int]]:
     if len(p["cities"]) >= HOUSES:
         return []
     nw = net(state)
-    idx = nw.index
-    costs = nw.min_costs([idx[c] for c in p["cities"]])
+    costs = nw.reach(tuple(p["cities"]))[0]
     taken = state["cities"]
     slots = state["step"]
     names = nw.cities
@@ -1029,33 +1060,38 @@ def build_options(state: State, player: str) -> list[tuple[str, int]]:
 
 
 def cheapest_city(state: State, player: str) -> tuple[str, int] | None:
-    """The cheapest city to build in now and its price (the first of `build_options`)."""
+    """The cheapest city to build in now and its price (the first of `build_options`:
+    lowest price, then lowest city index).
+
+    Walks the cities in play by connection cost and stops once no later city can match
+    the best price found (a house costs at least the first slot's price).
+    """
     p = state["players"][player]
-    if len(p["cities"]) >= HOUSES:
+    cities = p["cities"]
+    if len(cities) >= HOUSES:
         return None
     nw = net(state)
-    idx = nw.index
-    costs = nw.min_costs([idx[c] for c in p["cities"]])
+    costs, by_cost = nw.reach(tuple(cities))
     taken = state["cities"]
     slots = state["step"]
     names = nw.cities
-    best: tuple[str, int] | None = None
+    first = SLOT_PRICES[0]
+    best = -1
     best_cost = INF
-    for i in nw.play:
+    for i in by_cost:
         conn = costs[i]
-        if conn + SLOT_PRICES[0] >= best_cost:
-            continue
-        name = names[i]
-        owners = taken.get(name)
+        if conn + first > best_cost:
+            break
+        owners = taken.get(names[i])
         if owners:
             if len(owners) >= slots or player in owners:
                 continue
             cost = conn + SLOT_PRICES[len(owners)]
         else:
-            cost = conn + SLOT_PRICES[0]
-        if cost < best_cost:
-            best, best_cost = (name, cost), cost
-    return best
+            cost = conn + first
+        if cost < best_cost or (cost == best_cost and i < best):
+            best, best_cost = i, cost
+    return None if best < 0 else (names[best], best_cost)
 
 
 def is_over(state: State) -> bool:
