@@ -2,7 +2,8 @@
 
 The auction, region and shared texts come from the base game's chat layer (city and
 resource words, event lines); this module adds the variant's commands: /plant, /upgrade,
-/move, /line, /tp, /power with cities, and the quotes /cost line|plant, /income, /price.
+/move, /line, /tp, /power with cities and a hybrid mix, and the quotes
+/cost line|plant|move, /income, /board.
 Pure: it reads the state through `view`, `rules` queries and `quotes`, never changing it.
 """
 
@@ -49,7 +50,17 @@ _CITY = ArgSpec("city", "city", N_("a city name or its first letters"))
 _PLANT = ArgSpec("plant", "plant", N_("a plant number, e.g. 13"))
 
 COMMANDS: list[CommandSpec] = [
-    *[c for c in base.COMMANDS if c.name in ("bid", "raise", "pass", "region", "done")],
+    CommandSpec(
+        "bid",
+        N_(
+            "Open an auction on a plant of the current market (the opening bid defaults to "
+            "its number), or bid on the plant being auctioned."
+        ),
+        (_PLANT, ArgSpec("amount", "int", N_("your bid in Elektro"), required=False)),
+        ("/bid 13 15", "/bid 7"),
+    ),
+    # the base game's auction words; its standing orders (max=, /maxbid) are not offered
+    *[c for c in base.COMMANDS if c.name in ("raise", "pass", "region", "done")],
     CommandSpec(
         "buy",
         N_("Buy resources onto one of your built plants (ALT-10), cheapest first."),
@@ -109,16 +120,37 @@ COMMANDS: list[CommandSpec] = [
         "power",
         N_(
             "Run plants and earn income. Without arguments: every plant that has fuel, "
-            "the best cities. Plant numbers choose the plants, city names the cities."
+            "the best cities. Plant numbers choose the plants, city names the cities, "
+            "coal=n oil=n what the hybrid plants burn."
         ),
-        (ArgSpec("what", "rest", N_("plant numbers and/or city names"), required=False),),
-        ("/power", "/power 4 13", "/power 13 Stuttgart", "/power none"),
+        (
+            ArgSpec(
+                "what",
+                "rest",
+                N_("plant numbers, city names, coal=n oil=n"),
+                required=False,
+            ),
+        ),
+        ("/power", "/power 4 13", "/power 13 Stuttgart", "/power 5 12 coal=3 oil=1", "/power none"),
     ),
     CommandSpec(
         "cost",
-        N_("Price a line (and the income its end city would bring) or a plant before paying."),
-        (ArgSpec("what", "rest", N_("line <from> <to> [via ...] | plant <n> <city>")),),
-        ("/cost line Freiburg Würzburg via Stuttgart", "/cost plant 13 Kiel"),
+        N_(
+            "Price a line (and the income its end city would bring), a plant or a transfer "
+            "of resources before paying."
+        ),
+        (
+            ArgSpec(
+                "what",
+                "rest",
+                N_("line <from> <to> [via ...] | plant <n> <city> | move <n> <res> <from> <to>"),
+            ),
+        ),
+        (
+            "/cost line Freiburg Würzburg via Stuttgart",
+            "/cost plant 13 Kiel",
+            "/cost move 2 coal 4 25",
+        ),
         kind="quote",
     ),
     CommandSpec(
@@ -138,14 +170,21 @@ COMMANDS: list[CommandSpec] = [
 ]
 
 USAGE: dict[str, str] = {
+    "bid": N_("Usage: /bid <plant> [<amount>], or /bid <amount> in an auction, e.g. /bid 13 15"),
     "buy": N_("Usage: /buy <resource> [<count>] [<plant>], e.g. /buy coal 2 4"),
     "plant": N_("Usage: /plant <plant> <city>, e.g. /plant 13 Kiel"),
     "upgrade": N_("Usage: /upgrade <old plant> <new plant>, e.g. /upgrade 10 25"),
     "move": N_("Usage: /move <count> <resource> <from plant> <to plant>, e.g. /move 2 coal 4 25"),
     "line": N_("Usage: /line <from> <to> [via <city> ...], e.g. /line Freiburg Stuttgart"),
     "tp": N_("Usage: /tp <city>, e.g. /tp Stuttgart"),
-    "power": N_("Usage: /power [<plant> ...] [<city> ...], e.g. /power 4 13, or /power"),
-    "cost": N_("Usage: /cost line <from> <to> [via <city> ...] | /cost plant <plant> <city>"),
+    "power": N_(
+        "Usage: /power [<plant> ...] [<city> ...] [coal=<n> oil=<n>], e.g. /power 4 13, "
+        "/power 5 coal=1 oil=1, or /power"
+    ),
+    "cost": N_(
+        "Usage: /cost line <from> <to> [via <city> ...] | /cost plant <plant> <city> | "
+        "/cost move <count> <resource> <from plant> <to plant>"
+    ),
     "income": N_("Usage: /income"),
     "board": N_("Usage: /board"),
 }
@@ -177,10 +216,10 @@ def _usage(command: str, words: Sequence[str] = ()) -> ParseError:
 
 
 def _plant(word: str, command: str) -> int:
-    try:
-        return base._plant_number(word, command)
-    except ParseError:
-        raise _usage(command, [word]) from None
+    found = base._PLANT_WORD.fullmatch(word.strip())
+    if not found:
+        raise _usage(command, [word])
+    return int(found.group(1))
 
 
 def _cities(state: State, player: str, words: Sequence[str]) -> list[str]:
@@ -197,7 +236,7 @@ def _one_city(state: State, player: str, words: Sequence[str], command: str) -> 
 def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Action:
     auction = state["auction"]
     if not words or len(words) > 2:
-        raise ParseError(base.USAGE["bid"])
+        raise _usage("bid", words)
     if auction is not None:
         amount = words[-1]
         if amount.startswith("+"):
@@ -206,7 +245,7 @@ def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Ac
         if len(words) == 1 and bid == auction["plant"] and bid <= auction["bid"]:
             bid = auction["bid"] + 1
         return {"type": "raise", "bid": bid}
-    plant = _plant(words[0], "plant")
+    plant = _plant(words[0], "bid")
     bid = plant if len(words) == 1 else base._int(words[1], "bid")
     return {"type": "open", "plant": plant, "bid": bid}
 
@@ -320,15 +359,51 @@ def _parse_tp(state: State, player: str, words: list[str], t: Translator) -> Act
 
 
 def _parse_power(state: State, player: str, words: list[str], t: Translator) -> Action:
+    """Plant numbers, city names and a hybrid mix "coal=n oil=n" (also "coal 3", "3coal"),
+    in any order; a count always follows or precedes its resource word."""
     if [w.casefold() for w in words] == ["none"]:
         return {"type": "power", "plants": [], "cities": []}
-    numbers = [w for w in words if w.lstrip("#").isdigit()]
-    rest = [w for w in words if not w.lstrip("#").isdigit()]
+    tokens = base._tokens(words)
+    numbers: list[str] = []
+    rest: list[str] = []
+    fuel: dict[str, int] = {}
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        resource = _fuel_word(word)
+        if resource is not None:
+            if i + 1 < len(tokens) and tokens[i + 1].isdigit():
+                fuel[resource] = fuel.get(resource, 0) + int(tokens[i + 1])
+                i += 2
+                continue
+            if numbers and numbers[-1].isdigit() and i > 0 and tokens[i - 1] == numbers[-1]:
+                fuel[resource] = fuel.get(resource, 0) + int(numbers.pop())  # "3coal"
+                i += 1
+                continue
+            raise _usage("power", [word])
+        if word.lstrip("#").isdigit():
+            numbers.append(word)
+        else:
+            rest.append(word)
+        i += 1
     plants = [_plant(w, "power") for w in numbers] if numbers else r.runnable(state, player)
     action: Action = {"type": "power", "plants": plants}
     if rest:
         action["cities"] = _cities(state, player, rest)
+    for resource, count in fuel.items():
+        action[resource] = count
     return action
+
+
+def _fuel_word(word: str) -> str | None:
+    """ "coal" or "oil" when the word is a resource word (no prefixes, so that city names
+    stay cities), else None; another resource is an error: only hybrids have a choice."""
+    resource = base._RESOURCE_WORDS.get("".join(names.words(word)))
+    if resource is None:
+        return None
+    if resource not in base.HYBRID_FUELS:
+        raise ParseError(N_("Only what hybrid plants burn can be chosen: coal=<n> oil=<n>."))
+    return resource
 
 
 def _parse_cost(state: State, player: str, words: list[str], t: Translator) -> Reply:
@@ -348,6 +423,10 @@ def _parse_cost(state: State, player: str, words: list[str], t: Translator) -> R
             t.gettext("Plant {plant} in {city}: 10 E.").format(plant=number, city=city),
             private=True,
         )
+    if what == "move":
+        action = _parse_move(state, player, words[1:], t)
+        quote = quotes.move_quote(state, player, action)
+        return Reply(move_text(state, action, quote, t), private=True, extra={"quote": quote})
     if what == "line":
         words = words[1:]
     cities = _line_cities(state, player, words)
@@ -381,11 +460,43 @@ def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
     return text
 
 
+def move_text(state: State, action: Action, quote: dict[str, Any], t: Translator) -> str:
+    if not quote["ok"]:
+        return t.gettext("Not possible ({rule}: {reason}).").format(
+            rule=quote["rule"], reason=quote["reason"]
+        )
+    label = alt_map(state["map"]).label
+    return t.gettext(
+        "Moving {tokens} from plant {a} ({city_a}) to plant {b} ({city_b}): "
+        "route cost {distance}, fee {fee} E."
+    ).format(
+        tokens=tokens_text(action["tokens"], t),
+        a=action["from"],
+        b=action["to"],
+        city_a=label(quote["from_city"]),
+        city_b=label(quote["to_city"]),
+        distance=quote["distance"],
+        fee=quote["fee"],
+    )
+
+
+def tokens_text(tokens: dict[str, int], t: Translator) -> str:
+    """ "2 coal, 1 oil" with plural-aware counts."""
+    return ", ".join(
+        t.ngettext("{n} {resource}", "{n} {resource}", n).format(
+            n=n, resource=base._resource(t, res)
+        )
+        for res, n in tokens.items()
+    )
+
+
 def _parse_income(state: State, player: str, words: list[str], t: Translator) -> Reply:
     q = quotes.power_quote(state, player)
     am = alt_map(state["map"])
-    text = t.gettext(
-        "Running {plants} powers {n} cities ({cities}): {income} E; penalties {bank} E."
+    text = t.ngettext(
+        "Running {plants} powers {n} city ({cities}): {income} E; penalties {bank} E.",
+        "Running {plants} powers {n} cities ({cities}): {income} E; penalties {bank} E.",
+        len(q["cities"]),
     ).format(
         plants=", ".join(map(str, q["plants"])) or "-",
         n=len(q["cities"]),
@@ -490,16 +601,18 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             player=event["player"], plant=event["plant"], city=label(event["city"])
         )
         if event.get("displaced"):
-            text += " " + t.gettext("TPs of {players} are displaced.").format(
-                players=", ".join(event["displaced"])
-            )
+            text += " " + t.ngettext(
+                "The TP of {players} is displaced.",
+                "The TPs of {players} are displaced.",
+                len(event["displaced"]),
+            ).format(players=", ".join(event["displaced"]))
         return text
     if kind == "plant_upgraded":
         return t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
             player=event["player"], old=event["old"], new=event["new"], city=label(event["city"])
         )
     if kind == "resources_moved":
-        tokens = ", ".join(f"{n} {base._resource(t, res)}" for res, n in event["tokens"].items())
+        tokens = tokens_text(event["tokens"], t)
         return t.gettext("{player} moves {tokens} from plant {a} to plant {b} ({fee} E).").format(
             player=event["player"],
             tokens=tokens,
@@ -517,13 +630,32 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             player=event["player"], city=label(event["city"])
         )
     if kind == "powered":
-        text = t.gettext("{player} powers {n} cities and earns {income}.").format(
-            player=event["player"], n=event["cities"], income=base._money(t, event["income"])
-        )
+        text = t.ngettext(
+            "{player} powers {n} city and earns {income}.",
+            "{player} powers {n} cities and earns {income}.",
+            event["cities"],
+        ).format(player=event["player"], n=event["cities"], income=base._money(t, event["income"]))
         fines = event.get("penalty_bank", 0) + sum(event.get("penalty_players", {}).values())
         if fines:
             text += " " + t.gettext("Penalties: {amount}.").format(amount=base._money(t, fines))
         return text
+    if kind == "resources_bought":
+        count = int(event["count"])
+        return t.ngettext(
+            "{player} buys {count} {resource} for {price} onto plant {plant}.",
+            "{player} buys {count} {resource} for {price} onto plant {plant}.",
+            count,
+        ).format(
+            player=event["player"],
+            count=count,
+            resource=base._resource(t, event["resource"]),
+            price=base._money(t, event["price"]),
+            plant=event["plant"],
+        )
+    if kind == "step_started" and event.get("step") == 2:
+        return t.gettext("Step 2 begins: a new plant may now displace the TPs in its city.")
+    if kind == "step_started" and event.get("step") == 3:
+        return t.gettext("Step 3 begins: all six market plants are for sale.")
     if kind == "final_round":
         if event.get("reason") == "covered":
             return t.gettext("Every city is covered: this is the last Phase 5.")

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core import IllegalAction
 from engine.powergrid_alt import rules as r
-from engine.powergrid_alt.graph import alt_map
+from engine.powergrid_alt.graph import alt_map, distance
 
 State = r.State
 
@@ -101,3 +101,32 @@ def power_quote(state: State, player: str) -> dict[str, Any]:
         "penalty_bank": bank,
         "penalty_players": others,
     }
+
+
+def move_quote(state: State, player: str, action: dict[str, Any]) -> dict[str, Any]:
+    """{"ok", "rule", "reason", "fee", "distance", "from_city", "to_city"}: the ALT-21 fee
+    of one transfer between two built plants (ALT-D-8: the cheapest map route, ALT-D-9:
+    once per transfer), checked against the rules as it stands now."""
+    out: dict[str, Any] = {
+        "ok": False,
+        "rule": None,
+        "reason": None,
+        "fee": 0,
+        "distance": 0,
+        "from_city": None,
+        "to_city": None,
+    }
+    try:
+        src, dst, _tokens, fee = r.move_check(state, player, action)
+    except IllegalAction as err:
+        out["rule"], out["reason"] = err.rule_id, err.english()
+        return out
+    a, b = state["built"][str(src)]["city"], state["built"][str(dst)]["city"]
+    out.update(
+        ok=True,
+        fee=fee,
+        distance=distance(state["map"], state["regions"], a, b),
+        from_city=a,
+        to_city=b,
+    )
+    return out

@@ -4,7 +4,9 @@ The map itself (regions, connections, costs, names) is the base game's cached dr
 (engine/powergrid/render.py); on it we draw owned lines in player colours (hanging ones
 dashed, with a cross at the hanging end), plants in cities with their numbers, TPs in the
 three slots of a city, and below the map a panel: each region's pollution against its
-limit, the players' money, built plants, hands and TPs, and the last events.
+limit, the players' money, built plants, hands and TPs, the plant market; under it the
+resource market (the base game's block: prices, tokens, supply) beside the last events,
+worded as the chat words them (commands.describe_event).
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.core.protocol import EnglishTranslator
 from engine.powergrid import render as base
 from engine.powergrid_alt.graph import alt_map
 
 PANEL_LINE = 22
+LOG_LINES = 8  # the last events shown
+LOG_LINE = 21
+PAD = 12
 
 
 def _color(view: dict[str, Any], player: str) -> tuple[int, int, int]:
@@ -127,6 +133,32 @@ def _panel_lines(view: dict[str, Any]) -> list[tuple[str, tuple[int, int, int]]]
     return out
 
 
+def log_lines(view: dict[str, Any], t: Any = None) -> list[str]:
+    """The last events as chat texts (quiet phase markers left out)."""
+    from engine.powergrid_alt import commands
+
+    tr = t or EnglishTranslator()
+    state = {"map": view["map"]}  # all describe_event reads from the state
+    texts = [
+        commands.describe_event(state, e, tr)
+        for e in view.get("log") or []
+        if e.get("type") not in base._QUIET_EVENTS
+    ]
+    return [x for x in texts if x][-LOG_LINES:]
+
+
+def _log(d: ImageDraw.ImageDraw, x: float, y: float, width: float, texts: list[str]) -> None:
+    d.text((x, y), "Last events", font=base._font(18, True), fill=base._INK)
+    font = base._font(15)
+    for i, text in enumerate(texts):
+        d.text(
+            (x, y + 28 + i * LOG_LINE),
+            base._fit("· " + text, font, width),
+            font=font,
+            fill=base._INK,
+        )
+
+
 def render(view: dict[str, Any], viewer: str | None, *, t: Any = None) -> bytes:
     """The board as a PNG from GAME.view(...)."""
     _mp, g = base._map_and_geometry(view["map"])
@@ -134,7 +166,13 @@ def render(view: dict[str, Any], viewer: str | None, *, t: Any = None) -> bytes:
     layer = base._base_layer(view["map"], regions)
     lines = _panel_lines(view)
     width = max(g.w, 1000)
-    height = g.h + 16 + PANEL_LINE * len(lines)
+    table = base._Table(view, viewer, base._Words(t))
+    col_w = (width - 3 * PAD) / 2
+    market_h = table.resource_market(None, 0, 0, col_w)
+    events = log_lines(view, t)
+    log_h = 28 + LOG_LINE * len(events)
+    top = g.h + 16 + PANEL_LINE * len(lines)
+    height = top + max(market_h, log_h) + PAD
     img = Image.new("RGB", (width, height), base._PANEL)
     img.paste(layer, (0, 0))
     d = ImageDraw.Draw(img)
@@ -145,6 +183,9 @@ def render(view: dict[str, Any], viewer: str | None, *, t: Any = None) -> bytes:
     for text, color in lines:
         d.text((12, y), base._fit(text, font, width - 24), fill=color, font=font)
         y += PANEL_LINE
+    d.line((0, top - 4, width, top - 4), fill=base._RULE, width=2)
+    table.resource_market(d, PAD, top, col_w)
+    _log(d, 2 * PAD + col_w, top, col_w, events)
     out = io.BytesIO()
     pal = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     pal.save(out, format="PNG", compress_level=6)

@@ -916,16 +916,18 @@ def city_income2(state: State, player: str, node: str) -> int:
     return min(cheapest, mse2(state["map"], state["regions"], node))
 
 
-def fuel_burn(state: State, plants: Iterable[int]) -> dict[int, dict[str, int]] | None:
+def fuel_burn(
+    state: State, plants: Iterable[int], mix: dict[int, int] | None = None
+) -> dict[int, dict[str, int]] | None:
     """ALT-31 / ALT-D-14: what each running plant burns from its own tokens (hybrids coal
-    first), or None if some plant lacks fuel."""
+    first, or the coal given by `mix`), or None if some plant lacks fuel."""
     out: dict[int, dict[str, int]] = {}
     for n in plants:
         plant = PLANTS[n]
         res = state["built"][str(n)]["res"]
         burn = {r: 0 for r in RESOURCES}
         if plant.type == "hybrid":
-            burn["coal"] = min(res["coal"], plant.cost)
+            burn["coal"] = min(res["coal"], plant.cost) if mix is None else mix[n]
             burn["oil"] = plant.cost - burn["coal"]
         elif plant.type in RESOURCES:
             burn[plant.type] = plant.cost
@@ -933,6 +935,50 @@ def fuel_burn(state: State, plants: Iterable[int]) -> dict[int, dict[str, int]] 
             return None
         out[n] = burn
     return out
+
+
+def hybrid_mix(state: State, plants: list[int], coal: Any, oil: Any) -> dict[int, int]:
+    """PG-2 / PG-42 / ALT-31 / ALT-D-14: split a chosen hybrid mix (`coal` + `oil` = the R of the
+    running hybrids) over the hybrid plants, each burning from its own tokens; return the
+    coal each hybrid burns (the rest is oil). Lower-numbered hybrids take coal first.
+    One of `coal` and `oil` may be None: it is the rest of the need."""
+    hybrids = sorted(n for n in plants if PLANTS[n].type == "hybrid")
+    need = sum(PLANTS[n].cost for n in hybrids)
+    coal = need - oil if coal is None and _is_int(oil) else coal
+    oil = need - coal if oil is None and _is_int(coal) else oil
+    if not (_is_int(coal) and _is_int(oil)) or coal < 0 or oil < 0:
+        raise IllegalAction(
+            "PG-42", N_("Say how much coal and oil the hybrids burn: coal=n oil=n.")
+        )
+    if coal + oil != need:
+        raise IllegalAction(
+            "PG-42",
+            N_("Your running hybrid plants burn {need} tokens, not {total}."),
+            need=need,
+            total=coal + oil,
+        )
+    low: dict[int, int] = {}
+    high: dict[int, int] = {}
+    for n in hybrids:
+        res = state["built"][str(n)]["res"]
+        low[n] = max(0, PLANTS[n].cost - res["oil"])
+        high[n] = min(PLANTS[n].cost, res["coal"])
+    if not sum(low.values()) <= coal <= sum(high.values()) or any(
+        low[n] > high[n] for n in hybrids
+    ):
+        raise IllegalAction(
+            "ALT-D-14",
+            N_("Your hybrid plants do not hold {coal} coal and {oil} oil between them."),
+            coal=coal,
+            oil=oil,
+        )
+    split = dict(low)
+    left = coal - sum(low.values())
+    for n in hybrids:
+        more = min(left, high[n] - low[n])
+        split[n] += more
+        left -= more
+    return split
 
 
 def runnable(state: State, player: str) -> list[int]:
@@ -957,7 +1003,8 @@ def best_selection(state: State, player: str, plants: list[int]) -> list[str]:
 
 
 def power_check(state: State, player: str, action: Action) -> tuple[list[int], list[str]]:
-    """Validate a power action; return (plants run, cities powered)."""
+    """Validate a power action; return (plants run, cities powered). An optional hybrid mix
+    ("coal", "oil") is checked by `hybrid_mix`."""
     plants = action.get("plants", [])
     if not isinstance(plants, list) or not all(_is_int(n) for n in plants):
         raise IllegalAction("ALT-31", N_("List the numbers of the plants to run."))
@@ -977,6 +1024,8 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], l
                 plant=n,
             )
     plants = sorted(plants)
+    if "coal" in action or "oil" in action:
+        hybrid_mix(state, plants, action.get("coal"), action.get("oil"))
     cities = action.get("cities")
     if cities is None:
         return plants, best_selection(state, player, plants)
@@ -1028,7 +1077,10 @@ def penalties(state: State, player: str, powered: list[str]) -> tuple[int, dict[
 
 def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
     plants, powered = power_check(state, player, action)
-    burn = fuel_burn(state, plants)
+    mix = None
+    if "coal" in action or "oil" in action:
+        mix = hybrid_mix(state, plants, action.get("coal"), action.get("oil"))
+    burn = fuel_burn(state, plants, mix)
     assert burn is not None
     burned = {r: 0 for r in RESOURCES}
     for n, b in burn.items():

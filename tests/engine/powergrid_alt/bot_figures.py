@@ -1,6 +1,7 @@
 """Whole heuristic-bot games of the variant, and the figures the bot is judged by.
 
     .venv/bin/python -m tests.engine.powergrid_alt.bot_figures [games per player count]
+    .venv/bin/python -m tests.engine.powergrid_alt.bot_figures --picture docs/powergrid_alt.png
 
 prints, for 2, 3 and 4 players over seeds 0..n-1: how many games reached Step 2 (ALT-40),
 how many ended by covering every city (ALT-43) rather than by two idle rounds (ALT-45),
@@ -42,16 +43,17 @@ def play(
     seed: int,
     bots: list[str] | None = None,
     check: Callable[[State], None] | None = None,
+    stop: Callable[[State], bool] | None = None,
 ) -> Game:
-    """Play one game to the end with the named bots (heuristic for all by default),
-    calling `check(state)` after every move."""
+    """Play one game to the end (or until `stop(state)`) with the named bots (heuristic for
+    all by default), calling `check(state)` after every move."""
     players = [f"p{i}" for i in range(n)]
     kinds = bots or ["heuristic"] * n
     state = GAME.setup(players, {}, seed)
     rng = Rng({"s": seed ^ 0x5EED})
     game = Game(state, [])
     for _ in range(MAX_MOVES):
-        if GAME.is_over(state):
+        if GAME.is_over(state) or (stop is not None and stop(state)):
             break
         who = GAME.current_players(state)[0]
         action = GAME.bots[kinds[players.index(who)]](state, who, rng)
@@ -78,6 +80,23 @@ def play(
     return game
 
 
+def step2_scene(state: State) -> bool:
+    """A Step 2 board worth showing: Phase 3 begins and a displacement left a hanging line."""
+    return (
+        state["step"] == 2
+        and state["phase"] == "resources"
+        and state["turn"] == 0
+        and any(r.is_hanging(state, ln) for ln in state["lines"])
+    )
+
+
+def picture(path: str, n: int = 4, seed: int = 1) -> None:
+    """Draw a heuristic game in Step 2 (docs/powergrid_alt.png)."""
+    game = play(n, seed, stop=step2_scene)
+    with open(path, "wb") as out:
+        out.write(GAME.render(game.state, None))
+
+
 def figures(games_per_count: int) -> list[str]:
     out = []
     for n in (2, 3, 4):
@@ -97,5 +116,8 @@ def figures(games_per_count: int) -> list[str]:
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    print("\n".join(figures(count)))
+    if len(sys.argv) > 2 and sys.argv[1] == "--picture":
+        picture(sys.argv[2])
+    else:
+        count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+        print("\n".join(figures(count)))

@@ -1,0 +1,343 @@
+"""The chat layer against the rules: every command parses, refusals carry rule ids, every
+phase and every event has a text, buttons are legal moves, hybrid mixes and /cost move."""
+
+from __future__ import annotations
+
+import copy
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine.core import EnglishTranslator, IllegalAction, Reply
+from engine.powergrid.render import RESOURCE_COLORS, _map_and_geometry
+from engine.powergrid_alt import GAME
+from engine.powergrid_alt import render as alt_render
+from engine.powergrid_alt import rules as r
+
+from .bot_figures import play
+from .helpers import (
+    act,
+    build_turn,
+    give_hand,
+    give_line,
+    give_plant,
+    give_tp,
+    illegal,
+    new_game,
+    power_turn,
+)
+
+T = EnglishTranslator()
+
+
+class CountingTranslator(EnglishTranslator):
+    """English, remembering every plural lookup."""
+
+    def __init__(self) -> None:
+        self.plurals: list[tuple[str, int]] = []
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        self.plurals.append((plural, n))
+        return super().ngettext(singular, plural, n)
+
+
+def _build_state() -> dict[str, Any]:
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 4, "Kiel", coal=2)
+    give_plant(state, "a", 25, "Duisburg")
+    give_plant(state, "a", 13, "Freiburg")
+    give_hand(state, "a", 10, 18)
+    return state
+
+
+# ------------------------------------------------------------------ parse: every command
+
+
+def test_chat_every_command_example_parses_to_an_action_or_a_reply() -> None:
+    """Each example of each command is understood (no syntax error); it may still be
+    refused by a rule of the game in this position."""
+    state = _build_state()
+    for command in GAME.commands:
+        for example in command.examples:
+            name, *args = example.lstrip("/").split()
+            try:
+                result = GAME.parse(state, "a", name, args)
+            except IllegalAction as err:
+                assert err.rule_id != "syntax", (example, err)
+                continue
+            assert isinstance(result, (dict, list, Reply)), example
+
+
+def test_chat_parse_of_each_move_command() -> None:
+    state = _build_state()
+    assert GAME.parse(state, "a", "plant", ["18", "Hamburg"]) == {
+        "type": "build_plant",
+        "plant": 18,
+        "city": "Hamburg",
+    }
+    assert GAME.parse(state, "a", "upgrade", ["4", "10"]) == {
+        "type": "upgrade",
+        "old": 4,
+        "new": 10,
+    }
+    assert GAME.parse(state, "a", "move", ["1", "coal", "4", "25"])["tokens"] == {"coal": 1}
+    assert GAME.parse(state, "a", "line", ["Kiel", "Lübeck"]) == {
+        "type": "line",
+        "cities": ["Kiel", "Lübeck"],
+    }
+    assert GAME.parse(state, "a", "tp", ["Lübeck"]) == {"type": "tp", "city": "Lübeck"}
+    assert GAME.parse(state, "a", "done", []) == {"type": "done"}
+    assert GAME.parse(state, "a", "buy", ["coal", "2", "4"]) == {
+        "type": "buy",
+        "resource": "coal",
+        "count": 2,
+        "plant": 4,
+    }
+    assert GAME.parse(state, "a", "pass", []) == {"type": "pass"}
+    assert GAME.parse(state, "a", "bid", ["13"]) == {"type": "open", "plant": 13, "bid": 13}
+    assert isinstance(GAME.parse(state, "a", "board", []), Reply)
+    assert isinstance(GAME.parse(state, "a", "income", []), Reply)
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("plant", ["18"]),
+        ("upgrade", ["4"]),
+        ("move", ["coal", "4", "25"]),
+        ("line", ["Kiel"]),
+        ("tp", []),
+        ("buy", []),
+        ("cost", []),
+        ("frobnicate", []),
+    ],
+)
+def test_chat_malformed_commands_are_syntax_errors_with_usage(name: str, args: list[str]) -> None:
+    with pytest.raises(IllegalAction) as info:
+        GAME.parse(_build_state(), "a", name, args)
+    assert info.value.rule_id == "syntax"
+
+
+# ------------------------------------------------------------------ refusals carry rule ids
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "rule"),
+    [
+        ("plant", ["18", "Kiel"], "ALT-D-25"),  # own plant already there
+        ("plant", ["10", "Essen"], "ALT-D-25"),
+        ("plant", ["99", "Hamburg"], "ALT-8"),  # not in the hand
+        ("upgrade", ["4", "18"], "ALT-20"),  # coal -> eco
+        ("move", ["1", "coal", "4", "13"], "ALT-21"),  # eco stores nothing
+        ("move", ["3", "coal", "4", "25"], "ALT-21"),  # only 2 on plant 4
+        ("line", ["Kiel", "Lübeck", "via", "Flensburg"], "ALT-22"),  # not neighbours
+        ("tp", ["Lübeck"], "ALT-D-11"),  # no line passes through
+    ],
+)
+def test_chat_refused_moves_name_the_rule(name: str, args: list[str], rule: str) -> None:
+    state = _build_state()
+    action = GAME.parse(state, "a", name, args)
+    illegal(state, "a", action, rule)
+
+
+def test_chat_pg42_alt_d14_power_with_a_wrong_hybrid_mix_is_refused() -> None:
+    state = new_game(3)
+    power_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 5, "Kiel", coal=1, oil=1)
+    illegal(state, "a", GAME.parse(state, "a", "power", ["5", "coal=1", "oil=2"]), "PG-42")
+    illegal(state, "a", GAME.parse(state, "a", "power", ["5", "coal=2", "oil=0"]), "ALT-D-14")
+    with pytest.raises(IllegalAction) as info:
+        GAME.parse(state, "a", "power", ["5", "garbage=2"])
+    assert info.value.rule_id == "syntax"
+
+
+# ------------------------------------------------------------------ hybrid mix (PG-2, ALT-31)
+
+
+def test_chat_pg2_alt31_power_hybrid_mix_burns_from_each_plant() -> None:
+    state = new_game(3)
+    power_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 5, "Kiel", coal=2, oil=2)
+    give_plant(state, "a", 12, "Lübeck", coal=1, oil=3)
+    action = GAME.parse(state, "a", "power", ["5", "12", "coal=1", "oil=3"])
+    assert action == {"type": "power", "plants": [5, 12], "coal": 1, "oil": 3}
+    events = act(state, "a", action)
+    powered = next(e for e in events if e["type"] == "powered")
+    assert powered["burned"] == {"coal": 1, "oil": 3}
+    # ALT-D-14: each hybrid burns its own tokens; 5 takes the coal first (lower number)
+    assert state["built"]["5"]["res"] == {"coal": 1, "oil": 1, "garbage": 0, "uranium": 0}
+    assert state["built"]["12"]["res"] == {"coal": 1, "oil": 1, "garbage": 0, "uranium": 0}
+
+
+def test_chat_pg2_power_mix_words_in_any_form_and_one_fuel_alone() -> None:
+    state = new_game(3)
+    power_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 5, "Kiel", coal=2, oil=2)
+    assert GAME.parse(state, "a", "power", ["5", "oil", "2"])["oil"] == 2
+    assert GAME.parse(state, "a", "power", ["5", "2coal"])["coal"] == 2
+    # only oil given: the coal is the rest of the need (2 - 2 = 0)
+    act(state, "a", GAME.parse(state, "a", "power", ["5", "oil=2"]))
+    assert state["built"]["5"]["res"]["oil"] == 0 and state["built"]["5"]["res"]["coal"] == 2
+
+
+# ------------------------------------------------------------------ /cost move (ALT-21)
+
+
+def test_chat_alt21_cost_move_quotes_the_fee_before_paying_or_the_refusal() -> None:
+    state = _build_state()
+    money = state["players"]["a"]["money"]
+    reply = GAME.parse(state, "a", "cost", ["move", "2", "coal", "4", "25"])
+    assert isinstance(reply, Reply) and reply.extra["quote"]["ok"]
+    quote = reply.extra["quote"]
+    assert quote["fee"] == -(-quote["distance"] // 10)  # ALT-21: per started 10
+    assert f"fee {quote['fee']} E" in reply.text and "2 coal" in reply.text
+    assert state["players"]["a"]["money"] == money  # a quote changes nothing
+    bad = GAME.parse(state, "a", "cost", ["move", "1", "coal", "4", "13"])
+    assert not bad.extra["quote"]["ok"] and "ALT-21" in bad.text
+
+
+def test_chat_alt21_ex_alt8_cost_move_fee_per_started_ten() -> None:
+    """Route Freiburg-Würzburg costs 28 -> 3 E, the fee the move then pays."""
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 4, "Freiburg", coal=2)
+    give_plant(state, "a", 8, "Würzburg")
+    quote = GAME.parse(state, "a", "cost", ["move", "2", "coal", "4", "8"]).extra["quote"]
+    assert quote["distance"] == 28 and quote["fee"] == 3
+    events = act(state, "a", GAME.parse(state, "a", "move", ["2", "coal", "4", "8"]))
+    assert events[0]["fee"] == quote["fee"]
+
+
+# ------------------------------------------------------------------ texts
+
+
+def _game_states() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Snapshots of whole games (2 players choosing regions, 3 and 4 players; random and
+    heuristic bots) with the events of each move."""
+    out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    for n, seed, bots in ((3, 1, None), (4, 2, ["random", "heuristic"] * 2)):
+
+        def keep(state: dict[str, Any]) -> None:
+            out.append((copy.deepcopy(state), []))
+
+        play(n, seed, bots, check=keep)
+    state = GAME.setup(["a", "b"], {"regions": "choose"}, 5)
+    out.append((copy.deepcopy(state), []))
+    return out
+
+
+def test_chat_describe_turn_in_every_phase() -> None:
+    seen: set[str] = set()
+    for state, _events in _game_states():
+        want = "over" if GAME.is_over(state) else r.expected(state)
+        if want in seen:
+            continue
+        seen.add(want)
+        player = (GAME.current_players(state) or [None])[0]
+        text = GAME.describe_turn(state, player, T)
+        assert text and "{" not in text
+        assert ("Game over" in text) == (want == "over")
+    assert seen >= {"choose_region", "choose_plant", "bid", "buy", "build", "power", "over"}
+
+
+def test_chat_every_event_has_a_text() -> None:
+    kinds: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for n, seed, bots in ((3, 1, None), (4, 2, ["random", "heuristic"] * 2), (2, 3, None)):
+        game = play(n, seed, bots)
+        for event in game.events:
+            kinds.setdefault(event["type"], (game.state, event))
+    state = _build_state()
+    give_line(state, "a", "Kiel", "Lübeck", "Hamburg")
+    give_tp(state, "a", "Hamburg")
+    extra = act(state, "a", {"type": "move", "from": 4, "to": 25, "tokens": {"coal": 1}})
+    extra += act(state, "a", {"type": "tp", "city": "Lübeck"})
+    choose = GAME.setup(["a", "b"], {"regions": "choose"}, 5)
+    who = GAME.current_players(choose)[0]
+    extra += GAME.apply(choose, who, GAME.legal_actions(choose, who)[0])[1]
+    for event in extra:
+        kinds.setdefault(event["type"], (state, event))
+    expected = {
+        "plant_built",
+        "line_laid",
+        "tp_placed",
+        "resources_moved",
+        "resources_bought",
+        "powered",
+        "step_started",
+        "final_round",
+        "game_over",
+        "auction_won",
+        "region_chosen",
+    }
+    assert expected <= set(kinds)
+    for kind, (where, event) in kinds.items():
+        text = GAME.describe_event(where, event, T)
+        assert text and "{" not in text, kind
+
+
+def test_chat_step2_text_speaks_of_displacement_not_houses() -> None:
+    text = GAME.describe_event(new_game(3), {"type": "step_started", "step": 2}, T)
+    assert "displace" in text and "house" not in text
+
+
+def test_chat_counted_nouns_use_ngettext() -> None:
+    t = CountingTranslator()
+    state = new_game(3)
+    one = GAME.describe_event(
+        state,
+        {"type": "powered", "player": "a", "cities": 1, "income": 5, "penalty_bank": 0},
+        t,
+    )
+    assert one == "a powers 1 city and earns 5 E."
+    many = GAME.describe_event(
+        state,
+        {"type": "powered", "player": "a", "cities": 3, "income": 15, "penalty_bank": 0},
+        t,
+    )
+    assert "3 cities" in many
+    GAME.describe_event(
+        state,
+        {"type": "plant_built", "player": "a", "plant": 4, "city": "Kiel", "displaced": ["b"]},
+        t,
+    )
+    assert ("The TPs of {players} are displaced.", 1) in t.plurals
+    power_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 13, "Kiel")
+    commands_income = GAME.parse(state, "a", "income", [])
+    assert "powers 1 city" in commands_income.text
+
+
+# ------------------------------------------------------------------ buttons
+
+
+def test_chat_buttons_parse_to_legal_actions() -> None:
+    checked = 0
+    for state, _events in _game_states():
+        for player in GAME.current_players(state):
+            for _label, command in GAME.buttons(state, player):
+                name, *args = command.lstrip("/").split()
+                action = GAME.parse(state, player, name, args)
+                trial = copy.deepcopy(state)
+                GAME.apply(trial, player, action)  # raises if illegal
+                checked += 1
+    assert checked > 100
+
+
+# ------------------------------------------------------------------ picture
+
+
+def test_render_resource_market_and_last_events_are_drawn() -> None:
+    state = _build_state()
+    act(state, "a", GAME.parse(state, "a", "line", ["Kiel", "Lübeck"]))
+    view = GAME.view(state, None)
+    texts = alt_render.log_lines(view)
+    assert any("lays a line Kiel – Lübeck" in x for x in texts)
+    img = Image.open(io.BytesIO(GAME.render(state, None))).convert("RGB")
+    _mp, g = _map_and_geometry("germany")
+    below = img.crop((0, g.h, img.width // 2, img.height))
+    coal = RESOURCE_COLORS["coal"]
+    colors = {c for _n, c in below.getcolors(1 << 20) or []}
+    assert any(sum(abs(p - q) for p, q in zip(c, coal, strict=True)) < 30 for c in colors)
