@@ -30,6 +30,7 @@ class Game:
     state: State
     log: list[tuple[str, dict[str, Any]]]
     top_step: int = 1
+    steps: list[int] = field(default_factory=list)  # the steps started, in order
     ended_by: str | None = None
     displacements: int = 0
     hanging_seen: bool = False
@@ -64,6 +65,7 @@ def play(
             kind = event["type"]
             if kind == "step_started":
                 game.top_step = max(game.top_step, event["step"])
+                game.steps.append(event["step"])
             elif kind == "final_round":
                 game.ended_by = event["reason"]
             elif kind == "plant_built" and event["displaced"]:
@@ -104,7 +106,9 @@ def figures(games_per_count: int) -> list[str]:
         rounds = sorted(g.state["round"] for g in games)
         out.append(
             f"{n} players, {len(games)} games: "
-            f"Step 2 reached {sum(g.top_step >= 2 for g in games)}, "
+            f"Step 2 or later reached {sum(g.top_step >= 2 for g in games)} "
+            f"(Step 2 itself {sum(2 in g.steps for g in games)}, the rest went from Step 1 "
+            f"to Step 3 by the Step 3 card), "
             f"ended by coverage {sum(g.ended_by == 'covered' for g in games)}, "
             f"by the idle fallback {sum(g.ended_by == 'idle' for g in games)}, "
             f"with displacement {sum(g.displacements > 0 for g in games)}, "
