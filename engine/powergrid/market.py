@@ -171,7 +171,9 @@ def best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[list[
     return list(hit[0]), hit[1]
 
 
+# Entries kept by the memos below before they are cleared (each well under 10 MB).
 BEST_RUN_MEMO = 8192
+SUBSETS_MEMO = 2048
 _BEST_RUN: dict[tuple[Any, ...], tuple[tuple[int, ...], int]] = {}
 
 
@@ -186,35 +188,33 @@ _SUBSETS: dict[tuple[int, ...], list[_Subset]] = {}
 def _subsets(plants: tuple[int, ...]) -> list[_Subset]:
     rows = _SUBSETS.get(plants)
     if rows is None:
-        rows = []
-        n = len(plants)
-        for mask in range(1 << n):
-            chosen = tuple(plants[i] for i in range(n) if mask >> i & 1)
-            need = {"coal": 0, "oil": 0, "garbage": 0, "uranium": 0, "hybrid": 0}
-            output = 0
-            for number in chosen:
-                plant = PLANTS[number]
-                output += plant.output
-                if plant.type in need:
-                    need[plant.type] += plant.cost
-            rows.append(
-                (
-                    output,
-                    sum(need.values()),
-                    mask,
-                    chosen,
-                    need["coal"],
-                    need["oil"],
-                    need["garbage"],
-                    need["uranium"],
-                    need["hybrid"],
+        # Subsets in mask order, built by doubling: the rows with plant k are the rows
+        # before it plus plant k (mask bit k).
+        acc: list[tuple[int, int, int, tuple[int, ...], list[int]]] = [(0, 0, 0, (), [0] * 5)]
+        for k, number in enumerate(plants):
+            plant = PLANTS[number]
+            slot = _NEED_SLOT.get(plant.type)
+            cost = plant.cost if slot is not None else 0
+            for output, burned, mask, chosen, need in acc[:]:
+                more = list(need)
+                if slot is not None:
+                    more[slot] += cost
+                acc.append(
+                    (output + plant.output, burned + cost, mask | 1 << k, (*chosen, number), more)
                 )
-            )
+        rows = [
+            (output, burned, mask, chosen, need[0], need[1], need[2], need[3], need[4])
+            for output, burned, mask, chosen, need in acc
+        ]
         rows.sort(key=lambda row: (-row[0], row[1], row[2]))
-        if len(_SUBSETS) >= BEST_RUN_MEMO:
+        if len(_SUBSETS) >= SUBSETS_MEMO:
             _SUBSETS.clear()
         _SUBSETS[plants] = rows
     return rows
+
+
+# Fuel kinds a plant may need, in the order of a `_Subset` row (eco and fusion burn none).
+_NEED_SLOT = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3, "hybrid": 4}
 
 
 def _best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[tuple[int, ...], int]:

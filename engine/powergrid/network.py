@@ -13,14 +13,14 @@ from functools import cache
 from engine.powergrid.data import game_map
 
 INF = 10**9
-# Entries kept by `Network.reach` before its memo is cleared (a few games' worth).
+# Entries kept by the `Network.reach` memo before it is cleared (a few games' worth, ~4 MB).
 REACH_MEMO = 4096
 
 
 class Network:
     """Shortest paths among the cities in play of one map and region set."""
 
-    __slots__ = ("_reach", "cities", "dist", "in_play", "index", "next_hop", "play")
+    __slots__ = ("cities", "dist", "in_play", "index", "next_hop", "play")
 
     def __init__(self, map_id: str, regions: tuple[str, ...]) -> None:
         gm = game_map(map_id)
@@ -61,8 +61,6 @@ class Network:
         self.play = [i for i in range(n) if in_play[i]]
         self.dist = dist
         self.next_hop = nxt
-        # Memo of `reach`: owned cities (names, build order) -> (costs, cities in play by cost).
-        self._reach: dict[tuple[str, ...], tuple[list[int], list[int]]] = {}
 
     def connection_cost(self, owned: list[int], target: int) -> int:
         """PG-36/37: 0 for a first city, else the cheapest route from any owned city."""
@@ -90,11 +88,11 @@ class Network:
     def reach(self, owned: tuple[str, ...]) -> tuple[list[int], list[int]]:
         """`min_costs` of the named cities, and the other cities in play by (cost, index).
 
-        Memoised per network: a player's network only grows, so the usual miss extends
-        the entry of the same cities minus the last one built by one row (O(cities)).
-        The memo is bounded; the result lists are shared and must not be mutated.
+        Memoised (one bounded memo for all networks): a player's network only grows, so
+        the usual miss extends the entry of the same cities minus the last one built by
+        one row (O(cities)). The result lists are shared and must not be mutated.
         """
-        hit = self._reach.get(owned)
+        hit = _REACH.get((self, owned))
         if hit is not None:
             return hit
         if not owned:
@@ -102,7 +100,7 @@ class Network:
         elif len(owned) == 1:
             costs = list(self.dist[self.index[owned[0]]])
         else:
-            prev = self._reach.get(owned[:-1])
+            prev = _REACH.get((self, owned[:-1]))
             if prev is not None:
                 row = self.dist[self.index[owned[-1]]]
                 costs = [a if a < b else b for a, b in zip(prev[0], row)]
@@ -111,9 +109,9 @@ class Network:
         # The player's own cities are left out: he can never build there again (PG-38).
         mine = {self.index[c] for c in owned}
         by_cost = sorted([i for i in self.play if i not in mine], key=costs.__getitem__)
-        if len(self._reach) >= REACH_MEMO:
-            self._reach.clear()
-        hit = self._reach[owned] = (costs, by_cost)
+        if len(_REACH) >= REACH_MEMO:
+            _REACH.clear()
+        hit = _REACH[self, owned] = (costs, by_cost)
         return hit
 
     def path(self, source: int, target: int) -> list[int]:
@@ -125,6 +123,10 @@ class Network:
             source = self.next_hop[source][target]
             route.append(source)
         return route
+
+
+# `Network.reach` memo: (network, owned city names) -> (costs, other cities by cost).
+_REACH: dict[tuple[Network, tuple[str, ...]], tuple[list[int], list[int]]] = {}
 
 
 @cache

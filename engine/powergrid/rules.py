@@ -86,9 +86,7 @@ def net(state: State) -> Any:
 def connection_cost(state: State, player: str, city: str) -> int:
     """PG-36/37: cheapest route cost from the player's current houses to `city`."""
     nw = net(state)
-    idx = nw.index
-    owned = [idx[c] for c in state["players"][player]["cities"]]
-    return int(nw.connection_cost(owned, idx[city]))
+    return int(nw.reach(tuple(state["players"][player]["cities"]))[0][nw.index[city]])
 
 
 # ===================================================================== setup (PG-7..PG-12)
