@@ -85,8 +85,9 @@ class Network:
             best = [a if a < b else b for a, b in zip(best, dist[o])]
         return best
 
-    def reach(self, owned: tuple[str, ...]) -> tuple[list[int], list[int]]:
-        """`min_costs` of the named cities, and the other cities in play by (cost, index).
+    def reach(self, owned: tuple[str, ...]) -> tuple[list[int], list[tuple[int, int, str]]]:
+        """`min_costs` of the named cities, and the other cities in play as (cost, index,
+        name), cheapest first (ties by index).
 
         Memoised (one bounded memo for all networks): a player's network only grows, so
         the usual miss extends the entry of the same cities minus the last one built by
@@ -108,7 +109,8 @@ class Network:
                 costs = self.min_costs([self.index[c] for c in owned])
         # The player's own cities are left out: he can never build there again (PG-38).
         mine = {self.index[c] for c in owned}
-        by_cost = sorted([i for i in self.play if i not in mine], key=costs.__getitem__)
+        names = self.cities
+        by_cost = sorted([(costs[i], i, names[i]) for i in self.play if i not in mine])
         if len(_REACH) >= REACH_MEMO:
             _REACH.clear()
         hit = _REACH[self, owned] = (costs, by_cost)
@@ -126,7 +128,7 @@ class Network:
 
 
 # `Network.reach` memo: (network, owned city names) -> (costs, other cities by cost).
-_REACH: dict[tuple[Network, tuple[str, ...]], tuple[list[int], list[int]]] = {}
+_REACH: dict[tuple[Network, tuple[str, ...]], tuple[list[int], list[tuple[int, int, str]]]] = {}
 
 
 @cache

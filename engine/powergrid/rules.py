@@ -1069,18 +1069,16 @@ def cheapest_city(state: State, player: str) -> tuple[str, int] | None:
     if len(cities) >= HOUSES:
         return None
     nw = net(state)
-    costs, by_cost = nw.reach(tuple(cities))
     taken = state["cities"]
     slots = state["step"]
-    names = nw.cities
     first = SLOT_PRICES[0]
     best = -1
+    best_name = ""
     best_cost = INF
-    for i in by_cost:
-        conn = costs[i]
+    for conn, i, name in nw.reach(tuple(cities))[1]:
         if conn + first > best_cost:
             break
-        owners = taken.get(names[i])
+        owners = taken.get(name)
         if owners:
             if len(owners) >= slots or player in owners:
                 continue
@@ -1088,8 +1086,8 @@ def cheapest_city(state: State, player: str) -> tuple[str, int] | None:
         else:
             cost = conn + first
         if cost < best_cost or (cost == best_cost and i < best):
-            best, best_cost = i, cost
-    return None if best < 0 else (names[best], best_cost)
+            best, best_name, best_cost = i, name, cost
+    return None if best < 0 else (best_name, best_cost)
 
 
 def is_over(state: State) -> bool:
