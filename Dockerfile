@@ -7,7 +7,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     BOARDCHAT_DB=/data/boardchat.sqlite3
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY bot ./bot
 COPY engine ./engine
 COPY assets ./assets
