@@ -5,17 +5,21 @@ longitude, regions tinted, regions not in play greyed, every connection with its
 city's three house slots) and beside or below it the table (turn, players, plant market,
 resource market, recent events, final ranking).
 
-Speed: everything that depends only on the map, the regions in play and the number of open
-slots (projection, de-cluttered city positions, tint, connections, labels, empty slots) is drawn
-once into a base layer kept in a module-level cache; a render pastes it, draws the houses and the
-table, and encodes an adaptive-palette ("P" mode) PNG. The output is a pure function of the
-view, so the same view gives the same bytes.
+Speed: the city positions and cost-label spots depend only on the map, so they are computed
+offline (`compute_layout`, written by `python -m engine.powergrid.render` to
+data/layout/<map>.json; a test checks the files are up to date) and only read here. What
+depends on the map and the regions in play (tint, connections, nodes, costs, names) is drawn at
+final size, once, into a base layer kept in a module-level cache; a render pastes it, draws the
+houses and the table, maps the picture onto a fixed per-map palette (no adaptive quantisation)
+and writes a "P" mode PNG at zlib level 3. Fonts load at import. The output is a pure function
+of the view, so the same view gives the same bytes.
 
 Words go through `labels` (English) and, when given, a translator's `gettext`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -31,6 +35,8 @@ __all__ = ["WIDTH", "labels", "render"]
 
 WIDTH = 1280
 _MAPS_DIR = Path(__file__).with_name("data") / "maps"
+_LAYOUT_DIR = Path(__file__).with_name("data") / "layout"
+LAYOUT_VERSION = 1
 
 # --- words -------------------------------------------------------------------------------------
 # Every word on the picture comes from here, so a translator can replace it (msgid = the value).
@@ -151,6 +157,8 @@ SIDE_MAP_W = 760
 MARGIN = 56
 LEGEND_H = 30
 CARD_W, CARD_H = 70, 60
+PNG_LEVEL = 3  # zlib level: 6 takes twice as long for ~20% less, 9 seven times for ~25%
+_LINKED_GAP = 26.0  # room between connected cities, grown where a cost does not fit
 
 
 def _hex(c: str) -> tuple[int, int, int]:
@@ -165,6 +173,11 @@ def _mix(a: Sequence[int], b: Sequence[int], t: float) -> tuple[int, int, int]:
         round(a[1] + (b[1] - a[1]) * t),
         round(a[2] + (b[2] - a[2]) * t),
     )
+
+
+def _rim(tint: Sequence[int]) -> tuple[int, int, int]:
+    """The pale edge around a region's tint."""
+    return _mix(tint, _PAPER, 0.55)
 
 
 def _text_on(bg: Sequence[int]) -> tuple[int, int, int]:
@@ -209,125 +222,296 @@ class _Words:
             return english.format(**kw)
 
 
-# --- map geometry (cached per map) -------------------------------------------------------------
+# --- map geometry: computed offline into data/layout/<map>.json ---------------------------------
 @cache
 def _load_map(map_id: str) -> str:
     return (_MAPS_DIR / f"{map_id}.json").read_text(encoding="utf-8")
 
 
+def _map_digest(mp: dict[str, Any]) -> str:
+    """What a layout was computed from: the map's content and the layout code's version."""
+    text = json.dumps(mp, sort_keys=True, ensure_ascii=False) + f"|layout v{LAYOUT_VERSION}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def compute_layout(mp: dict[str, Any]) -> dict[str, Any]:
+    """Where everything of one map goes (slow, deterministic; run offline by `write_layouts`).
+
+    Projection (equirectangular around the mean latitude), city positions pushed apart until
+    no node or name overlaps another (connected cities further, so their cost fits between),
+    a spot for each connection's cost on its visible part, clear of cities and other costs.
+    When a cost finds no clear spot, its two cities get a wider gap and the whole is redone."""
+    cities = mp["cities"]
+    lat0 = math.radians(sum(c["lat"] for c in cities) / len(cities))
+    k = math.cos(lat0)
+    raw = {c["name"]: (c["lon"] * k, -c["lat"]) for c in cities}
+    xs = [p[0] for p in raw.values()]
+    ys = [p[1] for p in raw.values()]
+    rw, rh = max(xs) - min(xs) or 1.0, max(ys) - min(ys) or 1.0
+    side = rw / rh < 1.3  # tall maps sit beside the table, wide ones above it
+    w = SIDE_MAP_W if side else WIDTH
+    scale = (w - 2 * MARGIN) / rw
+    map_h = round(rh * scale + 2 * MARGIN)
+    start = {
+        n: (MARGIN + (x - min(xs)) * scale, MARGIN + (y - min(ys)) * scale)
+        for n, (x, y) in raw.items()
+    }
+    font = _font(CITY_FONT, True)
+    label_w = {n: math.ceil(font.getlength(n)) for n in start}
+    cost_font = _font(14, True)
+    gaps = {frozenset(c[:2]): _LINKED_GAP for c in mp["connections"]}
+    for _attempt in range(14):
+        pos = _declutter(start, label_w, gaps, w, map_h)
+        boxes = sorted((_box(pos[n], label_w[n]), n) for n in pos)
+        if _attempt < 13 and any(
+            _overlap(p[0], q[0]) for i, p in enumerate(boxes) for q in boxes[i + 1 :]
+        ):
+            map_h += 24  # no room left: a taller map (its cities keep their places)
+            continue
+        labels_at, crowded = _place_cost_labels(mp["connections"], pos, label_w, cost_font)
+        if not crowded:
+            break
+        for pair in sorted(set(crowded), key=sorted):
+            gaps[pair] = gaps.get(pair, 8.0) + 6
+    legend_h = LEGEND_H * _legend_lines(mp, w) + 6
+    return {
+        "version": LAYOUT_VERSION,
+        "map": mp.get("id", ""),
+        "digest": _map_digest(mp),
+        "side": side,
+        "w": w,
+        "map_h": map_h,
+        "h": map_h + legend_h,
+        "label_w": {n: label_w[n] for n in sorted(label_w)},
+        "pos": {n: list(pos[n]) for n in sorted(pos)},
+        "cost_labels": [[a, b, *labels_at[(a, b)]] for a, b, _cost in mp["connections"]],
+    }
+
+
+def _box(
+    p: tuple[float, float], label_w: float, pad: float = 0.0
+) -> tuple[float, float, float, float]:
+    """A city's node plus its name label, as (x0, y0, x1, y1)."""
+    x, y = p
+    half = max(NODE_W, label_w + 6) / 2 + pad
+    return (x - half, y - NODE_H / 2 - pad, x + half, y + NODE_H / 2 + CITY_FONT + 6 + pad)
+
+
+def _declutter(
+    start: dict[str, tuple[float, float]],
+    label_w: dict[str, int],
+    gaps: dict[frozenset[str], float],
+    map_w: int,
+    map_h: int,
+) -> dict[str, tuple[int, int]]:
+    """Push overlapping city boxes apart (deterministic), staying inside the map area.
+
+    `gaps` holds the room kept between connected cities so their connection and cost show."""
+    names = sorted(start)
+    xs = [start[n][0] for n in names]
+    ys = [start[n][1] for n in names]
+    half = [max(NODE_W, label_w[n] + 6) / 2 for n in names]
+    height = NODE_H + CITY_FONT + 6  # every box is this tall (node + name)
+    pairs = [
+        (i, j, gaps.get(frozenset((names[i], names[j])), 8.0))
+        for i in range(len(names))
+        for j in range(i + 1, len(names))
+    ]
+    top, bottom = 8 + NODE_H / 2, map_h - 4 - (height - NODE_H / 2)
+    for _ in range(600):
+        moved = False
+        for i, j, gap in pairs:
+            dx, dy = xs[j] - xs[i], ys[j] - ys[i]
+            ox = half[i] + half[j] - abs(dx) + gap
+            if ox <= 0:
+                continue
+            oy = height - abs(dy) + gap
+            if oy <= 0:
+                continue
+            moved = True
+            if ox < oy * 1.2:
+                s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
+                xs[i] -= s
+                xs[j] += s
+            else:
+                s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
+                ys[i] -= s
+                ys[j] += s
+        for k in range(len(names)):
+            xs[k] = min(max(xs[k], 8 + half[k]), map_w - 8 - half[k])
+            ys[k] = min(max(ys[k], top), bottom)
+        if not moved:
+            break
+    return {n: (round(xs[k]), round(ys[k])) for k, n in enumerate(names)}
+
+
+def _place_cost_labels(
+    connections: list[list[Any]],
+    pos: dict[str, tuple[int, int]],
+    label_w: dict[str, int],
+    font: ImageFont.FreeTypeFont,
+) -> tuple[dict[tuple[str, str], list[int]], list[frozenset[str]]]:
+    """A spot for each connection's cost, and the connections that found no clear spot.
+
+    Candidates run along the visible part of the line (and a little to either side of it);
+    a spot pays for covering a city, another cost (with a margin), or another line, and for
+    leaving the middle. Costs of short, crowded connections are placed first."""
+    boxes = {n: _box(pos[n], label_w[n]) for n in pos}
+    segments = [(a, b, pos[a], pos[b]) for a, b, _c in connections]
+    jobs = []
+    for a, b, cost in connections:
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        lo = _exit(boxes[a], ax, ay, bx - ax, by - ay)
+        hi = 1 - _exit(boxes[b], bx, by, ax - bx, ay - by)
+        length = math.hypot(bx - ax, by - ay) * max(0.0, hi - lo)
+        jobs.append((length, a, b, cost, lo, hi))
+    placed: list[tuple[tuple[int, int, int, int], frozenset[str]]] = []
+    out: dict[tuple[str, str], list[int]] = {}
+    crowded: list[frozenset[str]] = []
+    for _length, a, b, cost, lo, hi in sorted(jobs, key=lambda j: (j[0], j[1], j[2])):
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        w, h = math.ceil(font.getlength(str(cost))) + 10, 19
+        if hi <= lo:
+            lo = hi = (lo + hi) / 2
+        mid = (lo + hi) / 2
+        ln = math.hypot(bx - ax, by - ay) or 1.0
+        nx, ny = -(by - ay) / ln, (bx - ax) / ln
+        m = w + 12
+        reach = (min(ax, bx) - m, min(ay, by) - m, max(ax, bx) + m, max(ay, by) + m)
+        near_boxes = [(n, q) for n, q in boxes.items() if _overlap(reach, q)]
+        near_placed = [(q, pair) for q, pair in placed if _overlap(reach, q)]
+        near_segments = [
+            (p, q)
+            for c, e, p, q in segments
+            if (c, e) != (a, b)
+            and _overlap(
+                reach, (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))
+            )
+        ]
+        best: tuple[float, list[frozenset[str]], tuple[int, int, int, int]] | None = None
+        for step in range(-8, 9):
+            t = mid + (hi - lo) * step / 18
+            for off in (0, 5, -5, 9, -9):
+                cx, cy = ax + (bx - ax) * t + nx * off, ay + (by - ay) * t + ny * off
+                r = (
+                    round(cx - w / 2),
+                    round(cy - h / 2),
+                    round(cx - w / 2) + w,
+                    round(cy - h / 2) + h,
+                )
+                hard = 0.0
+                blame = []  # the pairs of cities to move apart when no spot is clear
+                for _n, q in near_boxes:
+                    hard += _overlap_area(r, q)
+                grown = (r[0] - 3, r[1] - 3, r[2] + 3, r[3] + 3)
+                for q, pair in near_placed:
+                    area = _overlap_area(grown, q)
+                    if area > 0:
+                        hard += 2 * area
+                        blame.append(pair)
+                soft = sum(25.0 for p, q in near_segments if _segment_hits(p, q, r))
+                score = hard * 4 + soft + abs(t - mid) * 30 + abs(off) * 2.5
+                if best is None or score < best[0]:
+                    best = (score, [frozenset((a, b)), *blame] if hard else [], r)
+        assert best is not None
+        crowded += best[1]
+        placed.append((best[2], frozenset((a, b))))
+        out[(a, b)] = list(best[2])
+    return out, crowded
+
+
+def _segment_hits(p: tuple[float, float], q: tuple[float, float], r: Sequence[float]) -> bool:
+    """Whether the segment p-q passes through the rectangle r (Liang-Barsky clipping)."""
+    x0, y0 = p
+    dx, dy = q[0] - x0, q[1] - y0
+    t0, t1 = 0.0, 1.0
+    for pp, qq in ((-dx, x0 - r[0]), (dx, r[2] - x0), (-dy, y0 - r[1]), (dy, r[3] - y0)):
+        if pp == 0:
+            if qq < 0:
+                return False
+            continue
+        t = qq / pp
+        if pp < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _legend_lines(mp: dict[str, Any], map_w: int) -> int:
+    font = _font(15, True)
+    x, lines = 12.0, 1
+    for r in mp["regions"]:
+        w = 22 + font.getlength(_region_label(r)) + 18
+        if x + w > map_w - 12:
+            x, lines = 12.0, lines + 1
+        x += w
+    return lines
+
+
 class _Geometry:
-    """Where everything of one map goes: projection, de-cluttered cities, cost labels."""
+    """One map's layout (see `compute_layout`), read from its file."""
 
-    def __init__(self, mp: dict[str, Any]) -> None:
-        cities = mp["cities"]
-        lat0 = math.radians(sum(c["lat"] for c in cities) / len(cities))
-        k = math.cos(lat0)
-        raw = {c["name"]: (c["lon"] * k, -c["lat"]) for c in cities}
-        xs = [p[0] for p in raw.values()]
-        ys = [p[1] for p in raw.values()]
-        rw, rh = max(xs) - min(xs) or 1.0, max(ys) - min(ys) or 1.0
-        self.side = rw / rh < 1.3  # tall maps sit beside the table, wide ones above it
-        self.w = SIDE_MAP_W if self.side else WIDTH
-        scale = (self.w - 2 * MARGIN) / rw
-        self.map_h = round(rh * scale + 2 * MARGIN)
-        self.h = self.map_h + self._legend_height(mp)
-        pos = {
-            n: (MARGIN + (x - min(xs)) * scale, MARGIN + (y - min(ys)) * scale)
-            for n, (x, y) in raw.items()
+    def __init__(self, mp: dict[str, Any], layout: dict[str, Any]) -> None:
+        self.side: bool = layout["side"]
+        self.w: int = layout["w"]
+        self.map_h: int = layout["map_h"]
+        self.h: int = layout["h"]
+        self.label_w: dict[str, int] = layout["label_w"]
+        self.pos: dict[str, tuple[int, int]] = {n: (p[0], p[1]) for n, p in layout["pos"].items()}
+        self.region_of = {c["name"]: c["region"] for c in mp["cities"]}
+        self.edge_label: dict[tuple[str, str], tuple[int, int, int, int]] = {
+            (e[0], e[1]): (e[2], e[3], e[4], e[5]) for e in layout["cost_labels"]
         }
-        self.region_of = {c["name"]: c["region"] for c in cities}
-        font = _font(CITY_FONT, True)
-        self.label_w = {n: font.getlength(n) for n in pos}
-        linked = {frozenset(c[:2]) for c in mp["connections"]}
-        self.pos = self._declutter(pos, linked)
-        self.edge_label = self._place_cost_labels(mp["connections"])
-
-    def _legend_height(self, mp: dict[str, Any]) -> int:
-        font = _font(15, True)
-        x, lines = 12.0, 1
-        for r in mp["regions"]:
-            w = 22 + font.getlength(_region_label(r)) + 18
-            if x + w > self.w - 12:
-                x, lines = 12.0, lines + 1
-            x += w
-        return LEGEND_H * lines + 6
+        self.palette = _palette_image([_hex(r["color"]) for r in mp["regions"]])
 
     def box(self, name: str, p: tuple[float, float] | None = None) -> tuple[float, ...]:
         """The city's node plus its name label, as (x0, y0, x1, y1)."""
-        x, y = p or self.pos[name]
-        half = max(NODE_W, self.label_w[name] + 6) / 2
-        return (x - half, y - NODE_H / 2, x + half, y + NODE_H / 2 + CITY_FONT + 6)
+        return _box(p or self.pos[name], self.label_w[name])
 
-    def _declutter(
-        self, pos: dict[str, tuple[float, float]], linked: set[frozenset[str]]
-    ) -> dict[str, tuple[float, float]]:
-        """Push overlapping city boxes apart (deterministic), staying inside the map area.
 
-        Connected cities keep a wider gap so their connection and its cost stay visible."""
-        names = sorted(pos)
-        xs = [pos[n][0] for n in names]
-        ys = [pos[n][1] for n in names]
-        half = [max(NODE_W, self.label_w[n] + 6) / 2 for n in names]
-        height = NODE_H + CITY_FONT + 6  # every box is this tall (node + name)
-        pairs = [
-            (i, j, 26.0 if frozenset((names[i], names[j])) in linked else 6.0)
-            for i in range(len(names))
-            for j in range(i + 1, len(names))
-        ]
-        top, bottom = 8 + NODE_H / 2, self.map_h - 4 - (height - NODE_H / 2)
-        for _ in range(400):
-            moved = False
-            for i, j, gap in pairs:
-                dx, dy = xs[j] - xs[i], ys[j] - ys[i]
-                ox = half[i] + half[j] - abs(dx) + gap
-                if ox <= 0:
-                    continue
-                oy = height - abs(dy) + gap
-                if oy <= 0:
-                    continue
-                moved = True
-                if ox < oy * 1.2:
-                    s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
-                    xs[i] -= s
-                    xs[j] += s
-                else:
-                    s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
-                    ys[i] -= s
-                    ys[j] += s
-            for k in range(len(names)):
-                xs[k] = min(max(xs[k], 8 + half[k]), self.w - 8 - half[k])
-                ys[k] = min(max(ys[k], top), bottom)
-            if not moved:
-                break
-        return {n: (round(xs[k]), round(ys[k])) for k, n in enumerate(names)}
+def layout_path(map_id: str) -> Path:
+    return _LAYOUT_DIR / f"{map_id}.json"
 
-    def _place_cost_labels(self, connections: list[list[Any]]) -> dict[tuple[str, str], tuple]:
-        """A spot for each connection's cost: on its visible part, clear of cities if possible."""
-        font = _font(14, True)
-        taken = [self.box(n) for n in sorted(self.pos)]
-        out: dict[tuple[str, str], tuple] = {}
-        for a, b, cost in connections:
-            (ax, ay), (bx, by) = self.pos[a], self.pos[b]
-            w, h = font.getlength(str(cost)) + 10, 19
-            lo = _exit(self.box(a), ax, ay, bx - ax, by - ay)
-            hi = 1 - _exit(self.box(b), bx, by, ax - bx, ay - by)
-            if hi <= lo:
-                lo = hi = (lo + hi) / 2
-            mid = (lo + hi) / 2
-            reach = (min(ax, bx) - w, min(ay, by) - h, max(ax, bx) + w, max(ay, by) + h)
-            near = [q for q in taken if _overlap(reach, q)]
-            best: tuple[float, tuple[float, ...]] | None = None
-            for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
-                t = mid + (hi - lo) * k / 9
-                cx, cy = ax + (bx - ax) * t, ay + (by - ay) * t
-                r = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                score = sum(_overlap_area(r, q) for q in near) + abs(t - mid) * 40
-                if best is None or score < best[0]:
-                    best = (score, r)
-            assert best is not None
-            taken.append(best[1])
-            out[(a, b)] = tuple(round(v) for v in best[1])
-        return out
+
+def layout_text(layout: dict[str, Any]) -> str:
+    """The layout file's exact text (one city or connection a line, so diffs read well)."""
+    head = {k: v for k, v in layout.items() if k not in ("label_w", "pos", "cost_labels")}
+    lines = ["{"]
+    for k, v in head.items():
+        lines.append(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)},")
+    for key in ("label_w", "pos"):
+        lines.append(f'  "{key}": {{')
+        items = list(layout[key].items())
+        for i, (n, v) in enumerate(items):
+            comma = "," if i < len(items) - 1 else ""
+            lines.append(f"    {json.dumps(n, ensure_ascii=False)}: {json.dumps(v)}{comma}")
+        lines.append("  },")
+    lines.append('  "cost_labels": [')
+    rows = layout["cost_labels"]
+    for i, row in enumerate(rows):
+        comma = "," if i < len(rows) - 1 else ""
+        lines.append(f"    {json.dumps(row, ensure_ascii=False)}{comma}")
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_layouts() -> list[Path]:
+    """Recompute every map's layout file (run after changing a map or the layout code):
+
+    .venv/bin/python -m engine.powergrid.render
+    """
+    out = []
+    for path in sorted(_MAPS_DIR.glob("*.json")):
+        mp = json.loads(path.read_text(encoding="utf-8"))
+        target = layout_path(path.stem)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(layout_text(compute_layout(mp)), encoding="utf-8")
+        out.append(target)
+    return out
 
 
 def _exit(box: Sequence[float], x: float, y: float, dx: float, dy: float) -> float:
@@ -362,10 +546,22 @@ _BASE: dict[tuple[str, tuple[str, ...]], Image.Image] = {}
 _BASE_LIMIT = 24
 
 
+def _geometry_for(mp: dict[str, Any], map_id: str | None) -> _Geometry:
+    """The map's layout from its file when it is up to date; computed here otherwise (slow:
+    only for maps given as data, e.g. in tests, or a map edited without `write_layouts`)."""
+    if map_id is not None:
+        path = layout_path(map_id)
+        if path.is_file():
+            layout = json.loads(path.read_text(encoding="utf-8"))
+            if layout.get("digest") == _map_digest(mp):
+                return _Geometry(mp, layout)
+    return _Geometry(mp, compute_layout(mp))
+
+
 def _map_and_geometry(map_id: str) -> tuple[dict[str, Any], _Geometry]:
     if map_id not in _GEOMETRY:
         mp = json.loads(_load_map(map_id))
-        _GEOMETRY[map_id] = (mp, _Geometry(mp))
+        _GEOMETRY[map_id] = (mp, _geometry_for(mp, map_id))
     return _GEOMETRY[map_id]
 
 
@@ -398,25 +594,21 @@ def _base_layer(map_id: str, regions: tuple[str, ...]) -> Image.Image:
             return _mix(_PAPER, region_color[region], 0.30)
         return _DIM_TINT
 
-    # Region tint: soft blobs around cities and along same-region connections, drawn at a quarter
-    # of the size and scaled up (cheap soft edges). Smaller circles drawn later keep each area
-    # closest to its own cities.
-    q = 4
-    small = Image.new("RGB", (g.w // q + 1, g.map_h // q + 1), _PAPER)
-    sd = ImageDraw.Draw(small)
-    for a, b, _cost in mp["connections"]:
-        if g.region_of[a] == g.region_of[b]:
-            (ax, ay), (bx, by) = g.pos[a], g.pos[b]
-            sd.line((ax / q, ay / q, bx / q, by / q), fill=tint(g.region_of[a]), width=70 // q)
-    for radius in (64, 52, 40):
-        for name in sorted(g.pos):
-            x, y = g.pos[name]
-            r = radius / q
-            sd.ellipse((x / q - r, y / q - r, x / q + r, y / q + r), fill=tint(g.region_of[name]))
-    small = small.filter(ImageFilter.GaussianBlur(1.5))
+    # Region tint: blobs around cities and along same-region connections, drawn straight at the
+    # final size (no blur, no scaling): a pale rim first, then the tint. Smaller circles drawn
+    # later keep each area closest to its own cities.
     img = Image.new("RGB", (g.w, g.h), _PAPER)
-    img.paste(small.resize((g.w, g.map_h), Image.Resampling.BILINEAR), (0, 0))
     d = ImageDraw.Draw(img)
+    inner = [(a, b) for a, b, _cost in mp["connections"] if g.region_of[a] == g.region_of[b]]
+    for rim, radii, width in ((True, (72,), 86), (False, (62, 50, 40), 66)):
+        for a, b in inner:
+            colour = _rim(tint(g.region_of[a])) if rim else tint(g.region_of[a])
+            d.line((*g.pos[a], *g.pos[b]), fill=colour, width=width)
+        for r in radii:
+            for name in sorted(g.pos):
+                x, y = g.pos[name]
+                colour = tint(g.region_of[name])
+                d.ellipse((x - r, y - r, x + r, y + r), fill=_rim(colour) if rim else colour)
 
     def in_play(city: str) -> bool:
         return g.region_of[city] in live
@@ -448,27 +640,30 @@ def _base_layer(map_id: str, regions: tuple[str, ...]) -> Image.Image:
         img.paste(sprite, (x0, y0), sprite)
     for name in sorted(g.pos):
         x, y = g.pos[name]
-        sprite, dx = _name_sprite(name, in_play(name))
-        img.paste(sprite, (round(x - dx), round(y + NODE_H / 2 + 2)), sprite)
+        name_mask, halo, dx = _name_masks(name)
+        at = (round(x - dx), round(y + NODE_H / 2 + 2))
+        live_name = in_play(name)
+        img.paste((255, 255, 255) if live_name else _PAPER, at, halo)
+        img.paste(_INK if live_name else _DIM_TEXT, at, name_mask)
     # Legend of regions under the map.
     d.rectangle((0, g.map_h, g.w, g.h), fill=_PAPER)
     d.line((0, g.map_h, g.w, g.map_h), fill=_RULE, width=1)
     font = _font(15, True)
-    x, y = 12.0, g.map_h + 6
+    lx, ly = 12.0, float(g.map_h + 6)
     for r in mp["regions"]:
-        text = _region_label(r)
-        w = 22 + font.getlength(text) + 18
-        if x + w > g.w - 12:
-            x, y = 12.0, y + LEGEND_H
+        label = _region_label(r)
+        w = 22 + font.getlength(label) + 18
+        if lx + w > g.w - 12:
+            lx, ly = 12.0, ly + LEGEND_H
         live_r = r["id"] in live
         d.rounded_rectangle(
-            (x, y + 3, x + 16, y + 19),
+            (lx, ly + 3, lx + 16, ly + 19),
             radius=3,
             fill=region_color[r["id"]] if live_r else _DIM_TINT,
             outline=_INK if live_r else _EDGE_DIM,
         )
-        d.text((x + 22, y + 2), text, font=font, fill=_INK if live_r else _DIM_TEXT)
-        x += w
+        d.text((lx + 22, ly + 2), label, font=font, fill=_INK if live_r else _DIM_TEXT)
+        lx += w
     _BASE[key] = img
     while len(_BASE) > _BASE_LIMIT:
         del _BASE[next(iter(_BASE))]
@@ -476,21 +671,17 @@ def _base_layer(map_id: str, regions: tuple[str, ...]) -> Image.Image:
 
 
 @cache
-def _name_sprite(name: str, live: bool) -> tuple[Image.Image, int]:
-    """A city name with its white halo (slow to draw, so drawn once), and its x offset."""
+def _name_masks(name: str) -> tuple[Image.Image, Image.Image, int]:
+    """A city name's text and its 3 px halo as masks, and the x offset of its middle.
+
+    The halo is the text mask dilated (a max filter), several times cheaper than FreeType's
+    stroked text; the base layer pastes the colours through the two masks."""
     font = _font(CITY_FONT, True)
-    w = round(font.getlength(name)) + 8
-    sprite = Image.new("RGBA", (w, CITY_FONT + 10), (0, 0, 0, 0))
-    ImageDraw.Draw(sprite).text(
-        (w / 2, 0),
-        name,
-        font=font,
-        fill=_INK if live else _DIM_TEXT,
-        anchor="ma",
-        stroke_width=3,
-        stroke_fill=(255, 255, 255) if live else _PAPER,
-    )
-    return sprite, w // 2
+    w = math.ceil(font.getlength(name)) + 8
+    text = Image.new("L", (w, CITY_FONT + 10), 0)
+    ImageDraw.Draw(text).text((w / 2, 3), name, font=font, fill=255, anchor="ma")
+    halo = text.point(lambda v: 255 if v > 40 else 0).filter(ImageFilter.MaxFilter(7))
+    return text, halo, w // 2
 
 
 @cache
@@ -742,10 +933,17 @@ class _Table:
 
     def players(self, d: ImageDraw.ImageDraw | None, x: float, y: float, width: float) -> int:
         v, w = self.v, self.w
-        order = list(v.get("player_order") or v.get("seat_order") or [])
         players = v.get("players", {})
+        ranking = v.get("ranking") or []
+        # At the end the rows are the final ranking (ties share a rank), not a second list.
+        order = [p for group in ranking for p in group]
+        number: dict[str, int] = {}
+        for group in ranking:
+            for p in group:
+                number[p] = len(number) - sum(1 for q in group if q in number) + 1
+        order += [p for p in v.get("player_order") or v.get("seat_order") or [] if p not in order]
         order += [p for p in v.get("seat_order", []) if p not in order]
-        h = self.heading(d, x, y, w("players"))
+        h = self.heading(d, x, y, w("ranking") if ranking else w("players"))
         current = set(v.get("current_players") or [])
         row_h = CARD_H + 14
         for i, p in enumerate(order):
@@ -753,7 +951,8 @@ class _Table:
             if info is None:
                 continue
             if d is not None:
-                self._player_row(d, x, y + h, width, row_h, i + 1, p, info, p in current)
+                n = number.get(p, i + 1)
+                self._player_row(d, x, y + h, width, row_h, n, p, info, p in current)
             h += row_h
         return h + 6
 
@@ -954,6 +1153,52 @@ def _event_text(e: dict[str, Any], w: _Words) -> str | None:
 
 
 # --- composition -------------------------------------------------------------------------------
+# --- encoding: one fixed palette per map --------------------------------------------------------
+def _palette_image(region_colors: Sequence[tuple[int, int, int]]) -> Image.Image:
+    """Every colour the picture uses, plus the in-between shades of anti-aliased text on each
+    background, as a "P" image for `Image.quantize(palette=...)`: mapping to a fixed palette
+    is several times cheaper than finding one, and the same view gives the same bytes."""
+    white = (255, 255, 255)
+    tints = [_mix(_PAPER, c, 0.30) for c in region_colors]
+    cards = [_mix(c, white, 0.82) for c in _TYPE_COLORS.values()]
+    players = [_hex(c) for c in PLAYER_COLORS]
+    flat = [
+        _PAPER, _PANEL, _INK, _MUTED, _RULE, _EDGE, _EDGE_DIM, _DIM_TINT, _DIM_TEXT, _CLOSED,
+        _HILITE, (250, 250, 250), (232, 232, 232), (236, 236, 236), (244, 243, 239),
+        (170, 170, 170), (160, 160, 160), (140, 140, 140), (120, 120, 120), (170, 40, 20),
+        _rim(_DIM_TINT),
+        *RESOURCE_COLORS.values(), *_TYPE_COLORS.values(), *players, *region_colors,
+        *tints, *(_rim(t) for t in tints), *cards,
+    ]  # fmt: skip
+    ramps: list[tuple[int, int, int]] = []
+    ramps += [_mix(_INK, white, i / 15) for i in range(16)]  # ink on white
+    ramps += [_mix(_INK, _PAPER, i / 7) for i in range(1, 7)]
+    for bg in [*tints, *cards, _HILITE, (250, 250, 250), (244, 243, 239)]:
+        ramps += [_mix(_INK, bg, t) for t in (0.25, 0.5, 0.75)]
+    for bg in (white, _PAPER, _DIM_TINT, _HILITE, (236, 236, 236), (232, 232, 232)):
+        ramps += [_mix(_DIM_TEXT, bg, t) for t in (0.33, 0.67)]
+        ramps += [_mix(_MUTED, bg, t) for t in (0.33, 0.67)]
+    for c in players:
+        ramps += [_mix(_text_on(c), c, t) for t in (0.25, 0.5, 0.75)]
+        ramps += [_mix(_INK, c, 0.5)]
+    for c in (*RESOURCE_COLORS.values(), *_TYPE_COLORS.values()):
+        ramps += [_mix(c, white, 0.5)]
+    ramps += [_mix(white, _INK, t) for t in (0.25, 0.5, 0.75)]  # the STEP 3 card
+    colours = list(dict.fromkeys([*flat, *ramps]))[:256]
+    colours += [colours[0]] * (256 - len(colours))
+    img = Image.new("P", (1, 1))
+    img.putpalette([v for c in colours for v in c])
+    return img
+
+
+def _encode(img: Image.Image, palette: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(
+        out, format="PNG", compress_level=PNG_LEVEL
+    )
+    return out.getvalue()
+
+
 def _layout_column(
     table: _Table, blocks: Iterable[str], x: float, y: float, width: float, log_lines: int, d=None
 ) -> float:
@@ -981,7 +1226,7 @@ def render(
     if map_data is not None:
         map_id = "\0" + json.dumps(map_data, sort_keys=True, ensure_ascii=False)
         if map_id not in _GEOMETRY:
-            _GEOMETRY[map_id] = (map_data, _Geometry(map_data))
+            _GEOMETRY[map_id] = (map_data, _geometry_for(map_data, None))
     mp, g = _map_and_geometry(map_id)
     known = {r["id"] for r in mp["regions"]}
     regions = tuple(sorted(r for r in view.get("regions_in_play") or known if r in known))
@@ -991,7 +1236,7 @@ def render(
     pad = 20
     if g.side:
         col_x, col_w = g.w + pad, float(WIDTH - g.w - 2 * pad)
-        blocks = ["header", "ranking", "players", "plant_market", "resource_market", "log"]
+        blocks = ["header", "players", "plant_market", "resource_market", "log"]
         used = _layout_column(table, blocks[:-1], col_x, pad, col_w, 0)
         log_lines = max(3, min(8, int((g.h - used - 40) // 21)))
         height = max(g.h, round(_layout_column(table, blocks, col_x, pad, col_w, log_lines)) + pad)
@@ -1006,7 +1251,7 @@ def render(
     else:
         col_w = (WIDTH - 3 * pad) / 2
         left = ["header", "players"]
-        right = ["ranking", "plant_market", "resource_market", "log"]
+        right = ["plant_market", "resource_market", "log"]
         lh = _layout_column(table, left, pad, 0, col_w, 0)
         rh0 = _layout_column(table, right[:-1], 0, 0, col_w, 0)
         log_lines = max(4, min(8, int((lh - rh0 - 34) // 21)))
@@ -1020,10 +1265,7 @@ def render(
         _layout_column(table, left, pad, g.h + pad, col_w, 0, d)
         _layout_column(table, right, 2 * pad + col_w, g.h + pad, col_w, log_lines, d)
 
-    out = io.BytesIO()
-    pal = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    pal.save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+    return _encode(img, g.palette)
 
 
 def _draw_houses(
@@ -1049,3 +1291,14 @@ def _draw_houses(
             else:
                 d.ellipse(sb, fill=_CLOSED, outline=(160, 160, 160), width=1)
                 d.line((sb[0] + 5, sb[3] - 5, sb[2] - 5, sb[1] + 5), fill=(140, 140, 140), width=2)
+
+
+# Load every face and size the picture uses now, at import, so no picture pays for it.
+for _size, _bold in ((12, True), (14, False), (14, True), (15, False), (15, True), (17, True),
+                     (18, True), (19, True), (22, True)):  # fmt: skip
+    _font(_size, _bold)
+
+
+if __name__ == "__main__":
+    for written in write_layouts():
+        print(f"wrote {written}")

@@ -477,3 +477,47 @@ def test_every_phase_of_a_real_bot_game_renders(
     assert len(GAME.view(state, None)["ranking"] or []) >= 1
     # the public picture of the end equals the one the game object draws
     assert GAME.render(state, None) == R.render(GAME.view(state, None), None)
+
+
+# --- the offline layout ------------------------------------------------------------------------
+@pytest.mark.parametrize("map_id", sorted(p.stem for p in MAPS.glob("*.json")))
+def test_layout_file_is_up_to_date(map_id: str) -> None:
+    """data/layout/<map>.json equals a fresh computation; regenerate with
+    `.venv/bin/python -m engine.powergrid.render` after changing a map or the layout code."""
+    mp = json.loads((MAPS / f"{map_id}.json").read_text(encoding="utf-8"))
+    path = R.layout_path(map_id)
+    assert path.is_file(), f"missing {path}"
+    assert path.read_text(encoding="utf-8") == R.layout_text(R.compute_layout(mp))
+
+
+def test_render_uses_the_layout_file_without_placing_cities() -> None:
+    R._GEOMETRY.clear()
+    R._BASE.clear()
+    called = []
+    real = R.compute_layout
+    R.compute_layout = lambda mp: called.append(1) or real(mp)  # type: ignore[assignment]
+    try:
+        R.render(phase_view("germany", 3, "build"), None)
+        R.render(phase_view("usa", 3, "build"), None)
+    finally:
+        R.compute_layout = real  # type: ignore[assignment]
+    assert called == []
+
+
+@pytest.mark.parametrize("map_id", ["germany", "usa"])
+def test_layout_keeps_cities_and_costs_apart(map_id: str) -> None:
+    _mp, g = R._map_and_geometry(map_id)
+    names = sorted(g.pos)
+    boxes = {n: g.box(n) for n in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert not R._overlap(boxes[a], boxes[b]), (a, b)
+    costs = sorted(g.edge_label.items())
+    for i, (e1, r1) in enumerate(costs):
+        for e2, r2 in costs[i + 1 :]:
+            assert not R._overlap(r1, r2), (e1, e2)
+
+
+def test_game_over_table_is_short_enough_for_telegram() -> None:
+    view = phase_view("usa", 6, "over")
+    assert decode(R.render(view, None)).height <= 1400
