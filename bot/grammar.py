@@ -105,7 +105,7 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
         CommandSpec("games", N_("Your games in all chats"), kind=TABLE_KIND),
         CommandSpec(
             "lang",
-            N_("Set the chat's language: /lang <code>"),
+            N_("Set your language (and this chat's default): /lang <code>"),
             (
                 ArgSpec(
                     "code",
@@ -161,12 +161,57 @@ def shorten(text: str, limit: int) -> str:
 
 
 def merge_specs(groups: Sequence[Sequence[CommandSpec]]) -> list[CommandSpec]:
-    """First spec of a name wins."""
-    seen: set[str] = set()
-    out: list[CommandSpec] = []
-    for group in groups:
+    """One spec per command name, in first-seen order.
+
+    The first group (the table's own commands) always wins: the table routes those names
+    itself. Among the later groups (the games' commands) a name shared by specs with different
+    argument lists becomes one free-text spec, `/name <args...>`: the table hands the words to
+    the chat's own game, which parses them. Its help lists each distinct help and the argument
+    forms, so a player of either game can see what to type.
+    """
+    fixed = {spec.name for spec in groups[0]} if groups else set()
+    by_name: dict[str, list[CommandSpec]] = {}
+    order: list[str] = []
+    for index, group in enumerate(groups):
         for spec in group:
-            if spec.name not in seen:
-                seen.add(spec.name)
-                out.append(spec)
+            if index > 0 and spec.name in fixed:
+                continue
+            if spec.name not in by_name:
+                by_name[spec.name] = []
+                order.append(spec.name)
+            by_name[spec.name].append(spec)
+    out: list[CommandSpec] = []
+    for name in order:
+        specs = by_name[name]
+        first = specs[0]
+        if all(spec.args == first.args for spec in specs[1:]):
+            out.append(first)
+        else:
+            out.append(merged_spec(specs))
     return out
+
+
+def merged_spec(specs: Sequence[CommandSpec]) -> CommandSpec:
+    """The free-text spec for a command name several games define with different arguments."""
+    first = specs[0]
+    helps = list(dict.fromkeys(s.help for s in specs if s.help))
+    forms = list(dict.fromkeys(usage(s).partition(" ")[2] or "-" for s in specs))
+    return CommandSpec(
+        first.name,
+        " / ".join(helps) or first.name,
+        (
+            ArgSpec(
+                "args",
+                "rest",
+                shorten(" | ".join(forms), 100),
+                required=all(any(a.required for a in s.args) for s in specs),
+            ),
+        ),
+        tuple(dict.fromkeys(e for s in specs for e in s.examples))[:4],
+        "move" if any(s.kind == "move" for s in specs) else first.kind,
+    )
+
+
+def is_merged(spec: CommandSpec) -> bool:
+    """True for a spec `merge_specs` built from several games' specs of one name."""
+    return len(spec.args) == 1 and spec.args[0].name == "args" and spec.args[0].kind == "rest"

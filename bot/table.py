@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import inspect
 import json
 import logging
 import pkgutil
@@ -32,6 +33,7 @@ from bot.grammar import (
     MAX_TEXT,
     MAX_TOAST,
     CommandLine,
+    is_merged,
     merge_specs,
     parse_command,
     shorten,
@@ -40,7 +42,7 @@ from bot.grammar import (
     usage,
     valid_menu_name,
 )
-from bot.i18n import LANGUAGES, explain, normalize, tr, translator
+from bot.i18n import LANGUAGES, explain, normalize, resolve_lang, tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
@@ -73,6 +75,29 @@ MAX_BUTTONS = 12
 PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+# "g12": the game a private message is meant for, when its sender plays in several.
+_GAME_REF = re.compile(r"^g(\d{1,12})$", re.IGNORECASE)
+
+
+def takes_t(fn: Callable[..., Any]) -> bool:
+    """True when a game's chat-layer function accepts a translator keyword `t`."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "t" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def event_owner(event: Event) -> str | None:
+    """The player an event is (partly) private to: `private_to`, or the event's `player` when
+    it is marked `private` or carries a `secret`; None for a public event."""
+    owner = event.get("private_to")
+    if isinstance(owner, str) and owner:
+        return owner
+    if event.get("private") or "secret" in event:
+        player = event.get("player")
+        return player if isinstance(player, str) and player else None
+    return None
 
 
 def discover_games() -> dict[str, Game]:
@@ -120,6 +145,11 @@ class Ctx:
     game: GameRow | None = None
     seats: list[SeatRow] = field(default_factory=list)
     from_button: bool = False
+    # Where answers only the sender needs go, when not to `chat_key`: a move sent in a
+    # private chat for a game in a group is played in the group's chat, answered here.
+    reply_key: str | None = None
+    # The chat's own language (or the table's default): the fallback for other players.
+    chat_lang: str | None = None
 
     @property
     def chat_key(self) -> str:
@@ -136,6 +166,8 @@ class Step:
     lines: list[str]
     state_json: str
     picture_events: list[Event]
+    # (user key, text): the lines of private events for their owner only.
+    private: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -173,10 +205,11 @@ class Table:
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
+        self._takes_t: dict[tuple[int, str], bool] = {}
 
     # ================================================================== service protocol
     async def handle(self, inbound: Inbound) -> list[Outbound]:
-        ctx = Ctx(inbound, normalize(inbound.lang or self.default_lang))
+        ctx = Ctx(inbound, resolve_lang(None, inbound.lang, self.default_lang))
         try:
             outs = _fit(await self._handle(ctx))
             if not ctx.claimed and inbound.update_id is not None:
@@ -211,8 +244,14 @@ class Table:
         for spec in self.command_specs():
             if not valid_menu_name(spec.name):
                 continue
-            menu.append((spec.name, shorten(tr(lang, spec.help), 256) or spec.name))
+            menu.append((spec.name, shorten(self._help(lang, spec), 256) or spec.name))
         return menu[:100]
+
+    def _help(self, lang: str | None, spec: CommandSpec) -> str:
+        """A spec's help translated; a merged spec's help part by part."""
+        if is_merged(spec):
+            return " / ".join(tr(lang, part) for part in spec.help.split(" / "))
+        return tr(lang, spec.help)
 
     async def complete(self, chat_key: str, user_key: str, kind: str, prefix: str) -> list[str]:
         try:
@@ -267,15 +306,16 @@ class Table:
         benchmarks and tools that drive players with engine actions; never raises.
         With `expected_version`, nothing happens (and [] is returned) unless the game is still
         at that version: the scheduler's default moves never land on a later turn."""
-        ctx = Ctx(inbound, normalize(inbound.lang or self.default_lang))
+        ctx = Ctx(inbound, resolve_lang(None, inbound.lang, self.default_lang))
         try:
+            await self._pick_lang(ctx)
             ctx.game = await self.store.open_game(inbound.chat_key)
             if ctx.game is None or ctx.game.status != "active":
                 return self._no_game(ctx)
             ctx.seats = await self.store.seats(ctx.game.id)
             seat = ctx.seat()
             if seat is None:
-                return self._say(ctx, self._t(ctx, "You are not playing in this game."))
+                return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
             ready = actions if isinstance(actions, list) else [actions]
             line = CommandLine("", [], True)
             return _fit(await self._move(ctx, ctx.game, seat, line, None, ready, expected_version))
@@ -291,14 +331,7 @@ class Table:
         if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
             ctx.claimed = True
             return []
-        chat = await self.store.chat(ib.chat_key)
-        ctx.chat_settings = chat.settings
-        if chat.lang:
-            ctx.lang = normalize(chat.lang)
-        elif ib.is_private:
-            user = await self.store.user(ib.user_key)
-            if user.lang:
-                ctx.lang = normalize(user.lang)
+        await self._pick_lang(ctx)
         ctx.game = await self.store.open_game(ib.chat_key)
         if ctx.game is not None:
             ctx.seats = await self.store.seats(ctx.game.id)
@@ -316,6 +349,13 @@ class Table:
         if line is None:
             return []
         await self.reminders.on_command(ctx, line)  # a returning player, votes, DM reach
+        if (
+            ib.is_private
+            and ctx.game is None
+            and line.name not in self._table_names
+            and line.name in self._game_names
+        ):
+            return await self._private_command(ctx, line)
         handler = getattr(self, f"_cmd_{line.name}", None) or self.reminders.command(line.name)
         if line.name in self._table_names and handler is not None:
             return list(await handler(ctx, line))
@@ -335,6 +375,63 @@ class Table:
     # ================================================================== small helpers
     def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
         return [Outbound(ctx.chat_key, text, **kw)]
+
+    def _refuse(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        """A reply only the sender needs (a refusal, a usage hint): ephemeral on Discord, an
+        ordinary reply elsewhere; in the private chat when the move came from there."""
+        return [Outbound(ctx.reply_key or ctx.chat_key, text, sender_only=True, **kw)]
+
+    async def _pick_lang(self, ctx: Ctx) -> None:
+        """The sender's language: their own /lang, else their platform's, else the chat's
+        (or the table's default). Reads the chat's settings on the way."""
+        ib = ctx.inbound
+        chat = await self.store.chat(ib.chat_key)
+        ctx.chat_settings = chat.settings
+        ctx.chat_lang = chat.lang or self.default_lang
+        user = await self.store.user(ib.user_key)
+        ctx.lang = resolve_lang(user.lang, ib.lang, ctx.chat_lang)
+
+    async def _langs_of(self, ctx: Ctx, seats: Sequence[SeatRow]) -> dict[str, str]:
+        """Each human seat's language (display name -> catalog name), for private lines."""
+        langs: dict[str, str] = {}
+        for seat in seats:
+            if seat.is_bot:
+                continue
+            if seat.user_key == ctx.inbound.user_key:
+                langs[seat.display_name] = ctx.lang
+                continue
+            user = await self.store.user(seat.user_key)
+            langs[seat.display_name] = resolve_lang(
+                user.lang, seat.lang, ctx.chat_lang or self.default_lang
+            )
+        return langs
+
+    def _accepts_t(self, game: Game, method: str) -> bool:
+        key = (id(game), method)
+        known = self._takes_t.get(key)
+        if known is None:
+            fn = getattr(game, method, None)
+            known = self._takes_t[key] = fn is not None and takes_t(fn)
+        return known
+
+    def _parse(
+        self, ctx: Ctx, game: Game, state: State, player: str, line: CommandLine
+    ) -> Action | list[Action] | Reply:
+        """game.parse, with the sender's translator when the game takes one."""
+        if self._accepts_t(game, "parse"):
+            parse: Any = game.parse
+            return parse(state, player, line.name, list(line.args), t=translator(ctx.lang))
+        return game.parse(state, player, line.name, list(line.args))
+
+    def _game_buttons(
+        self, game: Game, state: State, player: str, lang: str
+    ) -> list[tuple[str, str]]:
+        """game.buttons with labels in `lang`: the game translates them when it takes a
+        translator; otherwise its (English, N_-marked) labels go through the catalog."""
+        if self._accepts_t(game, "buttons"):
+            buttons: Any = game.buttons
+            return list(buttons(state, player, t=translator(lang)))
+        return [(tr(lang, label), command) for label, command in game.buttons(state, player)]
 
     def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
         return tr(ctx.lang, message, **params)
@@ -402,7 +499,9 @@ class Table:
         text = game.describe_turn(state, None, t).strip()
         if humans:
             text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
-        rows = self._buttons(row.id, version, game, state, [s.display_name for s in humans])
+        rows = self._buttons(
+            row.id, version, game, state, [s.display_name for s in humans], ctx.lang
+        )
         return Outbound(
             ctx.chat_key,
             text or self._t(ctx, "Waiting for the next move."),
@@ -411,13 +510,13 @@ class Table:
         )
 
     def _buttons(
-        self, pk: int, version: int, game: Game, state: State, players: list[str]
+        self, pk: int, version: int, game: Game, state: State, players: list[str], lang: str
     ) -> list[list[Button]]:
         flat: list[Button] = []
         seen: set[str] = set()
         for player in players:
             try:
-                choices = game.buttons(state, player)
+                choices = self._game_buttons(game, state, player, lang)
             except Exception:
                 log.exception("buttons failed in game %s", pk)
                 continue
@@ -456,7 +555,7 @@ class Table:
     async def _cmd_new(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound
         if not line.args:
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -469,7 +568,7 @@ class Table:
             (g for g in self.games.values() if g.name.casefold() == wanted), None
         )
         if game is None:
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -488,7 +587,7 @@ class Table:
                 known = ", ".join(
                     f"{o.key}=<{'|'.join(o.choices) or o.default}>" for o in game.options
                 )
-                return self._say(
+                return self._refuse(
                     ctx,
                     self._t(
                         ctx,
@@ -499,7 +598,7 @@ class Table:
                     ),
                 )
             if spec.choices and value not in spec.choices:
-                return self._say(
+                return self._refuse(
                     ctx,
                     self._t(
                         ctx,
@@ -509,7 +608,7 @@ class Table:
                     ),
                 )
             if not value:
-                return self._say(ctx, self._t(ctx, "Option {key} needs a value.", key=spec.key))
+                return self._refuse(ctx, self._t(ctx, "Option {key} needs a value.", key=spec.key))
             options[spec.key] = value
         try:
             outcome, pk = await self.store.create_game(
@@ -718,7 +817,8 @@ class Table:
                 return []
             if result.outcome is not Outcome.OK:
                 return self._say(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
-            played = await self._run_bots(row, seats, state, state_json, 1, hours, ctx.lang)
+            langs = await self._langs_of(ctx, seats)
+            played = await self._run_bots(row, seats, state, state_json, 1, hours, ctx.lang, langs)
         row = await self.store.game(row.id) or row
         ctx.game = row
         out = self._say(
@@ -756,7 +856,7 @@ class Table:
         ):
             return []
         if row.status == "lobby":
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -768,11 +868,103 @@ class Table:
         if seat is None:
             if spec is None:
                 return self._unknown(ctx, line)
-            return self._say(ctx, self._t(ctx, "You are not playing in this game."))
+            return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
         return await self._move(ctx, row, seat, line, spec)
 
+    async def _private_command(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        """A game command sent in a private chat: played in the sender's running game (the one
+        named by a first argument "g<id>" when they play several). Answers only the sender
+        needs come back here; the game's chat hears the public consequences."""
+        ib = ctx.inbound
+        rows = [
+            r
+            for r in await self.store.user_games(ib.user_key)
+            if r.status == "active" and r.game_id in self.games
+        ]
+        args = list(line.args)
+        ref = _GAME_REF.match(args[0]) if args else None
+        pick: GameRow | None = None
+        if ref is not None:
+            args = args[1:]
+            pick = next((r for r in rows if r.id == int(ref.group(1))), None)
+            if pick is None:
+                return self._refuse(
+                    ctx,
+                    self._t(ctx, "You play in no running game g{id}.", id=ref.group(1))
+                    + self._games_hint(ctx, rows, line.name),
+                )
+        elif len(rows) == 1:
+            pick = rows[0]
+        if pick is None:
+            if not rows:
+                return self._refuse(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "You play in no running game. Moves sent to me privately go to your "
+                        "game in a group chat.",
+                    ),
+                )
+            return self._refuse(
+                ctx,
+                self._t(ctx, "You play in several games: say which one.")
+                + self._games_hint(ctx, rows, line.name),
+            )
+        sub = Ctx(
+            replace(ib, chat_key=pick.chat_key),
+            ctx.lang,
+            claimed=ctx.claimed,
+            game=pick,
+            seats=await self.store.seats(pick.id),
+            reply_key=ib.chat_key,
+        )
+        await self._pick_chat(sub)
+        await self.reminders.on_command(sub, line)
+        outs = await self._game_command(sub, CommandLine(line.name, args, line.slash))
+        ctx.claimed = ctx.claimed or sub.claimed
+        here: list[Outbound] = []
+        there: list[Outbound] = []
+        for out in _fit(outs):
+            if out.private_to is not None or out.chat_key == ib.chat_key:
+                here.append(out)
+            else:
+                there.append(out)
+        if there:
+            name = self._game_of(pick).name
+            if await self.push(there):
+                here.append(
+                    Outbound(
+                        ib.chat_key,
+                        self._t(
+                            ctx,
+                            "Done in {game} (g{id}); the game's chat has been told.",
+                            game=name,
+                            id=pick.id,
+                        ),
+                        sender_only=True,
+                    )
+                )
+            else:  # no way to reach the game's chat from here: tell the sender at least
+                here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
+        return here
+
+    async def _pick_chat(self, ctx: Ctx) -> None:
+        """The settings and language of the chat a private command is played in."""
+        chat = await self.store.chat(ctx.chat_key)
+        ctx.chat_settings = chat.settings
+        ctx.chat_lang = chat.lang or self.default_lang
+
+    def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
+        lines = [""]
+        for row in rows:
+            name = self._game_of(row).name
+            lines.append(f"g{row.id}: {name} @ {row.chat_key}")
+        example = f"/{command} g{rows[0].id} ..." if rows else f"/{command} g<id> ..."
+        lines.append(self._t(ctx, "Put the game first, e.g. {example}", example=example))
+        return "\n".join(lines)
+
     def _unknown(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        return self._say(
+        return self._refuse(
             ctx,
             self._t(
                 ctx,
@@ -794,11 +986,14 @@ class Table:
         game = self._game_of(row)
         player = seat.display_name
         hours = await self._deadline_hours(row.chat_key, ctx)
+        langs = await self._langs_of(ctx, ctx.seats)
         async with self._lock(row.id):
             for attempt in range(2):
                 fresh = await self.store.game(row.id)
                 if fresh is None or fresh.status != "active" or fresh.state_json is None:
-                    return self._say(ctx, self._t(ctx, "This game is over. /new starts another."))
+                    return self._refuse(
+                        ctx, self._t(ctx, "This game is over. /new starts another.")
+                    )
                 if expected_version is not None and fresh.version != expected_version:
                     return []
                 ib = ctx.inbound
@@ -816,10 +1011,10 @@ class Table:
                     parsed = (
                         json.loads(json.dumps(ready))
                         if ready is not None
-                        else game.parse(state, player, line.name, list(line.args))
+                        else self._parse(ctx, game, state, player, line)
                     )
                 except IllegalAction as err:
-                    return self._say(ctx, explain(ctx.lang, err))
+                    return self._refuse(ctx, explain(ctx.lang, err))
                 if isinstance(parsed, Reply):
                     await self._remember(ctx)
                     return self._reply(ctx, parsed)
@@ -829,11 +1024,13 @@ class Table:
                 ):
                     return self._not_your_turn(ctx, current)
                 if not actions:
-                    return self._say(ctx, self._t(ctx, "Nothing to do."))
+                    return self._refuse(ctx, self._t(ctx, "Nothing to do."))
                 try:
-                    state, entries, lines, pics = self._apply_all(ctx, game, state, seat, actions)
+                    state, entries, lines, pics, private = self._apply_all(
+                        ctx, game, state, seat, actions, langs
+                    )
                 except IllegalAction as err:
-                    return self._say(ctx, explain(ctx.lang, err))
+                    return self._refuse(ctx, explain(ctx.lang, err))
                 state_json = canonical_json(state)
                 result = await self.store.commit_moves(
                     row.id,
@@ -855,7 +1052,7 @@ class Table:
                     attempt + 1,
                 )
             else:
-                return self._say(
+                return self._refuse(
                     ctx,
                     self._t(
                         ctx,
@@ -864,38 +1061,52 @@ class Table:
                     ),
                 )
             played = await self._run_bots(
-                row, ctx.seats, state, state_json, result.version, hours, ctx.lang
+                row, ctx.seats, state, state_json, result.version, hours, ctx.lang, langs
             )
-        played.steps.insert(0, Step(lines, state_json, pics))
+        played.steps.insert(0, Step(lines, state_json, pics, private))
         return await self._announce(ctx, replace(row, version=played.version), ctx.seats, played)
 
     def _not_your_turn(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
         if not current:
-            return self._say(ctx, self._t(ctx, "Nobody can move now: the game is over."))
-        return self._say(
+            return self._refuse(ctx, self._t(ctx, "Nobody can move now: the game is over."))
+        return self._refuse(
             ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=", ".join(current))
         )
 
     def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:
         private = ctx.inbound.user_key if reply.private else None
         text = reply.text.strip() or self._t(ctx, "(nothing to show)")
+        # Asked in a private chat: answered there, whatever the game's chat would have seen.
+        where = ctx.reply_key or ctx.chat_key
+        mine = ctx.reply_key is not None
         if reply.png is not None:
             return [
                 Outbound(
-                    ctx.chat_key, shorten(text, MAX_CAPTION), png=reply.png, private_to=private
+                    where,
+                    shorten(text, MAX_CAPTION),
+                    png=reply.png,
+                    private_to=private,
+                    sender_only=mine,
                 )
             ]
-        return [Outbound(ctx.chat_key, text, private_to=private)]
+        return [Outbound(where, text, private_to=private, sender_only=mine)]
 
     def _apply_all(
-        self, ctx: Ctx, game: Game, state: State, seat: SeatRow, actions: list[Action]
-    ) -> tuple[State, list[LogEntry], list[str], list[Event]]:
+        self,
+        ctx: Ctx,
+        game: Game,
+        state: State,
+        seat: SeatRow,
+        actions: list[Action],
+        langs: Mapping[str, str] | None = None,
+    ) -> tuple[State, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
         """Apply actions in order on a state freshly loaded from JSON: all or nothing (the
         caller drops the state when this raises)."""
         t = translator(ctx.lang)
         entries: list[LogEntry] = []
         lines: list[str] = []
         pics: list[Event] = []
+        private: list[tuple[str, str]] = []
         for action in actions:
             state, events = game.apply(state, seat.display_name, action)
             entries.append(
@@ -907,9 +1118,35 @@ class Table:
                 line = game.describe_event(state, event, t)
                 if line:
                     lines.append(line)
+                private += self._private_lines(game, state, event, ctx.seats, langs or {})
                 if game.is_picture_event(event):
                     pics.append(event)
-        return state, entries, lines, pics
+        return state, entries, lines, pics, private
+
+    def _private_lines(
+        self,
+        game: Game,
+        state: State,
+        event: Event,
+        seats: Sequence[SeatRow],
+        langs: Mapping[str, str],
+    ) -> list[tuple[str, str]]:
+        """[(user key, line)] for the owner of a private event (none for a public one or a
+        bot's): the game's private line when it has one, else its public line."""
+        owner = event_owner(event)
+        if owner is None:
+            return []
+        seat = next((s for s in seats if s.display_name == owner and not s.is_bot), None)
+        if seat is None:
+            return []
+        t = translator(langs.get(owner) or self.default_lang)
+        describe = getattr(game, "describe_private_event", None) or game.describe_event
+        try:
+            line = describe(state, event, t)
+        except Exception:
+            log.exception("describing a private %s event failed", event.get("type"))
+            return []
+        return [(seat.user_key, line)] if line else []
 
     async def _run_bots(
         self,
@@ -920,6 +1157,7 @@ class Table:
         version: int,
         hours: float,
         lang: str,
+        langs: Mapping[str, str] | None = None,
     ) -> Played:
         """While a bot seat must act, let it act, one committed move at a time."""
         game = self._game_of(row)
@@ -976,8 +1214,11 @@ class Table:
                 continue
             state, state_json, version = work, new_json, result.version
             lines = [x for e in events if (x := game.describe_event(state, e, t))]
+            private = [
+                p for e in events for p in self._private_lines(game, state, e, seats, langs or {})
+            ]
             played.steps.append(
-                Step(lines, new_json, [e for e in events if game.is_picture_event(e)])
+                Step(lines, new_json, [e for e in events if game.is_picture_event(e)], private)
             )
         played.state, played.state_json, played.version = state, state_json, version
         return played
@@ -1013,8 +1254,12 @@ class Table:
         game = self._game_of(row)
         out: list[Outbound] = []
         pending: list[str] = []
+        secrets_out: list[Outbound] = []
         for step in played.steps:
             pending += step.lines
+            secrets_out += [
+                Outbound(ctx.chat_key, text, private_to=user_key) for user_key, text in step.private
+            ]
             for event in step.picture_events[:1]:
                 if pending:
                     out += self._say(ctx, "\n".join(pending))
@@ -1039,7 +1284,8 @@ class Table:
             )
             pending.append(self._t(ctx, "Game over. Ranking: {places}", places=places))
             out += self._say(ctx, "\n".join(pending))
-            return out
+            return out + secrets_out
+        out += secrets_out
         prompt = self._mention_prompt(ctx, row, state, played.version, seats)
         if pending:
             joined = "\n".join(pending) + "\n\n" + prompt.text
@@ -1123,7 +1369,7 @@ class Table:
             try:
                 n = max(1, min(MAX_LOG, int(line.args[0])))
             except ValueError:
-                return self._say(ctx, self._t(ctx, "Usage: /log [n], n a number."))
+                return self._refuse(ctx, self._t(ctx, "Usage: /log [n], n a number."))
         game = self._game_of(row)
         rows = await self.store.actions(row.id, last=n)
         if not rows:
@@ -1208,11 +1454,25 @@ class Table:
         game = self._game_of(ctx.game)
         index = getattr(game, "rules_index", None)
         if line.args:
-            rule = line.args[0].upper()
+            wanted = line.args[0].strip("()[].,;:").casefold()
+            ids = list(index) if isinstance(index, dict) else []
+            rule = next((k for k in ids if k.casefold() == wanted), line.args[0].upper())
             title = index.get(rule) if isinstance(index, dict) else None
             if title:
-                return self._say(ctx, f"{rule}: {title}")
-            return self._say(
+                text = f"{rule}: {tr(ctx.lang, title)}"
+                commands = rule_commands(game, rule)
+                if commands:
+                    text += "\n" + self._t(
+                        ctx,
+                        "Commands it concerns: {commands}",
+                        commands=", ".join(f"/{c}" for c in commands),
+                    )
+                else:
+                    text += "\n" + self._t(
+                        ctx, "No command of its own: the game applies it by itself."
+                    )
+                return self._say(ctx, text)
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -1275,7 +1535,7 @@ class Table:
         code = line.args[0]
         name = normalize(code)
         if name == "en" and not code.casefold().startswith("en"):
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -1284,9 +1544,10 @@ class Table:
                     all=", ".join(LANGUAGES),
                 ),
             )
+        # The sender's own language everywhere (it beats their platform's and the chat's), and
+        # the chat's default for those who chose none and whose platform tells none.
         await self.store.set_chat_lang(ctx.chat_key, name)
-        if ctx.inbound.is_private:
-            await self.store.set_user(ctx.inbound.user_key, lang=name)
+        await self.store.set_user(ctx.inbound.user_key, lang=name)
         await self._remember(ctx)
         ctx.lang = name
         return self._say(ctx, self._t(ctx, "Language set: {code}.", code=name))
@@ -1391,6 +1652,21 @@ class Table:
         )
 
 
+def rule_commands(game: Game, rule: str) -> list[str]:
+    """The commands a rule concerns: the game's own `rules_commands` map when it has one,
+    else the commands whose help, argument help or examples name the rule."""
+    mapping = getattr(game, "rules_commands", None)
+    if isinstance(mapping, Mapping) and rule in mapping:
+        return [str(c) for c in mapping[rule]]
+    pattern = re.compile(re.escape(rule) + r"(?![0-9A-Za-z])", re.IGNORECASE)
+    found: list[str] = []
+    for spec in game.commands:
+        texts = [spec.help, *spec.examples, *(a.help for a in spec.args)]
+        if any(pattern.search(text) for text in texts if text) and spec.name not in found:
+            found.append(spec.name)
+    return found
+
+
 def _fit(outbounds: list[Outbound]) -> list[Outbound]:
     """Every message ≤ 2000 characters (Discord; Telegram allows 4096) and never empty:
     long texts are split at line breaks, the buttons go with the last piece."""
@@ -1415,6 +1691,7 @@ def _fit(outbounds: list[Outbound]) -> list[Outbound]:
                     mentions=[m for m in out.mentions if f"@{m[1]}" in piece],
                     private_to=out.private_to,
                     toast=out.toast if i == 0 else None,
+                    sender_only=out.sender_only,
                 )
             )
     return fitted

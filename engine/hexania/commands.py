@@ -184,17 +184,21 @@ def parse_action(name: str, args: list[str]) -> Action:
     raise ParseError(N_("Unknown command /{name}."), name=name)
 
 
-def parse(state: State, player: str, name: str, args: list[str]) -> Action | list[Action] | Reply:
+def parse(
+    state: State, player: str, name: str, args: list[str], t: Translator | None = None
+) -> Action | list[Action] | Reply:
+    """Chat words -> action(s), or a Reply; its translatable text is in `t`'s language."""
     name = ALIASES.get(name.lower(), name.lower())
     if name == "end":
         turn = state.get("turn")
         confirmed = [a.lower() for a in args] == ["yes"]
         if turn is not None and turn["player"] == player and turn["actions"] == 0 and not confirmed:
+            warning = N_(
+                "You have not acted this turn: ending now eliminates you from the game "
+                "(HEX-2.4). Send /end yes to confirm."
+            )
             return Reply(
-                N_(
-                    "You have not acted this turn: ending now eliminates you from the game "
-                    "(HEX-2.4). Send /end yes to confirm."
-                ),
+                t.gettext(warning) if t is not None else warning,
                 private=True,
                 extra={"confirm": "/end yes"},
             )
@@ -203,7 +207,7 @@ def parse(state: State, player: str, name: str, args: list[str]) -> Action | lis
         if not args:
             raise ParseError(N_("Usage: /cost <command>, e.g. /cost move L12 SE 3"))
         inner = args[0].lstrip("/")
-        return quote(state, player, parse_action(inner, args[1:]))
+        return quote(state, player, parse_action(inner, args[1:]), t)
     if name == "board":
         return Reply(text_board(state))
     return parse_action(name, args)
@@ -229,13 +233,19 @@ def action_text(action: Action) -> str:
     return text
 
 
-def quote(state: State, player: str, action: Action) -> Reply:
+def quote(state: State, player: str, action: Action, t: Translator | None = None) -> Reply:
     """HEX-18: what an action would cost and do, before doing it."""
     try:
         p = rules.price(state, player, action)
     except IllegalAction as err:
+        reason = err.english()
+        if t is not None:
+            try:
+                reason = t.gettext(err.message_key).format(**err.params)
+            except (KeyError, IndexError, ValueError):
+                reason = err.english()
         return Reply(
-            f"{action_text(action)}: not allowed ({err.rule_id}): {err.english()}",
+            f"{action_text(action)}: not allowed ({err.rule_id}): {reason}",
             private=True,
             extra={"ok": False, "rule": err.rule_id},
         )

@@ -280,24 +280,29 @@ def _split_from(state: State, args: list[str]) -> tuple[list[str], str | None]:
     return args, None
 
 
-def parse(state: State, player: str, name: str, args: list[str]) -> Action | list[Action] | Reply:
+def parse(
+    state: State, player: str, name: str, args: list[str], t: Translator | None = None
+) -> Action | list[Action] | Reply:
+    """Chat words -> action(s), or a Reply; the Reply's text is in `t`'s language."""
     name = name.lower().lstrip("/")
     args, source = _split_from(state, list(args))
     if source is not None and name not in ("build", "fire", "transmit", "research"):
         raise ParseError(N_("Only build, fire, transmit and research take from."))
-    act = _parse(state, player, name, args)
+    act = _parse(state, player, name, args, t if t is not None else _English())
     if source is not None and isinstance(act, dict):
         act["from"] = source
     return act
 
 
-def _parse(state: State, player: str, name: str, args: list[str]) -> Action | list[Action] | Reply:
+def _parse(
+    state: State, player: str, name: str, args: list[str], t: Translator
+) -> Action | list[Action] | Reply:
     if name == "pass":
         name = "done"
     if name == "status":
-        return Reply(describe_turn(state, player, _English()))
+        return Reply(describe_turn(state, player, t))
     if name == "techs":
-        return Reply(_techs_text(state, player, _English()), private=True)
+        return Reply(_techs_text(state, player, t), private=True)
     if name == "done":
         return {"type": "done"}
     if name == "power":

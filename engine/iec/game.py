@@ -52,9 +52,9 @@ class IEC:
 
     # --- chat layer ---
     def parse(
-        self, state: State, player: str, name: str, args: list[str]
+        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
     ) -> Action | list[Action] | Reply:
-        return commands.parse(state, player, name, args)
+        return commands.parse(state, player, name, args, t)
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
         return commands.describe_turn(state, player, t)

@@ -24,6 +24,7 @@ from engine.powergrid import rules
 from engine.powergrid.bots import BOTS
 from engine.powergrid.legal import legal_actions
 from engine.powergrid.options import OPTIONS
+from engine.powergrid.rules_index import RULES_COMMANDS, RULES_INDEX
 from engine.powergrid.view import view
 
 
@@ -35,6 +36,10 @@ class PowerGrid:
 
     def __init__(self) -> None:
         self.bots: dict[str, BotFn] = dict(BOTS)
+        # /rules <id>: rule id -> English title (N_-marked in rules_index.py), and the
+        # commands each rule concerns.
+        self.rules_index: dict[str, str] = dict(RULES_INDEX)
+        self.rules_commands: dict[str, tuple[str, ...]] = dict(RULES_COMMANDS)
 
     @property
     def options(self) -> Sequence[OptionSpec]:
@@ -71,11 +76,11 @@ class PowerGrid:
 
     # --- chat layer (commands.py, imported lazily) ---
     def parse(
-        self, state: State, player: str, name: str, args: list[str]
+        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
     ) -> Action | list[Action] | Reply:
         from engine.powergrid import commands
 
-        return commands.parse(state, player, name, args)
+        return commands.parse(state, player, name, args, t=t)
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
         from engine.powergrid import commands
@@ -87,10 +92,12 @@ class PowerGrid:
 
         return commands.describe_event(state, event, t)
 
-    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
+    def buttons(
+        self, state: State, player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
         from engine.powergrid import commands
 
-        return commands.buttons(state, player)
+        return commands.buttons(state, player) if t is None else commands.buttons(state, player, t)
 
     def complete(
         self, state: State | None, player: str | None, kind: str, prefix: str

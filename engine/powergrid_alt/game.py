@@ -70,11 +70,11 @@ class PowerGridAlt:
 
     # --- chat layer (commands.py, imported lazily) ---
     def parse(
-        self, state: State, player: str, name: str, args: list[str]
+        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
     ) -> Action | list[Action] | Reply:
         import engine.powergrid_alt.commands as commands
 
-        return commands.parse(state, player, name, args)
+        return commands.parse(state, player, name, args, t=t)
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
         import engine.powergrid_alt.commands as commands
@@ -86,10 +86,12 @@ class PowerGridAlt:
 
         return commands.describe_event(state, event, t)
 
-    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
+    def buttons(
+        self, state: State, player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
         import engine.powergrid_alt.commands as commands
 
-        return commands.buttons(state, player)
+        return commands.buttons(state, player) if t is None else commands.buttons(state, player, t)
 
     def complete(
         self, state: State | None, player: str | None, kind: str, prefix: str

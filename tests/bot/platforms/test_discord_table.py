@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.messages import Inbound
 from bot.platforms import discord_bot as dc
 from bot.table import Table, open_table
 from tests.bot.platforms.fake_discord import (
@@ -82,8 +84,11 @@ async def test_the_real_commands_sync(table: Table) -> None:
             for option in cmd.get("options", []):
                 assert 1 <= len(option["description"]) <= 100
                 assert len(option.get("choices", [])) <= 25
+        # /bid is Power Grid's and its variant's, with different arguments: free text.
         bid = next(c for c in sync.json if c["name"] == "bid")
-        plant = next(o for o in bid["options"] if o["name"] == "plant")
+        assert [o["name"] for o in bid["options"]] == ["args"]
+        discard = next(c for c in sync.json if c["name"] == "discard")
+        plant = next(o for o in discard["options"] if o["name"] == "plant")
         assert plant.get("autocomplete") is True
 
 
@@ -106,7 +111,7 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
 
         # Autocomplete of a plant number from the game in this channel.
         client._connection.parse_interaction_create(  # type: ignore[arg-type]
-            slash_payload("bid", {"plant": ""}, focused="plant")
+            slash_payload("discard", {"plant": ""}, focused="plant")
         )
         await settle()
         choices = http.callbacks()[-1].json["data"]["choices"]
@@ -135,19 +140,92 @@ async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
         (refused,) = await feed(
             client,
             http,
-            slash_payload(
-                "bid", {"plant": "3", "amount": 3}, user_id=other, user_name=NAMES[other]
-            ),
+            slash_payload("bid", {"args": "3 3"}, user_id=other, user_name=NAMES[other]),
         )
         assert "Not your turn" in refused.json["content"]
+        assert refused.ephemeral  # only the sender needs the refusal
         (opened,) = await feed(
             client,
             http,
-            slash_payload(
-                "bid", {"plant": "3", "amount": 3}, user_id=first, user_name=NAMES[first]
-            ),
+            slash_payload("bid", {"args": "3 3"}, user_id=first, user_name=NAMES[first]),
         )
         assert f"{NAMES[first]} puts plant 3 up for auction at 3" in opened.json["content"]
         assert not opened.ephemeral
         seats = await table.store.seats((await table.store.open_game(f"dc:{CHANNEL_ID}")).id)  # type: ignore[union-attr]
         assert {s.user_key for s in seats} == {f"dc:{ALICE_ID}", f"dc:{BOB_ID}"}
+
+
+async def test_names_shared_by_games_take_free_text_routed_to_the_chat_s_game(
+    table: Table,
+) -> None:
+    """/build, /power, /cost, /bid ... belong to several games with different arguments: one
+    free-text command each, and a Power Grid player's `/build Berlin` reaches Power Grid."""
+    from bot.grammar import is_merged
+    from bot.table import discover_games
+    from engine.core import Rng
+    from engine.core.rng import new_rng_state
+
+    games = discover_games()
+    assert {"hexania", "iec", "powergrid", "powergrid_alt"} <= set(games)
+    by_name: dict[str, list] = {}
+    for game in games.values():
+        for spec in game.commands:
+            by_name.setdefault(spec.name, []).append(spec)
+    table_names = {s.name for s in table._table_specs}
+    collided = {
+        n
+        for n, specs in by_name.items()
+        if n not in table_names and any(s.args != specs[0].args for s in specs[1:])
+    }
+    assert {"build", "power", "cost", "bid", "move"} <= collided
+    merged = {s.name: s for s in table.command_specs()}
+    for name in collided:
+        spec = merged[name]
+        assert is_merged(spec), name
+        assert [(a.name, a.kind) for a in spec.args] == [("args", "rest")]
+        assert spec.args[0].help  # the argument forms of every game
+    assert len(merged) == len(table.command_specs())
+
+    pg = games["powergrid"]
+    async with running(table) as (client, http):
+        (sync,) = http.find("PUT", "/commands")
+        build = next(c for c in sync.json if c["name"] == "build")
+        assert [o["name"] for o in build["options"]] == ["args"]
+        await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
+        await feed(client, http, slash_payload("start"))
+        chat = f"dc:{CHANNEL_ID}"
+        ids = {"Alice": ALICE_ID, "Bob": BOB_ID}
+        rng = Rng(new_rng_state(1))
+        for _ in range(200):  # the bots play both seats up to the first build
+            row = await table.store.open_game(chat)
+            assert row is not None and row.state_json is not None
+            state = json.loads(row.state_json)
+            player = pg.current_players(state)[0]
+            if any(a["type"] == "build" for a in pg.legal_actions(state, player)):
+                break
+            action = pg.bots["heuristic"](json.loads(row.state_json), player, rng)
+            inbound = Inbound(
+                "discord",
+                chat,
+                f"dc:{ids[player]}",
+                player,
+                update_id=f"drive{rng.randint(0, 10**9)}",
+            )
+            assert await table.act(inbound, action)
+        else:
+            pytest.fail("no build phase")
+        cities = {a["city"] for a in pg.legal_actions(state, player) if a["type"] == "build"}
+        assert "Berlin" in cities
+        before = row.version
+        built = await feed(
+            client,
+            http,
+            slash_payload("build", {"args": "Berlin"}, user_id=ids[player], user_name=player),
+        )
+        text = " ".join(r.json.get("content", "") for r in built if not r.ephemeral)
+        assert "Berlin" in text, [r.json for r in built]
+        row = await table.store.open_game(chat)
+        assert row is not None and row.version == before + 1
+        actions = await table.store.actions(row.id, last=1)
+        assert actions[-1].action == {"type": "build", "city": "Berlin"}
