@@ -621,10 +621,11 @@ class Reminders:
         await self.store.replan_now(touched, now)
         self.changed()
         settings = await self.settings(ctx.chat_key)
+        seat = ctx.seat()
         text = self._t(
             ctx,
             "{name} is away until {when}.",
-            name=ctx.seat().display_name if ctx.seat() else ib.display_name,
+            name=seat.display_name if seat is not None else ib.display_name,
             when=self._when(ctx.lang, until, settings),
         )
         if ctx.game is not None:
