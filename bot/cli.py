@@ -35,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--out", default="demo-out", help="folder for the log and pictures")
     demo.add_argument("--db", default=None, help="SQLite file (default: <out>/demo.sqlite3)")
-    demo.add_argument("--bot", default="heuristic", help="bot kind for every seat")
+    demo.add_argument(
+        "--bot", default="heuristic", help="bot kind for every seat (default: the game's best)"
+    )
     return parser
 
 

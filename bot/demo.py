@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.messages import Inbound, Outbound
-from bot.table import open_table
+from bot.table import default_bot_kind, open_table
 
 CHAT_KEY = "local:demo"
 HOST = "local:demo-host"
@@ -67,6 +67,9 @@ async def run_demo(
             return 2
         if await table.store.open_game(CHAT_KEY) is not None:
             await say("/abort confirm")
+        kinds = list(table.games[game_id].bots)
+        if bot_kind not in kinds:  # e.g. "heuristic" for a game whose best bot is "greedy"
+            bot_kind = default_bot_kind(kinds)
         await say(f"/new {game_id}")
         await say("/leave")
         for _ in range(players):

@@ -181,6 +181,11 @@ class Played:
     error: str | None = None
 
 
+
+def default_bot_kind(kinds: list[str]) -> str:
+    """The bot a plain /addbot seats: the first that plays to win, not the random-legal one."""
+    return next((kind for kind in kinds if kind != "random"), kinds[0])
+
 class Table:
     """bot.service.TableService over a Store and the registered games."""
 
@@ -724,7 +729,7 @@ class Table:
         kinds = list(game.bots)
         if not kinds:
             return self._say(ctx, self._t(ctx, "{game} has no computer players.", game=game.name))
-        kind = line.args[0].casefold() if line.args else kinds[0]
+        kind = line.args[0].casefold() if line.args else default_bot_kind(kinds)
         if kind not in game.bots:
             return self._say(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
         if ctx.seat() is None and not self._can_manage(ctx):
