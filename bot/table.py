@@ -181,10 +181,10 @@ class Played:
     error: str | None = None
 
 
-
 def default_bot_kind(kinds: list[str]) -> str:
     """The bot a plain /addbot seats: the first that plays to win, not the random-legal one."""
     return next((kind for kind in kinds if kind != "random"), kinds[0])
+
 
 class Table:
     """bot.service.TableService over a Store and the registered games."""
