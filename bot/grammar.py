@@ -215,3 +215,45 @@ def merged_spec(specs: Sequence[CommandSpec]) -> CommandSpec:
 def is_merged(spec: CommandSpec) -> bool:
     """True for a spec `merge_specs` built from several games' specs of one name."""
     return len(spec.args) == 1 and spec.args[0].name == "args" and spec.args[0].kind == "rest"
+
+
+@dataclass(frozen=True)
+class ArgAt:
+    """Where the last (partial) word of a command's typed arguments falls: `arg` is the
+    argument it belongs to, `done` the complete words before it, `start` the index in `done`
+    where that argument's words begin (a repeated argument's earlier values, or the words of
+    a name being typed), and `partial` the word being typed ("" after a space)."""
+
+    arg: ArgSpec
+    done: tuple[str, ...]
+    start: int
+    partial: str
+
+
+def arg_at(args: Sequence[ArgSpec], text: str) -> ArgAt | None:
+    """The argument the last word of `text` (what follows `/name`) is for, by position.
+
+    A repeated or "rest" argument absorbs every word after it; key=value words (max=30,
+    coal=1) stand outside the positions and are skipped. None when the last word is a
+    key=value word or when the words run past the arguments.
+    """
+    words = text.split()
+    if words and not text[-1].isspace():
+        done, partial = words[:-1], words[-1]
+    else:
+        done, partial = words, ""
+    if "=" in partial:
+        return None
+    index, start = 0, 0
+    for position, word in enumerate(done):
+        if "=" in word:
+            continue
+        if index >= len(args):
+            return None
+        arg = args[index]
+        if arg.repeated or arg.kind == "rest":
+            continue
+        index, start = index + 1, position + 1
+    if index >= len(args):
+        return None
+    return ArgAt(args[index], tuple(done), start, partial)

@@ -13,6 +13,28 @@ from engine.core.protocol import CommandSpec
 
 Sender = Callable[[Outbound], Awaitable[None]]
 
+# `complete` kind for the free text typed after a command (see TableService.complete).
+ARGS_KIND = "args:"
+# An autocomplete answer is a whole option value: Discord takes at most 100 characters.
+MAX_COMPLETION = 100
+
+
+def args_kind(command: str, start: int = 0) -> str:
+    """The `complete` kind for the words typed after `/command`: "args:build"; when the text
+    begins at the command's argument number `start` (a "rest" option of its own),
+    "args:build:2"."""
+    return f"{ARGS_KIND}{command}" + (f":{start}" if start else "")
+
+
+def parse_args_kind(kind: str) -> tuple[str, int] | None:
+    """("build", 0) for "args:build", ("bid", 2) for "args:bid:2"; None for another kind."""
+    if not kind.startswith(ARGS_KIND):
+        return None
+    command, _, start = kind[len(ARGS_KIND) :].partition(":")
+    if not command or (start and not start.isdigit()):
+        return None
+    return command, int(start or 0)
+
 
 class TableService(Protocol):
     async def handle(self, inbound: Inbound) -> list[Outbound]:
@@ -30,7 +52,19 @@ class TableService(Protocol):
         ...
 
     async def complete(self, chat_key: str, user_key: str, kind: str, prefix: str) -> list[str]:
-        """Autocomplete for an argument kind ("city", "plant", ...) in this chat's game."""
+        """Autocomplete in this chat's game.
+
+        For an argument kind ("city", "plant", ...): candidates for `prefix` as a value.
+
+        For `args_kind(command)` ("args:build"): `prefix` is the free text typed after
+        `/command` (a command several games share takes free text). The chat's own game's
+        spec of that command decides, by position, which argument the last word is for
+        (repeated and "rest" arguments absorb the words after them; key=value words are
+        skipped; a name of several words is completed from its first words). The answers
+        are whole texts, the typed text with its last word(s) completed ("Berlin Ham" ->
+        "Berlin Hamburg"), at most MAX_COMPLETION characters each. "args:command:n" says
+        the text starts at the command's argument n. Nothing for the table's own commands
+        or a chat without a game. At most 25 answers; never raises."""
         ...
 
     def register_sender(self, platform: str, send: Sender) -> None:

@@ -2,7 +2,9 @@
 
 Everything a game can do here comes from `TableService.command_specs()`: each spec becomes a
 slash command whose options are generated from its arguments (ints as integers, fixed choices as
-Discord choices, cities/plants/... as strings with autocomplete from `TableService.complete`).
+Discord choices, cities/plants/... as strings with autocomplete from `TableService.complete`;
+free text, the "args" option of a name several games share and "rest" options, is completed
+as a whole line by the chat's own game's spec, "/build Berlin Ham" -> "Berlin Hamburg").
 A command rebuilds the chat text ("/bid 13 20") and hands it to the table as an `Inbound`; the
 `Outbound`s that come back are sent as interaction follow-ups (text split to Discord's 2000
 characters, the board as a PNG attachment, buttons as persistent components).
@@ -30,7 +32,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.messages import Button, Inbound, Outbound
-from bot.service import TableService
+from bot.service import ARGS_KIND, TableService, args_kind
 from bot.settings import Settings
 from engine.core.errors import N_
 from engine.core.protocol import ArgSpec, CommandSpec
@@ -157,7 +159,9 @@ class OptionPlan:
     source: str  # the untruncated English description (the translation msgid)
     required: bool = True
     choices: tuple[str, ...] = ()  # static choices (at most 25)
-    complete: str | None = None  # argument kind the table completes ("city", ...)
+    # argument kind the table completes ("city", ...), or args_kind(...) for free text: the
+    # table completes the whole text by the chat's own game's spec of the command
+    complete: str | None = None
     filter_choices: tuple[str, ...] = ()  # more than 25 choices: autocomplete among these
     repeated: bool = False  # several words in one string: complete the last one
 
@@ -200,7 +204,9 @@ def _pyname(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def _plan_option(arg: ArgSpec, name: str, pyname: str) -> OptionPlan:
+def _plan_option(
+    arg: ArgSpec, name: str, pyname: str, command: str = "", index: int = 0
+) -> OptionPlan:
     source = arg.help or arg.name
     common: dict[str, Any] = {
         "name": name,
@@ -209,8 +215,11 @@ def _plan_option(arg: ArgSpec, name: str, pyname: str) -> OptionPlan:
         "source": source,
         "required": arg.required,
     }
+    if arg.kind == "rest" and command:
+        # Every remaining word in one string: the table completes it from argument `index` on.
+        return OptionPlan(type=str, complete=args_kind(command, index), **common)
     if arg.repeated or arg.kind == "rest":
-        # Several values (or every remaining word) in one string option.
+        # Several values in one string option.
         complete = arg.kind if arg.kind in COMPLETABLE_KINDS else None
         return OptionPlan(type=str, complete=complete, repeated=True, **common)
     if arg.choices:
@@ -224,7 +233,7 @@ def _plan_option(arg: ArgSpec, name: str, pyname: str) -> OptionPlan:
     return OptionPlan(type=str, complete=complete, **common)
 
 
-def _free_text_option(required: bool) -> OptionPlan:
+def _free_text_option(command: str, required: bool) -> OptionPlan:
     source = N_("Arguments, as you would type them after the command")
     return OptionPlan(
         name=FREE_TEXT,
@@ -233,7 +242,7 @@ def _free_text_option(required: bool) -> OptionPlan:
         description=shorten(source),
         source=source,
         required=required,
-        repeated=True,
+        complete=args_kind(command),
     )
 
 
@@ -278,18 +287,19 @@ def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
         if not shared and len(first.args) <= OPTION_LIMIT - 1:
             taken: set[str] = set()
             names: set[str] = set()
-            for arg in first.args:
+            for index, arg in enumerate(first.args):
                 option_name = _option_name(arg.name)
                 if option_name in names or (name == NEW_COMMAND and option_name == THREAD_OPTION):
                     shared = True  # two arguments with one Discord name: fall back to free text
                     break
                 names.add(option_name)
-                options.append(_plan_option(arg, option_name, _pyname(option_name, taken)))
+                pyname = _pyname(option_name, taken)
+                options.append(_plan_option(arg, option_name, pyname, name, index))
         else:
             shared = True
         if shared:
             required = all(any(a.required for a in spec.args) for spec in group)
-            options = [_free_text_option(required)]
+            options = [_free_text_option(name, required)]
         if name == NEW_COMMAND:
             options.append(_thread_option())
         # Discord wants the required options first; the chat text keeps the specs' order.
@@ -605,7 +615,10 @@ class DiscordAdapter:
         chat = chat_key(interaction.channel_id or 0)
         user = user_key(interaction.user.id)
         try:
-            if not repeated:
+            if kind.startswith(ARGS_KIND):
+                # Free text: the table knows the chat's game and answers whole texts.
+                values = await self.table.complete(chat, user, kind, current.lstrip())
+            elif not repeated:
                 values = await self.table.complete(chat, user, kind, current.strip())
             else:
                 values = await self._complete_last(chat, user, kind, current)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.grammar import parse_command, split_text
+from bot.grammar import arg_at, parse_command, split_text
 from bot.messages import MAX_PAYLOAD_BYTES, Outbound
 from bot.store import Store
 from bot.table import Table, _fit, clean_name
@@ -388,6 +388,49 @@ async def test_command_specs_menu_and_complete(chat: Chat) -> None:
     table.register_sender("local", send)
     assert await table.push([Outbound("local:test", "ping"), Outbound("tg:1", "lost")]) == 1
     assert [o.text for o in sent] == ["ping"]
+
+
+def test_arg_at_finds_the_argument_of_the_last_word() -> None:
+    from engine.core.protocol import ArgSpec
+
+    bid = (ArgSpec("plant", "plant"), ArgSpec("amount", "int"), ArgSpec("max", "rest"))
+    at = arg_at(bid, "1")
+    assert at is not None and (at.arg.name, at.done, at.start, at.partial) == ("plant", (), 0, "1")
+    at = arg_at(bid, "13 ")
+    assert at is not None and (at.arg.name, at.partial) == ("amount", "")
+    at = arg_at(bid, "13 15 max=20 x")
+    assert at is not None and (at.arg.name, at.start) == ("max", 2)
+    assert arg_at(bid, "13 max=2") is None  # a key=value word is not completed
+    assert arg_at((ArgSpec("n", "int"),), "1 2") is None  # past the last argument
+    power = (ArgSpec("plants", "plant", repeated=True), ArgSpec("fuel", "rest"))
+    at = arg_at(power, "4 coal=1 7 1")
+    assert at is not None and (at.arg.name, at.done, at.start) == (
+        "plants",
+        ("4", "coal=1", "7"),
+        0,
+    )
+    move = (ArgSpec("figure", "cell"), ArgSpec("direction", "choice", choices=("E", "SE")))
+    at = arg_at(move, "  L12   S")
+    assert at is not None and (at.arg.name, at.done, at.start) == ("direction", ("L12",), 1)
+
+
+async def test_complete_free_text_by_the_chat_s_game(chat: Chat) -> None:
+    table = chat.table
+    assert await table.complete(chat.chat_key, "local:alice", "args:takes", "") == []  # no game
+    await started(chat, "bob")
+    complete = table.complete
+    assert await complete(chat.chat_key, "local:alice", "args:takes", "") == ["1", "2", "3"]
+    assert await complete(chat.chat_key, "local:alice", "args:takes", "1 ") == [
+        "1 1",
+        "1 2",
+        "1 3",
+    ]
+    assert await complete(chat.chat_key, "local:alice", "args:take", "2") == ["2"]
+    assert await complete(chat.chat_key, "local:alice", "args:take", "2 1") == []
+    assert await complete(chat.chat_key, "local:alice", "args:pile", "") == []  # no arguments
+    assert await complete(chat.chat_key, "local:alice", "args:build", "") == []  # not this game
+    assert await complete(chat.chat_key, "local:alice", "args:new", "") == []  # the table's
+    assert await complete(chat.chat_key, "local:alice", "args:takes:5", "") == []
 
 
 def test_fit_splits_long_texts_and_keeps_buttons_last() -> None:

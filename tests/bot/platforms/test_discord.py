@@ -307,6 +307,23 @@ async def test_autocomplete_of_a_list_completes_the_last_name(
     assert len(after_space) == 6
 
 
+async def test_free_text_options_ask_the_table_for_whole_lines(
+    client: dc.BoardchatClient, table: FakeTable
+) -> None:
+    """The "args" option of a shared name, and a "rest" option, are completed by the table
+    from the command's spec in the chat's game: kind "args:<command>[:<first argument>]",
+    the typed text as it is (a trailing space means: the next word)."""
+    autocomplete = command(client, "build")._params["args"].autocomplete
+    assert autocomplete is not None
+    assert options(client, "build")["args"]["autocomplete"] is True
+    await autocomplete(FakeInteraction(client), "Berlin ")
+    assert table.completions[-1] == (f"dc:{CHANNEL_ID}", f"dc:{ALICE_ID}", "args:build", "Berlin ")
+    rest = dc.plan_commands(
+        [CommandSpec("bid", "bid", (ArgSpec("plant", "plant"), ArgSpec("max", "rest")))]
+    )[0].options[1]
+    assert rest.complete == "args:bid:1"
+
+
 async def test_long_choice_lists_filter_locally(client: dc.BoardchatClient) -> None:
     autocomplete = command(client, "color")._params["color"].autocomplete
     assert autocomplete is not None

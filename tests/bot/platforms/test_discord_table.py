@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -12,7 +12,7 @@ import pytest
 
 from bot.messages import Inbound
 from bot.platforms import discord_bot as dc
-from bot.table import Table, open_table
+from bot.table import Table, discover_games, open_table
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -229,3 +229,134 @@ async def test_names_shared_by_games_take_free_text_routed_to_the_chat_s_game(
         assert row is not None and row.version == before + 1
         actions = await table.store.actions(row.id, last=1)
         assert actions[-1].action == {"type": "build", "city": "Berlin"}
+
+
+# ---- autocomplete of free text (names several games share) ----
+
+pg = discover_games()["powergrid"]
+
+
+async def suggest(
+    client: dc.BoardchatClient,
+    http: DiscordHttp,
+    name: str,
+    typed: str,
+    *,
+    channel_id: int = CHANNEL_ID,
+    user_id: int = ALICE_ID,
+) -> list[str]:
+    """The values Discord's autocomplete offers for `/name args:<typed>`."""
+    before = len(http.callbacks())
+    client._connection.parse_interaction_create(  # type: ignore[arg-type]
+        slash_payload(name, {"args": typed}, focused="args", channel_id=channel_id, user_id=user_id)
+    )
+    await settle()
+    (answer,) = http.callbacks()[before:]
+    assert answer.json["type"] == 8  # APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
+    choices = answer.json["data"]["choices"]
+    assert len(choices) <= 25
+    for choice in choices:
+        assert choice["name"] == choice["value"] and len(choice["value"]) <= 100
+    return [c["value"] for c in choices]
+
+
+async def drive(table: Table, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Let the heuristic bot play every seat of the Power Grid game in CHANNEL_ID until
+    `done(state)`; the state then."""
+    from engine.core import Rng
+    from engine.core.rng import new_rng_state
+
+    chat = f"dc:{CHANNEL_ID}"
+    ids = {"Alice": ALICE_ID, "Bob": BOB_ID}
+    rng = Rng(new_rng_state(1))
+    for step in range(300):
+        row = await table.store.open_game(chat)
+        assert row is not None and row.state_json is not None
+        state = json.loads(row.state_json)
+        if done(state):
+            return state
+        player = pg.current_players(state)[0]
+        action = pg.bots["heuristic"](json.loads(row.state_json), player, rng)
+        inbound = Inbound("discord", chat, f"dc:{ids[player]}", player, update_id=f"d{step}")
+        assert await table.act(inbound, action)
+    pytest.fail("the game never got there")
+
+
+async def test_free_text_commands_autocomplete_from_the_chat_s_game(table: Table) -> None:
+    """/build, /bid, /buy, /move take free text (several games share them); autocomplete
+    completes the last word by its position in the chat's own game's command."""
+    other = CHANNEL_ID + 1
+    async with running(table) as (client, http):
+        # No game in the channel: nothing to offer.
+        assert await suggest(client, http, "build", "Ber") == []
+
+        # Players choose the regions: every city of the map is in play until they have.
+        new = {"game": "powergrid", "options": "regions=choose"}
+        await feed(client, http, slash_payload("new", new))
+        await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
+        await feed(client, http, slash_payload("start"))
+
+        assert "Berlin" in await suggest(client, http, "build", "Ber")
+        assert "Berlin Hamburg" in await suggest(client, http, "build", "Berlin Ham")
+        after_space = await suggest(client, http, "build", "Berlin ")
+        assert after_space and all(v.startswith("Berlin ") for v in after_space)
+        assert "Berlin Berlin" not in after_space  # a city already typed is not offered again
+        # A name of several words is completed from its first ones.
+        offered = await suggest(client, http, "build", "Berlin Frankfurt O")
+        assert offered == ["Berlin Frankfurt-Oder"]
+        assert await suggest(client, http, "cost", "kie") == ["Kiel"]
+
+        # The bots play until a plant of the market starts with 1.
+        def market(state: dict[str, Any]) -> list[str]:
+            return [str(p["number"]) for p in pg.view(state, None)["plant_market"]["current"]]
+
+        def owned(state: dict[str, Any]) -> list[str]:
+            return [str(p["number"]) for p in pg.view(state, "Alice")["players"]["Alice"]["plants"]]
+
+        state = await drive(
+            table, lambda st: bool(owned(st)) and any(n.startswith("1") for n in market(st))
+        )
+        ones = [n for n in market(state) if n.startswith("1")]
+        offered = await suggest(client, http, "bid", "1")
+        assert offered and all(v.startswith("1") and v.isdigit() for v in offered)
+        assert set(ones) <= set(offered)
+        assert set(await suggest(client, http, "bid", "")) >= set(market(state))
+        # The amount is a number, and max=... stands outside the positions: nothing to offer.
+        assert await suggest(client, http, "bid", "13 1") == []
+        assert await suggest(client, http, "bid", "13 max=3") == []
+
+        # /power: the player's own plants (after a plant number already typed, too).
+        assert set(owned(state)) <= set(await suggest(client, http, "power", ""))
+        mine = owned(state)[0]
+        assert f"{mine} {mine}" not in await suggest(client, http, "power", f"{mine} ")
+
+        assert await suggest(client, http, "buy", "co") == ["coal"]
+        assert await suggest(client, http, "buy", "u") == ["uranium"]
+
+        # A Hexania game in another channel completes cells for /move, then a direction.
+        await feed(client, http, slash_payload("new", {"game": "hexania"}, channel_id=other))
+        await feed(
+            client,
+            http,
+            slash_payload("join", user_id=BOB_ID, user_name="Bob", channel_id=other),
+        )
+        await feed(client, http, slash_payload("start", channel_id=other))
+        cells = await suggest(client, http, "move", "L1", channel_id=other)
+        assert cells and all(v.startswith("L1") for v in cells)
+        directions = await suggest(client, http, "move", "L12 S", channel_id=other)
+        assert sorted(directions) == ["L12 SE", "L12 SW"]
+        # A Power Grid table on the USA map, not started: the names of every map.
+        usa = CHANNEL_ID + 2
+        await feed(
+            client,
+            http,
+            slash_payload("new", {"game": "powergrid", "options": "map=usa"}, channel_id=usa),
+        )
+        offered = await suggest(client, http, "build", "Kansas City New Yo", channel_id=usa)
+        assert offered == ["Kansas City New York"]
+        # /build in the Power Grid channel still completes its cities in play, not cells.
+        row = await table.store.open_game(f"dc:{CHANNEL_ID}")
+        assert row is not None and row.state_json is not None
+        cities = pg.complete(json.loads(row.state_json), "Alice", "city", "")
+        assert await suggest(client, http, "build", "") == cities[:25]
+        assert await suggest(client, http, "build", "Ber", channel_id=other) == []
