@@ -145,10 +145,29 @@ def load_po(lang: str) -> Catalog:
 def updated(lang: str, template: Catalog, fuzzy: bool = False) -> Catalog:
     catalog = load_po(lang)
     catalog.update(template, no_fuzzy_matching=not fuzzy, update_header_comment=False)
+    _revive_obsolete(catalog)
     catalog.fuzzy = False
     catalog.creation_date = EPOCH
     catalog.revision_date = EPOCH
     return catalog
+
+
+def _revive_obsolete(catalog: Catalog) -> None:
+    """A message that left the code and came back (same msgid) is live again: it takes back
+    its old translation when it has none (same English text, so not fuzzy), and its `#~`
+    copy goes, so a msgid is never both live and obsolete. babel's update keeps the old
+    obsolete entries as they were and leaves the returning message untranslated."""
+    for key in list(catalog.obsolete):
+        live = catalog.get(key)
+        if live is None:
+            continue
+        old = catalog.obsolete.pop(key)
+        if live.pluralizable:
+            same_shape = not isinstance(old.string, str) and len(old.string) == catalog.num_plurals
+        else:
+            same_shape = isinstance(old.string, str)
+        if same_shape and not _translated(live.string) and _translated(old.string):
+            live.string = old.string
 
 
 def po_bytes(catalog: Catalog, *, template: bool = False) -> bytes:
