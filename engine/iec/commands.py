@@ -46,7 +46,7 @@ KIND_NAMES: dict[str, str] = {
 CAUSE_NAMES: dict[str, str] = {
     "seismic": N_("seismic shock"),
     "missile": N_("missile"),
-    "mine": N_("mine"),
+    "mine": N_("land mine"),  # the mine-war token, not the building (KIND_NAMES)
     "recycled": N_("recycled"),
 }
 
