@@ -68,6 +68,8 @@ for _c, (_q, _r) in COORD.items():
     for _d, (_dq, _dr) in DIRECTIONS.items():
         _nq, _nr = _q + _dq, _r + _dr
         STEP[_c][_d] = name_of(_nq, _nr) if on_board(_nq, _nr) else None
+# STEP_TO[direction][cell] -> the same, one table per direction (movement walks one direction).
+STEP_TO: dict[str, dict[str, str | None]] = {d: {c: STEP[c][d] for c in CELLS} for d in DIRECTIONS}
 NEIGHBOURS: dict[str, tuple[str, ...]] = {
     c: tuple(n for n in STEP[c].values() if n is not None) for c in CELLS
 }

@@ -16,26 +16,29 @@ class Figures:
     __slots__ = ("cells", "of", "owner")
 
     def __init__(self, board: dict[str, str]) -> None:
-        self.of: dict[str, int] = {}
-        self.cells: list[list[str]] = []
-        self.owner: list[str] = []
+        of: dict[str, int] = {}
+        cells: list[list[str]] = []
+        owner: list[str] = []
+        get = board.get
         for start in sorted(board, key=INDEX.__getitem__):
-            if start in self.of:
+            if start in of:
                 continue
             who = board[start]
-            n = len(self.cells)
-            self.of[start] = n
+            n = len(cells)
+            of[start] = n
             group = [start]
             stack = [start]
             while stack:
-                c = stack.pop()
-                for nb in NEIGHBOURS[c]:
-                    if nb not in self.of and board.get(nb) == who:
-                        self.of[nb] = n
+                for nb in NEIGHBOURS[stack.pop()]:
+                    if nb not in of and get(nb) == who:
+                        of[nb] = n
                         group.append(nb)
                         stack.append(nb)
-            self.cells.append(group)
-            self.owner.append(who)
+            cells.append(group)
+            owner.append(who)
+        self.of = of
+        self.cells = cells
+        self.owner = owner
 
     def figure_at(self, cell: str) -> list[str]:
         return self.cells[self.of[cell]]

@@ -19,6 +19,7 @@ from typing import Any
 from engine.core import N_, Action, Event, IllegalAction, Ranking, Rng, State
 from engine.core.rng import new_rng_state
 from engine.hexania import actions as act
+from engine.hexania import legal
 from engine.hexania.board import (
     BIRTH_COST,
     DICE,
@@ -129,10 +130,12 @@ def candidate_actions(pos: act.Position) -> Iterator[Action]:
                     yield {"type": "regroup", "from": src, "to": cell}
 
 
-def _legal(pos: act.Position, limit: int | None) -> Iterator[tuple[Action, act.Plan]]:
-    """Legal affordable actions with their plans (stops after `limit`).
+def checked_legal(pos: act.Position, limit: int | None) -> Iterator[tuple[Action, act.Plan]]:
+    """Legal affordable actions with their plans (stops after `limit`): the reference.
 
-    An action that makes a figure collapse comes once per cell the player may keep.
+    Every candidate goes through the full validation path (`act.plan`). An action that makes a
+    figure collapse comes once per cell the player may keep. `legal.legal_actions` gives the
+    same actions in the same order far faster; the tests compare the two.
     """
     found = 0
     points = pos.points if pos.points is not None else 0
@@ -187,20 +190,26 @@ def legal_plans(state: State, player: str) -> list[tuple[Action, act.Plan]]:
     """Every legal affordable action of the current player with what it would do."""
     if player not in current_players(state):
         return []
-    return list(_legal(act.Position(state, player), None))
+    pos = act.Position(state, player)
+    out: list[tuple[Action, act.Plan]] = []
+    for action in legal.legal_actions(pos):
+        p = act.plan(pos, action)
+        assert isinstance(p, act.Plan), (action, p)
+        out.append((action, p))
+    return out
 
 
 def legal_actions(state: State, player: str) -> list[Action]:
     if player not in current_players(state):
         return []
-    out = [a for a, _ in _legal(act.Position(state, player), None)]
+    out = list(legal.legal_actions(act.Position(state, player)))
     out.append({"type": "end"})
     return out
 
 
 def can_act(state: State, player: str) -> bool:
     """At least one affordable legal action (HEX-2.3 turn end, HEX-2.4 elimination)."""
-    return any(True for _ in _legal(act.Position(state, player), 1))
+    return any(True for _ in legal.legal_actions(act.Position(state, player)))
 
 
 # --------------------------------------------------------------------------- apply

@@ -4,6 +4,10 @@ The hashes below were recorded with the original (slow) generator: for every pos
 few seeded bot games (2..6 players, random and greedy bots, every variant), the canonical JSON
 of `legal_actions` in order, and a summary of each plan the bots see (`legal_plans`). Any
 change to which actions come back, their order or their plans changes a hash.
+
+The fast generator (`legal.legal_actions`) is also compared, list for list, with the reference
+that runs every candidate through the full validation path (`rules.checked_legal`): on crowded
+random boards (big figures, collapses, homelands, every variant) and in random bot games.
 """
 
 from __future__ import annotations
@@ -12,10 +16,18 @@ import hashlib
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.core import Rng, canonical_json
 from engine.core.rng import new_rng_state
-from engine.hexania import GAME, rules
+from engine.hexania import GAME, legal, rules
+from engine.hexania import actions as act
+from engine.hexania.board import CELLS, HOMELANDS, NEIGHBOURS, SIDES_BY_PLAYERS
+
+from .helpers import position
+
+VARIANTS = ("split", "guard", "bastions", "birthattack", "viscous", "mergebirth")
 
 # (players, bot, options, seed, bot seed); the last ten are the games of bench/hexania_engine.py
 GAMES: tuple[tuple[int, str, dict[str, str], int, int], ...] = (
@@ -176,3 +188,73 @@ def play(index: int) -> tuple[int, str, str]:
 @pytest.mark.parametrize("index", range(len(GAMES)))
 def test_legal_actions_unchanged_by_the_speed_work(index: int) -> None:
     assert play(index) == EXPECTED[index]
+
+
+def same_as_reference(state: dict[str, Any], player: str) -> None:
+    fast = list(legal.legal_actions(act.Position(state, player)))
+    reference = [a for a, _ in rules.checked_legal(act.Position(state, player), None)]
+    assert fast == reference
+    assert rules.can_act(state, player) == bool(reference)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(
+    seed=st.integers(0, 2**32),
+    n=st.integers(2, 4),
+    variants=st.lists(st.sampled_from(VARIANTS), unique=True, max_size=3),
+    points=st.integers(1, 26),
+    first=st.booleans(),
+    lost=st.booleans(),
+)
+def test_fast_generator_matches_the_checked_path_on_crowded_boards(
+    seed: int, n: int, variants: list[str], points: int, first: bool, lost: bool
+) -> None:
+    rng = Rng(new_rng_state(seed))
+    players = tuple(f"p{i}" for i in range(n))
+    sides = SIDES_BY_PLAYERS[n]
+    taken: dict[str, str] = {}
+    for i, p in enumerate(players):
+        # blobs grown from homeland cells and random cells: big figures touching each other
+        homeland = list(HOMELANDS[sides[i]])
+        for _ in range(1 + rng.below(4)):
+            cell = rng.choice(homeland) if rng.below(2) else rng.choice(list(CELLS))
+            for _ in range(rng.below(16)):
+                taken.setdefault(cell, p)
+                cell = rng.choice(list(NEIGHBOURS[cell]))
+    pieces: dict[str, list[str]] = {p: [] for p in players}
+    for cell, p in taken.items():
+        pieces[p].append(cell)
+    state = position(
+        pieces,
+        players=players,
+        turn=players[rng.below(n)],
+        points=points,
+        first=first,
+        options={v: "yes" for v in variants},
+    )
+    state["lost_piece"] = {p: lost and rng.below(2) == 0 for p in players}
+    same_as_reference(state, state["turn"]["player"])
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(
+    seed=st.integers(0, 2**32),
+    n=st.integers(2, 6),
+    variants=st.lists(st.sampled_from(VARIANTS), unique=True, max_size=3),
+    bot=st.sampled_from(["random", "greedy"]),
+)
+def test_fast_generator_matches_the_checked_path_in_bot_games(
+    seed: int, n: int, variants: list[str], bot: str
+) -> None:
+    state = GAME.setup(
+        [f"p{i}" for i in range(n)], {"rounds": "10", **dict.fromkeys(variants, "yes")}, seed
+    )
+    rng = Rng(new_rng_state(seed ^ 0xFA57))
+    while not GAME.is_over(state):
+        player = GAME.current_players(state)[0]
+        same_as_reference(state, player)
+        state, _ = GAME.apply(state, player, GAME.bots[bot](state, player, rng))
