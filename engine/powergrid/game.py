@@ -6,7 +6,9 @@ rules work (and are tested) without them, and Pillow is loaded only to draw.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 from engine.core.protocol import (
@@ -47,9 +49,8 @@ class PowerGrid:
 
     @property
     def commands(self) -> Sequence[CommandSpec]:
-        from engine.powergrid import commands
-
-        return commands.COMMANDS
+        specs: Sequence[CommandSpec] = self._chat().COMMANDS
+        return specs
 
     # --- rules (pure) ---
     # The three calls a simulation makes on every move are the rule functions themselves
@@ -74,49 +75,49 @@ class PowerGrid:
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []
 
-    # --- chat layer (commands.py, imported lazily) ---
+    # --- chat layer (commands.py) and picture (render.py), imported on first use ---
+    # A variant sharing this object names its own modules (engine/powergrid_alt/game.py).
+    chat_module = "engine.powergrid.commands"
+    render_module = "engine.powergrid.render"
+
+    def _chat(self) -> ModuleType:
+        return importlib.import_module(self.chat_module)
+
     def parse(
         self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
     ) -> Action | list[Action] | Reply:
-        from engine.powergrid import commands
-
-        return commands.parse(state, player, name, args, t=t)
+        result: Action | list[Action] | Reply = self._chat().parse(state, player, name, args, t=t)
+        return result
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
-        from engine.powergrid import commands
-
-        return commands.describe_turn(state, player, t)
+        return str(self._chat().describe_turn(state, player, t))
 
     def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
-        from engine.powergrid import commands
-
-        return commands.describe_event(state, event, t)
+        line: str | None = self._chat().describe_event(state, event, t)
+        return line
 
     def buttons(
         self, state: State, player: str, t: Translator | None = None
     ) -> list[tuple[str, str]]:
-        from engine.powergrid import commands
-
-        return commands.buttons(state, player) if t is None else commands.buttons(state, player, t)
+        chat = self._chat()
+        found: list[tuple[str, str]] = (
+            chat.buttons(state, player) if t is None else chat.buttons(state, player, t)
+        )
+        return found
 
     def complete(
         self, state: State | None, player: str | None, kind: str, prefix: str
     ) -> list[str]:
-        from engine.powergrid import commands
-
-        return commands.complete(state, player, kind, prefix)
+        return list(self._chat().complete(state, player, kind, prefix))
 
     def is_picture_event(self, event: Event) -> bool:
-        from engine.powergrid import commands
-
-        return commands.is_picture_event(event)
+        return bool(self._chat().is_picture_event(event))
 
     def undoable(self, events: list[Event]) -> bool:
-        from engine.powergrid import commands
-
-        return commands.undoable(events)
+        return bool(self._chat().undoable(events))
 
     def render(self, state: State, viewer: str | None) -> bytes:
-        from engine.powergrid import render
-
-        return render.render(self.view(state, viewer), viewer)
+        picture: bytes = importlib.import_module(self.render_module).render(
+            self.view(state, viewer), viewer
+        )
+        return picture

@@ -1,7 +1,8 @@
-"""The variant's game object: rules from this folder, chat layer from commands.py.
+"""The variant's game object: the base game object with this folder's rules.
 
-commands.py and render.py are imported lazily, so the rules work without them and Pillow
-is loaded only to draw.
+Everything the chat layer and the picture need comes from this folder's commands.py and
+render.py, imported on first use (see engine/powergrid/game.py), so the rules work without
+them and Pillow is loaded only to draw.
 """
 
 from __future__ import annotations
@@ -9,17 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core.protocol import (
-    Action,
-    BotFn,
-    CommandSpec,
-    Event,
-    OptionSpec,
-    Ranking,
-    Reply,
-    State,
-    Translator,
-)
+from engine.core.protocol import Action, BotFn, Event, OptionSpec, State
+from engine.powergrid.game import PowerGrid
 from engine.powergrid_alt import rules
 from engine.powergrid_alt.bots import BOTS
 from engine.powergrid_alt.legal import legal_actions
@@ -27,26 +19,24 @@ from engine.powergrid_alt.options import OPTIONS
 from engine.powergrid_alt.view import view
 
 
-class PowerGridAlt:
+class PowerGridAlt(PowerGrid):
     id = rules.GAME_ID
     name = "Power Grid (alternative rules)"
     min_players = 2
     max_players = 4
+    chat_module = "engine.powergrid_alt.commands"
+    render_module = "engine.powergrid_alt.render"
 
     def __init__(self) -> None:
         self.bots: dict[str, BotFn] = dict(BOTS)
+        # The variant rewrites phases 4-5 (ALT-n); the base PG index would mislead.
+        self.rules_index: dict[str, str] = {}
+        self.rules_commands: dict[str, tuple[str, ...]] = {}
 
     @property
     def options(self) -> Sequence[OptionSpec]:
         return OPTIONS
 
-    @property
-    def commands(self) -> Sequence[CommandSpec]:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.COMMANDS
-
-    # --- rules (pure) ---
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
         return rules.setup(players, options, seed)
 
@@ -59,58 +49,12 @@ class PowerGridAlt:
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
         return rules.apply(state, player, action)
 
+    # The variant has no standing orders: every move waits for its turn, and the table
+    # answers "not your turn" before parsing (it checks `anytime` is None).
+    anytime = None  # type: ignore[assignment]
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)
 
     def is_over(self, state: State) -> bool:
         return rules.is_over(state)
-
-    def result(self, state: State) -> Ranking:
-        return [list(g) for g in state["ranking"]] if state["ranking"] else []
-
-    # --- chat layer (commands.py, imported lazily) ---
-    def parse(
-        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
-    ) -> Action | list[Action] | Reply:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.parse(state, player, name, args, t=t)
-
-    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.describe_turn(state, player, t)
-
-    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.describe_event(state, event, t)
-
-    def buttons(
-        self, state: State, player: str, t: Translator | None = None
-    ) -> list[tuple[str, str]]:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.buttons(state, player) if t is None else commands.buttons(state, player, t)
-
-    def complete(
-        self, state: State | None, player: str | None, kind: str, prefix: str
-    ) -> list[str]:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.complete(state, player, kind, prefix)
-
-    def is_picture_event(self, event: Event) -> bool:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.is_picture_event(event)
-
-    def undoable(self, events: list[Event]) -> bool:
-        import engine.powergrid_alt.commands as commands
-
-        return commands.undoable(events)
-
-    def render(self, state: State, viewer: str | None) -> bytes:
-        from engine.powergrid_alt import render
-
-        return render.render(self.view(state, viewer), viewer)
