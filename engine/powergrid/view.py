@@ -39,7 +39,6 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
             "done": p["done"],
             "powered": p["powered"],
         }
-    auction = state["auction"]
     lim = limits(state)
     return {
         "game": "powergrid",
@@ -59,6 +58,23 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "players": players,
         "cities": {c: list(o) for c, o in state["cities"].items()},
         "slots_open": state["step"],
+        **markets_view(state),
+        "pending_discard": None
+        if state["pending_discard"] is None
+        else state["pending_discard"]["player"],
+        "region_pickers": list(state["region_pickers"]),
+        "thresholds": {"step2": lim["step2"], "end": lim["end"], "max_plants": lim["max_plants"]},
+        "log": [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer],
+        "orders": _own_orders(state, viewer),  # the viewer's standing orders, nobody else's
+        "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
+    }
+
+
+def markets_view(state: State) -> dict[str, Any]:
+    """The public market part of the view (plants, resources, supply, the running auction);
+    the alternative rules share it unchanged."""
+    auction = state["auction"]
+    return {
         "plant_market": {
             "current": [PLANTS[n].as_dict() for n in mk.current_market(state)],
             "future": [PLANTS[n].as_dict() for n in mk.future_market(state)],
@@ -76,14 +92,6 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
             "bidders": list(auction["bidders"]),
             "turn": auction["turn"],
         },
-        "pending_discard": None
-        if state["pending_discard"] is None
-        else state["pending_discard"]["player"],
-        "region_pickers": list(state["region_pickers"]),
-        "thresholds": {"step2": lim["step2"], "end": lim["end"], "max_plants": lim["max_plants"]},
-        "log": [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer],
-        "orders": _own_orders(state, viewer),  # the viewer's standing orders, nobody else's
-        "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
     }
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.powergrid import market as mk
-from engine.powergrid.data import PLANTS, RESOURCES, STEP3
+from engine.powergrid.data import PLANTS
+from engine.powergrid.view import markets_view
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map, mse2
 
@@ -41,7 +41,6 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
             "done": p["done"],
             "powered": p["powered"],
         }
-    auction = state["auction"]
     regions = list(state["regions"])
     return {
         "game": r.GAME_ID,
@@ -93,23 +92,7 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "uncovered": [n for n in r.play_nodes(state) if not r.covered(state, n)]
         if state["phase"] != "regions"
         else [],
-        "plant_market": {
-            "current": [PLANTS[n].as_dict() for n in mk.current_market(state)],
-            "future": [PLANTS[n].as_dict() for n in mk.future_market(state)],
-            "step3_card": STEP3 in state["market"],
-        },
-        "deck_size": len(state["deck"]),
-        "resource_market": {res: mk.market_spaces(state["rm"][res], res) for res in RESOURCES},
-        "supply": dict(state["supply"]),
-        "auction": None
-        if auction is None
-        else {
-            "plant": PLANTS[auction["plant"]].as_dict(),
-            "high_bid": auction["bid"],
-            "leader": auction["leader"],
-            "bidders": list(auction["bidders"]),
-            "turn": auction["turn"],
-        },
+        **markets_view(state),
         "pending_discard": None,
         "region_pickers": list(state["region_pickers"]),
         "thresholds": {"step2": r.step2_threshold(state), "tps_per_city": r.MAX_TPS},
