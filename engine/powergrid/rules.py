@@ -25,6 +25,7 @@ State layout (internal; `view` is the public shape):
 from __future__ import annotations
 
 import bisect
+from collections.abc import Collection
 from itertools import combinations
 from typing import Any
 
@@ -274,6 +275,19 @@ _ALLOWED = {
 # ===================================================================== apply
 
 
+def require_expected(kind: Any, want: str, allowed: Collection[str]) -> str:
+    """PG-14: only the moves of the current phase step are accepted (shared with the variant).
+    Returns the action type, now known to be one of `allowed`."""
+    if not isinstance(kind, str) or kind not in allowed:
+        raise IllegalAction(
+            "PG-14",
+            N_("You cannot do {action} now; the game expects: {expected}."),
+            action=str(kind),
+            expected=want,
+        )
+    return kind
+
+
 def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
     if state["phase"] == "over":
         raise IllegalAction("PG-51", N_("The game is over."))
@@ -290,13 +304,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction(
             "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
         )
-    if kind not in _ALLOWED[want]:
-        raise IllegalAction(
-            "PG-14",
-            N_("You cannot do {action} now; the game expects: {expected}."),
-            action=str(kind),
-            expected=want,
-        )
+    kind = require_expected(kind, want, _ALLOWED[want])
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
     if "orders" in state:

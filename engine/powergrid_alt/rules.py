@@ -254,13 +254,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         )
     want = expected(state)
     kind = action.get("type")
-    if kind not in _ALLOWED.get(want, ()):
-        raise IllegalAction(
-            "PG-14",
-            N_("You cannot do {action} now; the game expects: {expected}."),
-            action=str(kind),
-            expected=want,
-        )
+    kind = base.require_expected(kind, want, _ALLOWED.get(want, ()))
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
     return state, events
