@@ -249,6 +249,14 @@ class CommitResult:
     version: int = 0
 
 
+class _Abort(Exception):
+    """Raised inside `Store._tx` to roll the transaction back and answer `outcome`."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.value)
+        self.outcome = outcome
+
+
 _GAME_COLUMNS = (
     "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
     "creator"
@@ -362,6 +370,13 @@ class Store:
             await db.execute(
                 "DELETE FROM inbound WHERE seen_at < ?", (self._clock() - INBOUND_KEEP_SECONDS,)
             )
+
+    async def _claim_or_abort(
+        self, db: aiosqlite.Connection, inbound: tuple[str, str] | None, now: float
+    ) -> None:
+        """Record the platform update id, or roll back: it was applied already."""
+        if not await self._claim_inbound(db, inbound, now):
+            raise _Abort(Outcome.DUPLICATE)
 
     @staticmethod
     async def _claim_inbound(
@@ -558,36 +573,26 @@ class Store:
     ) -> CommitResult:
         """Lobby -> active (version 1), if the seats are still exactly `seat_names`."""
         now = self._clock()
-        async with self._write_lock:
-            db = self._w
-            await db.execute("BEGIN IMMEDIATE")
-            try:
+        try:
+            async with self._tx() as db:
                 async with db.execute(
                     "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat", (pk,)
                 ) as cur:
                     names = [r[0] for r in await cur.fetchall()]
-                outcome = Outcome.OK
                 if names != seat_names:
-                    outcome = Outcome.STALE
-                elif not await self._claim_inbound(db, inbound, now):
-                    outcome = Outcome.DUPLICATE
-                else:
-                    cur = await db.execute(
-                        "UPDATE games SET status = 'active', seed = ?, state_json = ?, "
-                        "version = 1, updated_at = ? "
-                        "WHERE id = ? AND status = 'lobby' AND version = 0",
-                        (seed, state_json, now, pk),
-                    )
-                    if cur.rowcount != 1:
-                        outcome = Outcome.GONE
-                if outcome is not Outcome.OK:
-                    await db.execute("ROLLBACK")
-                    return CommitResult(outcome)
+                    raise _Abort(Outcome.STALE)
+                await self._claim_or_abort(db, inbound, now)
+                cur = await db.execute(
+                    "UPDATE games SET status = 'active', seed = ?, state_json = ?, "
+                    "version = 1, updated_at = ? "
+                    "WHERE id = ? AND status = 'lobby' AND version = 0",
+                    (seed, state_json, now, pk),
+                )
+                if cur.rowcount != 1:
+                    raise _Abort(Outcome.GONE)
                 await self._write_due(db, pk, due)
-                await db.execute("COMMIT")
-            except BaseException:
-                await _rollback(db)
-                raise
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
         return CommitResult(Outcome.OK, 1)
 
     async def commit_moves(
@@ -604,13 +609,9 @@ class Store:
         """Append `entries` and write the new state, if the game is still at `expected_version`."""
         now = self._clock()
         new_version = expected_version + 1
-        async with self._write_lock:
-            db = self._w
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                if not await self._claim_inbound(db, inbound, now):
-                    await db.execute("ROLLBACK")
-                    return CommitResult(Outcome.DUPLICATE)
+        try:
+            async with self._tx() as db:
+                await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(
                     "UPDATE games SET state_json = ?, version = ?, status = ?, updated_at = ? "
                     "WHERE id = ? AND version = ? AND status = 'active'",
@@ -624,8 +625,7 @@ class Store:
                     ),
                 )
                 if cur.rowcount != 1:
-                    await db.execute("ROLLBACK")
-                    return CommitResult(Outcome.STALE)
+                    raise _Abort(Outcome.STALE)
                 # seq continues the log; computed in the INSERT itself (one round trip)
                 await db.executemany(
                     "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
@@ -646,10 +646,8 @@ class Store:
                     ],
                 )
                 await self._write_due(db, pk, None if over else due)
-                await db.execute("COMMIT")
-            except BaseException:
-                await _rollback(db)
-                raise
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
         return CommitResult(Outcome.OK, new_version)
 
     async def undo_last(
@@ -664,29 +662,22 @@ class Store:
         """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
         now = self._clock()
         new_version = expected_version + 1
-        async with self._write_lock:
-            db = self._w
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                if not await self._claim_inbound(db, inbound, now):
-                    await db.execute("ROLLBACK")
-                    return CommitResult(Outcome.DUPLICATE)
+        try:
+            async with self._tx() as db:
+                await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(
                     "UPDATE games SET state_json = ?, version = ?, updated_at = ? "
                     "WHERE id = ? AND version = ? AND status = 'active'",
                     (state_json, new_version, now, pk, expected_version),
                 )
                 if cur.rowcount != 1:
-                    await db.execute("ROLLBACK")
-                    return CommitResult(Outcome.STALE)
+                    raise _Abort(Outcome.STALE)
                 await db.execute(
                     "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (pk, from_seq)
                 )
                 await self._write_due(db, pk, due)
-                await db.execute("COMMIT")
-            except BaseException:
-                await _rollback(db)
-                raise
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
         return CommitResult(Outcome.OK, new_version)
 
     async def end_game(
@@ -698,30 +689,23 @@ class Store:
     ) -> CommitResult:
         """Close an open game (`aborted`); `expected_version` None skips the version check."""
         now = self._clock()
-        async with self._write_lock:
-            db = self._w
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                if not await self._claim_inbound(db, inbound, now):
-                    await db.execute("ROLLBACK")
-                    return CommitResult(Outcome.DUPLICATE)
-                sql = (
-                    "UPDATE games SET status = ?, version = version + 1, updated_at = ? "
-                    "WHERE id = ? AND status IN ('lobby', 'active')"
-                )
-                params: list[Any] = [status, now, pk]
-                if expected_version is not None:
-                    sql += " AND version = ?"
-                    params.append(expected_version)
+        sql = (
+            "UPDATE games SET status = ?, version = version + 1, updated_at = ? "
+            "WHERE id = ? AND status IN ('lobby', 'active')"
+        )
+        params: list[Any] = [status, now, pk]
+        if expected_version is not None:
+            sql += " AND version = ?"
+            params.append(expected_version)
+        try:
+            async with self._tx() as db:
+                await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(sql, params)
                 if cur.rowcount != 1:
-                    await db.execute("ROLLBACK")
-                    return CommitResult(Outcome.STALE)
+                    raise _Abort(Outcome.STALE)
                 await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
-                await db.execute("COMMIT")
-            except BaseException:
-                await _rollback(db)
-                raise
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
         return CommitResult(Outcome.OK)
 
     async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
