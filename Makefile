@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean fuzz
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -p no:cacheprovider
+
+# Property tests with fresh random seeds for FUZZ_SECONDS (not part of `make test`, which is
+# derandomised): prints the seed of anything it finds.
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	$(BIN)/python tools/fuzz.py --seconds $(FUZZ_SECONDS)
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

@@ -15,7 +15,7 @@ from itertools import accumulate
 from engine.core import Rng
 from engine.core.protocol import Action, BotFn
 from engine.powergrid import market as mk
-from engine.powergrid.data import PLANTS, RESOURCES
+from engine.powergrid.data import HOUSES, PLANTS, RESOURCES
 from engine.powergrid.legal import legal_actions
 from engine.powergrid.rules import State, build_options, cheapest_city, expected, limits
 
@@ -43,7 +43,9 @@ def random_order(state: State, player: str, rng: Rng) -> Action | None:
     ):
         choices.append({"type": "order", "kind": "pass_round"})
     if state["phase"] in ("resources", "build"):
-        options = [c for c, _ in build_options(state, player)[:4]]
+        # PG-38: a plan never names more cities than the player has houses left (issue 27).
+        houses_left = HOUSES - len(p["cities"])
+        options = [c for c, _ in build_options(state, player)[: min(4, houses_left)]]
         if options:
             plan = [options[i] for i in range(len(options)) if rng.below(2)] or options[:1]
             choices.append({"type": "order", "kind": "build_plan", "cities": plan})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.core import Rng
@@ -49,6 +49,8 @@ def play_checked(n: int, seed: int, options: dict[str, str], bots: list[str]) ->
     regions=st.sampled_from(["random", "choose"]),
     bots=st.lists(st.sampled_from(["random", "heuristic"]), min_size=6, max_size=6),
 )
+# Issue 27: the random bot's build plan outgrew its houses left (PG-38).
+@example(seed=45815, n=4, map_id="germany", regions="choose", bots=["random"] * 6)
 def test_thousands_of_bot_games_conserve_tokens_keep_money_and_end(
     seed: int, n: int, map_id: str, regions: str, bots: list[str]
 ) -> None:
