@@ -66,10 +66,22 @@ class Hexania:
     def is_picture_event(self, event: Event) -> bool:
         return commands.is_picture_event(event)
 
-    def render(self, state: State, viewer: str | None) -> bytes:
+    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
         from engine.hexania.render import render as draw  # Pillow only when a picture is wanted
 
-        return draw(rules.view(state, viewer), viewer)
+        return draw(rules.view(state, viewer), viewer, t=t)
+
+    def render_set(
+        self,
+        state: State,
+        viewer: str | None,
+        t: Translator | None = None,
+        previous: State | None = None,
+    ) -> list[Any]:
+        from engine.hexania.render import render_set  # Pillow only when a picture is wanted
+
+        before = None if previous is None else rules.view(previous, viewer)
+        return render_set(rules.view(state, viewer), viewer, t=t, previous=before)
 
     def undoable(self, events: list[Event]) -> bool:
         return commands.undoable(events)
