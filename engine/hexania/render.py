@@ -48,7 +48,7 @@ from engine.hexania.board import CELLS, COORD, RADIUS, name_of
 
 SQRT3 = math.sqrt(3)
 S_MIN = 24  # hex circumradius: a 16 px cell id fits inside
-S_MAX = 36
+S_MAX = 30
 MARGIN = 10
 PLAYER_COLOURS: list[RGB] = [
     (0, 114, 178),  # blue
@@ -95,6 +95,7 @@ NEXT = N_("{player} is next")
 GAINED = N_("{player} now on {cells}")
 LOST = N_("{player} lost {cells}")
 PANEL_CAPTION = N_("Players and figures")
+SENTENCE = N_("{text}.")
 MAP_PART = N_("Map, part {i} of {n}")
 
 
@@ -137,14 +138,16 @@ def _unit(q: int, r: int) -> tuple[float, float]:
     return SQRT3 * (q + r / 2), 1.5 * r
 
 
-def _corners(x: float, y: float, size: float) -> list[tuple[float, float]]:
-    return [
-        (
-            x + size * math.cos(math.radians(60 * i - 30)),
-            y + size * math.sin(math.radians(60 * i - 30)),
-        )
+@cache
+def _offsets(size: float) -> tuple[tuple[float, float], ...]:
+    return tuple(
+        (size * math.cos(math.radians(60 * i - 30)), size * math.sin(math.radians(60 * i - 30)))
         for i in range(6)
-    ]
+    )
+
+
+def _corners(x: float, y: float, size: float) -> list[tuple[float, float]]:
+    return [(x + dx, y + dy) for dx, dy in _offsets(size)]
 
 
 def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -197,11 +200,16 @@ class MapLayout:
         # parts overlap by one hex column so a figure at a cut shows whole in one of them
         self.size = min(S_MAX, (self.columns * avail) / (span + (self.columns - 1) * SQRT3))
         self.width = round(span * self.size + 2 * MARGIN)
+        self.ox = 0.0  # where the map's top left corner is drawn
+        self.oy = 0.0
         self.height = round((self.uy1 - self.uy0) * self.size + 2 * MARGIN)
 
     def centre(self, cell: str) -> tuple[float, float]:
         ux, uy = _unit(*COORD[cell])
-        return (MARGIN + (ux - self.ux0) * self.size, MARGIN + (uy - self.uy0) * self.size)
+        return (
+            self.ox + MARGIN + (ux - self.ux0) * self.size,
+            self.oy + MARGIN + (uy - self.uy0) * self.size,
+        )
 
     def parts(self) -> list[tuple[int, int, int, int]]:
         """(x0, y0, x1, y1) of each part: at most WIDTH wide and MAX_HEIGHT tall."""
@@ -241,10 +249,15 @@ def _change_words(
         got = sorted((c for c, (_b, a) in changed.items() if a == p), key=CELLS.index)
         lost = sorted((c for c, (b, _a) in changed.items() if b == p), key=CELLS.index)
         if got:
-            out.append(w(GAINED, player=p, cells=", ".join(got)))
+            out.append(w(GAINED, player=p, cells=_few(got)))
         if lost:
-            out.append(w(LOST, player=p, cells=", ".join(lost)))
+            out.append(w(LOST, player=p, cells=_few(lost)))
     return out
+
+
+def _few(cells: list[str], most: int = 6) -> str:
+    """At most `most` cell ids, then an ellipsis: a caption stays a sentence."""
+    return ", ".join(cells[:most]) + (", …" if len(cells) > most else "")
 
 
 def _draw_map(
@@ -268,7 +281,7 @@ def _draw_map(
     for cell in CELLS:
         if cell not in cells:
             x, y = lay.centre(cell)
-            if -s < x < lay.width + s and -s < y < lay.height + s:
+            if -s < x - lay.ox < lay.width + s and -s < y - lay.oy < lay.height + s:
                 d.polygon(_corners(x, y, s), fill=BACKGROUND, outline=(226, 221, 210))
     for cell in sorted(cells, key=CELLS.index):
         x, y = lay.centre(cell)
@@ -444,7 +457,7 @@ def _caption(w: Words, view: dict[str, Any], changes: list[str]) -> str:
         head = w(CAPTION, round=view["round"])
         if view.get("turn"):
             head += " — " + w(NEXT, player=view["turn"]["player"])
-    return head + "." + (" " + "; ".join(changes) + "." if changes else "")
+    return " ".join(w(SENTENCE, text=p) for p in (head, "; ".join(changes)) if p)
 
 
 def _sheets(
@@ -465,10 +478,8 @@ def _sheets(
     if len(parts) == 1 and panel_h + lay.height <= MAX_HEIGHT:
         sheet = new_sheet(WIDTH, panel_h + lay.height, BACKGROUND, cap)
         panel.draw(sheet.pen, pad, pad / 2, WIDTH - 2 * pad)
-        big = new_sheet(lay.width, lay.height, BACKGROUND)
-        _draw_map(big.pen, view, lay, cells, colour, set(changed))
-        sheet.img.paste(big.img, (round((WIDTH - lay.width) / 2), panel_h))
-        sheet.pen.labels.extend(big.pen.labels)
+        lay.ox, lay.oy = (WIDTH - lay.width) / 2, panel_h
+        _draw_map(sheet.pen, view, lay, cells, colour, set(changed))
         return [sheet]
     big = new_sheet(lay.width, lay.height, BACKGROUND)
     _draw_map(big.pen, view, lay, cells, colour, set(changed))

@@ -98,6 +98,7 @@ CAPTION = N_("Turn {turn}, {name}")
 BUILT = N_("{player} built on {cells}")
 TOKENS = N_("{player} laid tokens on {cells}")
 PANEL_CAPTION = N_("Players, storages and deposits")
+SENTENCE = N_("{text}.")
 
 
 def _letter_name(w: Words, kind: str) -> tuple[str, str]:
@@ -379,7 +380,7 @@ def _caption(
             parts.append(w(BUILT, player=p, cells=", ".join(sorted(built[p]))))
         if p in laid:
             parts.append(w(TOKENS, player=p, cells=", ".join(sorted(laid[p]))))
-    return head + "." + (" " + "; ".join(parts) + "." if parts else "")
+    return " ".join(w(SENTENCE, text=p) for p in (head, "; ".join(parts)) if p)
 
 
 def _sheets(

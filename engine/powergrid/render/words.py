@@ -96,6 +96,7 @@ NEXT_MANY = N_("{players} are next")
 BUILT = N_("{player} built in {cities}")
 BOUGHT_PLANT = N_("{player} bought plant {plant}")
 OVER = N_("Game over: {players} won")
+SENTENCE = N_("{text}.")
 PANEL_CAPTION = N_("Players, power plants and resources")
 MAP_PART = N_("Map, part {i} of {n}")
 
@@ -136,7 +137,9 @@ def caption(
         current = list(view.get("current_players") or [])
         if current:
             head += " — " + next_players(w, current)
-    text = head + "."
-    if changes:
-        text += " " + "; ".join(changes) + "."
-    return text
+    return sentences(w, [head, "; ".join(changes)])
+
+
+def sentences(w: Words, parts: list[str]) -> str:
+    """Each non-empty part as a sentence ("{text}." in the reader's language), joined."""
+    return " ".join(w(SENTENCE, text=p) for p in parts if p)
