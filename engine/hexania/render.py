@@ -188,7 +188,9 @@ def anchor_cell(cells: list[str]) -> str:
 class MapLayout:
     """The hex size and pixel box of the cropped map, and how it is cut into parts."""
 
-    def __init__(self, cells: set[str]) -> None:
+    def __init__(self, cells: set[str], fit_height: int | None = None) -> None:
+        """`fit_height`: shrink the hexes (never below S_MIN) so the map is at most that tall,
+        when it then fits in one part: the map and the panel go in one picture."""
         us = [_unit(*COORD[c]) for c in cells]
         self.ux0 = min(u[0] for u in us) - SQRT3 / 2
         self.ux1 = max(u[0] for u in us) + SQRT3 / 2
@@ -199,6 +201,9 @@ class MapLayout:
         self.columns = max(1, math.ceil(span * S_MIN / avail))
         # parts overlap by one hex column so a figure at a cut shows whole in one of them
         self.size = min(S_MAX, (self.columns * avail) / (span + (self.columns - 1) * SQRT3))
+        tall = self.uy1 - self.uy0
+        if fit_height and self.columns == 1 and S_MIN * tall + 2 * MARGIN <= fit_height:
+            self.size = min(self.size, (fit_height - 2 * MARGIN) / tall)
         self.width = round(span * self.size + 2 * MARGIN)
         self.ox = 0.0  # where the map's top left corner is drawn
         self.oy = 0.0
@@ -470,10 +475,10 @@ def _sheets(
     changed = changed_cells(view, previous)
     cap = _caption(w, view, _change_words(w, view, changed))
     cells = in_play(view) | set(changed)
-    lay = MapLayout(cells)
     panel = _Panel(view, viewer, w, colour)
     pad = 24
     panel_h = round(panel.draw(None, pad, pad / 2, WIDTH - 2 * pad) + pad)
+    lay = MapLayout(cells, MAX_HEIGHT - panel_h)
     parts = lay.parts()
     if len(parts) == 1 and panel_h + lay.height <= MAX_HEIGHT:
         sheet = new_sheet(WIDTH, panel_h + lay.height, BACKGROUND, cap)

@@ -181,3 +181,21 @@ def test_the_fonts_have_every_glyph_the_pictures_draw(lang: str) -> None:
     assert checked > 100
     if lang == "zh_Hant":
         assert font_for("發電廠", 16).getname()[0].startswith("Noto Sans")
+
+
+def test_the_rules_of_every_game_work_without_pillow() -> None:
+    """Only render modules and engine/core/picture.py import Pillow, and only when drawing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['PIL'] = None\n"
+        "from engine.core import EnglishTranslator\n"
+        "from engine.registry import games\n"
+        "for g in games().values():\n"
+        "    s = g.setup(['a', 'b', 'c'], {}, 1)\n"
+        "    g.view(s, None); g.describe_turn(s, None, EnglishTranslator())\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.stdout.strip() == "ok", out.stderr

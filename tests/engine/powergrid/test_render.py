@@ -283,9 +283,9 @@ def test_a_house_is_drawn_in_its_owners_colour_at_its_city(map_id: str, city: st
     assert _close(pixel(img, (slots[2][0] + 4, (slots[2][1] + slots[2][3]) // 2)), R.CLOSED)
 
 
-def test_pg_regions_out_of_play_are_dropped_and_the_map_zoomed_to_the_rest() -> None:
-    """PG-4: only the regions in play matter; the picture shows no city of the others and
-    spends its width on the ones in play."""
+def test_pg8_regions_out_of_play_are_dropped_and_the_map_zoomed_to_the_rest() -> None:
+    """PG-8: only cities in chosen regions can be built in; the picture shows no city of the
+    other regions and spends its width on the ones in play."""
     mp = json.loads((MAPS / "germany.json").read_text(encoding="utf-8"))
     regions = ["NW", "W", "SW"]
     view = make_view("germany", regions=regions)
@@ -339,7 +339,7 @@ def test_caption_names_the_phase_that_ended_and_who_is_next() -> None:
     assert cap.startswith("After building, round 3 — bob is next")
 
 
-def test_auction_tags_are_not_shown_after_the_auction() -> None:
+def test_pg20_auction_tags_are_not_shown_after_the_auction() -> None:
     """PG-20: "passed" and "bought a plant" are facts of the auction only."""
     view = make_view(phase="build")
     for p in view["players"].values():
