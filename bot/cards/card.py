@@ -28,13 +28,21 @@ def game_over_card(
     height = TOP + ROW * len(rows) + 40
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
-    d.text((32, 24), title, font=font(34, True, title), fill=INK)
+    size = 34
+    while size > 18 and d.textbbox((0, 0), title, font=font(size, True, title))[2] > WIDTH - 48:
+        size -= 2  # a long game name: a smaller title rather than a cut one
+    d.text(
+        (32, 24),
+        fit(d, title, font(size, True, title), WIDTH - 48),
+        font=font(size, True, title),
+        fill=INK,
+    )
     d.text((32, 72), subtitle, font=font(20, False, subtitle), fill=MUTED)
     labels = [t.gettext(label) for label, _ in figures]
     col_w = 140
     first_col = WIDTH - 24 - col_w * len(labels)
     for i, label in enumerate(labels):
-        f = font(16, True, label)
+        f = font(14, True, label)
         text = fit(d, label, f, col_w - 8)
         d.text((first_col + col_w * i + col_w - 8, TOP - 12), text, font=f, fill=MUTED, anchor="rs")
     for r, (place, name) in enumerate(rows):
