@@ -4,7 +4,8 @@ A lobby is opened, the host leaves, N bot seats join and the game starts; the ta
 bots to the end as it would in a chat. Every reply's text goes to <out>/log.txt and every
 board picture to <out>/NNN-<phase>.png; the final ranking is printed. The end of the game goes
 to <out>/card.png (the ranking with its deciding figures), <out>/charts.png (figures per
-player per round) and <out>/replay.webp and <out>/replay.gif (the phase pictures, animated).
+player per round) and <out>/replay.webp, <out>/replay.gif and, with imageio-ffmpeg installed,
+<out>/replay.mp4 (the phase pictures, animated).
 """
 
 from __future__ import annotations
@@ -119,8 +120,11 @@ async def run_demo(
             ("replay.gif", ending.gif),
         ):
             (folder / name).write_bytes(data)
+        if ending.mp4 is not None:
+            (folder / "replay.mp4").write_bytes(ending.mp4)
         print(
-            f"end of game: card.png, charts.png, replay.webp and replay.gif "
+            f"end of game: card.png, charts.png, replay.webp, replay.gif"
+            f"{', replay.mp4' if ending.mp4 is not None else ''} "
             f"({ending.frames} frames) in {folder}",
             file=dst,
         )

@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.cards.card import game_over_card
 from bot.cards.charts import line_charts
-from bot.cards.replay import animation, frame, pick
+from bot.cards.replay import animation, frame, mp4, pick
 from bot.cards.series import Figures, deciding, picture_count, replay_figures
 from bot.logtext import game_module
 from engine.core.errors import N_
@@ -21,7 +21,8 @@ class EndPictures:
     card: bytes  # PNG
     charts: bytes  # PNG
     webp: bytes  # animated WebP (Discord)
-    gif: bytes  # animated GIF (Telegram sendAnimation)
+    gif: bytes  # animated GIF
+    mp4: bytes | None  # H.264 MP4 (Telegram sendAnimation); None without imageio-ffmpeg
     frames: int
     figures: Figures
 
@@ -68,6 +69,7 @@ def end_of_game(
         charts=charts,
         webp=animation(frames, "WEBP"),
         gif=animation(frames, "GIF"),
+        mp4=mp4(frames),
         frames=len(frames),
         figures=figures,
     )

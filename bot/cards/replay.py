@@ -1,10 +1,14 @@
-"""A short replay: the game's phase pictures as an animation, phone-sized (animated WebP for
-Discord and GIF for Telegram's sendAnimation), at most MAX_FRAMES frames and MAX_BYTES."""
+"""A short replay: the game's phase pictures as an animation, phone-sized, at most MAX_FRAMES
+frames and MAX_BYTES: animated WebP (Discord), GIF, and MP4 (H.264, for Telegram's
+sendAnimation) when imageio-ffmpeg is installed (the `video` extra: it brings its own ffmpeg
+binary from PyPI, no system ffmpeg)."""
 
 from __future__ import annotations
 
 import io
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -87,3 +91,41 @@ def animation(frames: Sequence[Image.Image], fmt: str = "WEBP") -> bytes:
         if len(data) <= MAX_BYTES or images[0].width < 200:
             return data
         images = [im.resize((im.width // 2, im.height // 2)) for im in images]
+
+
+def mp4(frames: Sequence[Image.Image]) -> bytes | None:
+    """An H.264 MP4 of the frames (FRAME_MS each, the last held LAST_MS), or None when
+    imageio-ffmpeg is not installed. Sizes are padded to even numbers (yuv420p)."""
+    try:
+        import imageio_ffmpeg  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    if not frames:
+        raise ValueError("no frames")
+    images = _same_size(list(frames)[:MAX_FRAMES])
+    width, height = images[0].size
+    even = (width + width % 2, height + height % 2)
+    fps = 1000 / FRAME_MS
+    hold = max(1, round(LAST_MS / FRAME_MS))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "replay.mp4"
+        writer = imageio_ffmpeg.write_frames(
+            str(path),
+            even,
+            fps=fps,
+            codec="libx264",
+            pix_fmt_out="yuv420p",
+            macro_block_size=2,
+            output_params=["-movflags", "+faststart", "-an"],
+        )
+        writer.send(None)  # start ffmpeg
+        for i, im in enumerate(images):
+            if im.size != even:
+                canvas = Image.new("RGB", even, (255, 255, 255))
+                canvas.paste(im, (0, 0))
+                im = canvas
+            raw = im.tobytes()
+            for _ in range(hold if i == len(images) - 1 else 1):
+                writer.send(raw)
+        writer.close()
+        return path.read_bytes()

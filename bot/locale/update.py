@@ -196,7 +196,8 @@ def _revive_obsolete(catalog: Catalog) -> None:
             continue
         old = catalog.obsolete.pop(key)
         if live.pluralizable:
-            same_shape = not isinstance(old.string, str) and len(old.string) == catalog.num_plurals
+            forms = old.string
+            same_shape = isinstance(forms, tuple | list) and len(forms) == catalog.num_plurals
         else:
             same_shape = isinstance(old.string, str)
         if same_shape and not _translated(live.string) and _translated(old.string):

@@ -3,6 +3,7 @@ every game, each within the limits (10 MB, 60 frames, phone-sized)."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 
 import pytest
@@ -24,6 +25,9 @@ async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> Non
         assert 0 < len(data) <= MAX_BYTES
         with Image.open(io.BytesIO(data)) as im:
             assert im.format == "PNG" and im.width <= 1080
+    if importlib.util.find_spec("imageio_ffmpeg") is not None:  # the video extra (and dev)
+        video = (tmp_path / "replay.mp4").read_bytes()
+        assert 0 < len(video) <= MAX_BYTES and video[4:8] == b"ftyp"
     for name, fmt in (("replay.webp", "WEBP"), ("replay.gif", "GIF")):
         data = (tmp_path / name).read_bytes()
         assert 0 < len(data) <= MAX_BYTES, (name, len(data))

@@ -149,3 +149,49 @@ def test_docs_rules_pages_are_fresh() -> None:
         assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run `make docs`"
     page = (ROOT / "docs/rules/powergrid.md").read_text(encoding="utf-8")
     assert "### PG-21 · Bidding" in page and "## Glossary" in page
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_refusals_met_in_play_resolve_with_rules(game_id: str) -> None:
+    """Beyond the ids written in the code: the ids of refusals actually raised when moves are
+    tried out of turn, out of phase or with changed numbers, along a seeded bot game."""
+    import copy
+    import random
+
+    from engine.core.errors import IllegalAction
+    from engine.core.rng import Rng
+
+    game = games()[game_id]
+    players = ["alice", "bob", "carol"]
+    state = game.setup(players, {}, 11)
+    bot = list(game.bots.values())[-1]
+    rng, pick = Rng({"s": 11}), random.Random(11)
+    seen: set[str] = set()
+    stale: list[dict] = []
+    steps = 0
+    while not game.is_over(state) and steps < 400:
+        actor = game.current_players(state)[0]
+        if steps % 3 == 0:
+            tries = list(stale[-6:])
+            for action in game.legal_actions(state, actor)[:6]:
+                bent = dict(action)
+                for key, value in action.items():
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        bent[key] = value + pick.choice((-50, -1, 1, 7, 99))
+                tries += [action, bent]
+            for action in tries:
+                for player in players:
+                    try:
+                        game.apply(copy.deepcopy(state), player, action)
+                    except IllegalAction as err:
+                        seen.add(err.rule_id)
+        action = bot(state, actor, rng)
+        stale.append(action)
+        state, _ = game.apply(state, actor, action)
+        steps += 1
+    seen.discard("syntax")
+    assert len(seen) >= 3, seen
+    for rule_id in sorted(seen):
+        assert rulebook.find_rule(game_id, rule_id) is not None, f"{game_id}: {rule_id}"
+        for lang in LANGUAGES:
+            assert rulebook.hint(game_id, rule_id, translator(lang)) is not None
