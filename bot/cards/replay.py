@@ -32,7 +32,9 @@ def frame(png: bytes, caption: str, width: int = PHONE_WIDTH) -> Image.Image:
     """One frame: the picture scaled to `width` with a caption strip above it."""
     pic = Image.open(io.BytesIO(png)).convert("RGB")
     scale = width / pic.width
-    pic = pic.resize((width, max(1, round(pic.height * scale))), Image.Resampling.LANCZOS)
+    pic = pic.resize(
+        (width, max(1, round(pic.height * scale))), Image.Resampling.LANCZOS, reducing_gap=2.0
+    )
     strip = 36
     out = Image.new("RGB", (width, pic.height + strip), (255, 255, 255))
     out.paste(pic, (0, strip))
@@ -65,7 +67,11 @@ def animation(frames: Sequence[Image.Image], fmt: str = "WEBP") -> bytes:
     while True:
         buf = io.BytesIO()
         if fmt == "GIF":
-            pal = [im.quantize(colors=128, method=Image.Quantize.MEDIANCUT) for im in images]
+            # one palette for all frames (the board hardly changes colour): fast and no flicker
+            first = images[0].quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+            pal = [first] + [
+                im.quantize(palette=first, dither=Image.Dither.NONE) for im in images[1:]
+            ]
             pal[0].save(
                 buf,
                 "GIF",
