@@ -80,3 +80,4 @@ def deciding(state: State) -> list[tuple[str, dict[str, int]]]:
 
 
 PERIOD = N_("Turn {n}")  # what a replay frame's caption calls a period
+AXIS = N_("per turn")  # the charts' x axis

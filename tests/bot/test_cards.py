@@ -64,4 +64,29 @@ def test_end_pictures_in_another_language() -> None:
         with Image.open(io.BytesIO(data)) as im:
             assert im.format == "PNG" and im.size[0] == 720
     with Image.open(io.BytesIO(ending.webp)) as im:
-        assert im.n_frames == ending.frames
+        assert 2 <= im.n_frames <= ending.frames
+
+
+def test_replay_during_a_game_ends_on_the_current_position() -> None:
+    from bot.cards.ending import replay_pictures
+
+    played = bot_game("iec")
+    half = [(r.player, r.action) for r in played.rows[: len(played.rows) // 2]]
+    replay, figures, state = replay_pictures(
+        played.game, played.players, played.options, played.seed, half, EN
+    )
+    assert not played.game.is_over(state)
+    assert 2 <= replay.frames <= 60
+    assert figures.periods[-1] == state["turn"]
+    for data in (replay.webp, replay.gif):  # identical pictures in a row may merge
+        with Image.open(io.BytesIO(data)) as im:
+            assert 2 <= im.n_frames <= replay.frames
+
+
+def test_hidden_money_is_not_charted() -> None:
+    from engine.powergrid import logtext
+
+    played = bot_game("powergrid")
+    hidden = dict(played.state, hidden_money=True)
+    assert all("money" not in f for f in logtext.score(hidden).values())
+    assert all("money" in f for f in logtext.score(played.state).values())
