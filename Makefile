@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean fuzz
+.PHONY: demo test lint bench clean fuzz docs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +14,10 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/boardchat demo powergrid --players 4 --seed 1 --out demo-out --db demo-out/demo.sqlite3
+
+# docs/rules/<game>.md from the games' rulebooks (engine/<game>/data/rulebook.toml).
+docs: $(STAMP)
+	$(BIN)/python tools/rulebook_docs.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
