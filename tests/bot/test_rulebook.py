@@ -102,7 +102,7 @@ def test_search_finds_words_in_titles_texts_and_the_glossary() -> None:
 def test_search_in_the_readers_language() -> None:
     ru = translator("ru")
     text = rulebook.answer("powergrid_alt", "подстанция", ru)
-    assert text.splitlines()[1].startswith("• TP: Трансформаторная подстанция"), text
+    assert text.splitlines()[1].startswith("• ТП: Трансформаторная подстанция"), text
     zh = translator("zh_Hant")
     # the translated title of PG-38 finds the rule in Chinese
     title = zh.gettext("Slots and steps")
