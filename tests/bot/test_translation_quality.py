@@ -81,6 +81,8 @@ TERMS = [
     ),
     # Power Grid alternative rules in Chinese: the substation, not an English "TP".
     ("zh_Hant", "engine/powergrid_alt/", re.compile(r"\bTP\b"), "變電站"),
+    # ... and in Polish: a podstacja (transformatorowa).
+    ("pl", "engine/powergrid_alt/", re.compile(r"\bTP\b"), "podstacja"),
 ]
 
 GAME_NAMES = {
