@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -72,13 +72,12 @@ def _all_maps() -> dict[str, str]:
     return out
 
 
-def canonical_city(query: str, names: Iterable[str]) -> str | None:
+def canonical_city(query: str, names: Collection[str]) -> str | None:
     """The name in `names` that `query` spells in another language or in ASCII
     ("Мюнхен" -> "München", "Nowy Jork" -> "New York", "紐約" -> "New York"), or None.
 
-    `names` is whatever list the caller matches against (the cities in play, or regions);
-    only a name in it is returned, so an alias never picks a city outside that list."""
+    `names` is whatever collection the caller matches against (the cities in play, or
+    regions); only a name in it is returned, so an alias never picks a city outside it.
+    One dict look-up and one membership test: no scan of the aliases."""
     city = _all_maps().get(alias_key(query))
-    if city is None:
-        return None
-    return city if city in set(names) else None
+    return city if city is not None and city in names else None

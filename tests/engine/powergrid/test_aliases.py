@@ -16,6 +16,7 @@ from engine.powergrid.aliases import (
     spellings,
 )
 from engine.powergrid.data import MAPS, game_map
+from engine.powergrid.names import match
 from tests.bot.test_translation_quality import SIMPLIFIED_ONLY
 
 _CYRILLIC = re.compile(r"^[\u0400-\u04ff][\u0400-\u04ff \-]*$")
@@ -134,3 +135,15 @@ def test_alias_key_ignores_case_accents_and_punctuation() -> None:
     assert alias_key("Кёльн") == alias_key("КЕЛЬН")
     assert alias_key("Nowy  Jork") == "nowyjork"
     assert alias_key("紐約") == "紐約"
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_every_alias_leads_to_a_name_the_matcher_finds_alone(map_id: str) -> None:
+    """How engine/powergrid/names.py is to use the table: look the query up first
+    (canonical_city), then match the canonical name; it must name exactly that city."""
+    cities = game_map(map_id).cities
+    for city, names in spellings(map_id).items():
+        for alias in (n for kind in KINDS for n in names[kind]):
+            found = canonical_city(alias, cities)
+            assert found == city, (alias, found)
+            assert match(found, cities).unique == city
