@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, BotFn, Event, Ranking, Reply, State, Translator
+from engine.core import N_, Action, BotFn, Event, Ranking, Reply, State, Translator
 from engine.hexania import commands, rules
 from engine.hexania.bots import BOTS
 from engine.hexania.options import OPTIONS
@@ -14,7 +14,7 @@ class Hexania:
     """Hexagonal war of growing, merging and splitting figures; two dice a turn (HEX-1)."""
 
     id = "hexania"
-    name = "Hexania"
+    name = N_("Hexania")
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     options = OPTIONS

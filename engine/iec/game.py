@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import (
+    N_,
     Action,
     BotFn,
     CommandSpec,
@@ -21,7 +22,7 @@ from engine.iec.bots import BOTS
 
 class IEC:
     id = "iec"
-    name = "Interplanetary Exploitation Companies"
+    name = N_("Interplanetary Exploitation Companies")
     min_players = 2
     max_players = 4
     options: tuple[OptionSpec, ...] = commands.OPTIONS

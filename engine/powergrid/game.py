@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from engine.core.errors import N_
 from engine.core.protocol import (
     Action,
     BotFn,
@@ -32,7 +33,7 @@ from engine.powergrid.view import view
 
 class PowerGrid:
     id = "powergrid"
-    name = "Power Grid"
+    name = N_("Power Grid")
     min_players = 2
     max_players = 6
 
