@@ -149,8 +149,8 @@ def test_iec_s19_launcher_quote_and_power_quote_use_ngettext() -> None:
     at(st, 9, p1)
     t = Recording()
     text = commands.describe_turn(st, p1, t)
-    assert "1 shot, 1 AC each" in text
-    assert any(n == 1 and "shot," in s for s, _p, n in t.plural_calls)
+    assert "2 shots, 1 AC each" in text  # IEC-16.4: 2 missiles from the first module
+    assert any(n == 2 and "shot," in s for s, _p, n in t.plural_calls)
 
 
 def test_iec_24_tech_name_never_asks_gettext_for_an_empty_string() -> None:
