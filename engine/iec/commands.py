@@ -17,6 +17,7 @@ from engine.core import (
     Translator,
 )
 from engine.iec import choices as ch
+from engine.iec import lines as iec_lines
 from engine.iec.rules import (
     PHASE_NAMES,
     has_tech,
@@ -130,17 +131,35 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ("/antimissile on",),
     ),
     CommandSpec(
-        "sweep", N_("Minesweepers: clear all tokens from a cell"), (_CELL,), ("/sweep H7",)
+        "use",
+        N_("Use a technology: now (reveals it), auto (when it first acts) or off"),
+        (
+            ArgSpec("tech", "tech"),
+            ArgSpec("mode", "choice", required=False, choices=("now", "auto", "off")),
+        ),
+        ("/use 13", "/use 8 off"),
+    ),
+    CommandSpec(
+        "sweep",
+        N_("Minesweepers: clear all tokens from a cell in the next phase 4 (private order)"),
+        (ArgSpec("cell", "cell", N_("a cell such as E5, or none")),),
+        ("/sweep H7", "/sweep none"),
     ),
     CommandSpec(
         "lay",
-        N_("Lay tokens: the real mine first (A+B for two), then fakes"),
-        (ArgSpec("real", "cell"), ArgSpec("fakes", "cell", required=False, repeated=True)),
-        ("/lay H7 H8 I8",),
+        N_("Lay tokens: the real mine first (A+B for two), then fakes [from storage]"),
+        (
+            ArgSpec("real", "cell"),
+            ArgSpec("fakes", "cell", required=False, repeated=True),
+            ArgSpec(
+                "from", "rest", N_("from <storage>: which storage pays the AC"), required=False
+            ),
+        ),
+        ("/lay H7 H8 I8", "/lay H7 from E3"),
     ),
     CommandSpec(
         "relocate",
-        N_("Move one face-down token instead of laying"),
+        N_("Move one of your tokens instead of laying"),
         (ArgSpec("from", "cell"), ArgSpec("to", "cell")),
         ("/relocate H7 H9",),
     ),
@@ -195,19 +214,25 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ("/research", "/research G1 from E3"),
     ),
     CommandSpec(
-        "tech", N_("Choose a technology (secret)"), (ArgSpec("tech", "tech"),), ("/tech 8",)
+        "tech",
+        N_("List the technologies, or choose one (secret)"),
+        (ArgSpec("tech", "tech", required=False),),
+        ("/tech", "/tech 8"),
     ),
     CommandSpec(
         "peek",
-        N_("Remote Drilling: look at an area's two deposits"),
-        (ArgSpec("area", "area"),),
-        ("/peek II-N",),
+        N_("Remote Drilling: look at an area's two deposits in the next phase 14 (private order)"),
+        (ArgSpec("area", "area", N_("an area, or none")),),
+        ("/peek II-N", "/peek none"),
     ),
     CommandSpec(
         "subsidy",
-        N_("Government Subsidy: 2 modules of a new building"),
-        (ArgSpec("kind", "kind"), _CELL),
-        ("/subsidy transmitter J13",),
+        N_("Government Subsidy: 2 modules of a new building in phase 14 (private order)"),
+        (
+            ArgSpec("kind", "kind", N_("a building type, or none")),
+            ArgSpec("cell", "cell", required=False),
+        ),
+        ("/subsidy transmitter J13", "/subsidy none"),
     ),
     CommandSpec("done", N_("Nothing more in this phase"), (), ("/done",)),
     CommandSpec("status", N_("What happens now and what you can do"), (), ("/status",), "info"),
@@ -286,8 +311,8 @@ def parse(
     """Chat words -> action(s), or a Reply; the Reply's text is in `t`'s language."""
     name = name.lower().lstrip("/")
     args, source = _split_from(state, list(args))
-    if source is not None and name not in ("build", "fire", "transmit", "research"):
-        raise ParseError(N_("Only build, fire, transmit and research take from."))
+    if source is not None and name not in ("build", "fire", "transmit", "research", "lay"):
+        raise ParseError(N_("Only build, fire, transmit, research and lay take from."))
     act = _parse(state, player, name, args, t if t is not None else _English())
     if source is not None and isinstance(act, dict):
         act["from"] = source
@@ -348,6 +373,8 @@ def _parse(
     if name == "antimissile":
         _need(args, 1)
         return {"type": "antimissile", "on": args[0].lower() in ("on", "yes", "1")}
+    if name == "sweep" and args and args[0].lower() == "none":
+        return {"type": "sweep", "cell": None}
     if name in ("sweep", "activate"):
         _need(args, 1)
         return {"type": name, "cell": _cell_arg(state, args[0])}
@@ -402,22 +429,39 @@ def _parse(
             act["building"] = _cell_arg(state, args[0])
         return act
     if name == "tech":
+        if not args:
+            return Reply(iec_lines.tech_list(state, player, t), private=True)
+        return {"type": "tech", "tech": _tech_arg(" ".join(args))}
+    if name == "use":
         _need(args, 1)
-        key = " ".join(args).lower()
-        if key.isdigit():
-            return {"type": "tech", "tech": int(key)}
-        for n, tname in TECHS.items():
-            if tname.lower().startswith(key):
-                return {"type": "tech", "tech": n}
-        raise ParseError(N_("Unknown technology {value}."), value=key)
+        modes = ("now", "auto", "off")
+        has_mode = len(args) > 1 and args[-1].lower() in modes
+        mode = args[-1].lower() if has_mode else "now"
+        words = args[:-1] if has_mode else args
+        return {"type": "use", "tech": _tech_arg(" ".join(words)), "mode": mode}
     if name == "peek":
         _need(args, 1)
+        if args[0].lower() == "none":
+            return {"type": "peek", "area": None}
         area = next((a for a in state["areas"] if a.lower() == args[0].lower()), args[0])
         return {"type": "peek", "area": area}
     if name == "subsidy":
+        _need(args, 1)
+        if args[0].lower() == "none":
+            return {"type": "subsidy", "kind": None, "cell": None}
         _need(args, 2)
         return {"type": "subsidy", "kind": _kind_arg(args[0]), "cell": _cell_arg(state, args[1])}
     raise ParseError(N_("Unknown command {value}."), value=name)
+
+
+def _tech_arg(words: str) -> int:
+    key = words.strip().lower()
+    if key.isdigit():
+        return int(key)
+    for n, tname in TECHS.items():
+        if key and tname.lower().startswith(key):
+            return n
+    raise ParseError(N_("Unknown technology {value}."), value=key)
 
 
 def _parse_fire(state: State, player: str, args: list[str]) -> Action:
@@ -496,14 +540,6 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 n,
             ).format(n=n, cands=cands)
         )
-    elif ph == 4:
-        lines.append(
-            _t_fmt(
-                t,
-                N_("Sweep one cell: {cells} (/sweep cell, free)."),
-                cells=", ".join(ch.sweep_cells(state, player)),
-            )
-        )
     elif ph == 5:
         cells = ch.lay_cells(state, player)
         pl = state["players"][player]
@@ -512,7 +548,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 t,
                 N_(
                     "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
-                    "Or /relocate a face-down token."
+                    "Or /relocate one of your tokens."
                 ),
                 cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
                 m=ch.mine_limit(state, player) - pl["mines_used"],
@@ -618,27 +654,16 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 pct=_pct(need),
             )
         )
-    elif ph == 14:
-        pl = state["players"][player]
-        if ch.must_choose_tech(state, player):
-            lines.append(
-                _t_fmt(
-                    t,
-                    N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
-                    c=tech_cost(state, player),
-                    s=pl["science"],
-                )
+    elif ph == 14 and ch.must_choose_tech(state, player):
+        # Only what is accepted: a technology must be chosen (/done is refused, IEC-24).
+        lines.append(
+            _t_fmt(
+                t,
+                N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
+                c=tech_cost(state, player),
+                s=state["players"][player]["science"],
             )
-        if has_tech(state, player, 1) and not pl["peeked"]:
-            lines.append(
-                _t_fmt(
-                    t,
-                    N_("Remote Drilling: /peek one of {areas}."),
-                    areas=", ".join(ch.open_areas(state)),
-                )
-            )
-        if ch.subsidy_possible(state, player):
-            lines.append(t.gettext("Government Subsidy: /subsidy kind cell (once per game)."))
+        )
     del s
     return lines
 
@@ -661,7 +686,8 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     parts = [head]
     if player is not None and player == actor:
         parts += _quote(state, player, t)
-        parts.append(t.gettext("/done when finished."))
+        if _done_accepted(state, player):
+            parts.append(t.gettext("/done when finished."))
     if player is not None and player in state["players"]:
         stores = "; ".join(f"{st['cell']}: {_goods(st)}" for st in own(state, player, "storage"))
         pl = state["players"][player]
@@ -675,6 +701,10 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
             )
         )
     return "\n".join(parts)
+
+
+def _done_accepted(state: State, player: str) -> bool:
+    return not (state["phase"] == 14 and ch.must_choose_tech(state, player))
 
 
 def _result(state: State) -> list[list[str]]:
@@ -692,7 +722,6 @@ _EVENT_TEXT = {
     ),
     "building_removed": N_("{player}'s {kind_name} on {cell} is destroyed."),
     "self_destroyed": N_("{player} blows up the {kind_name} on {cell}."),
-    "deposit_revealed": N_("Area {area} holds deposit {deposit}."),
     "tech_revealed": N_("{player} reveals {tech_name}."),
     "tech_chosen": N_("{player} discovers a secret technology (cost {cost})."),
     "site_prepared": N_("{player} prepares a site on {cell}."),
@@ -773,6 +802,9 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
     would reveal a secret technology by their mere existence (`peeked`, `order_set`) are
     not announced. The owner's extra line comes from `describe_private_event`."""
     kind = str(event.get("type"))
+    special = iec_lines.describe(state, event, t)
+    if special is not False:
+        return special if isinstance(special, str) else None
     params = _event_params(event, t)
     plural = _PLURAL_EVENT_TEXT.get(kind)
     if plural is not None:
@@ -788,6 +820,9 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
 def describe_private_event(state: State, event: Event, t: Translator) -> str | None:
     """The line only `event["private_to"]` may read (the secret part), or None."""
     kind = str(event.get("type"))
+    special = iec_lines.describe_private(state, event, t)
+    if special is not False:
+        return special if isinstance(special, str) and event.get("private_to") else None
     msg = _PRIVATE_TEXT.get(kind)
     if msg is None or not event.get("private_to"):
         return None
@@ -823,7 +858,8 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
             out.append(label_cmd)
         if len(out) >= 5:
             break
-    out.append((tr.gettext(N_("Done")), "/done"))
+    if _done_accepted(state, player):
+        out.append((tr.gettext(N_("Done")), "/done"))
     return out
 
 
