@@ -55,10 +55,6 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
         return _extracted(event, t)
     if kind == "mixed":
         return t.gettext(N_("{player}'s mixer {cell} makes 1 {product} into {to}.")).format(**f)
-    if kind == "mix_blocked":
-        return t.gettext(
-            N_("{player}'s mixer {cell} makes nothing: no linked storage has room for {product}.")
-        ).format(**f)
     if kind == "goods_discarded":
         goods = ", ".join(f"{n} {g}" for g, n in sorted(event["goods"].items()))
         return t.gettext(

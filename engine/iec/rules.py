@@ -695,7 +695,7 @@ def _mix_and_move(state: State, events: list[Event]) -> None:
                 _reveal(state, p, 6, events)
                 _ev(state, events, "bonus_roll", player=p, cell=mx["cell"], roll=roll, rolled=True)
                 if roll >= int(param(state, "bonus_roll_min")):
-                    _mix_once(state, mx, recipes, events, first=False)
+                    _mix_once(state, mx, recipes, events)
         arrived: dict[str, dict[str, int]] = {}
         for mv in state["players"][p]["orders"]["transfers"]:
             src = state["buildings"].get(mv["from"])
@@ -725,10 +725,7 @@ def _mix_and_move(state: State, events: list[Event]) -> None:
                 _ev(state, events, "moved", player=p, src=src["cell"], dst=dst["cell"], good=g, n=n)
 
 
-def _mix_once(
-    state: State, mx: dict[str, Any], recipes: list[str], events: list[Event], first: bool = True
-) -> bool:
-    blocked = None
+def _mix_once(state: State, mx: dict[str, Any], recipes: list[str], events: list[Event]) -> bool:
     for product in recipes:
         x, y = RECIPES[product]
         if stock(state, mx, x) < 1 or stock(state, mx, y) < 1:
@@ -739,12 +736,9 @@ def _mix_once(
         if dest is None:
             _put_back(state, sx[0], x)
             _put_back(state, sy[0], y)
-            blocked = blocked or product
             continue
         _ev(state, events, "mixed", player=mx["owner"], cell=mx["cell"], product=product, to=dest)
         return True
-    if blocked is not None and first:  # announced: inputs were there, no linked storage had room
-        _ev(state, events, "mix_blocked", player=mx["owner"], cell=mx["cell"], product=blocked)
     return False
 
 
