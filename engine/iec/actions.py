@@ -217,7 +217,7 @@ def _standing(state: State, player: str, action: Action, events: list[Event]) ->
         orders["antimissile"] = bool(action.get("on"))
     else:
         _secret_order(state, player, action, events)
-    _ev(state, events, "order_set", player=player, order=kind, private_to=player)
+    _ev(state, events, "order_set", player=player, private_to=player, secret={"order": kind})
 
 
 def _owned(state: State, player: str, tech: int) -> None:

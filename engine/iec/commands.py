@@ -820,9 +820,6 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
 def describe_private_event(state: State, event: Event, t: Translator) -> str | None:
     """The line only `event["private_to"]` may read (the secret part), or None."""
     kind = str(event.get("type"))
-    special = iec_lines.describe_private(state, event, t)
-    if special is not False:
-        return special if isinstance(special, str) and event.get("private_to") else None
     msg = _PRIVATE_TEXT.get(kind)
     if msg is None or not event.get("private_to"):
         return None
@@ -831,6 +828,7 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
     params["real_text"] = ", ".join(secret.get("real", []))
     params["tech_name"] = _tech_name(t, secret.get("tech"))
     params["deposits_text"] = " / ".join(str(d) for d in secret.get("deposits", []))
+    params["area"] = secret.get("area", params.get("area"))
     return _fill(t.gettext(msg), params)
 
 

@@ -95,19 +95,6 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
     return False
 
 
-def describe_private(state: State, event: Event, t: Translator) -> str | bool | None:
-    """The owner's line for the private events this module words; False otherwise."""
-    if event.get("type") == "subsidy_blocked":
-        secret = event.get("secret") or {}
-        return t.gettext(
-            N_(
-                "Government Subsidy cannot land a {kind_name} on {cell} now; your order waits "
-                "(/subsidy kind cell changes it)."
-            )
-        ).format(kind_name=_kind(t, secret.get("kind")), cell=secret.get("cell"))
-    return False
-
-
 def tech_list(state: State, player: str, t: Translator) -> str:
     """`/tech`: every technology with its effect; for a player, his next cost and which he
     owns (sent privately: the cost would show a Super Computer)."""

@@ -655,7 +655,11 @@ def _compute_power(state: State, player: str, events: list[Event]) -> None:
     pl = state["players"][player]
     if len(chosen) + n > cap0 + pl["received"] - pl["given"]:
         _reveal(state, player, 13, events)
-    _ev(state, events, "power", player=player, powered=sorted(chosen), slots=slots)
+    # The places shown count Energy Recovery only once revealed (an unrevealed "auto" one
+    # changes nothing here: it was revealed at the phase start if it powers more).
+    cap1, _ = reactor_capacity(state, player, with_bonus=public_tech(state, player, 13))
+    shown = max(0, cap1 + pl["received"] - pl["given"] - n)
+    _ev(state, events, "power", player=player, powered=sorted(chosen), slots=shown)
 
 
 def _power_phase(state: State, events: list[Event]) -> None:

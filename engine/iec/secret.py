@@ -134,9 +134,8 @@ def _peek(state: State, player: str, events: list[Event]) -> None:
         events,
         "peeked",
         player=player,
-        area=area,
         private_to=player,
-        secret={"deposits": pl["peeks"][area]},
+        secret={"area": area, "deposits": pl["peeks"][area]},
     )
 
 
@@ -149,16 +148,7 @@ def _subsidy(state: State, player: str, events: list[Event]) -> None:
     cell, kind = str(order["cell"]), str(order["kind"])
     err = placement_error(state, cell, kind)
     if err is not None:
-        _ev(
-            state,
-            events,
-            "subsidy_blocked",
-            player=player,
-            cell=cell,
-            private_to=player,
-            secret={"cell": cell, "kind": kind},
-        )
-        return
+        return  # the order waits (the owner sees it in /techs); no event: it would show
     pl["orders"]["subsidy"] = None
     pl["subsidy_used"] = True
     _reveal(state, player, 16, events)
