@@ -77,9 +77,12 @@ def _differ(draw: st.DrawFn, a: State, b: State, holder: str, obs: str) -> None:
     """Give `holder` secrets that differ between a and b (the observer cannot tell them)."""
     pa, pb = a["players"][holder], b["players"][holder]
     pool = [t for t in TECHS if t not in pa["techs"] and (a["mine_war"] or t < 17)]
+    # Technologies that could change who is asked are drawn more often.
+    asks = [t for t in (1, 2, 13, 14, 15, 16, 18, 19) if t in pool]
+    tech = st.sampled_from(asks) | st.sampled_from(pool)
     n = draw(st.integers(0, 3))
-    ta = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
-    tb = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
+    ta = draw(st.lists(tech, min_size=n, max_size=n, unique=True))
+    tb = draw(st.lists(tech, min_size=n, max_size=n, unique=True))
     shared = draw(st.lists(st.sampled_from(pool), max_size=3, unique=True))
     pa["techs"] += [t for t in ta if t not in pa["techs"]] + [t for t in shared if t not in ta]
     pb["techs"] += [t for t in tb if t not in pb["techs"]] + [t for t in shared if t not in tb]
@@ -155,6 +158,14 @@ def test_iec_s26_observer_output_depends_on_public_information_only(data: st.Dat
         return
     holder, obs = draw(st.permutations(alive), label="holder, observer")[:2]
     base["players"][holder]["science"] = draw(st.integers(0, 12), label="science")
+    # Public variety that makes a prompt hinge on a secret (no AB: only Recycling could act).
+    drained = draw(
+        st.lists(st.sampled_from(["AB", "AB", "AC", "BC"]), unique=True), label="drained"
+    )
+    for good in drained:
+        for bld in base["buildings"].values():
+            if bld["owner"] == holder and bld["kind"] == "storage":
+                bld["goods"][good] = 0
     a, b = copy.deepcopy(base), copy.deepcopy(base)
     _differ(draw, a, b, holder, obs)
     pick = Rng(new_rng_state(seed ^ 0x51))
