@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.core.rng import new_rng_state
-from engine.iec.scenario import GOODS, KINDS, RECIPES, SIMPLE, Scenario, load, scenario_ids
+from engine.iec.scenario import GOODS, KINDS, SIMPLE, Scenario, load, scenario_ids
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
 
 State = dict[str, Any]
@@ -687,120 +687,6 @@ def _power_phase(state: State, events: list[Event]) -> None:
         _compute_power(state, p, events)
 
 
-def _mix_and_move(state: State, events: list[Event]) -> None:
-    """Phase 12: 12a mixing (IEC-S-15), then 12b standing transfers (IEC-S-14)."""
-    s = scen(state)
-    for p in state["phase_order"]["12"]:
-        recipes = state["players"][p]["orders"]["mix"]
-        for mx in powered(state, p, "mixer"):
-            made = _mix_once(state, mx, recipes, events)
-            if made and has_tech(state, p, 6) and undamaged(state, mx):
-                roll = _roll(state)
-                _reveal(state, p, 6, events)
-                _ev(state, events, "bonus_roll", player=p, cell=mx["cell"], roll=roll, rolled=True)
-                if roll >= int(param(state, "bonus_roll_min")):
-                    _mix_once(state, mx, recipes, events)
-        arrived: dict[str, dict[str, int]] = {}
-        for mv in state["players"][p]["orders"]["transfers"]:
-            src = state["buildings"].get(mv["from"])
-            dst = state["buildings"].get(mv["to"])
-            if (
-                src is None
-                or dst is None
-                or src["owner"] != p
-                or dst["owner"] != p
-                or src["kind"] != "storage"
-                or dst["kind"] != "storage"
-                or not src["powered"]
-                or not dst["powered"]
-                or not s.within(src["cell"], dst["cell"], int(s.buildings["storage"]["range"]))
-            ):
-                continue
-            g = mv["good"]
-            movable = src["goods"][g] - arrived.get(src["cell"], {}).get(g, 0)
-            n = max(0, min(int(mv["n"]), movable, free(state, dst)))
-            if n:
-                src["goods"][g] -= n
-                dst["goods"][g] += n
-                arrived.setdefault(dst["cell"], {})
-                arrived[dst["cell"]][g] = arrived[dst["cell"]].get(g, 0) + n
-                if load_of(dst) > int(param(state, "storage_capacity")):
-                    _reveal(state, p, 7, events)
-                _ev(state, events, "moved", player=p, src=src["cell"], dst=dst["cell"], good=g, n=n)
-
-
-def _mix_once(state: State, mx: dict[str, Any], recipes: list[str], events: list[Event]) -> bool:
-    for product in recipes:
-        x, y = RECIPES[product]
-        if stock(state, mx, x) < 1 or stock(state, mx, y) < 1:
-            continue
-        sx = _take(state, mx, x, 1)
-        sy = _take(state, mx, y, 1)
-        dest = _put(state, mx, product, events)
-        if dest is None:
-            _put_back(state, sx[0], x)
-            _put_back(state, sy[0], y)
-            continue
-        _ev(state, events, "mixed", player=mx["owner"], cell=mx["cell"], product=product, to=dest)
-        return True
-    return False
-
-
-def default_resource(state: State, mine: dict[str, Any]) -> str | None:
-    dep = deposit_at(state, mine["cell"])
-    if not dep:
-        return None
-    totals = {g: sum(st["goods"][g] for st in own(state, mine["owner"], "storage")) for g in dep}
-    return min(dep, key=lambda g: (totals[g], dep[g], g))
-
-
-def _extract(state: State, events: list[Event]) -> None:
-    """Phase 13 (IEC-S-13): one d6 per powered mine; Advanced Mining rolls for a second unit."""
-    for p in state["phase_order"]["13"]:
-        for mine in powered(state, p, "mine"):
-            dep = deposit_at(state, mine["cell"])
-            res = state["players"][p]["orders"]["extract"].get(mine["cell"])
-            if res not in dep:
-                res = default_resource(state, mine)
-            if res is None:
-                continue
-            roll = _roll(state)
-            ok = roll >= dep[res]
-            to = _put(state, mine, res, events) if ok else None
-            _ev(
-                state,
-                events,
-                "extracted",
-                player=p,
-                cell=mine["cell"],
-                resource=res,
-                roll=roll,
-                need=dep[res],
-                success=ok,
-                to=to,
-                rolled=True,
-            )
-            if ok and has_tech(state, p, 5):
-                _reveal(state, p, 5, events)
-                roll2 = _roll(state)
-                ok2 = roll2 >= int(param(state, "bonus_roll_min"))
-                to2 = _put(state, mine, res, events) if ok2 else None
-                _ev(
-                    state,
-                    events,
-                    "extracted",
-                    player=p,
-                    cell=mine["cell"],
-                    resource=res,
-                    roll=roll2,
-                    need=int(param(state, "bonus_roll_min")),
-                    success=ok2,
-                    to=to2,
-                    bonus=True,
-                    rolled=True,
-                )
-
-
 def _eliminations(state: State, events: list[Event]) -> None:
     """IEC-15.4 / IEC-S-24: no working reactor and no Intergrid power -> out, VP halved."""
     div = int(scen(state).raw["victory"]["eliminated_divisor"])
@@ -833,7 +719,7 @@ def phase_active(state: State, ph: int) -> bool:
 
 
 def _start_phase(state: State, events: list[Event]) -> None:
-    from engine.iec import secret
+    from engine.iec import production, secret
 
     ph = state["phase"]
     state["done"] = []
@@ -853,9 +739,9 @@ def _start_phase(state: State, events: list[Event]) -> None:
     elif ph == 4:
         secret.run_sweeps(state, events)
     elif ph == 12:
-        _mix_and_move(state, events)
+        production.mix_and_move(state, events)
     elif ph == 13:
-        _extract(state, events)
+        production.extract(state, events)
     elif ph == 14:
         secret.run_phase14_orders(state, events)
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.core import EnglishTranslator, IllegalAction, Reply
-from engine.iec import GAME, actions, choices, rules
+from engine.iec import GAME, actions, choices, production, rules
 from tests.engine.iec.helpers import add, at, by_seat, dice, do, empty, new
 
 T = EnglishTranslator()
@@ -87,7 +87,7 @@ def test_iec_s23_auto_technology_is_revealed_the_first_time_it_acts() -> None:
     st["phase_order"]["13"] = [p1]  # A1 is on the home deposit, A 3+
     events: list[dict[str, Any]] = []
     with dice(6, 6):
-        rules._extract(st, events)
+        production.extract(st, events)
     assert [e["tech"] for e in events if e["type"] == "tech_revealed"] == [5]
     assert sum(st["buildings"]["C1"]["goods"].values()) == 2
 
@@ -273,9 +273,9 @@ def test_iec_s13_s15_production_is_announced_with_what_was_lost_and_why() -> Non
     st["players"][p1]["orders"]["extract"] = {"A1": "A", "B2": "B"}
     st["phase_order"]["12"] = st["phase_order"]["13"] = [p1]
     events: list[dict[str, Any]] = []
-    rules._mix_and_move(st, events)
+    production.mix_and_move(st, events)
     with dice(5, 1):
-        rules._extract(st, events)
+        production.extract(st, events)
     texts = lines_of(st, events)
     assert f"{p1}'s mixer C3 makes 1 AB into C1." in texts
     assert f"{p1}'s mine A1 extracts 1 A into C1 (rolled 5)." in texts
@@ -283,7 +283,7 @@ def test_iec_s13_s15_production_is_announced_with_what_was_lost_and_why() -> Non
     st["buildings"]["C1"]["goods"] = {g: 0 for g in rules.GOODS} | {"A": 2, "B": 2}
     events = []
     with dice(6):
-        rules._extract(st, events)
+        production.extract(st, events)
     assert lines_of(st, events)[0].endswith("lost: no linked storage has room.")
     events = []
     rules.lose_module(st, "C1", events, "missile")

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core import IllegalAction
-from engine.iec import actions, choices, rules
+from engine.iec import actions, choices, production, rules
 from tests.engine.iec.helpers import add, at, count_successes, dice, do, empty, new
 
 AC1 = {"AC": 2}
@@ -666,7 +666,7 @@ def test_iec_s13_mine_extracts_with_deposit_threshold_into_linked_storage() -> N
         return st
 
     def check(st: dict[str, Any]) -> bool:
-        rules._extract(st, [])
+        production.extract(st, [])
         assert st["buildings"]["E3"]["goods"]["C"] == 0
         return st["buildings"]["C1"]["goods"]["C"] == 1
 
@@ -680,7 +680,7 @@ def test_iec_tech5_advanced_mining_extra_unit_on_4_plus() -> None:
     st["players"][p1]["techs"] = [5]
     st["players"][p1]["orders"]["extract"]["A1"] = "A"
     with dice(3, 4):
-        rules._extract(st, [])
+        production.extract(st, [])
     assert st["buildings"]["C1"]["goods"]["A"] == 2
 
 
@@ -702,7 +702,7 @@ def test_iec_s15_mixer_recipe_inputs_freed_before_output() -> None:
     s1 = add(st, p1, "storage", "C1", goods={"A": 2, "B": 2})  # full
     st["players"][p1]["orders"]["mix"] = ["AB"]
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert s1["goods"] == {"A": 1, "B": 1, "C": 0, "AB": 1, "BC": 0, "AC": 0}
 
 
@@ -711,7 +711,7 @@ def test_iec_s14_unpowered_storage_is_not_linked_and_keeps_goods() -> None:
     add(st, p1, "mixer", "C3")
     s1 = add(st, p1, "storage", "C1", goods={"A": 1, "B": 1}, powered=False)
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert s1["goods"]["A"] == 1 and s1["goods"]["AB"] == 0
 
 
@@ -733,7 +733,7 @@ def test_iec_s14_standing_transfers_move_each_unit_once() -> None:
     )
     st["phase_order"]["12"] = [p1]
     st["players"][p1]["orders"]["mix"] = []
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert (a["goods"]["AB"], b["goods"]["AB"], c["goods"]["AB"]) == (0, 2, 0)
 
 
@@ -744,7 +744,7 @@ def test_iec_d13_chain_mine_storage_mixer_storage_effector() -> None:
     add(st, p1, "transmitter", "G3")
     st["players"][p1]["orders"]["mix"] = ["BC"]
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert st["buildings"]["E3"]["goods"]["BC"] == 1
     assert choices.has_choice(st, p1, 10)
 
