@@ -32,6 +32,7 @@ from engine.iec.rules import (
     scen,
     stock,
     tech_cost,
+    tech_mode,
 )
 from engine.iec.scenario import GOODS, KINDS, RECIPES, load, scenario_ids
 from engine.iec.techs import TECHS
@@ -487,14 +488,31 @@ def _techs_text(state: State, player: str, t: Translator) -> str:
     pl = state["players"].get(player)
     if pl is None:
         return t.gettext("You are not playing.")
-    names = ", ".join(f"{n} {t.gettext(TECHS[n])}" for n in pl["techs"]) or "-"
-    return _t_fmt(
+
+    def mode(n: int) -> str:
+        if n in pl["revealed"]:
+            return t.gettext(N_("revealed"))
+        return t.gettext(N_("off") if tech_mode(state, player, n) == "off" else N_("auto"))
+
+    names = ", ".join(f"{n} {t.gettext(TECHS[n])} ({mode(n)})" for n in pl["techs"]) or "-"
+    text = _t_fmt(
         t,
         N_("Your technologies: {names}. Science {s}, next costs {c}."),
         names=names,
         s=pl["science"],
         c=tech_cost(state, player),
     )
+    orders = pl["orders"]
+    waiting = []
+    if orders.get("sweep"):
+        waiting.append(f"/sweep {orders['sweep']}")
+    if orders.get("peek"):
+        waiting.append(f"/peek {orders['peek']}")
+    if orders.get("subsidy"):
+        waiting.append(f"/subsidy {orders['subsidy']['kind']} {orders['subsidy']['cell']}")
+    if waiting:
+        text += "\n" + _t_fmt(t, N_("Private orders waiting: {orders}."), orders=", ".join(waiting))
+    return text
 
 
 def _goods(st: dict[str, Any]) -> str:

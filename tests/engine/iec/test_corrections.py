@@ -351,3 +351,14 @@ def test_iec_s23_use_and_private_orders_parse() -> None:
         "fake": [],
         "from": "E3",
     }
+
+
+def test_iec_s26_techs_shows_modes_and_waiting_private_orders_to_the_owner_only() -> None:
+    st, p1, _ = two()
+    st["players"][p1]["techs"] = [16, 19]
+    actions.apply(st, p1, {"type": "use", "tech": 19, "mode": "off"})
+    actions.apply(st, p1, {"type": "subsidy", "kind": "mine", "cell": "G6"})
+    reply = GAME.parse(st, p1, "techs", [], T)
+    assert isinstance(reply, Reply) and reply.private
+    assert "16 Government Subsidy (auto), 19 Minesweepers (off)" in reply.text
+    assert "Private orders waiting: /subsidy mine G6." in reply.text
