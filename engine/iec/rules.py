@@ -389,7 +389,7 @@ def _discover(
     area = state["areas"][area_id]
     if area["deposit"] is not None:
         return
-    if choice is not None and has_tech(state, player, 1):
+    if choice is not None and owns_tech(state, player, 1):  # the choice activates it
         pick = area["candidates"][choice]
         _reveal(state, player, 1, events)
     else:
