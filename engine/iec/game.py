@@ -42,6 +42,11 @@ class IEC:
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
         return actions.apply(state, player, action)
 
+    def anytime(self, action: Action) -> bool:
+        """Standing orders and private choices any seated player may send off turn (the table
+        accepts them without waiting for his turn); they never advance the game."""
+        return isinstance(action, dict) and action.get("type") in rules.STANDING
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return rules.view(state, player)
 
