@@ -2,8 +2,8 @@
 (PostgreSQL; bot/store_pg.py keeps them consistent) and the platforms' work.
 
 - Telegram (webhook mode): this supervisor binds the listening socket once and every worker
-  accepts on it (the adapter passes `listen_socket()` to python-telegram-bot's
-  `start_webhook(unix=...)`, which serves an already-bound socket). Long polling cannot be
+  accepts on it (the adapter passes `webhook_listen(host, port)` to python-telegram-bot's
+  `start_webhook`, whose `unix=` serves an already-bound socket). Long polling cannot be
   shared (Telegram answers one getUpdates consumer only): it needs webhook mode.
 - Discord: each worker runs a slice of the shards (`DISCORD_SHARD_IDS` of
   `DISCORD_SHARD_COUNT`, default one shard per worker), see `discord_shard_options`.
@@ -40,7 +40,18 @@ class WorkersError(Exception):
 def listen_socket() -> socket.socket | None:
     """The webhook socket inherited from the supervisor; None in a single process."""
     fd = os.environ.get(LISTEN_FD, "")
-    return socket.socket(fileno=int(fd)) if fd.isdigit() else None
+    if not fd.isdigit():
+        return None
+    sock = socket.socket(fileno=int(fd))
+    sock.setblocking(False)  # tornado accepts until EAGAIN: the other workers take the rest
+    return sock
+
+
+def webhook_listen(host: str, port: int) -> dict[str, Any]:
+    """Where python-telegram-bot's `start_webhook` serves: the inherited socket (`unix=`
+    takes a bound socket too), else its own `listen`/`port`."""
+    sock = listen_socket()
+    return {"unix": sock} if sock is not None else {"listen": host, "port": port}
 
 
 def discord_shard_options(settings: Settings) -> dict[str, Any]:
