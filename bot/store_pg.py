@@ -422,45 +422,35 @@ class PgStore(PgTimed):
         inbound: tuple[str, str] | None = None,
     ) -> CommitResult:
         """Append `entries` and write the new state, if the game is still at `expected_version`."""
-        now = self._clock()
-        new_version = expected_version + 1
+        # One round trip (migration 2's function): the version-checked UPDATE locks the row to
+        # commit, so another worker's move of this game waits, then finds the new version.
+        live = None if over else due
         try:
-            async with self._tx() as con:
-                await self._claim_or_abort(con, inbound, now)
-                # Locks the row to commit: another worker's update of this game waits,
-                # then finds the new version and changes nothing (STALE).
-                done = await con.execute(
-                    "UPDATE games SET state_json = $1, version = $2, status = $3, "
-                    "updated_at = $4 WHERE id = $5 AND version = $6 AND status = 'active'",
-                    state_json,
-                    new_version,
-                    "over" if over else "active",
-                    now,
-                    pk,
-                    expected_version,
-                )
-                if count(done) != 1:
-                    raise _Abort(Outcome.STALE)
-                # seq continues the log: all entries in one statement.
-                await con.execute(
-                    "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
-                    "events_json, created_at) "
-                    "SELECT $1, m.s + e.n, $2, e.u, e.p, e.a, e.v, $3 "
-                    "FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) "
-                    "WITH ORDINALITY AS e (u, p, a, v, n), "
-                    "(SELECT coalesce(max(seq), 0) AS s FROM actions WHERE game_id = $1) AS m",
-                    pk,
-                    new_version,
-                    now,
-                    [e.user_key for e in entries],
-                    [e.player for e in entries],
-                    [e.action_json for e in entries],
-                    [e.events_json for e in entries],
-                )
-                await self._write_due(con, pk, None if over else due)
-        except _Abort as abort:
-            return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK, new_version)
+            answer = await self._pool.fetchval(
+                "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+                "$12, $13, $14)",
+                pk,
+                expected_version,
+                state_json,
+                over,
+                self._clock(),
+                inbound[0] if inbound else None,
+                inbound[1] if inbound else None,
+                [e.user_key for e in entries],
+                [e.player for e in entries],
+                [e.action_json for e in entries],
+                [e.events_json for e in entries],
+                live.due_at if live else None,
+                live.turn_started_at if live else None,
+                json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
+            )
+        except asyncpg.PostgresError as err:
+            if err.sqlstate == "BC001":
+                return CommitResult(Outcome.STALE)
+            raise
+        if answer == "duplicate":
+            return CommitResult(Outcome.DUPLICATE)
+        return CommitResult(Outcome.OK, expected_version + 1)
 
     async def undo_last(
         self,

@@ -112,6 +112,63 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX digests_by_next ON digests (next_at)",
     ),
+    # 2: a move's whole transaction in one round trip (bot/store_pg.py `commit_moves`): the
+    # inbound claim, the version-checked update, the log rows, the reminder and the wake-up.
+    # 'duplicate' changes nothing; a stale version raises, so the claim is rolled back too.
+    (
+        """CREATE FUNCTION boardchat_commit_moves(
+            p_game BIGINT, p_expected INTEGER, p_state TEXT, p_over BOOLEAN,
+            p_now DOUBLE PRECISION, p_platform TEXT, p_update TEXT, p_users TEXT[],
+            p_players TEXT[], p_actions TEXT[], p_events TEXT[], p_due_at DOUBLE PRECISION,
+            p_turn_started DOUBLE PRECISION, p_waiting TEXT
+        ) RETURNS TEXT LANGUAGE plpgsql AS $fn$
+        DECLARE
+            touched INTEGER;
+        BEGIN
+            IF p_platform IS NOT NULL THEN
+                INSERT INTO inbound (platform, update_id, seen_at)
+                    VALUES (p_platform, p_update, p_now) ON CONFLICT DO NOTHING;
+                GET DIAGNOSTICS touched = ROW_COUNT;
+                IF touched = 0 THEN
+                    RETURN 'duplicate';
+                END IF;
+            END IF;
+            UPDATE games SET state_json = p_state, version = p_expected + 1,
+                status = CASE WHEN p_over THEN 'over' ELSE 'active' END, updated_at = p_now
+                WHERE id = p_game AND version = p_expected AND status = 'active';
+            GET DIAGNOSTICS touched = ROW_COUNT;
+            IF touched = 0 THEN
+                RAISE EXCEPTION 'boardchat: stale' USING ERRCODE = 'BC001';
+            END IF;
+            INSERT INTO actions (game_id, seq, version, user_key, player, action_json,
+                    events_json, created_at)
+                SELECT p_game, m.s + e.n, p_expected + 1, e.u, e.p, e.a, e.v, p_now
+                FROM unnest(p_users, p_players, p_actions, p_events)
+                    WITH ORDINALITY AS e (u, p, a, v, n),
+                    (SELECT coalesce(max(seq), 0) AS s FROM actions WHERE game_id = p_game) AS m;
+            IF p_over OR p_waiting IS NULL THEN
+                DELETE FROM reminders WHERE game_id = p_game;
+            ELSE
+                INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at,
+                        players_json)
+                    VALUES (p_game, p_due_at, 0, p_turn_started, p_waiting)
+                    ON CONFLICT (game_id) DO UPDATE SET
+                    due_at = CASE WHEN excluded.players_json <> '[]'
+                        AND r.players_json::jsonb @> excluded.players_json::jsonb
+                        THEN r.due_at ELSE excluded.due_at END,
+                    attempt = CASE WHEN excluded.players_json <> '[]'
+                        AND r.players_json::jsonb @> excluded.players_json::jsonb
+                        THEN r.attempt ELSE 0 END,
+                    turn_started_at = CASE WHEN excluded.players_json <> '[]'
+                        AND r.players_json::jsonb @> excluded.players_json::jsonb
+                        THEN r.turn_started_at ELSE excluded.turn_started_at END,
+                    players_json = excluded.players_json;
+            END IF;
+            PERFORM pg_notify('boardchat_wake', p_game::text);
+            RETURN 'ok';
+        END
+        $fn$""",
+    ),
 )
 
 
