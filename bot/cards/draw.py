@@ -1,13 +1,11 @@
-"""Shared drawing helpers for the cards: fonts (DejaVu from assets/, a CJK font when the text
-needs one and the system has it), player colours, text sizes."""
+"""Shared drawing helpers for the cards: fonts (the bundled DejaVu and Noto Sans TC subset, as
+the board pictures use), player colours, text sizes."""
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-from pathlib import Path
-
 from PIL import ImageDraw, ImageFont
+
+from engine.core import picture
 
 BG = (250, 248, 243)
 INK = (34, 34, 38)
@@ -23,39 +21,13 @@ PLAYER_COLOURS = (
     (230, 159, 0),
     (86, 180, 233),
 )
-_CJK_FONTS = (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-)
-
 Font = ImageFont.FreeTypeFont
 
 
-@cache
-def _dejavu(size: int, bold: bool) -> Font:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    data = resources.files("assets").joinpath("fonts", name).read_bytes()
-    import io
-
-    return ImageFont.truetype(io.BytesIO(data), size)
-
-
-@cache
-def _cjk(size: int) -> Font | None:
-    for path in _CJK_FONTS:
-        if Path(path).exists():
-            return ImageFont.truetype(path, size)
-    return None
-
-
 def font(size: int, bold: bool = False, text: str = "") -> Font:
-    """DejaVu, or a CJK font for text DejaVu cannot draw (when one is installed)."""
-    if any(ord(c) >= 0x2E80 for c in text):
-        cjk = _cjk(size)
-        if cjk is not None:
-            return cjk
-    return _dejavu(size, bold)
+    """DejaVu, or the bundled Noto Sans TC subset for text with CJK characters (the same fonts
+    as the board pictures, so a card draws Chinese on any machine)."""
+    return picture.font(size, bold, picture.needs_cjk(text))
 
 
 def colour(index: int) -> tuple[int, int, int]:
