@@ -26,7 +26,7 @@ from engine.core.protocol import (
 from engine.powergrid import commands as base
 from engine.powergrid import market as mk
 from engine.powergrid import names
-from engine.powergrid_alt import quotes
+from engine.powergrid_alt import ending, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 from engine.powergrid_alt.options import OPTIONS
@@ -134,6 +134,23 @@ COMMANDS: list[CommandSpec] = [
         ("/power", "/power 4 13", "/power 13 Stuttgart", "/power 5 12 coal=3 oil=1", "/power none"),
     ),
     CommandSpec(
+        "endgame",
+        N_(
+            "Propose to end the game by agreement: a table vote, scored as ALT-44 after this "
+            "round's Phase 5; /endgame yes or /endgame no answers an open vote."
+        ),
+        (
+            ArgSpec(
+                "answer",
+                "choice",
+                N_("yes or no: your answer to the open vote"),
+                required=False,
+                choices=("yes", "no"),
+            ),
+        ),
+        ("/endgame", "/endgame yes", "/endgame no"),
+    ),
+    CommandSpec(
         "cost",
         N_(
             "Price a line (and the income its end city would bring), a plant or a transfer "
@@ -185,6 +202,7 @@ USAGE: dict[str, str] = {
         "Usage: /cost line <from> <to> [via <city> ...] | /cost plant <plant> <city> | "
         "/cost move <count> <resource> <from plant> <to plant>"
     ),
+    "endgame": N_("Usage: /endgame to propose ending the game, /endgame yes or /endgame no"),
     "income": N_("Usage: /income"),
     "board": N_("Usage: /board"),
 }
@@ -270,6 +288,21 @@ def _parse_pass(state: State, player: str, words: list[str], t: Translator) -> A
 
 def _parse_done(state: State, player: str, words: list[str], t: Translator) -> Action:
     return {"type": "done"}
+
+
+def _parse_endgame(state: State, player: str, words: list[str], t: Translator) -> Action:
+    """The table vote to end by agreement (ALT-45, ending.py)."""
+    answer = [w.casefold() for w in words]
+    if answer == ["yes"]:
+        return {"type": "accept_end"}
+    if answer == ["no"]:
+        return {"type": "decline_end"}
+    if answer:
+        raise _usage("endgame", words)
+    vote = state.get("end_vote")
+    if vote is not None and player not in vote["yes"]:
+        return {"type": "accept_end"}
+    return {"type": "propose_end"}
 
 
 def _parse_region(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -540,6 +573,7 @@ _PARSERS: dict[str, Callable[[State, str, list[str], Translator], Action | Reply
     "pass": _parse_pass,
     "done": _parse_done,
     "region": _parse_region,
+    "endgame": _parse_endgame,
     "buy": _parse_buy,
     "plant": _parse_plant,
     "upgrade": _parse_upgrade,
@@ -586,6 +620,12 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
         )
     if state["final"]:
         text += " " + t.gettext("This is the final Phase 5.")
+    vote = state.get("end_vote")
+    if vote is not None:
+        waiting = [p for p in state["order"] if p not in vote["yes"]]
+        text += " " + t.gettext(
+            "{player} proposes to end the game; waiting for {waiting} (/endgame yes or no)."
+        ).format(player=vote["by"], waiting=", ".join(waiting))
     if player in state["players"]:
         text += " " + t.gettext("You have {money} E.").format(
             money=state["players"][player]["money"]
@@ -657,9 +697,34 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
     if kind == "step_started" and event.get("step") == 3:
         return t.gettext("Step 3 begins: all six market plants are for sale.")
     if kind == "final_round":
-        if event.get("reason") == "covered":
+        reason = event.get("reason")
+        if reason == "covered":
             return t.gettext("Every city is covered: this is the last Phase 5.")
+        if reason == "unreachable":
+            return t.gettext(
+                "No remaining city can ever be covered (ALT-45): this is the last Phase 5."
+            )
+        if reason == "agreement":
+            return t.gettext(
+                "Everybody agreed to end the game: this round's Phase 5 is the last one."
+            )
+        # "idle": games from before the ALT-45 correction (rules v1.1) still replay.
         return t.gettext("Two rounds without building: this is the last Phase 5.")
+    if kind == "end_proposed":
+        return t.gettext(
+            "{player} proposes to end the game after this round's Phase 5 (scored as ALT-44). "
+            "Everybody must agree: /endgame yes or /endgame no. Waiting for {waiting}."
+        ).format(player=event["player"], waiting=", ".join(event["waiting"]))
+    if kind == "end_accepted":
+        if not event["waiting"]:
+            return t.gettext("{player} agrees to end the game.").format(player=event["player"])
+        return t.gettext("{player} agrees to end the game; waiting for {waiting}.").format(
+            player=event["player"], waiting=", ".join(event["waiting"])
+        )
+    if kind == "end_declined":
+        return t.gettext("{player} wants to play on: the game continues.").format(
+            player=event["player"]
+        )
     if kind == "game_over":
         ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
         return t.gettext("Game over! {ranking}").format(ranking=ranking)
@@ -681,10 +746,12 @@ def undoable(events: list[Event]) -> bool:
 
 
 def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[str, str]]:
-    if player not in r.current_players(state):
-        return []
-    want = r.expected(state)
     out: list[tuple[str, str]] = []
+    if ending.vote_actions(state, player):  # an open vote to end: every seated player answers
+        out += [(t.gettext("End the game"), "/endgame yes"), (t.gettext("Play on"), "/endgame no")]
+    if player not in r.current_players(state):
+        return out
+    want = r.expected(state)
     if want == "choose_plant":
         money = state["players"][player]["money"]
         out += [(str(n), f"/bid {n}") for n in mk.current_market(state) if n <= money]

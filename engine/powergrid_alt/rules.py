@@ -13,9 +13,11 @@ State = the base state plus (all plain JSON):
     lines           [{id, owner, nodes[...], segs[...]}]: segs[i] joins nodes[i], nodes[i+1]
     next_line       the next line id
     displacer       node -> the player who displaced TPs there (ALT-15)
-    activity        something (plant, line, TP) was built in this Phase 4 (ALT-45)
-    idle            consecutive Phase 4s without any building (ALT-45)
-    final           this round's Phase 5 is the last one (ALT-44)
+    activity        something (plant, line, TP) was built in this Phase 4
+    idle            consecutive Phase 4s without any building (a hint for the bots: since
+                    the corrections 1.1 idle rounds never end the game, ALT-45)
+    final           this round's Phase 5 is the last one (ALT-44, ALT-45, agreement)
+    end_vote        None, or the open vote to end by agreement: {by, yes[...]} (ending.py)
 A line is hanging at an endpoint that no longer holds its owner's plant or TP (ALT-28); that
 is computed, never stored. Money is whole Elektro; city incomes are summed in half-Elektro
 (ALT-38) and only the total is rounded up.
@@ -31,6 +33,7 @@ from engine.core import N_, IllegalAction, Rng
 from engine.powergrid import market as mk
 from engine.powergrid import rules as base
 from engine.powergrid.data import PLANTS, RESOURCES, TOTALS, game_map
+from engine.powergrid_alt import ending
 from engine.powergrid_alt.graph import INF, alt_map, mse2
 from engine.powergrid_alt.queries import (
     DIRTY,
@@ -70,7 +73,6 @@ TP_COST = 5  # ALT-24
 MAX_TPS = 3  # ALT-24
 PENALTY = 5  # ALT-36
 PLANT_CITY_INCOME2 = 10  # ALT-33: 5 E, in half-Elektro
-IDLE_ROUNDS_TO_END = 2  # ALT-45
 
 _event = base._event
 
@@ -109,6 +111,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
         activity=False,
         idle=0,
         final=False,
+        end_vote=None,
     )
     gm = game_map(state["map"])
     events: list[Event] = []
@@ -147,6 +150,10 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction("ALT-44", N_("The game is over."))
     if not isinstance(action, dict):
         raise IllegalAction("PG-14", N_("An action must be a command with a type."))
+    if ending.anytime(action):  # the table vote to end by agreement, on turn or off
+        events: list[Event] = []
+        ending.vote(state, player, action, events, _event)
+        return state, events
     acting = current_players(state)
     if player not in acting:
         raise IllegalAction(
@@ -155,7 +162,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     want = expected(state)
     kind = action.get("type")
     kind = base.require_expected(kind, want, _ALLOWED.get(want, ()))
-    events: list[Event] = []
+    events = []
     _HANDLERS[kind](state, player, action, events)
     return state, events
 
@@ -675,15 +682,15 @@ def _end_build_phase(state: State, events: list[Event]) -> None:
     """PG-46a order with ALT-43/ALT-45 as the end checks and ALT-40 as the Step 2 check."""
     _event(state, events, "phase_ended", phase="build")
     state["idle"] = 0 if state["activity"] else state["idle"] + 1
-    everywhere = all(covered(state, n) for n in play_nodes(state))
-    if everywhere or state["idle"] >= IDLE_ROUNDS_TO_END:
-        state["final"] = True  # ALT-44: one last Phase 5 with income
-        _event(
-            state,
-            events,
-            "final_round",
-            reason="covered" if everywhere else "idle",
-        )
+    if not state["final"]:  # (already final when the table agreed to end, ending.py)
+        if all(covered(state, n) for n in play_nodes(state)):
+            state["final"] = True  # ALT-44: one last Phase 5 with income
+            _event(state, events, "final_round", reason="covered")
+        elif ending.nothing_coverable(state):
+            # ALT-45 (corrections 1.1): no remaining city can ever be covered.
+            state["final"] = True
+            _event(state, events, "final_round", reason="unreachable")
+    if state["final"]:
         base._start_turn_phase(state, "bureaucracy", events)
         return
     if state["step3_drawn"]:
