@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core import Rng  # noqa: E402
-from engine.powergrid_alt import GAME  # noqa: E402
+from engine.core import Rng
+from engine.powergrid_alt import GAME
 
 MAX_MOVES = 20_000
 REASONS = {"covered": "ALT-44", "unreachable": "ALT-45", "agreement": "agreement"}

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engine.powergrid_alt import rules as r
-
 from engine.powergrid_alt import GAME, ending
+from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 
 from .helpers import act, build_turn, give_hand, give_line, give_plant, give_tp, illegal, new_game
