@@ -79,12 +79,21 @@ COMMANDS: list[CommandSpec] = [
     ),
     CommandSpec(
         "upgrade",
-        N_("Replace a built plant by a hand plant of the same type (or fusion), free."),
+        N_(
+            "Replace a built plant by a hand plant of the same type (or fusion), free; its "
+            "tokens move onto the new plant, then onto your other plants that store them."
+        ),
         (
             ArgSpec("old", "plant", N_("the built plant")),
             ArgSpec("new", "plant", N_("the hand plant")),
+            ArgSpec(
+                "into",
+                "rest",
+                N_("your other plants to take the tokens first (default: lowest number first)"),
+                required=False,
+            ),
         ),
-        ("/upgrade 10 25",),
+        ("/upgrade 10 25", "/upgrade 10 25 31"),
     ),
     CommandSpec(
         "move",
@@ -190,7 +199,10 @@ USAGE: dict[str, str] = {
     "bid": N_("Usage: /bid <plant> [<amount>], or /bid <amount> in an auction, e.g. /bid 13 15"),
     "buy": N_("Usage: /buy <resource> [<count>] [<plant>], e.g. /buy coal 2 4"),
     "plant": N_("Usage: /plant <plant> <city>, e.g. /plant 13 Kiel"),
-    "upgrade": N_("Usage: /upgrade <old plant> <new plant>, e.g. /upgrade 10 25"),
+    "upgrade": N_(
+        "Usage: /upgrade <old plant> <new plant> [<plant for the tokens> ...], "
+        "e.g. /upgrade 10 25 or /upgrade 10 25 31"
+    ),
     "move": N_("Usage: /move <count> <resource> <from plant> <to plant>, e.g. /move 2 coal 4 25"),
     "line": N_("Usage: /line <from> <to> [via <city> ...], e.g. /line Freiburg Stuttgart"),
     "tp": N_("Usage: /tp <city>, e.g. /tp Stuttgart"),
@@ -335,13 +347,16 @@ def _parse_plant(state: State, player: str, words: list[str], t: Translator) -> 
 
 
 def _parse_upgrade(state: State, player: str, words: list[str], t: Translator) -> Action:
-    if len(words) != 2:
+    if len(words) < 2:
         raise _usage("upgrade", words)
-    return {
+    action: Action = {
         "type": "upgrade",
         "old": _plant(words[0], "upgrade"),
         "new": _plant(words[1], "upgrade"),
     }
+    if len(words) > 2:  # ALT-20: where the tokens the new plant cannot store go first
+        action["into"] = [_plant(w, "upgrade") for w in words[2:]]
+    return action
 
 
 def _parse_move(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -648,9 +663,19 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             ).format(players=", ".join(event["displaced"]))
         return text
     if kind == "plant_upgraded":
-        return t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
+        text = t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
             player=event["player"], old=event["old"], new=event["new"], city=label(event["city"])
         )
+        # ALT-20 (corrections 1.1): every token moved or returned is named.
+        for plant, tokens in event.get("moved", {}).items():
+            text += " " + t.gettext("{tokens} onto plant {plant}.").format(
+                tokens=tokens_text(tokens, t), plant=plant
+            )
+        if event.get("returned"):
+            text += " " + t.gettext("{tokens} back to the supply.").format(
+                tokens=tokens_text(event["returned"], t)
+            )
+        return text
     if kind == "resources_moved":
         tokens = tokens_text(event["tokens"], t)
         return t.gettext("{player} moves {tokens} from plant {a} to plant {b} ({fee} E).").format(

@@ -386,25 +386,51 @@ def upgrade_site_check(state: State, old: int, new: int) -> None:
     pollution_check(state, state["built"][str(old)]["city"], new, old)
 
 
+def upgrade_into(state: State, player: str, action: Action) -> list[int]:
+    """ALT-20 (corrections 1.1): the player's other built plants that take the tokens Y cannot
+    store, in order: those he names ("into"), then the rest, lowest plant number first."""
+    old, new = action.get("old"), action.get("new")
+    named = action.get("into", [])
+    mine = [n for n in built_plants(state, player) if n not in (old, new)]
+    if not isinstance(named, list):
+        raise IllegalAction("syntax", N_("Name the plants that take the tokens by number."))
+    for n in named:
+        if not _is_int(n) or n not in mine:
+            raise IllegalAction(
+                "ALT-20",
+                N_("Plant {plant} is not another of your built plants."),
+                plant=str(n),
+            )
+    if len(set(named)) != len(named):
+        raise IllegalAction("ALT-20", N_("Name each plant once."))
+    return [*named, *sorted(n for n in mine if n not in named)]
+
+
 def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> None:
     old, new = action.get("old"), action.get("new")
     upgrade_check(state, player, old, new)
     assert isinstance(old, int) and isinstance(new, int)
+    others = upgrade_into(state, player, action)
     site = state["built"].pop(str(old))
-    kept = {r: 0 for r in RESOURCES}
-    returned: dict[str, int] = {}
-    # Tokens move onto the new plant as far as it stores them (coal before oil on a hybrid);
-    # the rest go back to the supply (move them first with /move to keep them, ALT-D-28).
-    room = storage(new)
-    for r in RESOURCES:
-        take = min(site["res"][r], room) if accepts(new, r) else 0
-        if PLANTS[new].type == "hybrid":
-            room -= take
-        kept[r] = take
-        if site["res"][r] > take:
-            returned[r] = site["res"][r] - take
-            state["supply"][r] += site["res"][r] - take
-    state["built"][str(new)] = {"owner": player, "city": site["city"], "res": kept}
+    state["built"][str(new)] = {
+        "owner": player,
+        "city": site["city"],
+        "res": {r: 0 for r in RESOURCES},
+    }
+    # ALT-20 (corrections 1.1): the upgrade is free, relocation included. X's tokens go onto
+    # Y, then onto the player's other plants that store them; only the rest returns.
+    left = dict(site["res"])
+    moved: dict[str, dict[str, int]] = {}
+    for plant in (new, *others):
+        for r in RESOURCES:
+            take = min(left[r], room_on(state, plant, r))
+            if take:
+                state["built"][str(plant)]["res"][r] += take
+                moved.setdefault(str(plant), {})[r] = take
+                left[r] -= take
+    returned = {r: n for r, n in left.items() if n}
+    for r, n in returned.items():
+        state["supply"][r] += n
     state["players"][player]["plants"].remove(old)  # plant X leaves the game
     _event(
         state,
@@ -414,6 +440,7 @@ def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> 
         old=old,
         new=new,
         city=site["city"],
+        moved=moved,
         returned=returned,
     )
 
@@ -940,8 +967,8 @@ def penalties(state: State, player: str, powered: list[str]) -> tuple[int, dict[
         if node in powered:
             continue
         bank += PENALTY
-        if state["displacer"].get(node) != player:
-            continue
+        # ALT-36 / DECISION ALT-D-29: the owner of the unpowered plant pays the owners of the
+        # lines hanging there, even when another player displaced them (a double city).
         hangers = {
             ln["owner"]
             for ln in state["lines"]

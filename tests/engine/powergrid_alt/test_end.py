@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from engine.core import EnglishTranslator, ParseError
 from engine.powergrid_alt import GAME, ending
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
@@ -281,3 +284,31 @@ def test_alt41_step_2_displacement_is_allowed() -> None:
     give_hand(state, "a", 18)
     act(state, "a", {"type": "build_plant", "plant": 18, "city": "Stuttgart"})
     assert state["displacer"] == {"Stuttgart": "a"}
+
+
+def test_alt45_endgame_chat_command_proposes_answers_and_says_who_waits() -> None:
+    t = EnglishTranslator()
+    state = _vote_game()
+    assert GAME.parse(state, "b", "endgame", []) == {"type": "propose_end"}
+    events = act(state, "b", {"type": "propose_end"})
+    assert GAME.describe_event(state, events[-1], t) == (
+        "b proposes to end the game after this round's Phase 5 (scored as ALT-44). "
+        "Everybody must agree: /endgame yes or /endgame no. Waiting for c, a."
+    )
+    assert GAME.parse(state, "c", "endgame", []) == {"type": "accept_end"}
+    assert GAME.parse(state, "c", "endgame", ["yes"]) == {"type": "accept_end"}
+    assert GAME.parse(state, "c", "endgame", ["no"]) == {"type": "decline_end"}
+    with pytest.raises(ParseError):
+        GAME.parse(state, "c", "endgame", ["maybe"])
+    assert GAME.buttons(state, "c", t)[:2] == [
+        ("End the game", "/endgame yes"),
+        ("Play on", "/endgame no"),
+    ]
+    assert GAME.buttons(state, "b", t) == []  # b agreed and is not the current player
+    assert "waiting for c, a" in GAME.describe_turn(state, "c", t)
+    events = act(state, "c", {"type": "accept_end"}) + act(state, "a", {"type": "accept_end"})
+    assert [GAME.describe_event(state, e, t) for e in events] == [
+        "c agrees to end the game; waiting for a.",
+        "a agrees to end the game.",
+        "Everybody agreed to end the game: this round's Phase 5 is the last one.",
+    ]
