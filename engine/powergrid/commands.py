@@ -29,6 +29,7 @@ from engine.core.protocol import (
     State,
     Translator,
 )
+from engine.powergrid import market as mk
 from engine.powergrid import names
 from engine.powergrid.options import OPTIONS
 
@@ -102,9 +103,20 @@ COMMANDS: list[CommandSpec] = [
     ),
     CommandSpec(
         "discard",
-        N_("Discard one of your old plants after buying one too many."),
-        (ArgSpec("plant", "plant", N_("one of your plants")),),
-        ("/discard 4",),
+        N_(
+            "Discard one of your old plants after buying one too many; if your other plants "
+            "cannot store all your tokens, say which to keep (PG-27)."
+        ),
+        (
+            ArgSpec("plant", "plant", N_("one of your plants")),
+            ArgSpec(
+                "keep",
+                "rest",
+                N_("keep <n> <resource> ...: the tokens to keep (default: coal first)"),
+                required=False,
+            ),
+        ),
+        ("/discard 4", "/discard 5 keep 2 coal 2 oil"),
     ),
     CommandSpec(
         "buy",
@@ -214,7 +226,10 @@ USAGE: dict[str, str] = {
     "cancel": N_("Usage: /cancel [bid|pass|buy|build|power|all]"),
     "raise": N_("Usage: /raise <amount> or /raise +<more>, e.g. /raise 21 or /raise +5"),
     "pass": N_("Usage: /pass, /pass round or /pass plant"),
-    "discard": N_("Usage: /discard <plant>, e.g. /discard 4"),
+    "discard": N_(
+        "Usage: /discard <plant> [keep <n> <resource> ...], e.g. /discard 4 or "
+        "/discard 5 keep 2 coal 2 oil"
+    ),
     "buy": N_(
         "Usage: /buy <resource> <count> [<resource> <count> ...], e.g. /buy coal 3 oil 2, "
         "or /buy auto [limit=<money>]"
@@ -681,11 +696,67 @@ def _own_plant(view: View, player: str, word: str, command: str) -> int:
     return number
 
 
-def _parse_discard(state: State, player: str, words: list[str], t: Translator) -> Action:
-    if len(words) != 1:
+def _parse_discard(state: State, player: str, words: list[str], t: Translator) -> Action | Reply:
+    if not words:
         raise ParseError(USAGE["discard"])
     view = _view(state, player)
-    return {"type": "discard", "plant": _own_plant(view, player, words[0], "discard")}
+    plant = _own_plant(view, player, words[0], "discard")
+    action: Action = {"type": "discard", "plant": plant}
+    rest = words[1:]
+    keep_word = bool(rest) and rest[0].casefold() == "keep"
+    if keep_word:
+        rest = rest[1:]
+    if rest:  # PG-27: the tokens the player keeps
+        keep: dict[str, int] = {}
+        for resource, count in _resource_counts(rest, "discard"):
+            keep[resource] = keep.get(resource, 0) + count
+        action["keep"] = keep
+        return action
+    options = keep_choices(view, player, plant)
+    if len(options) > 1 and not keep_word:
+        # PG-27: a real choice; `/discard <plant> keep` alone takes the default (the first)
+        lines = [
+            t.gettext(
+                "Without plant {plant} your plants cannot store all your tokens (PG-27). "
+                "Choose what to keep:"
+            ).format(plant=plant)
+        ]
+        for i, option in enumerate(options):
+            command = _keep_command(plant, option)
+            label = _keep_text(t, option)
+            if i == 0:
+                lines.append(
+                    t.gettext("{command} — {tokens} (default: /discard {plant} keep)").format(
+                        command=command, tokens=label, plant=plant
+                    )
+                )
+            else:
+                lines.append(f"{command} — {label}")
+        return Reply(
+            "\n".join(lines),
+            private=True,
+            extra={"choices": [_keep_command(plant, o) for o in options]},
+        )
+    return action
+
+
+def keep_choices(view: View, player: str, plant: int) -> list[dict[str, int]]:
+    """PG-27: the ways to keep the most tokens after discarding `plant` (default first)."""
+    me = view["players"].get(player, {})
+    others = [p["number"] for p in me.get("plants", []) if p["number"] != plant]
+    have = {r: int(me.get("resources", {}).get(r, 0)) for r in RESOURCES}
+    return mk.keep_options(mk.capacities(others), have)
+
+
+def _keep_command(plant: int, option: dict[str, int]) -> str:
+    # coal and oil always named: an unnamed resource would keep as many as fit
+    words = [f"{option[r]} {r}" for r in RESOURCES if r in HYBRID_FUELS or option[r]]
+    return f"/discard {plant} keep " + " ".join(words)
+
+
+def _keep_text(t: Translator, option: dict[str, int]) -> str:
+    kept = [f"{n} {_resource(t, r)}" for r, n in option.items() if n]
+    return _join(kept) if kept else t.gettext("nothing")
 
 
 _SPLIT_COUNT = re.compile(r"^(\d+)(\D.*)$|^(\D.*?)(\d+)$")
@@ -1024,9 +1095,12 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
         lines.append(t.gettext("Total: {total}").format(total=_money(t, quote.get("total", 0))))
     order = quote.get("cheapest_order") or []
     given = [item["city"] for item in quote.get("items", [])]
-    if order and order != given:
+    cheaper = quote.get("cheapest_total", 0) < quote.get("total", 0)
+    if order and order != given and cheaper:  # only when strictly cheaper
         lines.append(
-            t.gettext("Cheaper in this order: /build {cities}").format(cities=" ".join(order))
+            t.gettext("Cheaper in this order: /build {cities} ({total})").format(
+                cities=" ".join(order), total=_money(t, quote["cheapest_total"])
+            )
         )
     if not quote.get("ok", True):
         reason = quote.get("reason")
@@ -1040,7 +1114,7 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
 
 def _parse_price(state: State, player: str, words: list[str], t: Translator) -> Reply:
     pairs = _resource_counts(words, "price") if words else []
-    if len(pairs) != 1:
+    if len(pairs) != 1 or pairs[0][1] < 1:  # "/price coal 0" asks for nothing
         raise ParseError(USAGE["price"])
     resource, n = pairs[0]
     from engine.powergrid import quotes
@@ -1416,9 +1490,14 @@ def _ev_auction_won(e: Event, t: Translator) -> str:
 
 
 def _ev_plant_discarded(e: Event, t: Translator) -> str:
-    return t.gettext("{player} discards plant {plant}.").format(
+    text = t.gettext("{player} discards plant {plant}.").format(
         player=e.get("player", ""), plant=_plant_no(e)
     )
+    returned = e.get("returned") or {}
+    if returned:  # PG-27: what the remaining plants could not keep
+        tokens = _join([f"{n} {_resource(t, r)}" for r, n in returned.items()])
+        text += " " + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
+    return text
 
 
 def _ev_plant_drawn(e: Event, t: Translator) -> str:
@@ -1628,11 +1707,30 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
     elif expected == "discard":
         newest = _just_bought(view, player)
         for plant in me.get("plants", []):
-            if plant["number"] != newest:
+            if plant["number"] == newest:
+                continue
+            options = keep_choices(view, player, plant["number"])
+            if len(options) <= 1:
                 out.append(
                     (
                         t.gettext("Discard {plant}").format(plant=plant["number"]),
                         f"/discard {plant['number']}",
+                    )
+                )
+                continue
+            # PG-27: one button per way to keep the most tokens; the first is the default
+            for i, option in enumerate(options):
+                label = (
+                    N_("Discard {plant}, keep {tokens} (default)")
+                    if i == 0
+                    else N_("Discard {plant}, keep {tokens}")
+                )
+                out.append(
+                    (
+                        t.gettext(label).format(
+                            plant=plant["number"], tokens=_keep_text(t, option)
+                        ),
+                        _keep_command(plant["number"], option),
                     )
                 )
     elif expected == "buy":

@@ -584,9 +584,29 @@ def _discard(state: State, player: str, action: Action, events: list[Event]) -> 
         )
     if not _is_int(plant) or plant not in p["plants"]:
         raise IllegalAction("PG-26", N_("You do not own plant {plant}."), plant=str(plant))
-    p["plants"].remove(plant)
     # PG-27: tokens move to the remaining plants (incl. the new one); the rest go to supply.
-    kept = mk.kept_after_discard(mk.capacities(p["plants"]), p["res"])
+    # The player may say which to keep ("keep": counts by resource); by default as many as
+    # fit, coal before oil on hybrids.
+    cap = mk.capacities([n for n in p["plants"] if n != plant])
+    chosen = action.get("keep")
+    if chosen is None:
+        kept = mk.kept_after_discard(cap, p["res"])
+    else:
+        valid = isinstance(chosen, dict) and all(
+            r in RESOURCES and _is_int(n) for r, n in chosen.items()
+        )
+        found = mk.kept_as_chosen(cap, p["res"], chosen) if valid else None
+        if found is None:
+            raise IllegalAction(
+                "PG-27",
+                N_("Your other plants cannot keep those tokens; they can keep: {options}."),
+                options=" | ".join(
+                    ", ".join(f"{n} {r}" for r, n in o.items() if n) or "0"
+                    for o in mk.keep_options(cap, p["res"])
+                ),
+            )
+        kept = found
+    p["plants"].remove(plant)
     returned = {}
     for r in RESOURCES:
         lost = p["res"][r] - kept[r]
