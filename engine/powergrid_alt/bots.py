@@ -17,7 +17,8 @@
     in Step 2 also displacing rivals' TPs), joins networks to pool capacity, lays the
     line/TP with the best income per Elektro while it has capacity to power it, and then
     covers uncovered cities with its spare money so that the game ends by ALT-43/44 (idle
-    rounds no longer end it, ALT-45 as corrected).
+    rounds no longer end it, ALT-45 as corrected). A table stuck for 6 Phase 4s without
+    building (every player too poor to build) is asked to end by agreement.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ COVER_RESERVE = 12  # Elektro kept back when laying lines that only cover cities
 LINE_MONEY = 15  # Elektro a new plant should leave for a first line to use its capacity
 UNREACHED = 1 << 30
 RANDOM_END_ROUND = 30  # from this round on the random bot proposes to end by agreement
+STALLED_ROUNDS = 6  # Phase 4s without building after which the heuristic bot proposes it
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
@@ -60,6 +62,9 @@ def random_bot(state: State, player: str, rng: Rng) -> Action:
 def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
     if ending.vote_actions(state, player):
         return {"type": "accept_end"}  # bots agree when the table wants to stop
+    if state["idle"] >= STALLED_ROUNDS and state["end_vote"] is None and not state["final"]:
+        # nobody has built for rounds (a table gone broke): ask to end by agreement
+        return {"type": "propose_end"}
     want = r.expected(state)
     if want == "choose_plant":
         return _choose_plant(state, player)
@@ -387,8 +392,11 @@ def _yield2(state: State, player: str, plants: list[int]) -> int:
 
 
 def _run_worth(state: State, player: str, plant: int) -> int:
-    """What running `plant` adds this round, with all his other plants running."""
-    others = [n for n in r.built_plants(state, player) if n != plant]
+    """What running `plant` adds this round, next to his plants that can already run.
+
+    (Measured against every other plant running, each plant looked worthless once the others
+    covered the network, so none got fuel and a whole table could go broke.)"""
+    others = [n for n in r.runnable(state, player) if n != plant]
     gain2 = _yield2(state, player, [*others, plant]) - _yield2(state, player, others)
     return gain2 // 2
 
