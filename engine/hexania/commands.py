@@ -226,7 +226,7 @@ def parse(
 def quote(state: State, player: str, action: Action, t: Translator | None = None) -> Reply:
     """HEX-18: what an action would cost and do, before doing it (counts through ngettext)."""
     tr: Translator = t if t is not None else EnglishTranslator()
-    g, ng = tr.gettext, tr.ngettext
+    g = tr.gettext
     try:
         p = rules.price(state, player, action)
     except IllegalAction as err:
@@ -249,7 +249,7 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
             parts.append(g(N_("viscosity {cost}")).format(cost=p.base))
         else:
             parts.append(g(N_("inertia {cost}")).format(cost=p.base))
-        parts.append(ng(N_("{n} step"), N_("{n} steps"), p.steps).format(n=p.steps))
+        parts.append(tr.ngettext("{n} step", "{n} steps", p.steps).format(n=p.steps))
     else:
         parts.append(g(N_("mass {cost}")).format(cost=p.base))
     for a in p.armour:
@@ -258,8 +258,8 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
                 cost=a["cost"], owner=a["owner"], mass=a["mass"]
             )
         )
-    text = ng(
-        N_("{action}: {parts} = {cost} point"), N_("{action}: {parts} = {cost} points"), p.cost
+    text = tr.ngettext(
+        "{action}: {parts} = {cost} point", "{action}: {parts} = {cost} points", p.cost
     )
     text = text.format(action=action_text(action), parts=" + ".join(parts), cost=p.cost)
     turn = state.get("turn")
@@ -274,9 +274,9 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
         text += "."
     if p.destroyed:
         n = len(p.destroyed)
-        text += " " + ng(
-            N_("Destroys {n} piece (+{n} bonus next turn)."),
-            N_("Destroys {n} pieces (+{n} bonus next turn)."),
+        text += " " + tr.ngettext(
+            "Destroys {n} piece (+{n} bonus next turn).",
+            "Destroys {n} pieces (+{n} bonus next turn).",
             n,
         ).format(n=n)
     if p.collapse:
@@ -337,8 +337,8 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
         head
         + " "
         + t.ngettext(
-            N_("{player} rolled {dice}, bonus {bonus}: {points} point left."),
-            N_("{player} rolled {dice}, bonus {bonus}: {points} points left."),
+            "{player} rolled {dice}, bonus {bonus}: {points} point left.",
+            "{player} rolled {dice}, bonus {bonus}: {points} points left.",
             turn["points"],
         ).format(player=who, dice=dice, bonus=turn["bonus"], points=turn["points"])
     )
@@ -360,15 +360,15 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         dice = "+".join(str(d) for d in event["dice"])
         if event["bonus"]:
             return t.ngettext(
-                N_("{player} rolls {dice} + {bonus} bonus = {points} point."),
-                N_("{player} rolls {dice} + {bonus} bonus = {points} points."),
+                "{player} rolls {dice} + {bonus} bonus = {points} point.",
+                "{player} rolls {dice} + {bonus} bonus = {points} points.",
                 event["points"],
             ).format(
                 player=event["player"], dice=dice, bonus=event["bonus"], points=event["points"]
             )
         return t.ngettext(
-            N_("{player} rolls {dice} = {points} point."),
-            N_("{player} rolls {dice} = {points} points."),
+            "{player} rolls {dice} = {points} point.",
+            "{player} rolls {dice} = {points} points.",
             event["points"],
         ).format(player=event["player"], dice=dice, points=event["points"])
     if kind == "birth":
@@ -411,8 +411,8 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         )
     if kind == "destroyed":
         return t.ngettext(
-            N_("{player} destroys {count} piece of {victim} (+{count} bonus next turn)."),
-            N_("{player} destroys {count} pieces of {victim} (+{count} bonus next turn)."),
+            "{player} destroys {count} piece of {victim} (+{count} bonus next turn).",
+            "{player} destroys {count} pieces of {victim} (+{count} bonus next turn).",
             event["count"],
         ).format(player=event["player"], count=event["count"], victim=event["victim"])
     if kind == "collapsed":
@@ -423,14 +423,14 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         if event["reason"] == "no_points":
             # HEX-2 / HEX-2.2: only the points that buy nothing are lost.
             return t.ngettext(
-                N_("{player} can do nothing more; turn over ({lost} point lost)."),
-                N_("{player} can do nothing more; turn over ({lost} points lost)."),
+                "{player} can do nothing more; turn over ({lost} point lost).",
+                "{player} can do nothing more; turn over ({lost} points lost).",
                 event["lost"],
             ).format(player=event["player"], lost=event["lost"])
         # "end": stored games from before the HEX-2 correction (v1.1) still replay.
         return t.ngettext(
-            N_("{player} ends the turn ({lost} point lost)."),
-            N_("{player} ends the turn ({lost} points lost)."),
+            "{player} ends the turn ({lost} point lost).",
+            "{player} ends the turn ({lost} points lost).",
             event["lost"],
         ).format(player=event["player"], lost=event["lost"])
     if kind == "eliminated":
