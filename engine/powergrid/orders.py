@@ -434,3 +434,8 @@ def owned_by(state: State, player: str | None) -> dict[str, Any]:
         return {}
     mine = state.get("orders", {}).get(player, {})
     return {k: {f: v for f, v in data.items() if f != "seq"} for k, data in mine.items()}
+
+
+def register() -> None:
+    """Hand the standing orders to rules.py (engine/powergrid/__init__.py calls this)."""
+    rules.register_orders(rules.OrderBook(apply=apply_order, run=run, set_proxy=set_proxy))

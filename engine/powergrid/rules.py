@@ -25,7 +25,8 @@ State layout (internal; `view` is the public shape):
 from __future__ import annotations
 
 import bisect
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -240,12 +241,12 @@ def current_players(state: State) -> list[str]:
         c = chooser(state)
         return [c] if c is not None else []
     order = state["order"]
-    if phase == "bureaucracy" and state["game"] == "powergrid":
-        # Simultaneous PG-42: everybody who has not declared yet (variants keep the turn).
+    if phase == "bureaucracy":
+        # Simultaneous PG-42: everybody who has not declared yet (a variant that keeps the
+        # turn overrides current_players, engine/powergrid_alt/rules.py).
         players = state["players"]
         return [n for n in order if not players[n]["done"]]
-    t = state["turn"]
-    return [order[-1 - t] if phase in ("resources", "build") else order[t]]
+    return [order[-1 - state["turn"]]]  # resources and build go in reverse order
 
 
 def expected(state: State) -> str:
@@ -295,9 +296,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction("PG-14", N_("An action must be a command with a type."))
     kind = action.get("type")
     if kind in ANYTIME:
-        from engine.powergrid import orders  # only games that use orders pay the import
-
-        return orders.apply_order(state, player, action)
+        return order_book().apply(state, player, action)
     want = _turn_of(state, player)
     if want is None:
         acting = current_players(state)
@@ -308,9 +307,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
     if "orders" in state:
-        from engine.powergrid import orders
-
-        orders.run(state, events)
+        order_book().run(state, events)
     return state, events
 
 
@@ -332,7 +329,7 @@ def _turn_of(state: State, player: str) -> str | None:
     if phase == "resources" or phase == "build":
         mine = state["order"][-1 - state["turn"]] == player
         return ("buy" if phase == "resources" else "build") if mine else None
-    if phase == "bureaucracy" and state["game"] == "powergrid":
+    if phase == "bureaucracy":
         p = state["players"].get(player)
         return "power" if p is not None and not p["done"] and player in state["order"] else None
     if player in current_players(state):
@@ -342,6 +339,30 @@ def _turn_of(state: State, player: str) -> str | None:
 
 # Standing orders and their cancellation may be sent by any player at any time (orders.py).
 ANYTIME = ("order", "cancel")
+
+
+@dataclass(frozen=True)
+class OrderBook:
+    """Standing orders as the rules use them. orders.py builds on this module and registers
+    its functions here (`register_orders`, called by the package), so this module never
+    imports it: no import cycle."""
+
+    apply: Callable[[State, str, Action], tuple[State, list[Event]]]
+    run: Callable[[State, list[Event]], None]
+    set_proxy: Callable[[State, str, int, int], None]
+
+
+_ORDER_BOOKS: list[OrderBook] = []
+
+
+def register_orders(book: OrderBook) -> None:
+    _ORDER_BOOKS[:] = [book]
+
+
+def order_book() -> OrderBook:
+    if not _ORDER_BOOKS:
+        raise IllegalAction("PG-14", N_("Standing orders are not available."))
+    return _ORDER_BOOKS[0]
 
 
 # ===================================================================== regions (PG-8)
@@ -528,9 +549,7 @@ def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
 
 
 def _set_proxy(state: State, player: str, plant: int, limit: int) -> None:
-    from engine.powergrid import orders
-
-    orders.set_proxy(state, player, plant, limit)
+    order_book().set_proxy(state, player, plant, limit)
 
 
 def _pass(state: State, player: str, action: Action, events: list[Event]) -> None:

@@ -141,8 +141,15 @@ _ALLOWED = {
     "power": ("power",),
 }
 
-current_players = base.current_players
 expected = base.expected
+
+
+def current_players(state: State) -> list[str]:
+    """As the base game, except that Phase 5 is played in player order (ALT-30), not all at
+    once (PG-42)."""
+    if state["phase"] == "bureaucracy":
+        return [state["order"][state["turn"]]]
+    return base.current_players(state)
 
 
 def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
