@@ -246,7 +246,7 @@ def _usage(command: str, words: Sequence[str] = ()) -> ParseError:
 
 
 def _plant(word: str, command: str) -> int:
-    found = base._PLANT_WORD.fullmatch(word.strip())
+    found = base.PLANT_WORD.fullmatch(word.strip())
     if not found:
         raise _usage(command, [word])
     return int(found.group(1))
@@ -270,13 +270,13 @@ def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Ac
     if auction is not None:
         amount = words[-1]
         if amount.startswith("+"):
-            return {"type": "raise", "bid": auction["bid"] + base._int(amount[1:], "bid")}
-        bid = base._int(amount, "bid")
+            return {"type": "raise", "bid": auction["bid"] + base.int_word(amount[1:], "bid")}
+        bid = base.int_word(amount, "bid")
         if len(words) == 1 and bid == auction["plant"] and bid <= auction["bid"]:
             bid = auction["bid"] + 1
         return {"type": "raise", "bid": bid}
     plant = _plant(words[0], "bid")
-    bid = plant if len(words) == 1 else base._int(words[1], "bid")
+    bid = plant if len(words) == 1 else base.int_word(words[1], "bid")
     return {"type": "open", "plant": plant, "bid": bid}
 
 
@@ -290,8 +290,8 @@ def _parse_raise(state: State, player: str, words: list[str], t: Translator) -> 
         return {"type": "raise", "bid": auction["bid"] + 1}
     word = words[0]
     if word.startswith("+"):
-        return {"type": "raise", "bid": auction["bid"] + base._int(word[1:], "raise")}
-    return {"type": "raise", "bid": base._int(word, "raise")}
+        return {"type": "raise", "bid": auction["bid"] + base.int_word(word[1:], "raise")}
+    return {"type": "raise", "bid": base.int_word(word, "raise")}
 
 
 def _parse_pass(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -328,7 +328,7 @@ def _parse_buy(state: State, player: str, words: list[str], t: Translator) -> Ac
         raise _usage("buy", words)
     action: Action = {"type": "buy", "resource": base.resource_of(words[0]), "count": 1}
     if len(words) >= 2:
-        action["count"] = base._int(words[1], "buy") if words[1].isdigit() else 0
+        action["count"] = base.int_word(words[1], "buy") if words[1].isdigit() else 0
         if not words[1].isdigit():
             raise _usage("buy", words[1:])
     if len(words) == 3:
@@ -411,7 +411,7 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
     in any order; a count always follows or precedes its resource word."""
     if [w.casefold() for w in words] == ["none"]:
         return {"type": "power", "plants": [], "cities": []}
-    tokens = base._tokens(words)
+    tokens = base.split_counts(words)
     numbers: list[str] = []
     rest: list[str] = []
     fuel: dict[str, int] = {}
@@ -446,7 +446,7 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
 def _fuel_word(word: str) -> str | None:
     """ "coal" or "oil" when the word is a resource word (no prefixes, so that city names
     stay cities), else None; another resource is an error: only hybrids have a choice."""
-    resource = base._RESOURCE_WORDS.get("".join(names.words(word)))
+    resource = base.RESOURCE_WORDS.get("".join(names.words(word)))
     if resource is None:
         return None
     if resource not in base.HYBRID_FUELS:
@@ -532,7 +532,7 @@ def tokens_text(tokens: dict[str, int], t: Translator) -> str:
     """ "2 coal, 1 oil" with plural-aware counts."""
     return ", ".join(
         t.ngettext("{n} {resource}", "{n} {resource}", n).format(
-            n=n, resource=base._resource(t, res)
+            n=n, resource=base.resource_text(t, res)
         )
         for res, n in tokens.items()
     )
@@ -624,7 +624,7 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
     text = t.gettext("Round {round}, Step {step}, {phase}: {who} to {what}.").format(
         round=state["round"],
         step=state["step"],
-        phase=base._phase(t, state["phase"]),
+        phase=base.phase_text(t, state["phase"]),
         who=who,
         what=t.gettext(_EXPECT.get(r.expected(state), "")),
     )
@@ -699,10 +699,12 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             "{player} powers {n} city and earns {income}.",
             "{player} powers {n} cities and earns {income}.",
             event["cities"],
-        ).format(player=event["player"], n=event["cities"], income=base._money(t, event["income"]))
+        ).format(
+            player=event["player"], n=event["cities"], income=base.money_text(t, event["income"])
+        )
         fines = event.get("penalty_bank", 0) + sum(event.get("penalty_players", {}).values())
         if fines:
-            text += " " + t.gettext("Penalties: {amount}.").format(amount=base._money(t, fines))
+            text += " " + t.gettext("Penalties: {amount}.").format(amount=base.money_text(t, fines))
         return text
     if kind == "resources_bought":
         count = int(event["count"])
@@ -713,8 +715,8 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         ).format(
             player=event["player"],
             count=count,
-            resource=base._resource(t, event["resource"]),
-            price=base._money(t, event["price"]),
+            resource=base.resource_text(t, event["resource"]),
+            price=base.money_text(t, event["price"]),
             plant=event["plant"],
         )
     if kind == "step_started" and event.get("step") == 2:
@@ -753,7 +755,7 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
     if kind == "game_over":
         ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
         return t.gettext("Game over! {ranking}").format(ranking=ranking)
-    shared = base._EVENT_TEXTS.get(kind)
+    shared = base.EVENT_TEXTS.get(kind)
     return shared(event, t) if shared else None
 
 

@@ -74,7 +74,7 @@ MAX_TPS = 3  # ALT-24
 PENALTY = 5  # ALT-36
 PLANT_CITY_INCOME2 = 10  # ALT-33: 5 E, in half-Elektro
 
-_event = base._event
+emit = base.emit
 
 
 def _is_int(value: Any) -> bool:
@@ -118,15 +118,15 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     if len(players) >= 3:
         state["regions"] = list(gm.regions)  # ALT-4: all 6 regions
         state["region_pickers"] = []
-        base._start_game(state, events)
+        base.start_game(state, events)
     elif choose:
         # ALT-4 + PG-8: 5 regions for 2 players, chosen in turn.
         order = state["order"]
         state["region_pickers"] = [order[i % len(order)] for i in range(len(gm.regions) - 1)]
     else:
         rng = Rng(state["rng"])
-        state["regions"] = base._random_connected_regions(gm.regions, gm, len(gm.regions) - 1, rng)
-        base._start_game(state, events)
+        state["regions"] = base.random_connected_regions(gm.regions, gm, len(gm.regions) - 1, rng)
+        base.start_game(state, events)
     return state
 
 
@@ -159,7 +159,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction("PG-14", N_("An action must be a command with a type."))
     if ending.anytime(action):  # the table vote to end by agreement, on turn or off
         events: list[Event] = []
-        ending.vote(state, player, action, events, _event)
+        ending.vote(state, player, action, events, emit)
         return state, events
     acting = current_players(state)
     if player not in acting:
@@ -185,7 +185,7 @@ def _auction(handler: Any) -> Any:
         handler(state, player, action, events)
         if state["pending_discard"] is not None:
             state["pending_discard"] = None
-            base._after_purchase(state, events)
+            base.after_purchase(state, events)
 
     return run
 
@@ -263,7 +263,7 @@ def _buy(state: State, player: str, action: Action, events: list[Event]) -> None
     state["players"][player]["money"] -= price
     state["rm"][resource] -= count
     state["built"][str(plant)]["res"][resource] += count
-    _event(
+    emit(
         state,
         events,
         "resources_bought",
@@ -281,9 +281,9 @@ def _done(state: State, player: str, action: Action, events: list[Event]) -> Non
     if state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
-        _event(state, events, "phase_ended", phase="resources")
+        emit(state, events, "phase_ended", phase="resources")
         state["activity"] = False
-        base._start_turn_phase(state, "build", events)
+        base.start_turn_phase(state, "build", events)
     else:
         _end_build_phase(state, events)
 
@@ -351,7 +351,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
     players[player]["cities"].append(node)
     _split_own_lines(state, player, node)  # ALT-16 (ALT-D-5)
     state["activity"] = True
-    _event(
+    emit(
         state,
         events,
         "plant_built",
@@ -361,7 +361,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
         cost=PLANT_COST,
         displaced=list(displaced),
     )
-    base._remove_too_low(state, events)  # PG-40 with the city count of ALT-2
+    base.remove_too_low(state, events)  # PG-40 with the city count of ALT-2
 
 
 # ===================================================================== Phase 4: upgrade
@@ -439,7 +439,7 @@ def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> 
     for r, n in returned.items():
         state["supply"][r] += n
     state["players"][player]["plants"].remove(old)  # plant X leaves the game
-    _event(
+    emit(
         state,
         events,
         "plant_upgraded",
@@ -510,7 +510,7 @@ def _move(state: State, player: str, action: Action, events: list[Event]) -> Non
     for r, c in tokens.items():
         state["built"][str(src)]["res"][r] -= c
         state["built"][str(dst)]["res"][r] += c
-    _event(
+    emit(
         state,
         events,
         "resources_moved",
@@ -640,7 +640,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
     if plan["tp"]:
         _place_tp(state, player, nodes[-1])
     state["activity"] = True
-    _event(
+    emit(
         state,
         events,
         "line_laid",
@@ -652,7 +652,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
         extended=plan["extends"] is not None,
     )
     if plan["tp"]:
-        base._remove_too_low(state, events)
+        base.remove_too_low(state, events)
 
 
 def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -676,8 +676,8 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["money"] -= TP_COST
     _place_tp(state, player, node)
     state["activity"] = True
-    _event(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
-    base._remove_too_low(state, events)
+    emit(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
+    base.remove_too_low(state, events)
 
 
 def _place_tp(state: State, player: str, node: str) -> None:
@@ -714,33 +714,33 @@ def step2_threshold(state: State) -> int:
 
 def _end_build_phase(state: State, events: list[Event]) -> None:
     """PG-46a order with ALT-43/ALT-45 as the end checks and ALT-40 as the Step 2 check."""
-    _event(state, events, "phase_ended", phase="build")
+    emit(state, events, "phase_ended", phase="build")
     state["idle"] = 0 if state["activity"] else state["idle"] + 1
     if not state["final"]:  # (already final when the table agreed to end, ending.py)
         if all(covered(state, n) for n in play_nodes(state)):
             state["final"] = True  # ALT-44: one last Phase 5 with income
-            _event(state, events, "final_round", reason="covered")
+            emit(state, events, "final_round", reason="covered")
         elif ending.nothing_coverable(state):
             # ALT-45 (corrections 1.1): no remaining city can ever be covered.
             state["final"] = True
-            _event(state, events, "final_round", reason="unreachable")
+            emit(state, events, "final_round", reason="unreachable")
     if state["final"]:
-        base._start_turn_phase(state, "bureaucracy", events)
+        base.start_turn_phase(state, "bureaucracy", events)
         return
     if state["step3_drawn"]:
-        base._resolve_step3(state, events)
-    base._start_turn_phase(state, "bureaucracy", events)
+        base.resolve_step3(state, events)
+    base.start_turn_phase(state, "bureaucracy", events)
     if state["step3_pending"]:
-        base._begin_step3(state, events)
+        base.begin_step3(state, events)
     top = base.max_cities(state)
     if state["step"] == 1 and not state["step3_pending"] and top >= step2_threshold(state):
         state["step"] = 2
-        _event(state, events, "step_started", step=2)
-        low = base._lowest_plant(state)
+        emit(state, events, "step_started", step=2)
+        low = base.lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            _event(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
-            base._draw(state, events)
+            emit(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            base.draw_plant(state, events)
 
 
 # ===================================================================== Phase 5: networks
@@ -1016,7 +1016,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     p["money"] -= paid_bank
     p["powered"] = len(powered)
     p["done"] = True
-    _event(
+    emit(
         state,
         events,
         "powered",
@@ -1034,7 +1034,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
         if state["final"]:
             _game_over(state, events)
         else:
-            base._end_bureaucracy(state, events)
+            base.end_bureaucracy(state, events)
 
 
 # ===================================================================== end (ALT-44)
@@ -1060,10 +1060,10 @@ def ranking(state: State) -> list[list[str]]:
 
 
 def _game_over(state: State, events: list[Event]) -> None:
-    _event(state, events, "phase_ended", phase="bureaucracy")
+    emit(state, events, "phase_ended", phase="bureaucracy")
     state["phase"] = "over"
     state["ranking"] = ranking(state)
-    _event(state, events, "game_over", ranking=state["ranking"])
+    emit(state, events, "game_over", ranking=state["ranking"])
 
 
 def is_over(state: State) -> bool:
@@ -1077,10 +1077,10 @@ def conserved(state: State) -> bool:
 
 
 _HANDLERS = {
-    "choose_region": base._choose_region,
-    "open": _auction(base._open),
-    "raise": _auction(base._raise),
-    "pass": _auction(base._pass),
+    "choose_region": base.choose_region,
+    "open": _auction(base.open_auction),
+    "raise": _auction(base.raise_bid),
+    "pass": _auction(base.pass_turn),
     "buy": _buy,
     "done": _done,
     "build_plant": _build_plant,
