@@ -48,7 +48,7 @@ STALLED_ROUNDS = 6  # Phase 4s without building after which the heuristic bot pr
 def random_bot(state: State, player: str, rng: Rng) -> Action:
     if ending.vote_actions(state, player):
         return {"type": "accept_end"}  # bots agree when the table wants to stop
-    if state["round"] >= RANDOM_END_ROUND and state["end_vote"] is None and not state["final"]:
+    if state["round"] >= RANDOM_END_ROUND and state.get("end_vote") is None and not state["final"]:
         # random play seldom covers the map (ALT-44); a long game ends by agreement
         return {"type": "propose_end"}
     if state["phase"] == "bureaucracy":
@@ -62,7 +62,7 @@ def random_bot(state: State, player: str, rng: Rng) -> Action:
 def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
     if ending.vote_actions(state, player):
         return {"type": "accept_end"}  # bots agree when the table wants to stop
-    if state["idle"] >= STALLED_ROUNDS and state["end_vote"] is None and not state["final"]:
+    if state["idle"] >= STALLED_ROUNDS and state.get("end_vote") is None and not state["final"]:
         # nobody has built for rounds (a table gone broke): ask to end by agreement
         return {"type": "propose_end"}
     want = r.expected(state)
