@@ -1,19 +1,30 @@
 # The two commands: `make demo` and `make test`. Both create .venv on first use.
+# `make demo` installs only what a player needs (RUNTIME); the dev tools (pytest, ruff, mypy,
+# hypothesis, ...) come with `make test` and the other developer targets (STAMP).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean fuzz
+.PHONY: demo test lint bench clean fuzz docs lock
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(RUNTIME)
 	$(BIN)/boardchat demo powergrid --players 4 --seed 1 --out demo-out --db demo-out/demo.sqlite3
+
+# docs/rules/<game>.md from the games' rulebooks (engine/<game>/data/rulebook.toml).
+docs: $(STAMP)
+	$(BIN)/python tools/rulebook_docs.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -34,6 +45,16 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) demo-out .mypy_cache .ruff_cache
+
+# requirements.lock: the runtime dependencies, pinned, for the Docker image. Regenerate after a
+# change of pyproject.toml's dependencies (a clean venv, so no dev tool slips in).
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip
+	.lock-venv/bin/python -m pip install --quiet .
+	{ echo "# pinned runtime dependencies of boardchat (make lock); used by the Dockerfile"; \
+	  .lock-venv/bin/python -m pip freeze --exclude boardchat; } > requirements.lock
+	rm -rf .lock-venv
 
 # Translations: extract messages to bot/locale/boardchat.pot, update the ru/zh_Hant/pl .po
 # files and compile the .mo files (bot/locale/update.py). `make i18n-check` changes nothing.

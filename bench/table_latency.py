@@ -1,13 +1,19 @@
-"""Table service latency: many concurrent games on one SQLite file, random legal moves.
+"""Table service latency: many concurrent games, random legal moves, on SQLite and PostgreSQL.
 
     .venv/bin/python bench/table_latency.py [--games 200] [--moves 4000] [--concurrency 2]
+        [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4]
 
-Each game has three human seats. Workers (the chats sending at the same time) pick a random
+Each game has three human seats. Senders (the chats sending at the same time) pick a random
 idle game, choose a random legal action for a player who must act, and send it through
 `Table.act` — the service path of a parsed chat command: turn check, apply on a state loaded
-from JSON, one BEGIN IMMEDIATE transaction (version check, log, state, reminder), the event
-announcements and the next prompt. Rendering is off. Only the service call is timed.
-The last line reads: `table: 200 games, 812 moves/s, p50 1.9 ms, p99 7.5 ms`.
+from JSON, one transaction (version check, log, state, reminder), the event announcements and
+the next prompt. Rendering is off. Only the service call is timed.
+
+Without --db both backends run: SQLite in one process (a temp file) and PostgreSQL with
+--workers processes (each its own table and games) on a throwaway server started with
+tests/pg.py, skipped when no server binary exists. --db runs only the backend it names.
+The last line reads:
+`table: sqlite p50 1.9 ms p99 7.5 ms 812 moves/s; postgres(4 workers) p50 … p99 … moves/s`.
 """
 
 from __future__ import annotations
@@ -17,15 +23,17 @@ import asyncio
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.messages import Inbound
-from bot.store import Store
+from bot.storage import open_store, parse_db
 from bot.table import Table, discover_games
 
 PLAYERS = ("ann", "bob", "cyd")
@@ -35,8 +43,8 @@ def inbound(chat: str, user: str, text: str | None = None) -> Inbound:
     return Inbound("local", chat, f"local:{user}", user, text=text)
 
 
-async def setup(table: Table, games: int, game_id: str) -> list[str]:
-    chats = [f"local:bench-{i}" for i in range(games)]
+async def setup(table: Table, games: int, game_id: str, prefix: str = "") -> list[str]:
+    chats = [f"local:bench-{prefix}{i}" for i in range(games)]
     for chat in chats:
         await table.handle(inbound(chat, PLAYERS[0], f"/new {game_id}"))
         for user in PLAYERS[1:]:
@@ -45,62 +53,105 @@ async def setup(table: Table, games: int, game_id: str) -> list[str]:
     return chats
 
 
-async def run(games: int, moves: int, concurrency: int, game_id: str, seed: int) -> int:
+async def run_one(
+    db: str, games: int, moves: int, concurrency: int, game_id: str, seed: int, prefix: str = ""
+) -> dict[str, Any]:
+    """One process: set up `games` games on `db`, then `moves` timed moves."""
     rnd = random.Random(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(str(Path(tmp) / "bench.sqlite3"))
-        found = discover_games()
-        table = Table(
-            store,
-            games={game_id: found[game_id]},
-            render=False,
-            seeder=lambda: rnd.randrange(1 << 62),
-        )
-        game = table.games[game_id]
-        chats = await setup(table, games, game_id)
-        idle = list(chats)
-        latencies: list[float] = []
-        refused = 0
-        remaining = moves
+    store = await open_store(db)
+    found = discover_games()
+    table = Table(
+        store,  # type: ignore[arg-type]
+        games={game_id: found[game_id]},
+        render=False,
+        seeder=lambda: rnd.randrange(1 << 62),
+    )
+    game = table.games[game_id]
+    chats = await setup(table, games, game_id, prefix)
+    await go_signal()
+    idle = list(chats)
+    latencies: list[float] = []
+    refused = 0
+    remaining = moves
 
-        async def worker() -> None:
-            nonlocal remaining, refused
-            while remaining > 0:
-                remaining -= 1
-                chat = idle.pop(rnd.randrange(len(idle)))
-                try:
-                    row = await store.open_game(chat)
-                    if row is None or row.state_json is None:
-                        continue  # the game ended: it stays out of the idle list
-                    state = json.loads(row.state_json)
-                    player = rnd.choice(game.current_players(state))
-                    action = rnd.choice(game.legal_actions(state, player))
-                    t0 = time.perf_counter()
-                    outs = await table.act(inbound(chat, player), action)
-                    latencies.append(time.perf_counter() - t0)
-                    if not outs or "Sorry" in outs[0].text:
-                        refused += 1
-                    idle.append(chat)
-                except Exception:
-                    idle.append(chat)
-                    raise
+    async def sender() -> None:
+        nonlocal remaining, refused
+        while remaining > 0 and idle:
+            remaining -= 1
+            chat = idle.pop(rnd.randrange(len(idle)))
+            try:
+                row = await store.open_game(chat)
+                if row is None or row.state_json is None:
+                    continue  # the game ended: it stays out of the idle list
+                state = json.loads(row.state_json)
+                player = rnd.choice(game.current_players(state))
+                action = rnd.choice(game.legal_actions(state, player))
+                t0 = time.perf_counter()
+                outs = await table.act(inbound(chat, player), action)
+                latencies.append(time.perf_counter() - t0)
+                if not outs or "Sorry" in outs[0].text:
+                    refused += 1
+                idle.append(chat)
+            except Exception:
+                idle.append(chat)
+                raise
 
-        started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-        elapsed = time.perf_counter() - started
-        await store.close()
-    latencies.sort()
+    started = time.time()
+    await asyncio.gather(*(sender() for _ in range(concurrency)))
+    ended = time.time()
+    await store.close()
+    return {"latencies": latencies, "refused": refused, "started": started, "ended": ended}
+
+
+_GO: list[bool] = []
+
+
+async def go_signal() -> None:
+    """A worker process (--worker) says it is set up and waits for the parent's go."""
+    if _GO:
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+
+
+def summary(label: str, results: list[dict[str, Any]]) -> tuple[str, int]:
+    latencies = sorted(x for r in results for x in r["latencies"])
+    refused = sum(r["refused"] for r in results)
+    elapsed = max(r["ended"] for r in results) - min(r["started"] for r in results)
     n = len(latencies)
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(n - 1, int(n * 0.99))] * 1000
-    rate = n / elapsed
     print(
-        f"{game_id}: {n} moves in {elapsed:.2f} s over {games} games with {concurrency} "
-        f"concurrent senders; {refused} refused; mean {statistics.fmean(latencies) * 1000:.2f} "
-        f"ms, max {latencies[-1] * 1000:.1f} ms"
+        f"{label}: {n} moves in {elapsed:.2f} s; {refused} refused; mean "
+        f"{statistics.fmean(latencies) * 1000:.2f} ms, max {latencies[-1] * 1000:.1f} ms",
+        file=sys.stderr,
     )
-    print(f"table: {games} games, {rate:.0f} moves/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-    return 0 if refused == 0 else 1
+    return f"{label} p50 {p50:.1f} ms p99 {p99:.1f} ms {n / elapsed:.0f} moves/s", refused
+
+
+def run_workers(db: str, workers: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """`workers` processes of this script on `db`, started together once all are set up."""
+    procs = []
+    for w in range(workers):
+        cmd = [sys.executable, __file__, "--worker", "--db", db, "--prefix", f"w{w}-"]
+        cmd += ["--games", str(max(1, args.games // workers))]
+        cmd += ["--moves", str(args.moves // workers), "--concurrency", str(args.concurrency)]
+        cmd += ["--game", args.game, "--seed", str(args.seed + w)]
+        procs.append(
+            subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        )
+    for p in procs:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    results = []
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            raise SystemExit(f"a worker failed ({p.returncode})")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results
 
 
 def main() -> int:
@@ -110,8 +161,47 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--game", default="powergrid")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default=None, help="SQLite path/URL or postgresql:// URL")
+    parser.add_argument("--workers", type=int, default=4, help="PostgreSQL worker processes")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    return asyncio.run(run(args.games, args.moves, args.concurrency, args.game, args.seed))
+    if args.worker:  # one of run_workers' processes: JSON results on the last line
+        _GO.append(True)
+        result = asyncio.run(
+            run_one(
+                args.db, args.games, args.moves, args.concurrency, args.game, args.seed, args.prefix
+            )
+        )
+        print(json.dumps(result))
+        return 0
+    parts: list[str] = []
+    refused = 0
+    backends = [parse_db(args.db)[0]] if args.db else ["sqlite", "postgresql"]
+    if "sqlite" in backends:
+        with tempfile.TemporaryDirectory() as tmp:
+            db = args.db or str(Path(tmp) / "bench.sqlite3")
+            one = asyncio.run(
+                run_one(db, args.games, args.moves, args.concurrency, args.game, args.seed)
+            )
+        line, bad = summary("sqlite", [one])
+        parts.append(line)
+        refused += bad
+    if "postgresql" in backends:
+        from tests.pg import find_bindir, start_server
+
+        label = f"postgres({args.workers} workers)"
+        if args.db:
+            line, bad = summary(label, run_workers(args.db, args.workers, args))
+        elif find_bindir() is None:
+            line, bad = f"{label} skipped: no PostgreSQL server binary", 0
+        else:
+            with start_server() as server:
+                line, bad = summary(label, run_workers(server.new_database(), args.workers, args))
+        parts.append(line)
+        refused += bad
+    print("table: " + "; ".join(parts))
+    return 0 if refused == 0 else 1
 
 
 if __name__ == "__main__":

@@ -23,7 +23,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"boardchat {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("run", help="start every platform whose token is set")
+    run = sub.add_parser("run", help="start every platform whose token is set")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes sharing the webhook socket / Discord shards (BOARDCHAT_WORKERS)",
+    )
 
     local = sub.add_parser("local", help="play in this terminal (hot-seat)")
     local.add_argument("--db", default=None, help="SQLite file (default: BOARDCHAT_DB)")
@@ -38,7 +44,56 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--bot", default="heuristic", help="bot kind for every seat (default: the game's best)"
     )
+    ops = sub.add_parser("backup", help="online copy of the database (PostgreSQL: pg_dump)")
+    ops.add_argument("--out", default=None, help="backup file (default: boardchat-<time>)")
+    export = sub.add_parser("export", help="one game's setup and action log as JSON")
+    export.add_argument("game_id", type=int, help="the game's number (/status shows it)")
+    export.add_argument("--out", default="-", help="file (default: standard output)")
+    imp = sub.add_parser("import", help="replay an exported game into this database")
+    imp.add_argument("file")
+    imp.add_argument("--chat", default=None, help="chat key to put it in (default: its own)")
+    health = sub.add_parser("health", help="exit 0 when a platform beat recently (HEALTHCHECK)")
+    health.add_argument("--max-age", type=float, default=None, help="seconds (default: setting)")
     return parser
+
+
+def _ops(args: argparse.Namespace, settings: Settings) -> int:
+    """backup, export, import, health: print the outcome; 1 on a refusal."""
+    import json
+    import time
+
+    from bot import health, ops
+
+    try:
+        if args.command == "backup":
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            print(ops.backup(settings.db, args.out or f"boardchat-{stamp}.sqlite3"))
+        elif args.command == "export":
+            data = asyncio.run(ops.export_game(settings.db, args.game_id))
+            text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
+            if args.out == "-":
+                print(text)
+            else:
+                with open(args.out, "w", encoding="utf-8") as out:
+                    out.write(text + "\n")
+        elif args.command == "import":
+            from bot.table import discover_games
+
+            with open(args.file, encoding="utf-8") as src:
+                data = json.load(src)
+            pk = asyncio.run(
+                ops.import_game(settings.db, data, discover_games(), chat_key=args.chat)
+            )
+            print(f"imported as game {pk}")
+        elif args.command == "health":
+            max_age = args.max_age if args.max_age is not None else settings.health_max_age
+            ok, said = health.check(max_age, directory=settings.health_dir or None)
+            print(said)
+            return 0 if ok else 1
+    except (ops.OpsError, OSError, ValueError) as err:
+        print(f"boardchat {args.command}: {err}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,10 +113,21 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
+        workers = args.workers if args.workers is not None else settings.workers
+        if workers > 1:
+            from bot.workers import WorkersError, run_workers
+
+            try:
+                return run_workers(settings, workers)
+            except WorkersError as err:
+                print(f"boardchat run: {err}", file=sys.stderr)
+                return 2
         from bot.runner import serve
 
         asyncio.run(serve(settings))
         return 0
+    if args.command in ("backup", "export", "import", "health"):
+        return _ops(args, settings)
     if args.command == "local":
         from bot.local import run_local
 

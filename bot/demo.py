@@ -2,7 +2,10 @@
 
 A lobby is opened, the host leaves, N bot seats join and the game starts; the table plays the
 bots to the end as it would in a chat. Every reply's text goes to <out>/log.txt and every
-board picture to <out>/NNN-<phase>.png; the final ranking is printed.
+board picture to <out>/NNN-<phase>.png; the final ranking is printed. The end of the game goes
+to <out>/card.png (the ranking with its deciding figures), <out>/charts.png (figures per
+player per round) and <out>/replay.webp, <out>/replay.gif and, with imageio-ffmpeg installed,
+<out>/replay.mp4 (the phase pictures, animated).
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot.cards.ending import end_of_game
 from bot.messages import Inbound, Outbound
 from bot.table import default_bot_kind, open_table
+from engine.core.protocol import EnglishTranslator
 
 CHAT_KEY = "local:demo"
 HOST = "local:demo-host"
@@ -98,6 +103,31 @@ async def run_demo(
         )
         for place, group in enumerate(ranking, start=1):
             print(f"{place}. {', '.join(group)}", file=dst)
+        seats = await table.store.seats(row.id)
+        log_rows = await table.store.actions(row.id)
+        ending = end_of_game(
+            game,
+            [s.display_name for s in seats],
+            dict(row.options),
+            int(row.seed or 0),
+            [(a.player, a.action) for a in log_rows],
+            EnglishTranslator(),
+        )
+        for name, data in (
+            ("card.png", ending.card),
+            ("charts.png", ending.charts),
+            ("replay.webp", ending.webp),
+            ("replay.gif", ending.gif),
+        ):
+            (folder / name).write_bytes(data)
+        if ending.mp4 is not None:
+            (folder / "replay.mp4").write_bytes(ending.mp4)
+        print(
+            f"end of game: card.png, charts.png, replay.webp, replay.gif"
+            f"{', replay.mp4' if ending.mp4 is not None else ''} "
+            f"({ending.frames} frames) in {folder}",
+            file=dst,
+        )
         return 0
     finally:
         await table.close()

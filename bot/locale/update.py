@@ -23,9 +23,11 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from collections.abc import Iterable
+import tomllib
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import IO, Any
 
 from babel import Locale
 from babel.messages.catalog import Catalog
@@ -117,6 +119,37 @@ def _check_placeholders_consistent(template: Catalog) -> None:
                 print(f"warning: singular has placeholders the plural lacks: {one!r} ({where})")
 
 
+def extract_rulebook(
+    fileobj: IO[bytes],
+    keywords: Any,
+    comment_tags: Any,
+    options: dict[str, Any],
+) -> Iterator[tuple[int, None, str, list[str]]]:
+    """Babel extractor for the games' rulebooks (engine/<game>/data/rulebook.toml, registered in
+    babel.cfg): every how-to-play paragraph, rule title and text, glossary term and text is a
+    message. The comment names the game and the rule, for translators."""
+    raw = fileobj.read()
+    data = tomllib.loads(raw.decode("utf-8"))
+    text = raw.decode("utf-8")
+    game = str(data.get("game", "?"))
+
+    def line_of(message: str) -> int:
+        probe = message.replace("\\", "\\\\").replace('"', '\\"')[:60]
+        at = text.find(probe)
+        return text.count("\n", 0, at) + 1 if at >= 0 else 1
+
+    for paragraph in data.get("howto", ()):
+        yield line_of(paragraph), None, str(paragraph), [f"{game} rulebook: how to play"]
+    for rule in data.get("rule", ()):
+        rid = str(rule["id"])
+        yield line_of(rule["title"]), None, str(rule["title"]), [f"{game} rulebook: title of {rid}"]
+        yield line_of(rule["text"]), None, str(rule["text"]), [f"{game} rulebook: {rid}"]
+    for term in data.get("term", ()):
+        name = str(term["term"])
+        yield line_of(name), None, name, [f"{game} rulebook: glossary term"]
+        yield line_of(term["text"]), None, str(term["text"]), [f"{game} rulebook: glossary, {name}"]
+
+
 # ---------------------------------------------------------------------------- catalogs
 def new_catalog(lang: str) -> Catalog:
     return Catalog(
@@ -163,7 +196,8 @@ def _revive_obsolete(catalog: Catalog) -> None:
             continue
         old = catalog.obsolete.pop(key)
         if live.pluralizable:
-            same_shape = not isinstance(old.string, str) and len(old.string) == catalog.num_plurals
+            forms = old.string
+            same_shape = isinstance(forms, tuple | list) and len(forms) == catalog.num_plurals
         else:
             same_shape = isinstance(old.string, str)
         if same_shape and not _translated(live.string) and _translated(old.string):

@@ -34,6 +34,7 @@ from bot import i18n
 from bot.messages import Button, Inbound, Outbound
 from bot.service import ARGS_KIND, TableService, args_kind
 from bot.settings import Settings
+from bot.workers import discord_shard_options
 from engine.core.errors import N_
 from engine.core.protocol import ArgSpec, CommandSpec
 
@@ -914,7 +915,7 @@ class BoardchatTree(app_commands.CommandTree):
             log.error("discord: could not report the error to %s: %s", interaction.id, exc)
 
 
-class BoardchatClient(discord.Client):
+class BoardchatClient(discord.AutoShardedClient):
     """discord.Client with the generated command tree, the button handler and the table."""
 
     def __init__(
@@ -925,6 +926,7 @@ class BoardchatClient(discord.Client):
             # threads cached so unsolicited messages rarely need a fetch.
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **discord_shard_options(settings),  # this worker's slice (DISCORD_SHARD_IDS)
         )
         self.table = table
         self.settings = settings

@@ -54,6 +54,7 @@ from bot.i18n import LANGUAGES, tr
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
 from bot.service import TableService
 from bot.settings import Settings
+from bot.workers import webhook_listen
 
 log = logging.getLogger(__name__)
 
@@ -584,8 +585,7 @@ async def running(
             if settings.telegram_webhook_url:
                 host, port = parse_listen(settings.telegram_webhook_listen)
                 await updater.start_webhook(
-                    listen=host,
-                    port=port,
+                    **webhook_listen(host, port),  # or the socket `run --workers N` bound
                     url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
                     webhook_url=settings.telegram_webhook_url,
                     allowed_updates=list(ALLOWED_UPDATES),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action, BotFn, Event, Ranking, Reply, State, Translator
+from engine.core import N_, Action, BotFn, Event, Ranking, Reply, State, Translator
 from engine.hexania import commands, rules
 from engine.hexania.bots import BOTS
 from engine.hexania.options import OPTIONS
@@ -14,7 +14,7 @@ class Hexania:
     """Hexagonal war of growing, merging and splitting figures; two dice a turn (HEX-1)."""
 
     id = "hexania"
-    name = "Hexania"
+    name = N_("Hexania")
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     options = OPTIONS
@@ -66,10 +66,22 @@ class Hexania:
     def is_picture_event(self, event: Event) -> bool:
         return commands.is_picture_event(event)
 
-    def render(self, state: State, viewer: str | None) -> bytes:
+    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
         from engine.hexania.render import render as draw  # Pillow only when a picture is wanted
 
-        return draw(rules.view(state, viewer), viewer)
+        return draw(rules.view(state, viewer), viewer, t=t)
+
+    def render_set(
+        self,
+        state: State,
+        viewer: str | None,
+        t: Translator | None = None,
+        previous: State | None = None,
+    ) -> list[Any]:
+        from engine.hexania.render import render_set  # Pillow only when a picture is wanted
+
+        before = None if previous is None else rules.view(previous, viewer)
+        return render_set(rules.view(state, viewer), viewer, t=t, previous=before)
 
     def undoable(self, events: list[Event]) -> bool:
         return commands.undoable(events)

@@ -1,30 +1,56 @@
-"""Hexania board picture: view -> palette PNG (the only module that imports Pillow).
+"""Hexania pictures for phones: view -> palette PNGs (the only module that imports Pillow).
 
-Pointy-top hexes (HEX-G-2), row letters on both ends of each row, the cell numbers along the
-rim where each diagonal of a number begins and ends, the cell name in every empty cell,
-homelands tinted in their owner's colour, figures in the Okabe–Ito colours with their mass,
-and a header with the dice and the points left.
+The map is cropped to the cells in play (figures and homelands) plus two rings, drawn with
+pointy-top hexes (HEX-G-2) large enough that every cell shows its id (HEX-G-4), occupied
+cells too; a figure's mass stands under the id of its middle cell. A crop too wide for one
+picture at that size comes in parts. The panel says whose turn it is (highlighted), the dice,
+the points left, and each player's side, pieces and figures ("C7 ×2": cell and mass). Cells
+that changed since the previous picture are ringed in the change colour and the caption says
+what changed. Every word goes through the translator.
 """
 
 from __future__ import annotations
 
-import io
 import math
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
-from engine.hexania.board import CELLS, COORD, RADIUS, ROWS, name_of, qmin
+from engine.core.errors import N_
+from engine.core.picture import (
+    CHANGE,
+    HILITE,
+    INK,
+    MAX_HEIGHT,
+    MUTED,
+    NAME,
+    NUMBER,
+    RGB,
+    RULE,
+    TITLE,
+    WHITE,
+    WIDTH,
+    Pen,
+    Picture,
+    Sheet,
+    Words,
+    finish,
+    new_sheet,
+    palette,
+    stacked,
+    text_on,
+    text_width,
+    wrap,
+)
+from engine.core.protocol import Translator
+from engine.hexania.board import CELLS, COORD, RADIUS, name_of
 
-WIDTH = 1200
-SIZE = 27  # hex circumradius in pixels
-HEADER = 112
 SQRT3 = math.sqrt(3)
-
-# Okabe–Ito colour-blind-safe palette, one colour per seat.
-PLAYER_COLOURS = [
+S_MIN = 24  # hex circumradius: a 16 px cell id fits inside
+S_MAX = 30
+MARGIN = 10
+PLAYER_COLOURS: list[RGB] = [
     (0, 114, 178),  # blue
     (213, 94, 0),  # vermillion
     (0, 158, 115),  # bluish green
@@ -32,173 +58,238 @@ PLAYER_COLOURS = [
     (230, 159, 0),  # orange
     (86, 180, 233),  # sky blue
 ]
-BACKGROUND = (250, 248, 243)
-CELL = (238, 234, 224)
-CELL_LINE = (184, 176, 160)
-INK = (34, 34, 34)
-FAINT = (150, 144, 132)
-WHITE = (255, 255, 255)
+BACKGROUND: RGB = (250, 248, 243)
+CELL: RGB = (238, 234, 224)
+CELL_LINE: RGB = (184, 176, 160)
+FAINT: RGB = (120, 114, 104)
+NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+EDGE_OF = {  # neighbour offset -> the two corners (of _corners) on that side
+    (1, 0): (0, 1),
+    (0, 1): (1, 2),
+    (-1, 1): (2, 3),
+    (-1, 0): (3, 4),
+    (0, -1): (4, 5),
+    (1, -1): (5, 0),
+}
 
-DIR_ANGLE = {"E": 0, "NE": -60, "NW": -120, "W": 180, "SW": 120, "SE": 60}
+SIDES = {
+    "N": N_("north"),
+    "NE": N_("north-east"),
+    "SE": N_("south-east"),
+    "S": N_("south"),
+    "SW": N_("south-west"),
+    "NW": N_("north-west"),
+}
+TITLE_ROUNDS = N_("Round {round} of {rounds}")
+TITLE_ROUND = N_("Round {round}")
+TO_PLAY = N_("{player} to play")
+DICE = N_("+ bonus {bonus} = {total} · points left: {points}")
+OVER = N_("Game over: {players} won")
+PLAYER_LINE = N_("{side} · pieces: {pieces}")
+OUT = N_("out of the game")
+FIGURES = N_("Figures: {list}")
+NO_FIGURES = N_("no figures")
+YOU = N_("you")
+CAPTION = N_("Round {round}")
+NEXT = N_("{player} is next")
+GAINED = N_("{player} now on {cells}")
+LOST = N_("{player} lost {cells}")
+PANEL_CAPTION = N_("Players and figures")
+SENTENCE = N_("{text}.")
+MAP_PART = N_("Map, part {i} of {n}")
 
-_FONT_DIRS = [
-    Path(__file__).resolve().parents[2] / "assets" / "fonts",
-]
+
+def _tint(rgb: RGB, amount: float) -> RGB:
+    return (
+        round(rgb[0] * amount + 255 * (1 - amount)),
+        round(rgb[1] * amount + 255 * (1 - amount)),
+        round(rgb[2] * amount + 255 * (1 - amount)),
+    )
+
+
+def _dark(rgb: RGB, amount: float = 0.55) -> RGB:
+    return (round(rgb[0] * amount), round(rgb[1] * amount), round(rgb[2] * amount))
 
 
 @cache
-def _font(size: int, bold: bool = False) -> Any:
-    names = ["DejaVuSans-Bold.ttf", "DejaVuSans.ttf"] if bold else ["DejaVuSans.ttf"]
-    for folder in _FONT_DIRS:
-        for name in names:
-            path = folder / name
-            if path.exists():
-                return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size)
+def _palette() -> Image.Image:
+    players = [*PLAYER_COLOURS]
+    flat: list[RGB] = [
+        BACKGROUND,
+        CELL,
+        CELL_LINE,
+        INK,
+        FAINT,
+        WHITE,
+        CHANGE,
+        HILITE,
+        RULE,
+        MUTED,
+        (226, 221, 210),
+    ]
+    for c in players:
+        flat += [c, _tint(c, 0.3), _tint(c, 0.6), _dark(c), _dark(c, 0.8)]
+    backgrounds = [CELL, WHITE, BACKGROUND, HILITE, *players, *(_tint(c, 0.3) for c in players)]
+    return palette(flat, backgrounds, [INK, FAINT, WHITE])
 
 
-def _tint(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    return tuple(round(c * amount + 255 * (1 - amount)) for c in rgb)  # type: ignore[return-value]
-
-
-def _dark(rgb: tuple[int, int, int], amount: float = 0.55) -> tuple[int, int, int]:
-    return tuple(round(c * amount) for c in rgb)  # type: ignore[return-value]
-
-
-def _text_on(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    lum = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
-    return INK if lum > 140 else WHITE
+def _unit(q: int, r: int) -> tuple[float, float]:
+    """A cell's centre in units of the hex radius."""
+    return SQRT3 * (q + r / 2), 1.5 * r
 
 
 @cache
-def _palette_image() -> Image.Image:
-    colours: list[tuple[int, int, int]] = [BACKGROUND, CELL, CELL_LINE, INK, FAINT, WHITE]
-    for c in PLAYER_COLOURS:
-        colours += [c, _tint(c, 0.3), _tint(c, 0.6), _dark(c), _dark(c, 0.8)]
-    for i in range(12):  # grey ramp for antialiased text
-        v = round(34 + i * (250 - 34) / 11)
-        colours.append((v, v, v))
-    for a in (0.25, 0.5, 0.75):  # text edges on cells
-        colours.append(tuple(round(x * a + y * (1 - a)) for x, y in zip(INK, CELL)))  # type: ignore[arg-type]
-    flat: list[int] = []
-    for c in colours:
-        flat.extend(c)
-    flat.extend([0] * (768 - len(flat)))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat)
-    return pal
-
-
-def _centre(q: int, r: int) -> tuple[float, float]:
-    x = WIDTH / 2 + SIZE * SQRT3 * (q + r / 2)
-    y = HEADER + 34 + SIZE + SIZE * 1.5 * (r + RADIUS)
-    return x, y
-
-
-def _corners(x: float, y: float, size: float = SIZE) -> list[tuple[float, float]]:
-    return [
-        (
-            x + size * math.cos(math.radians(60 * i - 30)),
-            y + size * math.sin(math.radians(60 * i - 30)),
-        )
+def _offsets(size: float) -> tuple[tuple[float, float], ...]:
+    return tuple(
+        (size * math.cos(math.radians(60 * i - 30)), size * math.sin(math.radians(60 * i - 30)))
         for i in range(6)
-    ]
+    )
 
 
-def _edge(x: float, y: float, direction: str, size: float = SIZE) -> list[tuple[float, float]]:
-    a = DIR_ANGLE[direction]
-    return [
-        (x + size * math.cos(math.radians(a + d)), y + size * math.sin(math.radians(a + d)))
-        for d in (-30, 30)
-    ]
+def _corners(x: float, y: float, size: float) -> list[tuple[float, float]]:
+    return [(x + dx, y + dy) for dx, dy in _offsets(size)]
 
 
-def _text(draw: Any, xy: tuple[float, float], text: str, font: Any, fill: Any) -> None:
-    draw.text(xy, text, font=font, fill=fill, anchor="mm")
+def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def _anchor_cell(cells: list[str]) -> str:
+def in_play(view: dict[str, Any]) -> set[str]:
+    """The cells the picture shows: figures and homelands of active players, plus two rings."""
+    core = set(view["board"])
+    for info in view["players"].values():
+        core |= set(info["homeland"])
+    if not core:
+        return set(CELLS)
+    near = set()
+    for c in core:
+        q, r = COORD[c]
+        for dq in range(-2, 3):
+            for dr in range(-2, 3):
+                if (
+                    abs(dq + dr) <= 2
+                    and max(abs(q + dq), abs(r + dr), abs(q + dq + r + dr)) <= RADIUS
+                ):
+                    near.add(name_of(q + dq, r + dr))
+    return near
+
+
+def anchor_cell(cells: list[str]) -> str:
     """The figure's cell nearest its centroid: where its mass is written."""
-    pts = [_centre(*COORD[c]) for c in cells]
+    pts = [_unit(*COORD[c]) for c in cells]
     cx = sum(p[0] for p in pts) / len(pts)
     cy = sum(p[1] for p in pts) / len(pts)
-    return min(cells, key=lambda c: (_dist2(_centre(*COORD[c]), (cx, cy)), c))
+    return min(
+        cells, key=lambda c: ((_unit(*COORD[c])[0] - cx) ** 2 + (_unit(*COORD[c])[1] - cy) ** 2, c)
+    )
 
 
-def _dist2(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+class MapLayout:
+    """The hex size and pixel box of the cropped map, and how it is cut into parts."""
+
+    def __init__(self, cells: set[str], fit_height: int | None = None) -> None:
+        """`fit_height`: shrink the hexes (never below S_MIN) so the map is at most that tall,
+        when it then fits in one part: the map and the panel go in one picture."""
+        us = [_unit(*COORD[c]) for c in cells]
+        self.ux0 = min(u[0] for u in us) - SQRT3 / 2
+        self.ux1 = max(u[0] for u in us) + SQRT3 / 2
+        self.uy0 = min(u[1] for u in us) - 1
+        self.uy1 = max(u[1] for u in us) + 1
+        avail = WIDTH - 2 * MARGIN
+        span = self.ux1 - self.ux0
+        self.columns = max(1, math.ceil(span * S_MIN / avail))
+        # parts overlap by one hex column so a figure at a cut shows whole in one of them
+        self.size = min(S_MAX, (self.columns * avail) / (span + (self.columns - 1) * SQRT3))
+        tall = self.uy1 - self.uy0
+        if fit_height and self.columns == 1 and S_MIN * tall + 2 * MARGIN <= fit_height:
+            self.size = min(self.size, (fit_height - 2 * MARGIN) / tall)
+        self.width = round(span * self.size + 2 * MARGIN)
+        self.ox = 0.0  # where the map's top left corner is drawn
+        self.oy = 0.0
+        self.height = round((self.uy1 - self.uy0) * self.size + 2 * MARGIN)
+
+    def centre(self, cell: str) -> tuple[float, float]:
+        ux, uy = _unit(*COORD[cell])
+        return (
+            self.ox + MARGIN + (ux - self.ux0) * self.size,
+            self.oy + MARGIN + (uy - self.uy0) * self.size,
+        )
+
+    def parts(self) -> list[tuple[int, int, int, int]]:
+        """(x0, y0, x1, y1) of each part: at most WIDTH wide and MAX_HEIGHT tall."""
+        xs = [(0, self.width)]
+        if self.width > WIDTH:
+            n = math.ceil(self.width / WIDTH)
+            step = (self.width - WIDTH) / (n - 1)
+            xs = [(round(i * step), round(i * step) + WIDTH) for i in range(n)]
+        ys = [(0, self.height)]
+        if self.height > MAX_HEIGHT:
+            n = math.ceil(self.height / (MAX_HEIGHT - 60))
+            step = (self.height - MAX_HEIGHT) / (n - 1)
+            ys = [(round(i * step), round(i * step) + MAX_HEIGHT) for i in range(n)]
+        return [(x0, y0, x1, y1) for y0, y1 in ys for x0, x1 in xs]
 
 
-def _dice(draw: Any, x: int, y: int, value: int, size: int = 34) -> None:
-    draw.rounded_rectangle([x, y, x + size, y + size], radius=6, fill=WHITE, outline=INK, width=2)
-    pips = {
-        1: [(1, 1)],
-        2: [(0, 0), (2, 2)],
-        3: [(0, 0), (1, 1), (2, 2)],
-        4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
-        6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
-    }[value]
-    step = size / 4
-    for px, py in pips:
-        cx, cy = x + step * (px + 1), y + step * (py + 1)
-        draw.ellipse([cx - 3.5, cy - 3.5, cx + 3.5, cy + 3.5], fill=INK)
-
-
-def _header(draw: Any, view: dict[str, Any], colour: dict[str, tuple[int, int, int]]) -> None:
-    big, mid, small = _font(26, True), _font(20), _font(16)
-    rounds = view["rounds"]
-    title = f"Hexania · round {view['round']}" + (f" of {rounds}" if rounds else "")
-    draw.text((20, 14), title, font=big, fill=INK)
-    turn = view["turn"]
-    if view["over"]:
-        ranking = view["result"] or [[]]
-        draw.text((20, 52), "Game over · winner: " + ", ".join(ranking[0]), font=mid, fill=INK)
-    elif turn is not None:
-        who = turn["player"]
-        x = 20
-        draw.rectangle([x, 54, x + 22, 76], fill=colour[who], outline=INK)
-        x += 32
-        draw.text((x, 53), f"{who} to play", font=mid, fill=INK)
-        x += int(draw.textlength(f"{who} to play", font=mid)) + 20
-        for d in turn["dice"]:
-            _dice(draw, x, 48, d)
-            x += 42
-        tail = f"+ {turn['bonus']} bonus = {turn['dice'][0] + turn['dice'][1] + turn['bonus']}"
-        draw.text((x + 4, 53), tail, font=mid, fill=INK)
-        x += int(draw.textlength(tail, font=mid)) + 24
-        draw.text((x, 53), f"points left: {turn['points']}", font=_font(20, True), fill=INK)
-    # legend: one entry per seat
-    x = 20
-    for name, info in sorted(view["players"].items(), key=lambda kv: kv[1]["seat"]):
-        label = f"{name} ({info['side']}) {info['pieces']}"
-        if not info["active"]:
-            label = f"{name} out"
-        draw.rectangle([x, 88, x + 16, 104], fill=colour[name], outline=INK)
-        draw.text((x + 22, 86), label, font=small, fill=INK if info["active"] else FAINT)
-        x += 22 + int(draw.textlength(label, font=small)) + 22
-
-
-def render(view: dict[str, Any], viewer: str | None = None) -> bytes:
-    height = int(_centre(0, RADIUS)[1] + SIZE + 44)
-    img = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    draw = ImageDraw.Draw(img)
-    colour = {
-        name: PLAYER_COLOURS[info["seat"] % len(PLAYER_COLOURS)]
-        for name, info in view["players"].items()
+def changed_cells(
+    view: dict[str, Any], previous: dict[str, Any] | None
+) -> dict[str, tuple[str | None, str | None]]:
+    """cell -> (owner before, owner now) for every cell whose owner changed."""
+    if previous is None:
+        return {}
+    now, before = view["board"], previous.get("board") or {}
+    return {
+        c: (before.get(c), now.get(c))
+        for c in set(now) | set(before)
+        if now.get(c) != before.get(c)
     }
-    _header(draw, view, colour)
+
+
+def _change_words(
+    w: Words, view: dict[str, Any], changed: dict[str, tuple[str | None, str | None]]
+) -> list[str]:
+    out = []
+    order = sorted(view["players"], key=lambda p: view["players"][p]["seat"])
+    for p in order:
+        got = sorted((c for c, (_b, a) in changed.items() if a == p), key=CELLS.index)
+        lost = sorted((c for c, (b, _a) in changed.items() if b == p), key=CELLS.index)
+        if got:
+            out.append(w(GAINED, player=p, cells=_few(got)))
+        if lost:
+            out.append(w(LOST, player=p, cells=_few(lost)))
+    return out
+
+
+def _few(cells: list[str], most: int = 6) -> str:
+    """At most `most` cell ids, then an ellipsis: a caption stays a sentence."""
+    return ", ".join(cells[:most]) + (", …" if len(cells) > most else "")
+
+
+def _draw_map(
+    pen: Pen,
+    view: dict[str, Any],
+    lay: MapLayout,
+    cells: set[str],
+    colour: dict[str, RGB],
+    changed: set[str],
+) -> None:
+    d = pen.d
+    s = lay.size
     board: dict[str, str] = view["board"]
-    home_owner: dict[str, str] = {}
-    for name, info in view["players"].items():
-        for c in info["homeland"]:
-            home_owner[c] = name
-    name_font, letter_font, mass_font = _font(11), _font(17, True), _font(22, True)
-    number_font = _font(12)
-    # cells
+    home_owner = {c: p for p, info in view["players"].items() for c in info["homeland"]}
+    anchors: dict[str, int] = {}
+    for info in view["players"].values():
+        for fig in info["figures"]:
+            anchors[anchor_cell(fig["cells"])] = fig["mass"]
+    id_size = NUMBER if s < 30 else NUMBER + 2
+    # cells out of play inside the crop: faint, for orientation, without ids
     for cell in CELLS:
-        q, r = COORD[cell]
-        x, y = _centre(q, r)
+        if cell not in cells:
+            x, y = lay.centre(cell)
+            if -s < x - lay.ox < lay.width + s and -s < y - lay.oy < lay.height + s:
+                d.polygon(_corners(x, y, s), fill=BACKGROUND, outline=(226, 221, 210))
+    for cell in sorted(cells, key=CELLS.index):
+        x, y = lay.centre(cell)
         owner = board.get(cell)
         if owner is not None:
             fill = colour[owner]
@@ -206,69 +297,231 @@ def render(view: dict[str, Any], viewer: str | None = None) -> bytes:
             fill = _tint(colour[home_owner[cell]], 0.3)
         else:
             fill = CELL
-        draw.polygon(_corners(x, y), fill=fill, outline=CELL_LINE)
-        if owner is None:
-            _text(draw, (x, y), cell, name_font, FAINT if cell not in home_owner else INK)
-    # homeland rims in the owner's colour
+        d.polygon(_corners(x, y, s), fill=fill, outline=CELL_LINE)
     for cell, owner in home_owner.items():
-        x, y = _centre(*COORD[cell])
-        draw.polygon(_corners(x, y, SIZE - 3), outline=_dark(colour[owner], 0.8), width=3)
-    # figure outlines and masses
+        if cell in cells:
+            x, y = lay.centre(cell)
+            d.polygon(_corners(x, y, s - 3), outline=_dark(colour[owner], 0.8), width=3)
+    # figure outlines: the sides of each figure's cells that face no cell of the same figure
     for name, info in view["players"].items():
+        edge = _dark(colour[name])
         for fig in info["figures"]:
-            cells = set(fig["cells"])
-            edge_colour = _dark(colour[name])
-            for c in cells:
-                x, y = _centre(*COORD[c])
-                for d, (dq, dr) in (
-                    ("E", (1, 0)),
-                    ("NE", (1, -1)),
-                    ("NW", (0, -1)),
-                    ("W", (-1, 0)),
-                    ("SW", (-1, 1)),
-                    ("SE", (0, 1)),
-                ):
-                    q, r = COORD[c]
-                    if (
-                        max(abs(q + dq), abs(r + dr), abs(q + dq + r + dr)) <= RADIUS
-                        and name_of(q + dq, r + dr) in cells
-                    ):
+            own = set(fig["cells"])
+            for c in own:
+                if c not in cells:
+                    continue
+                q, r = COORD[c]
+                x, y = lay.centre(c)
+                pts = _corners(x, y, s)
+                for dq, dr in NEIGHBOURS:
+                    nq, nr = q + dq, r + dr
+                    if _dist((nq, nr), (0, 0)) <= RADIUS and name_of(nq, nr) in own:
                         continue
-                    draw.line(_edge(x, y, d), fill=edge_colour, width=3)
-            anchor = _anchor_cell(fig["cells"])
-            x, y = _centre(*COORD[anchor])
-            _text(draw, (x, y + 1), str(fig["mass"]), mass_font, _text_on(colour[name]))
-            for c in cells:
-                if c != anchor:
-                    cx, cy = _centre(*COORD[c])
-                    dot = _text_on(colour[name])
-                    draw.ellipse([cx - 2.5, cy - 2.5, cx + 2.5, cy + 2.5], fill=dot)
-    # row letters on both ends of each row
-    for r in range(-RADIUS, RADIUS + 1):
-        n = 2 * RADIUS + 1 - abs(r)
-        for q in (qmin(r) - 1, qmin(r) + n):
-            x, y = _centre(q, r)
-            _text(draw, (x, y), ROWS[r + RADIUS], letter_font, INK)
-    # cell numbers where each numbered diagonal meets the rim (HEX-G-4/5): the upper half
-    # counts along NE-SW lines from the top and north-east sides, the lower half along NW-SE
-    # lines to the bottom and south-east sides.
-    for r in range(-RADIUS, 1):
-        last_q = qmin(r) + 2 * RADIUS - abs(r)
-        starts = [qmin(r) + i for i in range(2 * RADIUS + 1 - abs(r))] if r == -RADIUS else [last_q]
-        for q in starts:
-            x, y = _centre(q + 1, r - 1)
-            x = (x + _centre(q, r)[0]) / 2 + 6
-            y = (y + _centre(q, r)[1]) / 2 - 4
-            _text(draw, (x, y), str(q - qmin(r) + 1), number_font, FAINT)
-    for r in range(1, RADIUS + 1):
-        last_q = qmin(r) + 2 * RADIUS - abs(r)
-        ends = [qmin(r) + i for i in range(2 * RADIUS + 1 - abs(r))] if r == RADIUS else [last_q]
-        for q in ends:
-            x, y = _centre(q, r + 1)
-            x = (x + _centre(q, r)[0]) / 2 + 6
-            y = (y + _centre(q, r)[1]) / 2 + 4
-            _text(draw, (x, y), str(q - qmin(r) + 1), number_font, FAINT)
-    out = img.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    out.save(buf, format="PNG", optimize=False, compress_level=6)
-    return buf.getvalue()
+                    i, j = EDGE_OF[(dq, dr)]
+                    d.line((*pts[i], *pts[j]), fill=edge, width=3)
+    for cell in changed & cells:
+        x, y = lay.centre(cell)
+        d.polygon(_corners(x, y, s - 2), outline=CHANGE, width=4)
+    for cell in sorted(cells, key=CELLS.index):
+        x, y = lay.centre(cell)
+        owner = board.get(cell)
+        ink = (
+            text_on(colour[owner]) if owner is not None else (INK if cell in home_owner else FAINT)
+        )
+        if cell in anchors:
+            pen.text((x, y - 1), cell, id_size, "number", fill=ink, anchor="md")
+            pen.text(
+                (x, y + 1),
+                f"×{anchors[cell]}",
+                id_size + 2,
+                "number",
+                bold=True,
+                fill=ink,
+                anchor="ma",
+            )
+        else:
+            pen.text((x, y), cell, id_size, "number", bold=owner is not None, fill=ink, anchor="mm")
+
+
+class _Panel:
+    def __init__(self, view: dict[str, Any], viewer: str | None, w: Words, colour: dict[str, RGB]):
+        self.v, self.viewer, self.w, self.colour = view, viewer, w, colour
+
+    def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
+        v, w = self.v, self.w
+        top = y
+        rounds = v.get("rounds")
+        title = (
+            w(TITLE_ROUNDS, round=v["round"], rounds=rounds)
+            if rounds
+            else w(TITLE_ROUND, round=v["round"])
+        )
+        if pen is not None:
+            pen.text((x, y), title, TITLE, "name", bold=True, max_w=width)
+        y += TITLE + 14
+        turn = v.get("turn")
+        if v.get("over"):
+            winners = ", ".join((v.get("result") or [[]])[0])
+            if pen is not None:
+                pen.text((x, y), w(OVER, players=winners), NAME, "name", bold=True, max_w=width)
+            y += NAME + 14
+        elif turn is not None:
+            who = turn["player"]
+            if pen is not None:
+                d = pen.d
+                d.rounded_rectangle((x - 8, y - 6, x + width, y + 2 * NAME + 30), 8, HILITE)
+                d.rectangle((x, y, x + 24, y + 24), fill=self.colour[who], outline=INK)
+                pen.text(
+                    (x + 34, y), w(TO_PLAY, player=who), NAME, "name", bold=True, max_w=width - 40
+                )
+                dx = x
+                dy = y + NAME + 14
+                for die in turn["dice"]:
+                    _die(pen, dx, dy, die)
+                    dx += 40
+                total = sum(turn["dice"]) + turn["bonus"]
+                pen.text(
+                    (dx + 6, dy + 4),
+                    w(DICE, bonus=turn["bonus"], total=total, points=turn["points"]),
+                    NAME,
+                    "number",
+                    bold=True,
+                    max_w=x + width - dx - 10,
+                )
+            y += 2 * NAME + 40
+        if pen is not None:
+            pen.d.line((x - 8, y - 4, x + width + 8, y - 4), fill=RULE, width=2)
+        y += 8
+        for name, info in sorted(v["players"].items(), key=lambda kv: kv[1]["seat"]):
+            y += self._player(pen, x, y, width, name, info)
+        return y - top
+
+    def _player(
+        self, pen: Pen | None, x: float, y: float, width: float, name: str, info: dict[str, Any]
+    ) -> float:
+        w = self.w
+        active = info["active"]
+        figs = sorted(
+            info["figures"], key=lambda f: (-f["mass"], CELLS.index(anchor_cell(f["cells"])))
+        )
+        items = [f"{anchor_cell(f['cells'])} ×{f['mass']}" for f in figs]
+        figures = w(FIGURES, list=", ".join(items)) if items else w(NO_FIGURES)
+        lines = wrap(figures, NUMBER + 1, width - 34)[:3] if active else []
+        h = NAME + 12 + len(lines) * (NUMBER + 7) + 10
+        if pen is not None:
+            fill = self.colour[name] if active else _tint(self.colour[name], 0.3)
+            pen.d.rectangle((x, y + 2, x + 22, y + 24), fill=fill, outline=INK)
+            label = name + (f" ({w(YOU)})" if name == self.viewer else "")
+            nw = pen.text(
+                (x + 34, y),
+                label,
+                NAME,
+                "name",
+                bold=True,
+                fill=INK if active else MUTED,
+                max_w=width * 0.55,
+            )
+            side = w(SIDES[info["side"]]) if info["side"] in SIDES else info["side"]
+            detail = w(PLAYER_LINE, side=side, pieces=info["pieces"]) if active else w(OUT)
+            pen.text(
+                (x + 34 + nw + 12, y + 4),
+                detail,
+                NUMBER + 1,
+                "number",
+                fill=MUTED,
+                max_w=width - nw - 50,
+            )
+            yy = y + NAME + 10
+            for line in lines:
+                pen.text((x + 34, yy), line, NUMBER + 1, "number", max_w=width - 34)
+                yy += NUMBER + 7
+        return h
+
+
+def _die(pen: Pen, x: float, y: float, value: int, size: int = 30) -> None:
+    d = pen.d
+    d.rounded_rectangle((x, y, x + size, y + size), radius=6, fill=WHITE, outline=INK, width=2)
+    pips = {
+        1: [(1, 1)],
+        2: [(0, 0), (2, 2)],
+        3: [(0, 0), (1, 1), (2, 2)],
+        4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+        6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+    }.get(value, [])
+    step = size / 4
+    for px, py in pips:
+        cx, cy = x + step * (px + 1), y + step * (py + 1)
+        d.ellipse((cx - 3, cy - 3, cx + 3, cy + 3), fill=INK)
+
+
+def _caption(w: Words, view: dict[str, Any], changes: list[str]) -> str:
+    if view.get("over"):
+        head = w(OVER, players=", ".join((view.get("result") or [[]])[0]))
+    else:
+        head = w(CAPTION, round=view["round"])
+        if view.get("turn"):
+            head += " — " + w(NEXT, player=view["turn"]["player"])
+    return " ".join(w(SENTENCE, text=p) for p in (head, "; ".join(changes)) if p)
+
+
+def _sheets(
+    view: dict[str, Any], viewer: str | None, t: Translator | None, previous: dict[str, Any] | None
+) -> list[Sheet]:
+    w = Words(t)
+    colour = {
+        p: PLAYER_COLOURS[info["seat"] % len(PLAYER_COLOURS)] for p, info in view["players"].items()
+    }
+    changed = changed_cells(view, previous)
+    cap = _caption(w, view, _change_words(w, view, changed))
+    cells = in_play(view) | set(changed)
+    panel = _Panel(view, viewer, w, colour)
+    pad = 24
+    panel_h = round(panel.draw(None, pad, pad / 2, WIDTH - 2 * pad) + pad)
+    lay = MapLayout(cells, MAX_HEIGHT - panel_h)
+    parts = lay.parts()
+    if len(parts) == 1 and panel_h + lay.height <= MAX_HEIGHT:
+        sheet = new_sheet(WIDTH, panel_h + lay.height, BACKGROUND, cap)
+        panel.draw(sheet.pen, pad, pad / 2, WIDTH - 2 * pad)
+        lay.ox, lay.oy = (WIDTH - lay.width) / 2, panel_h
+        _draw_map(sheet.pen, view, lay, cells, colour, set(changed))
+        return [sheet]
+    big = new_sheet(lay.width, lay.height, BACKGROUND)
+    _draw_map(big.pen, view, lay, cells, colour, set(changed))
+    sheets = []
+    for i, (x0, y0, x1, y1) in enumerate(parts):
+        part = new_sheet(WIDTH, y1 - y0, BACKGROUND)
+        part.img.paste(big.img.crop((x0, y0, x1, y1)), (round((WIDTH - (x1 - x0)) / 2), 0))
+        part.pen.labels.extend(big.pen.labels)
+        label = w(MAP_PART, i=i + 1, n=len(parts)) if len(parts) > 1 else ""
+        part.caption = (f"{cap} ({label})" if label else cap) if i == 0 else label
+        sheets.append(part)
+    sheet = new_sheet(WIDTH, min(MAX_HEIGHT, panel_h), WHITE, w(PANEL_CAPTION))
+    panel.draw(sheet.pen, pad, pad / 2, WIDTH - 2 * pad)
+    sheets.append(sheet)
+    return sheets
+
+
+def render_set(
+    view: dict[str, Any],
+    viewer: str | None = None,
+    *,
+    t: Translator | None = None,
+    previous: dict[str, Any] | None = None,
+) -> list[Picture]:
+    """The pictures sent together, each with its caption, from rules.view(...)."""
+    return finish(_sheets(view, viewer, t, previous), _palette())
+
+
+def render(
+    view: dict[str, Any],
+    viewer: str | None = None,
+    *,
+    t: Translator | None = None,
+    previous: dict[str, Any] | None = None,
+) -> bytes:
+    """The same pictures as one PNG, one under the other."""
+    return stacked(_sheets(view, viewer, t, previous), _palette())
+
+
+__all__ = ["PLAYER_COLOURS", "in_play", "render", "render_set", "text_width"]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, IllegalAction, Rng
+from engine.core import N_, Rng
 from engine.iec import choices as ch
+from engine.iec.orders import _bad, _cell, _own_building, standing
 from engine.iec.rules import (
-    DELIVERING,
-    INTERACTIVE,
     PHASE_ACTIONS,
     STANDING,
     Action,
@@ -30,6 +29,7 @@ from engine.iec.rules import (
     lose_module,
     mine_limit,
     own,
+    owns_tech,
     param,
     placement_error,
     power_candidates,
@@ -39,31 +39,9 @@ from engine.iec.rules import (
     tech_cost,
     undamaged,
 )
-from engine.iec.scenario import GOODS, KINDS, RECIPES, SIMPLE
+from engine.iec.scenario import KINDS, SIMPLE
+from engine.iec.secret import auto_activate, unlinked_warning
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
-
-
-def _bad(rule: str, msg: str, **kw: Any) -> IllegalAction:
-    return IllegalAction(rule, msg, **kw)
-
-
-def _cell(state: State, action: Action, key: str) -> str:
-    c = action.get(key)
-    if not scen(state).is_cell(c):
-        raise _bad("IEC-S-2", N_("{value} is not a cell of the map."), value=c)
-    return str(c)
-
-
-def _own_building(state: State, player: str, cell: str, kind: str | None) -> dict[str, Any]:
-    b = state["buildings"].get(cell)
-    if b is None or b["owner"] != player or (kind is not None and b["kind"] != kind):
-        raise _bad(
-            "IEC-7",
-            N_("{cell} holds no building of yours of that type."),
-            kind=kind or "building",
-            cell=cell,
-        )
-    return b
 
 
 def _powered_own(state: State, player: str, action: Action, key: str, kind: str) -> dict[str, Any]:
@@ -102,122 +80,6 @@ def _source(state: State, b: dict[str, Any], action: Action) -> str | None:
     return str(cell)
 
 
-# ---------------------------------------------------------------- standing orders
-
-
-def _standing(state: State, player: str, action: Action, events: list[Event]) -> None:
-    kind = action["type"]
-    pl = state["players"][player]
-    orders = pl["orders"]
-    if kind == "power":
-        cells = action.get("buildings")
-        if not isinstance(cells, list):
-            raise _bad("IEC-15.2", N_("List the buildings to power."))
-        cands = {b["cell"] for b in power_candidates(state, player)}
-        for c in cells:
-            if c not in cands:
-                raise _bad("IEC-15.2", N_("{cell} is not one of your buildings to power."), cell=c)
-        if len(set(cells)) != len(cells):
-            raise _bad("IEC-15.2", N_("A building is listed twice."))
-        in_phase = state["phase"] == 3 and state["actor"] == player
-        if in_phase and len(cells) > power_slots(state, player):
-            raise _bad(
-                "IEC-15.1",
-                N_("Buildings you can power besides your reactors: {n}."),
-                n=power_slots(state, player),
-            )
-        orders["power"] = list(cells)
-        if in_phase:
-            _compute_power(state, player, events)
-            state["done"].append(player)
-            return
-    elif kind == "give":
-        to, n = action.get("to"), action.get("count")
-        if to not in state["players"] or to == player or not isinstance(n, int) or n < 0:
-            raise _bad("IEC-15.5", N_("Give power as: player and a number of buildings."))
-        if not (has_tech(state, player, 4) or has_tech(state, str(to), 4)):
-            raise _bad(
-                "IEC-TECH-4",
-                N_("Intergrid power needs Intergrid Transformation on one side."),
-            )
-        if n == 0:
-            orders["give"].pop(to, None)
-        else:
-            orders["give"][to] = n
-    elif kind == "extract":
-        mine = _own_building(state, player, _cell(state, action, "mine"), "mine")
-        res = action.get("resource")
-        dep = ch.deposit_at(state, mine["cell"])
-        if res not in dep:
-            raise _bad("IEC-S-13", N_("This mine's deposit has no {resource}."), resource=res)
-        orders["extract"][mine["cell"]] = res
-    elif kind == "mix":
-        recipes = action.get("recipes")
-        if not isinstance(recipes, list) or any(r not in RECIPES for r in recipes):
-            raise _bad("IEC-S-15", N_("Recipes are AB, BC and AC."))
-        orders["mix"] = list(dict.fromkeys(recipes))
-    elif kind == "transfers":
-        moves = action.get("moves")
-        if not isinstance(moves, list):
-            raise _bad("IEC-S-14", N_("List the transfers."))
-        s = scen(state)
-        r = int(s.buildings["storage"]["range"])
-        clean = []
-        for mv in moves:
-            if not isinstance(mv, dict):
-                raise _bad("IEC-S-14", N_("List the transfers."))
-            a = _own_building(state, player, _cell(state, mv, "from"), "storage")
-            b = _own_building(state, player, _cell(state, mv, "to"), "storage")
-            g, n = mv.get("good"), mv.get("n")
-            if a is b or not s.within(a["cell"], b["cell"], r):
-                raise _bad(
-                    "IEC-S-14",
-                    N_("Goods move only between two of your storages at most {r} cm apart."),
-                    r=r,
-                )
-            if g not in GOODS or not isinstance(n, int) or n < 1:
-                raise _bad("IEC-S-14", N_("A transfer needs a good and a positive number."))
-            clean.append({"from": a["cell"], "to": b["cell"], "good": g, "n": n})
-        orders["transfers"] = clean
-    elif kind == "deliver":
-        src = state["buildings"].get(action.get("building"))
-        if src is None or src["owner"] != player or src["kind"] not in DELIVERING:
-            raise _bad(
-                "IEC-S-10.5",
-                N_("Name one of your mines, mixers or developers, then storages."),
-            )
-        cells = action.get("storages")
-        if not isinstance(cells, list) or len(set(map(str, cells))) != len(cells):
-            raise _bad("IEC-S-10.5", N_("List each storage once."))
-        for c in cells:
-            _own_building(state, player, _cell(state, {"cell": c}, "cell"), "storage")
-        if cells:
-            orders.setdefault("deliver", {})[src["cell"]] = list(cells)
-        else:
-            orders.setdefault("deliver", {}).pop(src["cell"], None)
-    elif kind == "destroy":
-        b = _own_building(state, player, _cell(state, action, "cell"), None)
-        if action.get("cancel"):
-            orders["destroy"] = [c for c in orders["destroy"] if c != b["cell"]]
-        elif b["cell"] not in orders["destroy"]:
-            orders["destroy"].append(b["cell"])
-    elif kind == "flex":
-        if not has_tech(state, player, 3):
-            raise _bad("IEC-TECH-3", N_("You need Flexible Order for this."))
-        ph, pos = action.get("phase"), action.get("position")
-        if not isinstance(ph, int) or ph not in (*INTERACTIVE, 12, 13):
-            raise _bad("IEC-TECH-3", N_("Choose a phase from 3 to 14."))
-        if pos not in ("first", "last", "unchanged"):
-            raise _bad("IEC-TECH-3", N_("Position is first, last or unchanged."))
-        if pos == "unchanged":
-            orders["flex"].pop(str(ph), None)
-        else:
-            orders["flex"][str(ph)] = pos
-    elif kind == "antimissile":
-        orders["antimissile"] = bool(action.get("on"))
-    _ev(state, events, "order_set", player=player, order=kind, private_to=player)
-
-
 # ---------------------------------------------------------------- phase actions
 
 
@@ -244,31 +106,6 @@ def _do_done(state: State, player: str, action: Action, events: list[Event]) -> 
     if state["phase"] == 3:
         _compute_power(state, player, events)
     state["done"].append(player)
-
-
-def _do_sweep(state: State, player: str, action: Action, events: list[Event]) -> None:
-    cell = _cell(state, action, "cell")
-    pl = state["players"][player]
-    if not has_tech(state, player, 19) or pl["swept"]:
-        raise _bad("IEC-TECH-19", N_("You cannot sweep mines now."))
-    if cell not in ch.sweep_cells(state, player):
-        raise _bad("IEC-S-22", N_("No tokens to sweep on {cell} within reach."), cell=cell)
-    gone = [t for t in state["tokens"] if t["cell"] == cell]
-    state["tokens"] = [t for t in state["tokens"] if t["cell"] != cell]
-    for t in gone:
-        if t["real"]:
-            state["used_mines"][t["owner"]] = state["used_mines"].get(t["owner"], 0) + 1
-    pl["swept"] = True
-    _reveal(state, player, 19, events)
-    _ev(
-        state,
-        events,
-        "swept",
-        player=player,
-        cell=cell,
-        tokens=[{"owner": t["owner"], "real": t["real"]} for t in gone],
-        revealed=True,
-    )
 
 
 def _lay_checks(state: State, player: str, cells: list[str]) -> None:
@@ -310,18 +147,12 @@ def _do_lay(state: State, player: str, action: Action, events: list[Event]) -> N
             m=mine_limit(state, player),
         )
     _lay_checks(state, player, cells)
-    s = scen(state)
-    r = int(param(state, "mine_lay_range_factor")) * int(s.buildings["storage"]["range"])
-    payer = next(
-        st
-        for st in own(state, player, "storage")
-        if st["powered"] and st["goods"]["AC"] > 0 and s.within(st["cell"], real[0], r)
-    )
+    payer = _mine_payer(state, player, real[0], action.get("from"))
     payer["goods"]["AC"] -= 1
     pl["mines_used"] += len(real)
     if len(real) > 1 or pl["mines_used"] > int(param(state, "M")):
         _reveal(state, player, 18, events)
-    for c in sorted(cells, key=s.index.__getitem__):
+    for c in sorted(cells, key=scen(state).index.__getitem__):
         state["tokens"].append(
             {"id": state["next_token"], "owner": player, "cell": c, "real": c in real, "up": False}
         )
@@ -339,17 +170,39 @@ def _do_lay(state: State, player: str, action: Action, events: list[Event]) -> N
     )
 
 
+def _mine_payer(state: State, player: str, cell: str, named: Any) -> dict[str, Any]:
+    """IEC-S-21 (corrections 1.1): the owner chooses which eligible storage pays the AC (a
+    powered own storage holding AC within reach of the real mine); default: the one holding
+    the most AC (then map order), so the payer does not single out the real token."""
+    s = scen(state)
+    r = int(param(state, "mine_lay_range_factor")) * int(s.buildings["storage"]["range"])
+    eligible = [
+        st
+        for st in own(state, player, "storage")
+        if st["powered"] and st["goods"]["AC"] > 0 and s.within(st["cell"], cell, r)
+    ]
+    if named is not None:
+        for st in eligible:
+            if st["cell"] == named:
+                return st
+        raise _bad(
+            "IEC-S-21",
+            N_("{cell} is not a powered storage of yours holding AC within reach of {mine}."),
+            cell=named,
+            mine=cell,
+        )
+    return max(eligible, key=lambda st: (st["goods"]["AC"], -s.index[st["cell"]]))
+
+
 def _do_relocate(state: State, player: str, action: Action, events: list[Event]) -> None:
     pl = state["players"][player]
     if pl["laid"]:
         raise _bad("IEC-21", N_("You already laid or moved tokens this turn."))
     src, dst = _cell(state, action, "from"), _cell(state, action, "to")
-    tok = next(
-        (t for t in own_tokens_at(state, player, src) if not t["up"]),
-        None,
-    )
+    # IEC-S-21 b (corrections 1.1): any one of his own tokens, face down or up.
+    tok = next(iter(own_tokens_at(state, player, src)), None)
     if tok is None:
-        raise _bad("IEC-21", N_("You have no face-down token on {cell}."), cell=src)
+        raise _bad("IEC-21", N_("You have no token on {cell}."), cell=src)
     _lay_checks(state, player, [dst])
     tok["cell"] = dst
     pl["laid"] = True
@@ -377,13 +230,37 @@ def _do_prepare(state: State, player: str, action: Action, events: list[Event]) 
     _ev(state, events, "site_prepared", player=player, cell=cell, developer=dev["cell"])
 
 
-def _attempt_flag(dev: dict[str, Any], kind: str, failed: bool, retry_tech: bool) -> None:
-    if kind in dev["used"]:
-        dev["used"].append("retried")
-    else:
-        dev["used"].append(kind)
-    if failed and retry_tech and "retry_ok" not in dev["used"]:
-        dev["used"].append("retry_ok")
+def _attempt(
+    state: State,
+    player: str,
+    dev: dict[str, Any],
+    cell: str,
+    kind: Any,
+    prefer: str | None,
+    events: list[Event],
+) -> bool:
+    """One build attempt (IEC-S-18.2): 2 AB, d6; a failure loses 1 AB, the other returns."""
+    threshold = ch.build_threshold(state, dev)
+    sources = _take(state, dev, "AB", ch.module_cost(state), prefer=prefer)
+    roll = _roll(state)
+    ok = roll >= threshold
+    _ev(
+        state,
+        events,
+        "build_roll",
+        player=player,
+        developer=dev["cell"],
+        cell=cell,
+        kind=kind,
+        roll=roll,
+        need=threshold,
+        success=ok,
+        rolled=True,
+    )
+    if not ok:
+        for src in sources[int(param(state, "failed_build_loss_AB")) :]:
+            _put_back(state, src, "AB")
+    return ok
 
 
 def _do_build(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -411,7 +288,7 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
         err = placement_error(state, cell, str(kind))
         if err is not None:
             raise err
-        if choice is not None and (not has_tech(state, player, 1) or choice not in (0, 1)):
+        if choice is not None and (not owns_tech(state, player, 1) or choice not in (0, 1)):
             raise _bad("IEC-TECH-1", N_("Only Remote Drilling lets you choose the deposit."))
     cost = ch.module_cost(state)
     if stock(state, dev, "AB") < cost:
@@ -420,30 +297,15 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
             N_("A module costs {n} AB from storages linked to the developer."),
             n=cost,
         )
-    retry = "build" in dev["used"]
-    threshold = ch.build_threshold(state, dev)
-    sources = _take(state, dev, "AB", cost, prefer=_source(state, dev, action))
-    roll = _roll(state)
-    ok = roll >= threshold
-    if retry:
+    prefer = _source(state, dev, action)
+    dev["used"].append("build")
+    ok = _attempt(state, player, dev, cell, kind, prefer, events)
+    if not ok and has_tech(state, player, 15) and stock(state, dev, "AB") >= cost:
+        # IEC-TECH-15: the re-attempt follows at once (a standing choice, "auto" by default),
+        # so nobody is asked again only because of a secret technology.
         _reveal(state, player, 15, events)
-    _attempt_flag(dev, "build", not ok, has_tech(state, player, 15))
-    _ev(
-        state,
-        events,
-        "build_roll",
-        player=player,
-        developer=dev["cell"],
-        cell=cell,
-        kind=kind,
-        roll=roll,
-        need=threshold,
-        success=ok,
-        rolled=True,
-    )
+        ok = _attempt(state, player, dev, cell, kind, prefer, events)
     if not ok:
-        for src in sources[int(param(state, "failed_build_loss_AB")) :]:
-            _put_back(state, src, "AB")
         return
     if target is not None:
         target["modules"] += 1
@@ -470,13 +332,14 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
             modules=b["modules"],
             new=True,
         )
+        unlinked_warning(state, b, events)
         if kind == "mine":
             _discover(state, cell, player, choice, events)
 
 
 def _do_recycle(state: State, player: str, action: Action, events: list[Event]) -> None:
     dev = _powered_own(state, player, action, "developer", "developer")
-    if not has_tech(state, player, 14):
+    if not owns_tech(state, player, 14):
         raise _bad("IEC-TECH-14", N_("You need Recycling for this."))
     if not ch.can_recycle(state, dev):
         raise _bad("IEC-S-18.5", N_("This developer cannot recycle this turn."))
@@ -487,30 +350,35 @@ def _do_recycle(state: State, player: str, action: Action, events: list[Event]) 
             N_("{cell} holds no building you may recycle within the developer's range."),
             cell=target,
         )
-    retry = "recycle" in dev["used"]
     threshold = ch.recycle_threshold(state, dev)
+    dev["used"].append("recycle")
     _reveal(state, player, 14, events)
-    if retry:
-        _reveal(state, player, 15, events)
     lose_module(state, target, events, "recycled")
-    roll = _roll(state)
-    ok = roll >= threshold
-    if dev["cell"] in state["buildings"]:
-        _attempt_flag(dev, "recycle", not ok and threshold > 1, has_tech(state, player, 15))
-    to = _put(state, dev, "AB", events) if ok else None
-    _ev(
-        state,
-        events,
-        "recycled",
-        player=player,
-        developer=dev["cell"],
-        target=target,
-        roll=roll,
-        need=threshold,
-        success=ok,
-        to=to,
-        rolled=True,
-    )
+    tries = 1
+    while True:
+        roll = _roll(state)
+        ok = roll >= threshold
+        to = _put(state, dev, "AB", events) if ok else None
+        _ev(
+            state,
+            events,
+            "recycled",
+            player=player,
+            developer=dev["cell"],
+            target=target,
+            roll=roll,
+            need=threshold,
+            success=ok,
+            to=to,
+            again=tries > 1,
+            rolled=True,
+        )
+        # IEC-TECH-15 with Recycling: one more recovery roll when the developer's damage made
+        # it fail; at once, like the build re-attempt.
+        if ok or tries > 1 or threshold <= 1 or not has_tech(state, player, 15):
+            break
+        _reveal(state, player, 15, events)
+        tries += 1
 
 
 def _do_activate(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -677,7 +545,7 @@ def _do_transmit(state: State, player: str, action: Action, events: list[Event])
     prefer = _source(state, tr, action)
     tr["used"].append("transmit")
     need = ch.transmit_threshold(state)
-    launches = 1
+    launches, bonus_tried = 1, False
     while launches:
         launches -= 1
         _take(state, tr, "BC", 1, prefer=prefer)
@@ -697,12 +565,18 @@ def _do_transmit(state: State, player: str, action: Action, events: list[Event])
             vp=state["players"][player]["vp"],
             rolled=True,
         )
-        if "bonus" not in tr["used"] and has_tech(state, player, 8) and undamaged(state, tr):
-            tr["used"].append("bonus")
+        # IEC-TECH-8: announced (and revealed) only when it can act: a BC is left to launch.
+        if (
+            not bonus_tried
+            and has_tech(state, player, 8)
+            and undamaged(state, tr)
+            and stock(state, tr, "BC") > 0
+        ):
+            bonus_tried = True
             _reveal(state, player, 8, events)
             b = _roll(state)
             _ev(state, events, "bonus_roll", player=player, cell=tr["cell"], roll=b, rolled=True)
-            if b >= int(param(state, "bonus_roll_min")) and stock(state, tr, "BC") > 0:
+            if b >= int(param(state, "bonus_roll_min")):
                 launches += 1
 
 
@@ -761,50 +635,9 @@ def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> 
     )
 
 
-def _do_peek(state: State, player: str, action: Action, events: list[Event]) -> None:
-    pl = state["players"][player]
-    area = action.get("area")
-    if not has_tech(state, player, 1) or pl["peeked"]:
-        raise _bad("IEC-TECH-1", N_("You can look at one area per turn with Remote Drilling."))
-    if area not in ch.open_areas(state):
-        raise _bad("IEC-TECH-1", N_("{area} is not an undiscovered area."), area=area)
-    pl["peeked"] = True
-    pl["peeks"][area] = list(state["areas"][area]["candidates"])
-    _ev(
-        state,
-        events,
-        "peeked",
-        player=player,
-        area=area,
-        private_to=player,
-        secret={"deposits": pl["peeks"][area]},
-    )
-
-
-def _do_subsidy(state: State, player: str, action: Action, events: list[Event]) -> None:
-    if not ch.subsidy_possible(state, player):
-        raise _bad(
-            "IEC-TECH-16",
-            N_("Government Subsidy is used once, from turn {turn}."),
-            turn=int(param(state, "subsidy_from_turn")),
-        )
-    cell = _cell(state, action, "cell")
-    kind = str(action.get("kind"))
-    err = placement_error(state, cell, kind)
-    if err is not None:
-        raise err
-    state["players"][player]["subsidy_used"] = True
-    _reveal(state, player, 16, events)
-    b = _new_building(state, player, kind, cell, int(param(state, "subsidy_modules")))
-    _ev(state, events, "subsidy", player=player, cell=cell, kind=kind, modules=b["modules"])
-    if kind == "mine":
-        _discover(state, cell, player, None, events)
-
-
 HANDLERS = {
     "done": _do_done,
-    "power": _standing,
-    "sweep": _do_sweep,
+    "power": standing,
     "lay": _do_lay,
     "relocate": _do_relocate,
     "prepare": _do_prepare,
@@ -815,8 +648,6 @@ HANDLERS = {
     "transmit": _do_transmit,
     "research": _do_research,
     "tech": _do_tech,
-    "peek": _do_peek,
-    "subsidy": _do_subsidy,
 }
 
 
@@ -837,12 +668,14 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if kind in STANDING and not in_turn:
         if state["over"]:
             raise _bad("IEC-S-9", N_("The game is over."))
-        _standing(state, player, action, events)
+        standing(state, player, action, events)
         return state, events
     if kind not in HANDLERS:
         raise _bad("syntax", N_("Unknown action {action}."), action=kind)
     _check_turn(state, player, kind)
     HANDLERS[kind](state, player, action, events)
+    if not state["over"] and player not in state["done"]:
+        auto_activate(state, player, state["phase"], events)
     if (
         not state["over"]
         and player not in state["done"]
@@ -869,8 +702,6 @@ def legal_actions(state: State, player: str) -> list[Action]:
         cands = [b["cell"] for b in power_candidates(state, player)]
         out.append({"type": "power", "buildings": cands[:slots]})
         out.append({"type": "power", "buildings": cands[-slots:] if slots else []})
-    elif ph == 4:
-        out += [{"type": "sweep", "cell": c} for c in ch.sweep_cells(state, player)]
     elif ph == 5:
         cells = ch.lay_cells(state, player)
         if ch.can_lay(state, player):
@@ -878,7 +709,7 @@ def legal_actions(state: State, player: str) -> list[Action]:
                 out.append({"type": "lay", "real": [c], "fake": []})
                 if i + 2 < len(cells) and i % 3 == 0:
                     out.append({"type": "lay", "real": [c], "fake": [cells[i + 1], cells[i + 2]]})
-        for t in ch.own_tokens(state, player, face_down=True):
+        for t in ch.own_tokens(state, player):
             out += [{"type": "relocate", "from": t["cell"], "to": c} for c in cells[:6]]
     elif ph == 6:
         for d in own(state, player, "developer"):
@@ -940,20 +771,8 @@ def legal_actions(state: State, player: str) -> list[Action]:
             and stock(state, lab, "BC") > 0
             and stock(state, lab, "AC") > 0
         ]
-    elif ph == 14:
-        if ch.must_choose_tech(state, player):
-            return [{"type": "tech", "tech": t} for t in available_techs(state, player)]
-        pl = state["players"][player]
-        if has_tech(state, player, 1) and not pl["peeked"]:
-            out += [{"type": "peek", "area": a} for a in ch.open_areas(state)]
-        if ch.subsidy_possible(state, player):
-            s = scen(state)
-            for c in s.cells:
-                if c in s.buildable and c not in state["buildings"]:
-                    kinds = ch.kinds_for(state, c)
-                    out += [{"type": "subsidy", "kind": k, "cell": c} for k in kinds[:2]]
-                    if len(out) > 40:
-                        break
+    elif ph == 14 and ch.must_choose_tech(state, player):
+        return [{"type": "tech", "tech": t} for t in available_techs(state, player)]
     out.append({"type": "done"})
     return out
 

@@ -20,6 +20,7 @@ from engine.iec.rules import (
     DELIVERING,
     deposit_at,
     own,
+    owns_tech,
     param,
     power_candidates,
     power_slots,
@@ -604,21 +605,30 @@ def _phase_techs(state: State, player: str, acts: list[Action]) -> Action | None
     techs = [a for a in acts if a["type"] == "tech"]
     if techs:
         return min(techs, key=lambda a: TECH_PREFERENCE.index(a["tech"]))
-    peeks = [a for a in acts if a["type"] == "peek"]
-    if peeks:
-        return peeks[0]
-    s = scen(state)
-    r = int(s.buildings["mine"]["link"])
-    stores = [st["cell"] for st in own(state, player, "storage")]
-    for a in acts:
-        near = a["type"] == "subsidy" and any(s.within(a["cell"], c, r) for c in stores)
-        if near and a["kind"] == "mine" and _safe(state, player, a["cell"]):
-            return a
+    return None
+
+
+def _secret_orders(state: State, player: str) -> Action | None:
+    """Private standing choices of Remote Drilling and Government Subsidy (engine/iec/secret.py):
+    peek at an area not seen yet; land a mine next to an own storage."""
+    pl = state["players"][player]
+    orders = pl["orders"]
+    if owns_tech(state, player, 1) and not orders.get("peek"):
+        fresh = [a for a in ch.open_areas(state) if a not in pl["peeks"]]
+        if fresh:
+            return {"type": "peek", "area": fresh[0]}
+    if owns_tech(state, player, 16) and not pl["subsidy_used"] and not orders.get("subsidy"):
+        s = scen(state)
+        r = int(s.buildings["mine"]["link"])
+        for st in own(state, player, "storage"):
+            for c in s.near(st["cell"], r):
+                if "mine" in ch.kinds_for(state, c) and _safe(state, player, c):
+                    return {"type": "subsidy", "kind": "mine", "cell": c}
     return None
 
 
 def economic_bot(state: State, player: str, rng: Rng) -> Action:
-    order = _standing_update(state, player)
+    order = _standing_update(state, player) or _secret_orders(state, player)
     if order is not None:
         return order
     ph = state["phase"]

@@ -15,10 +15,12 @@ from engine.iec.rules import (
     linked,
     mine_limit,
     own,
+    owns_tech,
     param,
     power_candidates,
     power_slots,
     powered,
+    public_tech,
     scen,
     stock,
     tech_cost,
@@ -66,19 +68,18 @@ def kinds_for(state: State, cell: str) -> list[str]:
 
 
 def can_build_attempt(dev: Building) -> bool:
-    used = dev["used"]
-    if "recycle" in used:
-        return False
-    return "build" not in used or ("retry_ok" in used and "retried" not in used)
+    """IEC-S-18.2: one attempt per turn (Construction Recovery's re-attempt follows at once,
+    inside the same action, so no flag of it ever shows)."""
+    return not ({"build", "recycle"} & set(dev["used"]))
 
 
-def can_recycle(state: State, dev: Building) -> bool:
-    if not has_tech(state, dev["owner"], 14):
+def can_recycle(state: State, dev: Building, public: bool = False) -> bool:
+    """IEC-TECH-14: `public` asks whether everyone can see that he may (Recycling revealed);
+    the owner himself may recycle with an unrevealed Recycling, which reveals it."""
+    tech = public_tech if public else owns_tech
+    if not tech(state, dev["owner"], 14):
         return False
-    used = dev["used"]
-    if "prepare" in used or "build" in used:
-        return False
-    return "recycle" not in used or ("retry_ok" in used and "retried" not in used)
+    return not ({"prepare", "build", "recycle"} & set(dev["used"]))
 
 
 def build_targets(
@@ -174,11 +175,10 @@ def sweep_cells(state: State, player: str) -> list[str]:
 
 
 def launcher_shots(state: State, la: Building) -> int:
-    """IEC-S-19.2: undamaged 2 (3 with Missile Salvo); damaged or incomplete 1."""
-    if undamaged(state, la):
-        base = int(param(state, "launcher_shots"))
-        return base + 1 if has_tech(state, la["owner"], 9) else base
-    return 1
+    """IEC-16.2 / IEC-16.4 / IEC-S-19.2 (corrections 1.1): 2 missiles from the first module;
+    "undamaged" gates only Missile Salvo's third."""
+    base = int(param(state, "launcher_shots"))
+    return base + 1 if has_tech(state, la["owner"], 9) and undamaged(state, la) else base
 
 
 def launcher_max_targets(state: State, la: Building) -> int:
@@ -237,7 +237,7 @@ def open_areas(state: State) -> list[str]:
 def subsidy_possible(state: State, player: str) -> bool:
     pl = state["players"][player]
     return (
-        has_tech(state, player, 16)
+        owns_tech(state, player, 16)
         and not pl["subsidy_used"]
         and state["turn"] >= int(param(state, "subsidy_from_turn"))
     )
@@ -253,13 +253,12 @@ def has_choice(state: State, player: str, ph: int) -> bool:
     pl = state["players"][player]
     if ph == 3:
         return len(power_candidates(state, player)) > power_slots(state, player)
-    if ph == 4:
-        return has_tech(state, player, 19) and not pl["swept"] and bool(sweep_cells(state, player))
     if ph == 5:
         if pl["laid"]:
             return False
+        # IEC-S-21 b (corrections 1.1): any own token may be relocated.
         return can_lay(state, player) or (
-            bool(own_tokens(state, player, face_down=True)) and bool(lay_cells(state, player))
+            bool(own_tokens(state, player)) and bool(lay_cells(state, player))
         )
     if ph == 6:
         return any(
@@ -268,7 +267,7 @@ def has_choice(state: State, player: str, ph: int) -> bool:
         )
     if ph == 7:
         for d in powered(state, player, "developer"):
-            if can_recycle(state, d) and recycle_targets(state, d):
+            if can_recycle(state, d, public=True) and recycle_targets(state, d):
                 return True
             if (
                 can_build_attempt(d)
@@ -297,11 +296,8 @@ def has_choice(state: State, player: str, ph: int) -> bool:
             for lab in powered(state, player, "laboratory")
         )
     if ph == 14:
-        if must_choose_tech(state, player):
-            return True
-        if has_tech(state, player, 1) and not pl["peeked"] and open_areas(state):
-            return True
-        return subsidy_possible(state, player)
+        # Peeks and the subsidy are private standing orders (engine/iec/secret.py).
+        return must_choose_tech(state, player)
     return False
 
 

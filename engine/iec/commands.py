@@ -17,6 +17,11 @@ from engine.core import (
     Translator,
 )
 from engine.iec import choices as ch
+from engine.iec import lines as iec_lines
+from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
+from engine.iec.lines import _tech_name, kind_name
+from engine.iec.lines import describe_event as describe_event
+from engine.iec.lines import describe_private_event as describe_private_event
 from engine.iec.rules import (
     PHASE_NAMES,
     has_tech,
@@ -27,35 +32,10 @@ from engine.iec.rules import (
     scen,
     stock,
     tech_cost,
+    tech_mode,
 )
 from engine.iec.scenario import GOODS, KINDS, RECIPES, load, scenario_ids
 from engine.iec.techs import TECHS
-
-# Display names of the building kinds (the state keeps the English ids of KINDS).
-KIND_NAMES: dict[str, str] = {
-    "reactor": N_("reactor"),
-    "mine": N_("mine"),
-    "storage": N_("storage"),
-    "mixer": N_("mixer"),
-    "laboratory": N_("laboratory"),
-    "transmitter": N_("transmitter"),
-    "developer": N_("developer"),
-    "launcher": N_("launcher"),
-}
-# Why a module was lost (`module_lost` event's `cause`).
-CAUSE_NAMES: dict[str, str] = {
-    "seismic": N_("seismic shock"),
-    "missile": N_("missile"),
-    "mine": N_("land mine"),  # the mine-war token, not the building (KIND_NAMES)
-    "recycled": N_("recycled"),
-}
-
-
-def kind_name(t: Translator, kind: Any) -> str:
-    """The translated display name of a building kind (unknown ids are shown as they are)."""
-    name = KIND_NAMES.get(str(kind))
-    return t.gettext(name) if name else str(kind)
-
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -130,17 +110,35 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ("/antimissile on",),
     ),
     CommandSpec(
-        "sweep", N_("Minesweepers: clear all tokens from a cell"), (_CELL,), ("/sweep H7",)
+        "use",
+        N_("Use a technology: now (reveals it), auto (when it first acts) or off"),
+        (
+            ArgSpec("tech", "tech"),
+            ArgSpec("mode", "choice", required=False, choices=("now", "auto", "off")),
+        ),
+        ("/use 13", "/use 8 off"),
+    ),
+    CommandSpec(
+        "sweep",
+        N_("Minesweepers: clear all tokens from a cell in the next phase 4 (private order)"),
+        (ArgSpec("cell", "cell", N_("a cell such as E5, or none")),),
+        ("/sweep H7", "/sweep none"),
     ),
     CommandSpec(
         "lay",
-        N_("Lay tokens: the real mine first (A+B for two), then fakes"),
-        (ArgSpec("real", "cell"), ArgSpec("fakes", "cell", required=False, repeated=True)),
-        ("/lay H7 H8 I8",),
+        N_("Lay tokens: the real mine first (A+B for two), then fakes [from storage]"),
+        (
+            ArgSpec("real", "cell"),
+            ArgSpec("fakes", "cell", required=False, repeated=True),
+            ArgSpec(
+                "from", "rest", N_("from <storage>: which storage pays the AC"), required=False
+            ),
+        ),
+        ("/lay H7 H8 I8", "/lay H7 from E3"),
     ),
     CommandSpec(
         "relocate",
-        N_("Move one face-down token instead of laying"),
+        N_("Move one of your tokens instead of laying"),
         (ArgSpec("from", "cell"), ArgSpec("to", "cell")),
         ("/relocate H7 H9",),
     ),
@@ -195,19 +193,25 @@ COMMANDS: tuple[CommandSpec, ...] = (
         ("/research", "/research G1 from E3"),
     ),
     CommandSpec(
-        "tech", N_("Choose a technology (secret)"), (ArgSpec("tech", "tech"),), ("/tech 8",)
+        "tech",
+        N_("List the technologies, or choose one (secret)"),
+        (ArgSpec("tech", "tech", required=False),),
+        ("/tech", "/tech 8"),
     ),
     CommandSpec(
         "peek",
-        N_("Remote Drilling: look at an area's two deposits"),
-        (ArgSpec("area", "area"),),
-        ("/peek II-N",),
+        N_("Remote Drilling: look at an area's two deposits in the next phase 14 (private order)"),
+        (ArgSpec("area", "area", N_("an area, or none")),),
+        ("/peek II-N", "/peek none"),
     ),
     CommandSpec(
         "subsidy",
-        N_("Government Subsidy: 2 modules of a new building"),
-        (ArgSpec("kind", "kind"), _CELL),
-        ("/subsidy transmitter J13",),
+        N_("Government Subsidy: 2 modules of a new building in phase 14 (private order)"),
+        (
+            ArgSpec("kind", "kind", N_("a building type, or none")),
+            ArgSpec("cell", "cell", required=False),
+        ),
+        ("/subsidy transmitter J13", "/subsidy none"),
     ),
     CommandSpec("done", N_("Nothing more in this phase"), (), ("/done",)),
     CommandSpec("status", N_("What happens now and what you can do"), (), ("/status",), "info"),
@@ -286,8 +290,8 @@ def parse(
     """Chat words -> action(s), or a Reply; the Reply's text is in `t`'s language."""
     name = name.lower().lstrip("/")
     args, source = _split_from(state, list(args))
-    if source is not None and name not in ("build", "fire", "transmit", "research"):
-        raise ParseError(N_("Only build, fire, transmit and research take from."))
+    if source is not None and name not in ("build", "fire", "transmit", "research", "lay"):
+        raise ParseError(N_("Only build, fire, transmit, research and lay take from."))
     act = _parse(state, player, name, args, t if t is not None else _English())
     if source is not None and isinstance(act, dict):
         act["from"] = source
@@ -348,6 +352,8 @@ def _parse(
     if name == "antimissile":
         _need(args, 1)
         return {"type": "antimissile", "on": args[0].lower() in ("on", "yes", "1")}
+    if name == "sweep" and args and args[0].lower() == "none":
+        return {"type": "sweep", "cell": None}
     if name in ("sweep", "activate"):
         _need(args, 1)
         return {"type": name, "cell": _cell_arg(state, args[0])}
@@ -402,22 +408,39 @@ def _parse(
             act["building"] = _cell_arg(state, args[0])
         return act
     if name == "tech":
+        if not args:
+            return Reply(iec_lines.tech_list(state, player, t), private=True)
+        return {"type": "tech", "tech": _tech_arg(" ".join(args))}
+    if name == "use":
         _need(args, 1)
-        key = " ".join(args).lower()
-        if key.isdigit():
-            return {"type": "tech", "tech": int(key)}
-        for n, tname in TECHS.items():
-            if tname.lower().startswith(key):
-                return {"type": "tech", "tech": n}
-        raise ParseError(N_("Unknown technology {value}."), value=key)
+        modes = ("now", "auto", "off")
+        has_mode = len(args) > 1 and args[-1].lower() in modes
+        mode = args[-1].lower() if has_mode else "now"
+        words = args[:-1] if has_mode else args
+        return {"type": "use", "tech": _tech_arg(" ".join(words)), "mode": mode}
     if name == "peek":
         _need(args, 1)
+        if args[0].lower() == "none":
+            return {"type": "peek", "area": None}
         area = next((a for a in state["areas"] if a.lower() == args[0].lower()), args[0])
         return {"type": "peek", "area": area}
     if name == "subsidy":
+        _need(args, 1)
+        if args[0].lower() == "none":
+            return {"type": "subsidy", "kind": None, "cell": None}
         _need(args, 2)
         return {"type": "subsidy", "kind": _kind_arg(args[0]), "cell": _cell_arg(state, args[1])}
     raise ParseError(N_("Unknown command {value}."), value=name)
+
+
+def _tech_arg(words: str) -> int:
+    key = words.strip().lower()
+    if key.isdigit():
+        return int(key)
+    for n, tname in TECHS.items():
+        if key and tname.lower().startswith(key):
+            return n
+    raise ParseError(N_("Unknown technology {value}."), value=key)
 
 
 def _parse_fire(state: State, player: str, args: list[str]) -> Action:
@@ -465,14 +488,31 @@ def _techs_text(state: State, player: str, t: Translator) -> str:
     pl = state["players"].get(player)
     if pl is None:
         return t.gettext("You are not playing.")
-    names = ", ".join(f"{n} {t.gettext(TECHS[n])}" for n in pl["techs"]) or "-"
-    return _t_fmt(
+
+    def mode(n: int) -> str:
+        if n in pl["revealed"]:
+            return t.gettext(N_("revealed"))
+        return t.gettext(N_("off") if tech_mode(state, player, n) == "off" else N_("auto"))
+
+    names = ", ".join(f"{n} {t.gettext(TECHS[n])} ({mode(n)})" for n in pl["techs"]) or "-"
+    text = _t_fmt(
         t,
         N_("Your technologies: {names}. Science {s}, next costs {c}."),
         names=names,
         s=pl["science"],
         c=tech_cost(state, player),
     )
+    orders = pl["orders"]
+    waiting = []
+    if orders.get("sweep"):
+        waiting.append(f"/sweep {orders['sweep']}")
+    if orders.get("peek"):
+        waiting.append(f"/peek {orders['peek']}")
+    if orders.get("subsidy"):
+        waiting.append(f"/subsidy {orders['subsidy']['kind']} {orders['subsidy']['cell']}")
+    if waiting:
+        text += "\n" + _t_fmt(t, N_("Private orders waiting: {orders}."), orders=", ".join(waiting))
+    return text
 
 
 def _goods(st: dict[str, Any]) -> str:
@@ -496,14 +536,6 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 n,
             ).format(n=n, cands=cands)
         )
-    elif ph == 4:
-        lines.append(
-            _t_fmt(
-                t,
-                N_("Sweep one cell: {cells} (/sweep cell, free)."),
-                cells=", ".join(ch.sweep_cells(state, player)),
-            )
-        )
     elif ph == 5:
         cells = ch.lay_cells(state, player)
         pl = state["players"][player]
@@ -512,7 +544,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 t,
                 N_(
                     "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
-                    "Or /relocate a face-down token."
+                    "Or /relocate one of your tokens."
                 ),
                 cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
                 m=ch.mine_limit(state, player) - pl["mines_used"],
@@ -618,27 +650,16 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 pct=_pct(need),
             )
         )
-    elif ph == 14:
-        pl = state["players"][player]
-        if ch.must_choose_tech(state, player):
-            lines.append(
-                _t_fmt(
-                    t,
-                    N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
-                    c=tech_cost(state, player),
-                    s=pl["science"],
-                )
+    elif ph == 14 and ch.must_choose_tech(state, player):
+        # Only what is accepted: a technology must be chosen (/done is refused, IEC-24).
+        lines.append(
+            _t_fmt(
+                t,
+                N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
+                c=tech_cost(state, player),
+                s=state["players"][player]["science"],
             )
-        if has_tech(state, player, 1) and not pl["peeked"]:
-            lines.append(
-                _t_fmt(
-                    t,
-                    N_("Remote Drilling: /peek one of {areas}."),
-                    areas=", ".join(ch.open_areas(state)),
-                )
-            )
-        if ch.subsidy_possible(state, player):
-            lines.append(t.gettext("Government Subsidy: /subsidy kind cell (once per game)."))
+        )
     del s
     return lines
 
@@ -661,7 +682,8 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     parts = [head]
     if player is not None and player == actor:
         parts += _quote(state, player, t)
-        parts.append(t.gettext("/done when finished."))
+        if _done_accepted(state, player):
+            parts.append(t.gettext("/done when finished."))
     if player is not None and player in state["players"]:
         stores = "; ".join(f"{st['cell']}: {_goods(st)}" for st in own(state, player, "storage"))
         pl = state["players"][player]
@@ -677,126 +699,14 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     return "\n".join(parts)
 
 
+def _done_accepted(state: State, player: str) -> bool:
+    return not (state["phase"] == 14 and ch.must_choose_tech(state, player))
+
+
 def _result(state: State) -> list[list[str]]:
     from engine.iec.rules import result
 
     return result(state)
-
-
-_EVENT_TEXT = {
-    "radiation": N_("Radiation this turn: {value}."),
-    "turn_started": N_("Turn {turn} begins. Order: {order_text}."),
-    "turn_ended": N_("Turn {turn} ends."),
-    "module_lost": N_(
-        "{player}'s {kind_name} on {cell} loses a module ({left} left, {cause_name})."
-    ),
-    "building_removed": N_("{player}'s {kind_name} on {cell} is destroyed."),
-    "self_destroyed": N_("{player} blows up the {kind_name} on {cell}."),
-    "deposit_revealed": N_("Area {area} holds deposit {deposit}."),
-    "tech_revealed": N_("{player} reveals {tech_name}."),
-    "tech_chosen": N_("{player} discovers a secret technology (cost {cost})."),
-    "site_prepared": N_("{player} prepares a site on {cell}."),
-    "build_roll": N_(
-        "{player} builds a {kind_name} module on {cell}: rolled {roll}, needed {need}+ - {outcome}."
-    ),
-    "recycled": N_("{player} recycles a module on {target}: rolled {roll} - {outcome}."),
-    "tokens_laid": N_("{player} lays tokens on {cells_text}."),
-    "token_moved": N_("{player} moves a token from {src} to {dst}."),
-    "token_activated": N_("{player} activates the token on {cell}: {real_text}."),
-    "mine_test": N_("Mine on {cell}: rolled {roll}, needed {need}+ - {outcome}."),
-    "swept": N_("{player} sweeps the tokens from {cell}."),
-    "intercept": N_("{player} tries to intercept over {target}: rolled {roll} - {outcome}."),
-    "transmitted": N_("{player} transmits from {cell}: rolled {roll}, needed {need}+ - {outcome}."),
-    "research": N_("{player}'s laboratory: rolled {roll} - {outcome}."),
-    "eliminated": N_("{player} is eliminated: {vp} VP become {final_vp}."),
-    "subsidy": N_("{player} receives a subsidised {kind_name} on {cell}."),
-    "game_over": N_("Game over. Ranking: {ranking_text}."),
-}
-
-
-# Events whose line depends on a count: (singular, plural, the event field holding the count).
-_PLURAL_EVENT_TEXT: dict[str, tuple[str, str, str]] = {
-    "missiles": (
-        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
-        "(needed {need}+), {hits} hit.",
-        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
-        "(needed {need}+), {hits} hits.",
-        "hits",
-    ),
-    "power_given": (
-        "{player} gives power for {count} building to {to}.",
-        "{player} gives power for {count} buildings to {to}.",
-        "count",
-    ),
-}
-
-# What the owner alone is told about a private event (see README.md, "Private events").
-_PRIVATE_TEXT = {
-    "tokens_laid": N_("Only you know: your real mine is on {real_text}."),
-    "tech_chosen": N_("Only you know: you discovered {tech_name} (cost {cost})."),
-    "peeked": N_("Remote Drilling: area {area} holds one of {deposits_text}."),
-    "order_set": N_("Standing order saved."),
-}
-
-
-def _tech_name(t: Translator, tech: Any) -> str:
-    name = TECHS.get(tech) if isinstance(tech, int) else None
-    return t.gettext(name) if name else ""
-
-
-def _event_params(event: Event, t: Translator) -> dict[str, Any]:
-    """The event's public fields plus the derived texts the templates use (no secrets)."""
-    params = {k: v for k, v in event.items() if k != "secret"}
-    params["outcome"] = t.gettext(N_("success") if event.get("success") else N_("failure"))
-    order = event.get("order")
-    params["order_text"] = ", ".join(order) if isinstance(order, list) else ""
-    params["tech_name"] = _tech_name(t, event.get("tech"))
-    params["kind_name"] = kind_name(t, event.get("kind", ""))
-    cause = CAUSE_NAMES.get(str(event.get("cause", "")))
-    params["cause_name"] = t.gettext(cause) if cause else str(event.get("cause", ""))
-    params["cells_text"] = ", ".join(event.get("cells", []))
-    params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
-    params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
-    params["ranking_text"] = " > ".join(", ".join(g) for g in event.get("ranking", []))
-    return params
-
-
-def _fill(template: str, params: dict[str, Any]) -> str:
-    try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        return template
-
-
-def describe_event(state: State, event: Event, t: Translator) -> str | None:
-    """The public line for the group chat, or None. Never shows a `secret` field; events that
-    would reveal a secret technology by their mere existence (`peeked`, `order_set`) are
-    not announced. The owner's extra line comes from `describe_private_event`."""
-    kind = str(event.get("type"))
-    params = _event_params(event, t)
-    plural = _PLURAL_EVENT_TEXT.get(kind)
-    if plural is not None:
-        singular, many, key = plural
-        n = event.get(key)
-        return _fill(t.ngettext(singular, many, n if isinstance(n, int) else 0), params)
-    msg = _EVENT_TEXT.get(kind)
-    if msg is None:
-        return None
-    return _fill(t.gettext(msg), params)
-
-
-def describe_private_event(state: State, event: Event, t: Translator) -> str | None:
-    """The line only `event["private_to"]` may read (the secret part), or None."""
-    kind = str(event.get("type"))
-    msg = _PRIVATE_TEXT.get(kind)
-    if msg is None or not event.get("private_to"):
-        return None
-    secret = event.get("secret") or {}
-    params = _event_params(event, t)
-    params["real_text"] = ", ".join(secret.get("real", []))
-    params["tech_name"] = _tech_name(t, secret.get("tech"))
-    params["deposits_text"] = " / ".join(str(d) for d in secret.get("deposits", []))
-    return _fill(t.gettext(msg), params)
 
 
 _BUTTON_TEXT = {
@@ -823,7 +733,8 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
             out.append(label_cmd)
         if len(out) >= 5:
             break
-    out.append((tr.gettext(N_("Done")), "/done"))
+    if _done_accepted(state, player):
+        out.append((tr.gettext(N_("Done")), "/done"))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import (
+    N_,
     Action,
     BotFn,
     CommandSpec,
@@ -21,7 +22,7 @@ from engine.iec.bots import BOTS
 
 class IEC:
     id = "iec"
-    name = "Interplanetary Exploitation Companies"
+    name = N_("Interplanetary Exploitation Companies")
     min_players = 2
     max_players = 4
     options: tuple[OptionSpec, ...] = commands.OPTIONS
@@ -40,6 +41,11 @@ class IEC:
 
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
         return actions.apply(state, player, action)
+
+    def anytime(self, action: Action) -> bool:
+        """Standing orders and private choices any seated player may send off turn (the table
+        accepts them without waiting for his turn); they never advance the game."""
+        return isinstance(action, dict) and action.get("type") in rules.STANDING
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return rules.view(state, player)
@@ -79,10 +85,22 @@ class IEC:
     def is_picture_event(self, event: Event) -> bool:
         return commands.is_picture_event(event)
 
-    def render(self, state: State, viewer: str | None) -> bytes:
+    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
         from engine.iec.render import render
 
-        return render(rules.view(state, viewer), viewer)
+        return render(rules.view(state, viewer), viewer, t=t)
+
+    def render_set(
+        self,
+        state: State,
+        viewer: str | None,
+        t: Translator | None = None,
+        previous: State | None = None,
+    ) -> list[Any]:
+        from engine.iec.render import render_set
+
+        before = None if previous is None else rules.view(previous, viewer)
+        return render_set(rules.view(state, viewer), viewer, t=t, previous=before)
 
     def undoable(self, events: list[Event]) -> bool:
         return commands.undoable(events)

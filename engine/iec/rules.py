@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.core.rng import new_rng_state
-from engine.iec.scenario import GOODS, KINDS, RECIPES, SIMPLE, Scenario, load, scenario_ids
+from engine.iec.scenario import GOODS, KINDS, SIMPLE, Scenario, load, scenario_ids
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
 
 State = dict[str, Any]
@@ -38,7 +38,8 @@ PHASE_NAMES: dict[int, str] = {
     13: N_("extraction"),
     14: N_("technologies"),
 }
-INTERACTIVE = (3, 4, 5, 6, 7, 8, 9, 10, 11, 14)
+# Phase 4 runs on private standing choices only (Minesweepers is secret, corrections 1.1).
+INTERACTIVE = (3, 5, 6, 7, 8, 9, 10, 11, 14)
 MINE_WAR_PHASES = (4, 5, 8)
 ORDERED_PHASES = tuple(range(3, 15))
 STANDING = (
@@ -51,12 +52,17 @@ STANDING = (
     "destroy",
     "flex",
     "antimissile",
+    # Secret choices, given privately in advance (corrections 1.1, "No side channel"): used in
+    # the phase they concern, so no phase waits only for the holder of a secret technology.
+    "use",
+    "sweep",
+    "peek",
+    "subsidy",
 )
 # Buildings whose output goes to a linked storage the owner chooses (IEC-S-10.5, IEC-S-18.5).
 DELIVERING = ("mine", "mixer", "developer")
 PHASE_ACTIONS: dict[int, tuple[str, ...]] = {
     3: ("power", "done"),
-    4: ("sweep", "done"),
     5: ("lay", "relocate", "done"),
     6: ("prepare", "done"),
     7: ("build", "recycle", "done"),
@@ -64,7 +70,7 @@ PHASE_ACTIONS: dict[int, tuple[str, ...]] = {
     9: ("fire", "done"),
     10: ("transmit", "done"),
     11: ("research", "done"),
-    14: ("tech", "peek", "subsidy", "done"),
+    14: ("tech", "done"),
 }
 POWER_PRIORITY = (
     "storage",
@@ -99,13 +105,33 @@ def _roll(state: State) -> int:
     return Rng(state["rng"]).die()
 
 
-def has_tech(state: State, player: str, tech: int) -> bool:
+def owns_tech(state: State, player: str, tech: int) -> bool:
     return tech in state["players"][player]["techs"]
 
 
-def _reveal(state: State, player: str, tech: int, events: list[Event]) -> None:
+def public_tech(state: State, player: str, tech: int) -> bool:
+    """Revealed, hence known to all: only such technologies may shape who is asked to act."""
+    return tech in state["players"][player]["revealed"]
+
+
+def tech_mode(state: State, player: str, tech: int) -> str:
+    """The owner's private standing choice for a technology: "auto" (default) or "off"."""
+    return str(state["players"][player]["orders"].get("use", {}).get(str(tech), "auto"))
+
+
+def has_tech(state: State, player: str, tech: int) -> bool:
+    """Whether the technology acts now (corrections 1.1, IEC-S-23): it has no effect until its
+    owner activates it; "auto" activates it (and reveals it) the first time it acts."""
     pl = state["players"][player]
-    if tech in pl["techs"] and tech not in pl["revealed"] and tech != 2:
+    if tech not in pl["techs"]:
+        return False
+    return tech in pl["revealed"] or tech_mode(state, player, tech) == "auto"
+
+
+def _reveal(state: State, player: str, tech: int, events: list[Event]) -> None:
+    """Activation reveals the technology to all, Super Computer too (corrections 1.1)."""
+    pl = state["players"][player]
+    if tech in pl["techs"] and tech not in pl["revealed"]:
         pl["revealed"].append(tech)
         _ev(state, events, "tech_revealed", player=player, tech=tech, revealed=True)
 
@@ -165,11 +191,13 @@ def available_techs(state: State, player: str) -> list[int]:
 # ---------------------------------------------------------------- storages and links
 
 
-def capacity(state: State, st: dict[str, Any]) -> int:
-    """IEC-S-14 / IEC-S-20: 4 (5 with Compression) undamaged, 2 per intact module otherwise."""
+def capacity(state: State, st: dict[str, Any], public: bool = False) -> int:
+    """IEC-S-14 / IEC-S-20: 4 (5 with Compression) undamaged, 2 per intact module otherwise.
+    `public`: counting Compression only once revealed (what everyone can compute)."""
     if undamaged(state, st):
         base = int(param(state, "storage_capacity"))
-        return base + 1 if has_tech(state, st["owner"], 7) else base
+        tech = public_tech if public else has_tech
+        return base + 1 if tech(state, st["owner"], 7) else base
     return int(param(state, "storage_per_module")) * int(st["modules"])
 
 
@@ -177,8 +205,8 @@ def load_of(st: dict[str, Any]) -> int:
     return sum(st["goods"].values())
 
 
-def free(state: State, st: dict[str, Any]) -> int:
-    return capacity(state, st) - load_of(st)
+def free(state: State, st: dict[str, Any], public: bool = False) -> int:
+    return capacity(state, st, public) - load_of(st)
 
 
 def link_range(state: State, b: dict[str, Any]) -> int:
@@ -231,13 +259,16 @@ def _put(state: State, b: dict[str, Any], good: str, events: list[Event]) -> str
     targets = [st for st in linked(state, b) if free(state, st) > 0]
     if not targets:
         return None
+    # The choice among storages uses public capacities only; a hidden Compression place is
+    # used (and revealed) only when no storage has a public free place (no side channel).
+    targets = [st for st in targets if free(state, st, public=True) > 0] or targets
     simple = good in SIMPLE
     chosen = delivery_order(state, b)
 
     def key(st: dict[str, Any]) -> tuple[int, int, int, str]:
         simples = sum(st["goods"][g] for g in SIMPLE)
         rank = chosen.index(st["cell"]) if st["cell"] in chosen else len(chosen)
-        return (rank, -simples if simple else simples, -free(state, st), st["cell"])
+        return (rank, -simples if simple else simples, -free(state, st, True), st["cell"])
 
     st = min(targets, key=key)
     st["goods"][good] += 1
@@ -256,7 +287,15 @@ def _discard_excess(state: State, st: dict[str, Any], events: list[Event]) -> No
         lost[g] = lost.get(g, 0) + 1
         excess -= 1
     if lost:
-        _ev(state, events, "goods_discarded", player=st["owner"], cell=st["cell"], goods=lost)
+        _ev(
+            state,
+            events,
+            "goods_discarded",
+            player=st["owner"],
+            cell=st["cell"],
+            goods=lost,
+            capacity=capacity(state, st),
+        )
 
 
 def _put_back(state: State, cell: str, good: str) -> None:
@@ -350,7 +389,7 @@ def _discover(
     area = state["areas"][area_id]
     if area["deposit"] is not None:
         return
-    if choice is not None and has_tech(state, player, 1):
+    if choice is not None and owns_tech(state, player, 1):  # the choice activates it
         pick = area["candidates"][choice]
         _reveal(state, player, 1, events)
     else:
@@ -427,8 +466,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
             "peeks": {},
             "subsidy_used": False,
             "laid": False,
-            "swept": False,
-            "peeked": False,
+            "declared": {},
             "orders": {
                 "power": [],
                 "give": {},
@@ -439,6 +477,10 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
                 "destroy": [],
                 "flex": {},
                 "antimissile": True,
+                "use": {},
+                "sweep": None,
+                "peek": None,
+                "subsidy": None,
             },
         }
         for item in s.raw["start"][seat]:
@@ -492,38 +534,44 @@ def _break_ties(
     return out
 
 
-def _phase_orders(state: State, events: list[Event]) -> None:
-    """IEC-TECH-3 / IEC-S-10.3: declared first/last per phase; collisions by d6, lowest first."""
-    rng = Rng(state["rng"])
+def _declare_flex(state: State) -> None:
+    """IEC-S-10.3: Flexible Order declarations are made privately at phase 0 (the standing
+    `flex` order of that moment); each becomes public when its phase begins (corrections 1.1)."""
     state["phase_order"] = {}
-    for ph in ORDERED_PHASES:
-        order = list(state["order"])
-        movers = [
-            p
-            for p in order
-            if has_tech(state, p, 3)
-            and state["players"][p]["orders"]["flex"].get(str(ph), "unchanged") != "unchanged"
-        ]
-        if len(movers) > 1:
-            movers = _break_ties(state, movers, rng, events, "flex_roll", high_first=False)
-        for p in movers:
-            order.remove(p)
-            if state["players"][p]["orders"]["flex"][str(ph)] == "first":
-                order.insert(0, p)
-            else:
-                order.append(p)
-        if order != state["order"]:
-            for p in movers:
-                _reveal(state, p, 3, events)
-        state["phase_order"][str(ph)] = order
+    for p in state["seats"]:
+        pl = state["players"][p]
+        pl["declared"] = dict(pl["orders"]["flex"]) if owns_tech(state, p, 3) else {}
+
+
+def _phase_order(state: State, ph: int, events: list[Event]) -> None:
+    """IEC-TECH-3 / IEC-S-10.3: this phase's declarations are announced (and Flexible Order
+    revealed); first/last applied, collisions by d6, lowest roller first."""
+    order = [p for p in state["order"] if not state["players"][p]["eliminated"]]
+    movers = [
+        p
+        for p in order
+        if state["players"][p].get("declared", {}).get(str(ph), "unchanged") != "unchanged"
+    ]
+    for p in movers:
+        _reveal(state, p, 3, events)
+        pos = state["players"][p]["declared"][str(ph)]
+        _ev(state, events, "flex_declared", player=p, position=pos, revealed=True)
+    if len(movers) > 1:
+        movers = _break_ties(state, movers, Rng(state["rng"]), events, "flex_roll", False)
+    for p in movers:
+        order.remove(p)
+        if state["players"][p]["declared"][str(ph)] == "first":
+            order.insert(0, p)
+        else:
+            order.append(p)
+    state["phase_order"][str(ph)] = order
 
 
 def _start_turn(state: State, events: list[Event]) -> None:
     for b in state["buildings"].values():
         b["used"] = []
     for p in state["seats"]:
-        pl = state["players"][p]
-        pl["laid"] = pl["swept"] = pl["peeked"] = False
+        state["players"][p]["laid"] = False
     state["order"] = _turn_order(state, events)
     _ev(state, events, "turn_started", order=list(state["order"]))
     for p in state["order"]:  # IEC-8 / IEC-D-1: self-destruction at the start of the turn
@@ -534,7 +582,7 @@ def _start_turn(state: State, events: list[Event]) -> None:
                 del state["buildings"][cell]
                 _ev(state, events, "self_destroyed", player=p, cell=cell, kind=b["kind"])
         orders["destroy"] = []
-    _phase_orders(state, events)
+    _declare_flex(state)
 
 
 def _radiation(state: State, events: list[Event]) -> None:
@@ -607,7 +655,11 @@ def _compute_power(state: State, player: str, events: list[Event]) -> None:
     pl = state["players"][player]
     if len(chosen) + n > cap0 + pl["received"] - pl["given"]:
         _reveal(state, player, 13, events)
-    _ev(state, events, "power", player=player, powered=sorted(chosen), slots=slots)
+    # The places shown count Energy Recovery only once revealed (an unrevealed "auto" one
+    # changes nothing here: it was revealed at the phase start if it powers more).
+    cap1, _ = reactor_capacity(state, player, with_bonus=public_tech(state, player, 13))
+    shown = max(0, cap1 + pl["received"] - pl["given"] - n)
+    _ev(state, events, "power", player=player, powered=sorted(chosen), slots=shown)
 
 
 def _power_phase(state: State, events: list[Event]) -> None:
@@ -628,122 +680,11 @@ def _power_phase(state: State, events: list[Event]) -> None:
                 state["players"][r]["received"] += amount
                 _reveal(state, g if has_tech(state, g, 4) else r, 4, events)
                 _ev(state, events, "power_given", player=g, to=r, count=amount)
+    from engine.iec.secret import auto_activate
+
     for p in state["order"]:
+        auto_activate(state, p, 3, events)
         _compute_power(state, p, events)
-
-
-def _mix_and_move(state: State, events: list[Event]) -> None:
-    """Phase 12: 12a mixing (IEC-S-15), then 12b standing transfers (IEC-S-14)."""
-    s = scen(state)
-    for p in state["phase_order"]["12"]:
-        recipes = state["players"][p]["orders"]["mix"]
-        for mx in powered(state, p, "mixer"):
-            made = _mix_once(state, mx, recipes, events)
-            if made and has_tech(state, p, 6) and undamaged(state, mx):
-                roll = _roll(state)
-                _reveal(state, p, 6, events)
-                _ev(state, events, "bonus_roll", player=p, cell=mx["cell"], roll=roll, rolled=True)
-                if roll >= int(param(state, "bonus_roll_min")):
-                    _mix_once(state, mx, recipes, events)
-        arrived: dict[str, dict[str, int]] = {}
-        for mv in state["players"][p]["orders"]["transfers"]:
-            src = state["buildings"].get(mv["from"])
-            dst = state["buildings"].get(mv["to"])
-            if (
-                src is None
-                or dst is None
-                or src["owner"] != p
-                or dst["owner"] != p
-                or src["kind"] != "storage"
-                or dst["kind"] != "storage"
-                or not src["powered"]
-                or not dst["powered"]
-                or not s.within(src["cell"], dst["cell"], int(s.buildings["storage"]["range"]))
-            ):
-                continue
-            g = mv["good"]
-            movable = src["goods"][g] - arrived.get(src["cell"], {}).get(g, 0)
-            n = max(0, min(int(mv["n"]), movable, free(state, dst)))
-            if n:
-                src["goods"][g] -= n
-                dst["goods"][g] += n
-                arrived.setdefault(dst["cell"], {})
-                arrived[dst["cell"]][g] = arrived[dst["cell"]].get(g, 0) + n
-                if load_of(dst) > int(param(state, "storage_capacity")):
-                    _reveal(state, p, 7, events)
-                _ev(state, events, "moved", player=p, src=src["cell"], dst=dst["cell"], good=g, n=n)
-
-
-def _mix_once(state: State, mx: dict[str, Any], recipes: list[str], events: list[Event]) -> bool:
-    for product in recipes:
-        x, y = RECIPES[product]
-        if stock(state, mx, x) < 1 or stock(state, mx, y) < 1:
-            continue
-        sx = _take(state, mx, x, 1)
-        sy = _take(state, mx, y, 1)
-        dest = _put(state, mx, product, events)
-        if dest is None:
-            _put_back(state, sx[0], x)
-            _put_back(state, sy[0], y)
-            continue
-        _ev(state, events, "mixed", player=mx["owner"], cell=mx["cell"], product=product, to=dest)
-        return True
-    return False
-
-
-def default_resource(state: State, mine: dict[str, Any]) -> str | None:
-    dep = deposit_at(state, mine["cell"])
-    if not dep:
-        return None
-    totals = {g: sum(st["goods"][g] for st in own(state, mine["owner"], "storage")) for g in dep}
-    return min(dep, key=lambda g: (totals[g], dep[g], g))
-
-
-def _extract(state: State, events: list[Event]) -> None:
-    """Phase 13 (IEC-S-13): one d6 per powered mine; Advanced Mining rolls for a second unit."""
-    for p in state["phase_order"]["13"]:
-        for mine in powered(state, p, "mine"):
-            dep = deposit_at(state, mine["cell"])
-            res = state["players"][p]["orders"]["extract"].get(mine["cell"])
-            if res not in dep:
-                res = default_resource(state, mine)
-            if res is None:
-                continue
-            roll = _roll(state)
-            ok = roll >= dep[res]
-            to = _put(state, mine, res, events) if ok else None
-            _ev(
-                state,
-                events,
-                "extracted",
-                player=p,
-                cell=mine["cell"],
-                resource=res,
-                roll=roll,
-                need=dep[res],
-                success=ok,
-                to=to,
-                rolled=True,
-            )
-            if ok and has_tech(state, p, 5):
-                _reveal(state, p, 5, events)
-                roll2 = _roll(state)
-                ok2 = roll2 >= int(param(state, "bonus_roll_min"))
-                to2 = _put(state, mine, res, events) if ok2 else None
-                _ev(
-                    state,
-                    events,
-                    "extracted",
-                    player=p,
-                    cell=mine["cell"],
-                    resource=res,
-                    roll=roll2,
-                    need=int(param(state, "bonus_roll_min")),
-                    success=ok2,
-                    to=to2,
-                    bonus=True,
-                    rolled=True,
-                )
 
 
 def _eliminations(state: State, events: list[Event]) -> None:
@@ -778,11 +719,15 @@ def phase_active(state: State, ph: int) -> bool:
 
 
 def _start_phase(state: State, events: list[Event]) -> None:
+    from engine.iec import production, secret
+
     ph = state["phase"]
     state["done"] = []
     state["phase_open"] = True
     if not phase_active(state, ph):
         return
+    if ph in ORDERED_PHASES:
+        _phase_order(state, ph, events)
     if ph == 0:
         _start_turn(state, events)
     elif ph == 1:
@@ -791,10 +736,14 @@ def _start_phase(state: State, events: list[Event]) -> None:
         _hazards(state, events)
     elif ph == 3:
         _power_phase(state, events)
+    elif ph == 4:
+        secret.run_sweeps(state, events)
     elif ph == 12:
-        _mix_and_move(state, events)
+        production.mix_and_move(state, events)
     elif ph == 13:
-        _extract(state, events)
+        production.extract(state, events)
+    elif ph == 14:
+        secret.run_phase14_orders(state, events)
 
 
 def _end_phase(state: State, events: list[Event]) -> None:
@@ -818,6 +767,7 @@ def _end_phase(state: State, events: list[Event]) -> None:
 def advance(state: State, events: list[Event]) -> None:
     """Run automatic work until some player must decide (or the game ends)."""
     from engine.iec.choices import has_choice
+    from engine.iec.secret import auto_activate
 
     while not state["over"]:
         if not state["phase_open"]:
@@ -829,6 +779,7 @@ def advance(state: State, events: list[Event]) -> None:
             for p in state["phase_order"][str(ph)]:
                 if p in state["done"] or state["players"][p]["eliminated"]:
                     continue
+                auto_activate(state, p, ph, events)
                 if has_choice(state, p, ph):
                     state["actor"] = p
                     return
@@ -849,12 +800,16 @@ def intact_modules(state: State, player: str) -> int:
 
 
 def result(state: State) -> list[list[str]]:
-    """IEC-S-9: VP (halved for the eliminated), then intact modules, then science."""
+    """IEC-S-9 / IEC-S-24 (corrections 1.1): every surviving company ranks above every
+    eliminated one (self-destruction never pays); then VP (halved for the eliminated), intact
+    modules, science."""
 
-    def key(p: str) -> tuple[int, int, int]:
-        return (score(state, p), intact_modules(state, p), state["players"][p]["science"])
+    def key(p: str) -> tuple[int, int, int, int]:
+        pl = state["players"][p]
+        alive_ = 0 if pl["eliminated"] else 1
+        return (alive_, score(state, p), intact_modules(state, p), pl["science"])
 
-    groups: dict[tuple[int, int, int], list[str]] = {}
+    groups: dict[tuple[int, int, int, int], list[str]] = {}
     for p in state["seats"]:
         groups.setdefault(key(p), []).append(p)
     return [sorted(groups[k]) for k in sorted(groups, reverse=True)]
@@ -874,6 +829,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             pl["hidden_techs"] = len(state["players"][p]["techs"]) - len(pl["revealed"])
             del pl["peeks"]
             del pl["orders"]
+            pl.pop("declared", None)
     peeks = state["players"][player]["peeks"] if player in state["players"] else {}
     for area_id, area in v["areas"].items():
         if not scen(state).areas[area_id].get("fixed"):

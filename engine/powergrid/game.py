@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from engine.core.errors import N_
 from engine.core.protocol import (
     Action,
     BotFn,
@@ -32,7 +33,7 @@ from engine.powergrid.view import view
 
 class PowerGrid:
     id = "powergrid"
-    name = "Power Grid"
+    name = N_("Power Grid")
     min_players = 2
     max_players = 6
 
@@ -116,8 +117,23 @@ class PowerGrid:
     def undoable(self, events: list[Event]) -> bool:
         return bool(self._chat().undoable(events))
 
-    def render(self, state: State, viewer: str | None) -> bytes:
+    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
+        """The board as one PNG (map and panel one under the other), words through `t`."""
         picture: bytes = importlib.import_module(self.render_module).render(
-            self.view(state, viewer), viewer
+            self.view(state, viewer), viewer, t=t
         )
         return picture
+
+    def render_set(
+        self,
+        state: State,
+        viewer: str | None,
+        t: Translator | None = None,
+        previous: State | None = None,
+    ) -> list[Any]:
+        """The pictures sent together (map, panel), captions in words, changes since `previous`."""
+        before = None if previous is None else self.view(previous, viewer)
+        pictures: list[Any] = importlib.import_module(self.render_module).render_set(
+            self.view(state, viewer), viewer, t=t, previous=before
+        )
+        return pictures

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.core.errors import N_
 from engine.core.protocol import Action, BotFn, Event, OptionSpec, State
 from engine.powergrid.game import PowerGrid
 from engine.powergrid_alt import ending, rules
@@ -21,7 +22,7 @@ from engine.powergrid_alt.view import view
 
 class PowerGridAlt(PowerGrid):
     id = rules.GAME_ID
-    name = "Power Grid (alternative rules)"
+    name = N_("Power Grid (alternative rules)")
     min_players = 2
     max_players = 4
     chat_module = "engine.powergrid_alt.commands"

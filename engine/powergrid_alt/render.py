@@ -1,135 +1,239 @@
-"""The variant's board picture (PNG), the only module here that imports Pillow.
+"""The variant's pictures for phones (PNG), the only module here that imports Pillow.
 
-The map itself (regions, connections, costs, names) is the base game's cached drawing
-(engine/powergrid/render.py); on it we draw owned lines in player colours (hanging ones
-dashed, with a cross at the hanging end), plants in cities with their numbers, TPs in the
-three slots of a city, and below the map a panel: each region's pollution against its
-limit, the players' money, built plants, hands and TPs, the plant market; under it the
-resource market (the base game's block: prices, tokens, supply) beside the last events,
-worded as the chat words them (commands.describe_event).
+The map is the base game's (engine/powergrid/render: the regions in play, zoomed to the
+width); on it we draw owned lines in player colours (hanging ones dashed, with a cross at the
+hanging end), then the city names again so no line covers them, plants in cities with their
+numbers and TPs in a city's slots. The panel is the base game's (who must act, players,
+plants, resources) with each region's pollution against its limit. Marks in the change
+colour show lines, plants and TPs new since the previous picture; the caption says it.
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from engine.core.protocol import EnglishTranslator
+from engine.core.errors import N_
+from engine.core.picture import (
+    CHANGE,
+    INK,
+    MAX_HEIGHT,
+    MUTED,
+    NAME,
+    NUMBER,
+    PANEL,
+    PAPER,
+    RGB,
+    WHITE,
+    WIDTH,
+    Pen,
+    Picture,
+    Sheet,
+    Words,
+    finish,
+    new_sheet,
+    stacked,
+    text_on,
+)
+from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
+from engine.powergrid.render import words as W
+from engine.powergrid.render.board import _name_masks, base_layer, hex_rgb, slot_boxes, tiles
+from engine.powergrid.render.layout import CITY_FONT, NODE_H, NODE_W, map_and_geometry
+from engine.powergrid.render.panel import PLAYER_HEX, Panel
 from engine.powergrid_alt.graph import alt_map
 
-PANEL_LINE = 22
-LOG_LINES = 8  # the last events shown
-LOG_LINE = 21
-PAD = 12
+LOG_LINES = 8
+POLLUTION = N_("Pollution")
+POLLUTION_LINE = N_("{region}: {level} of {limit}")
+UNCOVERED = N_("Cities without power: {n}")
+TPS = N_("TPs: {n}")
+HAND = N_("Hand: {plants}")
+FINAL_ROUND = N_("Final round")
+LAID = N_("{player} laid a line {cities}")
+BUILT_PLANT = N_("{player} built plant {plant} in {city}")
+PLACED_TP = N_("{player} placed a TP in {city}")
 
 
-def _color(view: dict[str, Any], player: str) -> tuple[int, int, int]:
+def _color(view: dict[str, Any], player: str) -> RGB:
     seats = view["seat_order"]
-    return base._hex(base.PLAYER_COLORS[seats.index(player) % len(base.PLAYER_COLORS)])
+    return hex_rgb(PLAYER_HEX[seats.index(player) % len(PLAYER_HEX)])
 
 
 def _dashed(
-    d: ImageDraw.ImageDraw,
-    a: tuple[float, float],
-    b: tuple[float, float],
-    color: tuple[int, int, int],
-    width: int,
+    pen: Pen, a: tuple[float, float], b: tuple[float, float], color: RGB, width: int
 ) -> None:
     (ax, ay), (bx, by) = a, b
     steps = max(1, int(((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 // 12))
     for i in range(0, steps, 2):
         t0, t1 = i / steps, min(1.0, (i + 1) / steps)
-        d.line(
+        pen.d.line(
             (ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
             fill=color,
             width=width,
         )
 
 
-def _draw_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], g: Any) -> None:
+class Changes:
+    """What is new since the previous picture: line segments, plants in cities, TPs."""
+
+    def __init__(self, view: dict[str, Any], previous: dict[str, Any] | None) -> None:
+        def segs(v: dict[str, Any]) -> set[tuple[str, str]]:
+            return {(ln["owner"], s) for ln in v.get("lines") or [] for s in ln["segments"]}
+
+        def tps(v: dict[str, Any]) -> set[tuple[str, str]]:
+            return {(o, c) for c, owners in (v.get("tps") or {}).items() for o in owners}
+
+        if previous is None:
+            self.segments: set[tuple[str, str]] = set()
+            self.plants: set[str] = set()
+            self.tps: set[tuple[str, str]] = set()
+            return
+        self.segments = segs(view) - segs(previous)
+        self.plants = set(view.get("plant_owner") or {}) - set(previous.get("plant_owner") or {})
+        self.tps = tps(view) - tps(previous)
+
+    def words(self, w: Words, view: dict[str, Any]) -> list[str]:
+        am = alt_map(view["map"])
+        out = []
+        for ln in view.get("lines") or []:
+            if any((ln["owner"], s) in self.segments for s in ln["segments"]):
+                cities = " – ".join(am.label(c) for c in ln["cities"])
+                out.append(w(LAID, player=ln["owner"], cities=cities))
+        for number in sorted(self.plants, key=int):
+            owner = view["plant_owner"][number]
+            city = next((c for c, ns in view["plants_in_cities"].items() if int(number) in ns), "?")
+            out.append(w(BUILT_PLANT, player=owner, plant=number, city=am.label(city)))
+        for owner, city in sorted(self.tps):
+            out.append(w(PLACED_TP, player=owner, city=am.label(city)))
+        return out
+
+
+def _draw_lines(pen: Pen, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
-    for line in view["lines"]:
-        color = _color(view, line["owner"])
-        hanging = bool(line["hanging_at"])
-        for key in line["segments"]:
+    for ln in view["lines"]:
+        color = _color(view, ln["owner"])
+        hanging = bool(ln["hanging_at"])
+        for key in ln["segments"]:
             a, b = key.split("|")
+            if a not in g.pos or b not in g.pos:
+                continue
             pa, pb = g.pos[a], g.pos[b]
+            if (ln["owner"], key) in new.segments:
+                pen.d.line((*pa, *pb), fill=CHANGE, width=17)
             if hanging:
-                _dashed(d, pa, pb, color, 7)
+                _dashed(pen, pa, pb, color, 7)
             else:
-                d.line((*pa, *pb), fill=(255, 255, 255), width=11)
-                d.line((*pa, *pb), fill=color, width=7)
-        for node in line["hanging_at"]:
-            x, y = g.pos[am.members[node][0]]
-            d.line((x - 9, y - 9, x + 9, y + 9), fill=color, width=4)
-            d.line((x - 9, y + 9, x + 9, y - 9), fill=color, width=4)
+                pen.d.line((*pa, *pb), fill=WHITE, width=11)
+                pen.d.line((*pa, *pb), fill=color, width=7)
+        for node in ln["hanging_at"]:
+            city = am.members[node][0]
+            if city in g.pos:
+                x, y = g.pos[city]
+                pen.d.line((x - 9, y - 9, x + 9, y + 9), fill=color, width=4)
+                pen.d.line((x - 9, y + 9, x + 9, y - 9), fill=color, width=4)
 
 
-def _draw_cities(d: ImageDraw.ImageDraw, view: dict[str, Any], g: Any) -> None:
+def _draw_names(img: Image.Image, g: Any) -> None:
+    """The city names again, over the lines."""
+    for name in sorted(g.pos):
+        x, y = g.pos[name]
+        text, halo, dx = _name_masks(name)
+        at = (round(x - dx), round(y + NODE_H / 2 + 1))
+        img.paste(WHITE, at, halo)
+        img.paste(INK, at, text)
+
+
+def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
-    font = base._font(15, True)
+    tp = w(TP)
     for node, plants in view["plants_in_cities"].items():
         for i, number in enumerate(plants):
             city = am.members[node][min(i, len(am.members[node]) - 1)]
+            if city not in g.pos:
+                continue
             x, y = g.pos[city]
-            owner = view["plant_owner"][str(number)]
-            color = _color(view, owner)
-            box = (
-                x - base.NODE_W / 2,
-                y - base.NODE_H / 2,
-                x + base.NODE_W / 2,
-                y + base.NODE_H / 2,
-            )
-            d.rounded_rectangle(box, radius=6, fill=color, outline=base._INK, width=2)
-            text = f"⚡{number}"
-            d.text((x, y), text, fill=base._text_on(color), font=font, anchor="mm")
-    for node, owners in view["tps"].items():
-        x, y = g.pos[am.members[node][0]]
-        for (x0, y0, x1, y1), owner in zip(base._slot_boxes(x, y), owners, strict=False):
-            d.rectangle((x0, y0, x1, y1), fill=_color(view, owner), outline=base._INK, width=2)
-            d.text(
-                ((x0 + x1) / 2, (y0 + y1) / 2),
-                "TP",
-                fill=(255, 255, 255),
-                font=base._font(10, True),
+            color = _color(view, view["plant_owner"][str(number)])
+            box = (x - NODE_W / 2, y - NODE_H / 2, x + NODE_W / 2, y + NODE_H / 2)
+            if str(number) in new.plants:
+                pen.d.rounded_rectangle(
+                    (box[0] - 5, box[1] - 5, box[2] + 5, box[3] + 5), radius=9, fill=CHANGE
+                )
+            pen.d.rounded_rectangle(box, radius=6, fill=color, outline=INK, width=2)
+            pen.text(
+                (x, y),
+                f"⚡{number}",
+                NUMBER + 2,
+                "number",
+                bold=True,
+                fill=text_on(color),
                 anchor="mm",
             )
+    for node, owners in view["tps"].items():
+        city = am.members[node][0]
+        if city in g.pos:
+            x, y = g.pos[city]
+            for (x0, y0, x1, y1), owner in zip(slot_boxes(x, y), owners, strict=False):
+                if (owner, node) in new.tps:
+                    pen.d.rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), fill=CHANGE)
+                pen.d.rectangle((x0, y0, x1, y1), fill=_color(view, owner), outline=INK, width=2)
+                pen.text(
+                    ((x0 + x1) / 2, (y0 + y1) / 2),
+                    tp,
+                    NUMBER,
+                    "number",
+                    bold=True,
+                    fill=WHITE,
+                    anchor="mm",
+                )
 
 
-def _panel_lines(view: dict[str, Any]) -> list[tuple[str, tuple[int, int, int]]]:
-    am = alt_map(view["map"])
-    out: list[tuple[str, tuple[int, int, int]]] = []
-    phase = view["phase"]
-    head = f"Power Grid (alternative rules) · round {view['round']} · Step {view['step']} · {phase}"
-    if view.get("final_round"):
-        head += " · final Phase 5"
-    out.append((head, base._INK))
-    pol = "   ".join(
-        f"{reg}: pollution {p['level']}/{p['limit']}" + (" ☢" if p["nuclear"] else "")
-        for reg, p in view["pollution"].items()
-    )
-    out.append((pol, base._INK))
-    out.append((f"Uncovered cities: {len(view['uncovered'])}", base._MUTED))
-    for name in view["seat_order"]:
-        p = view["players"][name]
-        built = ", ".join(f"{b['number']}@{am.label(b['city'])}" for b in p["built"]) or "-"
-        hand = ", ".join(str(h["number"]) for h in p["hand"]) or "-"
-        money = "?" if p["money"] is None else f"{p['money']} E"
-        out.append(
-            (
-                f"{name}: {money} · plants {built} · hand {hand} · TPs {len(p['tps'])}"
-                + ("" if p["powered"] is None else f" · powered {p['powered']}"),
-                _color(view, name),
-            )
-        )
-    market = " ".join(str(c["number"]) for c in view["plant_market"]["current"])
-    future = " ".join(str(c["number"]) for c in view["plant_market"]["future"])
-    out.append((f"Plant market: {market}  |  {future}", base._INK))
-    if view["ranking"]:
-        out.append(("Ranking: " + " > ".join(", ".join(g) for g in view["ranking"]), base._INK))
+TP = N_("TP")
+
+
+class AltPanel(Panel):
+    def details(self, p: str, info: dict[str, Any]) -> str:
+        w = self.w
+        text = w(W.CITIES, n=len(info.get("cities", []))) + " · " + w(TPS, n=len(info["tps"]))
+        hand = ", ".join(str(h["number"]) for h in info.get("hand") or [])
+        return text + (" · " + w(HAND, plants=hand) if hand else "")
+
+    def pollution(self, pen: Pen | None, x: float, y: float, width: float) -> int:
+        v, w = self.v, self.w
+        h = self.heading(pen, x, y, w(POLLUTION))
+        mp, _g = map_and_geometry(v["map"])
+        names = {r["id"]: W.region_name(w, r) for r in mp["regions"]}
+        lines = []
+        for reg, p in (v.get("pollution") or {}).items():
+            text = w(POLLUTION_LINE, region=names.get(reg, reg), level=p["level"], limit=p["limit"])
+            lines.append(text + (f" ☢{p['nuclear']}" if p["nuclear"] else ""))
+        lines.append(w(UNCOVERED, n=len(v.get("uncovered") or [])))
+        if v.get("final_round"):
+            lines.append(w(FINAL_ROUND))
+        col = width / 2
+        for i, text in enumerate(lines):
+            if pen is not None:
+                pen.text(
+                    (x + (i % 2) * col, y + h + (i // 2) * (NUMBER + 10)),
+                    text,
+                    NUMBER + 1,
+                    "number",
+                    fill=INK if i < len(lines) - 1 else MUTED,
+                    max_w=col - 8,
+                )
+        return h + ((len(lines) + 1) // 2) * (NUMBER + 10) + 6
+
+
+def _panel_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with each owned plant's stored resources (the base panel's cards show them)."""
+    out = dict(view)
+    players = {}
+    for name, p in view["players"].items():
+        stored = {b["number"]: b.get("stored") or {} for b in p.get("built") or []}
+        plants = [{**c, "stored": stored.get(c["number"], {})} for c in p.get("plants") or []]
+        players[name] = {**p, "plants": plants, "houses_left": 0}
+    out["players"] = players
     return out
 
 
@@ -142,51 +246,85 @@ def log_lines(view: dict[str, Any], t: Any = None) -> list[str]:
     texts = [
         commands.describe_event(state, e, tr)
         for e in view.get("log") or []
-        if e.get("type") not in base._QUIET_EVENTS
+        if e.get("type") not in ("phase_ended", "phase_started")
     ]
     return [x for x in texts if x][-LOG_LINES:]
 
 
-def _log(d: ImageDraw.ImageDraw, x: float, y: float, width: float, texts: list[str]) -> None:
-    d.text((x, y), "Last events", font=base._font(18, True), fill=base._INK)
-    font = base._font(15)
-    for i, text in enumerate(texts):
-        d.text(
-            (x, y + 28 + i * LOG_LINE),
-            base._fit("· " + text, font, width),
-            font=font,
-            fill=base._INK,
-        )
+def _sheets(
+    view: dict[str, Any], viewer: str | None, t: Translator | None, previous: dict[str, Any] | None
+) -> list[Sheet]:
+    w = Words(t)
+    mp, _whole = map_and_geometry(view["map"])
+    regions = base.regions_of(view, mp)
+    new = Changes(view, previous)
+    lang_key = "|".join(W.region_name(w, r) for r in mp["regions"])
+    layer = base_layer(view["map"], regions, w, lang_key)
+    g = layer.g
+    cap = W.caption(w, view, previous, new.words(w, view))
+    whole = new_sheet(WIDTH, layer.img.height, PAPER)
+    whole.img.paste(layer.img, (0, 0))
+    whole.pen.labels.extend(layer.labels)
+    _draw_lines(whole.pen, view, g, new)
+    _draw_names(whole.img, g)
+    _draw_cities(whole.pen, w, view, g, new)
+    sheets: list[Sheet] = []
+    parts = tiles(layer.img.height)
+    for i, (top, bottom) in enumerate(parts):
+        if len(parts) == 1:
+            whole.caption = cap
+            sheets.append(whole)
+            break
+        s = new_sheet(WIDTH, bottom - top, PAPER)
+        s.img.paste(whole.img.crop((0, top, WIDTH, bottom)), (0, 0))
+        s.pen.labels.extend(whole.pen.labels)
+        part = w(W.MAP_PART, i=i + 1, n=len(parts))
+        s.caption = f"{cap} ({part})" if i == 0 else part
+        sheets.append(s)
+    panel = AltPanel(_panel_view(view), viewer, w)
+    blocks = [
+        "header",
+        "rule",
+        "pollution",
+        "rule",
+        "players",
+        "rule",
+        "plant_market",
+        "rule",
+        "resource_market",
+    ]
+    width = WIDTH - 2 * base.PAD
+    y = base.PAD / 2
+    for b in blocks:
+        y += getattr(panel, b)(None, base.PAD, y, width)
+    sheet = new_sheet(WIDTH, min(MAX_HEIGHT, round(y + base.PAD / 2)), PANEL, w(W.PANEL_CAPTION))
+    y = base.PAD / 2
+    for b in blocks:
+        y += getattr(panel, b)(sheet.pen, base.PAD, y, width)
+    sheets.append(sheet)
+    return sheets
 
 
-def render(view: dict[str, Any], viewer: str | None, *, t: Any = None) -> bytes:
-    """The board as a PNG from GAME.view(...)."""
-    _mp, g = base._map_and_geometry(view["map"])
-    regions = tuple(sorted(view.get("regions_in_play") or []))
-    layer = base._base_layer(view["map"], regions)
-    lines = _panel_lines(view)
-    width = max(g.w, 1000)
-    table = base._Table(view, viewer, base._Words(t))
-    col_w = (width - 3 * PAD) / 2
-    market_h = table.resource_market(None, 0, 0, col_w)
-    events = log_lines(view, t)
-    log_h = 28 + LOG_LINE * len(events)
-    top = g.h + 16 + PANEL_LINE * len(lines)
-    height = top + max(market_h, log_h) + PAD
-    img = Image.new("RGB", (width, height), base._PANEL)
-    img.paste(layer, (0, 0))
-    d = ImageDraw.Draw(img)
-    _draw_lines(d, view, g)
-    _draw_cities(d, view, g)
-    font = base._font(15)
-    y = g.h + 8
-    for text, color in lines:
-        d.text((12, y), base._fit(text, font, width - 24), fill=color, font=font)
-        y += PANEL_LINE
-    d.line((0, top - 4, width, top - 4), fill=base._RULE, width=2)
-    table.resource_market(d, PAD, top, col_w)
-    _log(d, 2 * PAD + col_w, top, col_w, events)
-    out = io.BytesIO()
-    pal = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    pal.save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+def render_set(
+    view: dict[str, Any],
+    viewer: str | None,
+    *,
+    t: Translator | None = None,
+    previous: dict[str, Any] | None = None,
+) -> list[Picture]:
+    """The pictures sent together (map, then panel) from GAME.view(...)."""
+    return finish(_sheets(view, viewer, t, previous), base._palette(view["map"]))
+
+
+def render(
+    view: dict[str, Any],
+    viewer: str | None,
+    *,
+    t: Translator | None = None,
+    previous: dict[str, Any] | None = None,
+) -> bytes:
+    """The same pictures as one PNG, one under the other."""
+    return stacked(_sheets(view, viewer, t, previous), base._palette(view["map"]))
+
+
+__all__ = ["CITY_FONT", "NAME", "log_lines", "render", "render_set"]

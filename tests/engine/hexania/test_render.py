@@ -1,38 +1,81 @@
-"""The board picture: a palette PNG at most 1280 px wide, deterministic, reflecting the state."""
+"""Hexania pictures: cropped to the cells in play, every cell id readable, changes marked."""
+
+from __future__ import annotations
 
 import io
 
 from PIL import Image
 
+from engine.core.picture import CHANGE, HILITE
 from engine.hexania import GAME
+from engine.hexania.board import CELLS
+from engine.hexania.render import in_play
 from tests.engine.hexania.helpers import position
 
 
-def _img(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png))
+def _rgb(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def test_render_is_a_palette_png_within_1280_px_and_deterministic() -> None:
+def _labels(pics: list) -> set[str]:
+    return {lab.text for p in pics for lab in p.labels}
+
+
+def test_render_is_palette_pngs_for_a_phone_and_deterministic() -> None:
     state = GAME.setup(["a", "b", "c", "d", "e", "f"], {}, 3)
-    png = GAME.render(state, None)
-    assert png.startswith(b"\x89PNG")
-    img = _img(png)
-    assert img.mode == "P" and img.width <= 1280 and img.height <= 1280
-    assert GAME.render(state, None) == png
+    pics = GAME.render_set(state, None)
+    for pic in pics:
+        img = Image.open(io.BytesIO(pic.png))
+        assert img.mode == "P" and img.width == 720 and img.height <= 1440
+    assert [p.png for p in GAME.render_set(state, None)] == [p.png for p in pics]
 
 
-def test_render_shows_pieces_and_changes_with_the_state() -> None:
-    empty = position({})
-    full = position(
-        {"blue": ["L12", "L13", "K12"], "red": ["N11", "N12", "N13", "N14", "N15"]}, points=8
-    )
-    a, b = GAME.render(empty, "blue"), GAME.render(full, "blue")
-    assert a != b
-    from engine.hexania.render import PLAYER_COLOURS, _centre
+def test_hex_g4_the_map_is_cropped_to_the_pieces_and_homelands_plus_two_rings() -> None:
+    state = position({"blue": ["L12", "L13", "K12"], "red": ["N11", "N12"]})
+    view = GAME.view(state, None)
+    shown = in_play(view)
+    homes = {c for info in view["players"].values() for c in info["homeland"]}
+    assert {"L12", "N11", "L14", "L15", "P11"} <= shown  # two rings around the pieces
+    assert "L17" not in shown and len(shown) < len(CELLS)
+    assert homes <= shown
+    labels = _labels(GAME.render_set(state, None))
+    assert shown <= labels  # every cell shown has its id written
+    assert not (set(CELLS) - shown) & labels
 
-    img = _img(b).convert("RGB")
-    x, y = _centre(-1, 2)  # N11 holds a red piece (seat 1: vermillion)
-    assert img.getpixel((int(x) + 9, int(y) - 9)) == PLAYER_COLOURS[1]
+
+def test_occupied_cells_keep_their_ids_and_figures_their_mass() -> None:
+    state = position({"blue": ["L12", "L13", "K12"], "red": ["N11", "N12", "N13", "N14", "N15"]})
+    pics = GAME.render_set(state, "blue")
+    labels = _labels(pics)
+    assert {"L12", "L13", "K12", "N11", "N15", "×3", "×5"} <= labels
+    assert any("Figures:" in x and "×3" in x for x in labels)  # the panel lists them too
+
+
+def test_a_piece_is_drawn_in_its_owners_colour_and_the_player_to_act_highlighted() -> None:
+    from engine.hexania.render import PLAYER_COLOURS
+
+    empty = GAME.render_set(position({}), "blue")
+    full = GAME.render_set(position({"red": ["N11", "N12", "N13"]}, points=8), "blue")
+    img = _rgb(full[-1].png) if len(full) > 1 else _rgb(full[0].png)
+    colours = {c for p in full for _n, c in _rgb(p.png).getcolors(1 << 20) or []}
+    assert PLAYER_COLOURS[1] in colours  # red sits in seat 1: vermillion
+    assert HILITE in {c for _n, c in img.getcolors(1 << 20) or []}
+    assert [p.png for p in empty] != [p.png for p in full]
     over = position({"blue": ["L12"]})
     over.update(over=True, turn=None, result=[["blue"], ["red"]], end_reason="last_player")
-    assert _img(GAME.render(over, None)).size == _img(a).size
+    over_pics = GAME.render_set(over, None)
+    assert "Game over: blue won" in _labels(over_pics)
+    assert over_pics[0].caption.startswith("Game over: blue won")
+
+
+def test_changed_cells_are_ringed_and_told_in_the_caption() -> None:
+    before = position({"blue": ["L12"], "red": ["N11", "N12"]})
+    after = position({"blue": ["L12", "L13"], "red": ["N12"]})
+    plain = GAME.render_set(after, None)
+    marked = GAME.render_set(after, None, None, before)
+
+    def changes(pics: list) -> int:
+        return sum(n for p in pics for n, c in _rgb(p.png).getcolors(1 << 20) or [] if c == CHANGE)
+
+    assert changes(plain) == 0 < changes(marked)
+    assert "blue now on L13" in marked[0].caption and "red lost N11" in marked[0].caption

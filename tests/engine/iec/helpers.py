@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.core import Rng
-from engine.iec import actions, rules
+from engine.iec import actions, production, rules
 from engine.iec.rules import GOODS
 
 State = dict[str, Any]
@@ -80,7 +80,7 @@ def do(st: State, player: str, action: dict[str, Any]) -> list[dict[str, Any]]:
 def dice(*values: int) -> Iterator[list[int]]:
     """Force the next d6 results of the rules (then fall back to the state's RNG)."""
     queue = list(values)
-    orig_r, orig_a = rules._roll, actions._roll
+    orig_r, orig_a, orig_p = rules._roll, actions._roll, production._roll
 
     def fake(state: State) -> int:
         if queue:
@@ -89,11 +89,13 @@ def dice(*values: int) -> Iterator[list[int]]:
 
     rules._roll = fake  # type: ignore[assignment]
     actions._roll = fake  # type: ignore[assignment]
+    production._roll = fake  # type: ignore[assignment]
     try:
         yield queue
     finally:
         rules._roll = orig_r  # type: ignore[assignment]
         actions._roll = orig_a  # type: ignore[assignment]
+        production._roll = orig_p  # type: ignore[assignment]
 
 
 def count_successes(make: Any, check: Any) -> int:

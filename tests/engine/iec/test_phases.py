@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core import IllegalAction
-from engine.iec import actions, choices, rules
+from engine.iec import actions, choices, production, rules
 from tests.engine.iec.helpers import add, at, count_successes, dice, do, empty, new
 
 AC1 = {"AC": 2}
@@ -125,8 +125,7 @@ def test_iec_15_4_ex2_last_module_lost_eliminates_and_halves_vp() -> None:
     assert pl["eliminated"] and pl["final_vp"] == 4
     assert not rules.own(st, p1) and not st["tokens"] and not st["sites"]
     assert st["over"]  # one player left
-    assert rules.result(st) == [[p1], [p2]]  # ranks by halved VP: 4 > 0
-    st["players"][p2]["vp"] = 5
+    # Corrections 1.1 (IEC-S-9, IEC-S-24): the survivor wins although 4 > 0.
     assert rules.result(st) == [[p2], [p1]]
 
 
@@ -147,9 +146,16 @@ def test_iec_15_5_s24_intergrid_keeps_a_reactorless_player_alive() -> None:
 
 def test_iec_tech4_intergrid_needs_the_technology_on_one_side() -> None:
     st, p1, p2 = two()
-    with pytest.raises(IllegalAction) as e:
-        actions.apply(st, p1, {"type": "give", "to": p2, "count": 1})
-    assert e.value.rule_id == "IEC-TECH-4"
+    add(st, p2, "storage", "T14")
+    # Accepted (a refusal would tell p1 whether p2 secretly owns it) but gives nothing.
+    actions.apply(st, p1, {"type": "give", "to": p2, "count": 1})
+    events: list[dict[str, Any]] = []
+    rules._power_phase(st, events)
+    assert st["players"][p2]["received"] == 0
+    assert not [e for e in events if e["type"] == "power_given"]
+    st["players"][p2]["techs"] = [4]  # the recipient's own (auto) technology suffices
+    rules._power_phase(st, events)
+    assert st["players"][p2]["received"] == 1 and 4 in st["players"][p2]["revealed"]
 
 
 def test_iec_s8_2_incomplete_reactor_neither_produces_nor_needs_power() -> None:
@@ -289,10 +295,16 @@ def test_iec_tech19_d5_sweep_clears_one_cell_of_all_tokens() -> None:
         {"id": 2, "owner": p1, "cell": "H7", "real": False, "up": False},
         {"id": 3, "owner": p2, "cell": "H8", "real": True, "up": False},
     ]
-    at(st, 4, p1)
-    do(st, p1, {"type": "sweep", "cell": "H7"})
+    # A private standing choice, carried out when phase 4 begins (corrections 1.1).
+    actions.apply(st, p1, {"type": "sweep", "cell": "H7"})
+    assert [t["cell"] for t in st["tokens"]] == ["H7", "H7", "H8"]
+    events: list[dict[str, Any]] = []
+    st["phase"] = 4
+    rules._start_phase(st, events)
     assert [t["cell"] for t in st["tokens"]] == ["H8"]
     assert st["used_mines"][p2] == 1
+    assert 19 in st["players"][p1]["revealed"]
+    assert st["players"][p1]["orders"]["sweep"] is None  # used once
 
 
 def test_iec_s8_5_mine_war_off_skips_phases_and_techs() -> None:
@@ -337,9 +349,12 @@ def test_iec_tech15_ex12_one_reattempt_after_failure() -> None:
     st = dev_state(tech15=True)
     p1 = st["actor"]
     with dice(1, 1):
-        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
-        do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+        events = do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+    # The re-attempt follows inside the same action: two rolls, Construction Recovery revealed.
+    assert [e["roll"] for e in events if e["type"] == "build_roll"] == [1, 1]
+    assert 15 in st["players"][p1]["revealed"]
     assert st["buildings"]["E3"]["goods"]["AB"] == 2
+    assert "retry_ok" not in st["buildings"]["E5"]["used"]
     with pytest.raises(IllegalAction):
         do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
 
@@ -408,14 +423,18 @@ def test_iec_tech1_remote_drilling_chooses_the_deposit_and_peeks() -> None:
     with dice(6):
         do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine", "deposit": 1})
     assert st["areas"]["I-NW"]["deposit"] == "I-6"
-    at(st, 14, p1)
-    do(st, p1, {"type": "peek", "area": "II-N"})
+    actions.apply(st, p1, {"type": "peek", "area": "II-N"})  # private standing choice
+    st["phase"] = 14
+    st["phase_order"]["14"] = list(st["order"])
+    events: list[dict[str, Any]] = []
+    rules._start_phase(st, events)
     v = rules.view(st, p1)
     assert v["areas"]["II-N"]["candidates"] == st["areas"]["II-N"]["candidates"]
     other = next(p for p in st["players"] if p != p1)
     assert rules.view(st, other)["areas"]["II-N"]["candidates"] == []
-    with pytest.raises(IllegalAction):
-        do(st, p1, {"type": "peek", "area": "II-S"})  # one per turn
+    peek = next(e for e in events if e["type"] == "peeked")
+    assert peek["private_to"] == p1
+    assert "peeked" not in rules.view(st, other)["players"][p1]
 
 
 @pytest.mark.parametrize(("missing", "wins"), [(0, 6), (1, 4), (2, 2)])
@@ -522,15 +541,19 @@ def test_iec_tech10_ex4_multiple_targets_each_lose_a_module() -> None:
     assert st["buildings"]["R3"]["modules"] == 1 and st["buildings"]["M3"]["modules"] == 1
 
 
-def test_iec_s19_2_shots_two_three_with_salvo_one_when_damaged() -> None:
+def test_iec_s19_2_launcher_fires_two_from_first_module_salvo_needs_undamaged() -> None:
+    # Corrections 1.1 (IEC-16.2, IEC-16.4, IEC-S-19.2): 2 missiles in the base configuration,
+    # from the first module; "undamaged" gates only the Missile Salvo bonus.
     st = fire_state("R3")
     la = st["buildings"]["I5"]
     assert choices.launcher_shots(st, la) == 2
     st["players"][st["actor"]]["techs"] = [9]
     assert choices.launcher_shots(st, la) == 3
-    la["modules"] = 2
-    assert choices.launcher_shots(st, la) == 1
+    la["modules"] = 1
+    assert choices.launcher_shots(st, la) == 2
     with pytest.raises(IllegalAction):
+        do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 3}})
+    with dice(1, 1):
         do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 2}})
 
 
@@ -643,7 +666,7 @@ def test_iec_s13_mine_extracts_with_deposit_threshold_into_linked_storage() -> N
         return st
 
     def check(st: dict[str, Any]) -> bool:
-        rules._extract(st, [])
+        production.extract(st, [])
         assert st["buildings"]["E3"]["goods"]["C"] == 0
         return st["buildings"]["C1"]["goods"]["C"] == 1
 
@@ -657,7 +680,7 @@ def test_iec_tech5_advanced_mining_extra_unit_on_4_plus() -> None:
     st["players"][p1]["techs"] = [5]
     st["players"][p1]["orders"]["extract"]["A1"] = "A"
     with dice(3, 4):
-        rules._extract(st, [])
+        production.extract(st, [])
     assert st["buildings"]["C1"]["goods"]["A"] == 2
 
 
@@ -679,7 +702,7 @@ def test_iec_s15_mixer_recipe_inputs_freed_before_output() -> None:
     s1 = add(st, p1, "storage", "C1", goods={"A": 2, "B": 2})  # full
     st["players"][p1]["orders"]["mix"] = ["AB"]
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert s1["goods"] == {"A": 1, "B": 1, "C": 0, "AB": 1, "BC": 0, "AC": 0}
 
 
@@ -688,7 +711,7 @@ def test_iec_s14_unpowered_storage_is_not_linked_and_keeps_goods() -> None:
     add(st, p1, "mixer", "C3")
     s1 = add(st, p1, "storage", "C1", goods={"A": 1, "B": 1}, powered=False)
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert s1["goods"]["A"] == 1 and s1["goods"]["AB"] == 0
 
 
@@ -710,7 +733,7 @@ def test_iec_s14_standing_transfers_move_each_unit_once() -> None:
     )
     st["phase_order"]["12"] = [p1]
     st["players"][p1]["orders"]["mix"] = []
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert (a["goods"]["AB"], b["goods"]["AB"], c["goods"]["AB"]) == (0, 2, 0)
 
 
@@ -721,7 +744,7 @@ def test_iec_d13_chain_mine_storage_mixer_storage_effector() -> None:
     add(st, p1, "transmitter", "G3")
     st["players"][p1]["orders"]["mix"] = ["BC"]
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert st["buildings"]["E3"]["goods"]["BC"] == 1
     assert choices.has_choice(st, p1, 10)
 
@@ -764,26 +787,45 @@ def test_iec_24_must_choose_when_enough_points_and_it_stays_secret() -> None:
     assert rules.view(st, p1)["players"][p1]["techs"] == [8]
 
 
-def test_iec_tech2_super_computer_is_never_revealed() -> None:
+def test_iec_tech2_super_computer_is_revealed_when_used() -> None:
+    # Corrections 1.1: IEC-TECH-2 is revealed when used like every other technology.
+    st, p1, p2 = two()
+    st["players"][p1]["techs"] = [2, 5, 6]
+    st["players"][p1]["science"] = 5  # 5 with Super Computer, 9 without
+    st["players"][p2]["science"] = 0
+    st["phase"], st["phase_open"], st["actor"] = 13, True, None
+    events: list[dict[str, Any]] = []
+    st["phase_order"]["14"] = [p1, p2]
+    rules._end_phase(st, events)
+    rules.advance(st, events)
+    assert st["actor"] == p1 and st["phase"] == 14
+    assert [e["tech"] for e in events if e["type"] == "tech_revealed"] == [2]
+    assert 2 in rules.view(st, p2)["players"][p1]["techs"]
+
+
+def test_iec_tech2_super_computer_switched_off_has_no_effect() -> None:
     st, p1, _ = two()
-    st["players"][p1]["techs"] = [2]
-    rules._reveal(st, p1, 2, [])
+    st["players"][p1]["techs"] = [2, 5, 6]
+    actions.apply(st, p1, {"type": "use", "tech": 2, "mode": "off"})
+    assert rules.tech_cost(st, p1) == 9
     assert st["players"][p1]["revealed"] == []
 
 
 def test_iec_tech16_d10_subsidy_once_from_turn_5() -> None:
     st, p1, _ = two()
     st["players"][p1]["techs"] = [16]
-    at(st, 14, p1)
+    actions.apply(st, p1, {"type": "subsidy", "kind": "reactor", "cell": "M13"})
+    st["phase"] = 14
     st["turn"] = 4
-    with pytest.raises(IllegalAction):
-        do(st, p1, {"type": "subsidy", "kind": "reactor", "cell": "M13"})
+    rules._start_phase(st, [])
+    assert "M13" not in st["buildings"]  # not before turn 5: the order waits
     st["turn"] = 5
-    do(st, p1, {"type": "subsidy", "kind": "reactor", "cell": "M13"})
+    rules._start_phase(st, [])
     r = st["buildings"]["M13"]
     assert r["modules"] == 2 and not r["complete"]
+    assert 16 in st["players"][p1]["revealed"]
     with pytest.raises(IllegalAction):
-        do(st, p1, {"type": "subsidy", "kind": "storage", "cell": "D13"})
+        actions.apply(st, p1, {"type": "subsidy", "kind": "storage", "cell": "D13"})
 
 
 def test_iec_tech3_s10_3_flexible_order_collisions_lowest_roller_first() -> None:
@@ -798,12 +840,37 @@ def test_iec_tech3_s10_3_flexible_order_collisions_lowest_roller_first() -> None
     seq = [5, 2]  # b rolls 5, c rolls 2: c applies first, b (highest) last -> b first
     orig = rngmod.Rng.die
     rngmod.Rng.die = lambda self, sides=6: seq.pop(0)  # type: ignore[method-assign]
+    events: list[dict[str, Any]] = []
     try:
-        rules._phase_orders(st, [])
+        rules._declare_flex(st)
+        rules._phase_order(st, 9, events)
+        rules._phase_order(st, 10, events)
     finally:
         rngmod.Rng.die = orig  # type: ignore[method-assign]
     assert st["phase_order"]["9"] == [b, c, a]
     assert st["phase_order"]["10"] == [a, b, c]
+
+
+def test_iec_s10_3_flexible_order_declarations_public_phase_by_phase() -> None:
+    # Corrections 1.1: declared privately at phase 0, each public when its phase begins.
+    st, names = empty(2)
+    a, b = names
+    st["players"][b]["techs"] = [3]
+    st["players"][b]["orders"]["flex"] = {"9": "first", "12": "last"}
+    rules._declare_flex(st)
+    st["players"][b]["orders"]["flex"] = {}  # changing the order later changes nothing now
+    assert st["phase_order"] == {}
+    assert "declared" not in rules.view(st, a)["players"][b]
+    events: list[dict[str, Any]] = []
+    rules._phase_order(st, 3, events)
+    assert events == [] and rules.view(st, a)["players"][b]["techs"] == []
+    rules._phase_order(st, 9, events)
+    assert st["phase_order"]["9"] == [b, a]
+    assert [(e["type"], e.get("position")) for e in events] == [
+        ("tech_revealed", None),
+        ("flex_declared", "first"),
+    ]
+    assert "12" not in rules.view(st, a)["phase_order"]
 
 
 def test_iec_d11_incomplete_counts_as_damaged() -> None:

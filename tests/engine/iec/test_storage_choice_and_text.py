@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core import EnglishTranslator, IllegalAction
-from engine.iec import GAME, actions, commands, rules
+from engine.iec import GAME, actions, commands, production, rules
 from tests.engine.iec.helpers import add, at, dice, do, empty
 
 T = EnglishTranslator()
@@ -47,7 +47,7 @@ def test_iec_s10_5_deliver_order_chooses_the_mixer_output_storage() -> None:
     st["players"][p1]["orders"]["mix"] = ["BC"]
     st["phase_order"]["12"] = [p1]
     actions.apply(st, p1, {"type": "deliver", "building": "C3", "storages": ["C1"]})
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert c1["goods"]["BC"] == 1 and e3["goods"]["BC"] == 0
 
 
@@ -58,7 +58,7 @@ def test_iec_s10_5_without_order_compounds_go_to_the_storage_with_fewest_simple_
     e3 = add(st, p1, "storage", "E3")
     st["players"][p1]["orders"]["mix"] = ["BC"]
     st["phase_order"]["12"] = [p1]
-    rules._mix_and_move(st, [])
+    production.mix_and_move(st, [])
     assert e3["goods"]["BC"] == 1 and c1["goods"]["BC"] == 0
 
 
@@ -70,7 +70,7 @@ def test_iec_s10_5_deliver_order_falls_back_when_the_chosen_storage_is_full() ->
     st["players"][p1]["orders"]["extract"]["A1"] = "B"
     actions.apply(st, p1, {"type": "deliver", "building": "A1", "storages": ["C1", "B1"]})
     with dice(6):
-        rules._extract(st, [])
+        production.extract(st, [])
     assert b1["goods"]["B"] == 1
 
 
@@ -149,8 +149,8 @@ def test_iec_s19_launcher_quote_and_power_quote_use_ngettext() -> None:
     at(st, 9, p1)
     t = Recording()
     text = commands.describe_turn(st, p1, t)
-    assert "1 shot, 1 AC each" in text
-    assert any(n == 1 and "shot," in s for s, _p, n in t.plural_calls)
+    assert "2 shots, 1 AC each" in text  # IEC-16.4: 2 missiles from the first module
+    assert any(n == 2 and "shot," in s for s, _p, n in t.plural_calls)
 
 
 def test_iec_24_tech_name_never_asks_gettext_for_an_empty_string() -> None:

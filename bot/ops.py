@@ -1,0 +1,205 @@
+"""What an admin runs beside the bot: `boardchat backup`, `boardchat export`, `boardchat import`.
+
+- backup: an online copy of the SQLite database (sqlite3's backup API: consistent while the
+  bot keeps writing); for PostgreSQL, the pg_dump / pg_restore commands to use.
+- export: one game as JSON — its setup (game, options, seed, seats), the action log and the
+  version and state it had; import: the same file replayed through the engine (the replay
+  law: setup + log = state) into a new game of the database, checked against the exported
+  state before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sqlite3
+from collections.abc import Mapping
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from bot.storage import open_store, parse_db
+from bot.store import ChatBusy, Clock, LogEntry, Outcome
+from engine.core import canonical_json, replay
+from engine.core.protocol import Game
+
+FORMAT = "boardchat-game"
+FORMAT_VERSION = 1
+
+
+class OpsError(Exception):
+    """A refusal with a message for the admin."""
+
+
+# ---------------------------------------------------------------------- backup
+def backup_sqlite(db_path: str, out: str) -> int:
+    """Copy the live database to `out` page by page; returns the pages copied."""
+    if not Path(db_path).is_file():
+        raise OpsError(f"no SQLite database at {db_path}")
+    if Path(out).exists():
+        raise OpsError(f"{out} exists; choose another --out")
+    pages = 0
+
+    def progress(_status: int, _remaining: int, total: int) -> None:
+        nonlocal pages
+        pages = total
+
+    src = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    dst = sqlite3.connect(out)
+    try:
+        with dst:
+            src.backup(dst, pages=1024, progress=progress)
+    finally:
+        dst.close()
+        src.close()
+    return pages
+
+
+def pg_dump_commands(out: str) -> str:
+    """The commands that dump and restore a PostgreSQL database (the URL stays in the
+    environment, so no password is printed)."""
+    file = shlex.quote(out)
+    return (
+        f'pg_dump --format=custom --no-owner --file={file} --dbname="$BOARDCHAT_DB"\n'
+        f'# restore: pg_restore --clean --if-exists --no-owner --dbname="$BOARDCHAT_DB" {file}'
+    )
+
+
+def backup(db: str, out: str) -> str:
+    """Back up `db` (BOARDCHAT_DB): what was done, or what to run, as text."""
+    backend, target = parse_db(db)
+    if backend == "postgresql":
+        return pg_dump_commands(out if out.endswith(".dump") else out + ".dump")
+    pages = backup_sqlite(target, out)
+    return f"backed up {target} to {out} ({pages} pages)"
+
+
+# ---------------------------------------------------------------------- export / import
+async def export_game(db: str, pk: int, clock: Clock | None = None) -> dict[str, Any]:
+    store = await open_store(db, clock)
+    try:
+        row = await store.game(pk)
+        if row is None:
+            raise OpsError(f"no game {pk} in {db}")
+        seats = await store.seats(pk)
+        actions = await store.actions(pk)
+    finally:
+        await store.close()
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "id": row.id,
+        "chat_key": row.chat_key,
+        "game": row.game_id,
+        "options": row.options,
+        "seed": row.seed,
+        "status": row.status,
+        "creator": row.creator,
+        "created_at": row.created_at,
+        "version": row.version,
+        "seats": [
+            {
+                "seat": s.seat,
+                "user_key": s.user_key,
+                "display_name": s.display_name,
+                "is_bot": s.is_bot,
+                "bot_kind": s.bot_kind,
+                "lang": s.lang,
+            }
+            for s in seats
+        ],
+        "actions": [
+            {
+                "seq": a.seq,
+                "version": a.version,
+                "user_key": a.user_key,
+                "player": a.player,
+                "action": a.action,
+                "created_at": a.created_at,
+            }
+            for a in actions
+        ],
+        "state": json.loads(row.state_json) if row.state_json else None,
+    }
+
+
+def _check_file(data: Mapping[str, Any]) -> None:
+    if data.get("format") != FORMAT or data.get("format_version") != FORMAT_VERSION:
+        raise OpsError(f"not a {FORMAT} file (version {FORMAT_VERSION})")
+    if data["status"] == "lobby" or data["seed"] is None:
+        raise OpsError("the game never started: nothing to replay")
+
+
+async def import_game(
+    db: str,
+    data: Mapping[str, Any],
+    games: Mapping[str, Game],
+    *,
+    chat_key: str | None = None,
+    clock: Clock | None = None,
+) -> int:
+    """Replay an exported game into `db` as a new game of `chat_key` (default: the chat it
+    came from); returns its id. Refuses a file whose log does not replay to its state."""
+    _check_file(data)
+    game = games.get(data["game"])
+    if game is None:
+        raise OpsError(f"unknown game {data['game']!r}")
+    seats = sorted(data["seats"], key=lambda s: s["seat"])
+    names = [s["display_name"] for s in seats]
+    options = dict(data["options"])
+    seed = int(data["seed"])
+    actions = data["actions"]
+    final = replay(game, names, options, seed, [(a["player"], a["action"]) for a in actions])
+    if data.get("state") is not None and canonical_json(final) != canonical_json(data["state"]):
+        raise OpsError("the action log does not replay to the exported state; not imported")
+    chat = chat_key or data["chat_key"]
+    store = await open_store(db, clock)
+    try:
+        try:
+            outcome, pk = await store.create_game(
+                chat, data["game"], options, data["creator"], None
+            )
+        except ChatBusy as err:
+            raise OpsError(f"chat {chat} has an open game; import with --chat OTHER") from err
+        assert outcome is Outcome.OK
+        for s in seats:
+            await store.add_seat(
+                pk,
+                s["user_key"],
+                s["display_name"],
+                max_players=len(seats),
+                is_bot=bool(s["is_bot"]),
+                bot_kind=s["bot_kind"],
+                lang=s["lang"],
+            )
+        state_json = canonical_json(game.setup(names, options, seed))
+        result = await store.start_game(pk, seed, names, state_json, None)
+        if result.outcome is not Outcome.OK:
+            raise OpsError(f"could not start the imported game: {result.outcome.value}")
+        version = result.version
+        # One commit per stored version: the moves the table committed together stay together.
+        for _v, group in groupby(actions, key=lambda a: a["version"]):
+            state = json.loads(state_json)
+            entries = []
+            for a in group:
+                state, events = game.apply(state, a["player"], a["action"])
+                entries.append(
+                    LogEntry(
+                        a["user_key"],
+                        a["player"],
+                        canonical_json(a["action"]),
+                        canonical_json(events),
+                    )
+                )
+            state_json = canonical_json(state)
+            result = await store.commit_moves(
+                pk, version, entries, state_json, over=game.is_over(state), due=None
+            )
+            if result.outcome is not Outcome.OK:
+                raise OpsError(f"could not store the replayed log: {result.outcome.value}")
+            version = result.version
+        if data["status"] == "aborted":
+            await store.end_game(pk, None, "aborted")
+    finally:
+        await store.close()
+    return pk

@@ -1,0 +1,259 @@
+"""The rules in the chat: `/rules`, `/rules <id>`, `/rules <word>` (issue 25).
+
+Each game keeps its rulebook as data, engine/<game>/data/rulebook.toml: a short how-to-play
+(`howto`, one paragraph per entry), the rules (`[[rule]]`: id, title, text, the commands it
+concerns) and a glossary (`[[term]]`). A rulebook may name another game's as its base
+(`extends`): Power Grid with the alternative rules answers PG-n from the base game's book.
+Every string is a catalog message (bot/locale/update.py extracts them), so `answer` gives the
+text in the reader's language through the translator `t`; searching looks at both the
+translated and the English text, so "/rules build" works in every language.
+
+This module is pure: no I/O beyond reading the packaged data files, no chat state.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import engine
+from engine.core.protocol import Translator
+
+ENGINE_DIR = Path(engine.__file__).resolve().parent
+MAX_HITS = 8  # rules listed for a search; more are counted, not shown
+MAX_TERMS = 4  # glossary entries listed for a search
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    text: str
+    commands: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Term:
+    term: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    game: str
+    extends: str | None
+    howto: tuple[str, ...]
+    rules: tuple[Rule, ...]
+    glossary: tuple[Term, ...]
+
+
+def path(game_id: str) -> Path:
+    return ENGINE_DIR / game_id / "data" / "rulebook.toml"
+
+
+def available() -> list[str]:
+    """The games that have a rulebook, sorted."""
+    return sorted(p.parent.parent.name for p in ENGINE_DIR.glob("*/data/rulebook.toml"))
+
+
+def parse(data: dict) -> Rulebook:
+    """A rulebook from the decoded TOML (checked: ids unique, every field a string)."""
+    rules = tuple(
+        Rule(
+            id=str(r["id"]),
+            title=str(r["title"]),
+            text=str(r["text"]),
+            commands=tuple(str(c) for c in r.get("commands", ())),
+        )
+        for r in data.get("rule", ())
+    )
+    ids = [r.id for r in rules]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{data.get('game')}: a rule id appears twice")
+    return Rulebook(
+        game=str(data["game"]),
+        extends=str(data["extends"]) if data.get("extends") else None,
+        howto=tuple(str(p) for p in data.get("howto", ())),
+        rules=rules,
+        glossary=tuple(Term(str(g["term"]), str(g["text"])) for g in data.get("term", ())),
+    )
+
+
+@cache
+def load(game_id: str) -> Rulebook:
+    """The game's rulebook; KeyError when it has none."""
+    file = path(game_id)
+    if not file.exists():
+        raise KeyError(f"no rulebook for {game_id!r}")
+    with file.open("rb") as fh:
+        book = parse(tomllib.load(fh))
+    if book.game != game_id:
+        raise ValueError(f"{file}: game = {book.game!r}, expected {game_id!r}")
+    return book
+
+
+def _chain(game_id: str) -> Iterator[Rulebook]:
+    """The game's rulebook, then the one it extends, and so on."""
+    seen: set[str] = set()
+    current: str | None = game_id
+    while current and current not in seen:
+        seen.add(current)
+        book = load(current)
+        yield book
+        current = book.extends
+
+
+def rules(game_id: str) -> list[Rule]:
+    """Every rule /rules <id> answers in this game: its own, then those of its base game."""
+    found: dict[str, Rule] = {}
+    for book in _chain(game_id):
+        for rule in book.rules:
+            found.setdefault(rule.id, rule)
+    return list(found.values())
+
+
+def glossary(game_id: str) -> list[Term]:
+    found: dict[str, Term] = {}
+    for book in _chain(game_id):
+        for term in book.glossary:
+            found.setdefault(term.term.casefold(), term)
+    return list(found.values())
+
+
+def _key(text: str) -> str:
+    """An id compared loosely: "pg21", "PG-21", "(PG-21)" and "pg 21" are one key."""
+    return re.sub(r"[^0-9a-z.]", "", text.casefold()).strip(".")
+
+
+def find_rule(game_id: str, rule_id: str) -> Rule | None:
+    wanted = _key(rule_id)
+    if not wanted:
+        return None
+    return next((r for r in rules(game_id) if _key(r.id) == wanted), None)
+
+
+def _game_name(game_id: str) -> str:
+    from engine.registry import games
+
+    game = games().get(game_id)
+    return game.name if game is not None else game_id
+
+
+# ---------------------------------------------------------------------------- answers
+def answer(game_id: str, query: str | None, t: Translator) -> str:
+    """The reply to `/rules [query]` for a game, in the translator's language."""
+    try:
+        load(game_id)
+    except KeyError:
+        return t.gettext("There is no rulebook for this game yet.")
+    q = (query or "").strip()
+    if not q:
+        return howto(game_id, t)
+    rule = find_rule(game_id, q)
+    if rule is not None:
+        return rule_text(rule, t)
+    return search(game_id, q, t)
+
+
+def howto(game_id: str, t: Translator) -> str:
+    book = load(game_id)
+    lines = [t.gettext("{game}: how to play").format(game=_game_name(game_id))]
+    lines += [t.gettext(p) for p in book.howto]
+    lines.append(
+        t.gettext("/rules <id> explains a rule, e.g. {example}; /rules <word> searches.").format(
+            example=f"/rules {rules(game_id)[0].id}" if rules(game_id) else "/rules"
+        )
+    )
+    return "\n\n".join(lines)
+
+
+def rule_text(rule: Rule, t: Translator) -> str:
+    lines = [f"{rule.id} · {t.gettext(rule.title)}", t.gettext(rule.text)]
+    if rule.commands:
+        lines.append(
+            t.gettext("Commands: {commands}").format(
+                commands=", ".join(f"/{c}" for c in rule.commands)
+            )
+        )
+    return "\n".join(lines)
+
+
+def _matches(needle: str, *texts: str) -> bool:
+    """Every word of the query occurs in one of the texts (case-insensitive)."""
+    hay = " ".join(texts).casefold()
+    words = needle.casefold().split()
+    if needle.casefold() in hay:
+        return True
+    return bool(words) and all(w in hay for w in words)
+
+
+def _first_sentence(text: str) -> str:
+    m = re.match(r"(.+?[.!?。！？])(\s|$)", text)
+    return m.group(1) if m else text
+
+
+def search(game_id: str, query: str, t: Translator) -> str:
+    """Rules whose title or text, and glossary entries whose term or text, contain the query
+    (in the reader's language or in English). One rule found: its whole text. Rules about a
+    command of that name ("build", "/build") and rules whose title matches come first."""
+    needle = query.strip().strip("\"'“”«»")
+    command = needle.lstrip("/").casefold()
+    in_title: list[Rule] = []
+    in_text: list[Rule] = []
+    for rule in rules(game_id):
+        title, text = t.gettext(rule.title), t.gettext(rule.text)
+        if command in rule.commands or _matches(needle, title, rule.title, rule.id):
+            in_title.append(rule)
+        elif _matches(needle, text, rule.text):
+            in_text.append(rule)
+    named: list[Term] = []  # the query is (in) the term itself: "TP", "Elektro"
+    described: list[Term] = []  # the query is in the explanation only
+    for term in glossary(game_id):
+        if _matches(needle, t.gettext(term.term), term.term):
+            named.append(term)
+        elif _matches(needle, t.gettext(term.text), term.text):
+            described.append(term)
+    hits = in_title + in_text
+    # explanations that merely mention the word are shown only when no rule does
+    terms = named + ([] if hits else described)
+    if not hits and not terms:
+        return t.gettext(
+            "Nothing about “{query}” in the rules of {game}. /rules shows how to play."
+        ).format(query=needle[:40], game=_game_name(game_id))
+    if len(hits) == 1 and not terms:
+        return rule_text(hits[0], t)
+    lines = [
+        t.gettext("“{query}” in the rules of {game}:").format(
+            query=needle[:40], game=_game_name(game_id)
+        )
+    ]
+    for term in terms[:MAX_TERMS]:
+        lines.append(f"• {t.gettext(term.term)}: {t.gettext(term.text)}")
+    for rule in hits[:MAX_HITS]:
+        lines.append(
+            f"{rule.id} · {t.gettext(rule.title)}: {_first_sentence(t.gettext(rule.text))}"
+        )
+    more = len(hits) - MAX_HITS
+    if more > 0:
+        lines.append(
+            t.ngettext("… and {n} more rule.", "… and {n} more rules.", more).format(n=more)
+        )
+    if hits:
+        lines.append(t.gettext("/rules <id> gives a rule's whole text."))
+    return "\n".join(lines)
+
+
+def hint(game_id: str, rule_id: str, t: Translator) -> str | None:
+    """For a refusal: "See /rules PG-38." when the game's rulebook explains the rule, else None
+    (a syntax error, or a game without a rulebook)."""
+    try:
+        rule = find_rule(game_id, rule_id)
+    except KeyError:
+        return None
+    if rule is None:
+        return None
+    return t.gettext("See /rules {rule}.").format(rule=rule.id)

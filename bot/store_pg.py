@@ -1,0 +1,558 @@
+"""The store on PostgreSQL (asyncpg): the same public methods and semantics as bot/store.py's
+SQLite `Store`, for several worker processes sharing one database.
+
+Across processes:
+- Migrations are numbered (MIGRATIONS) and applied at start-up inside one transaction that
+  first takes an advisory transaction lock, so workers starting together migrate once.
+- Moves of one game are serial: the version-checked `UPDATE games ... WHERE version = $n`
+  locks the row until commit, and a second worker's update then finds the new version
+  (STALE). `game_lock(pk)` (an advisory lock, plus an asyncio lock per game in this process)
+  lets a caller hold the game across read, apply and commit, so a race is waited out
+  instead of retried.
+- Inbound de-duplication is the `inbound` primary key, claimed inside the move transaction.
+- `lease_due_turns` claims due reminder rows with `FOR UPDATE SKIP LOCKED` and a short lease,
+  so each due turn goes to one worker; `claim_turn` stays the compare-and-set that makes a
+  reminder fire once.
+- Every transaction that changes a due time sends `NOTIFY boardchat_wake`; `listen_wake`
+  calls back on it, so a worker's scheduler wakes when another worker moved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from bot.store import (
+    INBOUND_KEEP_SECONDS,
+    ActionRow,
+    ChatBusy,
+    ChatRow,
+    Clock,
+    CommitResult,
+    Due,
+    GameRow,
+    LogEntry,
+    Outcome,
+    SeatRow,
+    UserRow,
+    unique_name,
+)
+from bot.store_pg_schema import MIGRATIONS, migrate
+from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
+
+__all__ = ["LEASE_SECONDS", "MIGRATIONS", "WAKE_CHANNEL", "PgStore"]
+
+# Advisory lock namespace of `game_lock` (two-int form: namespace, game id).
+_GAME_LOCK_NS = 0x64636874  # "dcht"
+
+_GAME_COLUMNS = (
+    "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
+    "creator"
+)
+
+
+class _Abort(Exception):
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.value)
+        self.outcome = outcome
+
+
+def _game(r: Any) -> GameRow:
+    return GameRow(
+        id=r[0],
+        chat_key=r[1],
+        game_id=r[2],
+        options=json.loads(r[3]),
+        seed=r[4],
+        state_json=r[5],
+        version=r[6],
+        status=r[7],
+        created_at=r[8],
+        updated_at=r[9],
+        creator=r[10],
+    )
+
+
+async def _init_connection(con: asyncpg.Connection) -> None:
+    # Plain read committed; a statement that waits on a lock longer than this has a bug.
+    await con.execute("SET lock_timeout = '30s'")
+
+
+class PgStore(PgTimed):
+    """The database on PostgreSQL. `await PgStore.open(url)`; `await store.close()`."""
+
+    def __init__(self, pool: asyncpg.Pool, clock: Clock, url: str) -> None:
+        super().__init__(pool, clock, url)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._listener: asyncpg.Connection | None = None
+
+    # ------------------------------------------------------------------ life cycle
+    @classmethod
+    async def open(
+        cls, url: str, clock: Clock | None = None, *, min_size: int = 2, max_size: int = 10
+    ) -> PgStore:
+        pool = await asyncpg.create_pool(
+            url, min_size=min_size, max_size=max_size, init=_init_connection
+        )
+        try:
+            async with pool.acquire() as con:
+                await migrate(con)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, clock or time.time, url)
+        await store.prune_inbound()
+        return store
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
+        await self._pool.close()
+
+    async def schema_version(self) -> int:
+        value = await self._pool.fetchval("SELECT max(version) FROM schema_version")
+        return int(value or 0)
+
+    @asynccontextmanager
+    async def game_lock(self, pk: int) -> AsyncIterator[None]:
+        """Hold game `pk` against every worker (read, apply, commit without a lost race).
+        Within one process an asyncio lock queues the callers, so a game waits on the
+        advisory lock with one connection at most."""
+        lock = self._locks.get(pk)
+        if lock is None:
+            lock = self._locks[pk] = asyncio.Lock()
+        async with lock, self._pool.acquire() as con:
+            await con.execute("SELECT pg_advisory_lock($1, $2)", _GAME_LOCK_NS, pk)
+            try:
+                yield
+            finally:
+                await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
+
+    # ------------------------------------------------------------------ wake-ups
+    async def listen_wake(self, callback: Callable[[], None]) -> None:
+        """Call `callback` whenever any worker committed a change to a due time."""
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.path)
+        await self._listener.add_listener(WAKE_CHANNEL, lambda *_: callback())
+
+    # ------------------------------------------------------------------ inbound de-duplication
+    async def seen(self, platform: str, update_id: str) -> bool:
+        row = await self._one(
+            "SELECT 1 FROM inbound WHERE platform = $1 AND update_id = $2", platform, update_id
+        )
+        return row is not None
+
+    async def record_inbound(self, platform: str, update_id: str) -> bool:
+        """Remember an update that changed nothing; False when it was already recorded."""
+        status = await self._pool.execute(
+            "INSERT INTO inbound (platform, update_id, seen_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT DO NOTHING",
+            platform,
+            update_id,
+            self._clock(),
+        )
+        return count(status) == 1
+
+    async def prune_inbound(self) -> None:
+        await self._pool.execute(
+            "DELETE FROM inbound WHERE seen_at < $1", self._clock() - INBOUND_KEEP_SECONDS
+        )
+
+    @staticmethod
+    async def _claim_inbound(
+        con: asyncpg.Connection, inbound: tuple[str, str] | None, now: float
+    ) -> bool:
+        if inbound is None:
+            return True
+        status = await con.execute(
+            "INSERT INTO inbound (platform, update_id, seen_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT DO NOTHING",
+            inbound[0],
+            inbound[1],
+            now,
+        )
+        return count(status) == 1
+
+    async def _claim_or_abort(
+        self, con: asyncpg.Connection, inbound: tuple[str, str] | None, now: float
+    ) -> None:
+        if not await self._claim_inbound(con, inbound, now):
+            raise _Abort(Outcome.DUPLICATE)
+
+    # ------------------------------------------------------------------ chats and users
+    async def chat(self, chat_key: str) -> ChatRow:
+        row = await self._one("SELECT lang, settings_json FROM chats WHERE chat_key = $1", chat_key)
+        if row is None:
+            return ChatRow(chat_key, None, {})
+        return ChatRow(chat_key, row[0], json.loads(row[1]))
+
+    async def set_chat_lang(self, chat_key: str, lang: str | None) -> None:
+        await self._pool.execute(
+            "INSERT INTO chats (chat_key, lang) VALUES ($1, $2) "
+            "ON CONFLICT (chat_key) DO UPDATE SET lang = excluded.lang",
+            chat_key,
+            lang,
+        )
+
+    async def set_chat_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
+        async with self._tx() as con:
+            await con.execute(
+                "INSERT INTO chats (chat_key, settings_json) VALUES ($1, $2) "
+                "ON CONFLICT (chat_key) DO UPDATE SET settings_json = excluded.settings_json",
+                chat_key,
+                json.dumps(settings, sort_keys=True),
+            )
+            await self._notify(con)
+
+    async def user(self, user_key: str) -> UserRow:
+        row = await self._one("SELECT lang, dm_ok FROM users WHERE user_key = $1", user_key)
+        if row is None:
+            return UserRow(user_key, None, False)
+        return UserRow(user_key, row[0], bool(row[1]))
+
+    async def set_user(
+        self, user_key: str, lang: str | None = None, dm_ok: bool | None = None
+    ) -> None:
+        await self._pool.execute(
+            "INSERT INTO users (user_key, lang, dm_ok) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_key) DO UPDATE SET lang = coalesce(excluded.lang, users.lang), "
+            "dm_ok = CASE WHEN $4::boolean IS NULL THEN users.dm_ok ELSE excluded.dm_ok END",
+            user_key,
+            lang,
+            bool(dm_ok),
+            dm_ok,
+        )
+
+    # ------------------------------------------------------------------ games
+    async def open_game(self, chat_key: str) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = $1 "
+            "AND status IN ('lobby', 'active')",
+            chat_key,
+        )
+        return _game(row) if row else None
+
+    async def game(self, pk: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", pk)
+        return _game(row) if row else None
+
+    async def last_game(self, chat_key: str) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = $1 ORDER BY id DESC LIMIT 1",
+            chat_key,
+        )
+        return _game(row) if row else None
+
+    async def seats(self, pk: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
+            "WHERE game_id = $1 ORDER BY seat",
+            pk,
+        )
+        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+
+    async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} "
+            "FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_key = $1 "
+            "AND g.status IN ('lobby', 'active') ORDER BY g.updated_at DESC LIMIT $2",
+            user_key,
+            limit,
+        )
+        return [_game(r) for r in rows]
+
+    async def create_game(
+        self,
+        chat_key: str,
+        game_id: str,
+        options: dict[str, str],
+        creator: str,
+        first_seat: tuple[str, str, str | None] | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> tuple[Outcome, int]:
+        """A new lobby; raises ChatBusy when the chat already has an open game."""
+        now = self._clock()
+        try:
+            async with self._tx() as con:
+                if not await self._claim_inbound(con, inbound, now):
+                    return Outcome.DUPLICATE, 0
+                pk = int(
+                    await con.fetchval(
+                        "INSERT INTO games (chat_key, game_id, options, version, status, "
+                        "created_at, updated_at, creator) "
+                        "VALUES ($1, $2, $3, 0, 'lobby', $4, $4, $5) RETURNING id",
+                        chat_key,
+                        game_id,
+                        json.dumps(options, sort_keys=True),
+                        now,
+                        creator,
+                    )
+                )
+                if first_seat is not None:
+                    user_key, name, lang = first_seat
+                    await con.execute(
+                        "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, lang) "
+                        "VALUES ($1, 1, $2, $3, FALSE, $4)",
+                        pk,
+                        user_key,
+                        name,
+                        lang,
+                    )
+        except asyncpg.UniqueViolationError as err:
+            raise ChatBusy(chat_key) from err
+        return Outcome.OK, pk
+
+    async def add_seat(
+        self,
+        pk: int,
+        user_key: str,
+        wanted_name: str,
+        *,
+        max_players: int,
+        is_bot: bool = False,
+        bot_kind: str | None = None,
+        lang: str | None = None,
+        inbound: tuple[str, str] | None = None,
+    ) -> tuple[Outcome, str]:
+        now = self._clock()
+        async with self._tx() as con:
+            # The game row lock serialises joins of one lobby (SQLite: the one writer).
+            status = await con.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", pk)
+            if status != "lobby":
+                return Outcome.GONE, ""
+            seats = await con.fetch(
+                "SELECT seat, user_key, display_name FROM seats WHERE game_id = $1", pk
+            )
+            if any(s[1] == user_key for s in seats):
+                return Outcome.ALREADY, next(s[2] for s in seats if s[1] == user_key)
+            if len(seats) >= max_players:
+                return Outcome.FULL, ""
+            if not await self._claim_inbound(con, inbound, now):
+                return Outcome.DUPLICATE, ""
+            name = unique_name(wanted_name, [s[2] for s in seats])
+            seat = max((s[0] for s in seats), default=0) + 1
+            await con.execute(
+                "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, bot_kind, lang) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                pk,
+                seat,
+                user_key,
+                name,
+                is_bot,
+                bot_kind,
+                lang,
+            )
+            await con.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, pk)
+        return Outcome.OK, name
+
+    async def remove_seat(
+        self, pk: int, user_key: str, inbound: tuple[str, str] | None = None
+    ) -> Outcome:
+        now = self._clock()
+        async with self._tx() as con:
+            status = await con.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", pk)
+            if status != "lobby":
+                return Outcome.GONE
+            if not await self._claim_inbound(con, inbound, now):
+                return Outcome.DUPLICATE
+            done = await con.execute(
+                "DELETE FROM seats WHERE game_id = $1 AND user_key = $2", pk, user_key
+            )
+            if count(done) == 0:
+                return Outcome.ABSENT
+            await con.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, pk)
+        return Outcome.OK
+
+    async def start_game(
+        self,
+        pk: int,
+        seed: int,
+        seat_names: list[str],
+        state_json: str,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Lobby -> active (version 1), if the seats are still exactly `seat_names`."""
+        now = self._clock()
+        try:
+            async with self._tx() as con:
+                await con.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", pk)
+                names = [
+                    r[0]
+                    for r in await con.fetch(
+                        "SELECT display_name FROM seats WHERE game_id = $1 ORDER BY seat", pk
+                    )
+                ]
+                if names != seat_names:
+                    raise _Abort(Outcome.STALE)
+                await self._claim_or_abort(con, inbound, now)
+                done = await con.execute(
+                    "UPDATE games SET status = 'active', seed = $1, state_json = $2, "
+                    "version = 1, updated_at = $3 "
+                    "WHERE id = $4 AND status = 'lobby' AND version = 0",
+                    seed,
+                    state_json,
+                    now,
+                    pk,
+                )
+                if count(done) != 1:
+                    raise _Abort(Outcome.GONE)
+                await self._write_due(con, pk, due)
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
+        return CommitResult(Outcome.OK, 1)
+
+    async def commit_moves(
+        self,
+        pk: int,
+        expected_version: int,
+        entries: Sequence[LogEntry],
+        state_json: str,
+        *,
+        over: bool,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Append `entries` and write the new state, if the game is still at `expected_version`."""
+        # One round trip (migration 2's function): the version-checked UPDATE locks the row to
+        # commit, so another worker's move of this game waits, then finds the new version.
+        live = None if over else due
+        try:
+            answer = await self._pool.fetchval(
+                "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+                "$12, $13, $14)",
+                pk,
+                expected_version,
+                state_json,
+                over,
+                self._clock(),
+                inbound[0] if inbound else None,
+                inbound[1] if inbound else None,
+                [e.user_key for e in entries],
+                [e.player for e in entries],
+                [e.action_json for e in entries],
+                [e.events_json for e in entries],
+                live.due_at if live else None,
+                live.turn_started_at if live else None,
+                json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
+            )
+        except asyncpg.PostgresError as err:
+            if err.sqlstate == "BC001":
+                return CommitResult(Outcome.STALE)
+            raise
+        if answer == "duplicate":
+            return CommitResult(Outcome.DUPLICATE)
+        return CommitResult(Outcome.OK, expected_version + 1)
+
+    async def undo_last(
+        self,
+        pk: int,
+        expected_version: int,
+        from_seq: int,
+        state_json: str,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
+        now = self._clock()
+        new_version = expected_version + 1
+        try:
+            async with self._tx() as con:
+                await self._claim_or_abort(con, inbound, now)
+                done = await con.execute(
+                    "UPDATE games SET state_json = $1, version = $2, updated_at = $3 "
+                    "WHERE id = $4 AND version = $5 AND status = 'active'",
+                    state_json,
+                    new_version,
+                    now,
+                    pk,
+                    expected_version,
+                )
+                if count(done) != 1:
+                    raise _Abort(Outcome.STALE)
+                await con.execute(
+                    "DELETE FROM actions WHERE game_id = $1 AND seq >= $2", pk, from_seq
+                )
+                await self._write_due(con, pk, due)
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
+        return CommitResult(Outcome.OK, new_version)
+
+    async def end_game(
+        self,
+        pk: int,
+        expected_version: int | None,
+        status: str,
+        inbound: tuple[str, str] | None = None,
+    ) -> CommitResult:
+        """Close an open game (`aborted`); `expected_version` None skips the version check."""
+        now = self._clock()
+        sql = (
+            "UPDATE games SET status = $1, version = version + 1, updated_at = $2 "
+            "WHERE id = $3 AND status IN ('lobby', 'active')"
+        )
+        args: list[Any] = [status, now, pk]
+        if expected_version is not None:
+            sql += " AND version = $4"
+            args.append(expected_version)
+        try:
+            async with self._tx() as con:
+                await self._claim_or_abort(con, inbound, now)
+                if count(await con.execute(sql, *args)) != 1:
+                    raise _Abort(Outcome.STALE)
+                await con.execute("DELETE FROM reminders WHERE game_id = $1", pk)
+                await self._notify(con, pk)
+        except _Abort as abort:
+            return CommitResult(abort.outcome)
+        return CommitResult(Outcome.OK)
+
+    async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
+        sql = (
+            "SELECT game_id, seq, version, user_key, player, action_json, events_json, "
+            "created_at FROM actions WHERE game_id = $1"
+        )
+        if last is not None:
+            rows = await self._all(sql + " ORDER BY seq DESC LIMIT $2", pk, last)
+            rows.reverse()
+        else:
+            rows = await self._all(sql + " ORDER BY seq", pk)
+        return [
+            ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------------ reminders
+    async def _write_due(self, con: asyncpg.Connection, pk: int, due: Due | None) -> None:
+        if due is None:
+            await con.execute("DELETE FROM reminders WHERE game_id = $1", pk)
+            await self._notify(con, pk)
+            return
+        players = json.dumps(sorted(due.players), ensure_ascii=False)
+        # Nobody new must act (a subset of those waiting): the clock keeps running and only
+        # the list shrinks; otherwise a new turn starts (attempt 0). As bot/store.py.
+        same = (
+            "(excluded.players_json <> '[]' AND "
+            "reminders.players_json::jsonb @> excluded.players_json::jsonb)"
+        )
+        await con.execute(
+            "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
+            "VALUES ($1, $2, 0, $3, $4) ON CONFLICT (game_id) DO UPDATE SET "
+            f"due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
+            f"attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
+            f"turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
+            "ELSE excluded.turn_started_at END, "
+            "players_json = excluded.players_json",
+            pk,
+            due.due_at,
+            due.turn_started_at,
+            players,
+        )
+        await self._notify(con, pk)

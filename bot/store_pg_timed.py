@@ -1,0 +1,346 @@
+"""The timed work of the PostgreSQL store (bot/store_pg.py): reminder plans, seats played by
+bots, absences, votes and digests; the same methods and semantics as bot/store.py's.
+
+`PgBase` holds the pool and the helpers both halves use. `lease_due_turns` hands each due
+turn to one worker (`FOR UPDATE SKIP LOCKED` and a lease); `claim_turn` stays the compare
+and set that makes a reminder fire once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from bot.store import AutopilotRow, Clock, DigestRow, ReminderRow, TurnPlan
+
+WAKE_CHANNEL = "boardchat_wake"
+# A leased reminder row is another worker's for this long (it claims within milliseconds;
+# a worker that died mid-reminder gives it up after the lease).
+LEASE_SECONDS = 60.0
+# A planned turn with nothing left to do sorts after every real time (as bot/store.py).
+_NEVER = 1e18
+_PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
+_PLAN_COLUMNS = (
+    f"game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, {_PLAN_DUE}"
+)
+
+
+def count(status: str) -> int:
+    """Rows touched, from a command status such as "UPDATE 1" or "INSERT 0 1"."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+def _plan(r: Any) -> TurnPlan:
+    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
+
+
+def _reminder(r: Any) -> ReminderRow:
+    return ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4]))
+
+
+class PgBase:
+    def __init__(self, pool: asyncpg.Pool, clock: Clock, url: str) -> None:
+        self._pool = pool
+        self._clock = clock
+        self.path = url
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[asyncpg.Connection]:
+        async with self._pool.acquire() as con, con.transaction():
+            yield con
+
+    async def _one(self, sql: str, *args: Any) -> Any:
+        return await self._pool.fetchrow(sql, *args)
+
+    async def _all(self, sql: str, *args: Any) -> list[Any]:
+        return list(await self._pool.fetch(sql, *args))
+
+    @staticmethod
+    async def _notify(con: asyncpg.Connection, pk: int | None = None) -> None:
+        """Wake every worker's scheduler: sent at commit, and only then."""
+        await con.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, str(pk or ""))
+
+
+class PgTimed(PgBase):
+    # ------------------------------------------------------------------ reminders
+    async def reminder(self, pk: int) -> ReminderRow | None:
+        row = await self._one(
+            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
+            "WHERE game_id = $1",
+            pk,
+        )
+        return _reminder(row) if row else None
+
+    async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
+        rows = await self._all(
+            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
+            "WHERE due_at <= $1 ORDER BY due_at LIMIT $2",
+            now,
+            limit,
+        )
+        return [_reminder(r) for r in rows]
+
+    async def next_wake(self) -> float | None:
+        """The earliest time the scheduler has something to do; None when nothing is."""
+        value = await self._pool.fetchval(
+            "SELECT least("
+            f"(SELECT {_PLAN_DUE} AS t FROM reminders ORDER BY t LIMIT 1), "
+            "(SELECT next_at FROM digests ORDER BY next_at LIMIT 1), "
+            "(SELECT until FROM autopilot WHERE until IS NOT NULL ORDER BY until LIMIT 1))"
+        )
+        return None if value is None else float(value)
+
+    async def due_turns(self, now: float, limit: int = 100) -> list[TurnPlan]:
+        """Turns whose plan is due, earliest first."""
+        rows = await self._all(
+            f"SELECT {_PLAN_COLUMNS} FROM reminders WHERE {_PLAN_DUE} <= $1 "
+            f"ORDER BY {_PLAN_DUE} LIMIT $2",
+            now,
+            limit,
+        )
+        return [_plan(r) for r in rows]
+
+    async def lease_due_turns(
+        self, now: float, limit: int = 100, lease: float = LEASE_SECONDS
+    ) -> list[TurnPlan]:
+        """Like `due_turns`, but each due row goes to one worker: rows another worker is
+        leasing (or holds locked right now) are skipped, and the rows returned are leased to
+        this caller until `now + lease` (the `claim_turn` that follows ends the turn's plan)."""
+        rows = await self._all(
+            "WITH picked AS (SELECT game_id AS pick FROM reminders "
+            f"WHERE {_PLAN_DUE} <= $1 AND (leased_until IS NULL OR leased_until <= $1) "
+            f"ORDER BY {_PLAN_DUE} LIMIT $2 FOR UPDATE SKIP LOCKED) "
+            "UPDATE reminders r SET leased_until = $3 FROM picked "
+            f"WHERE r.game_id = picked.pick RETURNING {_PLAN_COLUMNS}",
+            now,
+            limit,
+            now + lease,
+        )
+        plans = [_plan(r) for r in rows]
+        plans.sort(key=lambda p: p.due)
+        return plans
+
+    async def turn_plan(self, pk: int) -> TurnPlan | None:
+        row = await self._one(f"SELECT {_PLAN_COLUMNS} FROM reminders WHERE game_id = $1", pk)
+        return _plan(row) if row else None
+
+    async def claim_turn(
+        self, seen: TurnPlan, done_until: float | None, next_at: float | None
+    ) -> bool:
+        """Record that the scheduler handled `seen` (compare and set); ends a lease."""
+        status = await self._pool.execute(
+            "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
+            "leased_until = NULL WHERE game_id = $3 AND attempt = $4 AND turn_started_at = $5 "
+            "AND due_at = $6 AND players_json = $7",
+            done_until,
+            next_at if next_at is not None else _NEVER,
+            seen.game_id,
+            seen.attempt,
+            seen.turn_started_at,
+            seen.due_at,
+            json.dumps(sorted(seen.players), ensure_ascii=False),
+        )
+        return count(status) == 1
+
+    async def replan_now(self, pks: Sequence[int], now: float) -> None:
+        if not pks:
+            return
+        async with self._tx() as con:
+            await con.execute(
+                "UPDATE reminders SET next_at = $1 WHERE game_id = ANY($2::bigint[]) "
+                "AND attempt > 0",
+                now,
+                list(pks),
+            )
+            await self._notify(con)
+
+    # ------------------------------------------------------------------ seats played by bots
+    async def set_seat_bot(
+        self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
+    ) -> None:
+        await self._pool.execute(
+            "UPDATE seats SET is_bot = $1, bot_kind = $2 WHERE game_id = $3 AND user_key = $4",
+            is_bot,
+            bot_kind,
+            pk,
+            user_key,
+        )
+
+    async def start_autopilot(
+        self, pk: int, user_key: str, reason: str, until: float | None, bot_kind: str
+    ) -> bool:
+        now = self._clock()
+        async with self._tx() as con:
+            done = await con.execute(
+                "UPDATE seats SET is_bot = TRUE, bot_kind = $1 "
+                "WHERE game_id = $2 AND user_key = $3 AND NOT is_bot",
+                bot_kind,
+                pk,
+                user_key,
+            )
+            if count(done) != 1:
+                exists = await con.fetchval(
+                    "SELECT 1 FROM autopilot WHERE game_id = $1 AND user_key = $2", pk, user_key
+                )
+                if exists is None:
+                    return False
+            await con.execute(
+                "INSERT INTO autopilot (game_id, user_key, reason, since, until) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, user_key) DO UPDATE SET "
+                "reason = excluded.reason, until = excluded.until",
+                pk,
+                user_key,
+                reason,
+                now,
+                until,
+            )
+            await con.execute("DELETE FROM votes WHERE game_id = $1 AND target = $2", pk, user_key)
+            await self._notify(con, pk)
+        return True
+
+    async def end_autopilot(self, pk: int, user_key: str) -> bool:
+        async with self._tx() as con:
+            done = await con.execute(
+                "DELETE FROM autopilot WHERE game_id = $1 AND user_key = $2", pk, user_key
+            )
+            if count(done) != 1:
+                return False
+            await con.execute(
+                "UPDATE seats SET is_bot = FALSE, bot_kind = NULL "
+                "WHERE game_id = $1 AND user_key = $2",
+                pk,
+                user_key,
+            )
+        return True
+
+    async def autopilots(self, pk: int) -> list[AutopilotRow]:
+        rows = await self._all(
+            "SELECT game_id, user_key, reason, since, until FROM autopilot WHERE game_id = $1",
+            pk,
+        )
+        return [AutopilotRow(*r) for r in rows]
+
+    async def user_autopilots(self, user_key: str) -> list[AutopilotRow]:
+        rows = await self._all(
+            "SELECT a.game_id, a.user_key, a.reason, a.since, a.until FROM autopilot a "
+            "JOIN games g ON g.id = a.game_id WHERE a.user_key = $1 "
+            "AND g.status IN ('lobby', 'active')",
+            user_key,
+        )
+        return [AutopilotRow(*r) for r in rows]
+
+    async def ended_autopilots(self, now: float, limit: int = 100) -> list[AutopilotRow]:
+        rows = await self._all(
+            "SELECT game_id, user_key, reason, since, until FROM autopilot "
+            "WHERE until IS NOT NULL AND until <= $1 ORDER BY until LIMIT $2",
+            now,
+            limit,
+        )
+        return [AutopilotRow(*r) for r in rows]
+
+    # ------------------------------------------------------------------ absences, votes, digests
+    async def set_away(self, user_key: str, until: float) -> None:
+        await self._pool.execute(
+            "INSERT INTO away (user_key, since, until) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_key) DO UPDATE SET until = excluded.until",
+            user_key,
+            self._clock(),
+            until,
+        )
+
+    async def clear_away(self, user_key: str) -> bool:
+        status = await self._pool.execute("DELETE FROM away WHERE user_key = $1", user_key)
+        return count(status) == 1
+
+    async def away_until(self, user_keys: Sequence[str], now: float) -> dict[str, float]:
+        if not user_keys:
+            return {}
+        rows = await self._all(
+            "SELECT user_key, until FROM away WHERE until > $1 AND user_key = ANY($2::text[])",
+            now,
+            list(user_keys),
+        )
+        return {r[0]: float(r[1]) for r in rows}
+
+    async def add_vote(self, pk: int, target: str, voter: str) -> list[str]:
+        """Record a vote (once per voter); returns everybody who voted against `target`."""
+        now = self._clock()
+        async with self._tx() as con:
+            await con.execute(
+                "INSERT INTO votes (game_id, target, voter, at) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT DO NOTHING",
+                pk,
+                target,
+                voter,
+                now,
+            )
+            rows = await con.fetch(
+                "SELECT voter FROM votes WHERE game_id = $1 AND target = $2 ORDER BY at, voter",
+                pk,
+                target,
+            )
+        return [r[0] for r in rows]
+
+    async def votes_against(self, pk: int, target: str) -> list[str]:
+        rows = await self._all(
+            "SELECT voter FROM votes WHERE game_id = $1 AND target = $2 ORDER BY at, voter",
+            pk,
+            target,
+        )
+        return [r[0] for r in rows]
+
+    async def clear_votes(self, pk: int, target: str) -> int:
+        status = await self._pool.execute(
+            "DELETE FROM votes WHERE game_id = $1 AND target = $2", pk, target
+        )
+        return count(status)
+
+    async def set_digest(
+        self, user_key: str, chat_key: str, hour: int, tz: str, next_at: float
+    ) -> None:
+        async with self._tx() as con:
+            await con.execute(
+                "INSERT INTO digests (user_key, chat_key, hour, tz, next_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_key) DO UPDATE SET "
+                "chat_key = excluded.chat_key, hour = excluded.hour, tz = excluded.tz, "
+                "next_at = excluded.next_at",
+                user_key,
+                chat_key,
+                hour,
+                tz,
+                next_at,
+            )
+            await self._notify(con)
+
+    async def clear_digest(self, user_key: str) -> bool:
+        status = await self._pool.execute("DELETE FROM digests WHERE user_key = $1", user_key)
+        return count(status) == 1
+
+    async def digest(self, user_key: str) -> DigestRow | None:
+        row = await self._one(
+            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE user_key = $1",
+            user_key,
+        )
+        return DigestRow(*row) if row else None
+
+    async def due_digests(self, now: float, limit: int = 100) -> list[DigestRow]:
+        rows = await self._all(
+            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE next_at <= $1 "
+            "ORDER BY next_at LIMIT $2",
+            now,
+            limit,
+        )
+        return [DigestRow(*r) for r in rows]
+
+    async def claim_digest(self, seen: DigestRow, next_at: float) -> bool:
+        status = await self._pool.execute(
+            "UPDATE digests SET next_at = $1 WHERE user_key = $2 AND next_at = $3",
+            next_at,
+            seen.user_key,
+            seen.next_at,
+        )
+        return count(status) == 1

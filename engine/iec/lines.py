@@ -1,0 +1,272 @@
+"""Chat lines for production, warnings, reveals and the technology list (issue 21).
+
+Every line here is public unless its name says private; none reads an event's `secret`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import N_, Event, State, Translator
+from engine.iec.rules import available_techs, scen, tech_cost, tech_mode
+from engine.iec.techs import TECH_EFFECTS, TECHS
+
+# Display names of the building kinds (the state keeps the English ids of KINDS).
+KIND_NAMES: dict[str, str] = {
+    "reactor": N_("reactor"),
+    "mine": N_("mine"),
+    "storage": N_("storage"),
+    "mixer": N_("mixer"),
+    "laboratory": N_("laboratory"),
+    "transmitter": N_("transmitter"),
+    "developer": N_("developer"),
+    "launcher": N_("launcher"),
+}
+# Why a module was lost (`module_lost` event's `cause`).
+CAUSE_NAMES: dict[str, str] = {
+    "seismic": N_("seismic shock"),
+    "missile": N_("missile"),
+    "mine": N_("land mine"),  # the mine-war token, not the building (KIND_NAMES)
+    "recycled": N_("recycled"),
+}
+
+
+def kind_name(t: Translator, kind: Any) -> str:
+    """The translated display name of a building kind (unknown ids are shown as they are)."""
+    name = KIND_NAMES.get(str(kind))
+    return t.gettext(name) if name else str(kind)
+
+
+def _kind(t: Translator, kind: Any) -> str:
+    return kind_name(t, kind)
+
+
+def deposit_contents(state: State, deposit: str) -> str:
+    """ "A 3+, B 4+": each resource with the d6 threshold (IEC-S-5)."""
+    dep = scen(state).deposits.get(deposit, {})
+    return ", ".join(f"{g} {n}+" for g, n in sorted(dep.items()))
+
+
+def _extracted(event: Event, t: Translator) -> str | None:
+    p = event
+    if event.get("bonus"):
+        if not event.get("success"):
+            return None
+        if event.get("to") is None:
+            msg = N_(
+                "{player}'s mine {cell}: 1 more {resource} (Advanced Mining), lost: no "
+                "linked storage has room."
+            )
+        else:
+            msg = N_("{player}'s mine {cell}: 1 more {resource} into {to} (Advanced Mining).")
+    elif not event.get("success"):
+        msg = N_("{player}'s mine {cell} extracts no {resource} (rolled {roll}, needed {need}+).")
+    elif event.get("to") is None:
+        msg = N_("{player}'s mine {cell} extracts 1 {resource}, lost: no linked storage has room.")
+    else:
+        msg = N_("{player}'s mine {cell} extracts 1 {resource} into {to} (rolled {roll}).")
+    return t.gettext(msg).format(
+        **{k: p.get(k) for k in ("player", "cell", "resource", "to", "roll", "need")}
+    )
+
+
+def describe(state: State, event: Event, t: Translator) -> str | bool | None:
+    """The public line of the events this module words; False when it does not word `event`."""
+    kind = event.get("type")
+    f = {k: v for k, v in event.items() if k != "secret"}
+    if kind == "extracted":
+        return _extracted(event, t)
+    if kind == "mixed":
+        return t.gettext(N_("{player}'s mixer {cell} makes 1 {product} into {to}.")).format(**f)
+    if kind == "goods_discarded":
+        goods = ", ".join(f"{n} {g}" for g, n in sorted(event["goods"].items()))
+        return t.gettext(
+            N_("{player}'s storage {cell} discards {goods}: its capacity fell to {capacity}.")
+        ).format(**{**f, "goods": goods})
+    if kind == "moved":
+        return t.ngettext(
+            "{player} moves {n} {good} unit from {src} to {dst}.",
+            "{player} moves {n} {good} units from {src} to {dst}.",
+            int(event["n"]),
+        ).format(**f)
+    if kind == "deposit_revealed":
+        return t.gettext(N_("Area {area} holds deposit {deposit}: {contents}.")).format(
+            **f, contents=deposit_contents(state, str(event["deposit"]))
+        )
+    if kind == "unlinked":
+        return t.gettext(
+            N_(
+                "Warning: {player}'s {kind_name} on {cell} has no storage of theirs within "
+                "{r} cm, so it can neither deliver nor draw goods."
+            )
+        ).format(**f, kind_name=_kind(t, event["kind"]))
+    if kind == "flex_declared":
+        msg = (
+            N_("{player} acts first in phase {phase} (Flexible Order).")
+            if event.get("position") == "first"
+            else N_("{player} acts last in phase {phase} (Flexible Order).")
+        )
+        return t.gettext(msg).format(**f)
+    if kind == "recycled" and event.get("again"):
+        outcome = t.gettext(N_("success") if event.get("success") else N_("failure"))
+        return t.gettext(
+            N_(
+                "{player} tries the recovery again (Construction Recovery): rolled {roll} - "
+                "{outcome}."
+            )
+        ).format(**f, outcome=outcome)
+    return False
+
+
+def tech_list(state: State, player: str, t: Translator) -> str:
+    """`/tech`: every technology with its effect; for a player, his next cost and which he
+    owns (sent privately: the cost would show a Super Computer)."""
+    pl = state["players"].get(player)
+    lines = []
+    if pl is not None:
+        lines.append(
+            t.gettext(N_("Science {s}; your next technology costs {c}.")).format(
+                s=pl["science"], c=tech_cost(state, player)
+            )
+        )
+    can = set(available_techs(state, player)) if pl is not None else set(TECHS)
+    for n, name in TECHS.items():
+        if pl is not None and n not in can and n not in pl["techs"]:
+            continue  # Mine War technologies in a game without Mine War
+        mark = ""
+        if pl is not None and n in pl["techs"]:
+            if n in pl["revealed"]:
+                mark = " " + t.gettext(N_("[yours, revealed]"))
+            elif tech_mode(state, player, n) == "off":
+                mark = " " + t.gettext(N_("[yours, off]"))
+            else:
+                mark = " " + t.gettext(N_("[yours, auto]"))
+        lines.append(f"{n} {t.gettext(name)}{mark}: {t.gettext(TECH_EFFECTS[n])}")
+    lines.append(
+        t.gettext(
+            N_(
+                "/tech N chooses one when you must. A technology acts only once used: /use N "
+                "reveals it now, /use N auto (default) when it first acts, /use N off never."
+            )
+        )
+    )
+    return "\n".join(lines)
+
+
+_EVENT_TEXT = {
+    "radiation": N_("Radiation this turn: {value}."),
+    "turn_started": N_("Turn {turn} begins. Order: {order_text}."),
+    "turn_ended": N_("Turn {turn} ends."),
+    "module_lost": N_(
+        "{player}'s {kind_name} on {cell} loses a module ({left} left, {cause_name})."
+    ),
+    "building_removed": N_("{player}'s {kind_name} on {cell} is destroyed."),
+    "self_destroyed": N_("{player} blows up the {kind_name} on {cell}."),
+    "tech_revealed": N_("{player} reveals {tech_name}."),
+    "tech_chosen": N_("{player} discovers a secret technology (cost {cost})."),
+    "site_prepared": N_("{player} prepares a site on {cell}."),
+    "build_roll": N_(
+        "{player} builds a {kind_name} module on {cell}: rolled {roll}, needed {need}+ - {outcome}."
+    ),
+    "recycled": N_("{player} recycles a module on {target}: rolled {roll} - {outcome}."),
+    "tokens_laid": N_("{player} lays tokens on {cells_text}."),
+    "token_moved": N_("{player} moves a token from {src} to {dst}."),
+    "token_activated": N_("{player} activates the token on {cell}: {real_text}."),
+    "mine_test": N_("Mine on {cell}: rolled {roll}, needed {need}+ - {outcome}."),
+    "swept": N_("{player} sweeps the tokens from {cell}."),
+    "intercept": N_("{player} tries to intercept over {target}: rolled {roll} - {outcome}."),
+    "transmitted": N_("{player} transmits from {cell}: rolled {roll}, needed {need}+ - {outcome}."),
+    "research": N_("{player}'s laboratory: rolled {roll} - {outcome}."),
+    "eliminated": N_("{player} is eliminated: {vp} VP become {final_vp}."),
+    "subsidy": N_("{player} receives a subsidised {kind_name} on {cell}."),
+    "game_over": N_("Game over. Ranking: {ranking_text}."),
+}
+
+
+# Events whose line depends on a count: (singular, plural, the event field holding the count).
+_PLURAL_EVENT_TEXT: dict[str, tuple[str, str, str]] = {
+    "missiles": (
+        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+        "(needed {need}+), {hits} hit.",
+        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+        "(needed {need}+), {hits} hits.",
+        "hits",
+    ),
+    "power_given": (
+        "{player} gives power for {count} building to {to}.",
+        "{player} gives power for {count} buildings to {to}.",
+        "count",
+    ),
+}
+
+# What the owner alone is told about a private event (see README.md, "Private events").
+_PRIVATE_TEXT = {
+    "tokens_laid": N_("Only you know: your real mine is on {real_text}."),
+    "tech_chosen": N_("Only you know: you discovered {tech_name} (cost {cost})."),
+    "peeked": N_("Remote Drilling: area {area} holds one of {deposits_text}."),
+    "order_set": N_("Standing order saved."),
+}
+
+
+def _tech_name(t: Translator, tech: Any) -> str:
+    name = TECHS.get(tech) if isinstance(tech, int) else None
+    return t.gettext(name) if name else ""
+
+
+def _event_params(event: Event, t: Translator) -> dict[str, Any]:
+    """The event's public fields plus the derived texts the templates use (no secrets)."""
+    params = {k: v for k, v in event.items() if k != "secret"}
+    params["outcome"] = t.gettext(N_("success") if event.get("success") else N_("failure"))
+    order = event.get("order")
+    params["order_text"] = ", ".join(order) if isinstance(order, list) else ""
+    params["tech_name"] = _tech_name(t, event.get("tech"))
+    params["kind_name"] = kind_name(t, event.get("kind", ""))
+    cause = CAUSE_NAMES.get(str(event.get("cause", "")))
+    params["cause_name"] = t.gettext(cause) if cause else str(event.get("cause", ""))
+    params["cells_text"] = ", ".join(event.get("cells", []))
+    params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
+    params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
+    params["ranking_text"] = " > ".join(", ".join(g) for g in event.get("ranking", []))
+    return params
+
+
+def _fill(template: str, params: dict[str, Any]) -> str:
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def describe_event(state: State, event: Event, t: Translator) -> str | None:
+    """The public line for the group chat, or None. Never shows a `secret` field; events that
+    would reveal a secret technology by their mere existence (`peeked`, `order_set`) are
+    not announced. The owner's extra line comes from `describe_private_event`."""
+    kind = str(event.get("type"))
+    special = describe(state, event, t)
+    if special is not False:
+        return special if isinstance(special, str) else None
+    params = _event_params(event, t)
+    plural = _PLURAL_EVENT_TEXT.get(kind)
+    if plural is not None:
+        singular, many, key = plural
+        n = event.get(key)
+        return _fill(t.ngettext(singular, many, n if isinstance(n, int) else 0), params)
+    msg = _EVENT_TEXT.get(kind)
+    if msg is None:
+        return None
+    return _fill(t.gettext(msg), params)
+
+
+def describe_private_event(state: State, event: Event, t: Translator) -> str | None:
+    """The line only `event["private_to"]` may read (the secret part), or None."""
+    kind = str(event.get("type"))
+    msg = _PRIVATE_TEXT.get(kind)
+    if msg is None or not event.get("private_to"):
+        return None
+    secret = event.get("secret") or {}
+    params = _event_params(event, t)
+    params["real_text"] = ", ".join(secret.get("real", []))
+    params["tech_name"] = _tech_name(t, secret.get("tech"))
+    params["deposits_text"] = " / ".join(str(d) for d in secret.get("deposits", []))
+    params["area"] = secret.get("area", params.get("area"))
+    return _fill(t.gettext(msg), params)

@@ -1,0 +1,83 @@
+"""City names people know: Russian, Polish and Chinese spellings of each map's cities (issue 18).
+
+The data is a file per map, `data/aliases/<map>.json` (not code): for every city of the map
+its names in ru, pl and zh_Hant, and the ASCII forms people type ("Muenchen", "Munich").
+Loaded once like the other game data (engine/powergrid/data.py); pure, no I/O after the
+first call per map.
+
+Aliases are compared by `alias_key`: case, accents, spaces and punctuation ignored, so
+"Мюнхен", "мюнхен", "Nowy Jork", "nowyjork" and "Frankfurt (Oder)" / "frankfurt oder" all
+find their city. Only exact alias keys are looked up here; prefixes and typos of canonical
+names stay the job of engine/powergrid/names.py.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Collection
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.powergrid.data import MAPS
+
+_DIR = Path(__file__).with_name("data") / "aliases"
+LANGUAGES = ("ru", "pl", "zh_Hant")
+KINDS = (*LANGUAGES, "ascii")
+
+
+def _load(map_id: str) -> Any:
+    with (_DIR / f"{map_id}.json").open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def alias_key(text: str) -> str:
+    """The form aliases are compared in: case-folded, accents dropped ("ё" = "е",
+    "ü" = "u"), "ß" as "ss", everything but letters and digits removed."""
+    plain = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "ss")).casefold()
+    return "".join(ch for ch in plain if ch.isalnum() and not unicodedata.combining(ch))
+
+
+@cache
+def spellings(map_id: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """city -> {"ru": (...), "pl": (...), "zh_Hant": (...), "ascii": (...)} as written in
+    the data file of `map_id` ("germany", "usa")."""
+    raw = _load(map_id)
+    return {
+        city: {kind: tuple(names.get(kind, ())) for kind in KINDS}
+        for city, names in raw["cities"].items()
+    }
+
+
+@cache
+def aliases(map_id: str) -> dict[str, str]:
+    """alias key (see `alias_key`) -> canonical city name of `map_id`. Every city also
+    answers to its own canonical name. An alias naming two cities is an error in the data
+    file (tests/engine/powergrid/test_aliases.py checks there is none)."""
+    table: dict[str, str] = {}
+    for city, names in spellings(map_id).items():
+        for name in (city, *(n for kind in KINDS for n in names[kind])):
+            key = alias_key(name)
+            if key and table.setdefault(key, city) != city:
+                raise ValueError(f"{map_id}: alias {name!r} names {table[key]} and {city}")
+    return table
+
+
+@cache
+def _all_maps() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for map_id in MAPS:
+        out.update(aliases(map_id))
+    return out
+
+
+def canonical_city(query: str, names: Collection[str]) -> str | None:
+    """The name in `names` that `query` spells in another language or in ASCII
+    ("Мюнхен" -> "München", "Nowy Jork" -> "New York", "紐約" -> "New York"), or None.
+
+    `names` is whatever collection the caller matches against (the cities in play, or
+    regions); only a name in it is returned, so an alias never picks a city outside it.
+    One dict look-up and one membership test: no scan of the aliases."""
+    city = _all_maps().get(alias_key(query))
+    return city if city is not None and city in names else None

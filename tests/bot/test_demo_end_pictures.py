@@ -1,0 +1,43 @@
+"""Issue 25: `boardchat demo <game>` writes the game-over card, the charts and the replay for
+every game, each within the limits (10 MB, 60 frames, phone-sized)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+
+import pytest
+from PIL import Image
+
+from bot.cards.replay import MAX_BYTES, MAX_FRAMES, pick
+from bot.demo import run_demo
+from engine.registry import games
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> None:
+    out = io.StringIO()
+    code = await run_demo(game_id, 3, 4, str(tmp_path), None, "heuristic", stdout=out)
+    assert code == 0, out.getvalue()
+    assert "end of game: card.png" in out.getvalue()
+    for name in ("card.png", "charts.png"):
+        data = (tmp_path / name).read_bytes()
+        assert 0 < len(data) <= MAX_BYTES
+        with Image.open(io.BytesIO(data)) as im:
+            assert im.format == "PNG" and im.width <= 1080
+    if importlib.util.find_spec("imageio_ffmpeg") is not None:  # the video extra (and dev)
+        video = (tmp_path / "replay.mp4").read_bytes()
+        assert 0 < len(video) <= MAX_BYTES and video[4:8] == b"ftyp"
+    for name, fmt in (("replay.webp", "WEBP"), ("replay.gif", "GIF")):
+        data = (tmp_path / name).read_bytes()
+        assert 0 < len(data) <= MAX_BYTES, (name, len(data))
+        with Image.open(io.BytesIO(data)) as im:
+            assert im.format == fmt
+            assert 2 <= im.n_frames <= MAX_FRAMES
+            assert im.width <= 720  # phone-sized
+
+
+def test_frames_are_spread_over_the_game() -> None:
+    assert pick(5) == [0, 1, 2, 3, 4]
+    chosen = pick(200)
+    assert len(chosen) == MAX_FRAMES and chosen[0] == 0 and chosen[-1] == 199

@@ -1,0 +1,106 @@
+"""Issue 25: /log in words (bot/logtext.py with engine/<game>/logtext.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import LANGUAGES, translator
+from bot.logtext import all_lines, entry_lines, log_page
+from engine.core.protocol import EnglishTranslator
+from engine.registry import games
+from tests.bot.botgames import Row, bot_game
+
+EN = EnglishTranslator()
+JSONISH = re.compile(r"[{}\[\]]|\"\w+\":")
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_log_of_a_whole_bot_game_has_no_json_in_any_language(game_id: str) -> None:
+    played = bot_game(game_id)
+    for lang in LANGUAGES:
+        t = translator(lang)
+        for viewer in (None, played.players[0]):
+            lines = all_lines(played.game, played.state, played.rows, t, viewer)
+            assert len(lines) >= len(played.rows)
+            for line in lines:
+                assert not JSONISH.search(line), f"{game_id}/{lang}: {line}"
+            heads = [line for line in lines if line.startswith("#")]
+            assert len(heads) == len(played.rows)
+            # every action line names its actor
+            for row, head in zip(played.rows, heads, strict=True):
+                assert head.startswith(f"#{row.seq} ")
+                assert row.player in head, head
+
+
+def test_phase_ends_are_the_games_not_the_acting_bots() -> None:
+    played = bot_game("powergrid")
+    lines = all_lines(played.game, played.state, played.rows, EN)
+    ends = [line for line in lines if "End of auction (phase 2)." in line]
+    assert ends and all(line.startswith("   · ") for line in ends)
+    started = [line for line in lines if line.endswith("Round 2 begins.")]
+    assert started and all(line.startswith("   · ") for line in started)
+
+
+def test_a_silent_move_is_described_by_the_game() -> None:
+    played = bot_game("powergrid")
+    done = next(r for r in played.rows if r.action == {"type": "done"} and not r.events)
+    assert entry_lines(played.game, played.state, done, EN) == [
+        f"#{done.seq} {done.player} is done."
+    ]
+    ru = entry_lines(played.game, played.state, done, translator("ru"))
+    assert ru[0] != f"#{done.seq} {done.player} is done." and done.player in ru[0]
+
+
+def test_private_moves_show_only_what_the_table_may_know() -> None:
+    game = games()["powergrid"]
+    state = bot_game("powergrid").state
+    order = Row(
+        7,
+        "bob",
+        {"type": "order", "kind": "bid", "plant": 20, "max": 55},
+        [{"type": "order_placed", "round": 3, "player": "bob", "order": "bid", "private": True}],
+    )
+    seen = entry_lines(game, state, order, EN, viewer="alice")
+    assert seen == ["#7 bob leaves a standing order."]  # the game's public line, no details
+    silent = Row(9, "bob", order.action, [])
+    assert entry_lines(game, state, silent, EN) == ["#9 bob makes a private choice."]
+    # a proxy limit on an open bid never shows
+    opened = Row(8, "bob", {"type": "open", "plant": 20, "bid": 20, "max": 55}, [])
+    assert entry_lines(game, state, opened, EN) == ["#8 bob opens an auction on plant 20."]
+
+
+def test_iec_secrets_stay_with_their_owner() -> None:
+    played = bot_game("iec")
+    game = played.game
+    describe_private = game.describe_private_event  # type: ignore[attr-defined]
+    checked = 0
+    for row in played.rows:
+        private = [e for e in row.events if e.get("private_to")]
+        if not private:
+            continue
+        other = next(p for p in played.players if p != row.player)
+        seen = " ".join(entry_lines(game, played.state, row, EN, viewer=other))
+        for event in private:
+            secret_line = describe_private(played.state, event, EN)
+            public_line = game.describe_event(played.state, event, EN)
+            if secret_line and secret_line != public_line:
+                assert secret_line not in seen
+        if row.action.get("type") in ("mix", "extract", "tech", "power", "deliver"):
+            assert seen == f"#{row.seq} {row.player} makes a private choice."
+        checked += 1
+    assert checked > 0
+
+
+def test_pages_newest_first_with_a_pointer_to_older_moves() -> None:
+    played = bot_game("hexania")
+    total = len(played.rows)
+    first = log_page(played.game, played.state, played.rows, EN, page=1, per_page=10)
+    lines = first.splitlines()
+    assert lines[0] == f"Moves {total - 9}–{total} of {total} (page 1 of {-(-total // 10)})"
+    assert lines[-1] == "Older moves: /log 2"
+    assert f"#{total} " in first and f"#{total - 10} " not in first
+    last = log_page(played.game, played.state, played.rows, EN, page=999, per_page=10)
+    assert "#1 " in last and "Older moves" not in last
+    assert log_page(played.game, played.state, [], EN) == "No moves yet."

@@ -1,0 +1,110 @@
+"""The store's test suite (tests/bot/test_store.py) on both backends, SQLite and PostgreSQL.
+
+Every test there that only uses the `store` fixture is re-run here with `store` opened by
+bot/storage.py's `open_store` on each backend; the PostgreSQL half runs on a throwaway
+server (tests/pg.py) and is skipped only when no server binary exists. The tests that open
+SQLite files themselves have PostgreSQL counterparts below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.storage import open_store, parse_db
+from bot.store import INBOUND_KEEP_SECONDS, Due, Outcome, Store
+from bot.store_pg import MIGRATIONS as PG_MIGRATIONS
+from bot.store_pg import PgStore
+from tests.bot import test_store as suite
+from tests.bot.helpers import FakeClock
+from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
+
+for _name, _test in list(vars(suite).items()):
+    if _name.startswith("test_") and "db_path" not in inspect.signature(_test).parameters:
+        globals()[_name] = _test
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{db_path}"
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def store(db_url: str, clock: FakeClock) -> AsyncIterator[Store | PgStore]:
+    s = await open_store(db_url, clock=clock)
+    yield s
+    await s.close()
+
+
+def test_db_urls_choose_the_backend() -> None:
+    assert parse_db("./boardchat.sqlite3") == ("sqlite", "./boardchat.sqlite3")
+    assert parse_db("sqlite:///data/b.sqlite3") == ("sqlite", "data/b.sqlite3")
+    assert parse_db("sqlite:////data/b.sqlite3") == ("sqlite", "/data/b.sqlite3")
+    url = "postgresql://bot:pw@db:5432/boardchat"
+    assert parse_db(url) == ("postgresql", url)
+    for bad in ("mysql://x/y", "sqlite://relative"):
+        with pytest.raises(ValueError):
+            parse_db(bad)
+
+
+async def test_pg_migrations_run_once_when_workers_start_together(
+    pg_url: str,  # noqa: F811
+    clock: FakeClock,
+) -> None:
+    stores = await asyncio.gather(*(PgStore.open(pg_url, clock=clock) for _ in range(4)))
+    for s in stores:
+        assert await s.schema_version() == len(PG_MIGRATIONS)
+    count = await stores[0]._pool.fetchval("SELECT count(*) FROM schema_version")
+    assert count == len(PG_MIGRATIONS)
+    for s in stores:
+        await s.close()
+
+
+async def test_pg_inbound_ids_are_pruned_after_days(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    store = await PgStore.open(pg_url, clock=clock)
+    assert await store.record_inbound("telegram", "1")
+    assert not await store.record_inbound("telegram", "1")
+    await store.close()
+    clock.advance(INBOUND_KEEP_SECONDS + 1)
+    store = await PgStore.open(pg_url, clock=clock)
+    assert not await store.seen("telegram", "1")
+    await store.close()
+
+
+async def test_pg_wake_reaches_another_worker(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    one = await PgStore.open(pg_url, clock=clock)
+    two = await PgStore.open(pg_url, clock=clock)
+    woken = asyncio.Event()
+    await two.listen_wake(woken.set)
+    pk = await suite.active(one)
+    woken.clear()
+    due = Due(["Ann"], clock.now, clock.now + 100)
+    assert (await one.commit_moves(pk, 1, [suite.entry(1)], "{}", over=False, due=due)).outcome is (
+        Outcome.OK
+    )
+    await asyncio.wait_for(woken.wait(), 10)
+    await one.close()
+    await two.close()
+
+
+async def test_pg_leased_turns_go_to_one_worker(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    one = await PgStore.open(pg_url, clock=clock)
+    two = await PgStore.open(pg_url, clock=clock)
+    pk = await suite.active(one)
+    await one.commit_moves(
+        pk, 1, [suite.entry(1)], "{}", over=False, due=Due(["Ann"], clock.now, clock.now + 9)
+    )
+    leased = await one.lease_due_turns(clock.now, lease=30)
+    assert [p.game_id for p in leased] == [pk]
+    assert await two.lease_due_turns(clock.now) == []  # leased to the first worker
+    assert await two.lease_due_turns(clock.now + 31) != []  # the first one died: lease over
+    assert await one.claim_turn(leased[0], None, clock.now + 100)  # ends the lease
+    assert await two.lease_due_turns(clock.now + 31) == []  # planned: next look at +100
+    assert [p.game_id for p in await two.lease_due_turns(clock.now + 100)] == [pk]
+    await one.close()
+    await two.close()

@@ -1,0 +1,197 @@
+"""Translation quality checks that can be automated (issue 18, the native-quality pass).
+
+Completeness, placeholders and command names are also in test_i18n.py; this file checks what
+reads machine-made: abbreviated count words where the catalog could say them in full, gender
+hacks, Simplified characters in the Traditional catalog, Latin "TP" in Russian, terms that
+differ from the original rule documents (/work/shared/seeds/), and the games' own names.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from bot.i18n import translator
+from bot.locale import update
+from bot.locale.checks import problems
+from engine.registry import games
+
+TARGETS = ("ru", "pl", "zh_Hant")
+
+# Common characters that exist only in Simplified Chinese, with their Traditional forms.
+# Characters that are also correct Traditional (后, 里, 台, 只, 几, 干, 余, 准, 云, ...) are
+# deliberately absent.
+SIMPLIFIED_ONLY: dict[str, str] = dict(
+    zip(
+        "这个们时会说对发还没过经么国来为与将买卖钱电厂场输赢点数选择设认识请让该开关门问间题显"
+        "图应当进动从双边区东车转轮线网络级组结给统编码价资贵费购货账单号张长钟处种样计运连远达"
+        "谁话语读写规则须实现务员页项领预顺闭杂团圆气废铀厅阶竞标弃权负战乱鸟龙马历华顿约纽伦罗"
+        "兰亚尔维纳奥萨诺乌汉莱锡鲁麦贝圣旧迈凤盐逊兹岛湾阳阴议论变压离难观视觉见亲杀伤损坏块坚"
+        "尽层属带帮币师归录总态恶惊惯扩护报挡据掷换毁敌无术条极构枪树检楼欢毕测济满灭灯炉热爱状"
+        "独环画盘盖矿确积称稳穷笔筑签简类紧红纪纸练细终继续罚职联脑艺节药获补装览订记讲许证评试"
+        "询误调败质赛轨软较递遗邮铁银链错键闲队际随隐雾顶频风饭驱验鸡齐着",
+        "這個們時會說對發還沒過經麼國來為與將買賣錢電廠場輸贏點數選擇設認識請讓該開關門問間題顯"
+        "圖應當進動從雙邊區東車轉輪線網絡級組結給統編碼價資貴費購貨賬單號張長鐘處種樣計運連遠達"
+        "誰話語讀寫規則須實現務員頁項領預順閉雜團圓氣廢鈾廳階競標棄權負戰亂鳥龍馬歷華頓約紐倫羅"
+        "蘭亞爾維納奧薩諾烏漢萊錫魯麥貝聖舊邁鳳鹽遜茲島灣陽陰議論變壓離難觀視覺見親殺傷損壞塊堅"
+        "盡層屬帶幫幣師歸錄總態惡驚慣擴護報擋據擲換毀敵無術條極構槍樹檢樓歡畢測濟滿滅燈爐熱愛狀"
+        "獨環畫盤蓋礦確積稱穩窮筆築簽簡類緊紅紀紙練細終繼續罰職聯腦藝節藥獲補裝覽訂記講許證評試"
+        "詢誤調敗質賽軌軟較遞遺郵鐵銀鏈錯鍵閒隊際隨隱霧頂頻風飯驅驗雞齊著",
+        strict=True,
+    )
+)
+
+# Count words people would otherwise see abbreviated ("10 очк."): the catalogs say them in
+# full, or restructure the sentence ("очков: 10"), since ngettext gives every count its form.
+ABBREVIATIONS = {
+    "ru": re.compile(r"\b(очк|ед|шт|гор|стан|фиш|кл)\.", re.IGNORECASE),
+    "pl": re.compile(r"\b(pkt|szt)\b\.?", re.IGNORECASE),
+}
+# Switch values spelt out, not "вкл."/"выкл." next to other messages saying "включить".
+SHORT_SWITCH = {
+    "ru": re.compile(r"\b(вкл|выкл)\.", re.IGNORECASE),
+    "pl": re.compile(r"\b(wł|wył)\.", re.IGNORECASE),
+}
+# Russian "выбросил(а)", "сделал(а)": a gender hack that reads machine-made.
+GENDER_HACK = re.compile(r"\w\((а|ла|ась)\)")
+
+# Terms as the original rule documents (/work/shared/seeds/) name them: (language, source
+# files the message comes from, pattern that must not appear, what the original says).
+TERMS = [
+    # Hexania, Russian original: приращение, перемещение, фигура "схлопывается".
+    ("ru", "engine/hexania/", re.compile(r"разруш|\bРост\b|вязкое"), "схлопывается, приращение"),
+    # Power Grid alternative rules, Russian original: трансформаторная подстанция (ТП).
+    ("ru", "engine/powergrid_alt/", re.compile(r"\bTP\b"), "ТП"),
+    # IEC, Polish original: konstruktor, mikser, transmitter; technologies by their names.
+    (
+        "pl",
+        "engine/iec/",
+        re.compile(r"deweloper|mieszalnik|nadajnik|Zdalne wiercen|Elastyczna kolejność"),
+        "konstruktor, mikser, transmiter, Zdalne odwierty, Elastyczna kolejka",
+    ),
+    # Power Grid, Chinese rule document: 步驟 (phase) / 階段 (Step), 燃料, 競標, 廢物, 行政管理.
+    (
+        "zh_Hant",
+        "engine/powergrid",
+        re.compile(r"時期|拍賣|資源|垃圾|官僚|環保"),
+        "步驟/階段, 燃料, 競標, 廢物, 行政管理, 生態",
+    ),
+    # Power Grid alternative rules in Chinese: the substation, not an English "TP".
+    ("zh_Hant", "engine/powergrid_alt/", re.compile(r"\bTP\b"), "變電站"),
+    # ... and in Polish: a podstacja (transformatorowa).
+    ("pl", "engine/powergrid_alt/", re.compile(r"\bTP\b"), "podstacja"),
+]
+
+GAME_NAMES = {
+    "ru": {"powergrid": "Энергосеть", "hexania": "Гексания"},
+    "pl": {"powergrid": "Wysokie Napięcie"},
+    "zh_Hant": {"powergrid": "發電廠"},
+}
+
+
+def po(lang: str) -> Catalog:
+    with update.po_path(lang).open("rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+CATALOGS = {lang: po(lang) for lang in TARGETS}
+
+
+def forms(message: Message) -> list[str]:
+    return [message.string] if isinstance(message.string, str) else list(message.string)
+
+
+def messages(lang: str) -> list[Message]:
+    return [m for m in CATALOGS[lang] if m.id]
+
+
+def where(message: Message) -> list[str]:
+    return [path for path, _ in message.locations]
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_no_abbreviated_count_words(lang: str) -> None:
+    bad = [(m.id, s) for m in messages(lang) for s in forms(m) if ABBREVIATIONS[lang].search(s)]
+    assert not bad
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl"])
+def test_switch_words_are_spelt_out(lang: str) -> None:
+    bad = [(m.id, s) for m in messages(lang) for s in forms(m) if SHORT_SWITCH[lang].search(s)]
+    assert not bad
+
+
+def test_no_russian_gender_hacks() -> None:
+    bad = [(m.id, s) for m in messages("ru") for s in forms(m) if GENDER_HACK.search(s)]
+    assert not bad
+
+
+def test_traditional_chinese_has_no_simplified_only_characters() -> None:
+    assert not set(SIMPLIFIED_ONLY) & set(SIMPLIFIED_ONLY.values())
+    bad = {
+        (m.id if isinstance(m.id, str) else m.id[0], ch)
+        for m in messages("zh_Hant")
+        for s in forms(m)
+        for ch in s
+        if ch in SIMPLIFIED_ONLY
+    }
+    assert not bad
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_placeholders_and_command_names_are_preserved(lang: str) -> None:
+    assert problems(CATALOGS[lang]) == []
+
+
+def test_russian_says_tp_in_cyrillic_for_the_substation() -> None:
+    """The alternative rules' трансформаторная подстанция is "ТП" in the Russian original."""
+    tp = re.compile(r"(?<![/\w])TPs?\b")
+    naming = [m for m in messages("ru") if tp.search(m.id if isinstance(m.id, str) else m.id[0])]
+    assert naming, "the catalog should have the TP messages of powergrid_alt"
+    for message in naming:
+        for text in forms(message):
+            assert "ТП" in text, (message.id, text)
+            assert not re.search(r"\bTP\b", text), (message.id, text)
+
+
+@pytest.mark.parametrize(("lang", "forms_count"), [("ru", 3), ("pl", 3), ("zh_Hant", 1)])
+def test_plural_entries_have_every_form_filled(lang: str, forms_count: int) -> None:
+    catalog = CATALOGS[lang]
+    assert catalog.num_plurals == forms_count
+    plural = [m for m in messages(lang) if m.pluralizable]
+    assert plural
+    for message in plural:
+        texts = forms(message)
+        assert len(texts) == forms_count, message.id
+        assert all(t.strip() for t in texts), message.id
+
+
+@pytest.mark.parametrize(("lang", "source", "pattern", "original"), TERMS)
+def test_terms_follow_the_original_rule_documents(
+    lang: str, source: str, pattern: re.Pattern[str], original: str
+) -> None:
+    concerned = [m for m in messages(lang) if any(p.startswith(source) for p in where(m))]
+    assert concerned
+    bad = [(m.id, s) for m in concerned for s in forms(m) if pattern.search(s)]
+    assert not bad, f"use the original's terms ({original})"
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_every_game_name_is_a_translated_catalog_entry(lang: str) -> None:
+    for game in games().values():
+        entry = CATALOGS[lang].get(game.name)
+        assert entry is not None and entry.string, (lang, game.name)
+        assert translator(lang).gettext(game.name) == entry.string
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_games_are_called_as_their_editions_are(lang: str) -> None:
+    all_games = games()
+    for game_id, expected in GAME_NAMES[lang].items():
+        assert translator(lang).gettext(all_games[game_id].name) == expected
+    # The variant carries the edition's name too.
+    variant = translator(lang).gettext(all_games["powergrid_alt"].name)
+    assert variant.startswith(GAME_NAMES[lang]["powergrid"])

@@ -1,0 +1,38 @@
+"""IEC standing orders through the table service: accepted off turn (the game's `anytime`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.store import Store
+from bot.table import Table
+from engine.iec import GAME
+from tests.bot.helpers import Chat, FakeClock, joined
+
+
+async def test_iec_s10_5_table_accepts_standing_orders_off_turn(tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = await Store.open(str(tmp_path / "t.sqlite3"), clock=clock)
+    try:
+        chat = Chat(Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7))
+        await chat.say("alice", "/new iec")
+        await chat.say("bob", "/join")
+        await chat.say("alice", "/start")
+        row = await store.open_game(chat.chat_key)
+        assert row is not None and row.state_json is not None
+        state = json.loads(row.state_json)
+        idle = next(p for p in ("alice", "bob") if p not in GAME.current_players(state))
+        outs = await chat.say(idle, "/mix BC AB")
+        assert "Not your turn" not in joined(outs)
+        outs = await chat.say(idle, "/use 7 off")  # a private choice; he has no such tech
+        assert "Not your turn" not in joined(outs)
+        row = await store.open_game(chat.chat_key)
+        assert row is not None and row.state_json is not None
+        after = json.loads(row.state_json)
+        assert after["players"][idle]["orders"]["mix"] == ["BC", "AB"]
+        assert (after["phase"], after["actor"]) == (state["phase"], state["actor"])
+        outs = await chat.say(idle, "/done")  # a phase action still waits for his turn
+        assert "Not your turn" in joined(outs)
+    finally:
+        await store.close()
