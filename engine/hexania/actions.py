@@ -419,3 +419,21 @@ def check_complete(pos: Position, plan_: Plan) -> Refusal | None:
 def keep_choices(pos: Position, plan_: Plan) -> list[str]:
     """Cells the owner may keep in a collapse that satisfy HEX-12 / HEX-OPT-B."""
     return [c for c in sort_cells(plan_.merged) if c not in plan_.added or c not in pos.forbidden]
+
+
+def action_text(action: dict[str, Any]) -> str:
+    """The chat command that performs `action` (HEX-G-4 cell names)."""
+    kind = action["type"]
+    if kind == "birth":
+        text = f"/spawn {action['cell']}"
+    elif kind == "grow":
+        text = f"/grow {action['figure']} {action['cell']}"
+    elif kind == "move":
+        text = f"/move {action['figure']} {action['dir']} {action['steps']}"
+    elif kind == "regroup":
+        text = f"/regroup {action['from']} {action['to']}"
+    else:
+        return "/end"
+    if "keep" in action:
+        text += f" keep={action['keep']}"
+    return text

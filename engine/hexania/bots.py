@@ -1,9 +1,10 @@
 """Hexania bots: `fn(state, player, rng) -> action`, always legal.
 
-"random" picks any legal action (and sometimes ends a turn it has acted in); "greedy" attacks
-whatever destroys most pieces per point, otherwise grows and closes in on the nearest enemy.
-Neither ever resigns (/end without an action). With the round limit off (rounds=off) two
-careful players may stall for ever, as the rules allow (HEX-2.6); bots play with the limit.
+"random" picks any legal action; "greedy" attacks whatever destroys most pieces per point,
+otherwise grows and closes in on the nearest enemy. Both spend their points until nothing is
+affordable (HEX-2: the turn ends only then) and neither ever resigns (/end without an action).
+With the round limit off (rounds=off) a game may last very long, as the rules allow (HEX-2.6);
+bots play with the limit.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ END: Action = {"type": "end"}
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
     plans = rules.legal_plans(state, player)
-    acted = state["turn"]["actions"] > 0
-    if not plans or (acted and rng.below(6) == 0):
+    if not plans:
         return dict(END)
     return dict(rng.choice(plans)[0])
 
@@ -73,8 +73,6 @@ def greedy_bot(state: State, player: str, rng: Rng) -> Action:
             best, best_score = [action], s
         elif abs(s - best_score) <= 1e-9:
             best.append(action)
-    if best_score <= 0 and state["turn"]["actions"] > 0:
-        return dict(END)
     return dict(best[rng.below(len(best))])
 
 

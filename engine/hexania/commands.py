@@ -7,11 +7,13 @@ the west, e.g. L12 is the centre); directions are E, NE, NW, W, SW, SE (HEX-G-3)
     /grow L12 L13             grow the figure on L12 onto L13 (cost = its mass)
     /move L12 SE 3            move the figure on L12 three steps south-east (mass + steps)
     /regroup L10 L14          move one piece of a figure to a new cell (cost = mass)
-    /end                      end the turn (unspent points are lost)
+    /end                      before any action: leave the game (HEX-2.4)
     /cost move L12 SE 3       the price of an action, without doing it
     /board                    the board as text
 
 A trailing `keep=L12` (or just a last cell) names the piece kept when a figure collapses.
+The turn ends by itself when nothing is affordable (HEX-2); /end after acting is refused while
+an action is affordable, with the cheapest ones listed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from engine.core import (
     Action,
     ArgSpec,
     CommandSpec,
+    EnglishTranslator,
     Event,
     IllegalAction,
     ParseError,
@@ -29,6 +32,7 @@ from engine.core import (
     Translator,
 )
 from engine.hexania import rules
+from engine.hexania.actions import action_text
 from engine.hexania.board import (
     CELLS,
     DIRECTIONS,
@@ -81,7 +85,10 @@ COMMANDS: tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "end",
-        N_("End your turn (unspent points are lost)"),
+        N_(
+            "Leave the game without acting (HEX-2.4); your turn ends by itself "
+            "when nothing is affordable (HEX-2)"
+        ),
         (
             ArgSpec(
                 "confirm", "choice", N_("yes: leave the game"), required=False, choices=("yes",)
@@ -216,67 +223,73 @@ def parse(
 # --------------------------------------------------------------------------- quotes
 
 
-def action_text(action: Action) -> str:
-    kind = action["type"]
-    if kind == "birth":
-        text = f"/spawn {action['cell']}"
-    elif kind == "grow":
-        text = f"/grow {action['figure']} {action['cell']}"
-    elif kind == "move":
-        text = f"/move {action['figure']} {action['dir']} {action['steps']}"
-    elif kind == "regroup":
-        text = f"/regroup {action['from']} {action['to']}"
-    else:
-        return "/end"
-    if "keep" in action:
-        text += f" keep={action['keep']}"
-    return text
-
-
 def quote(state: State, player: str, action: Action, t: Translator | None = None) -> Reply:
-    """HEX-18: what an action would cost and do, before doing it."""
+    """HEX-18: what an action would cost and do, before doing it (counts through ngettext)."""
+    tr: Translator = t if t is not None else EnglishTranslator()
+    g = tr.gettext
     try:
         p = rules.price(state, player, action)
     except IllegalAction as err:
-        reason = err.english()
-        if t is not None:
-            try:
-                reason = t.gettext(err.message_key).format(**err.params)
-            except (KeyError, IndexError, ValueError):
-                reason = err.english()
+        try:
+            reason = g(err.message_key).format(**err.params)
+        except (KeyError, IndexError, ValueError):
+            reason = err.english()
         return Reply(
-            f"{action_text(action)}: not allowed ({err.rule_id}): {reason}",
+            g(N_("{action}: not allowed ({rule}): {reason}")).format(
+                action=action_text(action), rule=err.rule_id, reason=reason
+            ),
             private=True,
             extra={"ok": False, "rule": err.rule_id},
         )
     parts = []
     if p.kind == "birth":
-        parts.append(f"birth {p.base}")
+        parts.append(g(N_("birth {cost}")).format(cost=p.base))
     elif p.kind == "move":
-        label = "viscosity" if state["options"]["viscous"] else "inertia"
-        parts.append(f"{label} {p.base}")
-        parts.append(f"{p.steps} step" + ("s" if p.steps != 1 else ""))
+        if state["options"]["viscous"]:
+            parts.append(g(N_("viscosity {cost}")).format(cost=p.base))
+        else:
+            parts.append(g(N_("inertia {cost}")).format(cost=p.base))
+        parts.append(tr.ngettext("{n} step", "{n} steps", p.steps).format(n=p.steps))
     else:
-        parts.append(f"mass {p.base}")
+        parts.append(g(N_("mass {cost}")).format(cost=p.base))
     for a in p.armour:
-        parts.append(f"armour {a['cost']} ({a['owner']}'s figure of {a['mass']})")
-    text = f"{action_text(action)}: " + " + ".join(parts) + f" = {p.cost} points"
+        parts.append(
+            g(N_("armour {cost} ({owner}'s figure of {mass})")).format(
+                cost=a["cost"], owner=a["owner"], mass=a["mass"]
+            )
+        )
+    text = tr.ngettext(
+        "{action}: {parts} = {cost} point", "{action}: {parts} = {cost} points", p.cost
+    )
+    text = text.format(action=action_text(action), parts=" + ".join(parts), cost=p.cost)
     turn = state.get("turn")
     points = turn["points"] if turn is not None and turn["player"] == player else None
     affordable = points is None or p.cost <= points
     if points is not None:
-        text += f"; you have {points}" + ("" if affordable else " — not enough")
-    text += "."
+        if affordable:
+            text += g(N_("; you have {points}.")).format(points=points)
+        else:
+            text += g(N_("; you have {points} — not enough.")).format(points=points)
+    else:
+        text += "."
     if p.destroyed:
         n = len(p.destroyed)
-        text += f" Destroys {n} piece" + ("s" if n != 1 else "") + f" (+{n} bonus next turn)."
+        text += " " + tr.ngettext(
+            "Destroys {n} piece (+{n} bonus next turn).",
+            "Destroys {n} pieces (+{n} bonus next turn).",
+            n,
+        ).format(n=n)
     if p.collapse:
         if p.keep is None:
-            text += f" The figure reaches mass {len(p.merged)} and collapses: add keep=<cell>."
+            text += " " + g(
+                N_("The figure reaches mass {mass} and collapses: add keep=<cell>.")
+            ).format(mass=len(p.merged))
         else:
-            text += f" The figure reaches mass {len(p.merged)} and collapses to {p.keep}."
+            text += " " + g(N_("The figure reaches mass {mass} and collapses to {keep}.")).format(
+                mass=len(p.merged), keep=p.keep
+            )
     elif len(p.merged) > 0 and p.kind != "birth":
-        text += f" Figure mass after: {len(p.merged)}."
+        text += " " + g(N_("Figure mass after: {mass}.")).format(mass=len(p.merged))
     return Reply(
         text,
         private=True,
@@ -323,15 +336,18 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     text = (
         head
         + " "
-        + t.gettext(N_("{player} rolled {dice}, bonus {bonus}: {points} points left.")).format(
-            player=who, dice=dice, bonus=turn["bonus"], points=turn["points"]
-        )
+        + t.ngettext(
+            "{player} rolled {dice}, bonus {bonus}: {points} point left.",
+            "{player} rolled {dice}, bonus {bonus}: {points} points left.",
+            turn["points"],
+        ).format(player=who, dice=dice, bonus=turn["bonus"], points=turn["points"])
     )
     if player == who:
         text += " " + t.gettext(
             N_(
                 "Your move: /spawn cell (1), /grow figure cell (mass), /move figure dir steps "
-                "(mass + steps), /regroup from to (mass), /cost to price, /end to finish."
+                "(mass + steps), /regroup from to (mass), /cost to price. The turn ends when "
+                "nothing is affordable (HEX-2)."
             )
         )
     return text
@@ -343,12 +359,18 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
     if kind == "dice_rolled":
         dice = "+".join(str(d) for d in event["dice"])
         if event["bonus"]:
-            return g(N_("{player} rolls {dice} + {bonus} bonus = {points} points.")).format(
+            return t.ngettext(
+                "{player} rolls {dice} + {bonus} bonus = {points} point.",
+                "{player} rolls {dice} + {bonus} bonus = {points} points.",
+                event["points"],
+            ).format(
                 player=event["player"], dice=dice, bonus=event["bonus"], points=event["points"]
             )
-        return g(N_("{player} rolls {dice} = {points} points.")).format(
-            player=event["player"], dice=dice, points=event["points"]
-        )
+        return t.ngettext(
+            "{player} rolls {dice} = {points} point.",
+            "{player} rolls {dice} = {points} points.",
+            event["points"],
+        ).format(player=event["player"], dice=dice, points=event["points"])
     if kind == "birth":
         return g(N_("{player}: new piece on {cell} (cost {cost}, {left} left).")).format(
             player=event["player"],
@@ -389,8 +411,8 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         )
     if kind == "destroyed":
         return t.ngettext(
-            N_("{player} destroys {count} piece of {victim} (+{count} bonus next turn)."),
-            N_("{player} destroys {count} pieces of {victim} (+{count} bonus next turn)."),
+            "{player} destroys {count} piece of {victim} (+{count} bonus next turn).",
+            "{player} destroys {count} pieces of {victim} (+{count} bonus next turn).",
             event["count"],
         ).format(player=event["player"], count=event["count"], victim=event["victim"])
     if kind == "collapsed":
@@ -399,12 +421,18 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         ).format(player=event["player"], mass=event["mass"], keep=event["keep"])
     if kind == "turn_ended":
         if event["reason"] == "no_points":
-            return g(N_("{player} can do nothing more; turn over ({lost} points lost).")).format(
-                player=event["player"], lost=event["lost"]
-            )
-        return g(N_("{player} ends the turn ({lost} points lost).")).format(
-            player=event["player"], lost=event["lost"]
-        )
+            # HEX-2 / HEX-2.2: only the points that buy nothing are lost.
+            return t.ngettext(
+                "{player} can do nothing more; turn over ({lost} point lost).",
+                "{player} can do nothing more; turn over ({lost} points lost).",
+                event["lost"],
+            ).format(player=event["player"], lost=event["lost"])
+        # "end": stored games from before the HEX-2 correction (v1.1) still replay.
+        return t.ngettext(
+            "{player} ends the turn ({lost} point lost).",
+            "{player} ends the turn ({lost} points lost).",
+            event["lost"],
+        ).format(player=event["player"], lost=event["lost"])
     if kind == "eliminated":
         if event["reason"] == "resigned":
             return g(N_("{player} did not act and leaves the game.")).format(player=event["player"])
@@ -415,6 +443,22 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         ranking = event["ranking"]
         winners = ", ".join(ranking[0]) if ranking else ""
         if event["reason"] == "round_limit":
+            # HEX-OPT-LIMIT: name what decided it (older events carry no criterion).
+            criterion = event.get("criterion", "pieces")
+            if criterion == "shared":
+                return g(
+                    N_(
+                        "Round limit reached: {winners} share the victory "
+                        "(tied on pieces and on bonus points of the last round)."
+                    )
+                ).format(winners=winners)
+            if criterion == "bonus":
+                return g(
+                    N_(
+                        "Round limit reached: {winners} wins on bonus points earned in the "
+                        "last round (tied on pieces)."
+                    )
+                ).format(winners=winners)
             return g(N_("Round limit reached: {winners} wins with the most pieces.")).format(
                 winners=winners
             )
@@ -429,7 +473,7 @@ def buttons(state: State, player: str) -> list[tuple[str, str]]:
     for action in rules.legal_actions(state, player):
         if action["type"] == "birth" and len(out) < 3:
             out.append((f"Spawn {action['cell']}", f"/spawn {action['cell']}"))
-    out.append(("End turn", "/end"))
+    # No "end" button: the turn ends by itself when nothing is affordable (HEX-2).
     return out
 
 

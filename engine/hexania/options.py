@@ -43,7 +43,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("mergebirth", N_("(е) a birth may merge at once with your figure"), "no", YES_NO),
     OptionSpec(
         "rounds",
-        N_("round limit; then most pieces wins (off = play to the last player)"),
+        N_(
+            "round limit, an addition not in the source rules: then most pieces wins, "
+            "then bonus points of the last round (off = play to the last player)"
+        ),
         str(DEFAULT_ROUNDS),
         ("off", "5", "10", "15", "20", "30", "40", "50", "100"),
     ),

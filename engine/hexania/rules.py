@@ -4,10 +4,12 @@ A game of Hexania reads as follows. Setup (HEX-G-9, HEX-T-2): players take sides
 roll off for the start, and play proceeds clockwise by side; the board is empty (HEX-D-23).
 A turn (HEX-T-3, HEX-2): the player rolls two dice; points = dice + last turn's bonus. If no
 action is affordable he is eliminated (HEX-2.4, HEX-D-7). Otherwise he performs actions
-(`actions.py`) in any order while he can pay; the turn ends when nothing is affordable or when
-he says /end; unspent points are lost (HEX-2.2). Destroyed enemy pieces give bonus points for
-his next turn (HEX-17). The last player standing wins; with the round limit (HEX-2.6) the
-player with most pieces after round R wins.
+(`actions.py`) in any order while he can pay; the turn ends only when nothing is affordable
+(HEX-2, corrections 1.1: /end is refused while an action is affordable), and only the points
+that buy nothing are lost (HEX-2.2). /end before any action is a resignation (HEX-2.4).
+Destroyed enemy pieces give bonus points for his next turn (HEX-17). The last player standing
+wins; with the round limit (HEX-OPT-LIMIT, an addition to the source) the player with most
+pieces after round R wins, then the one with more bonus earned in round R, else it is shared.
 """
 
 from __future__ import annotations
@@ -200,16 +202,34 @@ def legal_plans(state: State, player: str) -> list[tuple[Action, act.Plan]]:
 
 
 def legal_actions(state: State, player: str) -> list[Action]:
+    """The affordable actions; /end only before acting (a resignation, HEX-2.4) or when
+    nothing is affordable (HEX-2: the turn never ends early by choice)."""
     if player not in current_players(state):
         return []
     out = list(legal.legal_actions(act.Position(state, player)))
-    out.append({"type": "end"})
+    if not out or state["turn"]["actions"] == 0:
+        out.append({"type": "end"})
     return out
 
 
 def can_act(state: State, player: str) -> bool:
-    """At least one affordable legal action (HEX-2.3 turn end, HEX-2.4 elimination)."""
+    """At least one affordable legal action (HEX-2 turn end, HEX-2.4 elimination)."""
     return any(True for _ in legal.legal_actions(act.Position(state, player)))
+
+
+# At most this many examples in the HEX-2 refusal of /end (the cheapest of each kind).
+AFFORDABLE_EXAMPLES = 4
+
+
+def affordable_examples(state: State, player: str) -> list[tuple[Action, int]]:
+    """HEX-2: the cheapest affordable action of each kind (birth, grow, move, regroup)."""
+    cheapest: dict[str, tuple[Action, int]] = {}
+    for action, plan_ in legal_plans(state, player):
+        kind = action["type"]
+        if kind not in cheapest or plan_.cost < cheapest[kind][1]:
+            cheapest[kind] = (action, plan_.cost)
+    order = ("birth", "grow", "move", "regroup")
+    return [cheapest[k] for k in order if k in cheapest][:AFFORDABLE_EXAMPLES]
 
 
 # --------------------------------------------------------------------------- apply
@@ -241,7 +261,19 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
             # HEX-2.4: a player who will not act in his turn is eliminated.
             _eliminate(state, player, "resigned", events)
         else:
-            _end_turn(state, "end", events)
+            # HEX-2 (corrections 1.1): actions go on until nothing affordable remains.
+            examples = affordable_examples(state, player)
+            if examples:
+                raise IllegalAction(
+                    "HEX-2",
+                    N_(
+                        "The turn ends only when nothing is affordable (HEX-2). "
+                        "Points left: {points}; still affordable, e.g. {actions}."
+                    ),
+                    points=turn["points"],
+                    actions=", ".join(f"{act.action_text(a)} ({c})" for a, c in examples),
+                )
+            _end_turn(state, "no_points", events)
         _begin_next_turn(state, events)
         return state, events
     pos = act.Position(state, player)
@@ -452,9 +484,27 @@ def _game_over(state: State, reason: str, events: list[Event]) -> None:
     state["turn"] = None
     state["end_reason"] = reason
     state["result"] = ranking(state, reason)
-    events.append(
-        {"type": "game_over", "round": state["round"], "reason": reason, "ranking": state["result"]}
-    )
+    event: Event = {
+        "type": "game_over",
+        "round": state["round"],
+        "reason": reason,
+        "ranking": state["result"],
+    }
+    if reason == "round_limit":
+        event["criterion"] = deciding_criterion(state)
+    events.append(event)
+
+
+def deciding_criterion(state: State) -> str:
+    """HEX-OPT-LIMIT: what decided the round-limit result: "pieces", "bonus" or "shared"."""
+    active = active_players(state)
+    winners = (state["result"] or ranking(state, "round_limit"))[0]
+    if len(winners) > 1:
+        return "shared"
+    top = pieces_of(state, winners[0])
+    if sum(1 for p in active if pieces_of(state, p) == top) > 1:
+        return "bonus"
+    return "pieces"
 
 
 def pieces_of(state: State, player: str) -> int:

@@ -29,6 +29,7 @@ from engine.core.protocol import (
     State,
     Translator,
 )
+from engine.powergrid import market as mk
 from engine.powergrid import names
 from engine.powergrid.options import OPTIONS
 
@@ -102,9 +103,20 @@ COMMANDS: list[CommandSpec] = [
     ),
     CommandSpec(
         "discard",
-        N_("Discard one of your old plants after buying one too many."),
-        (ArgSpec("plant", "plant", N_("one of your plants")),),
-        ("/discard 4",),
+        N_(
+            "Discard one of your old plants after buying one too many; if your other plants "
+            "cannot store all your tokens, say which to keep (PG-27)."
+        ),
+        (
+            ArgSpec("plant", "plant", N_("one of your plants")),
+            ArgSpec(
+                "keep",
+                "rest",
+                N_("keep <n> <resource> ...: the tokens to keep (default: coal first)"),
+                required=False,
+            ),
+        ),
+        ("/discard 4", "/discard 5 keep 2 coal 2 oil"),
     ),
     CommandSpec(
         "buy",
@@ -214,7 +226,10 @@ USAGE: dict[str, str] = {
     "cancel": N_("Usage: /cancel [bid|pass|buy|build|power|all]"),
     "raise": N_("Usage: /raise <amount> or /raise +<more>, e.g. /raise 21 or /raise +5"),
     "pass": N_("Usage: /pass, /pass round or /pass plant"),
-    "discard": N_("Usage: /discard <plant>, e.g. /discard 4"),
+    "discard": N_(
+        "Usage: /discard <plant> [keep <n> <resource> ...], e.g. /discard 4 or "
+        "/discard 5 keep 2 coal 2 oil"
+    ),
     "buy": N_(
         "Usage: /buy <resource> <count> [<resource> <count> ...], e.g. /buy coal 3 oil 2, "
         "or /buy auto [limit=<money>]"
@@ -260,7 +275,7 @@ PHASES = {
 }
 
 # What a player may type for a resource (prefixes of these words are accepted too).
-_RESOURCE_WORDS: dict[str, str] = {
+RESOURCE_WORDS: dict[str, str] = {
     "coal": "coal",
     "c": "coal",
     "oil": "oil",
@@ -349,13 +364,13 @@ def _region_label(region: dict[str, str]) -> str:
     return f"{region['id']} ({name})"
 
 
-def _money(t: Translator, amount: int | None) -> str:
+def money_text(t: Translator, amount: int | None) -> str:
     if amount is None:
         return "?"
     return t.gettext("{amount} E").format(amount=amount)
 
 
-def _resource(t: Translator, resource: str) -> str:
+def resource_text(t: Translator, resource: str) -> str:
     return t.gettext(RESOURCE_NAMES.get(resource, resource))
 
 
@@ -368,7 +383,7 @@ def _plant_text(t: Translator, plant: dict[str, Any]) -> str:
     return f"{plant['number']} {kind} →{plant.get('output', 0)}"
 
 
-def _phase(t: Translator, phase: str) -> str:
+def phase_text(t: Translator, phase: str) -> str:
     return t.gettext(PHASES.get(phase, phase))
 
 
@@ -381,17 +396,17 @@ def _join(items: Sequence[str]) -> str:
 # --------------------------------------------------------------------------------------------
 
 _INT = re.compile(r"\d{1,6}")
-_PLANT_WORD = re.compile(r"(?:#|p|plant|no\.?)?(\d{1,3})", re.IGNORECASE)
+PLANT_WORD = re.compile(r"(?:#|p|plant|no\.?)?(\d{1,3})", re.IGNORECASE)
 
 
-def _int(word: str, command: str) -> int:
+def int_word(word: str, command: str) -> int:
     if not _INT.fullmatch(word):
         raise ParseError(USAGE[command], word=word)
     return int(word)
 
 
 def _plant_number(word: str, command: str) -> int:
-    found = _PLANT_WORD.fullmatch(word.strip())
+    found = PLANT_WORD.fullmatch(word.strip())
     if not found:
         raise ParseError(USAGE[command], word=word)
     return int(found.group(1))
@@ -402,9 +417,9 @@ def resource_of(word: str) -> str:
     key = "".join(names.words(word))
     if not key:
         raise ParseError(N_("Name a resource: coal, oil, garbage or uranium."))
-    if key in _RESOURCE_WORDS:
-        return _RESOURCE_WORDS[key]
-    found = {res for alias, res in _RESOURCE_WORDS.items() if alias.startswith(key)}
+    if key in RESOURCE_WORDS:
+        return RESOURCE_WORDS[key]
+    found = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
     if len(found) == 1:
         return found.pop()
     if found:
@@ -525,8 +540,8 @@ def _market_numbers(view: View) -> list[int]:
 def _amount(word: str, base: int, command: str) -> int:
     """An absolute amount "21", or "+5" meaning base + 5."""
     if word.startswith("+"):
-        return base + _int(word[1:], command)
-    return _int(word, command)
+        return base + int_word(word[1:], command)
+    return int_word(word, command)
 
 
 _LIMIT_WORD = re.compile(r"(?:max|limit|up\s*to)[=:]?(\d{1,6})?", re.IGNORECASE)
@@ -639,7 +654,7 @@ def _parse_maxbid(state: State, player: str, words: list[str], t: Translator) ->
     auction = _view(state, player).get("auction")
     if auction is None:
         raise IllegalAction("PG-21", N_("No plant is being auctioned now."))
-    limit = _int(words[0].lstrip("="), "maxbid")
+    limit = int_word(words[0].lstrip("="), "maxbid")
     return _order("maxbid", plant=auction["plant"]["number"], limit=limit)
 
 
@@ -681,24 +696,80 @@ def _own_plant(view: View, player: str, word: str, command: str) -> int:
     return number
 
 
-def _parse_discard(state: State, player: str, words: list[str], t: Translator) -> Action:
-    if len(words) != 1:
+def _parse_discard(state: State, player: str, words: list[str], t: Translator) -> Action | Reply:
+    if not words:
         raise ParseError(USAGE["discard"])
     view = _view(state, player)
-    return {"type": "discard", "plant": _own_plant(view, player, words[0], "discard")}
+    plant = _own_plant(view, player, words[0], "discard")
+    action: Action = {"type": "discard", "plant": plant}
+    rest = words[1:]
+    keep_word = bool(rest) and rest[0].casefold() == "keep"
+    if keep_word:
+        rest = rest[1:]
+    if rest:  # PG-27: the tokens the player keeps
+        keep: dict[str, int] = {}
+        for resource, count in _resource_counts(rest, "discard"):
+            keep[resource] = keep.get(resource, 0) + count
+        action["keep"] = keep
+        return action
+    options = keep_choices(view, player, plant)
+    if len(options) > 1 and not keep_word:
+        # PG-27: a real choice; `/discard <plant> keep` alone takes the default (the first)
+        lines = [
+            t.gettext(
+                "Without plant {plant} your plants cannot store all your tokens (PG-27). "
+                "Choose what to keep:"
+            ).format(plant=plant)
+        ]
+        for i, option in enumerate(options):
+            command = _keep_command(plant, option)
+            label = _keep_text(t, option)
+            if i == 0:
+                lines.append(
+                    t.gettext("{command} — {tokens} (default: /discard {plant} keep)").format(
+                        command=command, tokens=label, plant=plant
+                    )
+                )
+            else:
+                lines.append(f"{command} — {label}")
+        return Reply(
+            "\n".join(lines),
+            private=True,
+            extra={"choices": [_keep_command(plant, o) for o in options]},
+        )
+    return action
+
+
+def keep_choices(view: View, player: str, plant: int) -> list[dict[str, int]]:
+    """PG-27: the ways to keep the most tokens after discarding `plant` (default first)."""
+    me = view["players"].get(player, {})
+    others = [p["number"] for p in me.get("plants", []) if p["number"] != plant]
+    have = {r: int(me.get("resources", {}).get(r, 0)) for r in RESOURCES}
+    return mk.keep_options(mk.capacities(others), have)
+
+
+def _keep_command(plant: int, option: dict[str, int]) -> str:
+    # coal and oil always named: an unnamed resource would keep as many as fit
+    words = [f"{option[r]} {r}" for r in RESOURCES if r in HYBRID_FUELS or option[r]]
+    return f"/discard {plant} keep " + " ".join(words)
+
+
+def _keep_text(t: Translator, option: dict[str, int]) -> str:
+    kept = [f"{n} {resource_text(t, r)}" for r, n in option.items() if n]
+    return _join(kept) if kept else t.gettext("nothing")
 
 
 _SPLIT_COUNT = re.compile(r"^(\d+)(\D.*)$|^(\D.*?)(\d+)$")
 
 
-def _tokens(words: list[str]) -> list[str]:
+def split_counts(words: list[str]) -> list[str]:
     """Split "coal=3", "c3", "3coal" into separate words."""
     out: list[str] = []
     for word in words:
         for piece in re.split(r"[=:×x*](?=\d)|(?<=\d)[×x*]", word):
             if not piece:
                 continue
-            if _PLANT_WORD.fullmatch(piece):
+            if PLANT_WORD.fullmatch(piece):
                 out.append(piece)
                 continue
             found = _SPLIT_COUNT.match(piece)
@@ -713,7 +784,7 @@ def _tokens(words: list[str]) -> list[str]:
 
 def _resource_counts(words: list[str], command: str) -> list[tuple[str, int]]:
     """Pairs of resource and count, in either order; a missing count means 1."""
-    tokens = _tokens(words)
+    tokens = split_counts(words)
     pairs: list[tuple[str, int]] = []
     i = 0
     while i < len(tokens):
@@ -863,11 +934,11 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
         return {"type": "power", "plants": []}
     chosen: list[int] = []
     fuel: dict[str, int] = {}
-    tokens = _tokens(words)
+    tokens = split_counts(words)
     i = 0
     while i < len(tokens):
         word = tokens[i]
-        if _PLANT_WORD.fullmatch(word):
+        if PLANT_WORD.fullmatch(word):
             number = _own_plant(view, player, word, "power")
             if number in chosen:
                 raise ParseError(USAGE["power"], word=word)
@@ -926,7 +997,7 @@ def order_lines(orders: dict[str, Any], t: Translator) -> list[str]:
         if kind == "maxbid":
             out.append(
                 t.gettext("bid on plant {plant} up to {limit}").format(
-                    plant=data.get("plant"), limit=_money(t, data.get("limit"))
+                    plant=data.get("plant"), limit=money_text(t, data.get("limit"))
                 )
             )
         elif kind == "pass_plant":
@@ -939,7 +1010,7 @@ def order_lines(orders: dict[str, Any], t: Translator) -> list[str]:
             else:
                 out.append(
                     t.gettext("buy fuel for one run automatically, up to {limit}").format(
-                        limit=_money(t, data["limit"])
+                        limit=money_text(t, data["limit"])
                     )
                 )
         elif kind == "build_plan" and not data.get("cities"):
@@ -1011,22 +1082,27 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
                     connection=item.get("connection", 0),
                     route=route,
                     slot=item.get("slot", 0),
-                    cost=_money(t, item.get("cost", 0)),
+                    cost=money_text(t, item.get("cost", 0)),
                 )
             )
         else:
             lines.append(
                 t.gettext("{city}: {slot} house = {cost}").format(
-                    city=item["city"], slot=item.get("slot", 0), cost=_money(t, item.get("cost", 0))
+                    city=item["city"],
+                    slot=item.get("slot", 0),
+                    cost=money_text(t, item.get("cost", 0)),
                 )
             )
     if len(quote.get("items", [])) != 1:
-        lines.append(t.gettext("Total: {total}").format(total=_money(t, quote.get("total", 0))))
+        lines.append(t.gettext("Total: {total}").format(total=money_text(t, quote.get("total", 0))))
     order = quote.get("cheapest_order") or []
     given = [item["city"] for item in quote.get("items", [])]
-    if order and order != given:
+    cheaper = quote.get("cheapest_total", 0) < quote.get("total", 0)
+    if order and order != given and cheaper:  # only when strictly cheaper
         lines.append(
-            t.gettext("Cheaper in this order: /build {cities}").format(cities=" ".join(order))
+            t.gettext("Cheaper in this order: /build {cities} ({total})").format(
+                cities=" ".join(order), total=money_text(t, quote["cheapest_total"])
+            )
         )
     if not quote.get("ok", True):
         reason = quote.get("reason")
@@ -1040,7 +1116,7 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
 
 def _parse_price(state: State, player: str, words: list[str], t: Translator) -> Reply:
     pairs = _resource_counts(words, "price") if words else []
-    if len(pairs) != 1:
+    if len(pairs) != 1 or pairs[0][1] < 1:  # "/price coal 0" asks for nothing
         raise ParseError(USAGE["price"])
     resource, n = pairs[0]
     from engine.powergrid import quotes
@@ -1050,14 +1126,14 @@ def _parse_price(state: State, player: str, words: list[str], t: Translator) -> 
 
 
 def price_text(resource: str, n: int, quote: dict[str, Any], t: Translator) -> str:
-    name = _resource(t, resource)
+    name = resource_text(t, resource)
     prices = [int(p) for p in quote.get("prices", [])]
     available = int(quote.get("available", 0))
     if not prices:
         return t.gettext("No {resource} is on the market.").format(resource=name)
     sums = "+".join(str(p) for p in prices)
     text = t.gettext("{n} {resource}: {sums} = {total}").format(
-        n=len(prices), resource=name, sums=sums, total=_money(t, quote.get("total", 0))
+        n=len(prices), resource=name, sums=sums, total=money_text(t, quote.get("total", 0))
     )
     if available < n:
         text += " " + t.ngettext(
@@ -1088,7 +1164,9 @@ def income_text(quote: dict[str, Any], t: Translator) -> str:
             plants=_join([str(p) for p in plants])
         )
     return (
-        text + ": " + t.gettext("income {income}.").format(income=_money(t, quote.get("income", 0)))
+        text
+        + ": "
+        + t.gettext("income {income}.").format(income=money_text(t, quote.get("income", 0)))
     )
 
 
@@ -1123,7 +1201,7 @@ def market_text(view: View, t: Translator) -> str:
         ]
         lines.append(
             t.gettext("{resource}: {spaces} (supply {supply})").format(
-                resource=_resource(t, resource),
+                resource=resource_text(t, resource),
                 spaces=_join(on_sale) or "-",
                 supply=view.get("supply", {}).get(resource, 0),
             )
@@ -1142,10 +1220,12 @@ def plants_text(view: View, t: Translator) -> str:
     for name in order:
         me = view["players"][name]
         plants = _join([_plant_text(t, p) for p in me["plants"]]) or "-"
-        stock = _join([f"{n} {_resource(t, r)}" for r, n in me.get("resources", {}).items() if n])
+        stock = _join(
+            [f"{n} {resource_text(t, r)}" for r, n in me.get("resources", {}).items() if n]
+        )
         line = t.gettext("{player} ({money}, {cities}): {plants}").format(
             player=name,
-            money=_money(t, me.get("money")),
+            money=money_text(t, me.get("money")),
             cities=t.ngettext("{n} city", "{n} cities", len(me.get("cities", []))).format(
                 n=len(me.get("cities", []))
             ),
@@ -1204,7 +1284,7 @@ def _ranking_text(view: View, ranking: list[list[str]], t: Translator) -> str:
                     powered=t.ngettext("{n} city powered", "{n} cities powered", powered).format(
                         n=powered
                     ),
-                    money=_money(t, me.get("money")),
+                    money=money_text(t, me.get("money")),
                 )
             )
         place += len(group)
@@ -1222,7 +1302,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     head = t.gettext("Round {round}, step {step}: {phase}.").format(
         round=view.get("round", 0),
         step=view.get("step", 1),
-        phase=_phase(t, phase),
+        phase=phase_text(t, phase),
     )
     if view.get("step3_pending"):
         head += " " + t.gettext("Step 3 begins with the next phase.")
@@ -1317,7 +1397,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         if me.get("money") is not None:
             lines.append(
                 t.gettext("You have {money}, {cities} and plants {plants}.").format(
-                    money=_money(t, me["money"]),
+                    money=money_text(t, me["money"]),
                     cities=t.ngettext("{n} city", "{n} cities", len(me["cities"])).format(
                         n=len(me["cities"])
                     ),
@@ -1334,7 +1414,7 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         view = _view(state, None)
         ranking = event.get("ranking") or view.get("ranking") or []
         return t.gettext("Game over! {ranking}").format(ranking=_ranking_text(view, ranking, t))
-    text = _EVENT_TEXTS.get(kind)
+    text = EVENT_TEXTS.get(kind)
     if text is None:
         return None
     line = text(event, t)
@@ -1354,12 +1434,12 @@ def _ev_round_started(e: Event, t: Translator) -> str:
 
 def _ev_phase_started(e: Event, t: Translator) -> str:
     phase = e.get("phase", "")
-    return t.gettext("Now: {phase}.").format(phase=_phase(t, phase))
+    return t.gettext("Now: {phase}.").format(phase=phase_text(t, phase))
 
 
 def _ev_phase_ended(e: Event, t: Translator) -> str:
     phase = e.get("phase", "")
-    return t.gettext("End of {phase}.").format(phase=_phase(t, phase))
+    return t.gettext("End of {phase}.").format(phase=phase_text(t, phase))
 
 
 def _ev_regions_chosen(e: Event, t: Translator) -> str:
@@ -1411,14 +1491,19 @@ def _ev_passed(e: Event, t: Translator) -> str:
 
 def _ev_auction_won(e: Event, t: Translator) -> str:
     return t.gettext("{player} buys plant {plant} for {price}.").format(
-        player=e.get("player", ""), plant=_plant_no(e), price=_money(t, e.get("price", 0))
+        player=e.get("player", ""), plant=_plant_no(e), price=money_text(t, e.get("price", 0))
     )
 
 
 def _ev_plant_discarded(e: Event, t: Translator) -> str:
-    return t.gettext("{player} discards plant {plant}.").format(
+    text = t.gettext("{player} discards plant {plant}.").format(
         player=e.get("player", ""), plant=_plant_no(e)
     )
+    returned = e.get("returned") or {}
+    if returned:  # PG-27: what the remaining plants could not keep
+        tokens = _join([f"{n} {resource_text(t, r)}" for r, n in returned.items()])
+        text += " " + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
+    return text
 
 
 def _ev_plant_drawn(e: Event, t: Translator) -> str:
@@ -1440,14 +1525,14 @@ def _ev_resources_bought(e: Event, t: Translator) -> str:
     ).format(
         player=e.get("player", ""),
         count=count,
-        resource=_resource(t, e.get("resource", "")),
-        price=_money(t, e.get("price", 0)),
+        resource=resource_text(t, e.get("resource", "")),
+        price=money_text(t, e.get("price", 0)),
     )
 
 
 def _ev_city_built(e: Event, t: Translator) -> str:
     return t.gettext("{player} builds in {city} for {cost}.").format(
-        player=e.get("player", ""), city=e.get("city", ""), cost=_money(t, e.get("cost", 0))
+        player=e.get("player", ""), city=e.get("city", ""), cost=money_text(t, e.get("cost", 0))
     )
 
 
@@ -1461,7 +1546,7 @@ def _ev_powered(e: Event, t: Translator) -> str:
         "{player} powers {n} city and earns {income}.",
         "{player} powers {n} cities and earns {income}.",
         cities,
-    ).format(player=e.get("player", ""), n=cities, income=_money(t, e.get("income", 0)))
+    ).format(player=e.get("player", ""), n=cities, income=money_text(t, e.get("income", 0)))
 
 
 def _ev_step_started(e: Event, t: Translator) -> str:
@@ -1483,7 +1568,7 @@ def _ev_market_restocked(e: Event, t: Translator) -> str:
     added = e.get("added") or {r: e[r] for r in RESOURCES if isinstance(e.get(r), int)}
     if added:
         return t.gettext("The resource market is restocked: {added}.").format(
-            added=_join([f"+{n} {_resource(t, r)}" for r, n in added.items()])
+            added=_join([f"+{n} {resource_text(t, r)}" for r, n in added.items()])
         )
     return t.gettext("The resource market is restocked.")
 
@@ -1509,7 +1594,7 @@ def _ev_orders_cancelled(e: Event, t: Translator) -> str:
     return t.gettext("{player} cancels a standing order.").format(player=e.get("player", ""))
 
 
-_EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
+EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
     "round_started": _ev_round_started,
     "phase_started": _ev_phase_started,
     "phase_ended": _ev_phase_ended,
@@ -1534,7 +1619,7 @@ _EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
     "order_dropped": _ev_order_dropped,
     "orders_cancelled": _ev_orders_cancelled,
 }
-EVENT_TYPES = (*_EVENT_TEXTS, "game_over")
+EVENT_TYPES = (*EVENT_TEXTS, "game_over")
 
 _PICTURE_EVENTS = frozenset({"phase_ended", "step_started", "game_over"})
 _REVEALING_EVENTS = frozenset({"plant_drawn", "step3_card_drawn"})
@@ -1628,11 +1713,30 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
     elif expected == "discard":
         newest = _just_bought(view, player)
         for plant in me.get("plants", []):
-            if plant["number"] != newest:
+            if plant["number"] == newest:
+                continue
+            options = keep_choices(view, player, plant["number"])
+            if len(options) <= 1:
                 out.append(
                     (
                         t.gettext("Discard {plant}").format(plant=plant["number"]),
                         f"/discard {plant['number']}",
+                    )
+                )
+                continue
+            # PG-27: one button per way to keep the most tokens; the first is the default
+            for i, option in enumerate(options):
+                label = (
+                    N_("Discard {plant}, keep {tokens} (default)")
+                    if i == 0
+                    else N_("Discard {plant}, keep {tokens}")
+                )
+                out.append(
+                    (
+                        t.gettext(label).format(
+                            plant=plant["number"], tokens=_keep_text(t, option)
+                        ),
+                        _keep_command(plant["number"], option),
                     )
                 )
     elif expected == "buy":
@@ -1640,11 +1744,13 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
         if refill:
             cost = sum(price for _, _, price in refill)
             if money is None or cost <= money:
-                label = _join([f"{n} {_resource(t, r)}" for r, n, _ in refill])
+                label = _join([f"{n} {resource_text(t, r)}" for r, n, _ in refill])
                 command = "/buy " + " ".join(f"{r[0]}{n}" for r, n, _ in refill)
                 out.append(
                     (
-                        t.gettext("Buy {what} ({cost})").format(what=label, cost=_money(t, cost)),
+                        t.gettext("Buy {what} ({cost})").format(
+                            what=label, cost=money_text(t, cost)
+                        ),
                         command,
                     )
                 )
@@ -1663,7 +1769,7 @@ def complete(state: State | None, player: str | None, kind: str, prefix: str) ->
     """Autocomplete candidates (at most 25) for an argument kind."""
     if kind == "resource":
         key = "".join(names.words(prefix))
-        meant = {res for alias, res in _RESOURCE_WORDS.items() if alias.startswith(key)}
+        meant = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
         return [r for r in RESOURCES if r in meant]
     if state is None:
         if kind == "city":

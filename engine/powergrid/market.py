@@ -92,6 +92,44 @@ def kept_after_discard(cap: dict[str, int], res: dict[str, int]) -> dict[str, in
     }
 
 
+def keep_options(cap: dict[str, int], res: dict[str, int]) -> list[dict[str, int]]:
+    """PG-27: the ways to keep as many tokens as the remaining plants store.
+
+    Only coal and oil compete (for hybrid room), so the options differ in their coal/oil
+    split; the first is the default (`kept_after_discard`, coal first). One option: no choice.
+    """
+    first = kept_after_discard(cap, res)
+    best = first["coal"] + first["oil"]
+    out = [first]
+    for coal in range(first["coal"] - 1, -1, -1):
+        oil = min(res["oil"], cap["oil"] + cap["hybrid"] - max(0, coal - cap["coal"]))
+        if coal + oil < best:
+            break
+        out.append({**first, "coal": coal, "oil": oil})
+    return out
+
+
+def kept_as_chosen(
+    cap: dict[str, int], res: dict[str, int], chosen: dict[str, int]
+) -> dict[str, int] | None:
+    """PG-27: the tokens kept when the player names some counts (`chosen`); each resource he
+    does not name keeps as many as still fit (coal, oil, garbage, uranium in turn). None when
+    a named count exceeds what he holds or the named counts do not fit together (PG-33)."""
+    kept = {r: 0 for r in res}
+    for r, n in chosen.items():
+        if r not in res or not 0 <= n <= res[r]:
+            return None
+        kept[r] = n
+    if not holdings_fit(cap, kept):
+        return None
+    for r in res:
+        if r in chosen:
+            continue
+        while kept[r] < res[r] and holdings_fit(cap, {**kept, r: kept[r] + 1}):
+            kept[r] += 1
+    return kept
+
+
 def display_assignment(plants: list[int], res: dict[str, int]) -> dict[int, dict[str, int]]:
     """PG-34: one way to place the pooled tokens on plants, for pictures and texts.
 

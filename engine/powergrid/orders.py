@@ -66,7 +66,7 @@ def apply_order(state: State, player: str, action: Action) -> tuple[State, list[
             data["seq"] = _next_seq(state)
         book = state.setdefault("orders", {})
         book.setdefault(player, {})[str(kind)] = data
-        rules._event(state, events, "order_placed", player=player, order=str(kind), private=True)
+        rules.emit(state, events, "order_placed", player=player, order=str(kind), private=True)
     if "orders" in state:
         run(state, events)
     return state, events
@@ -201,7 +201,7 @@ def _cancel(state: State, player: str, action: Action, events: list[Event]) -> N
         del state["orders"][player]
         if not state["orders"]:
             del state["orders"]
-    rules._event(state, events, "orders_cancelled", player=player, kinds=gone, private=True)
+    rules.emit(state, events, "orders_cancelled", player=player, kinds=gone, private=True)
 
 
 # ===================================================================== carrying out
@@ -240,7 +240,7 @@ def _do(state: State, player: str, action: Action, events: list[Event]) -> None:
 
 
 def _tell(state: State, events: list[Event], player: str, kind: str, err: IllegalAction) -> None:
-    rules._event(
+    rules.emit(
         state,
         events,
         "order_dropped",
@@ -434,3 +434,8 @@ def owned_by(state: State, player: str | None) -> dict[str, Any]:
         return {}
     mine = state.get("orders", {}).get(player, {})
     return {k: {f: v for f, v in data.items() if f != "seq"} for k, data in mine.items()}
+
+
+def register() -> None:
+    """Hand the standing orders to rules.py (engine/powergrid/__init__.py calls this)."""
+    rules.register_orders(rules.OrderBook(apply=apply_order, run=run, set_proxy=set_proxy))

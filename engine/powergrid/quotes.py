@@ -19,13 +19,21 @@ EXACT_ORDER_LIMIT = 5
 def connection_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
     """Cost of building `cities` in the given order (PG-36..38, PG-37 one at a time).
 
-    `items` follow the given order; `cheapest_order` suggests an order that costs least
-    (EX-PG-16: the charge follows the order actually built, never a joint tree).
+    `items` follow the given order; `cheapest_order` suggests another order only when it is
+    strictly cheaper (`cheapest_total`), else it is empty (EX-PG-16: the charge follows the
+    order actually built, never a joint tree).
     """
     items, total, why = _simulate(state, player, cities)
     money = state["players"][player]["money"]
     if why is None and total > money:
         why = (N_("This costs {total} E; you have {money} E."), {"total": total, "money": money})
+    order: list[str] = []
+    order_total = total
+    if why is None:
+        order = _cheapest_order(state, player, cities)
+        order_total = _order_cost(state, player, order)
+        if order_total >= total:  # only a strictly cheaper order is worth a suggestion
+            order, order_total = [], total
     return {
         "total": total,
         "ok": why is None,
@@ -33,7 +41,8 @@ def connection_quote(state: State, player: str, cities: list[str]) -> dict[str, 
         "reason": None if why is None else why[0].format(**why[1]),
         "reason_key": None if why is None else why[0],
         "reason_params": None if why is None else why[1],
-        "cheapest_order": _cheapest_order(state, player, cities) if why is None else [],
+        "cheapest_order": order,
+        "cheapest_total": order_total,
         "items": items,
     }
 

@@ -25,7 +25,8 @@ State layout (internal; `view` is the public shape):
 from __future__ import annotations
 
 import bisect
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -59,7 +60,7 @@ LOG_SIZE = 12
 # ===================================================================== helpers
 
 
-def _event(state: State, events: list[Event], kind: str, **fields: Any) -> None:
+def emit(state: State, events: list[Event], kind: str, **fields: Any) -> None:
     ev: Event = {"type": kind, "round": state["round"], **fields}
     events.append(ev)
     log = state["log"]
@@ -172,8 +173,8 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
         # order), cycling until enough regions are chosen.
         state["region_pickers"] = [order[i % len(order)] for i in range(lim["regions"])]
     else:
-        state["regions"] = _random_connected_regions(gm.regions, gm, lim["regions"], rng)
-        _start_game(state, events)
+        state["regions"] = random_connected_regions(gm.regions, gm, lim["regions"], rng)
+        start_game(state, events)
     return state
 
 
@@ -189,7 +190,7 @@ def _connected(regions: list[str], gm: Any) -> bool:
     return len(seen) == len(regions)
 
 
-def _random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng: Rng) -> list[str]:
+def random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng: Rng) -> list[str]:
     """PG-D-3 random variant: uniform over all connected sets of `k` regions."""
     candidates: list[list[str]] = [
         list(c) for c in combinations(all_regions, k) if _connected(list(c), gm)
@@ -197,12 +198,12 @@ def _random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng
     return sorted(candidates[rng.below(len(candidates))])
 
 
-def _start_game(state: State, events: list[Event]) -> None:
+def start_game(state: State, events: list[Event]) -> None:
     state["regions"] = sorted(state["regions"])
     state["region_pickers"] = []
-    _event(state, events, "regions_chosen", regions=list(state["regions"]))
-    _event(state, events, "round_started")
-    _event(state, events, "player_order", order=list(state["order"]))
+    emit(state, events, "regions_chosen", regions=list(state["regions"]))
+    emit(state, events, "round_started")
+    emit(state, events, "player_order", order=list(state["order"]))
     _start_auction_phase(state, events)
 
 
@@ -240,12 +241,12 @@ def current_players(state: State) -> list[str]:
         c = chooser(state)
         return [c] if c is not None else []
     order = state["order"]
-    if phase == "bureaucracy" and state["game"] == "powergrid":
-        # Simultaneous PG-42: everybody who has not declared yet (variants keep the turn).
+    if phase == "bureaucracy":
+        # Simultaneous PG-42: everybody who has not declared yet (a variant that keeps the
+        # turn overrides current_players, engine/powergrid_alt/rules.py).
         players = state["players"]
         return [n for n in order if not players[n]["done"]]
-    t = state["turn"]
-    return [order[-1 - t] if phase in ("resources", "build") else order[t]]
+    return [order[-1 - state["turn"]]]  # resources and build go in reverse order
 
 
 def expected(state: State) -> str:
@@ -295,9 +296,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction("PG-14", N_("An action must be a command with a type."))
     kind = action.get("type")
     if kind in ANYTIME:
-        from engine.powergrid import orders  # only games that use orders pay the import
-
-        return orders.apply_order(state, player, action)
+        return order_book().apply(state, player, action)
     want = _turn_of(state, player)
     if want is None:
         acting = current_players(state)
@@ -308,9 +307,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
     if "orders" in state:
-        from engine.powergrid import orders
-
-        orders.run(state, events)
+        order_book().run(state, events)
     return state, events
 
 
@@ -332,7 +329,7 @@ def _turn_of(state: State, player: str) -> str | None:
     if phase == "resources" or phase == "build":
         mine = state["order"][-1 - state["turn"]] == player
         return ("buy" if phase == "resources" else "build") if mine else None
-    if phase == "bureaucracy" and state["game"] == "powergrid":
+    if phase == "bureaucracy":
         p = state["players"].get(player)
         return "power" if p is not None and not p["done"] and player in state["order"] else None
     if player in current_players(state):
@@ -344,10 +341,34 @@ def _turn_of(state: State, player: str) -> str | None:
 ANYTIME = ("order", "cancel")
 
 
+@dataclass(frozen=True)
+class OrderBook:
+    """Standing orders as the rules use them. orders.py builds on this module and registers
+    its functions here (`register_orders`, called by the package), so this module never
+    imports it: no import cycle."""
+
+    apply: Callable[[State, str, Action], tuple[State, list[Event]]]
+    run: Callable[[State, list[Event]], None]
+    set_proxy: Callable[[State, str, int, int], None]
+
+
+_ORDER_BOOKS: list[OrderBook] = []
+
+
+def register_orders(book: OrderBook) -> None:
+    _ORDER_BOOKS[:] = [book]
+
+
+def order_book() -> OrderBook:
+    if not _ORDER_BOOKS:
+        raise IllegalAction("PG-14", N_("Standing orders are not available."))
+    return _ORDER_BOOKS[0]
+
+
 # ===================================================================== regions (PG-8)
 
 
-def _choose_region(state: State, player: str, action: Action, events: list[Event]) -> None:
+def choose_region(state: State, player: str, action: Action, events: list[Event]) -> None:
     gm = game_map(state["map"])
     region = action.get("region")
     if region not in gm.regions:
@@ -368,11 +389,11 @@ def _choose_region(state: State, player: str, action: Action, events: list[Event
             chosen=", ".join(chosen),
         )
     chosen.append(region)
-    _event(state, events, "region_chosen", player=player, region=region)
+    emit(state, events, "region_chosen", player=player, region=region)
     state["turn"] += 1
     if state["turn"] >= len(state["region_pickers"]):
         state["turn"] = 0
-        _start_game(state, events)
+        start_game(state, events)
 
 
 # ===================================================================== Phase 1 (PG-16..19)
@@ -400,7 +421,7 @@ def _start_auction_phase(state: State, events: list[Event]) -> None:
         p["bought"] = False
         p["passed"] = False
         p["done"] = False
-    _event(state, events, "phase_started", phase="auction")
+    emit(state, events, "phase_started", phase="auction")
     _auction_continue(state, events)
 
 
@@ -410,7 +431,7 @@ def _auction_continue(state: State, events: list[Event]) -> None:
         _end_auction_phase(state, events)
 
 
-def _open(state: State, player: str, action: Action, events: list[Event]) -> None:
+def open_auction(state: State, player: str, action: Action, events: list[Event]) -> None:
     plant, bid = action.get("plant"), action.get("bid")
     money = state["players"][player]["money"]
     current = mk.current_market(state)
@@ -437,7 +458,7 @@ def _open(state: State, player: str, action: Action, events: list[Event]) -> Non
     i = seats.index(player)
     rotated = seats[i + 1 :] + seats[:i]
     others = [n for n in rotated if not players[n]["bought"] and not players[n]["passed"]]
-    _event(state, events, "auction_opened", player=player, plant=plant, bid=bid)
+    emit(state, events, "auction_opened", player=player, plant=plant, bid=bid)
     # PG-D-21: nobody eligible to bid against the chooser (PG-D-9 auto-pass judged against
     # the plant's number, unless money is hidden) -> he buys at the plant's number.
     able = others if state["hidden_money"] else [n for n in others if players[n]["money"] > plant]
@@ -474,7 +495,7 @@ def _next_bidder(state: State, after: str, events: list[Event]) -> None:
             continue
         if check_money and players[name]["money"] <= auction["bid"]:
             bidders.remove(name)
-            _event(state, events, "passed", player=name, plant=auction["plant"], auto=True)
+            emit(state, events, "passed", player=name, plant=auction["plant"], auto=True)
             continue
         auction["turn"] = name
         return
@@ -483,7 +504,7 @@ def _next_bidder(state: State, after: str, events: list[Event]) -> None:
     _win(state, auction["leader"], auction["plant"], auction["bid"], events)
 
 
-def _raise(state: State, player: str, action: Action, events: list[Event]) -> None:
+def raise_bid(state: State, player: str, action: Action, events: list[Event]) -> None:
     auction = state["auction"]
     bid: Any = action.get("bid")
     money = state["players"][player]["money"]
@@ -501,7 +522,7 @@ def _raise(state: State, player: str, action: Action, events: list[Event]) -> No
             _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
     auction["leader"] = player
-    _event(state, events, "bid", player=player, plant=auction["plant"], bid=bid)
+    emit(state, events, "bid", player=player, plant=auction["plant"], bid=bid)
     _next_bidder(state, player, events)
 
 
@@ -528,17 +549,15 @@ def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
 
 
 def _set_proxy(state: State, player: str, plant: int, limit: int) -> None:
-    from engine.powergrid import orders
-
-    orders.set_proxy(state, player, plant, limit)
+    order_book().set_proxy(state, player, plant, limit)
 
 
-def _pass(state: State, player: str, action: Action, events: list[Event]) -> None:
+def pass_turn(state: State, player: str, action: Action, events: list[Event]) -> None:
     auction = state["auction"]
     if auction is not None:
         # PG-21: pass on this plant only.
         auction["bidders"].remove(player)
-        _event(state, events, "passed", player=player, plant=auction["plant"], auto=False)
+        emit(state, events, "passed", player=player, plant=auction["plant"], auto=False)
         _next_bidder(state, player, events)
         return
     if state["round"] == 1:
@@ -546,7 +565,7 @@ def _pass(state: State, player: str, action: Action, events: list[Event]) -> Non
             "PG-25", N_("In round 1 every player must buy a power plant; you cannot pass.")
         )
     state["players"][player]["passed"] = True  # PG-20 (a)
-    _event(state, events, "passed", player=player, plant=None, auto=False)
+    emit(state, events, "passed", player=player, plant=None, auto=False)
     _auction_continue(state, events)
 
 
@@ -559,16 +578,16 @@ def _win(state: State, player: str, plant: int, price: int, events: list[Event])
     state["auction"] = None
     if "orders" in state:
         _forget_orders(state, ("maxbid", "pass_plant"))  # they were for this auction only
-    _event(state, events, "auction_won", player=player, plant=plant, price=price)
+    emit(state, events, "auction_won", player=player, plant=plant, price=price)
     if len(p["plants"]) > limits(state)["max_plants"]:
         # PG-26: the discard comes before the replacement draw and the next choice.
         state["pending_discard"] = {"player": player, "plant": plant}
         return
-    _after_purchase(state, events)
+    after_purchase(state, events)
 
 
-def _after_purchase(state: State, events: list[Event]) -> None:
-    _draw(state, events)  # PG-28 (+ PG-40, PG-47)
+def after_purchase(state: State, events: list[Event]) -> None:
+    draw_plant(state, events)  # PG-28 (+ PG-40, PG-47)
     _auction_continue(state, events)
 
 
@@ -584,9 +603,29 @@ def _discard(state: State, player: str, action: Action, events: list[Event]) -> 
         )
     if not _is_int(plant) or plant not in p["plants"]:
         raise IllegalAction("PG-26", N_("You do not own plant {plant}."), plant=str(plant))
-    p["plants"].remove(plant)
     # PG-27: tokens move to the remaining plants (incl. the new one); the rest go to supply.
-    kept = mk.kept_after_discard(mk.capacities(p["plants"]), p["res"])
+    # The player may say which to keep ("keep": counts by resource); by default as many as
+    # fit, coal before oil on hybrids.
+    cap = mk.capacities([n for n in p["plants"] if n != plant])
+    chosen = action.get("keep")
+    if chosen is None:
+        kept = mk.kept_after_discard(cap, p["res"])
+    else:
+        valid = isinstance(chosen, dict) and all(
+            r in RESOURCES and _is_int(n) for r, n in chosen.items()
+        )
+        found = mk.kept_as_chosen(cap, p["res"], chosen) if valid else None
+        if found is None:
+            raise IllegalAction(
+                "PG-27",
+                N_("Your other plants cannot keep those tokens; they can keep: {options}."),
+                options=" | ".join(
+                    ", ".join(f"{n} {r}" for r, n in o.items() if n) or "0"
+                    for o in mk.keep_options(cap, p["res"])
+                ),
+            )
+        kept = found
+    p["plants"].remove(plant)
     returned = {}
     for r in RESOURCES:
         lost = p["res"][r] - kept[r]
@@ -595,28 +634,28 @@ def _discard(state: State, player: str, action: Action, events: list[Event]) -> 
             returned[r] = lost
         p["res"][r] = kept[r]
     state["pending_discard"] = None
-    _event(state, events, "plant_discarded", player=player, plant=plant, returned=returned)
-    _after_purchase(state, events)
+    emit(state, events, "plant_discarded", player=player, plant=plant, returned=returned)
+    after_purchase(state, events)
 
 
 def _end_auction_phase(state: State, events: list[Event]) -> None:
     if not any(p["bought"] for p in state["players"].values()):
         # PG-29: nobody bought: the lowest plant leaves the game and is replaced. A Step 3
         # card revealed by this draw is resolved at once (PG-47), which the check below does.
-        low = _lowest_plant(state)
+        low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            _event(state, events, "plant_removed", plant=low, rule="PG-29", under_deck=False)
-            _draw(state, events)
+            emit(state, events, "plant_removed", plant=low, rule="PG-29", under_deck=False)
+            draw_plant(state, events)
     if state["step3_drawn"]:
-        _resolve_step3(state, events)  # PG-47 in Phase 2: Step 3 begins with Phase 3
+        resolve_step3(state, events)  # PG-47 in Phase 2: Step 3 begins with Phase 3
     if "orders" in state:
         _forget_orders(state, ("pass_round",))  # "/pass round" lasts this round's Phase 2
-    _event(state, events, "phase_ended", phase="auction")
+    emit(state, events, "phase_ended", phase="auction")
     if state["round"] == 1:
         _reorder(state)  # PG-17: once, after the first auction
-        _event(state, events, "player_order", order=list(state["order"]))
-    _start_turn_phase(state, "resources", events)
+        emit(state, events, "player_order", order=list(state["order"]))
+    start_turn_phase(state, "resources", events)
 
 
 def _forget_orders(state: State, kinds: tuple[str, ...]) -> None:
@@ -635,7 +674,7 @@ def _forget_orders(state: State, kinds: tuple[str, ...]) -> None:
 # ===================================================================== plant market
 
 
-def _lowest_plant(state: State) -> int | None:
+def lowest_plant(state: State) -> int | None:
     for p in state["market"]:
         if p != STEP3:
             return int(p)
@@ -649,65 +688,65 @@ def _draw_one(state: State, events: list[Event]) -> None:
     card = deck.pop(0)
     if card == STEP3:
         state["market"].append(STEP3)  # PG-47: sits as the highest plant, never current
-        _event(state, events, "step3_card_drawn", phase=state["phase"])
+        emit(state, events, "step3_card_drawn", phase=state["phase"])
         if state["phase"] == "bureaucracy":
-            _resolve_step3(state, events)  # PG-47 in Phase 5 (and PG-D-23): at once
+            resolve_step3(state, events)  # PG-47 in Phase 5 (and PG-D-23): at once
         else:
             state["step3_drawn"] = True
         return
     bisect.insort(state["market"], card)
-    _event(state, events, "plant_drawn", plant=card)
+    emit(state, events, "plant_drawn", plant=card)
 
 
-def _draw(state: State, events: list[Event]) -> None:
+def draw_plant(state: State, events: list[Event]) -> None:
     """Draw one replacement, then apply PG-40 to the market (drawn plants included)."""
     _draw_one(state, events)
-    _remove_too_low(state, events)
+    remove_too_low(state, events)
 
 
-def _remove_too_low(state: State, events: list[Event]) -> None:
+def remove_too_low(state: State, events: list[Event]) -> None:
     """PG-40 (PG-D-14): market plants numbered <= the highest city count leave the game."""
     top = max_cities(state)
     market = state["market"]
     while market and market[0] <= top:
         low = market.pop(0)
-        _event(state, events, "plant_removed", plant=low, rule="PG-40", under_deck=False)
+        emit(state, events, "plant_removed", plant=low, rule="PG-40", under_deck=False)
         _draw_one(state, events)
 
 
-def _resolve_step3(state: State, events: list[Event]) -> None:
+def resolve_step3(state: State, events: list[Event]) -> None:
     """PG-47: remove the card and the lowest plant, no replacement, shuffle the deck."""
     market = state["market"]
     if STEP3 in market:
         market.remove(STEP3)
-    low = _lowest_plant(state)
+    low = lowest_plant(state)
     if low is not None:
         market.remove(low)
-        _event(state, events, "plant_removed", plant=low, rule="PG-47", under_deck=False)
+        emit(state, events, "plant_removed", plant=low, rule="PG-47", under_deck=False)
     Rng(state["rng"]).shuffle(state["deck"])
     state["step3_drawn"] = False
     if state["phase"] == "auction":
-        _begin_step3(state, events)  # Step 3 begins with Phase 3
+        begin_step3(state, events)  # Step 3 begins with Phase 3
     else:
         state["step3_pending"] = True  # begins with Phase 5 (from 4) or next round (from 5)
 
 
-def _begin_step3(state: State, events: list[Event]) -> None:
+def begin_step3(state: State, events: list[Event]) -> None:
     # PG-49 (PG-D-18): from Step 1 this skips Step 2 and its one-time removal.
     state["step"] = 3
     state["step3_pending"] = False
-    _event(state, events, "step_started", step=3)
+    emit(state, events, "step_started", step=3)
 
 
 # ===================================================================== Phases 3-5 turns
 
 
-def _start_turn_phase(state: State, phase: str, events: list[Event]) -> None:
+def start_turn_phase(state: State, phase: str, events: list[Event]) -> None:
     state["phase"] = phase
     state["turn"] = 0
     for p in state["players"].values():
         p["done"] = False
-    _event(state, events, "phase_started", phase=phase)
+    emit(state, events, "phase_started", phase=phase)
 
 
 def _done(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -716,8 +755,8 @@ def _done(state: State, player: str, action: Action, events: list[Event]) -> Non
     if state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
-        _event(state, events, "phase_ended", phase="resources")
-        _start_turn_phase(state, "build", events)
+        emit(state, events, "phase_ended", phase="resources")
+        start_turn_phase(state, "build", events)
     else:
         _end_build_phase(state, events)
 
@@ -765,7 +804,7 @@ def _buy(state: State, player: str, action: Action, events: list[Event]) -> None
     p["money"] -= price
     p["res"][resource] += count
     state["rm"][resource] -= count
-    _event(
+    emit(
         state,
         events,
         "resources_bought",
@@ -827,33 +866,33 @@ def _build(state: State, player: str, action: Action, events: list[Event]) -> No
     p["money"] -= cost
     p["cities"].append(city)  # PG-39
     state["cities"].setdefault(city, []).append(player)
-    _event(state, events, "city_built", player=player, city=city, cost=cost, connection=conn)
-    _remove_too_low(state, events)  # PG-40 applies at any time
+    emit(state, events, "city_built", player=player, city=city, cost=cost, connection=conn)
+    remove_too_low(state, events)  # PG-40 applies at any time
 
 
 def _end_build_phase(state: State, events: list[Event]) -> None:
     """PG-46a: end check, then a pending Step 3 card, then the Step 2 check."""
-    _event(state, events, "phase_ended", phase="build")
+    emit(state, events, "phase_ended", phase="build")
     lim = limits(state)
     top = max_cities(state)
     if top >= lim["end"]:
         _final_power(state, events)  # PG-51/52
         return
     if state["step3_drawn"]:
-        _resolve_step3(state, events)  # PG-47 in Phase 4: Step 3 begins with Phase 5
-    _start_turn_phase(state, "bureaucracy", events)
+        resolve_step3(state, events)  # PG-47 in Phase 4: Step 3 begins with Phase 5
+    start_turn_phase(state, "bureaucracy", events)
     if state["step3_pending"]:
-        _begin_step3(state, events)
+        begin_step3(state, events)
     if state["step"] == 1 and not state["step3_pending"] and top >= lim["step2"]:
         # PG-46: Step 2 begins; the lowest plant leaves once and is replaced. A Step 3
         # card drawn here counts as a Phase 5 draw (PG-D-23): _draw_one resolves it.
         state["step"] = 2
-        _event(state, events, "step_started", step=2)
-        low = _lowest_plant(state)
+        emit(state, events, "step_started", step=2)
+        low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            _event(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
-            _draw(state, events)
+            emit(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            draw_plant(state, events)
 
 
 # ===================================================================== Phase 5 (PG-42..44)
@@ -910,7 +949,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     declared = state.setdefault("power_declared", {})
     declared[player] = {"plants": plants, "burned": burned}
     state["players"][player]["done"] = True
-    _event(state, events, "power_declared", player=player)
+    emit(state, events, "power_declared", player=player)
     order = state["order"]
     if len(declared) < len(order):
         return
@@ -918,7 +957,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     for name in order:
         _run_plants(state, name, declared[name]["plants"], declared[name]["burned"], events)
     state["turn"] = len(order)
-    _end_bureaucracy(state, events)
+    end_bureaucracy(state, events)
 
 
 def _run_plants(
@@ -936,7 +975,7 @@ def _run_plants(
     p["money"] += income
     p["powered"] = powered
     p["done"] = True
-    _event(
+    emit(
         state,
         events,
         "powered",
@@ -948,7 +987,7 @@ def _run_plants(
     )
 
 
-def _end_bureaucracy(state: State, events: list[Event]) -> None:
+def end_bureaucracy(state: State, events: list[Event]) -> None:
     # PG-43: restock from the supply into the dearest empty slots, up to what is left.
     amounts = restock_amounts(len(state["seats"]), state["step"])
     added = {}
@@ -957,29 +996,29 @@ def _end_bureaucracy(state: State, events: list[Event]) -> None:
         state["rm"][r] += n
         state["supply"][r] -= n
         added[r] = n
-    _event(state, events, "market_restocked", added=added, step=state["step"])
+    emit(state, events, "market_restocked", added=added, step=state["step"])
     # PG-44: Step 1/2 highest plant under the deck; Step 3 (and PG-D-23) lowest removed.
     market = state["market"]
     if market:
         if mk.six_plant_market(state):
             low = market.pop(0)
-            _event(state, events, "plant_removed", plant=low, rule="PG-44", under_deck=False)
+            emit(state, events, "plant_removed", plant=low, rule="PG-44", under_deck=False)
         else:
             high = market.pop()
             state["deck"].append(high)
-            _event(state, events, "plant_removed", plant=high, rule="PG-44", under_deck=True)
-        _draw(state, events)
-    _event(state, events, "phase_ended", phase="bureaucracy")
+            emit(state, events, "plant_removed", plant=high, rule="PG-44", under_deck=True)
+        draw_plant(state, events)
+    emit(state, events, "phase_ended", phase="bureaucracy")
     _start_round(state, events)
 
 
 def _start_round(state: State, events: list[Event]) -> None:
     state["round"] += 1
-    _event(state, events, "round_started")
+    emit(state, events, "round_started")
     if state["step3_pending"]:
-        _begin_step3(state, events)  # PG-47 in Phase 5: Step 3 begins with the next round
+        begin_step3(state, events)  # PG-47 in Phase 5: Step 3 begins with the next round
     _reorder(state)  # Phase 1 (PG-16)
-    _event(state, events, "player_order", order=list(state["order"]))
+    emit(state, events, "player_order", order=list(state["order"]))
     _start_auction_phase(state, events)
 
 
@@ -997,7 +1036,7 @@ def _final_power(state: State, events: list[Event]) -> None:
         p["powered"] = powered
     state["phase"] = "over"
     state["ranking"] = ranking(state)
-    _event(state, events, "game_over", ranking=state["ranking"])
+    emit(state, events, "game_over", ranking=state["ranking"])
 
 
 def ranking(state: State) -> list[list[str]]:
@@ -1020,10 +1059,10 @@ def ranking(state: State) -> list[list[str]]:
 
 
 _HANDLERS = {
-    "choose_region": _choose_region,
-    "open": _open,
-    "raise": _raise,
-    "pass": _pass,
+    "choose_region": choose_region,
+    "open": open_auction,
+    "raise": raise_bid,
+    "pass": pass_turn,
     "discard": _discard,
     "buy": _buy,
     "build": _build,

@@ -2,6 +2,8 @@
 
 - random: a uniformly random legal action; in Phases 3 and 4 it says "done" with
   probability 1/3; in Phase 5 it runs every plant it can (the engine picks the cities).
+  From round 30 on it proposes to end by agreement (random play seldom covers the map).
+- both accept a vote to end by agreement as soon as they are asked (ending.py).
 - heuristic: plays the variant's economy (see `Plan`):
   * Phase 2: wants a plant when its networks have little spare capacity, when an uncovered
     city can only be reached by a plant, or in round 1 (PG-25); it picks the market plant
@@ -14,7 +16,9 @@
     open the most uncovered cities close to its network (or cover a city no line reaches;
     in Step 2 also displacing rivals' TPs), joins networks to pool capacity, lays the
     line/TP with the best income per Elektro while it has capacity to power it, and then
-    covers uncovered cities with its spare money so that the game ends by ALT-43.
+    covers uncovered cities with its spare money so that the game ends by ALT-43/44 (idle
+    rounds no longer end it, ALT-45 as corrected). A table stuck for 6 Phase 4s without
+    building (every player too poor to build) is asked to end by agreement.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from engine.core import IllegalAction, Rng
 from engine.core.protocol import Action, BotFn
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
-from engine.powergrid_alt import quotes
+from engine.powergrid_alt import ending, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.legal import legal_actions
@@ -37,9 +41,16 @@ CITY_VALUE = 6  # Elektro a round an extra powered city is worth, for plant choi
 COVER_RESERVE = 12  # Elektro kept back when laying lines that only cover cities
 LINE_MONEY = 15  # Elektro a new plant should leave for a first line to use its capacity
 UNREACHED = 1 << 30
+RANDOM_END_ROUND = 30  # from this round on the random bot proposes to end by agreement
+STALLED_ROUNDS = 6  # Phase 4s without building after which the heuristic bot proposes it
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
+    if ending.vote_actions(state, player):
+        return {"type": "accept_end"}  # bots agree when the table wants to stop
+    if state["round"] >= RANDOM_END_ROUND and state.get("end_vote") is None and not state["final"]:
+        # random play seldom covers the map (ALT-44); a long game ends by agreement
+        return {"type": "propose_end"}
     if state["phase"] == "bureaucracy":
         return {"type": "power", "plants": r.runnable(state, player)}
     actions = legal_actions(state, player)
@@ -49,6 +60,11 @@ def random_bot(state: State, player: str, rng: Rng) -> Action:
 
 
 def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
+    if ending.vote_actions(state, player):
+        return {"type": "accept_end"}  # bots agree when the table wants to stop
+    if state["idle"] >= STALLED_ROUNDS and state.get("end_vote") is None and not state["final"]:
+        # nobody has built for rounds (a table gone broke): ask to end by agreement
+        return {"type": "propose_end"}
     want = r.expected(state)
     if want == "choose_plant":
         return _choose_plant(state, player)
@@ -376,8 +392,11 @@ def _yield2(state: State, player: str, plants: list[int]) -> int:
 
 
 def _run_worth(state: State, player: str, plant: int) -> int:
-    """What running `plant` adds this round, with all his other plants running."""
-    others = [n for n in r.built_plants(state, player) if n != plant]
+    """What running `plant` adds this round, next to his plants that can already run.
+
+    (Measured against every other plant running, each plant looked worthless once the others
+    covered the network, so none got fuel and a whole table could go broke.)"""
+    others = [n for n in r.runnable(state, player) if n != plant]
     gain2 = _yield2(state, player, [*others, plant]) - _yield2(state, player, others)
     return gain2 // 2
 

@@ -26,7 +26,7 @@ from engine.core.protocol import (
 from engine.powergrid import commands as base
 from engine.powergrid import market as mk
 from engine.powergrid import names
-from engine.powergrid_alt import quotes
+from engine.powergrid_alt import ending, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 from engine.powergrid_alt.options import OPTIONS
@@ -79,12 +79,21 @@ COMMANDS: list[CommandSpec] = [
     ),
     CommandSpec(
         "upgrade",
-        N_("Replace a built plant by a hand plant of the same type (or fusion), free."),
+        N_(
+            "Replace a built plant by a hand plant of the same type (or fusion), free; its "
+            "tokens move onto the new plant, then onto your other plants that store them."
+        ),
         (
             ArgSpec("old", "plant", N_("the built plant")),
             ArgSpec("new", "plant", N_("the hand plant")),
+            ArgSpec(
+                "into",
+                "rest",
+                N_("your other plants to take the tokens first (default: lowest number first)"),
+                required=False,
+            ),
         ),
-        ("/upgrade 10 25",),
+        ("/upgrade 10 25", "/upgrade 10 25 31"),
     ),
     CommandSpec(
         "move",
@@ -134,6 +143,23 @@ COMMANDS: list[CommandSpec] = [
         ("/power", "/power 4 13", "/power 13 Stuttgart", "/power 5 12 coal=3 oil=1", "/power none"),
     ),
     CommandSpec(
+        "endgame",
+        N_(
+            "Propose to end the game by agreement: a table vote, scored as ALT-44 after this "
+            "round's Phase 5; /endgame yes or /endgame no answers an open vote."
+        ),
+        (
+            ArgSpec(
+                "answer",
+                "choice",
+                N_("yes or no: your answer to the open vote"),
+                required=False,
+                choices=("yes", "no"),
+            ),
+        ),
+        ("/endgame", "/endgame yes", "/endgame no"),
+    ),
+    CommandSpec(
         "cost",
         N_(
             "Price a line (and the income its end city would bring), a plant or a transfer "
@@ -173,7 +199,10 @@ USAGE: dict[str, str] = {
     "bid": N_("Usage: /bid <plant> [<amount>], or /bid <amount> in an auction, e.g. /bid 13 15"),
     "buy": N_("Usage: /buy <resource> [<count>] [<plant>], e.g. /buy coal 2 4"),
     "plant": N_("Usage: /plant <plant> <city>, e.g. /plant 13 Kiel"),
-    "upgrade": N_("Usage: /upgrade <old plant> <new plant>, e.g. /upgrade 10 25"),
+    "upgrade": N_(
+        "Usage: /upgrade <old plant> <new plant> [<plant for the tokens> ...], "
+        "e.g. /upgrade 10 25 or /upgrade 10 25 31"
+    ),
     "move": N_("Usage: /move <count> <resource> <from plant> <to plant>, e.g. /move 2 coal 4 25"),
     "line": N_("Usage: /line <from> <to> [via <city> ...], e.g. /line Freiburg Stuttgart"),
     "tp": N_("Usage: /tp <city>, e.g. /tp Stuttgart"),
@@ -185,6 +214,7 @@ USAGE: dict[str, str] = {
         "Usage: /cost line <from> <to> [via <city> ...] | /cost plant <plant> <city> | "
         "/cost move <count> <resource> <from plant> <to plant>"
     ),
+    "endgame": N_("Usage: /endgame to propose ending the game, /endgame yes or /endgame no"),
     "income": N_("Usage: /income"),
     "board": N_("Usage: /board"),
 }
@@ -216,7 +246,7 @@ def _usage(command: str, words: Sequence[str] = ()) -> ParseError:
 
 
 def _plant(word: str, command: str) -> int:
-    found = base._PLANT_WORD.fullmatch(word.strip())
+    found = base.PLANT_WORD.fullmatch(word.strip())
     if not found:
         raise _usage(command, [word])
     return int(found.group(1))
@@ -240,13 +270,13 @@ def _parse_bid(state: State, player: str, words: list[str], t: Translator) -> Ac
     if auction is not None:
         amount = words[-1]
         if amount.startswith("+"):
-            return {"type": "raise", "bid": auction["bid"] + base._int(amount[1:], "bid")}
-        bid = base._int(amount, "bid")
+            return {"type": "raise", "bid": auction["bid"] + base.int_word(amount[1:], "bid")}
+        bid = base.int_word(amount, "bid")
         if len(words) == 1 and bid == auction["plant"] and bid <= auction["bid"]:
             bid = auction["bid"] + 1
         return {"type": "raise", "bid": bid}
     plant = _plant(words[0], "bid")
-    bid = plant if len(words) == 1 else base._int(words[1], "bid")
+    bid = plant if len(words) == 1 else base.int_word(words[1], "bid")
     return {"type": "open", "plant": plant, "bid": bid}
 
 
@@ -260,8 +290,8 @@ def _parse_raise(state: State, player: str, words: list[str], t: Translator) -> 
         return {"type": "raise", "bid": auction["bid"] + 1}
     word = words[0]
     if word.startswith("+"):
-        return {"type": "raise", "bid": auction["bid"] + base._int(word[1:], "raise")}
-    return {"type": "raise", "bid": base._int(word, "raise")}
+        return {"type": "raise", "bid": auction["bid"] + base.int_word(word[1:], "raise")}
+    return {"type": "raise", "bid": base.int_word(word, "raise")}
 
 
 def _parse_pass(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -270,6 +300,21 @@ def _parse_pass(state: State, player: str, words: list[str], t: Translator) -> A
 
 def _parse_done(state: State, player: str, words: list[str], t: Translator) -> Action:
     return {"type": "done"}
+
+
+def _parse_endgame(state: State, player: str, words: list[str], t: Translator) -> Action:
+    """The table vote to end by agreement (ALT-45, ending.py)."""
+    answer = [w.casefold() for w in words]
+    if answer == ["yes"]:
+        return {"type": "accept_end"}
+    if answer == ["no"]:
+        return {"type": "decline_end"}
+    if answer:
+        raise _usage("endgame", words)
+    vote = state.get("end_vote")
+    if vote is not None and player not in vote["yes"]:
+        return {"type": "accept_end"}
+    return {"type": "propose_end"}
 
 
 def _parse_region(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -283,7 +328,7 @@ def _parse_buy(state: State, player: str, words: list[str], t: Translator) -> Ac
         raise _usage("buy", words)
     action: Action = {"type": "buy", "resource": base.resource_of(words[0]), "count": 1}
     if len(words) >= 2:
-        action["count"] = base._int(words[1], "buy") if words[1].isdigit() else 0
+        action["count"] = base.int_word(words[1], "buy") if words[1].isdigit() else 0
         if not words[1].isdigit():
             raise _usage("buy", words[1:])
     if len(words) == 3:
@@ -302,13 +347,16 @@ def _parse_plant(state: State, player: str, words: list[str], t: Translator) -> 
 
 
 def _parse_upgrade(state: State, player: str, words: list[str], t: Translator) -> Action:
-    if len(words) != 2:
+    if len(words) < 2:
         raise _usage("upgrade", words)
-    return {
+    action: Action = {
         "type": "upgrade",
         "old": _plant(words[0], "upgrade"),
         "new": _plant(words[1], "upgrade"),
     }
+    if len(words) > 2:  # ALT-20: where the tokens the new plant cannot store go first
+        action["into"] = [_plant(w, "upgrade") for w in words[2:]]
+    return action
 
 
 def _parse_move(state: State, player: str, words: list[str], t: Translator) -> Action:
@@ -363,7 +411,7 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
     in any order; a count always follows or precedes its resource word."""
     if [w.casefold() for w in words] == ["none"]:
         return {"type": "power", "plants": [], "cities": []}
-    tokens = base._tokens(words)
+    tokens = base.split_counts(words)
     numbers: list[str] = []
     rest: list[str] = []
     fuel: dict[str, int] = {}
@@ -398,7 +446,7 @@ def _parse_power(state: State, player: str, words: list[str], t: Translator) -> 
 def _fuel_word(word: str) -> str | None:
     """ "coal" or "oil" when the word is a resource word (no prefixes, so that city names
     stay cities), else None; another resource is an error: only hybrids have a choice."""
-    resource = base._RESOURCE_WORDS.get("".join(names.words(word)))
+    resource = base.RESOURCE_WORDS.get("".join(names.words(word)))
     if resource is None:
         return None
     if resource not in base.HYBRID_FUELS:
@@ -484,7 +532,7 @@ def tokens_text(tokens: dict[str, int], t: Translator) -> str:
     """ "2 coal, 1 oil" with plural-aware counts."""
     return ", ".join(
         t.ngettext("{n} {resource}", "{n} {resource}", n).format(
-            n=n, resource=base._resource(t, res)
+            n=n, resource=base.resource_text(t, res)
         )
         for res, n in tokens.items()
     )
@@ -540,6 +588,7 @@ _PARSERS: dict[str, Callable[[State, str, list[str], Translator], Action | Reply
     "pass": _parse_pass,
     "done": _parse_done,
     "region": _parse_region,
+    "endgame": _parse_endgame,
     "buy": _parse_buy,
     "plant": _parse_plant,
     "upgrade": _parse_upgrade,
@@ -575,7 +624,7 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
     text = t.gettext("Round {round}, Step {step}, {phase}: {who} to {what}.").format(
         round=state["round"],
         step=state["step"],
-        phase=base._phase(t, state["phase"]),
+        phase=base.phase_text(t, state["phase"]),
         who=who,
         what=t.gettext(_EXPECT.get(r.expected(state), "")),
     )
@@ -586,6 +635,12 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
         )
     if state["final"]:
         text += " " + t.gettext("This is the final Phase 5.")
+    vote = state.get("end_vote")
+    if vote is not None:
+        waiting = [p for p in state["order"] if p not in vote["yes"]]
+        text += " " + t.gettext(
+            "{player} proposes to end the game; waiting for {waiting} (/endgame yes or no)."
+        ).format(player=vote["by"], waiting=", ".join(waiting))
     if player in state["players"]:
         text += " " + t.gettext("You have {money} E.").format(
             money=state["players"][player]["money"]
@@ -608,9 +663,19 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             ).format(players=", ".join(event["displaced"]))
         return text
     if kind == "plant_upgraded":
-        return t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
+        text = t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
             player=event["player"], old=event["old"], new=event["new"], city=label(event["city"])
         )
+        # ALT-20 (corrections 1.1): every token moved or returned is named.
+        for plant, tokens in event.get("moved", {}).items():
+            text += " " + t.gettext("{tokens} onto plant {plant}.").format(
+                tokens=tokens_text(tokens, t), plant=plant
+            )
+        if event.get("returned"):
+            text += " " + t.gettext("{tokens} back to the supply.").format(
+                tokens=tokens_text(event["returned"], t)
+            )
+        return text
     if kind == "resources_moved":
         tokens = tokens_text(event["tokens"], t)
         return t.gettext("{player} moves {tokens} from plant {a} to plant {b} ({fee} E).").format(
@@ -634,10 +699,12 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             "{player} powers {n} city and earns {income}.",
             "{player} powers {n} cities and earns {income}.",
             event["cities"],
-        ).format(player=event["player"], n=event["cities"], income=base._money(t, event["income"]))
+        ).format(
+            player=event["player"], n=event["cities"], income=base.money_text(t, event["income"])
+        )
         fines = event.get("penalty_bank", 0) + sum(event.get("penalty_players", {}).values())
         if fines:
-            text += " " + t.gettext("Penalties: {amount}.").format(amount=base._money(t, fines))
+            text += " " + t.gettext("Penalties: {amount}.").format(amount=base.money_text(t, fines))
         return text
     if kind == "resources_bought":
         count = int(event["count"])
@@ -648,8 +715,8 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         ).format(
             player=event["player"],
             count=count,
-            resource=base._resource(t, event["resource"]),
-            price=base._money(t, event["price"]),
+            resource=base.resource_text(t, event["resource"]),
+            price=base.money_text(t, event["price"]),
             plant=event["plant"],
         )
     if kind == "step_started" and event.get("step") == 2:
@@ -657,13 +724,38 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
     if kind == "step_started" and event.get("step") == 3:
         return t.gettext("Step 3 begins: all six market plants are for sale.")
     if kind == "final_round":
-        if event.get("reason") == "covered":
+        reason = event.get("reason")
+        if reason == "covered":
             return t.gettext("Every city is covered: this is the last Phase 5.")
+        if reason == "unreachable":
+            return t.gettext(
+                "No remaining city can ever be covered (ALT-45): this is the last Phase 5."
+            )
+        if reason == "agreement":
+            return t.gettext(
+                "Everybody agreed to end the game: this round's Phase 5 is the last one."
+            )
+        # "idle": games from before the ALT-45 correction (rules v1.1) still replay.
         return t.gettext("Two rounds without building: this is the last Phase 5.")
+    if kind == "end_proposed":
+        return t.gettext(
+            "{player} proposes to end the game after this round's Phase 5 (scored as ALT-44). "
+            "Everybody must agree: /endgame yes or /endgame no. Waiting for {waiting}."
+        ).format(player=event["player"], waiting=", ".join(event["waiting"]))
+    if kind == "end_accepted":
+        if not event["waiting"]:
+            return t.gettext("{player} agrees to end the game.").format(player=event["player"])
+        return t.gettext("{player} agrees to end the game; waiting for {waiting}.").format(
+            player=event["player"], waiting=", ".join(event["waiting"])
+        )
+    if kind == "end_declined":
+        return t.gettext("{player} wants to play on: the game continues.").format(
+            player=event["player"]
+        )
     if kind == "game_over":
         ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
         return t.gettext("Game over! {ranking}").format(ranking=ranking)
-    shared = base._EVENT_TEXTS.get(kind)
+    shared = base.EVENT_TEXTS.get(kind)
     return shared(event, t) if shared else None
 
 
@@ -681,10 +773,12 @@ def undoable(events: list[Event]) -> bool:
 
 
 def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[str, str]]:
-    if player not in r.current_players(state):
-        return []
-    want = r.expected(state)
     out: list[tuple[str, str]] = []
+    if ending.vote_actions(state, player):  # an open vote to end: every seated player answers
+        out += [(t.gettext("End the game"), "/endgame yes"), (t.gettext("Play on"), "/endgame no")]
+    if player not in r.current_players(state):
+        return out
+    want = r.expected(state)
     if want == "choose_plant":
         money = state["players"][player]["money"]
         out += [(str(n), f"/bid {n}") for n in mk.current_market(state) if n <= money]

@@ -13,7 +13,7 @@ from typing import Any
 from engine.core.errors import N_
 from engine.core.protocol import Action, BotFn, Event, OptionSpec, State
 from engine.powergrid.game import PowerGrid
-from engine.powergrid_alt import rules
+from engine.powergrid_alt import ending, rules
 from engine.powergrid_alt.bots import BOTS
 from engine.powergrid_alt.legal import legal_actions
 from engine.powergrid_alt.options import OPTIONS
@@ -50,9 +50,9 @@ class PowerGridAlt(PowerGrid):
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
         return rules.apply(state, player, action)
 
-    # The variant has no standing orders: every move waits for its turn, and the table
-    # answers "not your turn" before parsing (it checks `anytime` is None).
-    anytime = None  # type: ignore[assignment]
+    def anytime(self, action: Action) -> bool:
+        """No standing orders; only the table vote to end by agreement goes off turn."""
+        return ending.anytime(action)
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)

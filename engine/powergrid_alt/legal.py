@@ -15,6 +15,7 @@ from engine.core import IllegalAction
 from engine.powergrid import legal as base_legal
 from engine.powergrid import market as mk
 from engine.powergrid.data import RESOURCES
+from engine.powergrid_alt import ending
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 
@@ -26,6 +27,11 @@ MAX_POWER_SUBSETS = 64
 def legal_actions(state: State, player: str) -> list[Action]:
     if player not in r.current_players(state):
         return []
+    # an open vote to end by agreement is answered first (ending.py); proposing is not listed
+    return ending.vote_actions(state, player) + _turn_actions(state, player)
+
+
+def _turn_actions(state: State, player: str) -> list[Action]:
     want = r.expected(state)
     if want in ("choose_region", "choose_plant", "bid"):
         return base_legal.legal_actions(state, player)

@@ -13,9 +13,11 @@ State = the base state plus (all plain JSON):
     lines           [{id, owner, nodes[...], segs[...]}]: segs[i] joins nodes[i], nodes[i+1]
     next_line       the next line id
     displacer       node -> the player who displaced TPs there (ALT-15)
-    activity        something (plant, line, TP) was built in this Phase 4 (ALT-45)
-    idle            consecutive Phase 4s without any building (ALT-45)
-    final           this round's Phase 5 is the last one (ALT-44)
+    activity        something (plant, line, TP) was built in this Phase 4
+    idle            consecutive Phase 4s without any building (a hint for the bots: since
+                    the corrections 1.1 idle rounds never end the game, ALT-45)
+    final           this round's Phase 5 is the last one (ALT-44, ALT-45, agreement)
+    end_vote        None, or the open vote to end by agreement: {by, yes[...]} (ending.py)
 A line is hanging at an endpoint that no longer holds its owner's plant or TP (ALT-28); that
 is computed, never stored. Money is whole Elektro; city incomes are summed in half-Elektro
 (ALT-38) and only the total is rounded up.
@@ -31,7 +33,34 @@ from engine.core import N_, IllegalAction, Rng
 from engine.powergrid import market as mk
 from engine.powergrid import rules as base
 from engine.powergrid.data import PLANTS, RESOURCES, TOTALS, game_map
-from engine.powergrid_alt.graph import INF, alt_map, distance, mse2, nodes_in_play
+from engine.powergrid_alt import ending
+from engine.powergrid_alt.graph import INF, alt_map, mse2
+from engine.powergrid_alt.queries import (
+    DIRTY,
+    NUCLEAR,
+    POLLUTION_LIMIT,
+    accepts,
+    built_plants,
+    covered,
+    hand,
+    holds,
+    is_hanging,
+    is_hanging_at,
+    line_cost,
+    node_of,
+    nuclear_count,
+    owned_segments,
+    plant_pollution,
+    plant_slots,
+    plants_in,
+    play_nodes,
+    pollution,
+    pollution_check,
+    room_on,
+    storage,
+    tokens_held,
+    transport_fee,
+)
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -42,14 +71,10 @@ START_MONEY = 75  # ALT-5
 PLANT_COST = 10  # ALT-13
 TP_COST = 5  # ALT-24
 MAX_TPS = 3  # ALT-24
-POLLUTION_LIMIT = 5  # ALT-18
 PENALTY = 5  # ALT-36
 PLANT_CITY_INCOME2 = 10  # ALT-33: 5 E, in half-Elektro
-DIRTY = ("coal", "oil", "garbage", "hybrid")  # ALT-17
-NUCLEAR = "uranium"  # ALT-19 (ALT-D-6: fusion is not nuclear)
-IDLE_ROUNDS_TO_END = 2  # ALT-45
 
-_event = base._event
+emit = base.emit
 
 
 def _is_int(value: Any) -> bool:
@@ -86,145 +111,23 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
         activity=False,
         idle=0,
         final=False,
+        end_vote=None,
     )
     gm = game_map(state["map"])
     events: list[Event] = []
     if len(players) >= 3:
         state["regions"] = list(gm.regions)  # ALT-4: all 6 regions
         state["region_pickers"] = []
-        base._start_game(state, events)
+        base.start_game(state, events)
     elif choose:
         # ALT-4 + PG-8: 5 regions for 2 players, chosen in turn.
         order = state["order"]
         state["region_pickers"] = [order[i % len(order)] for i in range(len(gm.regions) - 1)]
     else:
         rng = Rng(state["rng"])
-        state["regions"] = base._random_connected_regions(gm.regions, gm, len(gm.regions) - 1, rng)
-        base._start_game(state, events)
+        state["regions"] = base.random_connected_regions(gm.regions, gm, len(gm.regions) - 1, rng)
+        base.start_game(state, events)
     return state
-
-
-# ===================================================================== small queries
-
-
-def play_nodes(state: State) -> list[str]:
-    return nodes_in_play(state["map"], state["regions"])
-
-
-def node_of(state: State, city: Any) -> str:
-    """A node name from any city name (either half of a double city), or raise ALT-1."""
-    am = alt_map(state["map"])
-    node = am.alias.get(city) if isinstance(city, str) else None
-    if node is None:
-        raise IllegalAction("PG-1", N_("There is no city called {city}."), city=str(city))
-    if am.region[node] not in state["regions"]:
-        raise IllegalAction("PG-8", N_("{city} is outside the regions in play."), city=city)
-    return node
-
-
-def plants_in(state: State, node: str) -> list[int]:
-    return sorted(int(n) for n, b in state["built"].items() if b["city"] == node)
-
-
-def plant_slots(state: State, node: str) -> int:
-    """ALT-46: a double city takes up to two plants; any other city one."""
-    return 2 if alt_map(state["map"]).is_double(node) else 1
-
-
-def hand(state: State, player: str) -> list[int]:
-    built = state["built"]
-    return [n for n in state["players"][player]["plants"] if str(n) not in built]
-
-
-def built_plants(state: State, player: str) -> list[int]:
-    return sorted(int(n) for n, b in state["built"].items() if b["owner"] == player)
-
-
-def holds(state: State, player: str, node: str) -> bool:
-    """The player has a built plant or a TP in `node` (ALT-23)."""
-    return node in state["players"][player]["cities"]
-
-
-def pollution(state: State, region: str) -> int:
-    """ALT-18: the sum of R of the built dirty plants in the region."""
-    am = alt_map(state["map"])
-    return sum(
-        PLANTS[int(n)].cost
-        for n, b in state["built"].items()
-        if am.region[b["city"]] == region and PLANTS[int(n)].type in DIRTY
-    )
-
-
-def nuclear_count(state: State, region: str) -> int:
-    am = alt_map(state["map"])
-    return sum(
-        1
-        for n, b in state["built"].items()
-        if am.region[b["city"]] == region and PLANTS[int(n)].type == NUCLEAR
-    )
-
-
-def plant_pollution(number: int) -> int:
-    plant = PLANTS[number]
-    return plant.cost if plant.type in DIRTY else 0
-
-
-def owned_segments(state: State) -> dict[str, str]:
-    """ALT-22: segment key -> its owner."""
-    return {seg: line["owner"] for line in state["lines"] for seg in line["segs"]}
-
-
-def is_hanging_at(state: State, line: dict[str, Any], node: str) -> bool:
-    return node in (line["nodes"][0], line["nodes"][-1]) and not holds(state, line["owner"], node)
-
-
-def is_hanging(state: State, line: dict[str, Any]) -> bool:
-    owner = line["owner"]
-    return not (holds(state, owner, line["nodes"][0]) and holds(state, owner, line["nodes"][-1]))
-
-
-def line_cost(state: State, line: dict[str, Any]) -> int:
-    segs = alt_map(state["map"]).segments
-    return sum(segs[k].cost for k in line["segs"])
-
-
-def covered(state: State, node: str) -> bool:
-    return bool(state["tps"].get(node)) or any(b["city"] == node for b in state["built"].values())
-
-
-def storage(number: int) -> int:
-    """PG-33: a plant stores twice its need (0 for eco and fusion)."""
-    plant = PLANTS[number]
-    return 2 * plant.cost if plant.type in (*RESOURCES, "hybrid") else 0
-
-
-def accepts(number: int, resource: str) -> bool:
-    kind = PLANTS[number].type
-    return kind == resource or (kind == "hybrid" and resource in ("coal", "oil"))
-
-
-def room_on(state: State, number: int, resource: str) -> int:
-    """How many more tokens of `resource` fit on built plant `number` (ALT-10)."""
-    if not accepts(number, resource):
-        return 0
-    res = state["built"][str(number)]["res"]
-    if PLANTS[number].type == "hybrid":
-        return storage(number) - res["coal"] - res["oil"]
-    return storage(number) - res[resource]
-
-
-def tokens_held(state: State) -> dict[str, int]:
-    total = {r: 0 for r in RESOURCES}
-    for b in state["built"].values():
-        for r in RESOURCES:
-            total[r] += b["res"][r]
-    return total
-
-
-def transport_fee(state: State, a: str, b: str) -> int:
-    """ALT-21: 1 E per full or started 10 of the cheapest route cost (ALT-D-8)."""
-    d = distance(state["map"], state["regions"], a, b)
-    return -(-d // 10)
 
 
 # ===================================================================== who acts
@@ -238,8 +141,15 @@ _ALLOWED = {
     "power": ("power",),
 }
 
-current_players = base.current_players
 expected = base.expected
+
+
+def current_players(state: State) -> list[str]:
+    """As the base game, except that Phase 5 is played in player order (ALT-30), not all at
+    once (PG-42)."""
+    if state["phase"] == "bureaucracy":
+        return [state["order"][state["turn"]]]
+    return base.current_players(state)
 
 
 def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
@@ -247,6 +157,10 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction("ALT-44", N_("The game is over."))
     if not isinstance(action, dict):
         raise IllegalAction("PG-14", N_("An action must be a command with a type."))
+    if ending.anytime(action):  # the table vote to end by agreement, on turn or off
+        events: list[Event] = []
+        ending.vote(state, player, action, events, emit)
+        return state, events
     acting = current_players(state)
     if player not in acting:
         raise IllegalAction(
@@ -255,7 +169,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     want = expected(state)
     kind = action.get("type")
     kind = base.require_expected(kind, want, _ALLOWED.get(want, ()))
-    events: list[Event] = []
+    events = []
     _HANDLERS[kind](state, player, action, events)
     return state, events
 
@@ -271,7 +185,7 @@ def _auction(handler: Any) -> Any:
         handler(state, player, action, events)
         if state["pending_discard"] is not None:
             state["pending_discard"] = None
-            base._after_purchase(state, events)
+            base.after_purchase(state, events)
 
     return run
 
@@ -349,7 +263,7 @@ def _buy(state: State, player: str, action: Action, events: list[Event]) -> None
     state["players"][player]["money"] -= price
     state["rm"][resource] -= count
     state["built"][str(plant)]["res"][resource] += count
-    _event(
+    emit(
         state,
         events,
         "resources_bought",
@@ -367,9 +281,9 @@ def _done(state: State, player: str, action: Action, events: list[Event]) -> Non
     if state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
-        _event(state, events, "phase_ended", phase="resources")
+        emit(state, events, "phase_ended", phase="resources")
         state["activity"] = False
-        base._start_turn_phase(state, "build", events)
+        base.start_turn_phase(state, "build", events)
     else:
         _end_build_phase(state, events)
 
@@ -415,31 +329,7 @@ def site_check(state: State, player: str, plant: int, node: str) -> None:
             N_("In Step 1 a plant cannot displace the TPs in {city}."),
             city=label,
         )
-    _pollution_check(state, node, plant, None)
-
-
-def _pollution_check(state: State, node: str, new: int, old: int | None) -> None:
-    """ALT-18/ALT-19 after putting plant `new` in `node` (replacing `old` if given)."""
-    region = alt_map(state["map"]).region[node]
-    level = pollution(state, region) + plant_pollution(new)
-    if old is not None:
-        level -= plant_pollution(old)
-    if level > POLLUTION_LIMIT:
-        raise IllegalAction(
-            "ALT-18",
-            N_("Plant {plant} would raise region {region}'s pollution to {level} (limit 5)."),
-            plant=new,
-            region=region,
-            level=level,
-        )
-    becomes_nuclear = PLANTS[new].type == NUCLEAR and (old is None or PLANTS[old].type != NUCLEAR)
-    if becomes_nuclear and nuclear_count(state, region):
-        raise IllegalAction(
-            "ALT-19",
-            N_("Region {region} already has a nuclear plant."),
-            region=region,
-            plant=new,
-        )
+    pollution_check(state, node, plant, None)
 
 
 def _build_plant(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -461,7 +351,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
     players[player]["cities"].append(node)
     _split_own_lines(state, player, node)  # ALT-16 (ALT-D-5)
     state["activity"] = True
-    _event(
+    emit(
         state,
         events,
         "plant_built",
@@ -471,7 +361,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
         cost=PLANT_COST,
         displaced=list(displaced),
     )
-    base._remove_too_low(state, events)  # PG-40 with the city count of ALT-2
+    base.remove_too_low(state, events)  # PG-40 with the city count of ALT-2
 
 
 # ===================================================================== Phase 4: upgrade
@@ -500,30 +390,56 @@ def upgrade_check(state: State, player: str, old: Any, new: Any) -> None:
 
 def upgrade_site_check(state: State, old: int, new: int) -> None:
     """ALT-20: replacing built plant `old` by `new` keeps ALT-18/ALT-19 satisfied."""
-    _pollution_check(state, state["built"][str(old)]["city"], new, old)
+    pollution_check(state, state["built"][str(old)]["city"], new, old)
+
+
+def upgrade_into(state: State, player: str, action: Action) -> list[int]:
+    """ALT-20 (corrections 1.1): the player's other built plants that take the tokens Y cannot
+    store, in order: those he names ("into"), then the rest, lowest plant number first."""
+    old, new = action.get("old"), action.get("new")
+    named = action.get("into", [])
+    mine = [n for n in built_plants(state, player) if n not in (old, new)]
+    if not isinstance(named, list):
+        raise IllegalAction("syntax", N_("Name the plants that take the tokens by number."))
+    for n in named:
+        if not _is_int(n) or n not in mine:
+            raise IllegalAction(
+                "ALT-20",
+                N_("Plant {plant} is not another of your built plants."),
+                plant=str(n),
+            )
+    if len(set(named)) != len(named):
+        raise IllegalAction("ALT-20", N_("Name each plant once."))
+    return [*named, *sorted(n for n in mine if n not in named)]
 
 
 def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> None:
     old, new = action.get("old"), action.get("new")
     upgrade_check(state, player, old, new)
     assert isinstance(old, int) and isinstance(new, int)
+    others = upgrade_into(state, player, action)
     site = state["built"].pop(str(old))
-    kept = {r: 0 for r in RESOURCES}
-    returned: dict[str, int] = {}
-    # Tokens move onto the new plant as far as it stores them (coal before oil on a hybrid);
-    # the rest go back to the supply (move them first with /move to keep them, ALT-D-28).
-    room = storage(new)
-    for r in RESOURCES:
-        take = min(site["res"][r], room) if accepts(new, r) else 0
-        if PLANTS[new].type == "hybrid":
-            room -= take
-        kept[r] = take
-        if site["res"][r] > take:
-            returned[r] = site["res"][r] - take
-            state["supply"][r] += site["res"][r] - take
-    state["built"][str(new)] = {"owner": player, "city": site["city"], "res": kept}
+    state["built"][str(new)] = {
+        "owner": player,
+        "city": site["city"],
+        "res": {r: 0 for r in RESOURCES},
+    }
+    # ALT-20 (corrections 1.1): the upgrade is free, relocation included. X's tokens go onto
+    # Y, then onto the player's other plants that store them; only the rest returns.
+    left = dict(site["res"])
+    moved: dict[str, dict[str, int]] = {}
+    for plant in (new, *others):
+        for r in RESOURCES:
+            take = min(left[r], room_on(state, plant, r))
+            if take:
+                state["built"][str(plant)]["res"][r] += take
+                moved.setdefault(str(plant), {})[r] = take
+                left[r] -= take
+    returned = {r: n for r, n in left.items() if n}
+    for r, n in returned.items():
+        state["supply"][r] += n
     state["players"][player]["plants"].remove(old)  # plant X leaves the game
-    _event(
+    emit(
         state,
         events,
         "plant_upgraded",
@@ -531,6 +447,7 @@ def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> 
         old=old,
         new=new,
         city=site["city"],
+        moved=moved,
         returned=returned,
     )
 
@@ -593,7 +510,7 @@ def _move(state: State, player: str, action: Action, events: list[Event]) -> Non
     for r, c in tokens.items():
         state["built"][str(src)]["res"][r] -= c
         state["built"][str(dst)]["res"][r] += c
-    _event(
+    emit(
         state,
         events,
         "resources_moved",
@@ -723,7 +640,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
     if plan["tp"]:
         _place_tp(state, player, nodes[-1])
     state["activity"] = True
-    _event(
+    emit(
         state,
         events,
         "line_laid",
@@ -735,7 +652,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
         extended=plan["extends"] is not None,
     )
     if plan["tp"]:
-        base._remove_too_low(state, events)
+        base.remove_too_low(state, events)
 
 
 def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -759,8 +676,8 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["money"] -= TP_COST
     _place_tp(state, player, node)
     state["activity"] = True
-    _event(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
-    base._remove_too_low(state, events)
+    emit(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
+    base.remove_too_low(state, events)
 
 
 def _place_tp(state: State, player: str, node: str) -> None:
@@ -797,33 +714,33 @@ def step2_threshold(state: State) -> int:
 
 def _end_build_phase(state: State, events: list[Event]) -> None:
     """PG-46a order with ALT-43/ALT-45 as the end checks and ALT-40 as the Step 2 check."""
-    _event(state, events, "phase_ended", phase="build")
+    emit(state, events, "phase_ended", phase="build")
     state["idle"] = 0 if state["activity"] else state["idle"] + 1
-    everywhere = all(covered(state, n) for n in play_nodes(state))
-    if everywhere or state["idle"] >= IDLE_ROUNDS_TO_END:
-        state["final"] = True  # ALT-44: one last Phase 5 with income
-        _event(
-            state,
-            events,
-            "final_round",
-            reason="covered" if everywhere else "idle",
-        )
-        base._start_turn_phase(state, "bureaucracy", events)
+    if not state["final"]:  # (already final when the table agreed to end, ending.py)
+        if all(covered(state, n) for n in play_nodes(state)):
+            state["final"] = True  # ALT-44: one last Phase 5 with income
+            emit(state, events, "final_round", reason="covered")
+        elif ending.nothing_coverable(state):
+            # ALT-45 (corrections 1.1): no remaining city can ever be covered.
+            state["final"] = True
+            emit(state, events, "final_round", reason="unreachable")
+    if state["final"]:
+        base.start_turn_phase(state, "bureaucracy", events)
         return
     if state["step3_drawn"]:
-        base._resolve_step3(state, events)
-    base._start_turn_phase(state, "bureaucracy", events)
+        base.resolve_step3(state, events)
+    base.start_turn_phase(state, "bureaucracy", events)
     if state["step3_pending"]:
-        base._begin_step3(state, events)
+        base.begin_step3(state, events)
     top = base.max_cities(state)
     if state["step"] == 1 and not state["step3_pending"] and top >= step2_threshold(state):
         state["step"] = 2
-        _event(state, events, "step_started", step=2)
-        low = base._lowest_plant(state)
+        emit(state, events, "step_started", step=2)
+        low = base.lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            _event(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
-            base._draw(state, events)
+            emit(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            base.draw_plant(state, events)
 
 
 # ===================================================================== Phase 5: networks
@@ -1057,8 +974,8 @@ def penalties(state: State, player: str, powered: list[str]) -> tuple[int, dict[
         if node in powered:
             continue
         bank += PENALTY
-        if state["displacer"].get(node) != player:
-            continue
+        # ALT-36 / DECISION ALT-D-29: the owner of the unpowered plant pays the owners of the
+        # lines hanging there, even when another player displaced them (a double city).
         hangers = {
             ln["owner"]
             for ln in state["lines"]
@@ -1099,7 +1016,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     p["money"] -= paid_bank
     p["powered"] = len(powered)
     p["done"] = True
-    _event(
+    emit(
         state,
         events,
         "powered",
@@ -1117,7 +1034,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
         if state["final"]:
             _game_over(state, events)
         else:
-            base._end_bureaucracy(state, events)
+            base.end_bureaucracy(state, events)
 
 
 # ===================================================================== end (ALT-44)
@@ -1143,10 +1060,10 @@ def ranking(state: State) -> list[list[str]]:
 
 
 def _game_over(state: State, events: list[Event]) -> None:
-    _event(state, events, "phase_ended", phase="bureaucracy")
+    emit(state, events, "phase_ended", phase="bureaucracy")
     state["phase"] = "over"
     state["ranking"] = ranking(state)
-    _event(state, events, "game_over", ranking=state["ranking"])
+    emit(state, events, "game_over", ranking=state["ranking"])
 
 
 def is_over(state: State) -> bool:
@@ -1160,10 +1077,10 @@ def conserved(state: State) -> bool:
 
 
 _HANDLERS = {
-    "choose_region": base._choose_region,
-    "open": _auction(base._open),
-    "raise": _auction(base._raise),
-    "pass": _auction(base._pass),
+    "choose_region": base.choose_region,
+    "open": _auction(base.open_auction),
+    "raise": _auction(base.raise_bid),
+    "pass": _auction(base.pass_turn),
     "buy": _buy,
     "done": _done,
     "build_plant": _build_plant,
@@ -1174,4 +1091,20 @@ _HANDLERS = {
     "power": _power,
 }
 
-__all__ = ["INF", "apply", "current_players", "expected", "is_over", "ranking", "setup"]
+# DIRTY, NUCLEAR, POLLUTION_LIMIT, nuclear_count, plant_pollution and pollution are
+# re-exported from queries.py for the modules that read the state through `rules`.
+__all__ = [
+    "DIRTY",
+    "INF",
+    "NUCLEAR",
+    "POLLUTION_LIMIT",
+    "apply",
+    "current_players",
+    "expected",
+    "is_over",
+    "nuclear_count",
+    "plant_pollution",
+    "pollution",
+    "ranking",
+    "setup",
+]

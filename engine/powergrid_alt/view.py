@@ -97,9 +97,19 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "region_pickers": list(state["region_pickers"]),
         "thresholds": {"step2": r.step2_threshold(state), "tps_per_city": r.MAX_TPS},
         "idle_rounds": state["idle"],
+        "end_vote": _vote_view(state),
         "log": [dict(e) for e in state["log"]],
         "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
     }
 
 
 State = r.State
+
+
+def _vote_view(state: State) -> dict[str, Any] | None:
+    """The open vote to end by agreement (ending.py): who proposed, who agreed, who not yet."""
+    vote = state.get("end_vote")
+    if vote is None:
+        return None
+    yes = list(vote["yes"])
+    return {"by": vote["by"], "yes": yes, "waiting": [p for p in state["order"] if p not in yes]}

@@ -68,3 +68,14 @@ def frozen(state: dict[str, Any]) -> str:
 
 def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == kind]
+
+
+def finish_turn(state: dict[str, Any], player: str) -> tuple[dict[str, Any], list[Any]]:
+    """End `player`'s turn (he has acted) as if every point were spent.
+
+    HEX-2 (rules v1.1): /end after acting is accepted only when nothing is affordable, so the
+    tests that only need the next turn drop the points left first.
+    """
+    assert state["turn"]["actions"] > 0
+    state["turn"]["points"] = 0
+    return GAME.apply(state, player, {"type": "end"})

@@ -4,7 +4,7 @@ import pytest
 
 from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
 from engine.hexania import GAME
-from tests.engine.hexania.helpers import position
+from tests.engine.hexania.helpers import finish_turn, position
 
 T = EnglishTranslator()
 
@@ -71,16 +71,47 @@ def test_describe_turn_and_events_are_english_lines() -> None:
         GAME.describe_event(state, events[0], T)
         == "blue: L12 moves E 2, now at L14 (cost 3, 6 left)."
     )
-    _, events = GAME.apply(state, "blue", {"type": "end"})
+    _, events = finish_turn(state, "blue")
     lines = [GAME.describe_event(state, e, T) for e in events]
-    assert lines[0] == "blue ends the turn (6 points lost)."
+    assert lines[0] == "blue can do nothing more; turn over (0 points lost)."
     assert all(isinstance(line, str) and line for line in lines)
 
 
-def test_buttons_offer_births_and_end() -> None:
+def test_hex2_counts_go_through_ngettext() -> None:
+    one = {"type": "turn_ended", "player": "blue", "reason": "no_points", "lost": 1}
+    assert GAME.describe_event({}, one, T) == "blue can do nothing more; turn over (1 point lost)."
+    rolled = {"type": "dice_rolled", "player": "red", "dice": [1, 1], "bonus": 0, "points": 2}
+    assert GAME.describe_event({}, rolled, T) == "red rolls 1+1 = 2 points."
+    state = position({"blue": ["L12"], "red": ["L13"]}, points=1)
+    assert "1 point left." in GAME.describe_turn(state, "blue", T)
+    reply = GAME.parse(state, "blue", "cost", ["move", "L12", "W", "1"])
+    assert isinstance(reply, Reply) and "1 step = 2 points; you have 1 — not enough." in reply.text
+    reply = GAME.parse(state, "blue", "cost", ["grow", "L12", "L13"])
+    assert isinstance(reply, Reply)
+    assert "/grow L12 L13: mass 1 + armour" in reply.text and "Destroys 1 piece " in reply.text
+
+    class Marked:
+        def gettext(self, message: str) -> str:
+            return "<" + message + ">"
+
+        def ngettext(self, singular: str, plural: str, n: int) -> str:
+            return "<" + (singular if n == 1 else plural) + ">"
+
+    assert GAME.describe_event({}, one, Marked()) == (
+        "<blue can do nothing more; turn over (1 point lost).>"
+    )
+    marked = GAME.parse(state, "blue", "cost", ["move", "L12", "W", "1"], Marked())
+    assert isinstance(marked, Reply) and "<1 step>" in marked.text
+
+
+def test_hex2_buttons_offer_births_and_no_end() -> None:
     state = position({}, points=5)
     buttons = GAME.buttons(state, "blue")
-    assert buttons[-1] == ("End turn", "/end") and buttons[0] == ("Spawn A4", "/spawn A4")
+    assert buttons == [
+        ("Spawn A4", "/spawn A4"),
+        ("Spawn A5", "/spawn A5"),
+        ("Spawn A6", "/spawn A6"),
+    ]
     assert GAME.buttons(state, "red") == []
 
 
@@ -96,7 +127,7 @@ def test_undoable_unless_dice_were_rolled_and_pictures_after_each_turn() -> None
     state = position({"blue": ["L12"]}, points=9)
     _, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
     assert GAME.undoable(events) and not any(GAME.is_picture_event(e) for e in events)
-    _, events = GAME.apply(state, "blue", {"type": "end"})
+    _, events = finish_turn(state, "blue")
     assert not GAME.undoable(events)
     assert [e["type"] for e in events if GAME.is_picture_event(e)] == ["turn_ended"]
 

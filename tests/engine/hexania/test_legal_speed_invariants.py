@@ -3,7 +3,9 @@
 The hashes below were recorded with the original (slow) generator: for every position of a
 few seeded bot games (2..6 players, random and greedy bots, every variant), the canonical JSON
 of `legal_actions` in order, and a summary of each plan the bots see (`legal_plans`). Any
-change to which actions come back, their order or their plans changes a hash.
+change to which actions come back, their order or their plans changes a hash. Re-recorded once
+for the HEX-2 correction (rules v1.1): the games changed (bots spend every affordable point, and
+`end` is listed only before acting); `legal.py`, the generator itself, did not change.
 
 The fast generator (`legal.legal_actions`) is also compared, list for list, with the reference
 that runs every candidate through the full validation path (`rules.checked_legal`): on crowded
@@ -47,104 +49,104 @@ GAMES: tuple[tuple[int, str, dict[str, str], int, int], ...] = (
 # game index -> (positions, sha256 of legal_actions, sha256 of the plan summaries)
 EXPECTED: dict[int, tuple[int, str, str]] = {
     0: (
-        135,
-        "e7f3c38a763bd5171e301f16c8a712bb2d729398e39e90e049a649759864c87f",
-        "a7376259f5eabb38d44ef81483904239ab4b32dfa4aca63e6fea725c3566ff1a",
+        119,
+        "d366a17a8ba8a2ffb72f85d775749ab035e1179675c3a187b614d2e4e03878ec",
+        "60f6fffa382e97572326808bb86c373bde01b36f65658dffa823cbcfb1389404",
     ),
     1: (
         165,
-        "527a5001ef80fc4cdb1de634cb87df747c4935c9e301620a48d1e596b06f4d80",
+        "5f3bf4658bfdc7ce4207a91051fc59dd3d6055384375964f96fa62d597ea1f25",
         "7db7fe15e004a9b019a262833f60865237042209aca5726e900711fbb3a88d4e",
     ),
     2: (
-        266,
-        "f660faff9792f462faa760aeac100dc702978fcab8dd40d73ee2664e26a7fe1d",
-        "7ee2a0fb32d4fcefbf5e2f7fb4b2c4b79417ddd16ab7acde17ed70930578c0a2",
+        230,
+        "ca066675974b5d659e8284c3a17de583c24d9b5a6b8d879627c46b31c03fdcaa",
+        "28152deecdbcceba21e9eb540f1a7720884c3397765a4262fa87270750fce357",
     ),
     3: (
         336,
-        "81d11c5b640a8cd2a3fe6c24756c266fe823c316401323e4d02fe21e301363dd",
+        "249259153ac89222da59faa5763f770062a0d6f82273cb392df21f0d48a3ab77",
         "2856247b48fc5eab742f012ec2ec544d64a83ccdb83ee3e96440d40281d6b122",
     ),
     4: (
-        243,
-        "1a0623ac8b347a4393e3f956d20a7998e0e484f5ff1d61a56a62c23067e2b9fb",
-        "7a923f696347aea53ba74bf6c2a41554ffe39ce6338f13fafe6055d9cb9e9c81",
+        203,
+        "7b5000a44051e22831bc9d5bde549ef0628ad179ce947c1fb326e212cd29342b",
+        "551410436827cac592f1d2b1fa1c1504ec825d81b3f9f21acd5ab4413a92739b",
     ),
     5: (
         11,
-        "4b77403632bc23848f3ea8ffb54279c24858bd7add03804710cba021ab51e995",
+        "fbbfbd3b6ad0f8b03fd4c71df017f0944fe83636a911d7d3ba40abdd3fe0af85",
         "9f0a1b093177f10d67665f3f63491ac4fad13312249ea586f325fbac5553148c",
     ),
     6: (
-        211,
-        "0925fac5c566b45548c1ed7a226799b6f811afcd3bbe4bedc779eedb19e18d0a",
-        "44120f351655caa75c95fde556f119e8946f6775f835d5123fdb694a77d9f7ab",
+        195,
+        "8c733233b96a1ab084b34e298f2f76fc6d7e4d9d15847f5175ed7542a214891e",
+        "39000dd52cc82829c5d493f10d2ea2add9648f6712e86a0e0d4848f9e3eed50c",
     ),
     7: (
         357,
-        "768625e5fb304562802d9b10a475cdd01be66ca46c7ea2f20498d75b4fa5d9ed",
+        "03ff881bbc60e61d89edfa79b6a7940b7ec352cbd17325a04e27e20fe6dd1ef9",
         "46d04697b930601b4a03a306e1da4e0766ba34e0e8c66fb6fa7f39d6e0dab021",
     ),
     8: (
         157,
-        "4cc2c500dedaee5090438a611e9d05d7ca56e31fd9f2338d091227bf37124ebd",
+        "9f4f0f7aa9d1563c44779dd9b93bf41e23a7d128b5ca2a7b6f284100eb48d04c",
         "5d99a1bb3a7927102c6b50feeae4bb1ef016984ec7631798fa71f51dceefc4df",
     ),
     9: (
-        352,
-        "e15e5d8d3ace821f458bcec99c5f543dd180a90d8597164388414b9c2a46007a",
-        "f18006a2a76a8eac7dc7c026e9db52b22c868eb5c920862c2d2a33a66fc886dc",
+        65,
+        "54844cda281ab0e189c12a6ab28de00f79f374746fe8ca27b2716d3c62a02b56",
+        "44840e17b5a0d8f5393db6597fd26b903a95e42228158d1d0572021ba9ce8eb2",
     ),
     10: (
-        130,
-        "444046f5b99399430022415faed648a88d1957c524c3b255c560c2a72a2eeeb0",
-        "e426dc29680c5dca4dcb62a90a4bc601e9452a7d7c223adacdb3879faf3cfa5e",
+        54,
+        "ac27a6d7a31fe6c1a11d498f6a03c95eba7d7226ca0e8615c1458528c2011ff3",
+        "8823846bd560387e14523ef45bfc3abbec3437147374e22ca56845b1d2719f58",
     ),
     11: (
         146,
-        "ba5051ee1fab76eecd1f7ea7730e19f00c4e019742e14368589918a9428bee5f",
+        "6437ec39c997b980490da53c82edffcf4009e4b0abe9e1e8c55950fce17a205e",
         "21d56ffba02bcd36ce6ecc4317d43147385a7330f39c32bde9494fddbc964495",
     ),
     12: (
-        190,
-        "4bd297698eec65c76e758e47e4f9f938c77c60718a3371954c68105f98cf7d36",
-        "d294e23ff4b9f1d17690aa4bc8852f86e1f2aee28a99a04b6228671872f9ea7f",
+        185,
+        "1648526442794fc4f13d34d8d1887872e845c651a07abc18488932fd97c3725a",
+        "4c9216514deb94d7195323a0e415286514c88b3e8a8baee94da402344298ca2a",
     ),
     13: (
         217,
-        "760226fa19f4f16a9f3a1699d4198a435eea4c45b002ffe2e799990a821878fa",
+        "72619aca6152de5f8b46de70264154e6a0d0dbd1b769e8b56b4cd62bb9e8c535",
         "b5175abaec8a8d2d48739b7c88c4cf1d5da820ea24e17be1b2ada7dfac6457b4",
     ),
     14: (
-        305,
-        "82b4cfdc17ea50090987f4cde52654221d15795fadb22feca218ae703d6b4df9",
-        "744553d258c2305eb325e279ebe2b6f01a8c4b30e2d6d91435cdb905e833a23f",
+        199,
+        "98d1e67c1c3146f4749f46021f51c12e08669f50a64b03472acbbd9ecd93ee9e",
+        "c32e7b93cd4ee386c149ccd0ca44b9a48d62ba1d95452b52eb5a45ddac8dc185",
     ),
     15: (
         50,
-        "477a1ff1d2f66295c639b18b409970e04fe82292ef09936c3794b520a6f6cc70",
+        "b741f6fe516bd003f2b4e6bed4412e57ef2d0c8002131c318e4d239008c5ea5a",
         "698b0500360e1357f5bdc6db721b43d06fc571c854c3ae5eb22f488881e3af84",
     ),
     16: (
-        108,
-        "5bdb8ee90ec3659a545f7ad574049c8155918490280e11084b487725cfe4e6ed",
-        "599d68cd5d4ff44cf0d298b12554f27d40f7314728126964d0fecbb801af3996",
+        216,
+        "7d51a740df40b3668007663fb60d9117f4c92f7a57b2c19c9ebb120f89ac9f18",
+        "e8e3866750ff5dbca3f646bbd6df94cbba3e776b381b0e4bd5a4c6f7acbaeb27",
     ),
     17: (
         188,
-        "5c9101a344cc584f4d9e66ebe54384e44c3c199bdc385ac8f257416893db6246",
+        "4c06d74da0848959de408c549f73921a1856c3a32bd5767978172b6cd4c75853",
         "7c33b30c899280fb902729b291baed508a8dbb0590f13df20569f79b3bcc9d22",
     ),
     18: (
-        328,
-        "4187226b2f1cc55cdd5433cb33256a4c5a53ff5bafd37ef61441956841a68773",
-        "3bf3f11a0db254459bc2115a994205ecd7da1d0dc8f1be14c189489d01fcbd33",
+        311,
+        "47add4fde146ddacad7ebfca0e3a2f56c0a487676dcd2f06d1cdee460659b54f",
+        "b0289b9b8eb3da473ca17556d4d93db6f9b9120b1f43990be37f9d1cb66f27d3",
     ),
     19: (
-        217,
-        "24950fc940d1f45865a0e80ff9491af5005fd15580b5e5326bec0953e8c6d5d8",
-        "317db0cdc5e12d674085ea69b405aee6ba0308ba6d62f0246d935a10c5cfacf0",
+        214,
+        "b82d40ebc54a8bb910529c72aca02f6f2f24e837f143bb87d742665f24ce0c75",
+        "3cb2bf978a8767f685784cb6d7cf7afaa51d2ff68f52bd79d19c4de25ce56e45",
     ),
 }
 

@@ -2,10 +2,19 @@
 
 import pytest
 
-from engine.core import IllegalAction
+from engine.core import EnglishTranslator, IllegalAction
 from engine.hexania import GAME, rules
 from engine.hexania.board import SIDE_ORDER
-from tests.engine.hexania.helpers import events_of, frozen, pieces, position, set_next_roll
+from tests.engine.hexania.helpers import (
+    events_of,
+    finish_turn,
+    frozen,
+    pieces,
+    position,
+    set_next_roll,
+)
+
+T = EnglishTranslator()
 
 
 def test_hex1_two_to_six_players() -> None:
@@ -65,7 +74,7 @@ def test_ex_hex20_hex17_bonus_is_spent_next_turn_only() -> None:
     assert state["turn"]["player"] == "red" and state["turn"]["points"] == 5
     GAME.apply(state, "red", {"type": "birth", "cell": "W6"})
     set_next_roll(state, (3, 3))
-    _, events = GAME.apply(state, "red", {"type": "end"})
+    _, events = finish_turn(state, "red")
     rolled = events_of(events, "dice_rolled")[0]
     assert rolled == {
         "type": "dice_rolled",
@@ -78,31 +87,55 @@ def test_ex_hex20_hex17_bonus_is_spent_next_turn_only() -> None:
     # HEX-2.2 / HEX-D-17: unused points and bonus expire
     GAME.apply(state, "blue", {"type": "birth", "cell": "A5"})
     set_next_roll(state, (1, 1))
-    _, events = GAME.apply(state, "blue", {"type": "end"})
-    assert events_of(events, "turn_ended")[0]["lost"] == 12
+    finish_turn(state, "blue")
     GAME.apply(state, "red", {"type": "grow", "figure": "W6", "cell": "W7"})
     set_next_roll(state, (4, 4))
-    _, events = GAME.apply(state, "red", {"type": "end"})
+    _, events = finish_turn(state, "red")
     assert events_of(events, "dice_rolled")[0]["points"] == 8
 
 
-def test_hex2_3_turn_ends_on_end_or_when_nothing_is_affordable() -> None:
+def test_hex2_end_refused_while_an_action_is_affordable() -> None:
     state = position({"blue": ["L12"]}, points=3)
     GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
     assert state["turn"]["player"] == "blue" and state["turn"]["points"] == 2
-    _, events = GAME.apply(state, "blue", {"type": "end"})
+    assert {"type": "end"} not in GAME.legal_actions(state, "blue")
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, "blue", {"type": "end"})
+    # the refusal names HEX-2 and the cheapest affordable action of each kind
+    assert err.value.rule_id == "HEX-2"
+    assert err.value.params["points"] == 2
+    assert err.value.params["actions"] == "/spawn A4 (1), /grow L12 K11 (2), /regroup L12 K12 (2)"
+    assert state["turn"]["player"] == "blue" and state["turn"]["points"] == 2
+
+
+def test_hex2_turn_ends_only_when_nothing_is_affordable() -> None:
+    state = position({"blue": ["L12"]}, points=3)
+    GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
+    _, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L14"})
+    # mass 3 with no point left: nothing is affordable, the turn ended by itself
     assert events_of(events, "turn_ended")[0] == {
         "type": "turn_ended",
         "round": 3,
         "player": "blue",
-        "reason": "end",
-        "lost": 2,
-        "actions": 1,
+        "reason": "no_points",
+        "lost": 0,
+        "actions": 2,
     }
     assert GAME.current_players(state) == ["red"]
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, "blue", {"type": "end"})
     assert err.value.rule_id == "HEX-T-2"
+
+
+def test_hex2_2_only_points_that_buy_nothing_are_lost() -> None:
+    # red stands on blue's whole homeland: no birth (HEX-5); blue's one piece, 2 points
+    home = ["A4", "A5", "A6", "A7", "A8", "A9"]
+    state = position({"blue": ["L12"], "red": home}, points=2)
+    _, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
+    # mass 2 with 1 point: growth, regroup (2) and movement (3) are all out of reach
+    ended = events_of(events, "turn_ended")[0]
+    assert ended["reason"] == "no_points" and ended["lost"] == 1
+    assert GAME.current_players(state) == ["red"]
 
 
 def test_hex2_4_ending_without_acting_eliminates() -> None:
@@ -117,7 +150,7 @@ def test_ex_hex2_no_pieces_and_blocked_homeland_eliminates() -> None:
     for dice in [(6, 6), (1, 1)]:  # whatever the roll
         trial = __import__("copy").deepcopy(state)
         set_next_roll(trial, dice)
-        _, events = GAME.apply(trial, "red", {"type": "end"})
+        _, events = finish_turn(trial, "red")
         assert events_of(events, "eliminated")[0]["player"] == "blue"
         assert trial["eliminated"] == ["blue"] and GAME.result(trial) == [["red"], ["blue"]]
 
@@ -127,7 +160,7 @@ def test_ex_hex3_four_points_against_masses_5_and_6_eliminates() -> None:
     state = position({"green": green, "red": ["W4", "W5"]}, players=("red", "green"), turn="red")
     state["turn"]["actions"] = 1
     set_next_roll(state, (1, 3))
-    _, events = GAME.apply(state, "red", {"type": "end"})
+    _, events = finish_turn(state, "red")
     assert events_of(events, "dice_rolled")[-1]["points"] == 4
     assert events_of(events, "eliminated")[0] == {
         "type": "eliminated",
@@ -175,12 +208,13 @@ def test_hex2_6_round_limit_most_pieces_then_round_bonus() -> None:
     state = GAME.setup(["a", "b"], {"rounds": "1"}, 3)
     first, second = state["order"]
     GAME.apply(state, first, {"type": "birth", "cell": _home(state, first)[0]})
-    GAME.apply(state, first, {"type": "end"})
+    finish_turn(state, first)
     GAME.apply(state, second, {"type": "birth", "cell": _home(state, second)[0]})
-    _, events = GAME.apply(state, second, {"type": "end"})
+    _, events = finish_turn(state, second)
     over = events_of(events, "game_over")[0]
     # one piece each, no bonus: a shared victory
     assert over["reason"] == "round_limit" and over["ranking"] == [[first, second]]
+    assert over["criterion"] == "shared"
     assert GAME.is_over(state) and GAME.current_players(state) == []
     # more pieces wins; tie on pieces -> more bonus earned in the last round
     state = position({"blue": ["L2", "L3"], "red": ["L12"]}, options={"rounds": "3"})
@@ -205,6 +239,35 @@ def test_hex2_6_round_is_one_turn_of_every_remaining_player() -> None:
         seen.append((state["round"], p))
         GAME.apply(state, p, {"type": "birth", "cell": _home(state, p)[2 * state["round"] - 2]})
         if GAME.current_players(state) == [p]:
-            GAME.apply(state, p, {"type": "end"})
+            finish_turn(state, p)
     assert seen == [(rnd, p) for rnd in (1, 2) for p in order]
     assert state["options"]["rounds"] == 0 and not GAME.is_over(state)
+
+
+def _limit_over(pieces: dict[str, list[str]], red_bonus: int) -> dict:
+    """The last turn of a 1-round game: blue grows once and spends the rest."""
+    state = position(pieces, options={"rounds": "3"}, points=1)
+    state["pending"] = []
+    state["round_bonus"]["red"] = red_bonus
+    _, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L2", "cell": "L3"})
+    return events_of(events, "game_over")[0]
+
+
+def test_hex_opt_limit_result_names_its_deciding_criterion() -> None:
+    # 3 pieces against 2: the most pieces decide
+    over = _limit_over({"blue": ["L2", "L20"], "red": ["L12", "L13"]}, 5)
+    assert over["ranking"][0] == ["blue"] and over["criterion"] == "pieces"
+    line = GAME.describe_event({}, over, T)
+    assert line == "Round limit reached: blue wins with the most pieces."
+    # 2 pieces each, red destroyed 2 pieces in the last round: bonus points decide
+    over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 2)
+    assert over["ranking"] == [["red"], ["blue"]] and over["criterion"] == "bonus"
+    line = GAME.describe_event({}, over, T)
+    assert line == (
+        "Round limit reached: red wins on bonus points earned in the last round (tied on pieces)."
+    )
+    # tied on both: shared
+    over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 0)
+    assert over["ranking"] == [["blue", "red"]] and over["criterion"] == "shared"
+    line = GAME.describe_event({}, over, T)
+    assert line.startswith("Round limit reached: blue, red share the victory")

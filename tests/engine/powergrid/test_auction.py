@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import EnglishTranslator, Reply
 from engine.powergrid import GAME
 from engine.powergrid.data import STEP3
 from tests.engine.powergrid.helpers import (
@@ -15,6 +16,7 @@ from tests.engine.powergrid.helpers import (
     types,
 )
 
+T = EnglishTranslator()
 DECK = [20, 21, 22, 23, 24, 25, 26, 27, 28, STEP3]
 
 
@@ -179,6 +181,61 @@ def test_pg27_excess_returns_to_the_supply_not_the_market() -> None:
     assert s["players"]["a"]["res"]["coal"] == 4
     assert s["supply"]["coal"] == supply + 6 and s["rm"]["coal"] == market_coal
     assert tokens_conserved(s)
+
+
+def _pg27_choice() -> dict:
+    """a bought oil plant 3 and must discard; without coal plant 10 his hybrid 12 is the
+    only room for coal, and it competes with the oil that plant 3 cannot hold."""
+    s = round2()
+    give(s, "a", plants=[10, 12, 13], res={"coal": 4, "oil": 2})
+    act(s, "a", type="open", plant=3, bid=3)
+    act(s, "b", type="pass")
+    act(s, "c", type="pass")
+    give(s, "a", res={"coal": 4, "oil": 6})  # 4 coal on 10; 4 oil on 3, 2 on 12
+    return s
+
+
+def test_pg27_the_player_chooses_which_tokens_to_keep() -> None:
+    s = _pg27_choice()
+    supply = dict(s["supply"])
+    events = act(s, "a", type="discard", plant=10, keep={"coal": 2, "oil": 6})
+    assert s["players"]["a"]["res"]["coal"] == 2 and s["players"]["a"]["res"]["oil"] == 6
+    assert s["supply"]["coal"] == supply["coal"] + 2 and s["supply"]["oil"] == supply["oil"]
+    assert events[0]["returned"] == {"coal": 2} and tokens_conserved(s)
+    line = GAME.describe_event(s, events[0], T)
+    assert line == "a discards plant 10. 2 coal back to the supply."
+    # more than the remaining plants hold, or more than he has: refused, nothing changes
+    s = _pg27_choice()
+    illegal(s, "a", "PG-27", type="discard", plant=10, keep={"coal": 4, "oil": 6})
+    illegal(s, "a", "PG-27", type="discard", plant=10, keep={"coal": 5})
+    illegal(s, "a", "PG-27", type="discard", plant=10, keep={"coal": "all"})
+    # the default keeps coal first (as many tokens as fit)
+    act(s, "a", type="discard", plant=10)
+    assert s["players"]["a"]["res"]["coal"] == 4 and s["players"]["a"]["res"]["oil"] == 4
+
+
+def test_pg27_prompt_with_buttons_and_a_default() -> None:
+    s = _pg27_choice()
+    buttons = GAME.buttons(s, "a")
+    assert buttons[:3] == [
+        ("Discard 10, keep 4 coal, 4 oil (default)", "/discard 10 keep 4 coal 4 oil"),
+        ("Discard 10, keep 3 coal, 5 oil", "/discard 10 keep 3 coal 5 oil"),
+        ("Discard 10, keep 2 coal, 6 oil", "/discard 10 keep 2 coal 6 oil"),
+    ]
+    assert ("Discard 12", "/discard 12") in buttons and ("Discard 13", "/discard 13") in buttons
+    # typed without a choice: the prompt lists the options and the default
+    reply = GAME.parse(s, "a", "discard", ["10"])
+    assert isinstance(reply, Reply) and reply.private
+    assert "PG-27" in reply.text and "(default: /discard 10 keep)" in reply.text
+    assert reply.extra["choices"][2] == "/discard 10 keep 2 coal 6 oil"
+    assert GAME.parse(s, "a", "discard", ["10", "keep"]) == {"type": "discard", "plant": 10}
+    action = GAME.parse(s, "a", "discard", ["10", "keep", "3", "coal", "5", "oil"])
+    assert action == {"type": "discard", "plant": 10, "keep": {"coal": 3, "oil": 5}}
+    act(s, "a", **action)
+    assert s["players"]["a"]["res"]["coal"] == 3 and s["players"]["a"]["res"]["oil"] == 5
+    # no choice to make: no prompt
+    s = _pg27_choice()
+    assert GAME.parse(s, "a", "discard", ["13"]) == {"type": "discard", "plant": 13}
 
 
 def test_pg28_purchase_draws_the_top_card_and_resorts() -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from engine.core import Game, Rng
+import pytest
+
+from engine.core import EnglishTranslator, Game, ParseError, Reply, Rng
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME, OPTIONS
+from engine.powergrid.commands import cost_text
 from engine.powergrid.quotes import connection_quote, income_quote, resource_quote
 from engine.registry import games
 from tests.engine.powergrid.helpers import all_regions, give, new_game, set_phase
@@ -94,7 +97,11 @@ def test_connection_quote_itemises_paths_and_suggests_the_cheapest_order() -> No
     assert q["items"][0]["path"] == ["Magdeburg", "Schwerin", "Rostock"]
     assert q["items"][0]["cost"] == 16 + 6 + 10
     assert q["total"] == sum(i["cost"] for i in q["items"])
-    assert len(q["cheapest_order"]) == 2
+    # the other order costs the same: no suggestion (only a strictly cheaper one is made)
+    assert q["total"] == 54 and q["cheapest_order"] == [] and q["cheapest_total"] == 54
+    q = connection_quote(s, "d", ["Passau", "Regensburg"])
+    assert q["total"] == 94 and q["cheapest_order"] == ["Regensburg", "Passau"]
+    assert q["cheapest_total"] == 82
     give(s, "d", money=50)
     poor = connection_quote(s, "d", ["Passau"])
     assert poor["items"][0]["cost"] > 50 and not poor["ok"] and poor["reason"]
@@ -110,3 +117,29 @@ def test_resource_and_income_quotes() -> None:
     give(s, "a", plants=[4, 7, 13], res={"coal": 2, "oil": 2}, cities=["Kiel", "Hamburg"])
     q = income_quote(s, "a")
     assert q["powered"] == 2 and q["income"] == 33 and q["fuel"]["coal"] == 2
+
+
+def test_cost_says_cheaper_in_this_order_only_when_strictly_cheaper() -> None:
+    s = all_regions(new_game(4, 1))
+    set_phase(s, "build", order=["a", "b", "c", "d"])
+    give(s, "d", cities=["Magdeburg"], money=1000)
+    t = EnglishTranslator()
+    # two cities, both orders cost 54
+    text = cost_text(connection_quote(s, "d", ["Lübeck", "Rostock"]), t)
+    assert "Cheaper" not in text and "Total: 54" in text
+    # six cities: the greedy order differs but costs the same (115)
+    many = ["Halle", "Erfurt", "Kassel", "Dresden", "Leipzig", "Berlin"]
+    q = connection_quote(s, "d", many)
+    assert q["total"] == 115 and q["cheapest_order"] == []
+    assert "Cheaper" not in cost_text(q, t)
+    # strictly cheaper: suggested, with its total
+    text = cost_text(connection_quote(s, "d", ["Passau", "Regensburg"]), t)
+    assert "Cheaper in this order: /build Regensburg Passau (82" in text
+
+
+def test_price_with_a_count_of_zero_answers_with_the_usage_line() -> None:
+    s = new_game(3, 1)
+    with pytest.raises(ParseError) as err:
+        GAME.parse(s, "a", "price", ["coal", "0"])
+    assert err.value.message_key.startswith("Usage: /price")
+    assert isinstance(GAME.parse(s, "a", "price", ["coal", "1"]), Reply)

@@ -13,7 +13,7 @@ from engine.powergrid import GAME
 from tests.bot.helpers import Chat, FakeClock, joined
 
 
-async def _open(db_path: str, clock: FakeClock) -> tuple[Store, Chat]:
+async def open_auction(db_path: str, clock: FakeClock) -> tuple[Store, Chat]:
     store = await Store.open(db_path, clock=clock)
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 7)
     return store, Chat(table, chat_key="tg:-1002")
@@ -28,7 +28,7 @@ async def _state(store: Store, chat: Chat) -> dict:
 async def test_orders_sent_off_turn_act_after_a_restart_and_stay_private(tmp_path: Path) -> None:
     db_path = str(tmp_path / "orders.sqlite3")
     clock = FakeClock()
-    store, chat = await _open(db_path, clock)
+    store, chat = await open_auction(db_path, clock)
     await chat.say("alice", "/new powergrid")
     await chat.say("bob", "/join")
     await chat.say("carol", "/join")
@@ -44,7 +44,7 @@ async def test_orders_sent_off_turn_act_after_a_restart_and_stay_private(tmp_pat
     assert "Not your turn" in joined(outs)
     await store.close()
 
-    store, chat = await _open(db_path, clock)  # the process restarts
+    store, chat = await open_auction(db_path, clock)  # the process restarts
     state = await _state(store, chat)
     assert state["orders"][off] == {"power_auto": {}}
     reply = await chat.say(off, "/orders")

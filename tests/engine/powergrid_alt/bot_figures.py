@@ -4,7 +4,8 @@
     .venv/bin/python -m tests.engine.powergrid_alt.bot_figures --picture docs/powergrid_alt.png
 
 prints, for 2, 3 and 4 players over seeds 0..n-1: how many games reached Step 2 (ALT-40),
-how many ended by covering every city (ALT-43) rather than by two idle rounds (ALT-45),
+how many ended by covering every city (ALT-43) rather than because no city could ever be
+covered (ALT-45) or by agreement,
 how many saw a displacement (ALT-15), hanging lines (ALT-28) and penalties (ALT-36), and
 the rounds played. `play` is shared with the property tests.
 """
@@ -110,7 +111,8 @@ def figures(games_per_count: int) -> list[str]:
             f"(Step 2 itself {sum(2 in g.steps for g in games)}, the rest went from Step 1 "
             f"to Step 3 by the Step 3 card), "
             f"ended by coverage {sum(g.ended_by == 'covered' for g in games)}, "
-            f"by the idle fallback {sum(g.ended_by == 'idle' for g in games)}, "
+            f"by ALT-45 {sum(g.ended_by == 'unreachable' for g in games)}, "
+            f"by agreement {sum(g.ended_by == 'agreement' for g in games)}, "
             f"with displacement {sum(g.displacements > 0 for g in games)}, "
             f"with hanging lines {sum(g.hanging_seen for g in games)}, "
             f"with penalties paid to players {sum(g.penalties_to_players > 0 for g in games)}; "

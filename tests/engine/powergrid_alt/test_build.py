@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core import EnglishTranslator
+from engine.powergrid_alt import GAME
 from engine.powergrid_alt import rules as r
 
 from .helpers import (
@@ -172,6 +174,66 @@ def test_alt20_ex_alt9_fusion_replaces_any_type_tokens_return_and_pollution_drop
     assert state["supply"]["coal"] == supply + 2
     assert r.pollution(state, "NW") == 0
     assert r.conserved(state)
+
+
+def test_alt20_upgrade_moves_tokens_onto_other_plants_free_only_the_rest_returns() -> None:
+    state = _game()
+    give_plant(state, "a", 10, "Kiel", coal=4)
+    give_plant(state, "a", 8, "Hamburg", coal=5)  # room for 1 more coal
+    give_plant(state, "a", 12, "Lübeck", oil=3)  # hybrid: room for 1 coal or oil
+    give_plant(state, "a", 29, "Flensburg")  # hybrid, room 2
+    give_hand(state, "a", 50)
+    supply = state["supply"]["coal"]
+    events = act(state, "a", {"type": "upgrade", "old": 10, "new": 50})
+    # fusion stores nothing: 1 onto 8, 1 onto 12, 2 onto 29 (lowest number first), free
+    assert state["players"]["a"]["money"] == 75
+    assert state["built"]["8"]["res"]["coal"] == 6
+    assert state["built"]["12"]["res"] == {"coal": 1, "oil": 3, "garbage": 0, "uranium": 0}
+    assert state["built"]["29"]["res"]["coal"] == 2
+    assert state["supply"]["coal"] == supply and r.conserved(state)
+    upgraded = next(e for e in events if e["type"] == "plant_upgraded")
+    assert upgraded["moved"] == {"8": {"coal": 1}, "12": {"coal": 1}, "29": {"coal": 2}}
+    assert upgraded["returned"] == {}
+    line = GAME.describe_event(state, upgraded, EnglishTranslator())
+    assert line == (
+        "a replaces plant 10 by 50 in Kiel. 1 coal onto plant 8. 1 coal onto plant 12. "
+        "2 coal onto plant 29."
+    )
+
+
+def test_alt20_tokens_that_fit_nowhere_return_and_the_line_names_them() -> None:
+    state = _game()
+    give_plant(state, "a", 10, "Kiel", coal=4)
+    give_plant(state, "a", 4, "Hamburg", coal=3)  # room 1
+    give_hand(state, "a", 50)
+    supply = state["supply"]["coal"]
+    events = act(state, "a", {"type": "upgrade", "old": 10, "new": 50})
+    upgraded = next(e for e in events if e["type"] == "plant_upgraded")
+    assert upgraded["moved"] == {"4": {"coal": 1}} and upgraded["returned"] == {"coal": 3}
+    assert state["supply"]["coal"] == supply + 3 and r.conserved(state)
+    assert GAME.describe_event(state, upgraded, EnglishTranslator()).endswith(
+        "1 coal onto plant 4. 3 coal back to the supply."
+    )
+
+
+def test_alt20_the_player_names_where_the_tokens_go() -> None:
+    state = _game()
+    give_plant(state, "a", 10, "Kiel", coal=4)
+    give_plant(state, "a", 4, "Hamburg")
+    give_plant(state, "a", 8, "Lübeck")
+    give_hand(state, "a", 25, 50)
+    action = GAME.parse(state, "a", "upgrade", ["10", "50", "8"])
+    assert action == {"type": "upgrade", "old": 10, "new": 50, "into": [8]}
+    illegal(state, "a", {"type": "upgrade", "old": 10, "new": 50, "into": [10]}, "ALT-20")
+    illegal(state, "a", {"type": "upgrade", "old": 10, "new": 50, "into": [8, 8]}, "ALT-20")
+    act(state, "a", action)
+    assert state["built"]["8"]["res"]["coal"] == 4 and state["built"]["4"]["res"]["coal"] == 0
+    # the new plant itself is filled first
+    give_plant(state, "a", 5, "Flensburg", coal=2)
+    give_hand(state, "a", 29)
+    events = act(state, "a", {"type": "upgrade", "old": 5, "new": 29, "into": [8]})
+    upgraded = next(e for e in events if e["type"] == "plant_upgraded")
+    assert upgraded["moved"] == {"29": {"coal": 2}}
 
 
 def test_alt_d7_lower_number_of_same_type_is_allowed() -> None:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from engine.core import EnglishTranslator, ParseError
+from engine.powergrid_alt import GAME, ending
 from engine.powergrid_alt import rules as r
+from engine.powergrid_alt.graph import alt_map
 
 from .helpers import act, build_turn, give_hand, give_line, give_plant, give_tp, illegal, new_game
 
@@ -98,7 +103,8 @@ def test_alt_d22_tie_then_plants_and_tps_then_shared() -> None:
     assert r.ranking(state) == [["c"], ["a", "b"]]
 
 
-def test_alt45_two_idle_phase_4s_end_the_game() -> None:
+def test_alt45_idle_rounds_no_longer_end_the_game() -> None:
+    # corrections 1.1: two Phase 4s without building are no end condition
     state = new_game(2)
     build_turn(state, "a", ["b"])
     _end_phase_4(state)
@@ -110,7 +116,119 @@ def test_alt45_two_idle_phase_4s_end_the_game() -> None:
         who = r.current_players(state)[0]
         act(state, who, {"type": "pass"} if state["phase"] == "auction" else {"type": "done"})
     events = _end_phase_4(state)
-    assert any(e["type"] == "final_round" and e["reason"] == "idle" for e in events)
+    assert state["idle"] == 2 and not state["final"]
+    assert not any(e["type"] == "final_round" for e in events)
+    assert state["phase"] == "bureaucracy"
+
+
+def _one_city_left(state, blocked: bool = True) -> str:
+    """Every city but Kiel covered by a's TPs; no plant left to build; b owns every
+    connection of Kiel (and has no plant or TP to start from), so nobody can reach it."""
+    last = "Kiel"
+    for node in r.play_nodes(state):
+        if node != last:
+            give_tp(state, "a", node)
+    state["deck"], state["market"] = [], []
+    for p in state["players"].values():
+        p["plants"] = []
+    am = alt_map(state["map"])
+    for seg in am.incident[last][: None if blocked else -1]:
+        give_line(state, "b", last, seg.other(last))
+    return last
+
+
+def test_alt45_fallback_end_when_no_remaining_city_can_ever_be_covered() -> None:
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    last = _one_city_left(state)
+    assert not r.covered(state, last) and ending.nothing_coverable(state)
+    events = _end_phase_4(state)
+    assert [e["reason"] for e in events if e["type"] == "final_round"] == ["unreachable"]
+    assert state["final"] and state["phase"] == "bureaucracy"
+
+
+def test_alt45_no_fallback_while_a_plant_or_a_tp_could_still_cover_a_city() -> None:
+    # a plant that may still be built (an eco plant in the deck) could go to Kiel
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    _one_city_left(state)
+    state["deck"] = [13]
+    assert not ending.nothing_coverable(state)
+    # a dirty plant over the region's pollution limit could not, a clean one could
+    state["deck"] = [32]
+    region = alt_map(state["map"]).region["Kiel"]
+    heavy = next(
+        n for n in r.play_nodes(state) if alt_map(state["map"]).region[n] == region and n != "Kiel"
+    )
+    state["tps"][heavy].remove("a")
+    give_plant(state, "a", 24, heavy)  # garbage, pollution 2: 2 + 3 of plant 32 = 5 is allowed
+    assert not ending.nothing_coverable(state)
+    del state["built"]["24"]  # plant 24 leaves the game
+    state["players"]["a"]["plants"].remove(24)
+    give_plant(state, "a", 31, heavy)  # coal, pollution 3: 3 + 3 > 5 (ALT-18)
+    assert r.pollution(state, region) == 3 and ending.nothing_coverable(state)
+    # one free connection from a's network into Kiel: a TP could cover it
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    _one_city_left(state, blocked=False)
+    assert not ending.nothing_coverable(state)
+    assert not any(e["type"] == "final_round" for e in _end_phase_4(state))
+    assert not state["final"]
+
+
+def _vote_game():
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    return state
+
+
+def test_alt45_end_by_agreement_is_a_table_vote_accepted_off_turn() -> None:
+    state = _vote_game()
+    assert r.current_players(state) == ["a"]
+    events = act(state, "b", {"type": "propose_end"})  # b is not the current player
+    assert events[-1]["type"] == "end_proposed" and events[-1]["waiting"] == ["c", "a"]
+    illegal(state, "b", {"type": "propose_end"}, "ALT-45")
+    illegal(state, "b", {"type": "accept_end"}, "ALT-45")  # the proposer agreed already
+    assert GAME.legal_actions(state, "a")[:2] == [{"type": "accept_end"}, {"type": "decline_end"}]
+    act(state, "c", {"type": "accept_end"})
+    assert not state["final"]
+    events = act(state, "a", {"type": "accept_end"})
+    assert [e["type"] for e in events] == ["end_accepted", "final_round"]
+    assert events[-1]["reason"] == "agreement" and state["final"]
+    assert state["end_vote"] is None
+    illegal(state, "a", {"type": "propose_end"}, "ALT-45")
+    # scored as ALT-44: the round plays on to its Phase 5, which ends the game
+    _end_phase_4(state)
+    assert state["phase"] == "bureaucracy"
+    for name in list(state["order"]):
+        act(state, name, {"type": "power", "plants": []})
+    assert r.is_over(state) and state["ranking"]
+
+
+def test_alt45_one_refusal_closes_the_vote() -> None:
+    state = _vote_game()
+    act(state, "a", {"type": "propose_end"})
+    act(state, "b", {"type": "accept_end"})
+    events = act(state, "c", {"type": "decline_end"})
+    assert events[-1]["type"] == "end_declined" and state["end_vote"] is None
+    assert not state["final"]
+    illegal(state, "a", {"type": "accept_end"}, "ALT-45")
+    illegal(state, "a", {"type": "decline_end"}, "ALT-45")
+    illegal(state, "z", {"type": "propose_end"}, "ALT-45")
+    assert GAME.anytime({"type": "decline_end"}) and not GAME.anytime({"type": "done"})
+
+
+def test_alt45_the_vote_replays_like_every_move() -> None:
+    from engine.core.replay import replay
+
+    players = ["a", "b"]
+    state = GAME.setup(players, {}, 4)
+    log = [("b", {"type": "propose_end"}), ("a", {"type": "accept_end"})]
+    for who, action in log:
+        state, _ = GAME.apply(state, who, action)
+    assert state["final"]
+    again = replay(GAME, players, {}, 4, log)
+    assert again == state
 
 
 def test_alt45_building_resets_the_idle_count() -> None:
@@ -166,3 +284,31 @@ def test_alt41_step_2_displacement_is_allowed() -> None:
     give_hand(state, "a", 18)
     act(state, "a", {"type": "build_plant", "plant": 18, "city": "Stuttgart"})
     assert state["displacer"] == {"Stuttgart": "a"}
+
+
+def test_alt45_endgame_chat_command_proposes_answers_and_says_who_waits() -> None:
+    t = EnglishTranslator()
+    state = _vote_game()
+    assert GAME.parse(state, "b", "endgame", []) == {"type": "propose_end"}
+    events = act(state, "b", {"type": "propose_end"})
+    assert GAME.describe_event(state, events[-1], t) == (
+        "b proposes to end the game after this round's Phase 5 (scored as ALT-44). "
+        "Everybody must agree: /endgame yes or /endgame no. Waiting for c, a."
+    )
+    assert GAME.parse(state, "c", "endgame", []) == {"type": "accept_end"}
+    assert GAME.parse(state, "c", "endgame", ["yes"]) == {"type": "accept_end"}
+    assert GAME.parse(state, "c", "endgame", ["no"]) == {"type": "decline_end"}
+    with pytest.raises(ParseError):
+        GAME.parse(state, "c", "endgame", ["maybe"])
+    assert GAME.buttons(state, "c", t)[:2] == [
+        ("End the game", "/endgame yes"),
+        ("Play on", "/endgame no"),
+    ]
+    assert GAME.buttons(state, "b", t) == []  # b agreed and is not the current player
+    assert "waiting for c, a" in GAME.describe_turn(state, "c", t)
+    events = act(state, "c", {"type": "accept_end"}) + act(state, "a", {"type": "accept_end"})
+    assert [GAME.describe_event(state, e, t) for e in events] == [
+        "c agrees to end the game; waiting for a.",
+        "a agrees to end the game.",
+        "Everybody agreed to end the game: this round's Phase 5 is the last one.",
+    ]

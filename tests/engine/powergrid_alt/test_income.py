@@ -210,6 +210,21 @@ def test_alt_d17_compensation_is_per_owner_not_per_line() -> None:
     assert r.penalties(state, "b", []) == (5, {"a": 5})
 
 
+def test_alt_d29_plant_owner_of_a_double_city_pays_hanging_lines_he_did_not_displace() -> None:
+    # Duisburg/Essen is one node with two plant slots (ALT-46); c's line hangs there since a
+    # displaced c's TP; b built the second plant later. b's city unpowered: b pays c.
+    state = new_game(3)
+    give_plant(state, "c", 13, "Dortmund")
+    give_line(state, "c", "Dortmund", "Duisburg")
+    give_plant(state, "a", 18, "Duisburg")
+    state["displacer"]["Duisburg"] = "a"
+    give_plant(state, "b", 4, "Duisburg")
+    assert r.is_hanging_at(state, state["lines"][0], "Duisburg")
+    assert r.penalties(state, "b", []) == (5, {"c": 5})
+    assert r.penalties(state, "a", []) == (5, {"c": 5})
+    assert r.penalties(state, "b", ["Duisburg"]) == (0, {})
+
+
 def test_alt_d18_penalties_to_players_first_never_below_zero() -> None:
     state = new_game(3)
     power_turn(state, "b", ["a", "c"])

@@ -80,7 +80,7 @@ def test_alt_heuristic_games_keep_invariants_replay_and_end(n: int, seed: int) -
     which play through Step 2 (displacement, hanging lines, penalties)."""
     game = play(n, seed, check=_check_with_round_trip)
     assert GAME.is_over(game.state)
-    assert game.ended_by in ("covered", "idle")
+    assert game.ended_by in ("covered", "unreachable")  # ALT-44, ALT-45 (corrected)
     if game.ended_by == "covered":  # ALT-43: every city holds a plant or a TP
         assert all(r.covered(game.state, node) for node in r.play_nodes(game.state))
     again = replay(GAME, [f"p{i}" for i in range(n)], {}, seed, game.log)
@@ -93,7 +93,7 @@ def test_alt_heuristic_games_reach_step2_displacement_and_coverage() -> None:
     penalties to their owners."""
     games = [play(n, seed, check=_check) for n in (2, 3, 4) for seed in range(3)]
     assert sum(g.top_step >= 2 for g in games) >= 7
-    assert sum(g.ended_by == "covered" for g in games) >= 7
+    assert all(g.ended_by == "covered" for g in games)  # ALT-45: idle rounds never end it
     assert any(g.displacements for g in games)
     assert any(g.hanging_seen for g in games)
     assert any(g.penalties_to_players for g in games)
