@@ -45,6 +45,7 @@ from bot.grammar import (
 )
 from bot.i18n import LANGUAGES, explain, normalize, resolve_lang, tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
+from bot.outbox import Deliver, OutboxSender, Sleep, platform_of, queued, row_of
 from bot.reminders import Reminders, reminder_commands
 from bot.service import MAX_COMPLETION, Sender, parse_args_kind
 from bot.store import (
@@ -66,6 +67,10 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 
+# A command longer than this is refused before it is parsed (bad input must not stall anyone).
+MAX_COMMAND = 1000
+# Commands longer than this are parsed in the worker pool, off the event loop.
+LONG_PARSE = 200
 # A chain of bot moves after one human move stops here (a broken bot must not spin forever);
 # the next message in the chat continues it.
 MAX_BOT_MOVES = 20_000
@@ -77,6 +82,8 @@ MAX_COMPLETIONS = 25  # autocomplete answers (Discord shows 25)
 # Argument kinds whose values a repeated argument lists at most once.
 UNIQUE_KINDS = frozenset({"city", "plant", "cell", "region"})
 PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
+# Platforms whose messages the outbox sender loops deliver in production (bot/runner.py).
+DURABLE_PLATFORMS = ("telegram", "discord")
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 # "g12": the game a private message is meant for, when its sender plays in several.
@@ -183,6 +190,8 @@ class Played:
     state_json: str
     version: int
     error: str | None = None
+    # The bot moves' log entries, step 1, 2, ... after the move that started the chain.
+    entries: list[LogEntry] = field(default_factory=list)
 
 
 def default_bot_kind(kinds: list[str]) -> str:
@@ -201,6 +210,7 @@ class Table:
         render: bool = True,
         seeder: Callable[[], int] | None = None,
         default_lang: str = "en",
+        durable: Sequence[str] = (),
     ) -> None:
         self.store = store
         self.games: dict[str, Game] = dict(games if games is not None else discover_games())
@@ -209,6 +219,10 @@ class Table:
         self.seeder = seeder or (lambda: secrets.randbits(63))
         self.default_lang = default_lang
         self.senders: dict[str, Sender] = {}
+        # Platforms whose messages wait in the outbox for their sender loop (`register_delivery`)
+        # rather than going out through `senders` or the caller of `handle`.
+        self.durable = frozenset(durable)
+        self.deliveries: dict[str, OutboxSender] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.reminders = Reminders(self)  # deadlines, /settings, /away, /vote (bot/reminders.py)
         self._table_specs = (*table_commands(self.games), *reminder_commands())
@@ -220,6 +234,8 @@ class Table:
     async def handle(self, inbound: Inbound) -> list[Outbound]:
         ctx = Ctx(inbound, resolve_lang(None, inbound.lang, self.default_lang))
         try:
+            if inbound.text is not None and len(inbound.text) > MAX_COMMAND:
+                return self._too_long(ctx)
             outs = _fit(await self._handle(ctx))
             if not ctx.claimed and inbound.update_id is not None:
                 # a refusal or an answer: a redelivery of the same update stays silent
@@ -339,24 +355,82 @@ class Table:
     def register_sender(self, platform: str, send: Sender) -> None:
         self.senders[platform] = send
 
-    async def push(self, outbounds: Sequence[Outbound]) -> int:
-        """Send messages nobody asked for through the registered senders; returns how many
-        went out. Used by reminders and anything that acts outside a chat message."""
-        sent = 0
+    def register_delivery(
+        self,
+        platform: str,
+        deliver: Deliver,
+        clock: Callable[[], float] | None = None,
+        sleep: Sleep | None = None,
+    ) -> OutboxSender:
+        """Start the outbox sender loop of `platform` (its adapter calls this once it can
+        deliver); from then on the platform's messages wait in the outbox for it."""
+        old = self.deliveries.get(platform)
+        if old is not None:
+            old.deliver = deliver
+            return old
+        sender = OutboxSender(self.store, platform, deliver, clock=clock, sleep=sleep)
+        self.deliveries[platform] = sender
+        self.durable = self.durable | {platform}
+        sender.start()
+        return sender
+
+    def _is_durable(self, chat_key: str) -> bool:
+        return platform_of(chat_key) in self.durable
+
+    def wake_senders(self) -> None:
+        for sender in self.deliveries.values():
+            sender.wake()
+
+    def _rows(
+        self, outs: list[Outbound], lang: str, game_id: int | None
+    ) -> tuple[list[Outbound], list[Any]]:
+        """Fitted messages and their outbox rows: pending for a durable platform, else written
+        as sent (the caller of `handle`, e.g. the terminal, shows them)."""
+        fitted = _fit(outs)
+        return fitted, [
+            row_of(o, lang, game_id, sent=not self._is_durable(o.chat_key)) for o in fitted
+        ]
+
+    def _queued(self, outs: list[Outbound], ids: Sequence[int]) -> list[Outbound]:
+        """Mark the messages whose rows wait for a sender loop (the caller must not send them)."""
+        if not ids:
+            return outs
+        marked = queued(outs, ids)
+        return [m if self._is_durable(m.chat_key) else o for m, o in zip(marked, outs, strict=True)]
+
+    async def push(self, outbounds: Sequence[Outbound], lang: str | None = None) -> int:
+        """Messages nobody asked for (reminders, notes, a move made outside a chat message):
+        for a durable platform they are written to the outbox (those already there are left
+        alone); elsewhere they go through the registered senders. Returns how many were
+        queued or sent."""
+        done = 0
+        rows = []
         for out in _fit(list(outbounds)):
-            platform = PLATFORM_OF_PREFIX.get(out.chat_key.split(":", 1)[0])
-            send = self.senders.get(platform or "")
+            if self._is_durable(out.chat_key):
+                if out.outbox_id is None:
+                    rows.append(row_of(out, lang or self.default_lang))
+                done += 1
+                continue
+            send = self.senders.get(platform_of(out.chat_key))
             if send is None:
                 log.warning("no sender for %s; message dropped", out.chat_key)
                 continue
             try:
                 await send(out)
-                sent += 1
+                done += 1
             except Exception:
                 log.exception("sending to %s failed", out.chat_key)
-        return sent
+        if rows:
+            await self.store.outbox_add(rows)
+        self.wake_senders()
+        return done
+
+    async def stop_senders(self) -> None:
+        for sender in self.deliveries.values():
+            await sender.stop()
 
     async def close(self) -> None:
+        await self.stop_senders()
         await self.store.close()
 
     async def act(
@@ -364,6 +438,7 @@ class Table:
         inbound: Inbound,
         actions: Action | list[Action],
         expected_version: int | None = None,
+        notes: Sequence[str] = (),
     ) -> list[Outbound]:
         """Apply ready-made actions for the inbound's user exactly as if a chat command had
         parsed to them (same turn check, transaction, announcements and bot moves). For tests,
@@ -382,7 +457,7 @@ class Table:
                 return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
             ready = actions if isinstance(actions, list) else [actions]
             line = CommandLine("", [], True)
-            return _fit(await self._move(ctx, ctx.game, seat, line, None, ready, expected_version))
+            return await self._move(ctx, ctx.game, seat, line, None, ready, expected_version, notes)
         except Exception:
             log.exception("table error in game %s", ctx.game.id if ctx.game else None)
             return [Outbound(inbound.chat_key, tr(ctx.lang, "Sorry, something went wrong."))]
@@ -458,13 +533,15 @@ class Table:
     async def _langs_of(self, ctx: Ctx, seats: Sequence[SeatRow]) -> dict[str, str]:
         """Each human seat's language (display name -> catalog name), for private lines."""
         langs: dict[str, str] = {}
+        others = [s for s in seats if not s.is_bot and s.user_key != ctx.inbound.user_key]
+        users = await self.store.users([s.user_key for s in others]) if others else {}
         for seat in seats:
             if seat.is_bot:
                 continue
             if seat.user_key == ctx.inbound.user_key:
                 langs[seat.display_name] = ctx.lang
                 continue
-            user = await self.store.user(seat.user_key)
+            user = users[seat.user_key]
             langs[seat.display_name] = resolve_lang(
                 user.lang, seat.lang, ctx.chat_lang or self.default_lang
             )
@@ -869,36 +946,44 @@ class Table:
         state_json = canonical_json(state)
         hours = await self._deadline_hours(row.chat_key, ctx)
         async with self._lock(row.id):
+            langs = await self._langs_of(ctx, seats)
+            played = await self._run_bots(
+                replace(row, seed=seed), seats, state, state_json, 1, ctx.lang, langs
+            )
+            out = self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{game} begins! Players in seat order: {names}.",
+                    game=game.name,
+                    names=", ".join(names),
+                ),
+            )
+            pic = await self._picture(ctx, game, state_json, self._t(ctx, "The board at the start"))
+            if pic is not None:
+                out.append(pic)
+            out += await self._announce(
+                ctx, replace(row, version=played.version, seed=seed), seats, played
+            )
+            out, rows = self._rows(out, ctx.lang, row.id)
             result = await self.store.start_game(
                 row.id,
                 seed,
                 names,
-                state_json,
-                self._due(game, state, hours),
+                played.state_json,
+                self._due(game, played.state, hours),
                 self._inbound_key(ctx),
+                entries=played.entries,
+                over=game.is_over(played.state),
+                outbox=rows,
             )
             if result.outcome is Outcome.DUPLICATE:
                 return []
             if result.outcome is not Outcome.OK:
                 return self._say(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
-            langs = await self._langs_of(ctx, seats)
-            played = await self._run_bots(row, seats, state, state_json, 1, hours, ctx.lang, langs)
-        row = await self.store.game(row.id) or row
-        ctx.game = row
-        out = self._say(
-            ctx,
-            self._t(
-                ctx,
-                "{game} begins! Players in seat order: {names}.",
-                game=game.name,
-                names=", ".join(names),
-            ),
-        )
-        pic = await self._picture(ctx, game, state_json, self._t(ctx, "The board at the start"))
-        if pic is not None:
-            out.append(pic)
-        out += await self._announce(ctx, row, seats, played)
-        return out
+        ctx.game = replace(row, status="active", seed=seed, version=result.version)
+        self.wake_senders()
+        return self._queued(out, result.outbox_ids)
 
     # ================================================================== moves
     async def _game_command(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -1046,24 +1131,25 @@ class Table:
         spec: CommandSpec | None,
         ready: list[Action] | None = None,
         expected_version: int | None = None,
+        notes: Sequence[str] = (),
     ) -> list[Outbound]:
+        """The move pipeline: the state loaded once (the row read with the message; read again
+        only after a lost race) -> turn check -> parse -> apply -> bot moves -> the messages
+        -> one transaction with the log, the state, the reminder and the outbox rows."""
         game = self._game_of(row)
         player = seat.display_name
         hours = await self._deadline_hours(row.chat_key, ctx)
-        langs = await self._langs_of(ctx, ctx.seats)
         async with self._lock(row.id):
+            fresh: GameRow | None = row
             for attempt in range(2):
-                fresh = await self.store.game(row.id)
+                if attempt:
+                    fresh = await self.store.game(row.id)
                 if fresh is None or fresh.status != "active" or fresh.state_json is None:
                     return self._refuse(
                         ctx, self._t(ctx, "This game is over. /new starts another.")
                     )
                 if expected_version is not None and fresh.version != expected_version:
                     return []
-                ib = ctx.inbound
-                if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
-                    ctx.claimed = True
-                    return []  # the same update was applied meanwhile (read after the state)
                 state: State = json.loads(fresh.state_json)
                 current = list(game.current_players(state))
                 # Games with standing orders accept some actions off turn (`game.anytime`).
@@ -1072,11 +1158,14 @@ class Table:
                 if off_turn and anytime is None:
                     return self._not_your_turn(ctx, current)
                 try:
-                    parsed = (
-                        json.loads(json.dumps(ready))
-                        if ready is not None
-                        else self._parse(ctx, game, state, player, line)
-                    )
+                    if ready is not None:
+                        parsed: Action | list[Action] | Reply = json.loads(json.dumps(ready))
+                    elif sum(len(a) for a in line.args) > LONG_PARSE:
+                        parsed = await asyncio.to_thread(
+                            self._parse, ctx, game, state, player, line
+                        )
+                    else:
+                        parsed = self._parse(ctx, game, state, player, line)
                 except IllegalAction as err:
                     return self._refuse(ctx, explain(ctx.lang, err))
                 if isinstance(parsed, Reply):
@@ -1089,6 +1178,7 @@ class Table:
                     return self._not_your_turn(ctx, current)
                 if not actions:
                     return self._refuse(ctx, self._t(ctx, "Nothing to do."))
+                langs = await self._langs_of(ctx, ctx.seats)
                 try:
                     state, entries, lines, pics, private = self._apply_all(
                         ctx, game, state, seat, actions, langs
@@ -1096,39 +1186,54 @@ class Table:
                 except IllegalAction as err:
                     return self._refuse(ctx, explain(ctx.lang, err))
                 state_json = canonical_json(state)
+                played = await self._run_bots(
+                    fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.lang, langs
+                )
+                played.steps.insert(0, Step([*notes, *lines], state_json, pics, private))
+                outs = await self._announce(
+                    ctx, replace(row, version=played.version), ctx.seats, played
+                )
+                outs, rows = self._rows(outs, ctx.lang, row.id)
                 result = await self.store.commit_moves(
                     row.id,
                     fresh.version,
-                    entries,
-                    state_json,
-                    over=game.is_over(state),
-                    due=self._due(game, state, hours),
+                    entries + played.entries,
+                    played.state_json,
+                    over=game.is_over(played.state),
+                    due=self._due(game, played.state, hours),
                     inbound=self._inbound_key(ctx),
+                    outbox=rows,
                 )
                 if result.outcome is Outcome.DUPLICATE:
                     return []
                 if result.outcome is Outcome.OK:
-                    break
+                    self.wake_senders()
+                    return self._queued(outs, result.outbox_ids)
                 log.info(
                     "game %s: lost a race at version %s (attempt %s)",
                     row.id,
                     fresh.version,
                     attempt + 1,
                 )
-            else:
-                return self._refuse(
+            return self._refuse(
+                ctx,
+                self._t(
                     ctx,
-                    self._t(
-                        ctx,
-                        "The game moved on while I was applying your move; nothing was "
-                        "changed. Check /status and send it again.",
-                    ),
-                )
-            played = await self._run_bots(
-                row, ctx.seats, state, state_json, result.version, hours, ctx.lang, langs
+                    "The game moved on while I was applying your move; nothing was "
+                    "changed. Check /status and send it again.",
+                ),
             )
-        played.steps.insert(0, Step(lines, state_json, pics, private))
-        return await self._announce(ctx, replace(row, version=played.version), ctx.seats, played)
+
+    def _too_long(self, ctx: Ctx) -> list[Outbound]:
+        return self._refuse(
+            ctx,
+            self._t(
+                ctx,
+                "That message is too long for a command (at most {n} characters); nothing "
+                "was changed.",
+                n=MAX_COMMAND,
+            ),
+        )
 
     def _not_your_turn(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
         if not current:
@@ -1219,22 +1324,33 @@ class Table:
         state: State,
         state_json: str,
         version: int,
-        hours: float,
         lang: str,
         langs: Mapping[str, str] | None = None,
     ) -> Played:
-        """While a bot seat must act, let it act, one committed move at a time."""
+        """While a bot seat must act, let it act (in the worker pool, off the event loop);
+        the moves are committed by the caller, with the move that started the chain."""
+        if not any(s.is_bot for s in seats):
+            return Played([], state, state_json, version)
+        return await asyncio.to_thread(
+            self._bot_chain, row, seats, state, state_json, version, lang, langs or {}
+        )
+
+    def _bot_chain(
+        self,
+        row: GameRow,
+        seats: list[SeatRow],
+        state: State,
+        state_json: str,
+        version: int,
+        lang: str,
+        langs: Mapping[str, str],
+    ) -> Played:
         game = self._game_of(row)
         bots = {s.display_name: s for s in seats if s.is_bot}
         played = Played([], state, state_json, version)
-        if not bots:
-            return played
         t = translator(lang)
         seed = row.seed if row.seed is not None else 0
-        if row.seed is None:
-            fresh = await self.store.game(row.id)
-            seed = fresh.seed if fresh and fresh.seed is not None else 0
-        for _ in range(MAX_BOT_MOVES):
+        for step in range(1, MAX_BOT_MOVES + 1):
             if game.is_over(state):
                 break
             seat = next((bots[p] for p in game.current_players(state) if p in bots), None)
@@ -1253,36 +1369,20 @@ class Table:
                 )
                 played.error = "bot"
                 break
-            new_json = canonical_json(work)
-            result = await self.store.commit_moves(
-                row.id,
-                version,
-                [
-                    LogEntry(
-                        seat.user_key,
-                        seat.display_name,
-                        canonical_json(action),
-                        canonical_json(events),
-                    )
-                ],
-                new_json,
-                over=game.is_over(work),
-                due=self._due(game, work, hours),
+            state, state_json, version = work, canonical_json(work), version + 1
+            played.entries.append(
+                LogEntry(
+                    seat.user_key,
+                    seat.display_name,
+                    canonical_json(action),
+                    canonical_json(events),
+                    step,
+                )
             )
-            if result.outcome is not Outcome.OK:
-                fresh = await self.store.game(row.id)  # another process moved: look again
-                if fresh is None or fresh.status != "active" or fresh.state_json is None:
-                    break
-                state_json, version = fresh.state_json, fresh.version
-                state = json.loads(state_json)
-                continue
-            state, state_json, version = work, new_json, result.version
             lines = [x for e in events if (x := game.describe_event(state, e, t))]
-            private = [
-                p for e in events for p in self._private_lines(game, state, e, seats, langs or {})
-            ]
+            private = [p for e in events for p in self._private_lines(game, state, e, seats, langs)]
             played.steps.append(
-                Step(lines, new_json, [e for e in events if game.is_picture_event(e)], private)
+                Step(lines, state_json, [e for e in events if game.is_picture_event(e)], private)
             )
         played.state, played.state_json, played.version = state, state_json, version
         return played
@@ -1659,6 +1759,26 @@ class Table:
                 replay, game, names, dict(fresh.options), fresh.seed, keep
             )
             state_json = canonical_json(state)
+            played = Played(
+                [
+                    Step(
+                        [
+                            self._t(
+                                ctx, "{name} takes back their last move.", name=seat.display_name
+                            )
+                        ],
+                        state_json,
+                        [],
+                    )
+                ],
+                state,
+                state_json,
+                fresh.version + 1,
+            )
+            outs = await self._announce(
+                ctx, replace(fresh, version=fresh.version + 1), ctx.seats, played
+            )
+            outs, rows = self._rows(outs, ctx.lang, row.id)
             result = await self.store.undo_last(
                 row.id,
                 fresh.version,
@@ -1666,25 +1786,14 @@ class Table:
                 state_json,
                 self._due(game, state, hours),
                 self._inbound_key(ctx),
+                outbox=rows,
             )
             if result.outcome is Outcome.DUPLICATE:
                 return []
             if result.outcome is not Outcome.OK:
                 return self._say(ctx, self._t(ctx, "The game moved on; nothing was undone."))
-        fresh = await self.store.game(row.id) or fresh
-        played = Played(
-            [
-                Step(
-                    [self._t(ctx, "{name} takes back their last move.", name=seat.display_name)],
-                    state_json,
-                    [],
-                )
-            ],
-            state,
-            state_json,
-            result.version,
-        )
-        return await self._announce(ctx, fresh, ctx.seats, played)
+        self.wake_senders()
+        return self._queued(outs, result.outbox_ids)
 
     async def _cmd_abort(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = ctx.game
