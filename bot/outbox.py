@@ -109,6 +109,10 @@ def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
     return [replace(out, outbox_id=i) for out, i in zip(outs, ids, strict=True)]
 
 
+async def _sleeping(sleep: Sleep, delay: float) -> None:
+    await sleep(delay)
+
+
 class OutboxSender:
     """Delivers the pending rows of one platform; `start` it, `wake` it after writing rows,
     `stop` it on the way out (a delivery in flight is simply sent again after a restart)."""
@@ -173,8 +177,9 @@ class OutboxSender:
             return
         delay = IDLE_POLL if next_at is None else next_at - self.clock()
         delay = min(max(0.0, delay), IDLE_POLL)
-        waker = asyncio.ensure_future(self._wake.wait())
-        sleeper = asyncio.ensure_future(self.sleep(delay))
+        name = f"outbox:{self.platform}:wait"
+        waker = asyncio.create_task(self._wake.wait(), name=name)
+        sleeper = asyncio.create_task(_sleeping(self.sleep, delay), name=name)
         try:
             await asyncio.wait({waker, sleeper}, return_when=asyncio.FIRST_COMPLETED)
         finally:

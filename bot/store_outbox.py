@@ -77,6 +77,8 @@ class OutRow:
     png: bytes | None = None
     game_id: int | None = None
     sent: bool = False
+    # Seconds the sender loop leaves the row alone (an adapter replying itself may take it).
+    delay: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ async def write_outbox(db: aiosqlite.Connection, rows: Sequence[OutRow], now: fl
             row.png,
             row.game_id,
             "sent" if row.sent else "pending",
-            now,
+            now + row.delay,
             now,
             now if row.sent else None,
         )
@@ -170,7 +172,7 @@ class OutboxMixin(StoreBase):
         """(update id, payload) of the updates kept but not handled, oldest first."""
         rows = await self._all(
             "SELECT update_id, payload FROM inbox WHERE platform = ? AND handled_at IS NULL "
-            "ORDER BY received_at, rowid LIMIT ?",
+            "ORDER BY received_at, update_id LIMIT ?",
             (platform, limit),
         )
         return [(str(r[0]), str(r[1])) for r in rows]

@@ -55,6 +55,7 @@ from bot.store import (
     GameRow,
     LogEntry,
     Outcome,
+    OutRow,
     SeatRow,
     Store,
 )
@@ -223,6 +224,7 @@ class Table:
         # rather than going out through `senders` or the caller of `handle`.
         self.durable = frozenset(durable)
         self.deliveries: dict[str, OutboxSender] = {}
+        self.hold_replies: dict[str, float] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.reminders = Reminders(self)  # deadlines, /settings, /away, /vote (bot/reminders.py)
         self._table_specs = (*table_commands(self.games), *reminder_commands())
@@ -361,9 +363,15 @@ class Table:
         deliver: Deliver,
         clock: Callable[[], float] | None = None,
         sleep: Sleep | None = None,
+        *,
+        hold_replies: float = 0.0,
     ) -> OutboxSender:
         """Start the outbox sender loop of `platform` (its adapter calls this once it can
-        deliver); from then on the platform's messages wait in the outbox for it."""
+        deliver); from then on the platform's messages wait in the outbox for it. With
+        `hold_replies`, a command's public answers in its own chat wait that long for the
+        adapter, which delivers them as replies and reports them `delivered`."""
+        if hold_replies > 0:
+            self.hold_replies[platform] = hold_replies
         old = self.deliveries.get(platform)
         if old is not None:
             old.deliver = deliver
@@ -374,6 +382,18 @@ class Table:
         sender.start()
         return sender
 
+    async def delivered(self, outbox_id: int, message_id: str | None) -> None:
+        await self.store.outbox_sent(outbox_id, message_id)
+
+    async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
+        await self.store.inbox_put(platform, update_id, payload)
+
+    async def update_done(self, platform: str, update_id: str) -> None:
+        await self.store.inbox_done(platform, update_id)
+
+    async def pending_updates(self, platform: str) -> list[tuple[str, str]]:
+        return await self.store.inbox_pending(platform)
+
     def _is_durable(self, chat_key: str) -> bool:
         return platform_of(chat_key) in self.durable
 
@@ -382,14 +402,20 @@ class Table:
             sender.wake()
 
     def _rows(
-        self, outs: list[Outbound], lang: str, game_id: int | None
-    ) -> tuple[list[Outbound], list[Any]]:
+        self, ctx: Ctx, outs: list[Outbound], game_id: int | None
+    ) -> tuple[list[Outbound], list[OutRow]]:
         """Fitted messages and their outbox rows: pending for a durable platform, else written
-        as sent (the caller of `handle`, e.g. the terminal, shows them)."""
+        as sent (the caller of `handle`, e.g. the terminal, shows them). Public answers in the
+        command's own chat wait `hold_replies` for an adapter that replies itself."""
         fitted = _fit(outs)
-        return fitted, [
-            row_of(o, lang, game_id, sent=not self._is_durable(o.chat_key)) for o in fitted
-        ]
+        hold = self.hold_replies.get(ctx.inbound.platform, 0.0)
+        rows = []
+        for o in fitted:
+            row = row_of(o, ctx.lang, game_id, sent=not self._is_durable(o.chat_key))
+            if hold and o.private_to is None and o.chat_key == ctx.inbound.chat_key:
+                row = replace(row, delay=hold)
+            rows.append(row)
+        return fitted, rows
 
     def _queued(self, outs: list[Outbound], ids: Sequence[int]) -> list[Outbound]:
         """Mark the messages whose rows wait for a sender loop (the caller must not send them)."""
@@ -965,7 +991,7 @@ class Table:
             out += await self._announce(
                 ctx, replace(row, version=played.version, seed=seed), seats, played
             )
-            out, rows = self._rows(out, ctx.lang, row.id)
+            out, rows = self._rows(ctx, out, row.id)
             result = await self.store.start_game(
                 row.id,
                 seed,
@@ -1193,7 +1219,7 @@ class Table:
                 outs = await self._announce(
                     ctx, replace(row, version=played.version), ctx.seats, played
                 )
-                outs, rows = self._rows(outs, ctx.lang, row.id)
+                outs, rows = self._rows(ctx, outs, row.id)
                 result = await self.store.commit_moves(
                     row.id,
                     fresh.version,
@@ -1778,7 +1804,7 @@ class Table:
             outs = await self._announce(
                 ctx, replace(fresh, version=fresh.version + 1), ctx.seats, played
             )
-            outs, rows = self._rows(outs, ctx.lang, row.id)
+            outs, rows = self._rows(ctx, outs, row.id)
             result = await self.store.undo_last(
                 row.id,
                 fresh.version,

@@ -32,6 +32,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.messages import Button, Inbound, Outbound
+from bot.outbox import RetryLater, Undeliverable
 from bot.service import ARGS_KIND, TableService, args_kind
 from bot.settings import Settings
 from engine.core.errors import N_
@@ -40,6 +41,8 @@ from engine.core.protocol import ArgSpec, CommandSpec
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
+# How long the outbox keeps a command's public answers for the interaction's follow-ups.
+REPLY_HOLD = 30.0
 KEY_PREFIX = "dc:"
 
 MESSAGE_LIMIT = 2000  # characters of a message's content
@@ -565,6 +568,7 @@ class DiscordAdapter:
             note = i18n.tr(lang, N_("The game is in {thread}."), thread=thread.mention)
             public = [*toast_pieces(note), *public]
         await self._reply(interaction, public=public, private=private)
+        await self._taken(outbounds, here)
 
     async def _create_thread(
         self, interaction: discord.Interaction, text: str
@@ -606,6 +610,14 @@ class DiscordAdapter:
         # After a deferred update each follow-up is a message of its own, public or ephemeral.
         await self._followups(interaction, public, ephemeral=False)
         await self._followups(interaction, private, ephemeral=True)
+        await self._taken(outbounds, inbound.chat_key)
+
+    async def _taken(self, outbounds: list[Outbound], here: str) -> None:
+        """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
+        them back from the sender loop for a while; had we crashed, the loop sends them)."""
+        for out in outbounds:
+            if out.outbox_id is not None and out.private_to is None and out.chat_key == here:
+                await self.table.delivered(out.outbox_id, None)
 
     # ---- autocomplete ----
 
@@ -660,6 +672,8 @@ class DiscordAdapter:
         private: list[Piece] = []
         ours = {here, inbound.chat_key}
         for out in outbounds:
+            if out.outbox_id is not None and (out.private_to is not None or out.chat_key != here):
+                continue  # in the outbox, held for nobody: the sender loop delivers it
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours
             )
@@ -758,6 +772,44 @@ class DiscordAdapter:
             log.error("discord: channel %s does not take messages", key)
             return None
         return channel
+
+    async def deliver(self, out: Outbound) -> str | None:
+        """The outbox sender loop's delivery: the id of the (last) message sent, or
+        RetryLater (rate limits, network) / Undeliverable (no such channel, no access)."""
+        items = pieces(out)
+        if not items:
+            return None
+        try:
+            if out.private_to is not None:
+                uid = key_id(out.private_to)
+                if uid is None:
+                    raise Undeliverable(f"not a Discord user: {out.private_to}")
+                try:
+                    user = self.client.get_user(uid) or await self.client.fetch_user(uid)
+                    return await self._send_all(user, items)
+                except discord.Forbidden:
+                    await self._dm_refused(out, uid)
+                    return None
+            cid = key_id(out.chat_key)
+            if cid is None:
+                raise Undeliverable(f"not a Discord channel: {out.chat_key}")
+            channel = self.client.get_channel(cid) or await self.client.fetch_channel(cid)
+            if not isinstance(channel, discord.abc.Messageable):
+                raise Undeliverable(f"channel {out.chat_key} does not take messages")
+            return await self._send_all(channel, items)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
+        except discord.HTTPException as exc:
+            wait = float(getattr(exc, "retry_after", 0.0) or 5.0)
+            raise RetryLater(wait, f"HTTP {exc.status}: {exc}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise RetryLater(5.0, repr(exc)) from exc
+
+    async def _send_all(self, target: discord.abc.Messageable, items: list[Piece]) -> str | None:
+        sent: discord.Message | None = None
+        for piece in items:
+            sent = await target.send(**piece.kwargs())
+        return str(sent.id) if sent is not None else None
 
     async def _dm_refused(self, out: Outbound, uid: int) -> None:
         """A private message could not be delivered (DMs closed): say so in the chat, without
@@ -944,6 +996,9 @@ class BoardchatClient(discord.Client):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(I18nTranslator())
         self.table.register_sender(PLATFORM, self.adapter.send)
+        # A command's public answers go out as the interaction's follow-ups: the table holds
+        # their outbox rows back from the sender loop that long (bot/outbox.py).
+        self.table.register_delivery(PLATFORM, self.adapter.deliver, hold_replies=REPLY_HOLD)
         if self.sync_on_start:
             await self.sync_commands()
 

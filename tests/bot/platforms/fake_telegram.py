@@ -24,6 +24,7 @@ from telegram.ext import AIORateLimiter
 from telegram.request import BaseRequest, RequestData
 
 from bot.messages import Button, Inbound, Outbound
+from bot.outbox import Deliver
 from bot.platforms.telegram import MAX_RETRIES
 from bot.service import Sender
 from bot.settings import Settings
@@ -452,6 +453,9 @@ class FakeTable:
     def __init__(self) -> None:
         self.inbounds: list[Inbound] = []
         self.senders: dict[str, Sender] = {}
+        self.deliveries: dict[str, Deliver] = {}
+        self.inbox: dict[tuple[str, str], str] = {}
+        self.inbox_done: set[tuple[str, str]] = set()
         self.players: list[tuple[str, str]] = []
         self.started = False
         self.version = 0
@@ -472,6 +476,28 @@ class FakeTable:
 
     def register_sender(self, platform: str, send: Sender) -> None:
         self.senders[platform] = send
+
+    def register_delivery(
+        self, platform: str, deliver: Deliver, *, hold_replies: float = 0.0
+    ) -> object:
+        self.deliveries[platform] = deliver
+        return deliver
+
+    async def delivered(self, outbox_id: int, message_id: str | None) -> None:
+        return None
+
+    async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
+        self.inbox.setdefault((platform, update_id), payload)
+
+    async def update_done(self, platform: str, update_id: str) -> None:
+        self.inbox_done.add((platform, update_id))
+
+    async def pending_updates(self, platform: str) -> list[tuple[str, str]]:
+        return [
+            (u, p)
+            for (pl, u), p in self.inbox.items()
+            if pl == platform and (pl, u) not in self.inbox_done
+        ]
 
     async def handle(self, inbound: Inbound) -> list[Outbound]:
         self.inbounds.append(inbound)
