@@ -59,6 +59,7 @@ from bot.store import (
     SeatRow,
     Store,
 )
+from bot.workers import cpu
 from engine import registry
 from engine.core import IllegalAction, Reply, Rng, canonical_json, replay
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
@@ -712,7 +713,7 @@ class Table:
         if not self.render:
             return None
         try:
-            png = await asyncio.to_thread(game.render, json.loads(state_json), None)
+            png = await cpu(game.render, json.loads(state_json), None)
         except Exception:
             log.exception("render failed for game %s", ctx.game.id if ctx.game else None)
             return None
@@ -1187,9 +1188,7 @@ class Table:
                     if ready is not None:
                         parsed: Action | list[Action] | Reply = json.loads(json.dumps(ready))
                     elif sum(len(a) for a in line.args) > LONG_PARSE:
-                        parsed = await asyncio.to_thread(
-                            self._parse, ctx, game, state, player, line
-                        )
+                        parsed = await cpu(self._parse, ctx, game, state, player, line)
                     else:
                         parsed = self._parse(ctx, game, state, player, line)
                 except IllegalAction as err:
@@ -1357,9 +1356,7 @@ class Table:
         the moves are committed by the caller, with the move that started the chain."""
         if not any(s.is_bot for s in seats):
             return Played([], state, state_json, version)
-        return await asyncio.to_thread(
-            self._bot_chain, row, seats, state, state_json, version, lang, langs or {}
-        )
+        return await cpu(self._bot_chain, row, seats, state, state_json, version, lang, langs or {})
 
     def _bot_chain(
         self,
@@ -1781,9 +1778,7 @@ class Table:
                 )
             keep = [(a.player, a.action) for a in actions if a.version != last_version]
             names = [s.display_name for s in ctx.seats]
-            state = await asyncio.to_thread(
-                replay, game, names, dict(fresh.options), fresh.seed, keep
-            )
+            state = await cpu(replay, game, names, dict(fresh.options), fresh.seed, keep)
             state_json = canonical_json(state)
             played = Played(
                 [
