@@ -207,8 +207,11 @@ class OutboxMixin(StoreBase):
         return due
 
     async def outbox_next_at(self, platform: str) -> float | None:
+        """When the next row may go: the earliest `next_at` of each chat's first pending row
+        (a chat's later rows wait behind its first)."""
         row = await self._one(
-            "SELECT min(next_at) FROM outbox WHERE platform = ? AND status = 'pending'",
+            "SELECT min(first_at) FROM (SELECT next_at AS first_at, min(id) FROM outbox "
+            "WHERE platform = ? AND status = 'pending' GROUP BY chat_key)",
             (platform,),
         )
         return float(row[0]) if row is not None and row[0] is not None else None

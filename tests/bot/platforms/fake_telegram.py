@@ -113,6 +113,9 @@ class BotApiState:
         self.users: dict[int, dict[str, Any]] = {}
         self.sent: dict[int, dict[str, Any]] = {}
         self.max_poll_wait = 0.2
+        # Flood control: when set, every send asks it; a number n answers 429 retry_after n.
+        self.flood: Callable[[], int] | None = None
+        self.gone: set[int] = set()  # chats the bot was removed from (403 for good)
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
         self._callback_ids = itertools.count(1)
@@ -241,6 +244,23 @@ class BotApiState:
         self.record(call)
         if self.failures.get(method):
             return self.failures[method].pop(0)
+        if method in ("sendMessage", "sendPhoto") and self.flood is not None:
+            retry_after = self.flood()
+            if retry_after:
+                body = {
+                    "ok": False,
+                    "error_code": 429,
+                    "description": f"Too Many Requests: retry after {retry_after}",
+                    "parameters": {"retry_after": retry_after},
+                }
+                call.result = "flood"
+                return 429, body
+        if method in ("sendMessage", "sendPhoto") and int(params.get("chat_id", 0)) in self.gone:
+            return 403, {
+                "ok": False,
+                "error_code": 403,
+                "description": "Forbidden: bot was kicked from the supergroup chat",
+            }
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
@@ -580,6 +600,11 @@ def make_settings(**overrides: str) -> Settings:
         default_lang="en",
     )
     return replace(base, **overrides)
+
+
+def no_retries() -> AIORateLimiter:
+    """No pacing and no retries inside the library: a 429 reaches the outbox sender loop."""
+    return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0)
 
 
 def unthrottled() -> AIORateLimiter:
