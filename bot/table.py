@@ -1886,6 +1886,8 @@ def _fit(outbounds: list[Outbound]) -> list[Outbound]:
                     private_to=out.private_to,
                     toast=out.toast if i == 0 else None,
                     sender_only=out.sender_only,
+                    outbox_id=out.outbox_id,
+                    silent=out.silent,
                 )
             )
     return fitted
