@@ -967,14 +967,16 @@ class Reminders:
         if action is None:
             log.warning("game %s: no move to play for %s", row.id, seat.display_name)
             return False
+        # The notes ride in the move's own transaction, first among its lines.
         outs = await self.table.act(
-            self._inbound(row.chat_key, seat, lang), action, expected_version=fresh.version
+            self._inbound(row.chat_key, seat, lang),
+            action,
+            expected_version=fresh.version,
+            notes=notes,
         )
         if not outs:
             return False  # the game moved on meanwhile
-        if notes:
-            outs.insert(0, Outbound(row.chat_key, "\n".join(notes)))
-        await self.table.push(outs)
+        await self.table.push(outs)  # those already in the outbox are left to its sender loop
         return True
 
     def _inbound(self, chat_key: str, seat: SeatRow, lang: str) -> Inbound:
