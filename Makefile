@@ -18,7 +18,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine bot
 
 test: lint
 	$(BIN)/python -m pytest -p no:cacheprovider
