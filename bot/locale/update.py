@@ -163,7 +163,9 @@ def _revive_obsolete(catalog: Catalog) -> None:
             continue
         old = catalog.obsolete.pop(key)
         if live.pluralizable:
-            same_shape = isinstance(old.string, tuple | list) and len(old.string) == catalog.num_plurals
+            same_shape = (
+                isinstance(old.string, tuple | list) and len(old.string) == catalog.num_plurals
+            )
         else:
             same_shape = isinstance(old.string, str)
         if same_shape and not _translated(live.string) and _translated(old.string):
