@@ -1,6 +1,7 @@
 """Table service latency: many concurrent games on one SQLite file, random legal moves.
 
     .venv/bin/python bench/table_latency.py [--games 200] [--moves 4000] [--concurrency 2]
+        [--durable]
 
 Each game has three human seats. Workers (the chats sending at the same time) pick a random
 idle game, choose a random legal action for a player who must act, and send it through
@@ -8,6 +9,8 @@ idle game, choose a random legal action for a player who must act, and send it t
 from JSON, one BEGIN IMMEDIATE transaction (version check, log, state, reminder), the event
 announcements and the next prompt. Rendering is off. Only the service call is timed.
 The last line reads: `table: 200 games, 812 moves/s, p50 1.9 ms, p99 7.5 ms`.
+With --durable the chats are Telegram chats whose messages go to the outbox for a sender loop
+(one more INSERT in each move's transaction); no sender runs, so the rows stay queued.
 """
 
 from __future__ import annotations
@@ -31,12 +34,16 @@ from bot.table import Table, discover_games
 PLAYERS = ("ann", "bob", "cyd")
 
 
+PLATFORM = {"local": "local", "tg": "telegram"}
+
+
 def inbound(chat: str, user: str, text: str | None = None) -> Inbound:
-    return Inbound("local", chat, f"local:{user}", user, text=text)
+    prefix = chat.split(":", 1)[0]
+    return Inbound(PLATFORM[prefix], chat, f"{prefix}:{user}", user, text=text)
 
 
-async def setup(table: Table, games: int, game_id: str) -> list[str]:
-    chats = [f"local:bench-{i}" for i in range(games)]
+async def setup(table: Table, games: int, game_id: str, durable: bool) -> list[str]:
+    chats = [f"tg:-{i + 1}" if durable else f"local:bench-{i}" for i in range(games)]
     for chat in chats:
         await table.handle(inbound(chat, PLAYERS[0], f"/new {game_id}"))
         for user in PLAYERS[1:]:
@@ -45,7 +52,9 @@ async def setup(table: Table, games: int, game_id: str) -> list[str]:
     return chats
 
 
-async def run(games: int, moves: int, concurrency: int, game_id: str, seed: int) -> int:
+async def run(
+    games: int, moves: int, concurrency: int, game_id: str, seed: int, durable: bool = False
+) -> int:
     rnd = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(str(Path(tmp) / "bench.sqlite3"))
@@ -55,9 +64,10 @@ async def run(games: int, moves: int, concurrency: int, game_id: str, seed: int)
             games={game_id: found[game_id]},
             render=False,
             seeder=lambda: rnd.randrange(1 << 62),
+            durable=("telegram",) if durable else (),
         )
         game = table.games[game_id]
-        chats = await setup(table, games, game_id)
+        chats = await setup(table, games, game_id, durable)
         idle = list(chats)
         latencies: list[float] = []
         refused = 0
@@ -110,8 +120,11 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--game", default="powergrid")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--durable", action="store_true", help="Telegram chats, outbox rows")
     args = parser.parse_args()
-    return asyncio.run(run(args.games, args.moves, args.concurrency, args.game, args.seed))
+    return asyncio.run(
+        run(args.games, args.moves, args.concurrency, args.game, args.seed, args.durable)
+    )
 
 
 if __name__ == "__main__":

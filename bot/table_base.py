@@ -25,7 +25,7 @@ from bot.grammar import (
 )
 from bot.i18n import resolve_lang, tr, translator
 from bot.messages import Outbound
-from bot.outbox import Deliver, OutboxSender, Sleep, platform_of, queued, row_of
+from bot.outbox import Deliver, OutboxSender, Sleep, platform_of, row_of
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
 from bot.store import (
@@ -125,25 +125,31 @@ class TableBase:
     def _rows(
         self, ctx: Ctx, outs: list[Outbound], game_id: int | None
     ) -> tuple[list[Outbound], list[OutRow]]:
-        """Fitted messages and their outbox rows: pending for a durable platform, else written
-        as sent (the caller of `handle`, e.g. the terminal, shows them). Public answers in the
-        command's own chat wait `hold_replies` for an adapter that replies itself."""
+        """Fitted messages and the outbox rows of those a sender loop delivers (a durable
+        platform's); the others (the terminal's) are shown by the caller of `handle` and need
+        no row. Public answers in the command's own chat wait `hold_replies` for an adapter
+        that replies itself."""
         fitted = fit(outs)
         hold = self.hold_replies.get(ctx.inbound.platform, 0.0)
         rows = []
         for o in fitted:
-            row = row_of(o, ctx.lang, game_id, sent=not self._is_durable(o.chat_key))
+            if not self._is_durable(o.chat_key):
+                continue
+            row = row_of(o, ctx.lang, game_id)
             if hold and o.private_to is None and o.chat_key == ctx.inbound.chat_key:
                 row = replace(row, delay=hold)
             rows.append(row)
         return fitted, rows
 
     def _queued(self, outs: list[Outbound], ids: Sequence[int]) -> list[Outbound]:
-        """Mark the messages whose rows wait for a sender loop (the caller must not send them)."""
+        """Mark the messages whose rows wait for a sender loop (the caller must not send them):
+        the durable ones, in order, got the ids."""
         if not ids:
             return outs
-        marked = queued(outs, ids)
-        return [m if self._is_durable(m.chat_key) else o for m, o in zip(marked, outs, strict=True)]
+        queue = iter(ids)
+        return [
+            replace(o, outbox_id=next(queue)) if self._is_durable(o.chat_key) else o for o in outs
+        ]
 
     async def push(self, outbounds: Sequence[Outbound], lang: str | None = None) -> int:
         """Messages nobody asked for (reminders, notes, a move made outside a chat message):
