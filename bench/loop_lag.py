@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import workers
 from bot.messages import Inbound
 from bot.store import Store
 from bot.table import MAX_COMMAND, Table, discover_games
@@ -54,6 +55,7 @@ async def probe(stop: asyncio.Event, lags: list[float]) -> None:
 
 
 async def run(commands: int, chats: int, concurrency: int, seed: int) -> int:
+    workers.tune()  # as bot/runner.py does in production
     rnd = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(str(Path(tmp) / "lag.sqlite3"))

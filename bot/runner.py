@@ -14,6 +14,7 @@ import signal
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from bot import workers
 from bot.scheduler import Scheduler
 from bot.settings import Settings
 from bot.table import Table, open_table
@@ -53,6 +54,7 @@ async def serve(
         log.error("no platform to run (set TELEGRAM_TOKEN and/or DISCORD_TOKEN)")
         return
     own_table = table is None
+    workers.tune()  # the event loop gets the interpreter lock back sooner from busy workers
     # The platforms' messages wait in the outbox for their sender loops (bot/outbox.py), which
     # start when each adapter can deliver: nothing is lost to a sender that is not up yet.
     table = table or await open_table(

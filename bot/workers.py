@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -17,7 +18,15 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 WORKERS = 1
+# How long a busy worker may hold the interpreter lock before the event loop gets it back
+# (Python's default is 5 ms; a shorter slice keeps the loop's worst wait short).
+SWITCH_INTERVAL = 0.001
 _pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="boardchat-cpu")
+
+
+def tune() -> None:
+    """Give the event loop the interpreter lock back sooner (bot/runner.py calls it once)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 async def cpu(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
