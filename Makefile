@@ -29,7 +29,7 @@ docs: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine bot
 
 test: lint
 	$(BIN)/python -m pytest -p no:cacheprovider

@@ -1,7 +1,7 @@
 """Table service latency: many concurrent games, random legal moves, on SQLite and PostgreSQL.
 
     .venv/bin/python bench/table_latency.py [--games 200] [--moves 4000] [--concurrency 2]
-        [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4]
+        [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4] [--durable]
 
 Each game has three human seats. Senders (the chats sending at the same time) pick a random
 idle game, choose a random legal action for a player who must act, and send it through
@@ -12,6 +12,8 @@ the next prompt. Rendering is off. Only the service call is timed.
 Without --db both backends run: SQLite in one process (a temp file) and PostgreSQL with
 --workers processes (each its own table and games) on a throwaway server started with
 tests/pg.py, skipped when no server binary exists. --db runs only the backend it names.
+With --durable the chats are Telegram chats whose messages go to the outbox for a sender loop
+(one more INSERT in each move's transaction); no sender runs, so the rows stay queued.
 The last line reads:
 `table: sqlite p50 1.9 ms p99 7.5 ms 812 moves/s; postgres(4 workers) p50 … p99 … moves/s`.
 """
@@ -39,12 +41,23 @@ from bot.table import Table, discover_games
 PLAYERS = ("ann", "bob", "cyd")
 
 
+PLATFORM = {"local": "local", "tg": "telegram"}
+
+
 def inbound(chat: str, user: str, text: str | None = None) -> Inbound:
-    return Inbound("local", chat, f"local:{user}", user, text=text)
+    prefix = chat.split(":", 1)[0]
+    return Inbound(PLATFORM[prefix], chat, f"{prefix}:{user}", user, text=text)
+
+
+DURABLE: list[bool] = []
 
 
 async def setup(table: Table, games: int, game_id: str, prefix: str = "") -> list[str]:
-    chats = [f"local:bench-{prefix}{i}" for i in range(games)]
+    if DURABLE:
+        base = 1 + 100_000 * sum(map(ord, prefix))
+        chats = [f"tg:-{base + i}" for i in range(games)]
+    else:
+        chats = [f"local:bench-{prefix}{i}" for i in range(games)]
     for chat in chats:
         await table.handle(inbound(chat, PLAYERS[0], f"/new {game_id}"))
         for user in PLAYERS[1:]:
@@ -64,6 +77,7 @@ async def run_one(
         store,  # type: ignore[arg-type]
         games={game_id: found[game_id]},
         render=False,
+        durable=("telegram",) if DURABLE else (),
         seeder=lambda: rnd.randrange(1 << 62),
     )
     game = table.games[game_id]
@@ -165,7 +179,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="PostgreSQL worker processes")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--durable", action="store_true", help="Telegram chats with outbox rows")
     args = parser.parse_args()
+    if args.durable:
+        DURABLE.append(True)
     if args.worker:  # one of run_workers' processes: JSON results on the last line
         _GO.append(True)
         result = asyncio.run(

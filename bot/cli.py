@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         workers = args.workers if args.workers is not None else settings.workers
         if workers > 1:
-            from bot.workers import WorkersError, run_workers
+            from bot.supervisor import WorkersError, run_workers
 
             try:
                 return run_workers(settings, workers)

@@ -50,3 +50,8 @@ class Outbound:
     # shown to that user alone where the platform can (an ephemeral reply on Discord), an
     # ordinary reply in the chat elsewhere.
     sender_only: bool = False
+    # Set when the message is already in the outbox (bot/outbox.py): the platform's sender loop
+    # delivers it, so whoever receives it from `handle` must not send it again.
+    outbox_id: int | None = None
+    # Deliver without a notification sound (Telegram's disable_notification).
+    silent: bool = False

@@ -28,23 +28,34 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
 
+from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
+from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline
+from bot.deadlines import (
+    ChatSettings,
+    Point,
+    decide,
+    format_duration,
+    next_local_hour,
+    out_of_quiet,
+    parse_duration,
+    parse_percents,
+    parse_quiet,
+    parse_tz,
+    zone,
+)
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import normalize, tr, translator
 from bot.messages import Inbound, Outbound
-from bot.store import DEFAULT_DEADLINE_HOURS, GameRow, SeatRow, TurnPlan
-from engine.core import N_, IllegalAction, Rng, canonical_json
-from engine.core.protocol import Action, ArgSpec, CommandSpec, Game, State
-
-if TYPE_CHECKING:
-    from bot.table import Ctx, Table
+from bot.store import GameRow, SeatRow, TurnPlan
+from bot.store_protocol import Store
+from engine.core import N_
+from engine.core.protocol import ArgSpec, CommandSpec, Game, State
 
 log = logging.getLogger(__name__)
 
@@ -57,333 +68,10 @@ MAX_AWAY = 90 * 24 * 3600.0
 # After the expiry under `remind`, one more reminder per this much (or per deadline if longer).
 NAG_EVERY = 24 * 3600.0
 DEFAULT_DIGEST_HOUR = 9
-# Action types a player "does nothing" with, in order of preference.
-NOTHING_TYPES = ("pass", "done", "end", "skip")
 
 _UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)([mhd])")
 _OFFSET = re.compile(r"^([+-])(\d{1,2})(?::?(\d{2}))?$")
-
-
-# ====================================================================== parsing
-def parse_duration(text: str) -> float | None:
-    """ "10m", "6h", "2d", "1d12h", "1.5h" -> seconds; None when malformed."""
-    text = text.strip().casefold()
-    if not text:
-        return None
-    pos, total = 0, 0.0
-    for match in _DURATION.finditer(text):
-        if match.start() != pos:
-            return None
-        total += float(match.group(1)) * _UNITS[match.group(2)]
-        pos = match.end()
-    return total if pos == len(text) and total > 0 else None
-
-
-def format_duration(seconds: float) -> str:
-    """The inverse, shortest form: 86400 -> "1d", 5400 -> "1h30m"."""
-    minutes = max(0, round(seconds / 60))
-    days, minutes = divmod(minutes, 1440)
-    hours, minutes = divmod(minutes, 60)
-    parts = [f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n]
-    return "".join(parts) or "0m"
-
-
-def parse_tz(text: str) -> str | None:
-    """A time zone as stored: "UTC", "+03:00", "-05:30" or an IANA name; None if unknown."""
-    text = text.strip()
-    if text.casefold() in ("utc", "z", "gmt"):
-        return "UTC"
-    m = _OFFSET.match(text)
-    if m:
-        hours, minutes = int(m.group(2)), int(m.group(3) or 0)
-        if hours > 14 or minutes > 59:
-            return None
-        return f"{m.group(1)}{hours:02d}:{minutes:02d}"
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*", text):
-        return None
-    try:
-        ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return None
-    return text
-
-
-def zone(name: str) -> tzinfo:
-    """The tzinfo of a stored time zone (UTC when it no longer resolves)."""
-    m = _OFFSET.match(name)
-    if m:
-        delta = timedelta(hours=int(m.group(2)), minutes=int(m.group(3) or 0))
-        return timezone(-delta if m.group(1) == "-" else delta)
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return UTC
-
-
-def parse_quiet(text: str) -> tuple[int, int] | str | None:
-    """ "22-08" -> (22, 8); "off" -> None; "" (bad) -> an error marker string."""
-    text = text.strip().casefold()
-    if text in ("off", "none", "no"):
-        return None
-    m = re.fullmatch(r"(\d{1,2})(?::00)?-(\d{1,2})(?::00)?", text)
-    if not m:
-        return "bad"
-    start, end = int(m.group(1)), int(m.group(2))
-    if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
-        return "bad"
-    return (start, end)
-
-
-def parse_percents(text: str) -> tuple[int, ...] | None:
-    """ "0,50,90" -> (0, 50, 90); "off" -> (); None when malformed (each 0..99)."""
-    text = text.strip().casefold()
-    if text in ("off", "none", "no"):
-        return ()
-    try:
-        values = sorted({int(p.strip().rstrip("%")) for p in text.split(",") if p.strip()})
-    except ValueError:
-        return None
-    if not values or len(values) > 10 or any(not 0 <= v <= 99 for v in values):
-        return None
-    return tuple(values)
-
-
-# ====================================================================== settings
-@dataclass(frozen=True)
-class ChatSettings:
-    """A chat's deadline settings, stored in chats.settings_json (`deadline_hours` is the key
-    the table reads when it writes a turn's deadline)."""
-
-    deadline: float = DEFAULT_DEADLINE_HOURS * 3600.0
-    reminders: tuple[int, ...] = DEFAULT_REMINDERS
-    quiet: tuple[int, int] | None = None
-    tz: str = "UTC"
-    policy: str = "remind"
-
-    @classmethod
-    def load(cls, raw: dict[str, Any]) -> ChatSettings:
-        """Tolerant: a value that does not parse keeps its default."""
-        s = cls()
-        try:
-            hours = float(raw.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
-            if MIN_DEADLINE <= hours * 3600 <= MAX_DEADLINE:
-                s = replace(s, deadline=hours * 3600.0)
-        except (TypeError, ValueError):
-            pass
-        percents = raw.get("reminders")
-        if isinstance(percents, list) and all(
-            isinstance(p, int) and 0 <= p <= 99 for p in percents
-        ):
-            s = replace(s, reminders=tuple(sorted(set(percents))))
-        quiet = raw.get("quiet")
-        if (
-            isinstance(quiet, list)
-            and len(quiet) == 2
-            and all(isinstance(h, int) and 0 <= h <= 23 for h in quiet)
-            and quiet[0] != quiet[1]
-        ):
-            s = replace(s, quiet=(quiet[0], quiet[1]))
-        tz = raw.get("tz")
-        if isinstance(tz, str) and parse_tz(tz):
-            s = replace(s, tz=tz)
-        if raw.get("policy") in POLICIES:
-            s = replace(s, policy=raw["policy"])
-        return s
-
-    def dump(self, into: dict[str, Any]) -> dict[str, Any]:
-        out = dict(into)
-        out.update(
-            deadline_hours=self.deadline / 3600.0,
-            reminders=list(self.reminders),
-            quiet=list(self.quiet) if self.quiet else None,
-            tz=self.tz,
-            policy=self.policy,
-        )
-        return out
-
-
-def out_of_quiet(t: float, settings: ChatSettings) -> float:
-    """`t`, or the end of the quiet period containing it (in the chat's time zone)."""
-    if settings.quiet is None:
-        return t
-    start, end = settings.quiet
-    local = datetime.fromtimestamp(t, zone(settings.tz))
-    hour = local.hour
-    quiet = start <= hour < end if start < end else hour >= start or hour < end
-    if not quiet:
-        return t
-    naive = local.replace(tzinfo=None, hour=end, minute=0, second=0, microsecond=0)
-    if naive <= local.replace(tzinfo=None):
-        naive += timedelta(days=1)
-    return max(t, naive.replace(tzinfo=local.tzinfo).timestamp())
-
-
-def next_local_hour(now: float, hour: int, tz: str) -> float:
-    """The first moment after `now` when the clock in `tz` shows `hour`:00."""
-    local = datetime.fromtimestamp(now, zone(tz))
-    naive = local.replace(tzinfo=None, hour=hour, minute=0, second=0, microsecond=0)
-    if naive <= local.replace(tzinfo=None):
-        naive += timedelta(days=1)
-    return max(now + 1, naive.replace(tzinfo=local.tzinfo).timestamp())
-
-
-# ====================================================================== the plan of a turn
-@dataclass(frozen=True)
-class Point:
-    at: float  # unshifted time
-    kind: str  # "start" | "remind" | "expire" | "nag"
-
-
-def turn_points(plan: TurnPlan, settings: ChatSettings, until: float, nag: bool) -> list[Point]:
-    """The reminder points of a turn in time order: the percentages of its deadline, the
-    expiry, and (policy `remind`) the nags after it, up to the first one after `until`."""
-    start, deadline = plan.turn_started_at, plan.deadline_at
-    span = max(0.0, deadline - start)
-    points = [
-        Point(start + span * p / 100.0, "start" if p == 0 else "remind") for p in settings.reminders
-    ]
-    points.append(Point(deadline, "expire"))
-    if nag:
-        every = max(span, NAG_EVERY)
-        k = 1
-        while True:
-            points.append(Point(deadline + k * every, "nag"))
-            if deadline + k * every > until:
-                break
-            k += 1
-    return points
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What one look at a turn decided: the latest passed point to act on (or None), and
-    the bookkeeping for the store."""
-
-    point: Point | None
-    done_until: float | None
-    next_at: float | None
-
-
-def decide(plan: TurnPlan, settings: ChatSettings, now: float) -> Decision:
-    """Collapse every point that passed since the last look into one."""
-    nag = settings.policy == "remind"
-    points = turn_points(plan, settings, now + NAG_EVERY, nag)
-    done = plan.done_until if plan.attempt > 0 and plan.done_until is not None else -math.inf
-    fresh = [p for p in points if p.at > done]
-    passed = [p for p in fresh if out_of_quiet(p.at, settings) <= now]
-    ahead = [p for p in fresh if out_of_quiet(p.at, settings) > now]
-    expiry = next((p for p in passed if p.kind == "expire"), None)
-    point = passed[-1] if passed else None
-    if expiry is not None and point is not None and point.kind != "nag":
-        point = expiry  # the expiry wins over reminders that passed with it
-    done_until = point.at if point is not None else plan.done_until
-    if point is None and plan.attempt == 0:
-        done_until = None
-    next_at = out_of_quiet(ahead[0].at, settings) if ahead else None
-    return Decision(point, done_until, next_at)
-
-
-# ====================================================================== default moves
-def _probe(game: Game, state: State, player: str, action: Action) -> list[Any] | None:
-    """The events of `action` on a copy of `state`, or None when it is illegal."""
-    try:
-        _, events = game.apply(json.loads(canonical_json(state)), player, action)
-    except IllegalAction:
-        return None
-    return list(events)
-
-
-def powergrid_default(game: Game, state: State, player: str, legal: list[Action]) -> Action | None:
-    """Power Grid, from its actions alone: pass, done, the power choice that powers the most
-    cities (fewest plants on a tie), the lowest plant to discard; in round 1, where passing is
-    not allowed, the cheapest plant at its minimum bid."""
-    kinds = {a.get("type") for a in legal}
-    if "power" in kinds:
-
-        def powered(action: Action) -> tuple[int, int]:
-            events = _probe(game, state, player, action) or []
-            cities = max(
-                (
-                    int(e.get("cities", 0))
-                    for e in events
-                    if e.get("type") == "powered" and e.get("player") == player
-                ),
-                default=-1,
-            )
-            return (cities, -len(action.get("plants") or []))
-
-        return max((a for a in legal if a.get("type") == "power"), key=powered)
-    if "discard" in kinds:
-        return min((a for a in legal if a.get("type") == "discard"), key=lambda a: a["plant"])
-    nothing = generic_default(legal, fallback=False)
-    if nothing is not None:
-        return nothing
-    opens = [a for a in legal if a.get("type") == "open"]
-    if opens:
-        return min(opens, key=lambda a: (a.get("bid", 0), a.get("plant", 0)))
-    return None
-
-
-GAME_DEFAULTS: dict[str, Callable[[Game, State, str, list[Action]], Action | None]] = {
-    "powergrid": powergrid_default,
-    "powergrid_alt": powergrid_default,
-}
-
-
-def generic_default(legal: Sequence[Action], fallback: bool = True) -> Action | None:
-    for kind in NOTHING_TYPES:
-        for action in legal:
-            if isinstance(action, dict) and action.get("type") == kind:
-                return action
-    return legal[0] if legal and fallback else None
-
-
-def default_action(game: Game, state: State, player: str) -> Action | None:
-    """The move played for a player who ran out of time: the game's own `default_action`
-    hook when it has one, else a per-game choice from its legal actions, else a pass / done /
-    end action, else the first legal action. None when the player has no legal action."""
-    hook = getattr(game, "default_action", None)
-    if callable(hook):
-        try:
-            action = hook(json.loads(canonical_json(state)), player)
-            if action is not None and _probe(game, state, player, action) is not None:
-                return dict(action)
-        except Exception:
-            log.exception("default_action of %s failed", game.id)
-    try:
-        legal = list(game.legal_actions(json.loads(canonical_json(state)), player))
-    except Exception:
-        log.exception("legal_actions of %s failed", game.id)
-        return None
-    if not legal:
-        return None
-    chooser = GAME_DEFAULTS.get(game.id)
-    if chooser is not None:
-        try:
-            action = chooser(game, state, player, legal)
-            if action is not None:
-                return action
-        except Exception:
-            log.exception("default move for %s failed", game.id)
-    return generic_default(legal)
-
-
-def bot_action(game: Game, state: State, player: str, kind: str, rng: Rng) -> Action | None:
-    """The bot's move for a seat it plays (checked), else the default move."""
-    fn = game.bots.get(kind) if game.bots else None
-    if fn is not None:
-        try:
-            action = fn(json.loads(canonical_json(state)), player, rng)
-            if _probe(game, state, player, action) is not None:
-                return action
-        except Exception:
-            log.exception("bot %s of %s failed", kind, game.id)
-    return default_action(game, state, player)
-
-
-def bot_kind_for(game: Game) -> str:
-    return "heuristic" if "heuristic" in game.bots else next(iter(game.bots), "")
 
 
 # ====================================================================== commands
@@ -446,20 +134,24 @@ class Reminders:
     """The table's deadline side: commands, the hook on every command, and what the
     scheduler does with a due turn, an ended absence or a due digest."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Pipeline, store: Store) -> None:
         self.table = table
-        self.store = table.store
+        self.store = store
         self.wake: Callable[[], None] = lambda: None  # the scheduler replaces this
 
     def changed(self) -> None:
         """Due times may have changed (a move, a setting): let the scheduler look again."""
         self.wake()
 
-    def command(self, name: str) -> Handler | None:
-        if name not in REMINDER_COMMAND_NAMES:
-            return None
-        handler: Handler = getattr(self, f"_cmd_{name}")
-        return handler
+    def handlers(self) -> dict[str, Handler]:
+        """The deadline commands, for the table's command registry."""
+        return {
+            "settings": self._cmd_settings,
+            "away": self._cmd_away,
+            "back": self._cmd_back,
+            "vote": self._cmd_vote,
+            "digest": self._cmd_digest,
+        }
 
     # ------------------------------------------------------------------ helpers
     def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
@@ -947,8 +639,6 @@ class Reminders:
                     )
                 )
         if policy == "bot":
-            from bot.table import bot_rng
-
             action = bot_action(
                 game, state, seat.display_name, kind, bot_rng(fresh.seed or 0, fresh.version)
             )
@@ -967,19 +657,19 @@ class Reminders:
         if action is None:
             log.warning("game %s: no move to play for %s", row.id, seat.display_name)
             return False
+        # The notes ride in the move's own transaction, first among its lines.
         outs = await self.table.act(
-            self._inbound(row.chat_key, seat, lang), action, expected_version=fresh.version
+            self._inbound(row.chat_key, seat, lang),
+            action,
+            expected_version=fresh.version,
+            notes=notes,
         )
         if not outs:
             return False  # the game moved on meanwhile
-        if notes:
-            outs.insert(0, Outbound(row.chat_key, "\n".join(notes)))
-        await self.table.push(outs)
+        await self.table.push(outs)  # those already in the outbox are left to its sender loop
         return True
 
     def _inbound(self, chat_key: str, seat: SeatRow, lang: str) -> Inbound:
-        from bot.table import PLATFORM_OF_PREFIX
-
         return Inbound(
             platform=PLATFORM_OF_PREFIX.get(chat_key.split(":", 1)[0], "local"),
             chat_key=chat_key,

@@ -14,6 +14,7 @@ import signal
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from bot import workers
 from bot.scheduler import Scheduler
 from bot.settings import Settings
 from bot.table import Table, open_table
@@ -53,7 +54,12 @@ async def serve(
         log.error("no platform to run (set TELEGRAM_TOKEN and/or DISCORD_TOKEN)")
         return
     own_table = table is None
-    table = table or await open_table(settings.db, default_lang=settings.default_lang)
+    workers.tune()  # the event loop gets the interpreter lock back sooner from busy workers
+    # The platforms' messages wait in the outbox for their sender loops (bot/outbox.py), which
+    # start when each adapter can deliver: nothing is lost to a sender that is not up yet.
+    table = table or await open_table(
+        settings.db, default_lang=settings.default_lang, durable=tuple(servers)
+    )
     loop = asyncio.get_running_loop()
     tasks: dict[str, asyncio.Task[None]] = {
         name: asyncio.create_task(fn(table, settings), name=f"platform:{name}")
@@ -94,6 +100,7 @@ async def serve(
             task.cancel()
         await asyncio.gather(*tasks.values(), stopper, return_exceptions=True)
         await scheduler.stop()
+        await table.stop_senders()  # what is not delivered stays in the outbox
         for sig in installed:
             loop.remove_signal_handler(sig)
         if own_table:

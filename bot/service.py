@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from bot.messages import Inbound, Outbound
+from bot.outbox import Deliver
 from engine.core.protocol import CommandSpec
 
 Sender = Callable[[Outbound], Awaitable[None]]
@@ -68,5 +69,33 @@ class TableService(Protocol):
         ...
 
     def register_sender(self, platform: str, send: Sender) -> None:
-        """How the table pushes messages nobody asked for (reminders, a bot's move, DMs)."""
+        """How the table pushes messages nobody asked for on a platform without an outbox
+        sender loop (the terminal, tests)."""
+        ...
+
+    def register_delivery(
+        self, platform: str, deliver: Deliver, *, hold_replies: float = 0.0
+    ) -> object:
+        """The platform can deliver now: the table starts its outbox sender loop
+        (bot/outbox.py), which delivers every queued message of that platform in order.
+        `hold_replies` > 0: the public answers to a command in its own chat wait that long in
+        the outbox, for the adapter to deliver them as replies and report them `delivered`."""
+        ...
+
+    async def delivered(self, outbox_id: int, message_id: str | None) -> None:
+        """An adapter delivered a held outbox row itself (see `register_delivery`)."""
+        ...
+
+    async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
+        """Keep an incoming update (the platform's own JSON) in the inbox before the platform
+        is told it arrived."""
+        ...
+
+    async def update_done(self, platform: str, update_id: str) -> None:
+        """The update was handled; the inbox forgets it."""
+        ...
+
+    async def pending_updates(self, platform: str) -> list[tuple[str, str]]:
+        """(update id, payload) of updates kept but not handled (a crash, a stop): handled
+        again at start-up, once."""
         ...

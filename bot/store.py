@@ -12,19 +12,32 @@ reminder due time commit together or not at all.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 import aiosqlite
 
-Clock = Callable[[], float]
+from bot import store_outbox
+from bot.store_base import Clock, fetch, rollback
+from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox
+from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+
+__all__ = [
+    "NEVER",
+    "AutopilotRow",
+    "Clock",
+    "DigestRow",
+    "OutRow",
+    "OutboxItem",
+    "ReminderRow",
+    "TurnPlan",
+]
+NEVER = _NEVER
 
 DEFAULT_DEADLINE_HOURS = 24.0
 # Update ids older than this are forgotten: platforms redeliver within minutes, not days.
@@ -141,6 +154,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) WITHOUT ROWID""",
         "CREATE INDEX digests_by_next ON digests (next_at)",
     ),
+    # 3: the durable message path: inbox and outbox (bot/store_outbox.py).
+    store_outbox.MIGRATION,
 )
 
 
@@ -208,6 +223,9 @@ class LogEntry:
     player: str
     action_json: str
     events_json: str
+    # Which of the commit's versions it belongs to: 0 for the first (a human's command), 1, 2,
+    # ... for the bot moves that followed it in the same transaction (undo takes back one).
+    step: int = 0
 
 
 @dataclass(frozen=True)
@@ -235,18 +253,10 @@ class Due:
 
 
 @dataclass(frozen=True)
-class ReminderRow:
-    game_id: int
-    due_at: float
-    attempt: int
-    turn_started_at: float
-    players: list[str]
-
-
-@dataclass(frozen=True)
 class CommitResult:
     outcome: Outcome
     version: int = 0
+    outbox_ids: tuple[int, ...] = ()
 
 
 class _Abort(Exception):
@@ -294,15 +304,8 @@ def unique_name(wanted: str, taken: Sequence[str]) -> str:
     return f"{wanted} {n}"
 
 
-class Store:
+class Store(OutboxMixin, PlansMixin):
     """The database. Create with `await Store.open(path)`; close with `await store.close()`."""
-
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, clock: Clock):
-        self._w = writer
-        self._r = reader
-        self._clock = clock
-        self._write_lock = asyncio.Lock()
-        self.path = ""
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
@@ -318,6 +321,7 @@ class Store:
         store = cls(writer, reader, clock)
         store.path = path
         await store.prune_inbound()
+        await store.prune_messages()
         return store
 
     async def close(self) -> None:
@@ -326,28 +330,9 @@ class Store:
             await self._w.close()
 
     async def schema_version(self) -> int:
-        _rows = await _fetch(self._r, "SELECT max(version) FROM schema_version")
+        _rows = await fetch(self._r, "SELECT max(version) FROM schema_version")
         row = _rows[0] if _rows else None
         return int(row[0] or 0) if row else 0
-
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write_lock:
-            await self._w.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._w
-            except BaseException:
-                await _rollback(self._w)
-                raise
-            else:
-                await self._w.execute("COMMIT")
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        rows = await _fetch(self._r, sql, params)  # one thread hop, not three
-        return rows[0] if rows else None
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return await _fetch(self._r, sql, params)
 
     # ------------------------------------------------------------------ inbound de-duplication
     async def seen(self, platform: str, update_id: str) -> bool:
@@ -420,6 +405,18 @@ class Store:
         if row is None:
             return UserRow(user_key, None, False)
         return UserRow(user_key, row[0], bool(row[1]))
+
+    async def users(self, user_keys: Sequence[str]) -> dict[str, UserRow]:
+        """Several users in one query (unknown users get the defaults)."""
+        keys = sorted(set(user_keys))
+        found = {k: UserRow(k, None, False) for k in keys}
+        if keys:
+            marks = ", ".join("?" for _ in keys)
+            for r in await self._all(
+                f"SELECT user_key, lang, dm_ok FROM users WHERE user_key IN ({marks})", keys
+            ):
+                found[r[0]] = UserRow(r[0], r[1], bool(r[2]))
+        return found
 
     async def set_user(
         self, user_key: str, lang: str | None = None, dm_ok: bool | None = None
@@ -518,12 +515,12 @@ class Store:
         """Seat a player in a lobby; returns the (de-duplicated) name they play under."""
         now = self._clock()
         async with self._tx() as db:
-            _rows = await _fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
+            _rows = await fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
             row = _rows[0] if _rows else None
             if row is None or row[0] != "lobby":
                 return Outcome.GONE, ""
             seats = list(
-                await _fetch(
+                await fetch(
                     db, "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?", (pk,)
                 )
             )
@@ -548,7 +545,7 @@ class Store:
     ) -> Outcome:
         now = self._clock()
         async with self._tx() as db:
-            _rows = await _fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
+            _rows = await fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
             row = _rows[0] if _rows else None
             if row is None or row[0] != "lobby":
                 return Outcome.GONE
@@ -570,9 +567,16 @@ class Store:
         state_json: str,
         due: Due | None,
         inbound: tuple[str, str] | None = None,
+        *,
+        entries: Sequence[LogEntry] = (),
+        over: bool = False,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
-        """Lobby -> active (version 1), if the seats are still exactly `seat_names`."""
+        """Lobby -> active (version 1), if the seats are still exactly `seat_names`; with
+        `entries` (bot moves right after the start, `state_json` after them) and the messages
+        the start causes, in the same transaction."""
         now = self._clock()
+        version = 1 + (max(e.step for e in entries) + 1 if entries else 0)
         try:
             async with self._tx() as db:
                 async with db.execute(
@@ -583,17 +587,19 @@ class Store:
                     raise _Abort(Outcome.STALE)
                 await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(
-                    "UPDATE games SET status = 'active', seed = ?, state_json = ?, "
-                    "version = 1, updated_at = ? "
+                    "UPDATE games SET status = ?, seed = ?, state_json = ?, "
+                    "version = ?, updated_at = ? "
                     "WHERE id = ? AND status = 'lobby' AND version = 0",
-                    (seed, state_json, now, pk),
+                    ("over" if over else "active", seed, state_json, version, now, pk),
                 )
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.GONE)
-                await self._write_due(db, pk, due)
+                await _append(db, pk, 1, entries, now)
+                await self._write_due(db, pk, None if over else due)
+                ids = await write_outbox(db, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK, 1)
+        return CommitResult(Outcome.OK, version, tuple(ids))
 
     async def commit_moves(
         self,
@@ -605,10 +611,13 @@ class Store:
         over: bool,
         due: Due | None,
         inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
-        """Append `entries` and write the new state, if the game is still at `expected_version`."""
+        """Append `entries` and write the new state, if the game is still at `expected_version`,
+        with the messages the moves cause (`outbox`) in the same transaction. Entries of step k
+        get version expected + 1 + k; the game ends at the last step's version."""
         now = self._clock()
-        new_version = expected_version + 1
+        new_version = expected_version + 1 + max((e.step for e in entries), default=0)
         try:
             async with self._tx() as db:
                 await self._claim_or_abort(db, inbound, now)
@@ -626,29 +635,12 @@ class Store:
                 )
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.STALE)
-                # seq continues the log; computed in the INSERT itself (one round trip)
-                await db.executemany(
-                    "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
-                    "events_json, created_at) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, "
-                    "?, ? FROM actions WHERE game_id = ?",
-                    [
-                        (
-                            pk,
-                            new_version,
-                            e.user_key,
-                            e.player,
-                            e.action_json,
-                            e.events_json,
-                            now,
-                            pk,
-                        )
-                        for e in entries
-                    ],
-                )
+                await _append(db, pk, expected_version, entries, now)
                 await self._write_due(db, pk, None if over else due)
+                ids = await write_outbox(db, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK, new_version)
+        return CommitResult(Outcome.OK, new_version, tuple(ids))
 
     async def undo_last(
         self,
@@ -658,6 +650,7 @@ class Store:
         state_json: str,
         due: Due | None,
         inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
         """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
         now = self._clock()
@@ -676,9 +669,10 @@ class Store:
                     "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (pk, from_seq)
                 )
                 await self._write_due(db, pk, due)
+                ids = await write_outbox(db, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK, new_version)
+        return CommitResult(Outcome.OK, new_version, tuple(ids))
 
     async def end_game(
         self,
@@ -686,6 +680,7 @@ class Store:
         expected_version: int | None,
         status: str,
         inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
         """Close an open game (`aborted`); `expected_version` None skips the version check."""
         now = self._clock()
@@ -704,9 +699,10 @@ class Store:
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.STALE)
                 await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
+                ids = await write_outbox(db, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK)
+        return CommitResult(Outcome.OK, outbox_ids=tuple(ids))
 
     async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
         sql = (
@@ -749,312 +745,23 @@ class Store:
             (pk, due.due_at, due.turn_started_at, players),
         )
 
-    async def reminder(self, pk: int) -> ReminderRow | None:
-        row = await self._one(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-            "WHERE game_id = ?",
-            (pk,),
-        )
-        if row is None:
-            return None
-        return ReminderRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
 
-    async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
-        rows = await self._all(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-            "WHERE due_at <= ? ORDER BY due_at LIMIT ?",
-            (now, limit),
-        )
-        return [ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
-
-    # ------------------------------------------------------------------ turn plans, absences
-    # (bot/reminders.py and bot/scheduler.py; migration 2)
-    _PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
-
-    async def next_wake(self) -> float | None:
-        """The earliest time the scheduler has something to do: a turn to plan or remind, a
-        digest to send, an absence that ends. None when nothing is scheduled."""
-        times = []
-        for sql in (
-            f"SELECT {self._PLAN_DUE} AS t FROM reminders ORDER BY t LIMIT 1",
-            "SELECT next_at FROM digests ORDER BY next_at LIMIT 1",
-            "SELECT until FROM autopilot WHERE until IS NOT NULL ORDER BY until LIMIT 1",
-        ):
-            row = await self._one(sql)
-            if row is not None and row[0] is not None:
-                times.append(float(row[0]))
-        return min(times) if times else None
-
-    async def due_turns(self, now: float, limit: int = 100) -> list[TurnPlan]:
-        """Turns whose plan is due, earliest first."""
-        rows = await self._all(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE} AS t FROM reminders WHERE t <= ? ORDER BY t LIMIT ?",
-            (now, limit),
-        )
-        return [_plan(r) for r in rows]
-
-    async def turn_plan(self, pk: int) -> TurnPlan | None:
-        row = await self._one(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE} FROM reminders WHERE game_id = ?",
-            (pk,),
-        )
-        return _plan(row) if row else None
-
-    async def claim_turn(
-        self, seen: TurnPlan, done_until: float | None, next_at: float | None
-    ) -> bool:
-        """Record that the scheduler handled `seen` (compare and set: False when a move or
-        another process changed the turn meanwhile). next_at None = nothing more this turn."""
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE reminders SET attempt = attempt + 1, done_until = ?, next_at = ? "
-                "WHERE game_id = ? AND attempt = ? AND turn_started_at = ? AND due_at = ? "
-                "AND players_json = ?",
-                (
-                    done_until,
-                    next_at if next_at is not None else _NEVER,
-                    seen.game_id,
-                    seen.attempt,
-                    seen.turn_started_at,
-                    seen.due_at,
-                    json.dumps(sorted(seen.players), ensure_ascii=False),
-                ),
-            )
-            return cur.rowcount == 1
-
-    async def replan_now(self, pks: Sequence[int], now: float) -> None:
-        """Make the planned turns of these games due now (settings changed, someone left)."""
-        if not pks:
-            return
-        async with self._tx() as db:
-            await db.executemany(
-                "UPDATE reminders SET next_at = ? WHERE game_id = ? AND attempt > 0",
-                [(now, pk) for pk in pks],
-            )
-
-    async def set_seat_bot(
-        self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
-    ) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "UPDATE seats SET is_bot = ?, bot_kind = ? WHERE game_id = ? AND user_key = ?",
-                (int(is_bot), bot_kind, pk, user_key),
-            )
-
-    async def start_autopilot(
-        self, pk: int, user_key: str, reason: str, until: float | None, bot_kind: str
-    ) -> bool:
-        """A bot plays a human seat from now on; False when the seat is not a human's."""
-        now = self._clock()
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE seats SET is_bot = 1, bot_kind = ? "
-                "WHERE game_id = ? AND user_key = ? AND is_bot = 0",
-                (bot_kind, pk, user_key),
-            )
-            if cur.rowcount != 1:
-                async with db.execute(
-                    "SELECT 1 FROM autopilot WHERE game_id = ? AND user_key = ?", (pk, user_key)
-                ) as c:
-                    if await c.fetchone() is None:
-                        return False  # a real bot, or nobody
-            await db.execute(
-                "INSERT INTO autopilot (game_id, user_key, reason, since, until) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_key) DO UPDATE SET "
-                "reason = excluded.reason, until = excluded.until",
-                (pk, user_key, reason, now, until),
-            )
-            await db.execute("DELETE FROM votes WHERE game_id = ? AND target = ?", (pk, user_key))
-        return True
-
-    async def end_autopilot(self, pk: int, user_key: str) -> bool:
-        """The player takes their seat back; False when no bot was playing it for them."""
-        async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM autopilot WHERE game_id = ? AND user_key = ?", (pk, user_key)
-            )
-            if cur.rowcount != 1:
-                return False
-            await db.execute(
-                "UPDATE seats SET is_bot = 0, bot_kind = NULL WHERE game_id = ? AND user_key = ?",
-                (pk, user_key),
-            )
-        return True
-
-    async def autopilots(self, pk: int) -> list[AutopilotRow]:
-        rows = await self._all(
-            "SELECT game_id, user_key, reason, since, until FROM autopilot WHERE game_id = ?",
-            (pk,),
-        )
-        return [AutopilotRow(*r) for r in rows]
-
-    async def user_autopilots(self, user_key: str) -> list[AutopilotRow]:
-        rows = await self._all(
-            "SELECT a.game_id, a.user_key, a.reason, a.since, a.until FROM autopilot a "
-            "JOIN games g ON g.id = a.game_id WHERE a.user_key = ? "
-            "AND g.status IN ('lobby', 'active')",
-            (user_key,),
-        )
-        return [AutopilotRow(*r) for r in rows]
-
-    async def ended_autopilots(self, now: float, limit: int = 100) -> list[AutopilotRow]:
-        rows = await self._all(
-            "SELECT game_id, user_key, reason, since, until FROM autopilot "
-            "WHERE until IS NOT NULL AND until <= ? ORDER BY until LIMIT ?",
-            (now, limit),
-        )
-        return [AutopilotRow(*r) for r in rows]
-
-    async def set_away(self, user_key: str, until: float) -> None:
-        now = self._clock()
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO away (user_key, since, until) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_key) DO UPDATE SET until = excluded.until",
-                (user_key, now, until),
-            )
-
-    async def clear_away(self, user_key: str) -> bool:
-        async with self._tx() as db:
-            cur = await db.execute("DELETE FROM away WHERE user_key = ?", (user_key,))
-            return cur.rowcount == 1
-
-    async def away_until(self, user_keys: Sequence[str], now: float) -> dict[str, float]:
-        """The users among `user_keys` away at `now`, with the time they come back."""
-        if not user_keys:
-            return {}
-        marks = ", ".join("?" * len(user_keys))
-        rows = await self._all(
-            f"SELECT user_key, until FROM away WHERE until > ? AND user_key IN ({marks})",
-            (now, *user_keys),
-        )
-        return {r[0]: float(r[1]) for r in rows}
-
-    async def add_vote(self, pk: int, target: str, voter: str) -> list[str]:
-        """Record a vote (once per voter); returns everybody who voted against `target`."""
-        now = self._clock()
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT OR IGNORE INTO votes (game_id, target, voter, at) VALUES (?, ?, ?, ?)",
-                (pk, target, voter, now),
-            )
-            async with db.execute(
-                "SELECT voter FROM votes WHERE game_id = ? AND target = ? ORDER BY at, voter",
-                (pk, target),
-            ) as cur:
-                return [r[0] for r in await cur.fetchall()]
-
-    async def votes_against(self, pk: int, target: str) -> list[str]:
-        rows = await self._all(
-            "SELECT voter FROM votes WHERE game_id = ? AND target = ? ORDER BY at, voter",
-            (pk, target),
-        )
-        return [r[0] for r in rows]
-
-    async def clear_votes(self, pk: int, target: str) -> int:
-        async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM votes WHERE game_id = ? AND target = ?", (pk, target)
-            )
-            return cur.rowcount
-
-    async def set_digest(
-        self, user_key: str, chat_key: str, hour: int, tz: str, next_at: float
-    ) -> None:
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO digests (user_key, chat_key, hour, tz, next_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_key) DO UPDATE SET "
-                "chat_key = excluded.chat_key, hour = excluded.hour, tz = excluded.tz, "
-                "next_at = excluded.next_at",
-                (user_key, chat_key, hour, tz, next_at),
-            )
-
-    async def clear_digest(self, user_key: str) -> bool:
-        async with self._tx() as db:
-            cur = await db.execute("DELETE FROM digests WHERE user_key = ?", (user_key,))
-            return cur.rowcount == 1
-
-    async def digest(self, user_key: str) -> DigestRow | None:
-        row = await self._one(
-            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE user_key = ?",
-            (user_key,),
-        )
-        return DigestRow(*row) if row else None
-
-    async def due_digests(self, now: float, limit: int = 100) -> list[DigestRow]:
-        rows = await self._all(
-            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE next_at <= ? "
-            "ORDER BY next_at LIMIT ?",
-            (now, limit),
-        )
-        return [DigestRow(*r) for r in rows]
-
-    async def claim_digest(self, seen: DigestRow, next_at: float) -> bool:
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE digests SET next_at = ? WHERE user_key = ? AND next_at = ?",
-                (next_at, seen.user_key, seen.next_at),
-            )
-            return cur.rowcount == 1
-
-
-# A planned turn with nothing left to do sorts after every real time.
-_NEVER = 1e18
-
-
-@dataclass(frozen=True)
-class TurnPlan:
-    """A reminders row with its plan: `deadline_at` is the expiry the move transaction wrote;
-    `attempt` 0 = not planned yet; `due` = when the scheduler must look at it."""
-
-    game_id: int
-    deadline_at: float
-    attempt: int
-    turn_started_at: float
-    players: list[str]
-    next_at: float | None
-    done_until: float | None
-    due: float
-
-    @property
-    def due_at(self) -> float:
-        return self.deadline_at
-
-
-def _plan(r: Sequence[Any]) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
-
-
-@dataclass(frozen=True)
-class AutopilotRow:
-    game_id: int
-    user_key: str
-    reason: str  # "expired" (policy bot), "away", "vote"
-    since: float
-    until: float | None
-
-
-@dataclass(frozen=True)
-class DigestRow:
-    user_key: str
-    chat_key: str  # the private chat the digest goes to
-    hour: int
-    tz: str
-    next_at: float
-
-
-async def _fetch(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-    """Run a query and fetch every row in one thread round trip."""
-    return list(await db.execute_fetchall(sql, params))
-
-
-async def _rollback(db: aiosqlite.Connection) -> None:
-    """Roll back if a transaction is open (a failed COMMIT may already have ended it)."""
-    if db.in_transaction:
-        await db.execute("ROLLBACK")
+async def _append(
+    db: aiosqlite.Connection, pk: int, base: int, entries: Sequence[LogEntry], now: float
+) -> None:
+    """Append log entries; an entry of step k belongs to version base + 1 + k. `seq` continues
+    the log, computed in the INSERT itself (one round trip)."""
+    if not entries:
+        return
+    await db.executemany(
+        "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
+        "events_json, created_at) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, "
+        "?, ? FROM actions WHERE game_id = ?",
+        [
+            (pk, base + 1 + e.step, e.user_key, e.player, e.action_json, e.events_json, now, pk)
+            for e in entries
+        ],
+    )
 
 
 async def _connect(path: str) -> aiosqlite.Connection:
@@ -1070,7 +777,7 @@ async def _migrate(db: aiosqlite.Connection) -> None:
     await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
     await db.execute("BEGIN IMMEDIATE")  # two processes starting at once: one migrates
     try:
-        _rows = await _fetch(db, "SELECT max(version) FROM schema_version")
+        _rows = await fetch(db, "SELECT max(version) FROM schema_version")
         row = _rows[0] if _rows else None
         current = int(row[0] or 0) if row else 0
         for number, statements in enumerate(MIGRATIONS, start=1):
@@ -1081,5 +788,5 @@ async def _migrate(db: aiosqlite.Connection) -> None:
             await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
         await db.execute("COMMIT")
     except BaseException:
-        await _rollback(db)
+        await rollback(db)
         raise

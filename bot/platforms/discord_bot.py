@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import inspect
 import io
-import keyword
 import logging
 import re
 from collections.abc import Callable, Coroutine, Sequence
@@ -32,284 +31,50 @@ from discord import app_commands
 
 from bot import i18n
 from bot.messages import Button, Inbound, Outbound
-from bot.service import ARGS_KIND, TableService, args_kind
+from bot.outbox import RetryLater, Undeliverable
+from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
+    _ELLIPSIS,
+    _NAME_RE,
+    BUTTON_LABEL_LIMIT,
+    BUTTON_PREFIX,
+    BUTTON_TEMPLATE,
+    CHOICE_LIMIT,
+    COMMAND_LIMIT,
+    COMPLETABLE_KINDS,
+    CUSTOM_ID_LIMIT,
+    DESCRIPTION_LIMIT,
+    FREE_TEXT,
+    KEY_PREFIX,
+    MESSAGE_LIMIT,
+    NEW_COMMAND,
+    OPTION_LIMIT,
+    PLATFORM,
+    REPLY_HOLD,
+    ROW_BUTTONS,
+    THREAD_NAME_LIMIT,
+    THREAD_OPTION,
+    VIEW_ROWS,
+    CommandPlan,
+    OptionPlan,
+    _free_text_option,
+    _option_name,
+    _plan_option,
+    _pyname,
+    _thread_option,
+    chat_key,
+    key_id,
+    plan_commands,
+    render_mentions,
+    shorten,
+    split_text,
+    user_key,
+)
+from bot.service import ARGS_KIND, TableService
 from bot.settings import Settings
-from bot.workers import discord_shard_options
+from bot.supervisor import discord_shard_options
 from engine.core.errors import N_
-from engine.core.protocol import ArgSpec, CommandSpec
 
 log = logging.getLogger(__name__)
-
-PLATFORM = "discord"
-KEY_PREFIX = "dc:"
-
-MESSAGE_LIMIT = 2000  # characters of a message's content
-DESCRIPTION_LIMIT = 100  # command and option descriptions, choice names and values
-OPTION_LIMIT = 25  # options of one command
-CHOICE_LIMIT = 25  # static choices of an option, and autocomplete answers
-COMMAND_LIMIT = 100  # top-level slash commands of an application (per scope)
-BUTTON_LABEL_LIMIT = 80
-CUSTOM_ID_LIMIT = 100
-VIEW_ROWS = 5
-ROW_BUTTONS = 5
-THREAD_NAME_LIMIT = 100
-
-# Argument kinds whose values the table can complete.
-COMPLETABLE_KINDS = frozenset({"city", "plant", "resource", "region", "cell"})
-# The single free-text option of commands whose arguments cannot be described one by one.
-FREE_TEXT = "args"
-# The extra option of /new that starts the game in a new thread.
-THREAD_OPTION = "thread"
-NEW_COMMAND = "new"
-
-BUTTON_PREFIX = "bc:"
-BUTTON_TEMPLATE = r"bc:(?P<payload>.+)"
-
-# Discord's rule for command and option names (lower case; letters, digits, "-" and "_").
-_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
-_ELLIPSIS = "…"
-
-
-# --------------------------------------------------------------------------------------------
-# Keys and text helpers
-# --------------------------------------------------------------------------------------------
-
-
-def chat_key(channel_id: int) -> str:
-    """The table's key for a channel or thread (threads have their own id)."""
-    return f"{KEY_PREFIX}{channel_id}"
-
-
-def user_key(user_id: int) -> str:
-    return f"{KEY_PREFIX}{user_id}"
-
-
-def key_id(key: str | None) -> int | None:
-    """The Discord id in a "dc:<id>" key; None for another platform's key."""
-    if not key or not key.startswith(KEY_PREFIX):
-        return None
-    rest = key[len(KEY_PREFIX) :]
-    return int(rest) if rest.isdigit() else None
-
-
-def shorten(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
-    """`text` on one line, cut to `limit` characters with an ellipsis when longer."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    return flat[: limit - 1].rstrip() + _ELLIPSIS
-
-
-def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Cut `text` into messages of at most `limit` characters, at line ends where possible."""
-    if len(text) <= limit:
-        return [text] if text else []
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:  # a single line longer than a message: cut at a space
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > 0 else limit
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            chunks.append(current)
-            current = line
-    if current:
-        chunks.append(current)
-    return [c for c in chunks if c.strip()]
-
-
-def render_mentions(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, list[int]]:
-    """Turn "@Display Name" into "<@id>" for the Discord users in `mentions`.
-
-    Returns the new text and the ids mentioned (the only users the message may ping).
-    Longer names are replaced first so "@Al" never eats the start of "@Alice".
-    """
-    ids: list[int] = []
-    for key, name in sorted(mentions, key=lambda m: len(m[1]), reverse=True):
-        uid = key_id(key)
-        if uid is None or not name:
-            continue
-        pattern = re.compile("@" + re.escape(name) + r"(?!\w)")
-        text, count = pattern.subn(f"<@{uid}>", text)
-        if count and uid not in ids:
-            ids.append(uid)
-    return text, ids
-
-
-# --------------------------------------------------------------------------------------------
-# Slash commands planned from the table's command specs
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OptionPlan:
-    """One option of a slash command."""
-
-    name: str  # Discord's name of the option
-    pyname: str  # the callback's parameter name (a Python identifier)
-    type: type  # int, str or bool
-    description: str  # English, at most 100 characters
-    source: str  # the untruncated English description (the translation msgid)
-    required: bool = True
-    choices: tuple[str, ...] = ()  # static choices (at most 25)
-    # argument kind the table completes ("city", ...), or args_kind(...) for free text: the
-    # table completes the whole text by the chat's own game's spec of the command
-    complete: str | None = None
-    filter_choices: tuple[str, ...] = ()  # more than 25 choices: autocomplete among these
-    repeated: bool = False  # several words in one string: complete the last one
-
-
-@dataclass(frozen=True)
-class CommandPlan:
-    name: str
-    description: str
-    source: str
-    options: tuple[OptionPlan, ...]
-
-    def text(self, values: dict[str, Any]) -> str:
-        """The chat text the table understands: "/name value value ..." in argument order."""
-        words = [f"/{self.name}"]
-        for option in self.options:
-            if option.name == THREAD_OPTION and self.name == NEW_COMMAND:
-                continue
-            value = values.get(option.pyname)
-            if value is None:
-                continue
-            value = str(value).strip()
-            if value:
-                words.append(value)
-        return " ".join(words)
-
-
-def _option_name(raw: str) -> str:
-    name = re.sub(r"[^\w-]+", "_", raw.strip().lower()).strip("_")[:32]
-    return name or "arg"
-
-
-def _pyname(name: str, taken: set[str]) -> str:
-    base = re.sub(r"\W", "_", name)
-    if not base.isidentifier() or keyword.iskeyword(base) or base == "interaction":
-        base = f"{base}_" if base.isidentifier() else f"a_{base}"
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate, n = f"{base}_{n}", n + 1
-    taken.add(candidate)
-    return candidate
-
-
-def _plan_option(
-    arg: ArgSpec, name: str, pyname: str, command: str = "", index: int = 0
-) -> OptionPlan:
-    source = arg.help or arg.name
-    common: dict[str, Any] = {
-        "name": name,
-        "pyname": pyname,
-        "description": shorten(source),
-        "source": source,
-        "required": arg.required,
-    }
-    if arg.kind == "rest" and command:
-        # Every remaining word in one string: the table completes it from argument `index` on.
-        return OptionPlan(type=str, complete=args_kind(command, index), **common)
-    if arg.repeated or arg.kind == "rest":
-        # Several values in one string option.
-        complete = arg.kind if arg.kind in COMPLETABLE_KINDS else None
-        return OptionPlan(type=str, complete=complete, repeated=True, **common)
-    if arg.choices:
-        values = tuple(c[:DESCRIPTION_LIMIT] for c in arg.choices if c)
-        if len(values) <= CHOICE_LIMIT:
-            return OptionPlan(type=str, choices=values, **common)
-        return OptionPlan(type=str, filter_choices=values, **common)
-    if arg.kind == "int":
-        return OptionPlan(type=int, **common)
-    complete = arg.kind if arg.kind in COMPLETABLE_KINDS else None
-    return OptionPlan(type=str, complete=complete, **common)
-
-
-def _free_text_option(command: str, required: bool) -> OptionPlan:
-    source = N_("Arguments, as you would type them after the command")
-    return OptionPlan(
-        name=FREE_TEXT,
-        pyname=FREE_TEXT,
-        type=str,
-        description=shorten(source),
-        source=source,
-        required=required,
-        complete=args_kind(command),
-    )
-
-
-def _thread_option() -> OptionPlan:
-    source = N_("Start the game in a new thread of this channel")
-    return OptionPlan(
-        name=THREAD_OPTION,
-        pyname=THREAD_OPTION,
-        type=bool,
-        description=shorten(source),
-        source=source,
-        required=False,
-    )
-
-
-def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
-    """The slash commands for the table's specs, in the specs' order.
-
-    A name used by several specs with different arguments (two games sharing `/build`) and a
-    spec Discord cannot describe option by option (too many arguments, clashing names) get one
-    free-text "args" option. Invalid names are skipped (logged); at most 100 commands.
-    """
-    by_name: dict[str, list[CommandSpec]] = {}
-    for spec in specs:
-        name = spec.name.strip().lstrip("/").lower()
-        if not _NAME_RE.match(name):
-            log.warning("discord: skipping command %r: not a valid slash command name", spec.name)
-            continue
-        by_name.setdefault(name, []).append(spec)
-
-    plans: list[CommandPlan] = []
-    for name, group in by_name.items():
-        if len(plans) == COMMAND_LIMIT:
-            log.warning(
-                "discord: more than %d commands; %r and later ones left out", COMMAND_LIMIT, name
-            )
-            break
-        first = group[0]
-        source = first.help or name
-        shared = any(spec.args != first.args for spec in group[1:])
-        options: list[OptionPlan] = []
-        if not shared and len(first.args) <= OPTION_LIMIT - 1:
-            taken: set[str] = set()
-            names: set[str] = set()
-            for index, arg in enumerate(first.args):
-                option_name = _option_name(arg.name)
-                if option_name in names or (name == NEW_COMMAND and option_name == THREAD_OPTION):
-                    shared = True  # two arguments with one Discord name: fall back to free text
-                    break
-                names.add(option_name)
-                pyname = _pyname(option_name, taken)
-                options.append(_plan_option(arg, option_name, pyname, name, index))
-        else:
-            shared = True
-        if shared:
-            required = all(any(a.required for a in spec.args) for spec in group)
-            options = [_free_text_option(name, required)]
-        if name == NEW_COMMAND:
-            options.append(_thread_option())
-        # Discord wants the required options first; the chat text keeps the specs' order.
-        plans.append(
-            CommandPlan(
-                name=name, description=shorten(source), source=source, options=tuple(options)
-            )
-        )
-    return plans
 
 
 # --------------------------------------------------------------------------------------------
@@ -566,6 +331,7 @@ class DiscordAdapter:
             note = i18n.tr(lang, N_("The game is in {thread}."), thread=thread.mention)
             public = [*toast_pieces(note), *public]
         await self._reply(interaction, public=public, private=private)
+        await self._taken(outbounds, here)
 
     async def _create_thread(
         self, interaction: discord.Interaction, text: str
@@ -607,6 +373,14 @@ class DiscordAdapter:
         # After a deferred update each follow-up is a message of its own, public or ephemeral.
         await self._followups(interaction, public, ephemeral=False)
         await self._followups(interaction, private, ephemeral=True)
+        await self._taken(outbounds, inbound.chat_key)
+
+    async def _taken(self, outbounds: list[Outbound], here: str) -> None:
+        """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
+        them back from the sender loop for a while; had we crashed, the loop sends them)."""
+        for out in outbounds:
+            if out.outbox_id is not None and out.private_to is None and out.chat_key == here:
+                await self.table.delivered(out.outbox_id, None)
 
     # ---- autocomplete ----
 
@@ -661,6 +435,8 @@ class DiscordAdapter:
         private: list[Piece] = []
         ours = {here, inbound.chat_key}
         for out in outbounds:
+            if out.outbox_id is not None and (out.private_to is not None or out.chat_key != here):
+                continue  # in the outbox, held for nobody: the sender loop delivers it
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours
             )
@@ -759,6 +535,44 @@ class DiscordAdapter:
             log.error("discord: channel %s does not take messages", key)
             return None
         return channel
+
+    async def deliver(self, out: Outbound) -> str | None:
+        """The outbox sender loop's delivery: the id of the (last) message sent, or
+        RetryLater (rate limits, network) / Undeliverable (no such channel, no access)."""
+        items = pieces(out)
+        if not items:
+            return None
+        try:
+            if out.private_to is not None:
+                uid = key_id(out.private_to)
+                if uid is None:
+                    raise Undeliverable(f"not a Discord user: {out.private_to}")
+                try:
+                    user = self.client.get_user(uid) or await self.client.fetch_user(uid)
+                    return await self._send_all(user, items)
+                except discord.Forbidden:
+                    await self._dm_refused(out, uid)
+                    return None
+            cid = key_id(out.chat_key)
+            if cid is None:
+                raise Undeliverable(f"not a Discord channel: {out.chat_key}")
+            channel = self.client.get_channel(cid) or await self.client.fetch_channel(cid)
+            if not isinstance(channel, discord.abc.Messageable):
+                raise Undeliverable(f"channel {out.chat_key} does not take messages")
+            return await self._send_all(channel, items)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
+        except discord.HTTPException as exc:
+            wait = float(getattr(exc, "retry_after", 0.0) or 5.0)
+            raise RetryLater(wait, f"HTTP {exc.status}: {exc}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise RetryLater(5.0, repr(exc)) from exc
+
+    async def _send_all(self, target: discord.abc.Messageable, items: list[Piece]) -> str | None:
+        sent: discord.Message | None = None
+        for piece in items:
+            sent = await target.send(**piece.kwargs())
+        return str(sent.id) if sent is not None else None
 
     async def _dm_refused(self, out: Outbound, uid: int) -> None:
         """A private message could not be delivered (DMs closed): say so in the chat, without
@@ -946,6 +760,9 @@ class BoardchatClient(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(I18nTranslator())
         self.table.register_sender(PLATFORM, self.adapter.send)
+        # A command's public answers go out as the interaction's follow-ups: the table holds
+        # their outbox rows back from the sender loop that long (bot/outbox.py).
+        self.table.register_delivery(PLATFORM, self.adapter.deliver, hold_replies=REPLY_HOLD)
         if self.sync_on_start:
             await self.sync_commands()
 

@@ -13,15 +13,18 @@ its own table); user "tg:<user_id>".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import html
+import json
 import logging
 import re
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -37,7 +40,15 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -46,15 +57,17 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    TypeHandler,
     filters,
 )
 from telegram.request import BaseRequest
 
 from bot.i18n import LANGUAGES, tr
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
+from bot.outbox import RetryLater, Undeliverable
 from bot.service import TableService
 from bot.settings import Settings
-from bot.workers import webhook_listen
+from bot.supervisor import webhook_listen
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +93,10 @@ COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 ALLOWED_UPDATES = ("message", "callback_query")
 # A 429 answer is retried this many times (after waiting what Telegram asks) before giving up.
 MAX_RETRIES = 10
+# A network error while delivering from the outbox: try that chat again after this long.
+NETWORK_RETRY = 5.0
+# On SIGTERM, handlers still running after this long are left (their updates are in the inbox).
+STOP_GRACE = 1.0
 # "/bid@boardchat_bot 13 20" -> name "bid", rest " 13 20".
 _COMMAND_TEXT = re.compile(r"^/([A-Za-z0-9_]+)(?:@[A-Za-z0-9_]+)?(.*)$", re.DOTALL)
 _FIRST_COMMAND = re.compile(r"/([A-Za-z0-9_]+)")
@@ -265,6 +282,7 @@ class TelegramAdapter:
         """After `initialize`: become the table's sender, then publish the command menus."""
         self.application = application
         self.table.register_sender(PLATFORM, self.send)
+        self.table.register_delivery(PLATFORM, self.deliver)
         await self.publish_menus()
 
     async def publish_menus(self) -> None:
@@ -352,8 +370,14 @@ class TelegramAdapter:
             log.exception("telegram: the error handler failed")
 
     async def _handle(self, inbound: Inbound) -> list[Outbound]:
+        """The table's answers this handler sends itself: those already in the outbox are
+        delivered by the sender loop (bot/outbox.py)."""
         self._remember_name(inbound.user_key, inbound.display_name)
-        return list(await self.table.handle(inbound))
+        return [o for o in await self.table.handle(inbound) if o.outbox_id is None]
+
+    async def on_done(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """After every handler group: the update is handled; the inbox forgets it."""
+        await self.table.update_done(PLATFORM, str(update.update_id))
 
     async def _answer(self, query: CallbackQuery, toast: str | None) -> None:
         try:
@@ -404,34 +428,55 @@ class TelegramAdapter:
     # ---- messages out
 
     async def send(self, out: Outbound) -> None:
-        """Deliver one Outbound (the table's `Sender`). Logs failures; never raises."""
+        """Deliver one Outbound right away (an immediate answer). Logs failures; never raises."""
         try:
-            if out.private_to:
-                await self._send_private(out)
-            elif out.text.strip() or out.png is not None:
-                chat_id, thread_id = parse_chat_key(out.chat_key)
-                await self._deliver(out, chat_id, thread_id)
+            await self._send(out)
         except (TelegramError, ValueError):
             log.exception("telegram: could not send to %s", out.private_to or out.chat_key)
 
-    async def _send_private(self, out: Outbound) -> None:
+    async def deliver(self, out: Outbound) -> str | None:
+        """The outbox sender loop's delivery: the message id, or RetryLater (flood control,
+        network) / Undeliverable (blocked, chat gone, a request Telegram refuses)."""
+        try:
+            return await self._send(out)
+        except RetryAfter as error:
+            wait = error.retry_after
+            delay = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+            raise RetryLater(delay, f"flood control: {error.message}") from error
+        except (Forbidden, BadRequest) as error:
+            raise Undeliverable(f"{type(error).__name__}: {error.message}") from error
+        except InvalidToken as error:
+            raise RetryLater(60.0, f"invalid token: {error.message}") from error
+        except (NetworkError, TelegramError) as error:
+            raise RetryLater(NETWORK_RETRY, f"{type(error).__name__}: {error.message}") from error
+        except ValueError as error:
+            raise Undeliverable(f"not a Telegram chat: {out.chat_key}") from error
+
+    async def _send(self, out: Outbound) -> str | None:
+        if out.private_to:
+            return await self._send_private(out)
+        if out.text.strip() or out.png is not None:
+            chat_id, thread_id = parse_chat_key(out.chat_key)
+            return await self._deliver(out, chat_id, thread_id)
+        return None
+
+    async def _send_private(self, out: Outbound) -> str | None:
         assert out.private_to is not None
         user_id = parse_user_key(out.private_to)
         if user_id is None:
             log.warning("telegram: private message for non-Telegram user %s", out.private_to)
-            return
+            return None
         if not (out.text.strip() or out.png is not None):
-            return
+            return None
         try:
-            await self._deliver(out, user_id, None)
-            return
+            return await self._deliver(out, user_id, None)
         except TelegramError as error:
             if not _private_chat_unreachable(error):
                 raise
             log.info("telegram: user %s has not started the bot; mentioning them", user_id)
         chat_id, thread_id = parse_chat_key(out.chat_key)
         if chat_id == user_id:
-            return  # the private chat itself is the one that failed
+            return None  # the private chat itself is the one that failed
         name = dict(out.mentions).get(out.private_to) or self._names.get(out.private_to)
         name = name or str(user_id)
         notice = tr(
@@ -441,23 +486,26 @@ class TelegramAdapter:
             bot=self.bot.username,
         )
         fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
-        await self._deliver(fallback, chat_id, thread_id)
+        return await self._deliver(fallback, chat_id, thread_id)
 
-    async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> None:
+    async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         try:
-            await self._post(out, chat_id, thread_id)
+            return await self._post(out, chat_id, thread_id)
         except ChatMigrated as migrated:
             # The group became a supergroup: its id changed; deliver there this time.
             log.warning("telegram: chat %s migrated to %s", chat_id, migrated.new_chat_id)
-            await self._post(out, migrated.new_chat_id, thread_id)
+            return await self._post(out, migrated.new_chat_id, thread_id)
 
-    async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> None:
+    async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
+        """Send; the id of the (last) message sent."""
         markup = keyboard(out.buttons)
         text = out.text if out.text.strip() else ""
+        quiet = out.silent or None
+        sent: Any = None
         if out.png is not None:
             if len(text) <= CAPTION_LIMIT:
                 caption, mode = format_text(text, out.mentions) if text else (None, None)
-                await self.bot.send_photo(
+                sent = await self.bot.send_photo(
                     chat_id,
                     photo=out.png,
                     filename="board.png",
@@ -465,22 +513,45 @@ class TelegramAdapter:
                     parse_mode=mode,
                     message_thread_id=thread_id,
                     reply_markup=markup,
+                    disable_notification=quiet,
                 )
-                return
-            await self.bot.send_photo(
-                chat_id, photo=out.png, filename="board.png", message_thread_id=thread_id
+                return str(sent.message_id)
+            sent = await self.bot.send_photo(
+                chat_id,
+                photo=out.png,
+                filename="board.png",
+                message_thread_id=thread_id,
+                disable_notification=quiet,
             )
         chunks = split_text(text)
         for i, chunk in enumerate(chunks):
             body, mode = format_text(chunk, out.mentions)
-            await self.bot.send_message(
+            sent = await self.bot.send_message(
                 chat_id,
                 body,
                 parse_mode=mode,
                 message_thread_id=thread_id,
                 reply_markup=markup if i == len(chunks) - 1 else None,
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
+                disable_notification=quiet,
             )
+        return str(sent.message_id) if sent is not None else None
+
+
+class InboxQueue(asyncio.Queue[object]):
+    """The Application's update queue, which keeps every update in the table's inbox before
+    taking it: the Updater puts an update here before it confirms it to Telegram (polling:
+    the next getUpdates offset; webhook: the HTTP answer), so a confirmed update is never
+    only in memory."""
+
+    def __init__(self, keep: Callable[[Update], Awaitable[None]]) -> None:
+        super().__init__()
+        self._keep = keep
+
+    async def put(self, item: object) -> None:
+        if isinstance(item, Update):
+            await self._keep(item)
+        await super().put(item)
 
 
 def describe_update(update: object) -> str:
@@ -539,9 +610,15 @@ def build_application(
     if not settings.telegram_token:
         raise ValueError("TELEGRAM_TOKEN is not set")
     adapter = TelegramAdapter(table, settings, clock=clock)
+
+    async def keep(update: Update) -> None:
+        payload = json.dumps(update.to_dict(), ensure_ascii=False)
+        await table.keep_update(PLATFORM, str(update.update_id), payload)
+
     builder = (
         ApplicationBuilder()
         .token(settings.telegram_token)
+        .update_queue(InboxQueue(keep))
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=MAX_RETRIES))
         .concurrent_updates(True)
         .post_init(adapter.setup)
@@ -558,6 +635,8 @@ def build_application(
     only_new = filters.UpdateType.MESSAGE  # an edited command must not be played twice
     application.add_handler(CommandHandler(adapter.command_names(), adapter.on_command, only_new))
     application.add_handler(CallbackQueryHandler(adapter.on_button))
+    # After the handlers above (group 0): the update is handled, the inbox may forget it.
+    application.add_handler(TypeHandler(Update, adapter.on_done), group=1)
     application.add_error_handler(adapter.on_error)
     return application
 
@@ -582,6 +661,17 @@ async def running(
         await adapter_of(application).setup(application)
         await application.start()
         try:
+            # Updates kept before a crash or a stop and not handled yet: handled now, once
+            # (the table's (platform, update id) de-duplication guards a move).
+            table = adapter_of(application).table
+            for update_id, payload in await table.pending_updates(PLATFORM):
+                try:
+                    update = Update.de_json(json.loads(payload), application.bot)
+                except (ValueError, TypeError):
+                    log.exception("telegram: kept update %s does not load; skipped", update_id)
+                    await table.update_done(PLATFORM, update_id)
+                    continue
+                await application.update_queue.put(update)
             if settings.telegram_webhook_url:
                 host, port = parse_listen(settings.telegram_webhook_listen)
                 await updater.start_webhook(
@@ -599,10 +689,18 @@ async def running(
                 log.info("telegram: long polling")
             yield application
         finally:
+            # Stop taking updates; handlers still running after STOP_GRACE are left behind:
+            # their updates are in the inbox and are handled after the restart.
             if updater.running:
                 await updater.stop()
             if application.running:
-                await application.stop()
+                stopping = asyncio.ensure_future(application.stop())
+                done, _ = await asyncio.wait({stopping}, timeout=STOP_GRACE)
+                if not done:
+                    log.warning("telegram: handlers still busy at shutdown; left in the inbox")
+                    stopping.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+                        await stopping
 
 
 async def serve(table: TableService, settings: Settings) -> None:

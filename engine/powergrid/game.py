@@ -7,11 +7,12 @@ rules work (and are tested) without them, and Pillow is loaded only to draw.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from engine.core.errors import N_
+from engine.core.errors import N_, IllegalAction
 from engine.core.protocol import (
     Action,
     BotFn,
@@ -72,6 +73,42 @@ class PowerGrid:
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)
+
+    def default_action(self, state: State, player: str) -> Action | None:
+        """The declared default move for a player who ran out of time: pass or done; the
+        power choice that powers the most cities (fewest plants on a tie, PG-33); the lowest
+        plant to discard; in round 1, where passing is not allowed (PG-14), the cheapest
+        plant at its minimum bid. None when the player has no legal action."""
+        legal = self.legal_actions(state, player)
+        kinds = {a.get("type") for a in legal}
+        if "power" in kinds:
+
+            def powered(action: Action) -> tuple[int, int]:
+                try:
+                    _, events = self.apply(json.loads(json.dumps(state)), player, action)
+                except IllegalAction:
+                    return (-1, 0)
+                cities = max(
+                    (
+                        int(e.get("cities", 0))
+                        for e in events
+                        if e.get("type") == "powered" and e.get("player") == player
+                    ),
+                    default=-1,
+                )
+                return (cities, -len(action.get("plants") or []))
+
+            return max((a for a in legal if a.get("type") == "power"), key=powered)
+        if "discard" in kinds:
+            return min((a for a in legal if a.get("type") == "discard"), key=lambda a: a["plant"])
+        for kind in ("pass", "done"):
+            found = next((a for a in legal if a.get("type") == kind), None)
+            if found is not None:
+                return found
+        opens = [a for a in legal if a.get("type") == "open"]
+        if opens:
+            return min(opens, key=lambda a: (a.get("bid", 0), a.get("plant", 0)))
+        return legal[0] if legal else None
 
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []

@@ -15,6 +15,8 @@ make the query ambiguous.
 
 Multi-word names arrive split into chat words; `split_names` reads a list of words as a
 sequence of names, taking at each position the longest run of words that names something.
+A run of several words must spell at most as many letters as the longest name, so the work
+grows linearly with the number of words typed (a flood of "/cost Kiel Kiel ..." stays cheap).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _NON_WORD = re.compile(r"[\W_]+")
@@ -39,13 +42,14 @@ def words(text: str) -> list[str]:
     return [w for w in _NON_WORD.split(plain) if w]
 
 
-def _variants(name: str) -> list[list[str]]:
+@lru_cache(maxsize=8192)
+def _variants(name: str) -> tuple[list[str], ...]:
     """The word lists a name may be typed as (plain vowels; umlauts spelt with an "e")."""
     out = [words(name)]
     expanded = words(name.translate(_UMLAUTS))
     if expanded != out[0]:
         out.append(expanded)
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -60,11 +64,12 @@ class Match:
         return self.names[0] if len(self.names) == 1 else None
 
 
-def _tier(query: list[str], name_words: list[str]) -> int:
+def _tier(query: list[str], name_words: list[str], n_compact: str | None = None) -> int:
     if not query or not name_words:
         return 0
     q_compact = "".join(query)
-    n_compact = "".join(name_words)
+    if n_compact is None:
+        n_compact = "".join(name_words)
     if q_compact == n_compact:
         return 1
     if n_compact.startswith(q_compact):
@@ -80,22 +85,51 @@ def _tier(query: list[str], name_words: list[str]) -> int:
     return 0
 
 
+class _Index:
+    """The spellings of a list of names, computed once for many queries."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.entries = [
+            (name, [(v, "".join(v)) for v in _variants(name)]) for name in dict.fromkeys(names)
+        ]
+        self.longest = max((len(compact) for _, vs in self.entries for _, compact in vs), default=0)
+        self.prefixes = {
+            compact[:k]
+            for _, vs in self.entries
+            for _, compact in vs
+            for k in range(1, 1 + len(compact))
+        }
+
+    def match(self, q: list[str]) -> Match:
+        found: dict[int, list[str]] = {}
+        for name, variants in self.entries:
+            best = 0
+            for variant, compact in variants:
+                tier = _tier(q, variant, compact)
+                if tier and (best == 0 or tier < best):
+                    best = tier
+            if best:
+                found.setdefault(best, []).append(name)
+        if not found:
+            return Match((), 0)
+        tier = min(found)
+        return Match(tuple(sorted(set(found[tier]))), tier)
+
+    def may_start(self, q: list[str]) -> bool:
+        """Whether several words `q` may be the whole or the start of a name (tiers 1-2). If
+        not, no longer run starting with them may be either (both tests only get stricter)."""
+        if "".join(q) in self.prefixes:
+            return True
+        return any(
+            len(q) <= len(v) and all(n.startswith(w) for w, n in zip(q, v))
+            for _, variants in self.entries
+            for v, _ in variants
+        )
+
+
 def match(query: str, names: Iterable[str]) -> Match:
     """All names the query may mean, best tier only (see the module docstring)."""
-    q = words(query)
-    found: dict[int, list[str]] = {}
-    for name in names:
-        best = 0
-        for variant in _variants(name):
-            tier = _tier(q, variant)
-            if tier and (best == 0 or tier < best):
-                best = tier
-        if best:
-            found.setdefault(best, []).append(name)
-    if not found:
-        return Match((), 0)
-    tier = min(found)
-    return Match(tuple(sorted(set(found[tier]))), tier)
+    return _Index(names).match(words(query))
 
 
 def prefixed(prefix: str, names: Iterable[str], limit: int = 25) -> list[str]:
@@ -127,17 +161,38 @@ def split_names(chat_words: Sequence[str], names: Sequence[str]) -> list[Split]:
     A run of several words counts only when it starts a name (tiers 1-2); a run that
     matches nothing becomes a Split with an empty match of that single word, so
     the caller can name it in an error. Ambiguous runs are returned as they are.
+    Linear in the number of words: at each position only the runs that may still start a
+    name are looked at (at most as many words as the longest name has letters), and a run
+    read once is not read again.
     """
+    index = _Index(names)
+    typed = [words(w) for w in chat_words]
+    seen: dict[str, Match] = {}
+
+    def read(i: int, j: int) -> Match:
+        text = " ".join(chat_words[i:j])
+        found = seen.get(text)
+        if found is None:
+            found = seen[text] = index.match([w for ws in typed[i:j] for w in ws])
+        return found
+
     out: list[Split] = []
     i = 0
     while i < len(chat_words):
+        # The runs of two or more words that may still start a name, shortest first.
+        end = i + 1
+        run = list(typed[i])
+        while end < len(chat_words) and len("".join(run)) <= index.longest:
+            run += typed[end]
+            if not run or not index.may_start(run):
+                break
+            end += 1
         taken: Split | None = None
-        for j in range(len(chat_words), i, -1):
-            text = " ".join(chat_words[i:j])
-            found = match(text, names)
+        for j in range(end, i, -1):
+            found = read(i, j)
             # A run of several words must start a name: "berlin oder" is two names.
             if found.names and (j == i + 1 or found.tier <= 2):
-                taken = Split(text, found)
+                taken = Split(" ".join(chat_words[i:j]), found)
                 i = j
                 break
         if taken is None:

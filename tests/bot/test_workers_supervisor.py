@@ -1,4 +1,4 @@
-"""`boardchat run --workers N` supervision (bot/workers.py) with real processes: the workers
+"""`boardchat run --workers N` supervision (bot/supervisor.py) with real processes: the workers
 accept on the one socket the supervisor bound, a worker killed with SIGKILL is replaced while
 the others keep serving, and SIGTERM stops them all."""
 
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # A stand-in worker: answers each connection on the inherited socket with its pid.
 WORKER = """
-from bot.workers import listen_socket
+from bot.supervisor import listen_socket
 sock = listen_socket()
 sock.setblocking(True)
 while True:
@@ -28,7 +28,7 @@ while True:
 SUPERVISOR = """
 import sys
 from bot.settings import Settings
-from bot.workers import run_workers
+from bot.supervisor import run_workers
 s = Settings.from_env()
 sys.exit(run_workers(s, 2, command=[sys.executable, "-c", sys.argv[1]]))
 """

@@ -24,6 +24,7 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.messages import Button, Inbound, Outbound
+from bot.outbox import Deliver
 from bot.service import Sender
 from engine.core.protocol import ArgSpec, CommandSpec
 
@@ -100,6 +101,7 @@ class FakeTable:
     inbounds: list[Inbound] = field(default_factory=list)
     completions: list[tuple[str, str, str, str]] = field(default_factory=list)
     senders: dict[str, Sender] = field(default_factory=dict)
+    deliveries: dict[str, Deliver] = field(default_factory=dict)
     version: int = 1
     high_bid: int = 0
     fail: bool = False
@@ -113,6 +115,24 @@ class FakeTable:
 
     def register_sender(self, platform: str, send: Sender) -> None:
         self.senders[platform] = send
+
+    def register_delivery(
+        self, platform: str, deliver: Deliver, *, hold_replies: float = 0.0
+    ) -> object:
+        self.deliveries[platform] = deliver
+        return deliver
+
+    async def delivered(self, outbox_id: int, message_id: str | None) -> None:
+        return None
+
+    async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
+        return None
+
+    async def update_done(self, platform: str, update_id: str) -> None:
+        return None
+
+    async def pending_updates(self, platform: str) -> list[tuple[str, str]]:
+        return []
 
     async def complete(self, chat_key: str, user_key: str, kind: str, prefix: str) -> list[str]:
         self.completions.append((chat_key, user_key, kind, prefix))
@@ -499,10 +519,15 @@ async def discord_http(client: discord.Client) -> AsyncIterator[DiscordHttp]:
 
 
 async def settle() -> None:
-    """Wait for every task discord.py spawned (command invokers, view dispatch) to finish."""
+    """Wait for every task discord.py spawned (command invokers, view dispatch) to finish
+    (the table's outbox sender loops run for good: not waited for)."""
     me = asyncio.current_task()
     for _ in range(50):
-        pending = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+        pending = [
+            t
+            for t in asyncio.all_tasks()
+            if t is not me and not t.done() and not t.get_name().startswith("outbox:")
+        ]
         if not pending:
             return
         await asyncio.wait(pending, timeout=5)

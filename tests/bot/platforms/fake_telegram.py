@@ -24,6 +24,7 @@ from telegram.ext import AIORateLimiter
 from telegram.request import BaseRequest, RequestData
 
 from bot.messages import Button, Inbound, Outbound
+from bot.outbox import Deliver
 from bot.platforms.telegram import MAX_RETRIES
 from bot.service import Sender
 from bot.settings import Settings
@@ -112,6 +113,9 @@ class BotApiState:
         self.users: dict[int, dict[str, Any]] = {}
         self.sent: dict[int, dict[str, Any]] = {}
         self.max_poll_wait = 0.2
+        # Flood control: when set, every send asks it; a number n answers 429 retry_after n.
+        self.flood: Callable[[], int] | None = None
+        self.gone: set[int] = set()  # chats the bot was removed from (403 for good)
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
         self._callback_ids = itertools.count(1)
@@ -240,6 +244,23 @@ class BotApiState:
         self.record(call)
         if self.failures.get(method):
             return self.failures[method].pop(0)
+        if method in ("sendMessage", "sendPhoto") and self.flood is not None:
+            retry_after = self.flood()
+            if retry_after:
+                body = {
+                    "ok": False,
+                    "error_code": 429,
+                    "description": f"Too Many Requests: retry after {retry_after}",
+                    "parameters": {"retry_after": retry_after},
+                }
+                call.result = "flood"
+                return 429, body
+        if method in ("sendMessage", "sendPhoto") and int(params.get("chat_id", 0)) in self.gone:
+            return 403, {
+                "ok": False,
+                "error_code": 403,
+                "description": "Forbidden: bot was kicked from the supergroup chat",
+            }
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
             return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
@@ -452,6 +473,9 @@ class FakeTable:
     def __init__(self) -> None:
         self.inbounds: list[Inbound] = []
         self.senders: dict[str, Sender] = {}
+        self.deliveries: dict[str, Deliver] = {}
+        self.inbox: dict[tuple[str, str], str] = {}
+        self.inbox_done: set[tuple[str, str]] = set()
         self.players: list[tuple[str, str]] = []
         self.started = False
         self.version = 0
@@ -472,6 +496,28 @@ class FakeTable:
 
     def register_sender(self, platform: str, send: Sender) -> None:
         self.senders[platform] = send
+
+    def register_delivery(
+        self, platform: str, deliver: Deliver, *, hold_replies: float = 0.0
+    ) -> object:
+        self.deliveries[platform] = deliver
+        return deliver
+
+    async def delivered(self, outbox_id: int, message_id: str | None) -> None:
+        return None
+
+    async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
+        self.inbox.setdefault((platform, update_id), payload)
+
+    async def update_done(self, platform: str, update_id: str) -> None:
+        self.inbox_done.add((platform, update_id))
+
+    async def pending_updates(self, platform: str) -> list[tuple[str, str]]:
+        return [
+            (u, p)
+            for (pl, u), p in self.inbox.items()
+            if pl == platform and (pl, u) not in self.inbox_done
+        ]
 
     async def handle(self, inbound: Inbound) -> list[Outbound]:
         self.inbounds.append(inbound)
@@ -554,6 +600,11 @@ def make_settings(**overrides: str) -> Settings:
         default_lang="en",
     )
     return replace(base, **overrides)
+
+
+def no_retries() -> AIORateLimiter:
+    """No pacing and no retries inside the library: a 429 reaches the outbox sender loop."""
+    return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0)
 
 
 def unthrottled() -> AIORateLimiter:

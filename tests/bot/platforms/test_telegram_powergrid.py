@@ -74,6 +74,8 @@ class Players:
             if (o.text.strip() or o.png is not None)
             and not (button and o.toast and o.private_to and o.text.strip() == o.toast.strip())
         )
+        # The messages in the outbox arrive through the sender loop: wait until it is done.
+        await drained(self.table.table)
         if not expected:
             return []
         return await self.api.wait_for(lambda s: (m := s.messages(mark))[expected - 1 :] and m)
@@ -98,6 +100,15 @@ class Players:
             if c.buttons and c.chat_id == GROUP and c.thread_id == TOPIC
         )
         return call.message_id, [p for row in call.buttons for _, p in row]
+
+
+async def drained(table: Any) -> None:
+    """Until the outbox sender loop has delivered every queued message."""
+    for _ in range(500):
+        if not await table.store.outbox(status="pending"):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the outbox did not drain")
 
 
 async def game_state(table: Any) -> tuple[int, dict[str, Any]]:
@@ -171,7 +182,9 @@ async def test_lobby_and_two_rounds_of_power_grid(api: FakeBotApi, tmp_path) -> 
                     uid = int(players.users[player]["id"])
                     inbound = Inbound("telegram", CHAT_KEY, f"tg:{uid}", player)
                     for out in await real.act(inbound, action):
-                        await adapter_of(app).send(out)
+                        if out.outbox_id is None:  # the others wait in the outbox
+                            await adapter_of(app).send(out)
+                    await drained(real)
                     acted += 1
                 assert (await game_state(real))[0] > version, text
 

@@ -1,5 +1,5 @@
 """`boardchat run --workers N`: every worker's Telegram webhook server accepts on the one
-socket the supervisor bound (bot/workers.py), not on a port of its own."""
+socket the supervisor bound (bot/supervisor.py), not on a port of its own."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import socket
 import aiohttp
 import pytest
 
-from bot import workers
+from bot import supervisor as workers
 from bot.platforms.telegram import build_application, running, webhook_secret
 from tests.bot.platforms.fake_telegram import FakeTable, make_settings, unthrottled
 from tests.bot.platforms.test_telegram_e2e import GROUP, TOPIC, api, free_port  # noqa: F401

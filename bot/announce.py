@@ -1,0 +1,145 @@
+"""Announcements: the lines, pictures and prompt a run of moves leaves in the chat."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from bot.context import (
+    BUTTONS_PER_ROW,
+    MAX_BUTTONS,
+    Ctx,
+    Played,
+)
+from bot.grammar import (
+    MAX_CAPTION,
+    MAX_TEXT,
+    shorten,
+)
+from bot.i18n import translator
+from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
+from bot.store import (
+    GameRow,
+    SeatRow,
+)
+from bot.table_base import TableBase
+from bot.workers import cpu
+from engine.core.protocol import Game, State
+
+log = logging.getLogger(__name__)
+
+
+class AnnounceMixin(TableBase):
+    """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
+
+    def _mention_prompt(
+        self, ctx: Ctx, row: GameRow, state: State, version: int, seats: list[SeatRow]
+    ) -> Outbound:
+        """Whose move and what is expected, mentioning the humans who must act, with buttons."""
+        game = self._game_of(row)
+        t = translator(ctx.lang)
+        current = list(game.current_players(state))
+        humans = [s for s in seats if s.display_name in current and not s.is_bot]
+        text = game.describe_turn(state, None, t).strip()
+        if humans:
+            text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
+        rows = self._buttons(
+            row.id, version, game, state, [s.display_name for s in humans], ctx.lang
+        )
+        return Outbound(
+            ctx.chat_key,
+            text or self._t(ctx, "Waiting for the next move."),
+            buttons=rows,
+            mentions=[(s.user_key, s.display_name) for s in humans],
+        )
+
+    def _buttons(
+        self, pk: int, version: int, game: Game, state: State, players: list[str], lang: str
+    ) -> list[list[Button]]:
+        flat: list[Button] = []
+        seen: set[str] = set()
+        for player in players:
+            try:
+                choices = self._game_buttons(game, state, player, lang)
+            except Exception:
+                log.exception("buttons failed in game %s", pk)
+                continue
+            for label, command in choices:
+                payload = f"{pk}:{version}:{command}"
+                if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
+                    continue  # a truncated command would mean something else: drop it
+                seen.add(command)
+                flat.append(Button(shorten(label, 40) or command, payload))
+        flat = flat[:MAX_BUTTONS]
+        return [flat[i : i + BUTTONS_PER_ROW] for i in range(0, len(flat), BUTTONS_PER_ROW)]
+
+    def _lobby_buttons(self, ctx: Ctx, pk: int) -> list[list[Button]]:
+        return [
+            [
+                Button(self._t(ctx, "Join"), f"{pk}:0:/join"),
+                Button(self._t(ctx, "Add a bot"), f"{pk}:0:/addbot"),
+                Button(self._t(ctx, "Start"), f"{pk}:0:/start"),
+            ]
+        ]
+
+    async def _picture(
+        self, ctx: Ctx, game: Game, state_json: str, caption: str
+    ) -> Outbound | None:
+        """The board as everybody may see it, rendered off the event loop; None on failure."""
+        if not self.render:
+            return None
+        try:
+            png = await cpu(game.render, json.loads(state_json), None)
+        except Exception:
+            log.exception("render failed for game %s", ctx.game.id if ctx.game else None)
+            return None
+        return Outbound(ctx.chat_key, shorten(caption, MAX_CAPTION), png=png)
+
+    async def _announce(
+        self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
+    ) -> list[Outbound]:
+        """Event lines, a picture after each picture event, then the prompt or the result."""
+        game = self._game_of(row)
+        out: list[Outbound] = []
+        pending: list[str] = []
+        secrets_out: list[Outbound] = []
+        for step in played.steps:
+            pending += step.lines
+            secrets_out += [
+                Outbound(ctx.chat_key, text, private_to=user_key) for user_key, text in step.private
+            ]
+            for event in step.picture_events[:1]:
+                if pending:
+                    out += self._say(ctx, "\n".join(pending))
+                    pending = []
+                tag = str(event.get("phase") or event.get("type") or "board")
+                pic = await self._picture(
+                    ctx, game, step.state_json, self._t(ctx, "Board: {what}", what=tag)
+                )
+                if pic is not None:
+                    out.append(pic)
+        if played.error:
+            pending.append(
+                self._t(
+                    ctx, "A computer player could not move; a human message will let it try again."
+                )
+            )
+        state = played.state
+        if game.is_over(state):
+            ranking = game.result(state)
+            places = "; ".join(
+                f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
+            )
+            pending.append(self._t(ctx, "Game over. Ranking: {places}", places=places))
+            out += self._say(ctx, "\n".join(pending))
+            return out + secrets_out
+        out += secrets_out
+        prompt = self._mention_prompt(ctx, row, state, played.version, seats)
+        if pending:
+            joined = "\n".join(pending) + "\n\n" + prompt.text
+            if len(joined) <= MAX_TEXT:
+                prompt.text = joined
+            else:
+                out += self._say(ctx, "\n".join(pending))
+        out.append(prompt)
+        return out

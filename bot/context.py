@@ -1,0 +1,208 @@
+"""What the parts of the table service share: the context of one message (`Ctx`), the result
+of a run of moves (`Step`, `Played`), limits, small helpers, the message fitter, and the
+`Pipeline` protocol through which the reminders use the table."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import pkgutil
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from bot.grammar import (
+    MAX_CAPTION,
+    MAX_TEXT,
+    MAX_TOAST,
+    shorten,
+    split_text,
+)
+from bot.messages import Inbound, Outbound
+from bot.store import (
+    GameRow,
+    LogEntry,
+    SeatRow,
+)
+from engine import registry
+from engine.core.protocol import Action, Event, Game, State
+
+log = logging.getLogger(__name__)
+
+
+Clock = Callable[[], float]
+
+# A command longer than this is refused before it is parsed (bad input must not stall anyone).
+MAX_COMMAND = 1000
+# Commands longer than this are parsed in the worker pool, off the event loop.
+LONG_PARSE = 200
+# A chain of bot moves after one human move stops here (a broken bot must not spin forever);
+# the next message in the chat continues it.
+MAX_BOT_MOVES = 20_000
+MAX_NAME = 24
+MAX_LOG = 50
+BUTTONS_PER_ROW = 4
+MAX_BUTTONS = 12
+MAX_COMPLETIONS = 25  # autocomplete answers (Discord shows 25)
+# Argument kinds whose values a repeated argument lists at most once.
+UNIQUE_KINDS = frozenset({"city", "plant", "cell", "region"})
+PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
+# Platforms whose messages the outbox sender loops deliver in production (bot/runner.py).
+DURABLE_PLATFORMS = ("telegram", "discord")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+# "g12": the game a private message is meant for, when its sender plays in several.
+_GAME_REF = re.compile(r"^g(\d{1,12})$", re.IGNORECASE)
+
+
+def takes_t(fn: Callable[..., Any]) -> bool:
+    """True when a game's chat-layer function accepts a translator keyword `t`."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "t" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def event_owner(event: Event) -> str | None:
+    """The player an event is (partly) private to: `private_to`, or the event's `player` when
+    it is marked `private` or carries a `secret`; None for a public event."""
+    owner = event.get("private_to")
+    if isinstance(owner, str) and owner:
+        return owner
+    if event.get("private") or "secret" in event:
+        player = event.get("player")
+        return player if isinstance(player, str) and player else None
+    return None
+
+
+def discover_games() -> dict[str, Game]:
+    """The registry's games; when one game package is broken (a half-finished game must
+    not take the bot down), the others are loaded one by one and the broken one is logged."""
+    try:
+        return registry.games()
+    except Exception:
+        log.exception("game registry failed; loading the games one by one")
+    found: dict[str, Game] = {}
+    for info in pkgutil.iter_modules(engine.__path__):
+        if not info.ispkg or info.name == "core":
+            continue
+        try:
+            module = importlib.import_module(f"engine.{info.name}")
+        except Exception:
+            log.exception("game package engine.%s does not load; skipped", info.name)
+            continue
+        game = getattr(module, "GAME", None)
+        if game is not None:
+            found[game.id] = game
+    return dict(sorted(found.items()))
+
+
+def clean_name(name: str) -> str:
+    """A display name fit for the engine and the chat: one line, no leading @, short."""
+    text = _CONTROL.sub(" ", name or "").strip().lstrip("@").strip()
+    text = " ".join(text.split())[:MAX_NAME].strip()
+    return text or "Player"
+
+
+@dataclass
+class Ctx:
+    """What one inbound message needs while it is handled."""
+
+    inbound: Inbound
+    lang: str
+    claimed: bool = False  # the update id went (or goes) into a store transaction
+    chat_settings: dict[str, Any] | None = None
+    game: GameRow | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    from_button: bool = False
+    # Where answers only the sender needs go, when not to `chat_key`: a move sent in a
+    # private chat for a game in a group is played in the group's chat, answered here.
+    reply_key: str | None = None
+    # The chat's own language (or the table's default): the fallback for other players.
+    chat_lang: str | None = None
+
+    @property
+    def chat_key(self) -> str:
+        return self.inbound.chat_key
+
+    def seat(self) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_key == self.inbound.user_key), None)
+
+
+@dataclass
+class Step:
+    """One committed move (a human's command or a bot's action) to announce."""
+
+    lines: list[str]
+    state_json: str
+    picture_events: list[Event]
+    # (user key, text): the lines of private events for their owner only.
+    private: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Played:
+    """The result of a run of moves under the game lock."""
+
+    steps: list[Step]
+    state: State
+    state_json: str
+    version: int
+    error: str | None = None
+    # The bot moves' log entries, step 1, 2, ... after the move that started the chain.
+    entries: list[LogEntry] = field(default_factory=list)
+
+
+def fit(outbounds: list[Outbound]) -> list[Outbound]:
+    """Every message ≤ 2000 characters (Discord; Telegram allows 4096) and never empty:
+    long texts are split at line breaks, the buttons go with the last piece."""
+    fitted: list[Outbound] = []
+    for out in outbounds:
+        if out.toast is not None:
+            out.toast = shorten(out.toast, MAX_TOAST)
+        if out.png is not None:
+            out.text = shorten(out.text, MAX_CAPTION) or "🖼"
+            fitted.append(out)
+            continue
+        pieces = split_text(out.text, MAX_TEXT)
+        if not pieces:
+            continue
+        for i, piece in enumerate(pieces):
+            last = i == len(pieces) - 1
+            fitted.append(
+                Outbound(
+                    out.chat_key,
+                    piece,
+                    buttons=out.buttons if last else [],
+                    mentions=[m for m in out.mentions if f"@{m[1]}" in piece],
+                    private_to=out.private_to,
+                    toast=out.toast if i == 0 else None,
+                    sender_only=out.sender_only,
+                    outbox_id=out.outbox_id,
+                    silent=out.silent,
+                )
+            )
+    return fitted
+
+
+class Pipeline(Protocol):
+    """What the reminders and the scheduler use of the table: the move pipeline (`act`), the
+    outbox (`push`) and a few settings. They depend on this, never on bot/table.py."""
+
+    games: dict[str, Game]
+    clock: Clock
+    default_lang: str
+
+    async def act(
+        self,
+        inbound: Inbound,
+        actions: Action | list[Action],
+        expected_version: int | None = None,
+        notes: Sequence[str] = (),
+    ) -> list[Outbound]: ...
+
+    async def push(self, outbounds: Sequence[Outbound], lang: str | None = None) -> int: ...

@@ -1,0 +1,249 @@
+"""Deadline arithmetic (pure): durations, time zones, quiet hours, chat settings, and the
+reminder points of a turn. bot/reminders.py acts on them."""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
+
+log = logging.getLogger(__name__)
+
+POLICIES = ("remind", "skip", "bot")
+DEFAULT_REMINDERS = (0, 50, 90)
+MIN_DEADLINE = 10 * 60.0
+MAX_DEADLINE = 14 * 24 * 3600.0
+MIN_AWAY = 10 * 60.0
+MAX_AWAY = 90 * 24 * 3600.0
+# After the expiry under `remind`, one more reminder per this much (or per deadline if longer).
+NAG_EVERY = 24 * 3600.0
+DEFAULT_DIGEST_HOUR = 9
+
+_UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)([mhd])")
+_OFFSET = re.compile(r"^([+-])(\d{1,2})(?::?(\d{2}))?$")
+
+
+# ====================================================================== parsing
+def parse_duration(text: str) -> float | None:
+    """ "10m", "6h", "2d", "1d12h", "1.5h" -> seconds; None when malformed."""
+    text = text.strip().casefold()
+    if not text:
+        return None
+    pos, total = 0, 0.0
+    for match in _DURATION.finditer(text):
+        if match.start() != pos:
+            return None
+        total += float(match.group(1)) * _UNITS[match.group(2)]
+        pos = match.end()
+    return total if pos == len(text) and total > 0 else None
+
+
+def format_duration(seconds: float) -> str:
+    """The inverse, shortest form: 86400 -> "1d", 5400 -> "1h30m"."""
+    minutes = max(0, round(seconds / 60))
+    days, minutes = divmod(minutes, 1440)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n]
+    return "".join(parts) or "0m"
+
+
+def parse_tz(text: str) -> str | None:
+    """A time zone as stored: "UTC", "+03:00", "-05:30" or an IANA name; None if unknown."""
+    text = text.strip()
+    if text.casefold() in ("utc", "z", "gmt"):
+        return "UTC"
+    m = _OFFSET.match(text)
+    if m:
+        hours, minutes = int(m.group(2)), int(m.group(3) or 0)
+        if hours > 14 or minutes > 59:
+            return None
+        return f"{m.group(1)}{hours:02d}:{minutes:02d}"
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*", text):
+        return None
+    try:
+        ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    return text
+
+
+def zone(name: str) -> tzinfo:
+    """The tzinfo of a stored time zone (UTC when it no longer resolves)."""
+    m = _OFFSET.match(name)
+    if m:
+        delta = timedelta(hours=int(m.group(2)), minutes=int(m.group(3) or 0))
+        return timezone(-delta if m.group(1) == "-" else delta)
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return UTC
+
+
+def parse_quiet(text: str) -> tuple[int, int] | str | None:
+    """ "22-08" -> (22, 8); "off" -> None; "" (bad) -> an error marker string."""
+    text = text.strip().casefold()
+    if text in ("off", "none", "no"):
+        return None
+    m = re.fullmatch(r"(\d{1,2})(?::00)?-(\d{1,2})(?::00)?", text)
+    if not m:
+        return "bad"
+    start, end = int(m.group(1)), int(m.group(2))
+    if not (0 <= start <= 23 and 0 <= end <= 23) or start == end:
+        return "bad"
+    return (start, end)
+
+
+def parse_percents(text: str) -> tuple[int, ...] | None:
+    """ "0,50,90" -> (0, 50, 90); "off" -> (); None when malformed (each 0..99)."""
+    text = text.strip().casefold()
+    if text in ("off", "none", "no"):
+        return ()
+    try:
+        values = sorted({int(p.strip().rstrip("%")) for p in text.split(",") if p.strip()})
+    except ValueError:
+        return None
+    if not values or len(values) > 10 or any(not 0 <= v <= 99 for v in values):
+        return None
+    return tuple(values)
+
+
+# ====================================================================== settings
+@dataclass(frozen=True)
+class ChatSettings:
+    """A chat's deadline settings, stored in chats.settings_json (`deadline_hours` is the key
+    the table reads when it writes a turn's deadline)."""
+
+    deadline: float = DEFAULT_DEADLINE_HOURS * 3600.0
+    reminders: tuple[int, ...] = DEFAULT_REMINDERS
+    quiet: tuple[int, int] | None = None
+    tz: str = "UTC"
+    policy: str = "remind"
+
+    @classmethod
+    def load(cls, raw: dict[str, Any]) -> ChatSettings:
+        """Tolerant: a value that does not parse keeps its default."""
+        s = cls()
+        try:
+            hours = float(raw.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
+            if MIN_DEADLINE <= hours * 3600 <= MAX_DEADLINE:
+                s = replace(s, deadline=hours * 3600.0)
+        except (TypeError, ValueError):
+            pass
+        percents = raw.get("reminders")
+        if isinstance(percents, list) and all(
+            isinstance(p, int) and 0 <= p <= 99 for p in percents
+        ):
+            s = replace(s, reminders=tuple(sorted(set(percents))))
+        quiet = raw.get("quiet")
+        if (
+            isinstance(quiet, list)
+            and len(quiet) == 2
+            and all(isinstance(h, int) and 0 <= h <= 23 for h in quiet)
+            and quiet[0] != quiet[1]
+        ):
+            s = replace(s, quiet=(quiet[0], quiet[1]))
+        tz = raw.get("tz")
+        if isinstance(tz, str) and parse_tz(tz):
+            s = replace(s, tz=tz)
+        if raw.get("policy") in POLICIES:
+            s = replace(s, policy=raw["policy"])
+        return s
+
+    def dump(self, into: dict[str, Any]) -> dict[str, Any]:
+        out = dict(into)
+        out.update(
+            deadline_hours=self.deadline / 3600.0,
+            reminders=list(self.reminders),
+            quiet=list(self.quiet) if self.quiet else None,
+            tz=self.tz,
+            policy=self.policy,
+        )
+        return out
+
+
+def out_of_quiet(t: float, settings: ChatSettings) -> float:
+    """`t`, or the end of the quiet period containing it (in the chat's time zone)."""
+    if settings.quiet is None:
+        return t
+    start, end = settings.quiet
+    local = datetime.fromtimestamp(t, zone(settings.tz))
+    hour = local.hour
+    quiet = start <= hour < end if start < end else hour >= start or hour < end
+    if not quiet:
+        return t
+    naive = local.replace(tzinfo=None, hour=end, minute=0, second=0, microsecond=0)
+    if naive <= local.replace(tzinfo=None):
+        naive += timedelta(days=1)
+    return max(t, naive.replace(tzinfo=local.tzinfo).timestamp())
+
+
+def next_local_hour(now: float, hour: int, tz: str) -> float:
+    """The first moment after `now` when the clock in `tz` shows `hour`:00."""
+    local = datetime.fromtimestamp(now, zone(tz))
+    naive = local.replace(tzinfo=None, hour=hour, minute=0, second=0, microsecond=0)
+    if naive <= local.replace(tzinfo=None):
+        naive += timedelta(days=1)
+    return max(now + 1, naive.replace(tzinfo=local.tzinfo).timestamp())
+
+
+# ====================================================================== the plan of a turn
+@dataclass(frozen=True)
+class Point:
+    at: float  # unshifted time
+    kind: str  # "start" | "remind" | "expire" | "nag"
+
+
+def turn_points(plan: TurnPlan, settings: ChatSettings, until: float, nag: bool) -> list[Point]:
+    """The reminder points of a turn in time order: the percentages of its deadline, the
+    expiry, and (policy `remind`) the nags after it, up to the first one after `until`."""
+    start, deadline = plan.turn_started_at, plan.deadline_at
+    span = max(0.0, deadline - start)
+    points = [
+        Point(start + span * p / 100.0, "start" if p == 0 else "remind") for p in settings.reminders
+    ]
+    points.append(Point(deadline, "expire"))
+    if nag:
+        every = max(span, NAG_EVERY)
+        k = 1
+        while True:
+            points.append(Point(deadline + k * every, "nag"))
+            if deadline + k * every > until:
+                break
+            k += 1
+    return points
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one look at a turn decided: the latest passed point to act on (or None), and
+    the bookkeeping for the store."""
+
+    point: Point | None
+    done_until: float | None
+    next_at: float | None
+
+
+def decide(plan: TurnPlan, settings: ChatSettings, now: float) -> Decision:
+    """Collapse every point that passed since the last look into one."""
+    nag = settings.policy == "remind"
+    points = turn_points(plan, settings, now + NAG_EVERY, nag)
+    done = plan.done_until if plan.attempt > 0 and plan.done_until is not None else -math.inf
+    fresh = [p for p in points if p.at > done]
+    passed = [p for p in fresh if out_of_quiet(p.at, settings) <= now]
+    ahead = [p for p in fresh if out_of_quiet(p.at, settings) > now]
+    expiry = next((p for p in passed if p.kind == "expire"), None)
+    point = passed[-1] if passed else None
+    if expiry is not None and point is not None and point.kind != "nag":
+        point = expiry  # the expiry wins over reminders that passed with it
+    done_until = point.at if point is not None else plan.done_until
+    if point is None and plan.attempt == 0:
+        done_until = None
+    next_at = out_of_quiet(ahead[0].at, settings) if ahead else None
+    return Decision(point, done_until, next_at)

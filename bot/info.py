@@ -1,0 +1,299 @@
+"""Information commands: answers that change no game."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Mapping
+
+from bot.announce import AnnounceMixin
+from bot.context import (
+    MAX_LOG,
+    Ctx,
+)
+from bot.grammar import (
+    CommandLine,
+    shorten,
+    usage,
+)
+from bot.i18n import LANGUAGES, normalize, tr, translator
+from bot.messages import Outbound
+from engine.core import canonical_json
+from engine.core.protocol import Game
+
+log = logging.getLogger(__name__)
+
+
+class InfoMixin(AnnounceMixin):
+    """/status, /board, /log, /help, /rules, /games, /lang."""
+
+    async def _cmd_status(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        await self._remember(ctx)
+        game = self._game_of(row)
+        if row.status == "lobby":
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{game}: waiting for players ({n}/{low}-{high}): {names}. The creator "
+                    "sends /start.",
+                    game=game.name,
+                    n=len(ctx.seats),
+                    low=game.min_players,
+                    high=game.max_players,
+                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                ),
+                buttons=self._lobby_buttons(ctx, row.id),
+            )
+        state = json.loads(row.state_json or "{}")
+        seat = ctx.seat()
+        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats)
+        text = game.describe_turn(
+            state, seat.display_name if seat else None, translator(ctx.lang)
+        ).strip()
+        current = list(game.current_players(state))
+        text = self._t(
+            ctx, "{game}, waiting for {who}.", game=game.name, who=", ".join(current) or "-"
+        ) + ("\n" + text if text else "")
+        reminder = await self.store.reminder(row.id)
+        if reminder is not None:
+            text += "\n" + self._t(
+                ctx, "Deadline: {left}.", left=self._left(ctx, reminder.due_at - self.clock())
+            )
+        return [Outbound(ctx.chat_key, text, buttons=prompt.buttons)]
+
+    def _left(self, ctx: Ctx, seconds: float) -> str:
+        if seconds <= 0:
+            return self._t(ctx, "passed")
+        minutes = int(seconds // 60)
+        hours, minutes = divmod(minutes, 60)
+        if hours:
+            return self._t(ctx, "in {h} h {m} min", h=hours, m=minutes)
+        return self._t(ctx, "in {m} min", m=minutes)
+
+    async def _cmd_board(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        await self._remember(ctx)
+        if row.status != "active" or row.state_json is None:
+            return self._say(ctx, self._t(ctx, "The game has not started yet."))
+        if not self.render:
+            return self._say(ctx, self._t(ctx, "Pictures are switched off here."))
+        game = self._game_of(row)
+        pic = await self._picture(ctx, game, row.state_json, game.name)
+        if pic is None:
+            return self._say(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
+        return [pic]
+
+    async def _cmd_log(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game or await self.store.last_game(ctx.chat_key)
+        if row is None or row.game_id not in self.games:
+            return self._no_game(ctx)
+        await self._remember(ctx)
+        n = 10
+        if line.args:
+            try:
+                n = max(1, min(MAX_LOG, int(line.args[0])))
+            except ValueError:
+                return self._refuse(ctx, self._t(ctx, "Usage: /log [n], n a number."))
+        game = self._game_of(row)
+        rows = await self.store.actions(row.id, last=n)
+        if not rows:
+            return self._say(ctx, self._t(ctx, "No moves yet."))
+        state = json.loads(row.state_json or "{}")
+        t = translator(ctx.lang)
+        lines = []
+        for a in rows:
+            said = []
+            for event in a.events:
+                try:
+                    said_line = game.describe_event(state, event, t)
+                except Exception:
+                    said_line = None
+                if said_line:
+                    said.append(said_line)
+            lines.append(
+                f"#{a.seq} {a.player}: " + (" / ".join(said) if said else canonical_json(a.action))
+            )
+        return self._say(ctx, "\n".join(lines))
+
+    async def _cmd_help(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        await self._remember(ctx)
+        game = self._game_of(ctx.game) if ctx.game and ctx.game.game_id in self.games else None
+        game_specs = list(game.commands) if game else []
+        if line.args:
+            name = line.args[0].lstrip("/").casefold()
+            spec = next(
+                (
+                    s
+                    for s in [
+                        *self._table_specs,
+                        *game_specs,
+                        *(c for g in self.games.values() for c in g.commands),
+                    ]
+                    if s.name == name
+                ),
+                None,
+            )
+            if spec is None:
+                return self._unknown(ctx, CommandLine(name, [], True))
+            parts = [usage(spec), tr(ctx.lang, spec.help)]
+            for arg in spec.args:
+                desc = tr(ctx.lang, arg.help) if arg.help else arg.kind
+                if arg.choices:
+                    desc += " (" + ", ".join(arg.choices[:20]) + ")"
+                parts.append(f"  {arg.name}: {desc}")
+            if spec.examples:
+                parts.append(self._t(ctx, "Examples: {ex}", ex=", ".join(spec.examples)))
+            return self._say(ctx, "\n".join(parts))
+        lines = [self._t(ctx, "Table commands:")]
+        lines += [f"{usage(s)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
+        if game is not None:
+            lines.append("")
+            lines.append(self._t(ctx, "{game} commands:", game=game.name))
+            for spec in game_specs:
+                example = f" ({spec.examples[0]})" if spec.examples else ""
+                lines.append(f"{usage(spec)} — {tr(ctx.lang, spec.help)}{example}")
+        else:
+            lines.append("")
+            lines.append(
+                self._t(
+                    ctx,
+                    "Games: {games}",
+                    games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
+                )
+            )
+        lines.append(self._t(ctx, "Details: /help <command>"))
+        return self._say(ctx, "\n".join(lines))
+
+    async def _cmd_rules(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        await self._remember(ctx)
+        if ctx.game is None or ctx.game.game_id not in self.games:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Games: {games}. Open one with /new <game>; /help lists its commands.",
+                    games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
+                ),
+            )
+        game = self._game_of(ctx.game)
+        index = getattr(game, "rules_index", None)
+        if line.args:
+            wanted = line.args[0].strip("()[].,;:").casefold()
+            ids = list(index) if isinstance(index, dict) else []
+            rule = next((k for k in ids if k.casefold() == wanted), line.args[0].upper())
+            title = index.get(rule) if isinstance(index, dict) else None
+            if title:
+                text = f"{rule}: {tr(ctx.lang, title)}"
+                commands = rule_commands(game, rule)
+                if commands:
+                    text += "\n" + self._t(
+                        ctx,
+                        "Commands it concerns: {commands}",
+                        commands=", ".join(f"/{c}" for c in commands),
+                    )
+                else:
+                    text += "\n" + self._t(
+                        ctx, "No command of its own: the game applies it by itself."
+                    )
+                return self._say(ctx, text)
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "I have no title for {rule}; see the rulebook of {game}. Refusals name the "
+                    "rule they apply, e.g. (PG-21).",
+                    rule=shorten(rule, 20),
+                    game=game.name,
+                ),
+            )
+        text = self._t(
+            ctx,
+            "{game}: {low}-{high} players. Commands: {cmds}. Every refused move "
+            "names the rule it breaks; /rules <id> shows its title.",
+            game=game.name,
+            low=game.min_players,
+            high=game.max_players,
+            cmds=", ".join("/" + c.name for c in game.commands) or "-",
+        )
+        if isinstance(index, dict) and index:
+            text += "\n" + self._t(ctx, "Rule ids: {ids}", ids=", ".join(list(index)[:80]))
+        return self._say(ctx, text)
+
+    async def _cmd_games(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        await self._remember(ctx)
+        rows = await self.store.user_games(ctx.inbound.user_key)
+        if not rows:
+            return self._say(ctx, self._t(ctx, "You are not in any open game."))
+        lines = [self._t(ctx, "Your games:")]
+        for row in rows:
+            game = self.games.get(row.game_id)
+            name = game.name if game else row.game_id
+            if row.status == "lobby" or game is None or not row.state_json:
+                where = self._t(ctx, "waiting for players")
+            else:
+                seats = await self.store.seats(row.id)
+                me = next(
+                    (s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None
+                )
+                current = list(game.current_players(json.loads(row.state_json)))
+                where = (
+                    self._t(ctx, "your move")
+                    if me in current
+                    else self._t(ctx, "waiting for {who}", who=", ".join(current) or "-")
+                )
+            lines.append(f"- {name} @ {row.chat_key}: {where}")
+        return self._say(ctx, "\n".join(lines))
+
+    async def _cmd_lang(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        if not line.args:
+            await self._remember(ctx)
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Language: {code}. Available: {all}.",
+                    code=ctx.lang,
+                    all=", ".join(LANGUAGES),
+                ),
+            )
+        code = line.args[0]
+        name = normalize(code)
+        if name == "en" and not code.casefold().startswith("en"):
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "Unknown language '{code}'. Available: {all}.",
+                    code=shorten(code, 16),
+                    all=", ".join(LANGUAGES),
+                ),
+            )
+        # The sender's own language everywhere (it beats their platform's and the chat's), and
+        # the chat's default for those who chose none and whose platform tells none.
+        await self.store.set_chat_lang(ctx.chat_key, name)
+        await self.store.set_user(ctx.inbound.user_key, lang=name)
+        await self._remember(ctx)
+        ctx.lang = name
+        return self._say(ctx, self._t(ctx, "Language set: {code}.", code=name))
+
+
+def rule_commands(game: Game, rule: str) -> list[str]:
+    """The commands a rule concerns: the game's own `rules_commands` map when it has one,
+    else the commands whose help, argument help or examples name the rule."""
+    mapping = getattr(game, "rules_commands", None)
+    if isinstance(mapping, Mapping) and rule in mapping:
+        return [str(c) for c in mapping[rule]]
+    pattern = re.compile(re.escape(rule) + r"(?![0-9A-Za-z])", re.IGNORECASE)
+    found: list[str] = []
+    for spec in game.commands:
+        texts = [spec.help, *spec.examples, *(a.help for a in spec.args)]
+        if any(pattern.search(text) for text in texts if text) and spec.name not in found:
+            found.append(spec.name)
+    return found

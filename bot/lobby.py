@@ -1,0 +1,324 @@
+"""The lobby: opening a table, seats, bots, the start (with the first bot moves)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import replace
+
+from bot.bots import default_bot_kind
+from bot.context import (
+    Ctx,
+    clean_name,
+)
+from bot.grammar import (
+    CommandLine,
+    shorten,
+)
+from bot.i18n import explain
+from bot.messages import Outbound
+from bot.moves import MovesMixin
+from bot.store import (
+    ChatBusy,
+    GameRow,
+    Outcome,
+)
+from engine.core import IllegalAction, canonical_json
+
+log = logging.getLogger(__name__)
+
+
+class LobbyMixin(MovesMixin):
+    """/new, /join, /addbot, /leave, /start."""
+
+    async def _cmd_new(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        if not line.args:
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "Which game? /new <game>, one of: {games}.",
+                    games=", ".join(self.games) or "-",
+                ),
+            )
+        wanted = line.args[0].casefold()
+        game = self.games.get(wanted) or next(
+            (g for g in self.games.values() if g.name.casefold() == wanted), None
+        )
+        if game is None:
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "I do not know the game '{game}'. Games: {games}.",
+                    game=shorten(line.args[0], 40),
+                    games=", ".join(self.games) or "-",
+                ),
+            )
+        if ctx.game is not None:
+            return self._busy(ctx)
+        options: dict[str, str] = {o.key: o.default for o in game.options}
+        for item in line.args[1:]:
+            key, sep, value = item.partition("=")
+            spec = next((o for o in game.options if o.key == key.casefold()), None)
+            if not sep or spec is None:
+                known = ", ".join(
+                    f"{o.key}=<{'|'.join(o.choices) or o.default}>" for o in game.options
+                )
+                return self._refuse(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "Unknown option '{item}'. Options of {game}: {known}.",
+                        item=shorten(item, 40),
+                        game=game.name,
+                        known=known or "-",
+                    ),
+                )
+            if spec.choices and value not in spec.choices:
+                return self._refuse(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "Option {key} takes one of: {choices}.",
+                        key=spec.key,
+                        choices=", ".join(spec.choices),
+                    ),
+                )
+            if not value:
+                return self._refuse(ctx, self._t(ctx, "Option {key} needs a value.", key=spec.key))
+            options[spec.key] = value
+        try:
+            outcome, pk = await self.store.create_game(
+                ib.chat_key,
+                game.id,
+                options,
+                ib.user_key,
+                (ib.user_key, clean_name(ib.display_name), ib.lang),
+                self._inbound_key(ctx),
+            )
+        except ChatBusy:
+            ctx.game = await self.store.open_game(ib.chat_key)
+            return self._busy(ctx)
+        if outcome is Outcome.DUPLICATE:
+            return []
+        shown = ", ".join(f"{k}={v}" for k, v in options.items())
+        text = self._t(
+            ctx,
+            "New table: {game} ({low}-{high} players{opts}). @{name} is seated. Others: /join "
+            "(or /addbot); then @{name} sends /start.",
+            game=game.name,
+            low=game.min_players,
+            high=game.max_players,
+            opts=f"; {shown}" if shown else "",
+            name=clean_name(ib.display_name),
+        )
+        return self._say(
+            ctx,
+            text,
+            buttons=self._lobby_buttons(ctx, pk),
+            mentions=[(ib.user_key, clean_name(ib.display_name))],
+        )
+
+    def _busy(self, ctx: Ctx) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._say(ctx, self._t(ctx, "Please try again."))
+        name = self.games[row.game_id].name if row.game_id in self.games else row.game_id
+        status = (
+            self._t(ctx, "waiting for players")
+            if row.status == "lobby"
+            else self._t(ctx, "in play")
+        )
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "This chat already has a game ({game}, {status}). One game per chat: finish it "
+                "or /abort it first.",
+                game=name,
+                status=status,
+            ),
+        )
+
+    async def _cmd_join(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        game = self._game_of(row)
+        ib = ctx.inbound
+        outcome, name = await self.store.add_seat(
+            row.id,
+            ib.user_key,
+            clean_name(ib.display_name),
+            max_players=game.max_players,
+            lang=ib.lang,
+            inbound=self._inbound_key(ctx),
+        )
+        return await self._seat_answer(ctx, row, outcome, name, ib.user_key)
+
+    async def _seat_answer(
+        self, ctx: Ctx, row: GameRow, outcome: Outcome, name: str, user_key: str
+    ) -> list[Outbound]:
+        game = self._game_of(row)
+        if outcome is Outcome.DUPLICATE:
+            return []
+        if outcome is Outcome.ALREADY:
+            return self._say(ctx, self._t(ctx, "You are already seated as {name}.", name=name))
+        if outcome is Outcome.FULL:
+            return self._say(
+                ctx, self._t(ctx, "The table is full ({n} players).", n=game.max_players)
+            )
+        if outcome is Outcome.GONE:
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        seats = await self.store.seats(row.id)
+        names = ", ".join(s.display_name for s in seats)
+        text = self._t(
+            ctx,
+            "{name} joins. Seated ({n}/{high}): {names}.",
+            name=name,
+            n=len(seats),
+            high=game.max_players,
+            names=names,
+        )
+        if len(seats) >= game.min_players:
+            text += " " + self._t(ctx, "Ready: the creator may /start.")
+        return self._say(
+            ctx,
+            text,
+            buttons=self._lobby_buttons(ctx, row.id),
+            mentions=[] if user_key.startswith("bot:") else [(user_key, name)],
+        )
+
+    async def _cmd_addbot(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        game = self._game_of(row)
+        kinds = list(game.bots)
+        if not kinds:
+            return self._say(ctx, self._t(ctx, "{game} has no computer players.", game=game.name))
+        kind = line.args[0].casefold() if line.args else default_bot_kind(kinds)
+        if kind not in game.bots:
+            return self._say(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
+        if ctx.seat() is None and not self._can_manage(ctx):
+            return self._say(ctx, self._t(ctx, "Only seated players or the creator add bots."))
+        user_key = f"bot:{secrets.token_hex(6)}"
+        outcome, name = await self.store.add_seat(
+            row.id,
+            user_key,
+            "Bot",
+            max_players=game.max_players,
+            is_bot=True,
+            bot_kind=kind,
+            inbound=self._inbound_key(ctx),
+        )
+        return await self._seat_answer(ctx, row, outcome, name, user_key)
+
+    async def _cmd_leave(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game has started: seats cannot be given up now. The creator or a chat "
+                    "admin can end it with /abort.",
+                ),
+            )
+        outcome = await self.store.remove_seat(row.id, ctx.inbound.user_key, self._inbound_key(ctx))
+        if outcome is Outcome.DUPLICATE:
+            return []
+        if outcome is Outcome.ABSENT:
+            return self._say(ctx, self._t(ctx, "You are not seated at this table."))
+        if outcome is Outcome.GONE:
+            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        seats = await self.store.seats(row.id)
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "{name} leaves. Seated: {names}.",
+                name=clean_name(ctx.inbound.display_name),
+                names=", ".join(s.display_name for s in seats) or "-",
+            ),
+        )
+
+    async def _cmd_start(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._say(ctx, self._t(ctx, "The game is already running. /status"))
+        if not self._can_manage(ctx):
+            return self._say(
+                ctx, self._t(ctx, "Only the creator (or a chat admin) starts the game.")
+            )
+        game = self._game_of(row)
+        seats = ctx.seats
+        if not game.min_players <= len(seats) <= game.max_players:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{game} needs {low}-{high} players; {n} seated. /join or /addbot.",
+                    game=game.name,
+                    low=game.min_players,
+                    high=game.max_players,
+                    n=len(seats),
+                ),
+            )
+        names = [s.display_name for s in seats]
+        seed = int(self.seeder()) & ((1 << 63) - 1)
+        try:
+            state = game.setup(names, dict(row.options), seed)
+        except IllegalAction as err:
+            return self._say(ctx, explain(ctx.lang, err))
+        state_json = canonical_json(state)
+        hours = await self._deadline_hours(row.chat_key, ctx)
+        async with self._lock(row.id):
+            langs = await self._langs_of(ctx, seats)
+            played = await self._run_bots(
+                replace(row, seed=seed), seats, state, state_json, 1, ctx.lang, langs
+            )
+            out = self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{game} begins! Players in seat order: {names}.",
+                    game=game.name,
+                    names=", ".join(names),
+                ),
+            )
+            pic = await self._picture(ctx, game, state_json, self._t(ctx, "The board at the start"))
+            if pic is not None:
+                out.append(pic)
+            out += await self._announce(
+                ctx, replace(row, version=played.version, seed=seed), seats, played
+            )
+            out, rows = self._rows(ctx, out, row.id)
+            result = await self.store.start_game(
+                row.id,
+                seed,
+                names,
+                played.state_json,
+                self._due(game, played.state, hours),
+                self._inbound_key(ctx),
+                entries=played.entries,
+                over=game.is_over(played.state),
+                outbox=rows,
+            )
+            if result.outcome is Outcome.DUPLICATE:
+                return []
+            if result.outcome is not Outcome.OK:
+                return self._say(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
+        ctx.game = replace(row, status="active", seed=seed, version=result.version)
+        self.wake_senders()
+        return self._queued(out, result.outbox_ids)

@@ -1,0 +1,465 @@
+"""The move pipeline: load once -> turn check -> parse -> apply -> bot moves -> messages ->
+one transaction (log, state, reminder, outbox rows). Also game commands sent privately."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from bot.announce import AnnounceMixin
+from bot.bots import bot_action, bot_rng
+from bot.context import (
+    _GAME_REF,
+    LONG_PARSE,
+    MAX_BOT_MOVES,
+    MAX_COMMAND,
+    Ctx,
+    Played,
+    Step,
+    event_owner,
+    fit,
+)
+from bot.grammar import (
+    MAX_CAPTION,
+    CommandLine,
+    shorten,
+)
+from bot.i18n import explain, resolve_lang, tr, translator
+from bot.messages import Inbound, Outbound
+from bot.store import (
+    GameRow,
+    LogEntry,
+    Outcome,
+    SeatRow,
+)
+from bot.workers import cpu
+from engine.core import IllegalAction, Reply, canonical_json
+from engine.core.protocol import Action, CommandSpec, Event, Game, State
+
+log = logging.getLogger(__name__)
+
+
+class MovesMixin(AnnounceMixin):
+    """The move pipeline and the game commands that lead to it."""
+
+    async def act(
+        self,
+        inbound: Inbound,
+        actions: Action | list[Action],
+        expected_version: int | None = None,
+        notes: Sequence[str] = (),
+    ) -> list[Outbound]:
+        """Apply ready-made actions for the inbound's user exactly as if a chat command had
+        parsed to them (same turn check, transaction, announcements and bot moves). For tests,
+        benchmarks and tools that drive players with engine actions; never raises.
+        With `expected_version`, nothing happens (and [] is returned) unless the game is still
+        at that version: the scheduler's default moves never land on a later turn."""
+        ctx = Ctx(inbound, resolve_lang(None, inbound.lang, self.default_lang))
+        try:
+            await self._pick_lang(ctx)
+            ctx.game = await self.store.open_game(inbound.chat_key)
+            if ctx.game is None or ctx.game.status != "active":
+                return self._no_game(ctx)
+            ctx.seats = await self.store.seats(ctx.game.id)
+            seat = ctx.seat()
+            if seat is None:
+                return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
+            ready = actions if isinstance(actions, list) else [actions]
+            line = CommandLine("", [], True)
+            return await self._move(ctx, ctx.game, seat, line, None, ready, expected_version, notes)
+        except Exception:
+            log.exception("table error in game %s", ctx.game.id if ctx.game else None)
+            return [Outbound(inbound.chat_key, tr(ctx.lang, "Sorry, something went wrong."))]
+        finally:
+            self.reminders.changed()
+
+    async def _game_command(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        known = line.name in self._game_names
+        if row is None or row.game_id not in self.games:
+            if not line.slash and not ctx.inbound.is_private and ctx.inbound.platform != "local":
+                return []  # ordinary chat talk, not for us
+            if known:
+                return self._no_game(ctx)
+            return self._unknown(ctx, line)
+        game = self._game_of(row)
+        spec = next((c for c in game.commands if c.name == line.name), None)
+        if (
+            spec is None
+            and not line.slash
+            and not ctx.inbound.is_private
+            and ctx.inbound.platform != "local"
+        ):
+            return []
+        if row.status == "lobby":
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game has not started yet. Seated: {names}. The creator sends /start.",
+                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                ),
+            )
+        seat = ctx.seat()
+        if seat is None:
+            if spec is None:
+                return self._unknown(ctx, line)
+            return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
+        return await self._move(ctx, row, seat, line, spec)
+
+    async def _private_command(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        """A game command sent in a private chat: played in the sender's running game (the one
+        named by a first argument "g<id>" when they play several). Answers only the sender
+        needs come back here; the game's chat hears the public consequences."""
+        ib = ctx.inbound
+        rows = [
+            r
+            for r in await self.store.user_games(ib.user_key)
+            if r.status == "active" and r.game_id in self.games
+        ]
+        args = list(line.args)
+        ref = _GAME_REF.match(args[0]) if args else None
+        pick: GameRow | None = None
+        if ref is not None:
+            args = args[1:]
+            pick = next((r for r in rows if r.id == int(ref.group(1))), None)
+            if pick is None:
+                return self._refuse(
+                    ctx,
+                    self._t(ctx, "You play in no running game g{id}.", id=ref.group(1))
+                    + self._games_hint(ctx, rows, line.name),
+                )
+        elif len(rows) == 1:
+            pick = rows[0]
+        if pick is None:
+            if not rows:
+                return self._refuse(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "You play in no running game. Moves sent to me privately go to your "
+                        "game in a group chat.",
+                    ),
+                )
+            return self._refuse(
+                ctx,
+                self._t(ctx, "You play in several games: say which one.")
+                + self._games_hint(ctx, rows, line.name),
+            )
+        sub = Ctx(
+            replace(ib, chat_key=pick.chat_key),
+            ctx.lang,
+            claimed=ctx.claimed,
+            game=pick,
+            seats=await self.store.seats(pick.id),
+            reply_key=ib.chat_key,
+        )
+        await self._pick_chat(sub)
+        await self.reminders.on_command(sub, line)
+        outs = await self._game_command(sub, CommandLine(line.name, args, line.slash))
+        ctx.claimed = ctx.claimed or sub.claimed
+        here: list[Outbound] = []
+        there: list[Outbound] = []
+        for out in fit(outs):
+            if out.private_to is not None or out.chat_key == ib.chat_key:
+                here.append(out)
+            else:
+                there.append(out)
+        if there:
+            name = self._game_of(pick).name
+            if await self.push(there):
+                here.append(
+                    Outbound(
+                        ib.chat_key,
+                        self._t(
+                            ctx,
+                            "Done in {game} (g{id}); the game's chat has been told.",
+                            game=name,
+                            id=pick.id,
+                        ),
+                        sender_only=True,
+                    )
+                )
+            else:  # no way to reach the game's chat from here: tell the sender at least
+                here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
+        return here
+
+    async def _pick_chat(self, ctx: Ctx) -> None:
+        """The settings and language of the chat a private command is played in."""
+        chat = await self.store.chat(ctx.chat_key)
+        ctx.chat_settings = chat.settings
+        ctx.chat_lang = chat.lang or self.default_lang
+
+    def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
+        lines = [""]
+        for row in rows:
+            name = self._game_of(row).name
+            lines.append(f"g{row.id}: {name} @ {row.chat_key}")
+        example = f"/{command} g{rows[0].id} ..." if rows else f"/{command} g<id> ..."
+        lines.append(self._t(ctx, "Put the game first, e.g. {example}", example=example))
+        return "\n".join(lines)
+
+    async def _move(
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        seat: SeatRow,
+        line: CommandLine,
+        spec: CommandSpec | None,
+        ready: list[Action] | None = None,
+        expected_version: int | None = None,
+        notes: Sequence[str] = (),
+    ) -> list[Outbound]:
+        """The move pipeline: the state loaded once (the row read with the message; read again
+        only after a lost race) -> turn check -> parse -> apply -> bot moves -> the messages
+        -> one transaction with the log, the state, the reminder and the outbox rows."""
+        game = self._game_of(row)
+        player = seat.display_name
+        hours = await self._deadline_hours(row.chat_key, ctx)
+        async with self._lock(row.id):
+            fresh: GameRow | None = row
+            for attempt in range(2):
+                if attempt:
+                    fresh = await self.store.game(row.id)
+                if fresh is None or fresh.status != "active" or fresh.state_json is None:
+                    return self._refuse(
+                        ctx, self._t(ctx, "This game is over. /new starts another.")
+                    )
+                if expected_version is not None and fresh.version != expected_version:
+                    return []
+                state: State = json.loads(fresh.state_json)
+                current = list(game.current_players(state))
+                # Games with standing orders accept some actions off turn (`game.anytime`).
+                anytime = getattr(game, "anytime", None)
+                off_turn = spec is not None and spec.kind == "move" and player not in current
+                if off_turn and anytime is None:
+                    return self._not_your_turn(ctx, current)
+                try:
+                    if ready is not None:
+                        parsed: Action | list[Action] | Reply = json.loads(json.dumps(ready))
+                    elif sum(len(a) for a in line.args) > LONG_PARSE:
+                        parsed = await cpu(self._parse, ctx, game, state, player, line)
+                    else:
+                        parsed = self._parse(ctx, game, state, player, line)
+                except IllegalAction as err:
+                    return self._refuse(ctx, explain(ctx.lang, err))
+                if isinstance(parsed, Reply):
+                    await self._remember(ctx)
+                    return self._reply(ctx, parsed)
+                actions = parsed if isinstance(parsed, list) else [parsed]
+                if player not in current and not (
+                    anytime is not None and actions and all(anytime(a) for a in actions)
+                ):
+                    return self._not_your_turn(ctx, current)
+                if not actions:
+                    return self._refuse(ctx, self._t(ctx, "Nothing to do."))
+                langs = await self._langs_of(ctx, ctx.seats)
+                try:
+                    state, entries, lines, pics, private = self._apply_all(
+                        ctx, game, state, seat, actions, langs
+                    )
+                except IllegalAction as err:
+                    return self._refuse(ctx, explain(ctx.lang, err))
+                state_json = canonical_json(state)
+                played = await self._run_bots(
+                    fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.lang, langs
+                )
+                played.steps.insert(0, Step([*notes, *lines], state_json, pics, private))
+                outs = await self._announce(
+                    ctx, replace(row, version=played.version), ctx.seats, played
+                )
+                outs, rows = self._rows(ctx, outs, row.id)
+                result = await self.store.commit_moves(
+                    row.id,
+                    fresh.version,
+                    entries + played.entries,
+                    played.state_json,
+                    over=game.is_over(played.state),
+                    due=self._due(game, played.state, hours),
+                    inbound=self._inbound_key(ctx),
+                    outbox=rows,
+                )
+                if result.outcome is Outcome.DUPLICATE:
+                    return []
+                if result.outcome is Outcome.OK:
+                    self.wake_senders()
+                    return self._queued(outs, result.outbox_ids)
+                log.info(
+                    "game %s: lost a race at version %s (attempt %s)",
+                    row.id,
+                    fresh.version,
+                    attempt + 1,
+                )
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game moved on while I was applying your move; nothing was "
+                    "changed. Check /status and send it again.",
+                ),
+            )
+
+    def _too_long(self, ctx: Ctx) -> list[Outbound]:
+        return self._refuse(
+            ctx,
+            self._t(
+                ctx,
+                "That message is too long for a command (at most {n} characters); nothing "
+                "was changed.",
+                n=MAX_COMMAND,
+            ),
+        )
+
+    def _not_your_turn(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
+        if not current:
+            return self._refuse(ctx, self._t(ctx, "Nobody can move now: the game is over."))
+        return self._refuse(
+            ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=", ".join(current))
+        )
+
+    def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:
+        private = ctx.inbound.user_key if reply.private else None
+        text = reply.text.strip() or self._t(ctx, "(nothing to show)")
+        # Asked in a private chat: answered there, whatever the game's chat would have seen.
+        where = ctx.reply_key or ctx.chat_key
+        mine = ctx.reply_key is not None
+        if reply.png is not None:
+            return [
+                Outbound(
+                    where,
+                    shorten(text, MAX_CAPTION),
+                    png=reply.png,
+                    private_to=private,
+                    sender_only=mine,
+                )
+            ]
+        return [Outbound(where, text, private_to=private, sender_only=mine)]
+
+    def _apply_all(
+        self,
+        ctx: Ctx,
+        game: Game,
+        state: State,
+        seat: SeatRow,
+        actions: list[Action],
+        langs: Mapping[str, str] | None = None,
+    ) -> tuple[State, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
+        """Apply actions in order on a state freshly loaded from JSON: all or nothing (the
+        caller drops the state when this raises)."""
+        t = translator(ctx.lang)
+        entries: list[LogEntry] = []
+        lines: list[str] = []
+        pics: list[Event] = []
+        private: list[tuple[str, str]] = []
+        for action in actions:
+            state, events = game.apply(state, seat.display_name, action)
+            entries.append(
+                LogEntry(
+                    seat.user_key, seat.display_name, canonical_json(action), canonical_json(events)
+                )
+            )
+            for event in events:
+                line = game.describe_event(state, event, t)
+                if line:
+                    lines.append(line)
+                private += self._private_lines(game, state, event, ctx.seats, langs or {})
+                if game.is_picture_event(event):
+                    pics.append(event)
+        return state, entries, lines, pics, private
+
+    def _private_lines(
+        self,
+        game: Game,
+        state: State,
+        event: Event,
+        seats: Sequence[SeatRow],
+        langs: Mapping[str, str],
+    ) -> list[tuple[str, str]]:
+        """[(user key, line)] for the owner of a private event (none for a public one or a
+        bot's): the game's private line when it has one, else its public line."""
+        owner = event_owner(event)
+        if owner is None:
+            return []
+        seat = next((s for s in seats if s.display_name == owner and not s.is_bot), None)
+        if seat is None:
+            return []
+        t = translator(langs.get(owner) or self.default_lang)
+        describe = getattr(game, "describe_private_event", None) or game.describe_event
+        try:
+            line = describe(state, event, t)
+        except Exception:
+            log.exception("describing a private %s event failed", event.get("type"))
+            return []
+        return [(seat.user_key, line)] if line else []
+
+    async def _run_bots(
+        self,
+        row: GameRow,
+        seats: list[SeatRow],
+        state: State,
+        state_json: str,
+        version: int,
+        lang: str,
+        langs: Mapping[str, str] | None = None,
+    ) -> Played:
+        """While a bot seat must act, let it act (in the worker pool, off the event loop);
+        the moves are committed by the caller, with the move that started the chain."""
+        if not any(s.is_bot for s in seats):
+            return Played([], state, state_json, version)
+        return await cpu(self._bot_chain, row, seats, state, state_json, version, lang, langs or {})
+
+    def _bot_chain(
+        self,
+        row: GameRow,
+        seats: list[SeatRow],
+        state: State,
+        state_json: str,
+        version: int,
+        lang: str,
+        langs: Mapping[str, str],
+    ) -> Played:
+        game = self._game_of(row)
+        bots = {s.display_name: s for s in seats if s.is_bot}
+        played = Played([], state, state_json, version)
+        t = translator(lang)
+        seed = row.seed if row.seed is not None else 0
+        for step in range(1, MAX_BOT_MOVES + 1):
+            if game.is_over(state):
+                break
+            seat = next((bots[p] for p in game.current_players(state) if p in bots), None)
+            if seat is None:
+                break
+            action = bot_action(
+                game, state, seat.display_name, seat.bot_kind, bot_rng(seed, version)
+            )
+            if action is None:
+                played.error = "bot"
+                break
+            work: State = json.loads(state_json)
+            try:
+                work, events = game.apply(work, seat.display_name, action)
+            except IllegalAction:
+                log.exception(
+                    "game %s: bot %s chose an illegal action %r", row.id, seat.display_name, action
+                )
+                played.error = "bot"
+                break
+            state, state_json, version = work, canonical_json(work), version + 1
+            played.entries.append(
+                LogEntry(
+                    seat.user_key,
+                    seat.display_name,
+                    canonical_json(action),
+                    canonical_json(events),
+                    step,
+                )
+            )
+            lines = [x for e in events if (x := game.describe_event(state, e, t))]
+            private = [p for e in events for p in self._private_lines(game, state, e, seats, langs)]
+            played.steps.append(
+                Step(lines, state_json, [e for e in events if game.is_picture_event(e)], private)
+            )
+        played.state, played.state_json, played.version = state, state_json, version
+        return played

@@ -1,0 +1,232 @@
+"""The sender loop: delivers the outbox (bot/store_outbox.py) to one platform.
+
+Rows are written by whoever causes a message — the move's own transaction, the scheduler, a
+reminder — never sent directly, so nothing depends on a sender being up. One loop per platform
+reads the pending rows, delivers each chat's rows in order (chats in parallel), records the
+platform's message id, and survives restarts (what is pending stays pending). The platform's
+`deliver` says how a delivery went:
+- it returns the message id: the row is sent;
+- `RetryLater(delay)` (flood control's retry_after, a network error): the row and every later
+  row of its chat wait `delay` seconds; there is no retry cap, nothing is dropped;
+- `Undeliverable(reason)` (blocked by the user, chat deleted): the row is failed with the reason
+  and never retried; the chat's next rows go on.
+An unexpected exception is treated like a network error, with a growing back-off.
+
+The clock and the sleep are injected, so tests run minutes of flood control in virtual time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.messages import Button, Outbound
+from bot.store_outbox import AUDIENCE_CHAT, OutboxItem, OutRow
+
+if TYPE_CHECKING:
+    from bot.store_protocol import MessageStore
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[Outbound], Awaitable[str | None]]
+Sleep = Callable[[float], Awaitable[None]]
+
+PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
+# Back-off after an unexpected error: 2, 4, 8, ... seconds, at most this long.
+MAX_BACKOFF = 300.0
+# Look at the outbox at least this often even without a wake-up (another process may write).
+IDLE_POLL = 30.0
+CONCURRENT_CHATS = 16
+
+
+class RetryLater(Exception):
+    """Deliver again after `delay` seconds (flood control, a passing network error)."""
+
+    def __init__(self, delay: float, reason: str = "") -> None:
+        super().__init__(reason or f"retry in {delay:g} s")
+        self.delay = max(0.0, float(delay))
+
+
+class Undeliverable(Exception):
+    """The platform refuses this message for good: it is failed with `reason`."""
+
+
+def platform_of(chat_key: str) -> str:
+    return PLATFORM_OF_PREFIX.get(chat_key.split(":", 1)[0], "local")
+
+
+def body_of(out: Outbound) -> dict[str, Any]:
+    """The JSON body of an outbox row (the picture's bytes travel in their own column)."""
+    body: dict[str, Any] = {"text": out.text}
+    if out.buttons:
+        body["buttons"] = [[[b.label, b.payload] for b in row] for row in out.buttons]
+    if out.mentions:
+        body["mentions"] = [list(m) for m in out.mentions]
+    if out.sender_only:
+        body["sender_only"] = True
+    return body
+
+
+def row_of(out: Outbound, lang: str, game_id: int | None = None, sent: bool = False) -> OutRow:
+    """The outbox row of one (fitted) message: its audience is the person it is private to,
+    else the chat."""
+    return OutRow(
+        platform=platform_of(out.chat_key),
+        chat_key=out.chat_key,
+        audience=out.private_to or AUDIENCE_CHAT,
+        lang=lang,
+        body=body_of(out),
+        kind="picture" if out.png is not None else "post",
+        silent=out.silent,
+        png=out.png,
+        game_id=game_id,
+        sent=sent,
+    )
+
+
+def outbound_of(item: OutboxItem) -> Outbound:
+    body = item.body
+    return Outbound(
+        item.chat_key,
+        str(body.get("text", "")),
+        png=item.png,
+        buttons=[[Button(str(b[0]), str(b[1])) for b in row] for row in body.get("buttons", [])],
+        mentions=[(str(m[0]), str(m[1])) for m in body.get("mentions", [])],
+        private_to=None if item.audience == AUDIENCE_CHAT else item.audience,
+        sender_only=bool(body.get("sender_only", False)),
+        outbox_id=item.id,
+        silent=item.silent,
+    )
+
+
+def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
+    """The messages with the ids of their outbox rows (in the same order)."""
+    return [replace(out, outbox_id=i) for out, i in zip(outs, ids, strict=True)]
+
+
+async def _sleeping(sleep: Sleep, delay: float) -> None:
+    await sleep(delay)
+
+
+class OutboxSender:
+    """Delivers the pending rows of one platform; `start` it, `wake` it after writing rows,
+    `stop` it on the way out (a delivery in flight is simply sent again after a restart)."""
+
+    def __init__(
+        self,
+        store: MessageStore,
+        platform: str,
+        deliver: Deliver,
+        clock: Callable[[], float] | None = None,
+        sleep: Sleep | None = None,
+        concurrency: int = CONCURRENT_CHATS,
+    ) -> None:
+        self.store = store
+        self.platform = platform
+        self.deliver = deliver
+        self.clock = clock or time.time
+        self.sleep: Sleep = sleep or asyncio.sleep
+        self._limit = asyncio.Semaphore(concurrency)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        # What the loop did, for logs and tests.
+        self.sent = 0
+        self.retried = 0
+        self.failed = 0
+
+    def start(self) -> asyncio.Task[None]:
+        if self._task is None or self._task.done():
+            self._stopping = False
+            self._task = asyncio.create_task(self.run(), name=f"outbox:{self.platform}")
+        return self._task
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run(self) -> None:
+        while not self._stopping:
+            try:
+                self._wake.clear()
+                if await self.run_due():
+                    continue  # delivering may have taken a while: look again at once
+                next_at = await self.store.outbox_next_at(self.platform)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox %s: pass failed; trying again shortly", self.platform)
+                next_at = self.clock() + 5.0
+            await self._wait(next_at)
+
+    async def _wait(self, next_at: float | None) -> None:
+        if self._wake.is_set():
+            return
+        delay = IDLE_POLL if next_at is None else next_at - self.clock()
+        delay = min(max(0.0, delay), IDLE_POLL)
+        name = f"outbox:{self.platform}:wait"
+        waker = asyncio.create_task(self._wake.wait(), name=name)
+        sleeper = asyncio.create_task(_sleeping(self.sleep, delay), name=name)
+        try:
+            await asyncio.wait({waker, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (waker, sleeper):
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+
+    async def run_due(self) -> int:
+        """Deliver what may go now, each chat in order; how many rows were looked at."""
+        items = await self.store.outbox_due(self.platform, self.clock())
+        chats: dict[str, list[OutboxItem]] = {}
+        for item in items:
+            chats.setdefault(item.chat_key, []).append(item)
+        await asyncio.gather(*(self._chat(rows) for rows in chats.values()))
+        return len(items)
+
+    async def _chat(self, rows: list[OutboxItem]) -> None:
+        async with self._limit:
+            for item in rows:
+                if not await self._one(item):
+                    return  # the chat waits: its later rows keep their order
+
+    async def _one(self, item: OutboxItem) -> bool:
+        """Deliver one row; False when the chat must wait before its next row."""
+        try:
+            message_id = await self.deliver(outbound_of(item))
+        except asyncio.CancelledError:
+            raise
+        except RetryLater as later:
+            self.retried += 1
+            await self.store.outbox_retry(item.id, self.clock() + later.delay, str(later))
+            return False
+        except Undeliverable as refused:
+            self.failed += 1
+            log.warning("outbox %s: row %s refused for good: %s", self.platform, item.id, refused)
+            await self.store.outbox_failed(item.id, str(refused) or "refused")
+            return True
+        except Exception as err:
+            self.retried += 1
+            delay = min(MAX_BACKOFF, 2.0 ** min(item.attempts + 1, 16))
+            log.warning(
+                "outbox %s: row %s failed (%s); again in %g s", self.platform, item.id, err, delay
+            )
+            await self.store.outbox_retry(item.id, self.clock() + delay, repr(err))
+            return False
+        self.sent += 1
+        await self.store.outbox_sent(item.id, message_id)
+        return True

@@ -1,0 +1,235 @@
+"""The store as the bot sees it: a Protocol that the SQLite store (bot/store.py) implements and
+any other backend (PostgreSQL) implements too. The row types live in bot/store.py,
+bot/store_outbox.py and bot/store_plans.py and are shared by every backend.
+
+`MessageStore` is the part the outbox sender loop (bot/outbox.py) needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from bot.store import (
+    ActionRow,
+    ChatRow,
+    CommitResult,
+    Due,
+    GameRow,
+    LogEntry,
+    Outcome,
+    SeatRow,
+    UserRow,
+)
+from bot.store_outbox import OutboxItem, OutRow
+from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
+
+
+class MessageStore(Protocol):
+    """Inbox and outbox (the durable message path)."""
+
+    async def outbox_due(self, platform: str, now: float, limit: int = 500) -> list[OutboxItem]: ...
+
+    async def outbox_next_at(self, platform: str) -> float | None: ...
+
+    async def outbox_sent(self, item_id: int, message_id: str | None) -> None: ...
+
+    async def outbox_retry(self, item_id: int, next_at: float, error: str) -> None: ...
+
+    async def outbox_failed(self, item_id: int, reason: str) -> None: ...
+
+
+class Store(MessageStore, Protocol):
+    """Everything the table, the reminders, the scheduler and the adapters ask of storage."""
+
+    path: str
+
+    async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]: ...
+
+    async def add_seat(
+        self,
+        pk: int,
+        user_key: str,
+        wanted_name: str,
+        *,
+        max_players: int,
+        is_bot: bool = False,
+        bot_kind: str | None = None,
+        lang: str | None = None,
+        inbound: tuple[str, str] | None = None,
+    ) -> tuple[Outcome, str]: ...
+
+    async def add_vote(self, pk: int, target: str, voter: str) -> list[str]: ...
+
+    async def autopilots(self, pk: int) -> list[AutopilotRow]: ...
+
+    async def away_until(self, user_keys: Sequence[str], now: float) -> dict[str, float]: ...
+
+    async def chat(self, chat_key: str) -> ChatRow: ...
+
+    async def claim_digest(self, seen: DigestRow, next_at: float) -> bool: ...
+
+    async def claim_turn(
+        self, seen: TurnPlan, done_until: float | None, next_at: float | None
+    ) -> bool: ...
+
+    async def clear_away(self, user_key: str) -> bool: ...
+
+    async def clear_digest(self, user_key: str) -> bool: ...
+
+    async def clear_votes(self, pk: int, target: str) -> int: ...
+
+    async def close(self) -> None: ...
+
+    async def commit_moves(
+        self,
+        pk: int,
+        expected_version: int,
+        entries: Sequence[LogEntry],
+        state_json: str,
+        *,
+        over: bool,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
+    ) -> CommitResult: ...
+
+    async def create_game(
+        self,
+        chat_key: str,
+        game_id: str,
+        options: dict[str, str],
+        creator: str,
+        first_seat: tuple[str, str, str | None] | None,
+        inbound: tuple[str, str] | None = None,
+    ) -> tuple[Outcome, int]: ...
+
+    async def digest(self, user_key: str) -> DigestRow | None: ...
+
+    async def due_digests(self, now: float, limit: int = 100) -> list[DigestRow]: ...
+
+    async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]: ...
+
+    async def due_turns(self, now: float, limit: int = 100) -> list[TurnPlan]: ...
+
+    async def end_autopilot(self, pk: int, user_key: str) -> bool: ...
+
+    async def end_game(
+        self,
+        pk: int,
+        expected_version: int | None,
+        status: str,
+        inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
+    ) -> CommitResult: ...
+
+    async def ended_autopilots(self, now: float, limit: int = 100) -> list[AutopilotRow]: ...
+
+    async def game(self, pk: int) -> GameRow | None: ...
+
+    async def inbox_done(self, platform: str, update_id: str) -> None: ...
+
+    async def inbox_pending(self, platform: str, limit: int = 1000) -> list[tuple[str, str]]: ...
+
+    async def inbox_put(self, platform: str, update_id: str, payload: str) -> bool: ...
+
+    async def last_game(self, chat_key: str) -> GameRow | None: ...
+
+    async def next_wake(self) -> float | None: ...
+
+    async def open_game(self, chat_key: str) -> GameRow | None: ...
+
+    async def outbox(
+        self, chat_key: str | None = None, status: str | None = None
+    ) -> list[OutboxItem]: ...
+
+    async def outbox_add(self, rows: Sequence[OutRow]) -> list[int]: ...
+
+    async def outbox_due(self, platform: str, now: float, limit: int = 500) -> list[OutboxItem]: ...
+
+    async def outbox_failed(self, item_id: int, reason: str) -> None: ...
+
+    async def outbox_next_at(self, platform: str) -> float | None: ...
+
+    async def outbox_retry(self, item_id: int, next_at: float, error: str) -> None: ...
+
+    async def outbox_sent(self, item_id: int, message_id: str | None) -> None: ...
+
+    async def prune_inbound(self) -> None: ...
+
+    async def prune_messages(self) -> None: ...
+
+    async def record_inbound(self, platform: str, update_id: str) -> bool: ...
+
+    async def reminder(self, pk: int) -> ReminderRow | None: ...
+
+    async def remove_seat(
+        self, pk: int, user_key: str, inbound: tuple[str, str] | None = None
+    ) -> Outcome: ...
+
+    async def replan_now(self, pks: Sequence[int], now: float) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def seats(self, pk: int) -> list[SeatRow]: ...
+
+    async def seen(self, platform: str, update_id: str) -> bool: ...
+
+    async def set_away(self, user_key: str, until: float) -> None: ...
+
+    async def set_chat_lang(self, chat_key: str, lang: str | None) -> None: ...
+
+    async def set_chat_settings(self, chat_key: str, settings: dict[str, Any]) -> None: ...
+
+    async def set_digest(
+        self, user_key: str, chat_key: str, hour: int, tz: str, next_at: float
+    ) -> None: ...
+
+    async def set_seat_bot(
+        self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
+    ) -> None: ...
+
+    async def set_user(
+        self, user_key: str, lang: str | None = None, dm_ok: bool | None = None
+    ) -> None: ...
+
+    async def start_autopilot(
+        self, pk: int, user_key: str, reason: str, until: float | None, bot_kind: str
+    ) -> bool: ...
+
+    async def start_game(
+        self,
+        pk: int,
+        seed: int,
+        seat_names: list[str],
+        state_json: str,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+        *,
+        entries: Sequence[LogEntry] = (),
+        over: bool = False,
+        outbox: Sequence[OutRow] = (),
+    ) -> CommitResult: ...
+
+    async def turn_plan(self, pk: int) -> TurnPlan | None: ...
+
+    async def undo_last(
+        self,
+        pk: int,
+        expected_version: int,
+        from_seq: int,
+        state_json: str,
+        due: Due | None,
+        inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
+    ) -> CommitResult: ...
+
+    async def user(self, user_key: str) -> UserRow: ...
+
+    async def user_autopilots(self, user_key: str) -> list[AutopilotRow]: ...
+
+    async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]: ...
+
+    async def users(self, user_keys: Sequence[str]) -> dict[str, UserRow]: ...
+
+    async def votes_against(self, pk: int, target: str) -> list[str]: ...

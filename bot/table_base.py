@@ -1,0 +1,315 @@
+"""The table service's state, its outbox glue and the small helpers every part uses."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.context import (
+    Clock,
+    Ctx,
+    discover_games,
+    fit,
+    takes_t,
+)
+from bot.grammar import (
+    CommandLine,
+    shorten,
+    table_commands,
+)
+from bot.i18n import resolve_lang, tr, translator
+from bot.messages import Outbound
+from bot.outbox import Deliver, OutboxSender, Sleep, platform_of, row_of
+from bot.reminders import Reminders, reminder_commands
+from bot.service import Sender
+from bot.store import (
+    DEFAULT_DEADLINE_HOURS,
+    Due,
+    GameRow,
+    OutRow,
+    SeatRow,
+    Store,
+)
+from engine.core import Reply
+from engine.core.protocol import Action, Game, State
+
+log = logging.getLogger(__name__)
+
+
+class TableBase:
+    """The table's state and the helpers every part uses (bot/table.py assembles the parts)."""
+
+    reminders: Reminders  # set by bot.table.Table
+
+    def __init__(
+        self,
+        store: Store,
+        games: Mapping[str, Game] | None = None,
+        clock: Clock | None = None,
+        render: bool = True,
+        seeder: Callable[[], int] | None = None,
+        default_lang: str = "en",
+        durable: Sequence[str] = (),
+    ) -> None:
+        self.store = store
+        self.games: dict[str, Game] = dict(games if games is not None else discover_games())
+        self.clock: Clock = clock or time.time
+        self.render = render
+        self.seeder = seeder or (lambda: secrets.randbits(63))
+        self.default_lang = default_lang
+        self.senders: dict[str, Sender] = {}
+        # Platforms whose messages wait in the outbox for their sender loop (`register_delivery`)
+        # rather than going out through `senders` or the caller of `handle`.
+        self.durable = frozenset(durable)
+        self.deliveries: dict[str, OutboxSender] = {}
+        self.hold_replies: dict[str, float] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._table_specs = (*table_commands(self.games), *reminder_commands())
+        self._table_names = {s.name for s in self._table_specs}
+        self._game_names = {c.name for g in self.games.values() for c in g.commands}
+        self._takes_t: dict[tuple[int, str], bool] = {}
+
+    def register_sender(self, platform: str, send: Sender) -> None:
+        self.senders[platform] = send
+
+    def register_delivery(
+        self,
+        platform: str,
+        deliver: Deliver,
+        clock: Callable[[], float] | None = None,
+        sleep: Sleep | None = None,
+        *,
+        hold_replies: float = 0.0,
+    ) -> OutboxSender:
+        """Start the outbox sender loop of `platform` (its adapter calls this once it can
+        deliver); from then on the platform's messages wait in the outbox for it. With
+        `hold_replies`, a command's public answers in its own chat wait that long for the
+        adapter, which delivers them as replies and reports them `delivered`."""
+        if hold_replies > 0:
+            self.hold_replies[platform] = hold_replies
+        old = self.deliveries.get(platform)
+        if old is not None:
+            old.deliver = deliver
+            return old
+        sender = OutboxSender(self.store, platform, deliver, clock=clock, sleep=sleep)
+        self.deliveries[platform] = sender
+        self.durable = self.durable | {platform}
+        sender.start()
+        return sender
+
+    async def delivered(self, outbox_id: int, message_id: str | None) -> None:
+        await self.store.outbox_sent(outbox_id, message_id)
+
+    async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
+        await self.store.inbox_put(platform, update_id, payload)
+
+    async def update_done(self, platform: str, update_id: str) -> None:
+        await self.store.inbox_done(platform, update_id)
+
+    async def pending_updates(self, platform: str) -> list[tuple[str, str]]:
+        return await self.store.inbox_pending(platform)
+
+    def _is_durable(self, chat_key: str) -> bool:
+        return platform_of(chat_key) in self.durable
+
+    def wake_senders(self) -> None:
+        for sender in self.deliveries.values():
+            sender.wake()
+
+    def _rows(
+        self, ctx: Ctx, outs: list[Outbound], game_id: int | None
+    ) -> tuple[list[Outbound], list[OutRow]]:
+        """Fitted messages and the outbox rows of those a sender loop delivers (a durable
+        platform's); the others (the terminal's) are shown by the caller of `handle` and need
+        no row. Public answers in the command's own chat wait `hold_replies` for an adapter
+        that replies itself."""
+        fitted = fit(outs)
+        hold = self.hold_replies.get(ctx.inbound.platform, 0.0)
+        rows = []
+        for o in fitted:
+            if not self._is_durable(o.chat_key):
+                continue
+            row = row_of(o, ctx.lang, game_id)
+            if hold and o.private_to is None and o.chat_key == ctx.inbound.chat_key:
+                row = replace(row, delay=hold)
+            rows.append(row)
+        return fitted, rows
+
+    def _queued(self, outs: list[Outbound], ids: Sequence[int]) -> list[Outbound]:
+        """Mark the messages whose rows wait for a sender loop (the caller must not send them):
+        the durable ones, in order, got the ids."""
+        if not ids:
+            return outs
+        queue = iter(ids)
+        return [
+            replace(o, outbox_id=next(queue)) if self._is_durable(o.chat_key) else o for o in outs
+        ]
+
+    async def push(self, outbounds: Sequence[Outbound], lang: str | None = None) -> int:
+        """Messages nobody asked for (reminders, notes, a move made outside a chat message):
+        for a durable platform they are written to the outbox (those already there are left
+        alone); elsewhere they go through the registered senders. Returns how many were
+        queued or sent."""
+        done = 0
+        rows = []
+        for out in fit(list(outbounds)):
+            if self._is_durable(out.chat_key):
+                if out.outbox_id is None:
+                    rows.append(row_of(out, lang or self.default_lang))
+                done += 1
+                continue
+            send = self.senders.get(platform_of(out.chat_key))
+            if send is None:
+                log.warning("no sender for %s; message dropped", out.chat_key)
+                continue
+            try:
+                await send(out)
+                done += 1
+            except Exception:
+                log.exception("sending to %s failed", out.chat_key)
+        if rows:
+            await self.store.outbox_add(rows)
+        self.wake_senders()
+        return done
+
+    async def stop_senders(self) -> None:
+        for sender in self.deliveries.values():
+            await sender.stop()
+
+    async def close(self) -> None:
+        await self.stop_senders()
+        await self.store.close()
+
+    # ================================================================== small helpers
+    def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        return [Outbound(ctx.chat_key, text, **kw)]
+
+    def _refuse(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        """A reply only the sender needs (a refusal, a usage hint): ephemeral on Discord, an
+        ordinary reply elsewhere; in the private chat when the move came from there."""
+        return [Outbound(ctx.reply_key or ctx.chat_key, text, sender_only=True, **kw)]
+
+    async def _pick_lang(self, ctx: Ctx) -> None:
+        """The sender's language: their own /lang, else their platform's, else the chat's
+        (or the table's default). Reads the chat's settings on the way."""
+        ib = ctx.inbound
+        chat = await self.store.chat(ib.chat_key)
+        ctx.chat_settings = chat.settings
+        ctx.chat_lang = chat.lang or self.default_lang
+        user = await self.store.user(ib.user_key)
+        ctx.lang = resolve_lang(user.lang, ib.lang, ctx.chat_lang)
+
+    async def _langs_of(self, ctx: Ctx, seats: Sequence[SeatRow]) -> dict[str, str]:
+        """Each human seat's language (display name -> catalog name), for private lines."""
+        langs: dict[str, str] = {}
+        others = [s for s in seats if not s.is_bot and s.user_key != ctx.inbound.user_key]
+        users = await self.store.users([s.user_key for s in others]) if others else {}
+        for seat in seats:
+            if seat.is_bot:
+                continue
+            if seat.user_key == ctx.inbound.user_key:
+                langs[seat.display_name] = ctx.lang
+                continue
+            user = users[seat.user_key]
+            langs[seat.display_name] = resolve_lang(
+                user.lang, seat.lang, ctx.chat_lang or self.default_lang
+            )
+        return langs
+
+    def _accepts_t(self, game: Game, method: str) -> bool:
+        key = (id(game), method)
+        known = self._takes_t.get(key)
+        if known is None:
+            fn = getattr(game, method, None)
+            known = self._takes_t[key] = fn is not None and takes_t(fn)
+        return known
+
+    def _parse(
+        self, ctx: Ctx, game: Game, state: State, player: str, line: CommandLine
+    ) -> Action | list[Action] | Reply:
+        """game.parse, with the sender's translator when the game takes one."""
+        if self._accepts_t(game, "parse"):
+            parse: Any = game.parse
+            return parse(state, player, line.name, list(line.args), t=translator(ctx.lang))
+        return game.parse(state, player, line.name, list(line.args))
+
+    def _game_buttons(
+        self, game: Game, state: State, player: str, lang: str
+    ) -> list[tuple[str, str]]:
+        """game.buttons with labels in `lang`: the game translates them when it takes a
+        translator; otherwise its (English, N_-marked) labels go through the catalog."""
+        if self._accepts_t(game, "buttons"):
+            buttons: Any = game.buttons
+            return list(buttons(state, player, t=translator(lang)))
+        return [(tr(lang, label), command) for label, command in game.buttons(state, player)]
+
+    def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
+        return tr(ctx.lang, message, **params)
+
+    def _game_of(self, row: GameRow) -> Game:
+        return self.games[row.game_id]
+
+    def _lock(self, pk: int) -> asyncio.Lock:
+        lock = self._locks.get(pk)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[pk] = lock
+        return lock
+
+    def _inbound_key(self, ctx: Ctx) -> tuple[str, str] | None:
+        ib = ctx.inbound
+        ctx.claimed = True
+        return (ib.platform, ib.update_id) if ib.update_id is not None else None
+
+    async def _remember(self, ctx: Ctx) -> None:
+        """Record the update id of a message that changed nothing (answers only)."""
+        key = self._inbound_key(ctx)
+        if key is not None:
+            await self.store.record_inbound(*key)
+
+    async def _deadline_hours(self, chat_key: str, ctx: Ctx | None = None) -> float:
+        if ctx is not None and ctx.chat_settings is not None and ctx.chat_key == chat_key:
+            settings = ctx.chat_settings  # read with the message, no second query
+        else:
+            settings = (await self.store.chat(chat_key)).settings
+        try:
+            hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
+        except (TypeError, ValueError):
+            hours = DEFAULT_DEADLINE_HOURS
+        return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
+
+    def _due(self, game: Game, state: State, hours: float) -> Due | None:
+        if game.is_over(state):
+            return None
+        now = self.clock()
+        return Due(list(game.current_players(state)), now, now + hours * 3600.0)
+
+    def _no_game(self, ctx: Ctx) -> list[Outbound]:
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "No game here yet. Open one with /new <game> ({games}).",
+                games=", ".join(self.games) or "-",
+            ),
+        )
+
+    def _can_manage(self, ctx: Ctx) -> bool:
+        assert ctx.game is not None
+        return ctx.inbound.user_key == ctx.game.creator or ctx.inbound.is_admin
+
+    def _unknown(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        return self._refuse(
+            ctx,
+            self._t(
+                ctx,
+                "Unknown command /{name}. /help lists the commands.",
+                name=shorten(line.name, 32),
+            ),
+        )

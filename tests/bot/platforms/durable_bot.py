@@ -1,0 +1,41 @@
+"""A bot process for the crash tests: the real table (dice pile game), the real Telegram adapter
+against the fake Bot API at the given URL, the scheduler, `bot.runner.serve` (SIGTERM).
+
+    python -m tests.bot.platforms.durable_bot <db> <bot api base url>
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from bot.platforms.telegram import build_application, running
+from bot.runner import serve
+from bot.settings import Settings
+from bot.store import Store
+from bot.table import Table
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.platforms.fake_telegram import make_settings, no_retries
+
+
+async def main(db: str, base_url: str) -> None:
+    store = await Store.open(db)
+    table = Table(store, games={"dicepile": ChatDicePile()}, render=False, durable=("telegram",))
+
+    async def telegram(table: Table, settings: Settings) -> None:
+        app = build_application(table, settings, base_url=base_url, rate_limiter=no_retries())
+        async with running(app, settings, poll_timeout=1):
+            print("ready", flush=True)
+            await asyncio.Event().wait()
+
+    try:
+        await serve(make_settings(), servers={"telegram": telegram}, table=table)
+    finally:
+        await table.close()
+    print("stopped", flush=True)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(main(sys.argv[1], sys.argv[2]))
