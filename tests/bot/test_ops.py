@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli, health, ops, workers
+from bot import cli, health, ops
+from bot import supervisor as workers
 from bot.settings import Settings, load_dotenv
 from bot.store import Store
 from bot.table import Table
