@@ -214,4 +214,8 @@ def _can_finish(state: State, p: dict, end: int) -> bool:
     return len(p["cities"]) >= end - 3
 
 
-BOTS: dict[str, BotFn] = {"random": random_bot, "heuristic": heuristic_bot, "strong": lazy_bot("engine.powergrid.strong")}
+BOTS: dict[str, BotFn] = {
+    "random": random_bot,
+    "heuristic": heuristic_bot,
+    "strong": lazy_bot("engine.powergrid.strong"),
+}

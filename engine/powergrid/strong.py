@@ -173,7 +173,9 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
     if kind == "buy":
         q = resource_quote(state, action["resource"], action["count"])
         return t.gettext("Buy {count} {resource}: {cost} E, fuel for your next run").format(
-            count=action["count"], resource=t.gettext(RESOURCE_NAMES.get(action["resource"], action["resource"])), cost=q["total"]
+            count=action["count"],
+            resource=t.gettext(RESOURCE_NAMES.get(action["resource"], action["resource"])),
+            cost=q["total"],
         )
     if kind == "power":
         q = income_quote(state, player)
@@ -204,4 +206,3 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
     return t.gettext("Pass: {odds}% to win, the game ends at {end} cities").format(
         odds=_odds(decision), end=end
     )
-
