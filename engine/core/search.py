@@ -1,18 +1,20 @@
 """Determinised rollout search: the engine of every game's `strong` bot (issue 24).
 
-One decision of `player` is searched as follows (Perfect Information Monte Carlo with UCB1 at
-the root, the flat form of information-set MCTS):
+One decision of `player` is searched as follows (Perfect Information Monte Carlo at the root,
+the flat form of information-set MCTS):
 
 1. the game's glue lists a few candidate actions (the rollout policy's own choice first);
 2. every iteration draws a *determinisation*: a copy of the state in which everything the
    player cannot see (deck order, other players' secrets, hidden money, the game's RNG) is
    re-sampled from what `view(state, player)` shows, using only the search's own RNG, so the
    choice never depends on hidden information (no peeking);
-3. UCB1 picks a candidate, which is applied to the determinisation, and the rollout policy
-   (the game's heuristic bot) plays every seat until the game ends or `horizon` actions
-   have passed; the glue's `evaluate` turns the position into a value in [0, 1];
-4. after the budget, the candidate with the best mean value is played (ties: the earlier,
-   i.e. the policy's own choice).
+3. every candidate is applied to the same determinisation and the rollout policy (the
+   game's heuristic bot) plays every seat with the same dice until the game ends or
+   `horizon` actions have passed (common random numbers: candidates are compared on paired
+   samples); the glue's `evaluate` turns the position into a value in [0, 1];
+4. after the budget, the policy's own move is played unless another beats it on the paired
+   samples by more than one standard error (a search on few samples must not wander off a
+   sound policy on noise).
 
 Deterministic for a given RNG and an iteration budget; a time budget (production) makes the
 iteration count depend on the machine's speed. The search is a plain synchronous function:
@@ -27,16 +29,17 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from engine.core.errors import IllegalAction
-from engine.core.protocol import Action, BotFn, Game, State
+from engine.core.protocol import Action, BotFn, Event, State
 from engine.core.rng import Rng, new_rng_state
 
 # Production default: seconds of thinking per decision (issue 24), BOARDCHAT_BOT_BUDGET.
 DEFAULT_SECONDS = 2.0
 ENV_BUDGET = "BOARDCHAT_BOT_BUDGET"
-UCB_C = 0.7
+# Standard errors by which a move must beat the policy's own on paired samples to replace it.
+Z = 1.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,16 @@ def current_budget() -> Budget:
     return parse_budget(text) if text else Budget(seconds=DEFAULT_SECONDS)
 
 
+class Rules(Protocol):
+    """The part of a game the search drives (every `Game` has it)."""
+
+    def current_players(self, state: State) -> list[str]: ...
+
+    def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]: ...
+
+    def is_over(self, state: State) -> bool: ...
+
+
 @dataclass(frozen=True)
 class Glue:
     """What a game supplies to the search (engine/<game>/strong.py).
@@ -87,7 +100,7 @@ class Glue:
     - horizon: actions per rollout before `evaluate` judges an unfinished game.
     """
 
-    game: Game
+    game: Rules
     determinise: Callable[[State, str, Rng], State]
     candidates: Callable[[State, str, Rng], list[Action]]
     policy: BotFn
@@ -98,12 +111,15 @@ class Glue:
 @dataclass
 class Arm:
     action: Action
-    visits: int = 0
-    total: float = 0.0
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def visits(self) -> int:
+        return len(self.values)
 
     @property
     def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
+        return sum(self.values) / len(self.values) if self.values else 0.0
 
 
 @dataclass
@@ -146,11 +162,16 @@ def rollout(glue: Glue, state: State, rng: Rng, steps: int) -> None:
 def search(
     glue: Glue, state: State, player: str, rng: Rng, budget: Budget | None = None
 ) -> Decision:
-    """The best of the glue's candidates for `player` after `budget` (see the module doc)."""
+    """The best of the glue's candidates for `player` after `budget` (see the module doc).
+
+    The search runs in rounds: a round draws one determinisation and one rollout seed and
+    plays every candidate in that same world with the same dice (common random numbers), so
+    candidates are compared on paired samples. One round always runs; `iterations` counts
+    rollouts (a round costs one per candidate).
+    """
     budget = budget or current_budget()
-    candidates = glue.candidates(state, player, rng)
     unique: list[Action] = []
-    for action in candidates:
+    for action in glue.candidates(state, player, rng):
         if action not in unique:
             unique.append(action)
     arms = [Arm(a) for a in unique]
@@ -158,38 +179,42 @@ def search(
         return Decision(arms[0].action, arms, 0)
     steps = glue.horizon if budget.rollout_cap is None else min(glue.horizon, budget.rollout_cap)
     deadline = None if budget.seconds is None else budget.clock() + budget.seconds
-    limit = budget.iterations
     done = 0
     while True:
-        if limit is not None and done >= limit:
+        if done and budget.iterations is not None and done >= budget.iterations:
             break
-        # Every arm once before the time limit counts, so a choice is never blind.
-        if deadline is not None and done >= len(arms) and budget.clock() >= deadline:
+        if done and deadline is not None and budget.clock() >= deadline:
             break
-        arm = _select(arms, done)
-        world = glue.determinise(state, player, rng)
-        try:
-            glue.game.apply(world, player, copy_state(arm.action))
-        except IllegalAction:
-            # Legal in the real state but not in this sample (it cannot happen when the
-            # determinisation keeps everything the player knows); worth nothing here.
-            value = 0.0
-        else:
-            rollout(glue, world, rng, steps)
-            value = glue.evaluate(world, player)
-        arm.visits += 1
-        arm.total += value
-        done += 1
-    best = max(range(len(arms)), key=lambda i: (arms[i].mean, -i))
-    return Decision(arms[best].action, arms, done)
+        world_seed, dice_seed = rng.next64(), rng.next64()
+        for arm in arms:
+            world = glue.determinise(state, player, Rng(new_rng_state(world_seed)))
+            try:
+                glue.game.apply(world, player, copy_state(arm.action))
+            except IllegalAction:
+                # Legal in the real state but not in this sample (it cannot happen when
+                # the determinisation keeps everything the player knows): worth nothing.
+                arm.values.append(0.0)
+                continue
+            rollout(glue, world, Rng(new_rng_state(dice_seed)), steps)
+            arm.values.append(glue.evaluate(world, player))
+        done += len(arms)
+    return Decision(arms[_choose(arms)].action, arms, done)
 
 
-def _select(arms: list[Arm], done: int) -> Arm:
-    for arm in arms:
-        if arm.visits == 0:
-            return arm
-    log_n = math.log(done)
-    return max(arms, key=lambda a: a.mean + UCB_C * math.sqrt(log_n / a.visits))
+def _choose(arms: list[Arm]) -> int:
+    """The policy's move (arm 0) unless another is better on the paired samples by more than
+    `Z` standard errors of the difference; then the best such."""
+    base = arms[0].values
+    n = len(base)
+    best, best_gain = 0, 0.0
+    for i in range(1, len(arms)):
+        diffs = [a - b for a, b in zip(arms[i].values, base, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        margin = Z * math.sqrt(var / n) if n > 1 else 0.0
+        if mean - margin > best_gain:
+            best, best_gain = i, mean - margin
+    return best
 
 
 def rank_value(ranking: list[list[str]], player: str) -> float:

@@ -11,8 +11,9 @@ from the view only:
   draw from the area's class (as setup draws them);
 - rivals' peeks and standing orders: unknown, so none (the rollout policy sets its orders);
 - the game's RNG (dice and draws): re-seeded from the search's RNG.
-Rollouts stop after `HORIZON` actions; an unfinished game is judged by VP plus the goods per
-turn the network is expected to ship over the turns left.
+Rivals play the economic bot or, in half the worlds, the launcher rush (an opponent model,
+not a secret). Rollouts stop after `HORIZON` actions; an unfinished game is judged by VP
+plus the goods per turn the network is expected to ship over the turns left.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from engine.iec.techs import TECHS
 
 HORIZON = 48  # actions per rollout: about two game turns of two players
 ALTERNATIVES = 4  # evenly spaced legal actions besides the policies' moves
+MODEL = "_strong_model"  # a key only determinised worlds carry (see `policy`)
 DEFAULT_ORDERS: dict[str, Any] = {
     "power": [],
     "give": {},
@@ -57,6 +59,9 @@ DEFAULT_ORDERS: dict[str, Any] = {
 def determinise(state: State, player: str, rng: Rng) -> State:
     world: State = copy_state(state)
     reseed(world, rng)
+    # Opponent model (not hidden information): in half the worlds the rivals play the
+    # launcher rush in the rollouts, so the search learns to meet an aggressive rival too.
+    world[MODEL] = {"searcher": player, "rush": rng.below(2) == 0}
     for t in world["tokens"]:
         if not t["up"] and t["owner"] != player:
             t["real"] = rng.below(3) == 0
@@ -75,12 +80,20 @@ def determinise(state: State, player: str, rng: Rng) -> State:
         if name == player:
             continue
         hidden = len(pl["techs"]) - len(pl["revealed"])
-        pool = [n for n in sorted(TECHS) if n not in pl["revealed"]]
-        rng.shuffle(pool)
-        pl["techs"] = list(pl["revealed"]) + pool[:hidden]
+        techs: list[int] = [n for n in sorted(TECHS) if n not in pl["revealed"]]
+        rng.shuffle(techs)
+        pl["techs"] = list(pl["revealed"]) + techs[:hidden]
         pl["peeks"] = {}
         pl["orders"] = copy_state(DEFAULT_ORDERS)
     return world
+
+
+def policy(state: State, player: str, rng: Rng) -> Action:
+    """The rollout policy: the economic bot, or the rush for rivals in a rush world."""
+    model = state.get(MODEL)
+    if model is not None and model["rush"] and player != model["searcher"]:
+        return rush_bot(state, player, rng)
+    return economic_bot(state, player, rng)
 
 
 def _spread(actions: list[Action], most: int) -> list[Action]:
@@ -120,7 +133,7 @@ def glue() -> Glue:
         game=GAME,
         determinise=determinise,
         candidates=candidates,
-        policy=economic_bot,
+        policy=policy,
         evaluate=evaluate,
         horizon=HORIZON,
     )

@@ -174,7 +174,7 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
         q = resource_quote(state, action["resource"], action["count"])
         return t.gettext("Buy {count} {resource}: {cost} E, fuel for your next run").format(
             count=action["count"],
-            resource=t.gettext(RESOURCE_NAMES.get(action["resource"], action["resource"])),
+            resource=t.gettext(str(RESOURCE_NAMES.get(action["resource"], action["resource"]))),
             cost=q["total"],
         )
     if kind == "power":

@@ -106,7 +106,7 @@ def hint(
             cities=" - ".join(action["cities"])
         )
     elif kind in ("build_plant", "upgrade"):
-        plant = PLANTS[action.get("plant", action.get("new", 0))]
+        plant = PLANTS[int(action["plant"] if kind == "build_plant" else action["new"])]
         why = t.gettext("Build plant {plant}: powers {output} cities").format(
             plant=plant.number, output=plant.output
         )

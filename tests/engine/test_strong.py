@@ -137,13 +137,15 @@ def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     decision = search.search(
         glue, state, player, Rng(new_rng_state(1)), search.Budget(iterations=5)
     )
-    assert decision.iterations == 5 or len(decision.arms) == 1
+    arms = len(decision.arms)
+    # Rounds of one rollout per candidate until 5 rollouts are reached.
+    assert decision.iterations == -(-5 // arms) * arms or arms == 1
     ticks = iter(range(1000))
     timed = search.Budget(seconds=3.0, rollout_cap=4, clock=lambda: float(next(ticks)))
     decision = search.search(glue, state, player, Rng(new_rng_state(1)), timed)
-    # The clock is read at the start (0, deadline 3) and, once every arm was tried, before
-    # each further iteration (1, 2, 3): two more iterations, then the deadline stops it.
-    assert decision.iterations == len(decision.arms) + 2 or len(decision.arms) == 1
+    # The clock is read at the start (0, deadline 3) and before every round after the first
+    # (1, 2, 3): three rounds of one rollout per candidate.
+    assert decision.iterations == 3 * len(decision.arms) or len(decision.arms) == 1
 
 
 def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
