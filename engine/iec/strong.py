@@ -167,10 +167,11 @@ def hint(
             cell=action["cell"]
         )
     elif kind == "tech":
-        why = t.gettext("Buy {tech}").format(tech=t.gettext(TECHS[action["tech"]]))
+        name = TECHS[action["tech"]]
+        why = t.gettext("Buy {tech}").format(tech=t.gettext(name))
     else:
         chosen = next(a for a in decision.arms if a.action == action)
-        why = t.gettext("/{move}: {odds}% to win in the simulations").format(
-            move=kind, odds=round(100 * chosen.mean)
+        why = t.gettext("{move}: {odds}% to win in the simulations").format(
+            move="/" + str(kind), odds=round(100 * chosen.mean)
         )
     return action, why

@@ -32,7 +32,7 @@ from engine.powergrid.bots import heuristic_bot
 from engine.powergrid.data import PLANTS, STEP3, TOP_OF_DECK
 from engine.powergrid.legal import legal_actions
 from engine.powergrid.quotes import connection_quote, income_quote, resource_quote
-from engine.powergrid.rules import build_options, expected, limits
+from engine.powergrid.rules import build_options, expected
 
 # Cities a rollout builds towards are worth this much money each in a horizon evaluation.
 CITY_MONEY = 12
@@ -172,21 +172,25 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
         return line
     if kind == "buy":
         q = resource_quote(state, action["resource"], action["count"])
-        return t.gettext("Buy {count} {resource}: {cost} E, fuel for your next run").format(
+        return t.gettext("Buy {resource} × {count}: {cost} E, fuel for your next run").format(
             count=action["count"],
             resource=t.gettext(str(RESOURCE_NAMES.get(action["resource"], action["resource"]))),
             cost=q["total"],
         )
     if kind == "power":
         q = income_quote(state, player)
-        return t.gettext("Power {powered} cities: {income} E income").format(
-            powered=q["powered"], income=q["income"]
-        )
+        return t.ngettext(
+            "Power {powered} city: {income} E income",
+            "Power {powered} cities: {income} E income",
+            q["powered"],
+        ).format(powered=q["powered"], income=q["income"])
     if kind == "open":
         plant = PLANTS[action["plant"]]
-        return t.gettext("Open plant {plant} at {bid} E: powers {output} cities").format(
-            plant=plant.number, bid=action["bid"], output=plant.output
-        )
+        return t.ngettext(
+            "Open plant {plant} at {bid} E: it powers {output} city",
+            "Open plant {plant} at {bid} E: it powers {output} cities",
+            plant.output,
+        ).format(plant=plant.number, bid=action["bid"], output=plant.output)
     if kind == "raise":
         return t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
             bid=action["bid"], plant=state["auction"]["plant"]
@@ -195,14 +199,15 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
         return t.gettext("Discard plant {plant}: your weakest").format(plant=action["plant"])
     if kind == "done" and expected(state) == "build":
         capacity = sum(PLANTS[n].output for n in p["plants"])
-        return t.gettext("Stop building: your plants power {capacity} cities").format(
-            capacity=capacity
-        )
+        return t.ngettext(
+            "Stop building: your plants power {capacity} city",
+            "Stop building: your plants power {capacity} cities",
+            capacity,
+        ).format(capacity=capacity)
     if kind == "done":
         return t.gettext("Buy nothing more: keep your money")
     if kind == "choose_region":
         return t.gettext("Choose region {region}").format(region=action["region"])
-    end = limits(state)["end"]
-    return t.gettext("Pass: {odds}% to win, the game ends at {end} cities").format(
-        odds=_odds(decision), end=end
+    return t.gettext("{move}: {odds}% to win in the simulations").format(
+        move="/" + str(kind), odds=_odds(decision)
     )

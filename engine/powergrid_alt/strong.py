@@ -94,9 +94,11 @@ def hint(
     odds = round(100 * chosen.mean)
     if kind == "open":
         plant = PLANTS[action["plant"]]
-        why = t.gettext("Open plant {plant} at {bid} E: powers {output} cities").format(
-            plant=plant.number, bid=action["bid"], output=plant.output
-        )
+        why = t.ngettext(
+            "Open plant {plant} at {bid} E: it powers {output} city",
+            "Open plant {plant} at {bid} E: it powers {output} cities",
+            plant.output,
+        ).format(plant=plant.number, bid=action["bid"], output=plant.output)
     elif kind == "raise":
         why = t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
             bid=action["bid"], plant=state["auction"]["plant"]
@@ -107,9 +109,11 @@ def hint(
         )
     elif kind in ("build_plant", "upgrade"):
         plant = PLANTS[int(action["plant"] if kind == "build_plant" else action["new"])]
-        why = t.gettext("Build plant {plant}: powers {output} cities").format(
-            plant=plant.number, output=plant.output
-        )
+        why = t.ngettext(
+            "Build plant {plant}: it powers {output} city",
+            "Build plant {plant}: it powers {output} cities",
+            plant.output,
+        ).format(plant=plant.number, output=plant.output)
     elif kind == "buy":
         why = t.gettext("Buy fuel for one run of plant {plant}").format(
             plant=action.get("plant", "")
