@@ -178,13 +178,17 @@ def search(
     if len(arms) <= 1:
         return Decision(arms[0].action, arms, 0)
     steps = glue.horizon if budget.rollout_cap is None else min(glue.horizon, budget.rollout_cap)
-    deadline = None if budget.seconds is None else budget.clock() + budget.seconds
-    done = 0
+    started = budget.clock() if budget.seconds is not None else 0.0
+    deadline = None if budget.seconds is None else started + budget.seconds
+    done = rounds = 0
     while True:
         if done and budget.iterations is not None and done >= budget.iterations:
             break
-        if done and deadline is not None and budget.clock() >= deadline:
-            break
+        if done and deadline is not None:
+            # Stop when another round of the average length would overrun the deadline.
+            now = budget.clock()
+            if now + (now - started) / rounds >= deadline:
+                break
         world_seed, dice_seed = rng.next64(), rng.next64()
         for arm in arms:
             world = glue.determinise(state, player, Rng(new_rng_state(world_seed)))
@@ -198,6 +202,7 @@ def search(
             rollout(glue, world, Rng(new_rng_state(dice_seed)), steps)
             arm.values.append(glue.evaluate(world, player))
         done += len(arms)
+        rounds += 1
     return Decision(arms[_choose(arms)].action, arms, done)
 
 

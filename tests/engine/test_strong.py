@@ -141,11 +141,12 @@ def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     # Rounds of one rollout per candidate until 5 rollouts are reached.
     assert decision.iterations == -(-5 // arms) * arms or arms == 1
     ticks = iter(range(1000))
-    timed = search.Budget(seconds=3.0, rollout_cap=4, clock=lambda: float(next(ticks)))
+    timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: float(next(ticks)))
     decision = search.search(glue, state, player, Rng(new_rng_state(1)), timed)
-    # The clock is read at the start (0, deadline 3) and before every round after the first
-    # (1, 2, 3): three rounds of one rollout per candidate.
-    assert decision.iterations == 3 * len(decision.arms) or len(decision.arms) == 1
+    # The clock reads 0 at the start (deadline 10) and r after round r, so a round lasts 1 on
+    # average: the search stops after round 9, when one more would end at the deadline
+    # (a decision never overruns its budget by a round).
+    assert decision.iterations == 9 * len(decision.arms) or len(decision.arms) == 1
 
 
 def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
