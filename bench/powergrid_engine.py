@@ -28,6 +28,7 @@ Usage: .venv/bin/python bench/powergrid_engine.py [games] [seed] [--policy heuri
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -51,6 +52,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# Per policy: CPU seconds of the throughput pass (process time, not wall time).
+CPU_SECONDS: dict[str, float] = {}
+
+
 def policy_bot(policy: str) -> BotFn:
     return random_legal if policy == "random" else GAME.bots["heuristic"]
 
@@ -61,6 +66,7 @@ def throughput(n_games: int, seed0: int, policy: str = "heuristic") -> tuple[int
     actions = 0
     clock = time.perf_counter
     start = clock()
+    cpu = time.process_time()
     for g in range(n_games):
         state = GAME.setup(PLAYERS, OPTIONS, seed0 + g)
         rng = Rng(new_rng_state(seed0 + g))
@@ -68,6 +74,7 @@ def throughput(n_games: int, seed0: int, policy: str = "heuristic") -> tuple[int
             player = GAME.current_players(state)[0]
             GAME.apply(state, player, heuristic(state, player, rng))
             actions += 1
+    CPU_SECONDS[policy] = time.process_time() - cpu
     return actions, clock() - start
 
 
@@ -160,6 +167,14 @@ def main() -> None:
     print(
         f"quote (3 cities): p50 {percentile(quote_times, 0.5) * ms:.3f} ms, "
         f"p99 {percentile(quote_times, 0.99) * ms:.3f} ms ({len(quote_times)} quotes)"
+    )
+    load = os.getloadavg()
+    cpu = "; ".join(
+        f"{pol} {n_games / CPU_SECONDS[pol]:.1f} games/s" for pol in totals if CPU_SECONDS[pol]
+    )
+    print(
+        f"load average {load[0]:.1f} on {os.cpu_count()} cores; per CPU second of this "
+        f"process (less sensitive to a shared machine's load): {cpu}"
     )
     rates = "; ".join(
         f"{pol} {n_games / sec:.1f} games/s, {acts / sec:.0f} actions/s"
