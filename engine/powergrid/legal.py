@@ -26,8 +26,8 @@ from typing import Any
 
 from engine.core import Rng
 from engine.powergrid import market as mk
-from engine.powergrid.data import RESOURCES, game_map
-from engine.powergrid.rules import Action, State, _turn_of, build_options, cheapest_city
+from engine.powergrid.data import HOUSES, RESOURCES, SLOT_PRICES, game_map
+from engine.powergrid.rules import Action, State, _turn_of, build_options, cheapest_city, net
 
 Descriptor = dict[str, Any]
 _LISTS = {"choose_region": "regions", "open": "plants", "raise": "bids", "discard": "plants"}
@@ -165,8 +165,30 @@ def sample(state: State, player: str, d: Descriptor, rng: Rng) -> Action:
             return {"type": "open", "plant": v, "bid": v}
         return {"type": kind, _FIELD[kind]: v}
     if kind == "build":
-        return rng.choice(expand(state, player, d))
+        return {"type": "build", "city": rng.choice(_affordable(state, player, d["money"]))}
     return dict(d)
+
+
+def _affordable(state: State, player: str, money: int) -> list[str]:
+    """The cities of `build_options` whose price is at most `money`, in no particular order:
+    walks the cities by connection cost and stops where even an empty city costs too much."""
+    p = state["players"][player]
+    if len(p["cities"]) >= HOUSES:
+        return []
+    taken = state["cities"]
+    slots = state["step"]
+    first = SLOT_PRICES[0]
+    out: list[str] = []
+    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+        if conn + first > money:
+            break
+        owners = taken.get(name)
+        if owners and (
+            len(owners) >= slots or player in owners or conn + SLOT_PRICES[len(owners)] > money
+        ):
+            continue
+        out.append(name)
+    return out
 
 
 def random_legal(state: State, player: str, rng: Rng) -> Action:
