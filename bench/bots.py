@@ -3,7 +3,8 @@
 Seeded round-robin matches: in every game one `strong` bot plays against the game's heuristic
 bot in every other seat (4 players: chance is 25 %), the strong seat rotating over the seats
 game by game; for IEC also two-player games of `strong` against the launcher `rush`. Every
-strong decision is timed (think p50/p99 over all of them).
+strong decision is timed (think p50/p99 over all of them, wall time on the last line; CPU
+time, which a loaded machine inflates less, on the line before).
 
 The bench's strong bots search with a fixed *iteration* budget per decision (`BUDGETS`, far
 below production's 2 seconds), so a run is reproducible and fits in a few minutes on 2 cores;
@@ -44,8 +45,10 @@ MATCHES = [
 SEED0 = 24_000
 
 
-def play(job: tuple[str, str, int, int, int, float | None]) -> tuple[float, list[float]]:
-    """One game: (strong's share of first place, strong's think times)."""
+def play(
+    job: tuple[str, str, int, int, int, float | None],
+) -> tuple[float, list[float], list[float]]:
+    """One game: (strong's share of first place, its think times: wall, CPU)."""
     game_id, rival, n, index, iterations, seconds = job
     search.override = (
         search.Budget(seconds=seconds) if seconds else search.Budget(iterations=iterations)
@@ -58,19 +61,21 @@ def play(job: tuple[str, str, int, int, int, float | None]) -> tuple[float, list
     rng = Rng(new_rng_state(seed))
     strong, other = game.bots["strong"], game.bots[rival]
     thinks: list[float] = []
-    clock = time.perf_counter
+    cpu: list[float] = []
+    clock, cpu_clock = time.perf_counter, time.process_time
     while not game.is_over(state):
         player = game.current_players(state)[0]
         if player == me:
-            t0 = clock()
+            t0, c0 = clock(), cpu_clock()
             action = strong(state, player, rng)
             thinks.append(clock() - t0)
+            cpu.append(cpu_clock() - c0)
         else:
             action = other(state, player, rng)
         game.apply(state, player, action)
     ranking = game.result(state)
     share = 1.0 / len(ranking[0]) if me in ranking[0] else 0.0
-    return share, thinks
+    return share, thinks, cpu
 
 
 def ci95(p: float, n: int) -> float:
@@ -96,31 +101,36 @@ def main() -> None:
         for i in range(args.games or games)
     ]
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(play, jobs))
-    elapsed = time.perf_counter() - start
     parts: list[str] = []
     thinks: list[float] = []
-    k = 0
-    for g, rival, n, games, iters in matches:
-        count = args.games or games
-        shares = [results[k + i][0] for i in range(count)]
-        for i in range(count):
-            thinks.extend(results[k + i][1])
-        k += count
-        p = sum(shares) / count
-        budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
-        print(
-            f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}/decision: "
-            f"won {sum(shares):.1f} ({100 * p:.0f} %, chance {100 / n:.0f} %)"
-        )
-        label = g if rival != "rush" else "iec strong vs rush"
-        head = f"{label} strong vs {rival}" if rival != "rush" else label
-        parts.append(f"{head} win% {100 * p:.0f} (±{100 * ci95(p, count):.0f}, {count} games)")
+    cpu: list[float] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = pool.map(play, jobs)  # in job order: one match after the other
+        for g, rival, n, games, iters in matches:
+            count = args.games or games
+            shares: list[float] = []
+            for _ in range(count):
+                share, times, cpu_times = next(results)
+                shares.append(share)
+                thinks.extend(times)
+                cpu.extend(cpu_times)
+            p = sum(shares) / count
+            budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
+            print(
+                f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}/decision: "
+                f"won {sum(shares):.1f} ({100 * p:.0f} %, chance {100 / n:.0f} %), "
+                f"{time.perf_counter() - start:.0f} s so far",
+                flush=True,
+            )
+            head = f"{g} strong vs {rival}" if rival != "rush" else "iec strong vs rush"
+            parts.append(f"{head} win% {100 * p:.0f} (±{100 * ci95(p, count):.0f}, {count} games)")
+    elapsed = time.perf_counter() - start
     load = os.getloadavg()
     print(
         f"{len(jobs)} games in {elapsed:.0f} s with {args.jobs} workers; "
-        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores"
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores; "
+        f"think CPU time p50 {percentile(cpu, 0.5):.2f} / p99 {percentile(cpu, 0.99):.2f} s "
+        f"(the last line's think times are wall time)"
     )
     print(
         "bots: "
