@@ -4,7 +4,7 @@ One decision of `player` is searched as follows (Perfect Information Monte Carlo
 the flat form of information-set MCTS):
 
 1. the game's glue lists a few candidate actions (the rollout policy's own choice first);
-2. every iteration draws a *determinisation*: a copy of the state in which everything the
+2. every round draws a *determinisation*: a copy of the state in which everything the
    player cannot see (deck order, other players' secrets, hidden money, the game's RNG) is
    re-sampled from what `view(state, player)` shows, using only the search's own RNG, so the
    choice never depends on hidden information (no peeking);

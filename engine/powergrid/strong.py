@@ -147,7 +147,7 @@ def hint(
     """The move the strong bot would make and one line why, from the game's own quotes."""
     from engine.core.rng import new_rng_state
 
-    rng = rng or Rng(new_rng_state(len(state["log"]) * 7919 + state["round"]))
+    rng = rng or Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
     decision = decide(state, player, rng, budget)
     return decision.action, reason(state, player, decision, t)
 

@@ -86,7 +86,7 @@ def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
     """The move the strong bot would make and one line why."""
-    rng = rng or Rng(new_rng_state(len(state["log"]) * 7919 + state["round"]))
+    rng = rng or Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
     decision = decide(state, player, rng, budget)
     action = decision.action
     kind = action.get("type")
