@@ -26,7 +26,7 @@ from engine.hexania import rules
 from engine.hexania.bots import _enemy_distance, _score, greedy_bot
 
 HORIZON = 24  # actions per rollout: about two turns of every player
-ALTERNATIVES = 4  # best-scored plans besides the policy's own move
+ALTERNATIVES = 2  # best-scored plans besides the policy's own move
 END: Action = {"type": "end"}
 
 
