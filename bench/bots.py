@@ -39,8 +39,8 @@ MATCHES = [
     ("powergrid", "heuristic", 4, 24, 24),
     ("powergrid_alt", "heuristic", 4, 12, 8),
     ("hexania", "greedy", 4, 12, 16),
-    ("iec", "economic", 4, 12, 12),
-    ("iec", "rush", 2, 12, 16),
+    ("iec", "economic", 4, 12, 8),
+    ("iec", "rush", 2, 12, 8),
 ]
 SEED0 = 24_000
 

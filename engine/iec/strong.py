@@ -41,7 +41,7 @@ from engine.iec.rush import rush_bot
 from engine.iec.techs import TECHS
 
 HORIZON = 48  # actions per rollout: about two game turns of two players
-ALTERNATIVES = 2  # evenly spaced legal actions besides the policies' moves
+ALTERNATIVES = 4  # evenly spaced legal actions besides the policies' moves
 MODEL = "_strong_model"  # a key only determinised worlds carry (see `policy`)
 DEFAULT_ORDERS: dict[str, Any] = {
     "power": [],
