@@ -1,7 +1,14 @@
 """Power Grid engine benchmark (a script, not a test).
 
-Plays full 4-player games between heuristic bots on Germany and reports games/s,
-actions/s, and p50/p99 latencies of `apply` and of the connection-cost quote.
+Plays full 4-player games on Germany and reports games/s, actions/s, and p50/p99 latencies
+of `apply` and of the connection-cost quote. Two policies (issue 24):
+- heuristic: the heuristic bot in every seat;
+- random: random legal play through the lean legal moves (legal.py): every decision picks
+  one of `legal_descriptors` uniformly, then one of its actions uniformly (`random_legal`),
+  so a buy range or a set of cities is never listed move by move. This is the comparison
+  with the open TypeScript engine's random-legal benchmark (anchor: 155 games/s).
+`--policy` chooses the policy of the detailed passes (breakdown, latencies); the throughput
+of both policies is always measured, and the last line reports both.
 
 What is measured:
 - Throughput (games/s, actions/s): the whole game loop as a simulation runs it, with no
@@ -13,13 +20,16 @@ What is measured:
 - Latencies: `apply` from the breakdown pass; `connection_quote` for 3 cities at build
   time in 50 other games.
 The last line is the summary the CI log greps for:
-    powergrid: 31.2 games/s, 9800 actions/s, apply p99 0.41 ms, quote p99 0.90 ms
+    powergrid: heuristic 333.7 games/s, 156708 actions/s; random 189.6 games/s, 113424
+    actions/s; apply p99 0.02 ms, quote p99 0.02 ms
+(200 games, load average 1.2 on 2 cores, 2026-11-24.)
 
-Usage: .venv/bin/python bench/powergrid_engine.py [games] [seed]
+Usage: .venv/bin/python bench/powergrid_engine.py [games] [seed] [--policy heuristic|random]
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -27,8 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core import Rng
+from engine.core.protocol import BotFn
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
+from engine.powergrid.legal import random_legal
 from engine.powergrid.quotes import connection_quote
 from engine.powergrid.rules import build_options
 
@@ -41,12 +53,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def throughput(n_games: int, seed0: int) -> tuple[int, float]:
+# Per policy: CPU seconds of the throughput pass (process time, not wall time).
+CPU_SECONDS: dict[str, float] = {}
+
+
+def policy_bot(policy: str) -> BotFn:
+    return random_legal if policy == "random" else GAME.bots["heuristic"]
+
+
+def throughput(n_games: int, seed0: int, policy: str = "heuristic") -> tuple[int, float]:
     """Play the games untimed inside; return (actions, seconds)."""
-    heuristic = GAME.bots["heuristic"]
+    heuristic = policy_bot(policy)
     actions = 0
     clock = time.perf_counter
     start = clock()
+    cpu = time.process_time()
     for g in range(n_games):
         state = GAME.setup(PLAYERS, OPTIONS, seed0 + g)
         rng = Rng(new_rng_state(seed0 + g))
@@ -54,15 +75,18 @@ def throughput(n_games: int, seed0: int) -> tuple[int, float]:
             player = GAME.current_players(state)[0]
             GAME.apply(state, player, heuristic(state, player, rng))
             actions += 1
+    CPU_SECONDS[policy] = time.process_time() - cpu
     return actions, clock() - start
 
 
-def breakdown(n_games: int, seed0: int) -> tuple[list[float], float, float, float]:
+def breakdown(
+    n_games: int, seed0: int, policy: str = "heuristic"
+) -> tuple[list[float], float, float, float]:
     """Play the games with a timer around each bot call and each apply.
 
     Returns (apply times, total apply seconds, total bot seconds, elapsed seconds).
     """
-    heuristic = GAME.bots["heuristic"]
+    heuristic = policy_bot(policy)
     apply_times: list[float] = []
     bot_total = 0.0
     clock = time.perf_counter
@@ -81,9 +105,9 @@ def breakdown(n_games: int, seed0: int) -> tuple[list[float], float, float, floa
     return apply_times, sum(apply_times), bot_total, clock() - start
 
 
-def quotes(n_games: int) -> list[float]:
+def quotes(n_games: int, policy: str = "heuristic") -> list[float]:
     """Quotes: 3 cities from each player's cheapest options at build time, sampled games."""
-    heuristic = GAME.bots["heuristic"]
+    heuristic = policy_bot(policy)
     quote_times: list[float] = []
     clock = time.perf_counter
     for g in range(min(n_games, 50)):
@@ -101,19 +125,28 @@ def quotes(n_games: int) -> list[float]:
 
 
 def main() -> None:
-    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    seed0 = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    policy = "heuristic"
+    for i, a in enumerate(sys.argv):
+        if a.startswith("--policy"):
+            policy = a.split("=", 1)[1] if "=" in a else sys.argv[i + 1]
+            if policy in args:
+                args.remove(policy)
+    if policy not in ("heuristic", "random"):
+        raise SystemExit("--policy must be heuristic or random")
+    n_games = int(args[0]) if args else 200
+    seed0 = int(args[1]) if len(args) > 1 else 1
     # Warm the per-region-set shortest-path caches as a real server would have them.
     GAME.setup(PLAYERS, OPTIONS, seed0)
 
-    actions, elapsed = throughput(n_games, seed0)
-    apply_times, engine_s, bot_s, timed_s = breakdown(n_games, seed0 + n_games)
-    quote_times = quotes(n_games)
+    totals = {pol: throughput(n_games, seed0, pol) for pol in ("heuristic", "random")}
+    actions, elapsed = totals[policy]
+    apply_times, engine_s, bot_s, timed_s = breakdown(n_games, seed0 + n_games, policy)
+    quote_times = quotes(n_games, policy)
 
     ms = 1000.0
-    games_s = n_games / elapsed
-    actions_s = actions / elapsed
     rest_s = timed_s - engine_s - bot_s
+    print(f"policy of the detailed passes: {policy}")
     print(
         f"games: {n_games}, actions: {actions} ({actions / n_games:.0f} per game), "
         f"{elapsed:.2f} s (full loop: setup + bot decisions + apply, no inner timers)"
@@ -121,7 +154,7 @@ def main() -> None:
     print(
         f"per game (timed pass, {timed_s / n_games * ms:.2f} ms): "
         f"engine apply {engine_s / n_games * ms:.2f} ms ({engine_s / timed_s:.0%}), "
-        f"heuristic bot {bot_s / n_games * ms:.2f} ms ({bot_s / timed_s:.0%}), "
+        f"{policy} bot {bot_s / n_games * ms:.2f} ms ({bot_s / timed_s:.0%}), "
         f"setup/turn queries/loop/timers {rest_s / n_games * ms:.2f} ms ({rest_s / timed_s:.0%})"
     )
     print(
@@ -136,8 +169,20 @@ def main() -> None:
         f"quote (3 cities): p50 {percentile(quote_times, 0.5) * ms:.3f} ms, "
         f"p99 {percentile(quote_times, 0.99) * ms:.3f} ms ({len(quote_times)} quotes)"
     )
+    load = os.getloadavg()
+    cpu = "; ".join(
+        f"{pol} {n_games / CPU_SECONDS[pol]:.1f} games/s" for pol in totals if CPU_SECONDS[pol]
+    )
     print(
-        f"powergrid: {games_s:.1f} games/s, {actions_s:.0f} actions/s, "
+        f"load average {load[0]:.1f} on {os.cpu_count()} cores; per CPU second of this "
+        f"process (less sensitive to a shared machine's load): {cpu}"
+    )
+    rates = "; ".join(
+        f"{pol} {n_games / sec:.1f} games/s, {acts / sec:.0f} actions/s"
+        for pol, (acts, sec) in totals.items()
+    )
+    print(
+        f"powergrid: {rates}; "
         f"apply p99 {percentile(apply_times, 0.99) * ms:.2f} ms, "
         f"quote p99 {percentile(quote_times, 0.99) * ms:.2f} ms"
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.core import Action, BotFn, Rng, State
+from engine.core.search import lazy_bot
 from engine.hexania import actions as act
 from engine.hexania import rules
 from engine.hexania.board import NEIGHBOURS
@@ -76,4 +77,8 @@ def greedy_bot(state: State, player: str, rng: Rng) -> Action:
     return dict(best[rng.below(len(best))])
 
 
-BOTS: dict[str, BotFn] = {"random": random_bot, "greedy": greedy_bot}
+BOTS: dict[str, BotFn] = {
+    "random": random_bot,
+    "greedy": greedy_bot,
+    "strong": lazy_bot("engine.hexania.strong"),
+}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Action, BotFn, Rng, State
+from engine.core.search import lazy_bot
 from engine.iec import choices as ch
 from engine.iec.actions import legal_actions
 from engine.iec.rules import (
@@ -656,6 +657,11 @@ def economic_bot(state: State, player: str, rng: Rng) -> Action:
     return act
 
 
-BOTS: dict[str, BotFn] = {"random": random_bot, "economic": economic_bot}
+BOTS: dict[str, BotFn] = {
+    "random": random_bot,
+    "economic": economic_bot,
+    "rush": lazy_bot("engine.iec.rush", "rush_bot"),
+    "strong": lazy_bot("engine.iec.strong"),
+}
 
 __all__: list[Any] = ["BOTS", "economic_bot", "network_value", "random_bot"]

@@ -14,6 +14,7 @@ from itertools import accumulate
 
 from engine.core import Rng
 from engine.core.protocol import Action, BotFn
+from engine.core.search import lazy_bot
 from engine.powergrid import market as mk
 from engine.powergrid.data import HOUSES, PLANTS, RESOURCES
 from engine.powergrid.legal import legal_actions
@@ -213,4 +214,8 @@ def _can_finish(state: State, p: dict, end: int) -> bool:
     return len(p["cities"]) >= end - 3
 
 
-BOTS: dict[str, BotFn] = {"random": random_bot, "heuristic": heuristic_bot}
+BOTS: dict[str, BotFn] = {
+    "random": random_bot,
+    "heuristic": heuristic_bot,
+    "strong": lazy_bot("engine.powergrid.strong"),
+}

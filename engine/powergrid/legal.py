@@ -1,66 +1,205 @@
-"""`legal_actions`: every legal move, or a representative sample when there are too many.
+"""Legal moves, lean (issue 24): compact descriptors, expanded only when needed.
 
-Bids are sampled (minimum raise, +5, +10, all-in); builds list every reachable affordable
-city; buys list every count from 1 to what is affordable and storable. Each list always
-holds a way to make progress (pass, done, or a purchase in round 1).
+`legal_descriptors(state, player)` lists move *families*, each a dict with a "type":
+- a plain action (`{"type": "done"}`, `{"type": "pass"}`): itself;
+- `{"type": "choose_region", "regions": [...]}`, `{"type": "open", "plants": [...]}` (opening
+  bid = the plant's number), `{"type": "raise", "bids": [...]}` (sampled: minimum raise, +5,
+  +10, all-in), `{"type": "discard", "plants": [...]}`: one action per listed value;
+- `{"type": "buy", "resource": r, "most": k}`: a buy range, every count 1..k (affordable and
+  storable, PG-31..33);
+- `{"type": "build", "money": m}`: every reachable city whose full price is at most m
+  (PG-36..38); listed only when at least one is affordable;
+- `{"type": "power", "plants": [...]}`: a choice set, every subset of the plants that the
+  tokens held can fuel (PG-42).
+`expand(state, player, descriptor)` lists a family's actions, `sample(...)` draws one
+uniformly without listing them, and `legal_actions(state, player)` is every family expanded
+in order (the same list as before descriptors). `apply` validates every action itself.
+Each list always holds a way to make progress (pass, done, a power action, or a purchase in
+round 1).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+from typing import Any
+
+from engine.core import Rng
 from engine.powergrid import market as mk
-from engine.powergrid.data import RESOURCES, game_map
-from engine.powergrid.rules import Action, State, build_options, current_players, expected
+from engine.powergrid.data import HOUSES, RESOURCES, SLOT_PRICES, game_map
+from engine.powergrid.rules import Action, State, _turn_of, build_options, cheapest_city, net
+
+Descriptor = dict[str, Any]
+_LISTS = {"choose_region": "regions", "open": "plants", "raise": "bids", "discard": "plants"}
+_FIELD = {"choose_region": "region", "open": "plant", "raise": "bid", "discard": "plant"}
 
 
-def legal_actions(state: State, player: str) -> list[Action]:
-    if player not in current_players(state):
+# Per (resource, tokens in the market): running totals of buying 1, 2, ... of them (PG-32).
+_TOTALS: dict[tuple[str, int], list[int]] = {}
+# Per plant list: storage capacities (PG-33).
+_CAPS: dict[tuple[int, ...], dict[str, int]] = {}
+
+
+def _running_totals(resource: str, in_market: int) -> list[int]:
+    key = (resource, in_market)
+    hit = _TOTALS.get(key)
+    if hit is None:
+        hit = _TOTALS[key] = list(accumulate(mk.resource_prices(in_market, resource, in_market)))
+    return hit
+
+
+def _capacities(plants: list[int]) -> dict[str, int]:
+    key = tuple(plants)
+    hit = _CAPS.get(key)
+    if hit is None:
+        if len(_CAPS) >= 4096:
+            _CAPS.clear()
+        hit = _CAPS[key] = mk.capacities(plants)
+    return hit
+
+
+def legal_descriptors(state: State, player: str) -> list[Descriptor]:
+    want = _turn_of(state, player)  # expected(state) if the player is to act, else None
+    if want is None:
         return []
-    want = expected(state)
     p = state["players"][player]
     money = p["money"]
-    out: list[Action] = []
+    out: list[Descriptor] = []
     if want == "choose_region":
         gm = game_map(state["map"])
         chosen = state["regions"]
-        for r in gm.regions:
-            if r not in chosen and (not chosen or any(gm.regions_adjacent(r, c) for c in chosen)):
-                out.append({"type": "choose_region", "region": r})
+        regions = [
+            r
+            for r in gm.regions
+            if r not in chosen and (not chosen or any(gm.regions_adjacent(r, c) for c in chosen))
+        ]
+        if regions:
+            out.append({"type": "choose_region", "regions": regions})
     elif want == "choose_plant":
         if state["round"] != 1:
             out.append({"type": "pass"})
-        for n in mk.current_market(state):
-            if n <= money:
-                out.append({"type": "open", "plant": n, "bid": n})
+        plants = [n for n in mk.current_market(state) if n <= money]
+        if plants:
+            out.append({"type": "open", "plants": plants})
     elif want == "bid":
         high = state["auction"]["bid"]
         out.append({"type": "pass"})
-        for bid in sorted({high + 1, high + 5, high + 10, money}):
-            if high < bid <= money:
-                out.append({"type": "raise", "bid": bid})
+        bids = [b for b in sorted({high + 1, high + 5, high + 10, money}) if high < b <= money]
+        if bids:
+            out.append({"type": "raise", "bids": bids})
     elif want == "discard":
         new = state["pending_discard"]["plant"]
-        out.extend({"type": "discard", "plant": n} for n in p["plants"] if n != new)
+        plants = [n for n in p["plants"] if n != new]
+        if plants:
+            out.append({"type": "discard", "plants": plants})
     elif want == "buy":
         out.append({"type": "done"})
-        cap = mk.capacities(p["plants"])
+        cap = _capacities(p["plants"])
+        rm = state["rm"]
+        res = p["res"]
         for r in RESOURCES:
-            most = min(mk.room_for(cap, p["res"], r), state["rm"][r])
-            total = 0
-            for count, price in enumerate(mk.resource_prices(state["rm"][r], r, most), 1):
-                total += price
-                if total > money:
-                    break
-                out.append({"type": "buy", "resource": r, "count": count})
+            most = min(mk.room_for(cap, res, r), rm[r])
+            if most > 0:
+                # Prices only rise: the most tokens whose running total money covers.
+                most = min(most, bisect_right(_running_totals(r, rm[r]), money))
+                if most > 0:
+                    out.append({"type": "buy", "resource": r, "most": most})
     elif want == "build":
         out.append({"type": "done"})
+        best = cheapest_city(state, player)
+        if best is not None and best[1] <= money:
+            out.append({"type": "build", "money": money})
+    elif want == "power":
+        out.append({"type": "power", "plants": list(p["plants"])})
+    return out
+
+
+def expand(state: State, player: str, d: Descriptor) -> list[Action]:
+    """Every action of one family, in the order `legal_actions` lists them."""
+    kind = d["type"]
+    if kind in _LISTS:
+        key = _FIELD[kind]
+        if kind == "open":
+            return [{"type": "open", "plant": n, "bid": n} for n in d["plants"]]
+        return [{"type": kind, key: v} for v in d[_LISTS[kind]]]
+    if kind == "buy":
+        r = d["resource"]
+        return [{"type": "buy", "resource": r, "count": c} for c in range(1, d["most"] + 1)]
+    if kind == "build":
+        out: list[Action] = []
         for city, cost in build_options(state, player):
-            if cost > money:
+            if cost > d["money"]:
                 break
             out.append({"type": "build", "city": city})
-    elif want == "power":
-        plants = p["plants"]
+        return out
+    if kind == "power":
+        plants = d["plants"]
+        res = state["players"][player]["res"]
+        found: list[Action] = []
         for mask in range(1 << len(plants)):
             chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
-            if mk.fuel_plan(chosen, p["res"]) is not None:
-                out.append({"type": "power", "plants": chosen})
+            if mk.fuel_plan(chosen, res) is not None:
+                found.append({"type": "power", "plants": chosen})
+        return found
+    return [dict(d)]
+
+
+def sample(state: State, player: str, d: Descriptor, rng: Rng) -> Action:
+    """One action of the family, uniformly, listing only what it must."""
+    kind = d["type"]
+    if kind == "buy":
+        return {"type": "buy", "resource": d["resource"], "count": 1 + rng.below(d["most"])}
+    if kind == "power":
+        # Rejection sampling over subsets: running nothing is always possible, so it ends.
+        plants = d["plants"]
+        res = state["players"][player]["res"]
+        while True:
+            mask = rng.below(1 << len(plants))
+            chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
+            if mk.fuel_plan(chosen, res) is not None:
+                return {"type": "power", "plants": chosen}
+    if kind in _LISTS:
+        values = d[_LISTS[kind]]
+        v = values[rng.below(len(values))]
+        if kind == "open":
+            return {"type": "open", "plant": v, "bid": v}
+        return {"type": kind, _FIELD[kind]: v}
+    if kind == "build":
+        return {"type": "build", "city": rng.choice(_affordable(state, player, d["money"]))}
+    return dict(d)
+
+
+def _affordable(state: State, player: str, money: int) -> list[str]:
+    """The cities of `build_options` whose price is at most `money`, in no particular order:
+    walks the cities by connection cost and stops where even an empty city costs too much."""
+    p = state["players"][player]
+    if len(p["cities"]) >= HOUSES:
+        return []
+    taken = state["cities"]
+    slots = state["step"]
+    first = SLOT_PRICES[0]
+    out: list[str] = []
+    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+        if conn + first > money:
+            break
+        owners = taken.get(name)
+        if owners and (
+            len(owners) >= slots or player in owners or conn + SLOT_PRICES[len(owners)] > money
+        ):
+            continue
+        out.append(name)
+    return out
+
+
+def random_legal(state: State, player: str, rng: Rng) -> Action:
+    """Random legal play: a family uniformly, then one of its actions uniformly."""
+    ds = legal_descriptors(state, player)
+    return sample(state, player, ds[rng.below(len(ds))], rng)
+
+
+def legal_actions(state: State, player: str) -> list[Action]:
+    """Every legal move (bids sampled), each family expanded in order."""
+    out: list[Action] = []
+    for d in legal_descriptors(state, player):
+        out.extend(expand(state, player, d))
     return out

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from engine.core import IllegalAction, Rng
 from engine.core.protocol import Action, BotFn
+from engine.core.search import lazy_bot
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
 from engine.powergrid_alt import ending, quotes
@@ -565,4 +566,8 @@ def _cover(state: State, player: str, plan: Plan) -> Action | None:
     return None if best is None else best[1]
 
 
-BOTS: dict[str, BotFn] = {"random": random_bot, "heuristic": heuristic_bot}
+BOTS: dict[str, BotFn] = {
+    "random": random_bot,
+    "heuristic": heuristic_bot,
+    "strong": lazy_bot("engine.powergrid_alt.strong"),
+}

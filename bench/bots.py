@@ -1,0 +1,145 @@
+"""Bot strength benchmark (issue 24; a script, not a test).
+
+Seeded round-robin matches: in every game one `strong` bot plays against the game's heuristic
+bot in every other seat (4 players: chance is 25 %), the strong seat rotating over the seats
+game by game; for IEC also two-player games of `strong` against the launcher `rush`. Every
+strong decision is timed (think p50/p99 over all of them, wall time on the last line; CPU
+time, which a loaded machine inflates less, on the line before).
+
+The bench's strong bots search with a fixed *iteration* budget per decision (`BUDGETS`, far
+below production's 2 seconds), so a run is reproducible and fits in a few minutes on 2 cores;
+`--budget 2` (seconds) measures production settings instead. Games run in a process pool of
+`--jobs` workers (default 2). The machine's load average is printed with the results.
+
+Last line (measured 2026-11-24 05:30 with 2 workers, load average 2.8 on 2 cores, 333 s):
+    bots: powergrid strong vs heuristic win% 92 (±11, 24 games); powergrid_alt strong vs
+    heuristic win% 83 (±21, 12 games); hexania strong vs greedy win% 67 (±27, 12 games); iec
+    strong vs economic win% 62 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
+    think p50 0.06 / p99 0.39 s
+
+Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import registry
+from engine.core import Rng, search
+from engine.core.rng import new_rng_state
+
+# (game, rival bot kind, players, games, iterations per decision)
+MATCHES = [
+    ("powergrid", "heuristic", 4, 24, 24),
+    ("powergrid_alt", "heuristic", 4, 12, 8),
+    ("hexania", "greedy", 4, 12, 16),
+    ("iec", "economic", 4, 12, 8),
+    ("iec", "rush", 2, 12, 8),
+]
+SEED0 = 24_000
+
+
+def play(
+    job: tuple[str, str, int, int, int, float | None],
+) -> tuple[float, list[float], list[float]]:
+    """One game: (strong's share of first place, its think times: wall, CPU)."""
+    game_id, rival, n, index, iterations, seconds = job
+    search.override = (
+        search.Budget(seconds=seconds) if seconds else search.Budget(iterations=iterations)
+    )
+    game = registry.get(game_id)
+    players = [f"p{i}" for i in range(n)]
+    me = players[index % n]
+    seed = SEED0 + index
+    state = game.setup(players, {}, seed)
+    rng = Rng(new_rng_state(seed))
+    strong, other = game.bots["strong"], game.bots[rival]
+    thinks: list[float] = []
+    cpu: list[float] = []
+    clock, cpu_clock = time.perf_counter, time.process_time
+    while not game.is_over(state):
+        player = game.current_players(state)[0]
+        if player == me:
+            t0, c0 = clock(), cpu_clock()
+            action = strong(state, player, rng)
+            thinks.append(clock() - t0)
+            cpu.append(cpu_clock() - c0)
+        else:
+            action = other(state, player, rng)
+        game.apply(state, player, action)
+    ranking = game.result(state)
+    share = 1.0 / len(ranking[0]) if me in ranking[0] else 0.0
+    return share, thinks, cpu
+
+
+def ci95(p: float, n: int) -> float:
+    return 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / n) if n else 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=0, help="games per match (default: per match)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
+    ap.add_argument("--only", default="", help="run the matches of this game only")
+    args = ap.parse_args()
+    matches = [m for m in MATCHES if not args.only or m[0] == args.only]
+    jobs = [
+        (g, rival, n, i, iters, args.budget or None)
+        for g, rival, n, games, iters in matches
+        for i in range(args.games or games)
+    ]
+    start = time.perf_counter()
+    parts: list[str] = []
+    thinks: list[float] = []
+    cpu: list[float] = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = pool.map(play, jobs)  # in job order: one match after the other
+        for g, rival, n, games, iters in matches:
+            count = args.games or games
+            shares: list[float] = []
+            for _ in range(count):
+                share, times, cpu_times = next(results)
+                shares.append(share)
+                thinks.extend(times)
+                cpu.extend(cpu_times)
+            p = sum(shares) / count
+            budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
+            print(
+                f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}/decision: "
+                f"won {sum(shares):.1f} ({100 * p:.0f} %, chance {100 / n:.0f} %), "
+                f"{time.perf_counter() - start:.0f} s so far",
+                flush=True,
+            )
+            head = f"{g} strong vs {rival}" if rival != "rush" else "iec strong vs rush"
+            parts.append(f"{head} win% {100 * p:.0f} (±{100 * ci95(p, count):.0f}, {count} games)")
+    elapsed = time.perf_counter() - start
+    load = os.getloadavg()
+    print(
+        f"{len(jobs)} games in {elapsed:.0f} s with {args.jobs} workers; "
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores; "
+        f"think CPU time p50 {percentile(cpu, 0.5):.2f} / p99 {percentile(cpu, 0.99):.2f} s "
+        f"(the last line's think times are wall time)"
+    )
+    print(
+        "bots: "
+        + "; ".join(parts)
+        + f"; think p50 {percentile(thinks, 0.5):.2f} / p99 {percentile(thinks, 0.99):.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

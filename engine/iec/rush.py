@@ -1,0 +1,106 @@
+"""The `rush` bot (issue 24): the launcher rush, a scripted opening the strong bot must beat.
+
+On turn 1 its developer prepares the site nearest to one of its storages within a launcher's
+link range (IEC-S-18.1) and builds a launcher there (IEC-S-18); it keeps the launcher powered
+right after its storages (IEC-15.2) and every turn fires all the shots its AC allows at the
+rival's transmitter, or else a mixer (IEC-S-19), the easiest to hit first. Everything else
+(standing orders, economy, research) is the economic bot's.
+"""
+
+from __future__ import annotations
+
+from engine.core import Action, Rng, State
+from engine.iec import choices as ch
+from engine.iec.bots import economic_bot, power_ranking
+from engine.iec.rules import own, power_slots, scen, stock
+
+TARGETS = ("transmitter", "mixer")
+
+
+def _launcher_cells(state: State, player: str) -> list[str]:
+    """Free buildable cells within a launcher's link range of one of the player's storages,
+    nearest to a storage first (a launcher needs a linked storage for its AC)."""
+    s = scen(state)
+    link = int(s.buildings["launcher"]["link"])
+    cells: list[tuple[int, str]] = []
+    for st in own(state, player, "storage"):
+        for c in s.near(st["cell"], link):
+            if "launcher" in ch.kinds_for(state, c):
+                cells.append((s.d2(c, st["cell"]), c))
+    return [c for _, c in sorted(set(cells))]
+
+
+def _prepare(state: State, player: str) -> Action | None:
+    if own(state, player, "launcher") or any(w == player for w in state["sites"].values()):
+        return None
+    wanted = _launcher_cells(state, player)
+    for d in own(state, player, "developer"):
+        if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
+            continue
+        open_cells = set(ch.prep_cells(state, d))
+        for cell in wanted:
+            if cell in open_cells:
+                return {"type": "prepare", "developer": d["cell"], "cell": cell}
+    return None
+
+
+def _build(state: State, player: str) -> Action | None:
+    if own(state, player, "launcher"):
+        return None
+    s = scen(state)
+    r = ch.dev_range(state)
+    wanted = set(_launcher_cells(state, player))
+    for d in own(state, player, "developer"):
+        if not d["powered"] or not ch.can_build_attempt(d):
+            continue
+        if stock(state, d, "AB") < ch.module_cost(state):
+            continue
+        for cell, owner in sorted(state["sites"].items()):
+            if owner == player and cell in wanted and s.within(cell, d["cell"], r):
+                return {"type": "build", "developer": d["cell"], "cell": cell, "kind": "launcher"}
+    return None
+
+
+def _power(state: State, player: str) -> Action:
+    ranked = power_ranking(state, player)
+    kinds = {b["cell"]: b["kind"] for b in own(state, player)}
+    storages = [c for c in ranked if kinds[c] == "storage"]
+    launchers = [c for c in ranked if kinds[c] == "launcher"]
+    rest = [c for c in ranked if c not in storages and c not in launchers]
+    return {
+        "type": "power",
+        "buildings": (storages + launchers + rest)[: power_slots(state, player)],
+    }
+
+
+def _fire(state: State, player: str) -> Action | None:
+    for la in own(state, player, "launcher"):
+        if not la["powered"] or not ch.can_fire(state, la):
+            continue
+        shots = min(ch.launcher_shots(state, la), stock(state, la, "AC"))
+        if shots < 1:
+            continue
+        targets = [
+            (TARGETS.index(b["kind"]), thr, b["modules"], cell)
+            for cell, thr in ch.fire_targets(state, la)
+            for b in (state["buildings"][cell],)
+            if b["kind"] in TARGETS
+        ]
+        if targets:
+            cell = min(targets)[3]
+            return {"type": "fire", "launcher": la["cell"], "targets": {cell: shots}}
+    return None
+
+
+def rush_bot(state: State, player: str, rng: Rng) -> Action:
+    ph = state["phase"]
+    act: Action | None = None
+    if ph == 3:
+        act = _power(state, player)
+    elif ph == 6:
+        act = _prepare(state, player)
+    elif ph == 7:
+        act = _build(state, player)
+    elif ph == 9:
+        act = _fire(state, player)
+    return act if act is not None else economic_bot(state, player, rng)

@@ -1,0 +1,213 @@
+"""Power Grid's `strong` bot and `/hint` (issue 24): the determinised rollout search of
+engine/core/search.py with the heuristic bot as rollout policy.
+
+Hidden information (VIEW.md) and how a determinisation re-samples it from the view only:
+- the deck: its size is public, its order and the setup removals are not. The unseen plants
+  (every plant not in the market and owned by nobody) are shuffled and dealt to the deck's
+  size; plant 13 goes on top in round 1 (PG-12) and the Step 3 card stays at the bottom;
+- other players' money under `hidden_money`: each rival is given the searcher's own money;
+- standing orders (the rivals' are private) are dropped: the rollouts play the policy;
+- rivals' Phase 5 declarations (made simultaneously, not shown) become the best run the
+  public plants and tokens allow;
+- the game's RNG (future shuffles) is re-seeded from the search's RNG.
+"""
+
+from __future__ import annotations
+
+from engine.core import Rng, Translator
+from engine.core.protocol import Action, State
+from engine.core.search import (
+    Budget,
+    Decision,
+    Glue,
+    copy_state,
+    margin_value,
+    rank_value,
+    reseed,
+    search,
+    strong_bot,
+)
+from engine.powergrid import market as mk
+from engine.powergrid.bots import heuristic_bot
+from engine.powergrid.data import PLANTS, STEP3, TOP_OF_DECK
+from engine.powergrid.legal import legal_actions
+from engine.powergrid.quotes import connection_quote, income_quote, resource_quote
+from engine.powergrid.rules import build_options, expected
+
+# Cities a rollout builds towards are worth this much money each in a horizon evaluation.
+CITY_MONEY = 12
+
+
+def determinise(state: State, player: str, rng: Rng) -> State:
+    world: State = copy_state({k: v for k, v in state.items() if k != "log"})
+    world["log"] = []
+    reseed(world, rng)
+    world.pop("orders", None)
+    players = world["players"]
+    seen = set(world["market"])
+    for p in players.values():
+        seen.update(p["plants"])
+    unseen = [n for n in sorted(PLANTS) if n not in seen and n != STEP3]
+    deck = world["deck"]
+    with_card = STEP3 in deck
+    size = len(deck) - (1 if with_card else 0)
+    top: list[int] = []
+    if world["round"] == 1 and TOP_OF_DECK in unseen and size > 0:
+        unseen.remove(TOP_OF_DECK)
+        top = [TOP_OF_DECK]
+    rng.shuffle(unseen)
+    deck[:] = top + unseen[: size - len(top)] + ([STEP3] if with_card else [])
+    if world["hidden_money"] and world["phase"] != "over":
+        mine = players[player]["money"]
+        for name, p in players.items():
+            if name != player:
+                p["money"] = mine
+    declared = world.get("power_declared")
+    if declared:
+        for name in list(declared):
+            if name != player:
+                p = players[name]
+                run, _ = mk.best_run(p["plants"], p["res"], len(p["cities"]))
+                burned = mk.fuel_plan(sorted(run), p["res"])
+                declared[name] = {"plants": sorted(run), "burned": burned}
+    return world
+
+
+def candidates(state: State, player: str, rng: Rng) -> list[Action]:
+    """The policy's move first, then the alternatives worth a rollout."""
+    first = heuristic_bot(state, player, rng)
+    want = expected(state)
+    p = state["players"][player]
+    out = [first]
+    if want in ("choose_region", "discard"):
+        out.extend(legal_actions(state, player))
+    elif want == "choose_plant":
+        if state["round"] != 1:
+            out.append({"type": "pass"})
+        out.extend(
+            {"type": "open", "plant": n, "bid": n}
+            for n in mk.current_market(state)
+            if n <= p["money"]
+        )
+    elif want == "bid":
+        high = state["auction"]["bid"]
+        out.append({"type": "pass"})
+        if high + 1 <= p["money"]:
+            out.append({"type": "raise", "bid": high + 1})
+    elif want == "buy":
+        out.append({"type": "done"})
+    elif want == "build":
+        out.append({"type": "done"})
+        for city, cost in build_options(state, player)[:3]:
+            if cost <= p["money"]:
+                out.append({"type": "build", "city": city})
+    return out
+
+
+def _score(state: State, name: str) -> float:
+    p = state["players"][name]
+    capacity = sum(PLANTS[n].output for n in p["plants"])
+    return min(capacity, len(p["cities"])) * CITY_MONEY + len(p["cities"]) * 4 + p["money"]
+
+
+def evaluate(state: State, player: str) -> float:
+    players = state["players"]
+    if state["phase"] == "over":
+        powered = {n: (players[n]["powered"] or 0) + players[n]["money"] / 1000 for n in players}
+        others = [v for n, v in powered.items() if n != player]
+        return 0.8 * rank_value(state["ranking"], player) + 0.2 * margin_value(
+            powered[player], others, 2.0
+        )
+    others = [_score(state, n) for n in players if n != player]
+    return margin_value(_score(state, player), others, 25.0)
+
+
+def glue() -> Glue:
+    from engine.powergrid import GAME
+
+    return Glue(
+        game=GAME,
+        determinise=determinise,
+        candidates=candidates,
+        policy=heuristic_bot,
+        evaluate=evaluate,
+    )
+
+
+strong = strong_bot(glue)
+
+
+def decide(state: State, player: str, rng: Rng, budget: Budget | None = None) -> Decision:
+    return search(glue(), state, player, rng, budget)
+
+
+def hint(
+    state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
+) -> tuple[Action, str]:
+    """The move the strong bot would make and one line why, from the game's own quotes."""
+    from engine.core.rng import new_rng_state
+
+    rng = rng or Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
+    decision = decide(state, player, rng, budget)
+    return decision.action, reason(state, player, decision, t)
+
+
+def _odds(decision: Decision) -> int:
+    chosen = next(a for a in decision.arms if a.action == decision.action)
+    return round(100 * chosen.mean)
+
+
+def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
+    from engine.powergrid.commands import RESOURCE_NAMES
+
+    action = decision.action
+    kind = action.get("type")
+    p = state["players"][player]
+    if kind == "build":
+        quote = connection_quote(state, player, [action["city"]])
+        cheapest = build_options(state, player)[:1]
+        line = t.gettext("Build {city}: {cost} E").format(city=action["city"], cost=quote["total"])
+        if cheapest and cheapest[0][0] == action["city"]:
+            line += ", " + t.gettext("cheapest connection")
+        return line
+    if kind == "buy":
+        q = resource_quote(state, action["resource"], action["count"])
+        return t.gettext("Buy {resource} × {count}: {cost} E, fuel for your next run").format(
+            count=action["count"],
+            resource=t.gettext(str(RESOURCE_NAMES.get(action["resource"], action["resource"]))),
+            cost=q["total"],
+        )
+    if kind == "power":
+        q = income_quote(state, player)
+        return t.ngettext(
+            "Power {powered} city: {income} E income",
+            "Power {powered} cities: {income} E income",
+            q["powered"],
+        ).format(powered=q["powered"], income=q["income"])
+    if kind == "open":
+        plant = PLANTS[action["plant"]]
+        return t.ngettext(
+            "Open plant {plant} at {bid} E: it powers {output} city",
+            "Open plant {plant} at {bid} E: it powers {output} cities",
+            plant.output,
+        ).format(plant=plant.number, bid=action["bid"], output=plant.output)
+    if kind == "raise":
+        return t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
+            bid=action["bid"], plant=state["auction"]["plant"]
+        )
+    if kind == "discard":
+        return t.gettext("Discard plant {plant}: your weakest").format(plant=action["plant"])
+    if kind == "done" and expected(state) == "build":
+        capacity = sum(PLANTS[n].output for n in p["plants"])
+        return t.ngettext(
+            "Stop building: your plants power {capacity} city",
+            "Stop building: your plants power {capacity} cities",
+            capacity,
+        ).format(capacity=capacity)
+    if kind == "done":
+        return t.gettext("Buy nothing more: keep your money")
+    if kind == "choose_region":
+        return t.gettext("Choose region {region}").format(region=action["region"])
+    return t.gettext("{move}: {odds}% to win in the simulations").format(
+        move="/" + str(kind), odds=_odds(decision)
+    )
