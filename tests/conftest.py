@@ -9,8 +9,12 @@ whatever it finds becomes an explicit `@example` or a named regression test befo
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from engine.core import search
 
 settings.register_profile(
     "ci",
@@ -27,3 +31,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("BOARDCHAT_HYPOTHESIS_PROFILE", "ci"))
+
+
+# Every test runs the `strong` bots (issue 24) on a tiny iteration budget: a decision costs a few
+# short rollouts instead of seconds of wall clock, so suites that seat or call every bot kind stay
+# fast and deterministic. Tests of the budget itself set their own.
+TEST_BUDGET = search.Budget(iterations=2, rollout_cap=2)
+
+
+@pytest.fixture(autouse=True)
+def _tiny_search_budget() -> Iterator[None]:
+    before = search.override
+    search.override = TEST_BUDGET
+    yield
+    search.override = before
