@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -328,6 +329,12 @@ class Store(OutboxMixin, PlansMixin):
         async with self._write_lock:
             await self._r.close()
             await self._w.close()
+
+    @asynccontextmanager
+    async def game_lock(self, pk: int) -> AsyncIterator[None]:
+        """Hold game `pk` against other processes: nothing to do on SQLite, where one process
+        serves a database and the version check catches the rare second one."""
+        yield
 
     async def schema_version(self) -> int:
         _rows = await fetch(self._r, "SELECT max(version) FROM schema_version")
