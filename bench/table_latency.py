@@ -74,7 +74,7 @@ async def run_one(
     store = await open_store(db)
     found = discover_games()
     table = Table(
-        store,  # type: ignore[arg-type]
+        store,
         games={game_id: found[game_id]},
         render=False,
         durable=("telegram",) if DURABLE else (),

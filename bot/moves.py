@@ -218,7 +218,7 @@ class MovesMixin(AnnounceMixin):
         game = self._game_of(row)
         player = seat.display_name
         hours = await self._deadline_hours(row.chat_key, ctx)
-        async with self._lock(row.id):
+        async with self._lock(row.id), self.store.game_lock(row.id):
             fresh: GameRow | None = row
             for attempt in range(2):
                 if attempt:

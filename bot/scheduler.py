@@ -9,6 +9,12 @@ order of due time, and its missed reminder points collapse into one message.
 
 The clock and the sleep are injected: tests run days of reminders in virtual time.
 
+On a store several worker processes share (PostgreSQL, `bot.store_protocol.SharedStore`) each
+due turn is leased to one worker (`lease_due_turns`: `FOR UPDATE SKIP LOCKED` and a lease, so
+a reminder fires once whichever worker holds it), and the loop listens for the other workers'
+changes (`listen_wake`: a move elsewhere may have moved the earliest due time) and for their
+outbox rows (`listen_outbox`: this worker's sender loop of that platform wakes).
+
 Start it next to the table (bot/runner.py does):
 
     scheduler = Scheduler(table)
@@ -27,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from bot.reminders import next_local_hour
 from bot.store import DigestRow, TurnPlan
+from bot.store_protocol import SharedStore
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -89,6 +96,7 @@ class Scheduler:
 
     # ------------------------------------------------------------------ the loop
     async def run(self) -> None:
+        await self._listen()
         while not self._stopping:
             try:
                 await self.run_due()
@@ -101,6 +109,26 @@ class Scheduler:
             if self._stopping:
                 break
             await self._wait(next_at)
+
+    async def _listen(self) -> None:
+        """Across workers (a shared store): wake on their changes and their outbox rows."""
+        if not isinstance(self.store, SharedStore):
+            return
+        try:
+            await self.store.listen_wake(self.wake)
+            await self.store.listen_outbox(self._wake_sender)
+        except Exception:
+            log.exception("scheduler: cannot listen for other workers; polling only")
+
+    def _wake_sender(self, platform: str) -> None:
+        sender = self.table.deliveries.get(platform)
+        if sender is not None:
+            sender.wake()
+
+    async def _due_turns(self, now: float) -> list[TurnPlan]:
+        if isinstance(self.store, SharedStore):
+            return await self.store.lease_due_turns(now, limit=BATCH)
+        return await self.store.due_turns(now, limit=BATCH)
 
     async def _wait(self, next_at: float | None) -> None:
         """Until `next_at` (capped by max_sleep) or an early wake-up, whichever is first."""
@@ -133,7 +161,7 @@ class Scheduler:
         for _ in range(MAX_PASSES):
             now = self.clock()
             count = await self.reminders.end_absences(now)
-            turns = await self.store.due_turns(now, limit=BATCH)
+            turns = await self._due_turns(now)
             # An expired turn counts from its deadline: after downtime, expiry policies
             # apply in the order the deadlines passed.
             turns.sort(key=lambda p: p.deadline_at if p.deadline_at <= now else p.due)

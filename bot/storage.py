@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.store import Clock, Store
 
 if TYPE_CHECKING:
-    from bot.store_pg import PgStore
+    from bot import store_protocol
 
 Backend = Literal["sqlite", "postgresql"]
 _PG_SCHEMES = ("postgresql://", "postgres://")
@@ -30,8 +30,9 @@ def parse_db(url: str) -> tuple[Backend, str]:
     return "sqlite", url
 
 
-async def open_store(url: str, clock: Clock | None = None) -> Store | PgStore:
-    """Open (and migrate) the store `url` names."""
+async def open_store(url: str, clock: Clock | None = None) -> store_protocol.Store:
+    """Open (and migrate) the store `url` names (either backend implements the `Store`
+    protocol; mypy checks both against it here)."""
     backend, target = parse_db(url)
     if backend == "postgresql":
         from bot.store_pg import PgStore  # asyncpg only when PostgreSQL is used

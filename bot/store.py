@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -24,8 +25,9 @@ import aiosqlite
 
 from bot import store_outbox
 from bot.store_base import Clock, fetch, rollback
-from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox
+from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+from bot.store_sql import append_sql, claimed, due_sql
 
 __all__ = [
     "NEVER",
@@ -156,6 +158,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 3: the durable message path: inbox and outbox (bot/store_outbox.py).
     store_outbox.MIGRATION,
+    # 4: `last_game` without scanning every game (a chat's games, newest first).
+    ("CREATE INDEX games_by_chat ON games (chat_key, id)",),
 )
 
 
@@ -328,6 +332,12 @@ class Store(OutboxMixin, PlansMixin):
         async with self._write_lock:
             await self._r.close()
             await self._w.close()
+
+    @asynccontextmanager
+    async def game_lock(self, pk: int) -> AsyncIterator[None]:
+        """Hold game `pk` against other processes: nothing to do on SQLite, where one process
+        serves a database and the version check catches the rare second one."""
+        yield
 
     async def schema_version(self) -> int:
         _rows = await fetch(self._r, "SELECT max(version) FROM schema_version")
@@ -618,26 +628,24 @@ class Store(OutboxMixin, PlansMixin):
         get version expected + 1 + k; the game ends at the last step's version."""
         now = self._clock()
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
+
+        def work(con: sqlite3.Connection) -> list[int]:  # in the writer's thread: one hop
+            if inbound is not None and not claimed(con, inbound, now):
+                raise _Abort(Outcome.DUPLICATE)
+            cur = con.execute(
+                "UPDATE games SET state_json = ?, version = ?, status = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (state_json, new_version, "over" if over else "active", now, pk, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise _Abort(Outcome.STALE)
+            if entries:
+                con.executemany(*append_sql(pk, expected_version, entries, now))
+            con.execute(*due_sql(pk, None if over else due))
+            return write_outbox_sync(con, outbox, now)
+
         try:
-            async with self._tx() as db:
-                await self._claim_or_abort(db, inbound, now)
-                cur = await db.execute(
-                    "UPDATE games SET state_json = ?, version = ?, status = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'active'",
-                    (
-                        state_json,
-                        new_version,
-                        "over" if over else "active",
-                        now,
-                        pk,
-                        expected_version,
-                    ),
-                )
-                if cur.rowcount != 1:
-                    raise _Abort(Outcome.STALE)
-                await _append(db, pk, expected_version, entries, now)
-                await self._write_due(db, pk, None if over else due)
-                ids = await write_outbox(db, outbox, now)
+            ids = await self._tx_sync(work)
         except _Abort as abort:
             return CommitResult(abort.outcome)
         return CommitResult(Outcome.OK, new_version, tuple(ids))
@@ -722,46 +730,15 @@ class Store(OutboxMixin, PlansMixin):
     # ------------------------------------------------------------------ reminders
     @staticmethod
     async def _write_due(db: aiosqlite.Connection, pk: int, due: Due | None) -> None:
-        if due is None:
-            await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
-            return
-        players = json.dumps(sorted(due.players), ensure_ascii=False)
-        # When nobody new must act (one of several simultaneous players moved), the clock of
-        # those still waiting keeps running and only the list shrinks; otherwise a new turn
-        # starts (attempt 0). One statement: the subset test runs in SQLite (json_each).
-        same = (
-            "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "
-            "json_each(excluded.players_json) AS n WHERE n.value NOT IN "
-            "(SELECT o.value FROM json_each(reminders.players_json) AS o)))"
-        )
-        await db.execute(
-            "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-            "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-            f"due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
-            f"attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
-            f"turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
-            "ELSE excluded.turn_started_at END, "
-            "players_json = excluded.players_json",
-            (pk, due.due_at, due.turn_started_at, players),
-        )
+        await db.execute(*due_sql(pk, due))
 
 
 async def _append(
     db: aiosqlite.Connection, pk: int, base: int, entries: Sequence[LogEntry], now: float
 ) -> None:
-    """Append log entries; an entry of step k belongs to version base + 1 + k. `seq` continues
-    the log, computed in the INSERT itself (one round trip)."""
-    if not entries:
-        return
-    await db.executemany(
-        "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
-        "events_json, created_at) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, "
-        "?, ? FROM actions WHERE game_id = ?",
-        [
-            (pk, base + 1 + e.step, e.user_key, e.player, e.action_json, e.events_json, now, pk)
-            for e in entries
-        ],
-    )
+    """Append log entries (see `bot.store_sql.append_sql`) in one round trip."""
+    if entries:
+        await db.executemany(*append_sql(pk, base, entries, now))
 
 
 async def _connect(path: str) -> aiosqlite.Connection:

@@ -8,13 +8,15 @@ mode sees only committed data.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 
 
 async def fetch(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -49,6 +51,26 @@ class StoreBase:
                 raise
             else:
                 await self._w.execute("COMMIT")
+
+    async def _tx_sync(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """One write transaction in a single hand-off to the writer's thread: `work` runs
+        every statement synchronously on the raw connection between BEGIN IMMEDIATE and
+        COMMIT (rolled back if it raises). The hot path of a move (bot/store.py)."""
+
+        def run() -> T:
+            con = self._w._conn  # aiosqlite's connection, used in its own thread
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(con)
+            except BaseException:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise
+            con.execute("COMMIT")
+            return result
+
+        async with self._write_lock:
+            return await self._w._execute(run)
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await fetch(self._r, sql, params)  # one thread hop, not three

@@ -12,6 +12,7 @@ the pending rows of one platform in `id` order per chat and records the platform
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,10 +117,8 @@ def _item(r: Sequence[Any]) -> OutboxItem:
     )  # fmt: skip
 
 
-async def write_outbox(db: aiosqlite.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
-    """Insert `rows` inside the caller's transaction (one statement); their ids, in order."""
-    if not rows:
-        return []
+def outbox_insert(rows: Sequence[OutRow], now: float) -> tuple[str, list[Any]]:
+    """The one INSERT ... RETURNING id statement that writes `rows` (not empty)."""
     params: list[Any] = []
     for row in rows:
         params += (
@@ -138,12 +137,26 @@ async def write_outbox(db: aiosqlite.Connection, rows: Sequence[OutRow], now: fl
             now if row.sent else None,
         )
     marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
-    found = await db.execute_fetchall(
+    sql = (
         "INSERT INTO outbox (platform, chat_key, audience, lang, kind, silent, body_json, png, "
-        f"game_id, status, next_at, created_at, sent_at) VALUES {marks} RETURNING id",
-        params,
+        f"game_id, status, next_at, created_at, sent_at) VALUES {marks} RETURNING id"
     )
+    return sql, params
+
+
+async def write_outbox(db: aiosqlite.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
+    """Insert `rows` inside the caller's transaction (one statement); their ids, in order."""
+    if not rows:
+        return []
+    found = await db.execute_fetchall(*outbox_insert(rows, now))
     return sorted(int(r[0]) for r in found)
+
+
+def write_outbox_sync(con: sqlite3.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
+    """`write_outbox` on the raw connection, inside a `_tx_sync` transaction."""
+    if not rows:
+        return []
+    return sorted(int(r[0]) for r in con.execute(*outbox_insert(rows, now)).fetchall())
 
 
 class OutboxMixin(StoreBase):

@@ -44,10 +44,12 @@ from bot.store import (
     UserRow,
     unique_name,
 )
+from bot.store_outbox import OutRow
+from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_outbox
 from bot.store_pg_schema import MIGRATIONS, migrate
 from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
 
-__all__ = ["LEASE_SECONDS", "MIGRATIONS", "WAKE_CHANNEL", "PgStore"]
+__all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
 
 # Advisory lock namespace of `game_lock` (two-int form: namespace, game id).
 _GAME_LOCK_NS = 0x64636874  # "dcht"
@@ -85,7 +87,7 @@ async def _init_connection(con: asyncpg.Connection) -> None:
     await con.execute("SET lock_timeout = '30s'")
 
 
-class PgStore(PgTimed):
+class PgStore(PgOutbox, PgTimed):
     """The database on PostgreSQL. `await PgStore.open(url)`; `await store.close()`."""
 
     def __init__(self, pool: asyncpg.Pool, clock: Clock, url: str) -> None:
@@ -109,6 +111,7 @@ class PgStore(PgTimed):
             raise
         store = cls(pool, clock or time.time, url)
         await store.prune_inbound()
+        await store.prune_messages()
         return store
 
     async def close(self) -> None:
@@ -118,23 +121,26 @@ class PgStore(PgTimed):
         await self._pool.close()
 
     async def schema_version(self) -> int:
-        value = await self._pool.fetchval("SELECT max(version) FROM schema_version")
+        value = await self._fetchval("SELECT max(version) FROM schema_version")
         return int(value or 0)
 
     @asynccontextmanager
     async def game_lock(self, pk: int) -> AsyncIterator[None]:
         """Hold game `pk` against every worker (read, apply, commit without a lost race).
         Within one process an asyncio lock queues the callers, so a game waits on the
-        advisory lock with one connection at most."""
+        advisory lock with one connection at most; the store calls inside the lock use that
+        connection (a held lock never needs a second one from the pool)."""
         lock = self._locks.get(pk)
         if lock is None:
             lock = self._locks[pk] = asyncio.Lock()
         async with lock, self._pool.acquire() as con:
             await con.execute("SELECT pg_advisory_lock($1, $2)", _GAME_LOCK_NS, pk)
             try:
-                yield
+                with self._holding(con):
+                    yield
             finally:
-                await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
+                if not con.is_closed():
+                    await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
 
     # ------------------------------------------------------------------ wake-ups
     async def listen_wake(self, callback: Callable[[], None]) -> None:
@@ -152,7 +158,7 @@ class PgStore(PgTimed):
 
     async def record_inbound(self, platform: str, update_id: str) -> bool:
         """Remember an update that changed nothing; False when it was already recorded."""
-        status = await self._pool.execute(
+        status = await self._execute(
             "INSERT INTO inbound (platform, update_id, seen_at) VALUES ($1, $2, $3) "
             "ON CONFLICT DO NOTHING",
             platform,
@@ -162,7 +168,7 @@ class PgStore(PgTimed):
         return count(status) == 1
 
     async def prune_inbound(self) -> None:
-        await self._pool.execute(
+        await self._execute(
             "DELETE FROM inbound WHERE seen_at < $1", self._clock() - INBOUND_KEEP_SECONDS
         )
 
@@ -195,7 +201,7 @@ class PgStore(PgTimed):
         return ChatRow(chat_key, row[0], json.loads(row[1]))
 
     async def set_chat_lang(self, chat_key: str, lang: str | None) -> None:
-        await self._pool.execute(
+        await self._execute(
             "INSERT INTO chats (chat_key, lang) VALUES ($1, $2) "
             "ON CONFLICT (chat_key) DO UPDATE SET lang = excluded.lang",
             chat_key,
@@ -218,10 +224,21 @@ class PgStore(PgTimed):
             return UserRow(user_key, None, False)
         return UserRow(user_key, row[0], bool(row[1]))
 
+    async def users(self, user_keys: Sequence[str]) -> dict[str, UserRow]:
+        """Several users in one query (unknown users get the defaults)."""
+        keys = sorted(set(user_keys))
+        found = {k: UserRow(k, None, False) for k in keys}
+        if keys:
+            for r in await self._all(
+                "SELECT user_key, lang, dm_ok FROM users WHERE user_key = ANY($1::text[])", keys
+            ):
+                found[r[0]] = UserRow(r[0], r[1], bool(r[2]))
+        return found
+
     async def set_user(
         self, user_key: str, lang: str | None = None, dm_ok: bool | None = None
     ) -> None:
-        await self._pool.execute(
+        await self._execute(
             "INSERT INTO users (user_key, lang, dm_ok) VALUES ($1, $2, $3) "
             "ON CONFLICT (user_key) DO UPDATE SET lang = coalesce(excluded.lang, users.lang), "
             "dm_ok = CASE WHEN $4::boolean IS NULL THEN users.dm_ok ELSE excluded.dm_ok END",
@@ -379,9 +396,16 @@ class PgStore(PgTimed):
         state_json: str,
         due: Due | None,
         inbound: tuple[str, str] | None = None,
+        *,
+        entries: Sequence[LogEntry] = (),
+        over: bool = False,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
-        """Lobby -> active (version 1), if the seats are still exactly `seat_names`."""
+        """Lobby -> active (version 1), if the seats are still exactly `seat_names`; with
+        `entries` (bot moves right after the start) and the start's messages, in one
+        transaction."""
         now = self._clock()
+        version = 1 + (max(e.step for e in entries) + 1 if entries else 0)
         try:
             async with self._tx() as con:
                 await con.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", pk)
@@ -395,20 +419,24 @@ class PgStore(PgTimed):
                     raise _Abort(Outcome.STALE)
                 await self._claim_or_abort(con, inbound, now)
                 done = await con.execute(
-                    "UPDATE games SET status = 'active', seed = $1, state_json = $2, "
-                    "version = 1, updated_at = $3 "
-                    "WHERE id = $4 AND status = 'lobby' AND version = 0",
+                    "UPDATE games SET status = $1, seed = $2, state_json = $3, "
+                    "version = $4, updated_at = $5 "
+                    "WHERE id = $6 AND status = 'lobby' AND version = 0",
+                    "over" if over else "active",
                     seed,
                     state_json,
+                    version,
                     now,
                     pk,
                 )
                 if count(done) != 1:
                     raise _Abort(Outcome.GONE)
-                await self._write_due(con, pk, due)
+                await _append(con, pk, 1, entries, now)
+                await self._write_due(con, pk, None if over else due)
+                ids = await write_outbox(con, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK, 1)
+        return CommitResult(Outcome.OK, version, tuple(ids))
 
     async def commit_moves(
         self,
@@ -420,37 +448,44 @@ class PgStore(PgTimed):
         over: bool,
         due: Due | None,
         inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
-        """Append `entries` and write the new state, if the game is still at `expected_version`."""
-        # One round trip (migration 2's function): the version-checked UPDATE locks the row to
+        """Append `entries` and write the new state, if the game is still at `expected_version`,
+        with the moves' messages (`outbox`) in the same transaction. Entries of step k get
+        version expected + 1 + k; the game ends at the last step's version."""
+        # One round trip (migration 3's function): the version-checked UPDATE locks the row to
         # commit, so another worker's move of this game waits, then finds the new version.
         live = None if over else due
+        new_version = expected_version + 1 + max((e.step for e in entries), default=0)
         try:
-            answer = await self._pool.fetchval(
-                "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-                "$12, $13, $14)",
-                pk,
-                expected_version,
-                state_json,
-                over,
-                self._clock(),
-                inbound[0] if inbound else None,
-                inbound[1] if inbound else None,
-                [e.user_key for e in entries],
-                [e.player for e in entries],
-                [e.action_json for e in entries],
-                [e.events_json for e in entries],
-                live.due_at if live else None,
-                live.turn_started_at if live else None,
-                json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
-            )
+            async with self._con() as con:
+                ids = await con.fetchval(
+                    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+                    "$12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+                    pk,
+                    expected_version,
+                    state_json,
+                    over,
+                    self._clock(),
+                    inbound[0] if inbound else None,
+                    inbound[1] if inbound else None,
+                    [e.step for e in entries],
+                    [e.user_key for e in entries],
+                    [e.player for e in entries],
+                    [e.action_json for e in entries],
+                    [e.events_json for e in entries],
+                    live.due_at if live else None,
+                    live.turn_started_at if live else None,
+                    json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
+                    *outbox_arrays(outbox),
+                )
         except asyncpg.PostgresError as err:
             if err.sqlstate == "BC001":
                 return CommitResult(Outcome.STALE)
             raise
-        if answer == "duplicate":
+        if ids is None:
             return CommitResult(Outcome.DUPLICATE)
-        return CommitResult(Outcome.OK, expected_version + 1)
+        return CommitResult(Outcome.OK, new_version, tuple(int(i) for i in ids))
 
     async def undo_last(
         self,
@@ -460,6 +495,7 @@ class PgStore(PgTimed):
         state_json: str,
         due: Due | None,
         inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
         """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
         now = self._clock()
@@ -482,9 +518,10 @@ class PgStore(PgTimed):
                     "DELETE FROM actions WHERE game_id = $1 AND seq >= $2", pk, from_seq
                 )
                 await self._write_due(con, pk, due)
+                ids = await write_outbox(con, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK, new_version)
+        return CommitResult(Outcome.OK, new_version, tuple(ids))
 
     async def end_game(
         self,
@@ -492,6 +529,7 @@ class PgStore(PgTimed):
         expected_version: int | None,
         status: str,
         inbound: tuple[str, str] | None = None,
+        outbox: Sequence[OutRow] = (),
     ) -> CommitResult:
         """Close an open game (`aborted`); `expected_version` None skips the version check."""
         now = self._clock()
@@ -510,9 +548,10 @@ class PgStore(PgTimed):
                     raise _Abort(Outcome.STALE)
                 await con.execute("DELETE FROM reminders WHERE game_id = $1", pk)
                 await self._notify(con, pk)
+                ids = await write_outbox(con, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
-        return CommitResult(Outcome.OK)
+        return CommitResult(Outcome.OK, outbox_ids=tuple(ids))
 
     async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
         sql = (
@@ -556,3 +595,26 @@ class PgStore(PgTimed):
             players,
         )
         await self._notify(con, pk)
+
+
+async def _append(
+    con: asyncpg.Connection, pk: int, base: int, entries: Sequence[LogEntry], now: float
+) -> None:
+    """Append log entries (one statement); an entry of step k belongs to version base + 1 + k."""
+    if not entries:
+        return
+    await con.execute(
+        "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
+        "events_json, created_at) SELECT $1, m.s + e.n, $2 + 1 + e.st, e.u, e.p, e.a, e.v, $3 "
+        "FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) "
+        "WITH ORDINALITY AS e (st, u, p, a, v, n), "
+        "(SELECT coalesce(max(seq), 0) AS s FROM actions WHERE game_id = $1) AS m",
+        pk,
+        base,
+        now,
+        [e.step for e in entries],
+        [e.user_key for e in entries],
+        [e.player for e in entries],
+        [e.action_json for e in entries],
+        [e.events_json for e in entries],
+    )

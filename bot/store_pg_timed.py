@@ -8,9 +8,11 @@ and set that makes a reminder fire once.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import asyncpg
@@ -42,6 +44,20 @@ def _reminder(r: Any) -> ReminderRow:
     return ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4]))
 
 
+class _Held:
+    """The connection a `game_lock` holds: every store call inside the lock uses it (a move
+    needs one pool connection, not two, so held locks can never starve the pool), one call
+    at a time."""
+
+    def __init__(self, con: asyncpg.Connection) -> None:
+        self.con = con
+        self.busy = asyncio.Lock()
+        self.active = True  # False once the lock ends (a task started inside may outlive it)
+
+
+_HELD: ContextVar[_Held | None] = ContextVar("boardchat_pg_held", default=None)
+
+
 class PgBase:
     def __init__(self, pool: asyncpg.Pool, clock: Clock, url: str) -> None:
         self._pool = pool
@@ -49,15 +65,46 @@ class PgBase:
         self.path = url
 
     @asynccontextmanager
+    async def _con(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection for one call: the held one inside `game_lock`, else the pool's."""
+        held = _HELD.get()
+        if held is not None and held.active:
+            async with held.busy:
+                yield held.con
+            return
+        async with self._pool.acquire() as con:
+            yield con
+
+    @contextmanager
+    def _holding(self, con: asyncpg.Connection) -> Iterator[None]:
+        held = _Held(con)
+        token = _HELD.set(held)
+        try:
+            yield
+        finally:
+            held.active = False
+            _HELD.reset(token)
+
+    @asynccontextmanager
     async def _tx(self) -> AsyncIterator[asyncpg.Connection]:
-        async with self._pool.acquire() as con, con.transaction():
+        async with self._con() as con, con.transaction():
             yield con
 
     async def _one(self, sql: str, *args: Any) -> Any:
-        return await self._pool.fetchrow(sql, *args)
+        async with self._con() as con:
+            return await con.fetchrow(sql, *args)
 
     async def _all(self, sql: str, *args: Any) -> list[Any]:
-        return list(await self._pool.fetch(sql, *args))
+        async with self._con() as con:
+            return list(await con.fetch(sql, *args))
+
+    async def _execute(self, sql: str, *args: Any) -> str:
+        async with self._con() as con:
+            return str(await con.execute(sql, *args))
+
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        async with self._con() as con:
+            return await con.fetchval(sql, *args)
 
     @staticmethod
     async def _notify(con: asyncpg.Connection, pk: int | None = None) -> None:
@@ -86,7 +133,7 @@ class PgTimed(PgBase):
 
     async def next_wake(self) -> float | None:
         """The earliest time the scheduler has something to do; None when nothing is."""
-        value = await self._pool.fetchval(
+        value = await self._fetchval(
             "SELECT least("
             f"(SELECT {_PLAN_DUE} AS t FROM reminders ORDER BY t LIMIT 1), "
             "(SELECT next_at FROM digests ORDER BY next_at LIMIT 1), "
@@ -132,7 +179,7 @@ class PgTimed(PgBase):
         self, seen: TurnPlan, done_until: float | None, next_at: float | None
     ) -> bool:
         """Record that the scheduler handled `seen` (compare and set); ends a lease."""
-        status = await self._pool.execute(
+        status = await self._execute(
             "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
             "leased_until = NULL WHERE game_id = $3 AND attempt = $4 AND turn_started_at = $5 "
             "AND due_at = $6 AND players_json = $7",
@@ -162,7 +209,7 @@ class PgTimed(PgBase):
     async def set_seat_bot(
         self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
     ) -> None:
-        await self._pool.execute(
+        await self._execute(
             "UPDATE seats SET is_bot = $1, bot_kind = $2 WHERE game_id = $3 AND user_key = $4",
             is_bot,
             bot_kind,
@@ -244,7 +291,7 @@ class PgTimed(PgBase):
 
     # ------------------------------------------------------------------ absences, votes, digests
     async def set_away(self, user_key: str, until: float) -> None:
-        await self._pool.execute(
+        await self._execute(
             "INSERT INTO away (user_key, since, until) VALUES ($1, $2, $3) "
             "ON CONFLICT (user_key) DO UPDATE SET until = excluded.until",
             user_key,
@@ -253,7 +300,7 @@ class PgTimed(PgBase):
         )
 
     async def clear_away(self, user_key: str) -> bool:
-        status = await self._pool.execute("DELETE FROM away WHERE user_key = $1", user_key)
+        status = await self._execute("DELETE FROM away WHERE user_key = $1", user_key)
         return count(status) == 1
 
     async def away_until(self, user_keys: Sequence[str], now: float) -> dict[str, float]:
@@ -294,7 +341,7 @@ class PgTimed(PgBase):
         return [r[0] for r in rows]
 
     async def clear_votes(self, pk: int, target: str) -> int:
-        status = await self._pool.execute(
+        status = await self._execute(
             "DELETE FROM votes WHERE game_id = $1 AND target = $2", pk, target
         )
         return count(status)
@@ -317,7 +364,7 @@ class PgTimed(PgBase):
             await self._notify(con)
 
     async def clear_digest(self, user_key: str) -> bool:
-        status = await self._pool.execute("DELETE FROM digests WHERE user_key = $1", user_key)
+        status = await self._execute("DELETE FROM digests WHERE user_key = $1", user_key)
         return count(status) == 1
 
     async def digest(self, user_key: str) -> DigestRow | None:
@@ -337,7 +384,7 @@ class PgTimed(PgBase):
         return [DigestRow(*r) for r in rows]
 
     async def claim_digest(self, seen: DigestRow, next_at: float) -> bool:
-        status = await self._pool.execute(
+        status = await self._execute(
             "UPDATE digests SET next_at = $1 WHERE user_key = $2 AND next_at = $3",
             next_at,
             seen.user_key,

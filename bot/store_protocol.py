@@ -2,13 +2,16 @@
 any other backend (PostgreSQL) implements too. The row types live in bot/store.py,
 bot/store_outbox.py and bot/store_plans.py and are shared by every backend.
 
-`MessageStore` is the part the outbox sender loop (bot/outbox.py) needs.
+`MessageStore` is the part the outbox sender loop (bot/outbox.py) needs. `SharedStore` is
+what a store shared by several worker processes (PostgreSQL) adds: leased due turns and
+wake-ups across processes; the scheduler uses it when the store has it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol, runtime_checkable
 
 from bot.store import (
     ActionRow,
@@ -127,6 +130,8 @@ class Store(MessageStore, Protocol):
 
     async def game(self, pk: int) -> GameRow | None: ...
 
+    def game_lock(self, pk: int) -> AbstractAsyncContextManager[None]: ...
+
     async def inbox_done(self, platform: str, update_id: str) -> None: ...
 
     async def inbox_pending(self, platform: str, limit: int = 1000) -> list[tuple[str, str]]: ...
@@ -233,3 +238,16 @@ class Store(MessageStore, Protocol):
     async def users(self, user_keys: Sequence[str]) -> dict[str, UserRow]: ...
 
     async def votes_against(self, pk: int, target: str) -> list[str]: ...
+
+
+@runtime_checkable
+class SharedStore(Protocol):
+    """A store several worker processes share (bot/store_pg.py)."""
+
+    async def lease_due_turns(
+        self, now: float, limit: int = 100, lease: float = ...
+    ) -> list[TurnPlan]: ...
+
+    async def listen_wake(self, callback: Callable[[], None]) -> None: ...
+
+    async def listen_outbox(self, callback: Callable[[str], None]) -> None: ...

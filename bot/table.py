@@ -40,9 +40,7 @@ from bot.info import InfoMixin
 from bot.lobby import LobbyMixin
 from bot.messages import Inbound, Outbound
 from bot.reminders import Reminders
-from bot.store import (
-    Store,
-)
+from bot.storage import open_store
 from bot.undo import UndoMixin
 from engine.core.protocol import CommandSpec
 
@@ -191,5 +189,5 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:
     """Open (and migrate) the database and build the table over the registered games."""
-    store = await Store.open(db_path, clock=clock)
+    store = await open_store(db_path, clock=clock)  # SQLite or PostgreSQL (BOARDCHAT_DB)
     return Table(store, clock=clock, **kwargs)

@@ -34,8 +34,8 @@ from bot.store import (
     GameRow,
     OutRow,
     SeatRow,
-    Store,
 )
+from bot.store_protocol import Store
 from engine.core import Reply
 from engine.core.protocol import Action, Game, State
 

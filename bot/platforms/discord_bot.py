@@ -30,6 +30,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
+from bot.health import beat
 from bot.messages import Button, Inbound, Outbound
 from bot.outbox import RetryLater, Undeliverable
 from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
@@ -741,6 +742,7 @@ class BoardchatClient(discord.AutoShardedClient):
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **discord_shard_options(settings),  # this worker's slice (DISCORD_SHARD_IDS)
+            enable_debug_events=True,  # on_socket_raw_receive: gateway heartbeats (health)
         )
         self.table = table
         self.settings = settings
@@ -756,6 +758,9 @@ class BoardchatClient(discord.AutoShardedClient):
     def guild(self) -> discord.Object | None:
         gid = self.settings.discord_guild_id.strip()
         return discord.Object(id=int(gid)) if gid.isdigit() else None
+
+    async def on_socket_raw_receive(self, msg: str) -> None:
+        beat("discord")  # any gateway message, the heartbeat ACKs included (bot/health.py)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(I18nTranslator())

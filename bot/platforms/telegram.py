@@ -62,6 +62,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.health import beat
 from bot.i18n import LANGUAGES, tr
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
 from bot.outbox import RetryLater, Undeliverable
@@ -551,6 +552,7 @@ class InboxQueue(asyncio.Queue[object]):
     async def put(self, item: object) -> None:
         if isinstance(item, Update):
             await self._keep(item)
+            beat("telegram")  # an update from a good poll or a webhook POST (bot/health.py)
         await super().put(item)
 
 

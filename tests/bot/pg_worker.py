@@ -2,13 +2,17 @@
 
     python -m tests.bot.pg_worker moves URL GAME_PK ID... [--stall ID]
     python -m tests.bot.pg_worker reminders URL NOW
+    python -m tests.bot.pg_worker table URL CHAT_KEY USER:N:UPDATE_ID... [--stall UPDATE_ID]
 
 `moves` sends every ID as one move at the same time (one platform update each, inbound key
 ("test", ID)); each move holds the game (`game_lock`), reads it, adds the ID to the state and
 commits with the version check, as the table does. With `--stall ID` the worker stops inside
 that move (lock held, state read, nothing committed), says "stalled" and waits to be killed.
 `reminders` leases due turns and claims each, as a scheduler would, until none is due.
-Both open the store, print "ready" and wait for a line on stdin before they start (the test
+`table` sends every move as a chat command `/take N` by USER through a real `Table` (the
+move pipeline with `store.game_lock`) over the `Crowd` game, all at the same time; with
+`--stall` the move of that update stops inside the game's lock, after the state is read.
+They open the store, print "ready" and wait for a line on stdin before they start (the test
 starts every worker at once), then print one JSON line with what they did.
 """
 
@@ -19,9 +23,37 @@ import asyncio
 import json
 import sys
 from collections import Counter
+from typing import Any
 
+from bot.messages import Inbound
 from bot.store import LogEntry
 from bot.store_pg import PgStore
+from bot.table import Table
+from tests.bot.chatgame import ChatDicePile
+
+
+class Crowd(ChatDicePile):
+    """The dice pile where everybody may take at any time and the pile never runs out (no
+    die either): every move of the test is legal whatever order they land in."""
+
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
+        state = super().setup(players, options, seed)
+        state["pile"] = 1_000_000
+        return state
+
+    def current_players(self, state: dict[str, Any]) -> list[str]:
+        return list(state["players"])
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        take = int(action["take"])
+        state["pile"] -= take
+        return state, [{"type": "took", "player": player, "n": take}]
+
+
+def crowd_table(store: PgStore) -> Table:
+    return Table(store, games={"dicepile": Crowd()}, render=False, seeder=lambda: 7)
 
 
 async def ready() -> None:
@@ -60,6 +92,39 @@ async def moves(url: str, pk: int, ids: list[str], stall: str | None) -> dict[st
     return {"outcomes": dict(outcomes)}
 
 
+async def table_moves(
+    url: str, chat_key: str, moves: list[str], stall: str | None
+) -> dict[str, object]:
+    store = await PgStore.open(url, max_size=4)
+    table = crowd_table(store)
+    await ready()
+    answers: Counter[str] = Counter()
+    if stall is not None:
+        real = store.commit_moves
+
+        async def stalled(*args: Any, **kw: Any) -> Any:
+            if kw.get("inbound") == ("local", stall):
+                print("stalled", flush=True)
+                await asyncio.sleep(3600)
+            return await real(*args, **kw)
+
+        store.commit_moves = stalled  # type: ignore[method-assign]
+
+    async def one(move: str) -> None:
+        user, n, update_id = move.split(":")
+        outs = await table.handle(
+            Inbound(
+                "local", chat_key, f"local:{user}", user, update_id=update_id, text=f"/take {n}"
+            )
+        )
+        said = " ".join(o.text for o in outs)
+        answers["took" if f"{user} takes {n}." in said else said or "nothing"] += 1
+
+    await asyncio.gather(*(one(m) for m in moves))
+    await store.close()
+    return {"answers": dict(answers)}
+
+
 async def reminders(url: str, now: float) -> dict[str, object]:
     store = await PgStore.open(url, max_size=2)
     await ready()
@@ -84,7 +149,7 @@ async def reminders(url: str, now: float) -> dict[str, object]:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["moves", "reminders"])
+    parser.add_argument("mode", choices=["moves", "reminders", "table"])
     parser.add_argument("url")
     parser.add_argument("arg")
     parser.add_argument("ids", nargs="*")
@@ -92,6 +157,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.mode == "moves":
         out = asyncio.run(moves(args.url, int(args.arg), args.ids, args.stall))
+    elif args.mode == "table":
+        out = asyncio.run(table_moves(args.url, args.arg, args.ids, args.stall))
     else:
         out = asyncio.run(reminders(args.url, float(args.arg)))
     print(json.dumps(out), flush=True)

@@ -12,9 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+from bot.messages import Inbound
 from bot.store import Due, Outcome
 from bot.store_pg import PgStore
 from tests.bot.helpers import FakeClock
+from tests.bot.pg_worker import crowd_table
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,4 +124,73 @@ async def test_a_reminder_fires_once_with_three_workers(pg_url: str) -> None:  #
     assert [r["lost"] for r in results] == [0, 0, 0]  # SKIP LOCKED: no two tried the same
     assert all(r["fired"] for r in results)  # and all three did some of the work
     assert await store.due_turns(clock.now) == []
+    await store.close()
+
+
+# ---------------------------------------------------------------------- through the Table
+CHAT = "local:crowd"
+USERS = ("ann", "bob", "cyd")
+
+
+async def crowd_game(store: PgStore) -> int:
+    table = crowd_table(store)
+    for user, line in (("ann", "/new dicepile"), ("bob", "/join"), ("cyd", "/join")):
+        await table.handle(Inbound("local", CHAT, f"local:{user}", user, text=line))
+    await table.handle(Inbound("local", CHAT, "local:ann", "ann", text="/start"))
+    row = await store.open_game(CHAT)
+    assert row is not None and row.status == "active"
+    return row.id
+
+
+def crowd_moves(count: int) -> list[str]:
+    return [f"{USERS[i % 3]}:{1 + i % 3}:u{i}" for i in range(count)]
+
+
+async def assert_every_move_once(store: PgStore, pk: int, moves: list[str]) -> None:
+    """The log holds each move once, in one serial order, and the state is that log's."""
+    row = await store.game(pk)
+    assert row is not None and row.state_json is not None
+    log = await store.actions(pk)
+    assert len(log) == len(moves)
+    assert [a.version for a in log] == list(range(2, len(moves) + 2)) and row.version == len(
+        moves
+    ) + 1
+    assert sorted((a.player, a.action["take"]) for a in log) == sorted(
+        (m.split(":")[0], int(m.split(":")[1])) for m in moves
+    )
+    assert json.loads(row.state_json)["pile"] == 1_000_000 - sum(a.action["take"] for a in log)
+
+
+async def test_two_table_workers_50_concurrent_moves_on_one_game_are_serial(
+    pg_url: str,  # noqa: F811
+) -> None:
+    store = await PgStore.open(pg_url)
+    pk = await crowd_game(store)
+    moves = crowd_moves(50)
+    workers = [spawn("table", pg_url, CHAT, *moves[w::2]) for w in range(2)]
+    go(*workers)
+    answers = [result(w)["answers"] for w in workers]
+    assert answers == [{"took": 25}, {"took": 25}]  # no lost race, no refusal
+    await assert_every_move_once(store, pk, moves)
+    await store.close()
+
+
+async def test_a_table_worker_killed_mid_move_leaves_the_game_to_the_other(
+    pg_url: str,  # noqa: F811
+) -> None:
+    store = await PgStore.open(pg_url)
+    pk = await crowd_game(store)
+    moves = crowd_moves(20)
+    doomed = spawn("table", pg_url, CHAT, moves[0], "--stall", "u0")
+    go(doomed)
+    assert doomed.stdout is not None
+    assert doomed.stdout.readline().strip() == "stalled"  # holds the game's lock
+    other = spawn("table", pg_url, CHAT, *moves)  # u0 redelivered, with the rest
+    go(other)
+    time.sleep(1.0)
+    assert (await store.game(pk)).version == 1  # type: ignore[union-attr]  # all wait
+    os.kill(doomed.pid, signal.SIGKILL)
+    doomed.wait(timeout=30)
+    assert result(other)["answers"] == {"took": 20}
+    await assert_every_move_once(store, pk, moves)
     await store.close()
