@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.bots import default_bot_kind
+from bot.buttons import still_legal
 from bot.completion import CompletionMixin
 from bot.context import (
     MAX_COMMAND,
@@ -179,14 +180,21 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
 
     def _unpack_payload(self, ctx: Ctx, payload: str) -> str | None:
         """ "<game_pk>:<version>:<command>" -> the command, if it still applies to the chat's
-        open game at exactly that version; None when stale or malformed."""
+        open game: at exactly that version, or (a game move) at a later version as long as
+        the move is still legal for the presser; None when stale or malformed."""
         parts = payload.split(":", 2)
         if len(parts) != 3 or ctx.game is None:
             return None
         pk, version, command = parts
-        if pk != str(ctx.game.id) or version != str(ctx.game.version) or not command.strip():
+        if pk != str(ctx.game.id) or not command.strip():
             return None
-        return command
+        if version == str(ctx.game.version):
+            return command
+        if not version.isdigit() or int(version) > ctx.game.version:
+            return None
+        # A shared prompt of a simultaneous phase: the other players' moves bump the version
+        # but leave this player's button meaning the same move.
+        return command if still_legal(self, ctx, command) else None
 
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:
