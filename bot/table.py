@@ -166,6 +166,8 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
         if line is None:
             return []
         await self.reminders.on_command(ctx, line)  # a returning player, votes, DM reach
+        if ib.platform in self.deliveries:  # the user interacts: try their DMs again
+            self.deliveries[ib.platform].dm_reopened(ib.user_key)
         if (
             ib.is_private
             and ctx.game is None

@@ -31,7 +31,7 @@ from discord import app_commands
 
 from bot import i18n
 from bot.messages import Button, Inbound, Outbound
-from bot.outbox import RetryLater, Undeliverable
+from bot.outbox import DmClosed, RetryLater, Undeliverable
 from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _ELLIPSIS,
     _NAME_RE,
@@ -512,7 +512,7 @@ class DiscordAdapter:
                 user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                 sent = await self._send_pieces(user, items, f"DM {out.private_to}")
             except discord.HTTPException as exc:
-                log.error("discord: cannot reach user %s: %s", out.private_to, exc)
+                log.warning("discord: cannot reach user %s: %s", out.private_to, exc)
                 sent = False
             if not sent:
                 await self._dm_refused(out, uid)
@@ -547,12 +547,12 @@ class DiscordAdapter:
                 uid = key_id(out.private_to)
                 if uid is None:
                     raise Undeliverable(f"not a Discord user: {out.private_to}")
+                user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                 try:
-                    user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                     return await self._send_all(user, items)
-                except discord.Forbidden:
-                    await self._dm_refused(out, uid)
-                    return None
+                except discord.Forbidden as exc:
+                    # Remembered by the sender loop, which posts the mention once.
+                    raise DmClosed(f"Forbidden: {exc}", self._dm_note(out, user)) from exc
             cid = key_id(out.chat_key)
             if cid is None:
                 raise Undeliverable(f"not a Discord channel: {out.chat_key}")
@@ -573,6 +573,22 @@ class DiscordAdapter:
         for piece in items:
             sent = await target.send(**piece.kwargs())
         return str(sent.id) if sent is not None else None
+
+    @staticmethod
+    def _dm_note(out: Outbound, user: discord.abc.User) -> Outbound | None:
+        """The public mention asking a user whose DMs are closed to open them."""
+        if key_id(out.chat_key) is None or out.private_to is None:
+            return None
+        name = dict(out.mentions).get(out.private_to) or _display_name(user)
+        text = i18n.tr(
+            None,
+            N_(
+                "{mention}, I could not send you a private message. Please allow direct "
+                "messages from this server's members."
+            ),
+            mention=f"@{name}",
+        )
+        return Outbound(out.chat_key, text, mentions=[(out.private_to, name)])
 
     async def _dm_refused(self, out: Outbound, uid: int) -> None:
         """A private message could not be delivered (DMs closed): say so in the chat, without

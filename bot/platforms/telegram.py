@@ -64,7 +64,7 @@ from telegram.request import BaseRequest
 
 from bot.i18n import LANGUAGES, tr
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
-from bot.outbox import RetryLater, Undeliverable
+from bot.outbox import DmClosed, RetryLater, Undeliverable
 from bot.service import TableService
 from bot.settings import Settings
 from bot.supervisor import webhook_listen
@@ -431,6 +431,10 @@ class TelegramAdapter:
         """Deliver one Outbound right away (an immediate answer). Logs failures; never raises."""
         try:
             await self._send(out)
+        except DmClosed as closed:
+            log.info("telegram: %s does not accept private messages: %s", out.private_to, closed)
+            if closed.fallback is not None:
+                await self.send(closed.fallback)
         except (TelegramError, ValueError):
             log.exception("telegram: could not send to %s", out.private_to or out.chat_key)
 
@@ -473,10 +477,11 @@ class TelegramAdapter:
         except TelegramError as error:
             if not _private_chat_unreachable(error):
                 raise
-            log.info("telegram: user %s has not started the bot; mentioning them", user_id)
-        chat_id, thread_id = parse_chat_key(out.chat_key)
+            reason = f"{type(error).__name__}: {error.message}"
+        # The sender loop remembers the refusal and posts the fallback once (bot/outbox.py).
+        chat_id, _thread_id = parse_chat_key(out.chat_key)
         if chat_id == user_id:
-            return None  # the private chat itself is the one that failed
+            raise DmClosed(reason)  # the private chat itself is the one that failed
         name = dict(out.mentions).get(out.private_to) or self._names.get(out.private_to)
         name = name or str(user_id)
         notice = tr(
@@ -486,7 +491,7 @@ class TelegramAdapter:
             bot=self.bot.username,
         )
         fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
-        return await self._deliver(fallback, chat_id, thread_id)
+        raise DmClosed(reason, fallback)
 
     async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         try:
