@@ -18,11 +18,11 @@ One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_
 
 from __future__ import annotations
 
-import inspect
+import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,12 +69,17 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     split_text,
     user_key,
 )
+from bot.platforms.discord_slash import _choices, make_command
 from bot.service import ARGS_KIND, TableService
 from bot.settings import Settings
 from bot.supervisor import discord_shard_options
 from engine.core.errors import N_
 
 log = logging.getLogger(__name__)
+
+# A command's answer that comes within this many seconds is deferred knowing whether it is
+# private (ephemeral "thinking…"); a slower one is deferred first, by the command's kind.
+DEFER_AFTER = 1.5
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,9 +292,11 @@ class DiscordAdapter:
             return None
 
     @staticmethod
-    async def _defer(interaction: discord.Interaction, *, thinking: bool) -> bool:
+    async def _defer(
+        interaction: discord.Interaction, *, thinking: bool, ephemeral: bool = False
+    ) -> bool:
         try:
-            await interaction.response.defer(thinking=thinking)
+            await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
         except discord.HTTPException as exc:
             # Too late (3 s passed) or Discord refused: the user sees "interaction failed" and
             # may try again; nothing reached the table.
@@ -302,35 +309,59 @@ class DiscordAdapter:
             return False
         return True
 
+    async def _answer_in_time(
+        self, interaction: discord.Interaction, inbound: Inbound, private: bool
+    ) -> tuple[list[Outbound] | None, bool | None]:
+        """The table's answer, and how the interaction was deferred meanwhile: None when the
+        table answered within DEFER_AFTER (the caller defers, knowing whether the answer is
+        private), else the visibility guessed from the command (True: ephemeral)."""
+        work = asyncio.ensure_future(self._handle(inbound))
+        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        if done:
+            return work.result(), None
+        await self._defer(interaction, thinking=True, ephemeral=private)
+        return await work, private
+
     # ---- slash commands ----
 
     async def on_command(
         self, interaction: discord.Interaction, plan: CommandPlan, values: dict[str, Any]
     ) -> None:
-        if not await self._defer(interaction, thinking=True):
-            return
         lang = _lang(interaction)
         here = chat_key(interaction.channel_id or 0)
         text = plan.text(values)
         thread: discord.Thread | None = None
+        deferred: bool | None = None  # not yet; True: ephemerally, False: publicly
         if plan.name == NEW_COMMAND and values.get(THREAD_OPTION):
+            if not await self._defer(interaction, thinking=True):
+                return
+            deferred = False
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
         inbound = self.inbound(interaction, text=text, chat=chat_key(thread.id) if thread else here)
-        outbounds = await self._handle(inbound)
+        if deferred is None:
+            outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
+        else:
+            outbounds = await self._handle(inbound)
         if outbounds is None:
-            await self._reply(
-                interaction,
-                public=[],
-                private=toast_pieces(i18n.tr(lang, N_("Something went wrong. Please try again."))),
-            )
+            if deferred is None and not await self._defer(
+                interaction, thinking=True, ephemeral=True
+            ):
+                return
+            sorry = toast_pieces(i18n.tr(lang, N_("Something went wrong. Please try again.")))
+            await self._reply(interaction, public=[], private=sorry, ephemeral=bool(deferred))
             return
         public, private = await self._route(inbound, outbounds, here=here, thread=thread)
         if thread is not None:
             note = i18n.tr(lang, N_("The game is in {thread}."), thread=thread.mention)
             public = [*toast_pieces(note), *public]
-        await self._reply(interaction, public=public, private=private)
+        if deferred is None:
+            # Answered in time: "thinking…" only where the answer will be seen (issue 22).
+            deferred = not public
+            if not await self._defer(interaction, thinking=True, ephemeral=deferred):
+                return
+        await self._reply(interaction, public=public, private=private, ephemeral=deferred)
         await self._taken(outbounds, here)
 
     async def _create_thread(
@@ -456,21 +487,41 @@ class DiscordAdapter:
         return public, private
 
     async def _reply(
-        self, interaction: discord.Interaction, *, public: list[Piece], private: list[Piece]
+        self,
+        interaction: discord.Interaction,
+        *,
+        public: list[Piece],
+        private: list[Piece],
+        ephemeral: bool = False,
     ) -> None:
-        """Answer a deferred ("thinking") command. The first follow-up replaces the thinking
-        message and takes its visibility (public), so when there is nothing public the thinking
-        message is deleted first and the private pieces follow as ephemeral messages."""
+        """Answer a deferred command. The first follow-up replaces the "thinking…" message and
+        takes its visibility. Deferred publicly: public pieces first; with nothing public the
+        thinking message is deleted and the private pieces follow as ephemeral messages.
+        Deferred ephemerally (a private answer was expected): private pieces as follow-ups,
+        anything public posted to the channel itself."""
+        if ephemeral:
+            if public and interaction.channel is not None:
+                channel: Any = interaction.channel
+                await self._send_pieces(channel, public, str(interaction.channel_id))
+            if private:
+                await self._followups(interaction, private, ephemeral=True)
+            else:
+                await self._delete_thinking(interaction)
+            return
         if public:
             await self._followups(interaction, public, ephemeral=False)
         else:
-            try:
-                await interaction.delete_original_response()
-            except discord.HTTPException as exc:
-                log.warning(
-                    "discord: could not delete the thinking message of %s: %s", interaction.id, exc
-                )
+            await self._delete_thinking(interaction)
         await self._followups(interaction, private, ephemeral=True)
+
+    @staticmethod
+    async def _delete_thinking(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as exc:
+            log.warning(
+                "discord: could not delete the thinking message of %s: %s", interaction.id, exc
+            )
 
     async def _followups(
         self, interaction: discord.Interaction, items: list[Piece], *, ephemeral: bool
@@ -608,109 +659,6 @@ class DiscordAdapter:
         )
         note = Piece(content=text, png=None, view=None, user_ids=[uid])
         await self._send_pieces(channel, [note], out.chat_key)
-
-
-def _choices(values: Sequence[str]) -> list[app_commands.Choice[str]]:
-    seen: set[str] = set()
-    result: list[app_commands.Choice[str]] = []
-    for value in values:
-        value = value[:DESCRIPTION_LIMIT]
-        if not value or value in seen:
-            continue
-        seen.add(value)
-        result.append(app_commands.Choice(name=value, value=value))
-        if len(result) == CHOICE_LIMIT:
-            break
-    return result
-
-
-# --------------------------------------------------------------------------------------------
-# app_commands.Command objects from the plans
-# --------------------------------------------------------------------------------------------
-
-AutocompleteFn = Callable[
-    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
-]
-
-
-def _autocomplete_for(adapter: DiscordAdapter, option: OptionPlan) -> AutocompleteFn | None:
-    if option.complete:
-        kind, repeated = option.complete, option.repeated
-
-        async def complete_kind(
-            interaction: discord.Interaction, current: str
-        ) -> list[app_commands.Choice[str]]:
-            return await adapter.complete(interaction, kind, current, repeated)
-
-        return complete_kind
-    if option.filter_choices:
-        allowed = option.filter_choices
-
-        async def complete_choice(
-            interaction: discord.Interaction, current: str
-        ) -> list[app_commands.Choice[str]]:
-            needle = current.strip().casefold()
-            return _choices([c for c in allowed if c.casefold().startswith(needle)])
-
-        return complete_choice
-    return None
-
-
-def make_command(adapter: DiscordAdapter, plan: CommandPlan) -> app_commands.Command[Any, ..., Any]:
-    """A slash command whose callback rebuilds the chat text and hands it to the table."""
-
-    async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        await adapter.on_command(interaction, plan, values)
-
-    params = [
-        inspect.Parameter(
-            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-        )
-    ]
-    descriptions: dict[str, app_commands.locale_str] = {}
-    renames: dict[str, str] = {}
-    choices: dict[str, list[app_commands.Choice[str]]] = {}
-    autocompletes: dict[str, AutocompleteFn] = {}
-    for option in plan.options:
-        annotation: Any = option.type if option.required else option.type | None
-        params.append(
-            inspect.Parameter(
-                option.pyname,
-                inspect.Parameter.KEYWORD_ONLY,
-                annotation=annotation,
-                default=inspect.Parameter.empty if option.required else None,
-            )
-        )
-        descriptions[option.pyname] = app_commands.locale_str(
-            option.description, source=option.source
-        )
-        if option.pyname != option.name:
-            renames[option.pyname] = option.name
-        if option.choices:
-            choices[option.pyname] = [
-                app_commands.Choice(name=app_commands.locale_str(c, source=c), value=c)
-                for c in option.choices
-            ]
-        auto = _autocomplete_for(adapter, option)
-        if auto is not None:
-            autocompletes[option.pyname] = auto
-    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    callback.__name__ = callback.__qualname__ = f"slash_{plan.name.replace('-', '_')}"
-
-    decorated: Any = callback
-    if descriptions:
-        decorated = app_commands.describe(**descriptions)(decorated)
-    if renames:
-        decorated = app_commands.rename(**renames)(decorated)
-    if choices:
-        decorated = app_commands.choices(**choices)(decorated)
-    if autocompletes:
-        decorated = app_commands.autocomplete(**autocompletes)(decorated)
-    return app_commands.Command(
-        name=plan.name,
-        description=app_commands.locale_str(plan.description, source=plan.source),
-        callback=decorated,
-    )
 
 
 # --------------------------------------------------------------------------------------------

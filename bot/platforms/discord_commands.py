@@ -40,6 +40,8 @@ FREE_TEXT = "args"
 # The extra option of /new that starts the game in a new thread.
 THREAD_OPTION = "thread"
 NEW_COMMAND = "new"
+# Table commands whose answers only the sender sees.
+PRIVATE_COMMANDS = frozenset({"games", "settings", "lang"})
 
 BUTTON_PREFIX = "bc:"
 BUTTON_TEMPLATE = r"bc:(?P<payload>.+)"
@@ -152,6 +154,9 @@ class CommandPlan:
     description: str
     source: str
     options: tuple[OptionPlan, ...]
+    # The answer is expected to be private (a player's own information): a slow answer is
+    # deferred ephemerally (bot/platforms/discord_bot.py DEFER_AFTER).
+    private: bool = False
 
     def text(self, values: dict[str, Any]) -> str:
         """The chat text the table understands: "/name value value ..." in argument order."""
@@ -285,7 +290,11 @@ def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
         # Discord wants the required options first; the chat text keeps the specs' order.
         plans.append(
             CommandPlan(
-                name=name, description=shorten(source), source=source, options=tuple(options)
+                name=name,
+                description=shorten(source),
+                source=source,
+                options=tuple(options),
+                private=name in PRIVATE_COMMANDS or all(s.kind == "info" for s in group),
             )
         )
     return plans
