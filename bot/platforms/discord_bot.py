@@ -70,7 +70,7 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     user_key,
 )
 from bot.platforms.discord_slash import _choices, make_command
-from bot.service import ARGS_KIND, TableService
+from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
 from bot.settings import Settings
 from bot.supervisor import discord_shard_options
 from engine.core.errors import N_
@@ -416,11 +416,21 @@ class DiscordAdapter:
     # ---- autocomplete ----
 
     async def complete(
-        self, interaction: discord.Interaction, kind: str, current: str, repeated: bool
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        current: str,
+        repeated: bool,
+        before: Sequence[str] = (),
     ) -> list[app_commands.Choice[str]]:
         chat = chat_key(interaction.channel_id or 0)
         user = user_key(interaction.user.id)
         try:
+            free = parse_args_kind(kind)
+            if free is not None and free[1] > 0 and before:
+                # Free text continuing earlier options (/new powergrid map=u): completed
+                # with their values in front, which the answers then leave out.
+                return _choices(await self._complete_after(interaction, free[0], current, before))
             if kind.startswith(ARGS_KIND):
                 # Free text: the table knows the chat's game and answers whole texts.
                 values = await self.table.complete(chat, user, kind, current.lstrip())
@@ -432,6 +442,22 @@ class DiscordAdapter:
             log.exception("discord: completing %s %r in %s failed", kind, current, chat)
             return []
         return _choices(values)
+
+    async def _complete_after(
+        self, interaction: discord.Interaction, command: str, current: str, before: Sequence[str]
+    ) -> list[str]:
+        namespace = getattr(interaction, "namespace", None)
+        words = [str(getattr(namespace, name, None) or "").strip() for name in before]
+        if not all(words):
+            return []
+        head = " ".join(words)
+        found = await self.table.complete(
+            chat_key(interaction.channel_id or 0),
+            user_key(interaction.user.id),
+            args_kind(command),
+            f"{head} {current.lstrip()}",
+        )
+        return [v[len(head) :].strip() for v in found if v.startswith(f"{head} ")]
 
     async def _complete_last(self, chat: str, user: str, kind: str, current: str) -> list[str]:
         """Complete the last name of a list ("Berlin Ham" -> "Berlin Hamburg"); names may have

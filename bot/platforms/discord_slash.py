@@ -40,14 +40,18 @@ AutocompleteFn = Callable[
 ]
 
 
-def _autocomplete_for(adapter: DiscordAdapter, option: OptionPlan) -> AutocompleteFn | None:
+def _autocomplete_for(
+    adapter: DiscordAdapter, option: OptionPlan, before: Sequence[str] = ()
+) -> AutocompleteFn | None:
+    """`before`: the callback names of the options in front of this one (a free-text option
+    that continues them, like /new's options after its game, is completed with them)."""
     if option.complete:
         kind, repeated = option.complete, option.repeated
 
         async def complete_kind(
             interaction: discord.Interaction, current: str
         ) -> list[app_commands.Choice[str]]:
-            return await adapter.complete(interaction, kind, current, repeated)
+            return await adapter.complete(interaction, kind, current, repeated, before)
 
         return complete_kind
     if option.filter_choices:
@@ -98,7 +102,8 @@ def make_command(adapter: DiscordAdapter, plan: CommandPlan) -> app_commands.Com
                 app_commands.Choice(name=app_commands.locale_str(c, source=c), value=c)
                 for c in option.choices
             ]
-        auto = _autocomplete_for(adapter, option)
+        before = [o.pyname for o in plan.options[: plan.options.index(option)]]
+        auto = _autocomplete_for(adapter, option, before)
         if auto is not None:
             autocompletes[option.pyname] = auto
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
