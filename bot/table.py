@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.bots import default_bot_kind
@@ -28,6 +29,7 @@ from bot.context import (
     discover_games,
     fit,
 )
+from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
     is_merged,
@@ -127,6 +129,25 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
 
     def command_specs(self) -> Sequence[CommandSpec]:
         return merge_specs([self._table_specs, *(g.commands for g in self.games.values())])
+
+    def table_command_specs(self) -> Sequence[CommandSpec]:
+        """The table's own commands (offered with every game)."""
+        return self._table_specs
+
+    def game_command_specs(self) -> dict[str, Sequence[CommandSpec]]:
+        """Each game's commands, by game id (a platform offers those of the enabled games)."""
+        return {gid: tuple(g.commands) for gid, g in self.games.items()}
+
+    async def enabled_games(self, chat_key: str) -> tuple[str, ...]:
+        """The games enabled in a chat or server (/settings games=...); all by default."""
+        chosen = (await self.reminders.settings(chat_key)).games
+        return tuple(g for g in chosen if g in self.games) or tuple(self.games)
+
+    async def enable_games(self, chat_key: str, games: Sequence[str]) -> None:
+        """Set the games of `chat_key` (a Discord server's key: its channels' last choice)."""
+        raw = (await self.store.chat(chat_key)).settings
+        settings = replace(ChatSettings.load(raw), games=tuple(games))
+        await self.store.set_chat_settings(chat_key, settings.dump(raw))
 
     def command_menu(self, lang: str | None) -> list[tuple[str, str]]:
         menu: list[tuple[str, str]] = []

@@ -19,18 +19,15 @@ One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.messages import Button, Inbound, Outbound
+from bot.messages import Inbound, Outbound
 from bot.outbox import DmClosed, RetryLater, Undeliverable
 from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _ELLIPSIS,
@@ -63,11 +60,19 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _thread_option,
     chat_key,
     key_id,
+    plan_command_set,
     plan_commands,
     render_mentions,
     shorten,
     split_text,
     user_key,
+)
+from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
+    Piece,
+    TableButton,
+    build_view,
+    pieces,
+    toast_pieces,
 )
 from bot.platforms.discord_slash import _choices, make_command
 from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
@@ -80,6 +85,14 @@ log = logging.getLogger(__name__)
 # A command's answer that comes within this many seconds is deferred knowing whether it is
 # private (ephemeral "thinking…"); a slower one is deferred first, by the command's kind.
 DEFER_AFTER = 1.5
+SETTINGS_COMMAND = "settings"
+# Where the global commands are offered when each server has its own set: DMs only.
+DM_ONLY = app_commands.AppCommandContext(guild=False, dm_channel=True, private_channel=False)
+
+
+def guild_settings_key(guild_id: int) -> str:
+    """The settings row of a Discord server (its games); channels have their own rows."""
+    return f"{KEY_PREFIX}guild:{guild_id}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,112 +131,6 @@ class I18nTranslator(app_commands.Translator):
         if not translated or translated == source:
             return None
         return shorten(translated)
-
-
-# --------------------------------------------------------------------------------------------
-# Buttons
-# --------------------------------------------------------------------------------------------
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    """A button carrying the table's payload; dispatched by its custom id, even after a restart."""
-
-    def __init__(self, payload: str, label: str = _ELLIPSIS, *, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=shorten(label, BUTTON_LABEL_LIMIT) or _ELLIPSIS,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"{BUTTON_PREFIX}{payload}",
-            ),
-            row=row,
-        )
-        self.payload = payload
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        label = getattr(item, "label", None) or _ELLIPSIS
-        return cls(match["payload"], label, row=getattr(item, "row", None))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        adapter = getattr(interaction.client, "adapter", None)
-        if not isinstance(adapter, DiscordAdapter):
-            log.error("discord: button pressed on a client without a boardchat adapter")
-            return
-        await adapter.on_button(interaction, self.payload)
-
-
-def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
-    """Outbound.buttons as a persistent view (at most 5 rows of 5); None without buttons."""
-    view = discord.ui.View(timeout=None)
-    for r, row in enumerate(rows[:VIEW_ROWS]):
-        for button in row[:ROW_BUTTONS]:
-            if len(BUTTON_PREFIX) + len(button.payload) > CUSTOM_ID_LIMIT:
-                log.error("discord: button payload too long, left out: %r", button.payload)
-                continue
-            view.add_item(TableButton(button.payload, button.label, row=r))
-    return view if view.children else None
-
-
-# --------------------------------------------------------------------------------------------
-# Outgoing messages
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Piece:
-    """One Discord message of an Outbound (long texts take several)."""
-
-    content: str
-    png: bytes | None
-    view: discord.ui.View | None
-    user_ids: list[int]
-
-    def file(self) -> discord.File | None:
-        # A fresh file object for each send: discord.File is consumed when sent.
-        return discord.File(io.BytesIO(self.png), filename="board.png") if self.png else None
-
-    def allowed_mentions(self) -> discord.AllowedMentions:
-        return discord.AllowedMentions(
-            everyone=False,
-            roles=False,
-            replied_user=False,
-            users=[discord.Object(id=uid) for uid in self.user_ids],
-        )
-
-    def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
-        if self.content:
-            out["content"] = self.content
-        file = self.file()
-        if file is not None:
-            out["file"] = file
-        if self.view is not None:
-            out["view"] = self.view
-        return out
-
-
-def pieces(out: Outbound) -> list[Piece]:
-    """The messages for one Outbound; the picture and the buttons go with the last one."""
-    text, user_ids = render_mentions(out.text or "", out.mentions)
-    chunks = split_text(text)
-    view = build_view(out.buttons)
-    if not chunks and (out.png or view):
-        chunks = [""]
-    result = [Piece(content=c, png=None, view=None, user_ids=user_ids) for c in chunks]
-    if result:
-        result[-1].png = out.png
-        result[-1].view = view
-    return result
-
-
-def toast_pieces(text: str) -> list[Piece]:
-    return [Piece(content=c, png=None, view=None, user_ids=[]) for c in split_text(text)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -363,6 +270,10 @@ class DiscordAdapter:
                 return
         await self._reply(interaction, public=public, private=private, ephemeral=deferred)
         await self._taken(outbounds, here)
+        if plan.name == SETTINGS_COMMAND and interaction.guild_id and "games=" in text:
+            games_changed = getattr(self.client, "games_changed", None)
+            if games_changed is not None:
+                await games_changed(interaction.guild_id, here)
 
     async def _create_thread(
         self, interaction: discord.Interaction, text: str
@@ -720,7 +631,13 @@ class BoardchatTree(app_commands.CommandTree):
 
 
 class BoardchatClient(discord.AutoShardedClient):
-    """discord.Client with the generated command tree, the button handler and the table."""
+    """discord.Client with the generated command tree, the button handler and the table.
+
+    With a table that knows its games' commands apart (`game_command_specs`), each server gets
+    the table's commands plus those of the games enabled there (`/settings games=...`, all by
+    default), synced to it as guild commands; the global commands (every game) are offered in
+    DMs only. Otherwise one global command set serves everywhere.
+    """
 
     def __init__(
         self, table: TableService, settings: Settings, *, sync_commands: bool = True
@@ -737,10 +654,32 @@ class BoardchatClient(discord.AutoShardedClient):
         self.sync_on_start = sync_commands
         self.adapter = DiscordAdapter(self, table)
         self.tree = BoardchatTree(self)
-        self.plans = plan_commands(table.command_specs())
+        self.per_game = all(
+            callable(getattr(table, name, None))
+            for name in ("game_command_specs", "table_command_specs", "enabled_games")
+        )
+        self._commands: dict[tuple[CommandPlan, bool], app_commands.Command[Any, ..., Any]] = {}
+        self.plans = self.plans_for(None)
         for plan in self.plans:
-            self.tree.add_command(make_command(self.adapter, plan))
+            self.tree.add_command(self._command(plan, dm_only=self.per_game))
         self.add_dynamic_items(TableButton)
+
+    def plans_for(self, games: Sequence[str] | None) -> list[CommandPlan]:
+        """The slash commands for `games` (None: every game)."""
+        if not self.per_game:
+            return plan_commands(self.table.command_specs())
+        table: Any = self.table
+        specs = table.game_command_specs()
+        chosen = list(specs) if games is None else list(games)
+        return plan_command_set(table.table_command_specs(), specs, chosen)
+
+    def _command(self, plan: CommandPlan, *, dm_only: bool) -> app_commands.Command[Any, ..., Any]:
+        key = (plan, dm_only)
+        command = self._commands.get(key)
+        if command is None:
+            contexts = DM_ONLY if dm_only else None
+            command = self._commands[key] = make_command(self.adapter, plan, contexts)
+        return command
 
     @property
     def guild(self) -> discord.Object | None:
@@ -757,8 +696,11 @@ class BoardchatClient(discord.AutoShardedClient):
             await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Publish the slash commands: to DISCORD_GUILD_ID at once when set, else globally."""
+        """Publish the slash commands: to DISCORD_GUILD_ID at once when set, else globally
+        (and, per game, to each server as it becomes available)."""
         guild = self.guild
+        if self.per_game and guild is not None:
+            return await self.sync_guild(guild.id)
         try:
             if guild is not None:
                 self.tree.copy_global_to(guild=guild)
@@ -771,6 +713,47 @@ class BoardchatClient(discord.AutoShardedClient):
         where = f"guild {guild.id}" if guild is not None else "every server (global)"
         log.info("discord: %d slash commands synced to %s", len(synced), where)
         return synced
+
+    async def sync_guild(self, guild_id: int) -> list[app_commands.AppCommand]:
+        """Publish to one server the table's commands and those of its enabled games."""
+        table: Any = self.table
+        games = await table.enabled_games(guild_settings_key(guild_id))
+        guild = discord.Object(id=guild_id)
+        self.tree.clear_commands(guild=guild)
+        plans = self.plans_for(games)
+        for plan in plans:
+            self.tree.add_command(self._command(plan, dm_only=False), guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            log.error(
+                "discord: syncing %d commands to guild %s failed: %s", len(plans), guild_id, exc
+            )
+            return []
+        log.info(
+            "discord: %d slash commands (games %s) synced to guild %s",
+            len(synced),
+            ",".join(games),
+            guild_id,
+        )
+        return synced
+
+    async def games_changed(self, guild_id: int, chat: str) -> None:
+        """/settings games=... in a server's channel: the server offers those games."""
+        if not self.per_game:
+            return
+        table: Any = self.table
+        games = await table.enabled_games(chat)
+        if tuple(games) != tuple(await table.enabled_games(guild_settings_key(guild_id))):
+            await table.enable_games(guild_settings_key(guild_id), games)
+            await self.sync_guild(guild_id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        if self.per_game and self.sync_on_start and self.guild is None:
+            await self.sync_guild(guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.on_guild_available(guild)
 
 
 def build_client(

@@ -67,8 +67,13 @@ def _autocomplete_for(
     return None
 
 
-def make_command(adapter: DiscordAdapter, plan: CommandPlan) -> app_commands.Command[Any, ..., Any]:
-    """A slash command whose callback rebuilds the chat text and hands it to the table."""
+def make_command(
+    adapter: DiscordAdapter,
+    plan: CommandPlan,
+    contexts: app_commands.AppCommandContext | None = None,
+) -> app_commands.Command[Any, ..., Any]:
+    """A slash command whose callback rebuilds the chat text and hands it to the table
+    (`contexts`: where Discord offers it, e.g. only in DMs)."""
 
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         await adapter.on_command(interaction, plan, values)
@@ -122,4 +127,5 @@ def make_command(adapter: DiscordAdapter, plan: CommandPlan) -> app_commands.Com
         name=plan.name,
         description=app_commands.locale_str(plan.description, source=plan.source),
         callback=decorated,
+        allowed_contexts=contexts,
     )
