@@ -48,6 +48,7 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     PLATFORM,
     REPLY_HOLD,
     ROW_BUTTONS,
+    SWITCH,
     THREAD_NAME_LIMIT,
     THREAD_OPTION,
     VIEW_ROWS,

@@ -41,6 +41,9 @@ FREE_TEXT = "args"
 # The extra option of /new that starts the game in a new thread.
 THREAD_OPTION = "thread"
 NEW_COMMAND = "new"
+# The one catalog pair for on/off choices everywhere (Discord's choice names, /digest, the
+# games' on/off options): one short form per language, so "on" and "off" always match.
+SWITCH = (N_("on"), N_("off"))
 # Table commands whose answers only the sender sees.
 PRIVATE_COMMANDS = frozenset({"games", "settings", "lang"})
 

@@ -83,3 +83,31 @@ def test_every_command_set_stays_inside_discord_s_limits(table: Table) -> None: 
             data = command.to_dict(client.tree)
             assert len(data["description"]) <= 100
             assert len(data.get("options", [])) <= 25
+
+
+async def test_on_off_choices_are_one_catalog_pair_in_every_language(
+    table: Table,  # noqa: F811
+) -> None:
+    """Issue 22 (6): /digest's and the games' on/off choices show one matching pair."""
+    from discord import Locale, app_commands
+
+    client = dc.build_client(table, settings(discord_token="t"), sync_commands=False)
+    digest = next(p for p in client.plans if p.name == "digest")
+    assert set(dc.SWITCH) <= {c for o in digest.options for c in o.choices}
+    translator = dc.I18nTranslator()
+    context = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.choice_name, None
+    )
+    expected = {
+        Locale.russian: ("вкл.", "выкл."),
+        Locale.polish: ("wł.", "wył."),
+        Locale.taiwan_chinese: ("開", "關"),
+    }
+    for locale, pair in expected.items():
+        got = tuple(
+            [
+                await translator.translate(app_commands.locale_str(w, source=w), locale, context)
+                for w in ("on", "off")
+            ]
+        )
+        assert got == pair, locale
