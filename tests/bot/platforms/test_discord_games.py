@@ -99,9 +99,9 @@ async def test_on_off_choices_are_one_catalog_pair_in_every_language(
         app_commands.TranslationContextLocation.choice_name, None
     )
     expected = {
-        Locale.russian: ("вкл.", "выкл."),
-        Locale.polish: ("wł.", "wył."),
-        Locale.taiwan_chinese: ("開", "關"),
+        Locale.russian: ("включено", "выключено"),
+        Locale.polish: ("włączone", "wyłączone"),
+        Locale.taiwan_chinese: ("開啟", "關閉"),
     }
     for locale, pair in expected.items():
         got = tuple(
