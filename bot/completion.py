@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 
 from bot.context import (
     MAX_COMPLETIONS,
     UNIQUE_KINDS,
 )
+from bot.deadlines import POLICIES
 from bot.grammar import (
     arg_at,
 )
@@ -17,6 +19,17 @@ from bot.table_base import TableBase
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
+
+NEW_COMMAND = "new"
+SETTINGS_COMMAND = "settings"
+# /settings keys (bot/reminders.py) with typical values to offer.
+SETTING_VALUES: dict[str, tuple[str, ...]] = {
+    "deadline": ("1h", "6h", "12h", "24h", "2d", "7d"),
+    "reminders": ("0,50,90", "50,90", "off"),
+    "quiet": ("22-08", "23-07", "off"),
+    "tz": ("UTC", "Europe/Berlin", "Europe/Warsaw", "Europe/Moscow", "Asia/Taipei"),
+    "policy": POLICIES,
+}
 
 
 class CompletionMixin(TableBase):
@@ -29,7 +42,8 @@ class CompletionMixin(TableBase):
                 return [g for g in self.games if g.startswith(low)]
             free = parse_args_kind(kind)
             if free is not None and free[0] in self._table_names:
-                return []  # the table's own commands: nothing of a game to complete
+                # The table's own commands: /new's game and options, /settings' keys.
+                return self._complete_table(*free, prefix)
             row = await self.store.open_game(chat_key)
             if row is None or row.game_id not in self.games:
                 return []
@@ -64,6 +78,15 @@ class CompletionMixin(TableBase):
         if at is None:
             return []
         done, partial, arg = list(at.done), at.partial, at.arg
+        if arg.kind == "rest" and not arg.choices:
+            # "More of the same" (/buy coal 3 oil 2 ...): the words after the arguments
+            # before it repeat them, so every word completes ("/buy coal 3 o" -> oil).
+            index = spec.args.index(arg)
+            pattern = [a for a in spec.args[start:index] if a.kind != "rest"]
+            if pattern:
+                count = sum(1 for w in done[at.start :] if "=" not in w)
+                arg = replace(pattern[count % len(pattern)], repeated=False)
+                at = replace(at, arg=arg, start=len(done))
         # A name may have several words ("New Yo"): a repeated argument tries the longest
         # tail of its own words first (at most three words, no key=value among them).
         tails = [len(done)]
@@ -95,3 +118,51 @@ class CompletionMixin(TableBase):
             if out:
                 return out
         return []
+
+    def _complete_table(self, command: str, start: int, text: str) -> list[str]:
+        """Whole-text completions of the table's key=value commands: `/new <game>
+        key=value ...` (the chosen game's options and their choices) and `/settings
+        key=value ...` (the keys and typical values); every word completes."""
+        words = text.split()
+        partial = words.pop() if words and not text[-1].isspace() else ""
+        words = [*([""] * start), *words]  # positions as if the earlier options were typed
+        if command == NEW_COMMAND:
+            if len(words) == 0:
+                return self._lines(words, list(self.games), partial, start)
+            game = self.games.get(words[0].casefold())
+            if game is None:
+                return []
+            options = {o.key: o.choices or (o.default,) for o in game.options}
+        elif command == SETTINGS_COMMAND:
+            options = {**SETTING_VALUES, "games": tuple(self.games)}
+        else:
+            return []
+        given = {w.partition("=")[0].casefold() for w in words if "=" in w}
+        key, sep, value = partial.partition("=")
+        if not sep:
+            keys = [f"{k}=" for k in options if k not in given]
+            return self._lines(words, keys, partial, start)
+        choices = options.get(key.casefold(), ())
+        if key.casefold() == "games" and command == SETTINGS_COMMAND:
+            # a comma list of game ids: complete its last item
+            head, _, last = value.rpartition(",")
+            picked = {g for g in head.split(",") if g}
+            prefix = f"{head}," if head else ""
+            choices = tuple(f"{prefix}{g}" for g in self.games if g not in picked)
+            value = f"{prefix}{last}"
+        return self._lines(words, [f"{key}={c}" for c in choices], f"{key}={value}", start)
+
+    @staticmethod
+    def _lines(words: list[str], values: list[str], partial: str, start: int) -> list[str]:
+        """The lines `words + value` for the values that begin with `partial`, without the
+        first `start` words (another option's)."""
+        low = partial.casefold()
+        out: list[str] = []
+        for value in values:
+            if value.casefold().startswith(low):
+                line = " ".join([*words[start:], value])
+                if len(line) <= MAX_COMPLETION:
+                    out.append(line)
+            if len(out) == MAX_COMPLETIONS:
+                break
+        return out

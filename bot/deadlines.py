@@ -125,6 +125,7 @@ class ChatSettings:
     quiet: tuple[int, int] | None = None
     tz: str = "UTC"
     policy: str = "remind"
+    games: tuple[str, ...] = ()  # the games enabled here (/settings games=...); () = all
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
@@ -154,6 +155,9 @@ class ChatSettings:
             s = replace(s, tz=tz)
         if raw.get("policy") in POLICIES:
             s = replace(s, policy=raw["policy"])
+        games = raw.get("games")
+        if isinstance(games, list) and all(isinstance(g, str) for g in games):
+            s = replace(s, games=tuple(games))
         return s
 
     def dump(self, into: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +168,7 @@ class ChatSettings:
             quiet=list(self.quiet) if self.quiet else None,
             tz=self.tz,
             policy=self.policy,
+            games=list(self.games),
         )
         return out
 

@@ -56,6 +56,19 @@ class Undeliverable(Exception):
     """The platform refuses this message for good: it is failed with `reason`."""
 
 
+class DmClosed(Undeliverable):
+    """A private message the user's settings refuse (Discord 403, Telegram "bot was blocked" or
+    never started). `fallback` is the platform's public mention asking them to open their DMs
+    (None when there is no chat to say it in)."""
+
+    def __init__(self, reason: str, fallback: Outbound | None = None) -> None:
+        super().__init__(reason)
+        self.fallback = fallback
+
+
+DmRefused = Callable[[str], Awaitable[None]]
+
+
 def platform_of(chat_key: str) -> str:
     return PLATFORM_OF_PREFIX.get(chat_key.split(":", 1)[0], "local")
 
@@ -125,8 +138,13 @@ class OutboxSender:
         clock: Callable[[], float] | None = None,
         sleep: Sleep | None = None,
         concurrency: int = CONCURRENT_CHATS,
+        on_dm_refused: DmRefused | None = None,
     ) -> None:
         self.store = store
+        # Users (keys; each names its platform) whose DMs were refused, and who have not
+        # interacted with the bot since: their private rows fail at once, unsent.
+        self.dm_closed: set[str] = set()
+        self.on_dm_refused = on_dm_refused
         self.platform = platform
         self.deliver = deliver
         self.clock = clock or time.time
@@ -204,8 +222,47 @@ class OutboxSender:
                 if not await self._one(item):
                     return  # the chat waits: its later rows keep their order
 
+    def dm_reopened(self, user_key: str) -> None:
+        """The user interacted with the bot: try their DMs again."""
+        self.dm_closed.discard(user_key)
+
+    async def _dm_closed(self, item: OutboxItem, refused: DmClosed) -> None:
+        """A refused DM: remembered, the row failed, and one public mention (until the user
+        interacts again, which is once per turn of theirs) instead of one per message."""
+        user = item.audience
+        self.failed += 1
+        await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
+        if user in self.dm_closed:
+            return
+        self.dm_closed.add(user)
+        log.warning(
+            "outbox %s: %s does not accept private messages (%s); mentioning them in %s once",
+            self.platform,
+            user,
+            refused,
+            item.chat_key,
+        )
+        if self.on_dm_refused is not None:
+            try:
+                await self.on_dm_refused(user)
+            except Exception:
+                log.exception(
+                    "outbox %s: remembering the closed DMs of %s failed", self.platform, user
+                )
+        if refused.fallback is not None:
+            try:
+                await self.deliver(refused.fallback)
+            except (RetryLater, Undeliverable) as err:
+                log.warning(
+                    "outbox %s: the DM fallback in %s failed: %s", self.platform, item.chat_key, err
+                )
+
     async def _one(self, item: OutboxItem) -> bool:
         """Deliver one row; False when the chat must wait before its next row."""
+        if item.audience != AUDIENCE_CHAT and item.audience in self.dm_closed:
+            self.failed += 1
+            await self.store.outbox_failed(item.id, "DMs closed (remembered)")
+            return True
         try:
             message_id = await self.deliver(outbound_of(item))
         except asyncio.CancelledError:
@@ -214,6 +271,9 @@ class OutboxSender:
             self.retried += 1
             await self.store.outbox_retry(item.id, self.clock() + later.delay, str(later))
             return False
+        except DmClosed as refused:
+            await self._dm_closed(item, refused)
+            return True
         except Undeliverable as refused:
             self.failed += 1
             log.warning("outbox %s: row %s refused for good: %s", self.platform, item.id, refused)

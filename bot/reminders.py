@@ -269,6 +269,19 @@ class Reminders:
                     error = self._t(ctx, "policy takes one of: remind, skip, bot.")
                 else:
                     new = replace(new, policy=value.casefold())
+            elif key == "games":
+                # The games whose commands this chat (a Discord server) offers (issue 22).
+                ids = tuple(dict.fromkeys(g for g in value.casefold().split(",") if g))
+                if value.casefold() == "all":
+                    new = replace(new, games=())
+                elif not ids or any(g not in self.table.games for g in ids):
+                    error = self._t(
+                        ctx,
+                        "games takes game ids separated by commas, like {example}, or all.",
+                        example=",".join(list(self.table.games)[:2]),
+                    )
+                else:
+                    new = replace(new, games=ids)
             else:
                 error = self._t(
                     ctx,

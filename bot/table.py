@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.bots import default_bot_kind
+from bot.buttons import still_legal
 from bot.completion import CompletionMixin
 from bot.context import (
     MAX_COMMAND,
@@ -27,6 +29,7 @@ from bot.context import (
     discover_games,
     fit,
 )
+from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
     is_merged,
@@ -125,6 +128,25 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
     def command_specs(self) -> Sequence[CommandSpec]:
         return merge_specs([self._table_specs, *(g.commands for g in self.games.values())])
 
+    def table_command_specs(self) -> Sequence[CommandSpec]:
+        """The table's own commands (offered with every game)."""
+        return self._table_specs
+
+    def game_command_specs(self) -> dict[str, Sequence[CommandSpec]]:
+        """Each game's commands, by game id (a platform offers those of the enabled games)."""
+        return {gid: tuple(g.commands) for gid, g in self.games.items()}
+
+    async def enabled_games(self, chat_key: str) -> tuple[str, ...]:
+        """The games enabled in a chat or server (/settings games=...); all by default."""
+        chosen = (await self.reminders.settings(chat_key)).games
+        return tuple(g for g in chosen if g in self.games) or tuple(self.games)
+
+    async def enable_games(self, chat_key: str, games: Sequence[str]) -> None:
+        """Set the games of `chat_key` (a Discord server's key: its channels' last choice)."""
+        raw = (await self.store.chat(chat_key)).settings
+        settings = replace(ChatSettings.load(raw), games=tuple(games))
+        await self.store.set_chat_settings(chat_key, settings.dump(raw))
+
     def command_menu(self, lang: str | None) -> list[tuple[str, str]]:
         menu: list[tuple[str, str]] = []
         for spec in self.command_specs():
@@ -163,6 +185,8 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
         if line is None:
             return []
         await self.reminders.on_command(ctx, line)  # a returning player, votes, DM reach
+        if ib.platform in self.deliveries:  # the user interacts: try their DMs again
+            self.deliveries[ib.platform].dm_reopened(ib.user_key)
         if (
             ib.is_private
             and ctx.game is None
@@ -177,14 +201,21 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
 
     def _unpack_payload(self, ctx: Ctx, payload: str) -> str | None:
         """ "<game_pk>:<version>:<command>" -> the command, if it still applies to the chat's
-        open game at exactly that version; None when stale or malformed."""
+        open game: at exactly that version, or (a game move) at a later version as long as
+        the move is still legal for the presser; None when stale or malformed."""
         parts = payload.split(":", 2)
         if len(parts) != 3 or ctx.game is None:
             return None
         pk, version, command = parts
-        if pk != str(ctx.game.id) or version != str(ctx.game.version) or not command.strip():
+        if pk != str(ctx.game.id) or not command.strip():
             return None
-        return command
+        if version == str(ctx.game.version):
+            return command
+        if not version.isdigit() or int(version) > ctx.game.version:
+            return None
+        # A shared prompt of a simultaneous phase: the other players' moves bump the version
+        # but leave this player's button meaning the same move.
+        return command if still_legal(self, ctx, command) else None
 
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:

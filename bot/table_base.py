@@ -97,11 +97,17 @@ class TableBase:
         if old is not None:
             old.deliver = deliver
             return old
-        sender = OutboxSender(self.store, platform, deliver, clock=clock, sleep=sleep)
+        sender = OutboxSender(
+            self.store, platform, deliver, clock=clock, sleep=sleep, on_dm_refused=self._no_dm
+        )
         self.deliveries[platform] = sender
         self.durable = self.durable | {platform}
         sender.start()
         return sender
+
+    async def _no_dm(self, user_key: str) -> None:
+        """DMs refused: the reminders go to the chat until the user writes privately again."""
+        await self.store.set_user(user_key, dm_ok=False)
 
     async def delivered(self, outbox_id: int, message_id: str | None) -> None:
         await self.store.outbox_sent(outbox_id, message_id)

@@ -18,12 +18,9 @@ One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_
 
 from __future__ import annotations
 
-import inspect
-import io
+import asyncio
 import logging
-import re
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -31,8 +28,8 @@ from discord import app_commands
 
 from bot import i18n
 from bot.health import beat
-from bot.messages import Button, Inbound, Outbound
-from bot.outbox import RetryLater, Undeliverable
+from bot.messages import Inbound, Outbound
+from bot.outbox import DmClosed, RetryLater, Undeliverable
 from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _ELLIPSIS,
     _NAME_RE,
@@ -52,6 +49,7 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     PLATFORM,
     REPLY_HOLD,
     ROW_BUTTONS,
+    SWITCH,
     THREAD_NAME_LIMIT,
     THREAD_OPTION,
     VIEW_ROWS,
@@ -64,18 +62,39 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _thread_option,
     chat_key,
     key_id,
+    plan_command_set,
     plan_commands,
     render_mentions,
     shorten,
     split_text,
     user_key,
 )
-from bot.service import ARGS_KIND, TableService
+from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
+    Piece,
+    TableButton,
+    build_view,
+    pieces,
+    toast_pieces,
+)
+from bot.platforms.discord_slash import _choices, make_command
+from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
 from bot.settings import Settings
 from bot.supervisor import discord_shard_options
 from engine.core.errors import N_
 
 log = logging.getLogger(__name__)
+
+# A command's answer that comes within this many seconds is deferred knowing whether it is
+# private (ephemeral "thinking…"); a slower one is deferred first, by the command's kind.
+DEFER_AFTER = 1.5
+SETTINGS_COMMAND = "settings"
+# Where the global commands are offered when each server has its own set: DMs only.
+DM_ONLY = app_commands.AppCommandContext(guild=False, dm_channel=True, private_channel=False)
+
+
+def guild_settings_key(guild_id: int) -> str:
+    """The settings row of a Discord server (its games); channels have their own rows."""
+    return f"{KEY_PREFIX}guild:{guild_id}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -114,112 +133,6 @@ class I18nTranslator(app_commands.Translator):
         if not translated or translated == source:
             return None
         return shorten(translated)
-
-
-# --------------------------------------------------------------------------------------------
-# Buttons
-# --------------------------------------------------------------------------------------------
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    """A button carrying the table's payload; dispatched by its custom id, even after a restart."""
-
-    def __init__(self, payload: str, label: str = _ELLIPSIS, *, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=shorten(label, BUTTON_LABEL_LIMIT) or _ELLIPSIS,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"{BUTTON_PREFIX}{payload}",
-            ),
-            row=row,
-        )
-        self.payload = payload
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        label = getattr(item, "label", None) or _ELLIPSIS
-        return cls(match["payload"], label, row=getattr(item, "row", None))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        adapter = getattr(interaction.client, "adapter", None)
-        if not isinstance(adapter, DiscordAdapter):
-            log.error("discord: button pressed on a client without a boardchat adapter")
-            return
-        await adapter.on_button(interaction, self.payload)
-
-
-def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
-    """Outbound.buttons as a persistent view (at most 5 rows of 5); None without buttons."""
-    view = discord.ui.View(timeout=None)
-    for r, row in enumerate(rows[:VIEW_ROWS]):
-        for button in row[:ROW_BUTTONS]:
-            if len(BUTTON_PREFIX) + len(button.payload) > CUSTOM_ID_LIMIT:
-                log.error("discord: button payload too long, left out: %r", button.payload)
-                continue
-            view.add_item(TableButton(button.payload, button.label, row=r))
-    return view if view.children else None
-
-
-# --------------------------------------------------------------------------------------------
-# Outgoing messages
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Piece:
-    """One Discord message of an Outbound (long texts take several)."""
-
-    content: str
-    png: bytes | None
-    view: discord.ui.View | None
-    user_ids: list[int]
-
-    def file(self) -> discord.File | None:
-        # A fresh file object for each send: discord.File is consumed when sent.
-        return discord.File(io.BytesIO(self.png), filename="board.png") if self.png else None
-
-    def allowed_mentions(self) -> discord.AllowedMentions:
-        return discord.AllowedMentions(
-            everyone=False,
-            roles=False,
-            replied_user=False,
-            users=[discord.Object(id=uid) for uid in self.user_ids],
-        )
-
-    def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
-        if self.content:
-            out["content"] = self.content
-        file = self.file()
-        if file is not None:
-            out["file"] = file
-        if self.view is not None:
-            out["view"] = self.view
-        return out
-
-
-def pieces(out: Outbound) -> list[Piece]:
-    """The messages for one Outbound; the picture and the buttons go with the last one."""
-    text, user_ids = render_mentions(out.text or "", out.mentions)
-    chunks = split_text(text)
-    view = build_view(out.buttons)
-    if not chunks and (out.png or view):
-        chunks = [""]
-    result = [Piece(content=c, png=None, view=None, user_ids=user_ids) for c in chunks]
-    if result:
-        result[-1].png = out.png
-        result[-1].view = view
-    return result
-
-
-def toast_pieces(text: str) -> list[Piece]:
-    return [Piece(content=c, png=None, view=None, user_ids=[]) for c in split_text(text)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -288,9 +201,11 @@ class DiscordAdapter:
             return None
 
     @staticmethod
-    async def _defer(interaction: discord.Interaction, *, thinking: bool) -> bool:
+    async def _defer(
+        interaction: discord.Interaction, *, thinking: bool, ephemeral: bool = False
+    ) -> bool:
         try:
-            await interaction.response.defer(thinking=thinking)
+            await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
         except discord.HTTPException as exc:
             # Too late (3 s passed) or Discord refused: the user sees "interaction failed" and
             # may try again; nothing reached the table.
@@ -303,36 +218,64 @@ class DiscordAdapter:
             return False
         return True
 
+    async def _answer_in_time(
+        self, interaction: discord.Interaction, inbound: Inbound, private: bool
+    ) -> tuple[list[Outbound] | None, bool | None]:
+        """The table's answer, and how the interaction was deferred meanwhile: None when the
+        table answered within DEFER_AFTER (the caller defers, knowing whether the answer is
+        private), else the visibility guessed from the command (True: ephemeral)."""
+        work = asyncio.ensure_future(self._handle(inbound))
+        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        if done:
+            return work.result(), None
+        await self._defer(interaction, thinking=True, ephemeral=private)
+        return await work, private
+
     # ---- slash commands ----
 
     async def on_command(
         self, interaction: discord.Interaction, plan: CommandPlan, values: dict[str, Any]
     ) -> None:
-        if not await self._defer(interaction, thinking=True):
-            return
         lang = _lang(interaction)
         here = chat_key(interaction.channel_id or 0)
         text = plan.text(values)
         thread: discord.Thread | None = None
+        deferred: bool | None = None  # not yet; True: ephemerally, False: publicly
         if plan.name == NEW_COMMAND and values.get(THREAD_OPTION):
+            if not await self._defer(interaction, thinking=True):
+                return
+            deferred = False
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
         inbound = self.inbound(interaction, text=text, chat=chat_key(thread.id) if thread else here)
-        outbounds = await self._handle(inbound)
+        if deferred is None:
+            outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
+        else:
+            outbounds = await self._handle(inbound)
         if outbounds is None:
-            await self._reply(
-                interaction,
-                public=[],
-                private=toast_pieces(i18n.tr(lang, N_("Something went wrong. Please try again."))),
-            )
+            if deferred is None and not await self._defer(
+                interaction, thinking=True, ephemeral=True
+            ):
+                return
+            sorry = toast_pieces(i18n.tr(lang, N_("Something went wrong. Please try again.")))
+            await self._reply(interaction, public=[], private=sorry, ephemeral=bool(deferred))
             return
         public, private = await self._route(inbound, outbounds, here=here, thread=thread)
         if thread is not None:
             note = i18n.tr(lang, N_("The game is in {thread}."), thread=thread.mention)
             public = [*toast_pieces(note), *public]
-        await self._reply(interaction, public=public, private=private)
+        if deferred is None:
+            # Answered in time: "thinking…" only where the answer will be seen (issue 22).
+            deferred = not public
+            if not await self._defer(interaction, thinking=True, ephemeral=deferred):
+                return
+        await self._reply(interaction, public=public, private=private, ephemeral=deferred)
         await self._taken(outbounds, here)
+        if plan.name == SETTINGS_COMMAND and interaction.guild_id and "games=" in text:
+            games_changed = getattr(self.client, "games_changed", None)
+            if games_changed is not None:
+                await games_changed(interaction.guild_id, here)
 
     async def _create_thread(
         self, interaction: discord.Interaction, text: str
@@ -386,11 +329,21 @@ class DiscordAdapter:
     # ---- autocomplete ----
 
     async def complete(
-        self, interaction: discord.Interaction, kind: str, current: str, repeated: bool
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        current: str,
+        repeated: bool,
+        before: Sequence[str] = (),
     ) -> list[app_commands.Choice[str]]:
         chat = chat_key(interaction.channel_id or 0)
         user = user_key(interaction.user.id)
         try:
+            free = parse_args_kind(kind)
+            if free is not None and free[1] > 0 and before:
+                # Free text continuing earlier options (/new powergrid map=u): completed
+                # with their values in front, which the answers then leave out.
+                return _choices(await self._complete_after(interaction, free[0], current, before))
             if kind.startswith(ARGS_KIND):
                 # Free text: the table knows the chat's game and answers whole texts.
                 values = await self.table.complete(chat, user, kind, current.lstrip())
@@ -402,6 +355,22 @@ class DiscordAdapter:
             log.exception("discord: completing %s %r in %s failed", kind, current, chat)
             return []
         return _choices(values)
+
+    async def _complete_after(
+        self, interaction: discord.Interaction, command: str, current: str, before: Sequence[str]
+    ) -> list[str]:
+        namespace = getattr(interaction, "namespace", None)
+        words = [str(getattr(namespace, name, None) or "").strip() for name in before]
+        if not all(words):
+            return []
+        head = " ".join(words)
+        found = await self.table.complete(
+            chat_key(interaction.channel_id or 0),
+            user_key(interaction.user.id),
+            args_kind(command),
+            f"{head} {current.lstrip()}",
+        )
+        return [v[len(head) :].strip() for v in found if v.startswith(f"{head} ")]
 
     async def _complete_last(self, chat: str, user: str, kind: str, current: str) -> list[str]:
         """Complete the last name of a list ("Berlin Ham" -> "Berlin Hamburg"); names may have
@@ -457,21 +426,41 @@ class DiscordAdapter:
         return public, private
 
     async def _reply(
-        self, interaction: discord.Interaction, *, public: list[Piece], private: list[Piece]
+        self,
+        interaction: discord.Interaction,
+        *,
+        public: list[Piece],
+        private: list[Piece],
+        ephemeral: bool = False,
     ) -> None:
-        """Answer a deferred ("thinking") command. The first follow-up replaces the thinking
-        message and takes its visibility (public), so when there is nothing public the thinking
-        message is deleted first and the private pieces follow as ephemeral messages."""
+        """Answer a deferred command. The first follow-up replaces the "thinking…" message and
+        takes its visibility. Deferred publicly: public pieces first; with nothing public the
+        thinking message is deleted and the private pieces follow as ephemeral messages.
+        Deferred ephemerally (a private answer was expected): private pieces as follow-ups,
+        anything public posted to the channel itself."""
+        if ephemeral:
+            if public and interaction.channel is not None:
+                channel: Any = interaction.channel
+                await self._send_pieces(channel, public, str(interaction.channel_id))
+            if private:
+                await self._followups(interaction, private, ephemeral=True)
+            else:
+                await self._delete_thinking(interaction)
+            return
         if public:
             await self._followups(interaction, public, ephemeral=False)
         else:
-            try:
-                await interaction.delete_original_response()
-            except discord.HTTPException as exc:
-                log.warning(
-                    "discord: could not delete the thinking message of %s: %s", interaction.id, exc
-                )
+            await self._delete_thinking(interaction)
         await self._followups(interaction, private, ephemeral=True)
+
+    @staticmethod
+    async def _delete_thinking(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as exc:
+            log.warning(
+                "discord: could not delete the thinking message of %s: %s", interaction.id, exc
+            )
 
     async def _followups(
         self, interaction: discord.Interaction, items: list[Piece], *, ephemeral: bool
@@ -513,7 +502,7 @@ class DiscordAdapter:
                 user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                 sent = await self._send_pieces(user, items, f"DM {out.private_to}")
             except discord.HTTPException as exc:
-                log.error("discord: cannot reach user %s: %s", out.private_to, exc)
+                log.warning("discord: cannot reach user %s: %s", out.private_to, exc)
                 sent = False
             if not sent:
                 await self._dm_refused(out, uid)
@@ -548,12 +537,12 @@ class DiscordAdapter:
                 uid = key_id(out.private_to)
                 if uid is None:
                     raise Undeliverable(f"not a Discord user: {out.private_to}")
+                user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                 try:
-                    user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                     return await self._send_all(user, items)
-                except discord.Forbidden:
-                    await self._dm_refused(out, uid)
-                    return None
+                except discord.Forbidden as exc:
+                    # Remembered by the sender loop, which posts the mention once.
+                    raise DmClosed(f"Forbidden: {exc}", self._dm_note(out, user)) from exc
             cid = key_id(out.chat_key)
             if cid is None:
                 raise Undeliverable(f"not a Discord channel: {out.chat_key}")
@@ -575,6 +564,22 @@ class DiscordAdapter:
             sent = await target.send(**piece.kwargs())
         return str(sent.id) if sent is not None else None
 
+    @staticmethod
+    def _dm_note(out: Outbound, user: discord.abc.User) -> Outbound | None:
+        """The public mention asking a user whose DMs are closed to open them."""
+        if key_id(out.chat_key) is None or out.private_to is None:
+            return None
+        name = dict(out.mentions).get(out.private_to) or _display_name(user)
+        text = i18n.tr(
+            None,
+            N_(
+                "{mention}, I could not send you a private message. Please allow direct "
+                "messages from this server's members."
+            ),
+            mention=f"@{name}",
+        )
+        return Outbound(out.chat_key, text, mentions=[(out.private_to, name)])
+
     async def _dm_refused(self, out: Outbound, uid: int) -> None:
         """A private message could not be delivered (DMs closed): say so in the chat, without
         the private content, so the player knows to open their DMs."""
@@ -593,109 +598,6 @@ class DiscordAdapter:
         )
         note = Piece(content=text, png=None, view=None, user_ids=[uid])
         await self._send_pieces(channel, [note], out.chat_key)
-
-
-def _choices(values: Sequence[str]) -> list[app_commands.Choice[str]]:
-    seen: set[str] = set()
-    result: list[app_commands.Choice[str]] = []
-    for value in values:
-        value = value[:DESCRIPTION_LIMIT]
-        if not value or value in seen:
-            continue
-        seen.add(value)
-        result.append(app_commands.Choice(name=value, value=value))
-        if len(result) == CHOICE_LIMIT:
-            break
-    return result
-
-
-# --------------------------------------------------------------------------------------------
-# app_commands.Command objects from the plans
-# --------------------------------------------------------------------------------------------
-
-AutocompleteFn = Callable[
-    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
-]
-
-
-def _autocomplete_for(adapter: DiscordAdapter, option: OptionPlan) -> AutocompleteFn | None:
-    if option.complete:
-        kind, repeated = option.complete, option.repeated
-
-        async def complete_kind(
-            interaction: discord.Interaction, current: str
-        ) -> list[app_commands.Choice[str]]:
-            return await adapter.complete(interaction, kind, current, repeated)
-
-        return complete_kind
-    if option.filter_choices:
-        allowed = option.filter_choices
-
-        async def complete_choice(
-            interaction: discord.Interaction, current: str
-        ) -> list[app_commands.Choice[str]]:
-            needle = current.strip().casefold()
-            return _choices([c for c in allowed if c.casefold().startswith(needle)])
-
-        return complete_choice
-    return None
-
-
-def make_command(adapter: DiscordAdapter, plan: CommandPlan) -> app_commands.Command[Any, ..., Any]:
-    """A slash command whose callback rebuilds the chat text and hands it to the table."""
-
-    async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        await adapter.on_command(interaction, plan, values)
-
-    params = [
-        inspect.Parameter(
-            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-        )
-    ]
-    descriptions: dict[str, app_commands.locale_str] = {}
-    renames: dict[str, str] = {}
-    choices: dict[str, list[app_commands.Choice[str]]] = {}
-    autocompletes: dict[str, AutocompleteFn] = {}
-    for option in plan.options:
-        annotation: Any = option.type if option.required else option.type | None
-        params.append(
-            inspect.Parameter(
-                option.pyname,
-                inspect.Parameter.KEYWORD_ONLY,
-                annotation=annotation,
-                default=inspect.Parameter.empty if option.required else None,
-            )
-        )
-        descriptions[option.pyname] = app_commands.locale_str(
-            option.description, source=option.source
-        )
-        if option.pyname != option.name:
-            renames[option.pyname] = option.name
-        if option.choices:
-            choices[option.pyname] = [
-                app_commands.Choice(name=app_commands.locale_str(c, source=c), value=c)
-                for c in option.choices
-            ]
-        auto = _autocomplete_for(adapter, option)
-        if auto is not None:
-            autocompletes[option.pyname] = auto
-    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    callback.__name__ = callback.__qualname__ = f"slash_{plan.name.replace('-', '_')}"
-
-    decorated: Any = callback
-    if descriptions:
-        decorated = app_commands.describe(**descriptions)(decorated)
-    if renames:
-        decorated = app_commands.rename(**renames)(decorated)
-    if choices:
-        decorated = app_commands.choices(**choices)(decorated)
-    if autocompletes:
-        decorated = app_commands.autocomplete(**autocompletes)(decorated)
-    return app_commands.Command(
-        name=plan.name,
-        description=app_commands.locale_str(plan.description, source=plan.source),
-        callback=decorated,
-    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -731,7 +633,13 @@ class BoardchatTree(app_commands.CommandTree):
 
 
 class BoardchatClient(discord.AutoShardedClient):
-    """discord.Client with the generated command tree, the button handler and the table."""
+    """discord.Client with the generated command tree, the button handler and the table.
+
+    With a table that knows its games' commands apart (`game_command_specs`), each server gets
+    the table's commands plus those of the games enabled there (`/settings games=...`, all by
+    default), synced to it as guild commands; the global commands (every game) are offered in
+    DMs only. Otherwise one global command set serves everywhere.
+    """
 
     def __init__(
         self, table: TableService, settings: Settings, *, sync_commands: bool = True
@@ -749,10 +657,32 @@ class BoardchatClient(discord.AutoShardedClient):
         self.sync_on_start = sync_commands
         self.adapter = DiscordAdapter(self, table)
         self.tree = BoardchatTree(self)
-        self.plans = plan_commands(table.command_specs())
+        self.per_game = all(
+            callable(getattr(table, name, None))
+            for name in ("game_command_specs", "table_command_specs", "enabled_games")
+        )
+        self._commands: dict[tuple[CommandPlan, bool], app_commands.Command[Any, ..., Any]] = {}
+        self.plans = self.plans_for(None)
         for plan in self.plans:
-            self.tree.add_command(make_command(self.adapter, plan))
+            self.tree.add_command(self._command(plan, dm_only=self.per_game))
         self.add_dynamic_items(TableButton)
+
+    def plans_for(self, games: Sequence[str] | None) -> list[CommandPlan]:
+        """The slash commands for `games` (None: every game)."""
+        if not self.per_game:
+            return plan_commands(self.table.command_specs())
+        table: Any = self.table
+        specs = table.game_command_specs()
+        chosen = list(specs) if games is None else list(games)
+        return plan_command_set(table.table_command_specs(), specs, chosen)
+
+    def _command(self, plan: CommandPlan, *, dm_only: bool) -> app_commands.Command[Any, ..., Any]:
+        key = (plan, dm_only)
+        command = self._commands.get(key)
+        if command is None:
+            contexts = DM_ONLY if dm_only else None
+            command = self._commands[key] = make_command(self.adapter, plan, contexts)
+        return command
 
     @property
     def guild(self) -> discord.Object | None:
@@ -772,8 +702,11 @@ class BoardchatClient(discord.AutoShardedClient):
             await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Publish the slash commands: to DISCORD_GUILD_ID at once when set, else globally."""
+        """Publish the slash commands: to DISCORD_GUILD_ID at once when set, else globally
+        (and, per game, to each server as it becomes available)."""
         guild = self.guild
+        if self.per_game and guild is not None:
+            return await self.sync_guild(guild.id)
         try:
             if guild is not None:
                 self.tree.copy_global_to(guild=guild)
@@ -786,6 +719,47 @@ class BoardchatClient(discord.AutoShardedClient):
         where = f"guild {guild.id}" if guild is not None else "every server (global)"
         log.info("discord: %d slash commands synced to %s", len(synced), where)
         return synced
+
+    async def sync_guild(self, guild_id: int) -> list[app_commands.AppCommand]:
+        """Publish to one server the table's commands and those of its enabled games."""
+        table: Any = self.table
+        games = await table.enabled_games(guild_settings_key(guild_id))
+        guild = discord.Object(id=guild_id)
+        self.tree.clear_commands(guild=guild)
+        plans = self.plans_for(games)
+        for plan in plans:
+            self.tree.add_command(self._command(plan, dm_only=False), guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            log.error(
+                "discord: syncing %d commands to guild %s failed: %s", len(plans), guild_id, exc
+            )
+            return []
+        log.info(
+            "discord: %d slash commands (games %s) synced to guild %s",
+            len(synced),
+            ",".join(games),
+            guild_id,
+        )
+        return synced
+
+    async def games_changed(self, guild_id: int, chat: str) -> None:
+        """/settings games=... in a server's channel: the server offers those games."""
+        if not self.per_game:
+            return
+        table: Any = self.table
+        games = await table.enabled_games(chat)
+        if tuple(games) != tuple(await table.enabled_games(guild_settings_key(guild_id))):
+            await table.enable_games(guild_settings_key(guild_id), games)
+            await self.sync_guild(guild_id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        if self.per_game and self.sync_on_start and self.guild is None:
+            await self.sync_guild(guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.on_guild_available(guild)
 
 
 def build_client(

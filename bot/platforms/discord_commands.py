@@ -4,11 +4,12 @@ splitting, and the plans of the slash commands generated from the table's comman
 
 from __future__ import annotations
 
+import itertools
 import keyword
 import logging
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.service import args_kind
@@ -40,6 +41,11 @@ FREE_TEXT = "args"
 # The extra option of /new that starts the game in a new thread.
 THREAD_OPTION = "thread"
 NEW_COMMAND = "new"
+# The one catalog pair for on/off choices everywhere (Discord's choice names, /digest, the
+# games' on/off options): one short form per language, so "on" and "off" always match.
+SWITCH = (N_("on"), N_("off"))
+# Table commands whose answers only the sender sees.
+PRIVATE_COMMANDS = frozenset({"games", "settings", "lang"})
 
 BUTTON_PREFIX = "bc:"
 BUTTON_TEMPLATE = r"bc:(?P<payload>.+)"
@@ -152,6 +158,9 @@ class CommandPlan:
     description: str
     source: str
     options: tuple[OptionPlan, ...]
+    # The answer is expected to be private (a player's own information): a slow answer is
+    # deferred ephemerally (bot/platforms/discord_bot.py DEFER_AFTER).
+    private: bool = False
 
     def text(self, values: dict[str, Any]) -> str:
         """The chat text the table understands: "/name value value ..." in argument order."""
@@ -241,9 +250,10 @@ def _thread_option() -> OptionPlan:
 def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
     """The slash commands for the table's specs, in the specs' order.
 
-    A name used by several specs with different arguments (two games sharing `/build`) and a
-    spec Discord cannot describe option by option (too many arguments, clashing names) get one
-    free-text "args" option. Invalid names are skipped (logged); at most 100 commands.
+    A name used by several specs with different arguments (two games sharing `/build`) gets
+    typed options where the arguments' kinds agree, else one free-text "args" option; so does
+    a spec Discord cannot describe option by option (too many arguments, clashing names).
+    Invalid names are skipped (logged); at most 100 commands.
     """
     by_name: dict[str, list[CommandSpec]] = {}
     for spec in specs:
@@ -252,7 +262,6 @@ def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
             log.warning("discord: skipping command %r: not a valid slash command name", spec.name)
             continue
         by_name.setdefault(name, []).append(spec)
-
     plans: list[CommandPlan] = []
     for name, group in by_name.items():
         if len(plans) == COMMAND_LIMIT:
@@ -260,32 +269,78 @@ def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
                 "discord: more than %d commands; %r and later ones left out", COMMAND_LIMIT, name
             )
             break
-        first = group[0]
-        source = first.help or name
-        shared = any(spec.args != first.args for spec in group[1:])
-        options: list[OptionPlan] = []
-        if not shared and len(first.args) <= OPTION_LIMIT - 1:
-            taken: set[str] = set()
-            names: set[str] = set()
-            for index, arg in enumerate(first.args):
-                option_name = _option_name(arg.name)
-                if option_name in names or (name == NEW_COMMAND and option_name == THREAD_OPTION):
-                    shared = True  # two arguments with one Discord name: fall back to free text
-                    break
-                names.add(option_name)
-                pyname = _pyname(option_name, taken)
-                options.append(_plan_option(arg, option_name, pyname, name, index))
-        else:
-            shared = True
-        if shared:
-            required = all(any(a.required for a in spec.args) for spec in group)
-            options = [_free_text_option(name, required)]
-        if name == NEW_COMMAND:
-            options.append(_thread_option())
-        # Discord wants the required options first; the chat text keeps the specs' order.
-        plans.append(
-            CommandPlan(
-                name=name, description=shorten(source), source=source, options=tuple(options)
-            )
-        )
+        plans.append(_plan_group(name, group))
     return plans
+
+
+def plan_command_set(
+    table_specs: Sequence[CommandSpec],
+    game_specs: Mapping[str, Sequence[CommandSpec]],
+    games: Sequence[str],
+) -> list[CommandPlan]:
+    """The slash commands of a server that plays `games`: the table's own commands always,
+    then the commands of those games only (a name the table has is the table's)."""
+    fixed = {spec.name for spec in table_specs}
+    specs = list(table_specs)
+    for game in games:
+        specs += [s for s in game_specs.get(game, ()) if s.name not in fixed]
+    return plan_commands(specs)
+
+
+def _agreeing_args(group: Sequence[CommandSpec]) -> tuple[ArgSpec, ...] | None:
+    """One argument list for specs of one name whose arguments agree position by position in
+    kind (an integer, a city, a resource with choices, ...): the first spec's names, choices
+    joined, required only where every spec requires it. None where the kinds differ."""
+    longest = max(len(spec.args) for spec in group)
+    merged: list[ArgSpec] = []
+    for index in range(longest):
+        here = [spec.args[index] for spec in group if index < len(spec.args)]
+        first = here[0]
+        if any(
+            (a.kind, a.repeated, bool(a.choices))
+            != (first.kind, first.repeated, bool(first.choices))
+            for a in here
+        ):
+            return None
+        choices = tuple(dict.fromkeys(c for a in here for c in a.choices))
+        required = len(here) == len(group) and all(a.required for a in here)
+        merged.append(replace(first, choices=choices, required=required))
+    # Discord wants the required options first: an optional one before a required one would
+    # change the chat text's word order.
+    if any(not a.required and b.required for a, b in itertools.pairwise(merged)):
+        return None
+    return tuple(merged)
+
+
+def _plan_group(name: str, group: Sequence[CommandSpec]) -> CommandPlan:
+    first = group[0]
+    helps = list(dict.fromkeys(spec.help for spec in group if spec.help))
+    source = " / ".join(helps) if len(helps) > 1 else (first.help or name)
+    args: tuple[ArgSpec, ...] | None = first.args
+    if any(spec.args != first.args for spec in group[1:]):
+        args = _agreeing_args(group)
+    options: list[OptionPlan] = []
+    shared = args is None or len(args) > OPTION_LIMIT - 1
+    if args is not None and not shared:
+        taken: set[str] = set()
+        names: set[str] = set()
+        for index, arg in enumerate(args):
+            option_name = _option_name(arg.name)
+            if option_name in names or (name == NEW_COMMAND and option_name == THREAD_OPTION):
+                shared = True  # two arguments with one Discord name: fall back to free text
+                break
+            names.add(option_name)
+            pyname = _pyname(option_name, taken)
+            options.append(_plan_option(arg, option_name, pyname, name, index))
+    if shared:
+        required = all(any(a.required for a in spec.args) for spec in group)
+        options = [_free_text_option(name, required)]
+    if name == NEW_COMMAND:
+        options.append(_thread_option())
+    return CommandPlan(
+        name=name,
+        description=shorten(source),
+        source=source,
+        options=tuple(options),
+        private=name in PRIVATE_COMMANDS or all(s.kind == "info" for s in group),
+    )

@@ -36,6 +36,7 @@ from telegram import (
     InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
+    ReplyParameters,
     Update,
     User,
 )
@@ -65,7 +66,7 @@ from telegram.request import BaseRequest
 from bot.health import beat
 from bot.i18n import LANGUAGES, tr
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
-from bot.outbox import RetryLater, Undeliverable
+from bot.outbox import DmClosed, RetryLater, Undeliverable
 from bot.service import TableService
 from bot.settings import Settings
 from bot.supervisor import webhook_listen
@@ -322,8 +323,7 @@ class TelegramAdapter:
                 is_admin=await self._is_admin(message.chat, user, message, text),
                 is_private=message.chat.type == ChatType.PRIVATE,
             )
-            for out in await self._handle(inbound):
-                await self.send(out)
+            await self._answer_all(update, inbound, await self._handle(inbound))
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -355,20 +355,73 @@ class TelegramAdapter:
             finally:
                 # Every press is answered, or the user's client shows a spinner for a while.
                 await self._answer(query, next((o.toast for o in outs if o.toast), None))
-            for out in outs:
-                if not _told_by_toast(out, inbound.user_key):
-                    await self.send(out)
+            answers = [o for o in outs if not _told_by_toast(o, inbound.user_key)]
+            await self._answer_all(update, inbound, answers)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Log with what was being handled; never raise (the application goes on)."""
+        """Log with what was being handled, tell the player; never raise (the application
+        goes on)."""
         try:
+            told = False
+            if isinstance(update, Update) and update.effective_chat is not None:
+                told = await self._apologise(update)
             log.error(
-                "telegram: error while handling %s",
+                "telegram: error while handling %s (player told: %s)",
                 describe_update(update),
+                told,
                 exc_info=context.error,
             )
         except Exception:
             log.exception("telegram: the error handler failed")
+
+    async def _answer_all(self, update: Update, inbound: Inbound, outs: list[Outbound]) -> None:
+        """Send a handler's answers; when a Bot API call fails (a 400, a network error, a
+        malformed answer), the player hears that nothing was changed, and the failure is
+        logged once with the update's context (issue 22)."""
+        failed: Exception | None = None
+        for out in outs:
+            error = await self._try_send(out)
+            failed = failed or error
+        if failed is not None:
+            told = await self._apologise(update, inbound.lang)
+            log.warning(
+                "telegram: answering %s failed: %s: %s (player told: %s)",
+                describe_update(update),
+                type(failed).__name__,
+                failed,
+                told,
+            )
+
+    async def _apologise(self, update: Update, lang: str | None = None) -> bool:
+        """ "Something went wrong" in the update's chat (topic), replying to the message;
+        whether it was delivered (a failure here is part of the caller's one log line)."""
+        chat = update.effective_chat
+        if chat is None:
+            return False
+        user = update.effective_user
+        lang = lang or (user.language_code if user is not None else None)
+        message = update.effective_message
+        topic = isinstance(message, Message) and message.is_topic_message
+        thread_id = message.message_thread_id if topic and isinstance(message, Message) else None
+        text = tr(
+            lang or self.settings.default_lang,
+            "Sorry, something went wrong on my side. Nothing was changed unless I said so; "
+            "please try again.",
+        )
+        try:
+            await self.bot.send_message(
+                chat.id,
+                text,
+                message_thread_id=thread_id,
+                reply_parameters=(
+                    ReplyParameters(message.message_id, allow_sending_without_reply=True)
+                    if isinstance(message, Message) and update.message is not None
+                    else None
+                ),
+            )
+        except TelegramError:
+            return False
+        return True
 
     async def _handle(self, inbound: Inbound) -> list[Outbound]:
         """The table's answers this handler sends itself: those already in the outbox are
@@ -430,10 +483,21 @@ class TelegramAdapter:
 
     async def send(self, out: Outbound) -> None:
         """Deliver one Outbound right away (an immediate answer). Logs failures; never raises."""
+        error = await self._try_send(out)
+        if error is not None:
+            log.warning("telegram: could not send to %s: %s", out.private_to or out.chat_key, error)
+
+    async def _try_send(self, out: Outbound) -> Exception | None:
+        """Deliver one Outbound right away; the Bot API's error, if any (not logged)."""
         try:
             await self._send(out)
-        except (TelegramError, ValueError):
-            log.exception("telegram: could not send to %s", out.private_to or out.chat_key)
+        except DmClosed as closed:
+            log.info("telegram: %s does not accept private messages: %s", out.private_to, closed)
+            if closed.fallback is not None:
+                return await self._try_send(closed.fallback)
+        except (TelegramError, ValueError) as error:
+            return error
+        return None
 
     async def deliver(self, out: Outbound) -> str | None:
         """The outbox sender loop's delivery: the message id, or RetryLater (flood control,
@@ -474,10 +538,11 @@ class TelegramAdapter:
         except TelegramError as error:
             if not _private_chat_unreachable(error):
                 raise
-            log.info("telegram: user %s has not started the bot; mentioning them", user_id)
-        chat_id, thread_id = parse_chat_key(out.chat_key)
+            reason = f"{type(error).__name__}: {error.message}"
+        # The sender loop remembers the refusal and posts the fallback once (bot/outbox.py).
+        chat_id, _thread_id = parse_chat_key(out.chat_key)
         if chat_id == user_id:
-            return None  # the private chat itself is the one that failed
+            raise DmClosed(reason)  # the private chat itself is the one that failed
         name = dict(out.mentions).get(out.private_to) or self._names.get(out.private_to)
         name = name or str(user_id)
         notice = tr(
@@ -487,7 +552,7 @@ class TelegramAdapter:
             bot=self.bot.username,
         )
         fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
-        return await self._deliver(fallback, chat_id, thread_id)
+        raise DmClosed(reason, fallback)
 
     async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         try:

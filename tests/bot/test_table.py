@@ -429,7 +429,14 @@ async def test_complete_free_text_by_the_chat_s_game(chat: Chat) -> None:
     assert await complete(chat.chat_key, "local:alice", "args:take", "2 1") == []
     assert await complete(chat.chat_key, "local:alice", "args:pile", "") == []  # no arguments
     assert await complete(chat.chat_key, "local:alice", "args:build", "") == []  # not this game
-    assert await complete(chat.chat_key, "local:alice", "args:new", "") == []  # the table's
+    # the table's /new: the games, then the chosen game's options (issue 22.5)
+    assert await complete(chat.chat_key, "local:alice", "args:new", "") == ["dicepile"]
+    assert await complete(chat.chat_key, "local:alice", "args:new", "dicepile st") == [
+        "dicepile start="
+    ]
+    assert await complete(chat.chat_key, "local:alice", "args:new", "dicepile start=2") == [
+        "dicepile start=20"
+    ]
     assert await complete(chat.chat_key, "local:alice", "args:takes:5", "") == []
 
 

@@ -358,6 +358,8 @@ class DiscordHttp:
 
     def __init__(self) -> None:
         self.requests: list[Request] = []
+        # Users whose DMs refuse the bot (Discord answers 403, code 50007).
+        self.closed_dms: set[int] = set()
         self.channels: dict[int, dict[str, Any]] = {
             CHANNEL_ID: {
                 "id": str(CHANNEL_ID),
@@ -457,6 +459,8 @@ class DiscordHttp:
             self.channels[thread_id] = data
             return data
         if method == "POST" and path.endswith("/messages") and parts[0] == "channels":
+            if int(parts[1]) - 1 in self.closed_dms:  # a DM channel's id is its user's + 1
+                raise _forbidden()
             return self._message(int(parts[1]), body)
         if method == "GET" and parts[0] == "channels":
             cid = int(parts[1])
@@ -504,6 +508,17 @@ def _not_found() -> discord.NotFound:
         reason = "Not Found"
 
     return discord.NotFound(_Resp(), {"code": 10003, "message": "Unknown Channel"})  # type: ignore[arg-type]
+
+
+def _forbidden() -> discord.Forbidden:
+    class _Resp:
+        status = 403
+        reason = "Forbidden"
+
+    return discord.Forbidden(
+        _Resp(),  # type: ignore[arg-type]
+        {"code": 50007, "message": "Cannot send messages to this user"},
+    )
 
 
 @contextlib.asynccontextmanager

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
-from bot.messages import Button, Outbound
+from bot.messages import Button, Inbound, Outbound
 from bot.platforms import discord_bot as dc
 from bot.settings import Settings
 from engine.core.protocol import ArgSpec, CommandSpec
@@ -204,10 +205,32 @@ async def test_an_illegal_move_is_answered_ephemerally(
     table.high_bid = 30
     interaction = FakeInteraction(client)
     await command(client, "bid").callback(interaction, plant="13", amount=20)
-    # Nothing public: the public "thinking" message goes, then the error only Alice sees.
-    assert interaction.log == ["defer", "delete_original", "followup"]
+    # Nothing public: deferred ephemerally (no public "thinking…"), then the error only
+    # Alice sees (issue 22.7).
+    assert interaction.log == ["defer", "followup"]
+    assert interaction.response.deferred == {"thinking": True, "ephemeral": True}
     (sent,) = interaction.sent
     assert sent.ephemeral and sent.content == "Your bid must be more than 30 (PG-21)"
+
+
+async def test_a_slow_answer_is_deferred_first_and_its_thinking_message_removed(
+    client: dc.BoardchatClient, table: FakeTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dc, "DEFER_AFTER", 0.0)  # the table answers after the deadline
+    table.high_bid = 30
+    answer = table.handle
+
+    async def slow(inbound: Inbound) -> list[Outbound]:
+        await asyncio.sleep(0.01)
+        return await answer(inbound)
+
+    monkeypatch.setattr(table, "handle", slow)
+    interaction = FakeInteraction(client)
+    await command(client, "bid").callback(interaction, plant="13", amount=20)
+    # /bid is expected to answer publicly: "thinking…" in public, deleted, the error privately.
+    assert interaction.response.deferred == {"thinking": True, "ephemeral": False}
+    assert interaction.log == ["defer", "delete_original", "followup"]
+    assert interaction.sent[0].ephemeral
 
 
 async def test_a_reply_only_the_sender_needs_is_ephemeral(
@@ -216,7 +239,8 @@ async def test_a_reply_only_the_sender_needs_is_ephemeral(
     table.turn = f"dc:{ALICE_ID}"
     interaction = FakeInteraction(client, user=FakeUser(BOB_ID, "Bob"))
     await command(client, "bid").callback(interaction, plant="13", amount=20)
-    assert interaction.log == ["defer", "delete_original", "followup"]
+    assert interaction.log == ["defer", "followup"]
+    assert interaction.response.deferred == {"thinking": True, "ephemeral": True}
     (sent,) = interaction.sent
     assert sent.ephemeral and sent.content == "Not your turn — waiting for Alice."
 

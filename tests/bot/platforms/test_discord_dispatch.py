@@ -125,9 +125,12 @@ async def test_an_illegal_move_is_ephemeral_through_discord() -> None:
     table = FakeTable(high_bid=30)
     async with running(table) as (client, http):
         await feed(client, slash_payload("bid", {"plant": "13", "amount": 20}, locale="pl"))
-        assert [r.method for r in http.requests[-3:]] == ["POST", "DELETE", "POST"]
-        assert http.requests[-2].path.endswith("/messages/@original")
+        # Deferred ephemerally (no public "thinking…" first, issue 22.7), then the answer.
+        defer, answer = http.requests[-2:]
+        assert defer.path.endswith("/callback") and defer.json == {"type": 5, "data": {"flags": 64}}
+        assert not http.find("DELETE", "/messages/@original")
         (reply,) = http.followups()
+        assert reply is answer
         assert reply.ephemeral
         assert reply.json["content"] == "Your bid must be more than 30 (PG-21)"
         assert table.inbounds[0].lang == "pl"

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from telegram import Update
 
+from bot.i18n import tr
 from bot.messages import Button, Inbound, Outbound
 from bot.platforms.telegram import (
     TelegramAdapter,
@@ -323,9 +324,38 @@ async def test_a_migrated_group_gets_the_message_at_its_new_id(world: World) -> 
 
 async def test_send_failure_is_logged_not_raised(world: World, caplog) -> None:
     world.api.fail_next("sendMessage", 400, "Bad Request: message thread not found")
-    with caplog.at_level(logging.ERROR, logger="bot.platforms.telegram"):
+    with caplog.at_level(logging.WARNING, logger="bot.platforms.telegram"):
         await world.adapter.send(Outbound(f"tg:{GROUP}:77", "Hello"))
     assert "could not send to tg:-1001:77" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("status", "description"),
+    [
+        (400, "Bad Request: can't parse entities"),  # a 400
+        (502, "Bad Gateway"),  # a network error (python-telegram-bot's NetworkError)
+    ],
+)
+async def test_a_failed_bot_api_call_in_a_handler_tells_the_player_and_logs_once(
+    world: World, caplog: pytest.LogCaptureFixture, status: int, description: str
+) -> None:
+    # Issue 22: the answer to Ann's /status cannot be sent; she hears that nothing was
+    # changed (in Russian, her language), and the failure is logged once with the update.
+    world.api.fail_next("sendMessage", status, description)
+    with caplog.at_level(logging.INFO, logger="bot.platforms.telegram"):
+        await world.say(world.ann, "/status", thread=42)
+    failed, sorry = world.sent()  # the answer Telegram refused, then the apology
+    assert failed.text != sorry.text
+    assert (sorry.chat_id, sorry.thread_id) == (GROUP, 42)
+    assert sorry.text == tr(
+        "ru",
+        "Sorry, something went wrong on my side. Nothing was changed unless I said so; "
+        "please try again.",
+    )
+    assert sorry.json("reply_parameters")["message_id"]
+    records = [r for r in caplog.records if r.name == "bot.platforms.telegram"]
+    assert len(records) == 1 and records[0].levelno == logging.WARNING
+    assert "/status" in records[0].getMessage() and "player told: True" in records[0].getMessage()
 
 
 # ---------------------------------------------------------------- buttons and errors

@@ -1,0 +1,135 @@
+"""Discord's outgoing side: the table's buttons as persistent components (dispatched by
+their custom id, even after a restart) and an Outbound cut into Discord messages."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.messages import Button, Outbound
+from bot.platforms.discord_commands import (
+    _ELLIPSIS,
+    BUTTON_LABEL_LIMIT,
+    BUTTON_PREFIX,
+    BUTTON_TEMPLATE,
+    CUSTOM_ID_LIMIT,
+    ROW_BUTTONS,
+    VIEW_ROWS,
+    render_mentions,
+    shorten,
+    split_text,
+)
+
+log = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------------------------
+# Buttons
+# --------------------------------------------------------------------------------------------
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """A button carrying the table's payload; dispatched by its custom id, even after a restart."""
+
+    def __init__(self, payload: str, label: str = _ELLIPSIS, *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=shorten(label, BUTTON_LABEL_LIMIT) or _ELLIPSIS,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{BUTTON_PREFIX}{payload}",
+            ),
+            row=row,
+        )
+        self.payload = payload
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TableButton:
+        label = getattr(item, "label", None) or _ELLIPSIS
+        return cls(match["payload"], label, row=getattr(item, "row", None))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        adapter = getattr(interaction.client, "adapter", None)
+        if adapter is None or not hasattr(adapter, "on_button"):
+            log.error("discord: button pressed on a client without a boardchat adapter")
+            return
+        await adapter.on_button(interaction, self.payload)
+
+
+def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
+    """Outbound.buttons as a persistent view (at most 5 rows of 5); None without buttons."""
+    view = discord.ui.View(timeout=None)
+    for r, row in enumerate(rows[:VIEW_ROWS]):
+        for button in row[:ROW_BUTTONS]:
+            if len(BUTTON_PREFIX) + len(button.payload) > CUSTOM_ID_LIMIT:
+                log.error("discord: button payload too long, left out: %r", button.payload)
+                continue
+            view.add_item(TableButton(button.payload, button.label, row=r))
+    return view if view.children else None
+
+
+# --------------------------------------------------------------------------------------------
+# Outgoing messages
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Piece:
+    """One Discord message of an Outbound (long texts take several)."""
+
+    content: str
+    png: bytes | None
+    view: discord.ui.View | None
+    user_ids: list[int]
+
+    def file(self) -> discord.File | None:
+        # A fresh file object for each send: discord.File is consumed when sent.
+        return discord.File(io.BytesIO(self.png), filename="board.png") if self.png else None
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(id=uid) for uid in self.user_ids],
+        )
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
+        if self.content:
+            out["content"] = self.content
+        file = self.file()
+        if file is not None:
+            out["file"] = file
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+def pieces(out: Outbound) -> list[Piece]:
+    """The messages for one Outbound; the picture and the buttons go with the last one."""
+    text, user_ids = render_mentions(out.text or "", out.mentions)
+    chunks = split_text(text)
+    view = build_view(out.buttons)
+    if not chunks and (out.png or view):
+        chunks = [""]
+    result = [Piece(content=c, png=None, view=None, user_ids=user_ids) for c in chunks]
+    if result:
+        result[-1].png = out.png
+        result[-1].view = view
+    return result
+
+
+def toast_pieces(text: str) -> list[Piece]:
+    return [Piece(content=c, png=None, view=None, user_ids=[]) for c in split_text(text)]

@@ -1,0 +1,126 @@
+"""Issue 22 (4): a shared prompt of a simultaneous phase, pressed by each player through
+discord.py's dispatch: every button stays valid for a player while its move is legal for
+them; a press whose move no longer is gets the "out of date" toast and changes nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.platforms import discord_bot as dc
+from bot.table import Table, open_table
+from engine.core import N_, IllegalAction
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.platforms.fake_discord import (
+    ALICE_ID,
+    BOB_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    button_payload,
+    discord_http,
+    settle,
+    slash_payload,
+)
+from tests.bot.platforms.test_discord import settings
+
+
+class Together(ChatDicePile):
+    """Everybody takes once per round, in any order (a simultaneous phase)."""
+
+    id = "together"
+    name = "Together"
+
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
+        state = super().setup(players, options, seed)
+        state["waiting"] = list(players)
+        return state
+
+    def current_players(self, state: dict[str, Any]) -> list[str]:
+        return [] if state["winner"] is not None else list(state["waiting"])
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        if player not in state["waiting"]:
+            raise IllegalAction("TOY-1", N_("It is not your turn."))
+        take = action.get("take")
+        if not isinstance(take, int) or not 1 <= take <= min(3, state["pile"] - 1):
+            raise IllegalAction("TOY-2", N_("Take 1 to {most} stones."), most=3)
+        state = json.loads(json.dumps(state))
+        state["pile"] -= take
+        state["waiting"].remove(player)
+        if not state["waiting"]:
+            state["waiting"] = list(state["players"])
+        return state, [{"type": "took", "player": player, "n": take}]
+
+    def describe_turn(self, state: dict[str, Any], player: str | None, t: Any) -> str:
+        return f"{state['pile']} stones; everybody takes 1 to 3."
+
+    def buttons(self, state: dict[str, Any], player: str) -> list[tuple[str, str]]:
+        return [(f"Take {n}", f"/take {n}") for n in (1, 2, 3)]
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    opened = await open_table(
+        str(tmp_path / "t.sqlite3"),
+        clock=lambda: 1_700_000_000.0,
+        seeder=lambda: 7,
+        games={"together": Together()},
+        render=False,
+    )
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_shared_buttons_serve_every_player_of_a_simultaneous_phase(table: Table) -> None:
+    client = dc.build_client(table, settings(discord_token="t", discord_guild_id=str(GUILD_ID)))
+    async with discord_http(client) as http:
+        await client.login("t")
+        try:
+
+            async def feed(payload: dict[str, Any]) -> list[Any]:
+                before = len(http.followups())
+                client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+                await settle()
+                return http.followups()[before:]
+
+            await feed(slash_payload("new", {"game": "together"}))
+            await feed(slash_payload("join", user_id=BOB_ID, user_name="Bob"))
+            started = await feed(slash_payload("start"))
+            prompt = started[-1]
+            ids = [c["custom_id"] for r in prompt.json["components"] for c in r["components"]]
+            take1 = next(i for i in ids if i.endswith("/take 1"))
+            take2 = next(i for i in ids if i.endswith("/take 2"))
+            assert f"<@{ALICE_ID}>" in prompt.json["content"]
+            assert f"<@{BOB_ID}>" in prompt.json["content"]
+
+            alice = await feed(button_payload(take1, user_id=ALICE_ID, user_name="Alice"))
+            assert "Alice takes 1." in " ".join(r.json.get("content", "") for r in alice)
+            # Bob presses the same prompt after Alice's move bumped the version: still his.
+            bob = await feed(button_payload(take2, user_id=BOB_ID, user_name="Bob"))
+            assert "Bob takes 2." in " ".join(r.json.get("content", "") for r in bob)
+            assert not any("out of date" in r.json.get("content", "") for r in bob)
+
+            row = await table.store.open_game(dc.chat_key(CHANNEL_ID))
+            assert row is not None and row.state_json is not None
+            assert json.loads(row.state_json)["waiting"] == ["Alice", "Bob"]  # a new round
+            # The old prompt's buttons are legal for Alice again (she has not taken this
+            # round); once she has, they are out of date for her and change nothing.
+            await feed(button_payload(take1, user_id=ALICE_ID, user_name="Alice"))
+            row = await table.store.open_game(dc.chat_key(CHANNEL_ID))
+            assert row is not None
+            version, state = row.version, row.state_json
+            again = await feed(button_payload(take2, user_id=ALICE_ID, user_name="Alice"))
+            assert [r.ephemeral for r in again] == [True]
+            assert "out of date" in again[0].json["content"]
+            row = await table.store.open_game(row.chat_key)
+            assert row is not None and (row.version, row.state_json) == (version, state)
+        finally:
+            await client.close()
