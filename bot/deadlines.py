@@ -125,6 +125,7 @@ class ChatSettings:
     quiet: tuple[int, int] | None = None
     tz: str = "UTC"
     policy: str = "remind"
+    hints: bool = True  # /hint answers at this table (issue 24: /settings hints=off)
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
@@ -154,6 +155,8 @@ class ChatSettings:
             s = replace(s, tz=tz)
         if raw.get("policy") in POLICIES:
             s = replace(s, policy=raw["policy"])
+        if raw.get("hints") is False:
+            s = replace(s, hints=False)
         return s
 
     def dump(self, into: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +167,7 @@ class ChatSettings:
             quiet=list(self.quiet) if self.quiet else None,
             tz=self.tz,
             policy=self.policy,
+            hints=self.hints,
         )
         return out
 

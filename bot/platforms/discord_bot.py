@@ -178,9 +178,12 @@ class Piece:
     png: bytes | None
     view: discord.ui.View | None
     user_ids: list[int]
+    attachment: tuple[bytes, str] | None = None  # another file: (bytes, filename)
 
     def file(self) -> discord.File | None:
         # A fresh file object for each send: discord.File is consumed when sent.
+        if self.attachment is not None:
+            return discord.File(io.BytesIO(self.attachment[0]), filename=self.attachment[1])
         return discord.File(io.BytesIO(self.png), filename="board.png") if self.png else None
 
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -208,12 +211,14 @@ def pieces(out: Outbound) -> list[Piece]:
     text, user_ids = render_mentions(out.text or "", out.mentions)
     chunks = split_text(text)
     view = build_view(out.buttons)
-    if not chunks and (out.png or view):
+    if not chunks and (out.png or out.file or view):
         chunks = [""]
     result = [Piece(content=c, png=None, view=None, user_ids=user_ids) for c in chunks]
     if result:
         result[-1].png = out.png
         result[-1].view = view
+        if out.file is not None:
+            result[-1].attachment = (out.file, out.filename or "file")
     return result
 
 
@@ -379,7 +384,12 @@ class DiscordAdapter:
         """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
         them back from the sender loop for a while; had we crashed, the loop sends them)."""
         for out in outbounds:
-            if out.outbox_id is not None and out.private_to is None and out.chat_key == here:
+            if (
+                out.outbox_id is not None
+                and out.private_to is None
+                and out.chat_key == here
+                and out.render is None  # pictures drawn at send time: the sender loop's
+            ):
                 await self.table.delivered(out.outbox_id, None)
 
     # ---- autocomplete ----
@@ -435,7 +445,9 @@ class DiscordAdapter:
         private: list[Piece] = []
         ours = {here, inbound.chat_key}
         for out in outbounds:
-            if out.outbox_id is not None and (out.private_to is not None or out.chat_key != here):
+            if out.outbox_id is not None and (
+                out.private_to is not None or out.chat_key != here or out.render is not None
+            ):
                 continue  # in the outbox, held for nobody: the sender loop delivers it
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours
