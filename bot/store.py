@@ -26,12 +26,14 @@ from bot import store_outbox
 from bot.store_base import Clock, fetch, rollback
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+from bot.store_records import FinishedGame, RecordsMixin
 
 __all__ = [
     "NEVER",
     "AutopilotRow",
     "Clock",
     "DigestRow",
+    "FinishedGame",
     "OutRow",
     "OutboxItem",
     "ReminderRow",
@@ -253,15 +255,6 @@ class Due:
 
 
 @dataclass(frozen=True)
-class FinishedGame:
-    """A finished game with its seats: the final ranking is the game's `result` of the final
-    state, which the move that ended it stored in the same transaction (status 'over')."""
-
-    row: GameRow
-    seats: list[SeatRow]
-
-
-@dataclass(frozen=True)
 class CommitResult:
     outcome: Outcome
     version: int = 0
@@ -313,8 +306,10 @@ def unique_name(wanted: str, taken: Sequence[str]) -> str:
     return f"{wanted} {n}"
 
 
-class Store(OutboxMixin, PlansMixin):
+class Store(OutboxMixin, PlansMixin, RecordsMixin):
     """The database. Create with `await Store.open(path)`; close with `await store.close()`."""
+
+    _game_row, _seat_row, _game_columns = staticmethod(_game), staticmethod(_seat), _GAME_COLUMNS
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
@@ -475,41 +470,6 @@ class Store(OutboxMixin, PlansMixin):
             (user_key, limit),
         )
         return [_game(r) for r in rows]
-
-    async def finished_games(
-        self, chat_key: str | None = None, user_key: str | None = None, limit: int = 1000
-    ) -> list[FinishedGame]:
-        """The finished games (status 'over') of a chat, or those a user played in anywhere,
-        newest first, with their seats (for /stats)."""
-        cols = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
-        if user_key is not None:
-            sql = (
-                f"SELECT {cols} FROM games g WHERE g.status = 'over' AND EXISTS (SELECT 1 "
-                "FROM seats s WHERE s.game_id = g.id AND s.user_key = ?)"
-            )
-            params: list[Any] = [user_key]
-        else:
-            sql = f"SELECT {cols} FROM games g WHERE g.status = 'over'"
-            params = []
-        if chat_key is not None:
-            sql += " AND g.chat_key = ?"
-            params.append(chat_key)
-        games = [
-            _game(r) for r in await self._all(sql + " ORDER BY g.id DESC LIMIT ?", (*params, limit))
-        ]
-        if not games:
-            return []
-        marks = ", ".join("?" for _ in games)
-        rows = await self._all(
-            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
-            f"WHERE game_id IN ({marks}) ORDER BY game_id, seat",
-            tuple(g.id for g in games),
-        )
-        seats: dict[int, list[SeatRow]] = {}
-        for r in rows:
-            seat = _seat(r)
-            seats.setdefault(seat.game_id, []).append(seat)
-        return [FinishedGame(g, seats.get(g.id, [])) for g in games]
 
     async def create_game(
         self,

@@ -37,7 +37,6 @@ from bot.store import (
     Clock,
     CommitResult,
     Due,
-    FinishedGame,
     GameRow,
     LogEntry,
     Outcome,
@@ -47,6 +46,7 @@ from bot.store import (
 )
 from bot.store_pg_schema import MIGRATIONS, migrate
 from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
+from bot.store_records import FinishedGame
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "WAKE_CHANNEL", "PgStore"]
 

@@ -15,7 +15,6 @@ from bot.store import (
     ChatRow,
     CommitResult,
     Due,
-    FinishedGame,
     GameRow,
     LogEntry,
     Outcome,
@@ -24,6 +23,7 @@ from bot.store import (
 )
 from bot.store_outbox import OutboxItem, OutRow
 from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
+from bot.store_records import FinishedGame
 
 
 class MessageStore(Protocol):
