@@ -89,4 +89,9 @@ def bot_action(game: Game, state: State, player: str, kind: str | None, rng: Rng
 
 
 def bot_kind_for(game: Game) -> str:
-    return "heuristic" if "heuristic" in game.bots else next(iter(game.bots), "")
+    """The kind a seat handed to a bot plays (expiry policy, /away, a vote): the searching
+    bot when the game has one (issue 24), else the heuristic one."""
+    for kind in ("strong", "heuristic"):
+        if kind in game.bots:
+            return kind
+    return next(iter(game.bots), "")

@@ -126,6 +126,7 @@ class ChatSettings:
     tz: str = "UTC"
     policy: str = "remind"
     games: tuple[str, ...] = ()  # the games enabled here (/settings games=...); () = all
+    hints: bool = True  # /hint answers at this table (issue 24: /settings hints=off)
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
@@ -158,6 +159,8 @@ class ChatSettings:
         games = raw.get("games")
         if isinstance(games, list) and all(isinstance(g, str) for g in games):
             s = replace(s, games=tuple(games))
+        if raw.get("hints") is False:
+            s = replace(s, hints=False)
         return s
 
     def dump(self, into: dict[str, Any]) -> dict[str, Any]:
@@ -169,6 +172,7 @@ class ChatSettings:
             tz=self.tz,
             policy=self.policy,
             games=list(self.games),
+            hints=self.hints,
         )
         return out
 

@@ -76,9 +76,9 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
         CommandSpec("board", N_("Show the board picture"), kind=TABLE_KIND),
         CommandSpec(
             "log",
-            N_("The last moves: /log [n]"),
-            (ArgSpec("n", "int", N_("how many moves"), required=False),),
-            ("/log", "/log 20"),
+            N_("The moves in words, newest first: /log [page]"),
+            (ArgSpec("page", "int", N_("which page, 1 the newest"), required=False),),
+            ("/log", "/log 2"),
             TABLE_KIND,
         ),
         CommandSpec(
@@ -90,9 +90,26 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
         ),
         CommandSpec(
             "rules",
-            N_("About the game's rules: /rules [rule id]"),
-            (ArgSpec("rule", "str", N_("a rule id such as PG-21"), required=False),),
-            ("/rules", "/rules PG-21"),
+            N_("How to play; a rule explained; a search: /rules [rule id or word]"),
+            (ArgSpec("query", "rest", N_("a rule id such as PG-21, or a word"), required=False),),
+            ("/rules", "/rules PG-21", "/rules build"),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "hint",
+            N_("The move the strong bot would make, told to you alone"),
+            kind=TABLE_KIND,
+        ),
+        CommandSpec(
+            "replay",
+            N_("The board pictures so far as an animation"),
+            kind=TABLE_KIND,
+        ),
+        CommandSpec(
+            "stats",
+            N_("Games played, won and the average rank here: /stats [@player]"),
+            (ArgSpec("player", "str", N_("a player's name"), required=False),),
+            ("/stats", "/stats @alice"),
             TABLE_KIND,
         ),
         CommandSpec("undo", N_("Take back your last move if nobody acted since"), kind=TABLE_KIND),

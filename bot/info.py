@@ -7,11 +7,9 @@ import logging
 import re
 from collections.abc import Mapping
 
+from bot import logtext, rulebook
 from bot.announce import AnnounceMixin
-from bot.context import (
-    MAX_LOG,
-    Ctx,
-)
+from bot.context import Ctx
 from bot.grammar import (
     CommandLine,
     shorten,
@@ -19,7 +17,6 @@ from bot.grammar import (
 )
 from bot.i18n import LANGUAGES, normalize, tr, translator
 from bot.messages import Outbound
-from engine.core import canonical_json
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -91,36 +88,25 @@ class InfoMixin(AnnounceMixin):
         return [pic]
 
     async def _cmd_log(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        """/log [page]: the log in words, in the asker's language, newest page first; private
+        actions as the asker may know them (bot/logtext.py)."""
         row = ctx.game or await self.store.last_game(ctx.chat_key)
         if row is None or row.game_id not in self.games:
             return self._no_game(ctx)
         await self._remember(ctx)
-        n = 10
+        page = 1
         if line.args:
             try:
-                n = max(1, min(MAX_LOG, int(line.args[0])))
+                page = max(1, int(line.args[0]))
             except ValueError:
-                return self._refuse(ctx, self._t(ctx, "Usage: /log [n], n a number."))
+                return self._refuse(ctx, self._t(ctx, "Usage: /log [page], a number."))
         game = self._game_of(row)
-        rows = await self.store.actions(row.id, last=n)
-        if not rows:
-            return self._say(ctx, self._t(ctx, "No moves yet."))
+        rows = await self.store.actions(row.id)
         state = json.loads(row.state_json or "{}")
-        t = translator(ctx.lang)
-        lines = []
-        for a in rows:
-            said = []
-            for event in a.events:
-                try:
-                    said_line = game.describe_event(state, event, t)
-                except Exception:
-                    said_line = None
-                if said_line:
-                    said.append(said_line)
-            lines.append(
-                f"#{a.seq} {a.player}: " + (" / ".join(said) if said else canonical_json(a.action))
-            )
-        return self._say(ctx, "\n".join(lines))
+        seats = ctx.seats if ctx.game is not None else await self.store.seats(row.id)
+        viewer = next((s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None)
+        text = logtext.log_page(game, state, rows, translator(ctx.lang), viewer=viewer, page=page)
+        return self._say(ctx, text)
 
     async def _cmd_help(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         await self._remember(ctx)
@@ -172,17 +158,34 @@ class InfoMixin(AnnounceMixin):
         return self._say(ctx, "\n".join(lines))
 
     async def _cmd_rules(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        """/rules: how to play; /rules <id>: one rule; /rules <word>: a search (bot/rulebook.py).
+        Outside a game: /rules <game> [id or word], else the list of games."""
         await self._remember(ctx)
+        t = translator(ctx.lang)
+        args = list(line.args)
         if ctx.game is None or ctx.game.game_id not in self.games:
+            wanted = args[0].casefold() if args else ""
+            if wanted in self.games and wanted in rulebook.available():
+                return self._say(ctx, rulebook.answer(wanted, " ".join(args[1:]), t))
             return self._say(
                 ctx,
                 self._t(
                     ctx,
-                    "Games: {games}. Open one with /new <game>; /help lists its commands.",
+                    "Games: {games}. /rules <game> explains one; /new <game> opens one.",
                     games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
                 ),
             )
         game = self._game_of(ctx.game)
+        index = getattr(game, "rules_index", None)
+        listed = bool(args) and isinstance(index, dict) and any(_same_id(k, args[0]) for k in index)
+        if game.id in rulebook.available() and not (
+            len(args) == 1 and listed and rulebook.find_rule(game.id, args[0]) is None
+        ):
+            return self._say(ctx, rulebook.answer(game.id, " ".join(args), t))
+        return self._index_rules(ctx, game, line)  # an id the rulebook does not explain
+
+    def _index_rules(self, ctx: Ctx, game: Game, line: CommandLine) -> list[Outbound]:
+        """/rules for a game without a rulebook: the titles of its `rules_index`."""
         index = getattr(game, "rules_index", None)
         if line.args:
             wanted = line.args[0].strip("()[].,;:").casefold()
@@ -282,6 +285,10 @@ class InfoMixin(AnnounceMixin):
         await self._remember(ctx)
         ctx.lang = name
         return self._say(ctx, self._t(ctx, "Language set: {code}.", code=name))
+
+
+def _same_id(rule: str, text: str) -> bool:
+    return rule.casefold() == text.strip("()[].,;:").casefold()
 
 
 def rule_commands(game: Game, rule: str) -> list[str]:

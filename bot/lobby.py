@@ -303,6 +303,7 @@ class LobbyMixin(MovesMixin):
             out += await self._announce(
                 ctx, replace(row, version=played.version, seed=seed), seats, played
             )
+            out += self._game_over(ctx, row, game, played.state)  # an all-bot game (issue 25)
             out, rows = self._rows(ctx, out, row.id)
             result = await self.store.start_game(
                 row.id,

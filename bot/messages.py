@@ -9,6 +9,7 @@ They never look inside a game. Keys:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # Button payloads travel as Telegram callback data, which is limited to 64 bytes.
 MAX_PAYLOAD_BYTES = 64
@@ -55,3 +56,10 @@ class Outbound:
     outbox_id: int | None = None
     # Deliver without a notification sound (Telegram's disable_notification).
     silent: bool = False
+    # An attached file other than a picture (the replay: "replay.mp4" is sent as an animation
+    # on Telegram, anything else as a document; a Discord attachment).
+    file: bytes | None = None
+    filename: str = ""
+    # An instruction the sender loop turns into pictures at send time (bot/ending.py), e.g.
+    # {"what": "end", "game": 7, "lang": "ru"}: the outbox keeps the instruction, not megabytes.
+    render: dict[str, Any] | None = None

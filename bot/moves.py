@@ -8,7 +8,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from bot.announce import AnnounceMixin
+from bot import rulebook
 from bot.bots import bot_action, bot_rng
 from bot.context import (
     _GAME_REF,
@@ -21,6 +21,7 @@ from bot.context import (
     event_owner,
     fit,
 )
+from bot.ending import EndingMixin
 from bot.grammar import (
     MAX_CAPTION,
     CommandLine,
@@ -41,7 +42,7 @@ from engine.core.protocol import Action, CommandSpec, Event, Game, State
 log = logging.getLogger(__name__)
 
 
-class MovesMixin(AnnounceMixin):
+class MovesMixin(EndingMixin):
     """The move pipeline and the game commands that lead to it."""
 
     async def act(
@@ -244,7 +245,7 @@ class MovesMixin(AnnounceMixin):
                     else:
                         parsed = self._parse(ctx, game, state, player, line)
                 except IllegalAction as err:
-                    return self._refuse(ctx, explain(ctx.lang, err))
+                    return self._refuse(ctx, self._explain(ctx, game, err))
                 if isinstance(parsed, Reply):
                     await self._remember(ctx)
                     return self._reply(ctx, parsed)
@@ -261,7 +262,7 @@ class MovesMixin(AnnounceMixin):
                         ctx, game, state, seat, actions, langs
                     )
                 except IllegalAction as err:
-                    return self._refuse(ctx, explain(ctx.lang, err))
+                    return self._refuse(ctx, self._explain(ctx, game, err))
                 state_json = canonical_json(state)
                 played = await self._run_bots(
                     fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.lang, langs
@@ -270,6 +271,7 @@ class MovesMixin(AnnounceMixin):
                 outs = await self._announce(
                     ctx, replace(row, version=played.version), ctx.seats, played
                 )
+                outs += self._game_over(ctx, row, game, played.state)
                 outs, rows = self._rows(ctx, outs, row.id)
                 result = await self.store.commit_moves(
                     row.id,
@@ -300,6 +302,15 @@ class MovesMixin(AnnounceMixin):
                     "changed. Check /status and send it again.",
                 ),
             )
+
+    def _explain(self, ctx: Ctx, game: Game, err: IllegalAction) -> str:
+        """A refused move in words; a rule the rulebook explains adds "See /rules PG-38."."""
+        text = explain(ctx.lang, err)
+        if err.rule_id not in ("", "syntax"):
+            see = rulebook.hint(game.id, err.rule_id, translator(ctx.lang))
+            if see:
+                text += " " + see
+        return text
 
     def _too_long(self, ctx: Ctx) -> list[Outbound]:
         return self._refuse(

@@ -82,6 +82,8 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["mentions"] = [list(m) for m in out.mentions]
     if out.sender_only:
         body["sender_only"] = True
+    if out.render:
+        body["render"] = dict(out.render)
     return body
 
 
@@ -114,6 +116,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         sender_only=bool(body.get("sender_only", False)),
         outbox_id=item.id,
         silent=item.silent,
+        render=dict(body["render"]) if isinstance(body.get("render"), dict) else None,
     )
 
 

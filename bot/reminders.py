@@ -264,6 +264,11 @@ class Reminders:
                     )
                 else:
                     new = replace(new, tz=tz)
+            elif key == "hints":
+                if value.casefold() not in ("on", "off"):
+                    error = self._t(ctx, "hints takes on or off.")
+                else:
+                    new = replace(new, hints=value.casefold() == "on")
             elif key == "policy":
                 if value.casefold() not in POLICIES:
                     error = self._t(ctx, "policy takes one of: remind, skip, bot.")

@@ -27,6 +27,7 @@ from bot import store_outbox
 from bot.store_base import Clock, fetch, rollback
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+from bot.store_records import FinishedGame, RecordsMixin
 from bot.store_sql import append_sql, claimed, due_sql
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "AutopilotRow",
     "Clock",
     "DigestRow",
+    "FinishedGame",
     "OutRow",
     "OutboxItem",
     "ReminderRow",
@@ -308,8 +310,10 @@ def unique_name(wanted: str, taken: Sequence[str]) -> str:
     return f"{wanted} {n}"
 
 
-class Store(OutboxMixin, PlansMixin):
+class Store(OutboxMixin, PlansMixin, RecordsMixin):
     """The database. Create with `await Store.open(path)`; close with `await store.close()`."""
+
+    _game_row, _seat_row, _game_columns = staticmethod(_game), staticmethod(_seat), _GAME_COLUMNS
 
     # ------------------------------------------------------------------ life cycle
     @classmethod

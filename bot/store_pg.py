@@ -48,6 +48,7 @@ from bot.store_outbox import OutRow
 from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_outbox
 from bot.store_pg_schema import MIGRATIONS, migrate
 from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
+from bot.store_records import FinishedGame
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
 
@@ -595,6 +596,43 @@ class PgStore(PgOutbox, PgTimed):
             players,
         )
         await self._notify(con, pk)
+
+    async def finished_games(
+        self, chat_key: str | None = None, user_key: str | None = None, limit: int = 1000
+    ) -> list[FinishedGame]:
+        """As bot/store.py: finished games of a chat or of a user, newest first, with seats."""
+        cols = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
+        where = ["g.status = 'over'"]
+        params: list[Any] = []
+        if user_key is not None:
+            params.append(user_key)
+            where.append(
+                "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id "
+                f"AND s.user_key = ${len(params)})"
+            )
+        if chat_key is not None:
+            params.append(chat_key)
+            where.append(f"g.chat_key = ${len(params)}")
+        params.append(limit)
+        rows = await self._all(
+            f"SELECT {cols} FROM games g WHERE {' AND '.join(where)} "
+            f"ORDER BY g.id DESC LIMIT ${len(params)}",
+            *params,
+        )
+        games = [_game(r) for r in rows]
+        if not games:
+            return []
+        found = await self._all(
+            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
+            "WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat",
+            [g.id for g in games],
+        )
+        seats: dict[int, list[SeatRow]] = {}
+        for r in found:
+            seats.setdefault(r[0], []).append(
+                SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6])
+            )
+        return [FinishedGame(g, seats.get(g.id, [])) for g in games]
 
 
 async def _append(

@@ -26,6 +26,7 @@ from bot.store import (
 )
 from bot.store_outbox import OutboxItem, OutRow
 from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
+from bot.store_records import FinishedGame
 
 
 class MessageStore(Protocol):
@@ -234,6 +235,10 @@ class Store(MessageStore, Protocol):
     async def user_autopilots(self, user_key: str) -> list[AutopilotRow]: ...
 
     async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]: ...
+
+    async def finished_games(
+        self, chat_key: str | None = None, user_key: str | None = None, limit: int = 1000
+    ) -> list[FinishedGame]: ...
 
     async def users(self, user_keys: Sequence[str]) -> dict[str, UserRow]: ...
 

@@ -93,6 +93,7 @@ class TableBase:
         adapter, which delivers them as replies and reports them `delivered`."""
         if hold_replies > 0:
             self.hold_replies[platform] = hold_replies
+        deliver = self._rendering(platform, deliver)
         old = self.deliveries.get(platform)
         if old is not None:
             old.deliver = deliver
@@ -108,6 +109,20 @@ class TableBase:
     async def _no_dm(self, user_key: str) -> None:
         """DMs refused: the reminders go to the chat until the user writes privately again."""
         await self.store.set_user(user_key, dm_ok=False)
+
+    def _rendering(self, platform: str, deliver: Deliver) -> Deliver:
+        """`deliver`, turning a row's render instruction into its messages (`_expand`)."""
+
+        async def send(out: Outbound) -> str | None:
+            if out.render is None:
+                return await deliver(out)
+            return await self._deliver_rendered(platform, out, deliver)
+
+        return send
+
+    async def _deliver_rendered(self, platform: str, out: Outbound, deliver: Deliver) -> str | None:
+        """The messages of a render instruction (bot/ending.py overrides it)."""
+        return await deliver(replace(out, render=None))
 
     async def delivered(self, outbox_id: int, message_id: str | None) -> None:
         await self.store.outbox_sent(outbox_id, message_id)
@@ -142,7 +157,12 @@ class TableBase:
             if not self._is_durable(o.chat_key):
                 continue
             row = row_of(o, ctx.lang, game_id)
-            if hold and o.private_to is None and o.chat_key == ctx.inbound.chat_key:
+            if (
+                hold
+                and o.private_to is None
+                and o.chat_key == ctx.inbound.chat_key
+                and o.render is None
+            ):
                 row = replace(row, delay=hold)
             rows.append(row)
         return fitted, rows

@@ -323,7 +323,12 @@ class DiscordAdapter:
         """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
         them back from the sender loop for a while; had we crashed, the loop sends them)."""
         for out in outbounds:
-            if out.outbox_id is not None and out.private_to is None and out.chat_key == here:
+            if (
+                out.outbox_id is not None
+                and out.private_to is None
+                and out.chat_key == here
+                and out.render is None  # pictures drawn at send time: the sender loop's
+            ):
                 await self.table.delivered(out.outbox_id, None)
 
     # ---- autocomplete ----
@@ -405,7 +410,9 @@ class DiscordAdapter:
         private: list[Piece] = []
         ours = {here, inbound.chat_key}
         for out in outbounds:
-            if out.outbox_id is not None and (out.private_to is not None or out.chat_key != here):
+            if out.outbox_id is not None and (
+                out.private_to is not None or out.chat_key != here or out.render is not None
+            ):
                 continue  # in the outbox, held for nobody: the sender loop delivers it
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours

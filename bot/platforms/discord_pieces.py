@@ -92,9 +92,12 @@ class Piece:
     png: bytes | None
     view: discord.ui.View | None
     user_ids: list[int]
+    attachment: tuple[bytes, str] | None = None  # another file: (bytes, filename)
 
     def file(self) -> discord.File | None:
         # A fresh file object for each send: discord.File is consumed when sent.
+        if self.attachment is not None:
+            return discord.File(io.BytesIO(self.attachment[0]), filename=self.attachment[1])
         return discord.File(io.BytesIO(self.png), filename="board.png") if self.png else None
 
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -122,12 +125,14 @@ def pieces(out: Outbound) -> list[Piece]:
     text, user_ids = render_mentions(out.text or "", out.mentions)
     chunks = split_text(text)
     view = build_view(out.buttons)
-    if not chunks and (out.png or view):
+    if not chunks and (out.png or out.file or view):
         chunks = [""]
     result = [Piece(content=c, png=None, view=None, user_ids=user_ids) for c in chunks]
     if result:
         result[-1].png = out.png
         result[-1].view = view
+        if out.file is not None:
+            result[-1].attachment = (out.file, out.filename or "file")
     return result
 
 

@@ -520,7 +520,7 @@ class TelegramAdapter:
     async def _send(self, out: Outbound) -> str | None:
         if out.private_to:
             return await self._send_private(out)
-        if out.text.strip() or out.png is not None:
+        if out.text.strip() or out.png is not None or out.file is not None:
             chat_id, thread_id = parse_chat_key(out.chat_key)
             return await self._deliver(out, chat_id, thread_id)
         return None
@@ -568,6 +568,8 @@ class TelegramAdapter:
         text = out.text if out.text.strip() else ""
         quiet = out.silent or None
         sent: Any = None
+        if out.file is not None and len(text) <= CAPTION_LIMIT:
+            return await self._post_file(out, chat_id, thread_id)
         if out.png is not None:
             if len(text) <= CAPTION_LIMIT:
                 caption, mode = format_text(text, out.mentions) if text else (None, None)
@@ -602,6 +604,24 @@ class TelegramAdapter:
                 disable_notification=quiet,
             )
         return str(sent.message_id) if sent is not None else None
+
+    async def _post_file(self, out: Outbound, chat_id: int, thread_id: int | None) -> str:
+        """A file with its caption: an MP4 as an animation (it plays in the chat), anything
+        else (the GIF replay) as a document."""
+        assert out.file is not None
+        caption, mode = format_text(out.text, out.mentions) if out.text.strip() else (None, None)
+        common: dict[str, Any] = {
+            "filename": out.filename or "file",
+            "caption": caption,
+            "parse_mode": mode,
+            "message_thread_id": thread_id,
+            "disable_notification": out.silent or None,
+        }
+        if out.filename.endswith(".mp4"):
+            sent = await self.bot.send_animation(chat_id, animation=out.file, **common)
+        else:
+            sent = await self.bot.send_document(chat_id, document=out.file, **common)
+        return str(sent.message_id)
 
 
 class InboxQueue(asyncio.Queue[object]):

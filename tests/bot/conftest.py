@@ -1,11 +1,12 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 
 from bot.store import Store
 from bot.table import Table
+from engine.core import search
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock
 
@@ -45,3 +46,13 @@ def table(make_table: Callable[..., Table]) -> Table:
 @pytest.fixture
 def chat(table: Table) -> Chat:
     return Chat(table)
+
+
+@pytest.fixture(autouse=True)
+def _tiny_search_budget() -> Iterator[None]:
+    """A seat handed to a bot plays `strong`, and /hint searches (issue 24): on a tiny
+    iteration budget here (as in tests/engine/conftest.py), never on the wall clock."""
+    before = search.override
+    search.override = search.Budget(iterations=2, rollout_cap=2)
+    yield
+    search.override = before

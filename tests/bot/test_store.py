@@ -171,3 +171,33 @@ async def test_user_games_lists_open_games(store: Store) -> None:
     two = await lobby(store, "tg:2")
     await store.end_game(two, None, "aborted")
     assert [g.id for g in await store.user_games("tg:10")] == [one]
+
+
+async def test_finished_games_of_a_chat_and_of_a_player(store: Store) -> None:
+    """Issue 25 (/stats): games that ended ('over'), with their seats; not the aborted or the
+    running ones; per chat, per player, and both."""
+    done = []
+    for chat in ("tg:1", "tg:2"):
+        pk = await active_in(store, chat)
+        ok = await store.commit_moves(pk, 1, [entry(1)], '{"x":1}', over=True, due=None)
+        assert ok.outcome is Outcome.OK
+        done.append(pk)
+    running = await active_in(store, "tg:3")
+    aborted = await lobby(store, "tg:4")
+    await store.end_game(aborted, None, "aborted")
+    every = await store.finished_games()
+    assert [f.row.id for f in every] == done[::-1]  # newest first
+    assert running not in [f.row.id for f in every]
+    (one,) = await store.finished_games(chat_key="tg:1")
+    assert one.row.id == done[0] and one.row.status == "over" and one.row.state_json == '{"x":1}'
+    assert [s.display_name for s in one.seats] == ["Ann", "ann 2"]
+    assert [f.row.id for f in await store.finished_games(user_key="tg:11")] == done[::-1]
+    assert [f.row.id for f in await store.finished_games("tg:2", "tg:11")] == [done[1]]
+    assert await store.finished_games(user_key="tg:99") == []
+
+
+async def active_in(store: Store, chat: str) -> int:
+    pk = await lobby(store, chat)
+    await store.add_seat(pk, "tg:11", "ann", max_players=4)
+    assert (await store.start_game(pk, 5, ["Ann", "ann 2"], "{}", None)).outcome is Outcome.OK
+    return pk

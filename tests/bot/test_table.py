@@ -326,7 +326,7 @@ async def test_board_status_log_help_rules(chat: Chat, clock: FakeClock) -> None
     status = await chat.text("bob", "/status")
     assert "waiting for alice" in status and "Deadline: in 23 h 0 min." in status
     await chat.say("alice", "/take 1")
-    assert "#1 alice: alice takes 1." in await chat.text("bob", "/log")
+    assert "#1 alice takes 1." in await chat.text("bob", "/log")
     assert "Usage: /log" in await chat.text("bob", "/log x")
     helptext = await chat.text("bob", "/help")
     assert "/new <game> [options...]" in helptext and "/take <n>" in helptext

@@ -260,10 +260,10 @@ def test_every_game_s_parse_takes_a_translator() -> None:
 async def test_rules_name_the_rule_and_its_commands(table: Table) -> None:
     await open_game(table, "powergrid", ["alice", "bob"])
     text = joined(await say(table, "alice", "/rules PG-21"))
-    assert text.startswith("PG-21: Bidding") and "/bid" in text and "/raise" in text
+    assert text.startswith("PG-21 · Bidding") and "/bid" in text and "/raise" in text
     text = joined(await say(table, "alice", "/rules pg-46a"))
     assert text.startswith("PG-46a: End-of-Phase-4 order")
-    assert "PG-53: Winner" in joined(await say(table, "alice", "/rules PG-53"))
+    assert "PG-53 · Winner" in joined(await say(table, "alice", "/rules PG-53"))
     assert "PG-99" in joined(await say(table, "alice", "/rules PG-99"))
 
 

@@ -80,8 +80,9 @@ async def test_full_power_grid_game_with_a_restart(db_path: str, clock: FakeCloc
     assert any(a.player == "Bot" for a in actions)
     replayed = replay(GAME, names, row.options, row.seed, [(a.player, a.action) for a in actions])
     assert canonical_json(replayed) == row.state_json
-    final = await chat.text("alice", "/log 3")
-    assert final.count("#") == 3
+    final = await chat.text("alice", "/log 3")  # page 3: ten moves, in words (issue 25)
+    assert "(page 3 of" in final and "{" not in final
+    assert sum(line.startswith("#") for line in final.splitlines()) == 10
     await store.close()
 
 

@@ -326,6 +326,31 @@ class BotApiState:
         extra = {"caption": params["caption"]} if "caption" in params else {}
         return self._new_message(params, photo=photo, **extra)
 
+    def _m_sendAnimation(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
+        if not files:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: no file"}
+        data = next(iter(files.values()))
+        animation = {"file_id": "anim1", "file_unique_id": "a1", "width": 1, "height": 1}
+        animation |= {"duration": 1, "file_size": len(data)}
+        extra = {"caption": params["caption"]} if "caption" in params else {}
+        return self._new_message(params, animation=animation, **extra)
+
+    def _m_sendDocument(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
+        if not files:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: no file"}
+        data = next(iter(files.values()))
+        document = {"file_id": "doc1", "file_unique_id": "d1", "file_size": len(data)}
+        extra = {"caption": params["caption"]} if "caption" in params else {}
+        return self._new_message(params, document=document, **extra)
+
+    def _m_sendMediaGroup(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
+        media = json.loads(params.get("media", "[]"))
+        if not 2 <= len(media) <= 10:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: media"}
+        photo = [{"file_id": "photo1", "file_unique_id": "u1", "width": 1, "height": 1}]
+        sent = [self._new_message(params, photo=photo)[1]["result"] for _ in media]
+        return self._ok(sent)
+
     def _edited(self, params: dict[str, str], **changes: Any) -> Any:
         message = self.sent.get(int(params["message_id"]))
         if message is None:
