@@ -16,6 +16,8 @@ from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
 log = logging.getLogger(__name__)
 
 POLICIES = ("remind", "skip", "bot")
+# How often the chat sees a board picture (bot/announce.py): after each phase by default.
+PICTURES = ("phase", "round", "turn", "off")
 DEFAULT_REMINDERS = (0, 50, 90)
 MIN_DEADLINE = 10 * 60.0
 MAX_DEADLINE = 14 * 24 * 3600.0
@@ -125,6 +127,7 @@ class ChatSettings:
     quiet: tuple[int, int] | None = None
     tz: str = "UTC"
     policy: str = "remind"
+    pictures: str = PICTURES[0]
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
@@ -154,6 +157,8 @@ class ChatSettings:
             s = replace(s, tz=tz)
         if raw.get("policy") in POLICIES:
             s = replace(s, policy=raw["policy"])
+        if raw.get("pictures") in PICTURES:
+            s = replace(s, pictures=raw["pictures"])
         return s
 
     def dump(self, into: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +169,7 @@ class ChatSettings:
             quiet=list(self.quiet) if self.quiet else None,
             tz=self.tz,
             policy=self.policy,
+            pictures=self.pictures,
         )
         return out
 

@@ -9,6 +9,7 @@ They never look inside a game. Keys:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # Button payloads travel as Telegram callback data, which is limited to 64 bytes.
 MAX_PAYLOAD_BYTES = 64
@@ -39,6 +40,9 @@ class Outbound:
     chat_key: str
     text: str
     png: bytes | None = None
+    # Further pictures sent with `png` as one group (Telegram media group, Discord attachments
+    # of one message); the caption (`text`) goes with the first.
+    album: list[bytes] = field(default_factory=list)
     buttons: list[list[Button]] = field(default_factory=list)  # rows of buttons
     # (user_key, display_name): the adapter turns "@display_name" in `text` into a real mention.
     mentions: list[tuple[str, str]] = field(default_factory=list)
@@ -55,3 +59,6 @@ class Outbound:
     outbox_id: int | None = None
     # Deliver without a notification sound (Telegram's disable_notification).
     silent: bool = False
+    # A board picture still to draw: the instruction the sender loop renders at send time
+    # (bot/announce.py `picture_instruction`); `text` is a fallback caption.
+    picture: dict[str, Any] | None = None
