@@ -24,12 +24,12 @@ from bot.context import (
     Played,
     Step,
 )
+from bot.deadlines import PICTURES
 from bot.grammar import (
     MAX_CAPTION,
     MAX_TEXT,
     shorten,
 )
-from bot.deadlines import PICTURES
 from bot.i18n import translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
 from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable

@@ -136,7 +136,12 @@ class TableBase:
             if not self._is_durable(o.chat_key):
                 continue
             row = row_of(o, ctx.lang, game_id)
-            if hold and o.private_to is None and o.chat_key == ctx.inbound.chat_key:
+            if (
+                hold
+                and o.private_to is None
+                and o.chat_key == ctx.inbound.chat_key
+                and not o.picture
+            ):
                 row = replace(row, delay=hold)
             rows.append(row)
         return fitted, rows

@@ -401,7 +401,12 @@ class DiscordAdapter:
         """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
         them back from the sender loop for a while; had we crashed, the loop sends them)."""
         for out in outbounds:
-            if out.outbox_id is not None and out.private_to is None and out.chat_key == here:
+            if (
+                out.outbox_id is not None
+                and out.private_to is None
+                and out.chat_key == here
+                and out.picture is None
+            ):
                 await self.table.delivered(out.outbox_id, None)
 
     # ---- autocomplete ----
@@ -459,6 +464,8 @@ class DiscordAdapter:
         for out in outbounds:
             if out.outbox_id is not None and (out.private_to is not None or out.chat_key != here):
                 continue  # in the outbox, held for nobody: the sender loop delivers it
+            if out.outbox_id is not None and out.picture is not None:
+                continue  # a picture to draw: the sender loop draws and delivers it
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours
             )
