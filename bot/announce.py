@@ -1,16 +1,30 @@
-"""Announcements: the lines, pictures and prompt a run of moves leaves in the chat."""
+"""Announcements: the lines, pictures and prompt a run of moves leaves in the chat.
+
+Pictures (issues 17-19): a set of pictures (map, panel) sent together, silently, after a phase
+by default (after a round where a game has no phases; `/settings pictures=phase|round|turn|off`).
+A move writes only the instruction (game, version, viewer, language, setting) into its outbox
+row; the sender loop draws it at send time in the worker pool (`_draw_row`), replaying the log to
+that version and to the chat's previous picture (the last earlier version the setting shows), so
+the change marks and the caption ("After the build phase, round 3 — Bob is next") are right and a
+restart between the commit and the send loses nothing. Group pictures are drawn in the chat's
+language, a picture asked for privately in the asker's.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from bot.context import (
     BUTTONS_PER_ROW,
     MAX_BUTTONS,
     Ctx,
     Played,
+    Step,
 )
+from bot.deadlines import PICTURES
 from bot.grammar import (
     MAX_CAPTION,
     MAX_TEXT,
@@ -18,15 +32,140 @@ from bot.grammar import (
 )
 from bot.i18n import translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
+from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable
 from bot.store import (
+    ActionRow,
     GameRow,
     SeatRow,
 )
+from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
-from engine.core.protocol import Game, State
+from engine.core.protocol import Event, Game, State
 
 log = logging.getLogger(__name__)
+
+# How often a picture is posted: the chat setting `pictures` -> the least level shown.
+TURN, PHASE, ROUND, GAME = 0, 1, 2, 3
+PICTURE_MODES: dict[str, int | None] = {"turn": TURN, "phase": PHASE, "round": ROUND, "off": None}
+assert set(PICTURE_MODES) == set(PICTURES)  # the values /settings accepts (bot/deadlines.py)
+DEFAULT_PICTURES = PICTURES[0]
+PICTURES_KEY = "pictures"  # in chats.settings_json (ChatSettings.pictures)
+
+
+def picture_mode(settings: Mapping[str, Any] | None) -> str:
+    """The chat's `pictures` setting (phase unless the table chose another)."""
+    value = (settings or {}).get(PICTURES_KEY)
+    return value if isinstance(value, str) and value in PICTURE_MODES else DEFAULT_PICTURES
+
+
+def picture_level(events: Sequence[Event], round_after: Any = None) -> int | None:
+    """How big a moment a move's picture events mark (None: no picture event). A phase or a
+    new step is a PHASE; the last phase of a round (Power Grid's bureaucracy), a round ending,
+    or a game turn that is the game's round (IEC) is a ROUND; a player's turn inside a round
+    (Hexania: its `turn_ended` carries the round, which a round's last turn moves on; in the
+    log the `round_ended` event beside it says so) is a TURN; the end of the game or of a
+    player is a GAME."""
+    level: int | None = None
+    for e in events:
+        kind = e.get("type")
+        if kind in ("game_over", "eliminated"):
+            lvl = GAME
+        elif kind == "round_ended" or (kind == "phase_ended" and e.get("phase") == "bureaucracy"):
+            lvl = ROUND
+        elif kind == "turn_ended" and "round" in e:
+            lvl = ROUND if round_after is not None and round_after != e["round"] else TURN
+        elif kind == "turn_ended":
+            lvl = ROUND
+        else:
+            lvl = PHASE
+        level = lvl if level is None else max(level, lvl)
+    return level
+
+
+def shows(level: int | None, mode: str) -> bool:
+    least = PICTURE_MODES.get(mode)
+    return level is not None and least is not None and level >= least
+
+
+def wanted(step: Step, mode: str) -> bool:
+    """Whether the chat sees a picture after this step."""
+    if not step.picture_events or PICTURE_MODES.get(mode) is None:
+        return False
+    round_after = None
+    if any(e.get("type") == "turn_ended" and "round" in e for e in step.picture_events):
+        state = json.loads(step.state_json)
+        round_after = state.get("round") if not state.get("over") else -1
+    return shows(picture_level(step.picture_events, round_after), mode)
+
+
+def previous_version(game: Game, actions: Sequence[ActionRow], version: int, mode: str) -> int:
+    """The last version before `version` the setting showed a picture of; 0 (the setup, whose
+    picture the start posts) when there is none."""
+    by_version: dict[int, list[Event]] = {}
+    for a in actions:
+        if a.version < version:
+            by_version.setdefault(a.version, []).extend(a.events)
+    for v in sorted(by_version, reverse=True):
+        events = [
+            e
+            for e in by_version[v]
+            if isinstance(e, dict) and (e.get("type") == "round_ended" or game.is_picture_event(e))
+        ]
+        if shows(picture_level(events), mode):
+            return v
+    return 0
+
+
+def states_at(
+    game: Game, names: list[str], row: GameRow, actions: Sequence[ActionRow], versions: set[int]
+) -> dict[int, State]:
+    """The states after each of `versions`, replayed from the setup and the log."""
+    assert row.seed is not None
+    state = game.setup(names, dict(row.options), row.seed)
+    out: dict[int, State] = {}
+    todo = sorted(versions)
+    for a in sorted(actions, key=lambda a: a.seq):
+        while todo and a.version > todo[0]:
+            out[todo.pop(0)] = json.loads(json.dumps(state))
+        if not todo:
+            break
+        state, _events = game.apply(state, a.player, a.action)
+    for v in todo:
+        out[v] = json.loads(json.dumps(state))
+    return out
+
+
+def draw(
+    game: Game,
+    names: list[str],
+    row: GameRow,
+    actions: Sequence[ActionRow],
+    version: int,
+    previous: int,
+    current: str | None,
+    order: Mapping[str, Any],
+) -> list[Any]:
+    """A picture instruction drawn (in the worker pool): `current` is the stored state when
+    the instruction's version is still the latest (no replay needed for it)."""
+    states = states_at(game, names, row, actions, {previous} if current else {previous, version})
+    state = json.loads(current) if current else states[version]
+    before = states[previous]
+    viewer = order.get("viewer")
+    t = translator(str(order.get("lang") or "en"))
+    pictures: list[Any] = game.render_set(state, viewer, t, before)
+    return pictures
+
+
+def album_of(chat_key: str, pictures: Sequence[Any], fallback: str) -> Outbound:
+    """One message of a picture set: the first picture with the caption, the rest with it."""
+    caption = next((str(p.caption) for p in pictures if p.caption), "") or fallback
+    return Outbound(
+        chat_key,
+        shorten(caption, MAX_CAPTION),
+        png=pictures[0].png,
+        album=[p.png for p in pictures[1:]],
+    )
 
 
 class AnnounceMixin(TableBase):
@@ -82,42 +221,137 @@ class AnnounceMixin(TableBase):
             ]
         ]
 
+    # ------------------------------------------------------------------ pictures
+    def _group_lang(self, ctx: Ctx) -> str:
+        """The chat's language, which group pictures are drawn in (the one place it is asked)."""
+        return ctx.chat_lang or self.default_lang
+
+    def register_delivery(
+        self,
+        platform: str,
+        deliver: Deliver,
+        clock: Callable[[], float] | None = None,
+        sleep: Sleep | None = None,
+        *,
+        hold_replies: float = 0.0,
+    ) -> OutboxSender:
+        """The sender loop of `platform`, which draws picture instructions with `_draw_row`."""
+        sender = super().register_delivery(
+            platform, deliver, clock, sleep, hold_replies=hold_replies
+        )
+        sender.preparers["picture"] = self._draw_row
+        return sender
+
     async def _picture(
         self, ctx: Ctx, game: Game, state_json: str, caption: str
     ) -> Outbound | None:
-        """The board as everybody may see it, rendered off the event loop; None on failure."""
+        """The board now (/board): in the asker's language and as they may see it when asked
+        privately, else as everybody sees it in the chat's language; None on failure."""
         if not self.render:
             return None
+        private = ctx.inbound.is_private
+        seat = ctx.seat()
+        viewer = seat.display_name if private and seat is not None else None
+        lang = ctx.lang if private else self._group_lang(ctx)
         try:
-            png = await cpu(game.render, json.loads(state_json), None)
+            pics = await cpu(
+                game.render_set, json.loads(state_json), viewer, translator(lang), None
+            )
         except Exception:
             log.exception("render failed for game %s", ctx.game.id if ctx.game else None)
             return None
-        return Outbound(ctx.chat_key, shorten(caption, MAX_CAPTION), png=png)
+        if not pics:
+            return None
+        out = album_of(ctx.chat_key, pics, caption)
+        out.silent = True  # a picture asks nobody to act
+        return out
+
+    async def _draw_row(self, item: OutboxItem) -> Outbound | None:
+        """The sender loop's preparer for a picture instruction: the states at its version and
+        at the chat's previous picture, replayed from the log and drawn in the worker pool."""
+        order = item.body["picture"]
+        pk, version = int(order["game"]), int(order["version"])
+        row = await self.store.game(pk)
+        game = None if row is None else self.games.get(row.game_id)
+        if row is None or game is None or row.seed is None:
+            raise Undeliverable(f"picture of game {pk}: the game is gone")
+        actions = await self.store.actions(pk)
+        names = [s.display_name for s in await self.store.seats(pk)]
+        mode = str(order.get("mode", DEFAULT_PICTURES))
+        previous = previous_version(game, actions, version, mode)
+        current = row.state_json if row.version == version else None
+        try:
+            pics = await cpu(draw, game, names, row, actions, version, previous, current, order)
+        except Exception as err:  # a drawing bug must not hold up the chat's later messages
+            log.exception("picture of game %s at version %s failed", pk, version)
+            raise Undeliverable(f"picture failed: {err!r}") from err
+        if not pics:
+            raise Undeliverable(f"picture of game {pk}: nothing drawn")
+        out = album_of(item.chat_key, pics, str(item.body.get("text", "")))
+        out.private_to = None if item.audience == AUDIENCE_CHAT else item.audience
+        out.silent = item.silent
+        out.outbox_id = item.id
+        return out
+
+    async def _picture_after(
+        self, ctx: Ctx, game: Game, step: Step, version: int, previous: State | None
+    ) -> Outbound | None:
+        """The picture after `step`: an instruction the sender loop draws at send time where a
+        sender loop delivers (the move's transaction stays lean, a restart loses nothing), else
+        (the terminal) drawn now."""
+        if not self.render or ctx.game is None:
+            return None
+        lang = self._group_lang(ctx)
+        order = {
+            "game": ctx.game.id,
+            "version": version,
+            "viewer": None,
+            "lang": lang,
+            "mode": picture_mode(ctx.chat_settings),
+        }
+        if self._is_durable(ctx.chat_key):
+            return Outbound(ctx.chat_key, "", picture=order, silent=True)
+        try:
+            pics = await cpu(
+                game.render_set, json.loads(step.state_json), None, translator(lang), previous
+            )
+        except Exception:
+            log.exception("render failed for game %s", ctx.game.id)
+            return None
+        if not pics:
+            return None
+        out = album_of(ctx.chat_key, pics, "")
+        out.silent = True
+        return out
 
     async def _announce(
         self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
     ) -> list[Outbound]:
-        """Event lines, a picture after each picture event, then the prompt or the result."""
+        """Event lines, a picture where the chat's `pictures` setting asks for one (after a
+        phase by default), then the prompt or the result."""
         game = self._game_of(row)
         out: list[Outbound] = []
         pending: list[str] = []
         secrets_out: list[Outbound] = []
-        for step in played.steps:
+        mode = picture_mode(ctx.chat_settings)
+        # step i is version first_version + i (one version per step: a human move, each bot's)
+        first_version = played.version - len(played.steps) + 1
+        # the state at the last picture of this run (drawn here for the terminal only)
+        shown_state: State | None = None
+        for i, step in enumerate(played.steps):
             pending += step.lines
             secrets_out += [
                 Outbound(ctx.chat_key, text, private_to=user_key) for user_key, text in step.private
             ]
-            for event in step.picture_events[:1]:
-                if pending:
-                    out += self._say(ctx, "\n".join(pending))
-                    pending = []
-                tag = str(event.get("phase") or event.get("type") or "board")
-                pic = await self._picture(
-                    ctx, game, step.state_json, self._t(ctx, "Board: {what}", what=tag)
-                )
-                if pic is not None:
-                    out.append(pic)
+            if not wanted(step, mode):
+                continue
+            if pending:
+                out += self._say(ctx, "\n".join(pending))
+                pending = []
+            pic = await self._picture_after(ctx, game, step, first_version + i, shown_state)
+            if pic is not None:
+                out.append(pic)
+                shown_state = json.loads(step.state_json)
         if played.error:
             pending.append(
                 self._t(

@@ -164,7 +164,12 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
     for out in outbounds:
         if out.toast is not None:
             out.toast = shorten(out.toast, MAX_TOAST)
-        if out.png is not None or out.file is not None or out.render is not None:
+        if (
+            out.png is not None
+            or out.file is not None
+            or out.render is not None
+            or out.picture is not None
+        ):
             out.text = shorten(out.text, MAX_CAPTION) or "🖼"
             fitted.append(out)
             continue

@@ -16,6 +16,8 @@ from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
 log = logging.getLogger(__name__)
 
 POLICIES = ("remind", "skip", "bot")
+# How often the chat sees a board picture (bot/announce.py): after each phase by default.
+PICTURES = ("phase", "round", "turn", "off")
 DEFAULT_REMINDERS = (0, 50, 90)
 MIN_DEADLINE = 10 * 60.0
 MAX_DEADLINE = 14 * 24 * 3600.0
@@ -127,6 +129,7 @@ class ChatSettings:
     policy: str = "remind"
     games: tuple[str, ...] = ()  # the games enabled here (/settings games=...); () = all
     hints: bool = True  # /hint answers at this table (issue 24: /settings hints=off)
+    pictures: str = PICTURES[0]
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
@@ -161,6 +164,8 @@ class ChatSettings:
             s = replace(s, games=tuple(games))
         if raw.get("hints") is False:
             s = replace(s, hints=False)
+        if raw.get("pictures") in PICTURES:
+            s = replace(s, pictures=raw["pictures"])
         return s
 
     def dump(self, into: dict[str, Any]) -> dict[str, Any]:
@@ -173,6 +178,7 @@ class ChatSettings:
             policy=self.policy,
             games=list(self.games),
             hints=self.hints,
+            pictures=self.pictures,
         )
         return out
 

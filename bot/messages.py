@@ -40,6 +40,9 @@ class Outbound:
     chat_key: str
     text: str
     png: bytes | None = None
+    # Further pictures sent with `png` as one group (Telegram media group, Discord attachments
+    # of one message); the caption (`text`) goes with the first.
+    album: list[bytes] = field(default_factory=list)
     buttons: list[list[Button]] = field(default_factory=list)  # rows of buttons
     # (user_key, display_name): the adapter turns "@display_name" in `text` into a real mention.
     mentions: list[tuple[str, str]] = field(default_factory=list)
@@ -63,3 +66,6 @@ class Outbound:
     # An instruction the sender loop turns into pictures at send time (bot/ending.py), e.g.
     # {"what": "end", "game": 7, "lang": "ru"}: the outbox keeps the instruction, not megabytes.
     render: dict[str, Any] | None = None
+    # A board picture still to draw: the instruction the sender loop renders at send time
+    # (bot/announce.py `picture_instruction`); `text` is a fallback caption.
+    picture: dict[str, Any] | None = None

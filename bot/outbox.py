@@ -12,12 +12,18 @@ platform's message id, and survives restarts (what is pending stays pending). Th
   and never retried; the chat's next rows go on.
 An unexpected exception is treated like a network error, with a growing back-off.
 
+What a row becomes before it is delivered depends on its kind (`prepare`, the one place kinds
+are told apart): a "picture" row holding an instruction (game, version, viewer, language) is
+drawn at send time by the preparer the table registers for that kind (bot/announce.py), in the
+worker pool; a preparer may answer `Undeliverable` (the game is gone), and the chat goes on.
+
 The clock and the sleep are injected, so tests run minutes of flood control in virtual time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import time
@@ -35,6 +41,8 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[Outbound], Awaitable[str | None]]
 Sleep = Callable[[float], Awaitable[None]]
+# Turns a stored row of one kind into the message to deliver (None: nothing to send).
+Prepare = Callable[[OutboxItem], Awaitable[Outbound | None]]
 
 PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
 # Back-off after an unexpected error: 2, 4, 8, ... seconds, at most this long.
@@ -84,6 +92,10 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["sender_only"] = True
     if out.render:
         body["render"] = dict(out.render)
+    if out.album:  # rare (a /board answer drawn at once): the further pictures ride in the body
+        body["album"] = [base64.b64encode(png).decode("ascii") for png in out.album]
+    if out.picture is not None:
+        body["picture"] = out.picture
     return body
 
 
@@ -96,7 +108,7 @@ def row_of(out: Outbound, lang: str, game_id: int | None = None, sent: bool = Fa
         audience=out.private_to or AUDIENCE_CHAT,
         lang=lang,
         body=body_of(out),
-        kind="picture" if out.png is not None else "post",
+        kind="picture" if out.png is not None or out.picture is not None else "post",
         silent=out.silent,
         png=out.png,
         game_id=game_id,
@@ -110,6 +122,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         item.chat_key,
         str(body.get("text", "")),
         png=item.png,
+        album=[base64.b64decode(p) for p in body.get("album", [])],
         buttons=[[Button(str(b[0]), str(b[1])) for b in row] for row in body.get("buttons", [])],
         mentions=[(str(m[0]), str(m[1])) for m in body.get("mentions", [])],
         private_to=None if item.audience == AUDIENCE_CHAT else item.audience,
@@ -117,6 +130,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         outbox_id=item.id,
         silent=item.silent,
         render=dict(body["render"]) if isinstance(body.get("render"), dict) else None,
+        picture=body.get("picture"),
     )
 
 
@@ -152,6 +166,8 @@ class OutboxSender:
         self.deliver = deliver
         self.clock = clock or time.time
         self.sleep: Sleep = sleep or asyncio.sleep
+        # kind -> how a row of that kind becomes a message (see `prepare`); set by the table.
+        self.preparers: dict[str, Prepare] = {}
         self._limit = asyncio.Semaphore(concurrency)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -260,6 +276,16 @@ class OutboxSender:
                     "outbox %s: the DM fallback in %s failed: %s", self.platform, item.chat_key, err
                 )
 
+    async def prepare(self, item: OutboxItem) -> Outbound | None:
+        """The message a row stands for, by kind: a picture instruction is drawn now (its
+        preparer), anything else is the stored message itself."""
+        if item.kind == "picture" and item.png is None and "picture" in item.body:
+            draw = self.preparers.get("picture")
+            if draw is None:
+                raise Undeliverable("no picture preparer registered")
+            return await draw(item)
+        return outbound_of(item)
+
     async def _one(self, item: OutboxItem) -> bool:
         """Deliver one row; False when the chat must wait before its next row."""
         if item.audience != AUDIENCE_CHAT and item.audience in self.dm_closed:
@@ -267,7 +293,8 @@ class OutboxSender:
             await self.store.outbox_failed(item.id, "DMs closed (remembered)")
             return True
         try:
-            message_id = await self.deliver(outbound_of(item))
+            out = await self.prepare(item)
+            message_id = None if out is None else await self.deliver(out)
         except asyncio.CancelledError:
             raise
         except RetryLater as later:

@@ -37,6 +37,7 @@ from typing import Any
 from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
 from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline
 from bot.deadlines import (
+    PICTURES,
     ChatSettings,
     Point,
     decide,
@@ -190,7 +191,7 @@ class Reminders:
             if settings.quiet
             else tr(lang, "off")
         )
-        return tr(
+        text = tr(
             lang,
             "Deadline {deadline} per move; reminders at {reminders}; quiet hours {quiet} "
             "(time zone {tz}); when time is up: {policy}.",
@@ -200,6 +201,7 @@ class Reminders:
             tz=settings.tz,
             policy=self._policy_text(lang, settings.policy),
         )
+        return text + " " + tr(lang, "Board pictures: {pictures}.", pictures=settings.pictures)
 
     def _policy_text(self, lang: str, policy: str) -> str:
         return {
@@ -287,6 +289,11 @@ class Reminders:
                     )
                 else:
                     new = replace(new, games=ids)
+            elif key == "pictures":
+                if value.casefold() not in PICTURES:
+                    error = self._t(ctx, "pictures takes one of: phase, round, turn, off.")
+                else:
+                    new = replace(new, pictures=value.casefold())
             else:
                 error = self._t(
                     ctx,

@@ -162,6 +162,7 @@ class TableBase:
                 and o.private_to is None
                 and o.chat_key == ctx.inbound.chat_key
                 and o.render is None
+                and not o.picture
             ):
                 row = replace(row, delay=hold)
             rows.append(row)

@@ -327,7 +327,8 @@ class DiscordAdapter:
                 out.outbox_id is not None
                 and out.private_to is None
                 and out.chat_key == here
-                and out.render is None  # pictures drawn at send time: the sender loop's
+                and out.render is None
+                and out.picture is None
             ):
                 await self.table.delivered(out.outbox_id, None)
 
@@ -414,6 +415,8 @@ class DiscordAdapter:
                 out.private_to is not None or out.chat_key != here or out.render is not None
             ):
                 continue  # in the outbox, held for nobody: the sender loop delivers it
+            if out.outbox_id is not None and out.picture is not None:
+                continue  # a picture to draw: the sender loop draws and delivers it
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours
             )

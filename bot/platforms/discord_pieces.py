@@ -7,7 +7,7 @@ import io
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -84,6 +84,9 @@ def build_view(rows: Sequence[Sequence[Button]]) -> discord.ui.View | None:
 # --------------------------------------------------------------------------------------------
 
 
+ATTACHMENT_LIMIT = 10  # files in one Discord message
+
+
 @dataclass
 class Piece:
     """One Discord message of an Outbound (long texts take several)."""
@@ -93,12 +96,23 @@ class Piece:
     view: discord.ui.View | None
     user_ids: list[int]
     attachment: tuple[bytes, str] | None = None  # another file: (bytes, filename)
+    # Further pictures of the set: attachments of the same message (Discord takes up to 10).
+    album: list[bytes] = field(default_factory=list)
+    silent: bool = False  # no notification (SUPPRESS_NOTIFICATIONS)
 
     def file(self) -> discord.File | None:
         # A fresh file object for each send: discord.File is consumed when sent.
         if self.attachment is not None:
             return discord.File(io.BytesIO(self.attachment[0]), filename=self.attachment[1])
         return discord.File(io.BytesIO(self.png), filename="board.png") if self.png else None
+
+    def files(self) -> list[discord.File]:
+        """The picture set as attachments of one message (fresh file objects, as `file`)."""
+        pngs = [self.png, *self.album] if self.png else []
+        return [
+            discord.File(io.BytesIO(png), filename=f"board-{i + 1}.png")
+            for i, png in enumerate(pngs[:ATTACHMENT_LIMIT])
+        ]
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -112,9 +126,14 @@ class Piece:
         out: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
         if self.content:
             out["content"] = self.content
-        file = self.file()
-        if file is not None:
-            out["file"] = file
+        if self.album:
+            out["files"] = self.files()
+        else:
+            file = self.file()
+            if file is not None:
+                out["file"] = file
+        if self.silent:
+            out["silent"] = True
         if self.view is not None:
             out["view"] = self.view
         return out
@@ -127,9 +146,12 @@ def pieces(out: Outbound) -> list[Piece]:
     view = build_view(out.buttons)
     if not chunks and (out.png or out.file or view):
         chunks = [""]
-    result = [Piece(content=c, png=None, view=None, user_ids=user_ids) for c in chunks]
+    result = [
+        Piece(content=c, png=None, view=None, user_ids=user_ids, silent=out.silent) for c in chunks
+    ]
     if result:
         result[-1].png = out.png
+        result[-1].album = list(out.album)
         result[-1].view = view
         if out.file is not None:
             result[-1].attachment = (out.file, out.filename or "file")

@@ -24,6 +24,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,6 +35,7 @@ from telegram import (
     Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     LinkPreviewOptions,
     Message,
     ReplyParameters,
@@ -88,6 +90,7 @@ ALWAYS_COMMANDS = ("start", "help")
 # Bot API limits.
 MESSAGE_LIMIT = 4096
 CAPTION_LIMIT = 1024
+MEDIA_GROUP_LIMIT = 10  # photos in one sendMediaGroup
 TOAST_LIMIT = 200
 MENU_LIMIT = 100
 MENU_DESCRIPTION_LIMIT = 256
@@ -570,6 +573,8 @@ class TelegramAdapter:
         sent: Any = None
         if out.file is not None and len(text) <= CAPTION_LIMIT:
             return await self._post_file(out, chat_id, thread_id)
+        if out.png is not None and out.album:
+            return await self._post_album(out, chat_id, thread_id)
         if out.png is not None:
             if len(text) <= CAPTION_LIMIT:
                 caption, mode = format_text(text, out.mentions) if text else (None, None)
@@ -622,6 +627,33 @@ class TelegramAdapter:
         else:
             sent = await self.bot.send_document(chat_id, document=out.file, **common)
         return str(sent.message_id)
+
+    async def _post_album(self, out: Outbound, chat_id: int, thread_id: int | None) -> str:
+        """A picture set as one media group (sendMediaGroup: 2-10 photos, the caption on the
+        first). A media group takes no buttons: a caption too long for it, or one with
+        buttons, follows as a message of its own. The id of the group's first message."""
+        assert out.png is not None
+        text = out.text if out.text.strip() else ""
+        apart = len(text) > CAPTION_LIMIT or bool(out.buttons)
+        caption, mode = format_text(text, out.mentions) if text and not apart else (None, None)
+        media = [
+            InputMediaPhoto(
+                png,
+                caption=caption if i == 0 else None,
+                parse_mode=mode if i == 0 else None,
+                filename=f"board-{i + 1}.png",
+            )
+            for i, png in enumerate([out.png, *out.album][:MEDIA_GROUP_LIMIT])
+        ]
+        sent = await self.bot.send_media_group(
+            chat_id,
+            media=media,
+            message_thread_id=thread_id,
+            disable_notification=out.silent or None,
+        )
+        if apart and text:
+            await self._post(replace(out, png=None, album=[]), chat_id, thread_id)
+        return str(sent[0].message_id)
 
 
 class InboxQueue(asyncio.Queue[object]):

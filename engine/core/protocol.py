@@ -147,8 +147,20 @@ class Game(Protocol):
         """True when this event should be followed by a board picture (a phase or round ended)."""
         ...
 
-    def render(self, state: State, viewer: str | None) -> bytes:
-        """PNG of the board as `viewer` may see it (imports Pillow lazily from render.py)."""
+    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
+        """PNG of the board as `viewer` may see it, words through `t` (all pictures of
+        `render_set` stacked; imports Pillow lazily from render.py)."""
+        ...
+
+    def render_set(
+        self,
+        state: State,
+        viewer: str | None,
+        t: Translator | None = None,
+        previous: State | None = None,
+    ) -> list[Any]:
+        """The pictures sent together (engine/core/picture.py `Picture`: png, caption in words,
+        labels), words through `t`, what changed since `previous` marked."""
         ...
 
     def undoable(self, events: list[Event]) -> bool:

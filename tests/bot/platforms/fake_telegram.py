@@ -30,6 +30,8 @@ from bot.service import Sender
 from bot.settings import Settings
 from engine.core.protocol import ArgSpec, CommandSpec
 
+# The calls that post a message (flood control and a gone chat apply to them).
+SENDING = ("sendMessage", "sendPhoto", "sendMediaGroup")
 TOKEN = "123456:TEST-token"
 BOT_USER = {
     "id": 123456,
@@ -216,7 +218,7 @@ class BotApiState:
         return [c for c in calls if not methods or c.method in methods]
 
     def messages(self, mark: int = 0) -> list[Call]:
-        return self.since(mark, "sendMessage", "sendPhoto")
+        return self.since(mark, "sendMessage", "sendPhoto", "sendMediaGroup")
 
     async def wait_for(self, predicate: Callable[[BotApiState], Any], timeout: float = 5.0) -> Any:
         """Wait until `predicate(self)` is truthy; return its value."""
@@ -244,7 +246,7 @@ class BotApiState:
         self.record(call)
         if self.failures.get(method):
             return self.failures[method].pop(0)
-        if method in ("sendMessage", "sendPhoto") and self.flood is not None:
+        if method in SENDING and self.flood is not None:
             retry_after = self.flood()
             if retry_after:
                 body = {
@@ -255,7 +257,7 @@ class BotApiState:
                 }
                 call.result = "flood"
                 return 429, body
-        if method in ("sendMessage", "sendPhoto") and int(params.get("chat_id", 0)) in self.gone:
+        if method in SENDING and int(params.get("chat_id", 0)) in self.gone:
             return 403, {
                 "ok": False,
                 "error_code": 403,
@@ -344,12 +346,34 @@ class BotApiState:
         return self._new_message(params, document=document, **extra)
 
     def _m_sendMediaGroup(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
-        media = json.loads(params.get("media", "[]"))
-        if not 2 <= len(media) <= 10:
+        """2-10 photos as one group: one message each, sharing a media_group_id; the caption
+        rides on the photo that carries it (the first, by convention)."""
+        media = json.loads(params.get("media") or "[]")
+        bad = not 2 <= len(media) <= 10 or any(
+            m.get("type") != "photo"
+            or not str(m.get("media", "")).startswith("attach://")
+            or str(m["media"])[len("attach://") :] not in files
+            for m in media
+        )
+        if bad:
             return 400, {"ok": False, "error_code": 400, "description": "Bad Request: media"}
-        photo = [{"file_id": "photo1", "file_unique_id": "u1", "width": 1, "height": 1}]
-        sent = [self._new_message(params, photo=photo)[1]["result"] for _ in media]
-        return self._ok(sent)
+        if "reply_markup" in params:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: markup"}
+        group = f"group{next(self._message_ids)}"
+        messages = []
+        for m in media:
+            photo = [{"file_id": m["media"], "file_unique_id": m["media"], "width": 1, "height": 1}]
+            extra = {"caption": m["caption"]} if "caption" in m else {}
+            status, body = self._new_message(params, photo=photo, media_group_id=group, **extra)
+            if status != 200:
+                return status, body
+            messages.append(body["result"])
+        return self._ok(messages)
+
+    def album(self, call: Call) -> list[bytes]:
+        """The PNGs of a sendMediaGroup call, in order."""
+        media = json.loads(call.params["media"])
+        return [call.files[str(m["media"])[len("attach://") :]] for m in media]
 
     def _edited(self, params: dict[str, str], **changes: Any) -> Any:
         message = self.sent.get(int(params["message_id"]))

@@ -203,9 +203,9 @@ async def test_lobby_and_two_rounds_of_power_grid(api: FakeBotApi, tmp_path) -> 
                 pytest.fail("two rounds did not finish")
 
         assert presses >= 1 and stale_checked and typed > acted
-        photos = api.since(0, "sendPhoto")
+        photos = api.since(0, "sendMediaGroup")  # the map and the panel together
         assert len(photos) >= 8  # a board after each of four phases, two rounds
-        assert all(p.files["photo"].startswith(b"\x89PNG") for p in photos)
+        assert all(png.startswith(b"\x89PNG") for p in photos for png in api.album(p))
         assert all((p.chat_id, p.thread_id) == (GROUP, TOPIC) for p in photos)
         mentions = [m for m in api.since(0, "sendMessage") if 'href="tg://user?id=8"' in m.text]
         assert mentions and all(m.params["parse_mode"] == "HTML" for m in mentions)

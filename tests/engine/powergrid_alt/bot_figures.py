@@ -1,13 +1,15 @@
 """Whole heuristic-bot games of the variant, and the figures the bot is judged by.
 
     .venv/bin/python -m tests.engine.powergrid_alt.bot_figures [games per player count]
-    .venv/bin/python -m tests.engine.powergrid_alt.bot_figures --picture docs/powergrid_alt.png
+    .venv/bin/python -m tests.engine.powergrid_alt.bot_figures --picture step2.png
 
 prints, for 2, 3 and 4 players over seeds 0..n-1: how many games reached Step 2 (ALT-40),
 how many ended by covering every city (ALT-43) rather than because no city could ever be
 covered (ALT-45) or by agreement,
 how many saw a displacement (ALT-15), hanging lines (ALT-28) and penalties (ALT-36), and
-the rounds played. `play` is shared with the property tests.
+the rounds played. `play` is shared with the property tests. `--picture` draws a Step 2 scene
+as one stacked PNG (the reference pictures docs/powergrid_alt-*.png come from
+`bench/render.py --save-docs`).
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def step2_scene(state: State) -> bool:
 
 
 def picture(path: str, n: int = 4, seed: int = 1) -> None:
-    """Draw a heuristic game in Step 2 (docs/powergrid_alt.png)."""
+    """Draw a heuristic game in Step 2, all pictures of the set stacked in one PNG."""
     game = play(n, seed, stop=step2_scene)
     with open(path, "wb") as out:
         out.write(GAME.render(game.state, None))
