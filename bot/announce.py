@@ -16,7 +16,7 @@ from bot.grammar import (
     MAX_TEXT,
     shorten,
 )
-from bot.i18n import translator
+from bot.i18n import tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
 from bot.store import (
     GameRow,
@@ -33,24 +33,42 @@ class AnnounceMixin(TableBase):
     """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
 
     def _mention_prompt(
-        self, ctx: Ctx, row: GameRow, state: State, version: int, seats: list[SeatRow]
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        state: State,
+        version: int,
+        seats: list[SeatRow],
+        langs: dict[str, str] | None = None,
+        lang: str | None = None,
     ) -> Outbound:
-        """Whose move and what is expected, mentioning the humans who must act, with buttons."""
+        """Whose move and what is expected, in the chat's language, mentioning the humans who
+        must act, with buttons; a prompted player who reads another language gets their own
+        line in it under the chat's (`langs`: display name -> language). `lang`: another
+        language for the whole prompt (an answer to one person's /status)."""
         game = self._game_of(row)
-        t = translator(ctx.lang)
+        lang = lang or ctx.post_lang
         current = list(game.current_players(state))
         humans = [s for s in seats if s.display_name in current and not s.is_bot]
-        text = game.describe_turn(state, None, t).strip()
+        text = game.describe_turn(state, None, translator(lang)).strip()
         if humans:
             text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
-        rows = self._buttons(
-            row.id, version, game, state, [s.display_name for s in humans], ctx.lang
-        )
+        own: dict[str, list[str]] = {}
+        for seat in humans:
+            theirs = (langs or {}).get(seat.display_name, lang)
+            if theirs != lang:
+                own.setdefault(theirs, []).append(f"@{seat.display_name}")
+        for theirs, names in own.items():
+            line = game.describe_turn(state, None, translator(theirs)).strip()
+            if line:
+                text += "\n" + ", ".join(names) + ": " + line
+        rows = self._buttons(row.id, version, game, state, [s.display_name for s in humans], lang)
         return Outbound(
             ctx.chat_key,
-            text or self._t(ctx, "Waiting for the next move."),
+            text or tr(lang, "Waiting for the next move."),
             buttons=rows,
             mentions=[(s.user_key, s.display_name) for s in humans],
+            lang=lang,
         )
 
     def _buttons(
@@ -76,9 +94,9 @@ class AnnounceMixin(TableBase):
     def _lobby_buttons(self, ctx: Ctx, pk: int) -> list[list[Button]]:
         return [
             [
-                Button(self._t(ctx, "Join"), f"{pk}:0:/join"),
-                Button(self._t(ctx, "Add a bot"), f"{pk}:0:/addbot"),
-                Button(self._t(ctx, "Start"), f"{pk}:0:/start"),
+                Button(tr(ctx.post_lang, "Join"), f"{pk}:0:/join"),
+                Button(tr(ctx.post_lang, "Add a bot"), f"{pk}:0:/addbot"),
+                Button(tr(ctx.post_lang, "Start"), f"{pk}:0:/start"),
             ]
         ]
 
@@ -93,36 +111,38 @@ class AnnounceMixin(TableBase):
         except Exception:
             log.exception("render failed for game %s", ctx.game.id if ctx.game else None)
             return None
-        return Outbound(ctx.chat_key, shorten(caption, MAX_CAPTION), png=png)
+        return Outbound(ctx.chat_key, shorten(caption, MAX_CAPTION), png=png, lang=ctx.post_lang)
 
     async def _announce(
         self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
     ) -> list[Outbound]:
         """Event lines, a picture after each picture event, then the prompt or the result."""
         game = self._game_of(row)
+        lang = ctx.post_lang
+        langs = await self._langs_of(ctx, seats)
+        lang_of = {s.user_key: langs.get(s.display_name, lang) for s in seats}
         out: list[Outbound] = []
         pending: list[str] = []
         secrets_out: list[Outbound] = []
         for step in played.steps:
             pending += step.lines
             secrets_out += [
-                Outbound(ctx.chat_key, text, private_to=user_key) for user_key, text in step.private
+                Outbound(ctx.chat_key, text, private_to=user_key, lang=lang_of.get(user_key))
+                for user_key, text in step.private
             ]
             for event in step.picture_events[:1]:
                 if pending:
-                    out += self._say(ctx, "\n".join(pending))
+                    out += self._say(ctx, "\n".join(pending), lang=lang)
                     pending = []
                 tag = str(event.get("phase") or event.get("type") or "board")
                 pic = await self._picture(
-                    ctx, game, step.state_json, self._t(ctx, "Board: {what}", what=tag)
+                    ctx, game, step.state_json, tr(lang, "Board: {what}", what=tag)
                 )
                 if pic is not None:
                     out.append(pic)
         if played.error:
             pending.append(
-                self._t(
-                    ctx, "A computer player could not move; a human message will let it try again."
-                )
+                tr(lang, "A computer player could not move; a human message will let it try again.")
             )
         state = played.state
         if game.is_over(state):
@@ -130,16 +150,16 @@ class AnnounceMixin(TableBase):
             places = "; ".join(
                 f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
             )
-            pending.append(self._t(ctx, "Game over. Ranking: {places}", places=places))
-            out += self._say(ctx, "\n".join(pending))
+            pending.append(tr(lang, "Game over. Ranking: {places}", places=places))
+            out += self._say(ctx, "\n".join(pending), lang=lang)
             return out + secrets_out
         out += secrets_out
-        prompt = self._mention_prompt(ctx, row, state, played.version, seats)
+        prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs)
         if pending:
             joined = "\n".join(pending) + "\n\n" + prompt.text
             if len(joined) <= MAX_TEXT:
                 prompt.text = joined
             else:
-                out += self._say(ctx, "\n".join(pending))
+                out += self._say(ctx, "\n".join(pending), lang=lang)
         out.append(prompt)
         return out

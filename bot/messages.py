@@ -55,3 +55,5 @@ class Outbound:
     outbox_id: int | None = None
     # Deliver without a notification sound (Telegram's disable_notification).
     silent: bool = False
+    # The catalog language `text` is written in (its reader's); None: the sender's.
+    lang: str | None = None
