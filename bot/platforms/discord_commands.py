@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.grammar import is_merged
+from bot.i18n import MERGED_HELP
 from bot.service import args_kind
 from engine.core.errors import N_
 from engine.core.protocol import ArgSpec, CommandSpec
@@ -261,8 +263,10 @@ def plan_commands(specs: Sequence[CommandSpec]) -> list[CommandPlan]:
             )
             break
         first = group[0]
-        source = first.help or name
         shared = any(spec.args != first.args for spec in group[1:])
+        # A command several games share: one game-neutral description (translated whole by
+        # the translator), never one game's nor the games' glued together.
+        source = MERGED_HELP if shared or is_merged(first) else (first.help or name)
         options: list[OptionPlan] = []
         if not shared and len(first.args) <= OPTION_LIMIT - 1:
             taken: set[str] = set()

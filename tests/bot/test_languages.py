@@ -11,18 +11,22 @@ import itertools
 import json
 import re
 from functools import cache
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import LANGUAGES, LOCALE_DIR, tr
+from bot.grammar import is_merged
+from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, tr
 from bot.messages import Inbound, Outbound
+from bot.platforms.telegram import build_application, running
 from bot.store import Store
-from bot.table import Table
+from bot.table import Table, open_table
 from engine.core import Rng
 from engine.core.rng import new_rng_state
 from tests.bot.helpers import FakeClock
 from tests.bot.pgdrive import command_for, reads_back
+from tests.bot.platforms.fake_telegram import FakeBotApi, make_settings, unthrottled
 
 pg = pytest.importorskip("engine.powergrid")
 GAME = pg.GAME
@@ -233,3 +237,70 @@ async def test_pg_build_munich_by_its_russian_name(store: Store, clock: FakeCloc
     assert pg.names.match("Мюнхен", ["Berlin"]).names == ()  # never a city outside the list
     split = pg.names.split_names(["Мюнхен", "Berlin"], ["München", "Berlin"])
     assert [s.match.unique for s in split] == ["München", "Berlin"]
+
+
+# ------------------------------------------------------------------ menus in every language
+def _all_games_table() -> Table:
+    return Table(None, render=False)  # type: ignore[arg-type]  # menus need no store
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_menu_descriptions_are_one_piece_each_never_games_glued(lang: str) -> None:
+    table = _all_games_table()
+    merged = {s.name for s in table.command_specs() if is_merged(s)}
+    assert {"build", "bid"} <= merged
+    menu = dict(table.command_menu(lang))
+    for name in merged:
+        assert menu[name] == tr(lang, MERGED_HELP)
+    if lang != "en":
+        assert tr(lang, MERGED_HELP) != MERGED_HELP
+        english = dict(table.command_menu("en"))
+        assert [n for n in menu if menu[n] == english[n]] == []
+
+
+async def test_telegram_menus_per_language_through_the_bot_api(tmp_path: Path) -> None:
+    real = await open_table(str(tmp_path / "tg.sqlite3"))
+    settings = make_settings()
+    async with FakeBotApi() as api:
+        app = build_application(real, settings, base_url=api.base_url, rate_limiter=unthrottled())
+        try:
+            async with running(app, settings, poll_timeout=5):
+                calls = api.since(0, "setMyCommands")
+        finally:
+            await real.close()
+    codes = [c.params.get("language_code") for c in calls]
+    assert codes == [None, "ru", "zh", "pl"]
+    for call, lang in zip(calls, ("en", "ru", "zh_Hant", "pl"), strict=True):
+        menu = {c["command"]: c["description"] for c in call.json("commands")}
+        assert menu["build"] == tr(lang, MERGED_HELP)
+        assert (
+            menu["new"]
+            == tr(lang, "Open a new game in this chat: /new <game> [option=value ...]")[:256]
+        )
+
+
+async def test_discord_translator_gives_each_piece_in_every_catalog_language() -> None:
+    from discord import Locale, app_commands
+
+    from bot.platforms.discord_bot import I18nTranslator
+    from bot.platforms.discord_commands import plan_commands
+
+    plans = {p.name: p for p in plan_commands(_all_games_table().command_specs())}
+    assert plans["build"].source == MERGED_HELP  # shared by games: the neutral text
+    translator = I18nTranslator()
+    where = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, None
+    )
+    for locale, lang in (
+        (Locale.russian, "ru"),
+        (Locale.taiwan_chinese, "zh_Hant"),
+        (Locale.polish, "pl"),
+    ):
+        for plan in plans.values():
+            text = app_commands.locale_str(plan.description, source=plan.source)
+            got = await translator.translate(text, locale, where)
+            assert got == tr(lang, plan.source)[:100] or (got is not None and got.endswith("…")), (
+                plan.name,
+                lang,
+                got,
+            )
