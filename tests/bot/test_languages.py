@@ -304,3 +304,19 @@ async def test_discord_translator_gives_each_piece_in_every_catalog_language() -
                 lang,
                 got,
             )
+
+
+# ------------------------------------------------------------------ dates and durations
+def test_durations_and_moments_in_the_reader_s_locale_and_zone() -> None:
+    from bot.deadlines import human_duration, human_when
+
+    day_and_half = 36 * 3600.0
+    assert human_duration(day_and_half, "en") == "1 day 12 hours"
+    assert human_duration(day_and_half, "ru") == "1 день 12 часов"
+    assert human_duration(day_and_half, "pl") == "1 dzień 12 godzin"
+    assert human_duration(day_and_half, "zh_Hant") == "1 天 12 小時"
+    assert human_duration(2 * 3600 + 24 * 60, "ru") == "2 часа 24 минуты"  # plural forms
+    t = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
+    assert human_when(t, "UTC", "ru") == "14 нояб. 2023\u202fг., 22:13"
+    assert human_when(t, "Europe/Warsaw", "pl") == "14 lis 2023, 23:13"
+    assert human_when(t, "+08:00", "zh_Hant").startswith("2023年11月15日")
