@@ -24,7 +24,7 @@ from bot.store import (
 )
 from bot.table_base import TableBase
 from bot.workers import cpu
-from engine.core.protocol import Game, State
+from engine.core.protocol import Event, Game, State
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +113,18 @@ class AnnounceMixin(TableBase):
             return None
         return Outbound(ctx.chat_key, shorten(caption, MAX_CAPTION), png=png, lang=ctx.post_lang)
 
+    def _caption(self, game: Game, state_json: str, event: Event, lang: str) -> str:
+        """A picture's caption in `lang`: the picture event's own line (the game's words, as
+        "End of phase: auction"), else the board, never a raw phase id."""
+        try:
+            line = (
+                game.describe_event(json.loads(state_json), event, translator(lang)) or ""
+            ).strip()
+        except Exception:
+            log.exception("describe_event failed for a picture event")
+            line = ""
+        return tr(lang, "Board: {what}", what=line) if line else tr(lang, "The board")
+
     async def _announce(
         self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
     ) -> list[Outbound]:
@@ -134,9 +146,8 @@ class AnnounceMixin(TableBase):
                 if pending:
                     out += self._say(ctx, "\n".join(pending), lang=lang)
                     pending = []
-                tag = str(event.get("phase") or event.get("type") or "board")
                 pic = await self._picture(
-                    ctx, game, step.state_json, tr(lang, "Board: {what}", what=tag)
+                    ctx, game, step.state_json, self._caption(game, step.state_json, event, lang)
                 )
                 if pic is not None:
                     out.append(pic)

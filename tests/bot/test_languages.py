@@ -320,3 +320,29 @@ def test_durations_and_moments_in_the_reader_s_locale_and_zone() -> None:
     assert human_when(t, "UTC", "ru") == "14 нояб. 2023\u202fг., 22:13"
     assert human_when(t, "Europe/Warsaw", "pl") == "14 lis 2023, 23:13"
     assert human_when(t, "+08:00", "zh_Hant").startswith("2023年11月15日")
+
+
+# ------------------------------------------------------------------ the demo in a language
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    ("lang", "game_id"), [("ru", "powergrid"), ("pl", "iec"), ("zh_Hant", "hexania")]
+)
+async def test_demo_writes_its_log_entirely_in_the_language(
+    lang: str, game_id: str, tmp_path: Path
+) -> None:
+    import io
+
+    from bot.demo import run_demo
+    from engine.registry import games
+
+    out = io.StringIO()
+    code = await run_demo(game_id, 2, 3, str(tmp_path), None, "heuristic", stdout=out, lang=lang)
+    assert code == 0, out.getvalue()
+    assert out.getvalue().startswith(tr(lang, games()[game_id].name) + ":")
+    lines = [
+        line for line in (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() if line
+    ]
+    found = [languages_of(line) for line in lines]
+    assert [line for line, seen in zip(lines, found, strict=True) if seen - {lang}] == []
+    assert sum(1 for seen in found if seen == {lang}) >= 10
+    assert list(tmp_path.glob("*.png"))
