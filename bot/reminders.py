@@ -498,6 +498,7 @@ class Reminders:
                             "Welcome back, {name}: you play your seat again.",
                             name=seat.display_name,
                         ),
+                        lang=ctx.lang,
                     )
                 ]
             )
