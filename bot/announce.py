@@ -30,7 +30,7 @@ from bot.grammar import (
     MAX_TEXT,
     shorten,
 )
-from bot.i18n import translator
+from bot.i18n import tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
 from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable
 from bot.store import (
@@ -172,24 +172,42 @@ class AnnounceMixin(TableBase):
     """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
 
     def _mention_prompt(
-        self, ctx: Ctx, row: GameRow, state: State, version: int, seats: list[SeatRow]
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        state: State,
+        version: int,
+        seats: list[SeatRow],
+        langs: dict[str, str] | None = None,
+        lang: str | None = None,
     ) -> Outbound:
-        """Whose move and what is expected, mentioning the humans who must act, with buttons."""
+        """Whose move and what is expected, in the chat's language, mentioning the humans who
+        must act, with buttons; a prompted player who reads another language gets their own
+        line in it under the chat's (`langs`: display name -> language). `lang`: another
+        language for the whole prompt (an answer to one person's /status)."""
         game = self._game_of(row)
-        t = translator(ctx.lang)
+        lang = lang or ctx.post_lang
         current = list(game.current_players(state))
         humans = [s for s in seats if s.display_name in current and not s.is_bot]
-        text = game.describe_turn(state, None, t).strip()
+        text = game.describe_turn(state, None, translator(lang)).strip()
         if humans:
             text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
-        rows = self._buttons(
-            row.id, version, game, state, [s.display_name for s in humans], ctx.lang
-        )
+        own: dict[str, list[str]] = {}
+        for seat in humans:
+            theirs = (langs or {}).get(seat.display_name, lang)
+            if theirs != lang:
+                own.setdefault(theirs, []).append(f"@{seat.display_name}")
+        for theirs, names in own.items():
+            line = game.describe_turn(state, None, translator(theirs)).strip()
+            if line:
+                text += "\n" + ", ".join(names) + ": " + line
+        rows = self._buttons(row.id, version, game, state, [s.display_name for s in humans], lang)
         return Outbound(
             ctx.chat_key,
-            text or self._t(ctx, "Waiting for the next move."),
+            text or tr(lang, "Waiting for the next move."),
             buttons=rows,
             mentions=[(s.user_key, s.display_name) for s in humans],
+            lang=lang,
         )
 
     def _buttons(
@@ -215,16 +233,16 @@ class AnnounceMixin(TableBase):
     def _lobby_buttons(self, ctx: Ctx, pk: int) -> list[list[Button]]:
         return [
             [
-                Button(self._t(ctx, "Join"), f"{pk}:0:/join"),
-                Button(self._t(ctx, "Add a bot"), f"{pk}:0:/addbot"),
-                Button(self._t(ctx, "Start"), f"{pk}:0:/start"),
+                Button(tr(ctx.post_lang, "Join"), f"{pk}:0:/join"),
+                Button(tr(ctx.post_lang, "Add a bot"), f"{pk}:0:/addbot"),
+                Button(tr(ctx.post_lang, "Start"), f"{pk}:0:/start"),
             ]
         ]
 
     # ------------------------------------------------------------------ pictures
     def _group_lang(self, ctx: Ctx) -> str:
         """The chat's language, which group pictures are drawn in (the one place it is asked)."""
-        return ctx.chat_lang or self.default_lang
+        return ctx.post_lang
 
     def register_delivery(
         self,
@@ -264,6 +282,7 @@ class AnnounceMixin(TableBase):
             return None
         out = album_of(ctx.chat_key, pics, caption)
         out.silent = True  # a picture asks nobody to act
+        out.lang = ctx.post_lang
         return out
 
     async def _draw_row(self, item: OutboxItem) -> Outbound | None:
@@ -310,7 +329,7 @@ class AnnounceMixin(TableBase):
             "mode": picture_mode(ctx.chat_settings),
         }
         if self._is_durable(ctx.chat_key):
-            return Outbound(ctx.chat_key, "", picture=order, silent=True)
+            return Outbound(ctx.chat_key, "", picture=order, silent=True, lang=lang)
         try:
             pics = await cpu(
                 game.render_set, json.loads(step.state_json), None, translator(lang), previous
@@ -322,6 +341,7 @@ class AnnounceMixin(TableBase):
             return None
         out = album_of(ctx.chat_key, pics, "")
         out.silent = True
+        out.lang = lang
         return out
 
     async def _announce(
@@ -330,6 +350,9 @@ class AnnounceMixin(TableBase):
         """Event lines, a picture where the chat's `pictures` setting asks for one (after a
         phase by default), then the prompt or the result."""
         game = self._game_of(row)
+        lang = ctx.post_lang
+        langs = await self._langs_of(ctx, seats)
+        lang_of = {s.user_key: langs.get(s.display_name, lang) for s in seats}
         out: list[Outbound] = []
         pending: list[str] = []
         secrets_out: list[Outbound] = []
@@ -341,12 +364,13 @@ class AnnounceMixin(TableBase):
         for i, step in enumerate(played.steps):
             pending += step.lines
             secrets_out += [
-                Outbound(ctx.chat_key, text, private_to=user_key) for user_key, text in step.private
+                Outbound(ctx.chat_key, text, private_to=user_key, lang=lang_of.get(user_key))
+                for user_key, text in step.private
             ]
             if not wanted(step, mode):
                 continue
             if pending:
-                out += self._say(ctx, "\n".join(pending))
+                out += self._say(ctx, "\n".join(pending), lang=lang)
                 pending = []
             pic = await self._picture_after(ctx, game, step, first_version + i, shown_state)
             if pic is not None:
@@ -354,9 +378,7 @@ class AnnounceMixin(TableBase):
                 shown_state = json.loads(step.state_json)
         if played.error:
             pending.append(
-                self._t(
-                    ctx, "A computer player could not move; a human message will let it try again."
-                )
+                tr(lang, "A computer player could not move; a human message will let it try again.")
             )
         state = played.state
         if game.is_over(state):
@@ -364,16 +386,16 @@ class AnnounceMixin(TableBase):
             places = "; ".join(
                 f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
             )
-            pending.append(self._t(ctx, "Game over. Ranking: {places}", places=places))
-            out += self._say(ctx, "\n".join(pending))
+            pending.append(tr(lang, "Game over. Ranking: {places}", places=places))
+            out += self._say(ctx, "\n".join(pending), lang=lang)
             return out + secrets_out
         out += secrets_out
-        prompt = self._mention_prompt(ctx, row, state, played.version, seats)
+        prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs)
         if pending:
             joined = "\n".join(pending) + "\n\n" + prompt.text
             if len(joined) <= MAX_TEXT:
                 prompt.text = joined
             else:
-                out += self._say(ctx, "\n".join(pending))
+                out += self._say(ctx, "\n".join(pending), lang=lang)
         out.append(prompt)
         return out

@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", default="demo-out", help="folder for the log and pictures")
     demo.add_argument("--db", default=None, help="SQLite file (default: <out>/demo.sqlite3)")
     demo.add_argument(
+        "--lang", default="en", help="language of the log and pictures (ru, pl, zh_Hant)"
+    )
+    demo.add_argument(
         "--bot", default="heuristic", help="bot kind for every seat (default: the game's best)"
     )
     ops = sub.add_parser("backup", help="online copy of the database (PostgreSQL: pg_dump)")
@@ -143,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                 out=args.out,
                 db=args.db,
                 bot_kind=args.bot,
+                lang=args.lang,
             )
         )
     return 2

@@ -122,12 +122,21 @@ class Ctx:
     # Where answers only the sender needs go, when not to `chat_key`: a move sent in a
     # private chat for a game in a group is played in the group's chat, answered here.
     reply_key: str | None = None
-    # The chat's own language (or the table's default): the fallback for other players.
+    # The chat's own language (or the table's default): what group posts are written in and
+    # the fallback for other players; `lang` is the sender's own.
     chat_lang: str | None = None
 
     @property
     def chat_key(self) -> str:
         return self.inbound.chat_key
+
+    @property
+    def post_lang(self) -> str:
+        """The language of a post everybody in the game's chat reads: the chat's, except in a
+        one-to-one chat with the bot (the sender's own)."""
+        if self.inbound.is_private and self.reply_key is None:
+            return self.lang
+        return self.chat_lang or self.lang
 
     def seat(self) -> SeatRow | None:
         return next((s for s in self.seats if s.user_key == self.inbound.user_key), None)
@@ -189,6 +198,7 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     sender_only=out.sender_only,
                     outbox_id=out.outbox_id,
                     silent=out.silent,
+                    lang=out.lang,
                 )
             )
     return fitted

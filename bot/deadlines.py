@@ -11,6 +11,8 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_date, format_time, format_timedelta, get_datetime_format
+
 from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,43 @@ def format_duration(seconds: float) -> str:
     hours, minutes = divmod(minutes, 60)
     parts = [f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n]
     return "".join(parts) or "0m"
+
+
+def _locale(lang: str | None) -> str:
+    """The Babel locale of a catalog name ("zh_Hant", "ru"; English otherwise)."""
+    return lang if lang in ("ru", "pl", "zh_Hant") else "en"
+
+
+def human_duration(seconds: float, lang: str | None) -> str:
+    """A duration as its reader says it, with Babel's plural forms: 129600 -> "1 day 12
+    hours", "1 день 12 часов", "1 dzień 12 godzin", "1 天 12 小時" (whole minutes)."""
+    minutes = max(0, round(seconds / 60))
+    days, minutes = divmod(minutes, 1440)
+    hours, minutes = divmod(minutes, 60)
+    parts = [
+        # threshold=1: each part is a whole count of its own unit, never rounded up
+        format_timedelta(delta, threshold=1, format="long", locale=_locale(lang))
+        for n, delta in (
+            (days, timedelta(days=days)),
+            (hours, timedelta(hours=hours)),
+            (minutes, timedelta(minutes=minutes)),
+        )
+        if n
+    ]
+    if not parts:
+        return format_timedelta(timedelta(0), threshold=1, format="long", locale=_locale(lang))
+    return " ".join(parts)
+
+
+def human_when(t: float, tz: str, lang: str | None) -> str:
+    """A moment in the reader's locale and the chat's time zone: "Nov 14, 2023, 11:13 PM",
+    "14 нояб. 2023 г., 23:13", "2023年11月14日 晚上11:13" (Babel's medium date, short time)."""
+    local = datetime.fromtimestamp(t, zone(tz))
+    locale = _locale(lang)
+    pattern = str(get_datetime_format("medium", locale=locale))
+    return pattern.replace("{1}", format_date(local, "medium", locale=locale)).replace(
+        "{0}", format_time(local, "short", locale=locale)
+    )
 
 
 def parse_tz(text: str) -> str | None:

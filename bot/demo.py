@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.cards.ending import end_of_game
+from bot.i18n import normalize, tr, translator
 from bot.messages import Inbound, Outbound
 from bot.table import default_bot_kind, open_table
-from engine.core.protocol import EnglishTranslator
 
 CHAT_KEY = "local:demo"
 HOST = "local:demo-host"
@@ -38,7 +38,11 @@ async def run_demo(
     db: str | None,
     bot_kind: str,
     stdout: TextIO | None = None,
+    lang: str = "en",
 ) -> int:
+    """Bots play a whole game of `game_id`; its log, pictures and end-of-game card are
+    written to `out` in `lang` (the host reads it, and the chat is opened in it)."""
+    lang = normalize(lang)
     dst = stdout or sys.stdout
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -48,7 +52,7 @@ async def run_demo(
             Path(f"{db_path}{suffix}").unlink(missing_ok=True)
     for old in folder.glob("[0-9][0-9][0-9]-*.png"):
         old.unlink()
-    table = await open_table(str(db_path), seeder=lambda: seed, render=True)
+    table = await open_table(str(db_path), seeder=lambda: seed, render=True, default_lang=lang)
     replies: list[Outbound] = []
     counter = iter(range(1, 1_000_000))
 
@@ -58,6 +62,7 @@ async def run_demo(
             CHAT_KEY,
             HOST,
             "host",
+            lang=lang,
             text=text,
             is_admin=True,
             update_id=f"demo-{seed}-{next(counter)}-{json.dumps(text)}",
@@ -75,6 +80,9 @@ async def run_demo(
         kinds = list(table.games[game_id].bots)
         if bot_kind not in kinds:  # e.g. "heuristic" for a game whose best bot is "greedy"
             bot_kind = default_bot_kind(kinds)
+        await say(f"/lang {lang}")
+        if (await table.store.chat(CHAT_KEY)).lang not in (None, lang):
+            await say(f"/lang chat {lang}")  # a chat an earlier demo opened in another language
         await say(f"/new {game_id}")
         await say("/leave")
         for _ in range(players):
@@ -97,7 +105,7 @@ async def run_demo(
         ranking = game.result(json.loads(row.state_json))
         moves = len(await table.store.actions(row.id))
         print(
-            f"{game.name}: {players} {bot_kind} bots, seed {seed}, {moves} moves, "
+            f"{tr(lang, game.name)}: {players} {bot_kind} bots, seed {seed}, {moves} moves, "
             f"{pictures} pictures in {folder}",
             file=dst,
         )
@@ -111,7 +119,7 @@ async def run_demo(
             dict(row.options),
             int(row.seed or 0),
             [(a.player, a.action) for a in log_rows],
-            EnglishTranslator(),
+            translator(lang),
         )
         for name, data in (
             ("card.png", ending.card),

@@ -122,7 +122,7 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
         CommandSpec("games", N_("Your games in all chats"), kind=TABLE_KIND),
         CommandSpec(
             "lang",
-            N_("Set your language (and this chat's default): /lang <code>"),
+            N_("Set your language: /lang <code>; the chat's (creator or admin): /lang chat <code>"),
             (
                 ArgSpec(
                     "code",

@@ -11,11 +11,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.core.errors import IllegalAction
+from bot.grammar import is_merged
+from engine.core.errors import N_, IllegalAction
+from engine.core.protocol import CommandSpec
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "boardchat"
 LANGUAGES = ("en", "ru", "zh_Hant", "pl")
+# The description of a command several games define differently (/build, /bid, ...): menus
+# show one game-neutral text, never the games' descriptions glued together.
+MERGED_HELP = N_("A move in this chat's game; /help shows what to type")
 
 
 def supported(lang: str | None) -> str | None:
@@ -95,3 +100,9 @@ def explain(lang: str | None, error: IllegalAction) -> str:
     if error.rule_id in ("", "syntax"):
         return reason
     return f"{reason} ({error.rule_id})"
+
+
+def spec_help(lang: str | None, spec: CommandSpec) -> str:
+    """A command's menu description in `lang`: its own help translated, or for a command
+    several games share (bot.grammar.is_merged) the one game-neutral description."""
+    return tr(lang, MERGED_HELP if is_merged(spec) else spec.help)

@@ -15,7 +15,7 @@ from bot.grammar import (
     shorten,
     usage,
 )
-from bot.i18n import LANGUAGES, normalize, tr, translator
+from bot.i18n import tr, translator
 from bot.messages import Outbound
 from engine.core.protocol import Game
 
@@ -48,7 +48,7 @@ class InfoMixin(AnnounceMixin):
             )
         state = json.loads(row.state_json or "{}")
         seat = ctx.seat()
-        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats)
+        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, lang=ctx.lang)
         text = game.describe_turn(
             state, seat.display_name if seat else None, translator(ctx.lang)
         ).strip()
@@ -253,38 +253,6 @@ class InfoMixin(AnnounceMixin):
                 )
             lines.append(f"- {name} @ {row.chat_key}: {where}")
         return self._say(ctx, "\n".join(lines))
-
-    async def _cmd_lang(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        if not line.args:
-            await self._remember(ctx)
-            return self._say(
-                ctx,
-                self._t(
-                    ctx,
-                    "Language: {code}. Available: {all}.",
-                    code=ctx.lang,
-                    all=", ".join(LANGUAGES),
-                ),
-            )
-        code = line.args[0]
-        name = normalize(code)
-        if name == "en" and not code.casefold().startswith("en"):
-            return self._refuse(
-                ctx,
-                self._t(
-                    ctx,
-                    "Unknown language '{code}'. Available: {all}.",
-                    code=shorten(code, 16),
-                    all=", ".join(LANGUAGES),
-                ),
-            )
-        # The sender's own language everywhere (it beats their platform's and the chat's), and
-        # the chat's default for those who chose none and whose platform tells none.
-        await self.store.set_chat_lang(ctx.chat_key, name)
-        await self.store.set_user(ctx.inbound.user_key, lang=name)
-        await self._remember(ctx)
-        ctx.lang = name
-        return self._say(ctx, self._t(ctx, "Language set: {code}.", code=name))
 
 
 def _same_id(rule: str, text: str) -> bool:

@@ -15,7 +15,7 @@ from bot.grammar import (
     CommandLine,
     shorten,
 )
-from bot.i18n import explain
+from bot.i18n import LANGUAGES, explain, normalize, tr
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import (
@@ -43,8 +43,14 @@ class LobbyMixin(MovesMixin):
                 ),
             )
         wanted = line.args[0].casefold()
+        # A game by its id, its name, or its name in any catalog language ("Энергосеть").
         game = self.games.get(wanted) or next(
-            (g for g in self.games.values() if g.name.casefold() == wanted), None
+            (
+                g
+                for g in self.games.values()
+                if any(tr(lang, g.name).casefold() == wanted for lang in LANGUAGES)
+            ),
+            None,
         )
         if game is None:
             return self._refuse(
@@ -72,10 +78,12 @@ class LobbyMixin(MovesMixin):
                         ctx,
                         "Unknown option '{item}'. Options of {game}: {known}.",
                         item=shorten(item, 40),
-                        game=game.name,
+                        game=tr(ctx.lang, game.name),
                         known=known or "-",
                     ),
                 )
+            # Option values are matched without regard to case: map=USA is map=usa.
+            value = next((c for c in spec.choices if c.casefold() == value.casefold()), value)
             if spec.choices and value not in spec.choices:
                 return self._refuse(
                     ctx,
@@ -103,12 +111,17 @@ class LobbyMixin(MovesMixin):
             return self._busy(ctx)
         if outcome is Outcome.DUPLICATE:
             return []
+        if (await self.store.chat(ib.chat_key)).lang is None:
+            # The chat's language, until its creator or an admin sets one: the language of
+            # the person who opened its first table.
+            await self.store.set_chat_lang(ib.chat_key, ctx.lang)
+            ctx.chat_lang = ctx.lang
         shown = ", ".join(f"{k}={v}" for k, v in options.items())
-        text = self._t(
-            ctx,
+        text = tr(
+            ctx.post_lang,
             "New table: {game} ({low}-{high} players{opts}). @{name} is seated. Others: /join "
             "(or /addbot); then @{name} sends /start.",
-            game=game.name,
+            game=tr(ctx.post_lang, game.name),
             low=game.min_players,
             high=game.max_players,
             opts=f"; {shown}" if shown else "",
@@ -119,13 +132,16 @@ class LobbyMixin(MovesMixin):
             text,
             buttons=self._lobby_buttons(ctx, pk),
             mentions=[(ib.user_key, clean_name(ib.display_name))],
+            lang=ctx.post_lang,
         )
 
     def _busy(self, ctx: Ctx) -> list[Outbound]:
         row = ctx.game
         if row is None:
             return self._say(ctx, self._t(ctx, "Please try again."))
-        name = self.games[row.game_id].name if row.game_id in self.games else row.game_id
+        name = (
+            tr(ctx.lang, self.games[row.game_id].name) if row.game_id in self.games else row.game_id
+        )
         status = (
             self._t(ctx, "waiting for players")
             if row.status == "lobby"
@@ -176,8 +192,8 @@ class LobbyMixin(MovesMixin):
             return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         seats = await self.store.seats(row.id)
         names = ", ".join(s.display_name for s in seats)
-        text = self._t(
-            ctx,
+        text = tr(
+            ctx.post_lang,
             "{name} joins. Seated ({n}/{high}): {names}.",
             name=name,
             n=len(seats),
@@ -185,12 +201,13 @@ class LobbyMixin(MovesMixin):
             names=names,
         )
         if len(seats) >= game.min_players:
-            text += " " + self._t(ctx, "Ready: the creator may /start.")
+            text += " " + tr(ctx.post_lang, "Ready: the creator may /start.")
         return self._say(
             ctx,
             text,
             buttons=self._lobby_buttons(ctx, row.id),
             mentions=[] if user_key.startswith("bot:") else [(user_key, name)],
+            lang=ctx.post_lang,
         )
 
     async def _cmd_addbot(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -202,7 +219,9 @@ class LobbyMixin(MovesMixin):
         game = self._game_of(row)
         kinds = list(game.bots)
         if not kinds:
-            return self._say(ctx, self._t(ctx, "{game} has no computer players.", game=game.name))
+            return self._say(
+                ctx, self._t(ctx, "{game} has no computer players.", game=tr(ctx.lang, game.name))
+            )
         kind = line.args[0].casefold() if line.args else default_bot_kind(kinds)
         if kind not in game.bots:
             return self._say(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
@@ -243,12 +262,13 @@ class LobbyMixin(MovesMixin):
         seats = await self.store.seats(row.id)
         return self._say(
             ctx,
-            self._t(
-                ctx,
+            tr(
+                ctx.post_lang,
                 "{name} leaves. Seated: {names}.",
                 name=clean_name(ctx.inbound.display_name),
                 names=", ".join(s.display_name for s in seats) or "-",
             ),
+            lang=ctx.post_lang,
         )
 
     async def _cmd_start(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -269,7 +289,7 @@ class LobbyMixin(MovesMixin):
                 self._t(
                     ctx,
                     "{game} needs {low}-{high} players; {n} seated. /join or /addbot.",
-                    game=game.name,
+                    game=tr(ctx.lang, game.name),
                     low=game.min_players,
                     high=game.max_players,
                     n=len(seats),
@@ -286,18 +306,21 @@ class LobbyMixin(MovesMixin):
         async with self._lock(row.id):
             langs = await self._langs_of(ctx, seats)
             played = await self._run_bots(
-                replace(row, seed=seed), seats, state, state_json, 1, ctx.lang, langs
+                replace(row, seed=seed), seats, state, state_json, 1, ctx.post_lang, langs
             )
             out = self._say(
                 ctx,
-                self._t(
-                    ctx,
+                tr(
+                    ctx.post_lang,
                     "{game} begins! Players in seat order: {names}.",
-                    game=game.name,
+                    game=tr(ctx.post_lang, game.name),
                     names=", ".join(names),
                 ),
+                lang=ctx.post_lang,
             )
-            pic = await self._picture(ctx, game, state_json, self._t(ctx, "The board at the start"))
+            pic = await self._picture(
+                ctx, game, state_json, tr(ctx.post_lang, "The board at the start")
+            )
             if pic is not None:
                 out.append(pic)
             out += await self._announce(
@@ -323,3 +346,64 @@ class LobbyMixin(MovesMixin):
         ctx.game = replace(row, status="active", seed=seed, version=result.version)
         self.wake_senders()
         return self._queued(out, result.outbox_ids)
+
+    async def _cmd_lang(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        """/lang: show the languages; /lang <code>: the sender's own language (it beats their
+        platform's); /lang chat <code>: the chat's language (its group posts), set by the
+        creator of its table or a chat admin."""
+        args = list(line.args)
+        for_chat = bool(args) and args[0].casefold() == "chat"
+        if for_chat:
+            args = args[1:]
+        if not args:
+            await self._remember(ctx)
+            return self._refuse(
+                ctx,
+                tr(
+                    ctx.lang,
+                    "Your language: {code}; this chat's: {chat}. Available: {all}.",
+                    code=ctx.lang,
+                    chat=ctx.chat_lang or self.default_lang,
+                    all=", ".join(LANGUAGES),
+                ),
+            )
+        code = args[0]
+        name = normalize(code)
+        if name == "en" and not code.casefold().startswith("en"):
+            return self._refuse(
+                ctx,
+                tr(
+                    ctx.lang,
+                    "Unknown language '{code}'. Available: {all}.",
+                    code=shorten(code, 16),
+                    all=", ".join(LANGUAGES),
+                ),
+            )
+        if not for_chat:
+            await self.store.set_user(ctx.inbound.user_key, lang=name)
+            await self._remember(ctx)
+            ctx.lang = name
+            return self._refuse(ctx, tr(name, "Your language: {code}.", code=name))
+        if not await self._may_set_chat_lang(ctx):
+            return self._refuse(
+                ctx,
+                tr(
+                    ctx.lang,
+                    "Only the creator of this chat's table or a chat admin sets its language.",
+                ),
+            )
+        await self.store.set_chat_lang(ctx.chat_key, name)
+        await self._remember(ctx)
+        ctx.chat_lang = name
+        return self._say(ctx, tr(name, "This chat's language: {code}.", code=name), lang=name)
+
+    async def _may_set_chat_lang(self, ctx: Ctx) -> bool:
+        """A chat admin, anyone in their own one-to-one chat, or whoever created the chat's
+        open table (else its most recent one)."""
+        ib = ctx.inbound
+        if ib.is_admin or ib.is_private:
+            return True
+        row = ctx.game
+        if row is None:
+            row = await self.store.last_game(ib.chat_key)
+        return row is not None and row.creator == ib.user_key

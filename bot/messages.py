@@ -69,3 +69,5 @@ class Outbound:
     # A board picture still to draw: the instruction the sender loop renders at send time
     # (bot/announce.py `picture_instruction`); `text` is a fallback caption.
     picture: dict[str, Any] | None = None
+    # The catalog language `text` is written in (its reader's); None: the sender's.
+    lang: str | None = None

@@ -265,7 +265,7 @@ class MovesMixin(EndingMixin):
                     return self._refuse(ctx, self._explain(ctx, game, err))
                 state_json = canonical_json(state)
                 played = await self._run_bots(
-                    fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.lang, langs
+                    fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.post_lang, langs
                 )
                 played.steps.insert(0, Step([*notes, *lines], state_json, pics, private))
                 outs = await self._announce(
@@ -359,7 +359,7 @@ class MovesMixin(EndingMixin):
     ) -> tuple[State, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
         """Apply actions in order on a state freshly loaded from JSON: all or nothing (the
         caller drops the state when this raises)."""
-        t = translator(ctx.lang)
+        t = translator(ctx.post_lang)  # event lines are group posts
         entries: list[LogEntry] = []
         lines: list[str] = []
         pics: list[Event] = []

@@ -31,7 +31,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
@@ -42,13 +41,14 @@ from bot.deadlines import (
     Point,
     decide,
     format_duration,
+    human_duration,
+    human_when,
     next_local_hour,
     out_of_quiet,
     parse_duration,
     parse_percents,
     parse_quiet,
     parse_tz,
-    zone,
 )
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import normalize, tr, translator
@@ -176,14 +176,7 @@ class Reminders:
         return self.table.games.get(row.game_id)
 
     def _when(self, lang: str, t: float, settings: ChatSettings) -> str:
-        local = datetime.fromtimestamp(t, zone(settings.tz))
-        return tr(
-            lang,
-            "{date} {time} ({tz})",
-            date=local.strftime("%Y-%m-%d"),
-            time=local.strftime("%H:%M"),
-            tz=settings.tz,
-        )
+        return f"{human_when(t, settings.tz, lang)} ({settings.tz})"
 
     def _describe(self, lang: str, settings: ChatSettings) -> str:
         quiet = (
@@ -530,6 +523,7 @@ class Reminders:
                             "Welcome back, {name}: you play your seat again.",
                             name=seat.display_name,
                         ),
+                        lang=ctx.lang,
                     )
                 ]
             )
@@ -555,6 +549,7 @@ class Reminders:
                         row.chat_key,
                         tr(lang, "@{name} is back: the seat is theirs again.", name=name),
                         mentions=[(auto.user_key, name)],
+                        lang=lang,
                     )
                 ]
             )
@@ -720,7 +715,8 @@ class Reminders:
             private = user.dm_ok
             if point.kind == "start" and not private:
                 continue  # the table's prompt already mentioned them in the chat
-            lang = normalize(user.lang or seat.lang or chat_lang) if private else chat_lang
+            # a reminder is addressed to one person: their language, in the chat too
+            lang = normalize(user.lang or seat.lang or chat_lang)
             text = reminder_text(
                 lang, point.kind, game, state, seat.display_name, row.chat_key, left, settings
             )
@@ -731,6 +727,7 @@ class Reminders:
                         text,
                         private_to=seat.user_key,
                         mentions=[(seat.user_key, seat.display_name)],
+                        lang=lang,
                     )
                 )
             else:
@@ -739,6 +736,7 @@ class Reminders:
                         row.chat_key,
                         f"@{seat.display_name} " + text,
                         mentions=[(seat.user_key, seat.display_name)],
+                        lang=lang,
                     )
                 )
         if outs:
@@ -760,11 +758,13 @@ class Reminders:
             if me is None or me.display_name not in game.current_players(state):
                 continue
             what = game.describe_turn(state, me.display_name, t).strip()
-            lines.append(f"- {game.name} ({chat_label(row.chat_key)}): {shorten(what, 300)}")
+            lines.append(
+                f"- {tr(lang, game.name)} ({chat_label(row.chat_key)}): {shorten(what, 300)}"
+            )
         if not lines:
             return False
         text = tr(lang, "Games waiting for you:") + "\n" + "\n".join(lines)
-        await self.table.push([Outbound(chat_key, text)])
+        await self.table.push([Outbound(chat_key, text, lang=lang)])
         return True
 
 
@@ -791,25 +791,25 @@ def reminder_text(
         head = tr(
             lang,
             "Your move in {game} ({chat}); you have {left}.",
-            game=game.name,
+            game=tr(lang, game.name),
             chat=chat,
-            left=format_duration(max(0.0, left)),
+            left=human_duration(max(0.0, left), lang),
         )
     elif kind == "remind":
         head = tr(
             lang,
             "Reminder: {game} ({chat}) is waiting for your move; {left} left.",
-            game=game.name,
+            game=tr(lang, game.name),
             chat=chat,
-            left=format_duration(max(0.0, left)),
+            left=human_duration(max(0.0, left), lang),
         )
     else:
         head = tr(
             lang,
             "Time is up: {game} ({chat}) has been waiting for your move for {late} past the "
             "deadline.",
-            game=game.name,
+            game=tr(lang, game.name),
             chat=chat,
-            late=format_duration(max(0.0, -left)),
+            late=human_duration(max(0.0, -left), lang),
         )
     return head + ("\n" + what if what else "")

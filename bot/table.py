@@ -32,13 +32,12 @@ from bot.context import (
 from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
-    is_merged,
     merge_specs,
     parse_command,
     shorten,
     valid_menu_name,
 )
-from bot.i18n import resolve_lang, tr
+from bot.i18n import resolve_lang, spec_help, tr
 from bot.info import InfoMixin
 from bot.lobby import LobbyMixin
 from bot.messages import Inbound, Outbound
@@ -159,10 +158,8 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
         return menu[:100]
 
     def _help(self, lang: str | None, spec: CommandSpec) -> str:
-        """A spec's help translated; a merged spec's help part by part."""
-        if is_merged(spec):
-            return " / ".join(tr(lang, part) for part in spec.help.split(" / "))
-        return tr(lang, spec.help)
+        """A spec's help translated; a merged spec's: one game-neutral description."""
+        return spec_help(lang, spec)
 
     # ================================================================== routing
     async def _handle(self, ctx: Ctx) -> list[Outbound]:

@@ -156,7 +156,7 @@ class TableBase:
         for o in fitted:
             if not self._is_durable(o.chat_key):
                 continue
-            row = row_of(o, ctx.lang, game_id)
+            row = row_of(o, o.lang or ctx.lang, game_id)
             if (
                 hold
                 and o.private_to is None
@@ -188,7 +188,7 @@ class TableBase:
         for out in fit(list(outbounds)):
             if self._is_durable(out.chat_key):
                 if out.outbox_id is None:
-                    rows.append(row_of(out, lang or self.default_lang))
+                    rows.append(row_of(out, out.lang or lang or self.default_lang))
                 done += 1
                 continue
             send = self.senders.get(platform_of(out.chat_key))

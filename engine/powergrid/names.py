@@ -9,6 +9,10 @@ punctuation, the query is
 3. the start of a later word of it ("oder" -> "Frankfurt (Oder)"), tried only when 1 and 2
    find nothing.
 
+Before the tiers, one dict look-up: the query as a Russian, Polish or Chinese spelling (or
+an ASCII form) of a city in the list ("Мюнхен" -> "München", engine/powergrid/aliases.py)
+is that city, an exact match.
+
 German umlauts match both as the plain vowel and with an "e" ("dusseldorf", "duesseldorf"),
 and "ß" as "ss". The best tier that finds something decides; several names in that tier
 make the query ambiguous.
@@ -26,6 +30,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+from engine.powergrid.aliases import canonical_city
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _NON_WORD = re.compile(r"[\W_]+")
@@ -92,6 +98,7 @@ class _Index:
         self.entries = [
             (name, [(v, "".join(v)) for v in _variants(name)]) for name in dict.fromkeys(names)
         ]
+        self.names = frozenset(name for name, _ in self.entries)
         self.longest = max((len(compact) for _, vs in self.entries for _, compact in vs), default=0)
         self.prefixes = {
             compact[:k]
@@ -101,6 +108,10 @@ class _Index:
         }
 
     def match(self, q: list[str]) -> Match:
+        # Another language's spelling of a name in the list: one look-up, no scan.
+        alias = canonical_city("".join(q), self.names) if q else None
+        if alias is not None:
+            return Match((alias,), 1)
         found: dict[int, list[str]] = {}
         for name, variants in self.entries:
             best = 0

@@ -128,7 +128,7 @@ async def test_one_turn_start_mention_half_ninety_percent_and_expiry(
     await sched.run_due()
     [start] = outbox.take()
     assert start.private_to == "local:alice" and "Your move in Dice pile (local:test)" in start.text
-    assert "alice takes 1 to 3" in start.text and "1d" in start.text
+    assert "alice takes 1 to 3" in start.text and "1 day" in start.text
     await sched.run_due()
     assert outbox.take() == []  # nothing twice
     clock.advance(12 * H - 1)
@@ -137,11 +137,15 @@ async def test_one_turn_start_mention_half_ninety_percent_and_expiry(
     clock.advance(1)
     await sched.run_due()
     [half] = outbox.take()
-    assert half.private_to == "local:alice" and "Reminder" in half.text and "12h left" in half.text
+    assert (
+        half.private_to == "local:alice"
+        and "Reminder" in half.text
+        and "12 hours left" in half.text
+    )
     clock.advance(9.6 * H)
     await sched.run_due()
     [ninety] = outbox.take()
-    assert "Reminder" in ninety.text and "2h24m left" in ninety.text
+    assert "Reminder" in ninety.text and "2 hours 24 minutes left" in ninety.text
     clock.advance(2.4 * H)
     await sched.run_due()
     [expiry] = outbox.take()
@@ -153,7 +157,7 @@ async def test_one_turn_start_mention_half_ninety_percent_and_expiry(
     clock.advance(60)
     await sched.run_due()
     [nag] = outbox.take()
-    assert "Time is up" in nag.text and "1d" in nag.text
+    assert "Time is up" in nag.text and "1 day" in nag.text
     assert (await state_of(chat.table, pk))["turn"] == 0  # nobody moved for alice
 
 
@@ -201,7 +205,7 @@ async def test_no_reminder_after_the_player_moved(
     clock.advance(11 * H)  # bob's 50 % point (his turn began at 11 h)
     await sched.run_due()
     sent = outbox.take()
-    assert [o.private_to for o in sent] == ["local:bob"] and "12h left" in sent[0].text
+    assert [o.private_to for o in sent] == ["local:bob"] and "12 hours left" in sent[0].text
 
 
 async def test_no_reminder_for_a_finished_game(
@@ -347,7 +351,9 @@ async def test_away_applies_the_policy_at_once_and_back_ends_it(
     assert "Usage: /away" in await chat.text("alice", "/away")
     assert "Usage: /away" in await chat.text("alice", "/away 1m")
     text = await chat.text("alice", "/away 2d")
-    assert "alice is away until 2023-11-16 22:13 (UTC)" in text and "default move" in text
+    assert (
+        "alice is away until Nov 16, 2023, 10:13\u202fPM (UTC)" in text and "default move" in text
+    )
     await sched.run_due()
     assert "alice is away: the default move is played." in joined(outbox.take())
     assert (await state_of(chat.table, pk))["turn"] == 1

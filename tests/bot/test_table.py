@@ -362,9 +362,11 @@ async def test_games_across_chats_and_language(table: Table) -> None:
     text = await two.text("bob", "/games")
     assert "local:one: waiting for alice" in text and "local:two: waiting for players" in text
     assert (await one.text("alice", "/lang ru-RU")).endswith(": ru.")  # said in Russian
-    assert (await table.store.chat("local:one")).lang == "ru"
+    # /lang is personal (issue 18): the chat keeps the language its first table opened in
+    assert (await table.store.user("local:alice")).lang == "ru"
+    assert (await table.store.chat("local:one")).lang == "en"
     assert "xx" in await one.text("alice", "/lang xx")
-    assert (await table.store.chat("local:one")).lang == "ru"
+    assert (await table.store.user("local:alice")).lang == "ru"
     assert "Unknown language" in await one.text("alice", "/lang en") + await one.text(
         "a", "/lang xx"
     )

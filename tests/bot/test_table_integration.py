@@ -227,12 +227,14 @@ async def test_each_player_is_answered_in_their_own_language(table: Table) -> No
     labels_en = [b.label for o in outs_en for row in o.buttons for b in row]
     assert labels_ru == [label for label, _ in PG.buttons(state, "bob", t=ru)][: len(labels_ru)]
     assert labels_en == [label for label, _ in PG.buttons(state, "bob", t=en)][: len(labels_en)]
-    # A user's own /lang beats their platform's language and the chat's.
+    # A user's own /lang beats their platform's language and the chat's; it is personal:
+    # the chat keeps its language (issue 18).
+    chat_lang = (await table.store.chat(GROUP)).lang
     await say(table, "carol", "/lang pl", lang="en")
-    assert (await table.store.chat(GROUP)).lang == "pl"
+    assert (await table.store.chat(GROUP)).lang == chat_lang != "pl"
     assert joined(await say(table, "carol", "/bid 3 3", lang="en")) == tr("pl", turn, who="bob")
     assert joined(await say(table, "alice", "/bid 3 3", lang="ru")) == a  # her platform's
-    assert joined(await say(table, "frank", "/xyz")) == tr("pl", unknown, name="xyz")
+    assert joined(await say(table, "frank", "/xyz")) == tr(chat_lang, unknown, name="xyz")
 
 
 async def test_game_quotes_are_in_the_sender_s_language(table: Table) -> None:

@@ -1,0 +1,348 @@
+"""Every reader in their own language (issue 18): a Power Grid round at a table of four players
+who read four languages, through the table service, and the language commands around it.
+
+Languages are told apart by catalog look-ups, never by the characters a text uses: every
+catalog entry's translation leaves literal pieces (the text between its placeholders); a
+piece that only one language's catalog has marks a line as written in that language."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.grammar import is_merged
+from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, tr
+from bot.messages import Inbound, Outbound
+from bot.platforms.telegram import build_application, running
+from bot.store import Store
+from bot.table import Table, open_table
+from engine.core import Rng
+from engine.core.rng import new_rng_state
+from tests.bot.helpers import FakeClock
+from tests.bot.pgdrive import command_for, reads_back
+from tests.bot.platforms.fake_telegram import FakeBotApi, make_settings, unthrottled
+
+pg = pytest.importorskip("engine.powergrid")
+GAME = pg.GAME
+CHAT_KEY = "tg:-1001"
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\(?\w*\)?[sd]")
+
+
+@cache
+def pieces() -> dict[str, frozenset[str]]:
+    """language -> the literal pieces (9+ characters) only that language's catalog has."""
+    found: dict[str, set[str]] = {lang: set() for lang in LANGUAGES}
+    for lang in LANGUAGES[1:]:
+        with (LOCALE_DIR / lang / "LC_MESSAGES" / "boardchat.po").open("rb") as fh:
+            catalog = read_po(fh)
+        for entry in catalog:
+            if not entry.id or not entry.string:
+                continue
+            english = list(entry.id) if isinstance(entry.id, tuple) else [entry.id]
+            native = list(entry.string) if isinstance(entry.string, tuple) else [entry.string]
+            for text, into in [*((e, "en") for e in english), *((n, lang) for n in native)]:
+                for piece in _PLACEHOLDER.split(text):
+                    piece = piece.strip(" .,:;()!?-—\n")
+                    if len(piece) >= 9:
+                        found[into].add(piece)
+    owners: dict[str, set[str]] = {}
+    for lang, found_pieces in found.items():
+        for piece in found_pieces:
+            owners.setdefault(piece, set()).add(lang)
+    return {
+        lang: frozenset(p for p in found_pieces if owners[p] == {lang})
+        for lang, found_pieces in found.items()
+    }
+
+
+def languages_of(line: str) -> set[str]:
+    return {lang for lang, own in pieces().items() if any(p in line for p in own)}
+
+
+def person(name: str, platform_lang: str | None, text: str, uid: list[int]) -> Inbound:
+    uid[0] += 1
+    return Inbound(
+        "telegram",
+        CHAT_KEY,
+        f"tg:{name}",
+        name,
+        lang=platform_lang,
+        update_id=str(uid[0]),
+        text=text,
+    )
+
+
+# alice reads English (her choice), bob Russian (his app's language: he opens the table, so
+# the chat is Russian), carol Traditional Chinese (her app's), dave Polish (/lang pl beats
+# his Russian app).
+PLATFORM = {"alice": "ru", "bob": "ru-RU", "carol": "zh-TW", "dave": "ru"}
+READS = {"alice": "en", "bob": "ru", "carol": "zh_Hant", "dave": "pl"}
+CHAT_LANG = "ru"
+
+
+async def test_a_round_in_four_languages_every_message_in_its_reader_s(
+    store: Store, clock: FakeClock
+) -> None:
+    table = Table(
+        store,
+        games={"powergrid": GAME},
+        clock=clock,
+        render=False,
+        seeder=lambda: 7,
+        durable=("telegram",),
+    )
+    uid = [0]
+    sent: list[tuple[str, Outbound]] = []  # (sender, message returned)
+
+    async def say(name: str, text: str) -> list[Outbound]:
+        outs = await table.handle(person(name, PLATFORM[name], text, uid))
+        sent.extend((name, o) for o in outs)
+        return outs
+
+    await say("bob", "/new powergrid map=USA hidden_money=yes")
+    assert (await store.chat(CHAT_KEY)).lang == CHAT_LANG
+    await say("alice", "/lang en")
+    await say("dave", "/lang pl")
+    for name in ("alice", "carol", "dave"):
+        await say(name, "/join")
+    await say("bob", "/start")
+    row = await store.open_game(CHAT_KEY)
+    assert row is not None
+    chooser = Rng(new_rng_state(18))
+    refusals = 0
+    for _ in range(400):
+        fresh = await store.game(row.id)
+        assert fresh is not None and fresh.state_json is not None
+        state = json.loads(fresh.state_json)
+        if state["round"] > 1:
+            break
+        player = GAME.current_players(state)[0]
+        if refusals < 4:  # a refused move: off turn, answered to its sender alone
+            other = next(p for p in READS if p != player)
+            refused = await say(other, "/pass")
+            assert refused and refused[0].sender_only and refused[0].lang in (None, READS[other])
+            refusals += 1
+        action = GAME.bots["heuristic"](json.loads(json.dumps(state)), player, chooser)
+        text = command_for(action)
+        assert reads_back(GAME, state, player, text, action)
+        await say(player, text)
+    else:
+        pytest.fail("the first round did not end")
+    assert refusals == 4
+
+    # The returned messages: group posts in the chat's language; a reply only its sender
+    # needs in the sender's.
+    checked = 0
+    for sender, out in sent:
+        expected = READS[sender] if out.sender_only or out.private_to else CHAT_LANG
+        if out.private_to is not None:
+            expected = READS[out.private_to.removeprefix("tg:")]
+        checked += check(out.text, expected)
+    # The outbox rows: each row's language is its audience's, and its text is in it.
+    rows = await store.outbox()
+    assert rows
+    for r in rows:
+        want = CHAT_LANG if r.audience == "chat" else READS[r.audience.removeprefix("tg:")]
+        if r.audience == "chat" and r.body.get("sender_only"):
+            continue  # a reply to one sender: checked with the returned messages
+        assert r.lang == want, (r.lang, want, r.body)
+        checked += check(str(r.body.get("text", "")), want)
+    assert checked >= 40
+    # the prompts carried the other players' lines in their languages
+    prompted = {
+        languages_of(line).pop()
+        for _, o in sent
+        for line in o.text.splitlines()
+        if line.startswith("@") and len(languages_of(line)) == 1
+    }
+    assert prompted >= {"en", "zh_Hant", "pl", "ru"}, prompted
+
+
+def check(text: str, expected: str) -> int:
+    """Every line is in `expected` (an @prompt line: in its player's language); returns how
+    many lines a catalog piece identified."""
+    identified = 0
+    for line in text.splitlines():
+        want = expected
+        found = re.match(r"^@(\w+)(?:, @\w+)*: ", line)
+        if found and expected == CHAT_LANG and found.group(1) in READS:
+            # "@carol: ..." under the chat's prompt: carol's line in carol's language, unless
+            # the line is the chat's own prompt (all prompted players together)
+            langs = {READS[n] for n in re.findall(r"@(\w+)", line.split(": ")[0])}
+            want = langs.pop() if len(langs) == 1 else CHAT_LANG
+            if want != CHAT_LANG and languages_of(line) == {CHAT_LANG}:
+                want = CHAT_LANG  # the chat's prompt naming one player
+        seen = languages_of(line)
+        assert seen <= {want}, f"{line!r}: in {seen}, expected {want}"
+        identified += bool(seen)
+    return identified
+
+
+_local_ids = itertools.count(1)
+
+
+def person_in(chat: str, name: str, text: str, admin: bool = False) -> Inbound:
+    return Inbound(
+        "local",
+        chat,
+        f"local:{name}",
+        name,
+        update_id=f"l{next(_local_ids)}",
+        text=text,
+        is_admin=admin,
+    )
+
+
+async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
+    store: Store, clock: FakeClock
+) -> None:
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    chat = "local:c"
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    assert (await store.chat(chat)).lang == "ru"  # the opener's language
+    outs = await table.handle(person_in(chat, "carol", "/lang pl"))
+    assert outs[0].text == tr("pl", "Your language: {code}.", code="pl")
+    assert (await store.chat(chat)).lang == "ru"  # /lang is personal
+    outs = await table.handle(person_in(chat, "carol", "/lang chat pl"))
+    refusal = "Only the creator of this chat's table or a chat admin sets its language."
+    assert outs[0].text == tr("pl", refusal) and outs[0].sender_only
+    assert (await store.chat(chat)).lang == "ru"
+    outs = await table.handle(person_in(chat, "dan", "/lang chat zh-TW", admin=True))
+    assert outs[0].text == tr("zh_Hant", "This chat's language: {code}.", code="zh_Hant")
+    outs = await table.handle(person_in(chat, "bob", "/lang chat pl"))
+    assert (await store.chat(chat)).lang == "pl"
+    assert outs[0].text == tr("pl", "This chat's language: {code}.", code="pl")
+    # carol (pl) joins: the group post is in the chat's Polish, the seat list in it
+    outs = await table.handle(person_in(chat, "carol", "/join"))
+    assert outs[0].lang == "pl" and tr("pl", "Ready: the creator may /start.") != "Ready"
+
+
+async def test_option_values_ignore_case_map_usa(store: Store, clock: FakeClock) -> None:
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    await table.handle(person_in("local:u", "ann", "/new powergrid map=USA"))
+    row = await store.open_game("local:u")
+    assert row is not None and row.options["map"] == "usa"
+
+
+async def test_pg_build_munich_by_its_russian_name(store: Store, clock: FakeClock) -> None:
+    assert pg.names.match("Мюнхен", ["München", "Berlin"]).unique == "München"
+    assert pg.names.match("Monachium", ["München", "Berlin"]).unique == "München"
+    assert pg.names.match("Мюнхен", ["Berlin"]).names == ()  # never a city outside the list
+    split = pg.names.split_names(["Мюнхен", "Berlin"], ["München", "Berlin"])
+    assert [s.match.unique for s in split] == ["München", "Berlin"]
+
+
+# ------------------------------------------------------------------ menus in every language
+def _all_games_table() -> Table:
+    return Table(None, render=False)  # type: ignore[arg-type]  # menus need no store
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_menu_descriptions_are_one_piece_each_never_games_glued(lang: str) -> None:
+    table = _all_games_table()
+    merged = {s.name for s in table.command_specs() if is_merged(s)}
+    assert {"build", "bid"} <= merged
+    menu = dict(table.command_menu(lang))
+    for name in merged:
+        assert menu[name] == tr(lang, MERGED_HELP)
+    if lang != "en":
+        assert tr(lang, MERGED_HELP) != MERGED_HELP
+        english = dict(table.command_menu("en"))
+        assert [n for n in menu if menu[n] == english[n]] == []
+
+
+async def test_telegram_menus_per_language_through_the_bot_api(tmp_path: Path) -> None:
+    real = await open_table(str(tmp_path / "tg.sqlite3"))
+    settings = make_settings()
+    async with FakeBotApi() as api:
+        app = build_application(real, settings, base_url=api.base_url, rate_limiter=unthrottled())
+        try:
+            async with running(app, settings, poll_timeout=5):
+                calls = api.since(0, "setMyCommands")
+        finally:
+            await real.close()
+    codes = [c.params.get("language_code") for c in calls]
+    assert codes == [None, "ru", "zh", "pl"]
+    for call, lang in zip(calls, ("en", "ru", "zh_Hant", "pl"), strict=True):
+        menu = {c["command"]: c["description"] for c in call.json("commands")}
+        assert menu["build"] == tr(lang, MERGED_HELP)
+        assert (
+            menu["new"]
+            == tr(lang, "Open a new game in this chat: /new <game> [option=value ...]")[:256]
+        )
+
+
+async def test_discord_translator_gives_each_piece_in_every_catalog_language() -> None:
+    from discord import Locale, app_commands
+
+    from bot.platforms.discord_bot import I18nTranslator
+    from bot.platforms.discord_commands import plan_commands
+
+    plans = {p.name: p for p in plan_commands(_all_games_table().command_specs())}
+    assert plans["build"].source == MERGED_HELP  # shared by games: the neutral text
+    translator = I18nTranslator()
+    where = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, None
+    )
+    for locale, lang in (
+        (Locale.russian, "ru"),
+        (Locale.taiwan_chinese, "zh_Hant"),
+        (Locale.polish, "pl"),
+    ):
+        for plan in plans.values():
+            text = app_commands.locale_str(plan.description, source=plan.source)
+            got = await translator.translate(text, locale, where)
+            assert got == tr(lang, plan.source)[:100] or (got is not None and got.endswith("…")), (
+                plan.name,
+                lang,
+                got,
+            )
+
+
+# ------------------------------------------------------------------ dates and durations
+def test_durations_and_moments_in_the_reader_s_locale_and_zone() -> None:
+    from bot.deadlines import human_duration, human_when
+
+    day_and_half = 36 * 3600.0
+    assert human_duration(day_and_half, "en") == "1 day 12 hours"
+    assert human_duration(day_and_half, "ru") == "1 день 12 часов"
+    assert human_duration(day_and_half, "pl") == "1 dzień 12 godzin"
+    assert human_duration(day_and_half, "zh_Hant") == "1 天 12 小時"
+    assert human_duration(2 * 3600 + 24 * 60, "ru") == "2 часа 24 минуты"  # plural forms
+    t = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
+    assert human_when(t, "UTC", "ru") == "14 нояб. 2023\u202fг., 22:13"
+    assert human_when(t, "Europe/Warsaw", "pl") == "14 lis 2023, 23:13"
+    assert human_when(t, "+08:00", "zh_Hant").startswith("2023年11月15日")
+
+
+# ------------------------------------------------------------------ the demo in a language
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    ("lang", "game_id"), [("ru", "powergrid"), ("pl", "iec"), ("zh_Hant", "hexania")]
+)
+async def test_demo_writes_its_log_entirely_in_the_language(
+    lang: str, game_id: str, tmp_path: Path
+) -> None:
+    import io
+
+    from bot.demo import run_demo
+    from engine.registry import games
+
+    out = io.StringIO()
+    code = await run_demo(game_id, 2, 3, str(tmp_path), None, "heuristic", stdout=out, lang=lang)
+    assert code == 0, out.getvalue()
+    assert out.getvalue().startswith(tr(lang, games()[game_id].name) + ":")
+    lines = [
+        line for line in (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() if line
+    ]
+    found = [languages_of(line) for line in lines]
+    assert [line for line, seen in zip(lines, found, strict=True) if seen - {lang}] == []
+    assert sum(1 for seen in found if seen == {lang}) >= 10
+    assert list(tmp_path.glob("*.png"))
