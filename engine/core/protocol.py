@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from engine.core.rng import Rng
@@ -219,6 +219,7 @@ class Extensions(Protocol):
     def default_action(self, state: State, player: str) -> Action | None: ...
 
 
+@runtime_checkable
 class Game(Rules, Chat, Picture, Extensions, Protocol):
     """A game: its declared parts and capabilities (model: OpenSpiel's declared game type)."""
 
