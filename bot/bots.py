@@ -54,10 +54,9 @@ def default_action(game: Game, state: State, player: str) -> Action | None:
     """The move played for a player who ran out of time: the game's declared default move
     when it has one (checked), else a pass / done / end action, else the first legal action.
     None when the player has no legal action."""
-    hook = getattr(game, "default_action", None)
-    if callable(hook):
+    if game.capabilities.default_move:
         try:
-            action = hook(json.loads(canonical_json(state)), player)
+            action = game.default_action(json.loads(canonical_json(state)), player)
             if action is not None and _probe(game, state, player, action) is not None:
                 return dict(action)
         except Exception:

@@ -5,7 +5,6 @@ of a run of moves (`Step`, `Played`), limits, small helpers, the message fitter,
 from __future__ import annotations
 
 import importlib
-import inspect
 import logging
 import pkgutil
 import re
@@ -56,15 +55,6 @@ DURABLE_PLATFORMS = ("telegram", "discord")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 # "g12": the game a private message is meant for, when its sender plays in several.
 _GAME_REF = re.compile(r"^g(\d{1,12})$", re.IGNORECASE)
-
-
-def takes_t(fn: Callable[..., Any]) -> bool:
-    """True when a game's chat-layer function accepts a translator keyword `t`."""
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == "t" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def event_owner(event: Event) -> str | None:

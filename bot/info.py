@@ -176,7 +176,7 @@ class InfoMixin(AnnounceMixin):
                 ),
             )
         game = self._game_of(ctx.game)
-        index = getattr(game, "rules_index", None)
+        index = dict(game.rules_index) if game.capabilities.rules_index else None
         listed = bool(args) and isinstance(index, dict) and any(_same_id(k, args[0]) for k in index)
         if game.id in rulebook.available() and not (
             len(args) == 1 and listed and rulebook.find_rule(game.id, args[0]) is None
@@ -186,7 +186,7 @@ class InfoMixin(AnnounceMixin):
 
     def _index_rules(self, ctx: Ctx, game: Game, line: CommandLine) -> list[Outbound]:
         """/rules for a game without a rulebook: the titles of its `rules_index`."""
-        index = getattr(game, "rules_index", None)
+        index = dict(game.rules_index) if game.capabilities.rules_index else None
         if line.args:
             wanted = line.args[0].strip("()[].,;:").casefold()
             ids = list(index) if isinstance(index, dict) else []
@@ -262,7 +262,7 @@ def _same_id(rule: str, text: str) -> bool:
 def rule_commands(game: Game, rule: str) -> list[str]:
     """The commands a rule concerns: the game's own `rules_commands` map when it has one,
     else the commands whose help, argument help or examples name the rule."""
-    mapping = getattr(game, "rules_commands", None)
+    mapping = game.rules_commands if game.capabilities.rules_index else None
     if isinstance(mapping, Mapping) and rule in mapping:
         return [str(c) for c in mapping[rule]]
     pattern = re.compile(re.escape(rule) + r"(?![0-9A-Za-z])", re.IGNORECASE)

@@ -89,7 +89,8 @@ def entry_lines(
             if owner == actor:
                 private_move = True
             if owner == viewer:
-                describe = getattr(game, "describe_private_event", None) or game.describe_event
+                private = game.capabilities.private_events
+                describe = game.describe_private_event if private else game.describe_event
         try:
             line = describe(state, event, t)
         except Exception:

@@ -233,9 +233,9 @@ class MovesMixin(EndingMixin):
                 state: State = json.loads(fresh.state_json)
                 current = list(game.current_players(state))
                 # Games with standing orders accept some actions off turn (`game.anytime`).
-                anytime = getattr(game, "anytime", None)
+                standing = game.capabilities.standing_orders
                 off_turn = spec is not None and spec.kind == "move" and player not in current
-                if off_turn and anytime is None:
+                if off_turn and not standing:
                     return self._not_your_turn(ctx, current)
                 try:
                     if ready is not None:
@@ -251,7 +251,7 @@ class MovesMixin(EndingMixin):
                     return self._reply(ctx, parsed)
                 actions = parsed if isinstance(parsed, list) else [parsed]
                 if player not in current and not (
-                    anytime is not None and actions and all(anytime(a) for a in actions)
+                    standing and actions and all(game.anytime(a) for a in actions)
                 ):
                     return self._not_your_turn(ctx, current)
                 if not actions:
@@ -397,7 +397,8 @@ class MovesMixin(EndingMixin):
         if seat is None:
             return []
         t = translator(langs.get(owner) or self.default_lang)
-        describe = getattr(game, "describe_private_event", None) or game.describe_event
+        private = game.capabilities.private_events
+        describe = game.describe_private_event if private else game.describe_event
         try:
             line = describe(state, event, t)
         except Exception:

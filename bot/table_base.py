@@ -16,7 +16,6 @@ from bot.context import (
     Ctx,
     discover_games,
     fit,
-    takes_t,
 )
 from bot.grammar import (
     CommandLine,
@@ -73,7 +72,6 @@ class TableBase:
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
-        self._takes_t: dict[tuple[int, str], bool] = {}
 
     def register_sender(self, platform: str, send: Sender) -> None:
         self.senders[platform] = send
@@ -249,32 +247,17 @@ class TableBase:
             )
         return langs
 
-    def _accepts_t(self, game: Game, method: str) -> bool:
-        key = (id(game), method)
-        known = self._takes_t.get(key)
-        if known is None:
-            fn = getattr(game, method, None)
-            known = self._takes_t[key] = fn is not None and takes_t(fn)
-        return known
-
     def _parse(
         self, ctx: Ctx, game: Game, state: State, player: str, line: CommandLine
     ) -> Action | list[Action] | Reply:
-        """game.parse, with the sender's translator when the game takes one."""
-        if self._accepts_t(game, "parse"):
-            parse: Any = game.parse
-            return parse(state, player, line.name, list(line.args), t=translator(ctx.lang))
-        return game.parse(state, player, line.name, list(line.args))
+        """game.parse, with the sender's translator."""
+        return game.parse(state, player, line.name, list(line.args), t=translator(ctx.lang))
 
     def _game_buttons(
         self, game: Game, state: State, player: str, lang: str
     ) -> list[tuple[str, str]]:
-        """game.buttons with labels in `lang`: the game translates them when it takes a
-        translator; otherwise its (English, N_-marked) labels go through the catalog."""
-        if self._accepts_t(game, "buttons"):
-            buttons: Any = game.buttons
-            return list(buttons(state, player, t=translator(lang)))
-        return [(tr(lang, label), command) for label, command in game.buttons(state, player)]
+        """game.buttons with labels in `lang` (the game words them through the translator)."""
+        return list(game.buttons(state, player, t=translator(lang)))
 
     def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
         return tr(ctx.lang, message, **params)

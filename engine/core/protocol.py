@@ -9,7 +9,7 @@ that must keep the old state serialise it first (the store already holds it as J
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -93,16 +93,29 @@ class Reply:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-@runtime_checkable
-class Game(Protocol):
-    id: str
-    name: str
-    min_players: int
-    max_players: int
-    options: Sequence[OptionSpec]
-    commands: Sequence[CommandSpec]
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game declares beyond its three parts; the table reads these flags and never
+    probes a game object for optional methods. Each flag names the member it switches on
+    (every game has the member: `BaseGame` gives the no-op; the flag says it means something).
+    """
 
-    # --- rules (pure) ---
+    # `anytime(action)`: standing orders and other actions any seated player may send off
+    # turn (the table accepts them without waiting for his turn).
+    standing_orders: bool = False
+    # `describe_private_event(state, event, t)`: the secret part of an event, for its owner.
+    private_events: bool = False
+    # `rules_index` (rule id -> title) and `rules_commands` (rule id -> commands): /rules <id>.
+    rules_index: bool = False
+    # `default_action(state, player)`: the move for a player who ran out of time.
+    default_move: bool = False
+    # Phases in which several players act at once (`current_players` lists them all).
+    simultaneous: bool = False
+
+
+class Rules(Protocol):
+    """The pure rules: state in, state and events out (replay law: setup + log = state)."""
+
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State: ...
 
     def current_players(self, state: State) -> list[str]: ...
@@ -111,18 +124,27 @@ class Game(Protocol):
 
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]: ...
 
-    def view(self, state: State, player: str | None) -> dict[str, Any]: ...
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """What `player` may see (None: a spectator); the one player view (boardgame.io)."""
+        ...
 
     def is_over(self, state: State) -> bool: ...
 
     def result(self, state: State) -> Ranking: ...
 
-    # --- chat layer (engine/<game>/commands.py) ---
+
+class Chat(Protocol):
+    """The chat layer (engine/<game>/commands.py): commands in, words out, through `t`."""
+
+    @property
+    def commands(self) -> Sequence[CommandSpec]: ...
+
     def parse(
-        self, state: State, player: str, name: str, args: list[str]
+        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
     ) -> Action | list[Action] | Reply:
         """Chat command -> an action (or several, applied all-or-nothing in order, e.g.
-        `/build A B`), or a Reply for quotes/info. Raises IllegalAction (ParseError)."""
+        `/build A B`), or a Reply for quotes/info. Raises IllegalAction (ParseError).
+        Replies are worded through `t` (English when None)."""
         ...
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
@@ -133,8 +155,11 @@ class Game(Protocol):
         """A line for the chat about an event, or None when the event is not announced."""
         ...
 
-    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
-        """Small choices as (label, command text) pairs, e.g. ("Pass", "/pass")."""
+    def buttons(
+        self, state: State, player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
+        """Small choices as (label, command text) pairs, e.g. ("Pass", "/pass"); labels
+        through `t` (English when None)."""
         ...
 
     def complete(
@@ -147,9 +172,16 @@ class Game(Protocol):
         """True when this event should be followed by a board picture (a phase or round ended)."""
         ...
 
+    def undoable(self, events: list[Event]) -> bool:
+        """False when the action's events revealed something hidden or random."""
+        ...
+
+
+class Picture(Protocol):
+    """The board as pictures (engine/<game>/render.py, Pillow imported only to draw)."""
+
     def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
-        """PNG of the board as `viewer` may see it, words through `t` (all pictures of
-        `render_set` stacked; imports Pillow lazily from render.py)."""
+        """One PNG of the board as `viewer` may see it, words through `t`."""
         ...
 
     def render_set(
@@ -159,12 +191,44 @@ class Game(Protocol):
         t: Translator | None = None,
         previous: State | None = None,
     ) -> list[Any]:
-        """The pictures sent together (engine/core/picture.py `Picture`: png, caption in words,
-        labels), words through `t`, what changed since `previous` marked."""
+        """The pictures sent together, captions through `t`, changes since `previous`."""
         ...
 
-    def undoable(self, events: list[Event]) -> bool:
-        """False when the action's events revealed something hidden or random."""
+
+class Extensions(Protocol):
+    """The optional capabilities: every game has these members, `capabilities` says which
+    of them mean something (see `Capabilities`; `BaseGame` provides the no-ops)."""
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    @property
+    def rules_index(self) -> Mapping[str, str]:
+        """Rule id -> English title (N_-marked), for /rules <id>."""
         ...
+
+    @property
+    def rules_commands(self) -> Mapping[str, tuple[str, ...]]:
+        """Rule id -> the commands it concerns."""
+        ...
+
+    def anytime(self, action: Action) -> bool: ...
+
+    def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None: ...
+
+    def default_action(self, state: State, player: str) -> Action | None: ...
+
+
+@runtime_checkable
+class Game(Rules, Chat, Picture, Extensions, Protocol):
+    """A game: its declared parts and capabilities (model: OpenSpiel's declared game type)."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+
+    @property
+    def options(self) -> Sequence[OptionSpec]: ...
 
     bots: dict[str, BotFn]  # "random" and "heuristic" at least; the first is the default

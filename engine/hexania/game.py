@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core import N_, Action, BotFn, Event, Ranking, Reply, State, Translator
+from engine.core import N_, Action, BotFn, Event, Ranking, State, Translator
+from engine.core.game_base import ModularGame
+from engine.core.protocol import Capabilities
 from engine.hexania import commands, rules
 from engine.hexania.bots import BOTS
 from engine.hexania.options import OPTIONS
 
 
-class Hexania:
+class Hexania(ModularGame):
     """Hexagonal war of growing, merging and splitting figures; two dice a turn (HEX-1)."""
 
     id = "hexania"
@@ -18,8 +20,9 @@ class Hexania:
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     options = OPTIONS
-    commands = commands.COMMANDS
     bots: dict[str, BotFn] = BOTS
+    # Nothing optional: one player acts at a time, every move on his turn, all public.
+    capabilities = Capabilities()
 
     # --- rules (pure) ---
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
@@ -43,49 +46,23 @@ class Hexania:
     def result(self, state: State) -> Ranking:
         return rules.result(state)
 
-    # --- chat layer ---
-    def parse(
-        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
-    ) -> Action | list[Action] | Reply:
-        return commands.parse(state, player, name, args, t)
+    # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py
+    chat_module = "engine.hexania.commands"
+    render_module = "engine.hexania.render"
 
-    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
-        return commands.describe_turn(state, player, t)
-
-    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
-        return commands.describe_event(state, event, t)
-
-    def buttons(self, state: State, player: str) -> list[tuple[str, str]]:
-        return commands.buttons(state, player)
-
-    def complete(
-        self, state: State | None, player: str | None, kind: str, prefix: str
-    ) -> list[str]:
-        return commands.complete(state, player, kind, prefix)
-
-    def is_picture_event(self, event: Event) -> bool:
-        return commands.is_picture_event(event)
-
-    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
-        from engine.hexania.render import render as draw  # Pillow only when a picture is wanted
-
-        return draw(rules.view(state, viewer), viewer, t=t)
-
-    def render_set(
-        self,
-        state: State,
-        viewer: str | None,
-        t: Translator | None = None,
-        previous: State | None = None,
-    ) -> list[Any]:
-        from engine.hexania.render import render_set  # Pillow only when a picture is wanted
-
-        before = None if previous is None else rules.view(previous, viewer)
-        return render_set(rules.view(state, viewer), viewer, t=t, previous=before)
-
-    def undoable(self, events: list[Event]) -> bool:
-        return commands.undoable(events)
+    def buttons(
+        self, state: State, player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
+        """The chat layer's labels are English (N_-marked); they are worded here through `t`."""
+        found = commands.buttons(state, player)
+        return found if t is None else [(t.gettext(label), cmd) for label, cmd in found]
 
     def text(self, state: State) -> str:
         """A readable rendering of the state (HEX-G-6) for tests and logs."""
         return commands.text_board(state)
+
+
+if TYPE_CHECKING:  # mypy checks the object against every declared part of the protocol
+    from engine.core.protocol import Game
+
+    _declared: Game = Hexania()

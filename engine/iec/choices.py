@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.iec.rules import (
+from engine.iec.model import (
     State,
     available_techs,
     deposit_at,

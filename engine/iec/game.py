@@ -1,32 +1,36 @@
-"""class IEC: the Game protocol for Interplanetary Exploitation Companies, delegating to modules."""
+"""class IEC: the Game protocol for Interplanetary Exploitation Companies (rules here; chat
+and picture parts through engine/core/game_base.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import (
     N_,
     Action,
     BotFn,
-    CommandSpec,
     Event,
     OptionSpec,
     Ranking,
-    Reply,
     State,
     Translator,
 )
+from engine.core.game_base import ModularGame
+from engine.core.protocol import Capabilities
 from engine.iec import actions, commands, rules
 from engine.iec.bots import BOTS
 
 
-class IEC:
+class IEC(ModularGame):
+    # Standing orders and private choices off turn; private events (secret technologies,
+    # face-down mines); a phase asks one company at a time.
+    capabilities = Capabilities(standing_orders=True, private_events=True)
+
     id = "iec"
     name = N_("Interplanetary Exploitation Companies")
     min_players = 2
     max_players = 4
     options: tuple[OptionSpec, ...] = commands.OPTIONS
-    commands: tuple[CommandSpec, ...] = commands.COMMANDS
     bots: dict[str, BotFn] = BOTS
 
     # --- rules ---
@@ -56,51 +60,16 @@ class IEC:
     def result(self, state: State) -> Ranking:
         return rules.result(state)
 
-    # --- chat layer ---
-    def parse(
-        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
-    ) -> Action | list[Action] | Reply:
-        return commands.parse(state, player, name, args, t)
-
-    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
-        return commands.describe_turn(state, player, t)
-
-    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
-        return commands.describe_event(state, event, t)
-
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
         """The secret part of a private event, for `event["private_to"]` only (README.md)."""
         return commands.describe_private_event(state, event, t)
 
-    def buttons(
-        self, state: State, player: str, t: Translator | None = None
-    ) -> list[tuple[str, str]]:
-        return commands.buttons(state, player, t)
+    # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py
+    chat_module = "engine.iec.commands"
+    render_module = "engine.iec.render"
 
-    def complete(
-        self, state: State | None, player: str | None, kind: str, prefix: str
-    ) -> list[str]:
-        return commands.complete(state, player, kind, prefix)
 
-    def is_picture_event(self, event: Event) -> bool:
-        return commands.is_picture_event(event)
+if TYPE_CHECKING:  # mypy checks the object against every declared part of the protocol
+    from engine.core.protocol import Game
 
-    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
-        from engine.iec.render import render
-
-        return render(rules.view(state, viewer), viewer, t=t)
-
-    def render_set(
-        self,
-        state: State,
-        viewer: str | None,
-        t: Translator | None = None,
-        previous: State | None = None,
-    ) -> list[Any]:
-        from engine.iec.render import render_set
-
-        before = None if previous is None else rules.view(previous, viewer)
-        return render_set(rules.view(state, viewer), viewer, t=t, previous=before)
-
-    def undoable(self, events: list[Event]) -> bool:
-        return commands.undoable(events)
+    _declared: Game = IEC()

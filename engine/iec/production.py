@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.iec.rules import (
+from engine.iec.model import (
     Event,
     State,
     _ev,

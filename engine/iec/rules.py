@@ -14,12 +14,51 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.core.rng import new_rng_state
-from engine.iec.scenario import GOODS, KINDS, SIMPLE, Scenario, load, scenario_ids
-from engine.iec.techs import MINE_WAR_TECHS, TECHS
+from engine.iec import production, secret
+from engine.iec.choices import has_choice
+from engine.iec.model import (
+    Event,
+    State,
+    _discover,  # noqa: F401 (re-exported)
+    _ev,
+    _new_building,
+    _put,  # noqa: F401 (re-exported)
+    _put_back,  # noqa: F401 (re-exported)
+    _reveal,
+    _roll,
+    _take,  # noqa: F401 (re-exported)
+    available_techs,  # noqa: F401 (re-exported)
+    capacity,
+    delivery_order,  # noqa: F401 (re-exported)
+    deposit_at,  # noqa: F401 (re-exported)
+    free,  # noqa: F401 (re-exported)
+    has_tech,
+    link_range,  # noqa: F401 (re-exported)
+    linked,  # noqa: F401 (re-exported)
+    load_of,
+    mine_limit,  # noqa: F401 (re-exported)
+    missing,  # noqa: F401 (re-exported)
+    nominal,  # noqa: F401 (re-exported)
+    own,
+    owns_tech,
+    param,
+    placement_error,  # noqa: F401 (re-exported)
+    power_candidates,
+    power_slots,
+    powered,  # noqa: F401 (re-exported)
+    public_tech,
+    reactor_capacity,
+    scen,
+    stock,  # noqa: F401 (re-exported)
+    tech_cost,  # noqa: F401 (re-exported)
+    tech_mode,  # noqa: F401 (re-exported)
+    undamaged,  # noqa: F401 (re-exported)
+    working_reactor,
+)
+from engine.iec.scenario import GOODS, SIMPLE, load, scenario_ids
+from engine.iec.secret import auto_activate
 
-State = dict[str, Any]
 Action = dict[str, Any]
-Event = dict[str, Any]
 
 PHASE_NAMES: dict[int, str] = {
     0: N_("turn start"),
@@ -87,194 +126,11 @@ POWER_PRIORITY = (
 # ---------------------------------------------------------------- small helpers
 
 
-def scen(state: State) -> Scenario:
-    return load(state["scenario"])
-
-
-def param(state: State, key: str) -> Any:
-    return scen(state).params[key]
-
-
-def _ev(state: State, events: list[Event], etype: str, **kw: Any) -> Event:
-    e: Event = {"type": etype, "turn": state["turn"], "phase": state["phase"], **kw}
-    events.append(e)
-    return e
-
-
-def _roll(state: State) -> int:
-    return Rng(state["rng"]).die()
-
-
-def owns_tech(state: State, player: str, tech: int) -> bool:
-    return tech in state["players"][player]["techs"]
-
-
-def public_tech(state: State, player: str, tech: int) -> bool:
-    """Revealed, hence known to all: only such technologies may shape who is asked to act."""
-    return tech in state["players"][player]["revealed"]
-
-
-def tech_mode(state: State, player: str, tech: int) -> str:
-    """The owner's private standing choice for a technology: "auto" (default) or "off"."""
-    return str(state["players"][player]["orders"].get("use", {}).get(str(tech), "auto"))
-
-
-def has_tech(state: State, player: str, tech: int) -> bool:
-    """Whether the technology acts now (corrections 1.1, IEC-S-23): it has no effect until its
-    owner activates it; "auto" activates it (and reveals it) the first time it acts."""
-    pl = state["players"][player]
-    if tech not in pl["techs"]:
-        return False
-    return tech in pl["revealed"] or tech_mode(state, player, tech) == "auto"
-
-
-def _reveal(state: State, player: str, tech: int, events: list[Event]) -> None:
-    """Activation reveals the technology to all, Super Computer too (corrections 1.1)."""
-    pl = state["players"][player]
-    if tech in pl["techs"] and tech not in pl["revealed"]:
-        pl["revealed"].append(tech)
-        _ev(state, events, "tech_revealed", player=player, tech=tech, revealed=True)
-
-
 def alive(state: State) -> list[str]:
     return [p for p in state["seats"] if not state["players"][p]["eliminated"]]
 
 
-def nominal(state: State, b: dict[str, Any]) -> int:
-    return int(scen(state).buildings[b["kind"]]["modules"])
-
-
-def missing(state: State, b: dict[str, Any]) -> int:
-    return nominal(state, b) - int(b["modules"])
-
-
-def undamaged(state: State, b: dict[str, Any]) -> bool:
-    return missing(state, b) == 0
-
-
-def own(state: State, player: str, kind: str | None = None) -> list[dict[str, Any]]:
-    blds = state["buildings"]
-    if kind is None:
-        return [blds[c] for c in sorted(blds) if blds[c]["owner"] == player]
-    found = [b for b in blds.values() if b["kind"] == kind and b["owner"] == player]
-    if len(found) > 1:
-        found.sort(key=lambda b: b["cell"])
-    return found
-
-
-def working_reactor(b: dict[str, Any]) -> bool:
-    return b["kind"] == "reactor" and bool(b["complete"]) and b["modules"] >= 1
-
-
-def powered(state: State, player: str, kind: str) -> list[dict[str, Any]]:
-    return [b for b in own(state, player, kind) if b["powered"]]
-
-
-def tech_cost(state: State, player: str) -> int:
-    """IEC-23 / IEC-TECH-2: T + kQ, or T + max(0, k-2)Q with Super Computer."""
-    k = len(state["players"][player]["techs"])
-    if has_tech(state, player, 2):
-        k = max(0, k - 2)
-    return int(param(state, "T")) + k * int(param(state, "Q"))
-
-
-def mine_limit(state: State, player: str) -> int:
-    m = int(param(state, "M"))
-    return m * 3 // 2 if has_tech(state, player, 18) else m
-
-
-def available_techs(state: State, player: str) -> list[int]:
-    owned = state["players"][player]["techs"]
-    return [t for t in TECHS if t not in owned and (state["mine_war"] or t not in MINE_WAR_TECHS)]
-
-
 # ---------------------------------------------------------------- storages and links
-
-
-def capacity(state: State, st: dict[str, Any], public: bool = False) -> int:
-    """IEC-S-14 / IEC-S-20: 4 (5 with Compression) undamaged, 2 per intact module otherwise.
-    `public`: counting Compression only once revealed (what everyone can compute)."""
-    if undamaged(state, st):
-        base = int(param(state, "storage_capacity"))
-        tech = public_tech if public else has_tech
-        return base + 1 if tech(state, st["owner"], 7) else base
-    return int(param(state, "storage_per_module")) * int(st["modules"])
-
-
-def load_of(st: dict[str, Any]) -> int:
-    return sum(st["goods"].values())
-
-
-def free(state: State, st: dict[str, Any], public: bool = False) -> int:
-    return capacity(state, st, public) - load_of(st)
-
-
-def link_range(state: State, b: dict[str, Any]) -> int:
-    return int(scen(state).buildings[b["kind"]]["link"])
-
-
-def linked(state: State, b: dict[str, Any]) -> list[dict[str, Any]]:
-    """IEC-S-10.5: own powered storages within the building's link distance."""
-    s = scen(state)
-    r = link_range(state, b)
-    return [
-        st
-        for st in powered(state, b["owner"], "storage")
-        if st is not b and s.within(st["cell"], b["cell"], r)
-    ]
-
-
-def stock(state: State, b: dict[str, Any], good: str) -> int:
-    return sum(st["goods"][good] for st in linked(state, b))
-
-
-def _take(
-    state: State, b: dict[str, Any], good: str, n: int, prefer: str | None = None
-) -> list[str]:
-    """Remove n units of good from storages linked to b; returns the source cell per unit."""
-    sources = linked(state, b)
-    sources.sort(key=lambda st: (st["cell"] != prefer, st["cell"]))
-    taken: list[str] = []
-    for st in sources:
-        while len(taken) < n and st["goods"][good] > 0:
-            st["goods"][good] -= 1
-            taken.append(st["cell"])
-    return taken
-
-
-def delivery_order(state: State, b: dict[str, Any]) -> list[str]:
-    """The owner's standing destination choice for b's output (IEC-S-10.5), best first."""
-    orders = state["players"][b["owner"]]["orders"]
-    return list(orders.get("deliver", {}).get(b["cell"], []))
-
-
-def _put(state: State, b: dict[str, Any], good: str, events: list[Event]) -> str | None:
-    """Deliver one unit to a storage linked to b with free space (IEC-S-10.5).
-
-    The owner chooses the destination: storages named in his standing `deliver` order for b
-    come first, in his order. Without an order (or when those are full or unlinked) the
-    default is: simple goods to the storage holding most simple goods (the mixer's input),
-    compound goods to the one holding fewest, then most free space, then map order.
-    """
-    targets = [st for st in linked(state, b) if free(state, st) > 0]
-    if not targets:
-        return None
-    # The choice among storages uses public capacities only; a hidden Compression place is
-    # used (and revealed) only when no storage has a public free place (no side channel).
-    targets = [st for st in targets if free(state, st, public=True) > 0] or targets
-    simple = good in SIMPLE
-    chosen = delivery_order(state, b)
-
-    def key(st: dict[str, Any]) -> tuple[int, int, int, str]:
-        simples = sum(st["goods"][g] for g in SIMPLE)
-        rank = chosen.index(st["cell"]) if st["cell"] in chosen else len(chosen)
-        return (rank, -simples if simple else simples, -free(state, st, True), st["cell"])
-
-    st = min(targets, key=key)
-    st["goods"][good] += 1
-    if load_of(st) > int(param(state, "storage_capacity")):
-        _reveal(state, st["owner"], 7, events)
-    return str(st["cell"])
 
 
 def _discard_excess(state: State, st: dict[str, Any], events: list[Event]) -> None:
@@ -298,32 +154,7 @@ def _discard_excess(state: State, st: dict[str, Any], events: list[Event]) -> No
         )
 
 
-def _put_back(state: State, cell: str, good: str) -> None:
-    st = state["buildings"].get(cell)
-    if st is not None:
-        st["goods"][good] += 1
-
-
 # ---------------------------------------------------------------- buildings
-
-
-def _new_building(state: State, owner: str, kind: str, cell: str, modules: int) -> dict[str, Any]:
-    full = int(scen(state).buildings[kind]["modules"])
-    b: dict[str, Any] = {
-        "cell": cell,
-        "owner": owner,
-        "kind": kind,
-        "modules": min(modules, full),
-        "complete": min(modules, full) >= full,
-        "since": state["turn"],
-        "powered": False,
-        "used": [],
-    }
-    if kind == "storage":
-        b["goods"] = dict.fromkeys(GOODS, 0)
-    state["buildings"][cell] = b
-    state["sites"].pop(cell, None)
-    return b
 
 
 def lose_module(state: State, cell: str, events: list[Event], cause: str) -> None:
@@ -345,65 +176,6 @@ def lose_module(state: State, cell: str, events: list[Event], cause: str) -> Non
         _ev(state, events, "building_removed", player=b["owner"], cell=cell, kind=b["kind"])
     elif b["kind"] == "storage":
         _discard_excess(state, b, events)
-
-
-def placement_error(state: State, cell: str, kind: str) -> IllegalAction | None:
-    """IEC-S-2..S-4 and IEC-S-3 intervals for a new building of `kind` on `cell`."""
-    s = scen(state)
-    if not s.is_cell(cell):
-        return IllegalAction("IEC-S-2", N_("{cell} is not a cell of the map."), cell=cell)
-    if kind not in KINDS:
-        return IllegalAction("IEC-14", N_("Unknown building type {kind}."), kind=kind)
-    if cell not in s.buildable:
-        return IllegalAction("IEC-10", N_("Nothing can be built on {cell}."), cell=cell)
-    if cell in state["buildings"]:
-        return IllegalAction("IEC-S-2", N_("{cell} already holds a building."), cell=cell)
-    if kind == "mine" and cell not in s.area_of:
-        return IllegalAction("IEC-S-4", N_("Mines may only be built on deposits."), cell=cell)
-    mine_int = int(s.buildings[kind]["interval"])
-    widest = max(int(b["interval"]) for b in s.buildings.values())
-    blds = state["buildings"]
-    for near in s.near(cell, widest):
-        other = blds.get(near)
-        if other is None:
-            continue
-        m = max(mine_int, int(s.buildings[other["kind"]]["interval"]))
-        if s.d2(cell, other["cell"]) < m * m:
-            return IllegalAction(
-                "IEC-S-3",
-                N_("{cell} is closer than {interval} cm to the building on {other}."),
-                cell=cell,
-                interval=m,
-                other=other["cell"],
-            )
-    return None
-
-
-def _discover(
-    state: State, cell: str, player: str, choice: int | None, events: list[Event]
-) -> None:
-    """IEC-12.4 / IEC-S-6: the first mine on an area fixes its deposit."""
-    area_id = scen(state).area_of.get(cell)
-    if area_id is None:
-        return
-    area = state["areas"][area_id]
-    if area["deposit"] is not None:
-        return
-    if choice is not None and owns_tech(state, player, 1):  # the choice activates it
-        pick = area["candidates"][choice]
-        _reveal(state, player, 1, events)
-    else:
-        pick = Rng(state["rng"]).choice(area["candidates"])
-    area["deposit"] = pick
-    _ev(state, events, "deposit_revealed", area=area_id, deposit=pick, player=player, revealed=True)
-
-
-def deposit_at(state: State, cell: str) -> dict[str, int]:
-    area_id = scen(state).area_of.get(cell)
-    if area_id is None:
-        return {}
-    dep = state["areas"][area_id]["deposit"]
-    return dict(scen(state).deposits[dep]) if dep else {}
 
 
 # ---------------------------------------------------------------- setup
@@ -606,31 +378,6 @@ def _hazards(state: State, events: list[Event]) -> None:
                 lose_module(state, cell, events, "seismic")
 
 
-def reactor_capacity(state: State, player: str, with_bonus: bool = True) -> tuple[int, int]:
-    """(capacity, working reactors) of IEC-15 / IEC-S-24; IEC-TECH-13 on undamaged reactors."""
-    x = int(param(state, "X"))
-    bonus = -(-x * int(param(state, "energy_recovery_factor_percent")) // 100)
-    cap = n = 0
-    for b in own(state, player, "reactor"):
-        if working_reactor(b):
-            n += 1
-            if with_bonus and has_tech(state, player, 13) and undamaged(state, b):
-                cap += bonus
-            else:
-                cap += x
-    return cap, n
-
-
-def power_candidates(state: State, player: str) -> list[dict[str, Any]]:
-    return [b for b in own(state, player) if b["modules"] >= 1 and b["kind"] != "reactor"]
-
-
-def power_slots(state: State, player: str) -> int:
-    pl = state["players"][player]
-    cap, n = reactor_capacity(state, player)
-    return max(0, cap + pl["received"] - pl["given"] - n)
-
-
 def _compute_power(state: State, player: str, events: list[Event]) -> None:
     """IEC-15.2 / IEC-S-24: reactors first, then the standing list, then a default order."""
     slots = power_slots(state, player)
@@ -680,7 +427,6 @@ def _power_phase(state: State, events: list[Event]) -> None:
                 state["players"][r]["received"] += amount
                 _reveal(state, g if has_tech(state, g, 4) else r, 4, events)
                 _ev(state, events, "power_given", player=g, to=r, count=amount)
-    from engine.iec.secret import auto_activate
 
     for p in state["order"]:
         auto_activate(state, p, 3, events)
@@ -719,8 +465,6 @@ def phase_active(state: State, ph: int) -> bool:
 
 
 def _start_phase(state: State, events: list[Event]) -> None:
-    from engine.iec import production, secret
-
     ph = state["phase"]
     state["done"] = []
     state["phase_open"] = True
@@ -766,9 +510,6 @@ def _end_phase(state: State, events: list[Event]) -> None:
 
 def advance(state: State, events: list[Event]) -> None:
     """Run automatic work until some player must decide (or the game ends)."""
-    from engine.iec.choices import has_choice
-    from engine.iec.secret import auto_activate
-
     while not state["over"]:
         if not state["phase_open"]:
             _start_phase(state, events)

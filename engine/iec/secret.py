@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.iec import choices as ch
-from engine.iec.rules import (
+from engine.iec.model import (
     Event,
     State,
     _discover,

@@ -1,28 +1,26 @@
 """The Power Grid game object: rules from this folder, chat layer from commands.py.
 
-The chat layer (commands.py) and the picture (render.py) are imported lazily, so the
-rules work (and are tested) without them, and Pillow is loaded only to draw.
+The chat layer (commands.py) and the picture (render.py) are imported lazily (through
+engine/core/game_base.py), so the rules work (and are tested) without them, and Pillow is
+loaded only to draw. The variant (engine/powergrid_alt) is a subclass: it overrides the rules
+members and the class-level switches (modules, capabilities), nothing else.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import N_, IllegalAction
+from engine.core.game_base import ModularGame
 from engine.core.protocol import (
     Action,
     BotFn,
-    CommandSpec,
-    Event,
+    Capabilities,
     OptionSpec,
     Ranking,
-    Reply,
     State,
-    Translator,
 )
 from engine.powergrid import rules
 from engine.powergrid.bots import BOTS
@@ -32,7 +30,7 @@ from engine.powergrid.rules_index import RULES_COMMANDS, RULES_INDEX
 from engine.powergrid.view import view
 
 
-class PowerGrid:
+class PowerGrid(ModularGame):
     id = "powergrid"
     name = N_("Power Grid")
     min_players = 2
@@ -42,17 +40,17 @@ class PowerGrid:
         self.bots: dict[str, BotFn] = dict(BOTS)
         # /rules <id>: rule id -> English title (N_-marked in rules_index.py), and the
         # commands each rule concerns.
-        self.rules_index: dict[str, str] = dict(RULES_INDEX)
-        self.rules_commands: dict[str, tuple[str, ...]] = dict(RULES_COMMANDS)
+        self.rules_index = dict(RULES_INDEX)
+        self.rules_commands = dict(RULES_COMMANDS)
+
+    # Standing orders (/order), /rules <id>, a default move, simultaneous bureaucracy (PG-42).
+    capabilities = Capabilities(
+        standing_orders=True, rules_index=True, default_move=True, simultaneous=True
+    )
 
     @property
     def options(self) -> Sequence[OptionSpec]:
         return OPTIONS
-
-    @property
-    def commands(self) -> Sequence[CommandSpec]:
-        specs: Sequence[CommandSpec] = self._chat().COMMANDS
-        return specs
 
     # --- rules (pure) ---
     # The three calls a simulation makes on every move are the rule functions themselves
@@ -113,64 +111,13 @@ class PowerGrid:
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []
 
-    # --- chat layer (commands.py) and picture (render.py), imported on first use ---
-    # A variant sharing this object names its own modules (engine/powergrid_alt/game.py).
+    # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py,
+    # imported on first use; a variant names its own modules (engine/powergrid_alt/game.py).
     chat_module = "engine.powergrid.commands"
     render_module = "engine.powergrid.render"
 
-    def _chat(self) -> ModuleType:
-        return importlib.import_module(self.chat_module)
 
-    def parse(
-        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
-    ) -> Action | list[Action] | Reply:
-        result: Action | list[Action] | Reply = self._chat().parse(state, player, name, args, t=t)
-        return result
+if TYPE_CHECKING:  # mypy checks the object against every declared part of the protocol
+    from engine.core.protocol import Game
 
-    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
-        return str(self._chat().describe_turn(state, player, t))
-
-    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
-        line: str | None = self._chat().describe_event(state, event, t)
-        return line
-
-    def buttons(
-        self, state: State, player: str, t: Translator | None = None
-    ) -> list[tuple[str, str]]:
-        chat = self._chat()
-        found: list[tuple[str, str]] = (
-            chat.buttons(state, player) if t is None else chat.buttons(state, player, t)
-        )
-        return found
-
-    def complete(
-        self, state: State | None, player: str | None, kind: str, prefix: str
-    ) -> list[str]:
-        return list(self._chat().complete(state, player, kind, prefix))
-
-    def is_picture_event(self, event: Event) -> bool:
-        return bool(self._chat().is_picture_event(event))
-
-    def undoable(self, events: list[Event]) -> bool:
-        return bool(self._chat().undoable(events))
-
-    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
-        """The board as one PNG (map and panel one under the other), words through `t`."""
-        picture: bytes = importlib.import_module(self.render_module).render(
-            self.view(state, viewer), viewer, t=t
-        )
-        return picture
-
-    def render_set(
-        self,
-        state: State,
-        viewer: str | None,
-        t: Translator | None = None,
-        previous: State | None = None,
-    ) -> list[Any]:
-        """The pictures sent together (map, panel), captions in words, changes since `previous`."""
-        before = None if previous is None else self.view(previous, viewer)
-        pictures: list[Any] = importlib.import_module(self.render_module).render_set(
-            self.view(state, viewer), viewer, t=t, previous=before
-        )
-        return pictures
+    _declared: Game = PowerGrid()

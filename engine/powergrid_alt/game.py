@@ -1,17 +1,19 @@
-"""The variant's game object: the base game object with this folder's rules.
+"""The variant's game object: a subclass of the base game object (python-chess style).
 
-Everything the chat layer and the picture need comes from this folder's commands.py and
-render.py, imported on first use (see engine/powergrid/game.py), so the rules work without
-them and Pillow is loaded only to draw.
+It overrides named members only: the rules members (this folder's rules), the class-level
+switches (`capabilities`, `chat_module`, `render_module`, options, bots) and the `anytime`
+hook. The chat layer and the picture come from this folder's commands.py and render.py,
+imported on first use (engine/core/game_base.py), so the rules work without them and Pillow
+is loaded only to draw. The base never tests for this variant's id.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import N_
-from engine.core.protocol import Action, BotFn, Event, OptionSpec, State
+from engine.core.protocol import Action, BotFn, Capabilities, OptionSpec, State
 from engine.powergrid.game import PowerGrid
 from engine.powergrid_alt import ending, rules
 from engine.powergrid_alt.bots import BOTS
@@ -27,35 +29,38 @@ class PowerGridAlt(PowerGrid):
     max_players = 4
     chat_module = "engine.powergrid_alt.commands"
     render_module = "engine.powergrid_alt.render"
+    # The end vote goes off turn; the variant rewrites phases 4-5 (ALT-n), so the base PG
+    # rules index would mislead (none here); the bureaucracy keeps the turn (no simultaneous
+    # phase); the base's default move (most cities powered, else pass or done) still fits.
+    capabilities = Capabilities(standing_orders=True, default_move=True)
 
     def __init__(self) -> None:
         self.bots: dict[str, BotFn] = dict(BOTS)
-        # The variant rewrites phases 4-5 (ALT-n); the base PG index would mislead.
-        self.rules_index: dict[str, str] = {}
-        self.rules_commands: dict[str, tuple[str, ...]] = {}
 
     @property
     def options(self) -> Sequence[OptionSpec]:
         return OPTIONS
 
+    # --- rules (pure): this folder's, as the same named members ---
+    current_players = staticmethod(rules.current_players)
+    apply = staticmethod(rules.apply)
+    is_over = staticmethod(rules.is_over)
+
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
         return rules.setup(players, options, seed)
-
-    def current_players(self, state: State) -> list[str]:
-        return rules.current_players(state)
 
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return legal_actions(state, player)
 
-    def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
-        return rules.apply(state, player, action)
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return view(state, player)
 
     def anytime(self, action: Action) -> bool:
         """No standing orders; only the table vote to end by agreement goes off turn."""
         return ending.anytime(action)
 
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        return view(state, player)
 
-    def is_over(self, state: State) -> bool:
-        return rules.is_over(state)
+if TYPE_CHECKING:  # mypy checks the object against every declared part of the protocol
+    from engine.core.protocol import Game
+
+    _declared: Game = PowerGridAlt()

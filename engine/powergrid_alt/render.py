@@ -39,7 +39,7 @@ from engine.core.picture import (
 from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
-from engine.powergrid.render.board import _name_masks, base_layer, hex_rgb, slot_boxes, tiles
+from engine.powergrid.render.board import base_layer, hex_rgb, name_masks, slot_boxes, tiles
 from engine.powergrid.render.layout import CITY_FONT, NODE_H, NODE_W, map_and_geometry
 from engine.powergrid.render.panel import PLAYER_HEX, Panel
 from engine.powergrid_alt.graph import alt_map
@@ -139,7 +139,7 @@ def _draw_names(img: Image.Image, g: Any) -> None:
     """The city names again, over the lines."""
     for name in sorted(g.pos):
         x, y = g.pos[name]
-        text, halo, dx = _name_masks(name)
+        text, halo, dx = name_masks(name)
         at = (round(x - dx), round(y + NODE_H / 2 + 1))
         img.paste(WHITE, at, halo)
         img.paste(INK, at, text)
@@ -313,7 +313,7 @@ def render_set(
     previous: dict[str, Any] | None = None,
 ) -> list[Picture]:
     """The pictures sent together (map, then panel) from GAME.view(...)."""
-    return finish(_sheets(view, viewer, t, previous), base._palette(view["map"]))
+    return finish(_sheets(view, viewer, t, previous), base.map_palette(view["map"]))
 
 
 def render(
@@ -324,7 +324,7 @@ def render(
     previous: dict[str, Any] | None = None,
 ) -> bytes:
     """The same pictures as one PNG, one under the other."""
-    return stacked(_sheets(view, viewer, t, previous), base._palette(view["map"]))
+    return stacked(_sheets(view, viewer, t, previous), base.map_palette(view["map"]))
 
 
 __all__ = ["CITY_FONT", "NAME", "log_lines", "render", "render_set"]

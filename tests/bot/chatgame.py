@@ -11,13 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, IllegalAction, ParseError, Reply, Rng, canonical_json
-from engine.core.protocol import ArgSpec, CommandSpec, OptionSpec, Translator
+from engine.core.game_base import BaseGame
+from engine.core.protocol import (
+    ArgSpec,
+    Capabilities,
+    CommandSpec,
+    EnglishTranslator,
+    OptionSpec,
+    Translator,
+)
 from tests.engine.core.toygame import DicePile
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-class ChatDicePile(DicePile):
+class ChatDicePile(DicePile, BaseGame):
     id = "dicepile"
     name = "Dice pile"
     options = (
@@ -35,6 +43,7 @@ class ChatDicePile(DicePile):
         CommandSpec("peek", N_("A private look"), kind="info"),
     )
     rules_index = {"TOY-1": "Turn order", "TOY-2": "Taking stones"}
+    capabilities = Capabilities(rules_index=True)
 
     def __init__(self, fail_render: bool = False) -> None:
         self.fail_render = fail_render
@@ -75,7 +84,12 @@ class ChatDicePile(DicePile):
 
     # --- chat layer
     def parse(
-        self, state: dict[str, Any], player: str, name: str, args: list[str]
+        self,
+        state: dict[str, Any],
+        player: str,
+        name: str,
+        args: list[str],
+        t: Translator | None = None,
     ) -> dict[str, Any] | list[dict[str, Any]] | Reply:
         if name == "pile":
             return Reply(f"{state['pile']} stones left.")
@@ -114,8 +128,11 @@ class ChatDicePile(DicePile):
             return t.gettext("{winner} takes the last stone!").format(**event)
         return None
 
-    def buttons(self, state: dict[str, Any], player: str) -> list[tuple[str, str]]:
-        return [(f"Take {n}", f"/take {n}") for n in (1, 2, 3) if n <= state["pile"]]
+    def buttons(
+        self, state: dict[str, Any], player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
+        word = (t or EnglishTranslator()).gettext
+        return [(word(f"Take {n}"), f"/take {n}") for n in (1, 2, 3) if n <= state["pile"]]
 
     def complete(
         self, state: dict[str, Any] | None, player: str | None, kind: str, prefix: str

@@ -21,6 +21,7 @@ from bot.reminders import (
 from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
+from engine.core.protocol import Capabilities
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, joined
 
@@ -113,6 +114,8 @@ def test_default_action_prefers_the_games_hook_then_a_do_nothing_action() -> Non
     assert default_action(game, state, "bob") is None  # not bob's turn
 
     class WithHook(ChatDicePile):
+        capabilities = Capabilities(rules_index=True, default_move=True)
+
         def default_action(self, state: dict, player: str) -> dict:
             return {"take": 3}
 

@@ -134,7 +134,7 @@ async def test_buttons_apply_once_and_go_stale(chat: Chat) -> None:
 
 async def test_long_button_commands_are_dropped(make_table, clock) -> None:
     class Wordy(ChatDicePile):
-        def buttons(self, state, player):
+        def buttons(self, state, player, t=None):
             return [("ok", "/take 1"), ("long", "/take 1 " + "x" * 80)]
 
     chat = Chat(make_table(game=Wordy()))
@@ -305,7 +305,7 @@ async def started_again(chat: Chat) -> list[Outbound]:
 
 async def test_unexpected_errors_are_answered_and_logged(make_table, caplog) -> None:
     class Broken(ChatDicePile):
-        def parse(self, state, player, name, args):
+        def parse(self, state, player, name, args, t=None):
             raise RuntimeError("boom")
 
     chat = Chat(make_table(game=Broken()))

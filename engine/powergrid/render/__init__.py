@@ -147,7 +147,8 @@ def change_words(
 
 
 @cache
-def _palette(map_key: str) -> Image.Image:
+def map_palette(map_key: str) -> Image.Image:
+    """The map's PNG palette (players, regions, resources, cards): shared with the variant."""
     mp, _g = map_and_geometry(map_key)
     regions = [hex_rgb(r["color"]) for r in mp["regions"]]
     tints = [tint_of(c) for c in regions]
@@ -244,7 +245,7 @@ def render_set(
     `view` is GAME.view(...) (VIEW.md); `previous` the view of the previous picture, whose
     differences are marked; `t` a translator; `map_data` overrides the map file (tests)."""
     sheets, map_key = _sheets(view, viewer, t, previous, map_data)
-    return finish(sheets, _palette(map_key))
+    return finish(sheets, map_palette(map_key))
 
 
 def render(
@@ -257,7 +258,7 @@ def render(
 ) -> bytes:
     """The same pictures as one PNG, one under the other."""
     sheets, map_key = _sheets(view, viewer, t, previous, map_data)
-    return stacked(sheets, _palette(map_key))
+    return stacked(sheets, map_palette(map_key))
 
 
 def map_key_of(map_data: dict[str, Any]) -> str:

@@ -163,7 +163,7 @@ def base_layer(map_key: str, regions: tuple[str, ...], w: Words, lang_key: str) 
         )
     for name in sorted(g.pos):
         x, y = g.pos[name]
-        text, halo, dx = _name_masks(name)
+        text, halo, dx = name_masks(name)
         at = (round(x - dx), round(y + NODE_H / 2 + 1))
         img.paste(WHITE, at, halo)
         img.paste(INK, at, text)
@@ -206,7 +206,7 @@ def _legend(
 
 
 @cache
-def _name_masks(name: str) -> tuple[Image.Image, Image.Image, int]:
+def name_masks(name: str) -> tuple[Image.Image, Image.Image, int]:
     """A city name's text and its halo as masks, and the x offset of its middle (the halo is
     the text dilated: several times cheaper than FreeType's stroked text)."""
     f = font(CITY_FONT, True)

@@ -1,0 +1,121 @@
+"""Base classes for game objects: the no-op extension hooks, and the chat-and-picture
+delegation written once (the parts of a game are modules: engine/<game>/commands.py for the
+chat layer, engine/<game>/render.py for the picture).
+
+A game declares what it has in `capabilities` (engine/core/protocol.py `Capabilities`) and
+overrides the hooks it declares, the way python-chess variants override a board's hooks;
+the table reads the declaration and never probes the object.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType, ModuleType
+from typing import Any, ClassVar
+
+from engine.core.protocol import (
+    Action,
+    Capabilities,
+    CommandSpec,
+    EnglishTranslator,
+    Event,
+    Reply,
+    State,
+    Translator,
+)
+
+_ENGLISH = EnglishTranslator()
+
+
+class BaseGame:
+    """The extension hooks, each a no-op until a game declares it in `capabilities`."""
+
+    capabilities: Capabilities = Capabilities()
+    rules_index: Mapping[str, str] = MappingProxyType({})
+    rules_commands: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+
+    def anytime(self, action: Action) -> bool:
+        """No action goes off turn (a game with standing orders overrides this)."""
+        return False
+
+    def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
+        """No secret part (a game with private events overrides this)."""
+        return None
+
+    def default_action(self, state: State, player: str) -> Action | None:
+        """No declared default move: the table's generic policy decides (bot/bots.py)."""
+        return None
+
+
+class ModularGame(BaseGame):
+    """A game whose chat layer and picture are modules, imported on first use (the rules
+    work, and are tested, without them; Pillow is loaded only to draw). Subclasses name the
+    modules and write their rules members (`view` is what the picture is drawn from)."""
+
+    chat_module: ClassVar[str]
+    render_module: ClassVar[str]
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _chat(self) -> ModuleType:
+        return importlib.import_module(self.chat_module)
+
+    # --- chat part ---
+    @property
+    def commands(self) -> Sequence[CommandSpec]:
+        specs: Sequence[CommandSpec] = self._chat().COMMANDS
+        return specs
+
+    def parse(
+        self, state: State, player: str, name: str, args: list[str], t: Translator | None = None
+    ) -> Action | list[Action] | Reply:
+        result: Action | list[Action] | Reply = self._chat().parse(state, player, name, args, t=t)
+        return result
+
+    def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
+        return str(self._chat().describe_turn(state, player, t))
+
+    def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
+        line: str | None = self._chat().describe_event(state, event, t)
+        return line
+
+    def buttons(
+        self, state: State, player: str, t: Translator | None = None
+    ) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = self._chat().buttons(state, player, t or _ENGLISH)
+        return found
+
+    def complete(
+        self, state: State | None, player: str | None, kind: str, prefix: str
+    ) -> list[str]:
+        return list(self._chat().complete(state, player, kind, prefix))
+
+    def is_picture_event(self, event: Event) -> bool:
+        return bool(self._chat().is_picture_event(event))
+
+    def undoable(self, events: list[Event]) -> bool:
+        return bool(self._chat().undoable(events))
+
+    # --- picture part ---
+    def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
+        """The board as one PNG as `viewer` may see it, words through `t`."""
+        picture: bytes = importlib.import_module(self.render_module).render(
+            self.view(state, viewer), viewer, t=t
+        )
+        return picture
+
+    def render_set(
+        self,
+        state: State,
+        viewer: str | None,
+        t: Translator | None = None,
+        previous: State | None = None,
+    ) -> list[Any]:
+        """The pictures sent together, captions in words, changes since `previous`."""
+        before = None if previous is None else self.view(previous, viewer)
+        pictures: list[Any] = importlib.import_module(self.render_module).render_set(
+            self.view(state, viewer), viewer, t=t, previous=before
+        )
+        return pictures
