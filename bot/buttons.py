@@ -38,9 +38,9 @@ def still_legal(table: TableBase, ctx: Ctx, command: str) -> bool:
         actions = parsed if isinstance(parsed, list) else [parsed]
         if not actions:
             return False
-        anytime = getattr(game, "anytime", None)
+        standing = game.capabilities.standing_orders
         if player not in game.current_players(state) and not (
-            anytime is not None and all(anytime(a) for a in actions)
+            standing and all(game.anytime(a) for a in actions)
         ):
             return False
         for action in actions:

@@ -24,7 +24,7 @@ from bot.cards.ending import EndPictures, Replay, end_of_game, replay_pictures
 from bot.context import Ctx
 from bot.deadlines import ChatSettings
 from bot.grammar import MAX_CAPTION, CommandLine, shorten
-from bot.i18n import translator
+from bot.i18n import tr, translator
 from bot.logtext import game_module
 from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
@@ -130,8 +130,9 @@ class EndingMixin(AnnounceMixin):
         return [
             Outbound(
                 ctx.chat_key,
-                self._t(ctx, "{game}: game over", game=game.name),
-                render={"what": "end", "game": row.id, "lang": ctx.lang},
+                tr(ctx.post_lang, "{game}: game over", game=tr(ctx.post_lang, game.name)),
+                render={"what": "end", "game": row.id, "lang": ctx.post_lang},
+                lang=ctx.post_lang,
                 silent=True,
             )
         ]

@@ -109,7 +109,7 @@ def end_of_game(
     last = figures.periods[-1] if figures.periods else 0
     subtitle = t.ngettext("{n} player", "{n} players", len(players)).format(n=len(players))
     subtitle += " · " + _period_text(game, t, last)
-    title = t.gettext("{game}: game over").format(game=game.name)
+    title = t.gettext("{game}: game over").format(game=t.gettext(game.name))
     card = game_over_card(title, subtitle, ranking, deciding(game, final), players, t)
     module = game_module(game.id)
     axis_message = getattr(module, "AXIS", N_("per round"))

@@ -15,14 +15,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import html
 import json
 import logging
 import re
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
@@ -33,8 +32,6 @@ from telegram import (
     BotCommand,
     CallbackQuery,
     Chat,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
     InputMediaPhoto,
     LinkPreviewOptions,
     Message,
@@ -42,7 +39,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -67,8 +64,26 @@ from telegram.request import BaseRequest
 
 from bot.health import beat
 from bot.i18n import LANGUAGES, tr
-from bot.messages import MAX_PAYLOAD_BYTES, Button, Inbound, Outbound
+from bot.messages import Inbound, Outbound
 from bot.outbox import DmClosed, RetryLater, Undeliverable
+from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
+    _COMMAND_TEXT,
+    _FIRST_COMMAND,
+    ADMIN_COMMANDS,
+    KEY_PREFIX,
+    MESSAGE_LIMIT,
+    chat_key,
+    command_text,
+    format_text,
+    keyboard,
+    message_chat_key,
+    needs_admin,
+    parse_chat_key,
+    parse_user_key,
+    split_text,
+    telegram_language_code,
+    user_key,
+)
 from bot.service import TableService
 from bot.settings import Settings
 from bot.supervisor import webhook_listen
@@ -76,19 +91,16 @@ from bot.supervisor import webhook_listen
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
-KEY_PREFIX = "tg:"
 # Where build_application leaves the adapter for `running` and the tests.
 ADAPTER_KEY = "boardchat.telegram"
 
 # Commands whose Inbound carries a real `is_admin` (one getChatMember call, cached briefly):
 # those the table lets a chat administrator use besides the table's creator.
-ADMIN_COMMANDS = frozenset({"abort", "settings", "kick", "start", "addbot"})
 ADMIN_CACHE_SECONDS = 60.0
 # Always routed to the table, even when no spec names them: Telegram clients send /start when a
 # user opens the bot (that is what lets the bot message them privately) and /help is universal.
 ALWAYS_COMMANDS = ("start", "help")
 # Bot API limits.
-MESSAGE_LIMIT = 4096
 CAPTION_LIMIT = 1024
 MEDIA_GROUP_LIMIT = 10  # photos in one sendMediaGroup
 TOAST_LIMIT = 200
@@ -103,123 +115,10 @@ NETWORK_RETRY = 5.0
 # On SIGTERM, handlers still running after this long are left (their updates are in the inbox).
 STOP_GRACE = 1.0
 # "/bid@boardchat_bot 13 20" -> name "bid", rest " 13 20".
-_COMMAND_TEXT = re.compile(r"^/([A-Za-z0-9_]+)(?:@[A-Za-z0-9_]+)?(.*)$", re.DOTALL)
-_FIRST_COMMAND = re.compile(r"/([A-Za-z0-9_]+)")
 _NAMES_KEPT = 10_000
 
 
 # ---------------------------------------------------------------- keys
-
-
-def chat_key(chat_id: int, thread_id: int | None = None) -> str:
-    return f"{KEY_PREFIX}{chat_id}" if thread_id is None else f"{KEY_PREFIX}{chat_id}:{thread_id}"
-
-
-def parse_chat_key(key: str) -> tuple[int, int | None]:
-    """ "tg:-100123:7" -> (-100123, 7); raises ValueError for a key that is not Telegram's."""
-    if not key.startswith(KEY_PREFIX):
-        raise ValueError(f"not a Telegram chat key: {key!r}")
-    chat, _, thread = key[len(KEY_PREFIX) :].partition(":")
-    return int(chat), int(thread) if thread else None
-
-
-def user_key(user_id: int) -> str:
-    return f"{KEY_PREFIX}{user_id}"
-
-
-def parse_user_key(key: str) -> int | None:
-    """ "tg:42" -> 42; None for another platform's (or a bot seat's) key."""
-    if not key.startswith(KEY_PREFIX):
-        return None
-    try:
-        return int(key[len(KEY_PREFIX) :])
-    except ValueError:
-        return None
-
-
-def message_chat_key(message: Message) -> str:
-    """A forum topic is its own table; a reply thread in an ordinary group is not."""
-    thread = message.message_thread_id if message.is_topic_message else None
-    return chat_key(message.chat.id, thread)
-
-
-def command_text(text: str) -> str:
-    """Drop the "@botname" Telegram appends to commands in groups: "/Bid@x 13" -> "/bid 13"."""
-    match = _COMMAND_TEXT.match(text.strip())
-    if not match:
-        return text.strip()
-    return f"/{match.group(1).lower()}{match.group(2)}".rstrip()
-
-
-def needs_admin(text: str) -> bool:
-    match = _FIRST_COMMAND.search(text)
-    return match is not None and match.group(1).lower() in ADMIN_COMMANDS
-
-
-def telegram_language_code(lang: str) -> str:
-    """Our catalog names ("zh_Hant") -> Telegram's two-letter ISO 639-1 codes ("zh")."""
-    return lang.replace("-", "_").split("_")[0].lower()
-
-
-# ---------------------------------------------------------------- formatting
-
-
-def format_text(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, str | None]:
-    """(text, parse_mode): plain text, or HTML with "@Name" turned into links to the users.
-
-    Only Telegram users can be linked; other seats (bots, other platforms) stay "@Name".
-    """
-    links: dict[str, int] = {}
-    for key, name in mentions:
-        user_id = parse_user_key(key)
-        if user_id is not None and name:
-            links.setdefault(name, user_id)
-    if not links:
-        return text, None
-    escaped = html.escape(text, quote=False)
-    # Longest names first, so "@Ann Lee" wins over "@Ann".
-    by_escaped = {html.escape(name, quote=False): (name, uid) for name, uid in links.items()}
-    pattern = re.compile(
-        "@(" + "|".join(re.escape(n) for n in sorted(by_escaped, key=len, reverse=True)) + ")"
-    )
-
-    def link(match: re.Match[str]) -> str:
-        name, uid = by_escaped[match.group(1)]
-        return f'<a href="tg://user?id={uid}">{html.escape(name, quote=False)}</a>'
-
-    return pattern.sub(link, escaped), ParseMode.HTML
-
-
-def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Cut a long text into messages, at line breaks where possible, then at spaces."""
-    chunks: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit + 1)
-        if cut <= 0:
-            cut = rest.rfind(" ", 0, limit + 1)
-        if cut <= 0:
-            cut = limit
-        chunks.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip("\n ")
-    if rest.strip():
-        chunks.append(rest)
-    return [c for c in chunks if c.strip()]
-
-
-def keyboard(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:
-    """Outbound buttons -> an inline keyboard; a payload Telegram would refuse is left out."""
-    result: list[list[InlineKeyboardButton]] = []
-    for row in rows:
-        line = []
-        for button in row:
-            if not button.payload or len(button.payload.encode()) > MAX_PAYLOAD_BYTES:
-                log.error("telegram: button %r dropped: payload over 64 bytes", button.label)
-                continue
-            line.append(InlineKeyboardButton(button.label, callback_data=button.payload))
-        if line:
-            result.append(line)
-    return InlineKeyboardMarkup(result) if result else None
 
 
 def _told_by_toast(out: Outbound, presser: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, ParseError, Reply, Rng, canonical_json
 from engine.core.game_base import BaseGame
+from engine.core.picture import Picture
 from engine.core.protocol import (
     ArgSpec,
     Capabilities,
@@ -144,10 +145,15 @@ class ChatDicePile(DicePile, BaseGame):
     def is_picture_event(self, event: dict[str, Any]) -> bool:
         return event["type"] in ("bonus", "game_over")
 
-    def render(self, state: dict[str, Any], viewer: str | None) -> bytes:
+    def render(self, state: dict[str, Any], viewer: str | None, t: Any = None) -> bytes:
         if self.fail_render:
             raise RuntimeError("the renderer broke")
         return PNG_MAGIC + canonical_json(self.view(state, viewer)).encode()
+
+    def render_set(
+        self, state: dict[str, Any], viewer: str | None, t: Any = None, previous: Any = None
+    ) -> list[Picture]:
+        return [Picture(self.render(state, viewer, t), "", 1, 1)]
 
     def undoable(self, events: list[dict[str, Any]]) -> bool:
         return not any(e["type"] == "bonus" for e in events)
