@@ -60,7 +60,7 @@ class Together(ChatDicePile):
     def describe_turn(self, state: dict[str, Any], player: str | None, t: Any) -> str:
         return f"{state['pile']} stones; everybody takes 1 to 3."
 
-    def buttons(self, state: dict[str, Any], player: str) -> list[tuple[str, str]]:
+    def buttons(self, state: dict[str, Any], player: str, t: Any = None) -> list[tuple[str, str]]:
         return [(f"Take {n}", f"/take {n}") for n in (1, 2, 3)]
 
 
