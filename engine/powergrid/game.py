@@ -134,6 +134,12 @@ class PowerGrid:
         line: str | None = self._chat().describe_event(state, event, t)
         return line
 
+    def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
+        chat = self._chat()
+        describe = getattr(chat, "describe_private_event", chat.describe_event)
+        line: str | None = describe(state, event, t)
+        return line
+
     def buttons(
         self, state: State, player: str, t: Translator | None = None
     ) -> list[tuple[str, str]]:
