@@ -48,10 +48,11 @@ class InfoMixin(AnnounceMixin):
             )
         state = json.loads(row.state_json or "{}")
         seat = ctx.seat()
-        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, lang=ctx.lang)
-        text = game.describe_turn(
-            state, seat.display_name if seat else None, translator(ctx.lang)
-        ).strip()
+        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, lang=ctx.post_lang)
+        t = translator(ctx.post_lang)
+        # The group sees the public turn only (issue 20): what the asker alone may know (their
+        # hidden money, their standing orders) goes to them alone.
+        text = game.describe_turn(state, None, t).strip()
         current = list(game.current_players(state))
         text = self._t(
             ctx, "{game}, waiting for {who}.", game=game.name, who=", ".join(current) or "-"
@@ -61,7 +62,22 @@ class InfoMixin(AnnounceMixin):
             text += "\n" + self._t(
                 ctx, "Deadline: {left}.", left=self._left(ctx, reminder.due_at - self.clock())
             )
-        return [Outbound(ctx.chat_key, text, buttons=prompt.buttons)]
+        out = [Outbound(ctx.chat_key, text, buttons=prompt.buttons)]
+        if seat is not None:
+            mine = game.describe_turn(state, seat.display_name, t).strip()
+            if mine and mine != game.describe_turn(state, None, t).strip():
+                out.append(self._to_sender(ctx, mine))
+        return out
+
+    def _to_sender(self, ctx: Ctx, text: str) -> Outbound:
+        """A message for the sender alone (issue 20): a private message (DM on Telegram, an
+        ephemeral reply on Discord), never the group."""
+        return Outbound(
+            ctx.chat_key,
+            text,
+            private_to=ctx.inbound.user_key,
+            mentions=[(ctx.inbound.user_key, ctx.inbound.display_name)],
+        )
 
     def _left(self, ctx: Ctx, seconds: float) -> str:
         if seconds <= 0:
@@ -232,8 +248,9 @@ class InfoMixin(AnnounceMixin):
     async def _cmd_games(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         await self._remember(ctx)
         rows = await self.store.user_games(ctx.inbound.user_key)
+        # The asker's games are theirs to know (issue 20): the list goes to them alone.
         if not rows:
-            return self._say(ctx, self._t(ctx, "You are not in any open game."))
+            return [self._to_sender(ctx, self._t(ctx, "You are not in any open game."))]
         lines = [self._t(ctx, "Your games:")]
         for row in rows:
             game = self.games.get(row.game_id)
@@ -252,7 +269,7 @@ class InfoMixin(AnnounceMixin):
                     else self._t(ctx, "waiting for {who}", who=", ".join(current) or "-")
                 )
             lines.append(f"- {name} @ {row.chat_key}: {where}")
-        return self._say(ctx, "\n".join(lines))
+        return [self._to_sender(ctx, "\n".join(lines))]
 
 
 def _same_id(rule: str, text: str) -> bool:

@@ -138,7 +138,7 @@ class LobbyMixin(MovesMixin):
     def _busy(self, ctx: Ctx) -> list[Outbound]:
         row = ctx.game
         if row is None:
-            return self._say(ctx, self._t(ctx, "Please try again."))
+            return self._refuse(ctx, self._t(ctx, "Please try again."))
         name = (
             tr(ctx.lang, self.games[row.game_id].name) if row.game_id in self.games else row.game_id
         )
@@ -147,7 +147,7 @@ class LobbyMixin(MovesMixin):
             if row.status == "lobby"
             else self._t(ctx, "in play")
         )
-        return self._say(
+        return self._refuse(
             ctx,
             self._t(
                 ctx,
@@ -163,7 +163,7 @@ class LobbyMixin(MovesMixin):
         if row is None:
             return self._no_game(ctx)
         if row.status != "lobby":
-            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+            return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         game = self._game_of(row)
         ib = ctx.inbound
         outcome, name = await self.store.add_seat(
@@ -183,13 +183,13 @@ class LobbyMixin(MovesMixin):
         if outcome is Outcome.DUPLICATE:
             return []
         if outcome is Outcome.ALREADY:
-            return self._say(ctx, self._t(ctx, "You are already seated as {name}.", name=name))
+            return self._refuse(ctx, self._t(ctx, "You are already seated as {name}.", name=name))
         if outcome is Outcome.FULL:
-            return self._say(
+            return self._refuse(
                 ctx, self._t(ctx, "The table is full ({n} players).", n=game.max_players)
             )
         if outcome is Outcome.GONE:
-            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+            return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         seats = await self.store.seats(row.id)
         names = ", ".join(s.display_name for s in seats)
         text = tr(
@@ -215,18 +215,18 @@ class LobbyMixin(MovesMixin):
         if row is None:
             return self._no_game(ctx)
         if row.status != "lobby":
-            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+            return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         game = self._game_of(row)
         kinds = list(game.bots)
         if not kinds:
-            return self._say(
+            return self._refuse(
                 ctx, self._t(ctx, "{game} has no computer players.", game=tr(ctx.lang, game.name))
             )
         kind = line.args[0].casefold() if line.args else default_bot_kind(kinds)
         if kind not in game.bots:
-            return self._say(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
+            return self._refuse(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
         if ctx.seat() is None and not self._can_manage(ctx):
-            return self._say(ctx, self._t(ctx, "Only seated players or the creator add bots."))
+            return self._refuse(ctx, self._t(ctx, "Only seated players or the creator add bots."))
         user_key = f"bot:{secrets.token_hex(6)}"
         outcome, name = await self.store.add_seat(
             row.id,
@@ -244,7 +244,7 @@ class LobbyMixin(MovesMixin):
         if row is None:
             return self._no_game(ctx)
         if row.status != "lobby":
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -256,9 +256,9 @@ class LobbyMixin(MovesMixin):
         if outcome is Outcome.DUPLICATE:
             return []
         if outcome is Outcome.ABSENT:
-            return self._say(ctx, self._t(ctx, "You are not seated at this table."))
+            return self._refuse(ctx, self._t(ctx, "You are not seated at this table."))
         if outcome is Outcome.GONE:
-            return self._say(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+            return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         seats = await self.store.seats(row.id)
         return self._say(
             ctx,
@@ -276,15 +276,15 @@ class LobbyMixin(MovesMixin):
         if row is None:
             return self._no_game(ctx)
         if row.status != "lobby":
-            return self._say(ctx, self._t(ctx, "The game is already running. /status"))
+            return self._refuse(ctx, self._t(ctx, "The game is already running. /status"))
         if not self._can_manage(ctx):
-            return self._say(
+            return self._refuse(
                 ctx, self._t(ctx, "Only the creator (or a chat admin) starts the game.")
             )
         game = self._game_of(row)
         seats = ctx.seats
         if not game.min_players <= len(seats) <= game.max_players:
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -300,7 +300,7 @@ class LobbyMixin(MovesMixin):
         try:
             state = game.setup(names, dict(row.options), seed)
         except IllegalAction as err:
-            return self._say(ctx, explain(ctx.lang, err))
+            return self._refuse(ctx, explain(ctx.lang, err))
         state_json = canonical_json(state)
         hours = await self._deadline_hours(row.chat_key, ctx)
         async with self._lock(row.id):
@@ -342,7 +342,7 @@ class LobbyMixin(MovesMixin):
             if result.outcome is Outcome.DUPLICATE:
                 return []
             if result.outcome is not Outcome.OK:
-                return self._say(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
+                return self._refuse(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
         ctx.game = replace(row, status="active", seed=seed, version=result.version)
         self.wake_senders()
         return self._queued(out, result.outbox_ids)

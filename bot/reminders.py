@@ -715,10 +715,20 @@ class Reminders:
             private = user.dm_ok
             if point.kind == "start" and not private:
                 continue  # the table's prompt already mentioned them in the chat
-            # a reminder is addressed to one person: their language, in the chat too
+            # A reminder is addressed to one person: their language, in the chat too. One that
+            # must go to the group (the player never wrote to the bot privately) tells the
+            # public turn only: their hidden money and standing orders stay theirs (issue 20).
             lang = normalize(user.lang or seat.lang or chat_lang)
             text = reminder_text(
-                lang, point.kind, game, state, seat.display_name, row.chat_key, left, settings
+                lang,
+                point.kind,
+                game,
+                state,
+                seat.display_name,
+                row.chat_key,
+                left,
+                settings,
+                personal=private,
             )
             if private:
                 outs.append(
@@ -764,7 +774,8 @@ class Reminders:
         if not lines:
             return False
         text = tr(lang, "Games waiting for you:") + "\n" + "\n".join(lines)
-        await self.table.push([Outbound(chat_key, text, lang=lang)])
+        # The digest names the user's games and their private turn texts: to them alone.
+        await self.table.push([Outbound(chat_key, text, private_to=user_key, lang=lang)])
         return True
 
 
@@ -783,9 +794,11 @@ def reminder_text(
     chat_key: str,
     left: float,
     settings: ChatSettings,
+    personal: bool = True,
 ) -> str:
-    """The reminder for one player: the game, the chat, the time left, what is expected."""
-    what = game.describe_turn(state, player, translator(lang)).strip()
+    """The reminder for one player: the game, the chat, the time left, what is expected (with
+    what only they may know when `personal`, i.e. when it is sent to them alone)."""
+    what = game.describe_turn(state, player if personal else None, translator(lang)).strip()
     chat = chat_label(chat_key)
     if kind == "start":
         head = tr(

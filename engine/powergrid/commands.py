@@ -1211,7 +1211,8 @@ def market_text(view: View, t: Translator) -> str:
 
 def _parse_plants(state: State, player: str, words: list[str], t: Translator) -> Reply:
     _no_args("plants", words)
-    return Reply(plants_text(_view(state, player), t))
+    # A public answer: with hidden money it shows nobody's money, the asker's included.
+    return Reply(plants_text(_view(state, None if state.get("hidden_money") else player), t))
 
 
 def plants_text(view: View, t: Translator) -> str:
@@ -1414,11 +1415,29 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         view = _view(state, None)
         ranking = event.get("ranking") or view.get("ranking") or []
         return t.gettext("Game over! {ranking}").format(ranking=_ranking_text(view, ranking, t))
-    text = EVENT_TEXTS.get(kind)
+    if event.get("private"):
+        # A private event (a standing order placed, cancelled or dropped) has no public line:
+        # the table does not learn that a limit or a plan exists (issue 20, PG-22); its owner
+        # reads `describe_private_event`.
+        return None
+    return _event_line(event, t)
+
+
+def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
+    """The line for the event's owner alone (`event["player"]` of a private event)."""
+    if event.get("type") == "game_over":
+        return describe_event(state, event, t)
+    return _event_line(event, t)
+
+
+def _event_line(event: Event, t: Translator) -> str | None:
+    text = EVENT_TEXTS.get(event.get("type", ""))
     if text is None:
         return None
     line = text(event, t)
-    if event.get("by_order"):
+    # The tag marks the player's own move made by their order, never a phase line the order
+    # happened to trigger (issue 20: the tag spilled onto "Now: ..." lines).
+    if event.get("by_order") and event.get("player"):
         line += " " + t.gettext("(standing order)")
     return line
 
@@ -1642,7 +1661,12 @@ def undoable(events: list[Event]) -> bool:
 
 def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[str, str]]:
     """Small choices for `player` now, as (label, command text)."""
-    return buttons_for(_view(state, player), player, t)
+    view = _view(state, player)
+    if state.get("hidden_money") and player in view["players"]:
+        # Buttons are posted in the group: under hidden money they must not be filtered by
+        # the player's money (the affordable bids would tell it), issue 20.
+        view["players"][player] = {**view["players"][player], "money": None}
+    return buttons_for(view, player, t)
 
 
 def _just_bought(view: View, player: str) -> int | None:

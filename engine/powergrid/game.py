@@ -18,11 +18,13 @@ from engine.core.protocol import (
     Action,
     BotFn,
     Capabilities,
+    Event,
     OptionSpec,
     Ranking,
     State,
+    Translator,
 )
-from engine.powergrid import rules
+from engine.powergrid import commands, rules
 from engine.powergrid.bots import BOTS
 from engine.powergrid.legal import legal_actions
 from engine.powergrid.options import OPTIONS
@@ -45,7 +47,11 @@ class PowerGrid(ModularGame):
 
     # Standing orders (/order), /rules <id>, a default move, simultaneous bureaucracy (PG-42).
     capabilities = Capabilities(
-        standing_orders=True, rules_index=True, default_move=True, simultaneous=True
+        standing_orders=True,
+        private_events=True,
+        rules_index=True,
+        default_move=True,
+        simultaneous=True,
     )
 
     @property
@@ -110,6 +116,11 @@ class PowerGrid(ModularGame):
 
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []
+
+    def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
+        """The owner's line of a private event (a standing order placed, changed, dropped)."""
+        line: str | None = commands.describe_private_event(state, event, t)
+        return line
 
     # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py,
     # imported on first use; a variant names its own modules (engine/powergrid_alt/game.py).

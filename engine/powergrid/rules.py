@@ -66,7 +66,21 @@ def emit(state: State, events: list[Event], kind: str, **fields: Any) -> None:
     log = state["log"]
     log.append(ev)
     if len(log) > LOG_SIZE:
-        del log[0]
+        trim_log(log)
+
+
+def trim_log(log: list[Event]) -> None:
+    """Keep every entry that is among the last LOG_SIZE some viewer sees (issue 20): the last
+    LOG_SIZE public entries and each player's last LOG_SIZE of his own private ones, so a
+    rival's private event never pushes a public entry out of anyone's view."""
+    seen: dict[str | None, int] = {}
+    keep: list[Event] = []
+    for entry in reversed(log):
+        owner = entry.get("player") if entry.get("private") else None
+        seen[owner] = seen.get(owner, 0) + 1
+        if seen[owner] <= LOG_SIZE:
+            keep.append(entry)
+    log[:] = reversed(keep)
 
 
 def limits(state: State) -> dict[str, int]:

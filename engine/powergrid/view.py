@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.powergrid import market as mk
 from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, STEP3
-from engine.powergrid.rules import State, current_players, expected, limits
+from engine.powergrid.rules import LOG_SIZE, State, current_players, expected, limits
 
 
 def _own_orders(state: State, viewer: str | None) -> dict[str, Any]:
@@ -19,6 +19,13 @@ def _own_orders(state: State, viewer: str | None) -> dict[str, Any]:
     from engine.powergrid.orders import owned_by
 
     return owned_by(state, viewer)
+
+
+def _log(state: State, viewer: str | None) -> list[dict[str, Any]]:
+    """The last LOG_SIZE entries the viewer may see: filtered first, then cut (issue 20), so
+    nobody's private entries shorten another's view."""
+    mine = [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer]
+    return mine[-LOG_SIZE:]
 
 
 def view(state: State, viewer: str | None) -> dict[str, Any]:
@@ -64,7 +71,7 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         else state["pending_discard"]["player"],
         "region_pickers": list(state["region_pickers"]),
         "thresholds": {"step2": lim["step2"], "end": lim["end"], "max_plants": lim["max_plants"]},
-        "log": [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer],
+        "log": _log(state, viewer),
         "orders": _own_orders(state, viewer),  # the viewer's standing orders, nobody else's
         "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
     }

@@ -150,7 +150,9 @@ def test_build_plan_skips_a_full_city_tells_only_its_owner_and_keeps_the_turn() 
     assert any(e["type"] == "order_dropped" for e in GAME.view(s, "b")["log"])
     assert not any(e["type"] == "order_dropped" for e in GAME.view(s, "a")["log"])
     assert not any(e["type"] == "order_dropped" for e in GAME.view(s, None)["log"])
-    line = commands.describe_event(s, dropped[0], commands._ENGLISH)
+    # issue 20: no public line at all; the owner's private line names no city.
+    assert commands.describe_event(s, dropped[0], commands._ENGLISH) is None
+    line = commands.describe_private_event(s, dropped[0], commands._ENGLISH)
     assert line and "Flensburg" not in line and "b" in line
     reply = commands.parse(s, "b", "orders", [])
     assert isinstance(reply, Reply) and reply.private and "full" in reply.text

@@ -1,0 +1,205 @@
+"""Noninterference through the table service (issue 20) for Power Grid (alternative rules),
+Hexania and IEC; Power Grid's own is tests/bot/test_noninterference_powergrid.py.
+
+Two tables in two chats of one store start alike; their stored states are then made to differ
+only in what the observer (alice) may not know, and the same public sequence of moves is
+played on both (through `Table.act`, the adapters' internal API). Everything alice receives
+must be identical: group posts with buttons, sender-only replies (Telegram shows them in the
+group), her own private messages, the answers to anyone's /status, /log, /orders, the
+reminders pushed at the deadline, `view`/`describe_turn` for her, and her picture (bytes).
+
+What each game hides, and the allowed differences (the comparison stops at the first):
+- powergrid_alt (hidden_money=yes): bob's money and the deck below its top cards; allowed: a
+  plant drawn from the differing deck (the public market changes, ALT rules follow PG-4).
+- hexania: nothing but the random generator (future dice, view() leaves it out); allowed: the
+  first roll (`rolled` or any event after which the public view differs by dice).
+- iec: another company's technologies and standing modes, private choices, which face-down
+  tokens are real (the engine test's `_differ`); allowed: `tech_revealed`,
+  `token_activated`, `swept`, `flex_declared`, `subsidy` (IEC-S-26, corrections 1.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import random
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.messages import Outbound
+from bot.scheduler import Scheduler
+from bot.store import Store
+from bot.table import Table
+from engine.core import EnglishTranslator, Rng, canonical_json
+from engine.core.protocol import Game
+from engine.core.rng import new_rng_state
+from engine.hexania import GAME as HEXANIA
+from engine.iec import GAME as IEC
+from engine.powergrid_alt import GAME as ALT
+from tests.bot.helpers import Chat, FakeClock
+from tests.bot.test_noninterference_powergrid import seen_by
+from tests.engine.iec.test_noninterference import ALLOWED as IEC_ALLOWED
+from tests.engine.iec.test_noninterference import _differ as iec_differ
+
+T = EnglishTranslator()
+OBS, HOLDER = "alice", "bob"
+PLAYERS = ["alice", "bob", "carol"]
+QUERIES = ["/status", "/log", "/orders", "/board"]
+State = dict[str, Any]
+Differ = Callable[[st.DrawFn, State, State], None]
+
+
+def _alt_differ(draw: st.DrawFn, a: State, b: State) -> None:
+    keep = draw(st.integers(3, 6), label="deck cards in common")
+    for state in (a, b):
+        state["players"][HOLDER]["money"] = draw(st.sampled_from([30, 50, 80, 150]))
+        tail = state["deck"][keep:]
+        random.Random(draw(st.integers(0, 999))).shuffle(tail)
+        state["deck"][keep:] = tail
+
+
+def _hexania_differ(draw: st.DrawFn, a: State, b: State) -> None:
+    b["rng"] = new_rng_state(draw(st.integers(0, 2**20), label="other generator"))
+
+
+def _iec_differ(draw: st.DrawFn, a: State, b: State) -> None:
+    iec_differ(draw, a, b, HOLDER, OBS)
+
+
+def _allowed(game_id: str, events: list[dict[str, Any]]) -> bool:
+    kinds = {e.get("type") for e in events}
+    if game_id == "iec":
+        return bool(kinds & IEC_ALLOWED)
+    return False  # a divergence of the public view is checked by the caller
+
+
+GAMES: dict[str, tuple[Game, str, Differ]] = {
+    "powergrid_alt": (ALT, "hidden_money=yes", _alt_differ),
+    "hexania": (HEXANIA, "", _hexania_differ),
+    "iec": (IEC, "", _iec_differ),
+}
+
+
+def public(game: Game, state: State) -> str:
+    return json.dumps(game.view(state, None), sort_keys=True)
+
+
+async def _play(data: st.DataObject, root: Path, game_id: str) -> None:
+    game, options, differ = GAMES[game_id]
+    draw = data.draw
+    clock = FakeClock()
+    pushed: list[Outbound] = []
+
+    async def send(out: Outbound) -> None:
+        pushed.append(out)
+
+    seed = draw(st.integers(0, 2**16), label="seed")
+
+    async def open_table() -> tuple[Store, Table, list[Chat]]:
+        store = await Store.open(str(root / "db.sqlite3"), clock=clock)
+        table = Table(store, games={game_id: game}, clock=clock, render=False, seeder=lambda: seed)
+        table.register_sender("local", send)
+        return store, table, [Chat(table, chat_key="local:a"), Chat(table, chat_key="local:b")]
+
+    store, table, chats = await open_table()
+    pks = []
+    for chat in chats:
+        await chat.say("alice", f"/new {game_id} {options}".strip())
+        await chat.say("alice", "/settings deadline=10m")
+        for name in PLAYERS[1:]:
+            await chat.say(name, "/join")
+        await chat.say("alice", "/start")
+        row = await store.open_game(chat.chat_key)
+        assert row is not None and row.state_json is not None
+        pks.append(row.id)
+    base = json.loads(row.state_json)
+    rng = Rng(new_rng_state(seed))
+    bot = next(iter(game.bots.values()))
+    for _ in range(draw(st.integers(0, 20), label="forward")):  # public variety first
+        if game.is_over(base):
+            break
+        p = game.current_players(base)[0]
+        base, _ = game.apply(base, p, bot(copy.deepcopy(base), p, rng))
+    states = [copy.deepcopy(base), copy.deepcopy(base)]
+    differ(draw, states[0], states[1])
+    await store.close()
+    with sqlite3.connect(root / "db.sqlite3") as db:
+        for pk, state in zip(pks, states, strict=True):
+            db.execute("UPDATE games SET state_json = ? WHERE id = ?", (canonical_json(state), pk))
+    store, table, chats = await open_table()
+    sched = Scheduler(table, clock=clock)
+    await sched.run_due()
+    key = f"local:{OBS}"
+    try:
+        for _step in range(draw(st.integers(1, 6), label="moves")):
+            rows_before = [await store.game(pk) for pk in pks]
+            before = [json.loads(r.state_json) for r in rows_before]  # type: ignore[union-attr,arg-type]
+            if game.is_over(before[0]) or public(game, before[0]) != public(game, before[1]):
+                break
+            assert game.view(before[0], OBS) == game.view(before[1], OBS)
+            assert game.describe_turn(before[0], OBS, T) == game.describe_turn(before[1], OBS, T)
+            asker = draw(st.sampled_from(PLAYERS), label="asker")
+            query = draw(st.sampled_from(QUERIES), label="query")
+            got = [seen_by(await c.say(asker, query), c.chat_key, key) for c in chats]
+            assert got[0] == got[1], (asker, query)
+            player = game.current_players(before[0])[0]
+            action = bot(copy.deepcopy(before[0]), player, rng)
+            outs = [await c.table.act(c.inbound(player), action) for c in chats]
+            versions = [r.version for r in rows_before]  # type: ignore[union-attr]
+            news = []
+            for pk, v in zip(pks, versions, strict=True):
+                rows = await store.actions(pk)
+                news.append([e for r in rows if r.version > v for e in r.events])
+            after = [json.loads((await store.game(pk)).state_json) for pk in pks]  # type: ignore[union-attr,arg-type]
+            if any(_allowed(game_id, ev) for ev in news):
+                break  # IEC-S-26: a secret revealed by the rules
+            if public(game, after[0]) != public(game, after[1]):
+                break  # a rules reveal (a draw from the deck, a die, a secret used): stop
+            seen = [seen_by(o, c.chat_key, key) for o, c in zip(outs, chats, strict=True)]
+            assert seen[0] == seen[1], action
+        last = [json.loads((await store.game(pk)).state_json) for pk in pks]  # type: ignore[union-attr,arg-type]
+        if public(game, last[0]) == public(game, last[1]):
+            assert game.render(last[0], OBS, T) == game.render(last[1], OBS, T)
+            pushed.clear()
+            clock.advance(700)
+            await sched.run_due()
+            per_chat = [
+                seen_by([o for o in pushed if o.chat_key == c.chat_key], c.chat_key, key)
+                for c in chats
+            ]
+            assert per_chat[0] == per_chat[1]
+    finally:
+        await store.close()
+
+
+def _run(data: st.DataObject, game_id: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(_play(data, Path(tmp), game_id))
+
+
+EXAMPLES = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_alt_hidden_money_and_deck_do_not_reach_alice(data: st.DataObject) -> None:
+    _run(data, "powergrid_alt")
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_hexania_the_generator_does_not_reach_alice(data: st.DataObject) -> None:
+    _run(data, "hexania")
+
+
+@EXAMPLES
+@given(data=st.data())
+def test_iec_s26_secrets_do_not_reach_alice_through_the_table(data: st.DataObject) -> None:
+    _run(data, "iec")
