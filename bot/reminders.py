@@ -41,7 +41,6 @@ from bot.deadlines import (
     Point,
     decide,
     format_duration,
-    human_duration,
     human_when,
     next_local_hour,
     out_of_quiet,
@@ -53,6 +52,7 @@ from bot.deadlines import (
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import normalize, tr, translator
 from bot.messages import Inbound, Outbound
+from bot.reminder_text import chat_label, reminder_text
 from bot.store import GameRow, SeatRow, TurnPlan
 from bot.store_protocol import Store
 from engine.core import N_
@@ -777,52 +777,3 @@ class Reminders:
         # The digest names the user's games and their private turn texts: to them alone.
         await self.table.push([Outbound(chat_key, text, private_to=user_key, lang=lang)])
         return True
-
-
-def chat_label(chat_key: str) -> str:
-    """How a reminder names a chat. The adapters do not pass chat titles yet, so the chat key
-    it is ("tg:-1001234", "dc:5678")."""
-    return chat_key
-
-
-def reminder_text(
-    lang: str,
-    kind: str,
-    game: Game,
-    state: State,
-    player: str,
-    chat_key: str,
-    left: float,
-    settings: ChatSettings,
-    personal: bool = True,
-) -> str:
-    """The reminder for one player: the game, the chat, the time left, what is expected (with
-    what only they may know when `personal`, i.e. when it is sent to them alone)."""
-    what = game.describe_turn(state, player if personal else None, translator(lang)).strip()
-    chat = chat_label(chat_key)
-    if kind == "start":
-        head = tr(
-            lang,
-            "Your move in {game} ({chat}); you have {left}.",
-            game=tr(lang, game.name),
-            chat=chat,
-            left=human_duration(max(0.0, left), lang),
-        )
-    elif kind == "remind":
-        head = tr(
-            lang,
-            "Reminder: {game} ({chat}) is waiting for your move; {left} left.",
-            game=tr(lang, game.name),
-            chat=chat,
-            left=human_duration(max(0.0, left), lang),
-        )
-    else:
-        head = tr(
-            lang,
-            "Time is up: {game} ({chat}) has been waiting for your move for {late} past the "
-            "deadline.",
-            game=tr(lang, game.name),
-            chat=chat,
-            late=human_duration(max(0.0, -left), lang),
-        )
-    return head + ("\n" + what if what else "")
