@@ -48,8 +48,9 @@ class InfoMixin(AnnounceMixin):
             )
         state = json.loads(row.state_json or "{}")
         seat = ctx.seat()
-        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, lang=ctx.post_lang)
-        t = translator(ctx.post_lang)
+        # /status answers its asker, in the asker's language, where the whole table can read it.
+        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, lang=ctx.lang)
+        t = translator(ctx.lang)
         # The group sees the public turn only (issue 20): what the asker alone may know (their
         # hidden money, their standing orders) goes to them alone.
         text = game.describe_turn(state, None, t).strip()

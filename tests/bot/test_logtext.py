@@ -63,7 +63,8 @@ def test_private_moves_show_only_what_the_table_may_know() -> None:
         [{"type": "order_placed", "round": 3, "player": "bob", "order": "bid", "private": True}],
     )
     seen = entry_lines(game, state, order, EN, viewer="alice")
-    assert seen == ["#7 bob leaves a standing order."]  # the game's public line, no details
+    # Issue 20: a standing order has no public line at all; the log shows only that bob acted
+    assert seen == ["#7 bob makes a private choice."]
     silent = Row(9, "bob", order.action, [])
     assert entry_lines(game, state, silent, EN) == ["#9 bob makes a private choice."]
     # a proxy limit on an open bid never shows

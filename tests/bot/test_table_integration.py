@@ -125,8 +125,8 @@ async def test_power_grid_orders_are_announced_without_their_content(table: Tabl
     outs = await say(table, "alice", "/bid 3 4 max=30")  # off turn: a standing order
     public = [o for o in outs if o.private_to is None]
     mine = [o for o in outs if o.private_to == "tg:alice"]
-    assert "alice leaves a standing order." in joined(public)
-    assert "30" not in joined(public)
+    # Issue 20: the group does not even learn that a hidden maximum exists.
+    assert "standing order" not in joined(public) and "30" not in joined(public)
     assert mine and all(o.chat_key == GROUP for o in mine)
     assert not [o for o in outs if o.private_to not in (None, "tg:alice")]
 
@@ -169,9 +169,9 @@ async def test_a_move_sent_privately_plays_in_the_group(table: Table) -> None:
     await say(table, "bob", "/bid 3 3")
     dm = "tg:dm-alice"
     outs = await say(table, "alice", "/bid 3 4 max=30", chat=dm, private=True)
-    # The group hears only that an order was left, never its limit.
+    # The group hears nothing of the order, let alone its limit (issue 20).
     group = [o for o in pushed.outs if o.chat_key == GROUP and o.private_to is None]
-    assert "alice leaves a standing order." in joined(group) and "30" not in joined(group)
+    assert "standing order" not in joined(group) and "30" not in joined(group)
     # The sender hears back privately.
     assert outs and all(o.chat_key == dm or o.private_to == "tg:alice" for o in outs)
     assert f"g{pk}" in joined(outs)

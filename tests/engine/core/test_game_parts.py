@@ -65,7 +65,11 @@ def test_undeclared_capabilities_are_no_ops(game_id: str) -> None:
 
 def test_declared_capabilities_of_the_games() -> None:
     assert GAMES["powergrid"].capabilities == Capabilities(
-        standing_orders=True, rules_index=True, default_move=True, simultaneous=True
+        standing_orders=True,
+        private_events=True,
+        rules_index=True,
+        default_move=True,
+        simultaneous=True,
     )
     assert GAMES["powergrid_alt"].capabilities == Capabilities(
         standing_orders=True, default_move=True
