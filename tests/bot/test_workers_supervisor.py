@@ -70,6 +70,12 @@ def test_workers_share_the_socket_are_replaced_when_killed_and_stop_on_sigterm()
         assert len(first) == 2  # both workers accept on the one port
         victim = min(first)
         os.kill(victim, signal.SIGKILL)
+        # SIGKILL lands asynchronously: until the victim is gone it may still accept (and drop)
+        # a connection, so wait for its death before asking the survivor.
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{victim}").exists() and not _zombie(victim):
+            assert time.monotonic() < deadline, "the killed worker did not die"
+            time.sleep(0.01)
         survivors = first - {victim}
         assert ask(port) in survivors  # the other one carries on at once
         later = pids_seen(port, 2)  # the survivor and the replacement (after a pause)
