@@ -10,6 +10,7 @@ the table reads the declaration and never probes the object.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
@@ -47,8 +48,12 @@ class BaseGame:
         """No declared default move: the table's generic policy decides (bot/bots.py)."""
         return None
 
+    def forced_action(self, state: State, player: str) -> Action | None:
+        """Nothing is forced: every prompt waits for its player (a game overrides this)."""
+        return None
 
-class ModularGame(BaseGame):
+
+class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
     work, and are tested, without them; Pillow is loaded only to draw). Subclasses name the
     modules and write their rules members (`view` is what the picture is drawn from)."""
@@ -56,8 +61,9 @@ class ModularGame(BaseGame):
     chat_module: ClassVar[str]
     render_module: ClassVar[str]
 
+    @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:
-        raise NotImplementedError
+        """What `player` may see (None: a spectator); every game writes its own."""
 
     def _chat(self) -> ModuleType:
         return importlib.import_module(self.chat_module)

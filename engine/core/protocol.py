@@ -109,6 +109,9 @@ class Capabilities:
     rules_index: bool = False
     # `default_action(state, player)`: the move for a player who ran out of time.
     default_move: bool = False
+    # `forced_action(state, player)`: the move of a player who has nothing to decide (his only
+    # legal action is a pass or /done); the table plays it for him and says so (issue 17).
+    forced_moves: bool = False
     # Phases in which several players act at once (`current_players` lists them all).
     simultaneous: bool = False
 
@@ -217,6 +220,11 @@ class Extensions(Protocol):
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None: ...
 
     def default_action(self, state: State, player: str) -> Action | None: ...
+
+    def forced_action(self, state: State, player: str) -> Action | None:
+        """The pass or /done of a player (one of `current_players`) whose only legal choice
+        it is, so nobody is prompted to decide nothing; None when he has a real choice."""
+        ...
 
 
 @runtime_checkable
