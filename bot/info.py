@@ -38,7 +38,7 @@ class InfoMixin(AnnounceMixin):
                     ctx,
                     "{game}: waiting for players ({n}/{low}-{high}): {names}. The creator "
                     "sends /start.",
-                    game=game.name,
+                    game=tr(ctx.lang, game.name),
                     n=len(ctx.seats),
                     low=game.min_players,
                     high=game.max_players,
@@ -56,7 +56,10 @@ class InfoMixin(AnnounceMixin):
         text = game.describe_turn(state, None, t).strip()
         current = list(game.current_players(state))
         text = self._t(
-            ctx, "{game}, waiting for {who}.", game=game.name, who=", ".join(current) or "-"
+            ctx,
+            "{game}, waiting for {who}.",
+            game=tr(ctx.lang, game.name),
+            who=", ".join(current) or "-",
         ) + ("\n" + text if text else "")
         reminder = await self.store.reminder(row.id)
         if reminder is not None:
@@ -80,6 +83,10 @@ class InfoMixin(AnnounceMixin):
             mentions=[(ctx.inbound.user_key, ctx.inbound.display_name)],
         )
 
+    def _game_list(self, ctx: Ctx) -> str:
+        """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""
+        return ", ".join(f"{g.id} ({tr(ctx.lang, g.name)})" for g in self.games.values()) or "-"
+
     def _left(self, ctx: Ctx, seconds: float) -> str:
         if seconds <= 0:
             return self._t(ctx, "passed")
@@ -99,7 +106,7 @@ class InfoMixin(AnnounceMixin):
         if not self.render:
             return self._say(ctx, self._t(ctx, "Pictures are switched off here."))
         game = self._game_of(row)
-        pic = await self._picture(ctx, game, row.state_json, game.name)
+        pic = await self._picture(ctx, game, row.state_json, tr(ctx.lang, game.name))
         if pic is None:
             return self._say(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
         return [pic]
@@ -158,7 +165,7 @@ class InfoMixin(AnnounceMixin):
         lines += [f"{usage(s)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
         if game is not None:
             lines.append("")
-            lines.append(self._t(ctx, "{game} commands:", game=game.name))
+            lines.append(self._t(ctx, "{game} commands:", game=tr(ctx.lang, game.name)))
             for spec in game_specs:
                 example = f" ({spec.examples[0]})" if spec.examples else ""
                 lines.append(f"{usage(spec)} — {tr(ctx.lang, spec.help)}{example}")
@@ -168,7 +175,7 @@ class InfoMixin(AnnounceMixin):
                 self._t(
                     ctx,
                     "Games: {games}",
-                    games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
+                    games=self._game_list(ctx),
                 )
             )
         lines.append(self._t(ctx, "Details: /help <command>"))
@@ -189,7 +196,7 @@ class InfoMixin(AnnounceMixin):
                 self._t(
                     ctx,
                     "Games: {games}. /rules <game> explains one; /new <game> opens one.",
-                    games=", ".join(f"{g.id} ({g.name})" for g in self.games.values()) or "-",
+                    games=self._game_list(ctx),
                 ),
             )
         game = self._game_of(ctx.game)
@@ -230,14 +237,14 @@ class InfoMixin(AnnounceMixin):
                     "I have no title for {rule}; see the rulebook of {game}. Refusals name the "
                     "rule they apply, e.g. (PG-21).",
                     rule=shorten(rule, 20),
-                    game=game.name,
+                    game=tr(ctx.lang, game.name),
                 ),
             )
         text = self._t(
             ctx,
             "{game}: {low}-{high} players. Commands: {cmds}. Every refused move "
             "names the rule it breaks; /rules <id> shows its title.",
-            game=game.name,
+            game=tr(ctx.lang, game.name),
             low=game.min_players,
             high=game.max_players,
             cmds=", ".join("/" + c.name for c in game.commands) or "-",
@@ -255,7 +262,7 @@ class InfoMixin(AnnounceMixin):
         lines = [self._t(ctx, "Your games:")]
         for row in rows:
             game = self.games.get(row.game_id)
-            name = game.name if game else row.game_id
+            name = tr(ctx.lang, game.name) if game else row.game_id
             if row.status == "lobby" or game is None or not row.state_json:
                 where = self._t(ctx, "waiting for players")
             else:
