@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import replace
+from typing import Any
 
 from bot.bots import default_bot_kind
+from bot.chatnames import ChatNamer
 from bot.context import (
     Ctx,
     clean_name,
@@ -29,7 +31,17 @@ log = logging.getLogger(__name__)
 
 
 class LobbyMixin(MovesMixin):
-    """/new, /join, /addbot, /leave, /start."""
+    """/new, /join, /addbot, /leave, /start; the chat's name on the way in."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.chat_namer = ChatNamer(self.store)
+
+    async def _pick_lang(self, ctx: Ctx) -> None:
+        """The sender's language (TableBase); and the chat's title and link, kept up to date
+        from what the platform says (bot/chatnames.py)."""
+        await super()._pick_lang(ctx)
+        await self.chat_namer.note(ctx.inbound)
 
     async def _cmd_new(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound
@@ -111,6 +123,8 @@ class LobbyMixin(MovesMixin):
             return self._busy(ctx)
         if outcome is Outcome.DUPLICATE:
             return []
+        # A new table: the chat's link points at the message that opened it.
+        await self.chat_namer.note(ib, refresh=True)
         if (await self.store.chat(ib.chat_key)).lang is None:
             # The chat's language, until its creator or an admin sets one: the language of
             # the person who opened its first table.

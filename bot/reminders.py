@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
+from bot.chatnames import label_of
 from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline
 from bot.deadlines import (
     PICTURES,
@@ -52,7 +53,7 @@ from bot.deadlines import (
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import normalize, tr, translator
 from bot.messages import Inbound, Outbound
-from bot.reminder_text import chat_label, reminder_text
+from bot.reminder_text import reminder_text
 from bot.store import GameRow, SeatRow, TurnPlan
 from bot.store_protocol import Store
 from engine.core import N_
@@ -725,7 +726,7 @@ class Reminders:
                 game,
                 state,
                 seat.display_name,
-                row.chat_key,
+                await label_of(self.store, row.chat_key, lang),  # the chat's title and link
                 left,
                 settings,
                 personal=private,
@@ -769,7 +770,8 @@ class Reminders:
                 continue
             what = game.describe_turn(state, me.display_name, t).strip()
             lines.append(
-                f"- {tr(lang, game.name)} ({chat_label(row.chat_key)}): {shorten(what, 300)}"
+                f"- {tr(lang, game.name)} ({await label_of(self.store, row.chat_key, lang)}): "
+                f"{shorten(what, 300)}"
             )
         if not lines:
             return False

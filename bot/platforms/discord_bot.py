@@ -60,6 +60,7 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _plan_option,
     _pyname,
     _thread_option,
+    channel_name,
     chat_key,
     key_id,
     plan_command_set,
@@ -76,7 +77,11 @@ from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     pieces,
     toast_pieces,
 )
-from bot.platforms.discord_slash import _choices, make_command
+from bot.platforms.discord_slash import (
+    I18nTranslator,
+    _choices,
+    make_command,
+)
 from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
 from bot.settings import Settings
 from bot.supervisor import discord_shard_options
@@ -95,44 +100,6 @@ DM_ONLY = app_commands.AppCommandContext(guild=False, dm_channel=True, private_c
 def guild_settings_key(guild_id: int) -> str:
     """The settings row of a Discord server (its games); channels have their own rows."""
     return f"{KEY_PREFIX}guild:{guild_id}"
-
-
-# --------------------------------------------------------------------------------------------
-# Translation of descriptions (bot.i18n catalogs; English when a language has none)
-# --------------------------------------------------------------------------------------------
-
-
-class I18nTranslator(app_commands.Translator):
-    """Localises command descriptions, option descriptions and choice names with bot.i18n.
-
-    Names of commands and options stay English: they are the chat grammar. A string without a
-    translation returns None, so Discord shows the English text.
-    """
-
-    LOCATIONS = frozenset(
-        {
-            app_commands.TranslationContextLocation.command_description,
-            app_commands.TranslationContextLocation.parameter_description,
-            app_commands.TranslationContextLocation.choice_name,
-        }
-    )
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        if context.location not in self.LOCATIONS:
-            return None
-        lang = i18n.normalize(locale.value)
-        if lang == "en":
-            return None
-        source = string.extras.get("source", string.message)
-        translated = i18n.translator(lang).gettext(source)
-        if not translated or translated == source:
-            return None
-        return shorten(translated)
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,7 +139,15 @@ class DiscordAdapter:
         text: str | None = None,
         payload: str | None = None,
         chat: str | None = None,
+        place: Any = None,
     ) -> Inbound:
+        place = place or interaction.channel  # the thread a game was just opened in, or here
+        title, link = channel_name(
+            interaction.guild_id,
+            getattr(getattr(interaction, "guild", None), "name", None),
+            getattr(place, "id", None) or interaction.channel_id,
+            getattr(place, "name", None),
+        )
         return Inbound(
             platform=PLATFORM,
             chat_key=chat or chat_key(interaction.channel_id or 0),
@@ -184,6 +159,8 @@ class DiscordAdapter:
             payload=payload,
             is_admin=_is_admin(interaction),
             is_private=interaction.guild_id is None,
+            chat_title=title,
+            chat_link=link,
         )
 
     async def _handle(self, inbound: Inbound) -> list[Outbound] | None:
@@ -248,7 +225,9 @@ class DiscordAdapter:
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
-        inbound = self.inbound(interaction, text=text, chat=chat_key(thread.id) if thread else here)
+        inbound = self.inbound(
+            interaction, text=text, chat=chat_key(thread.id) if thread else here, place=thread
+        )
         if deferred is None:
             outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
         else:

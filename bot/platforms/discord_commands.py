@@ -67,6 +67,18 @@ def chat_key(channel_id: int) -> str:
     return f"{KEY_PREFIX}{channel_id}"
 
 
+def channel_name(
+    guild_id: int | None, guild: str | None, channel_id: int | None, channel: str | None
+) -> tuple[str | None, str | None]:
+    """(title, link) of a server's channel or thread (issue 17): "Server #channel" and its jump
+    URL; nothing for a DM."""
+    if guild_id is None or not channel_id:
+        return None, None
+    where = f"#{channel}" if channel else None
+    title = " ".join(p for p in (guild, where) if p) or None
+    return title, f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
 def user_key(user_id: int) -> str:
     return f"{KEY_PREFIX}{user_id}"
 

@@ -73,10 +73,12 @@ from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     KEY_PREFIX,
     MESSAGE_LIMIT,
     chat_key,
+    chat_name,
     command_text,
     format_text,
     keyboard,
     message_chat_key,
+    message_chat_name,
     needs_admin,
     parse_chat_key,
     parse_user_key,
@@ -213,6 +215,7 @@ class TelegramAdapter:
             return
         key = message_chat_key(message)
         text = command_text(message.text)
+        title, link = message_chat_name(message)
         async with self._lock(key):
             inbound = Inbound(
                 platform=PLATFORM,
@@ -224,6 +227,8 @@ class TelegramAdapter:
                 text=text,
                 is_admin=await self._is_admin(message.chat, user, message, text),
                 is_private=message.chat.type == ChatType.PRIVATE,
+                chat_title=title,
+                chat_link=link,
             )
             await self._answer_all(update, inbound, await self._handle(inbound))
 
@@ -239,6 +244,11 @@ class TelegramAdapter:
         key = (
             message_chat_key(message) if isinstance(message, Message) else chat_key(message.chat.id)
         )
+        title, link = (
+            message_chat_name(message)
+            if isinstance(message, Message)
+            else chat_name(message.chat, None, message.message_id)
+        )
         async with self._lock(key):
             outs: list[Outbound] = []
             try:
@@ -252,6 +262,8 @@ class TelegramAdapter:
                     payload=query.data,
                     is_admin=await self._is_admin(message.chat, query.from_user, None, query.data),
                     is_private=message.chat.type == ChatType.PRIVATE,
+                    chat_title=title,
+                    chat_link=link,
                 )
                 outs = await self._handle(inbound)
             finally:
