@@ -130,7 +130,7 @@ def format_text(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, st
         user_id = parse_user_key(key)
         if user_id is not None and name:
             links.setdefault(name, user_id)
-    if not links and not LINK.search(text):
+    if not links and not any(m.group(2).startswith(_OUR_LINKS) for m in LINK.finditer(text)):
         return text, None
     # Longest names first, so "@Ann Lee" wins over "@Ann".
     by_escaped = {html.escape(name, quote=False): (name, uid) for name, uid in links.items()}
