@@ -268,7 +268,11 @@ class TelegramAdapter:
                 outs = await self._handle(inbound)
             finally:
                 # Every press is answered, or the user's client shows a spinner for a while.
-                await self._answer(query, next((o.toast for o in outs if o.toast), None))
+                # A press that only earns a refusal ("out of date") is an alert the presser
+                # must dismiss, not a post in the group (issue 22).
+                toast = next((o for o in outs if o.toast), None)
+                alert = toast is not None and _told_by_toast(toast, user_key(query.from_user.id))
+                await self._answer(query, toast.toast if toast else None, alert=alert)
             answers = [o for o in outs if not _told_by_toast(o, inbound.user_key)]
             await self._answer_all(update, inbound, answers)
 
@@ -347,9 +351,11 @@ class TelegramAdapter:
         """After every handler group: the update is handled; the inbox forgets it."""
         await self.table.update_done(PLATFORM, str(update.update_id))
 
-    async def _answer(self, query: CallbackQuery, toast: str | None) -> None:
+    async def _answer(self, query: CallbackQuery, toast: str | None, alert: bool = False) -> None:
         try:
-            await query.answer(text=toast[:TOAST_LIMIT] if toast else None)
+            await query.answer(
+                text=toast[:TOAST_LIMIT] if toast else None, show_alert=alert or None
+            )
         except TelegramError:
             # Too late (the query expired) or already answered: nothing the user can see.
             log.warning("telegram: could not answer callback query %s", query.id, exc_info=True)

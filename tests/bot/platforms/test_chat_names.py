@@ -116,12 +116,15 @@ class World:
     async def say(self, who: str, text: str, chat: int = FRIDAY) -> list[Any]:
         mark = len(self.api.calls)
         self._ids += 1
-        update = self.api.message_update(chat, self.users[who], text)
+        await self.feed_raw(self.api.message_update(chat, self.users[who], text), self._ids)
+        return self.api.messages(mark)
+
+    async def feed_raw(self, update: dict[str, Any], update_id: int) -> None:
+        """One update (of that id) through the Application; then until the outbox is empty."""
         await self.app.process_update(
-            Update.de_json({"update_id": self._ids, **update}, self.app.bot)
+            Update.de_json({"update_id": update_id, **update}, self.app.bot)
         )
         await self.drained()
-        return self.api.messages(mark)
 
     async def drained(self) -> None:
         for _ in range(500):
