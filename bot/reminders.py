@@ -82,14 +82,23 @@ def reminder_commands() -> tuple[CommandSpec, ...]:
         CommandSpec(
             "settings",
             N_(
-                "Deadline settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
-                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot]"
+                "Settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
+                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot] [games=all|<game>,<game>] "
+                "[pictures=phase|round|turn|off] [hints=on|off]"
             ),
-            (ArgSpec("settings", "rest", N_("key=value ..."), required=False),),
+            (
+                ArgSpec(
+                    "settings",
+                    "rest",
+                    N_("key=value: deadline, reminders, quiet, tz, policy, games, pictures, hints"),
+                    required=False,
+                ),
+            ),
             (
                 "/settings",
                 "/settings deadline=6h policy=skip",
                 "/settings quiet=23-07 tz=Europe/Berlin",
+                "/settings games=powergrid,hexania pictures=round hints=off",
             ),
             TABLE_KIND,
         ),
@@ -225,7 +234,8 @@ class Reminders:
             if not sep or not value:
                 error = self._t(
                     ctx,
-                    "Write settings as key=value: deadline, reminders, quiet, tz, policy.",
+                    "Write settings as key=value: deadline, reminders, quiet, tz, policy, "
+                    "games, pictures, hints.",
                 )
             elif key == "deadline":
                 seconds = parse_duration(value)
@@ -291,7 +301,8 @@ class Reminders:
             else:
                 error = self._t(
                     ctx,
-                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy.",
+                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy, "
+                    "games, pictures, hints.",
                     key=shorten(key, 24),
                 )
             if error:
