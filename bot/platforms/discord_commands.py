@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.grammar import is_merged
-from bot.i18n import MERGED_HELP
+from bot.grammar import is_merged, shared_help
 from bot.service import args_kind
 from engine.core.errors import N_
 from engine.core.protocol import ArgSpec, CommandSpec
@@ -331,7 +330,7 @@ def _plan_group(name: str, group: Sequence[CommandSpec]) -> CommandPlan:
     helps = list(dict.fromkeys(spec.help for spec in group if spec.help))
     # A command several games share: one game-neutral description (translated whole by the
     # translator), never one game's nor the games' glued together.
-    source = MERGED_HELP if len(helps) > 1 or is_merged(first) else (first.help or name)
+    source = shared_help(name) if len(helps) > 1 or is_merged(first) else (first.help or name)
     args: tuple[ArgSpec, ...] | None = first.args
     if any(spec.args != first.args for spec in group[1:]):
         args = _agreeing_args(group)
