@@ -218,13 +218,15 @@ class Reminders:
         current = await self.settings(ctx.chat_key)
         if not line.args:
             await self._remember(ctx)
-            return self._say(ctx, self._describe(ctx.lang, current))
+            return self._say(ctx, self._describe(ctx.lang, current), sender_only=True)
         ib = ctx.inbound
         game = ctx.game or await self.store.last_game(ctx.chat_key)
         allowed = ib.is_admin or ib.is_private or (game is not None and ib.user_key == game.creator)
         if not allowed:
             return self._say(
-                ctx, self._t(ctx, "Only the game's creator or a chat admin can change settings.")
+                ctx,
+                self._t(ctx, "Only the game's creator or a chat admin can change settings."),
+                sender_only=True,  # a refusal: the asker's alone (issue 22)
             )
         new = current
         for item in line.args:
@@ -306,7 +308,7 @@ class Reminders:
                     key=shorten(key, 24),
                 )
             if error:
-                return self._say(ctx, error)
+                return self._say(ctx, error, sender_only=True)
         raw = (await self.store.chat(ctx.chat_key)).settings
         await self.store.set_chat_settings(ctx.chat_key, new.dump(raw))
         await self._remember(ctx)

@@ -191,3 +191,25 @@ async def test_a_round_of_power_grid_and_of_hexania_in_one_server(table: Table) 
         assert not [r for r in since if r.path == f"/channels/{HEX_CHANNEL}/messages"]
         replies = [r for r in since if "/webhooks/" in r.path or "/callback" in r.path]
         assert replies and all(r.ephemeral for r in replies if r.method == "POST")
+
+
+async def test_private_answers_of_the_real_table_are_deferred_ephemerally(table: Table) -> None:
+    """Issue 22 (7): an answer only its asker sees (/games, /settings, /status of a seat's own
+    view, a refusal) never shows a public "thinking…" first."""
+    async with running(table) as (client, http):
+        server = Server(client, http, table)
+        await server.slash("new", {"game": "powergrid"}, uid=ALICE_ID, channel=CHANNEL_ID)
+        for name, options, uid in (
+            ("games", None, ALICE_ID),
+            ("settings", None, BOB_ID),
+            ("join", None, ALICE_ID),  # already seated: a refusal
+            ("start", None, BOB_ID),  # only the creator starts
+        ):
+            before = len(http.requests)
+            await server.slash(name, options, uid=uid, channel=CHANNEL_ID)
+            since = http.requests[before:]
+            (defer,) = [r for r in since if r.path.endswith("/callback")]
+            assert defer.json["type"] == 5 and defer.ephemeral, name
+            assert not [r for r in since if r.path == f"/channels/{CHANNEL_ID}/messages"], name
+            followups = [r for r in since if r.method == "POST" and "/webhooks/" in r.path]
+            assert followups and all(r.ephemeral for r in followups), name
