@@ -184,16 +184,24 @@ async def test_telegram_reminders_games_digest_and_the_private_picker_name_the_c
     [which] = await world.say("Ann", "/take 1", chat=ANN)
     assert "several games" in which.text
     assert "Friday games</a>" in which.text and "Office</a>" in which.text
+    # Played from there in the Friday game: done, and told where it was announced.
+    friday = await store.open_game(f"tg:{FRIDAY}")
+    assert friday is not None
+    done = await world.say("Ann", f"/take g{friday.id} 1", chat=ANN)
+    told = [c for c in done if c.chat_id == ANN and "Done in" in c.text]
+    assert told and f'announced in <a href="{link}">Friday games</a>' in told[0].text
+    assert any(c.chat_id == FRIDAY for c in done)  # the move was announced in the group
 
-    # The daily digest names them too.
-    await world.say("Ann", "/digest on 8", chat=ANN)
+    # The daily digest names them too (Bob's move in both games now).
+    await world.say("Bob", "/digest on 8", chat=BOB)
     mark = len(world.api.calls)
     clock.now = datetime(2023, 11, 15, 8, 0, tzinfo=UTC).timestamp()
     await Scheduler(world.table, clock=clock).run_due()
     await world.drained()
     [digest] = [c for c in world.api.messages(mark) if "Games waiting for you" in c.text]
-    assert digest.chat_id == ANN  # Ann opened the Friday table: her move there
+    assert digest.chat_id == BOB
     assert f'<a href="{link}">Friday games</a>' in digest.text
+    assert '<a href="https://t.me/office_games">Office</a>' in digest.text
 
     # No text anybody received carries a raw chat key.
     no_raw_keys(world.texts())
