@@ -273,14 +273,14 @@ async def test_discord_games_and_reminders_name_the_channel_with_its_jump_url(
                 ]
                 assert any(f"[#games]({jump})" in text for text in posted), posted
                 assert sum(f"[#games]({jump})" in text for text in posted) >= 2  # /games, DM
-                no_raw_keys([t for r in http.requests for t in _contents(r.json)])
+                no_raw_keys([t for r in http.requests for t in contents(r.json)])
             finally:
                 await client.close()
     finally:
         await table.close()
 
 
-def _contents(body: Any) -> list[str]:
+def contents(body: Any) -> list[str]:
     if not isinstance(body, dict):
         return []
     found = [str(body.get("content") or "")]

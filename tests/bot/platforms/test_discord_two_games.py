@@ -38,6 +38,7 @@ from tests.bot.platforms.fake_discord import (
     settle,
     slash_payload,
 )
+from tests.bot.platforms.test_chat_names import contents, no_raw_keys
 from tests.bot.platforms.test_discord_table import running
 
 pytestmark = pytest.mark.timeout(240)
@@ -191,6 +192,8 @@ async def test_a_round_of_power_grid_and_of_hexania_in_one_server(table: Table) 
         assert not [r for r in since if r.path == f"/channels/{HEX_CHANNEL}/messages"]
         replies = [r for r in since if "/webhooks/" in r.path or "/callback" in r.path]
         assert replies and all(r.ephemeral for r in replies if r.method == "POST")
+        # No text anybody read names a chat by its key (issue 17).
+        no_raw_keys([t for r in http.requests for t in contents(r.json)])
 
 
 async def test_private_answers_of_the_real_table_are_deferred_ephemerally(table: Table) -> None:
