@@ -13,6 +13,7 @@ from bot.context import (
     Ctx,
     clean_name,
 )
+from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
     shorten,
@@ -72,6 +73,20 @@ class LobbyMixin(MovesMixin):
                     "I do not know the game '{game}'. Games: {games}.",
                     game=shorten(line.args[0], 40),
                     games=", ".join(self.games) or "-",
+                ),
+            )
+        enabled = ChatSettings.load(ctx.chat_settings or {}).games
+        if enabled and game.id not in enabled:
+            # The chat (a Discord server) plays only these games: /new offers only them, so
+            # their commands are the ones on the menu (issue 22).
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "This chat plays {games}; /settings games=... changes that.",
+                    games=", ".join(
+                        tr(ctx.lang, self.games[g].name) for g in enabled if g in self.games
+                    ),
                 ),
             )
         if ctx.game is not None:

@@ -294,10 +294,21 @@ def plan_command_set(
     """The slash commands of a server that plays `games`: the table's own commands always,
     then the commands of those games only (a name the table has is the table's)."""
     fixed = {spec.name for spec in table_specs}
-    specs = list(table_specs)
+    specs = [_new_for(spec, games) if spec.name == NEW_COMMAND else spec for spec in table_specs]
     for game in games:
         specs += [s for s in game_specs.get(game, ()) if s.name not in fixed]
     return plan_commands(specs)
+
+
+def _new_for(spec: CommandSpec, games: Sequence[str]) -> CommandSpec:
+    """/new offering only `games` (a server's enabled games) as the game to open."""
+    args = tuple(
+        replace(a, choices=tuple(c for c in a.choices if c in games))
+        if a.name == "game" and a.choices
+        else a
+        for a in spec.args
+    )
+    return replace(spec, args=args)
 
 
 def _agreeing_args(group: Sequence[CommandSpec]) -> tuple[ArgSpec, ...] | None:

@@ -174,6 +174,16 @@ async def test_a_round_of_power_grid_and_of_hexania_in_one_server(table: Table) 
         )
         assert others - menu, "another game's own commands would be offered"
 
+        # /new offers only the enabled games; the table refuses another one, privately.
+        new = next(p for p in client.plans_for(("powergrid", "hexania")) if p.name == "new")
+        assert set(new.options[0].choices) == {"powergrid", "hexania"}
+        before = len(http.requests)
+        await server.slash("new", {"game": "iec"}, uid=ALICE_ID, channel=CHANNEL_ID)
+        refused = [r for r in http.requests[before:] if "/webhooks/" in r.path]
+        assert refused and all(r.ephemeral for r in refused)
+        assert "This chat plays Power Grid, Hexania" in refused[-1].json["content"]
+        assert await table.store.open_game(dc.chat_key(CHANNEL_ID)) is None
+
         for channel, game_id in ((CHANNEL_ID, "powergrid"), (HEX_CHANNEL, "hexania")):
             await server.slash("new", {"game": game_id}, uid=ALICE_ID, channel=channel)
             await server.slash("join", uid=BOB_ID, channel=channel)
