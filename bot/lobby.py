@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +44,15 @@ class LobbyMixin(MovesMixin):
         from what the platform says (bot/chatnames.py)."""
         await super()._pick_lang(ctx)
         await self.chat_namer.note(ctx.inbound)
+
+    async def open_games(self, chat_keys: Sequence[str]) -> dict[str, str]:
+        """The game id of each of these chats' open table (chats without one left out)."""
+        found: dict[str, str] = {}
+        for key in chat_keys:
+            row = await self.store.open_game(key)
+            if row is not None:
+                found[key] = row.game_id
+        return found
 
     async def _cmd_new(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound

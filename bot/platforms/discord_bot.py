@@ -129,6 +129,9 @@ class DiscordAdapter:
     def __init__(self, client: discord.Client, table: TableService) -> None:
         self.client = client
         self.table = table
+        # The channels (and threads) of each server that used the bot since the start: where
+        # its tables may be (`BoardchatClient.games_changed`).
+        self.channels: dict[int, set[int]] = {}
 
     # ---- inbound ----
 
@@ -142,6 +145,9 @@ class DiscordAdapter:
         place: Any = None,
     ) -> Inbound:
         place = place or interaction.channel  # the thread a game was just opened in, or here
+        if interaction.guild_id is not None:
+            seen = self.channels.setdefault(interaction.guild_id, set())
+            seen.update(c for c in (interaction.channel_id, getattr(place, "id", None)) if c)
         title, link = channel_name(
             interaction.guild_id,
             getattr(getattr(interaction, "guild", None), "name", None),
@@ -734,12 +740,22 @@ class BoardchatClient(discord.AutoShardedClient):
         return synced
 
     async def games_changed(self, guild_id: int, chat: str) -> None:
-        """/settings games=... in a server's channel: the server offers those games."""
+        """/settings games=... in a server's channel: the server offers those games, and those
+        of the tables running in its other channels."""
         if not self.per_game:
             return
         table: Any = self.table
-        games = await table.enabled_games(chat)
-        if tuple(games) != tuple(await table.enabled_games(guild_settings_key(guild_id))):
+        games = tuple(await table.enabled_games(chat))
+        # A table running in another channel keeps its game's commands (issue 22).
+        guild = self.get_guild(guild_id)
+        places = set(self.adapter.channels.get(guild_id, ()))
+        if guild is not None:
+            places |= {c.id for c in (*guild.text_channels, *guild.threads)}
+        opened = getattr(table, "open_games", None)
+        if callable(opened):
+            running = await opened([chat_key(c) for c in sorted(places)])
+            games += tuple(dict.fromkeys(g for g in running.values() if g not in games))
+        if games != tuple(await table.enabled_games(guild_settings_key(guild_id))):
             await table.enable_games(guild_settings_key(guild_id), games)
             await self.sync_guild(guild_id)
 

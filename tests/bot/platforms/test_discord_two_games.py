@@ -202,6 +202,22 @@ async def test_a_round_of_power_grid_and_of_hexania_in_one_server(table: Table) 
         assert not [r for r in since if r.path == f"/channels/{HEX_CHANNEL}/messages"]
         replies = [r for r in since if "/webhooks/" in r.path or "/callback" in r.path]
         assert replies and all(r.ephemeral for r in replies if r.method == "POST")
+        # The Hexania channel narrows the server to Hexania: the Power Grid table running in
+        # the other channel keeps its commands on the menu.
+        await server.slash(
+            "settings", {"settings": "games=hexania"}, uid=ALICE_ID, channel=HEX_CHANNEL
+        )
+        assert await table.enabled_games(dc.guild_settings_key(GUILD_ID)) == (
+            "hexania",
+            "powergrid",
+        )
+        assert synced(http) == menu
+        await server.slash("abort", {"confirm": "confirm"}, uid=ALICE_ID, channel=CHANNEL_ID)
+        await server.slash(
+            "settings", {"settings": "games=hexania"}, uid=ALICE_ID, channel=HEX_CHANNEL
+        )
+        assert synced(http) == own | games["hexania"]
+
         # No text anybody read names a chat by its key (issue 17).
         no_raw_keys([t for r in http.requests for t in contents(r.json)])
 
