@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
+    BotCommandScopeChat,
     CallbackQuery,
     Chat,
     InputMediaPhoto,
@@ -77,6 +78,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     command_text,
     format_text,
     keyboard,
+    menu_for,
     message_chat_key,
     message_chat_name,
     needs_admin,
@@ -191,18 +193,33 @@ class TelegramAdapter:
         self.table.register_delivery(PLATFORM, self.deliver)
         await self.publish_menus()
 
-    async def publish_menus(self) -> None:
+    async def publish_menus(self, chat_id: int | None = None) -> None:
+        """The command menu in every language: the bot's default one, or (`chat_id`) the one
+        of a chat that plays only some games (/settings games=...: the table's commands and
+        those games' only, issue 22)."""
+        games = None
+        enabled = getattr(self.table, "enabled_games", None)
+        if chat_id is not None and callable(enabled):
+            games = await enabled(chat_key(chat_id))
+        scope = BotCommandScopeChat(chat_id) if chat_id is not None else None
         languages: list[tuple[str | None, str | None]] = [(None, None)]
         languages += [(lang, telegram_language_code(lang)) for lang in LANGUAGES if lang != "en"]
         for lang, code in languages:
             commands = []
-            for name, description in self.table.command_menu(lang):
+            menu = (
+                self.table.command_menu(lang)
+                if games is None
+                else menu_for(self.table, games, lang)
+            )
+            for name, description in menu:
                 name = name.lstrip("/").lower()
                 description = " ".join(description.split())[:MENU_DESCRIPTION_LIMIT]
                 if COMMAND_NAME.match(name) and description:
                     commands.append(BotCommand(name, description))
             try:
-                await self.bot.set_my_commands(commands[:MENU_LIMIT], language_code=code)
+                await self.bot.set_my_commands(
+                    commands[:MENU_LIMIT], scope=scope, language_code=code
+                )
             except TelegramError:
                 log.exception("telegram: set_my_commands failed for language %s", code or "default")
 
@@ -231,6 +248,8 @@ class TelegramAdapter:
                 chat_link=link,
             )
             await self._answer_all(update, inbound, await self._handle(inbound))
+        if text.startswith("/settings") and "games=" in text and not inbound.is_private:
+            await self.publish_menus(message.chat.id)  # this chat's games' commands only
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query

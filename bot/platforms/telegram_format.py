@@ -17,6 +17,8 @@ from telegram import (
 from telegram.constants import ChatType, ParseMode
 
 from bot.chatnames import LINK, unescape_label
+from bot.grammar import merge_specs, valid_menu_name
+from bot.i18n import spec_help
 from bot.messages import MAX_PAYLOAD_BYTES, Button
 
 KEY_PREFIX = "tg:"
@@ -114,6 +116,19 @@ def needs_admin(text: str) -> bool:
 def telegram_language_code(lang: str) -> str:
     """Our catalog names ("zh_Hant") -> Telegram's two-letter ISO 639-1 codes ("zh")."""
     return lang.replace("-", "_").split("_")[0].lower()
+
+
+def menu_for(table: object, games: Sequence[str], lang: str | None) -> list[tuple[str, str]]:
+    """(command, description) of the table's own commands and those of `games` only, for a
+    chat's own menu; the table's whole menu when it cannot tell the games' commands apart."""
+    own = getattr(table, "table_command_specs", None)
+    per_game = getattr(table, "game_command_specs", None)
+    menu = getattr(table, "command_menu", None)
+    if not (callable(own) and callable(per_game)):
+        return list(menu(lang)) if callable(menu) else []
+    specs = per_game()
+    merged = merge_specs([own(), *(specs[g] for g in games if g in specs)])
+    return [(s.name, spec_help(lang, s) or s.name) for s in merged if valid_menu_name(s.name)]
 
 
 # ---------------------------------------------------------------- formatting

@@ -10,9 +10,13 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import tr
 from bot.messages import Outbound
+from bot.platforms.telegram import adapter_of, build_application
 from bot.store import Store
+from bot.table import Table
 from tests.bot.helpers import FakeClock
+from tests.bot.platforms.fake_telegram import DictRequest, make_settings, unthrottled
 from tests.bot.platforms.test_chat_names import FRIDAY, World
 
 pytestmark = pytest.mark.timeout(60)
@@ -129,3 +133,40 @@ async def test_a_player_who_never_started_the_bot_is_remembered_and_mentioned_on
     await world.drained()
     assert any(c.chat_id == BOB and c.text == "Your hand" for c in world.api.messages())
     assert len(notes()) == 2
+
+
+async def test_a_chat_that_plays_some_games_gets_a_menu_of_their_commands(
+    store: Store, clock: FakeClock
+) -> None:
+    """Issue 22: /settings games=hexania in a group: that group's command menu (Telegram's
+    per-chat scope, every language) holds the table's commands and Hexania's only."""
+    world = World(store, clock)
+    world.table = Table(store, clock=clock, render=False)  # every game
+    world.app = build_application(
+        world.table, make_settings(), request=DictRequest(world.api), rate_limiter=unthrottled()
+    )
+    world.adapter = adapter_of(world.app)
+    await world.app.initialize()
+    await world.adapter.setup(world.app)
+    try:
+        world.api.admins.add((FRIDAY, ANN))
+        mark = len(world.api.calls)
+        await world.say("Ann", "/settings games=hexania")
+        menus = world.api.since(mark, "setMyCommands")
+        assert [m.params.get("language_code") for m in menus] == [None, "ru", "zh", "pl"]
+        own = {s.name for s in world.table.table_command_specs()}
+        hexania = {s.name for s in world.table.games["hexania"].commands}
+        for menu in menus:
+            assert menu.json("scope") == {"type": "chat", "chat_id": FRIDAY}
+            names = {c["command"] for c in menu.json("commands")}
+            assert names == own | hexania
+            assert "bid" not in names and "spawn" in names
+        spawn = {c["command"]: c["description"] for c in menus[1].json("commands")}["spawn"]
+        assert spawn == tr("ru", world.table.games["hexania"].commands[0].help)
+        # Not in a private chat, and not for other settings.
+        mark = len(world.api.calls)
+        await world.say("Ann", "/settings deadline=6h")
+        assert not world.api.since(mark, "setMyCommands")
+    finally:
+        await world.table.stop_senders()
+        await world.app.shutdown()
