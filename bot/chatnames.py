@@ -45,6 +45,8 @@ _ESCAPED = re.compile(r"\\(.)")
 # of the same chat is the same place.
 _MESSAGE_LINK = re.compile(r"^(https://t\.me/c/\d+)/\d+$")
 MAX_TITLE = 128
+# Between a group's title and a forum topic's name (bot/platforms/telegram_format.py).
+TOPIC_SEPARATOR = " / "
 _KEPT = 10_000
 
 
@@ -104,6 +106,14 @@ def _place(link: str | None) -> str | None:
     return match.group(1) if match else link
 
 
+def _same_title(known: str | None, seen: str | None) -> bool:
+    """The same title, or a message that told only the group's title of a forum topic whose
+    full name ("Group / Topic") is known."""
+    return known == seen or (
+        known is not None and seen is not None and known.startswith(seen + TOPIC_SEPARATOR)
+    )
+
+
 class ChatNamer:
     """Keeps the stored names of chats up to date from the inbound messages, writing only when
     a title or place changes (or when asked to refresh, on /new: the link then points at the
@@ -119,11 +129,12 @@ class ChatNamer:
         title, link = _clean(inbound.chat_title), inbound.chat_link
         if title is None and link is None:
             return
-        fresh = ChatName(title, link)
         key = inbound.chat_key
         known = self._known.get(key)
         if known is None:
             known = (await self.store.chat_names([key])).get(key)
+        if known is not None and _same_title(known.title, title):
+            title = known.title  # a topic's full name, when this message told the group's only
         if (
             known is not None
             and not refresh
@@ -132,6 +143,7 @@ class ChatNamer:
         ):
             self._keep(key, known)
             return
+        fresh = ChatName(title, link)
         if known != fresh:
             await self.store.set_chat_name(key, title, link)
         self._keep(key, fresh)

@@ -16,7 +16,7 @@ from telegram import (
 )
 from telegram.constants import ChatType, ParseMode
 
-from bot.chatnames import LINK, unescape_label
+from bot.chatnames import LINK, TOPIC_SEPARATOR, unescape_label
 from bot.grammar import merge_specs, valid_menu_name
 from bot.i18n import spec_help
 from bot.messages import MAX_PAYLOAD_BYTES, Button
@@ -96,8 +96,14 @@ def chat_name(
 
 
 def message_chat_name(message: Message) -> tuple[str | None, str | None]:
+    """(title, link) of the chat a message was sent in; in a forum topic, "Group / Topic"
+    when the message tells the topic's name (it does unless it replies to another message)."""
     thread = message.message_thread_id if message.is_topic_message else None
-    return chat_name(message.chat, thread, message.message_id)
+    title, link = chat_name(message.chat, thread, message.message_id)
+    created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
+    if thread is not None and title and created is not None and created.name:
+        title = f"{title}{TOPIC_SEPARATOR}{created.name}"
+    return title, link
 
 
 def command_text(text: str) -> str:

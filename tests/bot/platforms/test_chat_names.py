@@ -288,3 +288,34 @@ def contents(body: Any) -> list[str]:
     if isinstance(data, dict):
         found.append(str(data.get("content") or ""))
     return found
+
+
+async def test_a_forum_topic_is_named_group_and_topic_and_linked_to_the_topic(
+    world: World, store: Store
+) -> None:
+    topic = 5
+    world.api.chats[FRIDAY]["is_forum"] = True
+    key = f"tg:{FRIDAY}:{topic}"
+
+    async def say(text: str, told: bool) -> None:
+        world._ids += 1
+        update = world.api.message_update(FRIDAY, world.users["Ann"], text, topic)
+        if told:  # a message that replies to nothing carries the topic's creation
+            update["message"]["reply_to_message"] = {
+                "message_id": topic,
+                "date": 0,
+                "chat": world.api.chat(FRIDAY),
+                "message_thread_id": topic,
+                "is_topic_message": True,
+                "forum_topic_created": {"name": "Power Grid", "icon_color": 7322096},
+            }
+        await world.feed_raw(update, world._ids)
+
+    await say("/new dicepile", told=True)
+    expected = ChatName("Friday games / Power Grid", "https://t.me/c/1234567890/5")
+    assert (await store.chat_names([key]))[key] == expected
+    await say("/status", told=False)  # a reply to a message: only the group's title
+    await say("/status", told=False)
+    assert (await store.chat_names([key]))[key] == expected
+    await say("/new dicepile", told=False)  # refreshed by /new: the topic's name kept
+    assert (await store.chat_names([key]))[key] == expected
