@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from bot import logtext, rulebook
 from bot.announce import AnnounceMixin
+from bot.chatnames import chat_labels
 from bot.context import Ctx
 from bot.grammar import (
     CommandLine,
@@ -260,6 +261,7 @@ class InfoMixin(AnnounceMixin):
         if not rows:
             return [self._to_sender(ctx, self._t(ctx, "You are not in any open game."))]
         lines = [self._t(ctx, "Your games:")]
+        chats = await chat_labels(self.store, [r.chat_key for r in rows], ctx.lang)
         for row in rows:
             game = self.games.get(row.game_id)
             name = tr(ctx.lang, game.name) if game else row.game_id
@@ -276,7 +278,7 @@ class InfoMixin(AnnounceMixin):
                     if me in current
                     else self._t(ctx, "waiting for {who}", who=", ".join(current) or "-")
                 )
-            lines.append(f"- {name} @ {row.chat_key}: {where}")
+            lines.append(f"- {name} @ {chats[row.chat_key]}: {where}")
         return [self._to_sender(ctx, "\n".join(lines))]
 
 
