@@ -28,10 +28,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
-from engine.powergrid import market as mk
 from engine.powergrid import rules as base
 from engine.powergrid.data import RESOURCES, TOTALS, game_map
-from engine.powergrid_alt import ending
+from engine.powergrid_alt import ending, purchase
 from engine.powergrid_alt.building import (
     MAX_TPS,
     PLANT_COST,
@@ -109,6 +108,22 @@ def _is_int(value: Any) -> bool:
 # ===================================================================== setup (ALT-3..ALT-5a)
 
 
+def rules_version(options: dict[str, str]) -> int:
+    """options.py: version 2 (simultaneous Phases 3 and 5) for new games, which the table
+    starts with every option's default; a game stored before the option existed has none
+    and replays as version 1 (in turn), the way it was played."""
+    value = str(options.get("rules_version", "1"))
+    if value not in ("1", "2"):
+        raise IllegalAction(
+            "PG-7",
+            N_("Option {key} must be one of {choices}, not {value}."),
+            key="rules_version",
+            choices="1, 2",
+            value=value,
+        )
+    return int(value)
+
+
 def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     if not 2 <= len(players) <= 4:
         raise IllegalAction(
@@ -124,6 +139,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     state = base.setup(players, wanted, seed)
     state["options"]["regions"] = "choose" if choose else "random"
     state["game"] = GAME_ID
+    state["rules_version"] = rules_version(options)
     for p in state["players"].values():
         p["money"] = START_MONEY  # ALT-5
         del p["res"]  # tokens live on built plants (ALT-10)
@@ -170,9 +186,14 @@ expected = base.expected
 
 
 def current_players(state: State) -> list[str]:
-    """As the base game, except that Phase 5 is played in player order (ALT-30), not all at
-    once (PG-42)."""
-    if state["phase"] == "bureaucracy":
+    """As the base game. Version 1 plays Phase 3 in reverse player order and Phase 5 in
+    player order (ALT-30), one player at a time; version 2 asks everybody who has not
+    declared yet in both (like the base game's PG-42), in that same order."""
+    phase = state["phase"]
+    if phase in ("resources", "bureaucracy") and purchase.simultaneous(state):
+        players = state["players"]
+        return [n for n in base.phase_order(state) if not players[n]["done"]]
+    if phase == "bureaucracy":
         return [state["order"][state["turn"]]]
     return base.current_players(state)
 
@@ -218,92 +239,22 @@ def _auction(handler: Any) -> Any:
 # ===================================================================== Phase 3 (ALT-10)
 
 
-def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int, int]:
-    """Validate a purchase onto one built plant; return (resource, count, plant, price)."""
-    resource, count, plant = action.get("resource"), action.get("count", 1), action.get("plant")
-    if resource not in RESOURCES:
-        raise IllegalAction(
-            "PG-3",
-            N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
-            resource=str(resource),
-        )
-    if not _is_int(count) or count < 1:
-        raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
-    mine = built_plants(state, player)
-    if not mine:
-        raise IllegalAction(
-            "ALT-10", N_("You have no built plant to store resources on; build one first.")
-        )
-    if plant is None:
-        fitting = [n for n in mine if room_on(state, n, resource) >= count]
-        if not fitting:
-            raise IllegalAction(
-                "ALT-10",
-                N_("None of your built plants can store {count} more {resource}."),
-                count=count,
-                resource=resource,
-            )
-        plant = fitting[0]
-    if not _is_int(plant) or plant not in mine:
-        raise IllegalAction(
-            "ALT-10", N_("Plant {plant} is not one of your built plants."), plant=str(plant)
-        )
-    if not accepts(plant, resource):
-        raise IllegalAction(
-            "ALT-10", N_("Plant {plant} cannot store {resource}."), plant=plant, resource=resource
-        )
-    room = room_on(state, plant, resource)
-    if count > room:
-        raise IllegalAction(
-            "ALT-10",
-            N_("Plant {plant} can store only {room} more {resource}."),
-            plant=plant,
-            room=room,
-            resource=resource,
-        )
-    available = state["rm"][resource]
-    if count > available:
-        raise IllegalAction(
-            "PG-32",
-            N_("The market has only {available} {resource}."),
-            available=available,
-            resource=resource,
-        )
-    price = mk.resource_cost(available, resource, count)
-    money = state["players"][player]["money"]
-    if price > money:
-        raise IllegalAction(
-            "ALT-12",
-            N_("{count} {resource} cost {price} E; you have {money} E."),
-            count=count,
-            resource=resource,
-            price=price,
-            money=money,
-        )
-    return resource, count, plant, price
-
-
 def _buy(state: State, player: str, action: Action, events: list[Event]) -> None:
-    resource, count, plant, price = buy_check(state, player, action)
-    state["players"][player]["money"] -= price
-    state["rm"][resource] -= count
-    state["built"][str(plant)]["res"][resource] += count
-    emit(
-        state,
-        events,
-        "resources_bought",
-        player=player,
-        resource=resource,
-        count=count,
-        price=price,
-        plant=plant,
-    )
+    if purchase.simultaneous(state):
+        purchase.declare(state, player, action, events)
+    else:
+        purchase.buy(state, player, action, events)
 
 
 def _done(state: State, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["done"] = True
     state["turn"] += 1
-    if state["turn"] < len(state["order"]):
+    if state["phase"] == "resources" and purchase.simultaneous(state):
+        emit(state, events, "purchase_declared", player=player)
+        if state["turn"] < len(state["order"]):
+            return
+        purchase.resolve(state, events)  # in reverse player order (PG-15, PG-31)
+    elif state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
         emit(state, events, "phase_ended", phase="resources")
@@ -352,7 +303,39 @@ def _end_build_phase(state: State, events: list[Event]) -> None:
             base.draw_plant(state, events)
 
 
+# state["power_declared"]: player -> his declared power action, kept only while a version 2
+# Phase 5 is open (hidden from everybody else until all have declared).
+POWER_DECLARED = "power_declared"
+
+
 def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
+    """ALT-30..ALT-39. Version 1: the player's power, income and penalties now, in player
+    order. Version 2: a declaration, checked now (only his own plants, tokens and network
+    decide it, none of which another declaration changes) and kept secret; when the last
+    player declares, all resolve in player order (ALT-30), exactly as in turn: penalties paid
+    to players (ALT-36, ALT-D-18) reach them before their own turn, as they would."""
+    if purchase.simultaneous(state):
+        power_check(state, player, action)
+        state.setdefault(POWER_DECLARED, {})[player] = dict(action)
+        emit(state, events, "power_declared", player=player)
+    else:
+        run_power(state, player, action, events)
+    state["players"][player]["done"] = True
+    state["turn"] += 1
+    if state["turn"] < len(state["order"]):
+        return
+    if purchase.simultaneous(state):
+        book = state.pop(POWER_DECLARED)
+        for name in state["order"]:
+            run_power(state, name, book[name], events)
+    if state["final"]:
+        _game_over(state, events)
+    else:
+        base.end_bureaucracy(state, events)
+
+
+def run_power(state: State, player: str, action: Action, events: list[Event]) -> None:
+    """One player's Phase 5: run the plants, earn the income, pay the penalties."""
     plants, powered = power_check(state, player, action)
     mix = None
     if "coal" in action or "oil" in action:
@@ -381,7 +364,6 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     paid_bank = min(bank, p["money"])
     p["money"] -= paid_bank
     p["powered"] = len(powered)
-    p["done"] = True
     emit(
         state,
         events,
@@ -395,12 +377,6 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
         penalty_players=paid,
         burned={r: v for r, v in burned.items() if v},
     )
-    state["turn"] += 1
-    if state["turn"] >= len(state["order"]):
-        if state["final"]:
-            _game_over(state, events)
-        else:
-            base.end_bureaucracy(state, events)
 
 
 # ===================================================================== end (ALT-44)
