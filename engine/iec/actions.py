@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core import N_, Rng
 from engine.iec import choices as ch
+from engine.iec import together
 from engine.iec.model import acting
 from engine.iec.orders import _bad, _cell, _own_building, standing
 from engine.iec.rules import (
@@ -675,8 +676,6 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise _bad("syntax", N_("Unknown action {action}."), action=kind)
     _check_turn(state, player, kind)
     if "actors" in state:  # rules version 2: a phase declared by everybody at once
-        from engine.iec import together  # (together.py builds on this module's HANDLERS)
-
         together.declare(state, player, action, events)
         if not state["actors"]:
             together.resolve(state, events)
@@ -707,8 +706,6 @@ def legal_actions(state: State, player: str) -> list[Action]:
     if state["over"] or player not in acting(state):
         return []
     if state.get("pending", {}).get(player):
-        from engine.iec import together
-
         state = together.planned(state, player)
     ph = state["phase"]
     out: list[Action] = []
@@ -791,5 +788,7 @@ def legal_actions(state: State, player: str) -> list[Action]:
     out.append({"type": "done"})
     return out
 
+
+together.register(HANDLERS)
 
 __all__ = ["SIMPLE", "Rng", "apply", "legal_actions"]

@@ -10,7 +10,6 @@ from engine.core import (
     ArgSpec,
     CommandSpec,
     Event,
-    OptionSpec,
     ParseError,
     Reply,
     State,
@@ -23,6 +22,7 @@ from engine.iec.lines import _tech_name, kind_name
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
 from engine.iec.model import acting as rules_acting
+from engine.iec.options import OPTIONS as OPTIONS  # re-exported: the game's options
 from engine.iec.rules import (
     PHASE_NAMES,
     has_tech,
@@ -35,28 +35,9 @@ from engine.iec.rules import (
     tech_cost,
     tech_mode,
 )
-from engine.iec.scenario import GOODS, KINDS, RECIPES, load, scenario_ids
+from engine.iec.scenario import GOODS, KINDS, RECIPES, load
 from engine.iec.techs import TECHS
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "scenario",
-        N_("Scenario file (map, deposits, parameters)"),
-        "chat_standard",
-        tuple(scenario_ids()),
-    ),
-    OptionSpec("mine_war", N_("Mine War expansion"), "on", ("on", "off")),
-    OptionSpec(
-        "rules_version",
-        N_(
-            "2: phases where no choice depends on another company's (power, mine laying, "
-            "transmission, science, technologies) are declared by everybody at once; 1: one "
-            "company after another, as games started before this option."
-        ),
-        "2",
-        ("1", "2"),
-    ),
-)
+from engine.iec.together import planned
 
 _CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
 COMMANDS: tuple[CommandSpec, ...] = (
@@ -699,8 +680,6 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     )
     parts = [head]
     if player is not None and player in acting:
-        from engine.iec.together import planned
-
         mine = planned(state, player)  # after his own declarations (rules version 2)
         parts += _quote(mine, player, t)
         if _done_accepted(mine, player):
@@ -745,7 +724,6 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
     if player not in rules_acting(state):
         return []
     from engine.iec.actions import legal_actions
-    from engine.iec.together import planned
 
     state = planned(state, player)  # rules version 2: after his own declarations
     tr: Translator = t if t is not None else _English()

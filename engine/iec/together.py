@@ -22,13 +22,23 @@ asked at the same time:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 
 from engine.core import N_, IllegalAction
 from engine.core.rng import new_rng_state
 from engine.iec import choices as ch
-from engine.iec.actions import HANDLERS
 from engine.iec.orders import _bad
 from engine.iec.rules import Action, Event, State, _compute_power, _ev
+
+# The phase actions' handlers (actions.HANDLERS), registered by actions.py, which builds on
+# this module: no import cycle.
+Handler = Callable[[State, str, Action, list[Event]], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def register(handlers: Mapping[str, Handler]) -> None:
+    HANDLERS.update(handlers)
+
 
 # The dice of a trial state: fixed, so a check never shows the game's coming rolls.
 _TRIAL_SEED = 0
