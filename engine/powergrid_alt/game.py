@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.core.errors import N_
+from engine.core.errors import N_, IllegalAction
 from engine.core.protocol import (
     Action,
     BotFn,
@@ -70,6 +70,22 @@ class PowerGridAlt(PowerGrid):
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)
+
+    def default_action(self, state: State, player: str) -> Action | None:
+        """As the base game's, except the power choice is judged by the cities it powers
+        (ALT-32) without playing it: in rules version 2 a declaration powers nothing yet."""
+        if rules.expected(state) == "power" and player in rules.current_players(state):
+
+            def powered(action: Action) -> tuple[int, int]:
+                try:
+                    _plants, cities = rules.power_check(state, player, action)
+                except IllegalAction:
+                    return (-1, 0)
+                return (len(cities), -len(action.get("plants") or []))
+
+            choices = [a for a in self.legal_actions(state, player) if a.get("type") == "power"]
+            return max(choices, key=powered) if choices else None
+        return super().default_action(state, player)
 
     def forced_action(self, state: State, player: str) -> Action | None:
         return forced_action(state, player)

@@ -2,8 +2,9 @@
 
 The base engine (engine/powergrid/rules.py) runs what the variant keeps: region choice,
 player order (ALT-6), the auction (ALT-7/9), plant market, restock, Steps 2/3 bookkeeping.
-This module replaces Phase 3 placement (ALT-10), the whole of Phase 4 (ALT-11..ALT-29),
-power and income (ALT-30..ALT-39), the Step 2 trigger (ALT-40) and the end (ALT-43..45).
+This module replaces Phase 3 placement (ALT-10, purchase.py), the whole of Phase 4
+(ALT-11..ALT-29, building.py), power and income (ALT-30..ALT-39, power.py), the Step 2
+trigger (ALT-40) and the end (ALT-43..45); here: who acts, dispatch, the phase ends.
 
 State = the base state plus (all plain JSON):
     players[name]   plants: every owned plant, hand and built (ALT-8, ALT-D-3);
@@ -18,6 +19,9 @@ State = the base state plus (all plain JSON):
                     the corrections 1.1 idle rounds never end the game, ALT-45)
     final           this round's Phase 5 is the last one (ALT-44, ALT-45, agreement)
     end_vote        None, or the open vote to end by agreement: {by, yes[...]} (ending.py)
+    rules_version   1 (in turn) or 2 (Phases 3 and 5 declared at once; missing = 1)
+    declared_buys   version 2, during Phase 3 only: player -> declared purchases (purchase.py)
+    power_declared  version 2, during Phase 5 only: player -> declared power action
 A line is hanging at an endpoint that no longer holds its owner's plant or TP (ALT-28); that
 is computed, never stored. Money is whole Elektro; city incomes are summed in half-Elektro
 (ALT-38) and only the total is rounded up.

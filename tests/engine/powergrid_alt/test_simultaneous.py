@@ -195,3 +195,11 @@ class _English:
 
 
 _EN = _English()
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_alt32_default_power_for_a_player_out_of_time_powers_the_most_cities(
+    version: str,
+) -> None:
+    state = _power(version)
+    assert GAME.default_action(state, "a") == {"type": "power", "plants": [4]}
