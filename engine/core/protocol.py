@@ -71,6 +71,8 @@ class CommandSpec:
     examples: tuple[str, ...] = ()
     # "move" changes the state (needs the turn); "quote" and "info" only answer.
     kind: str = "move"
+    # The usage line (N_-marked) a wrong call answers with, e.g. "Usage: /cost <city> ...".
+    usage: str = ""
 
 
 @dataclass(frozen=True)
