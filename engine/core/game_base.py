@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
+from engine.core.errors import N_
 from engine.core.protocol import (
     Action,
     Capabilities,
@@ -33,6 +34,8 @@ class BaseGame:
     """The extension hooks, each a no-op until a game declares it in `capabilities`."""
 
     capabilities: Capabilities = Capabilities()
+    period_caption: str = N_("Round {n}")
+    chart_axis: str = N_("per round")
     rules_index: Mapping[str, str] = MappingProxyType({})
     rules_commands: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
@@ -52,6 +55,12 @@ class BaseGame:
         """Nothing is forced: every prompt waits for its player (a game overrides this)."""
         return None
 
+    def describe_action(
+        self, state: State, player: str, action: Action, t: Translator
+    ) -> str | None:
+        """No words of its own for a move: the log says "<player> makes a move"."""
+        return None
+
 
 class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
@@ -60,6 +69,15 @@ class ModularGame(BaseGame, ABC):
 
     chat_module: ClassVar[str]
     render_module: ClassVar[str]
+    # The log's words for moves (engine/<game>/logtext.py `describe_action`): by default the
+    # logtext module of the package the class is written in, so a variant written in its own
+    # folder gets its own words without naming them.
+    logtext_module: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "logtext_module" not in cls.__dict__:
+            cls.logtext_module = f"{cls.__module__.rpartition('.')[0]}.logtext"
 
     @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:
@@ -103,6 +121,14 @@ class ModularGame(BaseGame, ABC):
 
     def undoable(self, events: list[Event]) -> bool:
         return bool(self._chat().undoable(events))
+
+    def describe_action(
+        self, state: State, player: str, action: Action, t: Translator
+    ) -> str | None:
+        line: str | None = importlib.import_module(self.logtext_module).describe_action(
+            state, player, action, t
+        )
+        return line
 
     # --- picture part ---
     def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:

@@ -181,6 +181,18 @@ class Chat(Protocol):
         """False when the action's events revealed something hidden or random."""
         ...
 
+    def describe_action(
+        self, state: State, player: str, action: Action, t: Translator
+    ) -> str | None:
+        """The log's line for an action when none of its events names the player (e.g.
+        /done), words through `t`; None: the table says "<player> makes a move"."""
+        ...
+
+    # What the end-of-game pictures call a period of the game: a replay frame's caption
+    # ("Round {n}", N_-marked, {n} the number) and the charts' x axis ("per round").
+    period_caption: str
+    chart_axis: str
+
 
 class Picture(Protocol):
     """The board as pictures (engine/<game>/render.py, Pillow imported only to draw)."""

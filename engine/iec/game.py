@@ -17,7 +17,7 @@ from engine.core import (
 )
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
-from engine.iec import actions, commands, rules
+from engine.iec import actions, commands, logtext, rules
 from engine.iec.bots import BOTS
 
 
@@ -25,6 +25,7 @@ class IEC(ModularGame):
     # Standing orders and private choices off turn; private events (secret technologies,
     # face-down mines); a phase asks one company at a time.
     capabilities = Capabilities(standing_orders=True, private_events=True)
+    period_caption, chart_axis = logtext.PERIOD, logtext.AXIS  # "Turn {n}", "per turn"
 
     id = "iec"
     name = N_("Interplanetary Exploitation Companies")
