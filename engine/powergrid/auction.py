@@ -11,7 +11,6 @@ from engine.powergrid import market as mk
 from engine.powergrid.basics import (
     Action,
     Event,
-    State,
     chooser,
     emit,
     forget_orders,
@@ -23,9 +22,10 @@ from engine.powergrid.basics import (
 )
 from engine.powergrid.data import RESOURCES
 from engine.powergrid.plant_market import draw_plant, lowest_plant, resolve_step3
+from engine.powergrid.state_types import PGState, plain
 
 
-def start_auction_phase(state: State, events: list[Event]) -> None:
+def start_auction_phase(state: PGState, events: list[Event]) -> None:
     state["phase"] = "auction"
     state["turn"] = 0
     for p in state["players"].values():
@@ -36,13 +36,13 @@ def start_auction_phase(state: State, events: list[Event]) -> None:
     _auction_continue(state, events)
 
 
-def _auction_continue(state: State, events: list[Event]) -> None:
+def _auction_continue(state: PGState, events: list[Event]) -> None:
     """PG-24/PG-30: the next chooser acts, or the phase ends when nobody is left."""
     if chooser(state) is None:
         _end_auction_phase(state, events)
 
 
-def open_auction(state: State, player: str, action: Action, events: list[Event]) -> None:
+def open_auction(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     plant, bid = action.get("plant"), action.get("bid")
     money = state["players"][player]["money"]
     current = mk.current_market(state)
@@ -88,9 +88,10 @@ def open_auction(state: State, player: str, action: Action, events: list[Event])
     _next_bidder(state, player, events)
 
 
-def _next_bidder(state: State, after: str, events: list[Event]) -> None:
+def _next_bidder(state: PGState, after: str, events: list[Event]) -> None:
     """PG-21: clockwise (seat order) from `after`; PG-D-9 auto-passes those who cannot raise."""
     auction = state["auction"]
+    assert auction is not None  # called only while a plant is being auctioned
     players = state["players"]
     seats = state["seats"]
     leader = auction["leader"]
@@ -115,8 +116,9 @@ def _next_bidder(state: State, after: str, events: list[Event]) -> None:
     _win(state, auction["leader"], auction["plant"], auction["bid"], events)
 
 
-def raise_bid(state: State, player: str, action: Action, events: list[Event]) -> None:
+def raise_bid(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     auction = state["auction"]
+    assert auction is not None  # called only while a plant is being auctioned
     bid: Any = action.get("bid")
     money = state["players"][player]["money"]
     if type(bid) is not int or bid <= auction["bid"]:
@@ -159,11 +161,11 @@ def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
     return limit if limit > bid else None
 
 
-def _set_proxy(state: State, player: str, plant: int, limit: int) -> None:
-    order_book().set_proxy(state, player, plant, limit)
+def _set_proxy(state: PGState, player: str, plant: int, limit: int) -> None:
+    order_book().set_proxy(plain(state), player, plant, limit)
 
 
-def pass_turn(state: State, player: str, action: Action, events: list[Event]) -> None:
+def pass_turn(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     auction = state["auction"]
     if auction is not None:
         # PG-21: pass on this plant only.
@@ -180,7 +182,7 @@ def pass_turn(state: State, player: str, action: Action, events: list[Event]) ->
     _auction_continue(state, events)
 
 
-def _win(state: State, player: str, plant: int, price: int, events: list[Event]) -> None:
+def _win(state: PGState, player: str, plant: int, price: int, events: list[Event]) -> None:
     p = state["players"][player]
     p["money"] -= price
     bisect.insort(p["plants"], plant)
@@ -197,13 +199,14 @@ def _win(state: State, player: str, plant: int, price: int, events: list[Event])
     after_purchase(state, events)
 
 
-def after_purchase(state: State, events: list[Event]) -> None:
+def after_purchase(state: PGState, events: list[Event]) -> None:
     draw_plant(state, events)  # PG-28 (+ PG-40, PG-47)
     _auction_continue(state, events)
 
 
-def discard_plant(state: State, player: str, action: Action, events: list[Event]) -> None:
+def discard_plant(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     pending = state["pending_discard"]
+    assert pending is not None  # called only when a discard is expected
     p = state["players"][player]
     plant = action.get("plant")
     if plant == pending["plant"]:
@@ -236,6 +239,7 @@ def discard_plant(state: State, player: str, action: Action, events: list[Event]
                 ),
             )
         kept = found
+    assert isinstance(plant, int)  # one of the player's plants (checked above)
     p["plants"].remove(plant)
     returned = {}
     for r in RESOURCES:
@@ -249,7 +253,7 @@ def discard_plant(state: State, player: str, action: Action, events: list[Event]
     after_purchase(state, events)
 
 
-def _end_auction_phase(state: State, events: list[Event]) -> None:
+def _end_auction_phase(state: PGState, events: list[Event]) -> None:
     if not any(p["bought"] for p in state["players"].values()):
         # PG-29: nobody bought: the lowest plant leaves the game and is replaced. A Step 3
         # card revealed by this draw is resolved at once (PG-47), which the check below does.

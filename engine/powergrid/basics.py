@@ -12,6 +12,7 @@ from typing import Any
 from engine.core import N_, IllegalAction
 from engine.powergrid.data import player_count
 from engine.powergrid.network import network
+from engine.powergrid.state_types import PGState
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -22,7 +23,7 @@ LOG_SIZE = 12
 # ===================================================================== helpers
 
 
-def emit(state: State, events: list[Event], kind: str, **fields: Any) -> None:
+def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
     ev: Event = {"type": kind, "round": state["round"], **fields}
     events.append(ev)
     log = state["log"]
@@ -45,11 +46,11 @@ def trim_log(log: list[Event]) -> None:
     log[:] = reversed(keep)
 
 
-def limits(state: State) -> dict[str, int]:
+def limits(state: PGState) -> dict[str, int]:
     return player_count(len(state["seats"]))
 
 
-def max_cities(state: State) -> int:
+def max_cities(state: PGState) -> int:
     return max(len(p["cities"]) for p in state["players"].values())
 
 
@@ -57,11 +58,11 @@ def is_int(value: Any) -> bool:
     return type(value) is int
 
 
-def net(state: State) -> Any:
+def net(state: PGState) -> Any:
     return network(state["map"], tuple(state["regions"]))
 
 
-def connection_cost(state: State, player: str, city: str) -> int:
+def connection_cost(state: PGState, player: str, city: str) -> int:
     """PG-36/37: cheapest route cost from the player's current houses to `city`."""
     nw = net(state)
     return int(nw.reach(tuple(state["players"][player]["cities"]))[0][nw.index[city]])
@@ -95,7 +96,7 @@ def order_book() -> OrderBook:
     return _ORDER_BOOKS[0]
 
 
-def chooser(state: State) -> str | None:
+def chooser(state: PGState) -> str | None:
     """PG-20: the first player in player order who has neither bought nor passed."""
     players = state["players"]
     for name in state["order"]:
@@ -105,7 +106,7 @@ def chooser(state: State) -> str | None:
     return None
 
 
-def reorder(state: State) -> None:
+def reorder(state: PGState) -> None:
     """PG-16: most cities first, ties by highest plant; PG-D-7: else keep relative order.
 
     `sorted` is stable, so the previous order breaks unbreakable ties.
@@ -117,7 +118,7 @@ def reorder(state: State) -> None:
     )
 
 
-def start_turn_phase(state: State, phase: str, events: list[Event]) -> None:
+def start_turn_phase(state: PGState, phase: str, events: list[Event]) -> None:
     state["phase"] = phase
     state["turn"] = 0
     for p in state["players"].values():
@@ -125,7 +126,7 @@ def start_turn_phase(state: State, phase: str, events: list[Event]) -> None:
     emit(state, events, "phase_started", phase=phase)
 
 
-def forget_orders(state: State, kinds: tuple[str, ...]) -> None:
+def forget_orders(state: PGState, kinds: tuple[str, ...]) -> None:
     """Drop the given kinds of standing orders of every player (empty entries go too)."""
     book = state["orders"]
     for name in list(book):

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, IllegalAction
-from engine.powergrid.basics import Action, Event, State, connection_cost, emit, net
+from engine.powergrid.basics import Action, Event, connection_cost, emit, net
 from engine.powergrid.data import HOUSES, SLOT_PRICES, game_map
 from engine.powergrid.network import INF
 from engine.powergrid.plant_market import remove_too_low
+from engine.powergrid.state_types import PGState
 
 
-def build_check(state: State, player: str, city: Any) -> tuple[int, int]:
+def build_check(state: PGState, player: str, city: Any) -> tuple[int, int]:
     """Validate building in `city` now; return (connection cost, slot price) or raise."""
     gm = game_map(state["map"])
     if city not in gm.index:
@@ -39,7 +40,7 @@ def build_check(state: State, player: str, city: Any) -> tuple[int, int]:
     return conn, SLOT_PRICES[len(owners)]
 
 
-def build_city(state: State, player: str, action: Action, events: list[Event]) -> None:
+def build_city(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     city = action.get("city")
     conn, slot = build_check(state, player, city)
     p = state["players"][player]
@@ -57,6 +58,7 @@ def build_city(state: State, player: str, action: Action, events: list[Event]) -
             slot=slot,
             money=p["money"],
         )
+    assert isinstance(city, str)  # a city of the map (build_check)
     p["money"] -= cost
     p["cities"].append(city)  # PG-39
     state["cities"].setdefault(city, []).append(player)
@@ -64,7 +66,7 @@ def build_city(state: State, player: str, action: Action, events: list[Event]) -
     remove_too_low(state, events)  # PG-40 applies at any time
 
 
-def build_options(state: State, player: str) -> list[tuple[str, int]]:
+def build_options(state: PGState, player: str) -> list[tuple[str, int]]:
     """Every city the player may build in now with its full price (PG-36..38), cheapest first.
 
     Money is not checked here; callers compare with the player's money.
@@ -94,7 +96,7 @@ def build_options(state: State, player: str) -> list[tuple[str, int]]:
     return out
 
 
-def cheapest_city(state: State, player: str) -> tuple[str, int] | None:
+def cheapest_city(state: PGState, player: str) -> tuple[str, int] | None:
     """The cheapest city to build in now and its price (the first of `build_options`:
     lowest price, then lowest city index).
 

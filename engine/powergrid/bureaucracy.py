@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, State, emit, is_int
+from engine.powergrid.basics import Action, Event, emit, is_int
 from engine.powergrid.data import PLANTS, RESOURCES, income_for, restock_amounts
 from engine.powergrid.plant_market import draw_plant
+from engine.powergrid.state_types import PGState
 
 
-def power_check(state: State, player: str, action: Action) -> tuple[list[int], dict[str, int]]:
+def power_check(state: PGState, player: str, action: Action) -> tuple[list[int], dict[str, int]]:
     """Validate a power action; return (plants run, tokens burned)."""
     p = state["players"][player]
     plants = action.get("plants", [])
@@ -52,7 +53,7 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], d
 
 
 def run_plants(
-    state: State, player: str, plants: list[int], burned: dict[str, int], events: list[Event]
+    state: PGState, player: str, plants: list[int], burned: dict[str, int], events: list[Event]
 ) -> None:
     """PG-42 steps 1-4 for one player: burn, power, earn."""
     p = state["players"][player]
@@ -78,7 +79,7 @@ def run_plants(
     )
 
 
-def restock_and_update(state: State, events: list[Event]) -> None:
+def restock_and_update(state: PGState, events: list[Event]) -> None:
     """The end of Phase 5 before the next round: restock (PG-43), update the plant market
     (PG-44), and say the phase ended."""
     # PG-43: restock from the supply into the dearest empty slots, up to what is left.
@@ -104,7 +105,7 @@ def restock_and_update(state: State, events: list[Event]) -> None:
     emit(state, events, "phase_ended", phase="bureaucracy")
 
 
-def final_power(state: State, events: list[Event]) -> None:
+def final_power(state: PGState, events: list[Event]) -> None:
     """PG-52 (PG-D-19): each player powers what he can; no income, restock or update.
 
     Running fewer plants never helps here, so the engine takes each player's best run.
@@ -118,7 +119,7 @@ def final_power(state: State, events: list[Event]) -> None:
     emit(state, events, "game_over", ranking=state["ranking"])
 
 
-def ranking(state: State) -> list[list[str]]:
+def ranking(state: PGState) -> list[list[str]]:
     """PG-53: most powered, then money, then cities; PG-D-20: still tied -> shared."""
     players = state["players"]
 

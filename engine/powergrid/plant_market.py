@@ -6,18 +6,19 @@ from __future__ import annotations
 import bisect
 
 from engine.core import Rng
-from engine.powergrid.basics import Event, State, emit, max_cities
+from engine.powergrid.basics import Event, emit, max_cities
 from engine.powergrid.data import STEP3
+from engine.powergrid.state_types import PGState
 
 
-def lowest_plant(state: State) -> int | None:
+def lowest_plant(state: PGState) -> int | None:
     for p in state["market"]:
         if p != STEP3:
             return int(p)
     return None
 
 
-def _draw_one(state: State, events: list[Event]) -> None:
+def _draw_one(state: PGState, events: list[Event]) -> None:
     deck = state["deck"]
     if not deck:
         return  # PG-50: the market shrinks
@@ -34,13 +35,13 @@ def _draw_one(state: State, events: list[Event]) -> None:
     emit(state, events, "plant_drawn", plant=card)
 
 
-def draw_plant(state: State, events: list[Event]) -> None:
+def draw_plant(state: PGState, events: list[Event]) -> None:
     """Draw one replacement, then apply PG-40 to the market (drawn plants included)."""
     _draw_one(state, events)
     remove_too_low(state, events)
 
 
-def remove_too_low(state: State, events: list[Event]) -> None:
+def remove_too_low(state: PGState, events: list[Event]) -> None:
     """PG-40 (PG-D-14): market plants numbered <= the highest city count leave the game."""
     top = max_cities(state)
     market = state["market"]
@@ -50,7 +51,7 @@ def remove_too_low(state: State, events: list[Event]) -> None:
         _draw_one(state, events)
 
 
-def resolve_step3(state: State, events: list[Event]) -> None:
+def resolve_step3(state: PGState, events: list[Event]) -> None:
     """PG-47: remove the card and the lowest plant, no replacement, shuffle the deck."""
     market = state["market"]
     if STEP3 in market:
@@ -67,7 +68,7 @@ def resolve_step3(state: State, events: list[Event]) -> None:
         state["step3_pending"] = True  # begins with Phase 5 (from 4) or next round (from 5)
 
 
-def begin_step3(state: State, events: list[Event]) -> None:
+def begin_step3(state: PGState, events: list[Event]) -> None:
     # PG-49 (PG-D-18): from Step 1 this skips Step 2 and its one-time removal.
     state["step"] = 3
     state["step3_pending"] = False

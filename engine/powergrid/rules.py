@@ -92,6 +92,7 @@ from engine.powergrid.plant_market import (
     remove_too_low,
     resolve_step3,
 )
+from engine.powergrid.state_types import PGState, PowerGridState, plain
 
 __all__ = [
     "ANYTIME",
@@ -186,7 +187,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     rng.shuffle(order)  # PG-10: initial player order is random
 
     rm = initial_market_counts()  # PG-11
-    state: State = {
+    state: PowerGridState = {
         "game": "powergrid",
         "map": opts["map"],
         "options": opts,
@@ -234,7 +235,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     else:
         state["regions"] = random_connected_regions(gm.regions, gm, lim["regions"], rng)
         start_game(state, events)
-    return state
+    return plain(state)
 
 
 def _connected(regions: list[str], gm: Any) -> bool:
@@ -257,7 +258,7 @@ def random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng:
     return sorted(candidates[rng.below(len(candidates))])
 
 
-def start_game(state: State, events: list[Event]) -> None:
+def start_game(state: PGState, events: list[Event]) -> None:
     state["regions"] = sorted(state["regions"])
     state["region_pickers"] = []
     emit(state, events, "regions_chosen", regions=list(state["regions"]))
@@ -269,7 +270,7 @@ def start_game(state: State, events: list[Event]) -> None:
 # ===================================================================== who acts
 
 
-def phase_order(state: State) -> list[str]:
+def phase_order(state: PGState) -> list[str]:
     """PG-15: reverse player order in Phases 3 and 4, player order in Phase 5."""
     if state["phase"] in ("resources", "build"):
         return state["order"][::-1]
@@ -298,7 +299,7 @@ def current_players(state: State) -> list[str]:
     return [order[-1 - state["turn"]]]  # resources and build go in reverse order
 
 
-def expected(state: State) -> str:
+def expected(state: PGState) -> str:
     phase = state["phase"]
     if phase == "over":
         return ""
@@ -360,7 +361,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     return state, events
 
 
-def turn_of(state: State, player: str) -> str | None:
+def turn_of(state: PGState, player: str) -> str | None:
     """`expected(state)` if `player` is one of `current_players(state)`, else None.
 
     The same decision as those two functions, without building the list of players
@@ -381,7 +382,7 @@ def turn_of(state: State, player: str) -> str | None:
     if phase == "bureaucracy":
         p = state["players"].get(player)
         return "power" if p is not None and not p["done"] and player in state["order"] else None
-    if player in current_players(state):
+    if player in current_players(plain(state)):
         return expected(state)
     return None
 
@@ -389,7 +390,7 @@ def turn_of(state: State, player: str) -> str | None:
 # ===================================================================== regions (PG-8)
 
 
-def choose_region(state: State, player: str, action: Action, events: list[Event]) -> None:
+def choose_region(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     gm = game_map(state["map"])
     region = action.get("region")
     if region not in gm.regions:
@@ -420,7 +421,7 @@ def choose_region(state: State, player: str, action: Action, events: list[Event]
 # ===================================================================== Phases 3-5 turns
 
 
-def _done(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _done(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["done"] = True
     state["turn"] += 1
     if state["turn"] < len(state["order"]):
@@ -435,7 +436,7 @@ def _done(state: State, player: str, action: Action, events: list[Event]) -> Non
 # ===================================================================== Phase 3 (PG-31..34)
 
 
-def _buy(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _buy(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     resource, count = action.get("resource"), action.get("count", 1)
     if resource not in RESOURCES:
         raise IllegalAction(
@@ -489,7 +490,7 @@ def _buy(state: State, player: str, action: Action, events: list[Event]) -> None
 # ===================================================================== Phase 4 (PG-35..41)
 
 
-def _end_build_phase(state: State, events: list[Event]) -> None:
+def _end_build_phase(state: PGState, events: list[Event]) -> None:
     """PG-46a: end check, then a pending Step 3 card, then the Step 2 check."""
     emit(state, events, "phase_ended", phase="build")
     lim = limits(state)
@@ -517,7 +518,7 @@ def _end_build_phase(state: State, events: list[Event]) -> None:
 # ===================================================================== Phase 5 (PG-42..44)
 
 
-def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _power(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     """PG-42 declared simultaneously (PG-15 allows it; the result is identical): the
     validated choice waits until everybody has declared, then all resolve in player order.
 
@@ -539,12 +540,12 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     end_bureaucracy(state, events)
 
 
-def end_bureaucracy(state: State, events: list[Event]) -> None:
+def end_bureaucracy(state: PGState, events: list[Event]) -> None:
     restock_and_update(state, events)  # PG-43, PG-44
     _start_round(state, events)
 
 
-def _start_round(state: State, events: list[Event]) -> None:
+def _start_round(state: PGState, events: list[Event]) -> None:
     state["round"] += 1
     emit(state, events, "round_started")
     if state["step3_pending"]:
