@@ -875,7 +875,9 @@ def test_power_without_plants_matches_the_income_quote() -> None:
         work = copy.deepcopy(state)
         events: list[dict[str, Any]] = []
         for who in view["current_players"]:  # Phase 5 is declared at once
-            _, events = GAME.apply(work, who, commands.parse(work, who, "power", []))
+            action = commands.parse(work, who, "power", [])
+            assert isinstance(action, dict)
+            _, events = GAME.apply(work, who, action)
         powered = next(e for e in events if e["type"] == "powered" and e["player"] == player)
         assert powered["cities"] == quotes.income_quote(state, player)["powered"]
         compared += 1
