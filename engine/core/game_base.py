@@ -13,7 +13,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.errors import N_
 from engine.core.protocol import (
@@ -26,6 +26,10 @@ from engine.core.protocol import (
     State,
     Translator,
 )
+
+if TYPE_CHECKING:
+    from engine.core.rng import Rng
+    from engine.core.search import Budget
 
 _ENGLISH = EnglishTranslator()
 
@@ -61,6 +65,17 @@ class BaseGame:
         """No words of its own for a move: the log says "<player> makes a move"."""
         return None
 
+    def hint(
+        self,
+        state: State,
+        player: str,
+        t: Translator,
+        rng: Rng | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[Action, str] | None:
+        """No hints (a game with a strong bot overrides this)."""
+        return None
+
 
 class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
@@ -69,15 +84,33 @@ class ModularGame(BaseGame, ABC):
 
     chat_module: ClassVar[str]
     render_module: ClassVar[str]
-    # The log's words for moves (engine/<game>/logtext.py `describe_action`): by default the
-    # logtext module of the package the class is written in, so a variant written in its own
-    # folder gets its own words without naming them.
+    # The log's words for moves (engine/<game>/logtext.py `describe_action`) and /hint
+    # (engine/<game>/strong.py `hint`): by default the modules of the package the class is
+    # written in, so a variant written in its own folder gets its own without naming them.
     logtext_module: ClassVar[str]
+    strong_module: ClassVar[str]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        package = cls.__module__.rpartition(".")[0]
         if "logtext_module" not in cls.__dict__:
-            cls.logtext_module = f"{cls.__module__.rpartition('.')[0]}.logtext"
+            cls.logtext_module = f"{package}.logtext"
+        if "strong_module" not in cls.__dict__:
+            cls.strong_module = f"{package}.strong"
+
+    def hint(
+        self,
+        state: State,
+        player: str,
+        t: Translator,
+        rng: Rng | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[Action, str] | None:
+        """The strong bot's move and one line why (engine/<game>/strong.py)."""
+        found: tuple[Action, str] = importlib.import_module(self.strong_module).hint(
+            state, player, t, rng=rng, budget=budget
+        )
+        return found
 
     @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from engine.core.rng import Rng
+    from engine.core.search import Budget
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -238,6 +239,18 @@ class Extensions(Protocol):
     def forced_action(self, state: State, player: str) -> Action | None:
         """The pass or /done of a player (one of `current_players`) whose only legal choice
         it is, so nobody is prompted to decide nothing; None when he has a real choice."""
+        ...
+
+    def hint(
+        self,
+        state: State,
+        player: str,
+        t: Translator,
+        rng: Rng | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[Action, str] | None:
+        """/hint: the move the game's strong bot would make for `player` and one line why,
+        words through `t`, thinking within `budget`; None for a game without hints."""
         ...
 
 
