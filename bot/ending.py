@@ -24,7 +24,6 @@ from bot.context import Ctx
 from bot.deadlines import ChatSettings
 from bot.grammar import MAX_CAPTION, CommandLine, shorten
 from bot.i18n import tr, translator
-from bot.logtext import game_module
 from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
 from bot.store import FinishedGame, GameRow
@@ -46,7 +45,7 @@ HintFn = Callable[..., tuple[Action, str] | None]
 
 def has_pictures(game: Game) -> bool:
     """The end-of-game pictures need the game's figures (engine/<game>/logtext.py)."""
-    return game_module(game.id) is not None
+    return bool(game.series)
 
 
 def replay_file(replay: Replay, platform: str) -> tuple[bytes, str] | None:

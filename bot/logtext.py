@@ -11,10 +11,8 @@ the owner of a private event reads its private line. Pure: no store, no chat.
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, Protocol
 
 from engine.core.protocol import Action, Event, Game, State, Translator
@@ -36,14 +34,6 @@ class Entry(Protocol):
 
     @property
     def events(self) -> list[Any]: ...
-
-
-def game_module(game_id: str) -> ModuleType | None:
-    """engine/<game>/logtext.py, or None for a game without one."""
-    try:
-        return importlib.import_module(f"engine.{game_id}.logtext")
-    except ModuleNotFoundError:
-        return None
 
 
 def event_owner(event: Event) -> str | None:

@@ -11,7 +11,6 @@ from bot.cards.card import game_over_card
 from bot.cards.charts import line_charts
 from bot.cards.replay import MAX_FRAMES, animation, frame, mp4, pick
 from bot.cards.series import Figures, deciding, picture_count, replay_figures
-from bot.logtext import game_module
 from engine.core.jsonstate import canonical_json as canonical
 from engine.core.protocol import Action, Game, State, Translator
 
@@ -65,8 +64,7 @@ def replay_pictures(
     """Replay the log: the animation of (at most MAX_FRAMES of) the pictures the game showed,
     each captioned with its round, ending on the current position; also the figures per
     round and the final state."""
-    module = game_module(game.id)
-    period = module.period if module is not None else (lambda s: 0)
+    period = game.period
     wanted = set(pick(picture_count(game, players, options, seed, actions)))
     frames: list[Image.Image] = []
     shown: list[str] = []  # the position of the last frame, to not show it twice

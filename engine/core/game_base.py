@@ -76,6 +76,18 @@ class BaseGame:
         """No hints (a game with a strong bot overrides this)."""
         return None
 
+    # --- chronicle: no figures (a game with a logtext.py has them) ---
+    series: Sequence[tuple[str, str]] = ()
+
+    def period(self, state: State) -> int:
+        return 0
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        return {}
+
+    def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
+        return []
+
 
 class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
@@ -155,13 +167,30 @@ class ModularGame(BaseGame, ABC):
     def undoable(self, events: list[Event]) -> bool:
         return bool(self._chat().undoable(events))
 
+    def _logtext(self) -> ModuleType:
+        return importlib.import_module(self.logtext_module)
+
     def describe_action(
         self, state: State, player: str, action: Action, t: Translator
     ) -> str | None:
-        line: str | None = importlib.import_module(self.logtext_module).describe_action(
-            state, player, action, t
-        )
+        line: str | None = self._logtext().describe_action(state, player, action, t)
         return line
+
+    # --- chronicle (engine/<game>/logtext.py) ---
+    @property
+    def series(self) -> Sequence[tuple[str, str]]:  # type: ignore[override]
+        found: Sequence[tuple[str, str]] = self._logtext().SERIES
+        return found
+
+    def period(self, state: State) -> int:
+        return int(self._logtext().period(state))
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        found: dict[str, dict[str, int]] = self._logtext().score(state)
+        return found
+
+    def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
+        return list(self._logtext().deciding(state))
 
     # --- picture part ---
     def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:

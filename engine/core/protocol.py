@@ -213,6 +213,28 @@ class Picture(Protocol):
         ...
 
 
+class Chronicle(Protocol):
+    """The game's figures over time, for the end-of-game card, charts and replay
+    (engine/<game>/logtext.py): empty `series` means the game draws none."""
+
+    @property
+    def series(self) -> Sequence[tuple[str, str]]:
+        """(figure key, English label N_-marked): what the charts draw per player."""
+        ...
+
+    def period(self, state: State) -> int:
+        """The round (turn) the state is in."""
+        ...
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        """Player -> figure key -> value, now."""
+        ...
+
+    def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
+        """The figures the ranking was decided by: (English label, player -> value)."""
+        ...
+
+
 class Extensions(Protocol):
     """The optional capabilities: every game has these members, `capabilities` says which
     of them mean something (see `Capabilities`; `BaseGame` provides the no-ops)."""
@@ -255,7 +277,7 @@ class Extensions(Protocol):
 
 
 @runtime_checkable
-class Game(Rules, Chat, Picture, Extensions, Protocol):
+class Game(Rules, Chat, Picture, Chronicle, Extensions, Protocol):
     """A game: its declared parts and capabilities (model: OpenSpiel's declared game type)."""
 
     id: str
