@@ -91,6 +91,11 @@ class CommandTable:
     """A game's commands in the order players see them, each declared once."""
 
     unknown: str = N_("Unknown command /{name}. Commands: {commands}")
+    # Other names a command answers to ("g" for /grow).
+    aliases: dict[str, str] = field(default_factory=dict)
+    # False for a game whose arguments take free-form extras (Hexania's "keep=L12" after any
+    # command): then every handler counts its own words.
+    count_words: bool = True
     kinds: dict[str, ArgKind] = field(default_factory=dict)
     _specs: list[CommandSpec] = field(default_factory=list)
     _handlers: dict[str, Handler] = field(default_factory=dict)
@@ -102,10 +107,11 @@ class CommandTable:
         args: tuple[ArgSpec, ...] = (),
         examples: tuple[str, ...] = (),
         *,
-        usage: str,
+        usage: str = "",
         kind: str = "move",
     ) -> Callable[[Handler], Handler]:
-        """Declare a command and register the decorated function as its handler."""
+        """Declare a command and register the decorated function as its handler (`usage`
+        may stay empty for a command that refuses no words)."""
 
         def register(handler: Handler) -> Handler:
             self.add(CommandSpec(name, help, args, examples, kind=kind, usage=usage), handler)
@@ -137,7 +143,16 @@ class CommandTable:
         return dict(self._handlers)
 
     def spec(self, name: str) -> CommandSpec | None:
-        return next((s for s in self._specs if s.name == name), None)
+        """The command a typed name means (any case, a leading slash, an alias)."""
+        key = name.strip().lstrip("/").casefold()
+        key = self.aliases.get(key, key)
+        return next((s for s in self._specs if s.name == key), None)
+
+    def call(
+        self, spec: CommandSpec, state: State, player: str, words: list[str], t: Translator
+    ) -> Parsed:
+        """Run the handler of `spec` on words already split (no counting)."""
+        return self._handlers[spec.name](Call(state, player, words, t, spec, self))
 
     def parse(
         self,
@@ -148,24 +163,22 @@ class CommandTable:
         t: Translator | None = None,
     ) -> Parsed:
         """Chat command -> action(s) or a Reply. Raises ParseError / IllegalAction."""
-        command = name.strip().lstrip("/").casefold()
-        spec = self.spec(command)
+        spec = self.spec(name)
         if spec is None:
             raise ParseError(
                 self.unknown,
-                name=command,
+                name=name.strip().lstrip("/").casefold(),
                 commands=" ".join(f"/{c.name}" for c in self._specs),
             )
         words = [w for arg in args for w in arg.split()]
-        counts = word_range(spec.args)
+        counts = word_range(spec.args) if self.count_words else None
         if counts is not None:
             fewest, most = counts
             if len(words) > most:
                 raise ParseError(spec.usage, word=words[most])
             if len(words) < fewest:
                 raise ParseError(spec.usage)
-        call = Call(state, player, words, t or _ENGLISH, spec, self)
-        return self._handlers[command](call)
+        return self.call(spec, state, player, words, t or _ENGLISH)
 
     def complete(
         self, state: State | None, player: str | None, kind: str, prefix: str
