@@ -86,6 +86,16 @@ def _with_keep(action: Action, keep: str | None) -> Action:
     return action
 
 
+def _two_cells(call: Call, kind: str, first: str, second: str) -> Action:
+    """/grow and /regroup: two cells, then an optional kept cell (a third cell or keep=)."""
+    args, keep = _split_keep(call.words)
+    if len(args) == 3 and keep is None:
+        keep = _cell(args.pop())
+    if len(args) != 2:
+        raise call.usage_error()
+    return _with_keep({"type": kind, first: _cell(args[0]), second: _cell(args[1])}, keep)
+
+
 # --------------------------------------------------------------------------- the commands
 
 
@@ -115,13 +125,7 @@ def _spawn(call: Call) -> Action:
     usage=N_("Usage: /grow <figure cell> <new cell>, e.g. /grow L12 L13"),
 )
 def _grow(call: Call) -> Action:
-    args, keep = _split_keep(call.words)
-    if len(args) == 3 and keep is None:
-        keep = _cell(args.pop())
-    if len(args) != 2:
-        raise call.usage_error()
-    action = {"type": "grow", "figure": _cell(args[0]), "cell": _cell(args[1])}
-    return _with_keep(action, keep)
+    return _two_cells(call, "grow", "figure", "cell")
 
 
 @TABLE.command(
@@ -173,13 +177,7 @@ def _move(call: Call) -> Action:
     usage=N_("Usage: /regroup <from> <to>, e.g. /regroup L10 L14"),
 )
 def _regroup(call: Call) -> Action:
-    args, keep = _split_keep(call.words)
-    if len(args) == 3 and keep is None:
-        keep = _cell(args.pop())
-    if len(args) != 2:
-        raise call.usage_error()
-    action = {"type": "regroup", "from": _cell(args[0]), "to": _cell(args[1])}
-    return _with_keep(action, keep)
+    return _two_cells(call, "regroup", "from", "to")
 
 
 @TABLE.command(
