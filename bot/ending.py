@@ -10,7 +10,6 @@ the worker pool (bot/workers.py), and delivers them in order. A delivery that mu
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -25,7 +24,6 @@ from bot.context import Ctx
 from bot.deadlines import ChatSettings
 from bot.grammar import MAX_CAPTION, CommandLine, shorten
 from bot.i18n import tr, translator
-from bot.logtext import game_module
 from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
 from bot.store import FinishedGame, GameRow
@@ -42,12 +40,12 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 # /hint thinks at most this long unless BOARDCHAT_BOT_BUDGET says otherwise.
 HINT_SECONDS = 1.0
 
-HintFn = Callable[..., tuple[Action, str]]
+HintFn = Callable[..., tuple[Action, str] | None]
 
 
 def has_pictures(game: Game) -> bool:
     """The end-of-game pictures need the game's figures (engine/<game>/logtext.py)."""
-    return game_module(game.id) is not None
+    return bool(game.series)
 
 
 def replay_file(replay: Replay, platform: str) -> tuple[bytes, str] | None:
@@ -68,17 +66,10 @@ def replay_file(replay: Replay, platform: str) -> tuple[bytes, str] | None:
     return None
 
 
-def hint_function(game: Game) -> HintFn | None:
-    """engine/<game>/strong.py's `hint(state, player, t, rng=None, budget=None)`, if any."""
-    found = getattr(game, "hint", None)
-    if callable(found):
-        return found
-    try:
-        module = importlib.import_module(f"engine.{game.id}.strong")
-    except ModuleNotFoundError:
-        return None
-    fn = getattr(module, "hint", None)
-    return fn if callable(fn) else None
+def hint_function(game: Game) -> HintFn:
+    """The game's declared `hint(state, player, t, rng=None, budget=None)` (None from it: the
+    game has no hints)."""
+    return game.hint
 
 
 def hint_budget() -> Budget:
@@ -286,14 +277,15 @@ class EndingMixin(AnnounceMixin):
         if seat.display_name not in game.current_players(state):
             return self._private(ctx, self._t(ctx, "Not your turn: no hint needed yet."))
         fn = hint_function(game)
-        if fn is None:
-            return self._refuse(ctx, self._t(ctx, "This game has no hints."))
         t = translator(ctx.lang)
         try:
-            action, why = await cpu(_think, fn, state, seat.display_name, t, hint_budget())
+            found = await cpu(_think, fn, state, seat.display_name, t, hint_budget())
         except Exception:
             log.exception("hint in game %s failed", row.id)
             return self._refuse(ctx, self._t(ctx, "Sorry, no hint just now."))
+        if found is None:
+            return self._refuse(ctx, self._t(ctx, "This game has no hints."))
+        action, why = found
         log.debug("hint for %s in game %s: %s", seat.display_name, row.id, canonical_json(action))
         return self._private(ctx, self._t(ctx, "Hint: {why}", why=why))
 

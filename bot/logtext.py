@@ -3,18 +3,16 @@
 Each logged action becomes one line that starts with its number and the acting player, then
 the lines of what it caused, indented, in the game's own voice: a phase that ends because a
 bot passed is the game's news, not the bot's. The words come from the game: its
-`describe_event` for events and, when no event names the actor, `describe_action` from
-engine/<game>/logtext.py. Private events and private actions are shown only as the table may
-know them: the public line of the event, or "bob makes a private choice."; the owner of a
-private event reads its private line. Pure: no store, no chat.
+`describe_event` for events and, when no event names the actor, its `describe_action` (a
+declared member of the game's chat part). Private events and private actions are shown only
+as the table may know them: the public line of the event, or "bob makes a private choice.";
+the owner of a private event reads its private line. Pure: no store, no chat.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
-from collections.abc import Callable, Sequence
-from types import ModuleType
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from engine.core.protocol import Action, Event, Game, State, Translator
@@ -38,14 +36,6 @@ class Entry(Protocol):
     def events(self) -> list[Any]: ...
 
 
-def game_module(game_id: str) -> ModuleType | None:
-    """engine/<game>/logtext.py, or None for a game without one."""
-    try:
-        return importlib.import_module(f"engine.{game_id}.logtext")
-    except ModuleNotFoundError:
-        return None
-
-
 def event_owner(event: Event) -> str | None:
     """The player an event is private to (as bot/table.py decides), None for a public one."""
     owner = event.get("private_to")
@@ -58,18 +48,13 @@ def event_owner(event: Event) -> str | None:
 
 
 def _describe_action(game: Game, state: State, player: str, action: Action, t: Translator) -> str:
-    describe: Callable[..., str] | None = getattr(game, "describe_action", None)
-    if describe is None:
-        module = game_module(game.id)
-        describe = getattr(module, "describe_action", None) if module else None
-    if describe is not None and isinstance(action, dict):
+    line: str | None = None
+    if isinstance(action, dict):
         try:
-            line = describe(state, player, action, t)
+            line = game.describe_action(state, player, action, t)
         except Exception:
-            line = ""
-        if line:
-            return line
-    return t.gettext("{player} makes a move.").format(player=player)
+            line = None
+    return line or t.gettext("{player} makes a move.").format(player=player)
 
 
 def entry_lines(

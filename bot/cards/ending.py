@@ -11,8 +11,6 @@ from bot.cards.card import game_over_card
 from bot.cards.charts import line_charts
 from bot.cards.replay import MAX_FRAMES, animation, frame, mp4, pick
 from bot.cards.series import Figures, deciding, picture_count, replay_figures
-from bot.logtext import game_module
-from engine.core.errors import N_
 from engine.core.jsonstate import canonical_json as canonical
 from engine.core.protocol import Action, Game, State, Translator
 
@@ -52,9 +50,7 @@ class EndPictures:
 
 
 def _period_text(game: Game, t: Translator, n: int) -> str:
-    module = game_module(game.id)
-    template = getattr(module, "PERIOD", N_("Round {n}"))
-    return t.gettext(template).format(n=n)
+    return t.gettext(game.period_caption).format(n=n)
 
 
 def replay_pictures(
@@ -68,8 +64,7 @@ def replay_pictures(
     """Replay the log: the animation of (at most MAX_FRAMES of) the pictures the game showed,
     each captioned with its round, ending on the current position; also the figures per
     round and the final state."""
-    module = game_module(game.id)
-    period = module.period if module is not None else (lambda s: 0)
+    period = game.period
     wanted = set(pick(picture_count(game, players, options, seed, actions)))
     frames: list[Image.Image] = []
     shown: list[str] = []  # the position of the last frame, to not show it twice
@@ -111,8 +106,6 @@ def end_of_game(
     subtitle += " · " + _period_text(game, t, last)
     title = t.gettext("{game}: game over").format(game=t.gettext(game.name))
     card = game_over_card(title, subtitle, ranking, deciding(game, final), players, t)
-    module = game_module(game.id)
-    axis_message = getattr(module, "AXIS", N_("per round"))
-    axis = t.gettext(axis_message)
+    axis = t.gettext(game.chart_axis)
     charts = line_charts(figures, players, t, axis)
     return EndPictures(card=card, charts=charts, replay=replay, figures=figures)

@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.logtext import game_module
 from engine.core.protocol import Action, Game, State
 
 
@@ -36,12 +35,11 @@ def replay_figures(
 ) -> tuple[Figures, State]:
     """Replay the game; record the figures when a round ends (and at the end). `on_picture`
     is called with (picture index, state) after every action that shows a picture."""
-    module = game_module(game.id)
-    if module is None:
-        raise KeyError(f"{game.id} has no engine/{game.id}/logtext.py")
-    period: Callable[[State], int] = module.period
-    score: Callable[[State], dict[str, dict[str, int]]] = module.score
-    figures = Figures(labels=dict(module.SERIES))
+    if not game.series:
+        raise KeyError(f"{game.id} declares no figures (engine/{game.id}/logtext.py)")
+    period = game.period
+    score = game.score
+    figures = Figures(labels=dict(game.series))
     state = game.setup(list(players), dict(options), seed)
     current = period(state)
     last_score = score(state)
@@ -76,5 +74,4 @@ def picture_count(
 
 
 def deciding(game: Game, state: State) -> list[tuple[str, dict[str, int]]]:
-    module = game_module(game.id)
-    return list(module.deciding(state)) if module is not None else []
+    return game.deciding(state)

@@ -13,8 +13,9 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.core.errors import N_
 from engine.core.protocol import (
     Action,
     Capabilities,
@@ -26,6 +27,10 @@ from engine.core.protocol import (
     Translator,
 )
 
+if TYPE_CHECKING:
+    from engine.core.rng import Rng
+    from engine.core.search import Budget
+
 _ENGLISH = EnglishTranslator()
 
 
@@ -33,6 +38,8 @@ class BaseGame:
     """The extension hooks, each a no-op until a game declares it in `capabilities`."""
 
     capabilities: Capabilities = Capabilities()
+    period_caption: str = N_("Round {n}")
+    chart_axis: str = N_("per round")
     rules_index: Mapping[str, str] = MappingProxyType({})
     rules_commands: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
@@ -52,6 +59,35 @@ class BaseGame:
         """Nothing is forced: every prompt waits for its player (a game overrides this)."""
         return None
 
+    def describe_action(
+        self, state: State, player: str, action: Action, t: Translator
+    ) -> str | None:
+        """No words of its own for a move: the log says "<player> makes a move"."""
+        return None
+
+    def hint(
+        self,
+        state: State,
+        player: str,
+        t: Translator,
+        rng: Rng | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[Action, str] | None:
+        """No hints (a game with a strong bot overrides this)."""
+        return None
+
+    # --- chronicle: no figures (a game with a logtext.py has them) ---
+    series: Sequence[tuple[str, str]] = ()
+
+    def period(self, state: State) -> int:
+        return 0
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        return {}
+
+    def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
+        return []
+
 
 class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
@@ -60,6 +96,33 @@ class ModularGame(BaseGame, ABC):
 
     chat_module: ClassVar[str]
     render_module: ClassVar[str]
+    # The log's words for moves (engine/<game>/logtext.py `describe_action`) and /hint
+    # (engine/<game>/strong.py `hint`): by default the modules of the package the class is
+    # written in, so a variant written in its own folder gets its own without naming them.
+    logtext_module: ClassVar[str]
+    strong_module: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        package = cls.__module__.rpartition(".")[0]
+        if "logtext_module" not in cls.__dict__:
+            cls.logtext_module = f"{package}.logtext"
+        if "strong_module" not in cls.__dict__:
+            cls.strong_module = f"{package}.strong"
+
+    def hint(
+        self,
+        state: State,
+        player: str,
+        t: Translator,
+        rng: Rng | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[Action, str] | None:
+        """The strong bot's move and one line why (engine/<game>/strong.py)."""
+        found: tuple[Action, str] = importlib.import_module(self.strong_module).hint(
+            state, player, t, rng=rng, budget=budget
+        )
+        return found
 
     @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:
@@ -103,6 +166,31 @@ class ModularGame(BaseGame, ABC):
 
     def undoable(self, events: list[Event]) -> bool:
         return bool(self._chat().undoable(events))
+
+    def _logtext(self) -> ModuleType:
+        return importlib.import_module(self.logtext_module)
+
+    def describe_action(
+        self, state: State, player: str, action: Action, t: Translator
+    ) -> str | None:
+        line: str | None = self._logtext().describe_action(state, player, action, t)
+        return line
+
+    # --- chronicle (engine/<game>/logtext.py) ---
+    @property
+    def series(self) -> Sequence[tuple[str, str]]:  # type: ignore[override]
+        found: Sequence[tuple[str, str]] = self._logtext().SERIES
+        return found
+
+    def period(self, state: State) -> int:
+        return int(self._logtext().period(state))
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        found: dict[str, dict[str, int]] = self._logtext().score(state)
+        return found
+
+    def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
+        return list(self._logtext().deciding(state))
 
     # --- picture part ---
     def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:

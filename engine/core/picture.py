@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -349,6 +349,42 @@ def stacked(sheets: Sequence[Sheet], pal: Image.Image, gap: int = 6) -> bytes:
         img.paste(s.img, (0, y))
         y += s.img.height + gap
     return encode(img, pal)
+
+
+SheetsFn = Callable[
+    [dict[str, Any], str | None, Translator | None, dict[str, Any] | None], list[Sheet]
+]
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A game's two picture entry points, written once: `sheets(view, viewer, t, previous)`
+    draws the sheets of a set, `palette()` gives the fixed palette they are encoded with."""
+
+    sheets: SheetsFn
+    palette: Callable[[], Image.Image]
+
+    def render_set(
+        self,
+        view: dict[str, Any],
+        viewer: str | None = None,
+        *,
+        t: Translator | None = None,
+        previous: dict[str, Any] | None = None,
+    ) -> list[Picture]:
+        """The pictures sent together, each with its caption, from the game's view."""
+        return finish(self.sheets(view, viewer, t, previous), self.palette())
+
+    def render(
+        self,
+        view: dict[str, Any],
+        viewer: str | None = None,
+        *,
+        t: Translator | None = None,
+        previous: dict[str, Any] | None = None,
+    ) -> bytes:
+        """The same pictures as one PNG, one under the other."""
+        return stacked(self.sheets(view, viewer, t, previous), self.palette())
 
 
 def initials(seats: Sequence[str]) -> dict[str, str]:

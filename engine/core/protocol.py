@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from engine.core.rng import Rng
+    from engine.core.search import Budget
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -71,6 +72,8 @@ class CommandSpec:
     examples: tuple[str, ...] = ()
     # "move" changes the state (needs the turn); "quote" and "info" only answer.
     kind: str = "move"
+    # The usage line (N_-marked) a wrong call answers with, e.g. "Usage: /cost <city> ...".
+    usage: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,18 @@ class Chat(Protocol):
         """False when the action's events revealed something hidden or random."""
         ...
 
+    def describe_action(
+        self, state: State, player: str, action: Action, t: Translator
+    ) -> str | None:
+        """The log's line for an action when none of its events names the player (e.g.
+        /done), words through `t`; None: the table says "<player> makes a move"."""
+        ...
+
+    # What the end-of-game pictures call a period of the game: a replay frame's caption
+    # ("Round {n}", N_-marked, {n} the number) and the charts' x axis ("per round").
+    period_caption: str
+    chart_axis: str
+
 
 class Picture(Protocol):
     """The board as pictures (engine/<game>/render.py, Pillow imported only to draw)."""
@@ -195,6 +210,28 @@ class Picture(Protocol):
         previous: State | None = None,
     ) -> list[Any]:
         """The pictures sent together, captions through `t`, changes since `previous`."""
+        ...
+
+
+class Chronicle(Protocol):
+    """The game's figures over time, for the end-of-game card, charts and replay
+    (engine/<game>/logtext.py): empty `series` means the game draws none."""
+
+    @property
+    def series(self) -> Sequence[tuple[str, str]]:
+        """(figure key, English label N_-marked): what the charts draw per player."""
+        ...
+
+    def period(self, state: State) -> int:
+        """The round (turn) the state is in."""
+        ...
+
+    def score(self, state: State) -> dict[str, dict[str, int]]:
+        """Player -> figure key -> value, now."""
+        ...
+
+    def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
+        """The figures the ranking was decided by: (English label, player -> value)."""
         ...
 
 
@@ -226,9 +263,21 @@ class Extensions(Protocol):
         it is, so nobody is prompted to decide nothing; None when he has a real choice."""
         ...
 
+    def hint(
+        self,
+        state: State,
+        player: str,
+        t: Translator,
+        rng: Rng | None = None,
+        budget: Budget | None = None,
+    ) -> tuple[Action, str] | None:
+        """/hint: the move the game's strong bot would make for `player` and one line why,
+        words through `t`, thinking within `budget`; None for a game without hints."""
+        ...
+
 
 @runtime_checkable
-class Game(Rules, Chat, Picture, Extensions, Protocol):
+class Game(Rules, Chat, Picture, Chronicle, Extensions, Protocol):
     """A game: its declared parts and capabilities (model: OpenSpiel's declared game type)."""
 
     id: str

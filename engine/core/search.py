@@ -266,3 +266,42 @@ def strong_bot(glue_of: Callable[[], Glue]) -> BotFn:
         return search(cache[0], state, player, rng).action
 
     return bot
+
+
+def lead_value(
+    score: Callable[[str], float], players: list[str], player: str, scale: float
+) -> float:
+    """`margin_value` of `player`'s score against his rivals' (an unfinished game's value)."""
+    others = [score(n) for n in players if n != player]
+    return margin_value(score(player), others, scale)
+
+
+@dataclass(frozen=True)
+class StrongSearch:
+    """A game's strong bot declared once (engine/<game>/strong.py): the parts of its search
+    and the package whose `GAME` it plays, imported on first use (the package imports its
+    bots, which name this bot). `bot` is the BotFn, `decide` one search with its statistics."""
+
+    package: str
+    determinise: Callable[[State, str, Rng], State]
+    candidates: Callable[[State, str, Rng], list[Action]]
+    policy: BotFn
+    evaluate: Callable[[State, str], float]
+    horizon: int = 10_000
+
+    def glue(self) -> Glue:
+        game: Rules = importlib.import_module(self.package).GAME
+        return Glue(
+            game=game,
+            determinise=self.determinise,
+            candidates=self.candidates,
+            policy=self.policy,
+            evaluate=self.evaluate,
+            horizon=self.horizon,
+        )
+
+    def decide(self, state: State, player: str, rng: Rng, budget: Budget | None = None) -> Decision:
+        return search(self.glue(), state, player, rng, budget)
+
+    def bot(self) -> BotFn:
+        return strong_bot(self.glue)

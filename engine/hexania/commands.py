@@ -31,6 +31,7 @@ from engine.core import (
     State,
     Translator,
 )
+from engine.core.commands import ArgKind, Call, CommandTable
 from engine.hexania import rules
 from engine.hexania.actions import action_text
 from engine.hexania.board import (
@@ -44,72 +45,16 @@ from engine.hexania.board import (
 )
 
 DIRECTION_CHOICES = tuple(DIRECTIONS)
-
-COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec(
-        "spawn",
-        N_("Birth: a new piece on an empty cell of your homeland (1 point)"),
-        (ArgSpec("cell", "cell", N_("your homeland cell")),),
-        ("/spawn D1",),
-    ),
-    CommandSpec(
-        "grow",
-        N_("Growth: add a piece next to a figure (cost = its mass, + armour on an enemy)"),
-        (
-            ArgSpec("figure", "cell", N_("any cell of the growing figure")),
-            ArgSpec("cell", "cell", N_("the new cell, next to the figure")),
-            ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
-        ),
-        ("/grow L12 L13",),
-    ),
-    CommandSpec(
-        "move",
-        N_("Movement: the whole figure in a straight line (mass + steps, + armour)"),
-        (
-            ArgSpec("figure", "cell", N_("any cell of the figure")),
-            ArgSpec("direction", "choice", N_("E NE NW W SW SE"), choices=DIRECTION_CHOICES),
-            ArgSpec("steps", "int", N_("how many cells (default 1)"), required=False),
-            ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
-        ),
-        ("/move L12 SE 3",),
-    ),
-    CommandSpec(
-        "regroup",
-        N_("Regroup: move one piece of a figure to another cell touching it (cost = mass)"),
-        (
-            ArgSpec("src", "cell", N_("the piece that moves")),
-            ArgSpec("cell", "cell", N_("its new cell")),
-            ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
-        ),
-        ("/regroup L10 L14",),
-    ),
-    CommandSpec(
-        "end",
-        N_(
-            "Leave the game without acting (HEX-2.4); your turn ends by itself "
-            "when nothing is affordable (HEX-2)"
-        ),
-        (
-            ArgSpec(
-                "confirm", "choice", N_("yes: leave the game"), required=False, choices=("yes",)
-            ),
-        ),
-        ("/end",),
-    ),
-    CommandSpec(
-        "cost",
-        N_("Price an action without doing it, e.g. /cost move L12 SE 3"),
-        (ArgSpec("command", "rest", N_("spawn/grow/move/regroup and its arguments")),),
-        ("/cost move L12 SE 3", "/cost grow L12 L13"),
-        kind="quote",
-    ),
-    CommandSpec("board", N_("The board as text"), (), ("/board",), kind="info"),
-)
-
 ALIASES = {"birth": "spawn", "born": "spawn", "g": "grow", "m": "move", "r": "regroup"}
+ACTION_COMMANDS = ("spawn", "grow", "move", "regroup")  # what /cost can price
+
+# Each command declared once: its spec and usage line, right above the function that reads
+# it (engine/core/commands.py). A trailing keep=L12 may follow any of them, so the handlers
+# count their own words.
+TABLE = CommandTable(unknown=N_("Unknown command /{name}."), aliases=ALIASES, count_words=False)
 
 
-# --------------------------------------------------------------------------- parsing
+# --------------------------------------------------------------------------- reading words
 
 
 def _cell(text: str) -> str:
@@ -141,83 +86,165 @@ def _with_keep(action: Action, keep: str | None) -> Action:
     return action
 
 
+def _two_cells(call: Call, kind: str, first: str, second: str) -> Action:
+    """/grow and /regroup: two cells, then an optional kept cell (a third cell or keep=)."""
+    args, keep = _split_keep(call.words)
+    if len(args) == 3 and keep is None:
+        keep = _cell(args.pop())
+    if len(args) != 2:
+        raise call.usage_error()
+    return _with_keep({"type": kind, first: _cell(args[0]), second: _cell(args[1])}, keep)
+
+
+# --------------------------------------------------------------------------- the commands
+
+
+@TABLE.command(
+    "spawn",
+    N_("Birth: a new piece on an empty cell of your homeland (1 point)"),
+    (ArgSpec("cell", "cell", N_("your homeland cell")),),
+    ("/spawn D1",),
+    usage=N_("Usage: /spawn <cell>, e.g. /spawn D1"),
+)
+def _spawn(call: Call) -> Action:
+    args, keep = _split_keep(call.words)
+    if len(args) != 1:
+        raise call.usage_error()
+    return _with_keep({"type": "birth", "cell": _cell(args[0])}, keep)
+
+
+@TABLE.command(
+    "grow",
+    N_("Growth: add a piece next to a figure (cost = its mass, + armour on an enemy)"),
+    (
+        ArgSpec("figure", "cell", N_("any cell of the growing figure")),
+        ArgSpec("cell", "cell", N_("the new cell, next to the figure")),
+        ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
+    ),
+    ("/grow L12 L13",),
+    usage=N_("Usage: /grow <figure cell> <new cell>, e.g. /grow L12 L13"),
+)
+def _grow(call: Call) -> Action:
+    return _two_cells(call, "grow", "figure", "cell")
+
+
+@TABLE.command(
+    "move",
+    N_("Movement: the whole figure in a straight line (mass + steps, + armour)"),
+    (
+        ArgSpec("figure", "cell", N_("any cell of the figure")),
+        ArgSpec("direction", "choice", N_("E NE NW W SW SE"), choices=DIRECTION_CHOICES),
+        ArgSpec("steps", "int", N_("how many cells (default 1)"), required=False),
+        ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
+    ),
+    ("/move L12 SE 3",),
+    usage=N_("Usage: /move <figure cell> <direction> <steps>, e.g. /move L12 SE 3"),
+)
+def _move(call: Call) -> Action:
+    args, keep = _split_keep(call.words)
+    if not args:
+        raise call.usage_error()
+    figure = _cell(args[0])
+    direction = None
+    steps = None
+    for a in args[1:]:
+        up = a.upper()
+        if up in DIRECTIONS and direction is None:
+            direction = up
+        elif a.isdigit() and steps is None:
+            steps = int(a)
+        elif keep is None and parse_cell(a) is not None:
+            keep = parse_cell(a)
+        else:
+            raise ParseError(N_("Usage: /move <figure cell> <direction> <steps>; E NE NW W SW SE."))
+    if direction is None:
+        raise ParseError(N_("Which direction? E NE NW W SW SE, e.g. /move L12 SE 3"))
+    move: Action = {"type": "move", "figure": figure, "dir": direction, "steps": steps or 1}
+    if steps == 0:
+        raise ParseError(N_("Steps must be a whole number from 1."))
+    return _with_keep(move, keep)
+
+
+@TABLE.command(
+    "regroup",
+    N_("Regroup: move one piece of a figure to another cell touching it (cost = mass)"),
+    (
+        ArgSpec("src", "cell", N_("the piece that moves")),
+        ArgSpec("cell", "cell", N_("its new cell")),
+        ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
+    ),
+    ("/regroup L10 L14",),
+    usage=N_("Usage: /regroup <from> <to>, e.g. /regroup L10 L14"),
+)
+def _regroup(call: Call) -> Action:
+    return _two_cells(call, "regroup", "from", "to")
+
+
+@TABLE.command(
+    "end",
+    N_(
+        "Leave the game without acting (HEX-2.4); your turn ends by itself "
+        "when nothing is affordable (HEX-2)"
+    ),
+    (ArgSpec("confirm", "choice", N_("yes: leave the game"), required=False, choices=("yes",)),),
+    ("/end",),
+)
+def _end(call: Call) -> Action | Reply:
+    turn = call.state.get("turn")
+    confirmed = [a.lower() for a in call.words] == ["yes"]
+    if (
+        turn is not None
+        and turn["player"] == call.player
+        and turn["actions"] == 0
+        and not confirmed
+    ):
+        warning = N_(
+            "You have not acted this turn: ending now eliminates you from the game "
+            "(HEX-2.4). Send /end yes to confirm."
+        )
+        return Reply(call.t.gettext(warning), private=True, extra={"confirm": "/end yes"})
+    return {"type": "end"}
+
+
+@TABLE.command(
+    "cost",
+    N_("Price an action without doing it, e.g. /cost move L12 SE 3"),
+    (ArgSpec("command", "rest", N_("spawn/grow/move/regroup and its arguments")),),
+    ("/cost move L12 SE 3", "/cost grow L12 L13"),
+    usage=N_("Usage: /cost <command>, e.g. /cost move L12 SE 3"),
+    kind="quote",
+)
+def _cost(call: Call) -> Reply:
+    if not call.words:
+        raise call.usage_error()
+    inner = call.words[0].lstrip("/")
+    return quote(call.state, call.player, parse_action(inner, call.words[1:]), call.t)
+
+
+@TABLE.command("board", N_("The board as text"), (), ("/board",), kind="info")
+def _board(call: Call) -> Reply:
+    return Reply(text_board(call.state))
+
+
+COMMANDS: tuple[CommandSpec, ...] = tuple(TABLE.specs)
+
+
 def parse_action(name: str, args: list[str]) -> Action:
-    name = ALIASES.get(name.lower(), name.lower())
-    args, keep = _split_keep([a for a in args if a.strip()])
-    if name == "spawn":
-        if len(args) != 1:
-            raise ParseError(N_("Usage: /spawn <cell>, e.g. /spawn D1"))
-        return _with_keep({"type": "birth", "cell": _cell(args[0])}, keep)
-    if name == "grow":
-        if len(args) == 3 and keep is None:
-            keep = _cell(args.pop())
-        if len(args) != 2:
-            raise ParseError(N_("Usage: /grow <figure cell> <new cell>, e.g. /grow L12 L13"))
-        action = {"type": "grow", "figure": _cell(args[0]), "cell": _cell(args[1])}
-        return _with_keep(action, keep)
-    if name == "move":
-        if not args:
-            raise ParseError(
-                N_("Usage: /move <figure cell> <direction> <steps>, e.g. /move L12 SE 3")
-            )
-        figure = _cell(args[0])
-        direction = None
-        steps = None
-        for a in args[1:]:
-            up = a.upper()
-            if up in DIRECTIONS and direction is None:
-                direction = up
-            elif a.isdigit() and steps is None:
-                steps = int(a)
-            elif keep is None and parse_cell(a) is not None:
-                keep = parse_cell(a)
-            else:
-                raise ParseError(
-                    N_("Usage: /move <figure cell> <direction> <steps>; E NE NW W SW SE.")
-                )
-        if direction is None:
-            raise ParseError(N_("Which direction? E NE NW W SW SE, e.g. /move L12 SE 3"))
-        move: Action = {"type": "move", "figure": figure, "dir": direction, "steps": steps or 1}
-        if steps == 0:
-            raise ParseError(N_("Steps must be a whole number from 1."))
-        return _with_keep(move, keep)
-    if name == "regroup":
-        if len(args) == 3 and keep is None:
-            keep = _cell(args.pop())
-        if len(args) != 2:
-            raise ParseError(N_("Usage: /regroup <from> <to>, e.g. /regroup L10 L14"))
-        action = {"type": "regroup", "from": _cell(args[0]), "to": _cell(args[1])}
-        return _with_keep(action, keep)
-    raise ParseError(N_("Unknown command /{name}."), name=name)
+    """The action of one of the action commands (spawn, grow, move, regroup), no state read."""
+    spec = TABLE.spec(name)
+    if spec is None or spec.name not in ACTION_COMMANDS:
+        raise ParseError(N_("Unknown command /{name}."), name=name.lower())
+    words = [a for a in args if a.strip()]
+    found = TABLE.call(spec, {}, "", words, EnglishTranslator())
+    assert isinstance(found, dict)  # the action commands return actions
+    return found
 
 
 def parse(
     state: State, player: str, name: str, args: list[str], t: Translator | None = None
 ) -> Action | list[Action] | Reply:
     """Chat words -> action(s), or a Reply; its translatable text is in `t`'s language."""
-    name = ALIASES.get(name.lower(), name.lower())
-    if name == "end":
-        turn = state.get("turn")
-        confirmed = [a.lower() for a in args] == ["yes"]
-        if turn is not None and turn["player"] == player and turn["actions"] == 0 and not confirmed:
-            warning = N_(
-                "You have not acted this turn: ending now eliminates you from the game "
-                "(HEX-2.4). Send /end yes to confirm."
-            )
-            return Reply(
-                t.gettext(warning) if t is not None else warning,
-                private=True,
-                extra={"confirm": "/end yes"},
-            )
-        return {"type": "end"}
-    if name == "cost":
-        if not args:
-            raise ParseError(N_("Usage: /cost <command>, e.g. /cost move L12 SE 3"))
-        inner = args[0].lstrip("/")
-        return quote(state, player, parse_action(inner, args[1:]), t)
-    if name == "board":
-        return Reply(text_board(state))
-    return parse_action(name, args)
+    return TABLE.parse(state, player, name, args, t)
 
 
 # --------------------------------------------------------------------------- quotes
@@ -477,12 +504,14 @@ def buttons(state: State, player: str) -> list[tuple[str, str]]:
     return out
 
 
-def complete(state: State | None, player: str | None, kind: str, prefix: str) -> list[str]:
+def _complete_direction(state: State | None, player: str | None, prefix: str) -> list[str]:
     pre = prefix.strip().upper()
-    if kind == "direction":
-        return [d for d in DIRECTIONS if d.startswith(pre)]
-    if kind != "cell":
-        return []
+    return [d for d in DIRECTIONS if d.startswith(pre)]
+
+
+def _complete_cell(state: State | None, player: str | None, prefix: str) -> list[str]:
+    """The player's own cells first, then his homeland, then every other cell."""
+    pre = prefix.strip().upper()
     ranked: list[str] = []
     if state is not None and player is not None and player in state["sides"]:
         own = sorted((c for c, o in state["board"].items() if o == player), key=CELLS.index)
@@ -491,6 +520,14 @@ def complete(state: State | None, player: str | None, kind: str, prefix: str) ->
     seen = set(ranked)
     ranked.extend(c for c in CELLS if c not in seen)
     return [c for c in ranked if c.startswith(pre)][:25]
+
+
+TABLE.kind(ArgKind("direction", complete=_complete_direction))
+TABLE.kind(ArgKind("cell", read=lambda call, words: _cell(words[0]), complete=_complete_cell))
+
+
+def complete(state: State | None, player: str | None, kind: str, prefix: str) -> list[str]:
+    return TABLE.complete(state, player, kind, prefix)
 
 
 def is_picture_event(event: Event) -> bool:

@@ -31,14 +31,12 @@ from engine.core.picture import (
     TITLE,
     WHITE,
     WIDTH,
+    Drawing,
     Pen,
-    Picture,
     Sheet,
     Words,
-    finish,
     new_sheet,
     palette,
-    stacked,
     text_on,
     text_width,
     wrap,
@@ -502,26 +500,9 @@ def _sheets(
     return sheets
 
 
-def render_set(
-    view: dict[str, Any],
-    viewer: str | None = None,
-    *,
-    t: Translator | None = None,
-    previous: dict[str, Any] | None = None,
-) -> list[Picture]:
-    """The pictures sent together, each with its caption, from rules.view(...)."""
-    return finish(_sheets(view, viewer, t, previous), _palette())
-
-
-def render(
-    view: dict[str, Any],
-    viewer: str | None = None,
-    *,
-    t: Translator | None = None,
-    previous: dict[str, Any] | None = None,
-) -> bytes:
-    """The same pictures as one PNG, one under the other."""
-    return stacked(_sheets(view, viewer, t, previous), _palette())
+_DRAWING = Drawing(_sheets, _palette)
+render_set = _DRAWING.render_set
+render = _DRAWING.render
 
 
 __all__ = ["PLAYER_COLOURS", "in_play", "render", "render_set", "text_width"]

@@ -13,14 +13,11 @@ from engine.core.protocol import Action, State
 from engine.core.rng import new_rng_state
 from engine.core.search import (
     Budget,
-    Decision,
-    Glue,
+    StrongSearch,
     copy_state,
-    margin_value,
+    lead_value,
     rank_value,
     reseed,
-    search,
-    strong_bot,
 )
 from engine.hexania import rules
 from engine.hexania.bots import _enemy_distance, _score, greedy_bot
@@ -59,28 +56,20 @@ def evaluate(state: State, player: str) -> float:
     if player not in active:
         return 0.0
     counts = {p: rules.pieces_of(state, p) for p in active}
-    others = [float(c) for p, c in counts.items() if p != player]
-    return margin_value(float(counts[player]), others, 3.0)
+    return lead_value(lambda p: float(counts[p]), list(counts), player, 3.0)
 
 
-def glue() -> Glue:
-    from engine.hexania import GAME
-
-    return Glue(
-        game=GAME,
-        determinise=determinise,
-        candidates=candidates,
-        policy=greedy_bot,
-        evaluate=evaluate,
-        horizon=HORIZON,
-    )
-
-
-strong = strong_bot(glue)
-
-
-def decide(state: State, player: str, rng: Rng, budget: Budget | None = None) -> Decision:
-    return search(glue(), state, player, rng, budget)
+SEARCH = StrongSearch(
+    "engine.hexania",
+    determinise=determinise,
+    candidates=candidates,
+    policy=greedy_bot,
+    evaluate=evaluate,
+    horizon=HORIZON,
+)
+glue = SEARCH.glue
+strong = SEARCH.bot()
+decide = SEARCH.decide
 
 
 def hint(

@@ -17,7 +17,7 @@ from engine.core import (
 )
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
-from engine.iec import actions, commands, rules
+from engine.iec import actions, commands, logtext, rules
 from engine.iec.bots import BOTS
 from engine.iec.forced import forced_action
 from engine.iec.model import acting
@@ -30,6 +30,7 @@ class IEC(ModularGame):
     capabilities = Capabilities(
         standing_orders=True, private_events=True, forced_moves=True, simultaneous=True
     )
+    period_caption, chart_axis = logtext.PERIOD, logtext.AXIS  # "Turn {n}", "per turn"
 
     id = "iec"
     name = N_("Interplanetary Exploitation Companies")

@@ -33,14 +33,12 @@ from engine.core.picture import (
     TITLE,
     WHITE,
     WIDTH,
+    Drawing,
     Pen,
-    Picture,
     Sheet,
     Words,
-    finish,
     new_sheet,
     palette,
-    stacked,
     text_on,
     wrap,
 )
@@ -425,23 +423,6 @@ def _sheets(
     return [top, bottom]
 
 
-def render_set(
-    view: dict[str, Any],
-    viewer: str | None,
-    *,
-    t: Translator | None = None,
-    previous: dict[str, Any] | None = None,
-) -> list[Picture]:
-    """The pictures sent together, each with its caption, from rules.view(...)."""
-    return finish(_sheets(view, viewer, t, previous), _palette())
-
-
-def render(
-    view: dict[str, Any],
-    viewer: str | None,
-    *,
-    t: Translator | None = None,
-    previous: dict[str, Any] | None = None,
-) -> bytes:
-    """The same pictures as one PNG, one under the other."""
-    return stacked(_sheets(view, viewer, t, previous), _palette())
+_DRAWING = Drawing(_sheets, _palette)
+render_set = _DRAWING.render_set
+render = _DRAWING.render

@@ -25,14 +25,11 @@ from engine.core.protocol import Action
 from engine.core.rng import new_rng_state
 from engine.core.search import (
     Budget,
-    Decision,
-    Glue,
+    StrongSearch,
     copy_state,
-    margin_value,
+    lead_value,
     rank_value,
     reseed,
-    search,
-    strong_bot,
 )
 from engine.iec import rules
 from engine.iec.actions import legal_actions
@@ -129,28 +126,20 @@ def _score(state: State, name: str) -> float:
 def evaluate(state: State, player: str) -> float:
     if state["over"]:
         return rank_value(rules.result(state), player)
-    others = [_score(state, n) for n in state["seats"] if n != player]
-    return margin_value(_score(state, player), others, 3.0)
+    return lead_value(lambda n: _score(state, n), state["seats"], player, 3.0)
 
 
-def glue() -> Glue:
-    from engine.iec import GAME
-
-    return Glue(
-        game=GAME,
-        determinise=determinise,
-        candidates=candidates,
-        policy=policy,
-        evaluate=evaluate,
-        horizon=HORIZON,
-    )
-
-
-strong = strong_bot(glue)
-
-
-def decide(state: State, player: str, rng: Rng, budget: Budget | None = None) -> Decision:
-    return search(glue(), state, player, rng, budget)
+SEARCH = StrongSearch(
+    "engine.iec",
+    determinise=determinise,
+    candidates=candidates,
+    policy=policy,
+    evaluate=evaluate,
+    horizon=HORIZON,
+)
+glue = SEARCH.glue
+strong = SEARCH.bot()
+decide = SEARCH.decide
 
 
 def hint(

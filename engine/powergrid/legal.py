@@ -27,7 +27,7 @@ from typing import Any
 from engine.core import Rng
 from engine.powergrid import market as mk
 from engine.powergrid.data import HOUSES, RESOURCES, SLOT_PRICES, game_map
-from engine.powergrid.rules import Action, State, _turn_of, build_options, cheapest_city, net
+from engine.powergrid.rules import Action, State, build_options, cheapest_city, net, turn_of
 
 Descriptor = dict[str, Any]
 _LISTS = {"choose_region": "regions", "open": "plants", "raise": "bids", "discard": "plants"}
@@ -59,7 +59,7 @@ def _capacities(plants: list[int]) -> dict[str, int]:
 
 
 def legal_descriptors(state: State, player: str) -> list[Descriptor]:
-    want = _turn_of(state, player)  # expected(state) if the player is to act, else None
+    want = turn_of(state, player)  # expected(state) if the player is to act, else None
     if want is None:
         return []
     p = state["players"][player]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, SLOT_PRICE_LISTS, STEP3
+from engine.powergrid.state_types import PGState
 
 State = dict[str, Any]
 
@@ -289,18 +290,18 @@ def _best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[tupl
 # ---------------------------------------------------------------- plant market (PG-13)
 
 
-def six_plant_market(state: State) -> bool:
+def six_plant_market(state: PGState) -> bool:
     """PG-48 and PG-D-23: 6 plants, all current, in Step 3 or once the card is resolved."""
     return bool(state["step"] == 3 or state["step3_pending"])
 
 
-def current_market(state: State) -> list[int]:
+def current_market(state: PGState) -> list[int]:
     """PG-13/PG-50: the plants that may be chosen. The Step 3 card is never current."""
     plants = [p for p in state["market"] if p != STEP3]
     return plants if six_plant_market(state) else plants[:4]
 
 
-def future_market(state: State) -> list[int]:
+def future_market(state: PGState) -> list[int]:
     if six_plant_market(state):
         return []
     return [p for p in state["market"] if p != STEP3][4:]

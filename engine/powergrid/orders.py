@@ -109,7 +109,7 @@ def _auction_of(state: State, player: str, plant: Any) -> dict[str, Any]:
 def _check_maxbid(state: State, player: str, action: Action) -> dict[str, Any]:
     auction = _auction_of(state, player, action.get("plant"))
     limit = action.get("limit")
-    if not rules._is_int(limit) or limit <= auction["bid"]:
+    if not rules.is_int(limit) or limit <= auction["bid"]:
         raise IllegalAction(
             "PG-21",
             N_("You must bid more than {high} E."),
@@ -144,7 +144,7 @@ def _check_pass_round(state: State, player: str, action: Action) -> dict[str, An
 
 def _check_buy_auto(state: State, player: str, action: Action) -> dict[str, Any]:
     limit = action.get("limit")
-    if limit is not None and (not rules._is_int(limit) or limit < 0):
+    if limit is not None and (not rules.is_int(limit) or limit < 0):
         raise IllegalAction(RULE, N_("The money limit must be a whole number of Elektro."))
     return {"limit": limit}
 

@@ -1,5 +1,10 @@
 """Power Grid rules, in the order of the rulebook (/work/shared/rules/powergrid.md).
 
+This module drives the round: setup, who acts, `apply`, and the passage from phase to
+phase; the phases' own moves live in auction.py (Phase 2), build.py (Phase 4),
+bureaucracy.py (Phase 5 and the end), plant_market.py (the deck), basics.py (what they share).
+The names the variant and the tests import from here stay importable from here.
+
 The state is one plain JSON dict (string keys only) that round-trips byte-exact through
 `canonical_json`. `apply` validates the whole action and raises `IllegalAction` before it
 touches anything; then it mutates the state in place and returns the events.
@@ -24,86 +29,127 @@ State layout (internal; `view` is the public shape):
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from collections.abc import Collection
 from itertools import combinations
 from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.core.rng import new_rng_state
 from engine.powergrid import market as mk
+from engine.powergrid.auction import (
+    after_purchase,
+    discard_plant,
+    open_auction,
+    pass_turn,
+    raise_bid,
+    start_auction_phase,
+)
+from engine.powergrid.basics import (
+    ANYTIME,
+    LOG_SIZE,
+    Action,
+    Event,
+    OrderBook,
+    State,
+    chooser,
+    connection_cost,
+    emit,
+    forget_orders,
+    is_int,
+    limits,
+    max_cities,
+    net,
+    order_book,
+    register_orders,
+    reorder,
+    start_turn_phase,
+    trim_log,
+)
+from engine.powergrid.build import build_check, build_city, build_options, cheapest_city
+from engine.powergrid.bureaucracy import (
+    final_power,
+    power_check,
+    ranking,
+    restock_and_update,
+    run_plants,
+)
 from engine.powergrid.data import (
-    HOUSES,
     PLANTS,
     RESOURCES,
-    SLOT_PRICES,
     START_MONEY,
     STEP3,
     TOP_OF_DECK,
     TOTALS,
     game_map,
-    income_for,
     initial_market_counts,
     player_count,
-    restock_amounts,
 )
-from engine.powergrid.network import INF, network
 from engine.powergrid.options import DEFAULTS, OPTIONS
+from engine.powergrid.plant_market import (
+    begin_step3,
+    draw_plant,
+    lowest_plant,
+    remove_too_low,
+    resolve_step3,
+)
+from engine.powergrid.state_types import PGState, PowerGridState, plain
 
-State = dict[str, Any]
-Action = dict[str, Any]
-Event = dict[str, Any]
+__all__ = [
+    "ANYTIME",
+    "LOG_SIZE",
+    "Action",
+    "Event",
+    "OrderBook",
+    "State",
+    "after_purchase",
+    "apply",
+    "begin_step3",
+    "build_check",
+    "build_options",
+    "cheapest_city",
+    "choose_region",
+    "chooser",
+    "connection_cost",
+    "current_players",
+    "discard_plant",
+    "draw_plant",
+    "emit",
+    "end_bureaucracy",
+    "expected",
+    "forget_orders",
+    "is_int",
+    "is_over",
+    "limits",
+    "lowest_plant",
+    "max_cities",
+    "net",
+    "open_auction",
+    "order_book",
+    "pass_turn",
+    "phase_order",
+    "power_check",
+    "raise_bid",
+    "random_connected_regions",
+    "ranking",
+    "register_orders",
+    "remove_too_low",
+    "reorder",
+    "require_expected",
+    "resolve_step3",
+    "run_plants",
+    "setup",
+    "start_game",
+    "start_turn_phase",
+    "trim_log",
+    "turn_of",
+]
 
-LOG_SIZE = 12
-
-# ===================================================================== helpers
-
-
-def emit(state: State, events: list[Event], kind: str, **fields: Any) -> None:
-    ev: Event = {"type": kind, "round": state["round"], **fields}
-    events.append(ev)
-    log = state["log"]
-    log.append(ev)
-    if len(log) > LOG_SIZE:
-        trim_log(log)
-
-
-def trim_log(log: list[Event]) -> None:
-    """Keep every entry that is among the last LOG_SIZE some viewer sees (issue 20): the last
-    LOG_SIZE public entries and each player's last LOG_SIZE of his own private ones, so a
-    rival's private event never pushes a public entry out of anyone's view."""
-    seen: dict[str | None, int] = {}
-    keep: list[Event] = []
-    for entry in reversed(log):
-        owner = entry.get("player") if entry.get("private") else None
-        seen[owner] = seen.get(owner, 0) + 1
-        if seen[owner] <= LOG_SIZE:
-            keep.append(entry)
-    log[:] = reversed(keep)
-
-
-def limits(state: State) -> dict[str, int]:
-    return player_count(len(state["seats"]))
-
-
-def max_cities(state: State) -> int:
-    return max(len(p["cities"]) for p in state["players"].values())
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
-def net(state: State) -> Any:
-    return network(state["map"], tuple(state["regions"]))
-
-
-def connection_cost(state: State, player: str, city: str) -> int:
-    """PG-36/37: cheapest route cost from the player's current houses to `city`."""
-    nw = net(state)
-    return int(nw.reach(tuple(state["players"][player]["cities"]))[0][nw.index[city]])
-
+# The old private names, kept for the callers that still use them (the variant's tests,
+# bench/round_trips.py, legal.py's callers): the public names above are the ones to use.
+_is_int = is_int
+_reorder = reorder
+_build = build_city
+_discard = discard_plant
 
 # ===================================================================== setup (PG-7..PG-12)
 
@@ -141,7 +187,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     rng.shuffle(order)  # PG-10: initial player order is random
 
     rm = initial_market_counts()  # PG-11
-    state: State = {
+    state: PowerGridState = {
         "game": "powergrid",
         "map": opts["map"],
         "options": opts,
@@ -189,7 +235,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     else:
         state["regions"] = random_connected_regions(gm.regions, gm, lim["regions"], rng)
         start_game(state, events)
-    return state
+    return plain(state)
 
 
 def _connected(regions: list[str], gm: Any) -> bool:
@@ -212,29 +258,19 @@ def random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng:
     return sorted(candidates[rng.below(len(candidates))])
 
 
-def start_game(state: State, events: list[Event]) -> None:
+def start_game(state: PGState, events: list[Event]) -> None:
     state["regions"] = sorted(state["regions"])
     state["region_pickers"] = []
     emit(state, events, "regions_chosen", regions=list(state["regions"]))
     emit(state, events, "round_started")
     emit(state, events, "player_order", order=list(state["order"]))
-    _start_auction_phase(state, events)
+    start_auction_phase(state, events)
 
 
 # ===================================================================== who acts
 
 
-def chooser(state: State) -> str | None:
-    """PG-20: the first player in player order who has neither bought nor passed."""
-    players = state["players"]
-    for name in state["order"]:
-        p = players[name]
-        if not p["bought"] and not p["passed"]:
-            return name
-    return None
-
-
-def phase_order(state: State) -> list[str]:
+def phase_order(state: PGState) -> list[str]:
     """PG-15: reverse player order in Phases 3 and 4, player order in Phase 5."""
     if state["phase"] in ("resources", "build"):
         return state["order"][::-1]
@@ -263,7 +299,7 @@ def current_players(state: State) -> list[str]:
     return [order[-1 - state["turn"]]]  # resources and build go in reverse order
 
 
-def expected(state: State) -> str:
+def expected(state: PGState) -> str:
     phase = state["phase"]
     if phase == "over":
         return ""
@@ -311,7 +347,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     kind = action.get("type")
     if kind in ANYTIME:
         return order_book().apply(state, player, action)
-    want = _turn_of(state, player)
+    want = turn_of(state, player)
     if want is None:
         acting = current_players(state)
         raise IllegalAction(
@@ -325,7 +361,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     return state, events
 
 
-def _turn_of(state: State, player: str) -> str | None:
+def turn_of(state: PGState, player: str) -> str | None:
     """`expected(state)` if `player` is one of `current_players(state)`, else None.
 
     The same decision as those two functions, without building the list of players
@@ -346,43 +382,15 @@ def _turn_of(state: State, player: str) -> str | None:
     if phase == "bureaucracy":
         p = state["players"].get(player)
         return "power" if p is not None and not p["done"] and player in state["order"] else None
-    if player in current_players(state):
+    if player in current_players(plain(state)):
         return expected(state)
     return None
-
-
-# Standing orders and their cancellation may be sent by any player at any time (orders.py).
-ANYTIME = ("order", "cancel")
-
-
-@dataclass(frozen=True)
-class OrderBook:
-    """Standing orders as the rules use them. orders.py builds on this module and registers
-    its functions here (`register_orders`, called by the package), so this module never
-    imports it: no import cycle."""
-
-    apply: Callable[[State, str, Action], tuple[State, list[Event]]]
-    run: Callable[[State, list[Event]], None]
-    set_proxy: Callable[[State, str, int, int], None]
-
-
-_ORDER_BOOKS: list[OrderBook] = []
-
-
-def register_orders(book: OrderBook) -> None:
-    _ORDER_BOOKS[:] = [book]
-
-
-def order_book() -> OrderBook:
-    if not _ORDER_BOOKS:
-        raise IllegalAction("PG-14", N_("Standing orders are not available."))
-    return _ORDER_BOOKS[0]
 
 
 # ===================================================================== regions (PG-8)
 
 
-def choose_region(state: State, player: str, action: Action, events: list[Event]) -> None:
+def choose_region(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     gm = game_map(state["map"])
     region = action.get("region")
     if region not in gm.regions:
@@ -410,360 +418,10 @@ def choose_region(state: State, player: str, action: Action, events: list[Event]
         start_game(state, events)
 
 
-# ===================================================================== Phase 1 (PG-16..19)
-
-
-def _reorder(state: State) -> None:
-    """PG-16: most cities first, ties by highest plant; PG-D-7: else keep relative order.
-
-    `sorted` is stable, so the previous order breaks unbreakable ties.
-    """
-    players = state["players"]
-    state["order"] = sorted(
-        state["order"],
-        key=lambda n: (-len(players[n]["cities"]), -max(players[n]["plants"], default=0)),
-    )
-
-
-# ===================================================================== Phase 2 (PG-20..30)
-
-
-def _start_auction_phase(state: State, events: list[Event]) -> None:
-    state["phase"] = "auction"
-    state["turn"] = 0
-    for p in state["players"].values():
-        p["bought"] = False
-        p["passed"] = False
-        p["done"] = False
-    emit(state, events, "phase_started", phase="auction")
-    _auction_continue(state, events)
-
-
-def _auction_continue(state: State, events: list[Event]) -> None:
-    """PG-24/PG-30: the next chooser acts, or the phase ends when nobody is left."""
-    if chooser(state) is None:
-        _end_auction_phase(state, events)
-
-
-def open_auction(state: State, player: str, action: Action, events: list[Event]) -> None:
-    plant, bid = action.get("plant"), action.get("bid")
-    money = state["players"][player]["money"]
-    current = mk.current_market(state)
-    if not _is_int(plant) or plant not in current:
-        raise IllegalAction(
-            "PG-20",
-            N_("Plant {plant} is not in the current market ({market})."),
-            plant=str(plant),
-            market=", ".join(map(str, current)),
-        )
-    if bid is None:
-        bid = plant
-    if not _is_int(bid) or bid < plant:
-        raise IllegalAction(
-            "PG-20", N_("The opening bid must be at least {plant} E."), plant=plant, bid=str(bid)
-        )
-    if bid > money:
-        raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
-        )
-    limit = _proxy_limit(action, bid, money)
-    players = state["players"]
-    seats = state["seats"]
-    i = seats.index(player)
-    rotated = seats[i + 1 :] + seats[:i]
-    others = [n for n in rotated if not players[n]["bought"] and not players[n]["passed"]]
-    emit(state, events, "auction_opened", player=player, plant=plant, bid=bid)
-    # PG-D-21: nobody eligible to bid against the chooser (PG-D-9 auto-pass judged against
-    # the plant's number, unless money is hidden) -> he buys at the plant's number.
-    able = others if state["hidden_money"] else [n for n in others if players[n]["money"] > plant]
-    if not able:
-        _win(state, player, plant, plant, events)
-        return
-    state["auction"] = {
-        "plant": plant,
-        "bid": bid,
-        "leader": player,
-        "bidders": [n for n in seats if n == player or n in others],
-        "turn": player,
-    }
-    if limit is not None:
-        _set_proxy(state, player, plant, limit)
-    _next_bidder(state, player, events)
-
-
-def _next_bidder(state: State, after: str, events: list[Event]) -> None:
-    """PG-21: clockwise (seat order) from `after`; PG-D-9 auto-passes those who cannot raise."""
-    auction = state["auction"]
-    players = state["players"]
-    seats = state["seats"]
-    leader = auction["leader"]
-    bidders = auction["bidders"]
-    check_money = not state["hidden_money"]
-    n = len(seats)
-    i = seats.index(after)
-    for k in range(1, n + 1):
-        name = seats[(i + k) % n]
-        if name == leader:
-            break
-        if name not in bidders:
-            continue
-        if check_money and players[name]["money"] <= auction["bid"]:
-            bidders.remove(name)
-            emit(state, events, "passed", player=name, plant=auction["plant"], auto=True)
-            continue
-        auction["turn"] = name
-        return
-    # Everybody else has passed: the leader buys at his bid (PG-21).
-    state["auction"] = None
-    _win(state, auction["leader"], auction["plant"], auction["bid"], events)
-
-
-def raise_bid(state: State, player: str, action: Action, events: list[Event]) -> None:
-    auction = state["auction"]
-    bid: Any = action.get("bid")
-    money = state["players"][player]["money"]
-    if type(bid) is not int or bid <= auction["bid"]:
-        raise IllegalAction(
-            "PG-21", N_("You must bid more than {high} E."), high=auction["bid"], bid=str(bid)
-        )
-    if bid > money:
-        raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
-        )
-    if action.get("max") is not None:
-        limit = _proxy_limit(action, bid, money)
-        if limit is not None:
-            _set_proxy(state, player, auction["plant"], limit)
-    auction["bid"] = bid
-    auction["leader"] = player
-    emit(state, events, "bid", player=player, plant=auction["plant"], bid=bid)
-    _next_bidder(state, player, events)
-
-
-def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
-    """The optional `max` of a bid (proxy bidding, orders.py): None, or a limit above the bid.
-
-    PG-22 applies to the limit as to any bid: never more than the bidder's money.
-    """
-    limit = action.get("max")
-    if limit is None:
-        return None
-    if not _is_int(limit) or limit < bid:
-        raise IllegalAction(
-            "PG-21",
-            N_("Your limit must be at least your bid ({bid} E)."),
-            bid=bid,
-            limit=str(limit),
-        )
-    if limit > money:
-        raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
-        )
-    return limit if limit > bid else None
-
-
-def _set_proxy(state: State, player: str, plant: int, limit: int) -> None:
-    order_book().set_proxy(state, player, plant, limit)
-
-
-def pass_turn(state: State, player: str, action: Action, events: list[Event]) -> None:
-    auction = state["auction"]
-    if auction is not None:
-        # PG-21: pass on this plant only.
-        auction["bidders"].remove(player)
-        emit(state, events, "passed", player=player, plant=auction["plant"], auto=False)
-        _next_bidder(state, player, events)
-        return
-    if state["round"] == 1:
-        raise IllegalAction(
-            "PG-25", N_("In round 1 every player must buy a power plant; you cannot pass.")
-        )
-    state["players"][player]["passed"] = True  # PG-20 (a)
-    emit(state, events, "passed", player=player, plant=None, auto=False)
-    _auction_continue(state, events)
-
-
-def _win(state: State, player: str, plant: int, price: int, events: list[Event]) -> None:
-    p = state["players"][player]
-    p["money"] -= price
-    bisect.insort(p["plants"], plant)
-    p["bought"] = True  # PG-23
-    state["market"].remove(plant)
-    state["auction"] = None
-    if "orders" in state:
-        _forget_orders(state, ("maxbid", "pass_plant"))  # they were for this auction only
-    emit(state, events, "auction_won", player=player, plant=plant, price=price)
-    if len(p["plants"]) > limits(state)["max_plants"]:
-        # PG-26: the discard comes before the replacement draw and the next choice.
-        state["pending_discard"] = {"player": player, "plant": plant}
-        return
-    after_purchase(state, events)
-
-
-def after_purchase(state: State, events: list[Event]) -> None:
-    draw_plant(state, events)  # PG-28 (+ PG-40, PG-47)
-    _auction_continue(state, events)
-
-
-def _discard(state: State, player: str, action: Action, events: list[Event]) -> None:
-    pending = state["pending_discard"]
-    p = state["players"][player]
-    plant = action.get("plant")
-    if plant == pending["plant"]:
-        raise IllegalAction(
-            "PG-26",
-            N_("Discard one of your older plants, not plant {plant} that you just bought."),
-            plant=plant,
-        )
-    if not _is_int(plant) or plant not in p["plants"]:
-        raise IllegalAction("PG-26", N_("You do not own plant {plant}."), plant=str(plant))
-    # PG-27: tokens move to the remaining plants (incl. the new one); the rest go to supply.
-    # The player may say which to keep ("keep": counts by resource); by default as many as
-    # fit, coal before oil on hybrids.
-    cap = mk.capacities([n for n in p["plants"] if n != plant])
-    chosen = action.get("keep")
-    if chosen is None:
-        kept = mk.kept_after_discard(cap, p["res"])
-    else:
-        valid = isinstance(chosen, dict) and all(
-            r in RESOURCES and _is_int(n) for r, n in chosen.items()
-        )
-        found = mk.kept_as_chosen(cap, p["res"], chosen) if valid else None
-        if found is None:
-            raise IllegalAction(
-                "PG-27",
-                N_("Your other plants cannot keep those tokens; they can keep: {options}."),
-                options=" | ".join(
-                    ", ".join(f"{n} {r}" for r, n in o.items() if n) or "0"
-                    for o in mk.keep_options(cap, p["res"])
-                ),
-            )
-        kept = found
-    p["plants"].remove(plant)
-    returned = {}
-    for r in RESOURCES:
-        lost = p["res"][r] - kept[r]
-        if lost:
-            state["supply"][r] += lost
-            returned[r] = lost
-        p["res"][r] = kept[r]
-    state["pending_discard"] = None
-    emit(state, events, "plant_discarded", player=player, plant=plant, returned=returned)
-    after_purchase(state, events)
-
-
-def _end_auction_phase(state: State, events: list[Event]) -> None:
-    if not any(p["bought"] for p in state["players"].values()):
-        # PG-29: nobody bought: the lowest plant leaves the game and is replaced. A Step 3
-        # card revealed by this draw is resolved at once (PG-47), which the check below does.
-        low = lowest_plant(state)
-        if low is not None:
-            state["market"].remove(low)
-            emit(state, events, "plant_removed", plant=low, rule="PG-29", under_deck=False)
-            draw_plant(state, events)
-    if state["step3_drawn"]:
-        resolve_step3(state, events)  # PG-47 in Phase 2: Step 3 begins with Phase 3
-    if "orders" in state:
-        _forget_orders(state, ("pass_round",))  # "/pass round" lasts this round's Phase 2
-    emit(state, events, "phase_ended", phase="auction")
-    if state["round"] == 1:
-        _reorder(state)  # PG-17: once, after the first auction
-        emit(state, events, "player_order", order=list(state["order"]))
-    start_turn_phase(state, "resources", events)
-
-
-def _forget_orders(state: State, kinds: tuple[str, ...]) -> None:
-    """Drop the given kinds of standing orders of every player (empty entries go too)."""
-    book = state["orders"]
-    for name in list(book):
-        mine = book[name]
-        for kind in kinds:
-            mine.pop(kind, None)
-        if not mine:
-            del book[name]
-    if not book:
-        del state["orders"]
-
-
-# ===================================================================== plant market
-
-
-def lowest_plant(state: State) -> int | None:
-    for p in state["market"]:
-        if p != STEP3:
-            return int(p)
-    return None
-
-
-def _draw_one(state: State, events: list[Event]) -> None:
-    deck = state["deck"]
-    if not deck:
-        return  # PG-50: the market shrinks
-    card = deck.pop(0)
-    if card == STEP3:
-        state["market"].append(STEP3)  # PG-47: sits as the highest plant, never current
-        emit(state, events, "step3_card_drawn", phase=state["phase"])
-        if state["phase"] == "bureaucracy":
-            resolve_step3(state, events)  # PG-47 in Phase 5 (and PG-D-23): at once
-        else:
-            state["step3_drawn"] = True
-        return
-    bisect.insort(state["market"], card)
-    emit(state, events, "plant_drawn", plant=card)
-
-
-def draw_plant(state: State, events: list[Event]) -> None:
-    """Draw one replacement, then apply PG-40 to the market (drawn plants included)."""
-    _draw_one(state, events)
-    remove_too_low(state, events)
-
-
-def remove_too_low(state: State, events: list[Event]) -> None:
-    """PG-40 (PG-D-14): market plants numbered <= the highest city count leave the game."""
-    top = max_cities(state)
-    market = state["market"]
-    while market and market[0] <= top:
-        low = market.pop(0)
-        emit(state, events, "plant_removed", plant=low, rule="PG-40", under_deck=False)
-        _draw_one(state, events)
-
-
-def resolve_step3(state: State, events: list[Event]) -> None:
-    """PG-47: remove the card and the lowest plant, no replacement, shuffle the deck."""
-    market = state["market"]
-    if STEP3 in market:
-        market.remove(STEP3)
-    low = lowest_plant(state)
-    if low is not None:
-        market.remove(low)
-        emit(state, events, "plant_removed", plant=low, rule="PG-47", under_deck=False)
-    Rng(state["rng"]).shuffle(state["deck"])
-    state["step3_drawn"] = False
-    if state["phase"] == "auction":
-        begin_step3(state, events)  # Step 3 begins with Phase 3
-    else:
-        state["step3_pending"] = True  # begins with Phase 5 (from 4) or next round (from 5)
-
-
-def begin_step3(state: State, events: list[Event]) -> None:
-    # PG-49 (PG-D-18): from Step 1 this skips Step 2 and its one-time removal.
-    state["step"] = 3
-    state["step3_pending"] = False
-    emit(state, events, "step_started", step=3)
-
-
 # ===================================================================== Phases 3-5 turns
 
 
-def start_turn_phase(state: State, phase: str, events: list[Event]) -> None:
-    state["phase"] = phase
-    state["turn"] = 0
-    for p in state["players"].values():
-        p["done"] = False
-    emit(state, events, "phase_started", phase=phase)
-
-
-def _done(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _done(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["done"] = True
     state["turn"] += 1
     if state["turn"] < len(state["order"]):
@@ -778,7 +436,7 @@ def _done(state: State, player: str, action: Action, events: list[Event]) -> Non
 # ===================================================================== Phase 3 (PG-31..34)
 
 
-def _buy(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _buy(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     resource, count = action.get("resource"), action.get("count", 1)
     if resource not in RESOURCES:
         raise IllegalAction(
@@ -786,7 +444,7 @@ def _buy(state: State, player: str, action: Action, events: list[Event]) -> None
             N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
             resource=str(resource),
         )
-    if not _is_int(count) or count < 1:
+    if not is_int(count) or count < 1:
         raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
     available = state["rm"][resource]
     if count > available:
@@ -832,65 +490,13 @@ def _buy(state: State, player: str, action: Action, events: list[Event]) -> None
 # ===================================================================== Phase 4 (PG-35..41)
 
 
-def build_check(state: State, player: str, city: Any) -> tuple[int, int]:
-    """Validate building in `city` now; return (connection cost, slot price) or raise."""
-    gm = game_map(state["map"])
-    if city not in gm.index:
-        raise IllegalAction("PG-1", N_("There is no city called {city}."), city=str(city))
-    if gm.city_region[gm.index[city]] not in state["regions"]:
-        raise IllegalAction("PG-8", N_("{city} is outside the regions in play."), city=city)
-    p = state["players"][player]
-    owners = state["cities"].get(city, [])
-    if player in owners:
-        raise IllegalAction("PG-38", N_("You already have a house in {city}."), city=city)
-    if len(owners) >= state["step"]:
-        raise IllegalAction(
-            "PG-38",
-            N_("{city} is full: in Step {step} a city holds {slots} house(s)."),
-            city=city,
-            step=state["step"],
-            slots=state["step"],
-        )
-    if len(p["cities"]) >= HOUSES:
-        raise IllegalAction("PG-38", N_("You have no houses left."))
-    conn = connection_cost(state, player, city)
-    if conn >= INF:
-        raise IllegalAction("PG-37", N_("{city} cannot be reached from your network."), city=city)
-    return conn, SLOT_PRICES[len(owners)]
-
-
-def _build(state: State, player: str, action: Action, events: list[Event]) -> None:
-    city = action.get("city")
-    conn, slot = build_check(state, player, city)
-    p = state["players"][player]
-    cost = conn + slot
-    if cost > p["money"]:
-        raise IllegalAction(
-            "PG-37",
-            N_(
-                "{city} costs {cost} E ({connection} connection + {slot} house); "
-                "you have {money} E."
-            ),
-            city=city,
-            cost=cost,
-            connection=conn,
-            slot=slot,
-            money=p["money"],
-        )
-    p["money"] -= cost
-    p["cities"].append(city)  # PG-39
-    state["cities"].setdefault(city, []).append(player)
-    emit(state, events, "city_built", player=player, city=city, cost=cost, connection=conn)
-    remove_too_low(state, events)  # PG-40 applies at any time
-
-
-def _end_build_phase(state: State, events: list[Event]) -> None:
+def _end_build_phase(state: PGState, events: list[Event]) -> None:
     """PG-46a: end check, then a pending Step 3 card, then the Step 2 check."""
     emit(state, events, "phase_ended", phase="build")
     lim = limits(state)
     top = max_cities(state)
     if top >= lim["end"]:
-        _final_power(state, events)  # PG-51/52
+        final_power(state, events)  # PG-51/52
         return
     if state["step3_drawn"]:
         resolve_step3(state, events)  # PG-47 in Phase 4: Step 3 begins with Phase 5
@@ -912,47 +518,7 @@ def _end_build_phase(state: State, events: list[Event]) -> None:
 # ===================================================================== Phase 5 (PG-42..44)
 
 
-def power_check(state: State, player: str, action: Action) -> tuple[list[int], dict[str, int]]:
-    """Validate a power action; return (plants run, tokens burned)."""
-    p = state["players"][player]
-    plants = action.get("plants", [])
-    if not isinstance(plants, list) or not all(type(n) is int for n in plants):
-        raise IllegalAction("PG-42", N_("List the numbers of the plants to run."))
-    owned = p["plants"]
-    for n in plants:
-        if n not in owned:
-            raise IllegalAction("PG-42", N_("You do not own plant {plant}."), plant=n)
-    if len(set(plants)) != len(plants):
-        raise IllegalAction("PG-42", N_("Each plant runs at most once per round."))
-    coal, oil = action.get("coal"), action.get("oil")
-    hybrid_coal: int | None = None
-    if coal is not None or oil is not None:
-        hybrid = sum(PLANTS[n].cost for n in plants if PLANTS[n].type == "hybrid")
-        if (coal is not None and not _is_int(coal)) or (oil is not None and not _is_int(oil)):
-            raise IllegalAction("PG-42", N_("Give the hybrid fuel as whole numbers."))
-        # One given: the other is the rest of the hybrids' need.
-        hybrid_coal = int(coal) if coal is not None else hybrid - int(oil or 0)
-        hybrid_oil = int(oil) if oil is not None else hybrid - hybrid_coal
-        if hybrid_coal < 0 or hybrid_oil < 0 or hybrid_coal + hybrid_oil != hybrid:
-            raise IllegalAction(
-                "PG-42",
-                N_("Your hybrid plants burn {need} coal/oil in total, not {coal} + {oil}."),
-                need=hybrid,
-                coal=hybrid_coal,
-                oil=hybrid_oil,
-            )
-    run = sorted(plants)
-    plan = mk.fuel_plan(run, p["res"], hybrid_coal)
-    if plan is None:
-        raise IllegalAction(
-            "PG-42",
-            N_("You do not have the resources to run plants {plants}."),
-            plants=", ".join(map(str, plants)),
-        )
-    return run, plan
-
-
-def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _power(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     """PG-42 declared simultaneously (PG-15 allows it; the result is identical): the
     validated choice waits until everybody has declared, then all resolve in player order.
 
@@ -969,107 +535,24 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
         return
     del state["power_declared"]
     for name in order:
-        _run_plants(state, name, declared[name]["plants"], declared[name]["burned"], events)
+        run_plants(state, name, declared[name]["plants"], declared[name]["burned"], events)
     state["turn"] = len(order)
     end_bureaucracy(state, events)
 
 
-def _run_plants(
-    state: State, player: str, plants: list[int], burned: dict[str, int], events: list[Event]
-) -> None:
-    """PG-42 steps 1-4 for one player: burn, power, earn."""
-    p = state["players"][player]
-    for r in RESOURCES:
-        if burned[r]:
-            p["res"][r] -= burned[r]
-            state["supply"][r] += burned[r]  # PG-42.4: back to the supply
-    capacity = sum(PLANTS[n].output for n in plants)
-    powered = min(capacity, len(p["cities"]))
-    income = income_for(powered)
-    p["money"] += income
-    p["powered"] = powered
-    p["done"] = True
-    emit(
-        state,
-        events,
-        "powered",
-        player=player,
-        plants=plants,
-        cities=powered,
-        income=income,
-        burned={r: v for r, v in burned.items() if v},
-    )
-
-
-def end_bureaucracy(state: State, events: list[Event]) -> None:
-    # PG-43: restock from the supply into the dearest empty slots, up to what is left.
-    amounts = restock_amounts(len(state["seats"]), state["step"])
-    added = {}
-    for r in RESOURCES:
-        n = min(amounts[r], state["supply"][r], mk.CAPACITY[r] - state["rm"][r])
-        state["rm"][r] += n
-        state["supply"][r] -= n
-        added[r] = n
-    emit(state, events, "market_restocked", added=added, step=state["step"])
-    # PG-44: Step 1/2 highest plant under the deck; Step 3 (and PG-D-23) lowest removed.
-    market = state["market"]
-    if market:
-        if mk.six_plant_market(state):
-            low = market.pop(0)
-            emit(state, events, "plant_removed", plant=low, rule="PG-44", under_deck=False)
-        else:
-            high = market.pop()
-            state["deck"].append(high)
-            emit(state, events, "plant_removed", plant=high, rule="PG-44", under_deck=True)
-        draw_plant(state, events)
-    emit(state, events, "phase_ended", phase="bureaucracy")
+def end_bureaucracy(state: PGState, events: list[Event]) -> None:
+    restock_and_update(state, events)  # PG-43, PG-44
     _start_round(state, events)
 
 
-def _start_round(state: State, events: list[Event]) -> None:
+def _start_round(state: PGState, events: list[Event]) -> None:
     state["round"] += 1
     emit(state, events, "round_started")
     if state["step3_pending"]:
         begin_step3(state, events)  # PG-47 in Phase 5: Step 3 begins with the next round
-    _reorder(state)  # Phase 1 (PG-16)
+    reorder(state)  # Phase 1 (PG-16)
     emit(state, events, "player_order", order=list(state["order"]))
-    _start_auction_phase(state, events)
-
-
-# ===================================================================== end (PG-51..53)
-
-
-def _final_power(state: State, events: list[Event]) -> None:
-    """PG-52 (PG-D-19): each player powers what he can; no income, restock or update.
-
-    Running fewer plants never helps here, so the engine takes each player's best run.
-    """
-    for name in state["order"]:
-        p = state["players"][name]
-        _plants, powered = mk.best_run(p["plants"], p["res"], len(p["cities"]))
-        p["powered"] = powered
-    state["phase"] = "over"
-    state["ranking"] = ranking(state)
-    emit(state, events, "game_over", ranking=state["ranking"])
-
-
-def ranking(state: State) -> list[list[str]]:
-    """PG-53: most powered, then money, then cities; PG-D-20: still tied -> shared."""
-    players = state["players"]
-
-    def key(n: str) -> tuple[int, int, int]:
-        p = players[n]
-        return (p["powered"] or 0, p["money"], len(p["cities"]))
-
-    groups: list[list[str]] = []
-    last: tuple[int, int, int] | None = None
-    for name in sorted(state["seats"], key=key, reverse=True):
-        if key(name) == last:
-            groups[-1].append(name)
-        else:
-            groups.append([name])
-            last = key(name)
-    return groups
+    start_auction_phase(state, events)
 
 
 _HANDLERS = {
@@ -1077,78 +560,12 @@ _HANDLERS = {
     "open": open_auction,
     "raise": raise_bid,
     "pass": pass_turn,
-    "discard": _discard,
+    "discard": discard_plant,
     "buy": _buy,
-    "build": _build,
+    "build": build_city,
     "done": _done,
     "power": _power,
 }
-
-
-# ===================================================================== queries
-
-
-def build_options(state: State, player: str) -> list[tuple[str, int]]:
-    """Every city the player may build in now with its full price (PG-36..38), cheapest first.
-
-    Money is not checked here; callers compare with the player's money.
-    """
-    p = state["players"][player]
-    if len(p["cities"]) >= HOUSES:
-        return []
-    nw = net(state)
-    costs = nw.reach(tuple(p["cities"]))[0]
-    taken = state["cities"]
-    slots = state["step"]
-    names = nw.cities
-    out: list[tuple[str, int]] = []
-    for i in nw.play:
-        name = names[i]
-        owners = taken.get(name)
-        if owners:
-            if len(owners) >= slots or player in owners:
-                continue
-            slot = SLOT_PRICES[len(owners)]
-        else:
-            slot = SLOT_PRICES[0]
-        conn = costs[i]
-        if conn < INF:
-            out.append((name, conn + slot))
-    out.sort(key=lambda item: item[1])
-    return out
-
-
-def cheapest_city(state: State, player: str) -> tuple[str, int] | None:
-    """The cheapest city to build in now and its price (the first of `build_options`:
-    lowest price, then lowest city index).
-
-    Walks the cities in play by connection cost and stops once no later city can match
-    the best price found (a house costs at least the first slot's price).
-    """
-    p = state["players"][player]
-    cities = p["cities"]
-    if len(cities) >= HOUSES:
-        return None
-    nw = net(state)
-    taken = state["cities"]
-    slots = state["step"]
-    first = SLOT_PRICES[0]
-    best = -1
-    best_name = ""
-    best_cost = INF
-    for conn, i, name in nw.reach(tuple(cities))[1]:
-        if conn + first > best_cost:
-            break
-        owners = taken.get(name)
-        if owners:
-            if len(owners) >= slots or player in owners:
-                continue
-            cost = conn + SLOT_PRICES[len(owners)]
-        else:
-            cost = conn + first
-        if cost < best_cost or (cost == best_cost and i < best):
-            best, best_name, best_cost = i, name, cost
-    return None if best < 0 else (best_name, best_cost)
 
 
 def is_over(state: State) -> bool:

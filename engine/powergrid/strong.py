@@ -14,18 +14,18 @@ Hidden information (VIEW.md) and how a determinisation re-samples it from the vi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core import Rng, Translator
 from engine.core.protocol import Action, State
 from engine.core.search import (
     Budget,
     Decision,
-    Glue,
+    StrongSearch,
     copy_state,
-    margin_value,
+    lead_value,
     rank_value,
     reseed,
-    search,
-    strong_bot,
 )
 from engine.powergrid import market as mk
 from engine.powergrid.bots import heuristic_bot
@@ -110,35 +110,36 @@ def _score(state: State, name: str) -> float:
     return min(capacity, len(p["cities"])) * CITY_MONEY + len(p["cities"]) * 4 + p["money"]
 
 
-def evaluate(state: State, player: str) -> float:
-    players = state["players"]
-    if state["phase"] == "over":
-        powered = {n: (players[n]["powered"] or 0) + players[n]["money"] / 1000 for n in players}
-        others = [v for n, v in powered.items() if n != player]
-        return 0.8 * rank_value(state["ranking"], player) + 0.2 * margin_value(
-            powered[player], others, 2.0
-        )
-    others = [_score(state, n) for n in players if n != player]
-    return margin_value(_score(state, player), others, 25.0)
+def evaluation(score: Callable[[State, str], float]) -> Callable[[State, str], float]:
+    """The value of a position given a score estimate (shared with the variant): a finished
+    game by its ranking and powered cities, an unfinished one by the lead in `score`."""
+
+    def evaluate(state: State, player: str) -> float:
+        players = list(state["players"])
+        if state["phase"] == "over":
+            money = {n: state["players"][n]["money"] for n in players}
+            powered = {n: (state["players"][n]["powered"] or 0) + money[n] / 1000 for n in players}
+            return 0.8 * rank_value(state["ranking"], player) + 0.2 * lead_value(
+                powered.__getitem__, players, player, 2.0
+            )
+        return lead_value(lambda n: score(state, n), players, player, 25.0)
+
+    return evaluate
 
 
-def glue() -> Glue:
-    from engine.powergrid import GAME
-
-    return Glue(
-        game=GAME,
-        determinise=determinise,
-        candidates=candidates,
-        policy=heuristic_bot,
-        evaluate=evaluate,
-    )
+evaluate = evaluation(_score)
 
 
-strong = strong_bot(glue)
-
-
-def decide(state: State, player: str, rng: Rng, budget: Budget | None = None) -> Decision:
-    return search(glue(), state, player, rng, budget)
+SEARCH = StrongSearch(
+    "engine.powergrid",
+    determinise=determinise,
+    candidates=candidates,
+    policy=heuristic_bot,
+    evaluate=evaluate,
+)
+glue = SEARCH.glue
+strong = SEARCH.bot()
+decide = SEARCH.decide
 
 
 def hint(

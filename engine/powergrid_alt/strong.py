@@ -12,10 +12,10 @@ from __future__ import annotations
 from engine.core import Rng, Translator
 from engine.core.protocol import Action, State
 from engine.core.rng import new_rng_state
-from engine.core.search import Budget, Decision, Glue, margin_value, rank_value, search, strong_bot
+from engine.core.search import Budget, StrongSearch
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
-from engine.powergrid.strong import determinise
+from engine.powergrid.strong import determinise, evaluation
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.bots import heuristic_bot
@@ -51,16 +51,7 @@ def _score(state: State, name: str) -> float:
     return powered * CITY_MONEY + len(p["cities"]) * 8 + capacity * 4 + p["money"] // 2
 
 
-def evaluate(state: State, player: str) -> float:
-    players = state["players"]
-    if state["phase"] == "over":
-        powered = {n: (players[n]["powered"] or 0) + players[n]["money"] / 1000 for n in players}
-        others = [v for n, v in powered.items() if n != player]
-        return 0.8 * rank_value(state["ranking"], player) + 0.2 * margin_value(
-            powered[player], others, 2.0
-        )
-    others = [_score(state, n) for n in players if n != player]
-    return margin_value(_score(state, player), others, 25.0)
+evaluate = evaluation(_score)
 
 
 def determinise_alt(state: State, player: str, rng: Rng) -> State:
@@ -84,24 +75,17 @@ def determinise_alt(state: State, player: str, rng: Rng) -> State:
     return world
 
 
-def glue() -> Glue:
-    from engine.powergrid_alt import GAME
-
-    return Glue(
-        game=GAME,
-        determinise=determinise_alt,
-        candidates=candidates,
-        policy=heuristic_bot,
-        evaluate=evaluate,
-        horizon=HORIZON,
-    )
-
-
-strong = strong_bot(glue)
-
-
-def decide(state: State, player: str, rng: Rng, budget: Budget | None = None) -> Decision:
-    return search(glue(), state, player, rng, budget)
+SEARCH = StrongSearch(
+    "engine.powergrid_alt",
+    determinise=determinise_alt,
+    candidates=candidates,
+    policy=heuristic_bot,
+    evaluate=evaluate,
+    horizon=HORIZON,
+)
+glue = SEARCH.glue
+strong = SEARCH.bot()
+decide = SEARCH.decide
 
 
 def hint(

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core.errors import N_
 from engine.core.picture import Words
+from engine.powergrid.wording import RESOURCE_NAMES
 
 PHASE = {
     "regions": N_("Choosing regions"),
@@ -32,12 +33,7 @@ EXPECTED = {
     "build": N_("build or done"),
     "power": N_("power cities"),
 }
-RESOURCE = {
-    "coal": N_("coal"),
-    "oil": N_("oil"),
-    "garbage": N_("garbage"),
-    "uranium": N_("uranium"),
-}
+RESOURCE = RESOURCE_NAMES  # the chat's words for them (wording.py)
 PLANT_TYPE = {
     "coal": N_("coal"),
     "oil": N_("oil"),

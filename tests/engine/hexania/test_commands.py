@@ -2,11 +2,17 @@
 
 import pytest
 
-from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
+from engine.core import Action, EnglishTranslator, IllegalAction, ParseError, Reply
 from engine.hexania import GAME
 from tests.engine.hexania.helpers import finish_turn, position
 
 T = EnglishTranslator()
+
+
+def action_of(parsed: Action | list[Action] | Reply) -> Action:
+    """The one action a command parsed to (not a reply, not several)."""
+    assert isinstance(parsed, dict)
+    return parsed
 
 
 def test_chat_commands_parse_to_actions() -> None:
@@ -23,14 +29,14 @@ def test_chat_commands_parse_to_actions() -> None:
         "dir": "SE",
         "steps": 3,
     }
-    assert GAME.parse(state, "blue", "move", ["L12", "E"])["steps"] == 1
+    assert action_of(GAME.parse(state, "blue", "move", ["L12", "E"]))["steps"] == 1
     assert GAME.parse(state, "blue", "regroup", ["L10", "L14", "keep=L11"]) == {
         "type": "regroup",
         "from": "L10",
         "to": "L14",
         "keep": "L11",
     }
-    assert GAME.parse(state, "blue", "grow", ["L2", "L13", "L7"])["keep"] == "L7"
+    assert action_of(GAME.parse(state, "blue", "grow", ["L2", "L13", "L7"]))["keep"] == "L7"
     for name, args in [("spawn", ["Z9"]), ("move", ["L12"]), ("move", ["L12", "UP"]), ("grow", [])]:
         with pytest.raises(ParseError):
             GAME.parse(state, "blue", name, args)

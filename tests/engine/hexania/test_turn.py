@@ -270,4 +270,5 @@ def test_hex_opt_limit_result_names_its_deciding_criterion() -> None:
     over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 0)
     assert over["ranking"] == [["blue", "red"]] and over["criterion"] == "shared"
     line = GAME.describe_event({}, over, T)
+    assert line is not None
     assert line.startswith("Round limit reached: blue, red share the victory")

@@ -132,7 +132,7 @@ def test_pg19_phase_1_changes_nothing_in_the_plant_market() -> None:
 
 def test_pg14_a_round_runs_its_five_phases_in_order() -> None:
     s = new_game(2, 7)
-    seen = []
+    seen: list[str] = []
     while s["round"] == 1:
         if not seen or seen[-1] != s["phase"]:
             seen.append(s["phase"])

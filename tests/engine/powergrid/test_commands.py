@@ -1,6 +1,6 @@
 """The Power Grid chat layer: grammar, name matching, texts, buttons, autocomplete.
 
-Two kinds of tests: unit tests on hand-made views (VIEW.md shape; `commands._view` is
+Two kinds of tests: unit tests on hand-made views (VIEW.md shape; `chat_view.view_of` is
 patched to return the "state" itself), and tests on real games played with GAME and its bots.
 """
 
@@ -19,7 +19,7 @@ from engine.core.errors import IllegalAction, ParseError
 from engine.core.jsonstate import canonical_json
 from engine.core.protocol import EnglishTranslator, Reply
 from engine.core.rng import Rng, new_rng_state
-from engine.powergrid import GAME, commands, names, quotes
+from engine.powergrid import GAME, chat_view, commands, names, quotes
 
 T = EnglishTranslator()
 
@@ -151,8 +151,8 @@ def auction_view(**over: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def as_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Let hand-made views stand in for states: the chat layer reads states via _view."""
-    monkeypatch.setattr(commands, "_view", lambda state, player: state)
+    """Let hand-made views stand in for states: the chat layer reads states via view_of."""
+    monkeypatch.setattr(chat_view, "view_of", lambda state, player: state)
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_every_command_has_help_examples_usage_and_a_parser() -> None:
         for arg in spec.args:
             assert arg.kind in ("plant", "int", "resource", "city", "region", "rest"), arg
             assert arg.help
-    assert seen == set(commands._PARSERS)
+    assert seen == set(commands.TABLE.handlers)
     quotes = {c.name for c in commands.COMMANDS if c.kind == "quote"}
     assert quotes == {"cost", "price", "income", "market", "plants", "orders"}  # + issue 12
 
@@ -875,7 +875,9 @@ def test_power_without_plants_matches_the_income_quote() -> None:
         work = copy.deepcopy(state)
         events: list[dict[str, Any]] = []
         for who in view["current_players"]:  # Phase 5 is declared at once
-            _, events = GAME.apply(work, who, commands.parse(work, who, "power", []))
+            action = commands.parse(work, who, "power", [])
+            assert isinstance(action, dict)
+            _, events = GAME.apply(work, who, action)
         powered = next(e for e in events if e["type"] == "powered" and e["player"] == player)
         assert powered["cities"] == quotes.income_quote(state, player)["powered"]
         compared += 1
@@ -919,7 +921,7 @@ def test_real_build_several_cities_in_one_command() -> None:
     state = reach("build", regions="choose")
     view = GAME.view(state, None)
     player = view["current_players"][0]
-    cities = sorted(commands._cities_in_play(view))
+    cities = sorted(chat_view.cities_in_play(view))
     free = [c for c in cities if not view["cities"].get(c)]
     first = free[0]
     neighbour = next(
@@ -988,7 +990,7 @@ def test_complete_on_a_real_game() -> None:
     state = reach("build")
     view = GAME.view(state, None)
     player = view["current_players"][0]
-    in_play = commands._cities_in_play(view)
+    in_play = chat_view.cities_in_play(view)
     got = commands.complete(state, player, "city", "")
     assert len(got) == min(25, len(in_play)) and set(got) <= set(in_play)
     own = [str(p["number"]) for p in view["players"][player]["plants"]]

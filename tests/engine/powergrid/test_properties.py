@@ -67,6 +67,7 @@ def play(
             # Issue 12: somebody (on turn or not) places or cancels a standing order.
             player = players[rng.below(len(players))]
             action = random_order(s, player, rng)
+            assert action is not None  # outside regions and the end an order is possible
             GAME.apply(s, player, action)
             _orders_private(s, players)
             log.append((player, json.loads(json.dumps(action))))
@@ -117,14 +118,15 @@ def _no_order_waits(s: dict[str, Any]) -> None:
 def _illegal_changes_nothing(s: dict[str, Any], player: str) -> None:
     before = canonical_json(s)
     others = [p for p in s["seats"] if p != player]
-    for who, action in [
+    cases: list[tuple[str, dict[str, Any]]] = [
         (others[0], {"type": "done"}),
         (player, {"type": "teleport"}),
         (player, {"type": "build", "city": "Atlantis"}),
         (player, {"type": "raise", "bid": 10**6}),
         (player, {"type": "buy", "resource": "coal", "count": 99}),
         (player, {"type": "open", "plant": 2, "bid": 1}),
-    ]:
+    ]
+    for who, action in cases:
         try:
             GAME.apply(s, who, action)
         except IllegalAction:

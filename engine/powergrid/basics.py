@@ -1,0 +1,139 @@
+"""What every phase of the Power Grid rules uses: the event log, the limits of the player
+count, the network, the standing-order book (registered by orders.py), the order of play and
+the start of a turn phase. The phase modules (auction.py, plant_market.py, build.py,
+bureaucracy.py) build on this one; rules.py drives the round through them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import N_, IllegalAction
+from engine.powergrid.data import player_count
+from engine.powergrid.network import network
+from engine.powergrid.state_types import PGState
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+LOG_SIZE = 12
+
+# ===================================================================== helpers
+
+
+def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
+    ev: Event = {"type": kind, "round": state["round"], **fields}
+    events.append(ev)
+    log = state["log"]
+    log.append(ev)
+    if len(log) > LOG_SIZE:
+        trim_log(log)
+
+
+def trim_log(log: list[Event]) -> None:
+    """Keep every entry that is among the last LOG_SIZE some viewer sees (issue 20): the last
+    LOG_SIZE public entries and each player's last LOG_SIZE of his own private ones, so a
+    rival's private event never pushes a public entry out of anyone's view."""
+    seen: dict[str | None, int] = {}
+    keep: list[Event] = []
+    for entry in reversed(log):
+        owner = entry.get("player") if entry.get("private") else None
+        seen[owner] = seen.get(owner, 0) + 1
+        if seen[owner] <= LOG_SIZE:
+            keep.append(entry)
+    log[:] = reversed(keep)
+
+
+def limits(state: PGState) -> dict[str, int]:
+    return player_count(len(state["seats"]))
+
+
+def max_cities(state: PGState) -> int:
+    return max(len(p["cities"]) for p in state["players"].values())
+
+
+def is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def net(state: PGState) -> Any:
+    return network(state["map"], tuple(state["regions"]))
+
+
+def connection_cost(state: PGState, player: str, city: str) -> int:
+    """PG-36/37: cheapest route cost from the player's current houses to `city`."""
+    nw = net(state)
+    return int(nw.reach(tuple(state["players"][player]["cities"]))[0][nw.index[city]])
+
+
+# Standing orders and their cancellation may be sent by any player at any time (orders.py).
+ANYTIME = ("order", "cancel")
+
+
+@dataclass(frozen=True)
+class OrderBook:
+    """Standing orders as the rules use them. orders.py builds on this module and registers
+    its functions here (`register_orders`, called by the package), so this module never
+    imports it: no import cycle."""
+
+    apply: Callable[[State, str, Action], tuple[State, list[Event]]]
+    run: Callable[[State, list[Event]], None]
+    set_proxy: Callable[[State, str, int, int], None]
+
+
+_ORDER_BOOKS: list[OrderBook] = []
+
+
+def register_orders(book: OrderBook) -> None:
+    _ORDER_BOOKS[:] = [book]
+
+
+def order_book() -> OrderBook:
+    if not _ORDER_BOOKS:
+        raise IllegalAction("PG-14", N_("Standing orders are not available."))
+    return _ORDER_BOOKS[0]
+
+
+def chooser(state: PGState) -> str | None:
+    """PG-20: the first player in player order who has neither bought nor passed."""
+    players = state["players"]
+    for name in state["order"]:
+        p = players[name]
+        if not p["bought"] and not p["passed"]:
+            return name
+    return None
+
+
+def reorder(state: PGState) -> None:
+    """PG-16: most cities first, ties by highest plant; PG-D-7: else keep relative order.
+
+    `sorted` is stable, so the previous order breaks unbreakable ties.
+    """
+    players = state["players"]
+    state["order"] = sorted(
+        state["order"],
+        key=lambda n: (-len(players[n]["cities"]), -max(players[n]["plants"], default=0)),
+    )
+
+
+def start_turn_phase(state: PGState, phase: str, events: list[Event]) -> None:
+    state["phase"] = phase
+    state["turn"] = 0
+    for p in state["players"].values():
+        p["done"] = False
+    emit(state, events, "phase_started", phase=phase)
+
+
+def forget_orders(state: PGState, kinds: tuple[str, ...]) -> None:
+    """Drop the given kinds of standing orders of every player (empty entries go too)."""
+    book = state["orders"]
+    for name in list(book):
+        mine = book[name]
+        for kind in kinds:
+            mine.pop(kind, None)
+        if not mine:
+            del book[name]
+    if not book:
+        del state["orders"]

@@ -1,0 +1,138 @@
+"""Phase 5, bureaucracy (PG-42..44), and the end of the game (PG-51..53): checking a power
+choice, running plants, restocking the resource market, the plant market's update, the final
+power and the ranking."""
+
+from __future__ import annotations
+
+from engine.core import N_, IllegalAction
+from engine.powergrid import market as mk
+from engine.powergrid.basics import Action, Event, emit, is_int
+from engine.powergrid.data import PLANTS, RESOURCES, income_for, restock_amounts
+from engine.powergrid.plant_market import draw_plant
+from engine.powergrid.state_types import PGState
+
+
+def power_check(state: PGState, player: str, action: Action) -> tuple[list[int], dict[str, int]]:
+    """Validate a power action; return (plants run, tokens burned)."""
+    p = state["players"][player]
+    plants = action.get("plants", [])
+    if not isinstance(plants, list) or not all(type(n) is int for n in plants):
+        raise IllegalAction("PG-42", N_("List the numbers of the plants to run."))
+    owned = p["plants"]
+    for n in plants:
+        if n not in owned:
+            raise IllegalAction("PG-42", N_("You do not own plant {plant}."), plant=n)
+    if len(set(plants)) != len(plants):
+        raise IllegalAction("PG-42", N_("Each plant runs at most once per round."))
+    coal, oil = action.get("coal"), action.get("oil")
+    hybrid_coal: int | None = None
+    if coal is not None or oil is not None:
+        hybrid = sum(PLANTS[n].cost for n in plants if PLANTS[n].type == "hybrid")
+        if (coal is not None and not is_int(coal)) or (oil is not None and not is_int(oil)):
+            raise IllegalAction("PG-42", N_("Give the hybrid fuel as whole numbers."))
+        # One given: the other is the rest of the hybrids' need.
+        hybrid_coal = int(coal) if coal is not None else hybrid - int(oil or 0)
+        hybrid_oil = int(oil) if oil is not None else hybrid - hybrid_coal
+        if hybrid_coal < 0 or hybrid_oil < 0 or hybrid_coal + hybrid_oil != hybrid:
+            raise IllegalAction(
+                "PG-42",
+                N_("Your hybrid plants burn {need} coal/oil in total, not {coal} + {oil}."),
+                need=hybrid,
+                coal=hybrid_coal,
+                oil=hybrid_oil,
+            )
+    run = sorted(plants)
+    plan = mk.fuel_plan(run, p["res"], hybrid_coal)
+    if plan is None:
+        raise IllegalAction(
+            "PG-42",
+            N_("You do not have the resources to run plants {plants}."),
+            plants=", ".join(map(str, plants)),
+        )
+    return run, plan
+
+
+def run_plants(
+    state: PGState, player: str, plants: list[int], burned: dict[str, int], events: list[Event]
+) -> None:
+    """PG-42 steps 1-4 for one player: burn, power, earn."""
+    p = state["players"][player]
+    for r in RESOURCES:
+        if burned[r]:
+            p["res"][r] -= burned[r]
+            state["supply"][r] += burned[r]  # PG-42.4: back to the supply
+    capacity = sum(PLANTS[n].output for n in plants)
+    powered = min(capacity, len(p["cities"]))
+    income = income_for(powered)
+    p["money"] += income
+    p["powered"] = powered
+    p["done"] = True
+    emit(
+        state,
+        events,
+        "powered",
+        player=player,
+        plants=plants,
+        cities=powered,
+        income=income,
+        burned={r: v for r, v in burned.items() if v},
+    )
+
+
+def restock_and_update(state: PGState, events: list[Event]) -> None:
+    """The end of Phase 5 before the next round: restock (PG-43), update the plant market
+    (PG-44), and say the phase ended."""
+    # PG-43: restock from the supply into the dearest empty slots, up to what is left.
+    amounts = restock_amounts(len(state["seats"]), state["step"])
+    added = {}
+    for r in RESOURCES:
+        n = min(amounts[r], state["supply"][r], mk.CAPACITY[r] - state["rm"][r])
+        state["rm"][r] += n
+        state["supply"][r] -= n
+        added[r] = n
+    emit(state, events, "market_restocked", added=added, step=state["step"])
+    # PG-44: Step 1/2 highest plant under the deck; Step 3 (and PG-D-23) lowest removed.
+    market = state["market"]
+    if market:
+        if mk.six_plant_market(state):
+            low = market.pop(0)
+            emit(state, events, "plant_removed", plant=low, rule="PG-44", under_deck=False)
+        else:
+            high = market.pop()
+            state["deck"].append(high)
+            emit(state, events, "plant_removed", plant=high, rule="PG-44", under_deck=True)
+        draw_plant(state, events)
+    emit(state, events, "phase_ended", phase="bureaucracy")
+
+
+def final_power(state: PGState, events: list[Event]) -> None:
+    """PG-52 (PG-D-19): each player powers what he can; no income, restock or update.
+
+    Running fewer plants never helps here, so the engine takes each player's best run.
+    """
+    for name in state["order"]:
+        p = state["players"][name]
+        _plants, powered = mk.best_run(p["plants"], p["res"], len(p["cities"]))
+        p["powered"] = powered
+    state["phase"] = "over"
+    state["ranking"] = ranking(state)
+    emit(state, events, "game_over", ranking=state["ranking"])
+
+
+def ranking(state: PGState) -> list[list[str]]:
+    """PG-53: most powered, then money, then cities; PG-D-20: still tied -> shared."""
+    players = state["players"]
+
+    def key(n: str) -> tuple[int, int, int]:
+        p = players[n]
+        return (p["powered"] or 0, p["money"], len(p["cities"]))
+
+    groups: list[list[str]] = []
+    last: tuple[int, int, int] | None = None
+    for name in sorted(state["seats"], key=key, reverse=True):
+        if key(name) == last:
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+            last = key(name)
+    return groups

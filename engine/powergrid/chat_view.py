@@ -1,0 +1,89 @@
+"""What the Power Grid chat layer reads: a player's view of the state (VIEW.md) and the map
+files (the cities and regions in play). `view_of` is the one way the chat layer reads a
+state (tests stand hand-made views in for states by patching it)."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.core.protocol import State
+from engine.powergrid import names
+
+View = dict[str, Any]
+MAPS_DIR = Path(__file__).parent / "data" / "maps"
+
+
+def view_of(state: State, player: str | None) -> View:
+    from engine.powergrid.view import view  # late: keeps importing the chat layer light
+
+    return view(state, player)
+
+
+@cache
+def map_file(map_id: str) -> str:
+    return (MAPS_DIR / f"{map_id}.json").read_text(encoding="utf-8")
+
+
+def load_map(map_id: str) -> dict[str, Any]:
+    """The map file `data/maps/<map_id>.json` (a fresh copy; callers may not share it)."""
+    if not re.fullmatch(r"[a-z0-9_]+", map_id):
+        raise ValueError(f"bad map id {map_id!r}")
+    data: dict[str, Any] = json.loads(map_file(map_id))
+    return data
+
+
+def all_cities(view: View) -> list[str]:
+    return [c["name"] for c in load_map(view["map"])["cities"]]
+
+
+def cities_in_play(view: View) -> list[str]:
+    regions = set(view.get("regions_in_play") or [])
+    return [c["name"] for c in load_map(view["map"])["cities"] if c["region"] in regions]
+
+
+def regions_of(view: View) -> list[dict[str, str]]:
+    regions: list[dict[str, str]] = load_map(view["map"])["regions"]
+    return regions
+
+
+def choosable_regions(view: View) -> list[dict[str, str]]:
+    """Regions that may be chosen now (PG-8): not yet chosen, bordering a chosen one."""
+    chosen = set(view.get("regions_chosen") or [])
+    adjacency = {frozenset(pair) for pair in load_map(view["map"])["region_adjacency"]}
+    return [
+        r
+        for r in regions_of(view)
+        if r["id"] not in chosen
+        and (not chosen or any(frozenset((r["id"], c)) in adjacency for c in chosen))
+    ]
+
+
+def region_label(region: dict[str, str]) -> str:
+    """ "NW (North-West)"; just the name when it already starts with the id."""
+    name = region.get("name", region["id"])
+    if names.words(name)[:1] == names.words(region["id"]):
+        return name
+    return f"{region['id']} ({name})"
+
+
+def own_plants(view: View, player: str) -> list[dict[str, Any]]:
+    me = view["players"].get(player)
+    return list(me["plants"]) if me else []
+
+
+def market_numbers(view: View) -> list[int]:
+    return [p["number"] for p in view["plant_market"]["current"]]
+
+
+def acting(view: View, player: str) -> bool:
+    return player in (view.get("current_players") or [])
+
+
+def plant_no(event: dict[str, Any]) -> Any:
+    """The plant number of an event (a number, or a plant as the view shows it)."""
+    plant = event.get("plant")
+    return plant.get("number") if isinstance(plant, dict) else plant

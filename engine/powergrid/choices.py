@@ -1,0 +1,126 @@
+"""What a Power Grid player could do now, read from his view (VIEW.md): the ways to keep
+tokens after a discard (PG-27), the plants that power the most cities for the least fuel
+value, and the fuel one run of every plant still needs. Buttons, /power without numbers,
+the turn text and the default move build on these."""
+
+from __future__ import annotations
+
+import itertools
+
+from engine.powergrid import market as mk
+from engine.powergrid.chat_view import View, plant_no
+from engine.powergrid.wording import HYBRID_FUELS, RESOURCES
+
+
+def keep_choices(view: View, player: str, plant: int) -> list[dict[str, int]]:
+    """PG-27: the ways to keep the most tokens after discarding `plant` (default first)."""
+    me = view["players"].get(player, {})
+    others = [p["number"] for p in me.get("plants", []) if p["number"] != plant]
+    have = {r: int(me.get("resources", {}).get(r, 0)) for r in RESOURCES}
+    return mk.keep_options(mk.capacities(others), have)
+
+
+def fuel_prices(view: View) -> dict[str, int]:
+    """What one more token of each resource would cost now (scarce ones count as dear)."""
+    prices: dict[str, int] = {}
+    for resource in RESOURCES:
+        spaces = view["resource_market"].get(resource, [])
+        available = [s["price"] for s in spaces if s.get("count", 0) > 0]
+        prices[resource] = min(available) if available else 20
+    return prices
+
+
+def best_power(view: View, player: str) -> tuple[list[int], int, int, int]:
+    """The plants to run for the most cities powered, burning the cheapest fuel.
+
+    Returns (plants, hybrid coal, hybrid oil, cities powered). Ties: least fuel value at the
+    current market prices, then fewer plants, then lower numbers.
+    """
+    me = view["players"][player]
+    plants = me["plants"]
+    have = dict(me["resources"])
+    city_count = len(me["cities"])
+    prices = fuel_prices(view)
+    best: tuple[tuple[int, int, int, list[int]], list[int], int, int, int] | None = None
+    for size in range(len(plants) + 1):
+        for chosen in itertools.combinations(plants, size):
+            need = {r: 0 for r in RESOURCES}
+            hybrid = 0
+            output = 0
+            for plant in chosen:
+                output += plant.get("output", 0)
+                kind = plant.get("type")
+                if kind == "hybrid":
+                    hybrid += plant.get("cost", 0)
+                elif kind in need:
+                    need[kind] += plant.get("cost", 0)
+            if any(need[r] > have.get(r, 0) for r in RESOURCES):
+                continue
+            spare_coal = have.get("coal", 0) - need["coal"]
+            spare_oil = have.get("oil", 0) - need["oil"]
+            if hybrid > spare_coal + spare_oil:
+                continue
+            split: tuple[int, int, int] | None = None
+            for coal in range(min(hybrid, spare_coal), -1, -1):
+                oil = hybrid - coal
+                if oil > spare_oil:
+                    break
+                value = coal * prices["coal"] + oil * prices["oil"]
+                if split is None or value < split[0]:
+                    split = (value, coal, oil)
+            if split is None:
+                continue
+            base_value = sum(need[r] * prices[r] for r in RESOURCES)
+            powered = min(output, city_count)
+            numbers = sorted(p["number"] for p in chosen)
+            key = (-powered, base_value + split[0], len(numbers), numbers)
+            if best is None or key < best[0]:
+                best = (key, numbers, split[1], split[2], powered)
+    if best is None:
+        return [], 0, 0, 0
+    return best[1], best[2], best[3], best[4]
+
+
+def just_bought(view: View, player: str) -> int | None:
+    for event in reversed(view.get("log") or []):
+        if event.get("type") == "auction_won" and event.get("player") == player:
+            number = plant_no(event)
+            return number if isinstance(number, int) else None
+    return None
+
+
+def next_prices(view: View, resource: str, n: int) -> list[int]:
+    """PG-32: the prices of the next n tokens of a resource (fewer if the market runs out)."""
+    prices: list[int] = []
+    for space in view["resource_market"].get(resource, []):
+        prices += [space["price"]] * space.get("count", 0)
+    return sorted(prices)[:n]
+
+
+def fuel_for_one_run(view: View, player: str) -> list[tuple[str, int, int]]:
+    """What to buy so every plant can run once: [(resource, count, price)], cheapest fuel
+    for the hybrids; empty when nothing is missing or nothing is on sale."""
+    me = view["players"][player]
+    need = {r: 0 for r in RESOURCES}
+    hybrid = 0
+    for plant in me["plants"]:
+        if plant.get("type") == "hybrid":
+            hybrid += plant.get("cost", 0)
+        elif plant.get("type") in need:
+            need[plant["type"]] += plant.get("cost", 0)
+    have = me["resources"]
+    buy = {r: max(0, need[r] - have.get(r, 0)) for r in RESOURCES}
+    spare = sum(max(0, have.get(r, 0) - need[r]) for r in HYBRID_FUELS)
+    for _ in range(max(0, hybrid - spare)):
+        costs = {
+            r: prices[-1] if len(prices := next_prices(view, r, buy[r] + 1)) > buy[r] else 999
+            for r in HYBRID_FUELS
+        }
+        cheaper = min(HYBRID_FUELS, key=lambda r: costs[r])
+        buy[cheaper] += 1
+    out: list[tuple[str, int, int]] = []
+    for resource in RESOURCES:
+        prices = next_prices(view, resource, buy[resource])
+        if prices:
+            out.append((resource, len(prices), sum(prices)))
+    return out

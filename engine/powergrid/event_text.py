@@ -1,0 +1,349 @@
+"""The chat lines of Power Grid events (every event type of CONTRACT.md has one), the
+standing-order phrases and the final ranking. A private event (a standing order placed,
+cancelled or dropped) has no public line; its owner reads `describe_private_event`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core.protocol import EnglishTranslator, Event, State, Translator
+from engine.powergrid import chat_view as cv
+from engine.powergrid.chat_view import View, plant_no
+from engine.powergrid.wording import RESOURCES, join, money_text, phase_text, resource_text
+
+_ENGLISH = EnglishTranslator()
+
+
+def order_lines(orders: dict[str, Any], t: Translator) -> list[str]:
+    """One short phrase per standing order of the viewer (view["orders"])."""
+    out: list[str] = []
+    for kind, data in orders.items():
+        if kind == "maxbid":
+            out.append(
+                t.gettext("bid on plant {plant} up to {limit}").format(
+                    plant=data.get("plant"), limit=money_text(t, data.get("limit"))
+                )
+            )
+        elif kind == "pass_plant":
+            out.append(t.gettext("pass on plant {plant}").format(plant=data.get("plant")))
+        elif kind == "pass_round":
+            out.append(t.gettext("pass for this auction round"))
+        elif kind == "buy_auto":
+            if data.get("limit") is None:
+                out.append(t.gettext("buy fuel for one run automatically"))
+            else:
+                out.append(
+                    t.gettext("buy fuel for one run automatically, up to {limit}").format(
+                        limit=money_text(t, data["limit"])
+                    )
+                )
+        elif kind == "build_plan" and not data.get("cities"):
+            out.append(t.gettext("build nothing on your turn"))
+        elif kind == "build_plan":
+            out.append(
+                t.gettext("build {cities} on your turn").format(
+                    cities=join(data.get("cities") or [])
+                )
+            )
+        elif kind == "power_auto":
+            out.append(t.gettext("power the most cities automatically"))
+    return out
+
+
+def orders_text(view: View, player: str, t: Translator) -> str:
+    lines = order_lines(view.get("orders") or {}, t)
+    text = (
+        t.gettext("Your standing orders: {orders}.").format(orders="; ".join(lines))
+        if lines
+        else t.gettext("You have no standing orders.")
+    )
+    dropped = [
+        e
+        for e in view.get("log") or []
+        if e.get("type") == "order_dropped" and e.get("player") == player
+    ]
+    for event in dropped:
+        text += " " + order_dropped_private(event, t)
+    return text
+
+
+def order_dropped_private(e: Event, t: Translator) -> str:
+    params = dict(e.get("params") or {})
+    try:
+        reason = t.gettext(str(e.get("reason_key", ""))).format(**params)
+    except (KeyError, IndexError, ValueError):
+        reason = str(e.get("reason_key", ""))
+    return t.gettext("Dropped in round {round}: {reason}").format(
+        round=e.get("round", 0), reason=reason
+    )
+
+
+# --- quotes -------------------------------------------------------------------------------
+
+
+def ranking_text(view: View, ranking: list[list[str]], t: Translator) -> str:
+    parts: list[str] = []
+    place = 1
+    for group in ranking:
+        for name in group:
+            me = view["players"].get(name, {})
+            powered = me.get("powered") or 0
+            parts.append(
+                t.gettext("{place}. {player} ({powered}, {money})").format(
+                    place=place,
+                    player=name,
+                    powered=t.ngettext("{n} city powered", "{n} cities powered", powered).format(
+                        n=powered
+                    ),
+                    money=money_text(t, me.get("money")),
+                )
+            )
+        place += len(group)
+    return "; ".join(parts)
+
+
+def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
+    """One chat line for an event (every event type of the CONTRACT has one)."""
+    kind = event.get("type", "")
+    if kind == "game_over":
+        view = cv.view_of(state, None)
+        ranking = event.get("ranking") or view.get("ranking") or []
+        return t.gettext("Game over! {ranking}").format(ranking=ranking_text(view, ranking, t))
+    if event.get("private"):
+        # A private event (a standing order placed, cancelled or dropped) has no public line:
+        # the table does not learn that a limit or a plan exists (issue 20, PG-22); its owner
+        # reads `describe_private_event`.
+        return None
+    return event_line(event, t)
+
+
+def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
+    """The line for the event's owner alone (`event["player"]` of a private event)."""
+    if event.get("type") == "game_over":
+        return describe_event(state, event, t)
+    return event_line(event, t)
+
+
+def event_line(event: Event, t: Translator) -> str | None:
+    text = EVENT_TEXTS.get(event.get("type", ""))
+    if text is None:
+        return None
+    line = text(event, t)
+    # The tag marks the player's own move made by their order, never a phase line the order
+    # happened to trigger (issue 20: the tag spilled onto "Now: ..." lines).
+    if event.get("by_order") and event.get("player"):
+        line += " " + t.gettext("(standing order)")
+    return line
+
+
+def _ev_round_started(e: Event, t: Translator) -> str:
+    return t.gettext("Round {round} begins.").format(round=e.get("round", 0))
+
+
+def _ev_phase_started(e: Event, t: Translator) -> str:
+    phase = e.get("phase", "")
+    return t.gettext("Now: {phase}.").format(phase=phase_text(t, phase))
+
+
+def _ev_phase_ended(e: Event, t: Translator) -> str:
+    phase = e.get("phase", "")
+    return t.gettext("End of {phase}.").format(phase=phase_text(t, phase))
+
+
+def _ev_regions_chosen(e: Event, t: Translator) -> str:
+    regions = e.get("regions")
+    if regions is None and e.get("region") is not None:
+        regions = [e["region"]]
+    if e.get("player"):
+        return t.gettext("{player} chooses {regions}.").format(
+            player=e["player"], regions=join(regions or [])
+        )
+    return t.gettext("Regions in play: {regions}.").format(regions=join(regions or []))
+
+
+def _ev_region_chosen(e: Event, t: Translator) -> str:
+    return t.gettext("{player} chooses region {region}.").format(
+        player=e.get("player", ""), region=e.get("region", "")
+    )
+
+
+def _ev_player_order(e: Event, t: Translator) -> str:
+    return t.gettext("Player order: {order}.").format(order=join(e.get("order", [])))
+
+
+def _ev_auction_opened(e: Event, t: Translator) -> str:
+    return t.gettext("{player} puts plant {plant} up for auction at {bid}.").format(
+        player=e.get("player", ""), plant=plant_no(e), bid=e.get("bid", e.get("price", ""))
+    )
+
+
+def _ev_bid(e: Event, t: Translator) -> str:
+    return t.gettext("{player} bids {bid}.").format(
+        player=e.get("player", ""), bid=e.get("bid", e.get("amount", ""))
+    )
+
+
+def _ev_passed(e: Event, t: Translator) -> str:
+    player = e.get("player", "")
+    plant = plant_no(e)
+    if e.get("auto"):
+        if plant is not None:
+            return t.gettext("{player} cannot pay more and drops out on plant {plant}.").format(
+                player=player, plant=plant
+            )
+        return t.gettext("{player} cannot afford any plant and passes.").format(player=player)
+    if plant is not None:
+        return t.gettext("{player} passes on plant {plant}.").format(player=player, plant=plant)
+    return t.gettext("{player} passes for this auction round.").format(player=player)
+
+
+def _ev_auction_won(e: Event, t: Translator) -> str:
+    return t.gettext("{player} buys plant {plant} for {price}.").format(
+        player=e.get("player", ""), plant=plant_no(e), price=money_text(t, e.get("price", 0))
+    )
+
+
+def _ev_plant_discarded(e: Event, t: Translator) -> str:
+    text = t.gettext("{player} discards plant {plant}.").format(
+        player=e.get("player", ""), plant=plant_no(e)
+    )
+    returned = e.get("returned") or {}
+    if returned:  # PG-27: what the remaining plants could not keep
+        tokens = join([f"{n} {resource_text(t, r)}" for r, n in returned.items()])
+        text += " " + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
+    return text
+
+
+def _ev_plant_drawn(e: Event, t: Translator) -> str:
+    return t.gettext("Plant {plant} comes into the market.").format(plant=plant_no(e))
+
+
+def _ev_plant_removed(e: Event, t: Translator) -> str:
+    if e.get("under_deck"):
+        return t.gettext("Plant {plant} goes under the deck.").format(plant=plant_no(e))
+    return t.gettext("Plant {plant} leaves the game.").format(plant=plant_no(e))
+
+
+def _ev_resources_bought(e: Event, t: Translator) -> str:
+    count = int(e.get("count", 0))
+    return t.ngettext(
+        "{player} buys {count} {resource} for {price}.",
+        "{player} buys {count} {resource} for {price}.",
+        count,
+    ).format(
+        player=e.get("player", ""),
+        count=count,
+        resource=resource_text(t, e.get("resource", "")),
+        price=money_text(t, e.get("price", 0)),
+    )
+
+
+def _ev_city_built(e: Event, t: Translator) -> str:
+    return t.gettext("{player} builds in {city} for {cost}.").format(
+        player=e.get("player", ""), city=e.get("city", ""), cost=money_text(t, e.get("cost", 0))
+    )
+
+
+def _ev_powered(e: Event, t: Translator) -> str:
+    cities = int(e.get("cities", 0))
+    if e.get("income") is None:
+        return t.ngettext(
+            "{player} powers {n} city.", "{player} powers {n} cities.", cities
+        ).format(player=e.get("player", ""), n=cities)
+    return t.ngettext(
+        "{player} powers {n} city and earns {income}.",
+        "{player} powers {n} cities and earns {income}.",
+        cities,
+    ).format(player=e.get("player", ""), n=cities, income=money_text(t, e.get("income", 0)))
+
+
+def _ev_step_started(e: Event, t: Translator) -> str:
+    step = e.get("step", 2)
+    if step == 3:
+        return t.gettext(
+            "Step 3 begins: cities hold 3 houses and all six market plants are for sale."
+        )
+    if step == 2:
+        return t.gettext("Step 2 begins: cities hold 2 houses.")
+    return t.gettext("Step {step} begins.").format(step=step)
+
+
+def _ev_step3_card_drawn(e: Event, t: Translator) -> str:
+    return t.gettext("The Step 3 card is drawn.")
+
+
+def _ev_market_restocked(e: Event, t: Translator) -> str:
+    added = e.get("added") or {r: e[r] for r in RESOURCES if isinstance(e.get(r), int)}
+    if added:
+        return t.gettext("The resource market is restocked: {added}.").format(
+            added=join([f"+{n} {resource_text(t, r)}" for r, n in added.items()])
+        )
+    return t.gettext("The resource market is restocked.")
+
+
+def _ev_power_declared(e: Event, t: Translator) -> str:
+    return t.gettext("{player} has chosen what to power.").format(player=e.get("player", ""))
+
+
+# Order events are private to their owner: the chat line says only that something happened
+# (the owner reads the details with /orders), so nobody learns a limit or a plan.
+def _ev_order_placed(e: Event, t: Translator) -> str:
+    return t.gettext("{player} leaves a standing order.").format(player=e.get("player", ""))
+
+
+def _ev_order_dropped(e: Event, t: Translator) -> str:
+    return t.gettext(
+        "{player}: one of your standing orders could not be carried out and was dropped "
+        "(/orders for details)."
+    ).format(player=e.get("player", ""))
+
+
+def _ev_orders_cancelled(e: Event, t: Translator) -> str:
+    return t.gettext("{player} cancels a standing order.").format(player=e.get("player", ""))
+
+
+EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
+    "round_started": _ev_round_started,
+    "phase_started": _ev_phase_started,
+    "phase_ended": _ev_phase_ended,
+    "regions_chosen": _ev_regions_chosen,
+    "region_chosen": _ev_region_chosen,
+    "player_order": _ev_player_order,
+    "auction_opened": _ev_auction_opened,
+    "bid": _ev_bid,
+    "passed": _ev_passed,
+    "auction_won": _ev_auction_won,
+    "plant_discarded": _ev_plant_discarded,
+    "plant_drawn": _ev_plant_drawn,
+    "plant_removed": _ev_plant_removed,
+    "resources_bought": _ev_resources_bought,
+    "city_built": _ev_city_built,
+    "powered": _ev_powered,
+    "step_started": _ev_step_started,
+    "step3_card_drawn": _ev_step3_card_drawn,
+    "market_restocked": _ev_market_restocked,
+    "power_declared": _ev_power_declared,
+    "order_placed": _ev_order_placed,
+    "order_dropped": _ev_order_dropped,
+    "orders_cancelled": _ev_orders_cancelled,
+}
+EVENT_TYPES = (*EVENT_TEXTS, "game_over")
+
+_PICTURE_EVENTS = frozenset({"phase_ended", "step_started", "game_over"})
+_REVEALING_EVENTS = frozenset({"plant_drawn", "step3_card_drawn"})
+
+
+def is_picture_event(event: Event) -> bool:
+    """A board picture follows every phase, a new step and the end of the game."""
+    return event.get("type") in _PICTURE_EVENTS
+
+
+def undoable(events: list[Event]) -> bool:
+    """False when the move revealed a card from the deck (CONTRACT: hidden or random info)."""
+    return not any(e.get("type") in _REVEALING_EVENTS for e in events)
+
+
+# --------------------------------------------------------------------------------------------
+# Buttons and autocomplete
+# --------------------------------------------------------------------------------------------

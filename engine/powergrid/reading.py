@@ -1,0 +1,252 @@
+"""Chat words -> values for the Power Grid commands: numbers, plant numbers, resources (in
+several languages, prefixes accepted), city and region names (prefixes, any case and
+accents, several words), "coal=3"-style counts and "max=25" limits. A word that does not fit
+raises the calling command's usage line (`usage`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.core.errors import N_, IllegalAction, ParseError
+from engine.powergrid import names
+from engine.powergrid.chat_view import (
+    View,
+    all_cities,
+    cities_in_play,
+    own_plants,
+    region_label,
+    regions_of,
+)
+from engine.powergrid.wording import candidates_text, join
+
+# What a player may type for a resource (prefixes of these words are accepted too).
+RESOURCE_WORDS: dict[str, str] = {
+    "coal": "coal",
+    "c": "coal",
+    "oil": "oil",
+    "o": "oil",
+    "garbage": "garbage",
+    "trash": "garbage",
+    "waste": "garbage",
+    "g": "garbage",
+    "uranium": "uranium",
+    "u": "uranium",
+    "kohle": "coal",
+    "ol": "oil",
+    "oel": "oil",
+    "mull": "garbage",
+    "muell": "garbage",
+    "уголь": "coal",
+    "нефть": "oil",
+    "мусор": "garbage",
+    "уран": "uranium",
+    "wegiel": "coal",
+    "ropa": "oil",
+    "smieci": "garbage",
+    "煤": "coal",
+    "石油": "oil",
+    "油": "oil",
+    "垃圾": "garbage",
+    "鈾": "uranium",
+    "铀": "uranium",
+}
+
+# --------------------------------------------------------------------------------------------
+# Reading the state
+# --------------------------------------------------------------------------------------------
+
+
+INT_WORD = re.compile(r"\d{1,6}")
+PLANT_WORD = re.compile(r"(?:#|p|plant|no\.?)?(\d{1,3})", re.IGNORECASE)
+
+
+def read_int(word: str, usage: str) -> int:
+    if not INT_WORD.fullmatch(word):
+        raise ParseError(usage, word=word)
+    return int(word)
+
+
+def plant_number(word: str, usage: str) -> int:
+    found = PLANT_WORD.fullmatch(word.strip())
+    if not found:
+        raise ParseError(usage, word=word)
+    return int(found.group(1))
+
+
+def resource_of(word: str) -> str:
+    """The resource a word names: "coal", "c", "ur", "trash", "Kohle" ... (prefixes accepted)."""
+    key = "".join(names.words(word))
+    if not key:
+        raise ParseError(N_("Name a resource: coal, oil, garbage or uranium."))
+    if key in RESOURCE_WORDS:
+        return RESOURCE_WORDS[key]
+    found = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
+    if len(found) == 1:
+        return found.pop()
+    if found:
+        raise ParseError(
+            N_('"{word}" could mean {candidates}.'),
+            word=word,
+            candidates=", ".join(sorted(found)),
+        )
+    raise ParseError(
+        N_('Unknown resource "{word}": use coal (c), oil (o), garbage (g) or uranium (u).'),
+        word=word,
+    )
+
+
+def cities_of(view: View, chat_words: Sequence[str]) -> list[str]:
+    """City names from chat words: prefixes, any case and accents, multi-word names.
+
+    Names are matched against the cities in play first; a city of the map outside the play
+    area is refused with PG-8.
+    """
+    in_play = cities_in_play(view)
+    everywhere = all_cities(view)
+    out: list[str] = []
+    for part in names.split_names(chat_words, in_play):
+        if part.match.unique is not None:
+            out.append(part.match.unique)
+            continue
+        if part.match.names:
+            raise ParseError(
+                N_('"{word}" could be {candidates}. Type more letters.'),
+                word=part.text,
+                candidates=join(part.match.names),
+            )
+        outside = names.match(part.text, everywhere)
+        if outside.names:
+            raise IllegalAction(
+                "PG-8",
+                N_("{city} is outside the regions in play."),
+                city=join(outside.names),
+            )
+        raise ParseError(
+            N_('Unknown city "{word}". Cities in play: {candidates}'),
+            word=part.text,
+            candidates=candidates_text(sorted(in_play, key=names.words)),
+        )
+    return out
+
+
+def region_of(view: View, chat_words: Sequence[str]) -> str:
+    """A region id from its id or name ("NW", "north-west", "nord")."""
+    regions = regions_of(view)
+    text = " ".join(chat_words)
+    by_label: dict[str, str] = {}
+    for region in regions:
+        by_label[region["id"]] = region["id"]
+        by_label[region.get("name", region["id"])] = region["id"]
+    found = names.match(text, by_label)
+    ids = sorted({by_label[label] for label in found.names})
+    if len(ids) == 1:
+        return ids[0]
+    if ids:
+        raise ParseError(
+            N_('"{word}" could be {candidates}. Type more letters.'),
+            word=text,
+            candidates=join(ids),
+        )
+    raise ParseError(
+        N_('Unknown region "{word}". Regions: {candidates}'),
+        word=text,
+        candidates=join([region_label(r) for r in regions]),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# parse
+# --------------------------------------------------------------------------------------------
+
+
+def amount_of(word: str, base: int, usage: str) -> int:
+    """An absolute amount "21", or "+5" meaning base + 5."""
+    if word.startswith("+"):
+        return base + read_int(word[1:], usage)
+    return read_int(word, usage)
+
+
+LIMIT_WORD = re.compile(r"(?:max|limit|up\s*to)[=:]?(\d{1,6})?", re.IGNORECASE)
+
+
+def limit_of(words: list[str], usage: str) -> tuple[list[str], int | None]:
+    """Split off "max=25" / "max 25" / "limit=30": (other words, the limit or None)."""
+    rest: list[str] = []
+    limit: int | None = None
+    i = 0
+    while i < len(words):
+        found = LIMIT_WORD.fullmatch(words[i])
+        if found is None:
+            rest.append(words[i])
+            i += 1
+            continue
+        if limit is not None:
+            raise ParseError(usage, word=words[i])
+        if found.group(1) is not None:
+            limit = int(found.group(1))
+            i += 1
+        elif i + 1 < len(words) and INT_WORD.fullmatch(words[i + 1]):
+            limit = int(words[i + 1])
+            i += 2
+        else:
+            raise ParseError(usage, word=words[i])
+    return rest, limit
+
+
+def own_plant(view: View, player: str, word: str, usage: str) -> int:
+    number = plant_number(word, usage)
+    own = [p["number"] for p in own_plants(view, player)]
+    if number not in own:
+        raise ParseError(
+            N_("You do not own plant {plant}. Your plants: {plants}"),
+            plant=number,
+            plants=join([str(n) for n in own]) or "-",
+        )
+    return number
+
+
+SPLIT_COUNT = re.compile(r"^(\d+)(\D.*)$|^(\D.*?)(\d+)$")
+
+
+def split_counts(words: list[str]) -> list[str]:
+    """Split "coal=3", "c3", "3coal" into separate words."""
+    out: list[str] = []
+    for word in words:
+        for piece in re.split(r"[=:×x*](?=\d)|(?<=\d)[×x*]", word):
+            if not piece:
+                continue
+            if PLANT_WORD.fullmatch(piece):
+                out.append(piece)
+                continue
+            found = SPLIT_COUNT.match(piece)
+            if found and found.group(1):
+                out += [found.group(1), found.group(2)]
+            elif found and found.group(3):
+                out += [found.group(3), found.group(4)]
+            else:
+                out.append(piece)
+    return out
+
+
+def resource_counts(words: list[str], usage: str) -> list[tuple[str, int]]:
+    """Pairs of resource and count, in either order; a missing count means 1."""
+    tokens = split_counts(words)
+    pairs: list[tuple[str, int]] = []
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if INT_WORD.fullmatch(word):
+            if i + 1 >= len(tokens) or INT_WORD.fullmatch(tokens[i + 1]):
+                raise ParseError(usage, word=word)
+            pairs.append((resource_of(tokens[i + 1]), int(word)))
+            i += 2
+            continue
+        resource = resource_of(word)
+        if i + 1 < len(tokens) and INT_WORD.fullmatch(tokens[i + 1]):
+            pairs.append((resource, int(tokens[i + 1])))
+            i += 2
+        else:
+            pairs.append((resource, 1))
+            i += 1
+    return pairs

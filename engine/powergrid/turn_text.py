@@ -1,0 +1,135 @@
+"""The Power Grid turn in a short paragraph (for /status and prompts): round, step, phase,
+who must act and what exactly is expected, the reader's own orders and holdings."""
+
+from __future__ import annotations
+
+from engine.core.protocol import EnglishTranslator, State, Translator
+from engine.powergrid import chat_view as cv
+from engine.powergrid.chat_view import View, choosable_regions, region_label
+from engine.powergrid.choices import best_power
+from engine.powergrid.event_text import order_lines, ranking_text
+from engine.powergrid.wording import join, money_text, phase_text, plant_text
+
+MAX_TURN_TEXT = 1500
+_ENGLISH = EnglishTranslator()
+
+
+def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) -> str:
+    """A short paragraph: round, step, phase, who must act and what exactly is expected."""
+    return turn_text(cv.view_of(state, player), player, t)
+
+
+def turn_text(view: View, player: str | None, t: Translator) -> str:
+    """`describe_turn` on a view (VIEW.md)."""
+    phase = view.get("phase", "")
+    if phase == "over":
+        ranking = view.get("ranking") or []
+        return t.gettext("Game over after round {round}. {ranking}").format(
+            round=view.get("round", 0), ranking=ranking_text(view, ranking, t)
+        )[:MAX_TURN_TEXT]
+    head = t.gettext("Round {round}, step {step}: {phase}.").format(
+        round=view.get("round", 0),
+        step=view.get("step", 1),
+        phase=phase_text(t, phase),
+    )
+    if view.get("step3_pending"):
+        head += " " + t.gettext("Step 3 begins with the next phase.")
+    lines = [head]
+    who = join(view.get("current_players") or [])
+    expected = view.get("expected", "")
+    if expected == "choose_region":
+        regions = join([region_label(r) for r in choosable_regions(view)])
+        chosen = view.get("regions_chosen") or []
+        if chosen:
+            lines.append(t.gettext("Chosen: {regions}.").format(regions=join(chosen)))
+        lines.append(
+            t.gettext("{who}: choose a region — /region <region> ({regions}).").format(
+                who=who, regions=regions
+            )
+        )
+    elif expected == "choose_plant":
+        market = join([plant_text(t, p) for p in view["plant_market"]["current"]])
+        if view.get("round", 1) == 1:
+            text = t.gettext(
+                "{who}: choose a plant to auction — /bid <plant> [<amount>]. Market: {market}. "
+                "In round 1 everyone must buy a plant."
+            )
+        else:
+            text = t.gettext(
+                "{who}: choose a plant to auction — /bid <plant> [<amount>] — or /pass for "
+                "this round. Market: {market}."
+            )
+        lines.append(text.format(who=who, market=market))
+    elif expected == "bid" and view.get("auction"):
+        auction = view["auction"]
+        lines.append(
+            t.gettext(
+                "{who}: your bid on plant {plant}, at {high} now ({leader}) — "
+                "/raise <amount> or /pass"
+            ).format(
+                who=who,
+                plant=plant_text(t, auction["plant"]),
+                high=auction["high_bid"],
+                leader=auction.get("leader", ""),
+            )
+        )
+    elif expected == "discard":
+        names_ = view.get("pending_discard") or who
+        me = view["players"].get(names_, {})
+        lines.append(
+            t.gettext("{who}: one plant too many — /discard <plant> (you own {plants}).").format(
+                who=names_,
+                plants=join([str(p["number"]) for p in me.get("plants", [])]),
+            )
+        )
+    elif expected == "buy":
+        lines.append(
+            t.gettext(
+                "{who}: buy resources — /buy <resource> <n>, e.g. /buy coal 2 (/price coal 2 "
+                "for a quote), then /done."
+            ).format(who=who)
+        )
+    elif expected == "build":
+        slots = int(view.get("slots_open", 1))
+        lines.append(
+            t.gettext(
+                "{who}: build — /build <city> [<city> ...] (/cost <city> for a quote), then /done."
+            ).format(who=who)
+            + " "
+            + t.ngettext(
+                "A city holds {n} house now.", "A city holds {n} houses now.", slots
+            ).format(n=slots)
+        )
+    elif expected == "power":
+        text = t.gettext(
+            "{who}: power your cities — /power runs the best plants, or /power <plant> ..."
+        ).format(who=who)
+        current = view.get("current_players") or []
+        if len(current) == 1 and current[0] in view["players"]:
+            _, _, _, powered = best_power(view, current[0])
+            text += " " + t.ngettext(
+                "(/power alone powers {n} city)", "(/power alone powers {n} cities)", powered
+            ).format(n=powered)
+        lines.append(text)
+    elif who:
+        lines.append(t.gettext("Waiting for {who}.").format(who=who))
+    if player is not None and view.get("orders"):
+        # view["orders"] holds only the viewer's own orders (view.py), never anyone else's.
+        lines.append(
+            t.gettext("Your standing orders: {orders}.").format(
+                orders="; ".join(order_lines(view["orders"], t))
+            )
+        )
+    if player is not None and player in view["players"]:
+        me = view["players"][player]
+        if me.get("money") is not None:
+            lines.append(
+                t.gettext("You have {money}, {cities} and plants {plants}.").format(
+                    money=money_text(t, me["money"]),
+                    cities=t.ngettext("{n} city", "{n} cities", len(me["cities"])).format(
+                        n=len(me["cities"])
+                    ),
+                    plants=join([str(p["number"]) for p in me["plants"]]) or "-",
+                )
+            )
+    return " ".join(lines)[:MAX_TURN_TEXT]
