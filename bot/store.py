@@ -23,7 +23,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot import store_outbox
+from bot import store_outbox, store_plans
 from bot.store_base import Clock, fetch, rollback
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
@@ -162,6 +162,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_outbox.MIGRATION,
     # 4: `last_game` without scanning every game (a chat's games, newest first).
     ("CREATE INDEX games_by_chat ON games (chat_key, id)",),
+    # 5: time that fits real lives (bot/store_plans.py): when a game started (its first turn's
+    # clock, bot/clock.py; set by the status change itself) and each person's /me settings.
+    store_plans.MIGRATION,
 )
 
 
