@@ -153,9 +153,9 @@ def parse_bank(text: str) -> Bank | None:
     text = text.strip().casefold()
     if not text.startswith("bank:"):
         return None
-    start_text, _, add_text = text[5:].partition("+")
+    start_text, plus, add_text = text[5:].partition("+")
     start = parse_duration(start_text)
-    add = parse_duration(add_text) if add_text else 0.0
+    add = parse_duration(add_text) if plus else 0.0
     if start is None or add is None or not MIN_BANK <= start <= MAX_BANK or add > MAX_DEADLINE:
         return None
     return Bank(start, add)

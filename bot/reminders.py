@@ -510,8 +510,9 @@ class Reminders(MeCommands):
         return True
 
     # ------------------------------------------------------------------ /status
-    async def pace(self, row: GameRow, lang: str, tz: str | None = None) -> str:
-        """The pace line of /status, with each waiting player's time bank under a bank."""
+    async def pace(self, row: GameRow, lang: str, reader: str | None = None) -> str:
+        """The pace line of /status, with each player's time bank under a bank; days in the
+        reader's time zone (/me), else the chat's."""
         game = self._game(row)
         if game is None or row.state_json is None or row.status != "active":
             return ""
@@ -522,6 +523,8 @@ class Reminders(MeCommands):
         turns = await self.clocks.turns(row)
         now = self.table.clock()
         started = await self.store.started_at(row.id)
+        prefs = (await self.store.user_prefs([reader]))[reader] if reader else {}
+        tz = prefs.get("tz") if isinstance(prefs.get("tz"), str) else None
         line = pace_line(lang, row.game_id, state, turns, humans, started, now, tz or settings.tz)
         bank = settings.bank
         if bank is not None:

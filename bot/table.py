@@ -30,6 +30,7 @@ from bot.context import (
     fit,
 )
 from bot.deadlines import ChatSettings
+from bot.dm_press import press_in_private
 from bot.grammar import (
     CommandLine,
     merge_specs,
@@ -173,6 +174,8 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
             ctx.seats = await self.store.seats(ctx.game.id)
 
         text = ib.text
+        if ib.payload is not None and ib.is_private and ctx.game is None:
+            return await press_in_private(self, ctx, ib.payload)  # a private reminder's button
         if ib.payload is not None:
             text = self._unpack_payload(ctx, ib.payload)
             if text is None:
