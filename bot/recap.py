@@ -69,9 +69,10 @@ def recap(
     blocks = [logtext.entry_lines(game, state, e, t, viewer=player) for e in since]
     kept: list[list[str]] = []
     used_lines = used_chars = 0
+    budget = max_lines - 1  # a line for "… n earlier moves" when some are left out
     for block in reversed(blocks):
         size = sum(len(x) + 1 for x in block)
-        if kept and (used_lines + len(block) > max_lines or used_chars + size > max_chars):
+        if kept and (used_lines + len(block) > budget or used_chars + size > max_chars):
             break
         kept.append(block)
         used_lines += len(block)
