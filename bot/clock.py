@@ -163,13 +163,10 @@ class Clocks:
         except Exception:
             log.exception("game %s: the log does not replay; no clock accounts", row.id)
             return {}
-        if len(self._cache) > 500:
+        if len(self._cache) > 200:
             self._cache.clear()
         self._cache[row.id] = replay
         return replay.turns
-
-    def forget(self, pk: int) -> None:
-        self._cache.pop(pk, None)
 
 
 def most_waiting(turns: Mapping[str, Turns], players: Sequence[str], now: float) -> str | None:

@@ -30,10 +30,15 @@ def _stale(ctx: Ctx) -> list[Outbound]:
     return [Outbound(ctx.chat_key, msg, private_to=ctx.inbound.user_key, toast=msg)]
 
 
-async def press_in_private(table: Table, ctx: Ctx, payload: str) -> list[Outbound]:
-    """Play a button pressed in a private chat in the game its payload names."""
+async def press_in_private(table: Table, ctx: Ctx, payload: str | None) -> list[Outbound] | None:
+    """Play a button pressed in a private chat in the game its payload names; None when it is
+    no button, or one of a game played in this private chat itself (the usual path takes it)."""
     ib = ctx.inbound
+    if payload is None:
+        return None
     pk_text, _, rest = payload.partition(":")
+    if ctx.game is not None and pk_text == str(ctx.game.id):
+        return None
     if not pk_text.isdigit() or not rest:
         return _stale(ctx)
     row = await table.store.game(int(pk_text))

@@ -432,7 +432,8 @@ class Reminders(MeCommands):
             summary = recap(game, state, actions, seat.display_name, lang)
             if summary.text:
                 text = summary.text + "\n\n" + text
-            if summary.phase_ended and platform_of(row.chat_key) in self.table.durable:
+            drawn = settings.pictures != "off" and platform_of(row.chat_key) in self.table.durable
+            if summary.phase_ended and drawn:
                 # The latest picture, drawn for them at send time (bot/announce.py `_draw_row`).
                 outs.append(
                     Outbound(

@@ -174,8 +174,9 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
             ctx.seats = await self.store.seats(ctx.game.id)
 
         text = ib.text
-        if ib.payload is not None and ib.is_private and ctx.game is None:
-            return await press_in_private(self, ctx, ib.payload)  # a private reminder's button
+        pressed = await press_in_private(self, ctx, ib.payload) if ib.is_private else None
+        if pressed is not None:  # a private reminder's button (bot/dm_press.py)
+            return pressed
         if ib.payload is not None:
             text = self._unpack_payload(ctx, ib.payload)
             if text is None:
