@@ -141,3 +141,26 @@ def test_the_recap_fits_one_screen_and_keeps_the_newest_lines() -> None:
     assert recap(game, state, entries, "bob", "en").text == ""  # bob moved last
     ru = recap(game, state, entries[:3], "ann", "ru").text
     assert ru.splitlines()[0] != "Since your last move (2 moves):"
+
+
+async def test_a_game_played_in_a_private_chat_keeps_its_own_buttons(table: Table) -> None:
+    def solo(text: str | None = None, payload: str | None = None, n: int = 0) -> Inbound:
+        return Inbound(
+            platform="local",
+            chat_key="local:dm-alice",
+            user_key="local:alice",
+            display_name="alice",
+            update_id=f"solo{n}",
+            text=text,
+            payload=payload,
+            is_private=True,
+        )
+
+    for n, line in enumerate(("/new dicepile", "/addbot", "/start"), start=1):
+        outs = await table.handle(solo(line, n=n))
+    pk = (await table.store.open_game("local:dm-alice")).id  # type: ignore[union-attr]
+    [take_one, *_] = payloads(outs)
+    assert take_one.startswith(f"{pk}:")
+    pressed = await table.handle(solo(payload=take_one, n=9))
+    assert "alice takes 1." in "\n".join(o.text for o in pressed)
+    assert len(await table.store.actions(pk)) >= 1
