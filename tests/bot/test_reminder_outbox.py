@@ -137,3 +137,27 @@ async def test_issue16_a_digest_and_an_absence_end_write_their_message_with_the_
     assert await backend.end_autopilot(pk, "local:ann", outbox=[note("ann is back")])
     assert not await backend.end_autopilot(pk, "local:ann", outbox=[note("ann is back")])
     assert [r.body["text"] for r in await backend.outbox()] == ["digest", "ann is back"]
+
+
+async def test_a_games_start_time_and_a_persons_settings_are_stored(
+    backend: Store, clock: FakeClock
+) -> None:
+    """Migration 5 (SQLite) / 4 (PostgreSQL): the status change itself records when a game
+    left its lobby (the first turn's clock, bot/clock.py); /me settings live with the user."""
+    _, pk = await backend.create_game("local:test", "dicepile", {}, "local:ann", None)
+    await backend.add_seat(pk, "local:ann", "ann", max_players=4)
+    assert await backend.started_at(pk) is None  # a lobby
+    clock.advance(5 * H)
+    await backend.start_game(pk, 1, ["ann"], "{}", None)
+    assert await backend.started_at(pk) == clock.now
+    clock.advance(H)
+    await backend.end_game(pk, None, "aborted")
+    assert await backend.started_at(pk) == clock.now - H  # only the lobby's end counts
+
+    assert await backend.user_prefs(["local:ann"]) == {"local:ann": {}}
+    await backend.set_user("local:ann", lang="pl")
+    await backend.set_user_prefs("local:ann", {"tz": "Europe/Warsaw", "quiet": [23, 8]})
+    await backend.set_user("local:ann", dm_ok=True)  # other user fields leave them alone
+    prefs = await backend.user_prefs(["local:ann", "local:bob"])
+    assert prefs == {"local:ann": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "local:bob": {}}
+    assert (await backend.user("local:ann")).lang == "pl"
