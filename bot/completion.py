@@ -29,6 +29,7 @@ SETTING_VALUES: dict[str, tuple[str, ...]] = {
     "quiet": ("22-08", "23-07", "off"),
     "tz": ("UTC", "Europe/Berlin", "Europe/Warsaw", "Europe/Moscow", "Asia/Taipei"),
     "policy": POLICIES,
+    "clock": ("deadline", "bank:3d+12h", "bank:1d+6h"),  # issue 17: a time bank per player
 }
 
 
