@@ -79,6 +79,9 @@ from engine.core.protocol import CommandSpec, Game, State
 
 log = logging.getLogger(__name__)
 
+# After applying an expiry policy, the turn is looked at again this soon (see process_turn).
+RELOOK = 60.0
+
 # Re-exported: what callers import from here.
 __all__ = [
     "ChatSettings",
@@ -276,7 +279,11 @@ class Reminders(MeCommands):
             ]
             next_at = min(later) if later else None
         if act_on:
-            if not await self.store.claim_turn(plan, decision.done_until, next_at):
+            # The moves are committed after the claim, each in its own transaction: the turn
+            # is looked at again shortly, so a crash in between cannot leave it unplayed (a
+            # move that happened is not repeated: `_play` checks the version).
+            relook = min(next_at if next_at is not None else now + RELOOK, now + RELOOK)
+            if not await self.store.claim_turn(plan, decision.done_until, relook):
                 return
             played = [
                 await self._play(row, game, seat, settings.policy, until, settings)

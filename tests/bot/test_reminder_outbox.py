@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.reminders import RELOOK
 from bot.scheduler import Scheduler
 from bot.storage import open_store
 from bot.store import OutRow
@@ -161,3 +162,33 @@ async def test_a_games_start_time_and_a_persons_settings_are_stored(
     prefs = await backend.user_prefs(["local:ann", "local:bob"])
     assert prefs == {"local:ann": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "local:bob": {}}
     assert (await backend.user("local:ann")).lang == "pl"
+
+
+async def test_issue16_a_crash_between_the_claim_and_the_default_move_still_plays_it_once(
+    db_url: str, clock: FakeClock
+) -> None:
+    store = await open_store(db_url, clock=clock)
+    table = durable_table(store, clock)
+    chat = Chat(table)
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=1h policy=skip")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    pk = (await store.open_game(chat.chat_key)).id  # type: ignore[union-attr]
+    await Scheduler(table, clock=clock).run_due()
+    clock.advance(H)
+    crashing(store, after=True)  # the expiry is claimed, then the process dies
+    await Scheduler(table, clock=clock).run_due()
+    assert await store.actions(pk) == []
+    await store.close()
+
+    store = await open_store(db_url, clock=clock)  # the restart
+    table = durable_table(store, clock)
+    sched = Scheduler(table, clock=clock)
+    clock.advance(RELOOK)
+    await sched.run_due()
+    await sched.run_due()
+    assert [a.player for a in await store.actions(pk)] == ["alice"]  # played, once
+    notes = [r for r in await store.outbox(chat.chat_key) if "ran out of time" in r.body["text"]]
+    assert len(notes) == 1
+    await store.close()
