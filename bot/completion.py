@@ -32,6 +32,7 @@ SETTING_VALUES: dict[str, tuple[str, ...]] = {
     "games": ("all",),  # and the game ids (`_complete_table`)
     "pictures": PICTURES,
     "hints": ("on", "off"),
+    "clock": ("deadline", "bank:3d+12h", "bank:1d+6h"),  # issue 17: a time bank per player
 }
 
 

@@ -201,6 +201,7 @@ class Pipeline(Protocol):
     games: dict[str, Game]
     clock: Clock
     default_lang: str
+    durable: frozenset[str]  # platforms whose messages go through the outbox
 
     async def act(
         self,

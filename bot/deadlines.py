@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
@@ -127,6 +128,47 @@ def zone(name: str) -> tzinfo:
         return UTC
 
 
+@dataclass(frozen=True)
+class Bank:
+    """A time bank per player (BGA style): `start` seconds at the first turn, `add` more after
+    each of their moves (bot/clock.py keeps the accounts)."""
+
+    start: float
+    add: float = 0.0
+
+    def text(self) -> str:
+        return f"bank:{format_duration(self.start)}" + (
+            f"+{format_duration(self.add)}" if self.add else ""
+        )
+
+
+MIN_BANK = 10 * 60.0
+MAX_BANK = 60 * 24 * 3600.0
+
+
+def parse_bank(text: str) -> Bank | None:
+    """ "bank:3d+12h" -> Bank(3 days, 12 hours); "bank:2d" -> no increment; None for
+    "deadline" (a deadline per move) and for anything malformed (`valid_clock` tells them
+    apart)."""
+    text = text.strip().casefold()
+    if not text.startswith("bank:"):
+        return None
+    start_text, plus, add_text = text[5:].partition("+")
+    start = parse_duration(start_text)
+    add = parse_duration(add_text) if plus else 0.0
+    if start is None or add is None or not MIN_BANK <= start <= MAX_BANK or add > MAX_DEADLINE:
+        return None
+    return Bank(start, add)
+
+
+def valid_clock(text: str) -> str | None:
+    """The stored form of a `clock=` setting: "deadline" or "bank:3d+12h"; None if bad."""
+    if text.strip().casefold() in ("deadline", "off"):
+        return "deadline"
+    bank = parse_bank(text)
+    return bank.text() if bank is not None else None
+
+
 def parse_quiet(text: str) -> tuple[int, int] | str | None:
     """ "22-08" -> (22, 8); "off" -> None; "" (bad) -> an error marker string."""
     text = text.strip().casefold()
@@ -169,6 +211,12 @@ class ChatSettings:
     games: tuple[str, ...] = ()  # the games enabled here (/settings games=...); () = all
     hints: bool = True  # /hint answers at this table (issue 24: /settings hints=off)
     pictures: str = PICTURES[0]
+    # "deadline" (one deadline per move) or a time bank per player, "bank:3d+12h" (bot/clock.py)
+    clock: str = "deadline"
+
+    @property
+    def bank(self) -> Bank | None:
+        return parse_bank(self.clock)
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
@@ -205,6 +253,9 @@ class ChatSettings:
             s = replace(s, hints=False)
         if raw.get("pictures") in PICTURES:
             s = replace(s, pictures=raw["pictures"])
+        clock = raw.get("clock")
+        if isinstance(clock, str) and parse_bank(clock) is not None:
+            s = replace(s, clock=clock)
         return s
 
     def dump(self, into: dict[str, Any]) -> dict[str, Any]:
@@ -218,24 +269,54 @@ class ChatSettings:
             games=list(self.games),
             hints=self.hints,
             pictures=self.pictures,
+            clock=self.clock,
         )
         return out
 
 
 def out_of_quiet(t: float, settings: ChatSettings) -> float:
     """`t`, or the end of the quiet period containing it (in the chat's time zone)."""
-    if settings.quiet is None:
+    return quiet_end(t, settings.quiet, settings.tz)
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """One person's quiet hours (`/me quiet=23-08 tz=Europe/Warsaw`, bot/me.py)."""
+
+    hours: tuple[int, int] | None
+    tz: str = "UTC"
+
+
+def quiet_end(t: float, quiet: tuple[int, int] | None, tz: str) -> float:
+    """`t`, or the end of the quiet period `quiet` (local hours in `tz`) containing it."""
+    if quiet is None:
         return t
-    start, end = settings.quiet
-    local = datetime.fromtimestamp(t, zone(settings.tz))
+    start, end = quiet
+    local = datetime.fromtimestamp(t, zone(tz))
     hour = local.hour
-    quiet = start <= hour < end if start < end else hour >= start or hour < end
-    if not quiet:
+    inside = start <= hour < end if start < end else hour >= start or hour < end
+    if not inside:
         return t
     naive = local.replace(tzinfo=None, hour=end, minute=0, second=0, microsecond=0)
     if naive <= local.replace(tzinfo=None):
         naive += timedelta(days=1)
     return max(t, naive.replace(tzinfo=local.tzinfo).timestamp())
+
+
+def out_of_everyones_quiet(t: float, people: Sequence[Quiet]) -> float:
+    """The first moment from `t` that falls in nobody's quiet hours; when their quiet hours
+    together cover the whole day, the end of the first person's (someone is woken anyway)."""
+    moved = t
+    for _ in range(4 * len(people) + 1):
+        later = moved
+        for person in people:
+            later = quiet_end(later, person.hours, person.tz)
+        if later == moved:
+            return moved
+        moved = later
+        if moved - t > 86400.0:
+            break
+    return quiet_end(t, people[0].hours, people[0].tz) if people else t
 
 
 def next_local_hour(now: float, hour: int, tz: str) -> float:
@@ -284,14 +365,25 @@ class Decision:
     next_at: float | None
 
 
-def decide(plan: TurnPlan, settings: ChatSettings, now: float) -> Decision:
-    """Collapse every point that passed since the last look into one."""
+def decide(
+    plan: TurnPlan, settings: ChatSettings, now: float, people: Sequence[Quiet] = ()
+) -> Decision:
+    """Collapse every point that passed since the last look into one. A reminder point waits
+    for the end of the chat's quiet hours and of the quiet hours of `people` (those it goes
+    to); the expiry is the table's and waits for the chat's only."""
     nag = settings.policy == "remind"
     points = turn_points(plan, settings, now + NAG_EVERY, nag)
     done = plan.done_until if plan.attempt > 0 and plan.done_until is not None else -math.inf
     fresh = [p for p in points if p.at > done]
-    passed = [p for p in fresh if out_of_quiet(p.at, settings) <= now]
-    ahead = [p for p in fresh if out_of_quiet(p.at, settings) > now]
+
+    def when(p: Point) -> float:
+        t = out_of_quiet(p.at, settings)
+        if p.kind == "expire" or not people:
+            return t
+        return out_of_quiet(out_of_everyones_quiet(t, people), settings)
+
+    passed = [p for p in fresh if when(p) <= now]
+    ahead = sorted((p for p in fresh if when(p) > now), key=when)
     expiry = next((p for p in passed if p.kind == "expire"), None)
     point = passed[-1] if passed else None
     if expiry is not None and point is not None and point.kind != "nag":
@@ -299,5 +391,5 @@ def decide(plan: TurnPlan, settings: ChatSettings, now: float) -> Decision:
     done_until = point.at if point is not None else plan.done_until
     if point is None and plan.attempt == 0:
         done_until = None
-    next_at = out_of_quiet(ahead[0].at, settings) if ahead else None
+    next_at = when(ahead[0]) if ahead else None
     return Decision(point, done_until, next_at)

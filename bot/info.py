@@ -11,6 +11,7 @@ from bot import logtext, rulebook
 from bot.announce import AnnounceMixin
 from bot.chatnames import chat_labels
 from bot.context import Ctx
+from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
     shorten,
@@ -63,10 +64,15 @@ class InfoMixin(AnnounceMixin):
             who=", ".join(current) or "-",
         ) + ("\n" + text if text else "")
         reminder = await self.store.reminder(row.id)
-        if reminder is not None:
+        # Under a time bank each player's own bank stands for the deadline (the pace line).
+        banked = ChatSettings.load(ctx.chat_settings or {}).bank is not None
+        if reminder is not None and not banked:
             text += "\n" + self._t(
                 ctx, "Deadline: {left}.", left=self._left(ctx, reminder.due_at - self.clock())
             )
+        pace = await self.reminders.pace(row, ctx.lang, ctx.inbound.user_key)
+        if pace:
+            text += "\n" + pace
         out = [Outbound(ctx.chat_key, text, buttons=prompt.buttons)]
         if seat is not None:
             mine = game.describe_turn(state, seat.display_name, t).strip()

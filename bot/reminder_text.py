@@ -1,16 +1,49 @@
-"""The words of a reminder: which game, which chat, how long is left, what is expected."""
+"""The words of a reminder: which game, which chat, how long is left, what is expected; and
+the buttons a private reminder carries (the prompt's, bot/announce.py)."""
 
 from __future__ import annotations
 
+import logging
+
+from bot.chatnames import label_of
+from bot.context import BUTTONS_PER_ROW, MAX_BUTTONS
 from bot.deadlines import ChatSettings, human_duration
+from bot.grammar import shorten
 from bot.i18n import tr, translator
+from bot.messages import MAX_PAYLOAD_BYTES, Button
+from bot.store_protocol import Store
 from engine.core.protocol import Game, State
 
+log = logging.getLogger(__name__)
 
-def chat_label(chat_key: str) -> str:
-    """How a reminder names a chat. The adapters do not pass chat titles yet, so the chat key
-    it is ("tg:-1001234", "dc:5678")."""
-    return chat_key
+
+async def chat_name(store: Store, chat_key: str, lang: str) -> str:
+    """How a reminder or a digest names a chat to a person: its stored title and link
+    (bot/chatnames.py), "a chat" in `lang` when none is known; never the raw key."""
+    return await label_of(store, chat_key, lang)
+
+
+def reminder_buttons(
+    pk: int, version: int, game: Game, state: State, player: str, lang: str
+) -> list[list[Button]]:
+    """The buttons of `player`'s prompt, for a reminder sent to them privately: the same
+    "<game pk>:<version>:<command>" payloads as the prompt in the chat (bot/announce.py
+    `_buttons`), which the table plays in the game's chat when pressed in private."""
+    try:
+        choices = list(game.buttons(state, player, t=translator(lang)))
+    except Exception:
+        log.exception("buttons failed in game %s", pk)
+        return []
+    flat: list[Button] = []
+    seen: set[str] = set()
+    for label, command in choices:
+        payload = f"{pk}:{version}:{command}"
+        if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
+            continue  # a truncated command would mean something else: drop it
+        seen.add(command)
+        flat.append(Button(shorten(label, 40) or command, payload))
+    flat = flat[:MAX_BUTTONS]
+    return [flat[i : i + BUTTONS_PER_ROW] for i in range(0, len(flat), BUTTONS_PER_ROW)]
 
 
 def reminder_text(
@@ -19,7 +52,7 @@ def reminder_text(
     game: Game,
     state: State,
     player: str,
-    chat_key: str,
+    chat: str,
     left: float,
     settings: ChatSettings,
     personal: bool = True,
@@ -27,7 +60,6 @@ def reminder_text(
     """The reminder for one player: the game, the chat, the time left, what is expected (with
     what only they may know when `personal`, i.e. when it is sent to them alone)."""
     what = game.describe_turn(state, player if personal else None, translator(lang)).strip()
-    chat = chat_label(chat_key)
     if kind == "start":
         head = tr(
             lang,

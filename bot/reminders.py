@@ -1,4 +1,4 @@
-"""Deadlines, turn reminders, expiry policies, absences, votes to replace and daily digests.
+"""Deadlines, time banks, turn reminders, expiry policies, absences, votes and daily digests.
 
 The move transaction (bot/store.py) writes one `reminders` row per game: who must act, since
 when, and the deadline (`due_at`). It resets the row's `attempt` to 0 whenever the turn
@@ -7,8 +7,12 @@ changes. Everything else happens here, driven by bot/scheduler.py:
 - Planning: a turn's reminder points are percentages of its deadline (default 0 %, 50 %,
   90 %; 0 % is the start mention), then the expiry. A point falling in the chat's quiet hours
   moves to the end of the quiet period; so does the expiry (nothing the scheduler does
-  happens in quiet hours). After downtime, all points already passed collapse into one: the
-  latest fires once, or the expiry alone when it has passed.
+  happens in quiet hours). A reminder also waits for the end of the quiet hours of the person
+  it goes to (`/me quiet=23-08`, bot/me.py). After downtime, all points already passed
+  collapse into one: the latest fires once, or the expiry alone when it has passed.
+- Time bank (`/settings clock=bank:3d+12h`): instead of the per-move deadline, each waiting
+  player's deadline is the start of their turn plus what is left in their bank
+  (bot/clock.py); the expiry policy applies to a player whose bank ran out.
 - Expiry policies (per chat): `remind` posts "time is up" and then reminds once per
   max(deadline, 24 h); `skip` plays the default move (`default_action`); `bot` hands the seat
   to a bot until the player sends any command in that chat.
@@ -19,30 +23,39 @@ changes. Everything else happens here, driven by bot/scheduler.py:
   a replaced player takes the seat back with `/back` in that chat.
 - `/digest on [hour] [tz=...]` in a private chat: once a day, every game waiting for you.
 
+The commands live in bot/reminder_commands.py and bot/me.py; this module keeps the hook on
+every command and the scheduled work.
+
 Reminders go privately to players who have written to the bot in private (users.dm_ok),
 otherwise as a mention in the table's chat; the start point is private only, since the table's
-own prompt already mentions the player in the chat.
+own prompt already mentions the player in the chat. A private reminder carries the prompt's
+buttons (pressed in private, the move is played in the game's chat: bot/dm_press.py) and a
+recap of what happened since the player's last move (bot/recap.py), with the latest picture
+of the board when a phase ended meanwhile.
+
+Every message the scheduled work causes is written to the outbox in the transaction that
+claims the work (the turn's plan, the absence's end, the digest's next time): a crash can
+neither lose nor repeat one (issue 16).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
-from bot.chatnames import label_of
-from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline
+from bot.clock import Clocks, Turns, account
+from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline, fit
 from bot.deadlines import (
-    PICTURES,
+    NAG_EVERY,
     ChatSettings,
     Point,
+    Quiet,
     decide,
     format_duration,
-    human_when,
+    human_duration,
     next_local_hour,
     out_of_quiet,
     parse_duration,
@@ -50,456 +63,56 @@ from bot.deadlines import (
     parse_quiet,
     parse_tz,
 )
-from bot.grammar import TABLE_KIND, CommandLine, shorten
+from bot.grammar import CommandLine, shorten
 from bot.i18n import normalize, tr, translator
+from bot.me import MeCommands, me_command, quiet_of
 from bot.messages import Inbound, Outbound
-from bot.reminder_text import reminder_text
-from bot.store import GameRow, SeatRow, TurnPlan
+from bot.outbox import platform_of, row_of
+from bot.pace import pace_line
+from bot.recap import recap
+from bot.reminder_commands import deadline_commands
+from bot.reminder_text import chat_name, reminder_buttons, reminder_text
+from bot.store import GameRow, OutRow, SeatRow, TurnPlan
+from bot.store_plans import DigestRow
 from bot.store_protocol import Store
-from engine.core import N_
-from engine.core.protocol import ArgSpec, CommandSpec, Game, State
+from engine.core.protocol import CommandSpec, Game, State
 
 log = logging.getLogger(__name__)
 
-POLICIES = ("remind", "skip", "bot")
-DEFAULT_REMINDERS = (0, 50, 90)
-MIN_DEADLINE = 10 * 60.0
-MAX_DEADLINE = 14 * 24 * 3600.0
-MIN_AWAY = 10 * 60.0
-MAX_AWAY = 90 * 24 * 3600.0
-# After the expiry under `remind`, one more reminder per this much (or per deadline if longer).
-NAG_EVERY = 24 * 3600.0
-DEFAULT_DIGEST_HOUR = 9
+# After applying an expiry policy, the turn is looked at again this soon (see process_turn).
+RELOOK = 60.0
 
-_UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)([mhd])")
-_OFFSET = re.compile(r"^([+-])(\d{1,2})(?::?(\d{2}))?$")
+# Re-exported: what callers import from here.
+__all__ = [
+    "ChatSettings",
+    "Reminders",
+    "default_action",
+    "format_duration",
+    "next_local_hour",
+    "out_of_quiet",
+    "parse_duration",
+    "parse_percents",
+    "parse_quiet",
+    "parse_tz",
+    "reminder_commands",
+]
 
 
-# ====================================================================== commands
 def reminder_commands() -> tuple[CommandSpec, ...]:
-    return (
-        CommandSpec(
-            "settings",
-            N_(
-                "Settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
-                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot] [games=all|<game>,<game>] "
-                "[pictures=phase|round|turn|off] [hints=on|off]"
-            ),
-            (
-                ArgSpec(
-                    "settings",
-                    "rest",
-                    N_("key=value: deadline, reminders, quiet, tz, policy, games, pictures, hints"),
-                    required=False,
-                ),
-            ),
-            (
-                "/settings",
-                "/settings deadline=6h policy=skip",
-                "/settings quiet=23-07 tz=Europe/Berlin",
-                "/settings games=powergrid,hexania pictures=round hints=off",
-            ),
-            TABLE_KIND,
-        ),
-        CommandSpec(
-            "away",
-            N_("Away for a while: the chat's policy plays your turns: /away <duration>"),
-            (ArgSpec("duration", "str", N_("like 6h, 2d"), required=True),),
-            ("/away 3d",),
-            TABLE_KIND,
-        ),
-        CommandSpec("back", N_("Back from /away; take your seat back from a bot"), kind=TABLE_KIND),
-        CommandSpec(
-            "vote",
-            N_("Vote to let a bot play a silent player's seat: /vote replace <name>"),
-            (
-                ArgSpec("what", "choice", "", choices=("replace",)),
-                ArgSpec("name", "str", N_("the player")),
-            ),
-            ("/vote replace @bob",),
-            TABLE_KIND,
-        ),
-        CommandSpec(
-            "digest",
-            N_(
-                "In a private chat, a daily list of the games waiting for you: "
-                "/digest on|off [hour]"
-            ),
-            (
-                ArgSpec("switch", "choice", "", choices=("on", "off")),
-                ArgSpec("hour", "int", N_("hour of the day, 0-23"), required=False),
-            ),
-            ("/digest on 9", "/digest off"),
-            TABLE_KIND,
-        ),
-    )
+    """The table commands of deadlines and time: /settings /away /back /vote /digest /me."""
+    return (*deadline_commands(), me_command())
 
 
 REMINDER_COMMAND_NAMES = frozenset(s.name for s in reminder_commands())
 
-Handler = Callable[["Ctx", CommandLine], Awaitable[list[Outbound]]]
 
-
-class Reminders:
+class Reminders(MeCommands):
     """The table's deadline side: commands, the hook on every command, and what the
     scheduler does with a due turn, an ended absence or a due digest."""
 
     def __init__(self, table: Pipeline, store: Store) -> None:
-        self.table = table
-        self.store = store
-        self.wake: Callable[[], None] = lambda: None  # the scheduler replaces this
-
-    def changed(self) -> None:
-        """Due times may have changed (a move, a setting): let the scheduler look again."""
-        self.wake()
-
-    def handlers(self) -> dict[str, Handler]:
-        """The deadline commands, for the table's command registry."""
-        return {
-            "settings": self._cmd_settings,
-            "away": self._cmd_away,
-            "back": self._cmd_back,
-            "vote": self._cmd_vote,
-            "digest": self._cmd_digest,
-        }
-
-    # ------------------------------------------------------------------ helpers
-    def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
-        return tr(ctx.lang, message, **params)
-
-    def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
-        return [Outbound(ctx.chat_key, text, **kw)]
-
-    async def _remember(self, ctx: Ctx) -> None:
-        ib = ctx.inbound
-        if ib.update_id is not None:
-            await self.store.record_inbound(ib.platform, ib.update_id)
-
-    async def settings(self, chat_key: str) -> ChatSettings:
-        return ChatSettings.load((await self.store.chat(chat_key)).settings)
-
-    async def _lang(self, chat_key: str) -> str:
-        return normalize((await self.store.chat(chat_key)).lang or self.table.default_lang)
-
-    def _game(self, row: GameRow) -> Game | None:
-        return self.table.games.get(row.game_id)
-
-    def _when(self, lang: str, t: float, settings: ChatSettings) -> str:
-        return f"{human_when(t, settings.tz, lang)} ({settings.tz})"
-
-    def _describe(self, lang: str, settings: ChatSettings) -> str:
-        quiet = (
-            f"{settings.quiet[0]:02d}-{settings.quiet[1]:02d}"
-            if settings.quiet
-            else tr(lang, "off")
-        )
-        text = tr(
-            lang,
-            "Deadline {deadline} per move; reminders at {reminders}; quiet hours {quiet} "
-            "(time zone {tz}); when time is up: {policy}.",
-            deadline=format_duration(settings.deadline),
-            reminders=", ".join(f"{p}%" for p in settings.reminders) or tr(lang, "none"),
-            quiet=quiet,
-            tz=settings.tz,
-            policy=self._policy_text(lang, settings.policy),
-        )
-        return text + " " + tr(lang, "Board pictures: {pictures}.", pictures=settings.pictures)
-
-    def _policy_text(self, lang: str, policy: str) -> str:
-        return {
-            "remind": tr(lang, "remind only (remind)"),
-            "skip": tr(lang, "play the default move (skip)"),
-            "bot": tr(lang, "a bot plays the seat until the player returns (bot)"),
-        }[policy]
-
-    # ------------------------------------------------------------------ /settings
-    async def _cmd_settings(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        current = await self.settings(ctx.chat_key)
-        if not line.args:
-            await self._remember(ctx)
-            return self._say(ctx, self._describe(ctx.lang, current), sender_only=True)
-        ib = ctx.inbound
-        game = ctx.game or await self.store.last_game(ctx.chat_key)
-        allowed = ib.is_admin or ib.is_private or (game is not None and ib.user_key == game.creator)
-        if not allowed:
-            return self._say(
-                ctx,
-                self._t(ctx, "Only the game's creator or a chat admin can change settings."),
-                sender_only=True,  # a refusal: the asker's alone (issue 22)
-            )
-        new = current
-        for item in line.args:
-            key, sep, value = item.partition("=")
-            key = key.casefold()
-            error = None
-            if not sep or not value:
-                error = self._t(
-                    ctx,
-                    "Write settings as key=value: deadline, reminders, quiet, tz, policy, "
-                    "games, pictures, hints.",
-                )
-            elif key == "deadline":
-                seconds = parse_duration(value)
-                if seconds is None or not MIN_DEADLINE <= seconds <= MAX_DEADLINE:
-                    error = self._t(
-                        ctx, "deadline takes a duration from 10m to 14d, like 90m, 6h or 2d."
-                    )
-                else:
-                    new = replace(new, deadline=seconds)
-            elif key == "reminders":
-                percents = parse_percents(value)
-                if percents is None:
-                    error = self._t(
-                        ctx,
-                        "reminders takes percentages of the deadline from 0 to 99, like "
-                        "0,50,90, or off.",
-                    )
-                else:
-                    new = replace(new, reminders=percents)
-            elif key == "quiet":
-                quiet = parse_quiet(value)
-                if isinstance(quiet, str):
-                    error = self._t(ctx, "quiet takes two different hours, like 22-08, or off.")
-                else:
-                    new = replace(new, quiet=quiet)
-            elif key in ("tz", "timezone"):
-                tz = parse_tz(value)
-                if tz is None:
-                    error = self._t(
-                        ctx,
-                        "tz takes an offset like +02:00 or a zone name like Europe/Berlin.",
-                    )
-                else:
-                    new = replace(new, tz=tz)
-            elif key == "hints":
-                if value.casefold() not in ("on", "off"):
-                    error = self._t(ctx, "hints takes on or off.")
-                else:
-                    new = replace(new, hints=value.casefold() == "on")
-            elif key == "policy":
-                if value.casefold() not in POLICIES:
-                    error = self._t(ctx, "policy takes one of: remind, skip, bot.")
-                else:
-                    new = replace(new, policy=value.casefold())
-            elif key == "games":
-                # The games whose commands this chat (a Discord server) offers (issue 22).
-                ids = tuple(dict.fromkeys(g for g in value.casefold().split(",") if g))
-                if value.casefold() == "all":
-                    new = replace(new, games=())
-                elif not ids or any(g not in self.table.games for g in ids):
-                    error = self._t(
-                        ctx,
-                        "games takes game ids separated by commas, like {example}, or all.",
-                        example=",".join(list(self.table.games)[:2]),
-                    )
-                else:
-                    new = replace(new, games=ids)
-            elif key == "pictures":
-                if value.casefold() not in PICTURES:
-                    error = self._t(ctx, "pictures takes one of: phase, round, turn, off.")
-                else:
-                    new = replace(new, pictures=value.casefold())
-            else:
-                error = self._t(
-                    ctx,
-                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy, "
-                    "games, pictures, hints.",
-                    key=shorten(key, 24),
-                )
-            if error:
-                return self._say(ctx, error, sender_only=True)
-        raw = (await self.store.chat(ctx.chat_key)).settings
-        await self.store.set_chat_settings(ctx.chat_key, new.dump(raw))
-        await self._remember(ctx)
-        if ctx.game is not None:
-            # Reminder points and quiet hours apply to the running turn at once; a new
-            # deadline applies from the next turn (the running one keeps its promise).
-            await self.store.replan_now([ctx.game.id], self.table.clock())
-        self.changed()
-        return self._say(ctx, self._t(ctx, "Settings saved.") + " " + self._describe(ctx.lang, new))
-
-    # ------------------------------------------------------------------ /away and /back
-    async def _cmd_away(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        seconds = parse_duration(line.args[0]) if line.args else None
-        if seconds is None or not MIN_AWAY <= seconds <= MAX_AWAY:
-            return self._say(
-                ctx, self._t(ctx, "Usage: /away <duration>, from 10m to 90d, like 6h or 3d.")
-            )
-        ib = ctx.inbound
-        now = self.table.clock()
-        until = now + seconds
-        await self.store.set_away(ib.user_key, until)
-        await self._remember(ctx)
-        touched = []
-        for row in await self.store.user_games(ib.user_key, limit=200):
-            if row.status != "active":
-                continue
-            touched.append(row.id)
-            settings = await self.settings(row.chat_key)
-            game = self._game(row)
-            if settings.policy == "bot" and game is not None:
-                await self.store.start_autopilot(
-                    row.id, ib.user_key, "away", until, bot_kind_for(game)
-                )
-        await self.store.replan_now(touched, now)
-        self.changed()
-        settings = await self.settings(ctx.chat_key)
-        seat = ctx.seat()
-        text = self._t(
-            ctx,
-            "{name} is away until {when}.",
-            name=seat.display_name if seat is not None else ib.display_name,
-            when=self._when(ctx.lang, until, settings),
-        )
-        if ctx.game is not None:
-            text += (
-                " "
-                + {
-                    "remind": self._t(ctx, "Here your turns wait for you (policy remind)."),
-                    "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
-                    "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
-                }[settings.policy]
-            )
-        text += " " + self._t(ctx, "/back ends it early.")
-        return self._say(ctx, text)
-
-    async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        ib = ctx.inbound
-        was_away = await self.store.clear_away(ib.user_key)
-        restored = []
-        for auto in await self.store.user_autopilots(ib.user_key):
-            here = ctx.game is not None and auto.game_id == ctx.game.id
-            if (auto.reason != "vote" or here) and await self.store.end_autopilot(
-                auto.game_id, ib.user_key
-            ):
-                restored.append(auto.game_id)
-        await self._remember(ctx)
-        replan = set(restored)
-        if ctx.game is not None:
-            ctx.seats = await self.store.seats(ctx.game.id)
-            replan.add(ctx.game.id)
-        await self.store.replan_now(sorted(replan), self.table.clock())
-        self.changed()
-        if not was_away and not restored:
-            return self._say(ctx, self._t(ctx, "You were not away."))
-        return self._say(
-            ctx,
-            self._t(ctx, "Welcome back, {name}: your seats are yours again.", name=ib.display_name),
-        )
-
-    # ------------------------------------------------------------------ /vote replace
-    async def _cmd_vote(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        row = ctx.game
-        usage = self._t(ctx, "Usage: /vote replace <name>")
-        if len(line.args) < 2 or line.args[0].casefold() != "replace":
-            return self._say(ctx, usage)
-        if row is None or row.status != "active":
-            return self._say(ctx, self._t(ctx, "There is no running game here."))
-        voter = ctx.seat()
-        if voter is None or voter.is_bot:
-            return self._say(ctx, self._t(ctx, "Only seated players can vote."))
-        wanted = " ".join(line.args[1:]).strip().lstrip("@").casefold()
-        target = next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)
-        if target is None:
-            return self._say(
-                ctx,
-                self._t(
-                    ctx,
-                    "Nobody called '{name}' plays here. Players: {names}.",
-                    name=shorten(wanted, 24),
-                    names=", ".join(s.display_name for s in ctx.seats),
-                ),
-            )
-        if target.user_key == voter.user_key:
-            return self._say(ctx, self._t(ctx, "You cannot vote to replace yourself; try /away."))
-        if target.is_bot:
-            return self._say(
-                ctx, self._t(ctx, "{name} is already played by a bot.", name=target.display_name)
-            )
-        electorate = [s for s in ctx.seats if not s.is_bot and s.user_key != target.user_key]
-        need = len(electorate) // 2 + 1
-        voters = await self.store.add_vote(row.id, target.user_key, voter.user_key)
-        await self._remember(ctx)
-        counted = [v for v in voters if any(s.user_key == v for s in electorate)]
-        if len(counted) < need:
-            return self._say(
-                ctx,
-                self._t(
-                    ctx,
-                    "Vote to replace {name} by a bot: {n} of {need} needed. Any command "
-                    "from {name} cancels the vote.",
-                    name=target.display_name,
-                    n=len(counted),
-                    need=need,
-                ),
-            )
-        game = self._game(row)
-        kind = bot_kind_for(game) if game else ""
-        await self.store.start_autopilot(row.id, target.user_key, "vote", None, kind)
-        ctx.seats = await self.store.seats(row.id)
-        await self.store.replan_now([row.id], self.table.clock())
-        self.changed()
-        return self._say(
-            ctx,
-            self._t(
-                ctx,
-                "The table voted: a bot ({kind}) now plays {name}'s seat. {name} can take it "
-                "back with /back here.",
-                kind=kind,
-                name=target.display_name,
-            ),
-            mentions=[(target.user_key, target.display_name)],
-        )
-
-    # ------------------------------------------------------------------ /digest
-    async def _cmd_digest(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        ib = ctx.inbound
-        if not ib.is_private:
-            return self._say(ctx, self._t(ctx, "Send /digest to me in a private chat."))
-        switch = line.args[0].casefold() if line.args else ""
-        if switch == "off":
-            await self.store.clear_digest(ib.user_key)
-            await self._remember(ctx)
-            return self._say(ctx, self._t(ctx, "Daily digest off."))
-        if switch != "on":
-            current = await self.store.digest(ib.user_key)
-            await self._remember(ctx)
-            if current is None:
-                return self._say(
-                    ctx, self._t(ctx, "Daily digest is off. /digest on [hour] [tz=+02:00]")
-                )
-            return self._say(
-                ctx,
-                self._t(ctx, "Daily digest at {hour}:00 ({tz}).", hour=current.hour, tz=current.tz),
-            )
-        hour, tz = DEFAULT_DIGEST_HOUR, "UTC"
-        existing = await self.store.digest(ib.user_key)
-        if existing is not None:
-            hour, tz = existing.hour, existing.tz
-        for arg in line.args[1:]:
-            if arg.casefold().startswith("tz="):
-                parsed = parse_tz(arg[3:])
-                if parsed is None:
-                    return self._say(
-                        ctx,
-                        self._t(
-                            ctx, "tz takes an offset like +02:00 or a zone name like Europe/Berlin."
-                        ),
-                    )
-                tz = parsed
-            elif arg.isdigit() and 0 <= int(arg) <= 23:
-                hour = int(arg)
-            else:
-                return self._say(ctx, self._t(ctx, "Usage: /digest on [hour 0-23] [tz=+02:00]"))
-        now = self.table.clock()
-        await self.store.set_digest(
-            ib.user_key, ctx.chat_key, hour, tz, next_local_hour(now, hour, tz)
-        )
-        await self.store.set_user(ib.user_key, dm_ok=True)
-        await self._remember(ctx)
-        self.changed()
-        return self._say(ctx, self._t(ctx, "Daily digest at {hour}:00 ({tz}).", hour=hour, tz=tz))
+        super().__init__(table, store)
+        self.clocks = Clocks(store, table.games)
 
     # ------------------------------------------------------------------ every command
     async def on_command(self, ctx: Ctx, line: CommandLine) -> None:
@@ -543,31 +156,75 @@ class Reminders:
             )
 
     # ================================================================== scheduler work
+    def _rows(
+        self, outs: Sequence[Outbound], game_id: int | None
+    ) -> tuple[list[OutRow], list[Outbound]]:
+        """The outbox rows of the messages a sender loop delivers (a durable platform's),
+        written by the claim itself, and the others, sent once the claim holds."""
+        rows: list[OutRow] = []
+        direct: list[Outbound] = []
+        for out in fit(list(outs)):
+            if platform_of(out.chat_key) in self.table.durable:
+                rows.append(row_of(out, out.lang or self.table.default_lang, game_id))
+            else:
+                direct.append(out)
+        return rows, direct
+
     async def end_absences(self, now: float) -> int:
-        """Absences whose time is over: the seat goes back to its player."""
+        """Absences whose time is over: the seat goes back to its player, announced in the
+        same transaction."""
         done = 0
         for auto in await self.store.ended_autopilots(now):
-            if not await self.store.end_autopilot(auto.game_id, auto.user_key):
-                continue
-            done += 1
             row = await self.store.game(auto.game_id)
-            if row is None or row.status != "active":
-                continue
-            seats = await self.store.seats(row.id)
-            name = next((s.display_name for s in seats if s.user_key == auto.user_key), "?")
-            lang = await self._lang(row.chat_key)
-            await self.store.replan_now([row.id], now)
-            await self.table.push(
-                [
+            outs: list[Outbound] = []
+            if row is not None and row.status == "active":
+                seats = await self.store.seats(row.id)
+                name = next((s.display_name for s in seats if s.user_key == auto.user_key), "?")
+                lang = await self._lang(row.chat_key)
+                outs.append(
                     Outbound(
                         row.chat_key,
                         tr(lang, "@{name} is back: the seat is theirs again.", name=name),
                         mentions=[(auto.user_key, name)],
                         lang=lang,
                     )
-                ]
-            )
+                )
+            rows, direct = self._rows(outs, auto.game_id)
+            if not await self.store.end_autopilot(auto.game_id, auto.user_key, outbox=rows):
+                continue
+            done += 1
+            if row is not None and row.status == "active":
+                await self.store.replan_now([row.id], now)
+            await self.table.push(direct)  # and wakes the sender loops for the rows
         return done
+
+    async def _deadlines(
+        self,
+        row: GameRow,
+        plan: TurnPlan,
+        humans: list[SeatRow],
+        settings: ChatSettings,
+        now: float,
+    ) -> dict[str, float]:
+        """Each waiting human's own deadline under a time bank (user key -> time); {} under a
+        deadline per move."""
+        bank = settings.bank
+        if bank is None or not humans:
+            return {}
+        turns: dict[str, Turns] = await self.clocks.turns(row)
+        return {
+            s.user_key: account(
+                turns.get(s.display_name, []), bank, now, plan.turn_started_at
+            ).deadline
+            or plan.turn_started_at + bank.start
+            for s in humans
+        }
+
+    async def _quiet(self, seats: Sequence[SeatRow]) -> list[Quiet]:
+        """The stored quiet hours of these people (those who set any)."""
+        prefs = await self.store.user_prefs([s.user_key for s in seats])
+        found = [quiet_of(prefs.get(s.user_key, {})) for s in seats]
+        return [q for q in found if q.hours is not None]
 
     async def process_turn(self, plan: TurnPlan, now: float) -> None:
         """One due turn: plan it, remind, or apply the expiry policy."""
@@ -591,23 +248,43 @@ class Reminders:
         settings = await self.settings(row.chat_key)
         humans = [s for s in waiting if not s.is_bot]
         away = await self.store.away_until([s.user_key for s in humans], now)
-        decision = decide(plan, settings, now)
+        present = [s for s in humans if s.user_key not in away]
+        # Under a time bank the turn's deadline is the earliest of the waiting players' own.
+        own = await self._deadlines(row, plan, humans, settings, now)
+        timed = replace(plan, deadline_at=min(own.values())) if own else plan
+        decision = decide(timed, settings, now, await self._quiet(present))
         point = decision.point
         acting = settings.policy in ("skip", "bot")
         # Under skip/bot a passed deadline always acts, also when the policy was switched on
         # after the expiry was handled as a reminder.
-        expired = out_of_quiet(plan.deadline_at, settings) <= now
+        expired = out_of_quiet(timed.deadline_at, settings) <= now
+        ran_out = [
+            s
+            for s in humans
+            if s.user_key not in away
+            and out_of_quiet(own.get(s.user_key, timed.deadline_at), settings) <= now
+        ]
         act_on: list[tuple[SeatRow, float | None]] = []
         if acting:
             act_on = [(s, away[s.user_key]) for s in humans if s.user_key in away]
             if expired:
-                act_on += [(s, None) for s in humans if s.user_key not in away]
+                act_on += [(s, None) for s in ran_out]
         next_at = decision.next_at
         if acting and expired:
-            next_at = None
-        if not await self.store.claim_turn(plan, decision.done_until, next_at):
-            return
+            # Those whose bank still holds time are looked at again at their own deadline.
+            later = [
+                out_of_quiet(own[s.user_key], settings)
+                for s in present
+                if s not in ran_out and s.user_key in own
+            ]
+            next_at = min(later) if later else None
         if act_on:
+            # The moves are committed after the claim, each in its own transaction: the turn
+            # is looked at again shortly, so a crash in between cannot leave it unplayed (a
+            # move that happened is not repeated: `_play` checks the version).
+            relook = min(next_at if next_at is not None else now + RELOOK, now + RELOOK)
+            if not await self.store.claim_turn(plan, decision.done_until, relook):
+                return
             played = [
                 await self._play(row, game, seat, settings.policy, until, settings)
                 for seat, until in act_on
@@ -616,14 +293,17 @@ class Reminders:
                 # Nothing could be played (no legal move, a failing bot): keep reminding.
                 stuck_plan = await self.store.turn_plan(row.id)
                 if stuck_plan is not None and stuck_plan.turn_started_at == plan.turn_started_at:
-                    later = now + max(NAG_EVERY, plan.deadline_at - plan.turn_started_at)
-                    await self.store.claim_turn(stuck_plan, stuck_plan.done_until, later)
+                    later_at = now + max(NAG_EVERY, plan.deadline_at - plan.turn_started_at)
+                    await self.store.claim_turn(stuck_plan, stuck_plan.done_until, later_at)
             return
-        if point is None:
+        outs: list[Outbound] = []
+        if point is not None and present:
+            outs = await self._remind(row, game, state, present, point, timed, own, now, settings)
+        # The reminders are written by the claim itself: both happen, or neither (issue 16).
+        rows, direct = self._rows(outs, row.id)
+        if not await self.store.claim_turn(plan, decision.done_until, next_at, outbox=rows):
             return
-        present = [s for s in humans if s.user_key not in away]
-        if present:
-            await self._remind(row, game, state, present, point, plan.deadline_at - now, settings)
+        await self.table.push(direct)  # and wakes the sender loops for the rows
 
     async def _play(
         self,
@@ -719,11 +399,18 @@ class Reminders:
         state: State,
         seats: list[SeatRow],
         point: Point,
-        left: float,
+        plan: TurnPlan,
+        own: dict[str, float],
+        now: float,
         settings: ChatSettings,
-    ) -> None:
+    ) -> list[Outbound]:
+        """The reminder of `point` for each of `seats`: privately (with the prompt's buttons,
+        a recap since their last move and, when a phase ended meanwhile, the latest picture)
+        where the bot may write to them, else a mention in the chat."""
         chat_lang = await self._lang(row.chat_key)
+        names: dict[str, str] = {}  # language -> how the chat is named in it
         outs: list[Outbound] = []
+        actions = None
         for seat in seats:
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
@@ -733,28 +420,14 @@ class Reminders:
             # must go to the group (the player never wrote to the bot privately) tells the
             # public turn only: their hidden money and standing orders stay theirs (issue 20).
             lang = normalize(user.lang or seat.lang or chat_lang)
+            left = own.get(seat.user_key, plan.deadline_at) - now
+            if lang not in names:
+                names[lang] = await chat_name(self.store, row.chat_key, lang)
+            chat = names[lang]
             text = reminder_text(
-                lang,
-                point.kind,
-                game,
-                state,
-                seat.display_name,
-                await label_of(self.store, row.chat_key, lang),  # the chat's title and link
-                left,
-                settings,
-                personal=private,
+                lang, point.kind, game, state, seat.display_name, chat, left, settings, private
             )
-            if private:
-                outs.append(
-                    Outbound(
-                        row.chat_key,
-                        text,
-                        private_to=seat.user_key,
-                        mentions=[(seat.user_key, seat.display_name)],
-                        lang=lang,
-                    )
-                )
-            else:
+            if not private:
                 outs.append(
                     Outbound(
                         row.chat_key,
@@ -763,11 +436,50 @@ class Reminders:
                         lang=lang,
                     )
                 )
-        if outs:
-            await self.table.push(outs)
+                continue
+            if actions is None:
+                actions = await self.store.actions(row.id)
+            summary = recap(game, state, actions, seat.display_name, lang)
+            if summary.text:
+                text = summary.text + "\n\n" + text
+            drawn = settings.pictures != "off" and platform_of(row.chat_key) in self.table.durable
+            if summary.phase_ended and drawn:
+                # The latest picture, drawn for them at send time (bot/announce.py `_draw_row`).
+                outs.append(
+                    Outbound(
+                        row.chat_key,
+                        tr(lang, "The board now"),
+                        picture={
+                            "game": row.id,
+                            "version": row.version,
+                            "viewer": seat.display_name,
+                            "lang": lang,
+                            "mode": settings.pictures,
+                        },
+                        private_to=seat.user_key,
+                        silent=True,
+                        lang=lang,
+                    )
+                )
+            outs.append(
+                Outbound(
+                    row.chat_key,
+                    text,
+                    private_to=seat.user_key,
+                    mentions=[(seat.user_key, seat.display_name)],
+                    buttons=reminder_buttons(
+                        row.id, row.version, game, state, seat.display_name, lang
+                    ),
+                    lang=lang,
+                )
+            )
+        return outs
 
-    async def send_digest(self, user_key: str, chat_key: str, lang_hint: str | None = None) -> bool:
-        """The list of the user's games waiting for them; False (nothing sent) when none."""
+    # ------------------------------------------------------------------ digests
+    async def digest_message(
+        self, user_key: str, chat_key: str, lang_hint: str | None = None
+    ) -> Outbound | None:
+        """The list of the user's games waiting for them (None when none waits)."""
         user = await self.store.user(user_key)
         lang = normalize(user.lang or lang_hint or self.table.default_lang)
         t = translator(lang)
@@ -782,13 +494,54 @@ class Reminders:
             if me is None or me.display_name not in game.current_players(state):
                 continue
             what = game.describe_turn(state, me.display_name, t).strip()
-            lines.append(
-                f"- {tr(lang, game.name)} ({await label_of(self.store, row.chat_key, lang)}): "
-                f"{shorten(what, 300)}"
-            )
+            chat = await chat_name(self.store, row.chat_key, lang)
+            lines.append(f"- {tr(lang, game.name)} ({chat}): {shorten(what, 300)}")
         if not lines:
-            return False
+            return None
         text = tr(lang, "Games waiting for you:") + "\n" + "\n".join(lines)
         # The digest names the user's games and their private turn texts: to them alone.
-        await self.table.push([Outbound(chat_key, text, private_to=user_key, lang=lang)])
+        return Outbound(chat_key, text, private_to=user_key, lang=lang)
+
+    async def send_digest(self, user_key: str, chat_key: str, lang_hint: str | None = None) -> bool:
+        """Send the digest now (outside the scheduler); False (nothing sent) when none."""
+        out = await self.digest_message(user_key, chat_key, lang_hint)
+        if out is None:
+            return False
+        await self.table.push([out])
         return True
+
+    async def run_digest(self, digest: DigestRow, next_at: float) -> bool:
+        """A due digest: moved on to `next_at` with its message in one transaction; False when
+        another worker had it already."""
+        out = await self.digest_message(digest.user_key, digest.chat_key)
+        rows, direct = self._rows([out] if out is not None else [], None)
+        if not await self.store.claim_digest(digest, next_at, outbox=rows):
+            return False
+        await self.table.push(direct)
+        return True
+
+    # ------------------------------------------------------------------ /status
+    async def pace(self, row: GameRow, lang: str, reader: str | None = None) -> str:
+        """The pace line of /status, with each player's time bank under a bank; days in the
+        reader's time zone (/me), else the chat's."""
+        game = self._game(row)
+        if game is None or row.state_json is None or row.status != "active":
+            return ""
+        state: State = json.loads(row.state_json)
+        seats = await self.store.seats(row.id)
+        humans = [s.display_name for s in seats if not s.is_bot]
+        settings = await self.settings(row.chat_key)
+        turns = await self.clocks.turns(row)
+        now = self.table.clock()
+        started = await self.store.started_at(row.id)
+        prefs = (await self.store.user_prefs([reader]))[reader] if reader else {}
+        tz = prefs.get("tz") if isinstance(prefs.get("tz"), str) else None
+        line = pace_line(lang, row.game_id, state, turns, humans, started, now, tz or settings.tz)
+        bank = settings.bank
+        if bank is not None:
+            banks = ", ".join(
+                f"{name} {human_duration(account(turns.get(name, []), bank, now).left, lang)}"
+                for name in humans
+            )
+            line = (line + "\n" if line else "") + tr(lang, "Time banks: {banks}.", banks=banks)
+        return line

@@ -174,8 +174,8 @@ class Scheduler:
             digests = await self.store.due_digests(now, limit=BATCH)
             for digest in digests:
                 try:
-                    if await self.store.claim_digest(digest, self._next_digest(digest, now)):
-                        await self.reminders.send_digest(digest.user_key, digest.chat_key)
+                    # the digest is written by the claim itself (issue 16)
+                    await self.reminders.run_digest(digest, self._next_digest(digest, now))
                 except Exception:
                     log.exception("digest for %s failed", digest.user_key)
             count += len(turns) + len(digests)

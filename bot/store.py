@@ -23,7 +23,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot import store_chats, store_outbox
+from bot import store_chats, store_outbox, store_plans
 from bot.store_base import Clock, fetch, rollback
 from bot.store_chats import ChatNamesMixin
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
@@ -165,6 +165,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("CREATE INDEX games_by_chat ON games (chat_key, id)",),
     # 5: chat titles and links (bot/store_chats.py).
     store_chats.MIGRATION,
+    # 6: time that fits real lives (bot/store_plans.py): when a game started (its first turn's
+    # clock, bot/clock.py; set by the status change itself) and each person's /me settings.
+    store_plans.MIGRATION,
 )
 
 

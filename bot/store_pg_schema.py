@@ -305,6 +305,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 4: chat titles and links (bot/store_chats.py; the same statements as SQLite's).
     store_chats.MIGRATION,
+    # 5: time that fits real lives (bot/store_pg_timed.py, as bot/store_plans.py): when a game
+    # left its lobby (set by the status change itself) and each person's /me settings.
+    (
+        "ALTER TABLE games ADD COLUMN started_at DOUBLE PRECISION",
+        """CREATE FUNCTION boardchat_game_started() RETURNS trigger LANGUAGE plpgsql AS $fn$
+        BEGIN
+            IF OLD.status = 'lobby' AND NEW.status <> 'lobby' THEN
+                NEW.started_at := NEW.updated_at;
+            END IF;
+            RETURN NEW;
+        END
+        $fn$""",
+        """CREATE TRIGGER games_started BEFORE UPDATE OF status ON games
+            FOR EACH ROW EXECUTE FUNCTION boardchat_game_started()""",
+        """UPDATE games SET started_at = coalesce(
+            (SELECT min(created_at) FROM actions WHERE actions.game_id = games.id), updated_at)
+            WHERE status <> 'lobby'""",
+        "ALTER TABLE users ADD COLUMN prefs_json TEXT NOT NULL DEFAULT '{}'",
+    ),
 )
 
 

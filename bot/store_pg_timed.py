@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import AutopilotRow, Clock, DigestRow, ReminderRow, TurnPlan
+from bot.store import AutopilotRow, Clock, DigestRow, OutRow, ReminderRow, TurnPlan
 
 WAKE_CHANNEL = "boardchat_wake"
 # A leased reminder row is another worker's for this long (it claims within milliseconds;
@@ -29,6 +29,29 @@ _PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
 _PLAN_COLUMNS = (
     f"game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, {_PLAN_DUE}"
 )
+
+
+async def _write_outbox(con: asyncpg.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
+    """The outbox rows of a scheduler claim, inside its transaction (the same function as
+    bot/store_pg_outbox.py's `write_outbox`, which imports this module)."""
+    if not rows:
+        return []
+    ids = await con.fetchval(
+        "SELECT boardchat_outbox_add($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        now,
+        [r.platform for r in rows],
+        [r.chat_key for r in rows],
+        [r.audience for r in rows],
+        [r.lang for r in rows],
+        [r.kind for r in rows],
+        [r.silent for r in rows],
+        [json.dumps(r.body, ensure_ascii=False, sort_keys=True) for r in rows],
+        [r.png for r in rows],
+        [r.game_id for r in rows],
+        [r.sent for r in rows],
+        [float(r.delay) for r in rows],
+    )
+    return [int(i) for i in ids or ()]
 
 
 def count(status: str) -> int:
@@ -176,22 +199,32 @@ class PgTimed(PgBase):
         return _plan(row) if row else None
 
     async def claim_turn(
-        self, seen: TurnPlan, done_until: float | None, next_at: float | None
+        self,
+        seen: TurnPlan,
+        done_until: float | None,
+        next_at: float | None,
+        outbox: Sequence[OutRow] = (),
     ) -> bool:
-        """Record that the scheduler handled `seen` (compare and set); ends a lease."""
-        status = await self._execute(
-            "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
-            "leased_until = NULL WHERE game_id = $3 AND attempt = $4 AND turn_started_at = $5 "
-            "AND due_at = $6 AND players_json = $7",
-            done_until,
-            next_at if next_at is not None else _NEVER,
-            seen.game_id,
-            seen.attempt,
-            seen.turn_started_at,
-            seen.due_at,
-            json.dumps(sorted(seen.players), ensure_ascii=False),
-        )
-        return count(status) == 1
+        """Record that the scheduler handled `seen` (compare and set); ends a lease. The
+        reminders it sends (`outbox`) are written in the same transaction, exactly when the
+        claim holds (issue 16)."""
+        async with self._tx() as con:
+            status = await con.execute(
+                "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
+                "leased_until = NULL WHERE game_id = $3 AND attempt = $4 "
+                "AND turn_started_at = $5 AND due_at = $6 AND players_json = $7",
+                done_until,
+                next_at if next_at is not None else _NEVER,
+                seen.game_id,
+                seen.attempt,
+                seen.turn_started_at,
+                seen.due_at,
+                json.dumps(sorted(seen.players), ensure_ascii=False),
+            )
+            if count(status) != 1:
+                return False
+            await _write_outbox(con, outbox, self._clock())
+        return True
 
     async def replan_now(self, pks: Sequence[int], now: float) -> None:
         if not pks:
@@ -249,7 +282,8 @@ class PgTimed(PgBase):
             await self._notify(con, pk)
         return True
 
-    async def end_autopilot(self, pk: int, user_key: str) -> bool:
+    async def end_autopilot(self, pk: int, user_key: str, outbox: Sequence[OutRow] = ()) -> bool:
+        """The player takes their seat back, with its announcement (`outbox`) or not at all."""
         async with self._tx() as con:
             done = await con.execute(
                 "DELETE FROM autopilot WHERE game_id = $1 AND user_key = $2", pk, user_key
@@ -262,6 +296,7 @@ class PgTimed(PgBase):
                 pk,
                 user_key,
             )
+            await _write_outbox(con, outbox, self._clock())
         return True
 
     async def autopilots(self, pk: int) -> list[AutopilotRow]:
@@ -383,11 +418,44 @@ class PgTimed(PgBase):
         )
         return [DigestRow(*r) for r in rows]
 
-    async def claim_digest(self, seen: DigestRow, next_at: float) -> bool:
-        status = await self._execute(
-            "UPDATE digests SET next_at = $1 WHERE user_key = $2 AND next_at = $3",
-            next_at,
-            seen.user_key,
-            seen.next_at,
-        )
-        return count(status) == 1
+    async def claim_digest(
+        self, seen: DigestRow, next_at: float, outbox: Sequence[OutRow] = ()
+    ) -> bool:
+        """Move a due digest on (compare and set), writing the digest (`outbox`) with it."""
+        async with self._tx() as con:
+            status = await con.execute(
+                "UPDATE digests SET next_at = $1 WHERE user_key = $2 AND next_at = $3",
+                next_at,
+                seen.user_key,
+                seen.next_at,
+            )
+            if count(status) != 1:
+                return False
+            await _write_outbox(con, outbox, self._clock())
+        return True
+
+    # ------------------------------------------------------------------ clocks and people
+    async def started_at(self, pk: int) -> float | None:
+        value = await self._fetchval("SELECT started_at FROM games WHERE id = $1", pk)
+        return None if value is None else float(value)
+
+    async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        keys = sorted(set(user_keys))
+        found: dict[str, dict[str, Any]] = {k: {} for k in keys}
+        if keys:
+            rows = await self._all(
+                "SELECT user_key, prefs_json FROM users WHERE user_key = ANY($1::text[])", keys
+            )
+            for r in rows:
+                found[r[0]] = json.loads(r[1] or "{}")
+        return found
+
+    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None:
+        async with self._tx() as con:
+            await con.execute(
+                "INSERT INTO users (user_key, prefs_json) VALUES ($1, $2) "
+                "ON CONFLICT (user_key) DO UPDATE SET prefs_json = excluded.prefs_json",
+                user_key,
+                json.dumps(prefs, sort_keys=True),
+            )
+            await self._notify(con)

@@ -11,8 +11,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store_base import StoreBase
+from bot.store_outbox import OutRow, write_outbox
 
 _NEVER = 1e18
+
+# Migration 5 (bot/store.py): games.started_at, written when a game leaves its lobby (existing
+# games: their first logged move), and users.prefs_json (/me: time zone, quiet hours).
+MIGRATION: tuple[str, ...] = (
+    "ALTER TABLE games ADD COLUMN started_at REAL",
+    """CREATE TRIGGER games_started AFTER UPDATE OF status ON games
+        WHEN OLD.status = 'lobby' AND NEW.status <> 'lobby'
+        BEGIN UPDATE games SET started_at = NEW.updated_at WHERE id = NEW.id; END""",
+    """UPDATE games SET started_at = coalesce(
+        (SELECT min(created_at) FROM actions WHERE actions.game_id = games.id), updated_at)
+        WHERE status <> 'lobby'""",
+    "ALTER TABLE users ADD COLUMN prefs_json TEXT NOT NULL DEFAULT '{}'",
+)
 
 
 @dataclass(frozen=True)
@@ -122,10 +136,16 @@ class PlansMixin(StoreBase):
         return _plan(row) if row else None
 
     async def claim_turn(
-        self, seen: TurnPlan, done_until: float | None, next_at: float | None
+        self,
+        seen: TurnPlan,
+        done_until: float | None,
+        next_at: float | None,
+        outbox: Sequence[OutRow] = (),
     ) -> bool:
         """Record that the scheduler handled `seen` (compare and set: False when a move or
-        another process changed the turn meanwhile). next_at None = nothing more this turn."""
+        another process changed the turn meanwhile), with the reminders it sends (`outbox`)
+        in the same transaction: written exactly when the claim holds (issue 16). next_at
+        None = nothing more this turn."""
         async with self._tx() as db:
             cur = await db.execute(
                 "UPDATE reminders SET attempt = attempt + 1, done_until = ?, next_at = ? "
@@ -141,7 +161,10 @@ class PlansMixin(StoreBase):
                     json.dumps(sorted(seen.players), ensure_ascii=False),
                 ),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            await write_outbox(db, outbox, self._clock())
+            return True
 
     async def replan_now(self, pks: Sequence[int], now: float) -> None:
         """Make the planned turns of these games due now (settings changed, someone left)."""
@@ -188,8 +211,9 @@ class PlansMixin(StoreBase):
             await db.execute("DELETE FROM votes WHERE game_id = ? AND target = ?", (pk, user_key))
         return True
 
-    async def end_autopilot(self, pk: int, user_key: str) -> bool:
-        """The player takes their seat back; False when no bot was playing it for them."""
+    async def end_autopilot(self, pk: int, user_key: str, outbox: Sequence[OutRow] = ()) -> bool:
+        """The player takes their seat back; False when no bot was playing it for them. The
+        announcement (`outbox`) is written with it, or not at all."""
         async with self._tx() as db:
             cur = await db.execute(
                 "DELETE FROM autopilot WHERE game_id = ? AND user_key = ?", (pk, user_key)
@@ -200,6 +224,7 @@ class PlansMixin(StoreBase):
                 "UPDATE seats SET is_bot = 0, bot_kind = NULL WHERE game_id = ? AND user_key = ?",
                 (pk, user_key),
             )
+            await write_outbox(db, outbox, self._clock())
         return True
 
     async def autopilots(self, pk: int) -> list[AutopilotRow]:
@@ -311,13 +336,46 @@ class PlansMixin(StoreBase):
         )
         return [DigestRow(*r) for r in rows]
 
-    async def claim_digest(self, seen: DigestRow, next_at: float) -> bool:
+    async def claim_digest(
+        self, seen: DigestRow, next_at: float, outbox: Sequence[OutRow] = ()
+    ) -> bool:
+        """Move a due digest to `next_at` (compare and set), writing the digest itself
+        (`outbox`) in the same transaction."""
         async with self._tx() as db:
             cur = await db.execute(
                 "UPDATE digests SET next_at = ? WHERE user_key = ? AND next_at = ?",
                 (next_at, seen.user_key, seen.next_at),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            await write_outbox(db, outbox, self._clock())
+            return True
+
+    # ------------------------------------------------------------------ clocks and people
+    async def started_at(self, pk: int) -> float | None:
+        """When game `pk` left its lobby (None: not started, or unknown)."""
+        row = await self._one("SELECT started_at FROM games WHERE id = ?", (pk,))
+        return float(row[0]) if row is not None and row[0] is not None else None
+
+    async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Each user's /me settings (an empty dict for users without any)."""
+        keys = sorted(set(user_keys))
+        found: dict[str, dict[str, Any]] = {k: {} for k in keys}
+        if keys:
+            marks = ", ".join("?" for _ in keys)
+            for r in await self._all(
+                f"SELECT user_key, prefs_json FROM users WHERE user_key IN ({marks})", keys
+            ):
+                found[r[0]] = json.loads(r[1] or "{}")
+        return found
+
+    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO users (user_key, prefs_json) VALUES (?, ?) "
+                "ON CONFLICT (user_key) DO UPDATE SET prefs_json = excluded.prefs_json",
+                (user_key, json.dumps(prefs, sort_keys=True)),
+            )
 
 
 # A planned turn with nothing left to do sorts after every real time.

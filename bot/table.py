@@ -30,6 +30,7 @@ from bot.context import (
     fit,
 )
 from bot.deadlines import ChatSettings
+from bot.dm_press import press_in_private
 from bot.grammar import (
     CommandLine,
     merge_specs,
@@ -173,6 +174,9 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
             ctx.seats = await self.store.seats(ctx.game.id)
 
         text = ib.text
+        pressed = await press_in_private(self, ctx, ib.payload) if ib.is_private else None
+        if pressed is not None:  # a private reminder's button (bot/dm_press.py)
+            return pressed
         if ib.payload is not None:
             text = self._unpack_payload(ctx, ib.payload)
             if text is None:

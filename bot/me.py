@@ -1,0 +1,116 @@
+"""`/me`: a person's own time zone and quiet hours, for every table they play at.
+
+`/me tz=Europe/Warsaw quiet=23-08` stores them with the user (users.prefs_json, migration 5);
+`/me` alone shows them. A reminder for that person that falls in their quiet hours waits until
+they end (bot/deadlines.py `decide`); the scheduler reads the stored hours whenever it plans
+a turn, so a restart keeps them. The expiry of a turn is the table's and does not wait.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.context import Ctx
+from bot.deadlines import Quiet, parse_quiet, parse_tz
+from bot.grammar import TABLE_KIND, CommandLine, shorten
+from bot.messages import Outbound
+from bot.reminder_commands import DeadlineCommands, Handler
+from engine.core import N_
+from engine.core.protocol import ArgSpec, CommandSpec
+
+
+def me_command() -> CommandSpec:
+    return CommandSpec(
+        "me",
+        N_(
+            "Your own time zone and quiet hours, for every table: /me [tz=Europe/Warsaw] "
+            "[quiet=23-08|off]"
+        ),
+        (ArgSpec("settings", "rest", N_("key=value ..."), required=False),),
+        ("/me", "/me tz=Europe/Warsaw quiet=23-08", "/me quiet=off"),
+        TABLE_KIND,
+    )
+
+
+def quiet_of(prefs: dict[str, Any]) -> Quiet:
+    """A person's stored quiet hours (none when unset or no longer valid)."""
+    hours = prefs.get("quiet")
+    tz = prefs.get("tz")
+    zone = tz if isinstance(tz, str) and parse_tz(tz) else "UTC"
+    if (
+        isinstance(hours, list)
+        and len(hours) == 2
+        and all(isinstance(h, int) and 0 <= h <= 23 for h in hours)
+        and hours[0] != hours[1]
+    ):
+        return Quiet((hours[0], hours[1]), zone)
+    return Quiet(None, zone)
+
+
+class MeCommands(DeadlineCommands):
+    """/me, next to the chat's /settings."""
+
+    def handlers(self) -> dict[str, Handler]:
+        return {**super().handlers(), "me": self._cmd_me}
+
+    def _me_text(self, ctx: Ctx, prefs: dict[str, Any]) -> str:
+        quiet = quiet_of(prefs)
+        hours = f"{quiet.hours[0]:02d}-{quiet.hours[1]:02d}" if quiet.hours else self._t(ctx, "off")
+        tz = prefs.get("tz") if isinstance(prefs.get("tz"), str) else None
+        return self._t(
+            ctx,
+            "Your time zone: {tz}; your quiet hours: {quiet}. Reminders that fall in your "
+            "quiet hours wait until they end.",
+            tz=tz or self._t(ctx, "not set (UTC)"),
+            quiet=hours,
+        )
+
+    async def _cmd_me(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        prefs = dict((await self.store.user_prefs([ib.user_key]))[ib.user_key])
+        if not line.args:
+            await self._remember(ctx)
+            return self._mine(ctx, self._me_text(ctx, prefs))
+        for item in line.args:
+            key, sep, value = item.partition("=")
+            key = key.casefold()
+            if not sep or not value:
+                return self._mine(ctx, self._t(ctx, "Write /me settings as key=value: tz, quiet."))
+            if key in ("tz", "timezone"):
+                tz = parse_tz(value)
+                if tz is None:
+                    return self._mine(
+                        ctx,
+                        self._t(
+                            ctx,
+                            "tz takes an offset like +02:00 or a zone name like Europe/Berlin.",
+                        ),
+                    )
+                prefs["tz"] = tz
+            elif key == "quiet":
+                quiet = parse_quiet(value)
+                if isinstance(quiet, str):
+                    return self._mine(
+                        ctx, self._t(ctx, "quiet takes two different hours, like 22-08, or off.")
+                    )
+                prefs["quiet"] = list(quiet) if quiet else None
+            else:
+                return self._mine(
+                    ctx,
+                    self._t(
+                        ctx,
+                        "Unknown setting '{key}'. /me takes tz and quiet.",
+                        key=shorten(key, 24),
+                    ),
+                )
+        await self.store.set_user_prefs(ib.user_key, prefs)
+        await self._remember(ctx)
+        # The reminders already planned for this person are planned again with these hours.
+        games = [r.id for r in await self.store.user_games(ib.user_key, limit=200)]
+        await self.store.replan_now(games, self.table.clock())
+        self.changed()
+        return self._mine(ctx, self._t(ctx, "Saved.") + " " + self._me_text(ctx, prefs))
+
+    def _mine(self, ctx: Ctx, text: str) -> list[Outbound]:
+        """An answer about the sender alone: to them alone where the platform can."""
+        return [Outbound(ctx.chat_key, text, sender_only=True)]

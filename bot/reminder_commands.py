@@ -1,0 +1,487 @@
+"""The deadline commands of a table: /settings, /away, /back, /vote replace and /digest
+(what they do: bot/reminders.py's module doc). `DeadlineCommands` is the base of
+`bot.reminders.Reminders`, which adds the hook on every command and the scheduled work."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from bot.bots import bot_kind_for
+from bot.context import Ctx, Pipeline
+from bot.deadlines import (
+    MAX_AWAY,
+    MAX_DEADLINE,
+    MIN_AWAY,
+    MIN_DEADLINE,
+    PICTURES,
+    POLICIES,
+    ChatSettings,
+    format_duration,
+    human_duration,
+    human_when,
+    next_local_hour,
+    parse_duration,
+    parse_percents,
+    parse_quiet,
+    parse_tz,
+    valid_clock,
+)
+from bot.grammar import TABLE_KIND, CommandLine, shorten
+from bot.i18n import normalize, tr
+from bot.messages import Outbound
+from bot.store import GameRow
+from bot.store_protocol import Store
+from engine.core import N_
+from engine.core.protocol import ArgSpec, CommandSpec, Game
+
+DEFAULT_DIGEST_HOUR = 9
+
+
+# ====================================================================== commands
+def deadline_commands() -> tuple[CommandSpec, ...]:
+    return (
+        CommandSpec(
+            "settings",
+            N_(
+                "Settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
+                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot] [games=all|<game>,<game>] "
+                "[pictures=phase|round|turn|off] [hints=on|off] [clock=deadline|bank:3d+12h]"
+            ),
+            (
+                ArgSpec(
+                    "settings",
+                    "rest",
+                    N_(
+                        "key=value: deadline, reminders, quiet, tz, policy, games, pictures, "
+                        "hints, clock"
+                    ),
+                    required=False,
+                ),
+            ),
+            (
+                "/settings",
+                "/settings deadline=6h policy=skip",
+                "/settings quiet=23-07 tz=Europe/Berlin",
+                "/settings games=powergrid,hexania pictures=round hints=off",
+                "/settings clock=bank:3d+12h",
+            ),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "away",
+            N_("Away for a while: the chat's policy plays your turns: /away <duration>"),
+            (ArgSpec("duration", "str", N_("like 6h, 2d"), required=True),),
+            ("/away 3d",),
+            TABLE_KIND,
+        ),
+        CommandSpec("back", N_("Back from /away; take your seat back from a bot"), kind=TABLE_KIND),
+        CommandSpec(
+            "vote",
+            N_("Vote to let a bot play a silent player's seat: /vote replace <name>"),
+            (
+                ArgSpec("what", "choice", "", choices=("replace",)),
+                ArgSpec("name", "str", N_("the player")),
+            ),
+            ("/vote replace @bob",),
+            TABLE_KIND,
+        ),
+        CommandSpec(
+            "digest",
+            N_(
+                "In a private chat, a daily list of the games waiting for you: "
+                "/digest on|off [hour]"
+            ),
+            (
+                ArgSpec("switch", "choice", "", choices=("on", "off")),
+                ArgSpec("hour", "int", N_("hour of the day, 0-23"), required=False),
+            ),
+            ("/digest on 9", "/digest off"),
+            TABLE_KIND,
+        ),
+    )
+
+
+Handler = Callable[["Ctx", CommandLine], Awaitable[list[Outbound]]]
+
+
+class DeadlineCommands:
+    """The deadline commands and the helpers they share with the scheduled work."""
+
+    def __init__(self, table: Pipeline, store: Store) -> None:
+        self.table = table
+        self.store = store
+        self.wake: Callable[[], None] = lambda: None  # the scheduler replaces this
+
+    def changed(self) -> None:
+        """Due times may have changed (a move, a setting): let the scheduler look again."""
+        self.wake()
+
+    def handlers(self) -> dict[str, Handler]:
+        """The deadline commands, for the table's command registry."""
+        return {
+            "settings": self._cmd_settings,
+            "away": self._cmd_away,
+            "back": self._cmd_back,
+            "vote": self._cmd_vote,
+            "digest": self._cmd_digest,
+        }
+
+    # ------------------------------------------------------------------ helpers
+    def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
+        return tr(ctx.lang, message, **params)
+
+    def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        return [Outbound(ctx.chat_key, text, **kw)]
+
+    async def _remember(self, ctx: Ctx) -> None:
+        ib = ctx.inbound
+        if ib.update_id is not None:
+            await self.store.record_inbound(ib.platform, ib.update_id)
+
+    async def settings(self, chat_key: str) -> ChatSettings:
+        return ChatSettings.load((await self.store.chat(chat_key)).settings)
+
+    async def _lang(self, chat_key: str) -> str:
+        return normalize((await self.store.chat(chat_key)).lang or self.table.default_lang)
+
+    def _game(self, row: GameRow) -> Game | None:
+        return self.table.games.get(row.game_id)
+
+    def _when(self, lang: str, t: float, settings: ChatSettings) -> str:
+        return f"{human_when(t, settings.tz, lang)} ({settings.tz})"
+
+    def _describe(self, lang: str, settings: ChatSettings) -> str:
+        quiet = (
+            f"{settings.quiet[0]:02d}-{settings.quiet[1]:02d}"
+            if settings.quiet
+            else tr(lang, "off")
+        )
+        text = tr(
+            lang,
+            "Deadline {deadline} per move; reminders at {reminders}; quiet hours {quiet} "
+            "(time zone {tz}); when time is up: {policy}.",
+            deadline=format_duration(settings.deadline),
+            reminders=", ".join(f"{p}%" for p in settings.reminders) or tr(lang, "none"),
+            quiet=quiet,
+            tz=settings.tz,
+            policy=self._policy_text(lang, settings.policy),
+        )
+        text += " " + tr(lang, "Board pictures: {pictures}.", pictures=settings.pictures)
+        bank = settings.bank
+        if bank is not None:
+            text += " " + tr(
+                lang,
+                "Time bank per player: {start} to start, {add} more after each move; the "
+                "per-move deadline does not apply.",
+                start=human_duration(bank.start, lang),
+                add=human_duration(bank.add, lang),
+            )
+        return text
+
+    def _policy_text(self, lang: str, policy: str) -> str:
+        return {
+            "remind": tr(lang, "remind only (remind)"),
+            "skip": tr(lang, "play the default move (skip)"),
+            "bot": tr(lang, "a bot plays the seat until the player returns (bot)"),
+        }[policy]
+
+    # ------------------------------------------------------------------ /settings
+    async def _cmd_settings(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        current = await self.settings(ctx.chat_key)
+        if not line.args:
+            await self._remember(ctx)
+            return self._say(ctx, self._describe(ctx.lang, current), sender_only=True)
+        ib = ctx.inbound
+        game = ctx.game or await self.store.last_game(ctx.chat_key)
+        allowed = ib.is_admin or ib.is_private or (game is not None and ib.user_key == game.creator)
+        if not allowed:
+            return self._say(
+                ctx,
+                self._t(ctx, "Only the game's creator or a chat admin can change settings."),
+                sender_only=True,  # a refusal: the asker's alone (issue 22)
+            )
+        new = current
+        for item in line.args:
+            key, sep, value = item.partition("=")
+            key = key.casefold()
+            error = None
+            if not sep or not value:
+                error = self._t(
+                    ctx,
+                    "Write settings as key=value: deadline, reminders, quiet, tz, policy, "
+                    "games, pictures, hints, clock.",
+                )
+            elif key == "deadline":
+                seconds = parse_duration(value)
+                if seconds is None or not MIN_DEADLINE <= seconds <= MAX_DEADLINE:
+                    error = self._t(
+                        ctx, "deadline takes a duration from 10m to 14d, like 90m, 6h or 2d."
+                    )
+                else:
+                    new = replace(new, deadline=seconds)
+            elif key == "reminders":
+                percents = parse_percents(value)
+                if percents is None:
+                    error = self._t(
+                        ctx,
+                        "reminders takes percentages of the deadline from 0 to 99, like "
+                        "0,50,90, or off.",
+                    )
+                else:
+                    new = replace(new, reminders=percents)
+            elif key == "quiet":
+                quiet = parse_quiet(value)
+                if isinstance(quiet, str):
+                    error = self._t(ctx, "quiet takes two different hours, like 22-08, or off.")
+                else:
+                    new = replace(new, quiet=quiet)
+            elif key in ("tz", "timezone"):
+                tz = parse_tz(value)
+                if tz is None:
+                    error = self._t(
+                        ctx,
+                        "tz takes an offset like +02:00 or a zone name like Europe/Berlin.",
+                    )
+                else:
+                    new = replace(new, tz=tz)
+            elif key == "hints":
+                if value.casefold() not in ("on", "off"):
+                    error = self._t(ctx, "hints takes on or off.")
+                else:
+                    new = replace(new, hints=value.casefold() == "on")
+            elif key == "policy":
+                if value.casefold() not in POLICIES:
+                    error = self._t(ctx, "policy takes one of: remind, skip, bot.")
+                else:
+                    new = replace(new, policy=value.casefold())
+            elif key == "games":
+                # The games whose commands this chat (a Discord server) offers (issue 22).
+                ids = tuple(dict.fromkeys(g for g in value.casefold().split(",") if g))
+                if value.casefold() == "all":
+                    new = replace(new, games=())
+                elif not ids or any(g not in self.table.games for g in ids):
+                    error = self._t(
+                        ctx,
+                        "games takes game ids separated by commas, like {example}, or all.",
+                        example=",".join(list(self.table.games)[:2]),
+                    )
+                else:
+                    new = replace(new, games=ids)
+            elif key == "clock":
+                clock = valid_clock(value)
+                if clock is None:
+                    error = self._t(
+                        ctx,
+                        "clock takes deadline (one deadline per move) or a time bank per "
+                        "player, like bank:3d+12h (3 days to start, 12 hours more after each "
+                        "move).",
+                    )
+                else:
+                    new = replace(new, clock=clock)
+            elif key == "pictures":
+                if value.casefold() not in PICTURES:
+                    error = self._t(ctx, "pictures takes one of: phase, round, turn, off.")
+                else:
+                    new = replace(new, pictures=value.casefold())
+            else:
+                error = self._t(
+                    ctx,
+                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy, "
+                    "games, pictures, hints, clock.",
+                    key=shorten(key, 24),
+                )
+            if error:
+                return self._say(ctx, error, sender_only=True)
+        raw = (await self.store.chat(ctx.chat_key)).settings
+        await self.store.set_chat_settings(ctx.chat_key, new.dump(raw))
+        await self._remember(ctx)
+        if ctx.game is not None:
+            # Reminder points and quiet hours apply to the running turn at once; a new
+            # deadline applies from the next turn (the running one keeps its promise).
+            await self.store.replan_now([ctx.game.id], self.table.clock())
+        self.changed()
+        return self._say(ctx, self._t(ctx, "Settings saved.") + " " + self._describe(ctx.lang, new))
+
+    # ------------------------------------------------------------------ /away and /back
+    async def _cmd_away(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        seconds = parse_duration(line.args[0]) if line.args else None
+        if seconds is None or not MIN_AWAY <= seconds <= MAX_AWAY:
+            return self._say(
+                ctx, self._t(ctx, "Usage: /away <duration>, from 10m to 90d, like 6h or 3d.")
+            )
+        ib = ctx.inbound
+        now = self.table.clock()
+        until = now + seconds
+        await self.store.set_away(ib.user_key, until)
+        await self._remember(ctx)
+        touched = []
+        for row in await self.store.user_games(ib.user_key, limit=200):
+            if row.status != "active":
+                continue
+            touched.append(row.id)
+            settings = await self.settings(row.chat_key)
+            game = self._game(row)
+            if settings.policy == "bot" and game is not None:
+                await self.store.start_autopilot(
+                    row.id, ib.user_key, "away", until, bot_kind_for(game)
+                )
+        await self.store.replan_now(touched, now)
+        self.changed()
+        settings = await self.settings(ctx.chat_key)
+        seat = ctx.seat()
+        text = self._t(
+            ctx,
+            "{name} is away until {when}.",
+            name=seat.display_name if seat is not None else ib.display_name,
+            when=self._when(ctx.lang, until, settings),
+        )
+        if ctx.game is not None:
+            text += (
+                " "
+                + {
+                    "remind": self._t(ctx, "Here your turns wait for you (policy remind)."),
+                    "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
+                    "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
+                }[settings.policy]
+            )
+        text += " " + self._t(ctx, "/back ends it early.")
+        return self._say(ctx, text)
+
+    async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        was_away = await self.store.clear_away(ib.user_key)
+        restored = []
+        for auto in await self.store.user_autopilots(ib.user_key):
+            here = ctx.game is not None and auto.game_id == ctx.game.id
+            if (auto.reason != "vote" or here) and await self.store.end_autopilot(
+                auto.game_id, ib.user_key
+            ):
+                restored.append(auto.game_id)
+        await self._remember(ctx)
+        replan = set(restored)
+        if ctx.game is not None:
+            ctx.seats = await self.store.seats(ctx.game.id)
+            replan.add(ctx.game.id)
+        await self.store.replan_now(sorted(replan), self.table.clock())
+        self.changed()
+        if not was_away and not restored:
+            return self._say(ctx, self._t(ctx, "You were not away."))
+        return self._say(
+            ctx,
+            self._t(ctx, "Welcome back, {name}: your seats are yours again.", name=ib.display_name),
+        )
+
+    # ------------------------------------------------------------------ /vote replace
+    async def _cmd_vote(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = ctx.game
+        usage = self._t(ctx, "Usage: /vote replace <name>")
+        if len(line.args) < 2 or line.args[0].casefold() != "replace":
+            return self._say(ctx, usage)
+        if row is None or row.status != "active":
+            return self._say(ctx, self._t(ctx, "There is no running game here."))
+        voter = ctx.seat()
+        if voter is None or voter.is_bot:
+            return self._say(ctx, self._t(ctx, "Only seated players can vote."))
+        wanted = " ".join(line.args[1:]).strip().lstrip("@").casefold()
+        target = next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)
+        if target is None:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Nobody called '{name}' plays here. Players: {names}.",
+                    name=shorten(wanted, 24),
+                    names=", ".join(s.display_name for s in ctx.seats),
+                ),
+            )
+        if target.user_key == voter.user_key:
+            return self._say(ctx, self._t(ctx, "You cannot vote to replace yourself; try /away."))
+        if target.is_bot:
+            return self._say(
+                ctx, self._t(ctx, "{name} is already played by a bot.", name=target.display_name)
+            )
+        electorate = [s for s in ctx.seats if not s.is_bot and s.user_key != target.user_key]
+        need = len(electorate) // 2 + 1
+        voters = await self.store.add_vote(row.id, target.user_key, voter.user_key)
+        await self._remember(ctx)
+        counted = [v for v in voters if any(s.user_key == v for s in electorate)]
+        if len(counted) < need:
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "Vote to replace {name} by a bot: {n} of {need} needed. Any command "
+                    "from {name} cancels the vote.",
+                    name=target.display_name,
+                    n=len(counted),
+                    need=need,
+                ),
+            )
+        game = self._game(row)
+        kind = bot_kind_for(game) if game else ""
+        await self.store.start_autopilot(row.id, target.user_key, "vote", None, kind)
+        ctx.seats = await self.store.seats(row.id)
+        await self.store.replan_now([row.id], self.table.clock())
+        self.changed()
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "The table voted: a bot ({kind}) now plays {name}'s seat. {name} can take it "
+                "back with /back here.",
+                kind=kind,
+                name=target.display_name,
+            ),
+            mentions=[(target.user_key, target.display_name)],
+        )
+
+    # ------------------------------------------------------------------ /digest
+    async def _cmd_digest(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        ib = ctx.inbound
+        if not ib.is_private:
+            return self._say(ctx, self._t(ctx, "Send /digest to me in a private chat."))
+        switch = line.args[0].casefold() if line.args else ""
+        if switch == "off":
+            await self.store.clear_digest(ib.user_key)
+            await self._remember(ctx)
+            return self._say(ctx, self._t(ctx, "Daily digest off."))
+        if switch != "on":
+            current = await self.store.digest(ib.user_key)
+            await self._remember(ctx)
+            if current is None:
+                return self._say(
+                    ctx, self._t(ctx, "Daily digest is off. /digest on [hour] [tz=+02:00]")
+                )
+            return self._say(
+                ctx,
+                self._t(ctx, "Daily digest at {hour}:00 ({tz}).", hour=current.hour, tz=current.tz),
+            )
+        hour, tz = DEFAULT_DIGEST_HOUR, "UTC"
+        existing = await self.store.digest(ib.user_key)
+        if existing is not None:
+            hour, tz = existing.hour, existing.tz
+        for arg in line.args[1:]:
+            if arg.casefold().startswith("tz="):
+                parsed = parse_tz(arg[3:])
+                if parsed is None:
+                    return self._say(
+                        ctx,
+                        self._t(
+                            ctx, "tz takes an offset like +02:00 or a zone name like Europe/Berlin."
+                        ),
+                    )
+                tz = parsed
+            elif arg.isdigit() and 0 <= int(arg) <= 23:
+                hour = int(arg)
+            else:
+                return self._say(ctx, self._t(ctx, "Usage: /digest on [hour 0-23] [tz=+02:00]"))
+        now = self.table.clock()
+        await self.store.set_digest(
+            ib.user_key, ctx.chat_key, hour, tz, next_local_hour(now, hour, tz)
+        )
+        await self.store.set_user(ib.user_key, dm_ok=True)
+        await self._remember(ctx)
+        self.changed()
+        return self._say(ctx, self._t(ctx, "Daily digest at {hour}:00 ({tz}).", hour=hour, tz=tz))

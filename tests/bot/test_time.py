@@ -1,0 +1,201 @@
+"""Time that fits real lives (issue 17): a time bank per player, a person's own time zone and
+quiet hours (/me), and the pace line of /status; in virtual time (an injected clock)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.clock import account, most_waiting, spent
+from bot.deadlines import Bank, parse_bank, valid_clock
+from bot.pace import end_estimate, pace_line, progress
+from bot.scheduler import Scheduler
+from bot.store import Store
+from bot.table import Table
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.test_reminders import Outbox, started
+
+H = 3600.0
+D = 24 * H
+
+
+# ---------------------------------------------------------------------- the time bank
+def test_bank_settings_parse_and_refuse() -> None:
+    assert parse_bank("bank:3d+12h") == Bank(3 * D, 12 * H)
+    assert parse_bank("bank:2d") == Bank(2 * D, 0.0)
+    assert valid_clock("bank:1d12h+30m") == "bank:1d12h+30m"
+    assert valid_clock("deadline") == "deadline" and valid_clock("off") == "deadline"
+    for bad in ("bank:", "bank:3x", "bank:1m", "bank:3d+", "bank:3d+1y", "3d+12h", "bank:99d"):
+        assert valid_clock(bad) is None, bad
+
+
+def test_a_bank_runs_down_never_below_zero_and_refills_after_each_move() -> None:
+    bank = Bank(1 * D, 12 * H)
+    t0 = 1_000_000.0
+    # A first turn of 10 h: 1 d - 10 h + 12 h = 26 h left.
+    turns: list[list[float | None]] = [[t0, t0 + 10 * H]]
+    assert account(turns, bank, t0 + 11 * H) == account(turns, bank, t0) and (
+        account(turns, bank, t0).left == 26 * H
+    )
+    # The second turn starts at +11 h: its deadline is 26 h later; 5 h in, 21 h are left.
+    turns.append([t0 + 11 * H, None])
+    now = t0 + 16 * H
+    assert account(turns, bank, now).deadline == t0 + 37 * H
+    assert account(turns, bank, now).left == 21 * H
+    # It ran 40 h: the bank is empty (not -14 h), and the move refills it by 12 h.
+    turns[-1][1] = t0 + 51 * H
+    assert account(turns, bank, t0 + 52 * H).left == 12 * H
+    assert spent(turns, t0 + 52 * H) == 50 * H
+
+
+async def test_time_bank_runs_down_expires_under_skip_and_refills(
+    chat: Chat, table: Table, clock: FakeClock
+) -> None:
+    sent = Outbox(table)
+    sched = Scheduler(table, clock=clock)
+    await chat.say("alice", "/new dicepile")
+    answer = joined(await chat.say("alice", "/settings clock=bank:1d+12h policy=skip"))
+    assert "Settings saved" in answer and "Time bank per player: 1 day to start, 12 hours" in (
+        answer
+    )
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    await sched.run_due()
+    clock.advance(5 * H)
+    status = joined(await chat.say("bob", "/status"))
+    assert "Time banks: alice 19 hours, bob 1 day." in status and "Deadline:" not in status
+    clock.advance(5 * H)
+    await chat.say("alice", "/take 1")  # 10 h spent: 1 d - 10 h + 12 h = 26 h
+    clock.advance(1 * H)
+    await chat.say("bob", "/take 1")
+    await sched.run_due()
+    assert "Time banks: alice 1 day 2 hours, bob 1 day 11 hours." in joined(
+        await chat.say("bob", "/status")
+    )
+    # The per-move deadline (24 h) does not apply: alice's bank holds 26 h.
+    clock.advance(24 * H)
+    await sched.run_due()
+    assert not any("ran out of time" in o.text for o in sent.take())
+    clock.advance(2 * H - 1)
+    await sched.run_due()
+    assert not any("ran out of time" in o.text for o in sent.take())
+    clock.advance(1)
+    await sched.run_due()
+    assert any("alice ran out of time: the default move is played." in o.text for o in sent.take())
+    # Bob moves at once (35 h + 12 h); alice's empty bank got the 12 h of her (default)
+    # move back.
+    await chat.say("bob", "/take 1")
+    assert "Time banks: alice 12 hours, bob 1 day 23 hours." in joined(
+        await chat.say("bob", "/status")
+    )
+
+
+# ---------------------------------------------------------------------- /me and quiet hours
+async def test_me_shows_saves_and_refuses(chat: Chat) -> None:
+    assert "Your time zone: not set (UTC); your quiet hours: off." in await chat.text("ann", "/me")
+    answer = await chat.text("ann", "/me tz=Europe/Warsaw quiet=23-08")
+    assert "Saved." in answer and "Europe/Warsaw" in answer and "23-08" in answer
+    assert "Europe/Warsaw" in await chat.text("ann", "/me")
+    assert "quiet takes two" in await chat.text("ann", "/me quiet=8-8")
+    assert "tz takes" in await chat.text("ann", "/me tz=Mars/Base")
+    assert "Unknown setting" in await chat.text("ann", "/me colour=blue")
+    assert "off" in await chat.text("ann", "/me quiet=off")
+
+
+async def test_quiet_hours_are_respected_after_a_restart(db_path: str, clock: FakeClock) -> None:
+    def open_table(store: Store) -> Table:
+        return Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 1)
+
+    store = await Store.open(db_path, clock=clock)
+    table = open_table(store)
+    chat = Chat(table)
+    await store.set_user("local:alice", dm_ok=True)
+    # 22:13 UTC is 00:13 in Warsaw's winter (+01:00): alice sleeps until 08:00, 07:00 UTC.
+    await chat.say("alice", "/me tz=Europe/Warsaw quiet=23-08")
+    pk = await started(chat, "bob")
+    wake = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
+    sent = Outbox(table)
+    await Scheduler(table, clock=clock).run_due()
+    assert sent.take() == []  # the start reminder waits for the end of her quiet hours
+    plan = await store.turn_plan(pk)
+    assert plan is not None and plan.next_at == wake  # stored: the restart reads it
+    await store.close()
+
+    store = await Store.open(db_path, clock=clock)  # the restart
+    table = open_table(store)
+    sent = Outbox(table)
+    sched = Scheduler(table, clock=clock)
+    assert await store.next_wake() == wake
+    clock.now = wake - 60
+    await sched.run_due()
+    assert sent.take() == []
+    clock.now = wake
+    await sched.run_due()
+    [start] = sent.take()
+    assert start.private_to == "local:alice" and "Your move in Dice pile" in start.text
+    await sched.run_due()
+    assert sent.take() == []  # once
+    await store.close()
+
+
+async def test_the_chat_still_hears_the_expiry_in_a_players_quiet_hours(
+    chat: Chat, table: Table, clock: FakeClock
+) -> None:
+    """The expiry is the table's: a player's quiet hours hold back reminders, not the game."""
+    sent = Outbox(table)
+    sched = Scheduler(table, clock=clock)
+    await chat.say("alice", "/me tz=UTC quiet=22-21")  # awake 21:00-22:00 only
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=1h policy=skip")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    await sched.run_due()
+    clock.advance(0.5 * H)
+    await sched.run_due()
+    assert sent.take() == []  # the 50 % reminder waits for 21:00
+    clock.advance(0.5 * H)
+    await sched.run_due()
+    assert any("alice ran out of time" in o.text for o in sent.take())
+
+
+# ---------------------------------------------------------------------- the pace line
+def test_pace_line_estimates_the_end_day_and_who_waits(clock: FakeClock) -> None:
+    now = clock.now  # Tuesday 2023-11-14 22:13 UTC
+    state = {"options": {"rounds": 10}, "round": 6}  # Hexania, half way (HEX-2.6 limit)
+    assert progress("hexania", state) == 0.5
+    assert end_estimate(now - 2 * D, now, 0.5) == now + 2 * D
+    turns = {"ann": [[now - 2 * D, now - 2 * D + H]], "bob": [[now - D, None]]}
+    assert most_waiting(turns, ["ann", "bob"], now) == "bob"
+    line = pace_line("en", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC")
+    assert line == "At this pace the game ends about Thursday; most waiting is on bob."
+    assert "четверг" in pace_line(
+        "ru", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC"
+    )
+    assert "czwartek" in pace_line(
+        "pl", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC"
+    )
+    # Too early to say: only who waits.
+    early = pace_line(
+        "en",
+        "hexania",
+        {"options": {"rounds": 10}, "round": 1},
+        turns,
+        ["ann", "bob"],
+        now - D,
+        now,
+        "UTC",
+    )
+    assert early == "Most waiting so far is on bob."
+    assert progress("dicepile", {}) is None
+
+
+async def test_status_says_who_the_table_waits_on_most(
+    chat: Chat, table: Table, clock: FakeClock
+) -> None:
+    await started(chat, "bob")
+    clock.advance(H)
+    await chat.say("alice", "/take 1")
+    clock.advance(5 * H)
+    await chat.say("bob", "/take 1")
+    clock.advance(H)
+    assert "Most waiting so far is on bob." in await chat.text("alice", "/status")
