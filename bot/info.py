@@ -138,24 +138,26 @@ class InfoMixin(AnnounceMixin):
         return self._t(ctx, "in {m} min", m=minutes)
 
     async def _cmd_board(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        # The picture is a group post in the chat's language (or, asked privately, the
+        # asker's); a reply instead of it is the asker's alone, in his language.
         row = ctx.game
         if row is None:
-            return self._no_game(ctx)
+            return [replace(o, sender_only=True) for o in self._no_game(ctx)]
         await self._remember(ctx)
         if row.status != "active" or row.state_json is None:
-            return self._say(ctx, self._t(ctx, "The game has not started yet."))
+            return self._refuse(ctx, self._t(ctx, "The game has not started yet."))
         if not self.render:
-            return self._say(ctx, self._t(ctx, "Pictures are switched off here."))
+            return self._refuse(ctx, self._t(ctx, "Pictures are switched off here."))
         game = self._game_of(row)
         pic = await self._picture(ctx, game, row.state_json, tr(ctx.post_lang, game.name))
         if pic is None:
-            return self._say(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
+            return self._refuse(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
         return [pic]
 
     @in_chat_lang
     async def _cmd_log(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        """/log [page]: the log in words, in the asker's language, newest page first; private
-        actions as the asker may know them (bot/logtext.py)."""
+        """/log [page]: the log in words, newest page first (bot/logtext.py): the table's page
+        for everybody; the asker's own private lines in his page, to him alone (issue 20)."""
         row = ctx.game or await self.store.last_game(ctx.chat_key)
         if row is None or row.game_id not in self.games:
             return self._no_game(ctx)
@@ -171,8 +173,13 @@ class InfoMixin(AnnounceMixin):
         state = json.loads(row.state_json or "{}")
         seats = ctx.seats if ctx.game is not None else await self.store.seats(row.id)
         viewer = next((s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None)
-        text = logtext.log_page(game, state, rows, translator(ctx.lang), viewer=viewer, page=page)
-        return self._say(ctx, text)
+        t = translator(ctx.lang)
+        text = logtext.log_page(game, state, rows, t, viewer=None, page=page)
+        out = self._say(ctx, text)
+        mine = logtext.log_page(game, state, rows, t, viewer=viewer, page=page) if viewer else text
+        if mine != text:
+            out.append(self._to_sender(ctx, mine))
+        return out
 
     @in_chat_lang
     async def _cmd_help(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:

@@ -4,10 +4,11 @@ Hexania and IEC; Power Grid's own is tests/bot/test_noninterference_powergrid.py
 Two tables in two chats of one store start alike (a store file built once per game through
 the chat and copied for every example, its states set up with the example's seed); their
 stored states are then made to differ only in what the observer (alice) may not know, and the
-same public sequence of moves is played on both (through `Table.act`, the adapters' internal API). Everything alice receives
-must be identical: group posts with buttons, sender-only replies (Telegram shows them in the
-group), her own private messages, the answers to anyone's /status, /log, /orders, the
-reminders pushed at the deadline, `view`/`describe_turn` for her, and her picture (bytes).
+same public sequence of moves is played on both (through `Table.act`, the adapters' internal
+API). Everything alice receives must be identical: group posts with buttons, sender-only
+replies (Telegram shows them in the group), her own private messages, the answers to anyone's
+/status, /log, /orders, the reminders pushed at the deadline, `view`/`describe_turn` for her,
+and her picture (bytes).
 
 What each game hides, and the allowed differences (the comparison stops at the first):
 - powergrid_alt (hidden_money=yes): bob's money and the deck below its top cards; allowed: a

@@ -122,3 +122,42 @@ async def test_pg_o_a_private_order_leaves_the_groups_bytes_and_buttons_alone(
     without = await _play(tmp_path / "without", (), press_old_button)
     assert len(with_orders) > 10
     assert with_orders == without
+
+
+async def test_pg_o_log_asked_by_the_order_holder_shows_the_group_only_the_tables_page(
+    tmp_path: Path,
+) -> None:
+    """bob's /log in the group: the group reads the table's page (as alice's /log shows it);
+    his own order's line comes to him alone."""
+    store = await Store.open(str(tmp_path / "db.sqlite3"), clock=FakeClock())
+    try:
+        table = Table(store, games={"powergrid": GAME}, render=False, seeder=lambda: 5)
+        chat = Chat(table, chat_key=GROUP)
+        await chat.say("alice", "/new powergrid hidden_money=yes")
+        for name in ("bob", "carol"):
+            await chat.say(name, "/join")
+        await chat.say("alice", "/start")
+        await chat.say("bob", "/buy auto limit=30")  # a standing order, typed in the group
+        by_bob = await chat.say("bob", "/log")
+        by_alice = await chat.say("alice", "/log")
+        assert group_bytes(by_bob) == group_bytes(by_alice)
+        public = "\n".join(o.text for o in by_bob if o.private_to is None)
+        assert "standing order" not in public
+        mine = [o for o in by_bob if o.private_to == "local:bob"]
+        assert mine and "bob leaves a standing order" in mine[0].text
+    finally:
+        await store.close()
+
+
+async def test_board_refusals_go_to_the_asker_alone(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "db.sqlite3"), clock=FakeClock())
+    try:
+        table = Table(store, games={"powergrid": GAME}, render=False, seeder=lambda: 5)
+        chat = Chat(table, chat_key=GROUP)
+        outs = await chat.say("alice", "/board")  # no game here
+        assert outs and all(o.sender_only for o in outs)
+        await chat.say("alice", "/new powergrid")
+        outs = await chat.say("bob", "/board")  # not started
+        assert outs and all(o.sender_only for o in outs)
+    finally:
+        await store.close()
