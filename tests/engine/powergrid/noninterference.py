@@ -10,7 +10,8 @@ depend on the holder's secrets. Everything the observer receives must be identic
 `view(state, observer)` and the public view, `describe_turn` for him and for the table, who
 is prompted, the buttons of every prompted player (the table posts them in the group), and
 each event he can see (its type, its public line, whether it brings a picture, his own
-private line). A rival's private event shows him nothing.
+private line), and in some examples his picture (bytes). A rival's private event shows him
+nothing.
 
 The rules reveal some of it; these are the allowed differences, and the comparison stops at
 the first: a move made by a standing order (events marked `by_order`) and a plant drawn from
@@ -169,8 +170,13 @@ def check(
     a, b = copy.deepcopy(base), copy.deepcopy(base)
     differ(draw, game, a, b, holder, orders)
     pick = Rng(new_rng_state(seed ^ 0x5EED))
+    # The observer's picture (bytes) at one step of some examples (a render costs ~0.1 s).
+    picture_at = draw(st.sampled_from([*[None] * 9, 0, 3, 10]), label="picture at step")
     for _step in range(steps):
         assert observe(game, a, obs) == observe(game, b, obs)
+        if _step == picture_at:
+            assert game.render(a, obs, T) == game.render(b, obs, T)
+            event("pictures compared")
         if game.is_over(a):
             event("compared to the end of the game")
             return
