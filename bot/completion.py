@@ -10,7 +10,7 @@ from bot.context import (
     MAX_COMPLETIONS,
     UNIQUE_KINDS,
 )
-from bot.deadlines import POLICIES
+from bot.deadlines import PICTURES, POLICIES
 from bot.grammar import (
     arg_at,
 )
@@ -29,6 +29,9 @@ SETTING_VALUES: dict[str, tuple[str, ...]] = {
     "quiet": ("22-08", "23-07", "off"),
     "tz": ("UTC", "Europe/Berlin", "Europe/Warsaw", "Europe/Moscow", "Asia/Taipei"),
     "policy": POLICIES,
+    "games": ("all",),  # and the game ids (`_complete_table`)
+    "pictures": PICTURES,
+    "hints": ("on", "off"),
 }
 
 
@@ -134,7 +137,7 @@ class CompletionMixin(TableBase):
                 return []
             options = {o.key: o.choices or (o.default,) for o in game.options}
         elif command == SETTINGS_COMMAND:
-            options = {**SETTING_VALUES, "games": tuple(self.games)}
+            options = {**SETTING_VALUES, "games": ("all", *self.games)}
         else:
             return []
         given = {w.partition("=")[0].casefold() for w in words if "=" in w}
@@ -149,6 +152,7 @@ class CompletionMixin(TableBase):
             picked = {g for g in head.split(",") if g}
             prefix = f"{head}," if head else ""
             choices = tuple(f"{prefix}{g}" for g in self.games if g not in picked)
+            choices = choices if head else ("all", *choices)
             value = f"{prefix}{last}"
         return self._lines(words, [f"{key}={c}" for c in choices], f"{key}={value}", start)
 

@@ -94,9 +94,11 @@ async def run_demo(
             for reply in replies:
                 log.write(reply.text + "\n\n")
                 if reply.png is not None:
-                    pictures += 1
-                    name = f"{pictures:03d}-{_slug(reply.text)}.png"
-                    (folder / name).write_bytes(reply.png)
+                    for part, png in enumerate([reply.png, *reply.album]):
+                        pictures += 1
+                        suffix = f"-{part + 1}" if reply.album else ""
+                        name = f"{pictures:03d}-{_slug(reply.text)}{suffix}.png"
+                        (folder / name).write_bytes(png)
         if row is None or row.status != "over" or row.state_json is None:
             last = replies[-1].text if replies else "no reply"
             print(f"the game did not end: {last}", file=dst)

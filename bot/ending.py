@@ -181,7 +181,7 @@ class EndingMixin(AnnounceMixin):
             replace(base, text=shorten(out.text, MAX_CAPTION), png=pictures.card),
             replace(
                 base,
-                text=t.gettext("{game}: the game round by round").format(game=game.name),
+                text=t.gettext("{game}: the game round by round").format(game=t.gettext(game.name)),
                 png=pictures.charts,
             ),
         ]
@@ -190,7 +190,7 @@ class EndingMixin(AnnounceMixin):
             outs.append(
                 replace(
                     base,
-                    text=t.gettext("{game}: the replay").format(game=game.name),
+                    text=t.gettext("{game}: the replay").format(game=t.gettext(game.name)),
                     file=media[0],
                     filename=media[1],
                 )
@@ -227,7 +227,7 @@ class EndingMixin(AnnounceMixin):
         media = replay_file(replay, ctx.inbound.platform)
         if media is None:
             return self._say(ctx, self._t(ctx, "The replay is too large to send here."))
-        caption = self._t(ctx, "{game}: the replay", game=game.name)
+        caption = self._t(ctx, "{game}: the replay", game=tr(ctx.lang, game.name))
         return [Outbound(ctx.chat_key, caption, file=media[0], filename=media[1])]
 
     # ------------------------------------------------------------------ /stats

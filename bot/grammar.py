@@ -187,6 +187,32 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+# What a command name several games define means in every one of them (issue 22): the one
+# menu description of a shared name (Telegram's menu, Discord's slash command), in each
+# language, at most 100 characters. A shared name not listed here gets MERGED_HELP.
+SHARED_HELP: dict[str, str] = {
+    "bid": N_("Open an auction on a power plant, or bid on the plant being auctioned"),
+    "buy": N_("Buy resources, cheapest first (alternative rules: onto one of your plants)"),
+    "build": N_("Build: houses in cities in Power Grid, a module in IEC"),
+    "cost": N_("Price a move before making it (a build, a line, an action)"),
+    "done": N_("End your part of the current phase (buying, building, …)"),
+    "income": N_("What powering your plants now would pay"),
+    "move": N_(
+        "Move: a figure in Hexania, resources between your plants in Power Grid (alternative rules)"
+    ),
+    "power": N_(
+        "Power: run your plants for income in Power Grid, choose the buildings to power in IEC"
+    ),
+}
+# A shared name's description when SHARED_HELP has none.
+MERGED_HELP = N_("A move in this chat's game; /help shows what to type")
+
+
+def shared_help(name: str) -> str:
+    """The game-neutral description (a catalog message) of a command several games share."""
+    return SHARED_HELP.get(name, MERGED_HELP)
+
+
 def merge_specs(groups: Sequence[Sequence[CommandSpec]]) -> list[CommandSpec]:
     """One spec per command name, in first-seen order.
 

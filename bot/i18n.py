@@ -11,16 +11,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.grammar import is_merged
-from engine.core.errors import N_, IllegalAction
+from bot.grammar import MERGED_HELP, is_merged, shared_help  # noqa: F401 (re-exported)
+from engine.core.errors import IllegalAction
 from engine.core.protocol import CommandSpec
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "boardchat"
 LANGUAGES = ("en", "ru", "zh_Hant", "pl")
 # The description of a command several games define differently (/build, /bid, ...): menus
-# show one game-neutral text, never the games' descriptions glued together.
-MERGED_HELP = N_("A move in this chat's game; /help shows what to type")
+# show one game-neutral text (bot/grammar.py SHARED_HELP, else MERGED_HELP), never the games'
+# descriptions glued together.
 
 
 def supported(lang: str | None) -> str | None:
@@ -116,5 +116,5 @@ def explain(lang: str | None, error: IllegalAction) -> str:
 
 def spec_help(lang: str | None, spec: CommandSpec) -> str:
     """A command's menu description in `lang`: its own help translated, or for a command
-    several games share (bot.grammar.is_merged) the one game-neutral description."""
-    return tr(lang, MERGED_HELP if is_merged(spec) else spec.help)
+    several games share (bot.grammar.is_merged) its one game-neutral description."""
+    return tr(lang, shared_help(spec.name) if is_merged(spec) else spec.help)

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from bot import logtext, rulebook
 from bot.announce import AnnounceMixin
+from bot.chatnames import chat_labels
 from bot.context import Ctx
 from bot.grammar import (
     CommandLine,
@@ -82,7 +83,7 @@ class InfoMixin(AnnounceMixin):
                     ctx,
                     "{game}: waiting for players ({n}/{low}-{high}): {names}. The creator "
                     "sends /start.",
-                    game=self._t(ctx, game.name),
+                    game=tr(ctx.lang, game.name),
                     n=len(ctx.seats),
                     low=game.min_players,
                     high=game.max_players,
@@ -103,7 +104,7 @@ class InfoMixin(AnnounceMixin):
         text = self._t(
             ctx,
             "{game}, waiting for {who}.",
-            game=self._t(ctx, game.name),
+            game=tr(ctx.lang, game.name),
             who=", ".join(current) or "-",
         ) + ("\n" + text if text else "")
         reminder = await self.store.reminder(row.id)
@@ -127,6 +128,10 @@ class InfoMixin(AnnounceMixin):
             private_to=ctx.inbound.user_key,
             mentions=[(ctx.inbound.user_key, ctx.inbound.display_name)],
         )
+
+    def _game_list(self, ctx: Ctx) -> str:
+        """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""
+        return ", ".join(f"{g.id} ({tr(ctx.lang, g.name)})" for g in self.games.values()) or "-"
 
     def _left(self, ctx: Ctx, seconds: float) -> str:
         if seconds <= 0:
@@ -217,7 +222,7 @@ class InfoMixin(AnnounceMixin):
         lines += [f"{usage(s, t)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
         if game is not None:
             lines.append("")
-            lines.append(self._t(ctx, "{game} commands:", game=self._t(ctx, game.name)))
+            lines.append(self._t(ctx, "{game} commands:", game=tr(ctx.lang, game.name)))
             for spec in game_specs:
                 example = f" ({spec.examples[0]})" if spec.examples else ""
                 lines.append(f"{usage(spec, t)} — {tr(ctx.lang, spec.help)}{example}")
@@ -227,8 +232,7 @@ class InfoMixin(AnnounceMixin):
                 self._t(
                     ctx,
                     "Games: {games}",
-                    games=", ".join(f"{g.id} ({self._t(ctx, g.name)})" for g in self.games.values())
-                    or "-",
+                    games=self._game_list(ctx),
                 )
             )
         lines.append(self._t(ctx, "Details: /help <command>"))
@@ -250,8 +254,7 @@ class InfoMixin(AnnounceMixin):
                 self._t(
                     ctx,
                     "Games: {games}. /rules <game> explains one; /new <game> opens one.",
-                    games=", ".join(f"{g.id} ({self._t(ctx, g.name)})" for g in self.games.values())
-                    or "-",
+                    games=self._game_list(ctx),
                 ),
             )
         game = self._game_of(ctx.game)
@@ -292,7 +295,7 @@ class InfoMixin(AnnounceMixin):
                     "I have no title for {rule}; see the rulebook of {game}. Refusals name the "
                     "rule they apply, e.g. (PG-21).",
                     rule=shorten(rule, 20),
-                    game=self._t(ctx, game.name),
+                    game=tr(ctx.lang, game.name),
                 ),
             )
         text = trn(
@@ -318,9 +321,10 @@ class InfoMixin(AnnounceMixin):
         if not rows:
             return [self._to_sender(ctx, self._t(ctx, "You are not in any open game."))]
         lines = [self._t(ctx, "Your games:")]
+        chats = await chat_labels(self.store, [r.chat_key for r in rows], ctx.lang)
         for row in rows:
             game = self.games.get(row.game_id)
-            name = self._t(ctx, game.name) if game else row.game_id
+            name = tr(ctx.lang, game.name) if game else row.game_id
             if row.status == "lobby" or game is None or not row.state_json:
                 where = self._t(ctx, "waiting for players")
             else:
@@ -334,7 +338,7 @@ class InfoMixin(AnnounceMixin):
                     if me in current
                     else self._t(ctx, "waiting for {who}", who=", ".join(current) or "-")
                 )
-            lines.append(f"- {name} @ {row.chat_key}: {where}")
+            lines.append(f"- {name} @ {chats[row.chat_key]}: {where}")
         return [self._to_sender(ctx, "\n".join(lines))]
 
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from bot.bots import default_bot_kind
+from bot.chatnames import ChatNamer
 from bot.context import (
     Ctx,
     clean_name,
 )
+from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
     shorten,
@@ -29,7 +33,26 @@ log = logging.getLogger(__name__)
 
 
 class LobbyMixin(MovesMixin):
-    """/new, /join, /addbot, /leave, /start."""
+    """/new, /join, /addbot, /leave, /start; the chat's name on the way in."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.chat_namer = ChatNamer(self.store)
+
+    async def _pick_lang(self, ctx: Ctx) -> None:
+        """The sender's language (TableBase); and the chat's title and link, kept up to date
+        from what the platform says (bot/chatnames.py)."""
+        await super()._pick_lang(ctx)
+        await self.chat_namer.note(ctx.inbound)
+
+    async def open_games(self, chat_keys: Sequence[str]) -> dict[str, str]:
+        """The game id of each of these chats' open table (chats without one left out)."""
+        found: dict[str, str] = {}
+        for key in chat_keys:
+            row = await self.store.open_game(key)
+            if row is not None:
+                found[key] = row.game_id
+        return found
 
     async def _cmd_new(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound
@@ -60,6 +83,20 @@ class LobbyMixin(MovesMixin):
                     "I do not know the game '{game}'. Games: {games}.",
                     game=shorten(line.args[0], 40),
                     games=", ".join(self.games) or "-",
+                ),
+            )
+        enabled = ChatSettings.load(ctx.chat_settings or {}).games
+        if enabled and game.id not in enabled:
+            # The chat (a Discord server) plays only these games: /new offers only them, so
+            # their commands are the ones on the menu (issue 22).
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "This chat plays {games}; /settings games=... changes that.",
+                    games=", ".join(
+                        tr(ctx.lang, self.games[g].name) for g in enabled if g in self.games
+                    ),
                 ),
             )
         if ctx.game is not None:
@@ -111,6 +148,8 @@ class LobbyMixin(MovesMixin):
             return self._busy(ctx)
         if outcome is Outcome.DUPLICATE:
             return []
+        # A new table: the chat's link points at the message that opened it.
+        await self.chat_namer.note(ib, refresh=True)
         if (await self.store.chat(ib.chat_key)).lang is None:
             # The chat's language, until its creator or an admin sets one: the language of
             # the person who opened its first table.

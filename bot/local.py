@@ -58,10 +58,14 @@ class Terminal:
     def show(self, out: Outbound) -> None:
         prefix = f"(to {out.private_to.split(':', 1)[-1]}) " if out.private_to else ""
         if out.png is not None:
+            # a set (map, panel) is one message: every picture of it is saved
             self.out.mkdir(parents=True, exist_ok=True)
-            path = self.out / f"{next(self.pictures):03d}.png"
-            path.write_bytes(out.png)
-            self.write(f"{prefix}[picture] {out.text} -> {path}")
+            paths = []
+            for png in [out.png, *out.album]:
+                path = self.out / f"{next(self.pictures):03d}.png"
+                path.write_bytes(png)
+                paths.append(str(path))
+            self.write(f"{prefix}[picture] {out.text} -> {', '.join(paths)}")
         else:
             self.write(prefix + out.text)
         for row in out.buttons:

@@ -27,6 +27,11 @@ class Inbound:
     payload: str | None = None  # a pressed button's payload
     is_admin: bool = False  # the platform says this user administers the chat
     is_private: bool = False  # a one-to-one chat with the bot
+    # How the chat is named where it lives ("Game night", "My server / #games") and a link that
+    # opens it ("https://t.me/c/123/45", "https://discord.com/channels/1/2"), when the platform
+    # tells: the table stores them to name the chat to people (bot/chatnames.py).
+    chat_title: str | None = None
+    chat_link: str | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from bot import rulebook
 from bot.bots import bot_action, bot_rng
 from bot.buttons import unseen
+from bot.chatnames import chat_labels, label_of
 from bot.context import (
     _GAME_REF,
     LONG_PARSE,
@@ -131,7 +132,7 @@ class MovesMixin(EndingMixin):
                 return self._refuse(
                     ctx,
                     self._t(ctx, "You play in no running game g{id}.", id=ref.group(1))
-                    + self._games_hint(ctx, rows, line.name),
+                    + await self._games_hint(ctx, rows, line.name),
                 )
         elif len(rows) == 1:
             pick = rows[0]
@@ -148,7 +149,7 @@ class MovesMixin(EndingMixin):
             return self._refuse(
                 ctx,
                 self._t(ctx, "You play in several games: say which one.")
-                + self._games_hint(ctx, rows, line.name),
+                + await self._games_hint(ctx, rows, line.name),
             )
         sub = Ctx(
             replace(ib, chat_key=pick.chat_key),
@@ -177,9 +178,10 @@ class MovesMixin(EndingMixin):
                         ib.chat_key,
                         self._t(
                             ctx,
-                            "Done in {game} (g{id}); the game's chat has been told.",
-                            game=name,
+                            "Done in {game} (g{id}); announced in {chat}.",
+                            game=tr(ctx.lang, name),
                             id=pick.id,
+                            chat=await label_of(self.store, pick.chat_key, ctx.lang),
                         ),
                         sender_only=True,
                     )
@@ -194,11 +196,13 @@ class MovesMixin(EndingMixin):
         ctx.chat_settings = chat.settings
         ctx.chat_lang = chat.lang or self.default_lang
 
-    def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
+    async def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
+        """The sender's games to choose from: id, game and the chat's title and link."""
         lines = [""]
+        labels = await chat_labels(self.store, [r.chat_key for r in rows], ctx.lang)
         for row in rows:
-            name = self._game_of(row).name
-            lines.append(f"g{row.id}: {name} @ {row.chat_key}")
+            name = tr(ctx.lang, self._game_of(row).name)
+            lines.append(f"g{row.id}: {name} @ {labels[row.chat_key]}")
         example = f"/{command} g{rows[0].id} ..." if rows else f"/{command} g<id> ..."
         lines.append(self._t(ctx, "Put the game first, e.g. {example}", example=example))
         return "\n".join(lines)

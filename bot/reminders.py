@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
+from bot.chatnames import label_of
 from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline
 from bot.deadlines import (
     PICTURES,
@@ -52,7 +53,7 @@ from bot.deadlines import (
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import normalize, tr, translator
 from bot.messages import Inbound, Outbound
-from bot.reminder_text import chat_label, reminder_text
+from bot.reminder_text import reminder_text
 from bot.store import GameRow, SeatRow, TurnPlan
 from bot.store_protocol import Store
 from engine.core import N_
@@ -81,14 +82,23 @@ def reminder_commands() -> tuple[CommandSpec, ...]:
         CommandSpec(
             "settings",
             N_(
-                "Deadline settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
-                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot]"
+                "Settings of this chat: /settings [deadline=24h] [reminders=0,50,90] "
+                "[quiet=22-08] [tz=+02:00] [policy=remind|skip|bot] [games=all|<game>,<game>] "
+                "[pictures=phase|round|turn|off] [hints=on|off]"
             ),
-            (ArgSpec("settings", "rest", N_("key=value ..."), required=False),),
+            (
+                ArgSpec(
+                    "settings",
+                    "rest",
+                    N_("key=value: deadline, reminders, quiet, tz, policy, games, pictures, hints"),
+                    required=False,
+                ),
+            ),
             (
                 "/settings",
                 "/settings deadline=6h policy=skip",
                 "/settings quiet=23-07 tz=Europe/Berlin",
+                "/settings games=powergrid,hexania pictures=round hints=off",
             ),
             TABLE_KIND,
         ),
@@ -208,13 +218,15 @@ class Reminders:
         current = await self.settings(ctx.chat_key)
         if not line.args:
             await self._remember(ctx)
-            return self._say(ctx, self._describe(ctx.lang, current))
+            return self._say(ctx, self._describe(ctx.lang, current), sender_only=True)
         ib = ctx.inbound
         game = ctx.game or await self.store.last_game(ctx.chat_key)
         allowed = ib.is_admin or ib.is_private or (game is not None and ib.user_key == game.creator)
         if not allowed:
             return self._say(
-                ctx, self._t(ctx, "Only the game's creator or a chat admin can change settings.")
+                ctx,
+                self._t(ctx, "Only the game's creator or a chat admin can change settings."),
+                sender_only=True,  # a refusal: the asker's alone (issue 22)
             )
         new = current
         for item in line.args:
@@ -224,7 +236,8 @@ class Reminders:
             if not sep or not value:
                 error = self._t(
                     ctx,
-                    "Write settings as key=value: deadline, reminders, quiet, tz, policy.",
+                    "Write settings as key=value: deadline, reminders, quiet, tz, policy, "
+                    "games, pictures, hints.",
                 )
             elif key == "deadline":
                 seconds = parse_duration(value)
@@ -290,11 +303,12 @@ class Reminders:
             else:
                 error = self._t(
                     ctx,
-                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy.",
+                    "Unknown setting '{key}'. Settings: deadline, reminders, quiet, tz, policy, "
+                    "games, pictures, hints.",
                     key=shorten(key, 24),
                 )
             if error:
-                return self._say(ctx, error)
+                return self._say(ctx, error, sender_only=True)
         raw = (await self.store.chat(ctx.chat_key)).settings
         await self.store.set_chat_settings(ctx.chat_key, new.dump(raw))
         await self._remember(ctx)
@@ -725,7 +739,7 @@ class Reminders:
                 game,
                 state,
                 seat.display_name,
-                row.chat_key,
+                await label_of(self.store, row.chat_key, lang),  # the chat's title and link
                 left,
                 settings,
                 personal=private,
@@ -769,7 +783,8 @@ class Reminders:
                 continue
             what = game.describe_turn(state, me.display_name, t).strip()
             lines.append(
-                f"- {tr(lang, game.name)} ({chat_label(row.chat_key)}): {shorten(what, 300)}"
+                f"- {tr(lang, game.name)} ({await label_of(self.store, row.chat_key, lang)}): "
+                f"{shorten(what, 300)}"
             )
         if not lines:
             return False

@@ -23,8 +23,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot import store_outbox
+from bot import store_chats, store_outbox
 from bot.store_base import Clock, fetch, rollback
+from bot.store_chats import ChatNamesMixin
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
 from bot.store_records import FinishedGame, RecordsMixin
@@ -162,6 +163,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_outbox.MIGRATION,
     # 4: `last_game` without scanning every game (a chat's games, newest first).
     ("CREATE INDEX games_by_chat ON games (chat_key, id)",),
+    # 5: chat titles and links (bot/store_chats.py).
+    store_chats.MIGRATION,
 )
 
 
@@ -310,7 +313,7 @@ def unique_name(wanted: str, taken: Sequence[str]) -> str:
     return f"{wanted} {n}"
 
 
-class Store(OutboxMixin, PlansMixin, RecordsMixin):
+class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     """The database. Create with `await Store.open(path)`; close with `await store.close()`."""
 
     _game_row, _seat_row, _game_columns = staticmethod(_game), staticmethod(_seat), _GAME_COLUMNS

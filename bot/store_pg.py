@@ -44,6 +44,7 @@ from bot.store import (
     UserRow,
     unique_name,
 )
+from bot.store_chats import ChatName
 from bot.store_outbox import OutRow
 from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_outbox
 from bot.store_pg_schema import MIGRATIONS, migrate
@@ -218,6 +219,27 @@ class PgStore(PgOutbox, PgTimed):
                 json.dumps(settings, sort_keys=True),
             )
             await self._notify(con)
+
+    async def chat_names(self, chat_keys: Sequence[str]) -> dict[str, ChatName]:
+        """The known names of these chats (a chat never named is left out)."""
+        keys = sorted(set(chat_keys))
+        if not keys:
+            return {}
+        rows = await self._all(
+            "SELECT chat_key, title, link FROM chats WHERE chat_key = ANY($1::text[]) "
+            "AND (title IS NOT NULL OR link IS NOT NULL)",
+            keys,
+        )
+        return {r[0]: ChatName(r[1], r[2]) for r in rows}
+
+    async def set_chat_name(self, chat_key: str, title: str | None, link: str | None) -> None:
+        await self._execute(
+            "INSERT INTO chats (chat_key, title, link) VALUES ($1, $2, $3) "
+            "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, link = excluded.link",
+            chat_key,
+            title,
+            link,
+        )
 
     async def user(self, user_key: str) -> UserRow:
         row = await self._one("SELECT lang, dm_ok FROM users WHERE user_key = $1", user_key)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncpg
 
+from bot import store_chats
+
 # Advisory lock key (two-int form): (namespace, id). Arbitrary, fixed constants.
 MIGRATE_LOCK = (0x626F6172, 1)  # "boar"
 
@@ -301,6 +303,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         END
         $fn$""",
     ),
+    # 4: chat titles and links (bot/store_chats.py; the same statements as SQLite's).
+    store_chats.MIGRATION,
 )
 
 

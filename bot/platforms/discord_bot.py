@@ -60,6 +60,7 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _plan_option,
     _pyname,
     _thread_option,
+    channel_name,
     chat_key,
     key_id,
     plan_command_set,
@@ -76,7 +77,11 @@ from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     pieces,
     toast_pieces,
 )
-from bot.platforms.discord_slash import _choices, make_command
+from bot.platforms.discord_slash import (
+    I18nTranslator,
+    _choices,
+    make_command,
+)
 from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
 from bot.settings import Settings
 from bot.supervisor import discord_shard_options
@@ -95,44 +100,6 @@ DM_ONLY = app_commands.AppCommandContext(guild=False, dm_channel=True, private_c
 def guild_settings_key(guild_id: int) -> str:
     """The settings row of a Discord server (its games); channels have their own rows."""
     return f"{KEY_PREFIX}guild:{guild_id}"
-
-
-# --------------------------------------------------------------------------------------------
-# Translation of descriptions (bot.i18n catalogs; English when a language has none)
-# --------------------------------------------------------------------------------------------
-
-
-class I18nTranslator(app_commands.Translator):
-    """Localises command descriptions, option descriptions and choice names with bot.i18n.
-
-    Names of commands and options stay English: they are the chat grammar. A string without a
-    translation returns None, so Discord shows the English text.
-    """
-
-    LOCATIONS = frozenset(
-        {
-            app_commands.TranslationContextLocation.command_description,
-            app_commands.TranslationContextLocation.parameter_description,
-            app_commands.TranslationContextLocation.choice_name,
-        }
-    )
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        if context.location not in self.LOCATIONS:
-            return None
-        lang = i18n.normalize(locale.value)
-        if lang == "en":
-            return None
-        source = string.extras.get("source", string.message)
-        translated = i18n.translator(lang).gettext(source)
-        if not translated or translated == source:
-            return None
-        return shorten(translated)
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,6 +129,9 @@ class DiscordAdapter:
     def __init__(self, client: discord.Client, table: TableService) -> None:
         self.client = client
         self.table = table
+        # The channels (and threads) of each server that used the bot since the start: where
+        # its tables may be (`BoardchatClient.games_changed`).
+        self.channels: dict[int, set[int]] = {}
 
     # ---- inbound ----
 
@@ -172,7 +142,18 @@ class DiscordAdapter:
         text: str | None = None,
         payload: str | None = None,
         chat: str | None = None,
+        place: Any = None,
     ) -> Inbound:
+        place = place or interaction.channel  # the thread a game was just opened in, or here
+        if interaction.guild_id is not None:
+            seen = self.channels.setdefault(interaction.guild_id, set())
+            seen.update(c for c in (interaction.channel_id, getattr(place, "id", None)) if c)
+        title, link = channel_name(
+            interaction.guild_id,
+            getattr(getattr(interaction, "guild", None), "name", None),
+            getattr(place, "id", None) or interaction.channel_id,
+            getattr(place, "name", None),
+        )
         return Inbound(
             platform=PLATFORM,
             chat_key=chat or chat_key(interaction.channel_id or 0),
@@ -184,6 +165,8 @@ class DiscordAdapter:
             payload=payload,
             is_admin=_is_admin(interaction),
             is_private=interaction.guild_id is None,
+            chat_title=title,
+            chat_link=link,
         )
 
     async def _handle(self, inbound: Inbound) -> list[Outbound] | None:
@@ -248,7 +231,9 @@ class DiscordAdapter:
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
-        inbound = self.inbound(interaction, text=text, chat=chat_key(thread.id) if thread else here)
+        inbound = self.inbound(
+            interaction, text=text, chat=chat_key(thread.id) if thread else here, place=thread
+        )
         if deferred is None:
             outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
         else:
@@ -755,12 +740,22 @@ class BoardchatClient(discord.AutoShardedClient):
         return synced
 
     async def games_changed(self, guild_id: int, chat: str) -> None:
-        """/settings games=... in a server's channel: the server offers those games."""
+        """/settings games=... in a server's channel: the server offers those games, and those
+        of the tables running in its other channels."""
         if not self.per_game:
             return
         table: Any = self.table
-        games = await table.enabled_games(chat)
-        if tuple(games) != tuple(await table.enabled_games(guild_settings_key(guild_id))):
+        games = tuple(await table.enabled_games(chat))
+        # A table running in another channel keeps its game's commands (issue 22).
+        guild = self.get_guild(guild_id)
+        places = set(self.adapter.channels.get(guild_id, ()))
+        if guild is not None:
+            places |= {c.id for c in (*guild.text_channels, *guild.threads)}
+        opened = getattr(table, "open_games", None)
+        if callable(opened):
+            running = await opened([chat_key(c) for c in sorted(places)])
+            games += tuple(dict.fromkeys(g for g in running.values() if g not in games))
+        if games != tuple(await table.enabled_games(guild_settings_key(guild_id))):
             await table.enable_games(guild_settings_key(guild_id), games)
             await self.sync_guild(guild_id)
 

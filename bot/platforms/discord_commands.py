@@ -12,8 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.grammar import is_merged
-from bot.i18n import MERGED_HELP
+from bot.grammar import is_merged, shared_help
 from bot.service import args_kind
 from engine.core.errors import N_
 from engine.core.protocol import ArgSpec, CommandSpec
@@ -65,6 +64,18 @@ _ELLIPSIS = "…"
 def chat_key(channel_id: int) -> str:
     """The table's key for a channel or thread (threads have their own id)."""
     return f"{KEY_PREFIX}{channel_id}"
+
+
+def channel_name(
+    guild_id: int | None, guild: str | None, channel_id: int | None, channel: str | None
+) -> tuple[str | None, str | None]:
+    """(title, link) of a server's channel or thread (issue 17): "Server #channel" and its jump
+    URL; nothing for a DM."""
+    if guild_id is None or not channel_id:
+        return None, None
+    where = f"#{channel}" if channel else None
+    title = " ".join(p for p in (guild, where) if p) or None
+    return title, f"https://discord.com/channels/{guild_id}/{channel_id}"
 
 
 def user_key(user_id: int) -> str:
@@ -283,10 +294,21 @@ def plan_command_set(
     """The slash commands of a server that plays `games`: the table's own commands always,
     then the commands of those games only (a name the table has is the table's)."""
     fixed = {spec.name for spec in table_specs}
-    specs = list(table_specs)
+    specs = [_new_for(spec, games) if spec.name == NEW_COMMAND else spec for spec in table_specs]
     for game in games:
         specs += [s for s in game_specs.get(game, ()) if s.name not in fixed]
     return plan_commands(specs)
+
+
+def _new_for(spec: CommandSpec, games: Sequence[str]) -> CommandSpec:
+    """/new offering only `games` (a server's enabled games) as the game to open."""
+    args = tuple(
+        replace(a, choices=tuple(c for c in a.choices if c in games))
+        if a.name == "game" and a.choices
+        else a
+        for a in spec.args
+    )
+    return replace(spec, args=args)
 
 
 def _agreeing_args(group: Sequence[CommandSpec]) -> tuple[ArgSpec, ...] | None:
@@ -319,7 +341,7 @@ def _plan_group(name: str, group: Sequence[CommandSpec]) -> CommandPlan:
     helps = list(dict.fromkeys(spec.help for spec in group if spec.help))
     # A command several games share: one game-neutral description (translated whole by the
     # translator), never one game's nor the games' glued together.
-    source = MERGED_HELP if len(helps) > 1 or is_merged(first) else (first.help or name)
+    source = shared_help(name) if len(helps) > 1 or is_merged(first) else (first.help or name)
     args: tuple[ArgSpec, ...] | None = first.args
     if any(spec.args != first.args for spec in group[1:]):
         args = _agreeing_args(group)

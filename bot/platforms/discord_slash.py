@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.platforms.discord_commands import CHOICE_LIMIT, DESCRIPTION_LIMIT, CommandPlan, OptionPlan
+from bot import i18n
+from bot.platforms.discord_commands import (
+    CHOICE_LIMIT,
+    DESCRIPTION_LIMIT,
+    CommandPlan,
+    OptionPlan,
+    shorten,
+)
 
 if TYPE_CHECKING:
     from bot.platforms.discord_bot import DiscordAdapter
@@ -129,3 +136,41 @@ def make_command(
         callback=decorated,
         allowed_contexts=contexts,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Translation of descriptions (bot.i18n catalogs; English when a language has none)
+# --------------------------------------------------------------------------------------------
+
+
+class I18nTranslator(app_commands.Translator):
+    """Localises command descriptions, option descriptions and choice names with bot.i18n.
+
+    Names of commands and options stay English: they are the chat grammar. A string without a
+    translation returns None, so Discord shows the English text.
+    """
+
+    LOCATIONS = frozenset(
+        {
+            app_commands.TranslationContextLocation.command_description,
+            app_commands.TranslationContextLocation.parameter_description,
+            app_commands.TranslationContextLocation.choice_name,
+        }
+    )
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if context.location not in self.LOCATIONS:
+            return None
+        lang = i18n.normalize(locale.value)
+        if lang == "en":
+            return None
+        source = string.extras.get("source", string.message)
+        translated = i18n.translator(lang).gettext(source)
+        if not translated or translated == source:
+            return None
+        return shorten(translated)

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
+    BotCommandScopeChat,
     CallbackQuery,
     Chat,
     InputMediaPhoto,
@@ -73,10 +74,13 @@ from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     KEY_PREFIX,
     MESSAGE_LIMIT,
     chat_key,
+    chat_name,
     command_text,
     format_text,
     keyboard,
+    menu_for,
     message_chat_key,
+    message_chat_name,
     needs_admin,
     parse_chat_key,
     parse_user_key,
@@ -189,18 +193,33 @@ class TelegramAdapter:
         self.table.register_delivery(PLATFORM, self.deliver)
         await self.publish_menus()
 
-    async def publish_menus(self) -> None:
+    async def publish_menus(self, chat_id: int | None = None) -> None:
+        """The command menu in every language: the bot's default one, or (`chat_id`) the one
+        of a chat that plays only some games (/settings games=...: the table's commands and
+        those games' only, issue 22)."""
+        games = None
+        enabled = getattr(self.table, "enabled_games", None)
+        if chat_id is not None and callable(enabled):
+            games = await enabled(chat_key(chat_id))
+        scope = BotCommandScopeChat(chat_id) if chat_id is not None else None
         languages: list[tuple[str | None, str | None]] = [(None, None)]
         languages += [(lang, telegram_language_code(lang)) for lang in LANGUAGES if lang != "en"]
         for lang, code in languages:
             commands = []
-            for name, description in self.table.command_menu(lang):
+            menu = (
+                self.table.command_menu(lang)
+                if games is None
+                else menu_for(self.table, games, lang)
+            )
+            for name, description in menu:
                 name = name.lstrip("/").lower()
                 description = " ".join(description.split())[:MENU_DESCRIPTION_LIMIT]
                 if COMMAND_NAME.match(name) and description:
                     commands.append(BotCommand(name, description))
             try:
-                await self.bot.set_my_commands(commands[:MENU_LIMIT], language_code=code)
+                await self.bot.set_my_commands(
+                    commands[:MENU_LIMIT], scope=scope, language_code=code
+                )
             except TelegramError:
                 log.exception("telegram: set_my_commands failed for language %s", code or "default")
 
@@ -213,6 +232,7 @@ class TelegramAdapter:
             return
         key = message_chat_key(message)
         text = command_text(message.text)
+        title, link = message_chat_name(message)
         async with self._lock(key):
             inbound = Inbound(
                 platform=PLATFORM,
@@ -224,8 +244,12 @@ class TelegramAdapter:
                 text=text,
                 is_admin=await self._is_admin(message.chat, user, message, text),
                 is_private=message.chat.type == ChatType.PRIVATE,
+                chat_title=title,
+                chat_link=link,
             )
             await self._answer_all(update, inbound, await self._handle(inbound))
+        if text.startswith("/settings") and "games=" in text and not inbound.is_private:
+            await self.publish_menus(message.chat.id)  # this chat's games' commands only
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -238,6 +262,11 @@ class TelegramAdapter:
             return
         key = (
             message_chat_key(message) if isinstance(message, Message) else chat_key(message.chat.id)
+        )
+        title, link = (
+            message_chat_name(message)
+            if isinstance(message, Message)
+            else chat_name(message.chat, None, message.message_id)
         )
         async with self._lock(key):
             outs: list[Outbound] = []
@@ -252,11 +281,17 @@ class TelegramAdapter:
                     payload=query.data,
                     is_admin=await self._is_admin(message.chat, query.from_user, None, query.data),
                     is_private=message.chat.type == ChatType.PRIVATE,
+                    chat_title=title,
+                    chat_link=link,
                 )
                 outs = await self._handle(inbound)
             finally:
                 # Every press is answered, or the user's client shows a spinner for a while.
-                await self._answer(query, next((o.toast for o in outs if o.toast), None))
+                # A press that only earns a refusal ("out of date") is an alert the presser
+                # must dismiss, not a post in the group (issue 22).
+                toast = next((o for o in outs if o.toast), None)
+                alert = toast is not None and _told_by_toast(toast, user_key(query.from_user.id))
+                await self._answer(query, toast.toast if toast else None, alert=alert)
             answers = [o for o in outs if not _told_by_toast(o, inbound.user_key)]
             await self._answer_all(update, inbound, answers)
 
@@ -335,9 +370,11 @@ class TelegramAdapter:
         """After every handler group: the update is handled; the inbox forgets it."""
         await self.table.update_done(PLATFORM, str(update.update_id))
 
-    async def _answer(self, query: CallbackQuery, toast: str | None) -> None:
+    async def _answer(self, query: CallbackQuery, toast: str | None, alert: bool = False) -> None:
         try:
-            await query.answer(text=toast[:TOAST_LIMIT] if toast else None)
+            await query.answer(
+                text=toast[:TOAST_LIMIT] if toast else None, show_alert=alert or None
+            )
         except TelegramError:
             # Too late (the query expired) or already answered: nothing the user can see.
             log.warning("telegram: could not answer callback query %s", query.id, exc_info=True)

@@ -9,6 +9,7 @@ from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
 from engine.hexania import commands, rules
 from engine.hexania.bots import BOTS
+from engine.hexania.forced import forced_action
 from engine.hexania.options import OPTIONS
 
 
@@ -21,8 +22,9 @@ class Hexania(ModularGame):
     max_players = rules.MAX_PLAYERS
     options = OPTIONS
     bots: dict[str, BotFn] = BOTS
-    # Nothing optional: one player acts at a time, every move on his turn, all public.
-    capabilities = Capabilities()
+    # One player acts at a time, every move on his turn, all public; /end is forced only when
+    # nothing is affordable after acting (forced.py).
+    capabilities = Capabilities(forced_moves=True)
 
     # --- rules (pure) ---
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
@@ -42,6 +44,9 @@ class Hexania(ModularGame):
 
     def is_over(self, state: State) -> bool:
         return rules.is_over(state)
+
+    def forced_action(self, state: State, player: str) -> Action | None:
+        return forced_action(state, player)
 
     def result(self, state: State) -> Ranking:
         return rules.result(state)

@@ -6,6 +6,8 @@ from typing import Any
 
 from engine.core import N_, Rng
 from engine.iec import choices as ch
+from engine.iec import together
+from engine.iec.model import acting
 from engine.iec.orders import _bad, _cell, _own_building, standing
 from engine.iec.rules import (
     PHASE_ACTIONS,
@@ -86,7 +88,7 @@ def _source(state: State, b: dict[str, Any], action: Action) -> str | None:
 def _check_turn(state: State, player: str, kind: str) -> None:
     if state["over"]:
         raise _bad("IEC-S-9", N_("The game is over."))
-    if state["actor"] != player:
+    if player not in acting(state):
         raise _bad("IEC-S-10.4", N_("It is not your turn."))
     if kind not in PHASE_ACTIONS.get(state["phase"], ()):
         raise _bad(
@@ -662,7 +664,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     events: list[Event] = []
     in_turn = (
         not state["over"]
-        and state["actor"] == player
+        and player in acting(state)
         and kind in PHASE_ACTIONS.get(state["phase"], ())
     )
     if kind in STANDING and not in_turn:
@@ -673,6 +675,12 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if kind not in HANDLERS:
         raise _bad("syntax", N_("Unknown action {action}."), action=kind)
     _check_turn(state, player, kind)
+    if "actors" in state:  # rules version 2: a phase declared by everybody at once
+        together.declare(state, player, action, events)
+        if not state["actors"]:
+            together.resolve(state, events)
+            advance(state, events)
+        return state, events
     HANDLERS[kind](state, player, action, events)
     if not state["over"] and player not in state["done"]:
         auto_activate(state, player, state["phase"], events)
@@ -692,9 +700,13 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
 
 
 def legal_actions(state: State, player: str) -> list[Action]:
-    """The phase actions open to the actor (a sample for mine laying); standing orders aside."""
-    if state["over"] or state["actor"] != player:
+    """The phase actions open to the actor (a sample for mine laying); standing orders aside.
+    In a phase declared at once (rules version 2), those still open after his own
+    declarations (together.planned)."""
+    if state["over"] or player not in acting(state):
         return []
+    if state.get("pending", {}).get(player):
+        state = together.planned(state, player)
     ph = state["phase"]
     out: list[Action] = []
     if ph == 3:
@@ -776,5 +788,7 @@ def legal_actions(state: State, player: str) -> list[Action]:
     out.append({"type": "done"})
     return out
 
+
+together.register(HANDLERS)
 
 __all__ = ["SIMPLE", "Rng", "apply", "legal_actions"]

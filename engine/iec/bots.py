@@ -16,6 +16,7 @@ from typing import Any
 from engine.core import Action, BotFn, Rng, State
 from engine.core.search import lazy_bot
 from engine.iec import choices as ch
+from engine.iec import together
 from engine.iec.actions import legal_actions
 from engine.iec.rules import (
     DELIVERING,
@@ -629,6 +630,8 @@ def _secret_orders(state: State, player: str) -> Action | None:
 
 
 def economic_bot(state: State, player: str, rng: Rng) -> Action:
+    # Rules version 2: a phase declared at once is judged after its own declarations.
+    state = together.planned(state, player)
     order = _standing_update(state, player) or _secret_orders(state, player)
     if order is not None:
         return order

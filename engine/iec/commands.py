@@ -10,7 +10,6 @@ from engine.core import (
     ArgSpec,
     CommandSpec,
     Event,
-    OptionSpec,
     ParseError,
     Reply,
     State,
@@ -22,6 +21,8 @@ from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
 from engine.iec.lines import _tech_name, kind_name
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
+from engine.iec.model import acting as rules_acting
+from engine.iec.options import OPTIONS as OPTIONS  # re-exported: the game's options
 from engine.iec.rules import (
     PHASE_NAMES,
     has_tech,
@@ -34,18 +35,9 @@ from engine.iec.rules import (
     tech_cost,
     tech_mode,
 )
-from engine.iec.scenario import GOODS, KINDS, RECIPES, load, scenario_ids
+from engine.iec.scenario import GOODS, KINDS, RECIPES, load
 from engine.iec.techs import TECHS
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "scenario",
-        N_("Scenario file (map, deposits, parameters)"),
-        "chat_standard",
-        tuple(scenario_ids()),
-    ),
-    OptionSpec("mine_war", N_("Mine War expansion"), "on", ("on", "off")),
-)
+from engine.iec.together import planned
 
 _CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
 COMMANDS: tuple[CommandSpec, ...] = (
@@ -668,21 +660,29 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     if state["over"]:
         ranking = " > ".join(", ".join(g) for g in _result(state))
         return _t_fmt(t, N_("Game over. Ranking: {ranking}."), ranking=ranking)
-    actor = state["actor"]
+    acting = rules_acting(state)
+    together = "actors" in state
     head = _t_fmt(
         t,
-        N_("Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Waiting for {actor}."),
+        N_(
+            "Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Everybody decides at "
+            "once, in secret; waiting for {actors}."
+        )
+        if together
+        else N_("Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Waiting for {actor}."),
         turn=state["turn"],
         turns=param(state, "turns"),
         ph=state["phase"],
         name=t.gettext(PHASE_NAMES[state["phase"]]),
         r=state["radiation"],
-        actor=actor,
+        actor=state["actor"],
+        actors=", ".join(acting),
     )
     parts = [head]
-    if player is not None and player == actor:
-        parts += _quote(state, player, t)
-        if _done_accepted(state, player):
+    if player is not None and player in acting:
+        mine = planned(state, player)  # after his own declarations (rules version 2)
+        parts += _quote(mine, player, t)
+        if _done_accepted(mine, player):
             parts.append(t.gettext("/done when finished."))
     if player is not None and player in state["players"]:
         stores = "; ".join(f"{st['cell']}: {_goods(st)}" for st in own(state, player, "storage"))
@@ -721,10 +721,11 @@ _BUTTON_TEXT = {
 
 def buttons(state: State, player: str, t: Translator | None = None) -> list[tuple[str, str]]:
     """Small choices as (label, command); labels are translated when `t` is given."""
-    if state["over"] or state["actor"] != player:
+    if player not in rules_acting(state):
         return []
     from engine.iec.actions import legal_actions
 
+    state = planned(state, player)  # rules version 2: after his own declarations
     tr: Translator = t if t is not None else _English()
     out: list[tuple[str, str]] = []
     for a in legal_actions(state, player):

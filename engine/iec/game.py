@@ -19,12 +19,17 @@ from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
 from engine.iec import actions, commands, rules
 from engine.iec.bots import BOTS
+from engine.iec.forced import forced_action
+from engine.iec.model import acting
 
 
 class IEC(ModularGame):
     # Standing orders and private choices off turn; private events (secret technologies,
-    # face-down mines); a phase asks one company at a time.
-    capabilities = Capabilities(standing_orders=True, private_events=True)
+    # face-down mines, declarations); rules version 2 asks every company at once in the
+    # phases of model.SIMULTANEOUS_PHASES (together.py); forced /done: forced.py.
+    capabilities = Capabilities(
+        standing_orders=True, private_events=True, forced_moves=True, simultaneous=True
+    )
 
     id = "iec"
     name = N_("Interplanetary Exploitation Companies")
@@ -38,13 +43,16 @@ class IEC(ModularGame):
         return rules.setup(players, options, seed)
 
     def current_players(self, state: State) -> list[str]:
-        return [] if state["over"] or state["actor"] is None else [state["actor"]]
+        return acting(state)
 
     def legal_actions(self, state: State, player: str) -> list[Action]:
         return actions.legal_actions(state, player)
 
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
         return actions.apply(state, player, action)
+
+    def forced_action(self, state: State, player: str) -> Action | None:
+        return forced_action(state, player)
 
     def anytime(self, action: Action) -> bool:
         """Standing orders and private choices any seated player may send off turn (the table

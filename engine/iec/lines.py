@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, Event, State, Translator
-from engine.iec.rules import available_techs, scen, tech_cost, tech_mode
+from engine.iec.rules import PHASE_NAMES, available_techs, scen, tech_cost, tech_mode
 from engine.iec.techs import TECH_EFFECTS, TECHS
 
 # Display names of the building kinds (the state keeps the English ids of KINDS).
@@ -180,6 +180,11 @@ _EVENT_TEXT = {
     "eliminated": N_("{player} is eliminated: {vp} VP become {final_vp}."),
     "subsidy": N_("{player} receives a subsidised {kind_name} on {cell}."),
     "game_over": N_("Game over. Ranking: {ranking_text}."),
+    # Rules version 2, a phase declared by everybody at once (together.py).
+    "declaration_done": N_("{player} has decided ({phase_name})."),
+    "declaration_lapsed": N_(
+        "{player}'s declared {action_name} no longer applies when its turn comes; it lapses."
+    ),
 }
 
 
@@ -205,7 +210,45 @@ _PRIVATE_TEXT = {
     "tech_chosen": N_("Only you know: you discovered {tech_name} (cost {cost})."),
     "peeked": N_("Remote Drilling: area {area} holds one of {deposits_text}."),
     "order_set": N_("Standing order saved."),
+    "declared": N_(
+        "Only you know: {action_text} ({phase_name}). It is carried out when everybody has decided."
+    ),
 }
+
+# What a declaration (rules version 2) asks for, in the owner's private line.
+_DECLARED_TEXT = {
+    "power": N_("power {cells}"),
+    "lay": N_("real mine on {real}, fakes on {fake}"),
+    "relocate": N_("move your token from {src} to {dst}"),
+    "transmit": N_("transmit from {cell}"),
+    "research": N_("research in the laboratory on {cell}"),
+    "tech": N_("discover {tech_name}"),
+}
+# The moves a lapsed declaration names (public: the move type only).
+_ACTION_NAMES = {
+    "power": N_("power list"),
+    "lay": N_("mine laying"),
+    "relocate": N_("token move"),
+    "transmit": N_("transmission"),
+    "research": N_("research"),
+    "tech": N_("technology"),
+}
+
+
+def _declared_text(action: dict[str, Any], t: Translator) -> str:
+    template = _DECLARED_TEXT.get(str(action.get("type")))
+    if template is None:
+        return str(action.get("type", ""))
+    params = {
+        "cells": ", ".join(action.get("buildings") or []) or "-",
+        "real": ", ".join(action.get("real") or []) or "-",
+        "fake": ", ".join(action.get("fake") or []) or "-",
+        "src": action.get("from", ""),
+        "dst": action.get("to", ""),
+        "cell": action.get("building") or "-",
+        "tech_name": _tech_name(t, action.get("tech")),
+    }
+    return _fill(t.gettext(template), params)
 
 
 def _tech_name(t: Translator, tech: Any) -> str:
@@ -227,6 +270,10 @@ def _event_params(event: Event, t: Translator) -> dict[str, Any]:
     params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
     params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
     params["ranking_text"] = " > ".join(", ".join(g) for g in event.get("ranking", []))
+    phase = event.get("phase")
+    params["phase_name"] = t.gettext(PHASE_NAMES[phase]) if phase in PHASE_NAMES else ""
+    name = _ACTION_NAMES.get(str(event.get("action", "")))
+    params["action_name"] = t.gettext(name) if name else ""
     return params
 
 
@@ -269,4 +316,6 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
     params["tech_name"] = _tech_name(t, secret.get("tech"))
     params["deposits_text"] = " / ".join(str(d) for d in secret.get("deposits", []))
     params["area"] = secret.get("area", params.get("area"))
+    action = secret.get("action")
+    params["action_text"] = _declared_text(action, t) if isinstance(action, dict) else ""
     return _fill(t.gettext(msg), params)

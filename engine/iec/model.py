@@ -307,3 +307,28 @@ def power_slots(state: State, player: str) -> int:
     pl = state["players"][player]
     cap, n = reactor_capacity(state, player)
     return max(0, cap + pl["received"] - pl["given"] - n)
+
+
+# Phases whose choices are declared by everybody at once in rules version 2 (issue 17): in
+# each, what a player may do depends only on his own buildings, goods, tokens, technologies
+# and the phase's public facts, never on what another player does in the same phase (IEC-M-21,
+# IEC-S-10.4): 3 power (Intergrid gifts are standing orders settled when the phase begins),
+# 5 mine laying (a token may share a cell with other players' tokens, IEC-20), 10
+# transmission, 11 science, 14 technologies. Phases 6-9 stay in turn: a site, a build, a mine
+# or a missile changes what the next player may do.
+SIMULTANEOUS_PHASES = (3, 5, 10, 11, 14)
+
+
+def rules_version(state: State) -> int:
+    """1 for games stored before issue 17 (no value recorded), else the recorded version."""
+    return int(state.get("rules_version", 1))
+
+
+def acting(state: State) -> list[str]:
+    """Who must act now: everybody still declaring in a simultaneous phase (`actors`), else
+    the one `actor` of a phase played in turn."""
+    if state["over"]:
+        return []
+    if "actors" in state:
+        return list(state["actors"])
+    return [] if state["actor"] is None else [state["actor"]]

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction
 from engine.iec import choices as ch
+from engine.iec.model import acting
 from engine.iec.rules import (
     DELIVERING,
     INTERACTIVE,
@@ -63,7 +64,7 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
                 raise _bad("IEC-15.2", N_("{cell} is not one of your buildings to power."), cell=c)
         if len(set(cells)) != len(cells):
             raise _bad("IEC-15.2", N_("A building is listed twice."))
-        in_phase = state["phase"] == 3 and state["actor"] == player
+        in_phase = state["phase"] == 3 and player in acting(state)
         if in_phase and len(cells) > power_slots(state, player):
             raise _bad(
                 "IEC-15.1",

@@ -94,6 +94,7 @@ DEPOSITS = N_("Deposits: {list}")
 UNKNOWN = N_("unknown")
 YOU = N_("you")
 NEXT = N_("{player} is next")
+AT_ONCE = N_("{players} decide at once")
 CAPTION = N_("Turn {turn}, {name}")
 BUILT = N_("{player} built on {cells}")
 TOKENS = N_("{player} laid tokens on {cells}")
@@ -269,6 +270,9 @@ class _Panel:
             pen.text((x, y), w(RADIATION, r=v["radiation"]), NAME, "number", bold=True)
         y += NAME + 12
         actor = v.get("actor")
+        actors = v.get("actors") or []  # rules version 2: a phase declared at once
+        if len(actors) == 1:
+            actor = actors[0]
         if v.get("over"):
             ranking = [p for p in v["seats"] if not v["players"][p]["eliminated"]]
             if pen is not None:
@@ -280,6 +284,18 @@ class _Panel:
                 pen.d.rectangle((x, y, x + 22, y + 22), fill=_seat_rgb(v, actor), outline=INK)
                 pen.text(
                     (x + 32, y), w(TO_ACT, player=actor), NAME, "name", bold=True, max_w=width - 40
+                )
+            y += NAME + 18
+        elif len(actors) > 1:
+            if pen is not None:
+                pen.d.rounded_rectangle((x - 8, y - 5, x + width, y + NAME + 9), 8, HILITE)
+                pen.text(
+                    (x, y),
+                    w(AT_ONCE, players=", ".join(actors)),
+                    NAME,
+                    "name",
+                    bold=True,
+                    max_w=width,
                 )
             y += NAME + 18
         if pen is not None:
@@ -374,6 +390,8 @@ def _caption(
         head = w(CAPTION, turn=view["turn"], name=name)
         if view.get("actor"):
             head += " — " + w(NEXT, player=view["actor"])
+        elif view.get("actors"):
+            head += " — " + w(AT_ONCE, players=", ".join(view["actors"]))
     parts = []
     for p in view["seats"]:
         if p in built:

@@ -17,6 +17,7 @@ from engine.core.rng import new_rng_state
 from engine.iec import production, secret
 from engine.iec.choices import has_choice
 from engine.iec.model import (
+    SIMULTANEOUS_PHASES,
     Event,
     State,
     _discover,  # noqa: F401 (re-exported)
@@ -48,6 +49,7 @@ from engine.iec.model import (
     powered,  # noqa: F401 (re-exported)
     public_tech,
     reactor_capacity,
+    rules_version,
     scen,
     stock,  # noqa: F401 (re-exported)
     tech_cost,  # noqa: F401 (re-exported)
@@ -191,11 +193,17 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
         raise IllegalAction(
             "IEC-S-25", N_("This scenario needs {lo} to {hi} players."), lo=lo, hi=hi
         )
+    version = str(options.get("rules_version", "1"))
+    if version not in ("1", "2"):
+        raise IllegalAction("IEC-S-0", N_("rules_version must be 1 or 2."))
     war = options.get("mine_war", "on" if s.params["mine_war"] else "off")
     if war not in ("on", "off"):
         raise IllegalAction("IEC-S-8", N_("mine_war must be on or off."))
     state: State = {
         "game": "iec",
+        # Version 2 declares the SIMULTANEOUS_PHASES by everybody at once (together.py); a
+        # game stored before the option existed has no value and replays in turn.
+        "rules_version": int(version),
         "scenario": scen_id,
         "mine_war": war == "on",
         "rng": new_rng_state(seed),
@@ -516,7 +524,13 @@ def advance(state: State, events: list[Event]) -> None:
             if state["over"]:
                 return
         ph = state["phase"]
-        if ph in INTERACTIVE and phase_active(state, ph):
+        if ph in INTERACTIVE and phase_active(state, ph) and at_once(state, ph):
+            if "actors" not in state:
+                _open_declarations(state, ph, events)
+            if state["actors"]:
+                return
+            del state["actors"]  # everybody declared; together.resolve carried them out
+        elif ph in INTERACTIVE and phase_active(state, ph):
             for p in state["phase_order"][str(ph)]:
                 if p in state["done"] or state["players"][p]["eliminated"]:
                     continue
@@ -526,6 +540,28 @@ def advance(state: State, events: list[Event]) -> None:
                     return
                 state["done"].append(p)
         _end_phase(state, events)
+
+
+def at_once(state: State, ph: int) -> bool:
+    """Rules version 2: phase `ph` is declared by everybody at once (SIMULTANEOUS_PHASES)."""
+    return rules_version(state) >= 2 and ph in SIMULTANEOUS_PHASES
+
+
+def _open_declarations(state: State, ph: int, events: list[Event]) -> None:
+    """Everybody with a real choice in phase `ph` declares at once (the same question as in
+    turn, asked of all together); the others are done. Declarations are kept in `pending`
+    until the last is made (together.py)."""
+    actors: list[str] = []
+    for p in state["phase_order"][str(ph)]:
+        if p in state["done"] or state["players"][p]["eliminated"]:
+            continue
+        auto_activate(state, p, ph, events)
+        if has_choice(state, p, ph):
+            actors.append(p)
+        else:
+            state["done"].append(p)
+    state["actors"] = actors
+    state["pending"] = {p: [] for p in actors}
 
 
 # ---------------------------------------------------------------- result and view
@@ -561,6 +597,11 @@ def view(state: State, player: str | None) -> dict[str, Any]:
     v: dict[str, Any] = json.loads(json.dumps(state))
     del v["rng"]
     v["viewer"] = player
+    # Rules version 2: declarations stay secret until all are made (together.py); each
+    # player sees his own only.
+    pending = v.pop("pending", None)
+    if pending is not None:
+        v["my_pending"] = list(pending.get(player, [])) if player is not None else []
     for t in v["tokens"]:
         if not t["up"] and t["owner"] != player:
             del t["real"]

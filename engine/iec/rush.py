@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.core import Action, Rng, State
 from engine.iec import choices as ch
+from engine.iec import together
 from engine.iec.bots import economic_bot, power_ranking
 from engine.iec.rules import own, power_slots, scen, stock
 
@@ -93,6 +94,7 @@ def _fire(state: State, player: str) -> Action | None:
 
 
 def rush_bot(state: State, player: str, rng: Rng) -> Action:
+    state = together.planned(state, player)  # rules version 2: after its own declarations
     ph = state["phase"]
     act: Action | None = None
     if ph == 3:

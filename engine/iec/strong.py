@@ -59,6 +59,13 @@ DEFAULT_ORDERS: dict[str, Any] = {
 def determinise(state: State, player: str, rng: Rng) -> State:
     world: State = copy_state(state)
     reseed(world, rng)
+    # Rules version 2: the rivals' declarations in a phase declared at once are secret; the
+    # world knows the player's own only (the rivals then declare nothing more there).
+    pending = world.get("pending")
+    if pending is not None:
+        for name in pending:
+            if name != player:
+                pending[name] = []
     # Opponent model (not hidden information): in half the worlds the rivals play the
     # launcher rush in the rollouts, so the search learns to meet an aggressive rival too.
     world[MODEL] = {"searcher": player, "rush": rng.below(2) == 0}

@@ -26,6 +26,7 @@ from engine.core.protocol import (
 )
 from engine.powergrid import commands, rules
 from engine.powergrid.bots import BOTS
+from engine.powergrid.forced import forced_action
 from engine.powergrid.legal import legal_actions
 from engine.powergrid.options import OPTIONS
 from engine.powergrid.rules_index import RULES_COMMANDS, RULES_INDEX
@@ -51,6 +52,7 @@ class PowerGrid(ModularGame):
         private_events=True,
         rules_index=True,
         default_move=True,
+        forced_moves=True,
         simultaneous=True,
     )
 
@@ -113,6 +115,11 @@ class PowerGrid(ModularGame):
         if opens:
             return min(opens, key=lambda a: (a.get("bid", 0), a.get("plant", 0)))
         return legal[0] if legal else None
+
+    def forced_action(self, state: State, player: str) -> Action | None:
+        """The pass, /done or empty power declaration left to a player with nothing to decide
+        (issue 17; forced.py)."""
+        return forced_action(state, player)
 
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []

@@ -31,7 +31,7 @@ from engine.core.protocol import Action, BotFn
 from engine.core.search import lazy_bot
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
-from engine.powergrid_alt import ending, quotes
+from engine.powergrid_alt import ending, purchase, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.legal import legal_actions
@@ -71,8 +71,8 @@ def heuristic_bot(state: State, player: str, rng: Rng) -> Action:
         return _choose_plant(state, player)
     if want == "bid":
         return _bid(state, player)
-    if want == "buy":
-        return _buy(state, player)
+    if want == "buy":  # version 2: after its own declared purchases (purchase.py)
+        return _buy(purchase.planned(state, player), player)
     if want == "build":
         return _build(state, player)
     if want == "power":

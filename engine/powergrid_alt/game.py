@@ -12,11 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.core.errors import N_
-from engine.core.protocol import Action, BotFn, Capabilities, OptionSpec, State
+from engine.core.errors import N_, IllegalAction
+from engine.core.protocol import (
+    Action,
+    BotFn,
+    Capabilities,
+    Event,
+    OptionSpec,
+    State,
+    Translator,
+)
 from engine.powergrid.game import PowerGrid
 from engine.powergrid_alt import ending, rules
 from engine.powergrid_alt.bots import BOTS
+from engine.powergrid_alt.forced import forced_action
 from engine.powergrid_alt.legal import legal_actions
 from engine.powergrid_alt.options import OPTIONS
 from engine.powergrid_alt.view import view
@@ -30,9 +39,16 @@ class PowerGridAlt(PowerGrid):
     chat_module = "engine.powergrid_alt.commands"
     render_module = "engine.powergrid_alt.render"
     # The end vote goes off turn; the variant rewrites phases 4-5 (ALT-n), so the base PG
-    # rules index would mislead (none here); the bureaucracy keeps the turn (no simultaneous
-    # phase); the base's default move (most cities powered, else pass or done) still fits.
-    capabilities = Capabilities(standing_orders=True, default_move=True)
+    # rules index would mislead (none here); the base's default move (most cities powered,
+    # else pass or done) still fits. Rules version 2 declares Phases 3 and 5 by everybody at
+    # once, a purchase privately (purchase.py); forced moves: forced.py (issue 17).
+    capabilities = Capabilities(
+        standing_orders=True,
+        default_move=True,
+        private_events=True,
+        forced_moves=True,
+        simultaneous=True,
+    )
 
     def __init__(self) -> None:
         self.bots: dict[str, BotFn] = dict(BOTS)
@@ -54,6 +70,31 @@ class PowerGridAlt(PowerGrid):
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view(state, player)
+
+    def default_action(self, state: State, player: str) -> Action | None:
+        """As the base game's, except the power choice is judged by the cities it powers
+        (ALT-32) without playing it: in rules version 2 a declaration powers nothing yet."""
+        if rules.expected(state) == "power" and player in rules.current_players(state):
+
+            def powered(action: Action) -> tuple[int, int]:
+                try:
+                    _plants, cities = rules.power_check(state, player, action)
+                except IllegalAction:
+                    return (-1, 0)
+                return (len(cities), -len(action.get("plants") or []))
+
+            choices = [a for a in self.legal_actions(state, player) if a.get("type") == "power"]
+            return max(choices, key=powered) if choices else None
+        return super().default_action(state, player)
+
+    def forced_action(self, state: State, player: str) -> Action | None:
+        return forced_action(state, player)
+
+    def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
+        """The owner's line of a private event (a purchase declared in version 2), from the
+        chat layer (imported on first use)."""
+        line: str | None = self._chat().describe_private_event(state, event, t)
+        return line
 
     def anytime(self, action: Action) -> bool:
         """No standing orders; only the table vote to end by agreement goes off turn."""

@@ -15,7 +15,7 @@ from engine.core import IllegalAction
 from engine.powergrid import legal as base_legal
 from engine.powergrid import market as mk
 from engine.powergrid.data import RESOURCES
-from engine.powergrid_alt import ending
+from engine.powergrid_alt import ending, purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 
@@ -59,7 +59,10 @@ def _ok(state: State, player: str, action: Action) -> bool:
 
 
 def buy_actions(state: State, player: str) -> list[Action]:
+    """Every purchase open now; in version 2 after the player's own declared purchases (the
+    market as it stands: nobody else's declaration is known, purchase.py)."""
     out: list[Action] = [{"type": "done"}]
+    state = purchase.planned(state, player)
     money = state["players"][player]["money"]
     for plant in r.built_plants(state, player):
         for res in RESOURCES:

@@ -83,7 +83,7 @@ def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
     trial = json.loads(json.dumps(state))
     r._line(trial, player, {"type": "line", "cities": cities}, [])
     end = plan["nodes"][-1]
-    if r.qualifying_lines(trial, end) or end in r._plant_nodes(trial, player):
+    if r.qualifying_lines(trial, end) or end in r.plant_nodes(trial, player):
         out["income2"] = r.city_income2(trial, player, end)
     return out
 

@@ -16,6 +16,7 @@ from engine.core.search import Budget, Decision, Glue, margin_value, rank_value,
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
 from engine.powergrid.strong import determinise
+from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.bots import heuristic_bot
 
@@ -62,12 +63,33 @@ def evaluate(state: State, player: str) -> float:
     return margin_value(_score(state, player), others, 25.0)
 
 
+def determinise_alt(state: State, player: str, rng: Rng) -> State:
+    """The base game's determinisation, with the secret declarations of version 2 replaced:
+    the others' declared purchases are unknown (dropped), their power declarations guessed
+    (every runnable plant); the player's own are kept."""
+    hidden = {k: state[k] for k in (r.POWER_DECLARED, purchase.DECLARED) if k in state}
+    world = determinise({k: v for k, v in state.items() if k not in hidden}, player, rng)
+    powers = hidden.get(r.POWER_DECLARED)
+    if powers is not None:
+        world[r.POWER_DECLARED] = {
+            name: dict(action)
+            if name == player
+            else {"type": "power", "plants": r.runnable(world, name)}
+            for name, action in powers.items()
+        }
+    buys = hidden.get(purchase.DECLARED)
+    if buys is not None:
+        mine = buys.get(player)
+        world[purchase.DECLARED] = {} if mine is None else {player: [dict(x) for x in mine]}
+    return world
+
+
 def glue() -> Glue:
     from engine.powergrid_alt import GAME
 
     return Glue(
         game=GAME,
-        determinise=determinise,
+        determinise=determinise_alt,
         candidates=candidates,
         policy=heuristic_bot,
         evaluate=evaluate,

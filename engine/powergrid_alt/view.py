@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.powergrid.data import PLANTS
 from engine.powergrid.view import markets_view
+from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map, mse2
 
@@ -98,7 +99,12 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "thresholds": {"step2": r.step2_threshold(state), "tps_per_city": r.MAX_TPS},
         "idle_rounds": state["idle"],
         "end_vote": _vote_view(state),
-        "log": [dict(e) for e in state["log"]],
+        # Private entries (a purchase declared in version 2) reach their owner only.
+        "log": [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer],
+        # Version 2: the viewer's own purchases declared so far; nobody else's declaration
+        # (purchase or power) is shown before all are carried out.
+        "rules_version": int(state.get("rules_version", 1)),
+        "my_declared_buys": purchase.declared(state, viewer) if viewer is not None else [],
         "ranking": [list(g) for g in state["ranking"]] if state["ranking"] else None,
     }
 

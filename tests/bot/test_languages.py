@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.grammar import is_merged
+from bot.grammar import is_merged, shared_help
 from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, tr
 from bot.messages import Inbound, Outbound
 from bot.platforms.telegram import build_application, running
@@ -286,8 +286,8 @@ def test_menu_descriptions_are_one_piece_each_never_games_glued(lang: str) -> No
     merged = {s.name for s in table.command_specs() if is_merged(s)}
     assert {"build", "bid"} <= merged
     menu = dict(table.command_menu(lang))
-    for name in merged:
-        assert menu[name] == tr(lang, MERGED_HELP)
+    for name in merged:  # each shared name: its own game-neutral meaning (issue 22)
+        assert menu[name] == tr(lang, shared_help(name)) != tr(lang, MERGED_HELP)
     if lang != "en":
         assert tr(lang, MERGED_HELP) != MERGED_HELP
         english = dict(table.command_menu("en"))
@@ -308,7 +308,7 @@ async def test_telegram_menus_per_language_through_the_bot_api(tmp_path: Path) -
     assert codes == [None, "ru", "zh", "pl"]
     for call, lang in zip(calls, ("en", "ru", "zh_Hant", "pl"), strict=True):
         menu = {c["command"]: c["description"] for c in call.json("commands")}
-        assert menu["build"] == tr(lang, MERGED_HELP)
+        assert menu["build"] == tr(lang, shared_help("build"))
         assert (
             menu["new"]
             == tr(lang, "Open a new game in this chat: /new <game> [option=value ...]")[:256]
@@ -322,7 +322,7 @@ async def test_discord_translator_gives_each_piece_in_every_catalog_language() -
     from bot.platforms.discord_commands import plan_commands
 
     plans = {p.name: p for p in plan_commands(_all_games_table().command_specs())}
-    assert plans["build"].source == MERGED_HELP  # shared by games: the neutral text
+    assert plans["build"].source == shared_help("build")  # shared by games: the neutral text
     translator = I18nTranslator()
     where = app_commands.TranslationContext(
         app_commands.TranslationContextLocation.command_description, None

@@ -127,10 +127,11 @@ async def test_one_turn_start_mention_half_ninety_percent_and_expiry(
     chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
 ) -> None:
     await chat.table.store.set_user("local:alice", dm_ok=True)
+    await chat.table.store.set_chat_name(chat.chat_key, "Test table", None)  # issue 17
     pk = await started(chat, "bob")
     await sched.run_due()
     [start] = outbox.take()
-    assert start.private_to == "local:alice" and "Your move in Dice pile (local:test)" in start.text
+    assert start.private_to == "local:alice" and "Your move in Dice pile (Test table)" in start.text
     assert "alice takes 1 to 3" in start.text and "1 day" in start.text
     await sched.run_due()
     assert outbox.take() == []  # nothing twice
@@ -474,6 +475,8 @@ async def test_digest_in_private_lists_the_games_waiting_for_you(
     await two.say("alice", "/join")
     await two.say("bob", "/start")
     dm = Chat(table, chat_key="local:dm-alice")
+    await table.store.set_chat_name("local:one", "Kitchen", None)  # issue 17: titles
+    await table.store.set_chat_name("local:two", "Garden", None)
 
     async def private(text: str) -> str:
         ib = dm.inbound("alice", text=text)
@@ -486,7 +489,7 @@ async def test_digest_in_private_lists_the_games_waiting_for_you(
     clock.now = datetime(2023, 11, 15, 8, 0, tzinfo=UTC).timestamp()
     await sched.run_due()
     digest = [o for o in outbox.take() if o.chat_key == "local:dm-alice"]
-    assert len(digest) == 1 and "local:one" in digest[0].text and "local:two" not in digest[0].text
+    assert len(digest) == 1 and "Kitchen" in digest[0].text and "Garden" not in digest[0].text
     clock.advance(3 * 24 * H)  # three days down: one digest, not three
     await sched.run_due()
     assert len([o for o in outbox.take() if o.chat_key == "local:dm-alice"]) == 1

@@ -16,6 +16,7 @@ from bot.store import (
     Store,
     unique_name,
 )
+from bot.store_chats import ChatName
 from tests.bot.helpers import FakeClock
 
 
@@ -164,6 +165,21 @@ async def test_chat_and_user_settings(store: Store) -> None:
     await store.set_user("tg:7", dm_ok=True)
     user = await store.user("tg:7")
     assert (user.lang, user.dm_ok) == ("ru", True)
+
+
+async def test_chat_titles_and_links_are_kept_apart_from_the_settings(store: Store) -> None:
+    """Issue 17: the title and link an adapter saw, per chat; language and settings stay."""
+    assert await store.chat_names(["tg:-1005", "dc:9"]) == {}
+    await store.set_chat_lang("tg:-1005", "pl")
+    await store.set_chat_name("tg:-1005", "Game night", "https://t.me/c/5/10")
+    await store.set_chat_name("dc:9", "Server #games", "https://discord.com/channels/1/9")
+    await store.set_chat_name("tg:-1005", "Game night!", "https://t.me/c/5/12")
+    names = await store.chat_names(["tg:-1005", "dc:9", "tg:404"])
+    assert names == {
+        "tg:-1005": ChatName("Game night!", "https://t.me/c/5/12"),
+        "dc:9": ChatName("Server #games", "https://discord.com/channels/1/9"),
+    }
+    assert (await store.chat("tg:-1005")).lang == "pl"
 
 
 async def test_user_games_lists_open_games(store: Store) -> None:

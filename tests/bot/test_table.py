@@ -357,10 +357,14 @@ async def test_games_across_chats_and_language(table: Table) -> None:
     await one.say("bob", "/join")
     await one.say("alice", "/start")
     await two.say("bob", "/new dicepile")
+    # Chats are named by their titles (issue 17), never by their keys.
+    await table.store.set_chat_name("local:one", "Kitchen", None)
+    await table.store.set_chat_name("local:two", "Garden", None)
     text = await one.text("alice", "/games")
-    assert "Dice pile @ local:one: your move" in text and "local:two" not in text
+    assert "Dice pile @ Kitchen: your move" in text and "Garden" not in text
     text = await two.text("bob", "/games")
-    assert "local:one: waiting for alice" in text and "local:two: waiting for players" in text
+    assert "Kitchen: waiting for alice" in text and "Garden: waiting for players" in text
+    assert "local:" not in text
     assert (await one.text("alice", "/lang ru-RU")).endswith(": ru.")  # said in Russian
     # /lang is personal (issue 18): the chat keeps the language its first table opened in
     assert (await table.store.user("local:alice")).lang == "ru"

@@ -111,3 +111,40 @@ async def test_on_off_choices_are_one_catalog_pair_in_every_language(
             ]
         )
         assert got == pair, locale
+
+
+async def test_shared_commands_describe_their_meaning_in_every_game_and_language(
+    table: Table,  # noqa: F811
+) -> None:
+    """Issue 22 (1): a name several games define (/build, /power, /move, ...) has one
+    description saying what it does in each game, translated whole, inside 100 characters."""
+    from discord import Locale, app_commands
+
+    from bot.grammar import MERGED_HELP, shared_help
+    from bot.i18n import tr
+
+    client = dc.build_client(table, settings(discord_token="t"), sync_commands=False)
+    helps: dict[str, set[str]] = {}
+    for game in table.games.values():
+        for spec in game.commands:
+            helps.setdefault(spec.name, set()).add(spec.help)
+    own = {s.name for s in table.table_command_specs()}
+    shared = [p for p in client.plans if p.name not in own and len(helps.get(p.name, ())) > 1]
+    assert {"build", "power", "move", "bid", "buy"} <= {p.name for p in shared}
+    translator = dc.I18nTranslator()
+    where = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, None
+    )
+    for plan in shared:
+        assert plan.source == shared_help(plan.name) != MERGED_HELP, plan.name
+        assert plan.description == plan.source and len(plan.source) <= 100
+        for locale, lang in (
+            (Locale.russian, "ru"),
+            (Locale.polish, "pl"),
+            (Locale.taiwan_chinese, "zh_Hant"),
+        ):
+            text = app_commands.locale_str(plan.description, source=plan.source)
+            got = await translator.translate(text, locale, where)
+            assert got == tr(lang, plan.source) != plan.source and len(got) <= 100, (plan, lang)
+    descriptions = [p.description for p in shared]
+    assert len(set(descriptions)) == len(descriptions)  # no two say the same

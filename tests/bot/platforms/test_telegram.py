@@ -103,6 +103,9 @@ async def test_command_in_a_group_becomes_an_inbound(world: World) -> None:
             text="/bid 13 20",
             is_admin=False,
             is_private=False,
+            # issue 17: the group's title, and a link to the message (a private supergroup)
+            chat_title="Game night",
+            chat_link="https://t.me/c/1/1000",
         )
     ]
     assert not world.api.since(0, "getChatMember")  # no admin check for a move

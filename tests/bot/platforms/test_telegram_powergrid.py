@@ -21,6 +21,7 @@ from engine.core import Rng
 from engine.core.rng import new_rng_state
 from tests.bot.pgdrive import command_for, reads_back
 from tests.bot.platforms.fake_telegram import Call, FakeBotApi, make_settings, unthrottled
+from tests.bot.platforms.test_chat_names import no_raw_keys
 
 pg = pytest.importorskip("engine.powergrid")
 table_module = pytest.importorskip("bot.table")
@@ -211,5 +212,7 @@ async def test_lobby_and_two_rounds_of_power_grid(api: FakeBotApi, tmp_path) -> 
         assert mentions and all(m.params["parse_mode"] == "HTML" for m in mentions)
         answers = api.since(0, "answerCallbackQuery")
         assert len(answers) == presses + 2  # the lobby join and the stale press
+        # No text anybody read names a chat by its key (issue 17).
+        no_raw_keys([c.text for c in api.messages()] + [c.params.get("text", "") for c in answers])
     finally:
         await real.close()

@@ -69,13 +69,20 @@ def test_declared_capabilities_of_the_games() -> None:
         private_events=True,
         rules_index=True,
         default_move=True,
+        forced_moves=True,
         simultaneous=True,
     )
     assert GAMES["powergrid_alt"].capabilities == Capabilities(
-        standing_orders=True, default_move=True
+        standing_orders=True,
+        default_move=True,
+        private_events=True,
+        forced_moves=True,
+        simultaneous=True,
     )
-    assert GAMES["iec"].capabilities == Capabilities(standing_orders=True, private_events=True)
-    assert GAMES["hexania"].capabilities == Capabilities()
+    assert GAMES["iec"].capabilities == Capabilities(
+        standing_orders=True, private_events=True, forced_moves=True, simultaneous=True
+    )
+    assert GAMES["hexania"].capabilities == Capabilities(forced_moves=True)
     assert GAMES["powergrid"].rules_index and not GAMES["powergrid_alt"].rules_index
 
 

@@ -31,6 +31,14 @@ def empty(n: int = 2, seed: int = 1, **opts: str) -> tuple[State, list[str]]:
     return st, names
 
 
+def two() -> tuple[State, str, str]:
+    """Two companies P1, P2 with one complete reactor each, nothing else."""
+    st, (p1, p2) = empty()
+    add(st, p1, "reactor", "B7")
+    add(st, p2, "reactor", "W10")
+    return st, p1, p2
+
+
 def add(
     st: State,
     owner: str,

@@ -2,7 +2,8 @@
 
 Two states that differ only in what an observer may not know — another company's secret
 technologies and their standing modes, which of its face-down tokens are real, its private
-choices (sweep, peek, subsidy, Flexible Order declarations) — play the same public sequence.
+choices (sweep, peek, subsidy, Flexible Order declarations), in rules version 2 its pending
+declarations in a phase declared at once — play the same public sequence.
 Everything the observer receives must be identical: `view(state, observer)` and the spectator's
 view, `describe_turn`, who is prompted (`current_players`), the observer's buttons, every event
 he can see (its public fields and its described line, his own private lines too), and whether
@@ -148,7 +149,12 @@ def test_iec_s26_observer_output_depends_on_public_information_only(data: st.Dat
     n = draw(st.integers(2, 3), label="players")
     seed = draw(st.integers(0, 2**20), label="seed")
     players = [f"p{i}" for i in range(n)]
-    base = GAME.setup(players, {"mine_war": draw(st.sampled_from(["on", "off"]))}, seed)
+    options = {
+        "mine_war": draw(st.sampled_from(["on", "off"])),
+        # Version 2: phases declared at once (together.py); declarations are secrets too.
+        "rules_version": draw(st.sampled_from(["1", "2"]), label="rules version"),
+    }
+    base = GAME.setup(players, options, seed)
     rng = Rng(new_rng_state(seed))
     base["turn"] = draw(st.integers(1, 18), label="turn")
     _forward(base, draw(st.integers(0, 40), label="forward"), rng)

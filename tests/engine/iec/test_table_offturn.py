@@ -16,7 +16,7 @@ async def test_iec_s10_5_table_accepts_standing_orders_off_turn(tmp_path: Path) 
     store = await Store.open(str(tmp_path / "t.sqlite3"), clock=clock)
     try:
         chat = Chat(Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7))
-        await chat.say("alice", "/new iec")
+        await chat.say("alice", "/new iec rules_version=1")  # one company at a time
         await chat.say("bob", "/join")
         await chat.say("alice", "/start")
         row = await store.open_game(chat.chat_key)

@@ -1,0 +1,48 @@
+"""The names of chats (issue 17): the title and link an adapter saw, per chat key, so that a
+chat is named to a person by its title and a link, never by its key. A mixin of
+`bot.store.Store`; bot/store_pg.py has the same two methods."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.store_base import StoreBase
+
+# Appended to the SQLite store's MIGRATIONS (bot/store.py); bot/store_pg_schema.py has its twin.
+MIGRATION: tuple[str, ...] = (
+    "ALTER TABLE chats ADD COLUMN title TEXT",
+    "ALTER TABLE chats ADD COLUMN link TEXT",
+)
+
+
+@dataclass(frozen=True)
+class ChatName:
+    """What a chat is called where it lives, and a link that opens it (either may be unknown)."""
+
+    title: str | None = None
+    link: str | None = None
+
+
+class ChatNamesMixin(StoreBase):
+    async def chat_names(self, chat_keys: Sequence[str]) -> dict[str, ChatName]:
+        """The known names of these chats (a chat never named is left out)."""
+        keys = sorted(set(chat_keys))
+        if not keys:
+            return {}
+        marks = ", ".join("?" for _ in keys)
+        rows = await self._all(
+            f"SELECT chat_key, title, link FROM chats WHERE chat_key IN ({marks}) "
+            "AND (title IS NOT NULL OR link IS NOT NULL)",
+            keys,
+        )
+        return {r[0]: ChatName(r[1], r[2]) for r in rows}
+
+    async def set_chat_name(self, chat_key: str, title: str | None, link: str | None) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_key, title, link) VALUES (?, ?, ?) "
+                "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, "
+                "link = excluded.link",
+                (chat_key, title, link),
+            )

@@ -1,0 +1,333 @@
+"""Texts of the variant's chat layer: the turn line, event lines (public and private),
+quotes worded for /cost and /board. Pure: reads the state, never changes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.errors import N_
+from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
+from engine.powergrid import commands as base
+from engine.powergrid_alt import purchase
+from engine.powergrid_alt import rules as r
+from engine.powergrid_alt.graph import alt_map
+
+_ENGLISH = EnglishTranslator()
+
+
+def _half(amount2: int) -> str:
+    return f"{amount2 // 2}" if amount2 % 2 == 0 else f"{amount2 / 2:.1f}"
+
+
+def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
+    am = alt_map(state["map"])
+    route = " – ".join(am.label(c) for c in quote["cities"])
+    if not quote["ok"]:
+        return t.gettext("{route}: not possible ({rule}: {reason}).").format(
+            route=route, rule=quote["rule"], reason=quote["reason"]
+        )
+    parts = " + ".join(str(s["cost"]) for s in quote["segments"])
+    if quote["tp"]:
+        parts += " + " + t.gettext("TP 5")
+    text = t.gettext("{route}: {parts} = {total} E.").format(
+        route=route, parts=parts, total=quote["total"]
+    )
+    if quote["income2"]:
+        text += " " + t.gettext("Powering {city} would then pay {income} E a round.").format(
+            city=am.label(quote["cities"][-1]), income=_half(quote["income2"])
+        )
+    else:
+        text += " " + t.gettext("No plant of yours feeds that city yet.")
+    return text
+
+
+def move_text(state: State, action: Action, quote: dict[str, Any], t: Translator) -> str:
+    if not quote["ok"]:
+        return t.gettext("Not possible ({rule}: {reason}).").format(
+            rule=quote["rule"], reason=quote["reason"]
+        )
+    label = alt_map(state["map"]).label
+    return t.gettext(
+        "Moving {tokens} from plant {a} ({city_a}) to plant {b} ({city_b}): "
+        "route cost {distance}, fee {fee} E."
+    ).format(
+        tokens=tokens_text(action["tokens"], t),
+        a=action["from"],
+        b=action["to"],
+        city_a=label(quote["from_city"]),
+        city_b=label(quote["to_city"]),
+        distance=quote["distance"],
+        fee=quote["fee"],
+    )
+
+
+def tokens_text(tokens: dict[str, int], t: Translator) -> str:
+    """ "2 coal, 1 oil" with plural-aware counts."""
+    return ", ".join(
+        t.ngettext("{n} {resource}", "{n} {resource}", n).format(
+            n=n, resource=base.resource_text(t, res)
+        )
+        for res, n in tokens.items()
+    )
+
+
+def board_text(state: State, t: Translator) -> str:
+    am = alt_map(state["map"])
+    lines = []
+    for name in state["seats"]:
+        p = state["players"][name]
+        built = [
+            f"{n}@{am.label(state['built'][str(n)]['city'])}" for n in r.built_plants(state, name)
+        ]
+        tps = [am.label(c) for c in p["cities"] if name in state["tps"].get(c, [])]
+        lines.append(
+            t.gettext("{player} ({money} E): plants {built}; hand {hand}; TPs {tps}.").format(
+                player=name,
+                money=p["money"],
+                built=", ".join(built) or "-",
+                hand=", ".join(map(str, r.hand(state, name))) or "-",
+                tps=", ".join(tps) or "-",
+            )
+        )
+    pol = ", ".join(f"{reg} {r.pollution(state, reg)}/5" for reg in state["regions"])
+    lines.append(t.gettext("Pollution: {levels}.").format(levels=pol))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# Texts
+# --------------------------------------------------------------------------------------------
+
+_EXPECT = {
+    "choose_region": N_("choose a region with /region"),
+    "choose_plant": N_("open an auction with /bid <plant> or /pass"),
+    "bid": N_("/raise or /pass"),
+    "buy": N_("/buy resources onto built plants, then /done"),
+    "build": N_("/plant, /line, /tp, /upgrade, /move, then /done"),
+    "power": N_("/power (choose plants and cities, or let the engine choose)"),
+}
+
+
+_EXPECT_TOGETHER = {
+    "buy": N_(
+        "/buy resources onto built plants, then /done; nobody sees your purchases until all "
+        "are done, then they are made in reverse player order at the prices the earlier "
+        "buyers leave"
+    ),
+    "power": N_(
+        "/power (choose plants and cities, or let the engine choose); the choices are "
+        "revealed and paid in player order once everybody has chosen"
+    ),
+}
+
+
+def _declared_text(items: list[dict[str, Any]], t: Translator) -> str:
+    return ", ".join(
+        t.gettext("{tokens} onto plant {plant}").format(
+            tokens=tokens_text({item["resource"]: item["count"]}, t), plant=item["plant"]
+        )
+        for item in items
+    )
+
+
+def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
+    """The owner's line of a private event (a purchase declared in version 2)."""
+    if event.get("type") == "buy_declared":
+        return t.gettext(
+            "You plan to buy {tokens} onto plant {plant} (now {price}; the price is set when "
+            "everybody is done)."
+        ).format(
+            tokens=tokens_text({event["resource"]: event["count"]}, t),
+            plant=event["plant"],
+            price=base.money_text(t, event["price"]),
+        )
+    return describe_event(state, event, t)
+
+
+def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) -> str:
+    if state["phase"] == "over":
+        ranking = " > ".join(", ".join(g) for g in state["ranking"] or [])
+        return t.gettext("Game over: {ranking}.").format(ranking=ranking)
+    who = ", ".join(r.current_players(state))
+    together = state["phase"] in ("resources", "bureaucracy") and purchase.simultaneous(state)
+    if together:
+        # Version 2: Phases 3 and 5 are declared by everybody at once (purchase.py, rules.py).
+        text = t.gettext(
+            "Round {round}, Step {step}, {phase}: everybody at once, still waiting for {who}: "
+            "{what}."
+        ).format(
+            round=state["round"],
+            step=state["step"],
+            phase=base.phase_text(t, state["phase"]),
+            who=who,
+            what=t.gettext(_EXPECT_TOGETHER[r.expected(state)]),
+        )
+    else:
+        text = t.gettext("Round {round}, Step {step}, {phase}: {who} to {what}.").format(
+            round=state["round"],
+            step=state["step"],
+            phase=base.phase_text(t, state["phase"]),
+            who=who,
+            what=t.gettext(_EXPECT.get(r.expected(state), "")),
+        )
+    if together and player is not None and player in state["players"]:
+        mine = purchase.declared(state, player)
+        if mine:
+            text += " " + t.gettext("Your purchases so far: {items}.").format(
+                items=_declared_text(mine, t)
+            )
+    if state["auction"] is not None:
+        a = state["auction"]
+        text += " " + t.gettext("Plant {plant}: high bid {bid} by {leader}.").format(
+            plant=a["plant"], bid=a["bid"], leader=a["leader"]
+        )
+    if state["final"]:
+        text += " " + t.gettext("This is the final Phase 5.")
+    vote = state.get("end_vote")
+    if vote is not None:
+        waiting = [p for p in state["order"] if p not in vote["yes"]]
+        text += " " + t.gettext(
+            "{player} proposes to end the game; waiting for {waiting} (/endgame yes or no)."
+        ).format(player=vote["by"], waiting=", ".join(waiting))
+    if player in state["players"]:
+        text += " " + t.gettext("You have {money} E.").format(
+            money=state["players"][player]["money"]
+        )
+    return text
+
+
+def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
+    kind = event.get("type", "")
+    label = alt_map(state["map"]).label
+    if kind == "plant_built":
+        text = t.gettext("{player} builds plant {plant} in {city} (10 E).").format(
+            player=event["player"], plant=event["plant"], city=label(event["city"])
+        )
+        if event.get("displaced"):
+            text += " " + t.ngettext(
+                "The TP of {players} is displaced.",
+                "The TPs of {players} are displaced.",
+                len(event["displaced"]),
+            ).format(players=", ".join(event["displaced"]))
+        return text
+    if kind == "plant_upgraded":
+        text = t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
+            player=event["player"], old=event["old"], new=event["new"], city=label(event["city"])
+        )
+        # ALT-20 (corrections 1.1): every token moved or returned is named.
+        for plant, tokens in event.get("moved", {}).items():
+            text += " " + t.gettext("{tokens} onto plant {plant}.").format(
+                tokens=tokens_text(tokens, t), plant=plant
+            )
+        if event.get("returned"):
+            text += " " + t.gettext("{tokens} back to the supply.").format(
+                tokens=tokens_text(event["returned"], t)
+            )
+        return text
+    if kind == "resources_moved":
+        tokens = tokens_text(event["tokens"], t)
+        return t.gettext("{player} moves {tokens} from plant {a} to plant {b} ({fee} E).").format(
+            player=event["player"],
+            tokens=tokens,
+            a=event["source"],
+            b=event["target"],
+            fee=event["fee"],
+        )
+    if kind == "line_laid":
+        route = " – ".join(label(c) for c in event["cities"])
+        return t.gettext("{player} lays a line {route} ({cost} E).").format(
+            player=event["player"], route=route, cost=event["cost"]
+        )
+    if kind == "tp_placed":
+        return t.gettext("{player} places a TP in {city} (5 E).").format(
+            player=event["player"], city=label(event["city"])
+        )
+    if kind == "powered":
+        text = t.ngettext(
+            "{player} powers {n} city and earns {income}.",
+            "{player} powers {n} cities and earns {income}.",
+            event["cities"],
+        ).format(
+            player=event["player"], n=event["cities"], income=base.money_text(t, event["income"])
+        )
+        fines = event.get("penalty_bank", 0) + sum(event.get("penalty_players", {}).values())
+        if fines:
+            text += " " + t.gettext("Penalties: {amount}.").format(amount=base.money_text(t, fines))
+        return text
+    if kind == "resources_bought":
+        count = int(event["count"])
+        text = t.ngettext(
+            "{player} buys {count} {resource} for {price} onto plant {plant}.",
+            "{player} buys {count} {resource} for {price} onto plant {plant}.",
+            count,
+        ).format(
+            player=event["player"],
+            count=count,
+            resource=base.resource_text(t, event["resource"]),
+            price=base.money_text(t, event["price"]),
+            plant=event["plant"],
+        )
+        if "wanted" in event:
+            text += " " + t.gettext("(wanted {n}: the market or the money ran short)").format(
+                n=event["wanted"]
+            )
+        return text
+    if kind == "purchase_short":
+        return t.gettext(
+            "{player} wanted {tokens} onto plant {plant}, but the market or the money ran short."
+        ).format(
+            player=event["player"],
+            tokens=tokens_text({event["resource"]: event["wanted"]}, t),
+            plant=event["plant"],
+        )
+    if kind == "purchase_declared":
+        return t.gettext("{player} has chosen what to buy.").format(player=event["player"])
+    if kind == "buy_declared":
+        return None  # private (describe_private_event); never a group line
+    if kind == "step_started" and event.get("step") == 2:
+        return t.gettext("Step 2 begins: a new plant may now displace the TPs in its city.")
+    if kind == "step_started" and event.get("step") == 3:
+        return t.gettext("Step 3 begins: all six market plants are for sale.")
+    if kind == "final_round":
+        reason = event.get("reason")
+        if reason == "covered":
+            return t.gettext("Every city is covered: this is the last Phase 5.")
+        if reason == "unreachable":
+            return t.gettext(
+                "No remaining city can ever be covered (ALT-45): this is the last Phase 5."
+            )
+        if reason == "agreement":
+            return t.gettext(
+                "Everybody agreed to end the game: this round's Phase 5 is the last one."
+            )
+        # "idle": games from before the ALT-45 correction (rules v1.1) still replay.
+        return t.gettext("Two rounds without building: this is the last Phase 5.")
+    if kind == "end_proposed":
+        return t.gettext(
+            "{player} proposes to end the game after this round's Phase 5 (scored as ALT-44). "
+            "Everybody must agree: /endgame yes or /endgame no. Waiting for {waiting}."
+        ).format(player=event["player"], waiting=", ".join(event["waiting"]))
+    if kind == "end_accepted":
+        if not event["waiting"]:
+            return t.gettext("{player} agrees to end the game.").format(player=event["player"])
+        return t.gettext("{player} agrees to end the game; waiting for {waiting}.").format(
+            player=event["player"], waiting=", ".join(event["waiting"])
+        )
+    if kind == "end_declined":
+        return t.gettext("{player} wants to play on: the game continues.").format(
+            player=event["player"]
+        )
+    if kind == "game_over":
+        ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
+        return t.gettext("Game over! {ranking}").format(ranking=ranking)
+    shared = base.EVENT_TEXTS.get(kind)
+    return shared(event, t) if shared else None
+
+
+def is_picture_event(event: Event) -> bool:
+    return base.is_picture_event(event)
+
+
+def undoable(events: list[Event]) -> bool:
+    return base.undoable(events)
