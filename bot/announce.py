@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.buttons import public_mark
 from bot.context import (
     BUTTONS_PER_ROW,
     MAX_BUTTONS,
@@ -215,6 +216,7 @@ class AnnounceMixin(TableBase):
     ) -> list[list[Button]]:
         flat: list[Button] = []
         seen: set[str] = set()
+        mark = public_mark(game, state)  # not `version`: a private move leaves it (issue 20)
         for player in players:
             try:
                 choices = self._game_buttons(game, state, player, lang)
@@ -222,7 +224,7 @@ class AnnounceMixin(TableBase):
                 log.exception("buttons failed in game %s", pk)
                 continue
             for label, command in choices:
-                payload = f"{pk}:{version}:{command}"
+                payload = f"{pk}:{mark}:{command}"
                 if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
                     continue  # a truncated command would mean something else: drop it
                 seen.add(command)

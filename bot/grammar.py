@@ -10,8 +10,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.placeholders import PLACEHOLDERS
 from engine.core import N_
-from engine.core.protocol import ArgSpec, CommandSpec, Game
+from engine.core.protocol import ArgSpec, CommandSpec, Game, Translator
 
 # Discord's limit; Telegram's is 4096. Every message the table sends fits the smaller one.
 MAX_TEXT = 2000
@@ -138,13 +139,22 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
     )
 
 
-def usage(spec: CommandSpec) -> str:
-    """ "/bid <plant> <amount> [more...]"."""
+def usage(spec: CommandSpec, t: Translator | None = None) -> str:
+    """ "/bid <plant> <amount> [more...]"; with `t`, the words in its language ("/new <игра>")."""
     parts = [f"/{spec.name}"]
     for arg in spec.args:
-        label = arg.name + ("..." if arg.repeated or arg.kind == "rest" else "")
+        label = placeholder(arg.name, t) + ("..." if arg.repeated or arg.kind == "rest" else "")
         parts.append(f"<{label}>" if arg.required else f"[{label}]")
     return " ".join(parts)
+
+
+def placeholder(name: str, t: Translator | None = None) -> str:
+    """An argument's word in a usage line, translated through its catalog entry
+    (bot/placeholders.py) when `t` is given; the name itself otherwise."""
+    msgid = PLACEHOLDERS.get(name)
+    if t is None or msgid is None:
+        return name
+    return t.gettext(msgid).strip().strip("<>").strip() or name
 
 
 def valid_menu_name(name: str) -> bool:

@@ -84,6 +84,18 @@ def tr(lang: str | None, message: str, **params: Any) -> str:
     text = translator(lang).gettext(message)
     if not params:
         return text
+    return _fill(text, message, params)
+
+
+def trn(lang: str | None, singular: str, plural: str, count: int, /, **params: Any) -> str:
+    """A message about a count, in the plural form `lang` takes for `count` ("3 игрока",
+    "5 graczy"); `count` fills "{n}" unless `params` gives `n` (another number)."""
+    text = translator(lang).ngettext(singular, plural, count)
+    params.setdefault("n", count)
+    return _fill(text, singular if count == 1 else plural, params)
+
+
+def _fill(text: str, message: str, params: dict[str, Any]) -> str:
     # A translation whose placeholders do not match falls back to English; a caller that
     # forgot a parameter gets the template as written rather than an exception.
     for template in (text, message):

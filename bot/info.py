@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from typing import TypeVar
 
 from bot import logtext, rulebook
 from bot.announce import AnnounceMixin
@@ -14,19 +17,60 @@ from bot.context import Ctx
 from bot.deadlines import ChatSettings
 from bot.grammar import (
     CommandLine,
+    placeholder,
     shorten,
     usage,
 )
-from bot.i18n import tr, translator
+from bot.i18n import tr, translator, trn
 from bot.messages import Outbound
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
+M = TypeVar("M", bound="InfoMixin")
+Answer = Callable[[M, Ctx, CommandLine], Awaitable[list[Outbound]]]
+
+
+def in_chat_lang(handler: Answer[M]) -> Answer[M]:
+    """Who reads what (issue 18): an answer posted in a group is a group post, written in the
+    chat's language for everybody there. The asker, when he reads another language, gets it
+    in his own too, to him alone (a DM on Telegram, an ephemeral reply on Discord), and what
+    only he sees (a refusal, his private part) is in his language. In a private chat with the
+    bot, or when both languages are the same, the handler runs once."""
+
+    @functools.wraps(handler)
+    async def answer(self: M, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        group = ctx.post_lang
+        if ctx.lang == group:
+            return [_in_lang(o, group) for o in await handler(self, ctx, line)]
+        posted = await handler(self, replace(ctx, lang=group), line)
+        own = await handler(self, ctx, line)
+        out = [_in_lang(o, group) for o in posted if _posted(ctx, o)]
+        for o in own:
+            if _posted(ctx, o):  # the asker's copy, in his language, without the buttons
+                copy = self._to_sender(ctx, o.text)
+                o = replace(o, private_to=copy.private_to, mentions=copy.mentions, buttons=[])
+            out.append(_in_lang(o, ctx.lang))
+        return out
+
+    return answer
+
+
+def _posted(ctx: Ctx, out: Outbound) -> bool:
+    """A post everybody in the chat reads (not a private or sender-only reply)."""
+    return out.chat_key == ctx.chat_key and out.private_to is None and not out.sender_only
+
+
+def _in_lang(out: Outbound, lang: str) -> Outbound:
+    if out.lang is None:
+        out.lang = lang
+    return out
+
 
 class InfoMixin(AnnounceMixin):
     """/status, /board, /log, /help, /rules, /games, /lang."""
 
+    @in_chat_lang
     async def _cmd_status(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = ctx.game
         if row is None:
@@ -50,8 +94,9 @@ class InfoMixin(AnnounceMixin):
             )
         state = json.loads(row.state_json or "{}")
         seat = ctx.seat()
-        # /status answers its asker, in the asker's language, where the whole table can read it.
-        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, lang=ctx.lang)
+        # /status is a group post in the chat's language (in_chat_lang), prompting as a move does.
+        langs = await self._langs_of(ctx, ctx.seats)  # a prompted player's line in his language
+        prompt = self._mention_prompt(ctx, row, state, row.version, ctx.seats, langs, ctx.lang)
         t = translator(ctx.lang)
         # The group sees the public turn only (issue 20): what the asker alone may know (their
         # hidden money, their standing orders) goes to them alone.
@@ -104,23 +149,26 @@ class InfoMixin(AnnounceMixin):
         return self._t(ctx, "in {m} min", m=minutes)
 
     async def _cmd_board(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        # The picture is a group post in the chat's language (or, asked privately, the
+        # asker's); a reply instead of it is the asker's alone, in his language.
         row = ctx.game
         if row is None:
-            return self._no_game(ctx)
+            return [replace(o, sender_only=True) for o in self._no_game(ctx)]
         await self._remember(ctx)
         if row.status != "active" or row.state_json is None:
-            return self._say(ctx, self._t(ctx, "The game has not started yet."))
+            return self._refuse(ctx, self._t(ctx, "The game has not started yet."))
         if not self.render:
-            return self._say(ctx, self._t(ctx, "Pictures are switched off here."))
+            return self._refuse(ctx, self._t(ctx, "Pictures are switched off here."))
         game = self._game_of(row)
-        pic = await self._picture(ctx, game, row.state_json, tr(ctx.lang, game.name))
+        pic = await self._picture(ctx, game, row.state_json, tr(ctx.post_lang, game.name))
         if pic is None:
-            return self._say(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
+            return self._refuse(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
         return [pic]
 
+    @in_chat_lang
     async def _cmd_log(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        """/log [page]: the log in words, in the asker's language, newest page first; private
-        actions as the asker may know them (bot/logtext.py)."""
+        """/log [page]: the log in words, newest page first (bot/logtext.py): the table's page
+        for everybody; the asker's own private lines in his page, to him alone (issue 20)."""
         row = ctx.game or await self.store.last_game(ctx.chat_key)
         if row is None or row.game_id not in self.games:
             return self._no_game(ctx)
@@ -136,9 +184,15 @@ class InfoMixin(AnnounceMixin):
         state = json.loads(row.state_json or "{}")
         seats = ctx.seats if ctx.game is not None else await self.store.seats(row.id)
         viewer = next((s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None)
-        text = logtext.log_page(game, state, rows, translator(ctx.lang), viewer=viewer, page=page)
-        return self._say(ctx, text)
+        t = translator(ctx.lang)
+        text = logtext.log_page(game, state, rows, t, viewer=None, page=page)
+        out = self._say(ctx, text)
+        mine = logtext.log_page(game, state, rows, t, viewer=viewer, page=page) if viewer else text
+        if mine != text:
+            out.append(self._to_sender(ctx, mine))
+        return out
 
+    @in_chat_lang
     async def _cmd_help(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         await self._remember(ctx)
         game = self._game_of(ctx.game) if ctx.game and ctx.game.game_id in self.games else None
@@ -159,23 +213,25 @@ class InfoMixin(AnnounceMixin):
             )
             if spec is None:
                 return self._unknown(ctx, CommandLine(name, [], True))
-            parts = [usage(spec), tr(ctx.lang, spec.help)]
+            t = translator(ctx.lang)
+            parts = [usage(spec, t), tr(ctx.lang, spec.help)]
             for arg in spec.args:
                 desc = tr(ctx.lang, arg.help) if arg.help else arg.kind
                 if arg.choices:
                     desc += " (" + ", ".join(arg.choices[:20]) + ")"
-                parts.append(f"  {arg.name}: {desc}")
+                parts.append(f"  {placeholder(arg.name, t)}: {desc}")
             if spec.examples:
                 parts.append(self._t(ctx, "Examples: {ex}", ex=", ".join(spec.examples)))
             return self._say(ctx, "\n".join(parts))
         lines = [self._t(ctx, "Table commands:")]
-        lines += [f"{usage(s)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
+        t = translator(ctx.lang)
+        lines += [f"{usage(s, t)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
         if game is not None:
             lines.append("")
             lines.append(self._t(ctx, "{game} commands:", game=tr(ctx.lang, game.name)))
             for spec in game_specs:
                 example = f" ({spec.examples[0]})" if spec.examples else ""
-                lines.append(f"{usage(spec)} — {tr(ctx.lang, spec.help)}{example}")
+                lines.append(f"{usage(spec, t)} — {tr(ctx.lang, spec.help)}{example}")
         else:
             lines.append("")
             lines.append(
@@ -188,6 +244,7 @@ class InfoMixin(AnnounceMixin):
         lines.append(self._t(ctx, "Details: /help <command>"))
         return self._say(ctx, "\n".join(lines))
 
+    @in_chat_lang
     async def _cmd_rules(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         """/rules: how to play; /rules <id>: one rule; /rules <word>: a search (bot/rulebook.py).
         Outside a game: /rules <game> [id or word], else the list of games."""
@@ -247,11 +304,14 @@ class InfoMixin(AnnounceMixin):
                     game=tr(ctx.lang, game.name),
                 ),
             )
-        text = self._t(
-            ctx,
+        text = trn(
+            ctx.lang,
+            "{game}: {low}-{high} player. Commands: {cmds}. Every refused move "
+            "names the rule it breaks; /rules <id> shows its title.",
             "{game}: {low}-{high} players. Commands: {cmds}. Every refused move "
             "names the rule it breaks; /rules <id> shows its title.",
-            game=tr(ctx.lang, game.name),
+            game.max_players,
+            game=self._t(ctx, game.name),
             low=game.min_players,
             high=game.max_players,
             cmds=", ".join("/" + c.name for c in game.commands) or "-",

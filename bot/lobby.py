@@ -19,7 +19,7 @@ from bot.grammar import (
     CommandLine,
     shorten,
 )
-from bot.i18n import LANGUAGES, explain, normalize, tr
+from bot.i18n import LANGUAGES, explain, normalize, tr, trn
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import (
@@ -156,10 +156,13 @@ class LobbyMixin(MovesMixin):
             await self.store.set_chat_lang(ib.chat_key, ctx.lang)
             ctx.chat_lang = ctx.lang
         shown = ", ".join(f"{k}={v}" for k, v in options.items())
-        text = tr(
+        text = trn(
             ctx.post_lang,
+            "New table: {game} ({low}-{high} player{opts}). @{name} is seated. Others: /join "
+            "(or /addbot); then @{name} sends /start.",
             "New table: {game} ({low}-{high} players{opts}). @{name} is seated. Others: /join "
             "(or /addbot); then @{name} sends /start.",
+            game.max_players,
             game=tr(ctx.post_lang, game.name),
             low=game.min_players,
             high=game.max_players,
@@ -225,7 +228,13 @@ class LobbyMixin(MovesMixin):
             return self._refuse(ctx, self._t(ctx, "You are already seated as {name}.", name=name))
         if outcome is Outcome.FULL:
             return self._refuse(
-                ctx, self._t(ctx, "The table is full ({n} players).", n=game.max_players)
+                ctx,
+                trn(
+                    ctx.lang,
+                    "The table is full ({n} player).",
+                    "The table is full ({n} players).",
+                    game.max_players,
+                ),
             )
         if outcome is Outcome.GONE:
             return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
@@ -325,9 +334,11 @@ class LobbyMixin(MovesMixin):
         if not game.min_players <= len(seats) <= game.max_players:
             return self._refuse(
                 ctx,
-                self._t(
-                    ctx,
+                trn(
+                    ctx.lang,
+                    "{game} needs {low}-{high} player; {n} seated. /join or /addbot.",
                     "{game} needs {low}-{high} players; {n} seated. /join or /addbot.",
+                    game.max_players,
                     game=tr(ctx.lang, game.name),
                     low=game.min_players,
                     high=game.max_players,

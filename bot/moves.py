@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from bot import rulebook
 from bot.bots import bot_action, bot_rng
+from bot.buttons import unseen
 from bot.chatnames import chat_labels, label_of
 from bot.context import (
     _GAME_REF,
@@ -275,6 +276,10 @@ class MovesMixin(EndingMixin):
                 outs = await self._announce(
                     ctx, replace(row, version=played.version), ctx.seats, played
                 )
+                if unseen(game, json.loads(fresh.state_json), played):  # issue 20, PG-O
+                    outs = [o for o in outs if o.private_to is not None or o.sender_only]
+                    if ctx.reply_key is not None:  # sent privately: say where it went
+                        outs += self._refuse(ctx, self._done_unseen(ctx, game, row.id))
                 outs += self._game_over(ctx, row, game, played.state)
                 outs, rows = self._rows(ctx, outs, row.id)
                 result = await self.store.commit_moves(
@@ -306,6 +311,10 @@ class MovesMixin(EndingMixin):
                     "changed. Check /status and send it again.",
                 ),
             )
+
+    def _done_unseen(self, ctx: Ctx, game: Game, pk: int) -> str:
+        name = tr(ctx.lang, game.name)
+        return self._t(ctx, "Done in {game} (g{id}); nobody else is told.", game=name, id=pk)
 
     def _explain(self, ctx: Ctx, game: Game, err: IllegalAction) -> str:
         """A refused move in words; a rule the rulebook explains adds "See /rules PG-38."."""

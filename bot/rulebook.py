@@ -136,11 +136,12 @@ def find_rule(game_id: str, rule_id: str) -> Rule | None:
     return next((r for r in rules(game_id) if _key(r.id) == wanted), None)
 
 
-def _game_name(game_id: str) -> str:
+def _game_name(game_id: str, t: Translator) -> str:
+    """The game's name as its edition in the reader's language is called (issue 18)."""
     from engine.registry import games
 
     game = games().get(game_id)
-    return game.name if game is not None else game_id
+    return t.gettext(game.name) if game is not None else game_id
 
 
 # ---------------------------------------------------------------------------- answers
@@ -161,7 +162,7 @@ def answer(game_id: str, query: str | None, t: Translator) -> str:
 
 def howto(game_id: str, t: Translator) -> str:
     book = load(game_id)
-    lines = [t.gettext("{game}: how to play").format(game=_game_name(game_id))]
+    lines = [t.gettext("{game}: how to play").format(game=_game_name(game_id, t))]
     lines += [t.gettext(p) for p in book.howto]
     lines.append(
         t.gettext("/rules <id> explains a rule, e.g. {example}; /rules <word> searches.").format(
@@ -223,12 +224,12 @@ def search(game_id: str, query: str, t: Translator) -> str:
     if not hits and not terms:
         return t.gettext(
             "Nothing about “{query}” in the rules of {game}. /rules shows how to play."
-        ).format(query=needle[:40], game=_game_name(game_id))
+        ).format(query=needle[:40], game=_game_name(game_id, t))
     if len(hits) == 1 and not terms:
         return rule_text(hits[0], t)
     lines = [
         t.gettext("“{query}” in the rules of {game}:").format(
-            query=needle[:40], game=_game_name(game_id)
+            query=needle[:40], game=_game_name(game_id, t)
         )
     ]
     for term in terms[:MAX_TERMS]:

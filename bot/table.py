@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.bots import default_bot_kind
-from bot.buttons import still_legal
+from bot.buttons import holds
 from bot.completion import CompletionMixin
 from bot.context import (
     MAX_COMMAND,
@@ -204,22 +204,17 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
         return await self._game_command(ctx, line)
 
     def _unpack_payload(self, ctx: Ctx, payload: str) -> str | None:
-        """ "<game_pk>:<version>:<command>" -> the command, if it still applies to the chat's
-        open game: at exactly that version, or (a game move) at a later version as long as
-        the move is still legal for the presser; None when stale or malformed."""
+        """ "<game_pk>:<version or public mark>:<command>" -> the command, if it still applies
+        to the chat's open game: at exactly that moment, or (a game move) later as long as the
+        move is still legal for the presser; None when stale or malformed."""
         parts = payload.split(":", 2)
         if len(parts) != 3 or ctx.game is None:
             return None
         pk, version, command = parts
         if pk != str(ctx.game.id) or not command.strip():
             return None
-        if version == str(ctx.game.version):
-            return command
-        if not version.isdigit() or int(version) > ctx.game.version:
-            return None
-        # A shared prompt of a simultaneous phase: the other players' moves bump the version
-        # but leave this player's button meaning the same move.
-        return command if still_legal(self, ctx, command) else None
+        # At its public moment (bot/buttons.py), or while its move is still legal.
+        return command if holds(self, ctx, version, command) else None
 
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:

@@ -72,6 +72,12 @@ def _all_maps() -> dict[str, str]:
     return out
 
 
+def alias_keys(names: Collection[str]) -> dict[str, str]:
+    """alias key -> city, for every spelling of the cities in `names` (any map): what a
+    reader of several chat words needs to know which runs of words may still name a city."""
+    return {key: city for key, city in _all_maps().items() if city in names}
+
+
 def canonical_city(query: str, names: Collection[str]) -> str | None:
     """The name in `names` that `query` spells in another language or in ASCII
     ("Мюнхен" -> "München", "Nowy Jork" -> "New York", "紐約" -> "New York"), or None.

@@ -18,9 +18,11 @@ and "ß" as "ss". The best tier that finds something decides; several names in t
 make the query ambiguous.
 
 Multi-word names arrive split into chat words; `split_names` reads a list of words as a
-sequence of names, taking at each position the longest run of words that names something.
-A run of several words must spell at most as many letters as the longest name, so the work
-grows linearly with the number of words typed (a flood of "/cost Kiel Kiel ..." stays cheap).
+sequence of names, taking at each position the longest run of words that names something —
+a name or another language's spelling of one ("Frankfurt nad Odrą", "Нью Йорк", "Frankfurt
+am Main"). A run of several words must spell at most as many letters as the longest name or
+alias, and every word of it must have a letter, so the work grows linearly with the number of
+words typed (a flood of "/cost Kiel Kiel ..." or "/build Kiel - - - ..." stays cheap).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.powergrid.aliases import canonical_city
+from engine.powergrid.aliases import alias_keys, canonical_city
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _NON_WORD = re.compile(r"[\W_]+")
@@ -99,13 +101,11 @@ class _Index:
             (name, [(v, "".join(v)) for v in _variants(name)]) for name in dict.fromkeys(names)
         ]
         self.names = frozenset(name for name, _ in self.entries)
-        self.longest = max((len(compact) for _, vs in self.entries for _, compact in vs), default=0)
-        self.prefixes = {
-            compact[:k]
-            for _, vs in self.entries
-            for _, compact in vs
-            for k in range(1, 1 + len(compact))
-        }
+        # The compact forms a run of words may spell: the names' and their aliases'.
+        spelt = [compact for _, vs in self.entries for _, compact in vs]
+        spelt += list(alias_keys(self.names))
+        self.longest = max((len(compact) for compact in spelt), default=0)
+        self.prefixes = {compact[:k] for compact in spelt for k in range(1, 1 + len(compact))}
 
     def match(self, q: list[str]) -> Match:
         # Another language's spelling of a name in the list: one look-up, no scan.
@@ -138,9 +138,15 @@ class _Index:
         )
 
 
+@lru_cache(maxsize=64)
+def _index(names: tuple[str, ...]) -> _Index:
+    """The index of a list of names, built once per list (a map's cities, a game's regions)."""
+    return _Index(names)
+
+
 def match(query: str, names: Iterable[str]) -> Match:
     """All names the query may mean, best tier only (see the module docstring)."""
-    return _Index(names).match(words(query))
+    return _index(tuple(names)).match(words(query))
 
 
 def prefixed(prefix: str, names: Iterable[str], limit: int = 25) -> list[str]:
@@ -176,7 +182,7 @@ def split_names(chat_words: Sequence[str], names: Sequence[str]) -> list[Split]:
     name are looked at (at most as many words as the longest name has letters), and a run
     read once is not read again.
     """
-    index = _Index(names)
+    index = _index(tuple(names))
     typed = [words(w) for w in chat_words]
     seen: dict[str, Match] = {}
 
@@ -194,8 +200,10 @@ def split_names(chat_words: Sequence[str], names: Sequence[str]) -> list[Split]:
         end = i + 1
         run = list(typed[i])
         while end < len(chat_words) and len("".join(run)) <= index.longest:
+            if not run or not typed[end]:  # a word without a letter ends a run
+                break
             run += typed[end]
-            if not run or not index.may_start(run):
+            if not index.may_start(run):
                 break
             end += 1
         taken: Split | None = None

@@ -552,7 +552,8 @@ def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[s
     want = r.expected(state)
     if want == "choose_plant":
         money = state["players"][player]["money"]
-        out += [(str(n), f"/bid {n}") for n in mk.current_market(state) if n <= money]
+        hidden = state.get("hidden_money")  # the group sees them: not filtered (issue 20)
+        out += [(str(n), f"/bid {n}") for n in mk.current_market(state) if hidden or n <= money]
         if state["round"] != 1:
             out.append((t.gettext("Pass"), "/pass"))
     elif want == "bid":

@@ -7,6 +7,7 @@ import gettext
 import io
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from string import Formatter
 from typing import cast
@@ -16,11 +17,12 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.grammar import table_commands
-from bot.i18n import LANGUAGES, explain, resolve_lang, supported, tr, translator
+from bot.grammar import placeholder, table_commands, usage
+from bot.i18n import LANGUAGES, explain, resolve_lang, supported, tr, translator, trn
 from bot.locale import update
+from bot.placeholders import PLACEHOLDERS
 from engine.core import IllegalAction
-from engine.core.protocol import EnglishTranslator, Game
+from engine.core.protocol import CommandSpec, EnglishTranslator, Game
 
 TARGETS = [lang for lang in LANGUAGES if lang != "en"]
 LOCALE = Path(update.__file__).parent
@@ -354,3 +356,104 @@ def test_a_missing_parameter_does_not_raise() -> None:
     # A placeholder the caller did not pass: the template is shown as written.
     assert tr("ru", "Unknown command /{name}.", other=1) == "Неизвестная команда /{name}."
     assert tr("ru", "Unknown command /{name}.", name="bidd") == "Неизвестная команда /bidd."
+
+
+# ------------------------------------------------------------------ help placeholders (issue 18)
+def _every_command_spec() -> list[CommandSpec]:
+    from bot.reminders import reminder_commands
+    from engine.registry import games
+
+    specs = [*table_commands(games()), *reminder_commands()]
+    return specs + [c for g in games().values() for c in g.commands]
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_argument_has_a_translated_placeholder(lang: str) -> None:
+    t = translator(lang)
+    for spec in _every_command_spec():
+        for arg in spec.args:
+            if arg.name in ("args",):  # a merged spec's free text (bot.grammar.merged_spec)
+                continue
+            assert arg.name in PLACEHOLDERS, f"/{spec.name}: no placeholder entry for {arg.name}"
+            word = placeholder(arg.name, t)
+            assert word and "<" not in word and ">" not in word, (arg.name, word)
+            if arg.name not in ("n", "limit", "region"):  # the same word in some languages
+                assert word != arg.name, (lang, arg.name)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "/new <game> [options...]"),
+        ("ru", "/new <игра> [параметры...]"),
+        ("pl", "/new <gra> [opcje...]"),
+        ("zh_Hant", "/new <遊戲> [選項...]"),
+    ],
+)
+def test_help_signatures_use_the_readers_placeholders(lang: str, expected: str) -> None:
+    new = next(s for s in table_commands({}) if s.name == "new")
+    assert usage(new, translator(lang)) == expected
+    assert usage(new) == "/new <game> [options...]"  # menus and merged specs: the names
+
+
+async def test_help_in_russian_shows_russian_placeholders(tmp_path: Path) -> None:
+    from bot.messages import Inbound
+    from bot.store import Store
+    from bot.table import Table
+    from engine.powergrid import GAME
+
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        table = Table(store, games={"powergrid": GAME}, render=False)
+        ask = Inbound("local", "local:dm", "local:ann", "ann", update_id="1", text="/lang ru")
+        ask = replace(ask, is_private=True)
+        await table.handle(ask)
+        outs = await table.handle(replace(ask, update_id="2", text="/help"))
+        text = "\n".join(o.text for o in outs)
+        assert "/new <игра> [параметры...]" in text and "<game>" not in text
+        outs = await table.handle(replace(ask, update_id="3", text="/help build"))
+        text = "\n".join(o.text for o in outs)
+        assert "/build <город...>" in text and "  город: " in text
+    finally:
+        await store.close()
+
+
+# ------------------------------------------------------------------ counts (issue 18)
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [
+        ("en", 3, "The table is full (3 players)."),
+        ("ru", 3, "Стол заполнен (3 игрока)."),
+        ("ru", 5, "Стол заполнен (5 игроков)."),
+        ("pl", 3, "Stół jest pełny (3 gracze)."),
+        ("pl", 5, "Stół jest pełny (5 graczy)."),
+        ("zh_Hant", 5, "牌桌已滿（5 名玩家）。"),
+    ],
+)
+def test_lobby_counts_take_the_languages_plural_form(lang: str, n: int, expected: str) -> None:
+    singular, plural = "The table is full ({n} player).", "The table is full ({n} players)."
+    assert trn(lang, singular, plural, n) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "high", "piece"),
+    [("en", 4, "(2-4 players;"), ("ru", 4, "(2–4 игрока;"), ("ru", 6, "(2–6 игроков;")],
+)
+async def test_a_new_table_names_its_player_range_in_the_right_form(
+    tmp_path: Path, lang: str, high: int, piece: str
+) -> None:
+    from bot.messages import Inbound
+    from bot.store import Store
+    from bot.table import Table
+    from tests.bot.chatgame import ChatDicePile
+
+    game = ChatDicePile()
+    game.max_players = high  # type: ignore[misc]
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        table = Table(store, games={"dicepile": game}, render=False)
+        ask = Inbound("local", "local:g", "local:ann", "ann", update_id="1", text="/new dicepile")
+        outs = await table.handle(replace(ask, lang=lang))
+        assert piece in outs[0].text, outs[0].text
+    finally:
+        await store.close()

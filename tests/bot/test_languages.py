@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -222,6 +223,41 @@ async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
     # carol (pl) joins: the group post is in the chat's Polish, the seat list in it
     outs = await table.handle(person_in(chat, "carol", "/join"))
     assert outs[0].lang == "pl" and tr("pl", "Ready: the creator may /start.") != "Ready"
+
+
+async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_privately(
+    store: Store, clock: FakeClock
+) -> None:
+    """Who reads what: /status, /rules, /log, /help asked in a Russian group by dave, who reads
+    Polish, are group posts in Russian; dave alone also gets each in Polish; his refusal is in
+    Polish, once. bob, who reads Russian, gets one answer."""
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
+    chat = "local:group"
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    await table.handle(person_in(chat, "dave", "/lang pl"))
+    for name in ("dave", "carol"):
+        await table.handle(person_in(chat, name, "/join"))
+    await table.handle(person_in(chat, "bob", "/start"))
+    assert (await store.chat(chat)).lang == "ru"
+    for query in ("/status", "/rules", "/log", "/help", "/help build"):
+        outs = await table.handle(person_in(chat, "dave", query))
+        posted = [o for o in outs if o.private_to is None and not o.sender_only]
+        mine = [o for o in outs if o.private_to == "local:dave"]
+        assert posted and len(mine) >= len(posted), (query, outs)  # /status: + his own part
+        assert all(o.lang == "ru" for o in posted) and all(o.lang == "pl" for o in mine)
+        assert all(not o.buttons for o in mine)
+        assert sum(check(o.text, "ru") for o in posted) >= 1, query
+        assert sum(check(o.text, "pl") for o in mine) >= 1, query
+        same = [o for o in await table.handle(person_in(chat, "bob", query)) if not o.private_to]
+        assert [o.text for o in same] == [o.text for o in posted], query
+    refused = await table.handle(person_in(chat, "dave", "/log many"))
+    assert len(refused) == 1 and refused[0].sender_only
+    assert refused[0].text == tr("pl", "Usage: /log [page], a number.")
+    # Asked in dave's private chat with the bot: his language only, one answer.
+    direct = Inbound("local", "local:dm-dave", "local:dave", "dave", update_id="dm1", text="/rules")
+    outs = await table.handle(replace(direct, is_private=True))
+    assert len(outs) == 1 and check(outs[0].text, "pl") >= 1
 
 
 async def test_option_values_ignore_case_map_usa(store: Store, clock: FakeClock) -> None:

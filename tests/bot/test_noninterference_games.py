@@ -1,12 +1,14 @@
 """Noninterference through the table service (issue 20) for Power Grid (alternative rules),
 Hexania and IEC; Power Grid's own is tests/bot/test_noninterference_powergrid.py.
 
-Two tables in two chats of one store start alike; their stored states are then made to differ
-only in what the observer (alice) may not know, and the same public sequence of moves is
-played on both (through `Table.act`, the adapters' internal API). Everything alice receives
-must be identical: group posts with buttons, sender-only replies (Telegram shows them in the
-group), her own private messages, the answers to anyone's /status, /log, /orders, the
-reminders pushed at the deadline, `view`/`describe_turn` for her, and her picture (bytes).
+Two tables in two chats of one store start alike (a store file built once per game through
+the chat and copied for every example, its states set up with the example's seed); their
+stored states are then made to differ only in what the observer (alice) may not know, and the
+same public sequence of moves is played on both (through `Table.act`, the adapters' internal
+API). Everything alice receives must be identical: group posts with buttons, sender-only
+replies (Telegram shows them in the group), her own private messages, the answers to anyone's
+/status, /log, /orders, the reminders pushed at the deadline, `view`/`describe_turn` for her,
+and her picture (bytes).
 
 What each game hides, and the allowed differences (the comparison stops at the first):
 - powergrid_alt (hidden_money=yes): bob's money and the deck below its top cards; allowed: a
@@ -91,8 +93,37 @@ def public(game: Game, state: State) -> str:
     return json.dumps(game.view(state, None), sort_keys=True)
 
 
-async def _play(data: st.DataObject, root: Path, game_id: str) -> None:
-    game, options, differ = GAMES[game_id]
+# The two started tables of each game, built once (a store file) and copied for every example:
+# opening them through the chat costs ten commands, the same for every example.
+_TEMPLATES: dict[str, bytes] = {}
+
+
+async def _build_template(game_id: str, root: Path) -> bytes:
+    game, options, _ = GAMES[game_id]
+    clock = FakeClock()
+    store = await Store.open(str(root / "template.sqlite3"), clock=clock)
+    try:
+        table = Table(store, games={game_id: game}, clock=clock, render=False, seeder=lambda: 0)
+        for chat in (Chat(table, chat_key="local:a"), Chat(table, chat_key="local:b")):
+            await chat.say("alice", f"/new {game_id} {options}".strip())
+            await chat.say("alice", "/settings deadline=10m")
+            for name in PLAYERS[1:]:
+                await chat.say(name, "/join")
+            await chat.say("alice", "/start")
+    finally:
+        await store.close()
+    return (root / "template.sqlite3").read_bytes()
+
+
+def _template(game_id: str) -> bytes:
+    if game_id not in _TEMPLATES:
+        with tempfile.TemporaryDirectory() as tmp:
+            _TEMPLATES[game_id] = asyncio.run(_build_template(game_id, Path(tmp)))
+    return _TEMPLATES[game_id]
+
+
+async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) -> None:
+    game, _options, differ = GAMES[game_id]
     draw = data.draw
     clock = FakeClock()
     pushed: list[Outbound] = []
@@ -101,25 +132,13 @@ async def _play(data: st.DataObject, root: Path, game_id: str) -> None:
         pushed.append(out)
 
     seed = draw(st.integers(0, 2**16), label="seed")
-
-    async def open_table() -> tuple[Store, Table, list[Chat]]:
-        store = await Store.open(str(root / "db.sqlite3"), clock=clock)
-        table = Table(store, games={game_id: game}, clock=clock, render=False, seeder=lambda: seed)
-        table.register_sender("local", send)
-        return store, table, [Chat(table, chat_key="local:a"), Chat(table, chat_key="local:b")]
-
-    store, table, chats = await open_table()
-    pks = []
-    for chat in chats:
-        await chat.say("alice", f"/new {game_id} {options}".strip())
-        await chat.say("alice", "/settings deadline=10m")
-        for name in PLAYERS[1:]:
-            await chat.say(name, "/join")
-        await chat.say("alice", "/start")
-        row = await store.open_game(chat.chat_key)
-        assert row is not None and row.state_json is not None
-        pks.append(row.id)
-    base = json.loads(row.state_json)
+    db_file = root / "db.sqlite3"
+    db_file.write_bytes(template)
+    with sqlite3.connect(db_file) as db:
+        rows = db.execute("SELECT id, options FROM games ORDER BY id").fetchall()
+    pks = [pk for pk, _ in rows]
+    # What /start would have set up with this seed (bot/lobby.py: setup(seats, options, seed)).
+    base = game.setup(list(PLAYERS), json.loads(rows[0][1]), seed)
     rng = Rng(new_rng_state(seed))
     bot = next(iter(game.bots.values()))
     for _ in range(draw(st.integers(0, 20), label="forward")):  # public variety first
@@ -129,11 +148,16 @@ async def _play(data: st.DataObject, root: Path, game_id: str) -> None:
         base, _ = game.apply(base, p, bot(copy.deepcopy(base), p, rng))
     states = [copy.deepcopy(base), copy.deepcopy(base)]
     differ(draw, states[0], states[1])
-    await store.close()
-    with sqlite3.connect(root / "db.sqlite3") as db:
+    with sqlite3.connect(db_file) as db:
         for pk, state in zip(pks, states, strict=True):
-            db.execute("UPDATE games SET state_json = ? WHERE id = ?", (canonical_json(state), pk))
-    store, table, chats = await open_table()
+            db.execute(
+                "UPDATE games SET state_json = ?, seed = ? WHERE id = ?",
+                (canonical_json(state), seed, pk),
+            )
+    store = await Store.open(str(db_file), clock=clock)
+    table = Table(store, games={game_id: game}, clock=clock, render=False, seeder=lambda: seed)
+    table.register_sender("local", send)
+    chats = [Chat(table, chat_key="local:a"), Chat(table, chat_key="local:b")]
     sched = Scheduler(table, clock=clock)
     await sched.run_due()
     key = f"local:{OBS}"
@@ -180,8 +204,9 @@ async def _play(data: st.DataObject, root: Path, game_id: str) -> None:
 
 
 def _run(data: st.DataObject, game_id: str) -> None:
+    template = _template(game_id)
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(_play(data, Path(tmp), game_id))
+        asyncio.run(_play(data, Path(tmp), game_id, template))
 
 
 EXAMPLES = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))

@@ -60,7 +60,9 @@ def test_rules_without_query_is_a_one_screen_how_to_play(game_id: str) -> None:
     for lang in LANGUAGES:
         t = translator(lang)
         text = rulebook.answer(game_id, "", t)
-        assert text.startswith(t.gettext("{game}: how to play").format(game=games()[game_id].name))
+        assert text.startswith(
+            t.gettext("{game}: how to play").format(game=t.gettext(games()[game_id].name))
+        )
         assert 300 < len(text) < 1800, (lang, len(text))
         book = rulebook.load(game_id)
         for paragraph in book.howto:

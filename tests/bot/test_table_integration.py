@@ -206,7 +206,7 @@ async def test_a_private_move_names_its_game_when_the_player_has_several(table: 
 # ------------------------------------------------------------------ 5, 6. languages
 async def test_each_player_is_answered_in_their_own_language(table: Table) -> None:
     await open_game(table, "powergrid", ["alice", "bob", "carol"])
-    en, ru = translator("en"), translator("ru")
+    ru = translator("ru")
     # The same refusal in one chat: alice's platform says Russian, carol's English.
     turn = "Not your turn — waiting for {who}."
     unknown = "Unknown command /{name}. /help lists the commands."
@@ -216,17 +216,22 @@ async def test_each_player_is_answered_in_their_own_language(table: Table) -> No
     d = joined(await say(table, "dave", "/xyz", lang="ru"))  # not seated: the table's answer
     e = joined(await say(table, "erin", "/xyz", lang="en"))
     assert d == tr("ru", unknown, name="xyz") and e == tr("en", unknown, name="xyz") and d != e
-    # The same prompt, with its buttons.
+    # /status is a group post in the chat's language, its buttons too; an asker who reads
+    # another language also gets it in hers, to her alone (issue 18, "Who reads what").
     state = await state_of(table)
+    group_t = translator((await table.store.chat(GROUP)).lang)
     outs_ru = await say(table, "alice", "/status", lang="ru")
     outs_en = await say(table, "carol", "/status", lang="en")
-    assert PG.describe_turn(state, None, ru).strip() in joined(outs_ru)
-    assert PG.describe_turn(state, None, en).strip() in joined(outs_en)
-    assert joined(outs_ru) != joined(outs_en)
-    labels_ru = [b.label for o in outs_ru for row in o.buttons for b in row]
-    labels_en = [b.label for o in outs_en for row in o.buttons for b in row]
-    assert labels_ru == [label for label, _ in PG.buttons(state, "bob", t=ru)][: len(labels_ru)]
-    assert labels_en == [label for label, _ in PG.buttons(state, "bob", t=en)][: len(labels_en)]
+    posted_ru = [o for o in outs_ru if o.private_to is None]
+    posted_en = [o for o in outs_en if o.private_to is None]
+    mine_ru = [o for o in outs_ru if o.private_to == "tg:alice"]
+    assert joined(posted_ru) == joined(posted_en)
+    assert PG.describe_turn(state, None, group_t).strip() in joined(posted_ru)
+    assert PG.describe_turn(state, None, ru).strip() in joined(mine_ru)
+    assert all(not o.buttons for o in mine_ru)
+    labels = [b.label for o in posted_ru for row in o.buttons for b in row]
+    assert labels == [label for label, _ in PG.buttons(state, "bob", t=group_t)][: len(labels)]
+    assert labels and labels == [b.label for o in posted_en for row in o.buttons for b in row]
     # A user's own /lang beats their platform's language and the chat's; it is personal:
     # the chat keeps its language (issue 18).
     chat_lang = (await table.store.chat(GROUP)).lang

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from bot.buttons import public_mark
 from bot.messages import Outbound
 from bot.outbox import row_of
 from bot.store import Store
@@ -125,6 +126,24 @@ def delivered(api: FakeBotApi) -> list[Call]:
     return [c for c in api.since(0, "sendMessage") if c.result not in (None, "flood")]
 
 
+def marks_by_version(db: str, pk: int) -> list[str]:
+    """The public mark of the game at each version from the start (1) to the one before the
+    last, replayed from the stored seed and action log."""
+    with sqlite3.connect(db) as conn:
+        seed, options, state_json = conn.execute(
+            "SELECT seed, options, state_json FROM games WHERE id = ?", (pk,)
+        ).fetchone()
+        actions = conn.execute(
+            "SELECT player, action_json FROM actions WHERE game_id = ? ORDER BY seq", (pk,)
+        ).fetchall()
+    state = GAME.setup(list(json.loads(state_json)["players"]), json.loads(options), seed)
+    marks = [public_mark(GAME, state)]
+    for player, action in actions[:-1]:
+        state, _ = GAME.apply(state, player, json.loads(action))
+        marks.append(public_mark(GAME, state))
+    return marks
+
+
 def allowed_twice(first: Call, kills: list[float]) -> bool:
     """A second copy is excused only when the first reached the server within 0.2 s of a kill
     (a request already on the wire arrives just after the signal)."""
@@ -170,15 +189,19 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM inbox WHERE handled_at IS NULL") == 0)
     final = game_row(bot.db)[1]  # type: ignore[index]
     messages = delivered(api)
-    # Each committed version before the last prompted the next player (its buttons carry the
-    # version); the last one announced the end.
-    for v in range(1, final):
+    # Each committed version before the last prompted the next player; the last announced the
+    # end. A prompt's buttons carry its public moment (bot/buttons.py), found here by replay.
+    marks = marks_by_version(bot.db, pk)
+    assert len(marks) == final - 1
+    for v, mark in enumerate(marks, start=1):
         prompts = [
             c
             for c in messages
-            if any(p.startswith(f"{pk}:{v}:") for row in c.buttons for _, p in row)
+            if any(p.startswith(f"{pk}:{mark}:") for row in c.buttons for _, p in row)
         ]
         assert prompts, f"version {v} never prompted"
+        if marks.count(mark) > 1:
+            continue  # the same pile and player again (a bonus stone): copies can't be told
         assert all(allowed_twice(prompts[0], bot.kills) for _ in prompts[1:]), (
             v,
             [round(c.at - bot.kills[0], 3) for c in prompts],

@@ -1,0 +1,73 @@
+"""The words in angle brackets of a usage line (`/new <game>`, `/build <city...>`), one catalog
+entry each, so that help shows `/new <игра>` in Russian (issue 18). The key is the argument's
+name in its `ArgSpec`; bot.grammar.usage looks the word up here. A new argument name gets its
+entry here (tests/bot/test_i18n.py checks that every command's arguments have one)."""
+
+from __future__ import annotations
+
+from engine.core import N_
+
+# TRANSLATORS: a placeholder in a command's usage line, e.g. "/new <game>": translate the word
+# inside the angle brackets only, keep the brackets; a noun in its dictionary form.
+PLACEHOLDERS: dict[str, str] = {
+    "amount": N_("<amount>"),
+    "answer": N_("<answer>"),
+    "area": N_("<area>"),
+    "building": N_("<building>"),
+    "buildings": N_("<buildings>"),
+    "cancel": N_("<cancel>"),
+    "cell": N_("<cell>"),
+    "city": N_("<city>"),
+    "code": N_("<code>"),
+    "command": N_("<command>"),
+    "confirm": N_("<confirm>"),
+    "count": N_("<count>"),
+    "developer": N_("<developer>"),
+    "direction": N_("<direction>"),
+    "duration": N_("<duration>"),
+    "fakes": N_("<fakes>"),
+    "figure": N_("<figure>"),
+    "from": N_("<from>"),
+    "fuel": N_("<fuel>"),
+    "game": N_("<game>"),
+    "hour": N_("<hour>"),
+    "into": N_("<into>"),
+    "keep": N_("<keep>"),
+    "kind": N_("<kind>"),
+    "laboratory": N_("<laboratory>"),
+    "limit": N_("<limit>"),
+    "max": N_("<max>"),
+    "mine": N_("<mine>"),
+    "mode": N_("<mode>"),
+    "more": N_("<more>"),
+    "moves": N_("<moves>"),
+    "n": N_("<n>"),
+    "name": N_("<name>"),
+    "new": N_("<new>"),
+    "old": N_("<old>"),
+    "on": N_("<on>"),
+    "options": N_("<options>"),
+    "page": N_("<page>"),
+    "phase": N_("<phase>"),
+    "plant": N_("<plant>"),
+    "plants": N_("<plants>"),
+    "player": N_("<player>"),
+    "position": N_("<position>"),
+    "query": N_("<query>"),
+    "real": N_("<real>"),
+    "recipes": N_("<recipes>"),
+    "region": N_("<region>"),
+    "resource": N_("<resource>"),
+    "settings": N_("<settings>"),
+    "src": N_("<src>"),
+    "steps": N_("<steps>"),
+    "storages": N_("<storages>"),
+    "switch": N_("<switch>"),
+    "targets": N_("<targets>"),
+    "tech": N_("<tech>"),
+    "to": N_("<to>"),
+    "transmitter": N_("<transmitter>"),
+    "via": N_("<via>"),
+    "what": N_("<what>"),
+    "when": N_("<when>"),
+}
