@@ -162,6 +162,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_outbox.MIGRATION,
     # 4: `last_game` without scanning every game (a chat's games, newest first).
     ("CREATE INDEX games_by_chat ON games (chat_key, id)",),
+    # 5: each game's live status message (bot/store_outbox.py, issue 17).
+    store_outbox.STATUS_MIGRATION,
 )
 
 

@@ -61,6 +61,18 @@ MIGRATION: tuple[str, ...] = (
 )
 
 
+# The live status message of each game (issue 17): the platform's id of the one message the
+# sender loop edits in place ("edit" rows), posted (and pinned) again when it is gone.
+STATUS_MIGRATION: tuple[str, ...] = (
+    """CREATE TABLE status_messages (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        chat_key TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+)
+
+
 @dataclass(frozen=True)
 class OutRow:
     """One message to write: who reads it, in which language, how, and what it says.
@@ -267,6 +279,25 @@ class OutboxMixin(StoreBase):
             sql += " AND status = ?"
             params.append(status)
         return [_item(r) for r in await self._all(sql + " ORDER BY id", params)]
+
+    # ------------------------------------------------------------------ status messages
+    async def status_message(self, game_id: int) -> str | None:
+        """The platform's id of the game's live status message (None: none posted yet)."""
+        row = await self._one(
+            "SELECT message_id FROM status_messages WHERE game_id = ?", (game_id,)
+        )
+        return str(row[0]) if row is not None else None
+
+    async def set_status_message(self, game_id: int, chat_key: str, message_id: str) -> None:
+        """Remember the game's live status message (a new one replaces the old)."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO status_messages (game_id, chat_key, message_id, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "chat_key = excluded.chat_key, message_id = excluded.message_id, "
+                "updated_at = excluded.updated_at",
+                (game_id, chat_key, message_id, self._clock()),
+            )
 
     async def prune_messages(self) -> None:
         """Forget delivered or failed rows and handled updates older than KEEP_SECONDS."""

@@ -218,6 +218,25 @@ class PgOutbox(PgBase):
         )
         return [_item(r) for r in rows]
 
+    # ------------------------------------------------------------------ status messages
+    async def status_message(self, game_id: int) -> str | None:
+        """The platform's id of the game's live status message (None: none posted yet)."""
+        rows = await self._all("SELECT message_id FROM status_messages WHERE game_id = $1", game_id)
+        return str(rows[0][0]) if rows else None
+
+    async def set_status_message(self, game_id: int, chat_key: str, message_id: str) -> None:
+        """Remember the game's live status message (a new one replaces the old)."""
+        await self._execute(
+            "INSERT INTO status_messages (game_id, chat_key, message_id, updated_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE SET "
+            "chat_key = excluded.chat_key, message_id = excluded.message_id, "
+            "updated_at = excluded.updated_at",
+            game_id,
+            chat_key,
+            message_id,
+            self._clock(),
+        )
+
     async def prune_messages(self) -> None:
         """Forget delivered or failed rows and handled updates older than KEEP_SECONDS."""
         old = self._clock() - KEEP_SECONDS

@@ -301,6 +301,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         END
         $fn$""",
     ),
+    # 4: each game's live status message (bot/store_pg_outbox.py, issue 17).
+    (
+        """CREATE TABLE status_messages (
+            game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            chat_key TEXT NOT NULL,
+            message_id TEXT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 )
 
 

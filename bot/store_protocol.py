@@ -42,6 +42,10 @@ class MessageStore(Protocol):
 
     async def outbox_failed(self, item_id: int, reason: str) -> None: ...
 
+    async def status_message(self, game_id: int) -> str | None: ...
+
+    async def set_status_message(self, game_id: int, chat_key: str, message_id: str) -> None: ...
+
 
 class Store(MessageStore, Protocol):
     """Everything the table, the reminders, the scheduler and the adapters ask of storage."""

@@ -161,6 +161,7 @@ class TableBase:
                 and o.chat_key == ctx.inbound.chat_key
                 and o.render is None
                 and not o.picture
+                and o.status_of is None
             ):
                 row = replace(row, delay=hold)
             rows.append(row)
