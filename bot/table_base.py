@@ -214,11 +214,16 @@ class TableBase:
 
     # ================================================================== small helpers
     def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        """An answer in the chat: silent unless told otherwise (issue 17: only a message that
+        asks someone to act notifies; the asker is reading anyway)."""
+        kw.setdefault("silent", True)
         return [Outbound(ctx.chat_key, text, **kw)]
 
     def _refuse(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
         """A reply only the sender needs (a refusal, a usage hint): ephemeral on Discord, an
-        ordinary reply elsewhere; in the private chat when the move came from there."""
+        ordinary reply elsewhere, silent (nobody else need hear it); in the private chat when
+        the move came from there."""
+        kw.setdefault("silent", True)
         return [Outbound(ctx.reply_key or ctx.chat_key, text, sender_only=True, **kw)]
 
     async def _pick_lang(self, ctx: Ctx) -> None:

@@ -6,12 +6,17 @@ status message as outbox "edit" rows, automatic passes of players with nothing t
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+import pytest
+
+from bot.i18n import translator
 from bot.store import Store
 from bot.store_outbox import OutboxItem
 from bot.table import Table
 from engine.core.protocol import Capabilities
+from tests.bot.botgames import bot_game
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock
 
@@ -25,7 +30,7 @@ class Stuck(ChatDicePile):
     capabilities = Capabilities(rules_index=True, forced_moves=True)
 
     def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
-        return {"take": 1} if player == "bob" else None
+        return {"take": 1} if player.casefold() == "bob" else None
 
 
 def quiet_table(store: Store, clock: FakeClock, game: ChatDicePile | None = None) -> Table:
@@ -201,3 +206,29 @@ async def test_private_lines_and_results_are_silent(store: Store, clock: FakeClo
     over = [r for r in rows if "Game over" in r.body.get("text", "")]
     assert over and all(r.silent for r in over)
     assert all(r.silent for r in rows if not mentioned(r))  # nothing else makes a sound
+
+
+@pytest.mark.parametrize("game_id", ["powergrid", "hexania", "powergrid_alt", "iec"])
+def test_captions_are_words_never_event_ids(game_id: str) -> None:
+    """ "After the build phase, round 3 — Bob is next": the captions of a game's first two
+    pictures name phases and players in words; no event id ("turn_ended") or bare number."""
+    played = bot_game(game_id)
+    game = played.game
+    state = game.setup(played.players, {}, played.seed)
+    before = json.loads(json.dumps(state))
+    captions: list[str] = []
+    for row in played.rows:
+        state, events = game.apply(state, row.player, row.action)
+        if any(game.is_picture_event(e) for e in events):
+            pictures = game.render_set(
+                json.loads(json.dumps(state)), None, translator("en"), before
+            )
+            captions += [str(p.caption) for p in pictures if p.caption]
+            before = json.loads(json.dumps(state))
+            if len(captions) >= 2:
+                break
+    assert captions
+    for caption in captions:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", caption), caption
+        assert not re.fullmatch(r"(Board: )?\d+", caption), caption
+        assert re.search(r"[A-Za-z]{3,}", caption), caption  # words
