@@ -38,11 +38,11 @@ from bot.quiet import (
     PHASE,
     PHASE_LOOKBACK,
     ROUND,
-    STATUS_LINES,
     TURN,
     acted_in_phase,
     picture_level,
     pinged,
+    step_ends_phase,
 )
 from bot.quiet import GAME as GAME  # re-exported: the picture levels live in bot/quiet.py
 from bot.store import (
@@ -396,7 +396,7 @@ class AnnounceMixin(TableBase):
             pending.append(tr(lang, "Game over. Ranking: {places}", places=places))
             out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
             if quiet:
-                out.append(self._status_message(ctx, row, [], pending[-1], None))
+                out.append(self._status_message(ctx, row, pending[:-1], pending[-1], None))
             return out + secrets_out
         out += secrets_out
         if quiet:
@@ -440,7 +440,9 @@ class AnnounceMixin(TableBase):
         # in the chat's language only: the status message is everybody's
         everyone = self._mention_prompt(ctx, row, state, played.version, seats)
         due = await self._deadline_text(ctx, row, game, state, asked, played.asked_before)
-        out = [self._status_message(ctx, row, lines, _unmentioned(everyone.text), due, everyone)]
+        reset = any(step_ends_phase(step) for step in played.steps)
+        asked_text = _unmentioned(everyone.text)
+        out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]
         if notify:
             ask = self._mention_prompt(ctx, row, state, played.version, seats, langs, only=notify)
             joined = "\n".join(lines) + "\n\n" + ask.text if lines else ask.text
@@ -468,22 +470,21 @@ class AnnounceMixin(TableBase):
         asked: str,
         due: str | None,
         prompt: Outbound | None = None,
+        reset: bool = False,
     ) -> Outbound:
-        """The table's live status message: the latest lines, who acts and what is asked, the
-        deadline; with the prompt's buttons. Never notifies (an edit notifies nobody anyway)."""
-        recent = list(lines)[-STATUS_LINES:]
-        parts = ["\n".join(recent)] if recent else []
-        parts.append(asked + (f"\n{due}" if due else ""))
-        text = "\n\n".join(p for p in parts if p.strip())
-        if len(text) > MAX_TEXT:
-            text = shorten(text, MAX_TEXT)
+        """The table's live status message: the run's lines (the sender loop adds them to the
+        phase's, `reset` when a new phase began), who acts and what is asked, the deadline;
+        with the prompt's buttons. Never notifies (an edit notifies nobody anyway)."""
+        text = asked + (f"\n{due}" if due else "")
         return Outbound(
             ctx.chat_key,
-            text,
+            shorten(text, MAX_TEXT // 2),
             buttons=prompt.buttons if prompt is not None else [],
             silent=True,
             lang=ctx.post_lang,
             status_of=row.id,
+            status_lines=[shorten(line, MAX_TEXT // 4) for line in lines],
+            status_reset=reset,
         )
 
     async def _deadline_text(

@@ -195,6 +195,8 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     silent=out.silent,
                     lang=out.lang,
                     status_of=out.status_of,
+                    status_lines=out.status_lines,
+                    status_reset=out.status_reset,
                     reply_status=out.reply_status,
                 )
             )

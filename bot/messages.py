@@ -74,6 +74,10 @@ class Outbound:
     # The live status message of this game (issue 17): the sender loop edits the game's one
     # status message in place, or posts (and pins) it when there is none or it is gone.
     status_of: int | None = None
+    # Its event lines, which the sender loop adds to those the status message shows (after
+    # `status_reset`: a new phase began, the old lines go); `text` is the rest (who acts).
+    status_lines: list[str] = field(default_factory=list)
+    status_reset: bool = False
     # Post as a reply to this game's status message (a prompt: replies gather under it).
     reply_status: int | None = None
     # Filled in by the sender loop at delivery time: the platform's id of the message this

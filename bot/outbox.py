@@ -39,6 +39,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import Button, Outbound
+from bot.quiet import STATUS_LINES, status_text
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem, OutRow
 
 if TYPE_CHECKING:
@@ -109,6 +110,8 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["picture"] = out.picture
     if out.status_of is not None:
         body["status_of"] = out.status_of
+        body["status_lines"] = list(out.status_lines)
+        body["status_reset"] = out.status_reset
     if out.reply_status is not None:
         body["reply_status"] = out.reply_status
     return body
@@ -153,6 +156,8 @@ def outbound_of(item: OutboxItem) -> Outbound:
         render=dict(body["render"]) if isinstance(body.get("render"), dict) else None,
         picture=body.get("picture"),
         status_of=_int_or_none(body.get("status_of")),
+        status_lines=[str(x) for x in body.get("status_lines", [])],
+        status_reset=bool(body.get("status_reset", False)),
         reply_status=_int_or_none(body.get("reply_status")),
     )
 
@@ -166,12 +171,12 @@ def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
     return [replace(out, outbox_id=i) for out, i in zip(outs, ids, strict=True)]
 
 
-def _superseded(item: OutboxItem, later: Sequence[OutboxItem]) -> bool:
-    """An edit of a game's status message that a later pending edit replaces."""
+def _superseded(item: OutboxItem, later: Sequence[OutboxItem]) -> OutboxItem | None:
+    """The next pending edit of the same game's status message, which replaces this one."""
     if item.kind != "edit" or "status_of" not in item.body:
-        return False
+        return None
     game = item.body["status_of"]
-    return any(x.kind == "edit" and x.body.get("status_of") == game for x in later)
+    return next((x for x in later if x.kind == "edit" and x.body.get("status_of") == game), None)
 
 
 async def _sleeping(sleep: Sleep, delay: float) -> None:
@@ -273,8 +278,14 @@ class OutboxSender:
     async def _chat(self, rows: list[OutboxItem]) -> None:
         async with self._limit:
             for i, item in enumerate(rows):
-                if _superseded(item, rows[i + 1 :]):
-                    # a later edit of the same status message says everything this one would
+                later = _superseded(item, rows[i + 1 :])
+                if later is not None:
+                    # a later edit of the same status message says all this one would; its
+                    # lines ride with it
+                    if not later.body.get("status_reset"):
+                        lines = item.body.get("status_lines", [])
+                        later.body["status_lines"] = lines + later.body.get("status_lines", [])
+                        later.body["status_reset"] = bool(item.body.get("status_reset"))
                     await self.store.outbox_sent(item.id, None)
                     continue
                 if not await self._one(item):
@@ -326,19 +337,25 @@ class OutboxSender:
         return outbound_of(item)
 
     async def _status(self, out: Outbound) -> str | None:
-        """Deliver the game's live status message: an edit of the one already posted, else
-        (none yet, or gone) a new message, pinned, whose id is kept for the next edits."""
+        """Deliver the game's live status message: its lines (the phase's so far and this
+        row's) above who acts; an edit of the one already posted, else (none yet, or gone) a
+        new message, pinned, whose id and lines are kept for the next edits."""
         game = out.status_of
         assert game is not None
         known = await self.store.status_message(game)
+        lines = [] if known is None or out.status_reset else list(known.lines)
+        lines = (lines + out.status_lines)[-STATUS_LINES:]
+        out = replace(out, text=status_text(lines, out.text))
+        message_id: str | None = None
         if known is not None:
             try:
-                return await self.deliver(replace(out, edit_of=known))
+                message_id = await self.deliver(replace(out, edit_of=known.message_id))
             except MessageGone:
                 log.info("outbox %s: the status message of game %s is gone", self.platform, game)
-        message_id = await self.deliver(replace(out, edit_of=None, pin=True))
+        if message_id is None:
+            message_id = await self.deliver(replace(out, edit_of=None, pin=True))
         if message_id is not None:
-            await self.store.set_status_message(game, out.chat_key, message_id)
+            await self.store.set_status_message(game, out.chat_key, message_id, lines)
         return message_id
 
     async def _send(self, item: OutboxItem, out: Outbound | None) -> str | None:
@@ -346,7 +363,8 @@ class OutboxSender:
         if out is None:
             return None
         if out.reply_status is not None:
-            out.reply_to = await self.store.status_message(out.reply_status)
+            known = await self.store.status_message(out.reply_status)
+            out.reply_to = known.message_id if known is not None else None
         if item.kind == "edit" and out.status_of is not None:
             return await self._status(out)
         try:

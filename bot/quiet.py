@@ -30,8 +30,10 @@ PHASE_LOOKBACK = 64
 # Platforms where a reply only its sender sees is no post in the chat (a Discord ephemeral
 # message): the one who acted is told what his move did even when nobody is asked anew.
 EPHEMERAL_PLATFORMS = ("discord",)
-# Event lines the live status message shows (the latest run's; /log has them all).
+# Event lines the live status message shows (the current phase's latest; /log has them all).
 STATUS_LINES = 8
+# Discord's limit; Telegram allows 4096 (bot/grammar.py MAX_TEXT).
+STATUS_LIMIT = 2000
 
 
 def picture_level(events: Sequence[Event], round_after: Any = None) -> int | None:
@@ -110,3 +112,15 @@ def pinged(
 ) -> list[str]:
     """Of the humans asked now, those to notify: newly asked and not engaged in this phase."""
     return [p for p in asked if (before is None or p not in before) and p not in engaged]
+
+
+def status_text(lines: Sequence[str], asked: str) -> str:
+    """The live status message: the phase's latest event lines, then who acts and what is
+    asked (and the deadline), within one message."""
+    head = "\n".join(lines)
+    text = f"{head}\n\n{asked}" if head and asked else head or asked
+    while len(text) > STATUS_LIMIT and lines:
+        lines = lines[1:]
+        head = "\n".join(lines)
+        text = f"{head}\n\n{asked}" if head and asked else head or asked
+    return text[:STATUS_LIMIT]

@@ -307,6 +307,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
             chat_key TEXT NOT NULL,
             message_id TEXT NOT NULL,
+            lines_json TEXT NOT NULL DEFAULT '[]',
             updated_at DOUBLE PRECISION NOT NULL
         )""",
     ),

@@ -24,7 +24,7 @@ from bot.store import (
     SeatRow,
     UserRow,
 )
-from bot.store_outbox import OutboxItem, OutRow
+from bot.store_outbox import OutboxItem, OutRow, StatusMessage
 from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
 from bot.store_records import FinishedGame
 
@@ -42,9 +42,11 @@ class MessageStore(Protocol):
 
     async def outbox_failed(self, item_id: int, reason: str) -> None: ...
 
-    async def status_message(self, game_id: int) -> str | None: ...
+    async def status_message(self, game_id: int) -> StatusMessage | None: ...
 
-    async def set_status_message(self, game_id: int, chat_key: str, message_id: str) -> None: ...
+    async def set_status_message(
+        self, game_id: int, chat_key: str, message_id: str, lines: Sequence[str] = ()
+    ) -> None: ...
 
 
 class Store(MessageStore, Protocol):

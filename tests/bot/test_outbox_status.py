@@ -63,8 +63,9 @@ async def test_the_status_message_is_posted_pinned_then_edited_in_place(
     await run(store, platform, clock, status(pk, "Ann is asked"))
     [(kind, first)] = platform.calls
     assert kind == "post" and first.pin and first.silent
-    mid = await store.status_message(pk)
-    assert mid is not None and platform.pinned == [mid]
+    known = await store.status_message(pk)
+    assert known is not None and platform.pinned == [known.message_id]
+    mid = known.message_id
     ask = Outbound(CHAT, "@Bob: your bid", mentions=[("tg:2", "Bob")], reply_status=pk)
     await run(store, platform, clock, status(pk, "Bob is asked"), ask)
     assert [k for k, _ in platform.calls] == ["post", "edit", "post"]
@@ -79,12 +80,15 @@ async def test_a_deleted_status_message_is_posted_again_and_remembered(
 ) -> None:
     pk = await active(store)
     await run(store, platform, clock, status(pk, "one"))
-    old = await store.status_message(pk)
-    assert old is not None
+    known = await store.status_message(pk)
+    assert known is not None
+    old = known.message_id
     del platform.messages[old]  # somebody deleted it
     await run(store, platform, clock, status(pk, "two"))
-    new = await store.status_message(pk)
-    assert new not in (None, old) and platform.messages[new] == "two"  # type: ignore[index]
+    again = await store.status_message(pk)
+    assert again is not None and again.message_id != old
+    new = again.message_id
+    assert platform.messages[new] == "two"
     assert platform.pinned == [old, new]
     assert [k for k, _ in platform.calls] == ["post", "edit", "post"]
 
@@ -106,3 +110,35 @@ async def test_a_prompt_before_any_status_message_is_posted_plainly(
     await run(store, platform, clock, replace(Outbound(CHAT, "@Ann: go"), reply_status=pk))
     [(kind, out)] = platform.calls
     assert kind == "post" and out.reply_to is None
+
+
+async def test_the_status_message_gathers_the_phase_s_lines_until_a_new_phase(
+    store: Store, platform: Platform, clock: FakeClock
+) -> None:
+    pk = await active(store)
+
+    def edit(lines: list[str], asked: str, reset: bool = False) -> Outbound:
+        return replace(status(pk, asked), status_lines=lines, status_reset=reset)
+
+    await run(store, platform, clock, edit(["Ann bids 13."], "Bob is asked"))
+    await run(store, platform, clock, edit(["Bob bids 14."], "Cyd is asked"))
+    mid = (await store.status_message(pk)).message_id  # type: ignore[union-attr]
+    assert platform.messages[mid] == "Ann bids 13.\nBob bids 14.\n\nCyd is asked"
+    # two edits waiting at once: one is sent, with both rows' lines
+    await run(
+        store,
+        platform,
+        clock,
+        edit(["Cyd passes."], "Dan is asked"),
+        edit(["Dan passes."], "Ann is asked"),
+    )
+    assert platform.messages[mid].splitlines()[-4:] == [
+        "Cyd passes.",
+        "Dan passes.",
+        "",
+        "Ann is asked",
+    ]
+    # a new phase: the old lines go
+    await run(store, platform, clock, edit(["The auction ends."], "Ann buys", reset=True))
+    assert platform.messages[mid] == "The auction ends.\n\nAnn buys"
+    assert (await store.status_message(pk)).lines == ["The auction ends."]  # type: ignore[union-attr]

@@ -53,6 +53,11 @@ async def start(chat: Chat, *players: str, bots: int = 0) -> None:
     await chat.say(players[0], "/start")
 
 
+def lines(item: OutboxItem) -> str:
+    """What a status edit row says: its lines (added to the phase's) and who is asked."""
+    return "\n".join([*item.body.get("status_lines", []), item.body["text"]])
+
+
 def mentioned(item: OutboxItem) -> list[str]:
     return [str(m[1]) for m in item.body.get("mentions", [])]
 
@@ -77,7 +82,7 @@ async def test_only_the_message_that_asks_notifies_and_each_move_edits_the_statu
     assert len(edits) == len(turns)
     assert {r.body["status_of"] for r in edits} == {(await store.last_game(TG)).id}  # type: ignore[union-attr]
     assert all(r.silent and r.body.get("buttons") and "@" not in r.body["text"] for r in edits)
-    assert "cyd takes 1." in edits[-1].body["text"]
+    assert "cyd takes 1." in lines(edits[-1]) and "ann takes 1." not in lines(edits[-1])
     # at most one new message per move; a loud one only to ask someone not yet engaged
     # (the first round: bob and cyd had not moved; after that each of them has)
     assert len(posts) <= len(turns)
@@ -108,7 +113,7 @@ async def test_a_forced_pass_is_played_logged_and_announced(store: Store, clock:
     assert "bob passes (nothing to decide)." in ask.body["text"]
     assert "bob takes 1." not in ask.body["text"]  # the pass is said once
     status = [r for r in rows if r.kind == "edit"][-1]
-    assert "bob passes (nothing to decide)." in status.body["text"]
+    assert "bob passes (nothing to decide)." in lines(status)
 
 
 async def test_a_forced_pass_at_the_start_and_on_the_terminal(
@@ -141,14 +146,14 @@ async def test_undo_takes_back_the_computer_players_replies_too(
     undone = await chat.say("ann", "/undo")
     text = "\n".join(o.text for o in undone)
     assert "ann takes back their last move." in text or any(
-        "ann takes back their last move." in r.body["text"] for r in await store.outbox(TG)
+        "ann takes back their last move." in lines(r) for r in await store.outbox(TG)
     )
     row = await store.open_game(TG)
     assert row is not None and row.state_json is not None
     assert await store.actions(row.id) == []
     assert json.loads(row.state_json)["pile"] == before["pile"]
     status = [r for r in await store.outbox(TG) if r.kind == "edit"][-1]
-    assert "taken back too" in status.body["text"]
+    assert "taken back too" in lines(status)
 
 
 async def test_undo_is_refused_once_another_human_has_moved(store: Store, clock: FakeClock) -> None:

@@ -104,7 +104,8 @@ async def test_shared_buttons_serve_every_player_of_a_simultaneous_phase(table: 
             async def status() -> str:
                 """The latest text of the table's live status message (issue 17)."""
                 rows = await table.store.outbox(dc.chat_key(CHANNEL_ID))
-                return str([r for r in rows if r.kind == "edit"][-1].body["text"])
+                last = [r for r in rows if r.kind == "edit"][-1]
+                return "\n".join([*last.body["status_lines"], last.body["text"]])
 
             # Nobody is newly asked: no new message, the move goes into the status message.
             alice = await feed(button_payload(take1, user_id=ALICE_ID, user_name="Alice"))

@@ -91,8 +91,9 @@ async def test_a_quiet_round_on_telegram(tmp_path: Path, clock: FakeClock) -> No
                     moves += 1
                 await drained(store)
                 pk = (await store.open_game(f"tg:{GROUP}")).id  # type: ignore[union-attr]
-                status_id = await store.status_message(pk)
-                assert status_id is not None
+                known = await store.status_message(pk)
+                assert known is not None
+                status_id = known.message_id
                 # pinned once, silently; then only edited
                 [pin] = api.since(0, "pinChatMessage")
                 assert pin.params["message_id"] == status_id
@@ -155,8 +156,9 @@ async def test_a_quiet_round_on_discord(tmp_path: Path, clock: FakeClock) -> Non
                     who = (await current(store, chat))[0]
                     await say(who, "/take 1")
                 pk = (await store.open_game(chat)).id  # type: ignore[union-attr]
-                status_id = await store.status_message(pk)
-                assert status_id is not None
+                known = await store.status_message(pk)
+                assert known is not None
+                status_id = known.message_id
                 assert http.pinned[CHANNEL_ID] == int(status_id)
                 edits = [r for r in http.requests[mark:] if r.method == "PATCH"]
                 assert edits and all(r.path.endswith(f"/messages/{status_id}") for r in edits)
