@@ -1,25 +1,34 @@
 """Chat noise: how many messages a table costs its players (issue 17).
 
-    .venv/bin/python bench/chat_noise.py [--rounds 5] [--seed 1] [--games powergrid,hexania,...]
+    .venv/bin/python bench/chat_noise.py [--rounds N] [--seed 1] [--games powergrid,hexania,...]
 
 For each game, a seeded 4-player game with four human seats is played through the real table
 service (`Table.act`, the path of a parsed chat command) in a Telegram group whose messages go
 to the outbox, as in production; no sender runs, so every row stays there to be counted. The
 humans are scripted: each plays what the game's default bot (the one /addbot seats) would
-choose, sent as that human's own command. The game runs until `--rounds` rounds are over (or
-the game ends). Counted from the outbox:
+choose, sent as that human's own command. The game is played to its end (or `--rounds` rounds;
+about 4 s for the four games). Counted from the outbox:
 - a message *notifies* a player when it is not silent and either mentions them (a group
   post) or is addressed to them (a private message); an edit of the live status message
   notifies nobody;
 - *posts* are all new messages (group posts, pictures, private messages), not edits.
-Per round: notifying messages per player, and posts.
+Per round: notifying messages per player, and posts (stderr splits group posts and DMs).
 
 The last line reads
 `chat noise: powergrid N notifying/player/round, M posts/round; hexania …; powergrid_alt …; iec …`.
 
-Figures (seed 1, 5 rounds), before issue 17's quiet table (main at 04e5783):
-    chat noise: powergrid 7.6 notifying/player/round, 28.0 posts/round; hexania …
-and after it: see the closing note of issue 17.
+Figures (seed 1, whole games: powergrid 10 rounds, hexania 30, powergrid_alt 13, iec 20):
+- before issue 17's quiet table (main at 04e5783: a prompt mentioning everyone asked after every
+  move, the lines before each picture a loud post of their own, private lines loud):
+    chat noise: powergrid 11.9 notifying/player/round, 50.4 posts/round; hexania 1.8
+    notifying/player/round, 9.5 posts/round; powergrid_alt 7.4 notifying/player/round,
+    37.8 posts/round; iec 6.0 notifying/player/round, 26.0 posts/round
+- after it (a status message edited in place; a loud ask only for a player asked anew who has
+  not acted yet in the phase; everything else silent):
+    chat noise: powergrid 3.5 notifying/player/round, 16.5 posts/round; hexania 0.7
+    notifying/player/round, 4.0 posts/round; powergrid_alt 3.5 notifying/player/round,
+    18.3 posts/round; iec 1.0 notifying/player/round, 13.3 posts/round
+  (iec: 8.3 of its 13.3 posts per round are silent private lines, one per move that has one.)
 """
 
 from __future__ import annotations
@@ -86,12 +95,14 @@ async def play(game_id: str, rounds: int, seed: int, db: str) -> dict[str, float
         keys = [f"tg:{i + 1}" for i in range(len(PLAYERS))]
         notifying = 0
         posts = 0
+        dms = 0
         edits = 0
         for item in items:
             if item.kind == "edit":
                 edits += 1
                 continue
             posts += 1
+            dms += item.audience != "chat"
             if item.silent:
                 continue
             mentioned = {str(m[0]) for m in item.body.get("mentions", [])}
@@ -104,6 +115,7 @@ async def play(game_id: str, rounds: int, seed: int, db: str) -> dict[str, float
             "notifying": notifying / len(keys) / played,
             "posts": posts / played,
             "edits": edits / played,
+            "dms": dms / played,
         }
     finally:
         await table.close()
@@ -117,6 +129,7 @@ async def run(games: list[str], rounds: int, seed: int) -> list[str]:
             r = await play(game_id, rounds, seed, str(Path(tmp) / "noise.sqlite3"))
             print(
                 f"{game_id}: {r['rounds']:.0f} rounds, {r['moves']:.0f} moves, "
+                f"{r['posts'] - r['dms']:.1f} group posts + {r['dms']:.1f} private/round, "
                 f"{r['edits']:.1f} status edits/round, {time.perf_counter() - t0:.1f} s",
                 file=sys.stderr,
             )
@@ -128,7 +141,7 @@ async def run(games: list[str], rounds: int, seed: int) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=1000, help="at most (default: to the end)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", default=",".join(GAMES))
     args = parser.parse_args()

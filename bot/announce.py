@@ -12,6 +12,7 @@ language, a picture asked for privately in the asker's.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -36,6 +37,7 @@ from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable
 from bot.quiet import (
     EPHEMERAL_PLATFORMS,
     PHASE,
+    PHASE_CACHE,
     PHASE_LOOKBACK,
     ROUND,
     TURN,
@@ -56,6 +58,9 @@ from bot.workers import cpu
 from engine.core.protocol import Event, Game, State
 
 log = logging.getLogger(__name__)
+
+# A deadline in words, to the minute (Babel's formatting is slow enough to be worth keeping).
+_when = functools.lru_cache(maxsize=1024)(human_when)
 
 # How often a picture is posted: the chat setting `pictures` -> the least level shown.
 PICTURE_MODES: dict[str, int | None] = {"turn": TURN, "phase": PHASE, "round": ROUND, "off": None}
@@ -432,19 +437,25 @@ class AnnounceMixin(TableBase):
         ]
         notify: list[str] = []
         if asked:
-            engaged, need_log = acted_in_phase(game, played.steps, None)
-            if need_log and any(p not in engaged for p in asked):
-                log_rows = await self.store.actions(row.id, last=PHASE_LOOKBACK)
-                engaged, _ = acted_in_phase(game, played.steps, log_rows)
+            engaged = await self._engaged(row, game, played, asked)
             notify = pinged(asked, played.asked_before, engaged)
-        # in the chat's language only: the status message is everybody's
-        everyone = self._mention_prompt(ctx, row, state, played.version, seats)
+        # who acts, in the chat's language only (the status message is everybody's), with the
+        # buttons of everyone asked
+        everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs)
+        asked_text = everyone.text.split("\n@", 1)[0]  # the prompted players' own lines go
+        for name in asked:
+            asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
         due = await self._deadline_text(ctx, row, game, state, asked, played.asked_before)
         reset = any(step_ends_phase(step) for step in played.steps)
-        asked_text = _unmentioned(everyone.text)
         out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]
         if notify:
-            ask = self._mention_prompt(ctx, row, state, played.version, seats, langs, only=notify)
+            ask = (
+                everyone
+                if set(notify) == set(asked)
+                else self._mention_prompt(
+                    ctx, row, state, played.version, seats, langs, only=notify
+                )
+            )
             joined = "\n".join(lines) + "\n\n" + ask.text if lines else ask.text
             ask.text = joined if len(joined) <= MAX_TEXT else ask.text
             ask.reply_status = row.id
@@ -461,6 +472,26 @@ class AnnounceMixin(TableBase):
                 )
             )
         return out
+
+    async def _engaged(
+        self, row: GameRow, game: Game, played: Played, asked: Sequence[str]
+    ) -> set[str]:
+        """Who has acted in the current phase (bot/quiet.py): from the run's steps, then what
+        this process remembers of the game at the run's first version, else the log."""
+        acted, need_log = acted_in_phase(game, played.steps, None)
+        first = played.version - len(played.steps)
+        remembered = self._phase_acted.get(row.id)
+        if need_log and remembered is not None and remembered[0] == first:
+            acted |= remembered[1]
+        elif need_log:
+            if all(p in acted for p in asked):
+                return acted  # nobody to decide about: no need to read the log
+            log_rows = await self.store.actions(row.id, last=PHASE_LOOKBACK)
+            acted, _ = acted_in_phase(game, played.steps, log_rows)
+        self._phase_acted[row.id] = (played.version, frozenset(acted))
+        while len(self._phase_acted) > PHASE_CACHE:
+            self._phase_acted.pop(next(iter(self._phase_acted)))
+        return acted
 
     def _status_message(
         self,
@@ -513,10 +544,5 @@ class AnnounceMixin(TableBase):
         return tr(
             ctx.post_lang,
             "Deadline: {when}",
-            when=human_when(due_at, settings.tz, ctx.post_lang),
+            when=_when(round(due_at / 60.0) * 60.0, settings.tz, ctx.post_lang),
         )
-
-
-def _unmentioned(text: str) -> str:
-    """A prompt's text without the @ of its mentions (the status message pings nobody)."""
-    return text.replace("@", "")

@@ -27,6 +27,8 @@ TURN, PHASE, ROUND, GAME = 0, 1, 2, 3
 
 # How far back the log is read to find who acted in the current phase.
 PHASE_LOOKBACK = 64
+# Games whose current phase's players this process remembers (saves reading the log per move).
+PHASE_CACHE = 4096
 # Platforms where a reply only its sender sees is no post in the chat (a Discord ephemeral
 # message): the one who acted is told what his move did even when nobody is asked anew.
 EPHEMERAL_PLATFORMS = ("discord",)

@@ -69,6 +69,8 @@ class TableBase:
         self.deliveries: dict[str, OutboxSender] = {}
         self.hold_replies: dict[str, float] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # game -> (version, who acted in its current phase) (bot/announce.py `_engaged`)
+        self._phase_acted: dict[int, tuple[int, frozenset[str]]] = {}
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
