@@ -12,9 +12,10 @@ language, a picture asked for privately in the asker's.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from bot.buttons import public_mark
@@ -25,7 +26,7 @@ from bot.context import (
     Played,
     Step,
 )
-from bot.deadlines import PICTURES
+from bot.deadlines import PICTURES, ChatSettings, human_when
 from bot.grammar import (
     MAX_CAPTION,
     MAX_TEXT,
@@ -34,6 +35,19 @@ from bot.grammar import (
 from bot.i18n import tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
 from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable
+from bot.quiet import (
+    EPHEMERAL_PLATFORMS,
+    PHASE,
+    PHASE_CACHE,
+    PHASE_LOOKBACK,
+    ROUND,
+    TURN,
+    acted_in_phase,
+    picture_level,
+    pinged,
+    step_ends_phase,
+)
+from bot.quiet import GAME as GAME  # re-exported: the picture levels live in bot/quiet.py
 from bot.store import (
     ActionRow,
     GameRow,
@@ -46,8 +60,10 @@ from engine.core.protocol import Event, Game, State
 
 log = logging.getLogger(__name__)
 
+# A deadline in words, to the minute (Babel's formatting is slow enough to be worth keeping).
+_when = functools.lru_cache(maxsize=1024)(human_when)
+
 # How often a picture is posted: the chat setting `pictures` -> the least level shown.
-TURN, PHASE, ROUND, GAME = 0, 1, 2, 3
 PICTURE_MODES: dict[str, int | None] = {"turn": TURN, "phase": PHASE, "round": ROUND, "off": None}
 assert set(PICTURE_MODES) == set(PICTURES)  # the values /settings accepts (bot/deadlines.py)
 DEFAULT_PICTURES = PICTURES[0]
@@ -58,30 +74,6 @@ def picture_mode(settings: Mapping[str, Any] | None) -> str:
     """The chat's `pictures` setting (phase unless the table chose another)."""
     value = (settings or {}).get(PICTURES_KEY)
     return value if isinstance(value, str) and value in PICTURE_MODES else DEFAULT_PICTURES
-
-
-def picture_level(events: Sequence[Event], round_after: Any = None) -> int | None:
-    """How big a moment a move's picture events mark (None: no picture event). A phase or a
-    new step is a PHASE; the last phase of a round (Power Grid's bureaucracy), a round ending,
-    or a game turn that is the game's round (IEC) is a ROUND; a player's turn inside a round
-    (Hexania: its `turn_ended` carries the round, which a round's last turn moves on; in the
-    log the `round_ended` event beside it says so) is a TURN; the end of the game or of a
-    player is a GAME."""
-    level: int | None = None
-    for e in events:
-        kind = e.get("type")
-        if kind in ("game_over", "eliminated"):
-            lvl = GAME
-        elif kind == "round_ended" or (kind == "phase_ended" and e.get("phase") == "bureaucracy"):
-            lvl = ROUND
-        elif kind == "turn_ended" and "round" in e:
-            lvl = ROUND if round_after is not None and round_after != e["round"] else TURN
-        elif kind == "turn_ended":
-            lvl = ROUND
-        else:
-            lvl = PHASE
-        level = lvl if level is None else max(level, lvl)
-    return level
 
 
 def shows(level: int | None, mode: str) -> bool:
@@ -181,15 +173,19 @@ class AnnounceMixin(TableBase):
         seats: list[SeatRow],
         langs: dict[str, str] | None = None,
         lang: str | None = None,
+        only: Collection[str] | None = None,
     ) -> Outbound:
         """Whose move and what is expected, in the chat's language, mentioning the humans who
         must act, with buttons; a prompted player who reads another language gets their own
         line in it under the chat's (`langs`: display name -> language). `lang`: another
-        language for the whole prompt (an answer to one person's /status)."""
+        language for the whole prompt (an answer to one person's /status). `only`: mention
+        (and give buttons to) these of the players who must act, no others."""
         game = self._game_of(row)
         lang = lang or ctx.post_lang
         current = list(game.current_players(state))
         humans = [s for s in seats if s.display_name in current and not s.is_bot]
+        if only is not None:
+            humans = [s for s in humans if s.display_name in only]
         text = game.describe_turn(state, None, translator(lang)).strip()
         if humans:
             text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
@@ -269,6 +265,9 @@ class AnnounceMixin(TableBase):
         privately, else as everybody sees it in the chat's language; None on failure."""
         if not self.render:
             return None
+        lobby = ctx.game is not None and ctx.game.status == "lobby"
+        if lobby and picture_mode(ctx.chat_settings) == "off":
+            return None  # the board at /start: a picture nobody asked for, the setting rules
         private = ctx.inbound.is_private
         seat = ctx.seat()
         viewer = seat.display_name if private and seat is not None else None
@@ -350,14 +349,18 @@ class AnnounceMixin(TableBase):
         self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
     ) -> list[Outbound]:
         """Event lines, a picture where the chat's `pictures` setting asks for one (after a
-        phase by default), then the prompt or the result."""
+        phase by default), then the prompt or the result. In a chat a sender loop delivers
+        (a group on Telegram or Discord) the table is quiet (bot/quiet.py): the lines and the
+        prompt go into the live status message, and a new message only asks those who must
+        be notified; on the terminal every run of moves is one message."""
         game = self._game_of(row)
         lang = ctx.post_lang
         langs = await self._langs_of(ctx, seats)
         lang_of = {s.user_key: langs.get(s.display_name, lang) for s in seats}
+        quiet = self._is_durable(ctx.chat_key) and row.id > 0
         out: list[Outbound] = []
         pending: list[str] = []
-        secrets_out: list[Outbound] = []
+        secrets: dict[str, list[str]] = {}  # user key -> the run's private lines, in order
         mode = picture_mode(ctx.chat_settings)
         # step i is version first_version + i (one version per step: a human move, each bot's)
         first_version = played.version - len(played.steps) + 1
@@ -365,14 +368,12 @@ class AnnounceMixin(TableBase):
         shown_state: State | None = None
         for i, step in enumerate(played.steps):
             pending += step.lines
-            secrets_out += [
-                Outbound(ctx.chat_key, text, private_to=user_key, lang=lang_of.get(user_key))
-                for user_key, text in step.private
-            ]
+            for user_key, text in step.private:
+                secrets.setdefault(user_key, []).append(text)
             if not wanted(step, mode):
                 continue
-            if pending:
-                out += self._say(ctx, "\n".join(pending), lang=lang)
+            if pending and not quiet:
+                out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
                 pending = []
             pic = await self._picture_after(ctx, game, step, first_version + i, shown_state)
             if pic is not None:
@@ -382,6 +383,17 @@ class AnnounceMixin(TableBase):
             pending.append(
                 tr(lang, "A computer player could not move; a human message will let it try again.")
             )
+        # one private message per reader and run, silent: it tells, it asks nothing
+        secrets_out = [
+            Outbound(
+                ctx.chat_key,
+                "\n".join(texts),
+                private_to=user_key,
+                lang=lang_of.get(user_key),
+                silent=True,
+            )
+            for user_key, texts in secrets.items()
+        ]
         state = played.state
         if game.is_over(state):
             ranking = game.result(state)
@@ -389,15 +401,150 @@ class AnnounceMixin(TableBase):
                 f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
             )
             pending.append(tr(lang, "Game over. Ranking: {places}", places=places))
-            out += self._say(ctx, "\n".join(pending), lang=lang)
+            out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
+            if quiet:
+                out.append(self._status_message(ctx, row, pending[:-1], pending[-1], None))
             return out + secrets_out
         out += secrets_out
+        if quiet:
+            return out + await self._quiet_prompt(ctx, row, state, seats, played, langs, pending)
         prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs)
         if pending:
             joined = "\n".join(pending) + "\n\n" + prompt.text
             if len(joined) <= MAX_TEXT:
                 prompt.text = joined
             else:
-                out += self._say(ctx, "\n".join(pending), lang=lang)
+                out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
         out.append(prompt)
         return out
+
+    async def _quiet_prompt(
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        state: State,
+        seats: list[SeatRow],
+        played: Played,
+        langs: dict[str, str],
+        lines: list[str],
+    ) -> list[Outbound]:
+        """The live status message (edited in place: the run's lines, who acts, what is asked,
+        the deadline) and, when someone must be notified, one message that asks them (their
+        mention, the run's lines, the buttons), a reply to the status message."""
+        game = self._game_of(row)
+        asked = [
+            s.display_name
+            for s in seats
+            if s.display_name in game.current_players(state) and not s.is_bot
+        ]
+        notify: list[str] = []
+        if asked:
+            engaged = await self._engaged(row, game, played, asked)
+            notify = pinged(asked, played.asked_before, engaged)
+        # who acts, in the chat's language only (the status message is everybody's), with the
+        # buttons of everyone asked
+        everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs)
+        asked_text = everyone.text.split("\n@", 1)[0]  # the prompted players' own lines go
+        for name in asked:
+            asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
+        due = await self._deadline_text(ctx, row, game, state, asked, played.asked_before)
+        reset = any(step_ends_phase(step) for step in played.steps)
+        out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]
+        if notify:
+            ask = (
+                everyone
+                if set(notify) == set(asked)
+                else self._mention_prompt(
+                    ctx, row, state, played.version, seats, langs, only=notify
+                )
+            )
+            joined = "\n".join(lines) + "\n\n" + ask.text if lines else ask.text
+            ask.text = joined if len(joined) <= MAX_TEXT else ask.text
+            ask.reply_status = row.id
+            out.append(ask)
+        elif lines and ctx.inbound.platform in EPHEMERAL_PLATFORMS:
+            # the one who acted sees what his move did, and nobody else is disturbed
+            out.append(
+                Outbound(
+                    ctx.reply_key or ctx.chat_key,
+                    "\n".join(lines),
+                    sender_only=True,
+                    silent=True,
+                    lang=ctx.post_lang,
+                )
+            )
+        return out
+
+    async def _engaged(
+        self, row: GameRow, game: Game, played: Played, asked: Sequence[str]
+    ) -> set[str]:
+        """Who has acted in the current phase (bot/quiet.py): from the run's steps, then what
+        this process remembers of the game at the run's first version, else the log."""
+        acted, need_log = acted_in_phase(game, played.steps, None)
+        first = played.version - len(played.steps)
+        remembered = self._phase_acted.get(row.id)
+        if need_log and remembered is not None and remembered[0] == first:
+            acted |= remembered[1]
+        elif need_log:
+            if all(p in acted for p in asked):
+                return acted  # nobody to decide about: no need to read the log
+            log_rows = await self.store.actions(row.id, last=PHASE_LOOKBACK)
+            acted, _ = acted_in_phase(game, played.steps, log_rows)
+        self._phase_acted[row.id] = (played.version, frozenset(acted))
+        while len(self._phase_acted) > PHASE_CACHE:
+            self._phase_acted.pop(next(iter(self._phase_acted)))
+        return acted
+
+    def _status_message(
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        lines: Sequence[str],
+        asked: str,
+        due: str | None,
+        prompt: Outbound | None = None,
+        reset: bool = False,
+    ) -> Outbound:
+        """The table's live status message: the run's lines (the sender loop adds them to the
+        phase's, `reset` when a new phase began), who acts and what is asked, the deadline;
+        with the prompt's buttons. Never notifies (an edit notifies nobody anyway)."""
+        text = asked + (f"\n{due}" if due else "")
+        return Outbound(
+            ctx.chat_key,
+            shorten(text, MAX_TEXT // 2),
+            buttons=prompt.buttons if prompt is not None else [],
+            silent=True,
+            lang=ctx.post_lang,
+            status_of=row.id,
+            status_lines=[shorten(line, MAX_TEXT // 4) for line in lines],
+            status_reset=reset,
+        )
+
+    async def _deadline_text(
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        game: Game,
+        state: State,
+        asked: Sequence[str],
+        before: Collection[str] | None,
+    ) -> str | None:
+        """ "Deadline: Nov 14, 2023, 11:13 PM" in the chat's time zone: the turn's deadline
+        as the move's transaction writes it (kept while the same players are still asked)."""
+        if not asked:
+            return None
+        settings = ChatSettings.load(ctx.chat_settings or {})
+        due = self._due(game, state, await self._deadline_hours(row.chat_key, ctx))
+        if due is None:
+            return None
+        due_at = due.due_at
+        if before is not None and set(due.players) <= set(before):
+            # the transaction keeps the running deadline while no new player is waited for
+            kept = await self.store.reminder(row.id)
+            if kept is not None and kept.players and set(due.players) <= set(kept.players):
+                due_at = kept.due_at
+        return tr(
+            ctx.post_lang,
+            "Deadline: {when}",
+            when=_when(round(due_at / 60.0) * 60.0, settings.tz, ctx.post_lang),
+        )

@@ -141,6 +141,8 @@ class Step:
     picture_events: list[Event]
     # (user key, text): the lines of private events for their owner only.
     private: list[tuple[str, str]] = field(default_factory=list)
+    # Who made the move (a seat's display name; "" for a table step such as an undo).
+    player: str = ""
 
 
 @dataclass
@@ -154,6 +156,9 @@ class Played:
     error: str | None = None
     # The bot moves' log entries, step 1, 2, ... after the move that started the chain.
     entries: list[LogEntry] = field(default_factory=list)
+    # The players asked to act before the run (None: nobody was: the start, an undo); those
+    # asked after it and not before may be notified (bot/quiet.py).
+    asked_before: list[str] | None = None
 
 
 def fit(outbounds: list[Outbound]) -> list[Outbound]:
@@ -189,6 +194,10 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     outbox_id=out.outbox_id,
                     silent=out.silent,
                     lang=out.lang,
+                    status_of=out.status_of,
+                    status_lines=out.status_lines,
+                    status_reset=out.status_reset,
+                    reply_status=out.reply_status,
                 )
             )
     return fitted

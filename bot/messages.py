@@ -76,3 +76,17 @@ class Outbound:
     picture: dict[str, Any] | None = None
     # The catalog language `text` is written in (its reader's); None: the sender's.
     lang: str | None = None
+    # The live status message of this game (issue 17): the sender loop edits the game's one
+    # status message in place, or posts (and pins) it when there is none or it is gone.
+    status_of: int | None = None
+    # Its event lines, which the sender loop adds to those the status message shows (after
+    # `status_reset`: a new phase began, the old lines go); `text` is the rest (who acts).
+    status_lines: list[str] = field(default_factory=list)
+    status_reset: bool = False
+    # Post as a reply to this game's status message (a prompt: replies gather under it).
+    reply_status: int | None = None
+    # Filled in by the sender loop at delivery time: the platform's id of the message this
+    # one edits (`edit_of`) or replies to (`reply_to`), and whether to pin it once posted.
+    edit_of: str | None = None
+    reply_to: str | None = None
+    pin: bool = False

@@ -272,7 +272,10 @@ class MovesMixin(EndingMixin):
                 played = await self._run_bots(
                     fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.post_lang, langs
                 )
-                played.steps.insert(0, Step([*notes, *lines], state_json, pics, private))
+                played.steps.insert(
+                    0, Step([*notes, *lines], state_json, pics, private, player=player)
+                )
+                played.asked_before = current
                 outs = await self._announce(
                     ctx, replace(row, version=played.version), ctx.seats, played
                 )
@@ -429,9 +432,11 @@ class MovesMixin(EndingMixin):
         lang: str,
         langs: Mapping[str, str] | None = None,
     ) -> Played:
-        """While a bot seat must act, let it act (in the worker pool, off the event loop);
-        the moves are committed by the caller, with the move that started the chain."""
-        if not any(s.is_bot for s in seats):
+        """While a bot seat must act, or a human one has nothing to decide (a forced pass),
+        play it (in the worker pool, off the event loop); the moves are committed by the
+        caller, with the move that started the chain."""
+        forced = self._game_of(row).capabilities.forced_moves
+        if not forced and not any(s.is_bot for s in seats):
             return Played([], state, state_json, version)
         return await cpu(self._bot_chain, row, seats, state, state_json, version, lang, langs or {})
 
@@ -447,18 +452,25 @@ class MovesMixin(EndingMixin):
     ) -> Played:
         game = self._game_of(row)
         bots = {s.display_name: s for s in seats if s.is_bot}
+        humans = {s.display_name: s for s in seats if not s.is_bot}
+        forced = game.capabilities.forced_moves
         played = Played([], state, state_json, version)
         t = translator(lang)
         seed = row.seed if row.seed is not None else 0
         for step in range(1, MAX_BOT_MOVES + 1):
             if game.is_over(state):
                 break
-            seat = next((bots[p] for p in game.current_players(state) if p in bots), None)
+            current = list(game.current_players(state))
+            seat = next((bots[p] for p in current if p in bots), None)
+            action: Action | None = None
+            if seat is None and forced:
+                seat, action = self._forced(game, state_json, current, humans)
             if seat is None:
                 break
-            action = bot_action(
-                game, state, seat.display_name, seat.bot_kind, bot_rng(seed, version)
-            )
+            if action is None:
+                action = bot_action(
+                    game, state, seat.display_name, seat.bot_kind, bot_rng(seed, version)
+                )
             if action is None:
                 played.error = "bot"
                 break
@@ -466,9 +478,9 @@ class MovesMixin(EndingMixin):
             try:
                 work, events = game.apply(work, seat.display_name, action)
             except IllegalAction:
-                log.exception(
-                    "game %s: bot %s chose an illegal action %r", row.id, seat.display_name, action
-                )
+                log.exception("game %s: %s's move %r is illegal", row.id, seat.display_name, action)
+                if not seat.is_bot:
+                    break  # a forced move the rules refuse: the player is asked instead
                 played.error = "bot"
                 break
             state, state_json, version = work, canonical_json(work), version + 1
@@ -481,10 +493,41 @@ class MovesMixin(EndingMixin):
                     step,
                 )
             )
-            lines = [x for e in events if (x := game.describe_event(state, e, t))]
+            shown = events
+            lines: list[str] = []
+            if not seat.is_bot:
+                # a forced pass: one line says it (the game's own line of that pass is left out)
+                lines.append(
+                    t.gettext("{name} passes (nothing to decide).").format(name=seat.display_name)
+                )
+                shown = [e for e in events if e.get("player") != seat.display_name]
+            lines += [x for e in shown if (x := game.describe_event(state, e, t))]
             private = [p for e in events for p in self._private_lines(game, state, e, seats, langs)]
             played.steps.append(
-                Step(lines, state_json, [e for e in events if game.is_picture_event(e)], private)
+                Step(
+                    lines,
+                    state_json,
+                    [e for e in events if game.is_picture_event(e)],
+                    private,
+                    player=seat.display_name,
+                )
             )
         played.state, played.state_json, played.version = state, state_json, version
         return played
+
+    def _forced(
+        self, game: Game, state_json: str, current: list[str], humans: Mapping[str, SeatRow]
+    ) -> tuple[SeatRow | None, Action | None]:
+        """The first human who must act and has nothing to decide, with his forced move."""
+        for name in current:
+            seat = humans.get(name)
+            if seat is None:
+                continue
+            try:
+                action = game.forced_action(json.loads(state_json), name)
+            except Exception:
+                log.exception("forced_action of %s failed for %s", game.id, name)
+                continue
+            if action is not None:
+                return seat, action
+        return None, None

@@ -17,6 +17,13 @@ are told apart): a "picture" row holding an instruction (game, version, viewer, 
 drawn at send time by the preparer the table registers for that kind (bot/announce.py), in the
 worker pool; a preparer may answer `Undeliverable` (the game is gone), and the chat goes on.
 
+An "edit" row is the game's live status message (issue 17): the sender looks up the message
+the game's status lives in (`status_message`) and delivers the row as an edit of it; when there
+is none yet, or the platform says it is gone (`MessageGone`), the row is posted (and pinned where
+the bot may pin) and its id recorded for the next edit. Of several edits of one game waiting in
+a chat, only the last is delivered. A row with `reply_status` is posted as a reply to its game's
+status message (prompts gather under it rather than stack up).
+
 The clock and the sleep are injected, so tests run minutes of flood control in virtual time.
 """
 
@@ -32,6 +39,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import Button, Outbound
+from bot.quiet import STATUS_LINES, status_text
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem, OutRow
 
 if TYPE_CHECKING:
@@ -62,6 +70,10 @@ class RetryLater(Exception):
 
 class Undeliverable(Exception):
     """The platform refuses this message for good: it is failed with `reason`."""
+
+
+class MessageGone(Exception):
+    """The message an edit refers to no longer exists (deleted): post a new one instead."""
 
 
 class DmClosed(Undeliverable):
@@ -96,6 +108,12 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["album"] = [base64.b64encode(png).decode("ascii") for png in out.album]
     if out.picture is not None:
         body["picture"] = out.picture
+    if out.status_of is not None:
+        body["status_of"] = out.status_of
+        body["status_lines"] = list(out.status_lines)
+        body["status_reset"] = out.status_reset
+    if out.reply_status is not None:
+        body["reply_status"] = out.reply_status
     return body
 
 
@@ -108,7 +126,13 @@ def row_of(out: Outbound, lang: str, game_id: int | None = None, sent: bool = Fa
         audience=out.private_to or AUDIENCE_CHAT,
         lang=lang,
         body=body_of(out),
-        kind="picture" if out.png is not None or out.picture is not None else "post",
+        kind=(
+            "edit"
+            if out.status_of is not None
+            else "picture"
+            if out.png is not None or out.picture is not None
+            else "post"
+        ),
         silent=out.silent,
         png=out.png,
         game_id=game_id,
@@ -131,12 +155,28 @@ def outbound_of(item: OutboxItem) -> Outbound:
         silent=item.silent,
         render=dict(body["render"]) if isinstance(body.get("render"), dict) else None,
         picture=body.get("picture"),
+        status_of=_int_or_none(body.get("status_of")),
+        status_lines=[str(x) for x in body.get("status_lines", [])],
+        status_reset=bool(body.get("status_reset", False)),
+        reply_status=_int_or_none(body.get("reply_status")),
     )
+
+
+def _int_or_none(value: Any) -> int | None:
+    return int(value) if isinstance(value, int | str) and str(value).lstrip("-").isdigit() else None
 
 
 def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
     """The messages with the ids of their outbox rows (in the same order)."""
     return [replace(out, outbox_id=i) for out, i in zip(outs, ids, strict=True)]
+
+
+def _superseded(item: OutboxItem, later: Sequence[OutboxItem]) -> OutboxItem | None:
+    """The next pending edit of the same game's status message, which replaces this one."""
+    if item.kind != "edit" or "status_of" not in item.body:
+        return None
+    game = item.body["status_of"]
+    return next((x for x in later if x.kind == "edit" and x.body.get("status_of") == game), None)
 
 
 async def _sleeping(sleep: Sleep, delay: float) -> None:
@@ -237,7 +277,17 @@ class OutboxSender:
 
     async def _chat(self, rows: list[OutboxItem]) -> None:
         async with self._limit:
-            for item in rows:
+            for i, item in enumerate(rows):
+                later = _superseded(item, rows[i + 1 :])
+                if later is not None:
+                    # a later edit of the same status message says all this one would; its
+                    # lines ride with it
+                    if not later.body.get("status_reset"):
+                        lines = item.body.get("status_lines", [])
+                        later.body["status_lines"] = lines + later.body.get("status_lines", [])
+                        later.body["status_reset"] = bool(item.body.get("status_reset"))
+                    await self.store.outbox_sent(item.id, None)
+                    continue
                 if not await self._one(item):
                     return  # the chat waits: its later rows keep their order
 
@@ -286,6 +336,44 @@ class OutboxSender:
             return await draw(item)
         return outbound_of(item)
 
+    async def _status(self, out: Outbound) -> str | None:
+        """Deliver the game's live status message: its lines (the phase's so far and this
+        row's) above who acts; an edit of the one already posted, else (none yet, or gone) a
+        new message, pinned, whose id and lines are kept for the next edits."""
+        game = out.status_of
+        assert game is not None
+        known = await self.store.status_message(game)
+        lines = [] if known is None or out.status_reset else list(known.lines)
+        lines = (lines + out.status_lines)[-STATUS_LINES:]
+        out = replace(out, text=status_text(lines, out.text))
+        message_id: str | None = None
+        if known is not None:
+            try:
+                message_id = await self.deliver(replace(out, edit_of=known.message_id))
+            except MessageGone:
+                log.info("outbox %s: the status message of game %s is gone", self.platform, game)
+        if message_id is None:
+            message_id = await self.deliver(replace(out, edit_of=None, pin=True))
+        if message_id is not None:
+            await self.store.set_status_message(game, out.chat_key, message_id, lines)
+        return message_id
+
+    async def _send(self, item: OutboxItem, out: Outbound | None) -> str | None:
+        """Deliver a prepared row (nothing when it came to nothing)."""
+        if out is None:
+            return None
+        if out.reply_status is not None:
+            known = await self.store.status_message(out.reply_status)
+            out.reply_to = known.message_id if known is not None else None
+        if item.kind == "edit" and out.status_of is not None:
+            return await self._status(out)
+        try:
+            return await self.deliver(out)
+        except MessageGone as gone:  # a reply whose status message went: post it plainly
+            if out.reply_to is None:
+                raise Undeliverable(str(gone) or "message gone") from gone
+            return await self.deliver(replace(out, reply_to=None))
+
     async def _one(self, item: OutboxItem) -> bool:
         """Deliver one row; False when the chat must wait before its next row."""
         if item.audience != AUDIENCE_CHAT and item.audience in self.dm_closed:
@@ -293,8 +381,7 @@ class OutboxSender:
             await self.store.outbox_failed(item.id, "DMs closed (remembered)")
             return True
         try:
-            out = await self.prepare(item)
-            message_id = None if out is None else await self.deliver(out)
+            message_id = await self._send(item, await self.prepare(item))
         except asyncio.CancelledError:
             raise
         except RetryLater as later:

@@ -168,6 +168,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 6: time that fits real lives (bot/store_plans.py): when a game started (its first turn's
     # clock, bot/clock.py; set by the status change itself) and each person's /me settings.
     store_plans.MIGRATION,
+    # 7: each game's live status message (bot/store_outbox.py, issue 17).
+    store_outbox.STATUS_MIGRATION,
 )
 
 

@@ -61,6 +61,28 @@ MIGRATION: tuple[str, ...] = (
 )
 
 
+# The live status message of each game (issue 17): the platform's id of the one message the
+# sender loop edits in place ("edit" rows), posted (and pinned) again when it is gone.
+STATUS_MIGRATION: tuple[str, ...] = (
+    """CREATE TABLE status_messages (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        chat_key TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        lines_json TEXT NOT NULL DEFAULT '[]',
+        updated_at REAL NOT NULL
+    )""",
+)
+
+
+@dataclass(frozen=True)
+class StatusMessage:
+    """A game's live status message: its platform id and the event lines it shows (those of
+    the current phase, newest last; the sender loop adds each edit's lines)."""
+
+    message_id: str
+    lines: list[str] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class OutRow:
     """One message to write: who reads it, in which language, how, and what it says.
@@ -267,6 +289,33 @@ class OutboxMixin(StoreBase):
             sql += " AND status = ?"
             params.append(status)
         return [_item(r) for r in await self._all(sql + " ORDER BY id", params)]
+
+    # ------------------------------------------------------------------ status messages
+    async def status_message(self, game_id: int) -> StatusMessage | None:
+        """The game's live status message (None: none posted yet)."""
+        row = await self._one(
+            "SELECT message_id, lines_json FROM status_messages WHERE game_id = ?", (game_id,)
+        )
+        return StatusMessage(str(row[0]), list(json.loads(row[1]))) if row is not None else None
+
+    async def set_status_message(
+        self, game_id: int, chat_key: str, message_id: str, lines: Sequence[str] = ()
+    ) -> None:
+        """Remember the game's live status message and its lines (a new one replaces the old)."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO status_messages (game_id, chat_key, message_id, lines_json, "
+                "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                "chat_key = excluded.chat_key, message_id = excluded.message_id, "
+                "lines_json = excluded.lines_json, updated_at = excluded.updated_at",
+                (
+                    game_id,
+                    chat_key,
+                    message_id,
+                    json.dumps(list(lines), ensure_ascii=False),
+                    self._clock(),
+                ),
+            )
 
     async def prune_messages(self) -> None:
         """Forget delivered or failed rows and handled updates older than KEEP_SECONDS."""

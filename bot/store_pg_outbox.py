@@ -23,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store_outbox import KEEP_SECONDS, OutboxItem, OutRow
+from bot.store_outbox import KEEP_SECONDS, OutboxItem, OutRow, StatusMessage
 from bot.store_pg_timed import LEASE_SECONDS, PgBase, count
 
 OUTBOX_CHANNEL = "boardchat_outbox"
@@ -217,6 +217,32 @@ class PgOutbox(PgBase):
             status,
         )
         return [_item(r) for r in rows]
+
+    # ------------------------------------------------------------------ status messages
+    async def status_message(self, game_id: int) -> StatusMessage | None:
+        """The game's live status message (None: none posted yet)."""
+        rows = await self._all(
+            "SELECT message_id, lines_json FROM status_messages WHERE game_id = $1", game_id
+        )
+        if not rows:
+            return None
+        return StatusMessage(str(rows[0][0]), list(json.loads(rows[0][1])))
+
+    async def set_status_message(
+        self, game_id: int, chat_key: str, message_id: str, lines: Sequence[str] = ()
+    ) -> None:
+        """Remember the game's live status message and its lines (a new one replaces the old)."""
+        await self._execute(
+            "INSERT INTO status_messages (game_id, chat_key, message_id, lines_json, updated_at) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO UPDATE SET "
+            "chat_key = excluded.chat_key, message_id = excluded.message_id, "
+            "lines_json = excluded.lines_json, updated_at = excluded.updated_at",
+            game_id,
+            chat_key,
+            message_id,
+            json.dumps(list(lines), ensure_ascii=False),
+            self._clock(),
+        )
 
     async def prune_messages(self) -> None:
         """Forget delivered or failed rows and handled updates older than KEEP_SECONDS."""

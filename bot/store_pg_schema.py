@@ -324,6 +324,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHERE status <> 'lobby'""",
         "ALTER TABLE users ADD COLUMN prefs_json TEXT NOT NULL DEFAULT '{}'",
     ),
+    # 6: each game's live status message (bot/store_pg_outbox.py, issue 17).
+    (
+        """CREATE TABLE status_messages (
+            game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            chat_key TEXT NOT NULL,
+            message_id TEXT NOT NULL,
+            lines_json TEXT NOT NULL DEFAULT '[]',
+            updated_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 )
 
 

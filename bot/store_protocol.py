@@ -25,7 +25,7 @@ from bot.store import (
     UserRow,
 )
 from bot.store_chats import ChatName
-from bot.store_outbox import OutboxItem, OutRow
+from bot.store_outbox import OutboxItem, OutRow, StatusMessage
 from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
 from bot.store_records import FinishedGame
 
@@ -42,6 +42,12 @@ class MessageStore(Protocol):
     async def outbox_retry(self, item_id: int, next_at: float, error: str) -> None: ...
 
     async def outbox_failed(self, item_id: int, reason: str) -> None: ...
+
+    async def status_message(self, game_id: int) -> StatusMessage | None: ...
+
+    async def set_status_message(
+        self, game_id: int, chat_key: str, message_id: str, lines: Sequence[str] = ()
+    ) -> None: ...
 
 
 class Store(MessageStore, Protocol):

@@ -69,6 +69,8 @@ class TableBase:
         self.deliveries: dict[str, OutboxSender] = {}
         self.hold_replies: dict[str, float] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # game -> (version, who acted in its current phase) (bot/announce.py `_engaged`)
+        self._phase_acted: dict[int, tuple[int, frozenset[str]]] = {}
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
@@ -161,6 +163,7 @@ class TableBase:
                 and o.chat_key == ctx.inbound.chat_key
                 and o.render is None
                 and not o.picture
+                and o.status_of is None
             ):
                 row = replace(row, delay=hold)
             rows.append(row)
@@ -213,11 +216,16 @@ class TableBase:
 
     # ================================================================== small helpers
     def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        """An answer in the chat: silent unless told otherwise (issue 17: only a message that
+        asks someone to act notifies; the asker is reading anyway)."""
+        kw.setdefault("silent", True)
         return [Outbound(ctx.chat_key, text, **kw)]
 
     def _refuse(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
         """A reply only the sender needs (a refusal, a usage hint): ephemeral on Discord, an
-        ordinary reply elsewhere; in the private chat when the move came from there."""
+        ordinary reply elsewhere, silent (nobody else need hear it); in the private chat when
+        the move came from there."""
+        kw.setdefault("silent", True)
         return [Outbound(ctx.reply_key or ctx.chat_key, text, sender_only=True, **kw)]
 
     async def _pick_lang(self, ctx: Ctx) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from bot.announce import AnnounceMixin
@@ -16,12 +18,41 @@ from bot.grammar import (
 )
 from bot.messages import Button, Outbound
 from bot.store import (
+    ActionRow,
     Outcome,
 )
 from bot.workers import cpu
 from engine.core import canonical_json, replay
+from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
+
+
+def _undo_state(
+    game: Game,
+    names: list[str],
+    options: dict[str, str],
+    seed: int,
+    actions: Sequence[ActionRow],
+    batch: Sequence[ActionRow],
+    bots: Collection[str],
+) -> State | None:
+    """The state before the sender's last move (`batch[0]`'s version), when every move after
+    it answered it without anyone deciding anything: a bot seat's, or a human's forced pass
+    (`forced_action`). None when another player has acted since."""
+    first = batch[0].version
+    keep = [(a.player, a.action) for a in actions if a.version < first]
+    before = replay(game, names, options, seed, keep)
+    state = json.loads(canonical_json(before))
+    for a in batch:
+        if a.version != first and a.user_key not in bots:
+            forced = game.capabilities.forced_moves and (
+                game.forced_action(json.loads(canonical_json(state)), a.player) == a.action
+            )
+            if not forced:
+                return None
+        state, _events = game.apply(state, a.player, a.action)
+    return before
 
 
 class UndoMixin(AnnounceMixin):
@@ -43,9 +74,18 @@ class UndoMixin(AnnounceMixin):
             actions = await self.store.actions(row.id)
             if not actions:
                 return self._say(ctx, self._t(ctx, "There is nothing to undo."))
-            last_version = actions[-1].version
-            batch = [a for a in actions if a.version == last_version]
-            if any(a.user_key != seat.user_key for a in batch):
+            bots = {s.user_key for s in ctx.seats if s.is_bot}
+            mine = [a.version for a in actions if a.user_key == seat.user_key]
+            batch = [a for a in actions if mine and a.version >= mine[-1]]
+            names = [s.display_name for s in ctx.seats]
+            undone = (
+                await cpu(
+                    _undo_state, game, names, dict(fresh.options), fresh.seed, actions, batch, bots
+                )
+                if batch
+                else None
+            )
+            if undone is None:
                 return self._say(
                     ctx,
                     self._t(
@@ -63,26 +103,12 @@ class UndoMixin(AnnounceMixin):
                         "That move revealed hidden or random information, so it cannot be undone.",
                     ),
                 )
-            keep = [(a.player, a.action) for a in actions if a.version != last_version]
-            names = [s.display_name for s in ctx.seats]
-            state = await cpu(replay, game, names, dict(fresh.options), fresh.seed, keep)
+            state = undone
             state_json = canonical_json(state)
-            played = Played(
-                [
-                    Step(
-                        [
-                            self._t(
-                                ctx, "{name} takes back their last move.", name=seat.display_name
-                            )
-                        ],
-                        state_json,
-                        [],
-                    )
-                ],
-                state,
-                state_json,
-                fresh.version + 1,
-            )
+            lines = [self._t(ctx, "{name} takes back their last move.", name=seat.display_name)]
+            if any(a.user_key != seat.user_key for a in batch):
+                lines.append(self._t(ctx, "The moves that answered it are taken back too."))
+            played = Played([Step(lines, state_json, [])], state, state_json, fresh.version + 1)
             outs = await self._announce(
                 ctx, replace(fresh, version=fresh.version + 1), ctx.seats, played
             )

@@ -74,7 +74,9 @@ from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     Piece,
     TableButton,
     build_view,
+    edit_piece,
     pieces,
+    send_all,
     toast_pieces,
 )
 from bot.platforms.discord_slash import (
@@ -314,6 +316,7 @@ class DiscordAdapter:
                 and out.chat_key == here
                 and out.render is None
                 and out.picture is None
+                and out.status_of is None
             ):
                 await self.table.delivered(out.outbox_id, None)
 
@@ -400,8 +403,8 @@ class DiscordAdapter:
                 out.private_to is not None or out.chat_key != here or out.render is not None
             ):
                 continue  # in the outbox, held for nobody: the sender loop delivers it
-            if out.outbox_id is not None and out.picture is not None:
-                continue  # a picture to draw: the sender loop draws and delivers it
+            if out.outbox_id is not None and (out.picture is not None or out.status_of is not None):
+                continue  # a picture to draw, the status message to edit: the sender loop's
             mine = out.private_to == inbound.user_key or (
                 out.private_to is None and out.sender_only and out.chat_key in ours
             )
@@ -544,7 +547,9 @@ class DiscordAdapter:
             channel = self.client.get_channel(cid) or await self.client.fetch_channel(cid)
             if not isinstance(channel, discord.abc.Messageable):
                 raise Undeliverable(f"channel {out.chat_key} does not take messages")
-            return await self._send_all(channel, items)
+            if out.edit_of is not None:
+                return await self._edit(channel, out.edit_of, items[-1])
+            return await self._send_all(channel, items, reply_to=out.reply_to, pin=out.pin)
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
         except discord.HTTPException as exc:
@@ -553,11 +558,18 @@ class DiscordAdapter:
         except (OSError, TimeoutError) as exc:
             raise RetryLater(5.0, repr(exc)) from exc
 
-    async def _send_all(self, target: discord.abc.Messageable, items: list[Piece]) -> str | None:
-        sent: discord.Message | None = None
-        for piece in items:
-            sent = await target.send(**piece.kwargs())
-        return str(sent.id) if sent is not None else None
+    async def _send_all(
+        self,
+        target: discord.abc.Messageable,
+        items: list[Piece],
+        *,
+        reply_to: str | None = None,
+        pin: bool = False,
+    ) -> str | None:
+        return await send_all(target, items, reply_to=reply_to, pin=pin)
+
+    async def _edit(self, channel: discord.abc.Messageable, message_id: str, piece: Piece) -> str:
+        return await edit_piece(channel, message_id, piece)
 
     @staticmethod
     def _dm_note(out: Outbound, user: discord.abc.User) -> Outbound | None:

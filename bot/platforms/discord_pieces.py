@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.messages import Button, Outbound
+from bot.outbox import MessageGone
 from bot.platforms.discord_commands import (
     _ELLIPSIS,
     BUTTON_LABEL_LIMIT,
@@ -115,11 +116,13 @@ class Piece:
         ]
 
     def allowed_mentions(self) -> discord.AllowedMentions:
+        """Only the users the message names, and none when it is silent: a silent message
+        shows the mention but pings nobody (issue 17)."""
         return discord.AllowedMentions(
             everyone=False,
             roles=False,
             replied_user=False,
-            users=[discord.Object(id=uid) for uid in self.user_ids],
+            users=[] if self.silent else [discord.Object(id=uid) for uid in self.user_ids],
         )
 
     def kwargs(self) -> dict[str, Any]:
@@ -160,3 +163,43 @@ def pieces(out: Outbound) -> list[Piece]:
 
 def toast_pieces(text: str) -> list[Piece]:
     return [Piece(content=c, png=None, view=None, user_ids=[]) for c in split_text(text)]
+
+
+async def send_all(
+    target: discord.abc.Messageable,
+    items: list[Piece],
+    *,
+    reply_to: str | None = None,
+    pin: bool = False,
+) -> str | None:
+    """Send the pieces; the first replies to `reply_to` (the live status message) when given,
+    the last is pinned when asked (a Forbidden pin is ignored). The id of the last."""
+    sent: discord.Message | None = None
+    channel_id = getattr(target, "id", None)
+    for i, piece in enumerate(items):
+        kwargs = piece.kwargs()
+        if i == 0 and reply_to is not None and reply_to.isdigit() and channel_id is not None:
+            kwargs["reference"] = discord.MessageReference(
+                message_id=int(reply_to), channel_id=channel_id, fail_if_not_exists=False
+            )
+        sent = await target.send(**kwargs)
+    if pin and sent is not None:
+        try:
+            await sent.pin()
+        except discord.HTTPException as exc:  # no Manage Messages permission: left unpinned
+            log.info("discord: cannot pin in %s: %s", channel_id, exc)
+    return str(sent.id) if sent is not None else None
+
+
+async def edit_piece(channel: discord.abc.Messageable, message_id: str, piece: Piece) -> str:
+    """Edit the live status message in place; `MessageGone` when it was deleted."""
+    partial = getattr(channel, "get_partial_message", None)
+    if partial is None or not message_id.isdigit():
+        raise MessageGone(f"cannot edit message {message_id} here")
+    try:
+        await partial(int(message_id)).edit(
+            content=piece.content, view=piece.view, allowed_mentions=piece.allowed_mentions()
+        )
+    except discord.NotFound as exc:
+        raise MessageGone(f"NotFound: {exc}") from exc
+    return message_id

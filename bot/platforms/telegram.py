@@ -66,7 +66,7 @@ from telegram.request import BaseRequest
 from bot.health import beat
 from bot.i18n import LANGUAGES, tr
 from bot.messages import Inbound, Outbound
-from bot.outbox import DmClosed, RetryLater, Undeliverable
+from bot.outbox import DmClosed, MessageGone, RetryLater, Undeliverable
 from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     _COMMAND_TEXT,
     _FIRST_COMMAND,
@@ -495,17 +495,61 @@ class TelegramAdapter:
 
     async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         try:
-            return await self._post(out, chat_id, thread_id)
+            return await self._post_or_edit(out, chat_id, thread_id)
         except ChatMigrated as migrated:
             # The group became a supergroup: its id changed; deliver there this time.
             log.warning("telegram: chat %s migrated to %s", chat_id, migrated.new_chat_id)
-            return await self._post(out, migrated.new_chat_id, thread_id)
+            return await self._post_or_edit(out, migrated.new_chat_id, thread_id)
+
+    async def _post_or_edit(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
+        """An edit of the message `edit_of` (the live status message), else a new message,
+        pinned when asked (`pin`)."""
+        if out.edit_of is not None:
+            return await self._edit(out, chat_id, out.edit_of)
+        message_id = await self._post(out, chat_id, thread_id)
+        if out.pin and message_id is not None and out.private_to is None:
+            await self._pin(chat_id, message_id)
+        return message_id
+
+    async def _edit(self, out: Outbound, chat_id: int, message_id: str) -> str:
+        """editMessageText; `MessageGone` when the message was deleted (the sender loop posts
+        a new one), an unchanged text is fine."""
+        body, mode = format_text(out.text[:MESSAGE_LIMIT], out.mentions)
+        try:
+            await self.bot.edit_message_text(
+                body,
+                chat_id=chat_id,
+                message_id=int(message_id),
+                parse_mode=mode,
+                reply_markup=keyboard(out.buttons),
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+        except BadRequest as error:
+            reason = error.message.casefold()
+            if "not modified" in reason:
+                return message_id
+            if "not found" in reason or "can't be edited" in reason:
+                raise MessageGone(error.message) from error
+            raise
+        return message_id
+
+    async def _pin(self, chat_id: int, message_id: str) -> None:
+        """Pin the live status message, silently; a bot that may not pin leaves it unpinned."""
+        try:
+            await self.bot.pin_chat_message(chat_id, int(message_id), disable_notification=True)
+        except TelegramError as error:
+            log.info("telegram: cannot pin in %s: %s", chat_id, error)
 
     async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         """Send; the id of the (last) message sent."""
         markup = keyboard(out.buttons)
         text = out.text if out.text.strip() else ""
         quiet = out.silent or None
+        reply = (
+            ReplyParameters(int(out.reply_to), allow_sending_without_reply=True)
+            if out.reply_to is not None and out.reply_to.isdigit()
+            else None
+        )
         sent: Any = None
         if out.file is not None and len(text) <= CAPTION_LIMIT:
             return await self._post_file(out, chat_id, thread_id)
@@ -523,6 +567,7 @@ class TelegramAdapter:
                     message_thread_id=thread_id,
                     reply_markup=markup,
                     disable_notification=quiet,
+                    reply_parameters=reply,
                 )
                 return str(sent.message_id)
             sent = await self.bot.send_photo(
@@ -543,6 +588,7 @@ class TelegramAdapter:
                 reply_markup=markup if i == len(chunks) - 1 else None,
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
                 disable_notification=quiet,
+                reply_parameters=reply if i == 0 else None,
             )
         return str(sent.message_id) if sent is not None else None
 

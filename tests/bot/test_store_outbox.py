@@ -13,7 +13,7 @@ import pytest
 
 from bot.storage import open_store
 from bot.store import Due, LogEntry, Outcome, Store
-from bot.store_outbox import KEEP_SECONDS, OutRow
+from bot.store_outbox import KEEP_SECONDS, OutRow, StatusMessage
 from bot.store_pg import LEASE_SECONDS, PgStore
 from tests.bot import test_outbox as table_suite
 from tests.bot.helpers import FakeClock
@@ -212,3 +212,14 @@ async def test_pg_rows_written_by_one_worker_wake_the_others(
     assert await asyncio.wait_for(heard.get(), 10) == "discord"
     await one.close()
     await two.close()
+
+
+async def test_a_game_s_status_message_is_remembered_and_replaced(store: Store) -> None:
+    """Issue 17: the platform's id of each game's live status message, on both backends."""
+    pk = await active(store)
+    assert await store.status_message(pk) is None
+    await store.set_status_message(pk, "tg:-1", "1001")
+    assert await store.status_message(pk) == StatusMessage("1001", [])
+    await store.set_status_message(pk, "tg:-1", "1002", ["Ann bids 13.", "Bob — 14 €"])
+    assert await store.status_message(pk) == StatusMessage("1002", ["Ann bids 13.", "Bob — 14 €"])
+    assert await store.status_message(pk + 1000) is None

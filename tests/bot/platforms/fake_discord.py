@@ -360,6 +360,9 @@ class DiscordHttp:
         self.requests: list[Request] = []
         # Users whose DMs refuse the bot (Discord answers 403, code 50007).
         self.closed_dms: set[int] = set()
+        self.messages: dict[int, dict[str, Any]] = {}  # channel messages the bot sent
+        self.pinned: dict[int, int] = {}  # channel -> its pinned message
+        self.may_pin = True  # False: the bot lacks Manage Messages (pinning is Forbidden)
         self.channels: dict[int, dict[str, Any]] = {
             CHANNEL_ID: {
                 "id": str(CHANNEL_ID),
@@ -461,7 +464,22 @@ class DiscordHttp:
         if method == "POST" and path.endswith("/messages") and parts[0] == "channels":
             if int(parts[1]) - 1 in self.closed_dms:  # a DM channel's id is its user's + 1
                 raise _forbidden()
-            return self._message(int(parts[1]), body)
+            message = self._message(int(parts[1]), body)
+            self.messages[int(message["id"])] = message
+            return message
+        if method == "PATCH" and parts[0] == "channels" and parts[2] == "messages":
+            message = self.messages.get(int(parts[3]))
+            if message is None:
+                raise _not_found()
+            message.update(
+                {k: v for k, v in (body or {}).items() if k in ("content", "components")}
+            )
+            return message
+        if method == "PUT" and parts[0] == "channels" and parts[2:4] == ["messages", "pins"]:
+            if not self.may_pin:
+                raise _forbidden()
+            self.pinned[int(parts[1])] = int(parts[4])
+            return None
         if method == "GET" and parts[0] == "channels":
             cid = int(parts[1])
             if cid not in self.channels:

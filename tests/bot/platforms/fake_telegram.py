@@ -118,6 +118,8 @@ class BotApiState:
         # Flood control: when set, every send asks it; a number n answers 429 retry_after n.
         self.flood: Callable[[], int] | None = None
         self.gone: set[int] = set()  # chats the bot was removed from (403 for good)
+        self.pinned: dict[int, int] = {}  # chat -> its pinned message
+        self.no_pin: set[int] = set()  # chats where the bot may not pin
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
         self._callback_ids = itertools.count(1)
@@ -388,6 +390,19 @@ class BotApiState:
 
     def _m_editMessageText(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
         return self._edited(params, text=params["text"])
+
+    def _m_pinChatMessage(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
+        chat_id, message_id = int(params["chat_id"]), int(params["message_id"])
+        if chat_id in self.no_pin:
+            return 400, {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: not enough rights to manage pinned messages",
+            }
+        if message_id not in self.sent:
+            return 400, {"ok": False, "error_code": 400, "description": "message not found"}
+        self.pinned[chat_id] = message_id
+        return self._ok(True)
 
     def _m_editMessageReplyMarkup(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
         return self._edited(params)

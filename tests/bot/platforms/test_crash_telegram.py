@@ -189,8 +189,14 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM inbox WHERE handled_at IS NULL") == 0)
     final = game_row(bot.db)[1]  # type: ignore[index]
     messages = delivered(api)
-    # Each committed version before the last prompted the next player; the last announced the
-    # end. A prompt's buttons carry its public moment (bot/buttons.py), found here by replay.
+    # Every committed version was announced: its rows (the live status message's edit, and a
+    # prompt when someone was asked anew) were all delivered, none failed (issue 17: a quiet
+    # table edits its status message rather than posting a prompt per move).
+    assert scalar(bot.db, "SELECT count(*) FROM outbox WHERE status <> 'sent'") == 0
+    assert scalar(bot.db, "SELECT count(*) FROM outbox WHERE kind = 'edit'") >= sent_moves
+    assert api.since(0, "editMessageText") and api.pinned.get(GROUP)
+    # A new message is never repeated (up to one already on the wire at a kill).
+    # A prompt's buttons carry its public moment (bot/buttons.py), found here by replay.
     marks = marks_by_version(bot.db, pk)
     assert len(marks) == final - 1
     for v, mark in enumerate(marks, start=1):
@@ -199,7 +205,6 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
             for c in messages
             if any(p.startswith(f"{pk}:{mark}:") for row in c.buttons for _, p in row)
         ]
-        assert prompts, f"version {v} never prompted"
         if marks.count(mark) > 1:
             continue  # the same pile and player again (a bonus stone): copies can't be told
         assert all(allowed_twice(prompts[0], bot.kills) for _ in prompts[1:]), (
@@ -209,9 +214,9 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
         )
     over = [c for c in messages if "Game over" in c.text]
     assert over and all(allowed_twice(over[0], bot.kills) for _ in over[1:])
-    # The takes announced: one line per committed move (again, up to an in-flight repeat).
-    takes = [c for c in messages if "takes 1" in c.text]
-    assert len(takes) >= sent_moves
+    # The status message ends on the result.
+    status = api.sent[api.pinned[GROUP]]
+    assert "Game over" in status["text"], status
     await bot.terminate()
 
 

@@ -101,11 +101,19 @@ async def test_shared_buttons_serve_every_player_of_a_simultaneous_phase(table: 
             assert f"<@{ALICE_ID}>" in prompt.json["content"]
             assert f"<@{BOB_ID}>" in prompt.json["content"]
 
+            async def status() -> str:
+                """The latest text of the table's live status message (issue 17)."""
+                rows = await table.store.outbox(dc.chat_key(CHANNEL_ID))
+                last = [r for r in rows if r.kind == "edit"][-1]
+                return "\n".join([*last.body["status_lines"], last.body["text"]])
+
+            # Nobody is newly asked: no new message, the move goes into the status message.
             alice = await feed(button_payload(take1, user_id=ALICE_ID, user_name="Alice"))
-            assert "Alice takes 1." in " ".join(r.json.get("content", "") for r in alice)
+            assert all(r.ephemeral for r in alice if r.json.get("content"))
+            assert "Alice takes 1." in await status()
             # Bob presses the same prompt after Alice's move bumped the version: still his.
             bob = await feed(button_payload(take2, user_id=BOB_ID, user_name="Bob"))
-            assert "Bob takes 2." in " ".join(r.json.get("content", "") for r in bob)
+            assert "Bob takes 2." in await status()
             assert not any("out of date" in r.json.get("content", "") for r in bob)
 
             row = await table.store.open_game(dc.chat_key(CHANNEL_ID))

@@ -232,8 +232,11 @@ async def test_names_shared_by_games_take_free_text_routed_to_the_chat_s_game(
             http,
             slash_payload("build", {"args": "Berlin"}, user_id=ids[player], user_name=player),
         )
-        text = " ".join(r.json.get("content", "") for r in built if not r.ephemeral)
+        # the builder is still asked (to build more or be done): nobody is asked anew, so no
+        # new message in the channel; he alone sees what his move did (issue 17)
+        text = " ".join(r.json.get("content", "") for r in built if r.ephemeral)
         assert "Berlin" in text, [r.json for r in built]
+        assert not any(r.json.get("content") for r in built if not r.ephemeral)
         row = await table.store.open_game(chat)
         assert row is not None and row.version == before + 1
         actions = await table.store.actions(row.id, last=1)

@@ -1,0 +1,154 @@
+"""Chat noise: how many messages a table costs its players (issue 17).
+
+    .venv/bin/python bench/chat_noise.py [--rounds N] [--seed 1] [--games powergrid,hexania,...]
+
+For each game, a seeded 4-player game with four human seats is played through the real table
+service (`Table.act`, the path of a parsed chat command) in a Telegram group whose messages go
+to the outbox, as in production; no sender runs, so every row stays there to be counted. The
+humans are scripted: each plays what the game's default bot (the one /addbot seats) would
+choose, sent as that human's own command. The game is played to its end (or `--rounds` rounds;
+about 4 s for the four games). Counted from the outbox:
+- a message *notifies* a player when it is not silent and either mentions them (a group
+  post) or is addressed to them (a private message); an edit of the live status message
+  notifies nobody;
+- *posts* are all new messages (group posts, pictures, private messages), not edits.
+Per round: notifying messages per player, and posts (stderr splits group posts and DMs).
+
+The last line reads
+`chat noise: powergrid N notifying/player/round, M posts/round; hexania …; powergrid_alt …; iec …`.
+
+Figures (seed 1, whole games: powergrid 10 rounds, hexania 30, powergrid_alt 13, iec 20):
+- before issue 17's quiet table (main at 04e5783: a prompt mentioning everyone asked after every
+  move, the lines before each picture a loud post of their own, private lines loud):
+    chat noise: powergrid 11.9 notifying/player/round, 50.4 posts/round; hexania 1.8
+    notifying/player/round, 9.5 posts/round; powergrid_alt 7.4 notifying/player/round,
+    37.8 posts/round; iec 6.0 notifying/player/round, 26.0 posts/round
+- after it (a status message edited in place; a loud ask only for a player asked anew who has
+  not acted yet in the phase; everything else silent):
+    chat noise: powergrid 3.5 notifying/player/round, 16.5 posts/round; hexania 0.7
+    notifying/player/round, 4.0 posts/round; powergrid_alt 3.5 notifying/player/round,
+    18.3 posts/round; iec 1.0 notifying/player/round, 13.3 posts/round
+  (iec: 8.3 of its 13.3 posts per round are silent private lines, one per move that has one.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.bots import bot_rng, default_bot_kind
+from bot.messages import Inbound
+from bot.storage import open_store
+from bot.table import Table, discover_games
+
+GAMES = ("powergrid", "hexania", "powergrid_alt", "iec")
+PLAYERS = ("Ann", "Bob", "Cyd", "Dan")
+CHAT = "tg:-1009"
+MAX_MOVES = 5000
+
+
+def inbound(i: int, text: str | None = None) -> Inbound:
+    return Inbound("telegram", CHAT, f"tg:{i + 1}", PLAYERS[i], text=text)
+
+
+def round_of(state: dict[str, Any]) -> int:
+    """The game's round (IEC's game turn is its round)."""
+    value = state.get("round", state.get("turn", 0))
+    return int(value) if isinstance(value, int) else 0
+
+
+async def play(game_id: str, rounds: int, seed: int, db: str) -> dict[str, float]:
+    store = await open_store(db)
+    game = discover_games()[game_id]
+    table = Table(
+        store, games={game_id: game}, durable=("telegram",), seeder=lambda: seed, render=True
+    )
+    try:
+        await table.handle(inbound(0, f"/new {game_id}"))
+        for i in range(1, len(PLAYERS)):
+            await table.handle(inbound(i, "/join"))
+        await table.handle(inbound(0, "/start"))
+        row = await store.open_game(CHAT)
+        assert row is not None and row.state_json is not None, f"{game_id} did not start"
+        state = json.loads(row.state_json)
+        first = round_of(state)
+        bot = game.bots[default_bot_kind(list(game.bots))]
+        moves = 0
+        while not game.is_over(state) and round_of(state) < first + rounds and moves < MAX_MOVES:
+            player = game.current_players(state)[0]
+            action = bot(json.loads(row.state_json), player, bot_rng(seed, row.version))
+            await table.act(inbound(PLAYERS.index(player)), action)
+            moves += 1
+            row = await store.open_game(CHAT) or await store.game(row.id)
+            assert row is not None and row.state_json is not None
+            state = json.loads(row.state_json)
+        played = max(1, round_of(state) - first + (1 if game.is_over(state) else 0))
+        items = await store.outbox(CHAT)
+        keys = [f"tg:{i + 1}" for i in range(len(PLAYERS))]
+        notifying = 0
+        posts = 0
+        dms = 0
+        edits = 0
+        for item in items:
+            if item.kind == "edit":
+                edits += 1
+                continue
+            posts += 1
+            dms += item.audience != "chat"
+            if item.silent:
+                continue
+            mentioned = {str(m[0]) for m in item.body.get("mentions", [])}
+            for key in keys:
+                if item.audience == key or (item.audience == "chat" and key in mentioned):
+                    notifying += 1
+        return {
+            "rounds": played,
+            "moves": moves,
+            "notifying": notifying / len(keys) / played,
+            "posts": posts / played,
+            "edits": edits / played,
+            "dms": dms / played,
+        }
+    finally:
+        await table.close()
+
+
+async def run(games: list[str], rounds: int, seed: int) -> list[str]:
+    parts = []
+    for game_id in games:
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            r = await play(game_id, rounds, seed, str(Path(tmp) / "noise.sqlite3"))
+            print(
+                f"{game_id}: {r['rounds']:.0f} rounds, {r['moves']:.0f} moves, "
+                f"{r['posts'] - r['dms']:.1f} group posts + {r['dms']:.1f} private/round, "
+                f"{r['edits']:.1f} status edits/round, {time.perf_counter() - t0:.1f} s",
+                file=sys.stderr,
+            )
+        parts.append(
+            f"{game_id} {r['notifying']:.1f} notifying/player/round, {r['posts']:.1f} posts/round"
+        )
+    return parts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=1000, help="at most (default: to the end)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default=",".join(GAMES))
+    args = parser.parse_args()
+    parts = asyncio.run(run(args.games.split(","), args.rounds, args.seed))
+    print("chat noise: " + "; ".join(parts))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

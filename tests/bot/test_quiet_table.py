@@ -1,0 +1,239 @@
+"""A table you can live with for a week (issue 17), at the table service: the noise budget
+(one message per action at most, only the one that asks a person to act notifies), the live
+status message as outbox "edit" rows, automatic passes of players with nothing to decide, and
+/undo at a table with computer players."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from bot.i18n import translator
+from bot.store import Store
+from bot.store_outbox import OutboxItem
+from bot.table import Table
+from engine.core.protocol import Capabilities
+from tests.bot.botgames import bot_game
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import Chat, FakeClock
+
+TG = "tg:-100"
+
+
+class Stuck(ChatDicePile):
+    """The dice pile where "bob" has nothing to decide: his only move is to take one stone
+    (a forced pass, as a game declares it through `forced_action`)."""
+
+    capabilities = Capabilities(rules_index=True, forced_moves=True)
+
+    def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
+        return {"take": 1} if player.casefold() == "bob" else None
+
+
+def quiet_table(store: Store, clock: FakeClock, game: ChatDicePile | None = None) -> Table:
+    return Table(
+        store,
+        games={"dicepile": game or ChatDicePile()},
+        clock=clock,
+        render=False,
+        seeder=lambda: 12345,
+        durable=("telegram",),
+    )
+
+
+async def start(chat: Chat, *players: str, bots: int = 0) -> None:
+    await chat.say(players[0], "/new dicepile start=20")
+    for name in players[1:]:
+        await chat.say(name, "/join")
+    for _ in range(bots):
+        await chat.say(players[0], "/addbot greedy")
+    await chat.say(players[0], "/start")
+
+
+def lines(item: OutboxItem) -> str:
+    """What a status edit row says: its lines (added to the phase's) and who is asked."""
+    return "\n".join([*item.body.get("status_lines", []), item.body["text"]])
+
+
+def mentioned(item: OutboxItem) -> list[str]:
+    return [str(m[1]) for m in item.body.get("mentions", [])]
+
+
+async def test_only_the_message_that_asks_notifies_and_each_move_edits_the_status(
+    store: Store, clock: FakeClock
+) -> None:
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob", "cyd")
+    mark = len(await store.outbox())
+    turns = ["ann", "bob", "cyd", "ann", "bob", "cyd"]
+    for name in turns:
+        row = await store.open_game(TG)
+        assert row is not None and row.state_json is not None
+        assert ChatDicePile().current_players(json.loads(row.state_json)) == [name]
+        await chat.say(name, "/take 1")
+    rows = (await store.outbox())[mark:]
+    edits = [r for r in rows if r.kind == "edit"]
+    posts = [r for r in rows if r.kind != "edit"]
+    # one status edit per move, all for this game's one status message, silent, with buttons
+    assert len(edits) == len(turns)
+    assert {r.body["status_of"] for r in edits} == {(await store.last_game(TG)).id}  # type: ignore[union-attr]
+    assert all(r.silent and r.body.get("buttons") and "@" not in r.body["text"] for r in edits)
+    assert "cyd takes 1." in lines(edits[-1]) and "ann takes 1." not in lines(edits[-1])
+    # at most one new message per move; a loud one only to ask someone not yet engaged
+    # (the first round: bob and cyd had not moved; after that each of them has)
+    assert len(posts) <= len(turns)
+    assert all(not r.silent for r in posts)  # the only posts here are the asks
+    assert [mentioned(r) for r in posts] == [["bob"], ["cyd"]]
+    assert all(r.body.get("reply_status") == edits[0].body["status_of"] for r in posts)
+    assert "ann takes 1." in posts[0].body["text"]  # the move's lines ride with the ask
+
+
+async def test_a_forced_pass_is_played_logged_and_announced(store: Store, clock: FakeClock) -> None:
+    table = quiet_table(store, clock, Stuck())
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob", "cyd")
+    await chat.say("ann", "/take 2")
+    row = await store.open_game(TG)
+    assert row is not None and row.state_json is not None
+    # bob was passed for: cyd is asked, with both moves' lines in one message
+    assert Stuck().current_players(json.loads(row.state_json)) == ["cyd"]
+    log = await store.actions(row.id)
+    assert [(a.player, a.user_key, a.action) for a in log[-2:]] == [
+        ("ann", "local:ann", {"take": 2}),
+        ("bob", "local:bob", {"take": 1}),
+    ]
+    rows = await store.outbox(TG)
+    ask = rows[-1]
+    assert mentioned(ask) == ["cyd"] and not ask.silent
+    assert "ann takes 2." in ask.body["text"]
+    assert "bob passes (nothing to decide)." in ask.body["text"]
+    assert "bob takes 1." not in ask.body["text"]  # the pass is said once
+    status = [r for r in rows if r.kind == "edit"][-1]
+    assert "bob passes (nothing to decide)." in lines(status)
+
+
+async def test_a_forced_pass_at_the_start_and_on_the_terminal(
+    store: Store, clock: FakeClock
+) -> None:
+    table = Table(store, games={"dicepile": Stuck()}, clock=clock, render=False, seeder=lambda: 1)
+    chat = Chat(table)
+    await start(chat, "bob", "ann")  # bob sits first: the start passes for him
+    row = await store.open_game(chat.chat_key)
+    assert row is not None and row.state_json is not None
+    assert Stuck().current_players(json.loads(row.state_json)) == ["ann"]
+    outs = await chat.say("ann", "/take 1")
+    text = "\n".join(o.text for o in outs)
+    assert "ann takes 1." in text and "bob passes (nothing to decide)." in text
+
+
+async def test_undo_takes_back_the_computer_players_replies_too(
+    store: Store, clock: FakeClock
+) -> None:
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", bots=1)
+    row = await store.open_game(TG)
+    assert row is not None and row.state_json is not None
+    before = json.loads(row.state_json)
+    clock.advance(5)  # the bot replies at once; undo needs no waiting either
+    await chat.say("ann", "/take 1")
+    row = await store.open_game(TG)
+    assert row is not None and len(await store.actions(row.id)) == 2  # ann's and the bot's
+    undone = await chat.say("ann", "/undo")
+    text = "\n".join(o.text for o in undone)
+    assert "ann takes back their last move." in text or any(
+        "ann takes back their last move." in lines(r) for r in await store.outbox(TG)
+    )
+    row = await store.open_game(TG)
+    assert row is not None and row.state_json is not None
+    assert await store.actions(row.id) == []
+    assert json.loads(row.state_json)["pile"] == before["pile"]
+    status = [r for r in await store.outbox(TG) if r.kind == "edit"][-1]
+    assert "taken back too" in lines(status)
+
+
+async def test_undo_is_refused_once_another_human_has_moved(store: Store, clock: FakeClock) -> None:
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob")
+    await chat.say("ann", "/take 1")
+    await chat.say("bob", "/take 1")
+    refused = await chat.text("ann", "/undo")
+    assert "Only your own last move" in refused
+    row = await store.open_game(TG)
+    assert row is not None and len(await store.actions(row.id)) == 2
+
+
+async def test_undo_takes_back_a_forced_pass_that_followed(store: Store, clock: FakeClock) -> None:
+    table = quiet_table(store, clock, Stuck())
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob", "cyd")
+    await chat.say("ann", "/take 2")
+    row = await store.open_game(TG)
+    assert row is not None and len(await store.actions(row.id)) == 2  # ann's, bob's pass
+    await chat.say("ann", "/undo")
+    assert await store.actions(row.id) == []
+
+
+async def test_the_start_picture_respects_pictures_off(store: Store, clock: FakeClock) -> None:
+    table = Table(
+        store, games={"dicepile": ChatDicePile()}, clock=clock, render=True, seeder=lambda: 1
+    )
+    chat = Chat(table)
+    await chat.say("ann", "/new dicepile")
+    await chat.say("bob", "/join")
+    assert "Board pictures: off" in await chat.text("ann", "/settings pictures=off")
+    started = await chat.say("ann", "/start")
+    assert started and not any(o.png is not None for o in started)
+    # /board still answers with a picture: it was asked for
+    board = await chat.say("ann", "/board")
+    assert any(o.png is not None for o in board)
+
+
+async def test_private_lines_and_results_are_silent(store: Store, clock: FakeClock) -> None:
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob")
+    mark = len(await store.outbox(TG))
+    for _ in range(40):
+        row = await store.open_game(TG)
+        if row is None:
+            break
+        assert row.state_json is not None
+        state = json.loads(row.state_json)
+        who = ChatDicePile().current_players(state)[0]
+        await chat.say(who, f"/take {min(3, state['pile'])}")
+    rows = (await store.outbox(TG))[mark:]
+    over = [r for r in rows if "Game over" in r.body.get("text", "")]
+    assert over and all(r.silent for r in over)
+    assert all(r.silent for r in rows if not mentioned(r))  # nothing else makes a sound
+
+
+@pytest.mark.parametrize("game_id", ["powergrid", "hexania", "powergrid_alt", "iec"])
+def test_captions_are_words_never_event_ids(game_id: str) -> None:
+    """ "After the build phase, round 3 — Bob is next": the captions of a game's first two
+    pictures name phases and players in words; no event id ("turn_ended") or bare number."""
+    played = bot_game(game_id)
+    game = played.game
+    state = game.setup(played.players, {}, played.seed)
+    before = json.loads(json.dumps(state))
+    captions: list[str] = []
+    for row in played.rows:
+        state, events = game.apply(state, row.player, row.action)
+        if any(game.is_picture_event(e) for e in events):
+            pictures = game.render_set(
+                json.loads(json.dumps(state)), None, translator("en"), before
+            )
+            captions += [str(p.caption) for p in pictures if p.caption]
+            before = json.loads(json.dumps(state))
+            if len(captions) >= 2:
+                break
+    assert captions
+    for caption in captions:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", caption), caption
+        assert not re.fullmatch(r"(Board: )?\d+", caption), caption
+        assert re.search(r"[A-Za-z]{3,}", caption), caption  # words
