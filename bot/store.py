@@ -671,8 +671,10 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         due: Due | None,
         inbound: tuple[str, str] | None = None,
         outbox: Sequence[OutRow] = (),
+        keep: Sequence[int] = (),
     ) -> CommitResult:
-        """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
+        """Drop the log from `from_seq` on (but the seqs in `keep`) and store the replayed
+        state (version + 1)."""
         now = self._clock()
         new_version = expected_version + 1
         try:
@@ -686,7 +688,9 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.STALE)
                 await db.execute(
-                    "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (pk, from_seq)
+                    "DELETE FROM actions WHERE game_id = ? AND seq >= ? AND seq NOT IN "
+                    f"({', '.join('?' * len(keep))})",
+                    (pk, from_seq, *keep),
                 )
                 await self._write_due(db, pk, due)
                 ids = await write_outbox(db, outbox, now)

@@ -519,8 +519,10 @@ class PgStore(PgOutbox, PgTimed):
         due: Due | None,
         inbound: tuple[str, str] | None = None,
         outbox: Sequence[OutRow] = (),
+        keep: Sequence[int] = (),
     ) -> CommitResult:
-        """Drop the log from `from_seq` on and store the replayed state (version + 1)."""
+        """Drop the log from `from_seq` on (but the seqs in `keep`) and store the replayed
+        state (version + 1)."""
         now = self._clock()
         new_version = expected_version + 1
         try:
@@ -538,7 +540,10 @@ class PgStore(PgOutbox, PgTimed):
                 if count(done) != 1:
                     raise _Abort(Outcome.STALE)
                 await con.execute(
-                    "DELETE FROM actions WHERE game_id = $1 AND seq >= $2", pk, from_seq
+                    "DELETE FROM actions WHERE game_id = $1 AND seq >= $2 AND seq <> ALL($3)",
+                    pk,
+                    from_seq,
+                    list(keep),
                 )
                 await self._write_due(con, pk, due)
                 ids = await write_outbox(con, outbox, now)

@@ -251,6 +251,7 @@ class Store(MessageStore, Protocol):
         due: Due | None,
         inbound: tuple[str, str] | None = None,
         outbox: Sequence[OutRow] = (),
+        keep: Sequence[int] = (),
     ) -> CommitResult: ...
 
     async def user(self, user_key: str) -> UserRow: ...

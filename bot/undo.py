@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from bot.announce import AnnounceMixin
+from bot.buttons import public_mark
 from bot.context import (
     Ctx,
     Played,
@@ -16,16 +17,34 @@ from bot.context import (
 from bot.grammar import (
     CommandLine,
 )
+from bot.i18n import tr, translator
 from bot.messages import Button, Outbound
 from bot.store import (
     ActionRow,
     Outcome,
 )
 from bot.workers import cpu
-from engine.core import canonical_json, replay
+from engine.core import IllegalAction, canonical_json, replay
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Undone:
+    """What an undo leaves: the state, the rivals' hidden orders kept in the log (`keep`,
+    their seqs), the owners of hidden orders that no longer apply and go too (`dropped`), the
+    moves taken back (`taken`), and whether the table saw any of it (`public`)."""
+
+    state: State
+    keep: list[int] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    taken: list[ActionRow] = field(default_factory=list)
+    public: bool = True
+
+
+def _seen(game: Game, state: State) -> str:
+    return canonical_json([game.view(state, None), list(game.current_players(state))])
 
 
 def _undo_state(
@@ -36,23 +55,60 @@ def _undo_state(
     actions: Sequence[ActionRow],
     batch: Sequence[ActionRow],
     bots: Collection[str],
-) -> State | None:
-    """The state before the sender's last move (`batch[0]`'s version), when every move after
-    it answered it without anyone deciding anything: a bot seat's, or a human's forced pass
-    (`forced_action`). None when another player has acted since."""
+) -> Undone | None:
+    """The state without the sender's last move (`batch[0]`) and the moves that answered it
+    without anyone deciding anything: a bot seat's, or a human's forced pass
+    (`forced_action`). None when another player has made a public move since.
+
+    "Acted since" is judged on public moves only (issue 20): another player's hidden move
+    (a standing order, PG-O: the table's view and who is asked unchanged) stays in the log at
+    its place and is applied again to the state without the undone moves, so the stored
+    state is still the replay of the log (the replay law). One that no longer applies there
+    leaves the log too, and its owner alone is told."""
     first = batch[0].version
-    keep = [(a.player, a.action) for a in actions if a.version < first]
-    before = replay(game, names, options, seed, keep)
+    keep_rows = [(a.player, a.action) for a in actions if a.version < first]
+    before = replay(game, names, options, seed, keep_rows)
     state = json.loads(canonical_json(before))
+    undone = Undone(before, public=False)
+    hidden: list[ActionRow] = []
     for a in batch:
         if a.version != first and a.user_key not in bots:
             forced = game.capabilities.forced_moves and (
                 game.forced_action(json.loads(canonical_json(state)), a.player) == a.action
             )
             if not forced:
-                return None
+                if not _quiet(game, state, a):
+                    return None
+                hidden.append(a)
+                state, _events = game.apply(state, a.player, a.action)
+                continue
+        undone.taken.append(a)
+        if a.user_key in bots or a.user_key != batch[0].user_key or not _quiet(game, state, a):
+            undone.public = True
         state, _events = game.apply(state, a.player, a.action)
-    return before
+    result = json.loads(canonical_json(before))
+    for a in hidden:
+        try:
+            result, _events = game.apply(result, a.player, a.action)
+            undone.keep.append(a.seq)
+        except IllegalAction:
+            undone.dropped.append(a.user_key)
+    undone.state = result
+    return undone
+
+
+def _quiet(game: Game, state: State, a: ActionRow) -> bool:
+    """Whether `a`, applied to `state`, changed nothing the table sees (as moves.py's
+    `unseen`): no public line, no picture, the same public view and players to act."""
+    copy = json.loads(canonical_json(state))
+    try:
+        after, events = game.apply(copy, a.player, a.action)
+    except IllegalAction:
+        return False
+    t = translator("en")
+    if any(game.describe_event(after, e, t) or game.is_picture_event(e) for e in events):
+        return False
+    return not game.is_over(after) and _seen(game, after) == _seen(game, state)
 
 
 class UndoMixin(AnnounceMixin):
@@ -61,19 +117,19 @@ class UndoMixin(AnnounceMixin):
     async def _cmd_undo(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = ctx.game
         if row is None or row.status != "active":
-            return self._say(ctx, self._t(ctx, "There is no running game here."))
+            return self._refuse(ctx, self._t(ctx, "There is no running game here."))
         seat = ctx.seat()
         if seat is None:
-            return self._say(ctx, self._t(ctx, "You are not playing in this game."))
+            return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
         game = self._game_of(row)
         hours = await self._deadline_hours(row.chat_key, ctx)
         async with self._lock(row.id):
             fresh = await self.store.game(row.id)
             if fresh is None or fresh.status != "active" or fresh.seed is None:
-                return self._say(ctx, self._t(ctx, "There is no running game here."))
+                return self._refuse(ctx, self._t(ctx, "There is no running game here."))
             actions = await self.store.actions(row.id)
             if not actions:
-                return self._say(ctx, self._t(ctx, "There is nothing to undo."))
+                return self._refuse(ctx, self._t(ctx, "There is nothing to undo."))
             bots = {s.user_key for s in ctx.seats if s.is_bot}
             mine = [a.version for a in actions if a.user_key == seat.user_key]
             batch = [a for a in actions if mine and a.version >= mine[-1]]
@@ -86,7 +142,7 @@ class UndoMixin(AnnounceMixin):
                 else None
             )
             if undone is None:
-                return self._say(
+                return self._refuse(
                     ctx,
                     self._t(
                         ctx,
@@ -94,24 +150,29 @@ class UndoMixin(AnnounceMixin):
                         "acted since.",
                     ),
                 )
-            events = [e for a in batch for e in a.events]
+            events = [e for a in undone.taken for e in a.events]
             if not game.undoable(events):
-                return self._say(
+                return self._refuse(
                     ctx,
                     self._t(
                         ctx,
                         "That move revealed hidden or random information, so it cannot be undone.",
                     ),
                 )
-            state = undone
+            state = undone.state
             state_json = canonical_json(state)
-            lines = [self._t(ctx, "{name} takes back their last move.", name=seat.display_name)]
-            if any(a.user_key != seat.user_key for a in batch):
-                lines.append(self._t(ctx, "The moves that answered it are taken back too."))
-            played = Played([Step(lines, state_json, [])], state, state_json, fresh.version + 1)
-            outs = await self._announce(
-                ctx, replace(fresh, version=fresh.version + 1), ctx.seats, played
-            )
+            version = fresh.version + 1
+            if undone.public:
+                lines = [self._t(ctx, "{name} takes back their last move.", name=seat.display_name)]
+                if any(a.user_key != seat.user_key for a in undone.taken):
+                    lines.append(self._t(ctx, "The moves that answered it are taken back too."))
+                played = Played([Step(lines, state_json, [])], state, state_json, version)
+                outs = await self._announce(ctx, replace(fresh, version=version), ctx.seats, played)
+            else:  # a private move (a standing order, PG-O): the table never saw it (issue 20)
+                outs = self._refuse(
+                    ctx, self._t(ctx, "Your last move is taken back; nobody else is told.")
+                )
+            outs += await self._orders_dropped(ctx, undone.dropped)
             outs, rows = self._rows(ctx, outs, row.id)
             result = await self.store.undo_last(
                 row.id,
@@ -121,13 +182,35 @@ class UndoMixin(AnnounceMixin):
                 self._due(game, state, hours),
                 self._inbound_key(ctx),
                 outbox=rows,
+                keep=undone.keep,
             )
             if result.outcome is Outcome.DUPLICATE:
                 return []
             if result.outcome is not Outcome.OK:
-                return self._say(ctx, self._t(ctx, "The game moved on; nothing was undone."))
+                return self._refuse(ctx, self._t(ctx, "The game moved on; nothing was undone."))
         self.wake_senders()
         return self._queued(outs, result.outbox_ids)
+
+    async def _orders_dropped(self, ctx: Ctx, owners: Sequence[str]) -> list[Outbound]:
+        """A private note to each owner of a hidden order the undo made inapplicable."""
+        if not owners:
+            return []
+        langs = await self._langs_of(ctx, ctx.seats)
+        lang_of = {s.user_key: langs.get(s.display_name, ctx.lang) for s in ctx.seats}
+        return [
+            Outbound(
+                ctx.chat_key,
+                tr(
+                    lang_of.get(owner, ctx.lang),
+                    "After an undo your standing order no longer applies, so it was removed. "
+                    "Send it again if you still want it.",
+                ),
+                private_to=owner,
+                lang=lang_of.get(owner),
+                silent=True,
+            )
+            for owner in dict.fromkeys(owners)
+        ]
 
     async def _cmd_abort(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = ctx.game
@@ -139,7 +222,12 @@ class UndoMixin(AnnounceMixin):
             )
         game_name = self._game_of(row).name
         if not line.args or line.args[0].casefold() != "confirm":
-            payload = f"{row.id}:{row.version}:/abort confirm"
+            # a running game's button carries its public moment (bot/buttons.py), so a hidden
+            # order (PG-O) does not make it stale; a lobby's carries the store's version
+            moment = str(row.version)
+            if row.status == "active" and row.state_json:
+                moment = public_mark(self._game_of(row), json.loads(row.state_json))
+            payload = f"{row.id}:{moment}:/abort confirm"
             return self._say(
                 ctx,
                 self._t(ctx, "End {game} without a result? Send /abort confirm.", game=game_name),

@@ -123,6 +123,17 @@ async def test_undo_drops_the_tail_of_the_log(store: Store) -> None:
     assert again.outcome is Outcome.OK and [a.seq for a in await store.actions(pk)] == [1, 2]
 
 
+async def test_undo_keeps_the_seqs_it_is_told_to_keep(store: Store) -> None:
+    """A rival's hidden order placed after the undone move stays in the log (issue 20)."""
+    pk = await active(store)
+    await store.commit_moves(pk, 1, [entry(1), entry(2), entry(3)], '{"x":3}', over=False, due=None)
+    result = await store.undo_last(pk, 2, 2, '{"x":1}', None, keep=[3])
+    assert result.outcome is Outcome.OK
+    assert [a.seq for a in await store.actions(pk)] == [1, 3]
+    again = await store.commit_moves(pk, 3, [entry(4)], '{"x":4}', over=False, due=None)
+    assert again.outcome is Outcome.OK and [a.seq for a in await store.actions(pk)] == [1, 3, 4]
+
+
 async def test_reminder_clock_keeps_running_for_those_still_waiting(
     store: Store, clock: FakeClock
 ) -> None:
