@@ -403,7 +403,9 @@ class AnnounceMixin(TableBase):
             pending.append(tr(lang, "Game over. Ranking: {places}", places=places))
             out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
             if quiet:
-                out.append(self._status_message(ctx, row, pending[:-1], pending[-1], None))
+                end = self._status_message(ctx, row, pending[:-1], pending[-1], None)
+                end.unpin = True  # the game is over: its status message comes off the pins
+                out.append(end)
             return out + secrets_out
         out += secrets_out
         if quiet:

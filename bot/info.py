@@ -118,7 +118,9 @@ class InfoMixin(AnnounceMixin):
         pace = await self.reminders.pace(row, ctx.lang, ctx.inbound.user_key)
         if pace:
             text += "\n" + pace
-        out = [Outbound(ctx.chat_key, text, buttons=prompt.buttons)]
+        # An answer to the asker: silent, and it names who must act without mentioning them
+        # (issue 17: only the message that asks a person to act notifies).
+        out = [Outbound(ctx.chat_key, text, buttons=prompt.buttons, silent=True)]
         if seat is not None:
             mine = game.describe_turn(state, seat.display_name, t).strip()
             if mine and mine != game.describe_turn(state, None, t).strip():

@@ -90,3 +90,5 @@ class Outbound:
     edit_of: str | None = None
     reply_to: str | None = None
     pin: bool = False
+    # The game is over: unpin its live status message after this last edit (issue 17).
+    unpin: bool = False

@@ -112,6 +112,8 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["status_of"] = out.status_of
         body["status_lines"] = list(out.status_lines)
         body["status_reset"] = out.status_reset
+        if out.unpin:
+            body["unpin"] = True
     if out.reply_status is not None:
         body["reply_status"] = out.reply_status
     return body
@@ -158,6 +160,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         status_of=_int_or_none(body.get("status_of")),
         status_lines=[str(x) for x in body.get("status_lines", [])],
         status_reset=bool(body.get("status_reset", False)),
+        unpin=bool(body.get("unpin", False)),
         reply_status=_int_or_none(body.get("reply_status")),
     )
 
@@ -339,7 +342,8 @@ class OutboxSender:
     async def _status(self, out: Outbound) -> str | None:
         """Deliver the game's live status message: its lines (the phase's so far and this
         row's) above who acts; an edit of the one already posted, else (none yet, or gone) a
-        new message, pinned, whose id and lines are kept for the next edits."""
+        new message, pinned, whose id and lines are kept for the next edits. The game's
+        last one (`unpin`) is unpinned by the platform once edited."""
         game = out.status_of
         assert game is not None
         known = await self.store.status_message(game)
@@ -353,7 +357,7 @@ class OutboxSender:
             except MessageGone:
                 log.info("outbox %s: the status message of game %s is gone", self.platform, game)
         if message_id is None:
-            message_id = await self.deliver(replace(out, edit_of=None, pin=True))
+            message_id = await self.deliver(replace(out, edit_of=None, pin=not out.unpin))
         if message_id is not None:
             await self.store.set_status_message(game, out.chat_key, message_id, lines)
         return message_id

@@ -233,15 +233,27 @@ class UndoMixin(AnnounceMixin):
                 self._t(ctx, "End {game} without a result? Send /abort confirm.", game=game_name),
                 buttons=[[Button(self._t(ctx, "Yes, end the game"), payload)]],
             )
+        ended = self._t(
+            ctx, "{game} was ended without a result. /new starts another.", game=game_name
+        )
+        outs = self._say(ctx, ended)
+        if await self.store.status_message(row.id) is not None:
+            # the live status message says so and comes off the pins (issue 17)
+            status = self._status_message(ctx, row, [], ended, None)
+            status.unpin = True
+            outs.append(status)
+        outs, rows = self._rows(ctx, outs, row.id)
         async with self._lock(row.id):
             result = await self.store.end_game(
-                row.id, row.version if ctx.from_button else None, "aborted", self._inbound_key(ctx)
+                row.id,
+                row.version if ctx.from_button else None,
+                "aborted",
+                self._inbound_key(ctx),
+                outbox=rows,
             )
         if result.outcome is Outcome.DUPLICATE:
             return []
         if result.outcome is not Outcome.OK:
-            return self._say(ctx, self._t(ctx, "The game moved on; send /abort again."))
-        return self._say(
-            ctx,
-            self._t(ctx, "{game} was ended without a result. /new starts another.", game=game_name),
-        )
+            return self._refuse(ctx, self._t(ctx, "The game moved on; send /abort again."))
+        self.wake_senders()
+        return self._queued(outs, result.outbox_ids)

@@ -548,8 +548,12 @@ class DiscordAdapter:
             if not isinstance(channel, discord.abc.Messageable):
                 raise Undeliverable(f"channel {out.chat_key} does not take messages")
             if out.edit_of is not None:
-                return await self._edit(channel, out.edit_of, items[-1])
-            return await self._send_all(channel, items, reply_to=out.reply_to, pin=out.pin)
+                edited = await self._edit(channel, out.edit_of, items[-1])
+                if out.unpin:  # the game is over (issue 17)
+                    await self._unpin(channel, edited)
+                return edited
+            pin = out.pin and not out.unpin
+            return await self._send_all(channel, items, reply_to=out.reply_to, pin=pin)
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
         except discord.HTTPException as exc:
@@ -570,6 +574,17 @@ class DiscordAdapter:
 
     async def _edit(self, channel: discord.abc.Messageable, message_id: str, piece: Piece) -> str:
         return await edit_piece(channel, message_id, piece)
+
+    @staticmethod
+    async def _unpin(channel: discord.abc.Messageable, message_id: str) -> None:
+        """Unpin the status message of a game that ended; without the permission, leave it."""
+        partial = getattr(channel, "get_partial_message", None)
+        if partial is None or not message_id.isdigit():
+            return
+        try:
+            await partial(int(message_id)).unpin()
+        except discord.HTTPException as exc:
+            log.info("discord: cannot unpin %s: %s", message_id, exc)
 
     @staticmethod
     def _dm_note(out: Outbound, user: discord.abc.User) -> Outbound | None:

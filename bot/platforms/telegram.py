@@ -505,9 +505,12 @@ class TelegramAdapter:
         """An edit of the message `edit_of` (the live status message), else a new message,
         pinned when asked (`pin`)."""
         if out.edit_of is not None:
-            return await self._edit(out, chat_id, out.edit_of)
+            edited = await self._edit(out, chat_id, out.edit_of)
+            if out.unpin:  # the game is over (issue 17)
+                await self._unpin(chat_id, edited)
+            return edited
         message_id = await self._post(out, chat_id, thread_id)
-        if out.pin and message_id is not None and out.private_to is None:
+        if out.pin and not out.unpin and message_id is not None and out.private_to is None:
             await self._pin(chat_id, message_id)
         return message_id
 
@@ -539,6 +542,13 @@ class TelegramAdapter:
             await self.bot.pin_chat_message(chat_id, int(message_id), disable_notification=True)
         except TelegramError as error:
             log.info("telegram: cannot pin in %s: %s", chat_id, error)
+
+    async def _unpin(self, chat_id: int, message_id: str) -> None:
+        """Unpin the status message of a game that ended; a bot that may not is ignored."""
+        try:
+            await self.bot.unpin_chat_message(chat_id, message_id=int(message_id))
+        except TelegramError as error:
+            log.info("telegram: cannot unpin in %s: %s", chat_id, error)
 
     async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         """Send; the id of the (last) message sent."""

@@ -404,6 +404,19 @@ class BotApiState:
         self.pinned[chat_id] = message_id
         return self._ok(True)
 
+    def _m_unpinChatMessage(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
+        chat_id = int(params["chat_id"])
+        if chat_id in self.no_pin:
+            return 400, {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: not enough rights to manage pinned messages",
+            }
+        message_id = int(params.get("message_id") or self.pinned.get(chat_id, 0))
+        if self.pinned.get(chat_id) == message_id:
+            del self.pinned[chat_id]
+        return self._ok(True)
+
     def _m_editMessageReplyMarkup(self, params: dict[str, str], files: dict[str, bytes]) -> Any:
         return self._edited(params)
 
