@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.messages import Button, Outbound
 from bot.quiet import STATUS_LINES, status_text
@@ -87,6 +87,39 @@ class DmClosed(Undeliverable):
 
 
 DmRefused = Callable[[str], Awaitable[None]]
+
+# The user preference (users.prefs_json) that remembers refused DMs across restarts.
+DM_CLOSED = "dm_closed"
+
+
+class UserPrefs(Protocol):
+    async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+
+    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None: ...
+
+
+class DmMemory:
+    """Refused DMs kept in the store (the user's prefs), so that after a restart the first
+    private message is not tried again and the group's fallback note is not posted again.
+    (users.dm_ok cannot say it: it is also false for a user who simply never wrote, whom
+    Discord may well reach.)"""
+
+    def __init__(self, store: UserPrefs) -> None:
+        self.store = store
+
+    async def closed(self, user_key: str) -> bool:
+        prefs = (await self.store.user_prefs([user_key])).get(user_key, {})
+        return bool(prefs.get(DM_CLOSED))
+
+    async def remember(self, user_key: str, closed: bool) -> None:
+        prefs = dict((await self.store.user_prefs([user_key])).get(user_key, {}))
+        if bool(prefs.get(DM_CLOSED)) == closed:
+            return
+        if closed:
+            prefs[DM_CLOSED] = True
+        else:
+            prefs.pop(DM_CLOSED, None)
+        await self.store.set_user_prefs(user_key, prefs)
 
 
 def platform_of(chat_key: str) -> str:
@@ -199,11 +232,18 @@ class OutboxSender:
         sleep: Sleep | None = None,
         concurrency: int = CONCURRENT_CHATS,
         on_dm_refused: DmRefused | None = None,
+        dm_memory: DmMemory | None = None,
     ) -> None:
         self.store = store
         # Users (keys; each names its platform) whose DMs were refused, and who have not
         # interacted with the bot since: their private rows fail at once, unsent.
         self.dm_closed: set[str] = set()
+        # The same across restarts (`dm_memory`): users whose stored refusal was read (or
+        # who interacted since, which makes it moot), and those whose stored refusal may
+        # stand and goes once a DM reaches them.
+        self.dm_memory = dm_memory
+        self._dm_read: set[str] = set()
+        self._dm_stored: set[str] = set()
         self.on_dm_refused = on_dm_refused
         self.platform = platform
         self.deliver = deliver
@@ -297,6 +337,23 @@ class OutboxSender:
     def dm_reopened(self, user_key: str) -> None:
         """The user interacted with the bot: try their DMs again."""
         self.dm_closed.discard(user_key)
+        if self.dm_memory is not None:
+            self._dm_read.add(user_key)
+            self._dm_stored.add(user_key)  # a refusal stored before: gone once a DM arrives
+
+    async def _recall_dm(self, user_key: str) -> None:
+        """A refusal stored before this process started counts as if seen here."""
+        if self.dm_memory is None or user_key in self._dm_read:
+            return
+        self._dm_read.add(user_key)
+        if await self.dm_memory.closed(user_key):
+            self.dm_closed.add(user_key)
+            self._dm_stored.add(user_key)
+
+    async def _dm_reached(self, user_key: str) -> None:
+        if self.dm_memory is not None and user_key in self._dm_stored:
+            self._dm_stored.discard(user_key)
+            await self.dm_memory.remember(user_key, False)
 
     async def _dm_closed(self, item: OutboxItem, refused: DmClosed) -> None:
         """A refused DM: remembered, the row failed, and one public mention (until the user
@@ -307,6 +364,13 @@ class OutboxSender:
         if user in self.dm_closed:
             return
         self.dm_closed.add(user)
+        if self.dm_memory is not None:
+            self._dm_read.add(user)
+            self._dm_stored.add(user)
+            try:
+                await self.dm_memory.remember(user, True)
+            except Exception:
+                log.exception("outbox %s: storing the closed DMs of %s failed", self.platform, user)
         log.warning(
             "outbox %s: %s does not accept private messages (%s); mentioning them in %s once",
             self.platform,
@@ -380,7 +444,10 @@ class OutboxSender:
 
     async def _one(self, item: OutboxItem) -> bool:
         """Deliver one row; False when the chat must wait before its next row."""
-        if item.audience != AUDIENCE_CHAT and item.audience in self.dm_closed:
+        private = item.audience != AUDIENCE_CHAT
+        if private:
+            await self._recall_dm(item.audience)
+        if private and item.audience in self.dm_closed:
             self.failed += 1
             await self.store.outbox_failed(item.id, "DMs closed (remembered)")
             return True
@@ -410,4 +477,6 @@ class OutboxSender:
             return False
         self.sent += 1
         await self.store.outbox_sent(item.id, message_id)
+        if private:
+            await self._dm_reached(item.audience)
         return True

@@ -24,7 +24,7 @@ from bot.grammar import (
 )
 from bot.i18n import resolve_lang, tr, translator
 from bot.messages import Outbound
-from bot.outbox import Deliver, OutboxSender, Sleep, platform_of, row_of
+from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
 from bot.store import (
@@ -99,7 +99,13 @@ class TableBase:
             old.deliver = deliver
             return old
         sender = OutboxSender(
-            self.store, platform, deliver, clock=clock, sleep=sleep, on_dm_refused=self._no_dm
+            self.store,
+            platform,
+            deliver,
+            clock=clock,
+            sleep=sleep,
+            on_dm_refused=self._no_dm,
+            dm_memory=DmMemory(self.store),
         )
         self.deliveries[platform] = sender
         self.durable = self.durable | {platform}
