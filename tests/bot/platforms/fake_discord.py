@@ -480,6 +480,12 @@ class DiscordHttp:
                 raise _forbidden()
             self.pinned[int(parts[1])] = int(parts[4])
             return None
+        if method == "DELETE" and parts[0] == "channels" and parts[2:4] == ["messages", "pins"]:
+            if not self.may_pin:
+                raise _forbidden()
+            if self.pinned.get(int(parts[1])) == int(parts[4]):
+                del self.pinned[int(parts[1])]
+            return None
         if method == "GET" and parts[0] == "channels":
             cid = int(parts[1])
             if cid not in self.channels:
