@@ -725,10 +725,13 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
         return []
     from engine.iec.actions import legal_actions
 
-    state = planned(state, player)  # rules version 2: after his own declarations
+    # Rules version 2: after his own declarations, as the table can judge them (buttons are
+    # posted in the group: no unrevealed technology may shape them, corrections 1.1).
+    moves = legal_actions(state, player, public=True)
+    state = planned(state, player, public=True)
     tr: Translator = t if t is not None else _English()
     out: list[tuple[str, str]] = []
-    for a in legal_actions(state, player):
+    for a in moves:
         label_cmd = _as_command(a, tr)
         if label_cmd and label_cmd not in out and a["type"] != "done":
             out.append(label_cmd)

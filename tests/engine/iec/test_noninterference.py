@@ -5,7 +5,8 @@ technologies and their standing modes, which of its face-down tokens are real, i
 choices (sweep, peek, subsidy, Flexible Order declarations), in rules version 2 its pending
 declarations in a phase declared at once — play the same public sequence.
 Everything the observer receives must be identical: `view(state, observer)` and the spectator's
-view, `describe_turn`, who is prompted (`current_players`), the observer's buttons, every event
+view, `describe_turn`, who is prompted (`current_players`), the buttons posted in the group
+(every prompted player's), who is passed by the table (`forced_action`), every event
 he can see (its public fields and its described line, his own private lines too), and whether
 each action is accepted.
 
@@ -61,6 +62,10 @@ def _observe(state: State, obs: str) -> Any:
         GAME.describe_turn(state, None, T),
         GAME.current_players(state),
         GAME.buttons(state, obs, T),
+        # Every prompted player's buttons are posted in the group (bot/announce.py), and
+        # whether a player is passed by the table (forced /done) is public too.
+        [GAME.buttons(state, p, T) for p in GAME.current_players(state)],
+        [GAME.forced_action(state, p) for p in state["seats"]],
         GAME.is_over(state),
     )
 
