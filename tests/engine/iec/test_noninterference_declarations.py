@@ -94,6 +94,19 @@ def test_iec_tech_8_fast_transmission_resolves_and_a_lapsed_declaration_is_named
     assert st["buildings"]["E3"]["goods"]["BC"] == 0
 
 
+def test_iec_s26_which_move_was_declared_does_not_show_in_the_buttons() -> None:
+    """The group sees every prompted player's buttons: after P1 declares G3 or G5 they are
+    the same (a declaration stays secret until all are made, together.py)."""
+    base, p1, p2 = _two_transmitters()
+    seen = []
+    for cell in ("G3", "G5"):
+        with dice(*[3, 1] * 4):
+            st, events = GAME.apply(copy.deepcopy(base), p1, {"type": "transmit", "building": cell})
+        seen.append(_seen(st, events, p2))
+        assert ("Transmit G3", "/transmit G3") in GAME.buttons(st, p1, T)
+    assert seen[0] == seen[1]
+
+
 def _science(version: str = "2") -> tuple[State, str, str]:
     """Phase 14: P1 holds one technology and science for a second (cost T + Q) but not, at
     the usual cost, for a third; P2 must choose a first technology (so the phase stays open
