@@ -84,7 +84,7 @@ def _differ(draw: st.DrawFn, a: State, b: State, holder: str, obs: str) -> None:
     pa, pb = a["players"][holder], b["players"][holder]
     pool = [t for t in TECHS if t not in pa["techs"] and (a["mine_war"] or t < 17)]
     # Technologies that could change who is asked are drawn more often.
-    asks = [t for t in (1, 2, 13, 14, 15, 16, 18, 19) if t in pool]
+    asks = [t for t in (1, 2, 8, 13, 14, 15, 16, 18, 19) if t in pool]
     tech = st.sampled_from(asks) | st.sampled_from(pool)
     n = draw(st.integers(0, 3))
     ta = draw(st.lists(tech, min_size=n, max_size=n, unique=True))
