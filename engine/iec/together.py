@@ -55,10 +55,11 @@ def planned(state: State, player: str, public: bool = False) -> State:
     (`declaration_done`), his forced /done (forced.py) and his buttons, which are posted in
     the group, come from this copy only, so they never tell a secret technology: Fast
     Transmission's bonus launch, for one, does not use up the BC another transmitter could
-    still declare. A declaration that only a secret technology allows (two real mines with
-    Total Mine War) counts there as his one placement of the turn (IEC-19)."""
+    still declare; in a phase played in turn, Missile Salvo's third missile is no button. A
+    declaration that only a secret technology allows (two real mines with Total Mine War)
+    counts there as his one placement of the turn (IEC-19)."""
     mine = state.get("pending", {}).get(player)
-    if not mine and not (public and "actors" in state):
+    if not mine and not public:
         return state
     trial: State = json.loads(json.dumps(state))
     trial["rng"] = new_rng_state(_TRIAL_SEED)

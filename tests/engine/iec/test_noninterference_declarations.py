@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from engine.core import EnglishTranslator, canonical_json
-from engine.iec import GAME
+from engine.iec import GAME, rules
 from engine.iec.model import param
 from tests.engine.iec.helpers import add, dice, empty
 from tests.engine.iec.test_simultaneous import _open
@@ -151,3 +151,28 @@ def test_iec_tech_2_super_computer_reveals_itself_when_it_lowers_a_cost() -> Non
     assert kinds.index("tech_revealed") < kinds.index("tech_chosen")
     chosen = next(e for e in events if e["type"] == "tech_chosen")
     assert chosen["cost"] == int(param(st, "T"))  # T + max(0, 1 - 2) Q
+
+
+def test_iec_tech_9_missile_salvo_does_not_show_in_the_buttons_before_use() -> None:
+    """Phase 9 (in turn, either version): the buttons, posted in the group, offered a third
+    missile only to a secret Missile Salvo owner (IEC-TECH-9); it shows once revealed."""
+    seen = []
+    for techs in ([9], [7]):
+        st, (p1, p2) = empty()
+        add(st, p1, "reactor", "B7")
+        add(st, p2, "reactor", "W10")
+        add(st, p1, "launcher", "I5")
+        add(st, p1, "storage", "I7", goods={"AC": 3})
+        add(st, p2, "storage", "R3")
+        st["players"][p1]["techs"] = techs
+        st["phase"], st["phase_open"], st["actor"], st["done"] = 9, True, None, []
+        st.pop("actors", None)
+        st.pop("pending", None)
+        rules.advance(st, [])
+        assert GAME.current_players(st) == [p1]
+        seen.append(_seen(st, [], p2))
+        assert ("Fire R3 x3", "/fire I5 R3 3") not in GAME.buttons(st, p1, T)
+    assert seen[0] == seen[1]
+    st["players"][p1]["techs"] = [9]
+    st["players"][p1]["revealed"] = [9]
+    assert ("Fire R3 x3", "/fire I5 R3 3") in GAME.buttons(st, p1, T)
