@@ -623,6 +623,9 @@ def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> 
     cost = tech_cost(state, player)
     if pl["science"] < cost:
         raise _bad("IEC-23", N_("Science points the next technology costs: {cost}."), cost=cost)
+    if has_tech(state, player, 2) and len(pl["techs"]) >= 1:
+        # IEC-TECH-2 lowers the public cost: using it reveals it (IEC-S-23, corrections 1.1).
+        _reveal(state, player, 2, events)
     pl["science"] -= cost
     pl["techs"].append(tech)
     _ev(
@@ -699,14 +702,15 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
 # ---------------------------------------------------------------- legal actions
 
 
-def legal_actions(state: State, player: str) -> list[Action]:
+def legal_actions(state: State, player: str, public: bool = False) -> list[Action]:
     """The phase actions open to the actor (a sample for mine laying); standing orders aside.
     In a phase declared at once (rules version 2), those still open after his own
-    declarations (together.planned)."""
+    declarations (together.planned); `public`: as the table can judge them, without his
+    unrevealed technologies (for what the group sees: buttons, the forced /done)."""
     if state["over"] or player not in acting(state):
         return []
-    if state.get("pending", {}).get(player):
-        state = together.planned(state, player)
+    if public or state.get("pending", {}).get(player):
+        state = together.planned(state, player, public=public)
     ph = state["phase"]
     out: list[Action] = []
     if ph == 3:
@@ -784,7 +788,13 @@ def legal_actions(state: State, player: str) -> list[Action]:
             and stock(state, lab, "AC") > 0
         ]
     elif ph == 14 and ch.must_choose_tech(state, player):
-        return [{"type": "tech", "tech": t} for t in available_techs(state, player)]
+        pool = available_techs(state, player)
+        if public:  # his unrevealed technologies are secret: none is left out (IEC-S-23)
+            seen = state["players"][player]["revealed"]
+            pool = [
+                t for t in TECHS if t not in seen and (state["mine_war"] or t not in MINE_WAR_TECHS)
+            ]
+        return [{"type": "tech", "tech": t} for t in pool]
     out.append({"type": "done"})
     return out
 

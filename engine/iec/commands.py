@@ -725,10 +725,17 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
         return []
     from engine.iec.actions import legal_actions
 
-    state = planned(state, player)  # rules version 2: after his own declarations
+    # Buttons are posted in the group (corrections 1.1, "No side channel through prompts"):
+    # no unrevealed technology may shape them, nor, in a phase declared at once (rules
+    # version 2), his secret declarations: they offer what was open when the phase began (a
+    # move already declared is then refused to him alone).
+    if "actors" in state:
+        state = {**state, "pending": {}}
+    moves = legal_actions(state, player, public=True)
+    state = planned(state, player, public=True)
     tr: Translator = t if t is not None else _English()
     out: list[tuple[str, str]] = []
-    for a in legal_actions(state, player):
+    for a in moves:
         label_cmd = _as_command(a, tr)
         if label_cmd and label_cmd not in out and a["type"] != "done":
             out.append(label_cmd)

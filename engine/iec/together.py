@@ -44,17 +44,49 @@ def register(handlers: Mapping[str, Handler]) -> None:
 _TRIAL_SEED = 0
 
 
-def planned(state: State, player: str) -> State:
-    """A copy of the state after `player`'s own declarations of this phase (see above)."""
+def planned(state: State, player: str, public: bool = False) -> State:
+    """A copy of the state after `player`'s own declarations of this phase (see above).
+
+    A technology chosen in this phase (phase 14) acts only once the declarations are carried
+    out, so that nothing about it shows before (IEC-S-23, corrections 1.1).
+
+    `public`: the same, as the table can judge it: his technologies not yet revealed take no
+    part (corrections 1.1, "No side channel through prompts"). Whether he is done
+    (`declaration_done`), his forced /done (forced.py) and his buttons, which are posted in
+    the group, come from this copy only, so they never tell a secret technology: Fast
+    Transmission's bonus launch, for one, does not use up the BC another transmitter could
+    still declare; in a phase played in turn, Missile Salvo's third missile is no button. A
+    declaration that only a secret technology allows (two real mines with Total Mine War)
+    counts there as his one placement of the turn (IEC-19)."""
     mine = state.get("pending", {}).get(player)
-    if not mine:
+    if not mine and not public:
         return state
     trial: State = json.loads(json.dumps(state))
     trial["rng"] = new_rng_state(_TRIAL_SEED)
-    trial["pending"][player] = []  # carried out in the copy: planning it again is a no-op
-    for action in mine:
-        HANDLERS[action["type"]](trial, player, action, [])
+    known = set(state["players"][player]["techs"])
+    if "pending" in trial:
+        trial["pending"][player] = []  # carried out in the copy: planning it again is a no-op
+    if public:
+        _secret_techs_off(trial, player, set())
+    for action in mine or []:
+        try:
+            HANDLERS[action["type"]](trial, player, action, [])
+        except IllegalAction:
+            if not public:
+                raise
+            if action["type"] in ("lay", "relocate"):
+                trial["players"][player]["laid"] = True
+        _secret_techs_off(trial, player, known if not public else set())
     return trial
+
+
+def _secret_techs_off(trial: State, player: str, known: set[int]) -> None:
+    """In a trial copy: the player's technologies outside `known` and not revealed act not."""
+    pl = trial["players"][player]
+    use = pl["orders"].setdefault("use", {})
+    for tech in pl["techs"]:
+        if tech not in known and tech not in pl["revealed"]:
+            use[str(tech)] = "off"
 
 
 def declare(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -84,7 +116,9 @@ def declare(state: State, player: str, action: Action, events: list[Event]) -> N
         private_to=player,
         secret={"action": dict(action)},
     )
-    if player in trial["done"] or not ch.has_choice(trial, player, ph):
+    # Done once nothing is left to decide, as the table can judge it (planned, public).
+    seen = planned(state, player, public=True)
+    if player in seen["done"] or not ch.has_choice(seen, player, ph):
         _finish(state, player, events)
 
 

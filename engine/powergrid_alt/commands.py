@@ -515,6 +515,8 @@ def _parse_income(state: State, player: str, words: list[str], t: Translator) ->
 
 
 def _parse_board(state: State, player: str, words: list[str], t: Translator) -> Reply:
+    # A public answer: with hidden money it shows nobody's money, the asker's included (as
+    # the base game's /plants, issue 20).
     return Reply(board_text(state, t))
 
 
@@ -551,9 +553,12 @@ def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[s
         return out
     want = r.expected(state)
     if want == "choose_plant":
-        money = state["players"][player]["money"]
-        hidden = state.get("hidden_money")  # the group sees them: not filtered (issue 20)
-        out += [(str(n), f"/bid {n}") for n in mk.current_market(state) if hidden or n <= money]
+        # Buttons are posted in the group: under hidden money they must not be filtered by
+        # the player's money (the affordable plants would tell it), issue 20.
+        money = None if state["hidden_money"] else state["players"][player]["money"]
+        out += [
+            (str(n), f"/bid {n}") for n in mk.current_market(state) if money is None or n <= money
+        ]
         if state["round"] != 1:
             out.append((t.gettext("Pass"), "/pass"))
     elif want == "bid":

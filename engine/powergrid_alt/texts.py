@@ -72,7 +72,15 @@ def tokens_text(tokens: dict[str, int], t: Translator) -> str:
     )
 
 
-def board_text(state: State, t: Translator) -> str:
+def money_shown(state: State, name: str, viewer: str | None) -> bool:
+    """Whether `viewer` may see `name`'s money: always, unless the option hides it (PG-9
+    option, `hidden_money`), then his own only until the game ends (as view.py)."""
+    return not state["hidden_money"] or state["phase"] == "over" or viewer == name
+
+
+def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
+    """/board. `viewer`: who reads it (None: the whole group); under hidden money only his
+    own money is shown."""
     am = alt_map(state["map"])
     lines = []
     for name in state["seats"]:
@@ -81,15 +89,19 @@ def board_text(state: State, t: Translator) -> str:
             f"{n}@{am.label(state['built'][str(n)]['city'])}" for n in r.built_plants(state, name)
         ]
         tps = [am.label(c) for c in p["cities"] if name in state["tps"].get(c, [])]
-        lines.append(
-            t.gettext("{player} ({money} E): plants {built}; hand {hand}; TPs {tps}.").format(
-                player=name,
-                money=p["money"],
-                built=", ".join(built) or "-",
-                hand=", ".join(map(str, r.hand(state, name))) or "-",
-                tps=", ".join(tps) or "-",
+        fields = {
+            "player": name,
+            "built": ", ".join(built) or "-",
+            "hand": ", ".join(map(str, r.hand(state, name))) or "-",
+            "tps": ", ".join(tps) or "-",
+        }
+        if money_shown(state, name, viewer):
+            line = t.gettext("{player} ({money} E): plants {built}; hand {hand}; TPs {tps}.")
+            lines.append(line.format(money=p["money"], **fields))
+        else:
+            lines.append(
+                t.gettext("{player}: plants {built}; hand {hand}; TPs {tps}.").format(**fields)
             )
-        )
     pol = ", ".join(f"{reg} {r.pollution(state, reg)}/5" for reg in state["regions"])
     lines.append(t.gettext("Pollution: {levels}.").format(levels=pol))
     return "\n".join(lines)
@@ -190,7 +202,7 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
         text += " " + t.gettext(
             "{player} proposes to end the game; waiting for {waiting} (/endgame yes or no)."
         ).format(player=vote["by"], waiting=", ".join(waiting))
-    if player in state["players"]:
+    if player in state["players"]:  # (his own money: `player` alone reads this line)
         text += " " + t.gettext("You have {money} E.").format(
             money=state["players"][player]["money"]
         )

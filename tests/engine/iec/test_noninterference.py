@@ -5,7 +5,8 @@ technologies and their standing modes, which of its face-down tokens are real, i
 choices (sweep, peek, subsidy, Flexible Order declarations), in rules version 2 its pending
 declarations in a phase declared at once — play the same public sequence.
 Everything the observer receives must be identical: `view(state, observer)` and the spectator's
-view, `describe_turn`, who is prompted (`current_players`), the observer's buttons, every event
+view, `describe_turn`, who is prompted (`current_players`), the buttons posted in the group
+(every prompted player's), who is passed by the table (`forced_action`), every event
 he can see (its public fields and its described line, his own private lines too), and whether
 each action is accepted.
 
@@ -61,6 +62,10 @@ def _observe(state: State, obs: str) -> Any:
         GAME.describe_turn(state, None, T),
         GAME.current_players(state),
         GAME.buttons(state, obs, T),
+        # Every prompted player's buttons are posted in the group (bot/announce.py), and
+        # whether a player is passed by the table (forced /done) is public too.
+        [GAME.buttons(state, p, T) for p in GAME.current_players(state)],
+        [GAME.forced_action(state, p) for p in state["seats"]],
         GAME.is_over(state),
     )
 
@@ -79,7 +84,7 @@ def _differ(draw: st.DrawFn, a: State, b: State, holder: str, obs: str) -> None:
     pa, pb = a["players"][holder], b["players"][holder]
     pool = [t for t in TECHS if t not in pa["techs"] and (a["mine_war"] or t < 17)]
     # Technologies that could change who is asked are drawn more often.
-    asks = [t for t in (1, 2, 13, 14, 15, 16, 18, 19) if t in pool]
+    asks = [t for t in (1, 2, 8, 13, 14, 15, 16, 18, 19) if t in pool]
     tech = st.sampled_from(asks) | st.sampled_from(pool)
     n = draw(st.integers(0, 3))
     ta = draw(st.lists(tech, min_size=n, max_size=n, unique=True))

@@ -56,8 +56,9 @@ def test_iec_26_version2_declarations_are_carried_out_in_phase_order() -> None:
     assert [e["type"] for e in events] == ["declared", "declaration_done"]
     assert st["players"][p2]["vp"] == 0 and st["buildings"]["T14"]["goods"]["BC"] == 2
     # P1's own move is first checked on a copy (it rolls there too: the first die), then
-    # the declarations are carried out: P1's roll, then P2's.
-    with dice(2, 6, 1):
+    # judged on a second copy as the table sees it (the second die: is he done?), then the
+    # declarations are carried out: P1's roll, then P2's.
+    with dice(2, 2, 6, 1):
         events = GAME.apply(st, p1, {"type": "transmit", "building": "G3"})[1]
     rolls = [(e["player"], e["roll"]) for e in events if e["type"] == "transmitted"]
     assert rolls == [(p1, 6), (p2, 1)]

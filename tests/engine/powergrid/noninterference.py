@@ -38,7 +38,9 @@ T = EnglishTranslator()
 STEP3 = 99
 REVEALS = {"plant_drawn", "step3_card_drawn"}
 State = dict[str, Any]
-Orders = Callable[[st.DrawFn, State, str], list[dict[str, Any]]]
+# hypothesis' `data.draw` (a DataObject's bound method, not a @composite DrawFn)
+Draw = Callable[..., Any]
+Orders = Callable[[Draw, State, str], list[dict[str, Any]]]
 # A game's own reveal by the rules: (the first differing events the observer sees, holder).
 Reveal = Callable[[list[dict[str, Any]], str], bool]
 
@@ -118,9 +120,7 @@ def _order_acted(
     return isinstance(result, str) or _public(game, result[0]) != _public(game, after)
 
 
-def differ(
-    draw: st.DrawFn, game: Game, a: State, b: State, holder: str, orders: Orders | None
-) -> None:
+def differ(draw: Draw, game: Game, a: State, b: State, holder: str, orders: Orders | None) -> None:
     """Give the holder money, a deck and standing orders that differ between a and b."""
     keep = draw(st.integers(1, 6), label="deck cards in common")
     for state in (a, b):

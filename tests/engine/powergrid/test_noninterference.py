@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.powergrid import GAME
-from tests.engine.powergrid.noninterference import check
+from tests.engine.powergrid.noninterference import Draw, check
 
 
-def _orders(draw: st.DrawFn, state: dict[str, Any], holder: str) -> list[dict[str, Any]]:
+def _orders(draw: Draw, state: dict[str, Any], holder: str) -> list[dict[str, Any]]:
     """Standing orders the holder might have placed privately."""
     market = [p for p in state["market"] if p != 99][:4] or [3]
     cities = sorted(state["cities"])[:6] or ["Berlin"]
