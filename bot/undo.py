@@ -88,8 +88,8 @@ def _undo_state(
         state, _events = game.apply(state, a.player, a.action)
     result = json.loads(canonical_json(before))
     for a in hidden:
-        try:
-            result, _events = game.apply(result, a.player, a.action)
+        try:  # on a copy: a refused apply may leave its input half changed
+            result, _events = game.apply(json.loads(canonical_json(result)), a.player, a.action)
             undone.keep.append(a.seq)
         except IllegalAction:
             undone.dropped.append(a.user_key)
