@@ -507,7 +507,7 @@ class TelegramAdapter:
         if out.edit_of is not None:
             edited = await self._edit(out, chat_id, out.edit_of)
             if out.unpin:  # the game is over (issue 17)
-                await self._unpin(chat_id, edited)
+                await self._pin(chat_id, edited, on=False)
             return edited
         message_id = await self._post(out, chat_id, thread_id)
         if out.pin and not out.unpin and message_id is not None and out.private_to is None:
@@ -536,19 +536,16 @@ class TelegramAdapter:
             raise
         return message_id
 
-    async def _pin(self, chat_id: int, message_id: str) -> None:
-        """Pin the live status message, silently; a bot that may not pin leaves it unpinned."""
+    async def _pin(self, chat_id: int, message_id: str, on: bool = True) -> None:
+        """Pin the live status message, silently (`on`), or unpin it when its game ended; a
+        bot that may not (un)pin leaves it as it is."""
         try:
-            await self.bot.pin_chat_message(chat_id, int(message_id), disable_notification=True)
+            if on:
+                await self.bot.pin_chat_message(chat_id, int(message_id), disable_notification=True)
+            else:
+                await self.bot.unpin_chat_message(chat_id, message_id=int(message_id))
         except TelegramError as error:
-            log.info("telegram: cannot pin in %s: %s", chat_id, error)
-
-    async def _unpin(self, chat_id: int, message_id: str) -> None:
-        """Unpin the status message of a game that ended; a bot that may not is ignored."""
-        try:
-            await self.bot.unpin_chat_message(chat_id, message_id=int(message_id))
-        except TelegramError as error:
-            log.info("telegram: cannot unpin in %s: %s", chat_id, error)
+            log.info("telegram: cannot (un)pin in %s: %s", chat_id, error)
 
     async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
         """Send; the id of the (last) message sent."""
