@@ -59,7 +59,9 @@ def play(
     players = [f"p{i}" for i in range(n)]
     me = players[index % n]
     seed = SEED0 + index
-    state = game.setup(players, {}, seed)
+    # The table's defaults (as /new gives them): rules_version 2 in IEC and powergrid_alt.
+    options = {o.key: o.default for o in game.options}
+    state = game.setup(players, options, seed)
     rng = Rng(new_rng_state(seed))
     strong, other = game.bots["strong"], game.bots[rival]
     thinks: list[float] = []
