@@ -17,7 +17,7 @@ Last line (measured 2026-11-24 05:30 with 2 workers, load average 2.8 on 2 cores
     strong vs economic win% 62 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
     think p50 0.06 / p99 0.39 s
 
-Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME]
+Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
 """
 
 from __future__ import annotations
@@ -96,9 +96,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="games per match (default: per match)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
-    ap.add_argument("--only", default="", help="run the matches of this game only")
+    ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
     args = ap.parse_args()
-    matches = [m for m in MATCHES if not args.only or m[0] == args.only]
+    only = set(filter(None, args.only.split(",")))
+    matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
         (g, rival, n, i, iters, args.budget or None)
         for g, rival, n, games, iters in matches
