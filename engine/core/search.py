@@ -170,6 +170,8 @@ def search(
     rollouts (a round costs one per candidate).
     """
     budget = budget or current_budget()
+    # The clock starts before the candidates are listed: choosing them is thinking too.
+    started = budget.clock() if budget.seconds is not None else 0.0
     unique: list[Action] = []
     for action in glue.candidates(state, player, rng):
         if action not in unique:
@@ -178,7 +180,6 @@ def search(
     if len(arms) <= 1:
         return Decision(arms[0].action, arms, 0)
     steps = glue.horizon if budget.rollout_cap is None else min(glue.horizon, budget.rollout_cap)
-    started = budget.clock() if budget.seconds is not None else 0.0
     deadline = None if budget.seconds is None else started + budget.seconds
     done = rounds = 0
     while True:

@@ -12,6 +12,7 @@ Legality of every strong and rush move in whole games is test_bots_accepted.py's
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 
 import pytest
@@ -159,6 +160,24 @@ def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     # average: the search stops after round 9, when one more would end at the deadline
     # (a decision never overruns its budget by a round).
     assert decision.iterations == 9 * len(decision.arms) or len(decision.arms) == 1
+
+
+def test_budget_counts_the_time_spent_listing_candidates() -> None:
+    """The think time a table sees (p99 ≤ the budget, issue 24) includes choosing the
+    candidates: a glue whose candidates take longer than the budget gets one round only."""
+    base = importlib.import_module("engine.hexania.strong").glue()
+    now = [0.0]
+
+    def slow_candidates(state: State, player: str, rng: Rng) -> list[dict]:
+        now[0] += 20.0  # past the 10 s deadline before any rollout
+        return base.candidates(state, player, rng)
+
+    glue = dataclasses.replace(base, candidates=slow_candidates)
+    state, player = _position("hexania", 30)
+    timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: now[0])
+    decision = search.search(glue, state, player, Rng(new_rng_state(1)), timed)
+    assert len(decision.arms) > 1
+    assert decision.iterations == len(decision.arms)  # the one round that always runs
 
 
 def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
