@@ -191,7 +191,13 @@ def search(
             if now + (now - started) / rounds >= deadline:
                 break
         world_seed, dice_seed = rng.next64(), rng.next64()
-        for arm in arms:
+        for i, arm in enumerate(arms):
+            if rounds and deadline is not None and i and budget.clock() >= deadline:
+                # Out of time inside a round (one slower than the average): drop it so the
+                # candidates stay compared on the same samples.
+                for partial in arms[:i]:
+                    del partial.values[-1]
+                return Decision(arms[_choose(arms)].action, arms, done)
             world = glue.determinise(state, player, Rng(new_rng_state(world_seed)))
             try:
                 glue.game.apply(world, player, copy_state(arm.action))
