@@ -2,8 +2,12 @@
 engine/core/search.py with the greedy bot as rollout policy.
 
 Hexania has no secrets except the future dice (HEX-1): a determinisation re-seeds the game's
-RNG from the search's own RNG. Rollouts stop after `HORIZON` actions; an unfinished game is
-judged by the piece lead over the strongest rival.
+RNG from the search's own RNG. The candidates are the greedy bot's move and the plans that
+leave the best position by a static value (pieces held minus the pieces within the rivals'
+reach next turn, `exposure`), picked among the greedy score's best and the births; /end is
+never one (HEX-2, corrections 1.1: refused while an action is affordable). Rollouts stop
+after `HORIZON` actions; an unfinished game is judged by the lead in that static value over
+the strongest rival.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ from engine.hexania.figures import Figures
 HORIZON = 24  # actions per rollout: about two turns of every player
 ALTERNATIVES = 3  # plans besides the policy's own move, chosen by the static value
 POOL = 10  # best plans by the greedy score that the static value re-judges
-END: Action = {"type": "end"}
 # Chance that a roll of two dice reaches a cost (HEX-T-3; bonus points left out).
 REACH = [
     1.0 if c <= 2 else sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= c) / 36
