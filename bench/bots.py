@@ -11,11 +11,15 @@ below production's 2 seconds), so a run is reproducible and fits in a few minute
 `--budget 2` (seconds) measures production settings instead. Games run in a process pool of
 `--jobs` workers (default 2). The machine's load average is printed with the results.
 
-Last line (measured 2026-11-24 05:30 with 2 workers, load average 2.8 on 2 cores, 333 s):
-    bots: powergrid strong vs heuristic win% 92 (±11, 24 games); powergrid_alt strong vs
-    heuristic win% 83 (±21, 12 games); hexania strong vs greedy win% 67 (±27, 12 games); iec
-    strong vs economic win% 62 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
-    think p50 0.06 / p99 0.39 s
+Last line (measured 2026-11-24 09:14, rules_version 2 defaults, `--games 12`, 2 workers, load
+average 5-10 on 2 cores while the full test suite ran, 1249 s):
+    bots: powergrid strong vs heuristic win% 83 (±21, 12 games); powergrid_alt strong vs
+    heuristic win% 75 (±24, 12 games); hexania strong vs greedy win% 67 (±27, 12 games); iec
+    strong vs economic win% 33 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
+    think p50 0.06 / p99 4.62 s
+Hexania alone with `--only hexania --games 24`: win% 79 (±16, 24 games). Think times here are
+wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s); a time budget
+(production) stops a decision within it, candidates included.
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
 """
