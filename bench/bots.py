@@ -11,13 +11,17 @@ below production's 2 seconds), so a run is reproducible and fits in a few minute
 `--budget 2` (seconds) measures production settings instead. Games run in a process pool of
 `--jobs` workers (default 2). The machine's load average is printed with the results.
 
-Last line (measured 2026-11-24 05:30 with 2 workers, load average 2.8 on 2 cores, 333 s):
-    bots: powergrid strong vs heuristic win% 92 (±11, 24 games); powergrid_alt strong vs
-    heuristic win% 83 (±21, 12 games); hexania strong vs greedy win% 67 (±27, 12 games); iec
-    strong vs economic win% 62 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
-    think p50 0.06 / p99 0.39 s
+Last line (measured 2026-11-24 09:14, rules_version 2 defaults, `--games 12`, 2 workers, load
+average 5-10 on 2 cores while the full test suite ran, 1249 s):
+    bots: powergrid strong vs heuristic win% 83 (±21, 12 games); powergrid_alt strong vs
+    heuristic win% 75 (±24, 12 games); hexania strong vs greedy win% 67 (±27, 12 games); iec
+    strong vs economic win% 33 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
+    think p50 0.06 / p99 4.62 s
+Hexania alone with `--only hexania --games 24`: win% 79 (±16, 24 games). Think times here are
+wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s); a time budget
+(production) stops a decision within it, candidates included.
 
-Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME]
+Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
 """
 
 from __future__ import annotations
@@ -59,7 +63,9 @@ def play(
     players = [f"p{i}" for i in range(n)]
     me = players[index % n]
     seed = SEED0 + index
-    state = game.setup(players, {}, seed)
+    # The table's defaults (as /new gives them): rules_version 2 in IEC and powergrid_alt.
+    options = {o.key: o.default for o in game.options}
+    state = game.setup(players, options, seed)
     rng = Rng(new_rng_state(seed))
     strong, other = game.bots["strong"], game.bots[rival]
     thinks: list[float] = []
@@ -94,9 +100,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="games per match (default: per match)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
-    ap.add_argument("--only", default="", help="run the matches of this game only")
+    ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
     args = ap.parse_args()
-    matches = [m for m in MATCHES if not args.only or m[0] == args.only]
+    only = set(filter(None, args.only.split(",")))
+    matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
         (g, rival, n, i, iters, args.budget or None)
         for g, rival, n, games, iters in matches

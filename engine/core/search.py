@@ -170,6 +170,8 @@ def search(
     rollouts (a round costs one per candidate).
     """
     budget = budget or current_budget()
+    # The clock starts before the candidates are listed: choosing them is thinking too.
+    started = budget.clock() if budget.seconds is not None else 0.0
     unique: list[Action] = []
     for action in glue.candidates(state, player, rng):
         if action not in unique:
@@ -178,7 +180,6 @@ def search(
     if len(arms) <= 1:
         return Decision(arms[0].action, arms, 0)
     steps = glue.horizon if budget.rollout_cap is None else min(glue.horizon, budget.rollout_cap)
-    started = budget.clock() if budget.seconds is not None else 0.0
     deadline = None if budget.seconds is None else started + budget.seconds
     done = rounds = 0
     while True:
@@ -190,7 +191,13 @@ def search(
             if now + (now - started) / rounds >= deadline:
                 break
         world_seed, dice_seed = rng.next64(), rng.next64()
-        for arm in arms:
+        for i, arm in enumerate(arms):
+            if rounds and deadline is not None and i and budget.clock() >= deadline:
+                # Out of time inside a round (one slower than the average): drop it so the
+                # candidates stay compared on the same samples.
+                for partial in arms[:i]:
+                    del partial.values[-1]
+                return Decision(arms[_choose(arms)].action, arms, done)
             world = glue.determinise(state, player, Rng(new_rng_state(world_seed)))
             try:
                 glue.game.apply(world, player, copy_state(arm.action))

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 from engine.core import N_, Action, BotFn, Event, Ranking, State, Translator
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
+from engine.core.rng import Rng, new_rng_state
 from engine.hexania import commands, rules
-from engine.hexania.bots import BOTS
+from engine.hexania.bots import BOTS, greedy_bot
 from engine.hexania.forced import forced_action
 from engine.hexania.options import OPTIONS
 
@@ -23,8 +24,9 @@ class Hexania(ModularGame):
     options = OPTIONS
     bots: dict[str, BotFn] = BOTS
     # One player acts at a time, every move on his turn, all public; /end is forced only when
-    # nothing is affordable after acting (forced.py).
-    capabilities = Capabilities(forced_moves=True)
+    # nothing is affordable after acting (forced.py). A player out of time gets the greedy
+    # bot's move (`default_action`), never the generic /end (a resignation, HEX-2.4).
+    capabilities = Capabilities(forced_moves=True, default_move=True)
 
     # --- rules (pure) ---
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> State:
@@ -50,6 +52,20 @@ class Hexania(ModularGame):
 
     def result(self, state: State) -> Ranking:
         return rules.result(state)
+
+    def default_action(self, state: State, player: str) -> Action | None:
+        """The move of a player who ran out of time: the greedy bot's (it spends points on the
+        best-looking affordable action, HEX-2), with ties broken by an RNG seeded from the
+        position so the choice is reproducible. Never /end before an action: that is a
+        resignation (HEX-2.4). With nothing affordable after acting, the forced /end (HEX-2);
+        None when it is not the player's turn."""
+        if player not in rules.current_players(state):
+            return None
+        if not rules.can_act(state, player):
+            return forced_action(state, player)
+        turn = state["turn"]
+        seed = state["round"] * 7919 + len(state["board"]) * 31 + int(turn["actions"])
+        return greedy_bot(state, player, Rng(new_rng_state(seed)))
 
     # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py
     chat_module = "engine.hexania.commands"

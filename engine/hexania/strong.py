@@ -2,8 +2,12 @@
 engine/core/search.py with the greedy bot as rollout policy.
 
 Hexania has no secrets except the future dice (HEX-1): a determinisation re-seeds the game's
-RNG from the search's own RNG. Rollouts stop after `HORIZON` actions; an unfinished game is
-judged by the piece lead over the strongest rival.
+RNG from the search's own RNG. The candidates are the greedy bot's move and the plans that
+leave the best position by a static value (pieces held minus the pieces within the rivals'
+reach next turn, `exposure`), picked among the greedy score's best and the births; /end is
+never one (HEX-2, corrections 1.1: refused while an action is affordable). Rollouts stop
+after `HORIZON` actions; an unfinished game is judged by the lead in that static value over
+the strongest rival.
 """
 
 from __future__ import annotations
@@ -20,11 +24,19 @@ from engine.core.search import (
     reseed,
 )
 from engine.hexania import rules
+from engine.hexania.board import NEIGHBOURS
 from engine.hexania.bots import _enemy_distance, _score, greedy_bot
+from engine.hexania.figures import Figures
 
 HORIZON = 24  # actions per rollout: about two turns of every player
-ALTERNATIVES = 2  # best-scored plans besides the policy's own move
-END: Action = {"type": "end"}
+ALTERNATIVES = 3  # plans besides the policy's own move, chosen by the static value
+POOL = 10  # best plans by the greedy score that the static value re-judges
+# Chance that a roll of two dice reaches a cost (HEX-T-3; bonus points left out).
+REACH = [
+    1.0 if c <= 2 else sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= c) / 36
+    for c in range(14)
+] + [0.0] * 40
+EXPOSURE = 0.5  # pieces a threatened piece is worth losing (several rivals, not all attack it)
 
 
 def determinise(state: State, player: str, rng: Rng) -> State:
@@ -33,19 +45,75 @@ def determinise(state: State, player: str, rng: Rng) -> State:
     return world
 
 
+def attack_costs(board: dict[str, str], figs: Figures, player: str) -> dict[str, tuple[int, int]]:
+    """cell -> (least points an enemy figure needs to step onto it, that figure's mass): its
+    inertia plus one point per step (HEX-7), walked as if every path were straight (so it
+    never overstates a threat); an own piece on the way does not stop it."""
+    buckets: list[list[tuple[str, int]]] = [[] for _ in range(len(REACH))]
+    for n, cells in enumerate(figs.cells):
+        if figs.owner[n] != player:
+            m = len(cells)
+            if m < len(buckets):
+                buckets[m].extend((c, m) for c in cells)
+    best: dict[str, tuple[int, int]] = {}
+    for cost, bucket in enumerate(buckets):
+        for cell, mass in bucket:
+            if cell in best:
+                continue
+            best[cell] = (cost, mass)
+            if cost + 1 < len(buckets):
+                nxt = buckets[cost + 1]
+                for nb in NEIGHBOURS[cell]:
+                    if nb not in best:
+                        nxt.append((nb, mass))
+    return best
+
+
+def exposure(board: dict[str, str], figs: Figures, player: str) -> float:
+    """Expected pieces of `player` an enemy can reach next turn: for each own piece the chance
+    that a roll pays the cheapest attack on it, armour included (HEX-15, HEX-19)."""
+    costs = attack_costs(board, figs, player)
+    total = 0.0
+    for n, cells in enumerate(figs.cells):
+        if figs.owner[n] != player:
+            continue
+        m = len(cells)
+        for c in cells:
+            found = costs.get(c)
+            if found is not None:
+                cost, attacker = found
+                total += REACH[min(len(REACH) - 1, cost + max(0, m - attacker))]
+    return total
+
+
+def _after(state: State, player: str, action: Action) -> float:
+    world: State = copy_state(state)
+    world["rng"] = new_rng_state(1)  # the roll that may follow is not part of the judgement
+    rules.apply(world, player, dict(action))
+    if world["over"]:
+        return rank_value(rules.result(world), player) * 100.0
+    figs = Figures(world["board"])
+    mine = rules.pieces_of(world, player) - EXPOSURE * exposure(world["board"], figs, player)
+    rivals = [p for p in rules.active_players(world) if p != player]
+    best = max((rules.pieces_of(world, p) for p in rivals), default=0)
+    return mine - 0.5 * best
+
+
 def candidates(state: State, player: str, rng: Rng) -> list[Action]:
     out = [greedy_bot(state, player, rng)]
     plans = rules.legal_plans(state, player)
-    if plans:
-        dist = _enemy_distance(state, player)
-        pieces = rules.pieces_of(state, player)
-        scored = sorted(
-            ((_score(state, plan, dist, pieces), i) for i, (_, plan) in enumerate(plans)),
-            reverse=True,
-        )
-        out.extend(dict(plans[i][0]) for _, i in scored[:ALTERNATIVES])
-    if state["turn"] is not None and state["turn"]["actions"] > 0:
-        out.append(dict(END))
+    if not plans:
+        return out
+    dist = _enemy_distance(state, player)
+    pieces = rules.pieces_of(state, player)
+    scored = sorted(
+        ((_score(state, plan, dist, pieces), i) for i, (_, plan) in enumerate(plans)),
+        reverse=True,
+    )
+    pool = [plans[i][0] for _, i in scored[:POOL]]
+    pool.extend(a for a, plan in plans if plan.kind == "birth" and a not in pool)
+    judged = sorted(((_after(state, player, a), i) for i, a in enumerate(pool)), reverse=True)
+    out.extend(dict(pool[i]) for _, i in judged[:ALTERNATIVES])
     return out
 
 
@@ -55,8 +123,10 @@ def evaluate(state: State, player: str) -> float:
     active = rules.active_players(state)
     if player not in active:
         return 0.0
-    counts = {p: rules.pieces_of(state, p) for p in active}
-    return lead_value(lambda p: float(counts[p]), list(counts), player, 3.0)
+    figs = Figures(state["board"])
+    board = state["board"]
+    values = {p: rules.pieces_of(state, p) - EXPOSURE * exposure(board, figs, p) for p in active}
+    return lead_value(lambda p: values[p], list(values), player, 3.0)
 
 
 SEARCH = StrongSearch(

@@ -635,6 +635,12 @@ def economic_bot(state: State, player: str, rng: Rng) -> Action:
     order = _standing_update(state, player) or _secret_orders(state, player)
     if order is not None:
         return order
+    return phase_action(state, player, rng)
+
+
+def phase_action(state: State, player: str, rng: Rng) -> Action:
+    """The economic bot's move in the current phase, its standing orders left as they are
+    (`state` after the player's own declarations, `together.planned`)."""
     ph = state["phase"]
     act: Action | None = None
     if ph == 3:

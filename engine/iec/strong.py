@@ -34,11 +34,15 @@ from engine.core.search import (
 from engine.iec import rules
 from engine.iec.actions import legal_actions
 from engine.iec.bots import _plan, economic_bot, network_value, turns_left
+from engine.iec.defence import guarded_bot
 from engine.iec.rush import rush_bot
 from engine.iec.techs import TECHS
 
 HORIZON = 48  # actions per rollout: about two game turns of two players
 ALTERNATIVES = 4  # evenly spaced legal actions besides the policies' moves
+# Standing orders (rules.STANDING) the policy keeps in step with its network: not decisions
+# worth a search ("power" is phase 3's choice and stays one).
+BOOKKEEPING = frozenset(rules.STANDING) - {"power"}
 MODEL = "_strong_model"  # a key only determinised worlds carry (see `policy`)
 DEFAULT_ORDERS: dict[str, Any] = {
     "power": [],
@@ -93,9 +97,12 @@ def determinise(state: State, player: str, rng: Rng) -> State:
 
 
 def policy(state: State, player: str, rng: Rng) -> Action:
-    """The rollout policy: the economic bot, or the rush for rivals in a rush world."""
+    """The rollout policy: the searcher's own (the guarded economic bot); for rivals the
+    economic bot, or the rush in a rush world."""
     model = state.get(MODEL)
-    if model is not None and model["rush"] and player != model["searcher"]:
+    if model is None or player == model["searcher"]:
+        return guarded_bot(state, player, rng)
+    if model["rush"]:
         return rush_bot(state, player, rng)
     return economic_bot(state, player, rng)
 
@@ -108,8 +115,8 @@ def _spread(actions: list[Action], most: int) -> list[Action]:
 
 
 def candidates(state: State, player: str, rng: Rng) -> list[Action]:
-    first = economic_bot(state, player, rng)
-    if first.get("type") == "order":
+    first = guarded_bot(state, player, rng)
+    if first.get("type") in BOOKKEEPING:
         return [first]  # keeping standing orders in step is bookkeeping, not a decision
     legal = legal_actions(state, player)
     out = [first, rush_bot(state, player, rng)]

@@ -12,6 +12,7 @@ Legality of every strong and rush move in whole games is test_bots_accepted.py's
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 
 import pytest
@@ -152,13 +153,61 @@ def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     arms = len(decision.arms)
     # Rounds of one rollout per candidate until 5 rollouts are reached.
     assert decision.iterations == -(-5 // arms) * arms or arms == 1
-    ticks = iter(range(1000))
-    timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: float(next(ticks)))
-    decision = search.search(glue, state, player, Rng(new_rng_state(1)), timed)
+    steps = iter([1.0 / arms] * 1000)
+    now = [0.0]
+
+    def evaluate(state: State, player: str) -> float:
+        now[0] += next(steps)  # every rollout takes 1/arms: a round lasts 1
+        return glue.evaluate(state, player)
+
+    timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: now[0])
+    slow = dataclasses.replace(glue, evaluate=evaluate)
+    decision = search.search(slow, state, player, Rng(new_rng_state(1)), timed)
     # The clock reads 0 at the start (deadline 10) and r after round r, so a round lasts 1 on
     # average: the search stops after round 9, when one more would end at the deadline
     # (a decision never overruns its budget by a round).
-    assert decision.iterations == 9 * len(decision.arms) or len(decision.arms) == 1
+    assert decision.iterations == 9 * arms or arms == 1
+
+
+def test_budget_drops_a_round_the_deadline_cuts_short() -> None:
+    """A round far slower than the average is abandoned at the deadline, and its partial
+    rollouts are dropped so that every candidate keeps the same paired samples."""
+    glue = importlib.import_module("engine.hexania.strong").glue()
+    state, player = _position("hexania", 30)
+    once = search.search(glue, state, player, Rng(new_rng_state(1)), search.Budget(iterations=1))
+    arms = len(once.arms)
+    # A round of `arms` rollouts lasting 1 each, then the second round's second takes 10.
+    steps = iter([1.0] * (arms + 1) + [10.0] * 1000)
+    now = [0.0]
+
+    def evaluate(state: State, player: str) -> float:
+        now[0] += next(steps)
+        return glue.evaluate(state, player)
+
+    timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: now[0])
+    slow = dataclasses.replace(glue, evaluate=evaluate)
+    decision = search.search(slow, state, player, Rng(new_rng_state(1)), timed)
+    assert 2 < arms < 10 and len(decision.arms) == arms  # the round goes on after 1 + 10
+    assert decision.iterations == arms
+    assert all(arm.visits == 1 for arm in decision.arms)
+
+
+def test_budget_counts_the_time_spent_listing_candidates() -> None:
+    """The think time a table sees (p99 ≤ the budget, issue 24) includes choosing the
+    candidates: a glue whose candidates take longer than the budget gets one round only."""
+    base = importlib.import_module("engine.hexania.strong").glue()
+    now = [0.0]
+
+    def slow_candidates(state: State, player: str, rng: Rng) -> list[dict]:
+        now[0] += 20.0  # past the 10 s deadline before any rollout
+        return base.candidates(state, player, rng)
+
+    glue = dataclasses.replace(base, candidates=slow_candidates)
+    state, player = _position("hexania", 30)
+    timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: now[0])
+    decision = search.search(glue, state, player, Rng(new_rng_state(1)), timed)
+    assert len(decision.arms) > 1
+    assert decision.iterations == len(decision.arms)  # the one round that always runs
 
 
 def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,7 +82,7 @@ def test_declared_capabilities_of_the_games() -> None:
     assert GAMES["iec"].capabilities == Capabilities(
         standing_orders=True, private_events=True, forced_moves=True, simultaneous=True
     )
-    assert GAMES["hexania"].capabilities == Capabilities(forced_moves=True)
+    assert GAMES["hexania"].capabilities == Capabilities(forced_moves=True, default_move=True)
     assert GAMES["powergrid"].rules_index and not GAMES["powergrid_alt"].rules_index
 
 

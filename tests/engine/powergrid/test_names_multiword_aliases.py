@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.powergrid import aliases, commands, names
+from engine.powergrid import aliases, chat_view, names
 from tests.engine.powergrid.test_commands import make_view, p
 
 GERMANY = list(aliases.spellings("germany"))
@@ -72,7 +72,8 @@ def test_an_alias_of_a_city_outside_the_list_is_not_taken() -> None:
 
 @pytest.fixture
 def as_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(commands, "_view", lambda state, player: state)
+    """Let hand-made views stand in for states (the chat layer reads them via view_of)."""
+    monkeypatch.setattr(chat_view, "view_of", lambda state, player: state)
 
 
 @pytest.mark.usefixtures("as_view")
