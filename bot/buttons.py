@@ -20,8 +20,8 @@ from engine.core.protocol import Game, Reply, State
 
 log = logging.getLogger(__name__)
 
-# A prompt's payload is "<game pk>:p<digest>:<command>"; the lobby's and /abort's carry the
-# store's version ("<pk>:<version>:<command>"), digits only.
+# A prompt's payload is "<game pk>:p<digest>:<command>" (so is /abort's in a running game); the
+# lobby's carry the store's version ("<pk>:<version>:<command>"), digits only.
 MARK = "p"
 
 
