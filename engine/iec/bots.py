@@ -390,9 +390,11 @@ def _in_link(state: State, b: Building, st: Building) -> bool:
     return s.within(b["cell"], st["cell"], int(s.buildings[b["kind"]]["link"]))
 
 
-def _standing_update(state: State, player: str) -> Action | None:
+def standing_update(state: State, player: str, mix: list[str] | None = None) -> Action | None:
+    """The first standing order that differs from what the economic bot wants (`mix`: the
+    mixers' recipes, by default `product_wants`)."""
     orders = state["players"][player]["orders"]
-    mix = product_wants(state, player)
+    mix = product_wants(state, player) if mix is None else mix
     if orders["mix"] != mix:
         return {"type": "mix", "recipes": mix}
     for cell, res in extraction_orders(state, player).items():
@@ -632,7 +634,7 @@ def _secret_orders(state: State, player: str) -> Action | None:
 def economic_bot(state: State, player: str, rng: Rng) -> Action:
     # Rules version 2: a phase declared at once is judged after its own declarations.
     state = together.planned(state, player)
-    order = _standing_update(state, player) or _secret_orders(state, player)
+    order = standing_update(state, player) or _secret_orders(state, player)
     if order is not None:
         return order
     return phase_action(state, player, rng)

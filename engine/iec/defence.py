@@ -19,12 +19,10 @@ from engine.iec import choices as ch
 from engine.iec import rush, together
 from engine.iec.bots import (
     _secret_orders,
-    delivery_orders,
     economic_bot,
-    extraction_orders,
     phase_action,
     product_wants,
-    transfer_orders,
+    standing_update,
 )
 from engine.iec.rules import own, scen, stock
 
@@ -55,20 +53,6 @@ def _launcher_cells(state: State, player: str) -> list[str]:
                 key = (-int(st["goods"].get("AC", 0)), s.d2(c, st["cell"]))
                 cells[c] = min(cells.get(c, key), key)
     return sorted(cells, key=lambda c: (cells[c], c))
-
-
-def _prepare(state: State, player: str) -> Action | None:
-    if own(state, player, "launcher") or any(w == player for w in state["sites"].values()):
-        return None
-    wanted = _launcher_cells(state, player)
-    for d in own(state, player, "developer"):
-        if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
-            continue
-        open_cells = set(ch.prep_cells(state, d))
-        for cell in wanted:
-            if cell in open_cells:
-                return {"type": "prepare", "developer": d["cell"], "cell": cell}
-    return None
 
 
 def _build(state: State, player: str) -> Action | None:
@@ -113,25 +97,12 @@ def _counter_fire(state: State, player: str) -> Action | None:
 def _orders(state: State, player: str) -> Action | None:
     """The economic bot's standing orders, except that while a rival launcher stands and the
     player has one, the mixers make AC first (its missiles, IEC-16.3)."""
-    orders = state["players"][player]["orders"]
     mix = product_wants(state, player)
     if own(state, player, "launcher") and any(
         b["kind"] == "launcher" and b["owner"] != player for b in state["buildings"].values()
     ):
         mix = ["AC"] + [g for g in mix if g != "AC"]
-    if orders["mix"] != mix:
-        return {"type": "mix", "recipes": mix}
-    for cell, res in extraction_orders(state, player).items():
-        if orders["extract"].get(cell) != res:
-            return {"type": "extract", "mine": cell, "resource": res}
-    moves = transfer_orders(state, player)
-    if orders["transfers"] != moves:
-        return {"type": "transfers", "moves": moves}
-    current = orders.get("deliver", {})
-    for cell, stores in delivery_orders(state, player).items():
-        if current.get(cell) != stores:
-            return {"type": "deliver", "building": cell, "storages": stores}
-    return None
+    return standing_update(state, player, mix)
 
 
 def duel(state: State) -> bool:
@@ -152,7 +123,7 @@ def guarded_bot(state: State, player: str, rng: Rng) -> Action:
     if ph == 3 and own(planned, player, "launcher"):
         act = rush._power(planned, player)
     elif ph == 6:
-        act = _prepare(planned, player)
+        act = rush.prepare_site(planned, player, _launcher_cells(planned, player))
     elif ph == 7:
         act = _build(planned, player)
     elif ph == 9:

@@ -31,10 +31,11 @@ def _launcher_cells(state: State, player: str) -> list[str]:
     return [c for _, c in sorted(set(cells))]
 
 
-def _prepare(state: State, player: str) -> Action | None:
+def prepare_site(state: State, player: str, wanted: list[str]) -> Action | None:
+    """Prepare a launcher site on the first of `wanted` a powered developer reaches (none while
+    the player has a launcher or a prepared site)."""
     if own(state, player, "launcher") or any(w == player for w in state["sites"].values()):
         return None
-    wanted = _launcher_cells(state, player)
     for d in own(state, player, "developer"):
         if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
             continue
@@ -100,7 +101,7 @@ def rush_bot(state: State, player: str, rng: Rng) -> Action:
     if ph == 3:
         act = _power(state, player)
     elif ph == 6:
-        act = _prepare(state, player)
+        act = prepare_site(state, player, _launcher_cells(state, player))
     elif ph == 7:
         act = _build(state, player)
     elif ph == 9:
