@@ -21,7 +21,7 @@ import re
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import timedelta
@@ -63,7 +63,6 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.health import beat
 from bot.i18n import LANGUAGES, tr
 from bot.messages import Inbound, Outbound
 from bot.outbox import DmClosed, MessageGone, RetryLater, Undeliverable
@@ -88,6 +87,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     telegram_language_code,
     user_key,
 )
+from bot.platforms.telegram_inbox import InboxQueue, describe_update
 from bot.service import TableService
 from bot.settings import Settings
 from bot.supervisor import webhook_listen
@@ -643,38 +643,6 @@ class TelegramAdapter:
         if apart and text:
             await self._post(replace(out, png=None, album=[]), chat_id, thread_id)
         return str(sent[0].message_id)
-
-
-class InboxQueue(asyncio.Queue[object]):
-    """The Application's update queue, which keeps every update in the table's inbox before
-    taking it: the Updater puts an update here before it confirms it to Telegram (polling:
-    the next getUpdates offset; webhook: the HTTP answer), so a confirmed update is never
-    only in memory."""
-
-    def __init__(self, keep: Callable[[Update], Awaitable[None]]) -> None:
-        super().__init__()
-        self._keep = keep
-
-    async def put(self, item: object) -> None:
-        if isinstance(item, Update):
-            await self._keep(item)
-            beat("telegram")  # an update from a good poll or a webhook POST (bot/health.py)
-        await super().put(item)
-
-
-def describe_update(update: object) -> str:
-    if not isinstance(update, Update):
-        return repr(update) if update is not None else "no update (polling or a job)"
-    parts = [f"update {update.update_id}"]
-    if update.effective_chat is not None:
-        parts.append(f"chat {update.effective_chat.id}")
-    if update.effective_user is not None:
-        parts.append(f"user {update.effective_user.id}")
-    if update.message is not None and update.message.text:
-        parts.append(f"text {update.message.text[:100]!r}")
-    if update.callback_query is not None:
-        parts.append(f"button {update.callback_query.data!r}")
-    return ", ".join(parts)
 
 
 # ---------------------------------------------------------------- application
