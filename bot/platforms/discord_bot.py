@@ -80,8 +80,10 @@ from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     toast_pieces,
 )
 from bot.platforms.discord_slash import (
+    BoardchatTree,
     I18nTranslator,
     _choices,
+    interaction_lang,
     make_command,
 )
 from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
@@ -107,11 +109,6 @@ def guild_settings_key(guild_id: int) -> str:
 # --------------------------------------------------------------------------------------------
 # The adapter: interactions in, Outbounds out
 # --------------------------------------------------------------------------------------------
-
-
-def _lang(interaction: discord.Interaction) -> str | None:
-    locale = getattr(interaction, "locale", None)
-    return getattr(locale, "value", None) or (str(locale) if locale else None)
 
 
 def _is_admin(interaction: discord.Interaction) -> bool:
@@ -161,7 +158,7 @@ class DiscordAdapter:
             chat_key=chat or chat_key(interaction.channel_id or 0),
             user_key=user_key(interaction.user.id),
             display_name=_display_name(interaction.user),
-            lang=_lang(interaction),
+            lang=interaction_lang(interaction),
             update_id=str(interaction.id),
             text=text,
             payload=payload,
@@ -221,7 +218,7 @@ class DiscordAdapter:
     async def on_command(
         self, interaction: discord.Interaction, plan: CommandPlan, values: dict[str, Any]
     ) -> None:
-        lang = _lang(interaction)
+        lang = interaction_lang(interaction)
         here = chat_key(interaction.channel_id or 0)
         text = plan.text(values)
         thread: discord.Thread | None = None
@@ -267,7 +264,7 @@ class DiscordAdapter:
     async def _create_thread(
         self, interaction: discord.Interaction, text: str
     ) -> discord.Thread | None:
-        lang = _lang(interaction)
+        lang = interaction_lang(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             message = N_("A game thread can only be started in a server's text channel.")
@@ -293,7 +290,7 @@ class DiscordAdapter:
         # A deferred update: nothing visible changes until we answer.
         if not await self._defer(interaction, thinking=False):
             return
-        lang = _lang(interaction)
+        lang = interaction_lang(interaction)
         inbound = self.inbound(interaction, payload=payload)
         outbounds = await self._handle(inbound)
         if outbounds is None:
@@ -625,33 +622,6 @@ class DiscordAdapter:
 # --------------------------------------------------------------------------------------------
 # The client
 # --------------------------------------------------------------------------------------------
-
-
-class BoardchatTree(app_commands.CommandTree):
-    """The command tree; an unexpected error is logged and, once deferred, answered privately
-    so the user is not left with "thinking…" (commands Discord knows but we do not, a bug)."""
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        log.error(
-            "discord: command %s in channel %s by %s failed: %s",
-            interaction.command.name if interaction.command else "?",
-            interaction.channel_id,
-            interaction.user.id,
-            error,
-            exc_info=error,
-        )
-        if interaction.type is not discord.InteractionType.application_command:
-            return
-        message = i18n.tr(_lang(interaction), N_("Something went wrong. Please try again."))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
-        except discord.HTTPException as exc:
-            log.error("discord: could not report the error to %s: %s", interaction.id, exc)
 
 
 class BoardchatClient(discord.AutoShardedClient):

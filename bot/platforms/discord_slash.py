@@ -5,6 +5,7 @@ descriptions, renamed options, static choices and autocomplete."""
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +20,12 @@ from bot.platforms.discord_commands import (
     OptionPlan,
     shorten,
 )
+from engine.core.errors import N_
 
 if TYPE_CHECKING:
     from bot.platforms.discord_bot import DiscordAdapter
+
+log = logging.getLogger(__name__)
 
 
 def _choices(values: Sequence[str]) -> list[app_commands.Choice[str]]:
@@ -174,3 +178,37 @@ class I18nTranslator(app_commands.Translator):
         if not translated or translated == source:
             return None
         return shorten(translated)
+
+
+def interaction_lang(interaction: discord.Interaction) -> str | None:
+    locale = getattr(interaction, "locale", None)
+    return getattr(locale, "value", None) or (str(locale) if locale else None)
+
+
+class BoardchatTree(app_commands.CommandTree):
+    """The command tree; an unexpected error is logged and, once deferred, answered privately
+    so the user is not left with "thinking…" (commands Discord knows but we do not, a bug)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error(
+            "discord: command %s in channel %s by %s failed: %s",
+            interaction.command.name if interaction.command else "?",
+            interaction.channel_id,
+            interaction.user.id,
+            error,
+            exc_info=error,
+        )
+        if interaction.type is not discord.InteractionType.application_command:
+            return
+        message = i18n.tr(
+            interaction_lang(interaction), N_("Something went wrong. Please try again.")
+        )
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.error("discord: could not report the error to %s: %s", interaction.id, exc)
