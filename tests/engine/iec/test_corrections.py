@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import EnglishTranslator, IllegalAction, Reply
+from engine.core import EnglishTranslator, IllegalAction, Reply, canonical_json
 from engine.iec import GAME, actions, choices, production, rules
 from tests.engine.iec.helpers import add, at, by_seat, dice, do, empty, new
 
@@ -396,5 +396,9 @@ def test_iec_tech15_construction_recovery_never_changes_who_is_asked() -> None:
     assert GAME.view(hidden, other) == GAME.view(plain, other) | {
         "players": GAME.view(hidden, other)["players"]
     }
+    for st in (plain, hidden, used):
+        for viewer in (None, *st["players"]):
+            shown = canonical_json(GAME.view(st, viewer))
+            assert "retry" not in shown and "peeked" not in shown
     seen = GAME.view(hidden, other)["players"][by_seat(hidden, "P1")]
     assert seen["techs"] == [] and seen["hidden_techs"] == 1  # the count is public only
