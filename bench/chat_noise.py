@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import sys
 import tempfile
@@ -45,8 +46,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.bots import bot_rng, default_bot_kind
-from bot.messages import Inbound
+from bot.messages import Inbound, Outbound
+from bot.outbox import OutboxSender, outbound_of
 from bot.storage import open_store
+from bot.store_outbox import OutboxItem
 from bot.table import Table, discover_games
 
 GAMES = ("powergrid", "hexania", "powergrid_alt", "iec")
@@ -71,6 +74,20 @@ async def play(game_id: str, rounds: int, seed: int, db: str) -> dict[str, float
     table = Table(
         store, games={game_id: game}, durable=("telegram",), seeder=lambda: seed, render=True
     )
+    # The real sender loop (bot/outbox.py), run after each move: what it delivers is what the
+    # players see (a fold or a superseded status edit is no message). Pictures are not drawn.
+    delivered: list[Outbound] = []
+    ids = itertools.count(1)
+
+    async def deliver(out: Outbound) -> str:
+        delivered.append(out)
+        return out.edit_of or str(next(ids))
+
+    async def picture(item: OutboxItem) -> Outbound:
+        return outbound_of(item)
+
+    sender = OutboxSender(store, "telegram", deliver)
+    sender.preparers["picture"] = picture
     try:
         await table.handle(inbound(0, f"/new {game_id}"))
         for i in range(1, len(PLAYERS)):
@@ -82,40 +99,36 @@ async def play(game_id: str, rounds: int, seed: int, db: str) -> dict[str, float
         first = round_of(state)
         bot = game.bots[default_bot_kind(list(game.bots))]
         moves = 0
+        await sender.run_due()
         while not game.is_over(state) and round_of(state) < first + rounds and moves < MAX_MOVES:
             player = game.current_players(state)[0]
             action = bot(json.loads(row.state_json), player, bot_rng(seed, row.version))
             await table.act(inbound(PLAYERS.index(player)), action)
+            await sender.run_due()  # the sender loop delivers what the move wrote, as it would
             moves += 1
             row = await store.open_game(CHAT) or await store.game(row.id)
             assert row is not None and row.state_json is not None
             state = json.loads(row.state_json)
         played = max(1, round_of(state) - first + (1 if game.is_over(state) else 0))
-        items = await store.outbox(CHAT)
         keys = [f"tg:{i + 1}" for i in range(len(PLAYERS))]
-        notifying = 0
-        posts = 0
-        dms = 0
-        edits = 0
-        for item in items:
-            if item.kind == "edit":
-                edits += 1
-                continue
-            posts += 1
-            dms += item.audience != "chat"
-            if item.silent:
-                continue
-            mentioned = {str(m[0]) for m in item.body.get("mentions", [])}
-            for key in keys:
-                if item.audience == key or (item.audience == "chat" and key in mentioned):
-                    notifying += 1
+        posted = [o for o in delivered if o.edit_of is None]
+        notifying = sum(
+            1
+            for o in posted
+            if not o.silent
+            for key in keys
+            if o.private_to == key
+            or (o.private_to is None and key in {str(m[0]) for m in o.mentions})
+        )
+        rows = [item for item in await store.outbox(CHAT) if item.kind != "edit"]
         return {
             "rounds": played,
             "moves": moves,
             "notifying": notifying / len(keys) / played,
-            "posts": posts / played,
-            "edits": edits / played,
-            "dms": dms / played,
+            "posts": len(posted) / played,
+            "edits": (len(delivered) - len(posted)) / played,
+            "dms": sum(o.private_to is not None for o in posted) / played,
+            "rows": len(rows) / played,
         }
     finally:
         await table.close()
@@ -129,8 +142,9 @@ async def run(games: list[str], rounds: int, seed: int) -> list[str]:
             r = await play(game_id, rounds, seed, str(Path(tmp) / "noise.sqlite3"))
             print(
                 f"{game_id}: {r['rounds']:.0f} rounds, {r['moves']:.0f} moves, "
-                f"{r['posts'] - r['dms']:.1f} group posts + {r['dms']:.1f} private/round, "
-                f"{r['edits']:.1f} status edits/round, {time.perf_counter() - t0:.1f} s",
+                f"{r['posts'] - r['dms']:.1f} group posts + {r['dms']:.1f} private/round "
+                f"({r['rows']:.1f} outbox rows before folding), "
+                f"{r['edits']:.1f} edits/round, {time.perf_counter() - t0:.1f} s",
                 file=sys.stderr,
             )
         parts.append(
