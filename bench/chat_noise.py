@@ -4,31 +4,46 @@
 
 For each game, a seeded 4-player game with four human seats is played through the real table
 service (`Table.act`, the path of a parsed chat command) in a Telegram group whose messages go
-to the outbox, as in production; no sender runs, so every row stays there to be counted. The
-humans are scripted: each plays what the game's default bot (the one /addbot seats) would
-choose, sent as that human's own command. The game is played to its end (or `--rounds` rounds;
-about 4 s for the four games). Counted from the outbox:
+to the outbox, as in production, and after each move the real sender loop (bot/outbox.py,
+`OutboxSender.run_due`) delivers them to a recorder, as it would to Telegram (pictures are not
+drawn). The humans are scripted: each plays what the game's default bot (the one /addbot seats)
+would choose, sent as that human's own command. The game is played to its end (or `--rounds`
+rounds). Counted from what the sender loop delivered:
 - a message *notifies* a player when it is not silent and either mentions them (a group
-  post) or is addressed to them (a private message); an edit of the live status message
-  notifies nobody;
-- *posts* are all new messages (group posts, pictures, private messages), not edits.
-Per round: notifying messages per player, and posts (stderr splits group posts and DMs).
+  post) or is addressed to them (a private message); an edit notifies nobody;
+- *posts* are all new messages (group posts, pictures, private messages, the live status
+  message when first posted), not edits: an acknowledgement the sender loop folds into the
+  player's previous one (an edit of it) is no post, a status edit superseded before it was
+  sent is nothing at all.
+Per round: notifying messages per player, and posts (stderr splits group posts and DMs and
+gives the outbox rows before folding).
 
 The last line reads
 `chat noise: powergrid N notifying/player/round, M posts/round; hexania …; powergrid_alt …; iec …`.
 
-Figures (seed 1, whole games: powergrid 10 rounds, hexania 30, powergrid_alt 13, iec 20):
+Figures (seed 1, whole games: powergrid 10 rounds, hexania 30, powergrid_alt 16, iec 20):
 - before issue 17's quiet table (main at 04e5783: a prompt mentioning everyone asked after every
   move, the lines before each picture a loud post of their own, private lines loud):
     chat noise: powergrid 11.9 notifying/player/round, 50.4 posts/round; hexania 1.8
     notifying/player/round, 9.5 posts/round; powergrid_alt 7.4 notifying/player/round,
     37.8 posts/round; iec 6.0 notifying/player/round, 26.0 posts/round
-- after it (a status message edited in place; a loud ask only for a player asked anew who has
-  not acted yet in the phase; everything else silent):
-    chat noise: powergrid 3.5 notifying/player/round, 16.5 posts/round; hexania 0.7
-    notifying/player/round, 4.0 posts/round; powergrid_alt 3.5 notifying/player/round,
-    18.3 posts/round; iec 1.0 notifying/player/round, 13.3 posts/round
-  (iec: 8.3 of its 13.3 posts per round are silent private lines, one per move that has one.)
+- after the quiet table (a status message edited in place; a loud ask only for a player asked
+  anew who has not acted yet in the phase; everything else silent), counted from the outbox:
+    chat noise: powergrid 3.1 notifying/player/round, 14.9 posts/round; hexania 0.7
+    notifying/player/round, 4.0 posts/round; powergrid_alt 3.3 notifying/player/round,
+    20.2 posts/round; iec 0.9 notifying/player/round, 17.1 posts/round
+  (iec: 13.1 of its 17.1 posts per round were silent private lines, 9 of them "Standing order
+  saved.", one per standing-order move.)
+- with a player's acknowledgements of his own moves in a row folded into one private message
+  (nobody moved between; bot/outbox.py), counted from what the sender loop delivers:
+    chat noise: powergrid 3.1 notifying/player/round, 15.0 posts/round; hexania 0.7
+    notifying/player/round, 4.0 posts/round; powergrid_alt 3.3 notifying/player/round,
+    17.5 posts/round; iec 0.9 notifying/player/round, 10.8 posts/round
+  (private messages per round: powergrid_alt 6.5 -> 3.8, iec 13.1 -> 6.8; powergrid's 15.0
+  counts its status message's first post, which the outbox count took for an edit.)
+  Power Grid stays above 3 notifying per player and round: each of its four phases asks every
+  player anew (auction, resources and building in turn order, bureaucracy at once), one ping
+  each; the scripted players set no standing orders (power_auto, buy_auto), which spare those.
 """
 
 from __future__ import annotations
