@@ -198,6 +198,7 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     status_lines=out.status_lines,
                     status_reset=out.status_reset,
                     reply_status=out.reply_status,
+                    fold_of=out.fold_of,
                     unpin=out.unpin and last,
                 )
             )
