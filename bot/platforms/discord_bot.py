@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,6 +71,17 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     split_text,
     user_key,
 )
+from bot.platforms.discord_inbox import (
+    BUTTON,
+    COMMAND,
+    Clock,
+    Received,
+    display_name,
+    handle_leftovers,
+    inbound_of,
+    keeping,
+    received,
+)
 from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     Piece,
     TableButton,
@@ -111,62 +123,30 @@ def guild_settings_key(guild_id: int) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _is_admin(interaction: discord.Interaction) -> bool:
-    if interaction.guild_id is None:
-        return True  # a DM: the user is the whole chat
-    perms = interaction.permissions
-    return bool(perms.administrator or perms.manage_guild)
-
-
-def _display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
-
-
 class DiscordAdapter:
     """Turns interactions into Inbounds, and the table's Outbounds into Discord messages."""
 
-    def __init__(self, client: discord.Client, table: TableService) -> None:
+    def __init__(
+        self, client: discord.Client, table: TableService, clock: Clock | None = None
+    ) -> None:
         self.client = client
         self.table = table
+        self.clock: Clock = clock or time.time  # when interactions arrive (their tokens' life)
         # The channels (and threads) of each server that used the bot since the start: where
         # its tables may be (`BoardchatClient.games_changed`).
         self.channels: dict[int, set[int]] = {}
 
     # ---- inbound ----
 
-    def inbound(
-        self,
-        interaction: discord.Interaction,
-        *,
-        text: str | None = None,
-        payload: str | None = None,
-        chat: str | None = None,
-        place: Any = None,
+    def received(self, interaction: discord.Interaction, kind: str, **what: Any) -> Received:
+        """What the inbox keeps of `interaction` (see bot/platforms/discord_inbox.py)."""
+        lang = interaction_lang(interaction)
+        return received(interaction, kind, now=self.clock(), lang=lang, **what)
+
+    def inbound_of(
+        self, kept: Received, update_id: str, *, chat: str | None = None, place: Any = None
     ) -> Inbound:
-        place = place or interaction.channel  # the thread a game was just opened in, or here
-        if interaction.guild_id is not None:
-            seen = self.channels.setdefault(interaction.guild_id, set())
-            seen.update(c for c in (interaction.channel_id, getattr(place, "id", None)) if c)
-        title, link = channel_name(
-            interaction.guild_id,
-            getattr(getattr(interaction, "guild", None), "name", None),
-            getattr(place, "id", None) or interaction.channel_id,
-            getattr(place, "name", None),
-        )
-        return Inbound(
-            platform=PLATFORM,
-            chat_key=chat or chat_key(interaction.channel_id or 0),
-            user_key=user_key(interaction.user.id),
-            display_name=_display_name(interaction.user),
-            lang=interaction_lang(interaction),
-            update_id=str(interaction.id),
-            text=text,
-            payload=payload,
-            is_admin=_is_admin(interaction),
-            is_private=interaction.guild_id is None,
-            chat_title=title,
-            chat_link=link,
-        )
+        return inbound_of(kept, update_id, self.channels, chat=chat, place=place)
 
     async def _handle(self, inbound: Inbound) -> list[Outbound] | None:
         """The table's answer; None when the table failed (it should never raise)."""
@@ -218,20 +198,35 @@ class DiscordAdapter:
     async def on_command(
         self, interaction: discord.Interaction, plan: CommandPlan, values: dict[str, Any]
     ) -> None:
-        lang = interaction_lang(interaction)
-        here = chat_key(interaction.channel_id or 0)
         text = plan.text(values)
+        wants_thread = plan.name == NEW_COMMAND and bool(values.get(THREAD_OPTION))
+        kept = self.received(
+            interaction, COMMAND, text=text, private=plan.private, thread=wants_thread
+        )
+        # In the inbox before it is deferred (bot/platforms/discord_inbox.py).
+        async with keeping(self.table, str(interaction.id), kept):
+            await self._command(interaction, plan, kept)
+
+    async def _command(
+        self, interaction: discord.Interaction, plan: CommandPlan, kept: Received
+    ) -> None:
+        lang = kept.lang
+        here = chat_key(kept.channel_id)
+        text = kept.text or ""
         thread: discord.Thread | None = None
         deferred: bool | None = None  # not yet; True: ephemerally, False: publicly
-        if plan.name == NEW_COMMAND and values.get(THREAD_OPTION):
+        if kept.thread:
             if not await self._defer(interaction, thinking=True):
                 return
             deferred = False
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
-        inbound = self.inbound(
-            interaction, text=text, chat=chat_key(thread.id) if thread else here, place=thread
+        inbound = self.inbound_of(
+            kept,
+            str(interaction.id),
+            chat=chat_key(thread.id) if thread else here,
+            place=thread,
         )
         if deferred is None:
             outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
@@ -271,7 +266,7 @@ class DiscordAdapter:
             await self._reply(interaction, public=[], private=toast_pieces(i18n.tr(lang, message)))
             return None
         game = " ".join(text.split()[1:]) or NEW_COMMAND
-        name = shorten(f"{game} · {_display_name(interaction.user)}", THREAD_NAME_LIMIT)
+        name = shorten(f"{game} · {display_name(interaction.user)}", THREAD_NAME_LIMIT)
         try:
             return await channel.create_thread(
                 name=name,
@@ -287,11 +282,17 @@ class DiscordAdapter:
     # ---- buttons ----
 
     async def on_button(self, interaction: discord.Interaction, payload: str) -> None:
+        kept = self.received(interaction, BUTTON, payload=payload)
+        # In the inbox before it is deferred (bot/platforms/discord_inbox.py).
+        async with keeping(self.table, str(interaction.id), kept):
+            await self._button(interaction, kept)
+
+    async def _button(self, interaction: discord.Interaction, kept: Received) -> None:
         # A deferred update: nothing visible changes until we answer.
         if not await self._defer(interaction, thinking=False):
             return
-        lang = interaction_lang(interaction)
-        inbound = self.inbound(interaction, payload=payload)
+        lang = kept.lang
+        inbound = self.inbound_of(kept, str(interaction.id))
         outbounds = await self._handle(inbound)
         if outbounds is None:
             message = i18n.tr(lang, N_("Something went wrong. Please try again."))
@@ -588,7 +589,7 @@ class DiscordAdapter:
         """The public mention asking a user whose DMs are closed to open them."""
         if key_id(out.chat_key) is None or out.private_to is None:
             return None
-        name = dict(out.mentions).get(out.private_to) or _display_name(user)
+        name = dict(out.mentions).get(out.private_to) or display_name(user)
         text = i18n.tr(
             None,
             N_(
@@ -634,7 +635,12 @@ class BoardchatClient(discord.AutoShardedClient):
     """
 
     def __init__(
-        self, table: TableService, settings: Settings, *, sync_commands: bool = True
+        self,
+        table: TableService,
+        settings: Settings,
+        *,
+        sync_commands: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__(
             # Slash commands and buttons need no privileged intent; "guilds" keeps channels and
@@ -647,7 +653,8 @@ class BoardchatClient(discord.AutoShardedClient):
         self.table = table
         self.settings = settings
         self.sync_on_start = sync_commands
-        self.adapter = DiscordAdapter(self, table)
+        self.adapter = DiscordAdapter(self, table, clock)
+        self.leftovers: asyncio.Task[int] | None = None
         self.tree = BoardchatTree(self)
         self.per_game = all(
             callable(getattr(table, name, None))
@@ -690,6 +697,8 @@ class BoardchatClient(discord.AutoShardedClient):
         # A command's public answers go out as the interaction's follow-ups: the table holds
         # their outbox rows back from the sender loop that long (bot/outbox.py).
         self.table.register_delivery(PLATFORM, self.adapter.deliver, hold_replies=REPLY_HOLD)
+        # Interactions kept before a crash or a stop: handled once, beside the new ones.
+        self.leftovers = asyncio.ensure_future(handle_leftovers(self.adapter))
         if self.sync_on_start:
             await self.sync_commands()
 
@@ -765,9 +774,13 @@ class BoardchatClient(discord.AutoShardedClient):
 
 
 def build_client(
-    table: TableService, settings: Settings, *, sync_commands: bool = True
+    table: TableService,
+    settings: Settings,
+    *,
+    sync_commands: bool = True,
+    clock: Clock | None = None,
 ) -> BoardchatClient:
-    return BoardchatClient(table, settings, sync_commands=sync_commands)
+    return BoardchatClient(table, settings, sync_commands=sync_commands, clock=clock)
 
 
 async def serve(table: TableService, settings: Settings) -> None:
