@@ -10,7 +10,8 @@ A command rebuilds the chat text ("/bid 13 20") and hands it to the table as an 
 characters, the board as a PNG attachment, buttons as persistent components).
 
 Interactions must be acknowledged within three seconds, so every command and button press is
-deferred first and answered afterwards. Private answers (errors, a player's own information,
+kept in the table's inbox, deferred, and answered afterwards; one kept before a crash is
+handled at the next start (bot/platforms/discord_inbox.py). Private answers (errors, a player's own information,
 toasts) are ephemeral. Buttons carry the table's payload in their custom id
 ("bc:<payload>") and are dispatched by a `DynamicItem`, so they keep working after a restart.
 One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_id>".
@@ -81,6 +82,7 @@ from bot.platforms.discord_inbox import (
     inbound_of,
     keeping,
     received,
+    stop_handling,
 )
 from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     Piece,
@@ -109,6 +111,8 @@ log = logging.getLogger(__name__)
 # private (ephemeral "thinking…"); a slower one is deferred first, by the command's kind.
 DEFER_AFTER = 1.5
 SETTINGS_COMMAND = "settings"
+# On shutdown, interactions still in hand after this long are left (they are in the inbox).
+STOP_GRACE = 1.0
 # Where the global commands are offered when each server has its own set: DMs only.
 DM_ONLY = app_commands.AppCommandContext(guild=False, dm_channel=True, private_channel=False)
 
@@ -135,6 +139,7 @@ class DiscordAdapter:
         # The channels (and threads) of each server that used the bot since the start: where
         # its tables may be (`BoardchatClient.games_changed`).
         self.channels: dict[int, set[int]] = {}
+        self.in_hand: set[asyncio.Task[Any]] = set()  # handling an interaction (shutdown)
 
     # ---- inbound ----
 
@@ -143,10 +148,13 @@ class DiscordAdapter:
         lang = interaction_lang(interaction)
         return received(interaction, kind, now=self.clock(), lang=lang, **what)
 
-    def inbound_of(
-        self, kept: Received, update_id: str, *, chat: str | None = None, place: Any = None
-    ) -> Inbound:
-        return inbound_of(kept, update_id, self.channels, chat=chat, place=place)
+    def inbound_of(self, kept: Received, update_id: str, **where: Any) -> Inbound:
+        return inbound_of(kept, update_id, self.channels, **where)
+
+    def keeping(self, interaction: discord.Interaction, kept: Received) -> Any:
+        """The interaction kept in the inbox while the block runs (`keeping`)."""
+        closing = self.client.is_closed
+        return keeping(self.table, str(interaction.id), kept, self.in_hand, closing)
 
     async def _handle(self, inbound: Inbound) -> list[Outbound] | None:
         """The table's answer; None when the table failed (it should never raise)."""
@@ -204,7 +212,7 @@ class DiscordAdapter:
             interaction, COMMAND, text=text, private=plan.private, thread=wants_thread
         )
         # In the inbox before it is deferred (bot/platforms/discord_inbox.py).
-        async with keeping(self.table, str(interaction.id), kept):
+        async with self.keeping(interaction, kept):
             await self._command(interaction, plan, kept)
 
     async def _command(
@@ -222,12 +230,8 @@ class DiscordAdapter:
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
-        inbound = self.inbound_of(
-            kept,
-            str(interaction.id),
-            chat=chat_key(thread.id) if thread else here,
-            place=thread,
-        )
+        chat = chat_key(thread.id) if thread else here
+        inbound = self.inbound_of(kept, str(interaction.id), chat=chat, place=thread)
         if deferred is None:
             outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
         else:
@@ -284,7 +288,7 @@ class DiscordAdapter:
     async def on_button(self, interaction: discord.Interaction, payload: str) -> None:
         kept = self.received(interaction, BUTTON, payload=payload)
         # In the inbox before it is deferred (bot/platforms/discord_inbox.py).
-        async with keeping(self.table, str(interaction.id), kept):
+        async with self.keeping(interaction, kept):
             await self._button(interaction, kept)
 
     async def _button(self, interaction: discord.Interaction, kept: Received) -> None:
@@ -687,6 +691,14 @@ class BoardchatClient(discord.AutoShardedClient):
     def guild(self) -> discord.Object | None:
         gid = self.settings.discord_guild_id.strip()
         return discord.Object(id=int(gid)) if gid.isdigit() else None
+
+    async def close(self) -> None:
+        """Stop: interactions in hand get STOP_GRACE to finish, the rest (and those kept before
+        a crash, still being handled) stay in the inbox for the restart."""
+        if self.leftovers is not None and not self.leftovers.done():
+            self.leftovers.cancel()
+        await stop_handling(self.adapter.in_hand, STOP_GRACE)
+        await super().close()
 
     async def on_socket_raw_receive(self, msg: str) -> None:
         beat("discord")  # any gateway message, the heartbeat ACKs included (bot/health.py)

@@ -13,6 +13,7 @@ part to the user's DMs).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -176,17 +177,44 @@ def inbound_of(
 
 
 @contextlib.asynccontextmanager
-async def keeping(table: TableService, update_id: str, kept: Received) -> AsyncIterator[None]:
+async def keeping(
+    table: TableService,
+    update_id: str,
+    kept: Received,
+    in_hand: set[asyncio.Task[Any]],
+    closing: Callable[[], bool],
+) -> AsyncIterator[None]:
     """Keep an interaction in the inbox before it is acknowledged; it is handled when the
-    block ends (an error too: it is not replayed), not when cancelled (a shutdown: it is
-    handled again after the restart, `handle_leftovers`)."""
+    block ends (an error too: it is not replayed), not when cancelled or failing because the
+    client is closing (a shutdown, `stop_handling`: it is handled again after the restart,
+    `handle_leftovers`). `in_hand`: the tasks handling interactions, for the shutdown."""
     await table.keep_update(PLATFORM, update_id, kept.dump())
+    task = asyncio.current_task()
+    if task is not None:
+        in_hand.add(task)
     try:
         yield
     except Exception:
-        await table.update_done(PLATFORM, update_id)
+        if not closing():
+            await table.update_done(PLATFORM, update_id)
         raise
+    finally:
+        if task is not None:
+            in_hand.discard(task)
     await table.update_done(PLATFORM, update_id)
+
+
+async def stop_handling(in_hand: set[asyncio.Task[Any]], grace: float) -> None:
+    """At shutdown: the interactions in hand get `grace` seconds to finish (the transaction in
+    hand with them); the rest are cancelled and stay in the inbox for the restart."""
+    pending = {t for t in in_hand if not t.done() and t is not asyncio.current_task()}
+    if pending:
+        _, pending = await asyncio.wait(pending, timeout=grace)
+    for task in pending:
+        task.cancel()
+    if pending:
+        log.warning("discord: %d interactions in hand at shutdown; left in the inbox", len(pending))
+        await asyncio.wait(pending, timeout=grace)
 
 
 def webhook_of(kept: Received, client: discord.Client) -> discord.Webhook:
