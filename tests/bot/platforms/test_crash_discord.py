@@ -40,6 +40,7 @@ from tests.bot.platforms.fake_discord import (
     slash_payload,
 )
 from tests.bot.platforms.fake_discord_server import FakeDiscord
+from tests.bot.platforms.test_crash_telegram import marks_by_version
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -140,11 +141,12 @@ def answered(api: FakeDiscord, token: str) -> list[Request]:
     return [r for r in api.http.requests if r.path.startswith(f"/webhooks/{APP_ID}/{token}")]
 
 
-def posts(api: FakeDiscord) -> list[tuple[float, Request]]:
-    """Every new message: channel posts and webhook follow-ups, when each arrived."""
+def posts(api: FakeDiscord, since: int = 0) -> list[tuple[float, Request]]:
+    """Every new message (channel posts and webhook follow-ups) from request `since` on, when
+    each arrived."""
     return [
         (at, r)
-        for at, r in api.requests_since(0)
+        for at, r in api.requests_since(since)
         if r.method == "POST"
         and (r.path.endswith("/messages") or r.path.startswith("/webhooks/"))
         and isinstance(r.json, dict)
@@ -170,6 +172,7 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM seats WHERE game_id = ?", pk) == 2)
     await api.dispatch("INTERACTION_CREATE", command("start", "Alice"))
     await until(lambda: game_row(bot.db)[1] == 1)  # type: ignore[index]
+    lobby = len(api.http.requests)  # the lobby's messages share their buttons: left out
 
     takes: list[dict[str, Any]] = []
     kept_then_killed = 0
@@ -218,8 +221,10 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
     assert scalar(bot.db, "SELECT count(*) FROM outbox WHERE kind = 'edit'") >= len(takes)
     # The next player was prompted each time, and no new message was repeated (up to one on
     # the wire at a kill): a prompt names its game's version in its buttons' payloads.
+    # A prompt's buttons carry its public moment (bot/buttons.py), found here by replay.
+    marks = marks_by_version(bot.db, pk)
     prompts: dict[str, list[tuple[float, str, str]]] = {}
-    for at, r in posts(api):
+    for at, r in posts(api, lobby):
         ids = {
             c["custom_id"]
             for row in r.json.get("components", [])
@@ -228,8 +233,10 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
         }
         for custom in ids:
             prompts.setdefault(custom, []).append((at, r.path, str(r.json.get("content"))))
-    assert prompts
-    for seen in prompts.values():
+    assert len(prompts) >= len(takes) // 2
+    for custom, seen in prompts.items():
+        if marks.count(custom.split(":")[2]) > 1:
+            continue  # the same pile and player again (a bonus stone): copies can't be told
         assert len(seen) == 1 or all(allowed_twice(seen[0][0], bot.kills) for _ in seen[1:]), (
             seen,
             [round(k - seen[0][0], 3) for k in bot.kills],
