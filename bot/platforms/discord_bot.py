@@ -11,10 +11,10 @@ characters, the board as a PNG attachment, buttons as persistent components).
 
 Interactions must be acknowledged within three seconds, so every command and button press is
 kept in the table's inbox, deferred, and answered afterwards; one kept before a crash is
-handled at the next start (bot/platforms/discord_inbox.py). Private answers (errors, a player's own information,
-toasts) are ephemeral. Buttons carry the table's payload in their custom id
-("bc:<payload>") and are dispatched by a `DynamicItem`, so they keep working after a restart.
-One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_id>".
+handled at the next start (bot/platforms/discord_inbox.py). Private answers (errors, a
+player's own information, toasts) are ephemeral. Buttons carry the table's payload in their
+custom id ("bc:<payload>") and are dispatched by a `DynamicItem`, so they keep working after
+a restart. One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_id>".
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ from bot.platforms.discord_inbox import (
     keeping,
     received,
     stop_handling,
+    taken,
 )
 from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     Piece,
@@ -253,8 +254,9 @@ class DiscordAdapter:
             deferred = not public
             if not await self._defer(interaction, thinking=True, ephemeral=deferred):
                 return
-        await self._reply(interaction, public=public, private=private, ephemeral=deferred)
-        await self._taken(outbounds, here)
+        # Public answers the follow-ups did not deliver: the sender loop's (after REPLY_HOLD).
+        if await self._reply(interaction, public=public, private=private, ephemeral=deferred):
+            await taken(self.table, outbounds, here)
         if plan.name == SETTINGS_COMMAND and interaction.guild_id and "games=" in text:
             games_changed = getattr(self.client, "games_changed", None)
             if games_changed is not None:
@@ -304,23 +306,10 @@ class DiscordAdapter:
             return
         public, private = await self._route(inbound, outbounds, here=inbound.chat_key)
         # After a deferred update each follow-up is a message of its own, public or ephemeral.
-        await self._followups(interaction, public, ephemeral=False)
+        delivered = await self._followups(interaction, public, ephemeral=False)
         await self._followups(interaction, private, ephemeral=True)
-        await self._taken(outbounds, inbound.chat_key)
-
-    async def _taken(self, outbounds: list[Outbound], here: str) -> None:
-        """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
-        them back from the sender loop for a while; had we crashed, the loop sends them)."""
-        for out in outbounds:
-            if (
-                out.outbox_id is not None
-                and out.private_to is None
-                and out.chat_key == here
-                and out.render is None
-                and out.picture is None
-                and out.status_of is None
-            ):
-                await self.table.delivered(out.outbox_id, None)
+        if delivered:
+            await taken(self.table, outbounds, inbound.chat_key)
 
     # ---- autocomplete ----
 
@@ -432,26 +421,28 @@ class DiscordAdapter:
         public: list[Piece],
         private: list[Piece],
         ephemeral: bool = False,
-    ) -> None:
+    ) -> bool:
         """Answer a deferred command. The first follow-up replaces the "thinking…" message and
         takes its visibility. Deferred publicly: public pieces first; with nothing public the
         thinking message is deleted and the private pieces follow as ephemeral messages.
         Deferred ephemerally (a private answer was expected): private pieces as follow-ups,
-        anything public posted to the channel itself."""
+        anything public posted to the channel itself. Whether the public pieces went out."""
+        delivered = True
         if ephemeral:
             if public and interaction.channel is not None:
                 channel: Any = interaction.channel
-                await self._send_pieces(channel, public, str(interaction.channel_id))
+                delivered = await self._send_pieces(channel, public, str(interaction.channel_id))
             if private:
                 await self._followups(interaction, private, ephemeral=True)
             else:
                 await self._delete_thinking(interaction)
-            return
+            return delivered
         if public:
-            await self._followups(interaction, public, ephemeral=False)
+            delivered = await self._followups(interaction, public, ephemeral=False)
         else:
             await self._delete_thinking(interaction)
         await self._followups(interaction, private, ephemeral=True)
+        return delivered
 
     @staticmethod
     async def _delete_thinking(interaction: discord.Interaction) -> None:
@@ -464,17 +455,21 @@ class DiscordAdapter:
 
     async def _followups(
         self, interaction: discord.Interaction, items: list[Piece], *, ephemeral: bool
-    ) -> None:
+    ) -> bool:
+        """Send the pieces as follow-ups; whether they all went out."""
+        sent = True
         for piece in items:
             try:
                 await interaction.followup.send(ephemeral=ephemeral, **piece.kwargs())
             except discord.HTTPException as exc:
+                sent = False
                 log.error(
                     "discord: follow-up to interaction %s in channel %s failed: %s",
                     interaction.id,
                     interaction.channel_id,
                     exc,
                 )
+        return sent
 
     async def _send_pieces(
         self, target: discord.abc.Messageable, items: list[Piece], context: str

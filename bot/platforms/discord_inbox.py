@@ -25,7 +25,7 @@ import discord
 from discord.webhook.async_ import async_context
 
 from bot import i18n
-from bot.messages import Inbound
+from bot.messages import Inbound, Outbound
 from bot.platforms.discord_commands import (
     NEW_COMMAND,
     PLATFORM,
@@ -217,6 +217,21 @@ async def stop_handling(in_hand: set[asyncio.Task[Any]], grace: float) -> None:
         await asyncio.wait(pending, timeout=grace)
 
 
+async def taken(table: TableService, outbounds: list[Outbound], here: str) -> None:
+    """The outbox rows an interaction's follow-ups delivered: marked sent (the table held them
+    back from the sender loop for a while; had we crashed, the loop sends them)."""
+    for out in outbounds:
+        if (
+            out.outbox_id is not None
+            and out.private_to is None
+            and out.chat_key == here
+            and out.render is None
+            and out.picture is None
+            and out.status_of is None
+        ):
+            await table.delivered(out.outbox_id, None)
+
+
 def webhook_of(kept: Received, client: discord.Client) -> discord.Webhook:
     """The interaction's webhook, as `discord.Interaction.followup` builds it: follow-ups
     (ephemeral ones too) and the deferred "thinking…" message."""
@@ -273,8 +288,8 @@ async def handle_kept(adapter: DiscordAdapter, update_id: str, kept: Received) -
     if thread is not None:
         note = i18n.tr(kept.lang, N_("The game is in {thread}."), thread=thread.mention)
         public = [*toast_pieces(note), *public]
-    await answer_later(adapter, kept, public, private)
-    await adapter._taken(outbounds, here)
+    if await answer_later(adapter, kept, public, private):
+        await taken(adapter.table, outbounds, here)  # else the sender loop delivers them
 
 
 async def _thread(adapter: DiscordAdapter, kept: Received) -> discord.Thread | None:
@@ -296,21 +311,24 @@ async def _thread(adapter: DiscordAdapter, kept: Received) -> discord.Thread | N
 
 async def answer_later(
     adapter: DiscordAdapter, kept: Received, public: list[Piece], private: list[Piece]
-) -> None:
+) -> bool:
     """Answer a kept interaction after a restart. While its token lives: a command's
     "thinking…" message is deleted first (so that each follow-up is a message of its own, with
     its own visibility), then the public pieces follow publicly and the private ones
     ephemerally. What the webhook does not take (the token expired, the interaction was never
-    acknowledged) goes to the channel, and the private pieces to the user's DMs."""
+    acknowledged) goes to the channel, and the private pieces to the user's DMs. Whether the
+    public pieces went out."""
     if kept.token_alive(adapter.clock()):
         hook = webhook_of(kept, adapter.client)
         if kept.kind != COMMAND or await _delete_thinking(hook, kept):
             public = await _follow(hook, public, ephemeral=False)
             private = await _follow(hook, private, ephemeral=True) if not public else private
+    delivered = True
     if public:
         channel = await adapter._channel(chat_key(kept.channel_id))
-        if channel is not None:
-            await adapter._send_pieces(channel, public, chat_key(kept.channel_id))
+        delivered = channel is not None and await adapter._send_pieces(
+            channel, public, chat_key(kept.channel_id)
+        )
     if private:
         try:
             user = adapter.client.get_user(kept.user_id) or await adapter.client.fetch_user(
@@ -318,8 +336,9 @@ async def answer_later(
             )
         except discord.HTTPException as exc:
             log.warning("discord: cannot reach user %s: %s", kept.user_id, exc)
-            return
+            return delivered
         await adapter._send_pieces(user, private, f"DM {kept.user_id}")
+    return delivered
 
 
 async def _delete_thinking(hook: discord.Webhook, kept: Received) -> bool:

@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.buttons import public_mark
@@ -160,6 +161,7 @@ def with_token(http: DiscordHttp, token: str) -> list[Request]:
 
 async def test_an_interaction_is_in_the_inbox_before_it_is_deferred(world: World) -> None:
     await started(world)
+    delivered_before = by_follow_up(world)
     seen_at_defer: list[list[tuple[Any, ...]]] = []
     async with world.process() as (client, http, _table):
         answer = http.answer
@@ -182,6 +184,7 @@ async def test_an_interaction_is_in_the_inbox_before_it_is_deferred(world: World
     assert received.application_id == APP_ID and received.channel_id == CHANNEL_ID
     ((handled,),) = world.rows("SELECT handled_at FROM inbox WHERE update_id = ?", payload["id"])
     assert handled == NOW  # and handled once answered
+    assert by_follow_up(world) > delivered_before  # the move's answer went as a follow-up
 
 
 async def test_a_button_press_is_kept_and_handled(world: World) -> None:
@@ -322,3 +325,45 @@ async def test_a_shutdown_mid_handling_leaves_the_interaction_for_the_restart(
     async with world.process() as (_client, http, _table):
         assert world.game()[0] == 2  # handled at the start, once
         assert with_token(http, payload["token"])
+
+
+async def test_answers_a_failed_follow_up_did_not_deliver_stay_for_the_sender_loop(
+    world: World,
+) -> None:
+    await started(world)
+    uid = to_act(world)
+
+    def failing_follow_ups(http: DiscordHttp) -> None:
+        answer = http.answer
+
+        def failing(method: str, path: str, body: Any) -> Any:
+            if method == "POST" and path.startswith("/webhooks/"):
+                raise _server_error()
+            return answer(method, path, body)
+
+        http.answer = failing  # type: ignore[method-assign]
+
+    before = by_follow_up(world)
+    async with world.process(failing_follow_ups) as (client, http, _table):
+        payload = slash_payload("take", {"n": 1}, user_id=uid, user_name=NAMES[uid])
+        await feed(client, payload)
+        assert [r.method for r in with_token(http, payload["token"]) if r.method == "POST"]
+    assert world.game()[0] == 2
+    # The move's public messages were not delivered: none is marked sent by the adapter, they
+    # stay pending for the sender loop.
+    assert by_follow_up(world) == before
+    assert world.rows("SELECT count(*) FROM outbox WHERE status = 'pending'")[0][0] > 0
+
+
+def by_follow_up(world: World) -> int:
+    """Outbox rows an interaction's follow-ups delivered (marked sent without a message id)."""
+    sql = "SELECT count(*) FROM outbox WHERE status = 'sent' AND message_id IS NULL"
+    return int(world.rows(sql)[0][0])
+
+
+def _server_error() -> Exception:
+    class _Resp:
+        status = 500
+        reason = "Internal Server Error"
+
+    return discord.DiscordServerError(_Resp(), {"message": "oops", "code": 0})  # type: ignore[arg-type]
