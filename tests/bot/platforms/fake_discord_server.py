@@ -7,6 +7,7 @@ test hands it. A bot in another process reaches it by pointing discord.py's `Rou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ class FakeDiscord:
         # (method, path) -> seconds the answer waits (Discord slow or stalled); None: none.
         self.stall: Callable[[str, str], float | None] = lambda method, path: None
         self._seq = 0
+        self._closing = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -47,6 +49,7 @@ class FakeDiscord:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self._closing.set()
         for ws in list(self.sockets):
             await ws.close()
         if self._runner is not None:
@@ -90,7 +93,8 @@ class FakeDiscord:
         self.at.append(time.monotonic())
         delay = self.stall(request.method, path)
         if delay:
-            await asyncio.sleep(delay)
+            with contextlib.suppress(TimeoutError):  # a stall ends early when the fake closes
+                await asyncio.wait_for(self._closing.wait(), delay)
         try:
             answer = self.http.answer(request.method, path, body)
         except discord.HTTPException as exc:
