@@ -250,6 +250,7 @@ async def handle_leftovers(adapter: DiscordAdapter) -> int:
     being applied again (its messages are in the outbox). How many there were."""
     table = adapter.table
     left = await table.pending_updates(PLATFORM)
+    handled = 0
     for update_id, raw in left:
         try:
             kept = Received.load(raw)
@@ -257,14 +258,29 @@ async def handle_leftovers(adapter: DiscordAdapter) -> int:
             log.exception("discord: kept interaction %s does not load; skipped", update_id)
             await table.update_done(PLATFORM, update_id)
             continue
+        if not ours(adapter.client, kept):
+            continue  # another worker's shard: that worker handles it at its start
+        handled += 1
         try:
             await handle_kept(adapter, update_id, kept)
         except Exception:
             log.exception("discord: kept interaction %s failed after the restart", update_id)
         await table.update_done(PLATFORM, update_id)
-    if left:
-        log.info("discord: %d interactions kept before the restart handled", len(left))
-    return len(left)
+    if handled:
+        log.info("discord: %d interactions kept before the restart handled", handled)
+    return handled
+
+
+def ours(client: discord.Client, kept: Received) -> bool:
+    """Whether the interaction came through one of this process's shards (all of them unless
+    the bot runs as several workers, DISCORD_SHARD_IDS): a server's events go to shard
+    (guild_id >> 22) % shard_count, direct messages to shard 0."""
+    count = getattr(client, "shard_count", None)
+    ids = getattr(client, "shard_ids", None)
+    if not count or ids is None:
+        return True
+    shard = (kept.guild_id >> 22) % count if kept.guild_id else 0
+    return shard in ids
 
 
 async def handle_kept(adapter: DiscordAdapter, update_id: str, kept: Received) -> None:

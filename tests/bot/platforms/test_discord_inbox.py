@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 
 from bot.buttons import public_mark
 from bot.platforms import discord_bot as dc
-from bot.platforms.discord_inbox import COMMAND, TOKEN_LIFE, Received
+from bot.platforms.discord_inbox import COMMAND, TOKEN_LIFE, Received, ours
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
@@ -31,6 +32,7 @@ from tests.bot.platforms.fake_discord import (
     CHANNEL_ID,
     GUILD_ID,
     DiscordHttp,
+    FakeTable,
     Request,
     _not_found,
     button_payload,
@@ -367,3 +369,18 @@ def _server_error() -> Exception:
         reason = "Internal Server Error"
 
     return discord.DiscordServerError(_Resp(), {"message": "oops", "code": 0})  # type: ignore[arg-type]
+
+
+def test_a_worker_handles_only_the_kept_interactions_of_its_shards() -> None:
+    """Several workers (DISCORD_SHARD_IDS) share the inbox: each handles at its start only the
+    interactions that came through its own shards (a server's: (guild id >> 22) % count)."""
+    base = settings(discord_token="t")
+    second = dc.build_client(
+        FakeTable(), replace(base, discord_shard_count=2, discord_shard_ids=(1,))
+    )
+    every = dc.build_client(FakeTable(), base)
+    kept = kept_take(World(":memory:"), ALICE_ID)
+    on_shard = [replace(kept, guild_id=(1000 + s) << 22) for s in (0, 1)]
+    assert not ours(second, on_shard[0]) and ours(second, on_shard[1])
+    assert not ours(second, replace(kept, guild_id=None))  # direct messages: shard 0
+    assert all(ours(every, k) for k in on_shard)
