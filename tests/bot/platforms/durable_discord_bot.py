@@ -2,17 +2,19 @@
 client (discord.py) against the fake Discord on 127.0.0.1 at the given API URL, the scheduler,
 `bot.runner.serve` (SIGTERM). Prints "ready" once the gateway session is up.
 
-    python -m tests.bot.platforms.durable_discord_bot <db> <api base url>
+    [HANDLE_DELAY=<seconds>] python -m tests.bot.platforms.durable_discord_bot <db> <api url>
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 
 from discord.http import Route
 
+from bot.messages import Inbound, Outbound
 from bot.platforms.discord_bot import build_client
 from bot.runner import serve
 from bot.settings import Settings
@@ -26,6 +28,15 @@ async def main(db: str, api: str) -> None:
     Route.BASE = api  # every REST call and interaction webhook goes to the fake
     store = await Store.open(db)
     table = Table(store, games={"dicepile": ChatDicePile()}, render=False, durable=("discord",))
+    delay = float(os.environ.get("HANDLE_DELAY", "0"))
+    if delay:  # the crash tests' window between keeping an interaction and handling it
+        handle = table.handle
+
+        async def slow(inbound: Inbound) -> list[Outbound]:
+            await asyncio.sleep(delay)
+            return await handle(inbound)
+
+        table.handle = slow  # type: ignore[method-assign]
 
     async def discord(table: Table, settings: Settings) -> None:
         client = build_client(table, settings)
