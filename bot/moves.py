@@ -237,10 +237,12 @@ class MovesMixin(EndingMixin):
                     return []
                 state: State = json.loads(fresh.state_json)
                 current = list(game.current_players(state))
-                # Games with standing orders accept some actions off turn (`game.anytime`).
+                # Games with standing orders accept some actions off turn (`game.anytime`),
+                # given by the commands they declare: any other is refused before the parse.
                 standing = game.capabilities.standing_orders
                 off_turn = spec is not None and spec.kind == "move" and player not in current
-                if off_turn and not standing:
+                declared = game.capabilities.off_turn_commands
+                if off_turn and not (standing and (not declared or line.name in declared)):
                     return self._not_your_turn(ctx, current)
                 try:
                     if ready is not None:
