@@ -225,6 +225,21 @@ async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
     assert outs[0].lang == "pl" and tr("pl", "Ready: the creator may /start.") != "Ready"
 
 
+async def test_a_bot_seated_in_a_russian_chat_is_named_in_russian(
+    store: Store, clock: FakeClock
+) -> None:
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    chat = "local:bots"
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    await table.handle(person_in(chat, "bob", "/addbot"))
+    await table.handle(person_in(chat, "bob", "/addbot"))
+    row = await store.open_game(chat)
+    assert row is not None
+    names = [s.display_name for s in await store.seats(row.id)]
+    assert tr("ru", "Bot") == "Бот" and names == ["bob", "Бот", "Бот 2"]
+
+
 async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_privately(
     store: Store, clock: FakeClock
 ) -> None:
@@ -374,7 +389,14 @@ async def test_demo_writes_its_log_entirely_in_the_language(
     out = io.StringIO()
     code = await run_demo(game_id, 2, 3, str(tmp_path), None, "heuristic", stdout=out, lang=lang)
     assert code == 0, out.getvalue()
-    assert out.getvalue().startswith(tr(lang, games()[game_id].name) + ":")
+    assert out.getvalue().startswith(tr(lang, games()[game_id].name))
+    # the summary and the end-of-game line are in the language too, the bots named in it
+    summary = out.getvalue().splitlines()
+    assert [line for line in summary if languages_of(line) - {lang}] == []
+    assert summary[1].startswith("1. " + tr(lang, "Bot"))
+    ending = tr(lang, "End of the game: {files} ({frames}) in {folder}").split("{")[0]
+    assert any(line.startswith(ending) for line in summary), ending
+
     lines = [
         line for line in (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() if line
     ]
