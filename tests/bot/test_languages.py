@@ -240,6 +240,28 @@ async def test_a_bot_seated_in_a_russian_chat_is_named_in_russian(
     assert tr("ru", "Bot") == "Бот" and names == ["bob", "Бот", "Бот 2"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "left"),
+    [
+        ("ru", "Срок хода: ещё 23 часа 59 минут."),
+        ("pl", "jeszcze 23 godziny 59 minut"),
+        ("zh_Hant", "還有 23 小時 59 分鐘"),
+    ],
+)
+async def test_the_time_left_in_status_is_babel_s_words_in_the_chat_s_language(
+    store: Store, clock: FakeClock, lang: str, left: str
+) -> None:
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    chat = "local:deadline"
+    await table.handle(person_in(chat, "bob", f"/lang {lang}"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    await table.handle(person_in(chat, "carol", "/join"))
+    await table.handle(person_in(chat, "bob", "/start"))
+    clock.advance(60)
+    status = "\n".join(o.text for o in await table.handle(person_in(chat, "bob", "/status")))
+    assert left in status, status
+
+
 async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_privately(
     store: Store, clock: FakeClock
 ) -> None:
