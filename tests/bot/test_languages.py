@@ -260,6 +260,9 @@ async def test_the_time_left_in_status_is_babel_s_words_in_the_chat_s_language(
     clock.advance(60)
     status = "\n".join(o.text for o in await table.handle(person_in(chat, "bob", "/status")))
     assert left in status, status
+    # a player without plants is told so in words, not "plants -"
+    none_yet = tr(lang, "You have {money}, {cities} and no plants yet.").split("{")[0]
+    assert none_yet in status and " -." not in status, status
 
 
 async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_privately(
