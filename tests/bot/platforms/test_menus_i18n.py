@@ -166,3 +166,15 @@ def test_choice_labels_and_argument_helps_are_catalog_messages() -> None:
             assert tr(lang, source) != source, (source, lang)
     assert choice_label("NE") == "NE" and choice_label("yes") == "yes"
     assert tr("ru", choice_label("en")) == "английский (English)"
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES.values()))
+def test_digest_s_usage_shows_the_words_it_takes(lang: str) -> None:
+    """/digest reads "on" and "off" as typed: its usage line shows them in every language
+    rather than a translation ("<вкл|выкл>") the command would refuse."""
+    from bot.grammar import usage
+    from bot.i18n import translator
+    from bot.reminder_commands import deadline_commands
+
+    (digest,) = [s for s in deadline_commands() if s.name == "digest"]
+    assert usage(digest, translator(lang)).startswith("/digest <on|off>")
