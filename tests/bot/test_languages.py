@@ -307,6 +307,25 @@ async def test_option_values_ignore_case_map_usa(store: Store, clock: FakeClock)
     assert row is not None and row.options["map"] == "usa"
 
 
+@pytest.mark.parametrize(
+    ("game_id", "typed", "key", "value"),
+    [
+        ("powergrid_alt", "map=USA", "map", "usa"),
+        ("hexania", "Split=YES Rounds=20", "split", "yes"),
+        ("iec", "MINE_WAR=Off", "mine_war", "off"),
+    ],
+)
+async def test_option_keys_and_values_ignore_case_in_every_game(
+    store: Store, clock: FakeClock, game_id: str, typed: str, key: str, value: str
+) -> None:
+    from engine.registry import games
+
+    table = Table(store, games={game_id: games()[game_id]}, clock=clock, render=False)
+    await table.handle(person_in("local:case", "ann", f"/new {game_id} {typed}"))
+    row = await store.open_game("local:case")
+    assert row is not None and row.options[key] == value, row and row.options
+
+
 async def test_pg_build_munich_by_its_russian_name(store: Store, clock: FakeClock) -> None:
     assert pg.names.match("Мюнхен", ["München", "Berlin"]).unique == "München"
     assert pg.names.match("Monachium", ["München", "Berlin"]).unique == "München"
@@ -429,3 +448,12 @@ async def test_demo_writes_its_log_entirely_in_the_language(
     assert [line for line, seen in zip(lines, found, strict=True) if seen - {lang}] == []
     assert sum(1 for seen in found if seen == {lang}) >= 10
     assert list(tmp_path.glob("*.png"))
+
+
+def test_power_grid_alt_reads_city_names_in_every_language_too() -> None:
+    from engine.powergrid_alt import commands as alt_commands
+    from engine.registry import games
+
+    state = games()["powergrid_alt"].setup(["ann", "bob"], {"map": "germany"}, 3)
+    typed = ["Мюнхен", "Monachium", "慕尼黑", "munchen"]
+    assert alt_commands._cities(state, "ann", typed) == ["München"] * 4
