@@ -27,7 +27,7 @@ from bot.store import (
     GameRow,
     Outcome,
 )
-from engine.core import IllegalAction, canonical_json
+from engine.core import N_, IllegalAction, canonical_json
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +279,9 @@ class LobbyMixin(MovesMixin):
         outcome, name = await self.store.add_seat(
             row.id,
             user_key,
-            "Bot",
+            # TRANSLATORS: a computer player's name at the table ("Bot", "Bot 2", ...), in the
+            # chat's language; one short word.
+            tr(ctx.post_lang, N_("Bot")),
             max_players=game.max_players,
             is_bot=True,
             bot_kind=kind,
