@@ -382,12 +382,18 @@ class OutboxSender:
 
     async def _dm_closed(self, item: OutboxItem, refused: DmClosed) -> None:
         """A refused DM: remembered, the row failed, and one public mention (until the user
-        interacts again, which is once per turn of theirs) instead of one per message."""
-        user = item.audience
+        interacts again, which is once per turn of theirs) instead of one per message. The row
+        is failed last, so a row no longer pending means its fallback is out too, and a crash
+        before that retries the row rather than losing the mention."""
         self.failed += 1
-        await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
-        if user in self.dm_closed:
-            return
+        try:
+            if item.audience not in self.dm_closed:
+                await self._first_refusal(item, refused)
+        finally:
+            await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
+
+    async def _first_refusal(self, item: OutboxItem, refused: DmClosed) -> None:
+        user = item.audience
         self.dm_closed.add(user)
         if self.dm_memory is not None:
             self._dm_read.add(user)
