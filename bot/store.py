@@ -462,18 +462,10 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         seats = [_seat(r) for r in raw.seats]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
-        if raw.user is not None:
-            users[user_key] = UserRow(user_key, raw.user[0], bool(raw.user[1]))
         chat = ChatRow(chat_key, raw.chat[0], json.loads(raw.chat[1])) if raw.chat else None
-        return Loaded(
-            raw.seen,
-            chat or ChatRow(chat_key, None, {}),
-            users[user_key],
-            _game(raw.game) if raw.game else None,
-            seats,
-            users,
-            raw.voted,
-        )
+        chat = chat or ChatRow(chat_key, None, {})
+        game = _game(raw.game) if raw.game else None
+        return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted)
 
     async def open_game(self, chat_key: str) -> GameRow | None:
         """The chat's lobby or running game, if any."""

@@ -36,10 +36,9 @@ class RawLoad:
 
     seen: bool
     chat: Sequence[Any] | None
-    user: Sequence[Any] | None
     game: Sequence[Any] | None
     seats: list[Sequence[Any]]
-    users: list[Sequence[Any]]
+    users: list[Sequence[Any]]  # (user_key, lang, dm_ok) of the sender and the seated
     voted: bool
 
 
@@ -61,13 +60,14 @@ def load_sync(
     chat = con.execute(
         "SELECT lang, settings_json FROM chats WHERE chat_key = ?", (chat_key,)
     ).fetchone()
-    user = con.execute("SELECT lang, dm_ok FROM users WHERE user_key = ?", (user_key,)).fetchone()
+    users: list[Sequence[Any]] = con.execute(
+        "SELECT user_key, lang, dm_ok FROM users WHERE user_key = ?", (user_key,)
+    ).fetchall()
     game = con.execute(
         f"SELECT {game_columns} FROM games WHERE chat_key = ? AND status IN ('lobby', 'active')",
         (chat_key,),
     ).fetchone()
     seats: list[Sequence[Any]] = []
-    users: list[Sequence[Any]] = []
     voted = False
     if game is not None:
         seats = con.execute(
@@ -75,7 +75,7 @@ def load_sync(
             "WHERE game_id = ? ORDER BY seat",
             (game[0],),
         ).fetchall()
-        users = con.execute(
+        users += con.execute(
             "SELECT u.user_key, u.lang, u.dm_ok FROM seats s JOIN users u "
             "ON u.user_key = s.user_key WHERE s.game_id = ?",
             (game[0],),
@@ -86,4 +86,4 @@ def load_sync(
             ).fetchone()
             is not None
         )
-    return RawLoad(seen, chat, user, game, seats, users, voted)
+    return RawLoad(seen, chat, game, seats, users, voted)
