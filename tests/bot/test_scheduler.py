@@ -50,11 +50,13 @@ class BlockingSleep:
 
 
 async def settles(condition: Callable[[], bool], turns: int = 10_000) -> bool:
-    """Let other tasks run (no clock involved) until `condition` holds."""
+    """Let other tasks run (the fake clock stands still) until `condition` holds. Each turn
+    yields for a millisecond: the store answers from its thread, and on a loaded machine
+    10,000 bare yields of the loop can pass before it does."""
     for _ in range(turns):
         if condition():
             return True
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001)
     return condition()
 
 
