@@ -27,8 +27,9 @@ from engine.powergrid_alt.queries import (
     storage,
     transport_fee,
 )
+from engine.powergrid_alt.state_types import AltLine, AltState, Line, plain
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -107,7 +108,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
     _split_own_lines(state, player, node)  # ALT-16 (ALT-D-5)
     state["activity"] = True
     emit(
-        state,
+        plain(state),
         events,
         "plant_built",
         player=player,
@@ -116,7 +117,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
         cost=PLANT_COST,
         displaced=list(displaced),
     )
-    base.remove_too_low(state, events)  # PG-40 with the city count of ALT-2
+    base.remove_too_low(plain(state), events)  # PG-40 with the city count of ALT-2
 
 
 # ===================================================================== Phase 4: upgrade
@@ -195,7 +196,7 @@ def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> 
         state["supply"][r] += n
     state["players"][player]["plants"].remove(old)  # plant X leaves the game
     emit(
-        state,
+        plain(state),
         events,
         "plant_upgraded",
         player=player,
@@ -266,7 +267,7 @@ def _move(state: State, player: str, action: Action, events: list[Event]) -> Non
         state["built"][str(src)]["res"][r] -= c
         state["built"][str(dst)]["res"][r] += c
     emit(
-        state,
+        plain(state),
         events,
         "resources_moved",
         player=player,
@@ -294,7 +295,7 @@ def tp_check(state: State, player: str, node: str) -> None:
         raise IllegalAction("ALT-24", N_("{city} already has 3 TPs."), city=label)
 
 
-def _hanging_lines_at(state: State, player: str, node: str) -> list[dict[str, Any]]:
+def _hanging_lines_at(state: State, player: str, node: str) -> list[AltLine]:
     return [
         line
         for line in state["lines"]
@@ -396,7 +397,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
         _place_tp(state, player, nodes[-1])
     state["activity"] = True
     emit(
-        state,
+        plain(state),
         events,
         "line_laid",
         player=player,
@@ -407,7 +408,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
         extended=plan["extends"] is not None,
     )
     if plan["tp"]:
-        base.remove_too_low(state, events)
+        base.remove_too_low(plain(state), events)
 
 
 def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -431,8 +432,8 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["money"] -= TP_COST
     _place_tp(state, player, node)
     state["activity"] = True
-    emit(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
-    base.remove_too_low(state, events)
+    emit(plain(state), events, "tp_placed", player=player, city=node, cost=TP_COST)
+    base.remove_too_low(plain(state), events)
 
 
 def _place_tp(state: State, player: str, node: str) -> None:
@@ -447,7 +448,7 @@ def _split_own_lines(state: State, player: str, node: str) -> None:
         if line["owner"] != player or node not in line["nodes"][1:-1]:
             continue
         i = line["nodes"].index(node)
-        tail = {
+        tail: Line = {
             "id": state["next_line"],
             "owner": player,
             "nodes": line["nodes"][i:],

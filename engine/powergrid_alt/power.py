@@ -18,8 +18,9 @@ from engine.powergrid_alt.queries import (
     line_cost,
     node_of,
 )
+from engine.powergrid_alt.state_types import AltLine, AltState
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -34,11 +35,9 @@ def _is_int(value: Any) -> bool:
 # ===================================================================== Phase 5: networks
 
 
-def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, AltLine]]]:
     """The player's network graph: his nodes and his non-hanging lines (ALT-29)."""
-    adj: dict[str, list[tuple[str, dict[str, Any]]]] = {
-        n: [] for n in state["players"][player]["cities"]
-    }
+    adj: dict[str, list[tuple[str, AltLine]]] = {n: [] for n in state["players"][player]["cities"]}
     for line in state["lines"]:
         if line["owner"] != player or is_hanging(state, line):
             continue
@@ -73,11 +72,11 @@ def plant_nodes(state: State, player: str) -> set[str]:
     return {b["city"] for b in state["built"].values() if b["owner"] == player}
 
 
-def qualifying_lines(state: State, node: str) -> list[dict[str, Any]]:
+def qualifying_lines(state: State, node: str) -> list[AltLine]:
     """ALT-34 / ALT-D-26: non-hanging lines of any player ending at `node` whose other end
     reaches a built plant of the line's owner without passing through `node`."""
     out = []
-    cache: dict[str, tuple[dict[str, list[tuple[str, dict[str, Any]]]], set[str]]] = {}
+    cache: dict[str, tuple[dict[str, list[tuple[str, AltLine]]], set[str]]] = {}
     for line in state["lines"]:
         ends = (line["nodes"][0], line["nodes"][-1])
         if node not in ends or is_hanging(state, line):

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
 from engine.powergrid import commands as base
 from engine.powergrid_alt import GAME, commands
 
-from .helpers import act, build_turn, give_hand, give_plant, give_tp, new_game, power_turn
+from .helpers import (
+    act,
+    build_turn,
+    give_hand,
+    give_plant,
+    give_tp,
+    new_game,
+    parsed,
+    power_turn,
+    replied,
+)
 
 
-def _state():
+def _state() -> dict[str, Any]:
     state = new_game(3)
     build_turn(state, "a", ["b", "c"])
     give_plant(state, "a", 13, "Freiburg")
@@ -31,7 +43,7 @@ def test_commands_plant_line_tp_move_upgrade_parse() -> None:
         "cities": ["Freiburg", "Stuttgart", "Würzburg"],
     }
     # without via: the cheapest free route
-    assert GAME.parse(state, "a", "line", ["Freiburg", "Würzburg"])["cities"] == [
+    assert parsed(state, "a", "line", ["Freiburg", "Würzburg"])["cities"] == [
         "Freiburg",
         "Stuttgart",
         "Würzburg",
@@ -54,10 +66,10 @@ def test_commands_plant_line_tp_move_upgrade_parse() -> None:
 
 def test_commands_line_applies_and_is_announced() -> None:
     state = _state()
-    action = GAME.parse(state, "a", "line", ["Freiburg", "Stuttgart"])
+    action = parsed(state, "a", "line", ["Freiburg", "Stuttgart"])
     events = act(state, "a", action)
     text = GAME.describe_event(state, events[0], EnglishTranslator())
-    assert "Freiburg – Stuttgart" in text and "21 E" in text
+    assert text is not None and "Freiburg – Stuttgart" in text and "21 E" in text
 
 
 def test_commands_cost_line_quotes_price_and_income_before_paying() -> None:
@@ -67,7 +79,7 @@ def test_commands_cost_line_quotes_price_and_income_before_paying() -> None:
     assert reply.extra["quote"]["total"] == 33 and reply.extra["quote"]["income2"] == 19
     assert "33 E" in reply.text and "9.5 E" in reply.text
     assert state["players"]["a"]["money"] == 75
-    bad = GAME.parse(state, "a", "cost", ["plant", "13", "Kiel"])
+    bad = replied(state, "a", "cost", ["plant", "13", "Kiel"])
     assert "Not possible" in bad.text
 
 
@@ -82,9 +94,9 @@ def test_commands_power_with_plants_and_cities() -> None:
         "plants": [13],
         "cities": ["Stuttgart"],
     }
-    assert GAME.parse(state, "a", "power", ["none"])["plants"] == []
+    assert parsed(state, "a", "power", ["none"])["plants"] == []
     assert GAME.buttons(state, "a")[0][1] == "/power"
-    income = GAME.parse(state, "a", "income", [])
+    income = replied(state, "a", "income", [])
     assert "5 E" in income.text
 
 
