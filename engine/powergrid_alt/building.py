@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import rules as base
+from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid_alt.graph import alt_map
 from engine.powergrid_alt.queries import (
@@ -40,16 +41,12 @@ MAX_TPS = 3  # ALT-24
 emit = base.emit
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 # ===================================================================== Phase 4: plants
 
 
 def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
     """ALT-13/14/17..19: validate building hand plant `plant` in `city`; return the node."""
-    if not _is_int(plant) or plant not in hand(state, player):
+    if not is_int(plant) or plant not in hand(state, player):
         raise IllegalAction(
             "ALT-8",
             N_("Plant {plant} is not in your hand; your hand: {hand}."),
@@ -125,11 +122,11 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
 
 def upgrade_check(state: State, player: str, old: Any, new: Any) -> None:
     """ALT-20 (ALT-D-7): same type, or fusion replacing any type; pollution still legal."""
-    if not _is_int(old) or old not in built_plants(state, player):
+    if not is_int(old) or old not in built_plants(state, player):
         raise IllegalAction(
             "ALT-20", N_("Plant {plant} is not one of your built plants."), plant=str(old)
         )
-    if not _is_int(new) or new not in hand(state, player):
+    if not is_int(new) or new not in hand(state, player):
         raise IllegalAction("ALT-8", N_("Plant {plant} is not in your hand."), plant=str(new))
     kind_old, kind_new = PLANTS[old].type, PLANTS[new].type
     if kind_new != "fusion" and kind_new != kind_old:
@@ -158,7 +155,7 @@ def upgrade_into(state: State, player: str, action: Action) -> list[int]:
     if not isinstance(named, list):
         raise IllegalAction("syntax", N_("Name the plants that take the tokens by number."))
     for n in named:
-        if not _is_int(n) or n not in mine:
+        if not is_int(n) or n not in mine:
             raise IllegalAction(
                 "ALT-20",
                 N_("Plant {plant} is not another of your built plants."),
@@ -216,7 +213,7 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
     src, dst = action.get("from"), action.get("to")
     mine = built_plants(state, player)
     for n in (src, dst):
-        if not _is_int(n) or n not in mine:
+        if not is_int(n) or n not in mine:
             raise IllegalAction(
                 "ALT-21", N_("Plant {plant} is not one of your built plants."), plant=str(n)
             )
@@ -227,7 +224,7 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
     if (
         not isinstance(tokens, dict)
         or not tokens
-        or any(r not in RESOURCES or not _is_int(c) or c < 1 for r, c in tokens.items())
+        or any(r not in RESOURCES or not is_int(c) or c < 1 for r, c in tokens.items())
     ):
         raise IllegalAction("ALT-21", N_("Say how many tokens of which resource to move."))
     have = state["built"][str(src)]["res"]

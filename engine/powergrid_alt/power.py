@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import N_, IllegalAction
+from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.queries import (
@@ -26,10 +27,6 @@ Event = dict[str, Any]
 
 PENALTY = 5  # ALT-36
 PLANT_CITY_INCOME2 = 10  # ALT-33: 5 E, in half-Elektro
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
 
 
 # ===================================================================== Phase 5: networks
@@ -142,9 +139,9 @@ def hybrid_mix(state: State, plants: list[int], coal: Any, oil: Any) -> dict[int
     One of `coal` and `oil` may be None: it is the rest of the need."""
     hybrids = sorted(n for n in plants if PLANTS[n].type == "hybrid")
     need = sum(PLANTS[n].cost for n in hybrids)
-    coal = need - oil if coal is None and _is_int(oil) else coal
-    oil = need - coal if oil is None and _is_int(coal) else oil
-    if not (_is_int(coal) and _is_int(oil)) or coal < 0 or oil < 0:
+    coal = need - oil if coal is None and is_int(oil) else coal
+    oil = need - coal if oil is None and is_int(coal) else oil
+    if not (is_int(coal) and is_int(oil)) or coal < 0 or oil < 0:
         raise IllegalAction(
             "PG-42", N_("Say how much coal and oil the hybrids burn: coal=n oil=n.")
         )
@@ -204,7 +201,7 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], l
     """Validate a power action; return (plants run, cities powered). An optional hybrid mix
     ("coal", "oil") is checked by `hybrid_mix`."""
     plants = action.get("plants", [])
-    if not isinstance(plants, list) or not all(_is_int(n) for n in plants):
+    if not isinstance(plants, list) or not all(is_int(n) for n in plants):
         raise IllegalAction("ALT-31", N_("List the numbers of the plants to run."))
     mine = built_plants(state, player)
     for n in plants:

@@ -20,6 +20,7 @@ from typing import Any, Final
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid import rules as base
+from engine.powergrid.basics import is_int
 from engine.powergrid.data import RESOURCES
 from engine.powergrid_alt.queries import accepts, built_plants, room_on
 from engine.powergrid_alt.state_types import AltState, Purchase, plain
@@ -39,10 +40,6 @@ def simultaneous(state: State) -> bool:
     return int(state.get("rules_version", 1)) >= 2
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int, int]:
     """Validate a purchase onto one built plant; return (resource, count, plant, price)."""
     resource, count, plant = action.get("resource"), action.get("count", 1), action.get("plant")
@@ -52,7 +49,7 @@ def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int,
             N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
             resource=str(resource),
         )
-    if not _is_int(count) or count < 1:
+    if not is_int(count) or count < 1:
         raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
     mine = built_plants(state, player)
     if not mine:
@@ -69,7 +66,7 @@ def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int,
                 resource=resource,
             )
         plant = fitting[0]
-    if not _is_int(plant) or plant not in mine:
+    if not is_int(plant) or plant not in mine:
         raise IllegalAction(
             "ALT-10", N_("Plant {plant} is not one of your built plants."), plant=str(plant)
         )

@@ -106,10 +106,6 @@ START_MONEY = 75  # ALT-5
 emit = base.emit
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 # ===================================================================== setup (ALT-3..ALT-5a)
 
 
