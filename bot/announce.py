@@ -361,6 +361,9 @@ class AnnounceMixin(TableBase):
         out: list[Outbound] = []
         pending: list[str] = []
         secrets: dict[str, list[str]] = {}  # user key -> the run's private lines, in order
+        # readers whose every private line of the run acknowledges a move of their own
+        key_of = {s.display_name: s.user_key for s in seats}
+        own: dict[str, bool] = {}
         mode = picture_mode(ctx.chat_settings)
         # step i is version first_version + i (one version per step: a human move, each bot's)
         first_version = played.version - len(played.steps) + 1
@@ -370,6 +373,8 @@ class AnnounceMixin(TableBase):
             pending += step.lines
             for user_key, text in step.private:
                 secrets.setdefault(user_key, []).append(text)
+                mine = key_of.get(step.player) == user_key
+                own[user_key] = own.get(user_key, True) and mine
             if not wanted(step, mode):
                 continue
             if pending and not quiet:
@@ -383,7 +388,9 @@ class AnnounceMixin(TableBase):
             pending.append(
                 tr(lang, "A computer player could not move; a human message will let it try again.")
             )
-        # one private message per reader and run, silent: it tells, it asks nothing
+        # one private message per reader and run, silent: it tells, it asks nothing; an
+        # acknowledgement of the reader's own move may be folded into his previous one by the
+        # sender loop (bot/outbox.py), which then edits that message instead of posting
         secrets_out = [
             Outbound(
                 ctx.chat_key,
@@ -391,6 +398,9 @@ class AnnounceMixin(TableBase):
                 private_to=user_key,
                 lang=lang_of.get(user_key),
                 silent=True,
+                fold_of=(
+                    (row.id, first_version, played.version) if quiet and own.get(user_key) else None
+                ),
             )
             for user_key, texts in secrets.items()
         ]

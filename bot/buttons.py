@@ -34,16 +34,18 @@ def public_mark(game: Game, state: State) -> str:
     return MARK + hashlib.blake2s(seen.encode(), digest_size=3).hexdigest()
 
 
-def unseen(game: Game, before: State, played: Played) -> bool:
+def unseen(game: Game, before_json: str, played: Played) -> bool:
     """Whether a run of moves changed nothing the table sees: no public line and no picture
     event in any step, no bot failure, the game not over, the same players to act and the
     same public view (a standing order that has not acted yet, PG-O). Such a run posts
-    nothing to the group (its owner still gets his private lines)."""
+    nothing to the group (its owner still gets his private lines). The state before the run
+    (`before_json`) is loaded only when the cheap checks leave the question open (issue 23)."""
     if played.error or any(step.lines or step.picture_events for step in played.steps):
         return False
     after = played.state
     if game.is_over(after):
         return False
+    before: State = json.loads(before_json)
     return list(game.current_players(before)) == list(game.current_players(after)) and (
         game.view(before, None) == game.view(after, None)
     )

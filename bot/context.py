@@ -25,6 +25,7 @@ from bot.store import (
     GameRow,
     LogEntry,
     SeatRow,
+    UserRow,
 )
 from engine import registry
 from engine.core.protocol import Action, Event, Game, State
@@ -115,6 +116,12 @@ class Ctx:
     # The chat's own language (or the table's default): what group posts are written in and
     # the fallback for other players; `lang` is the sender's own.
     chat_lang: str | None = None
+    # The seated users' and the sender's rows, read with the message (`_langs_of` asks the
+    # store only for the others).
+    users: dict[str, UserRow] = field(default_factory=dict)
+    # Whether a vote against the sender stands in the open game, read with the message (None:
+    # not read; bot/reminders.py asks the store then).
+    voted: bool | None = None
 
     @property
     def chat_key(self) -> str:
@@ -198,6 +205,7 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     status_lines=out.status_lines,
                     status_reset=out.status_reset,
                     reply_status=out.reply_status,
+                    fold_of=out.fold_of,
                     unpin=out.unpin and last,
                 )
             )

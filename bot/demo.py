@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.cards.ending import end_of_game
-from bot.i18n import normalize, tr, translator
+from bot.i18n import normalize, tr, translator, trn
 from bot.messages import Inbound, Outbound
+from bot.placeholders import choice_label
 from bot.table import default_bot_kind, open_table
+from engine.core import N_
 
 CHAT_KEY = "local:demo"
 HOST = "local:demo-host"
@@ -73,7 +75,8 @@ async def run_demo(
 
     try:
         if game_id not in table.games:
-            print(f"unknown game {game_id!r}; games: {', '.join(table.games)}", file=dst)
+            message = N_("Unknown game {game}; games: {games}")
+            print(tr(lang, message, game=repr(game_id), games=", ".join(table.games)), file=dst)
             return 2
         if await table.store.open_game(CHAT_KEY) is not None:
             await say("/abort confirm")
@@ -100,17 +103,26 @@ async def run_demo(
                         name = f"{pictures:03d}-{_slug(reply.text)}{suffix}.png"
                         (folder / name).write_bytes(png)
         if row is None or row.status != "over" or row.state_json is None:
-            last = replies[-1].text if replies else "no reply"
-            print(f"the game did not end: {last}", file=dst)
+            last = replies[-1].text if replies else tr(lang, N_("no reply"))
+            print(tr(lang, N_("The game did not end: {last}"), last=last), file=dst)
             return 1
         game = table.games[row.game_id]
         ranking = game.result(json.loads(row.state_json))
         moves = len(await table.store.actions(row.id))
-        print(
-            f"{tr(lang, game.name)}: {players} {bot_kind} bots, seed {seed}, {moves} moves, "
-            f"{pictures} pictures in {folder}",
-            file=dst,
+        summary = tr(
+            lang,
+            # TRANSLATORS: `boardchat demo`'s summary, e.g. "Power Grid: 3 × heuristic bot,
+            # seed 1, 212 moves, 40 pictures in demo-out".
+            N_("{game}: {players} × {kind}, seed {seed}, {moves}, {pictures} in {folder}"),
+            game=tr(lang, game.name),
+            players=players,
+            kind=tr(lang, choice_label(bot_kind)),
+            seed=seed,
+            moves=trn(lang, "{n} move", "{n} moves", moves),
+            pictures=trn(lang, "{n} picture", "{n} pictures", pictures),
+            folder=folder,
         )
+        print(summary, file=dst)
         for place, group in enumerate(ranking, start=1):
             print(f"{place}. {', '.join(group)}", file=dst)
         seats = await table.store.seats(row.id)
@@ -132,12 +144,11 @@ async def run_demo(
             (folder / name).write_bytes(data)
         if ending.mp4 is not None:
             (folder / "replay.mp4").write_bytes(ending.mp4)
-        print(
-            f"end of game: card.png, charts.png, replay.webp, replay.gif"
-            f"{', replay.mp4' if ending.mp4 is not None else ''} "
-            f"({ending.frames} frames) in {folder}",
-            file=dst,
-        )
+        files = "card.png, charts.png, replay.webp, replay.gif"
+        files += ", replay.mp4" if ending.mp4 is not None else ""
+        frames = trn(lang, "{n} frame", "{n} frames", ending.frames)
+        message = N_("End of the game: {files} ({frames}) in {folder}")
+        print(tr(lang, message, files=files, frames=frames, folder=folder), file=dst)
         return 0
     finally:
         await table.close()

@@ -14,7 +14,7 @@ from bot import logtext, rulebook
 from bot.announce import AnnounceMixin
 from bot.chatnames import chat_labels
 from bot.context import Ctx
-from bot.deadlines import ChatSettings
+from bot.deadlines import ChatSettings, human_duration
 from bot.grammar import (
     CommandLine,
     placeholder,
@@ -144,11 +144,12 @@ class InfoMixin(AnnounceMixin):
     def _left(self, ctx: Ctx, seconds: float) -> str:
         if seconds <= 0:
             return self._t(ctx, "passed")
-        minutes = int(seconds // 60)
-        hours, minutes = divmod(minutes, 60)
-        if hours:
-            return self._t(ctx, "in {h} h {m} min", h=hours, m=minutes)
-        return self._t(ctx, "in {m} min", m=minutes)
+        # the reader's words for the time left (Babel's units and plural forms, issue 18):
+        # "in 23 hours", "ещё 23 часа", "jeszcze 23 godziny", "還有 23 小時"
+        minutes = max(1, int(seconds // 60))
+        # TRANSLATORS: the time left before a deadline; {duration} is in the nominative case
+        # ("23 hours 2 minutes", "1 minute"), so phrase it to fit ("ещё 1 минута").
+        return self._t(ctx, "in {duration}", duration=human_duration(minutes * 60, ctx.lang))
 
     async def _cmd_board(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         # The picture is a group post in the chat's language (or, asked privately, the

@@ -27,7 +27,8 @@ from bot.store import (
     GameRow,
     Outcome,
 )
-from engine.core import IllegalAction, canonical_json
+from bot.store_load import Loaded
+from engine.core import N_, IllegalAction, canonical_json
 
 log = logging.getLogger(__name__)
 
@@ -39,10 +40,10 @@ class LobbyMixin(MovesMixin):
         super().__init__(*args, **kwargs)
         self.chat_namer = ChatNamer(self.store)
 
-    async def _pick_lang(self, ctx: Ctx) -> None:
+    async def _pick_lang(self, ctx: Ctx, loaded: Loaded | None = None) -> None:
         """The sender's language (TableBase); and the chat's title and link, kept up to date
         from what the platform says (bot/chatnames.py)."""
-        await super()._pick_lang(ctx)
+        await super()._pick_lang(ctx, loaded)
         await self.chat_namer.note(ctx.inbound)
 
     async def open_games(self, chat_keys: Sequence[str]) -> dict[str, str]:
@@ -279,7 +280,9 @@ class LobbyMixin(MovesMixin):
         outcome, name = await self.store.add_seat(
             row.id,
             user_key,
-            "Bot",
+            # TRANSLATORS: a computer player's name at the table ("Bot", "Bot 2", ...), in the
+            # chat's language; one short word.
+            tr(ctx.post_lang, N_("Bot")),
             max_players=game.max_players,
             is_bot=True,
             bot_kind=kind,

@@ -85,6 +85,11 @@ class Outbound:
     status_reset: bool = False
     # Post as a reply to this game's status message (a prompt: replies gather under it).
     reply_status: int | None = None
+    # A private acknowledgement of its reader's own run of moves: (game id, the run's first
+    # version, its last). The sender loop folds it into the reader's previous private message
+    # when that one acknowledged his moves of the same game just before (no other move came
+    # between) and nothing else reached him since (bot/outbox.py, issue 17).
+    fold_of: tuple[int, int, int] | None = None
     # Filled in by the sender loop at delivery time: the platform's id of the message this
     # one edits (`edit_of`) or replies to (`reply_to`), and whether to pin it once posted.
     edit_of: str | None = None

@@ -1,5 +1,9 @@
 """The move pipeline: load once -> turn check -> parse -> apply -> bot moves -> messages ->
-one transaction (log, state, reminder, outbox rows). Also game commands sent privately."""
+one transaction (log, state, reminder, outbox rows). Also game commands sent privately.
+
+Two store calls per move (issue 23; bench/move_calls.py counts them): `load_message` with the
+message (`_load`: chat, sender, game, seats, their users) and `commit_moves`. The worker pool
+is entered only when a bot or a forced move plays (`_chain_starts`)."""
 
 from __future__ import annotations
 
@@ -61,11 +65,9 @@ class MovesMixin(EndingMixin):
         at that version: the scheduler's default moves never land on a later turn."""
         ctx = Ctx(inbound, resolve_lang(None, inbound.lang, self.default_lang))
         try:
-            await self._pick_lang(ctx)
-            ctx.game = await self.store.open_game(inbound.chat_key)
+            await self._load(ctx)  # one store call: chat, user, game, seats, their users
             if ctx.game is None or ctx.game.status != "active":
                 return self._no_game(ctx)
-            ctx.seats = await self.store.seats(ctx.game.id)
             seat = ctx.seat()
             if seat is None:
                 return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
@@ -237,10 +239,12 @@ class MovesMixin(EndingMixin):
                     return []
                 state: State = json.loads(fresh.state_json)
                 current = list(game.current_players(state))
-                # Games with standing orders accept some actions off turn (`game.anytime`).
+                # Games with standing orders accept some actions off turn (`game.anytime`),
+                # given by the commands they declare: any other is refused before the parse.
                 standing = game.capabilities.standing_orders
                 off_turn = spec is not None and spec.kind == "move" and player not in current
-                if off_turn and not standing:
+                declared = game.capabilities.off_turn_commands
+                if off_turn and not (standing and (not declared or line.name in declared)):
                     return self._not_your_turn(ctx, current)
                 try:
                     if ready is not None:
@@ -279,7 +283,7 @@ class MovesMixin(EndingMixin):
                 outs = await self._announce(
                     ctx, replace(row, version=played.version), ctx.seats, played
                 )
-                if unseen(game, json.loads(fresh.state_json), played):  # issue 20, PG-O
+                if unseen(game, fresh.state_json, played):  # issue 20, PG-O
                     outs = [o for o in outs if o.private_to is not None or o.sender_only]
                     if ctx.reply_key is not None:  # sent privately: say where it went
                         outs += self._refuse(ctx, self._done_unseen(ctx, game, row.id))
@@ -435,10 +439,32 @@ class MovesMixin(EndingMixin):
         """While a bot seat must act, or a human one has nothing to decide (a forced pass),
         play it (in the worker pool, off the event loop); the moves are committed by the
         caller, with the move that started the chain."""
-        forced = self._game_of(row).capabilities.forced_moves
+        game = self._game_of(row)
+        forced = game.capabilities.forced_moves
         if not forced and not any(s.is_bot for s in seats):
             return Played([], state, state_json, version)
+        if not self._chain_starts(game, state, seats, forced):
+            return Played([], state, state_json, version)  # no hand-off to the pool (issue 23)
         return await cpu(self._bot_chain, row, seats, state, state_json, version, lang, langs or {})
+
+    @staticmethod
+    def _chain_starts(game: Game, state: State, seats: list[SeatRow], forced: bool) -> bool:
+        """Whether `_bot_chain` would play anything: a bot seat must act, or a human has a
+        forced move (`forced_action` only reads the state). Most moves end here, on the
+        loop, without the worker pool's hand-off."""
+        if game.is_over(state):
+            return False
+        current = game.current_players(state)
+        bots = {s.display_name for s in seats if s.is_bot}
+        if any(p in bots for p in current):
+            return True
+        humans = {s.display_name for s in seats if not s.is_bot}
+        try:
+            return forced and any(
+                game.forced_action(state, p) is not None for p in current if p in humans
+            )
+        except Exception:
+            return True  # the chain logs the failure and asks the player instead
 
     def _bot_chain(
         self,

@@ -24,6 +24,15 @@ the bot may pin) and its id recorded for the next edit. Of several edits of one 
 a chat, only the last is delivered. A row with `reply_status` is posted as a reply to its game's
 status message (prompts gather under it rather than stack up).
 
+A private row with `fold_of` (a player's acknowledgement of his own moves: "Standing order
+saved.", "You plan to buy 3 oil ...") is folded into the reader's previous private message
+when that one acknowledged his moves of the same game just before (the game's versions follow
+on: nobody moved between), was delivered by this loop less than `FOLD_WINDOW` ago, and nothing
+else was sent to the reader since: that message is edited to carry the new line below the old
+ones instead of a new message (on platforms that edit private messages, `FOLD_PLATFORMS`).
+Anything else private to the reader (a reminder, a picture, a result of others' moves) ends the
+run, as do another player's move and a restart (the loop's memory); the next one is posted.
+
 The clock and the sleep are injected, so tests run minutes of flood control in virtual time.
 """
 
@@ -38,8 +47,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.grammar import MAX_TEXT
 from bot.messages import Button, Outbound
-from bot.quiet import STATUS_LINES, status_text
+from bot.quiet import FOLD_PLATFORMS, FOLD_WINDOW, STATUS_LINES, status_text
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem, OutRow
 
 if TYPE_CHECKING:
@@ -58,6 +68,8 @@ MAX_BACKOFF = 300.0
 # Look at the outbox at least this often even without a wake-up (another process may write).
 IDLE_POLL = 30.0
 CONCURRENT_CHATS = 16
+# Readers whose last private message the loop remembers (for folding acknowledgements).
+FOLD_MEMORY = 10_000
 
 
 class RetryLater(Exception):
@@ -149,6 +161,8 @@ def body_of(out: Outbound) -> dict[str, Any]:
             body["unpin"] = True
     if out.reply_status is not None:
         body["reply_status"] = out.reply_status
+    if out.fold_of is not None:
+        body["fold_of"] = list(out.fold_of)
     return body
 
 
@@ -195,11 +209,18 @@ def outbound_of(item: OutboxItem) -> Outbound:
         status_reset=bool(body.get("status_reset", False)),
         unpin=bool(body.get("unpin", False)),
         reply_status=_int_or_none(body.get("reply_status")),
+        fold_of=_fold_of(body.get("fold_of")),
     )
 
 
 def _int_or_none(value: Any) -> int | None:
     return int(value) if isinstance(value, int | str) and str(value).lstrip("-").isdigit() else None
+
+
+def _fold_of(value: Any) -> tuple[int, int, int] | None:
+    if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
+        return (value[0], value[1], value[2])
+    return None
 
 
 def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
@@ -251,6 +272,10 @@ class OutboxSender:
         self.sleep: Sleep = sleep or asyncio.sleep
         # kind -> how a row of that kind becomes a message (see `prepare`); set by the table.
         self.preparers: dict[str, Prepare] = {}
+        # user key -> the last private message delivered to them: ((game id, last version) of
+        # the moves it acknowledges, None for anything else; its id; its text; when) — what
+        # a fold may extend.
+        self._last_dm: dict[str, tuple[tuple[int, int] | None, str, str, float]] = {}
         self._limit = asyncio.Semaphore(concurrency)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -357,12 +382,18 @@ class OutboxSender:
 
     async def _dm_closed(self, item: OutboxItem, refused: DmClosed) -> None:
         """A refused DM: remembered, the row failed, and one public mention (until the user
-        interacts again, which is once per turn of theirs) instead of one per message."""
-        user = item.audience
+        interacts again, which is once per turn of theirs) instead of one per message. The row
+        is failed last, so a row no longer pending means its fallback is out too, and a crash
+        before that retries the row rather than losing the mention."""
         self.failed += 1
-        await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
-        if user in self.dm_closed:
-            return
+        try:
+            if item.audience not in self.dm_closed:
+                await self._first_refusal(item, refused)
+        finally:
+            await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
+
+    async def _first_refusal(self, item: OutboxItem, refused: DmClosed) -> None:
+        user = item.audience
         self.dm_closed.add(user)
         if self.dm_memory is not None:
             self._dm_read.add(user)
@@ -435,12 +466,65 @@ class OutboxSender:
             out.reply_to = known.message_id if known is not None else None
         if item.kind == "edit" and out.status_of is not None:
             return await self._status(out)
+        if out.private_to is not None:
+            folded = await self._fold(out)
+            if folded is not None:
+                return folded
+            self._last_dm.pop(out.private_to, None)  # whatever happens, the run ends here
         try:
-            return await self.deliver(out)
+            message_id = await self.deliver(out)
         except MessageGone as gone:  # a reply whose status message went: post it plainly
             if out.reply_to is None:
                 raise Undeliverable(str(gone) or "message gone") from gone
-            return await self.deliver(replace(out, reply_to=None))
+            message_id = await self.deliver(replace(out, reply_to=None))
+        if out.private_to is not None:
+            self._seen_dm(out, message_id)
+        return message_id
+
+    def _foldable(self, out: Outbound) -> bool:
+        return (
+            out.fold_of is not None
+            and out.private_to is not None
+            and self.platform in FOLD_PLATFORMS
+            and out.png is None
+            and not out.album
+            and not out.buttons
+        )
+
+    async def _fold(self, out: Outbound) -> str | None:
+        """An acknowledgement folded into the reader's previous private message (an edit of
+        it), when it may be (see the module's doc); None: post it as a message of its own."""
+        assert out.private_to is not None
+        last = self._last_dm.get(out.private_to)
+        fold = out.fold_of
+        if not self._foldable(out) or fold is None or last is None:
+            return None
+        if last[0] != (fold[0], fold[1] - 1):
+            return None  # another game's, or someone moved between: a message of its own
+        if self.clock() - last[3] > FOLD_WINDOW:
+            return None
+        joined = f"{last[2]}\n{out.text}"
+        if len(joined) > MAX_TEXT:
+            return None
+        try:
+            message_id = await self.deliver(replace(out, text=joined, edit_of=last[1]))
+        except MessageGone:
+            return None
+        if message_id is not None:
+            self._last_dm[out.private_to] = ((fold[0], fold[2]), message_id, joined, self.clock())
+        return message_id
+
+    def _seen_dm(self, out: Outbound, message_id: str | None) -> None:
+        """Remember the reader's last private message (what a later acknowledgement may fold
+        into: only an acknowledgement itself)."""
+        assert out.private_to is not None
+        if message_id is None:
+            return
+        fold = out.fold_of if self._foldable(out) else None
+        moves = (fold[0], fold[2]) if fold is not None else None
+        self._last_dm[out.private_to] = (moves, message_id, out.text, self.clock())
+        while len(self._last_dm) > FOLD_MEMORY:
+            self._last_dm.pop(next(iter(self._last_dm)))
 
     async def _one(self, item: OutboxItem) -> bool:
         """Deliver one row; False when the chat must wait before its next row."""

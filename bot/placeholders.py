@@ -71,3 +71,73 @@ PLACEHOLDERS: dict[str, str] = {
     "what": N_("<what>"),
     "when": N_("<when>"),
 }
+
+
+# TRANSLATORS: the description of a command's argument in the menus (Discord's option
+# descriptions), used for an argument whose command declares none; at most 100 characters.
+ARG_HELP: dict[str, str] = {
+    "building": N_("the building's cell"),
+    "cancel": N_("cancel the order"),
+    "cell": N_("the cell"),
+    "confirm": N_("confirm that you mean it"),
+    "count": N_("how many"),
+    "developer": N_("the developer's cell"),
+    "fakes": N_("the cells of the fake tokens"),
+    "from": N_("where from"),
+    "kind": N_("what to build"),
+    "laboratory": N_("the laboratory's cell"),
+    "mine": N_("the mine's cell"),
+    "mode": N_("when to use it"),
+    "on": N_("on or off"),
+    "phase": N_("the phase's number"),
+    "player": N_("the player's name"),
+    "position": N_("your place: first, last or unchanged"),
+    "real": N_("the real mine's cell"),
+    "recipes": N_("the recipes, most wanted first"),
+    "resource": N_("the resource"),
+    "switch": N_("on or off"),
+    "targets": N_("the targets, as you would type them"),
+    "tech": N_("the technology"),
+    "to": N_("where to"),
+    "transmitter": N_("the transmitter's cell"),
+    "what": N_("what to vote on"),
+}
+
+# TRANSLATORS: the label of a value offered in a menu (Discord's choices) in place of the word
+# itself; the word typed stays the English one, so translate the meaning; short.
+CHOICE_LABELS: dict[str, str] = {
+    "auto": N_("automatically, when it first acts"),
+    "cancel": N_("cancel"),
+    "confirm": N_("confirm"),
+    "economic": N_("economic bot"),
+    # TRANSLATORS: the languages offered by /lang: the name in your language, then in its own.
+    "en": N_("English"),
+    "pl": N_("Polish (polski)"),
+    "ru": N_("Russian (русский)"),
+    "zh-hant": N_("Traditional Chinese (繁體中文)"),
+    "first": N_("first"),
+    "greedy": N_("greedy bot"),
+    "heuristic": N_("heuristic bot"),
+    "last": N_("last"),
+    "no": N_("no"),
+    "none": N_("none"),
+    "now": N_("now"),
+    "random": N_("random bot"),
+    "replace": N_("replace a silent player with a bot"),
+    "rush": N_("rushing bot"),
+    "strong": N_("strong bot"),
+    "unchanged": N_("unchanged"),
+    "yes": N_("yes"),
+}
+
+
+def arg_help(name: str, declared: str) -> str:
+    """An argument's menu description: the one its command declares, else ARG_HELP's for its
+    name, else the name itself."""
+    return declared or ARG_HELP.get(name, name)
+
+
+def choice_label(value: str) -> str:
+    """The catalog message labelling a choice `value` in a menu (the value itself when it is a
+    code such as "NE" or "AB" that reads the same in every language)."""
+    return CHOICE_LABELS.get(value, value)

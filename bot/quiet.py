@@ -34,6 +34,11 @@ PHASE_CACHE = 4096
 EPHEMERAL_PLATFORMS = ("discord",)
 # Event lines the live status message shows (the current phase's latest; /log has them all).
 STATUS_LINES = 8
+# A player's acknowledgements of his own moves that follow each other within this many seconds
+# (with nothing else sent to him between) are one private message, edited (bot/outbox.py).
+FOLD_WINDOW = 15 * 60.0
+# Platforms whose private messages the bot edits (Discord DMs are sent, never edited, there).
+FOLD_PLATFORMS = ("telegram",)
 # Discord's limit; Telegram allows 4096 (bot/grammar.py MAX_TEXT).
 STATUS_LIMIT = 2000
 

@@ -130,7 +130,12 @@ class Reminders(MeCommands):
         seat = ctx.seat()
         if row is None or row.status != "active" or seat is None:
             return
-        if await self.store.votes_against(row.id, seat.user_key):
+        voted = (
+            ctx.voted
+            if ctx.voted is not None
+            else await self.store.votes_against(row.id, seat.user_key)
+        )
+        if voted:
             await self.store.clear_votes(row.id, seat.user_key)
         if not seat.is_bot:
             return

@@ -26,6 +26,7 @@ import aiosqlite
 from bot import store_chats, store_outbox, store_plans
 from bot.store_base import Clock, fetch, rollback
 from bot.store_chats import ChatNamesMixin
+from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
 from bot.store_records import FinishedGame, RecordsMixin
@@ -452,6 +453,20 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
             )
 
     # ------------------------------------------------------------------ games
+    async def load_message(
+        self, chat_key: str, user_key: str, inbound: tuple[str, str] | None = None
+    ) -> Loaded:
+        """An inbound message's reads in one hand-off (bot/store_load.py)."""
+        con = self._r._conn  # aiosqlite's connection, used in its own thread
+        raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)
+        seats = [_seat(r) for r in raw.seats]
+        users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
+        users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
+        chat = ChatRow(chat_key, raw.chat[0], json.loads(raw.chat[1])) if raw.chat else None
+        chat = chat or ChatRow(chat_key, None, {})
+        game = _game(raw.game) if raw.game else None
+        return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted)
+
     async def open_game(self, chat_key: str) -> GameRow | None:
         """The chat's lobby or running game, if any."""
         row = await self._one(

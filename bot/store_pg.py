@@ -45,6 +45,7 @@ from bot.store import (
     unique_name,
 )
 from bot.store_chats import ChatName
+from bot.store_load import Loaded
 from bot.store_outbox import OutRow
 from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_outbox
 from bot.store_pg_schema import MIGRATIONS, migrate
@@ -68,6 +69,25 @@ class _Abort(Exception):
         self.outcome = outcome
 
 
+# `load_message`: seen?, the chat, the sender, the open game (its id again last) and its seats
+# with their users' language ([seat, user_key, name, is_bot, bot_kind, lang, user lang, dm_ok,
+# user known]), a vote against the sender — one round trip.
+_LOAD_SQL = f"""
+SELECT
+    EXISTS (SELECT 1 FROM inbound WHERE platform = $3 AND update_id = $4),
+    c.lang, c.settings_json, u.lang, u.dm_ok, u.user_key IS NOT NULL,
+    {", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))}, g.id,
+    (SELECT json_agg(json_build_array(s.seat, s.user_key, s.display_name, s.is_bot,
+            s.bot_kind, s.lang, su.lang, su.dm_ok, su.user_key IS NOT NULL) ORDER BY s.seat)
+        FROM seats s LEFT JOIN users su ON su.user_key = s.user_key WHERE s.game_id = g.id),
+    EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = $2)
+FROM (VALUES (1)) AS one (x)
+LEFT JOIN chats c ON c.chat_key = $1
+LEFT JOIN users u ON u.user_key = $2
+LEFT JOIN games g ON g.chat_key = $1 AND g.status IN ('lobby', 'active')
+"""
+
+
 def _game(r: Any) -> GameRow:
     return GameRow(
         id=r[0],
@@ -89,6 +109,15 @@ async def _init_connection(con: asyncpg.Connection) -> None:
     await con.execute("SET lock_timeout = '30s'")
 
 
+async def _reset_connection(con: asyncpg.Connection) -> None:
+    """A connection back in the pool. asyncpg has already rolled back a transaction left
+    open; its default reset query (unlock all, close cursors, unlisten, reset settings) would
+    cost a round trip on every release, twice per move (issue 23), and is not needed here:
+    pooled connections never LISTEN (`listen_wake` has its own), hold no cursor outside a
+    transaction, change no setting after `_init_connection` (which RESET ALL would undo), and
+    `game_lock` releases its advisory lock itself or closes the connection."""
+
+
 class PgStore(PgOutbox, PgTimed):
     """The database on PostgreSQL. `await PgStore.open(url)`; `await store.close()`."""
 
@@ -103,7 +132,11 @@ class PgStore(PgOutbox, PgTimed):
         cls, url: str, clock: Clock | None = None, *, min_size: int = 2, max_size: int = 10
     ) -> PgStore:
         pool = await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, init=_init_connection
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            init=_init_connection,
+            reset=_reset_connection,
         )
         try:
             async with pool.acquire() as con:
@@ -136,13 +169,21 @@ class PgStore(PgOutbox, PgTimed):
         if lock is None:
             lock = self._locks[pk] = asyncio.Lock()
         async with lock, self._pool.acquire() as con:
-            await con.execute("SELECT pg_advisory_lock($1, $2)", _GAME_LOCK_NS, pk)
+            try:
+                await con.execute("SELECT pg_advisory_lock($1, $2)", _GAME_LOCK_NS, pk)
+            except BaseException:
+                con.terminate()  # cancelled: the lock may be held, and only a closed session
+                raise  # surely lets it go (the pool's reset does not, `_reset_connection`)
             try:
                 with self._holding(con):
                     yield
             finally:
                 if not con.is_closed():
-                    await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
+                    try:
+                        await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
+                    except BaseException:
+                        con.terminate()
+                        raise
 
     # ------------------------------------------------------------------ wake-ups
     async def listen_wake(self, callback: Callable[[], None]) -> None:
@@ -272,6 +313,29 @@ class PgStore(PgOutbox, PgTimed):
         )
 
     # ------------------------------------------------------------------ games
+    async def load_message(
+        self, chat_key: str, user_key: str, inbound: tuple[str, str] | None = None
+    ) -> Loaded:
+        """An inbound message's reads in one query (bot/store_load.py): the seats and their
+        users come as one JSON array."""
+        row = tuple(await self._one(_LOAD_SQL, chat_key, user_key, *(inbound or (None, None))))
+        listed = json.loads(row[18]) if row[18] else []
+        seats = [SeatRow(row[17], s[0], s[1], s[2], s[3], s[4], s[5]) for s in listed]
+        users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
+        users.update({s[1]: UserRow(s[1], s[6], bool(s[7])) for s in listed if s[8]})
+        if row[5]:
+            users[user_key] = UserRow(user_key, row[3], bool(row[4]))
+        chat = ChatRow(chat_key, row[1], json.loads(row[2])) if row[2] is not None else None
+        return Loaded(
+            bool(row[0]),
+            chat or ChatRow(chat_key, None, {}),
+            users[user_key],
+            _game(row[6:17]) if row[17] is not None else None,
+            seats,
+            users,
+            bool(row[19]),
+        )
+
     async def open_game(self, chat_key: str) -> GameRow | None:
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = $1 "

@@ -25,6 +25,7 @@ from bot.store import (
     UserRow,
 )
 from bot.store_chats import ChatName
+from bot.store_load import Loaded
 from bot.store_outbox import OutboxItem, OutRow, StatusMessage
 from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
 from bot.store_records import FinishedGame
@@ -79,6 +80,10 @@ class Store(MessageStore, Protocol):
     async def chat(self, chat_key: str) -> ChatRow: ...
 
     async def chat_names(self, chat_keys: Sequence[str]) -> dict[str, ChatName]: ...
+
+    async def load_message(
+        self, chat_key: str, user_key: str, inbound: tuple[str, str] | None = None
+    ) -> Loaded: ...
 
     async def claim_digest(
         self, seen: DigestRow, next_at: float, outbox: Sequence[OutRow] = ()

@@ -165,13 +165,9 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
     # ================================================================== routing
     async def _handle(self, ctx: Ctx) -> list[Outbound]:
         ib = ctx.inbound
-        if ib.update_id is not None and await self.store.seen(ib.platform, ib.update_id):
+        if await self._load(ctx, dedup=True):  # one store call: seen?, chat, user, game, seats
             ctx.claimed = True
             return []
-        await self._pick_lang(ctx)
-        ctx.game = await self.store.open_game(ib.chat_key)
-        if ctx.game is not None:
-            ctx.seats = await self.store.seats(ctx.game.id)
 
         text = ib.text
         pressed = await press_in_private(self, ctx, ib.payload) if ib.is_private else None

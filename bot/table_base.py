@@ -34,6 +34,7 @@ from bot.store import (
     OutRow,
     SeatRow,
 )
+from bot.store_load import Loaded
 from bot.store_protocol import Store
 from engine.core import Reply
 from engine.core.protocol import Action, Game, State
@@ -234,21 +235,38 @@ class TableBase:
         kw.setdefault("silent", True)
         return [Outbound(ctx.reply_key or ctx.chat_key, text, sender_only=True, **kw)]
 
-    async def _pick_lang(self, ctx: Ctx) -> None:
-        """The sender's language: their own /lang, else their platform's, else the chat's
-        (or the table's default). Reads the chat's settings on the way."""
+    async def _load(self, ctx: Ctx, dedup: bool = False) -> bool:
+        """What the message needs from the store, in one call (bot/store_load.py): the chat's
+        settings and the sender's language (`_pick_lang`), the chat's open game, its seats and
+        their users. With `dedup`, True (and nothing else set) when the update was seen."""
         ib = ctx.inbound
-        chat = await self.store.chat(ib.chat_key)
+        key = (ib.platform, ib.update_id) if dedup and ib.update_id is not None else None
+        got = await self.store.load_message(ib.chat_key, ib.user_key, key)
+        if got.seen:
+            return True
+        await self._pick_lang(ctx, got)
+        ctx.game, ctx.seats, ctx.users = got.game, got.seats, dict(got.users)
+        ctx.voted = got.voted
+        return False
+
+    async def _pick_lang(self, ctx: Ctx, loaded: Loaded | None = None) -> None:
+        """The sender's language: their own /lang, else their platform's, else the chat's
+        (or the table's default). Reads the chat's settings on the way (unless `loaded`)."""
+        ib = ctx.inbound
+        chat = loaded.chat if loaded is not None else await self.store.chat(ib.chat_key)
         ctx.chat_settings = chat.settings
         ctx.chat_lang = chat.lang or self.default_lang
-        user = await self.store.user(ib.user_key)
+        user = loaded.user if loaded is not None else await self.store.user(ib.user_key)
         ctx.lang = resolve_lang(user.lang, ib.lang, ctx.chat_lang)
 
     async def _langs_of(self, ctx: Ctx, seats: Sequence[SeatRow]) -> dict[str, str]:
         """Each human seat's language (display name -> catalog name), for private lines."""
         langs: dict[str, str] = {}
         others = [s for s in seats if not s.is_bot and s.user_key != ctx.inbound.user_key]
-        users = await self.store.users([s.user_key for s in others]) if others else {}
+        missing = [s.user_key for s in others if s.user_key not in ctx.users]
+        if missing:  # the seats read with the message came with their users
+            ctx.users.update(await self.store.users(missing))
+        users = ctx.users
         for seat in seats:
             if seat.is_bot:
                 continue

@@ -249,10 +249,11 @@ def _same(path: Path, content: bytes) -> bool:
 
 
 def _strip_dates(po: bytes) -> bytes:
+    """The header lines that say when and by which Babel, not what: ignored when comparing."""
     return b"\n".join(
         line
         for line in po.splitlines()
-        if not line.startswith((b'"POT-Creation-Date:', b'"PO-Revision-Date:'))
+        if not line.startswith((b'"POT-Creation-Date:', b'"PO-Revision-Date:', b'"Generated-By:'))
     )
 
 

@@ -10,16 +10,18 @@ A command rebuilds the chat text ("/bid 13 20") and hands it to the table as an 
 characters, the board as a PNG attachment, buttons as persistent components).
 
 Interactions must be acknowledged within three seconds, so every command and button press is
-deferred first and answered afterwards. Private answers (errors, a player's own information,
-toasts) are ephemeral. Buttons carry the table's payload in their custom id
-("bc:<payload>") and are dispatched by a `DynamicItem`, so they keep working after a restart.
-One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_id>".
+kept in the table's inbox, deferred, and answered afterwards; one kept before a crash is
+handled at the next start (bot/platforms/discord_inbox.py). Private answers (errors, a
+player's own information, toasts) are ephemeral. Buttons carry the table's payload in their
+custom id ("bc:<payload>") and are dispatched by a `DynamicItem`, so they keep working after
+a restart. One table per channel or thread: chat key "dc:<channel_id>", user key "dc:<user_id>".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,6 +72,19 @@ from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     split_text,
     user_key,
 )
+from bot.platforms.discord_inbox import (
+    BUTTON,
+    COMMAND,
+    Clock,
+    Received,
+    display_name,
+    handle_leftovers,
+    inbound_of,
+    keeping,
+    received,
+    stop_handling,
+    taken,
+)
 from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     Piece,
     TableButton,
@@ -97,6 +112,8 @@ log = logging.getLogger(__name__)
 # private (ephemeral "thinking…"); a slower one is deferred first, by the command's kind.
 DEFER_AFTER = 1.5
 SETTINGS_COMMAND = "settings"
+# On shutdown, interactions still in hand after this long are left (they are in the inbox).
+STOP_GRACE = 1.0
 # Where the global commands are offered when each server has its own set: DMs only.
 DM_ONLY = app_commands.AppCommandContext(guild=False, dm_channel=True, private_channel=False)
 
@@ -111,62 +128,34 @@ def guild_settings_key(guild_id: int) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _is_admin(interaction: discord.Interaction) -> bool:
-    if interaction.guild_id is None:
-        return True  # a DM: the user is the whole chat
-    perms = interaction.permissions
-    return bool(perms.administrator or perms.manage_guild)
-
-
-def _display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
-
-
 class DiscordAdapter:
     """Turns interactions into Inbounds, and the table's Outbounds into Discord messages."""
 
-    def __init__(self, client: discord.Client, table: TableService) -> None:
+    def __init__(
+        self, client: discord.Client, table: TableService, clock: Clock | None = None
+    ) -> None:
         self.client = client
         self.table = table
+        self.clock: Clock = clock or time.time  # when interactions arrive (their tokens' life)
         # The channels (and threads) of each server that used the bot since the start: where
         # its tables may be (`BoardchatClient.games_changed`).
         self.channels: dict[int, set[int]] = {}
+        self.in_hand: set[asyncio.Task[Any]] = set()  # handling an interaction (shutdown)
 
     # ---- inbound ----
 
-    def inbound(
-        self,
-        interaction: discord.Interaction,
-        *,
-        text: str | None = None,
-        payload: str | None = None,
-        chat: str | None = None,
-        place: Any = None,
-    ) -> Inbound:
-        place = place or interaction.channel  # the thread a game was just opened in, or here
-        if interaction.guild_id is not None:
-            seen = self.channels.setdefault(interaction.guild_id, set())
-            seen.update(c for c in (interaction.channel_id, getattr(place, "id", None)) if c)
-        title, link = channel_name(
-            interaction.guild_id,
-            getattr(getattr(interaction, "guild", None), "name", None),
-            getattr(place, "id", None) or interaction.channel_id,
-            getattr(place, "name", None),
-        )
-        return Inbound(
-            platform=PLATFORM,
-            chat_key=chat or chat_key(interaction.channel_id or 0),
-            user_key=user_key(interaction.user.id),
-            display_name=_display_name(interaction.user),
-            lang=interaction_lang(interaction),
-            update_id=str(interaction.id),
-            text=text,
-            payload=payload,
-            is_admin=_is_admin(interaction),
-            is_private=interaction.guild_id is None,
-            chat_title=title,
-            chat_link=link,
-        )
+    def received(self, interaction: discord.Interaction, kind: str, **what: Any) -> Received:
+        """What the inbox keeps of `interaction` (see bot/platforms/discord_inbox.py)."""
+        lang = interaction_lang(interaction)
+        return received(interaction, kind, now=self.clock(), lang=lang, **what)
+
+    def inbound_of(self, kept: Received, update_id: str, **where: Any) -> Inbound:
+        return inbound_of(kept, update_id, self.channels, **where)
+
+    def keeping(self, interaction: discord.Interaction, kept: Received) -> Any:
+        """The interaction kept in the inbox while the block runs (`keeping`)."""
+        closing = self.client.is_closed
+        return keeping(self.table, str(interaction.id), kept, self.in_hand, closing)
 
     async def _handle(self, inbound: Inbound) -> list[Outbound] | None:
         """The table's answer; None when the table failed (it should never raise)."""
@@ -218,21 +207,32 @@ class DiscordAdapter:
     async def on_command(
         self, interaction: discord.Interaction, plan: CommandPlan, values: dict[str, Any]
     ) -> None:
-        lang = interaction_lang(interaction)
-        here = chat_key(interaction.channel_id or 0)
         text = plan.text(values)
+        wants_thread = plan.name == NEW_COMMAND and bool(values.get(THREAD_OPTION))
+        kept = self.received(
+            interaction, COMMAND, text=text, private=plan.private, thread=wants_thread
+        )
+        # In the inbox before it is deferred (bot/platforms/discord_inbox.py).
+        async with self.keeping(interaction, kept):
+            await self._command(interaction, plan, kept)
+
+    async def _command(
+        self, interaction: discord.Interaction, plan: CommandPlan, kept: Received
+    ) -> None:
+        lang = kept.lang
+        here = chat_key(kept.channel_id)
+        text = kept.text or ""
         thread: discord.Thread | None = None
         deferred: bool | None = None  # not yet; True: ephemerally, False: publicly
-        if plan.name == NEW_COMMAND and values.get(THREAD_OPTION):
+        if kept.thread:
             if not await self._defer(interaction, thinking=True):
                 return
             deferred = False
             thread = await self._create_thread(interaction, text)
             if thread is None:
                 return
-        inbound = self.inbound(
-            interaction, text=text, chat=chat_key(thread.id) if thread else here, place=thread
-        )
+        chat = chat_key(thread.id) if thread else here
+        inbound = self.inbound_of(kept, str(interaction.id), chat=chat, place=thread)
         if deferred is None:
             outbounds, deferred = await self._answer_in_time(interaction, inbound, plan.private)
         else:
@@ -254,8 +254,9 @@ class DiscordAdapter:
             deferred = not public
             if not await self._defer(interaction, thinking=True, ephemeral=deferred):
                 return
-        await self._reply(interaction, public=public, private=private, ephemeral=deferred)
-        await self._taken(outbounds, here)
+        # Public answers the follow-ups did not deliver: the sender loop's (after REPLY_HOLD).
+        if await self._reply(interaction, public=public, private=private, ephemeral=deferred):
+            await taken(self.table, outbounds, here)
         if plan.name == SETTINGS_COMMAND and interaction.guild_id and "games=" in text:
             games_changed = getattr(self.client, "games_changed", None)
             if games_changed is not None:
@@ -271,7 +272,7 @@ class DiscordAdapter:
             await self._reply(interaction, public=[], private=toast_pieces(i18n.tr(lang, message)))
             return None
         game = " ".join(text.split()[1:]) or NEW_COMMAND
-        name = shorten(f"{game} · {_display_name(interaction.user)}", THREAD_NAME_LIMIT)
+        name = shorten(f"{game} · {display_name(interaction.user)}", THREAD_NAME_LIMIT)
         try:
             return await channel.create_thread(
                 name=name,
@@ -287,11 +288,17 @@ class DiscordAdapter:
     # ---- buttons ----
 
     async def on_button(self, interaction: discord.Interaction, payload: str) -> None:
+        kept = self.received(interaction, BUTTON, payload=payload)
+        # In the inbox before it is deferred (bot/platforms/discord_inbox.py).
+        async with self.keeping(interaction, kept):
+            await self._button(interaction, kept)
+
+    async def _button(self, interaction: discord.Interaction, kept: Received) -> None:
         # A deferred update: nothing visible changes until we answer.
         if not await self._defer(interaction, thinking=False):
             return
-        lang = interaction_lang(interaction)
-        inbound = self.inbound(interaction, payload=payload)
+        lang = kept.lang
+        inbound = self.inbound_of(kept, str(interaction.id))
         outbounds = await self._handle(inbound)
         if outbounds is None:
             message = i18n.tr(lang, N_("Something went wrong. Please try again."))
@@ -299,23 +306,10 @@ class DiscordAdapter:
             return
         public, private = await self._route(inbound, outbounds, here=inbound.chat_key)
         # After a deferred update each follow-up is a message of its own, public or ephemeral.
-        await self._followups(interaction, public, ephemeral=False)
+        delivered = await self._followups(interaction, public, ephemeral=False)
         await self._followups(interaction, private, ephemeral=True)
-        await self._taken(outbounds, inbound.chat_key)
-
-    async def _taken(self, outbounds: list[Outbound], here: str) -> None:
-        """The outbox rows this interaction's follow-ups delivered: marked sent (the table held
-        them back from the sender loop for a while; had we crashed, the loop sends them)."""
-        for out in outbounds:
-            if (
-                out.outbox_id is not None
-                and out.private_to is None
-                and out.chat_key == here
-                and out.render is None
-                and out.picture is None
-                and out.status_of is None
-            ):
-                await self.table.delivered(out.outbox_id, None)
+        if delivered:
+            await taken(self.table, outbounds, inbound.chat_key)
 
     # ---- autocomplete ----
 
@@ -427,26 +421,28 @@ class DiscordAdapter:
         public: list[Piece],
         private: list[Piece],
         ephemeral: bool = False,
-    ) -> None:
+    ) -> bool:
         """Answer a deferred command. The first follow-up replaces the "thinking…" message and
         takes its visibility. Deferred publicly: public pieces first; with nothing public the
         thinking message is deleted and the private pieces follow as ephemeral messages.
         Deferred ephemerally (a private answer was expected): private pieces as follow-ups,
-        anything public posted to the channel itself."""
+        anything public posted to the channel itself. Whether the public pieces went out."""
+        delivered = True
         if ephemeral:
             if public and interaction.channel is not None:
                 channel: Any = interaction.channel
-                await self._send_pieces(channel, public, str(interaction.channel_id))
+                delivered = await self._send_pieces(channel, public, str(interaction.channel_id))
             if private:
                 await self._followups(interaction, private, ephemeral=True)
             else:
                 await self._delete_thinking(interaction)
-            return
+            return delivered
         if public:
-            await self._followups(interaction, public, ephemeral=False)
+            delivered = await self._followups(interaction, public, ephemeral=False)
         else:
             await self._delete_thinking(interaction)
         await self._followups(interaction, private, ephemeral=True)
+        return delivered
 
     @staticmethod
     async def _delete_thinking(interaction: discord.Interaction) -> None:
@@ -459,17 +455,21 @@ class DiscordAdapter:
 
     async def _followups(
         self, interaction: discord.Interaction, items: list[Piece], *, ephemeral: bool
-    ) -> None:
+    ) -> bool:
+        """Send the pieces as follow-ups; whether they all went out."""
+        sent = True
         for piece in items:
             try:
                 await interaction.followup.send(ephemeral=ephemeral, **piece.kwargs())
             except discord.HTTPException as exc:
+                sent = False
                 log.error(
                     "discord: follow-up to interaction %s in channel %s failed: %s",
                     interaction.id,
                     interaction.channel_id,
                     exc,
                 )
+        return sent
 
     async def _send_pieces(
         self, target: discord.abc.Messageable, items: list[Piece], context: str
@@ -588,7 +588,7 @@ class DiscordAdapter:
         """The public mention asking a user whose DMs are closed to open them."""
         if key_id(out.chat_key) is None or out.private_to is None:
             return None
-        name = dict(out.mentions).get(out.private_to) or _display_name(user)
+        name = dict(out.mentions).get(out.private_to) or display_name(user)
         text = i18n.tr(
             None,
             N_(
@@ -634,7 +634,12 @@ class BoardchatClient(discord.AutoShardedClient):
     """
 
     def __init__(
-        self, table: TableService, settings: Settings, *, sync_commands: bool = True
+        self,
+        table: TableService,
+        settings: Settings,
+        *,
+        sync_commands: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__(
             # Slash commands and buttons need no privileged intent; "guilds" keeps channels and
@@ -647,7 +652,8 @@ class BoardchatClient(discord.AutoShardedClient):
         self.table = table
         self.settings = settings
         self.sync_on_start = sync_commands
-        self.adapter = DiscordAdapter(self, table)
+        self.adapter = DiscordAdapter(self, table, clock)
+        self.leftovers: asyncio.Task[int] | None = None
         self.tree = BoardchatTree(self)
         self.per_game = all(
             callable(getattr(table, name, None))
@@ -681,6 +687,14 @@ class BoardchatClient(discord.AutoShardedClient):
         gid = self.settings.discord_guild_id.strip()
         return discord.Object(id=int(gid)) if gid.isdigit() else None
 
+    async def close(self) -> None:
+        """Stop: interactions in hand get STOP_GRACE to finish, the rest (and those kept before
+        a crash, still being handled) stay in the inbox for the restart."""
+        if self.leftovers is not None and not self.leftovers.done():
+            self.leftovers.cancel()
+        await stop_handling(self.adapter.in_hand, STOP_GRACE)
+        await super().close()
+
     async def on_socket_raw_receive(self, msg: str) -> None:
         beat("discord")  # any gateway message, the heartbeat ACKs included (bot/health.py)
 
@@ -690,6 +704,8 @@ class BoardchatClient(discord.AutoShardedClient):
         # A command's public answers go out as the interaction's follow-ups: the table holds
         # their outbox rows back from the sender loop that long (bot/outbox.py).
         self.table.register_delivery(PLATFORM, self.adapter.deliver, hold_replies=REPLY_HOLD)
+        # Interactions kept before a crash or a stop: handled once, beside the new ones.
+        self.leftovers = asyncio.ensure_future(handle_leftovers(self.adapter))
         if self.sync_on_start:
             await self.sync_commands()
 
@@ -765,9 +781,13 @@ class BoardchatClient(discord.AutoShardedClient):
 
 
 def build_client(
-    table: TableService, settings: Settings, *, sync_commands: bool = True
+    table: TableService,
+    settings: Settings,
+    *,
+    sync_commands: bool = True,
+    clock: Clock | None = None,
 ) -> BoardchatClient:
-    return BoardchatClient(table, settings, sync_commands=sync_commands)
+    return BoardchatClient(table, settings, sync_commands=sync_commands, clock=clock)
 
 
 async def serve(table: TableService, settings: Settings) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.grammar import is_merged, shared_help
+from bot.placeholders import arg_help
 from bot.service import args_kind
 from engine.core.errors import N_
 from engine.core.protocol import ArgSpec, CommandSpec
@@ -209,7 +210,7 @@ def _pyname(name: str, taken: set[str]) -> str:
 def _plan_option(
     arg: ArgSpec, name: str, pyname: str, command: str = "", index: int = 0
 ) -> OptionPlan:
-    source = arg.help or arg.name
+    source = arg_help(arg.name, arg.help)
     common: dict[str, Any] = {
         "name": name,
         "pyname": pyname,

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
+from bot.placeholders import choice_label
 from bot.platforms.discord_commands import (
     CHOICE_LIMIT,
     DESCRIPTION_LIMIT,
@@ -78,6 +79,15 @@ def _autocomplete_for(
     return None
 
 
+def game_labels(table: object) -> dict[str, str]:
+    """{game id: the game's English name}: a menu offers "powergrid" under the name its edition
+    has in the reader's language (Энергосеть, 發電廠, issue 18)."""
+    games = getattr(table, "games", None)
+    if not isinstance(games, dict):
+        return {}
+    return {gid: name for gid, game in games.items() if (name := getattr(game, "name", ""))}
+
+
 def make_command(
     adapter: DiscordAdapter,
     plan: CommandPlan,
@@ -95,6 +105,7 @@ def make_command(
         )
     ]
     descriptions: dict[str, app_commands.locale_str] = {}
+    labels = game_labels(adapter.table)
     renames: dict[str, str] = {}
     choices: dict[str, list[app_commands.Choice[str]]] = {}
     autocompletes: dict[str, AutocompleteFn] = {}
@@ -115,7 +126,10 @@ def make_command(
             renames[option.pyname] = option.name
         if option.choices:
             choices[option.pyname] = [
-                app_commands.Choice(name=app_commands.locale_str(c, source=c), value=c)
+                app_commands.Choice(
+                    name=app_commands.locale_str(c, source=labels.get(c) or choice_label(c)),
+                    value=c,
+                )
                 for c in option.choices
             ]
         before = [o.pyname for o in plan.options[: plan.options.index(option)]]

@@ -106,6 +106,10 @@ class Capabilities:
     # `anytime(action)`: standing orders and other actions any seated player may send off
     # turn (the table accepts them without waiting for his turn).
     standing_orders: bool = False
+    # With `standing_orders`: the move commands that may give such an action. Any other move
+    # command from a seated player who is not asked to act is refused before it is parsed
+    # (empty: every move command is parsed first, and `anytime` judges its actions).
+    off_turn_commands: frozenset[str] = frozenset()
     # `describe_private_event(state, event, t)`: the secret part of an event, for its owner.
     private_events: bool = False
     # `rules_index` (rule id -> title) and `rules_commands` (rule id -> commands): /rules <id>.

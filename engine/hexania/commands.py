@@ -133,7 +133,12 @@ def _grow(call: Call) -> Action:
     N_("Movement: the whole figure in a straight line (mass + steps, + armour)"),
     (
         ArgSpec("figure", "cell", N_("any cell of the figure")),
-        ArgSpec("direction", "choice", N_("E NE NW W SW SE"), choices=DIRECTION_CHOICES),
+        ArgSpec(
+            "direction",
+            "choice",
+            N_("direction: E, NE, NW, W, SW or SE"),
+            choices=DIRECTION_CHOICES,
+        ),
         ArgSpec("steps", "int", N_("how many cells (default 1)"), required=False),
         ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
     ),

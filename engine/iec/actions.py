@@ -539,18 +539,18 @@ def _intercepts(state: State, cell: str, hits: int, events: list[Event]) -> int:
 
 
 def _do_transmit(state: State, player: str, action: Action, events: list[Event]) -> None:
-    tr = _pick_building(state, player, action, "building", "transmitter", "transmit")
-    if "transmit" in tr["used"]:
+    transmitter = _pick_building(state, player, action, "building", "transmitter", "transmit")
+    if "transmit" in transmitter["used"]:
         raise _bad("IEC-S-17", N_("This transmitter already launched this turn."))
-    if stock(state, tr, "BC") < 1:
+    if stock(state, transmitter, "BC") < 1:
         raise _bad("IEC-S-17", N_("No BC in a storage linked to the transmitter."))
-    prefer = _source(state, tr, action)
-    tr["used"].append("transmit")
+    prefer = _source(state, transmitter, action)
+    transmitter["used"].append("transmit")
     need = ch.transmit_threshold(state)
     launches, bonus_tried = 1, False
     while launches:
         launches -= 1
-        _take(state, tr, "BC", 1, prefer=prefer)
+        _take(state, transmitter, "BC", 1, prefer=prefer)
         roll = _roll(state)
         ok = roll >= need
         if ok:
@@ -560,7 +560,7 @@ def _do_transmit(state: State, player: str, action: Action, events: list[Event])
             events,
             "transmitted",
             player=player,
-            cell=tr["cell"],
+            cell=transmitter["cell"],
             roll=roll,
             need=need,
             success=ok,
@@ -571,13 +571,21 @@ def _do_transmit(state: State, player: str, action: Action, events: list[Event])
         if (
             not bonus_tried
             and has_tech(state, player, 8)
-            and undamaged(state, tr)
-            and stock(state, tr, "BC") > 0
+            and undamaged(state, transmitter)
+            and stock(state, transmitter, "BC") > 0
         ):
             bonus_tried = True
             _reveal(state, player, 8, events)
             b = _roll(state)
-            _ev(state, events, "bonus_roll", player=player, cell=tr["cell"], roll=b, rolled=True)
+            _ev(
+                state,
+                events,
+                "bonus_roll",
+                player=player,
+                cell=transmitter["cell"],
+                roll=b,
+                rolled=True,
+            )
             if b >= int(param(state, "bonus_roll_min")):
                 launches += 1
 

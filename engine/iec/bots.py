@@ -599,9 +599,9 @@ def _phase_research(state: State, player: str) -> Action | None:
 
 
 def _phase_transmit(state: State, player: str) -> Action | None:
-    for tr in own(state, player, "transmitter"):
-        if tr["powered"] and "transmit" not in tr["used"] and stock(state, tr, "BC") > 0:
-            return {"type": "transmit", "building": tr["cell"]}
+    for tm in own(state, player, "transmitter"):
+        if tm["powered"] and "transmit" not in tm["used"] and stock(state, tm, "BC") > 0:
+            return {"type": "transmit", "building": tm["cell"]}
     return None
 
 

@@ -28,7 +28,15 @@ class IEC(ModularGame):
     # face-down mines, declarations); rules version 2 asks every company at once in the
     # phases of model.SIMULTANEOUS_PHASES (together.py); forced /done: forced.py.
     capabilities = Capabilities(
-        standing_orders=True, private_events=True, forced_moves=True, simultaneous=True
+        standing_orders=True,
+        private_events=True,
+        forced_moves=True,
+        simultaneous=True,
+        # The commands of the standing and secret choices (`anytime`, rules.STANDING).
+        off_turn_commands=frozenset(
+            {"power", "give", "extract", "mix", "transfer", "deliver", "destroy", "flex"}
+            | {"antimissile", "use", "sweep", "peek", "subsidy"}
+        ),
     )
     period_caption, chart_axis = logtext.PERIOD, logtext.AXIS  # "Turn {n}", "per turn"
 

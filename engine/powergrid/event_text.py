@@ -225,6 +225,10 @@ def _ev_plant_removed(e: Event, t: Translator) -> str:
     return t.gettext("Plant {plant} leaves the game.").format(plant=plant_no(e))
 
 
+def _ev_bought_nothing(e: Event, t: Translator) -> str:
+    return t.gettext("{player} buys nothing.").format(player=e.get("player", ""))
+
+
 def _ev_resources_bought(e: Event, t: Translator) -> str:
     count = int(e.get("count", 0))
     return t.ngettext(
@@ -318,6 +322,7 @@ EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
     "plant_drawn": _ev_plant_drawn,
     "plant_removed": _ev_plant_removed,
     "resources_bought": _ev_resources_bought,
+    "bought_nothing": _ev_bought_nothing,
     "city_built": _ev_city_built,
     "powered": _ev_powered,
     "step_started": _ev_step_started,

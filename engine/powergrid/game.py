@@ -49,6 +49,7 @@ class PowerGrid(ModularGame):
     # Standing orders (/order), /rules <id>, a default move, simultaneous bureaucracy (PG-42).
     capabilities = Capabilities(
         standing_orders=True,
+        off_turn_commands=frozenset({"bid", "maxbid", "pass", "buy", "build", "power", "cancel"}),
         private_events=True,
         rules_index=True,
         default_move=True,

@@ -263,8 +263,13 @@ def _step(state: State, events: list[Event]) -> bool:
         order = _mine(state, name).get("buy_auto")
         if order is None:
             return False
-        for resource, count in auto_buys(state, name, order["limit"]):
+        buys = auto_buys(state, name, order["limit"])
+        for resource, count in buys:
             _do(state, name, {"type": "buy", "resource": resource, "count": count}, events)
+        if not buys:
+            # Issue 20: the turn passes in public, so the table reads why ("bob buys
+            # nothing"), never the reason (the money, the limit or full plants stay private).
+            rules.emit(state, events, "bought_nothing", player=name, by_order=True)
         _do(state, name, {"type": "done"}, events)
         return True
     if phase == "build":

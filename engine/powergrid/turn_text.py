@@ -123,13 +123,19 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     if player is not None and player in view["players"]:
         me = view["players"][player]
         if me.get("money") is not None:
+            plants = join([str(p["number"]) for p in me["plants"]])
+            mine = (
+                t.gettext("You have {money}, {cities} and plants {plants}.")
+                if plants
+                else t.gettext("You have {money}, {cities} and no plants yet.")
+            )
             lines.append(
-                t.gettext("You have {money}, {cities} and plants {plants}.").format(
+                mine.format(
                     money=money_text(t, me["money"]),
                     cities=t.ngettext("{n} city", "{n} cities", len(me["cities"])).format(
                         n=len(me["cities"])
                     ),
-                    plants=join([str(p["number"]) for p in me["plants"]]) or "-",
+                    plants=plants,
                 )
             )
     return " ".join(lines)[:MAX_TURN_TEXT]

@@ -44,6 +44,7 @@ class PowerGridAlt(PowerGrid):
     # once, a purchase privately (purchase.py); forced moves: forced.py (issue 17).
     capabilities = Capabilities(
         standing_orders=True,
+        off_turn_commands=frozenset({"endgame"}),
         default_move=True,
         private_events=True,
         forced_moves=True,

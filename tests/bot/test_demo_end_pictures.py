@@ -19,7 +19,7 @@ async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> Non
     out = io.StringIO()
     code = await run_demo(game_id, 3, 4, str(tmp_path), None, "heuristic", stdout=out)
     assert code == 0, out.getvalue()
-    assert "end of game: card.png" in out.getvalue()
+    assert "End of the game: card.png" in out.getvalue()
     for name in ("card.png", "charts.png"):
         data = (tmp_path / name).read_bytes()
         assert 0 < len(data) <= MAX_BYTES

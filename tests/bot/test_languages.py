@@ -225,6 +225,46 @@ async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
     assert outs[0].lang == "pl" and tr("pl", "Ready: the creator may /start.") != "Ready"
 
 
+async def test_a_bot_seated_in_a_russian_chat_is_named_in_russian(
+    store: Store, clock: FakeClock
+) -> None:
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    chat = "local:bots"
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    await table.handle(person_in(chat, "bob", "/addbot"))
+    await table.handle(person_in(chat, "bob", "/addbot"))
+    row = await store.open_game(chat)
+    assert row is not None
+    names = [s.display_name for s in await store.seats(row.id)]
+    assert tr("ru", "Bot") == "Бот" and names == ["bob", "Бот", "Бот 2"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "left"),
+    [
+        ("ru", "Срок хода: ещё 23 часа 59 минут."),
+        ("pl", "jeszcze 23 godziny 59 minut"),
+        ("zh_Hant", "還有 23 小時 59 分鐘"),
+    ],
+)
+async def test_the_time_left_in_status_is_babel_s_words_in_the_chat_s_language(
+    store: Store, clock: FakeClock, lang: str, left: str
+) -> None:
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    chat = "local:deadline"
+    await table.handle(person_in(chat, "bob", f"/lang {lang}"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    await table.handle(person_in(chat, "carol", "/join"))
+    await table.handle(person_in(chat, "bob", "/start"))
+    clock.advance(60)
+    status = "\n".join(o.text for o in await table.handle(person_in(chat, "bob", "/status")))
+    assert left in status, status
+    # a player without plants is told so in words, not "plants -"
+    none_yet = tr(lang, "You have {money}, {cities} and no plants yet.").split("{")[0]
+    assert none_yet in status and " -." not in status, status
+
+
 async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_privately(
     store: Store, clock: FakeClock
 ) -> None:
@@ -265,6 +305,25 @@ async def test_option_values_ignore_case_map_usa(store: Store, clock: FakeClock)
     await table.handle(person_in("local:u", "ann", "/new powergrid map=USA"))
     row = await store.open_game("local:u")
     assert row is not None and row.options["map"] == "usa"
+
+
+@pytest.mark.parametrize(
+    ("game_id", "typed", "key", "value"),
+    [
+        ("powergrid_alt", "map=USA", "map", "usa"),
+        ("hexania", "Split=YES Rounds=20", "split", "yes"),
+        ("iec", "MINE_WAR=Off", "mine_war", "off"),
+    ],
+)
+async def test_option_keys_and_values_ignore_case_in_every_game(
+    store: Store, clock: FakeClock, game_id: str, typed: str, key: str, value: str
+) -> None:
+    from engine.registry import games
+
+    table = Table(store, games={game_id: games()[game_id]}, clock=clock, render=False)
+    await table.handle(person_in("local:case", "ann", f"/new {game_id} {typed}"))
+    row = await store.open_game("local:case")
+    assert row is not None and row.options[key] == value, row and row.options
 
 
 async def test_pg_build_munich_by_its_russian_name(store: Store, clock: FakeClock) -> None:
@@ -374,7 +433,14 @@ async def test_demo_writes_its_log_entirely_in_the_language(
     out = io.StringIO()
     code = await run_demo(game_id, 2, 3, str(tmp_path), None, "heuristic", stdout=out, lang=lang)
     assert code == 0, out.getvalue()
-    assert out.getvalue().startswith(tr(lang, games()[game_id].name) + ":")
+    assert out.getvalue().startswith(tr(lang, games()[game_id].name))
+    # the summary and the end-of-game line are in the language too, the bots named in it
+    summary = out.getvalue().splitlines()
+    assert [line for line in summary if languages_of(line) - {lang}] == []
+    assert summary[1].startswith("1. " + tr(lang, "Bot"))
+    ending = tr(lang, "End of the game: {files} ({frames}) in {folder}").split("{")[0]
+    assert any(line.startswith(ending) for line in summary), ending
+
     lines = [
         line for line in (tmp_path / "log.txt").read_text(encoding="utf-8").splitlines() if line
     ]
@@ -382,3 +448,12 @@ async def test_demo_writes_its_log_entirely_in_the_language(
     assert [line for line, seen in zip(lines, found, strict=True) if seen - {lang}] == []
     assert sum(1 for seen in found if seen == {lang}) >= 10
     assert list(tmp_path.glob("*.png"))
+
+
+def test_power_grid_alt_reads_city_names_in_every_language_too() -> None:
+    from engine.powergrid_alt import commands as alt_commands
+    from engine.registry import games
+
+    state = games()["powergrid_alt"].setup(["ann", "bob"], {"map": "germany"}, 3)
+    typed = ["Мюнхен", "Monachium", "慕尼黑", "munchen"]
+    assert alt_commands._cities(state, "ann", typed) == ["München"] * 4

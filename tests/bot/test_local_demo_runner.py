@@ -60,7 +60,7 @@ async def test_demo_plays_a_power_grid_game_to_the_end(tmp_path: Path) -> None:
     code = await run_demo("powergrid", 3, 11, str(tmp_path), None, "heuristic", stdout=out)
     assert code == 0, out.getvalue()
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("Power Grid: 3 heuristic bots, seed 11")
+    assert lines[0].startswith("Power Grid: 3 × heuristic bot, seed 11, ")
     assert lines[1].startswith("1. Bot")
     log = (tmp_path / "log.txt").read_text(encoding="utf-8")
     assert "Power Grid begins!" in log and "Game over. Ranking" in log

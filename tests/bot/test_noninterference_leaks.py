@@ -142,3 +142,22 @@ def test_pg_log_a_rivals_private_events_push_no_public_entry_out() -> None:
         rules.emit(state, [], "order_placed", player="b", private=True)
     assert [e.get("n") for e in log if not e.get("private")] == list(range(rules.LOG_SIZE))
     assert sum(1 for e in log if e.get("private")) == rules.LOG_SIZE
+
+
+async def test_games_never_shows_one_servers_games_in_another(
+    hidden: tuple[Chat, list[Outbound]],
+) -> None:
+    """Issue 20: `/games` listed a user's games in every server to everyone present. Bob
+    plays in two servers; asked in the second, the list (naming the first's game) goes to
+    bob alone, and nobody else there, carol included, receives a line of it."""
+    chat, _ = hidden
+    other = Chat(chat.table, chat_key="local:other-server")
+    await other.say("dave", "/new powergrid")
+    await other.say("bob", "/join")
+    outs = await other.say("bob", "/games")
+    assert outs and all(o.private_to == "local:bob" for o in outs), outs
+    assert "your move" in outs[0].text and "waiting for players" in outs[0].text
+    assert not group(outs)
+    theirs = await other.say("erin", "/games")  # present there, plays nowhere
+    assert theirs and all(o.private_to == "local:erin" for o in theirs)
+    assert "your move" not in theirs[0].text and "bob" not in theirs[0].text

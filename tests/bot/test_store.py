@@ -228,3 +228,34 @@ async def active_in(store: Store, chat: str) -> int:
     await store.add_seat(pk, "tg:11", "ann", max_players=4)
     assert (await store.start_game(pk, 5, ["Ann", "ann 2"], "{}", None)).outcome is Outcome.OK
     return pk
+
+
+async def test_a_message_s_reads_come_in_one_call_and_match_the_single_reads(store: Store) -> None:
+    """Issue 23: `load_message` returns what `seen`, `chat`, `user`, `open_game`, `seats` and
+    `users` return one by one (the move pipeline's one read before its commit)."""
+    empty = await store.load_message("tg:1", "tg:99", ("telegram", "7"))
+    assert (empty.seen, empty.game, empty.seats) == (False, None, [])
+    assert (empty.chat.lang, empty.chat.settings, empty.user.lang) == (None, {}, None)
+    assert set(empty.users) == {"tg:99"}
+    pk = await active(store)
+    await store.set_chat_lang("tg:1", "pl")
+    await store.set_chat_settings("tg:1", {"deadline_hours": 12})
+    await store.set_user("tg:11", lang="ru", dm_ok=True)
+    await store.set_user("tg:99", lang="zh_Hant")
+    assert await store.record_inbound("telegram", "7")
+    got = await store.load_message("tg:1", "tg:99", ("telegram", "7"))
+    assert got.seen
+    got = await store.load_message("tg:1", "tg:99", ("telegram", "8"))
+    assert not got.seen
+    assert got.chat == await store.chat("tg:1")
+    assert got.user == await store.user("tg:99")
+    assert got.game == await store.open_game("tg:1") and got.game is not None
+    assert got.game.id == pk and got.game.state_json == '{"x":0}'
+    assert got.seats == await store.seats(pk)
+    assert got.users == await store.users(["tg:10", "tg:11", "tg:99"])
+    assert got.users["tg:11"].lang == "ru" and got.users["tg:10"].lang is None
+    assert not got.voted
+    assert await store.add_vote(pk, "tg:99", "tg:10") == ["tg:10"]
+    assert not (await store.load_message("tg:1", "tg:10")).voted
+    assert (await store.load_message("tg:1", "tg:99")).voted
+    assert (await store.load_message("tg:2", "tg:10")).game is None

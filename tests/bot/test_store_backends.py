@@ -108,3 +108,38 @@ async def test_pg_leased_turns_go_to_one_worker(pg_url: str, clock: FakeClock) -
     assert [p.game_id for p in await two.lease_due_turns(clock.now + 100)] == [pk]
     await one.close()
     await two.close()
+
+
+async def test_pg_game_lock_lets_go_without_the_pool_s_reset_query(
+    pg_url: str,  # noqa: F811
+    clock: FakeClock,
+) -> None:
+    """Issue 23: pooled connections skip asyncpg's reset query (a round trip per release), so
+    `game_lock` must release its advisory lock itself, also when its holder is cancelled."""
+    one = await PgStore.open(pg_url, clock=clock)
+    two = await PgStore.open(pg_url, clock=clock)
+    try:
+        async with one.game_lock(7):
+            pass
+        async with asyncio.timeout(10), two.game_lock(7):  # another worker takes it at once
+            pass
+        entered = asyncio.Event()
+
+        async def hold() -> None:
+            async with one.game_lock(8):
+                entered.set()
+                await asyncio.sleep(3600)
+
+        task = asyncio.create_task(hold())
+        await entered.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with asyncio.timeout(10), two.game_lock(8):
+            pass
+        # the session setting of `_init_connection` survives releases (no RESET ALL)
+        for _ in range(3):
+            assert await one._fetchval("SHOW lock_timeout") == "30s"
+    finally:
+        await one.close()
+        await two.close()

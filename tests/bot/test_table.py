@@ -324,7 +324,7 @@ async def test_board_status_log_help_rules(chat: Chat, clock: FakeClock) -> None
     assert outs[0].png is not None
     clock.advance(3600)
     status = await chat.text("bob", "/status")
-    assert "waiting for alice" in status and "Deadline: in 23 h 0 min." in status
+    assert "waiting for alice" in status and "Deadline: in 23 hours." in status
     await chat.say("alice", "/take 1")
     assert "#1 alice takes 1." in await chat.text("bob", "/log")
     assert "Usage: /log" in await chat.text("bob", "/log x")

@@ -36,6 +36,18 @@ GROUP = -100777
 PASS_LINE = "Bob passes (nothing to decide)."
 
 
+async def handled(store: Store, update: str) -> None:
+    """The update is in the durable inbox and handled: seen() is true from the moment the
+    update is kept, before its handler has run (issue 16), so waiting on seen() alone races."""
+    for _ in range(1000):
+        if await store.seen("telegram", update) and all(
+            u != update for u, _ in await store.inbox_pending("telegram")
+        ):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"update {update} was not handled")
+
+
 async def drained(store: Store) -> None:
     for _ in range(1000):
         if not await store.outbox(status="pending"):
@@ -71,10 +83,7 @@ async def test_a_quiet_round_on_telegram(tmp_path: Path, clock: FakeClock) -> No
 
                 async def say(name: str, text: str) -> None:
                     update = str(api.command(GROUP, users[name], text))
-                    for _ in range(1000):
-                        if await store.seen("telegram", update):
-                            break
-                        await asyncio.sleep(0.01)
+                    await handled(store, update)
                     await drained(store)
 
                 await say("Ann", "/new dicepile start=20")

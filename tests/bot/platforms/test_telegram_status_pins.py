@@ -4,7 +4,6 @@ the game ends (unpinChatMessage with its id), by a last move or by /abort."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -17,7 +16,7 @@ from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import FakeClock
 from tests.bot.platforms.fake_telegram import FakeBotApi, make_settings, unthrottled
-from tests.bot.platforms.test_quiet_platforms import drained
+from tests.bot.platforms.test_quiet_platforms import drained, handled
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -49,10 +48,7 @@ async def _with_table(
 
                 async def say(name: str, text: str) -> None:
                     update = str(api.command(GROUP, users[name], text))
-                    for _ in range(1000):
-                        if await store.seen("telegram", update):
-                            break
-                        await asyncio.sleep(0.01)
+                    await handled(store, update)
                     await drained(store)
 
                 await say("Ann", "/new dicepile start=5")

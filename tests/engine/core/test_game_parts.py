@@ -66,6 +66,7 @@ def test_undeclared_capabilities_are_no_ops(game_id: str) -> None:
 def test_declared_capabilities_of_the_games() -> None:
     assert GAMES["powergrid"].capabilities == Capabilities(
         standing_orders=True,
+        off_turn_commands=frozenset({"bid", "maxbid", "pass", "buy", "build", "power", "cancel"}),
         private_events=True,
         rules_index=True,
         default_move=True,
@@ -74,14 +75,22 @@ def test_declared_capabilities_of_the_games() -> None:
     )
     assert GAMES["powergrid_alt"].capabilities == Capabilities(
         standing_orders=True,
+        off_turn_commands=frozenset({"endgame"}),
         default_move=True,
         private_events=True,
         forced_moves=True,
         simultaneous=True,
     )
-    assert GAMES["iec"].capabilities == Capabilities(
-        standing_orders=True, private_events=True, forced_moves=True, simultaneous=True
+    iec = GAMES["iec"].capabilities
+    assert iec == Capabilities(
+        standing_orders=True,
+        off_turn_commands=iec.off_turn_commands,
+        private_events=True,
+        forced_moves=True,
+        simultaneous=True,
     )
+    assert {"power", "give", "use", "sweep", "peek"} <= iec.off_turn_commands
+    assert not {"lay", "build", "fire", "done"} & iec.off_turn_commands
     assert GAMES["hexania"].capabilities == Capabilities(forced_moves=True, default_move=True)
     assert GAMES["powergrid"].rules_index and not GAMES["powergrid_alt"].rules_index
 

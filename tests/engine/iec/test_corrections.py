@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import EnglishTranslator, IllegalAction, Reply
+from engine.core import EnglishTranslator, IllegalAction, Reply, canonical_json
 from engine.iec import GAME, actions, choices, production, rules
 from tests.engine.iec.helpers import add, at, by_seat, dice, do, empty, new
 
@@ -362,3 +362,43 @@ def test_iec_s26_techs_shows_modes_and_waiting_private_orders_to_the_owner_only(
     assert isinstance(reply, Reply) and reply.private
     assert "16 Government Subsidy (auto), 19 Minesweepers (off)" in reply.text
     assert "Private orders waiting: /subsidy mine G6." in reply.text
+
+
+def _failed_build(techs: list[int], mode: str | None) -> tuple[dict[str, Any], list[str]]:
+    st = new(2, seed=5)
+    p1 = by_seat(st, "P1")
+    st["players"][p1]["techs"] = techs
+    if mode is not None:
+        actions.apply(st, p1, {"type": "use", "tech": 15, "mode": mode})
+    st["buildings"]["E3"]["goods"]["AB"] = 4
+    st["sites"]["G6"] = p1
+    at(st, 7, p1)
+    with dice(1, 1, 1, 1):
+        events = do(st, p1, {"type": "build", "developer": "E5", "cell": "G6", "kind": "mine"})
+    return st, [e["type"] for e in events]
+
+
+def test_iec_tech15_construction_recovery_never_changes_who_is_asked() -> None:
+    """Issue 20: a failed build used to leave a Construction Recovery owner asked again (a
+    `retry_ok` flag only the secret explained). The re-attempt follows at once inside the
+    same action (corrections 1.1), so after a failed build the same company is asked next,
+    with or without the technology, hidden ("off") or used ("auto": revealed, allowed)."""
+    plain, kinds = _failed_build([], None)
+    hidden, hidden_kinds = _failed_build([15], "off")
+    used, used_kinds = _failed_build([15], "auto")
+    other = next(p for p in plain["players"] if p != by_seat(plain, "P1"))
+    assert hidden_kinds == kinds and "tech_revealed" not in kinds
+    assert used_kinds.count("build_roll") == 2 and "tech_revealed" in used_kinds
+    for st in (hidden, used):
+        assert GAME.current_players(st) == GAME.current_players(plain)
+        assert GAME.describe_turn(st, other, T) == GAME.describe_turn(plain, other, T)
+        assert st["buildings"]["E5"]["used"] == plain["buildings"]["E5"]["used"] == ["build"]
+    assert GAME.view(hidden, other) == GAME.view(plain, other) | {
+        "players": GAME.view(hidden, other)["players"]
+    }
+    for st in (plain, hidden, used):
+        for viewer in (None, *st["players"]):
+            shown = canonical_json(GAME.view(st, viewer))
+            assert "retry" not in shown and "peeked" not in shown
+    seen = GAME.view(hidden, other)["players"][by_seat(hidden, "P1")]
+    assert seen["techs"] == [] and seen["hidden_techs"] == 1  # the count is public only

@@ -14,8 +14,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.core import EnglishTranslator, canonical_json
-from engine.iec import GAME, rules
+import pytest
+
+from engine.core import EnglishTranslator, IllegalAction, canonical_json
+from engine.iec import GAME, choices, rules
 from engine.iec.model import param
 from tests.engine.iec.helpers import add, dice, empty
 from tests.engine.iec.test_simultaneous import _open
@@ -176,3 +178,47 @@ def test_iec_tech_9_missile_salvo_does_not_show_in_the_buttons_before_use() -> N
     st["players"][p1]["techs"] = [9]
     st["players"][p1]["revealed"] = [9]
     assert ("Fire R3 x3", "/fire I5 R3 3") in GAME.buttons(st, p1, T)
+
+
+def _laying() -> tuple[State, str, str]:
+    """Phase 5, version 2: P1 and P2 each with a powered developer and a storage with AC, so
+    both may lay tokens; nobody has reached the real-mine limit (Total Mine War not needed)."""
+    st, (p1, p2) = empty(rules_version="2")
+    add(st, p1, "reactor", "B7")
+    add(st, p2, "reactor", "W10")
+    add(st, p1, "developer", "E5")
+    add(st, p1, "storage", "E3", goods={"AC": 3})
+    add(st, p2, "developer", "T12")
+    add(st, p2, "storage", "T14", goods={"AC": 3})
+    return _open(st, 5), p1, p2
+
+
+def test_iec_tech_18_the_last_declaration_ends_the_part_at_the_same_moment() -> None:
+    """Issue 20, item "done at once": a declaration that leaves nothing to do ends the
+    company's part (`declaration_done`) at once; whether it does must not hang on a secret.
+    P1 holds Total Mine War, secret (auto), or not: one lay ends his part the same way,
+    and so does the lay of 2 real mines only the secret allows (counted, as the table can
+    judge it, as his one placement of the turn, IEC-19), until the resolution reveals it."""
+    base, p1, p2 = _laying()
+    assert GAME.current_players(base) == [p1, p2]
+    cells = choices.lay_cells(base, p1)
+    assert len(cells) >= 3
+    one = {"type": "lay", "real": [cells[0]], "fake": [cells[1]]}
+    two = {"type": "lay", "real": [cells[0], cells[1]], "fake": []}
+    seen = []
+    # As many technologies each time (the count is public): Missile Salvo is idle here.
+    for techs, action in (([9], one), ([18], one), ([18], two)):
+        st = copy.deepcopy(base)
+        st["players"][p1]["techs"] = list(techs)
+        st, events = GAME.apply(st, p1, action)
+        kinds = [e["type"] for e in events]
+        assert "declaration_done" in kinds and "tech_revealed" not in kinds, kinds
+        assert GAME.current_players(st) == [p2]
+        seen.append(_seen(st, events, p2, pictures=True))
+    assert seen[0] == seen[1] == seen[2]
+    with pytest.raises(IllegalAction):  # without the secret, 2 real mines are refused (to P1)
+        GAME.apply(copy.deepcopy(base), p1, two)
+    done = copy.deepcopy(base)
+    done["players"][p1]["techs"] = [18]
+    done = GAME.apply(GAME.apply(done, p1, two)[0], p2, {"type": "done"})[0]
+    assert 18 in done["players"][p1]["revealed"]  # the resolution reveals it (allowed)

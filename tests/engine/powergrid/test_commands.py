@@ -586,6 +586,7 @@ SAMPLE_EVENTS: list[dict[str, Any]] = [
     {"type": "step_started", "step": 3},
     {"type": "step3_card_drawn"},
     {"type": "market_restocked", "added": {"coal": 4, "oil": 2}},
+    {"type": "bought_nothing", "player": "alice", "by_order": True},
 ]
 
 
@@ -618,6 +619,8 @@ def test_every_contract_event_type_is_covered() -> None:
         "step3_card_drawn", "market_restocked", "game_over",
         # issue 12: simultaneous Phase 5 and standing orders
         "power_declared", "order_placed", "order_dropped", "orders_cancelled",
+        # issue 20: a buy_auto order with nothing to buy
+        "bought_nothing",
     }  # fmt: skip
     assert contract == set(commands.EVENT_TYPES)
 

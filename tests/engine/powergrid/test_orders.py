@@ -6,7 +6,7 @@ import copy
 import json
 from typing import Any
 
-from engine.core import Rng, canonical_json, replay
+from engine.core import EnglishTranslator, Rng, canonical_json, replay
 from engine.core.protocol import Reply
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME, bots, commands, orders
@@ -25,6 +25,7 @@ from tests.engine.powergrid.helpers import (
 )
 
 State = dict[str, Any]
+T = EnglishTranslator()
 
 
 def auction_round2(money: dict[str, int] | None = None) -> State:
@@ -191,6 +192,30 @@ def test_buy_auto_fills_one_run_cheapest_first_within_the_limit() -> None:
     ]
     assert GAME.current_players(s) == ["a"]
     assert s["orders"]["b"]["buy_auto"] == {"limit": 100}  # standing: stays for next round
+
+
+def test_buy_auto_with_nothing_to_buy_says_so_in_public_without_money() -> None:
+    """Issue 20: the order ends the turn with a public line, never the reason (PG-22)."""
+    lines = []
+    for money, limit in ((0, None), (80, 0), (3, 50)):
+        s = set_phase(new_game(3, 1), "resources", order=["a", "b", "c"])
+        s["hidden_money"] = True
+        give(s, "c", plants=[4], money=50)
+        give(s, "b", plants=[7], money=money)
+        act(s, "b", type="order", kind="buy_auto", limit=limit)
+        if money == 3:  # fuel for one run already held: nothing is missing
+            s["players"]["b"]["res"]["oil"] = 3
+        events = act(s, "c", type="done")
+        mine = [e for e in events if e.get("player") == "b"]
+        assert [e["type"] for e in mine] == ["bought_nothing"], mine
+        assert GAME.current_players(s) == ["a"]
+        line = GAME.describe_event(s, mine[0], T)
+        lines.append(line)
+        assert line == "b buys nothing. (standing order)"
+        assert "E" not in line.replace("(standing order)", "")
+        log = [e for e in GAME.view(s, "a")["log"] if e["type"] == "bought_nothing"]
+        assert log and "money" not in log[-1] and "limit" not in log[-1]
+    assert len(set(lines)) == 1  # the same words whatever kept him from buying
 
 
 # ------------------------------------------------------------------ privacy, restart

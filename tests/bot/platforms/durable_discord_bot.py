@@ -1,0 +1,62 @@
+"""A bot process for the Discord crash tests: the real table (dice pile game), the real Discord
+client (discord.py) against the fake Discord on 127.0.0.1 at the given API URL, the scheduler,
+`bot.runner.serve` (SIGTERM). Prints "ready" once the gateway session is up.
+
+    [HANDLE_DELAY=<seconds>] python -m tests.bot.platforms.durable_discord_bot <db> <api url>
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+from discord.http import Route
+
+from bot.messages import Inbound, Outbound
+from bot.platforms.discord_bot import build_client
+from bot.runner import serve
+from bot.settings import Settings
+from bot.store import Store
+from bot.table import Table
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.platforms.test_discord import settings as discord_settings
+
+
+async def main(db: str, api: str) -> None:
+    Route.BASE = api  # every REST call and interaction webhook goes to the fake
+    store = await Store.open(db)
+    table = Table(store, games={"dicepile": ChatDicePile()}, render=False, durable=("discord",))
+    delay = float(os.environ.get("HANDLE_DELAY", "0"))
+    if delay:  # the crash tests' window between keeping an interaction and handling it
+        handle = table.handle
+
+        async def slow(inbound: Inbound) -> list[Outbound]:
+            await asyncio.sleep(delay)
+            return await handle(inbound)
+
+        table.handle = slow  # type: ignore[method-assign]
+
+    async def discord(table: Table, settings: Settings) -> None:
+        client = build_client(table, settings)
+
+        async def on_ready() -> None:
+            print("ready", flush=True)
+
+        client.on_ready = on_ready  # type: ignore[method-assign]
+        async with client:
+            await client.start(settings.discord_token)
+
+    try:
+        await serve(
+            discord_settings(discord_token="token"), servers={"discord": discord}, table=table
+        )
+    finally:
+        await table.close()
+    print("stopped", flush=True)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(main(sys.argv[1], sys.argv[2]))

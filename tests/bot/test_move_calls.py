@@ -1,0 +1,77 @@
+"""Issue 23: a move reads the store once and commits once. The counts of store calls and of
+the SQLite store's hand-offs to its threads do not depend on the machine's load, so they guard
+the move path's speed where a timing could not (bench/move_calls.py reports the same)."""
+
+from __future__ import annotations
+
+import collections
+import functools
+import json
+from typing import Any
+
+from bot.store import Store
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import Chat
+from tests.bot.test_table_concurrency import moved, setup_game
+
+READS = ("chat", "user", "users", "open_game", "seats", "game", "seen", "reminder")
+
+
+def counting(store: Store, names: tuple[str, ...]) -> collections.Counter[str]:
+    """Count calls of these store methods, and the hand-offs to the SQLite threads."""
+    calls: collections.Counter[str] = collections.Counter()
+
+    def wrap(obj: Any, name: str, label: str) -> None:
+        fn = getattr(obj, name)
+
+        @functools.wraps(fn)
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            calls[label] += 1
+            return await fn(*args, **kwargs)
+
+        setattr(obj, name, counted)
+
+    for name in names:
+        wrap(store, name, name)
+    for con in (store._r, store._w):  # type: ignore[attr-defined]
+        wrap(con, "_execute", "hand-off")
+    return calls
+
+
+async def current(chat: Chat) -> str:
+    row = await chat.table.store.open_game(chat.chat_key)
+    assert row is not None and row.state_json is not None
+    return ChatDicePile().current_players(json.loads(row.state_json))[0]
+
+
+async def test_a_chat_move_reads_once_and_commits_once(chat: Chat) -> None:
+    await setup_game(chat)
+    who = await current(chat)
+    calls = counting(chat.table.store, ("load_message", "commit_moves", *READS))
+    outs = await chat.say(who, "/take 1")
+    assert moved(outs)
+    # the update's de-duplication, the chat, the sender, the game, its seats and their
+    # users in one call; the log, state, reminder and update id in the other
+    assert calls["load_message"] == 1 and calls["commit_moves"] == 1
+    assert not any(calls[name] for name in READS), calls
+    assert calls["hand-off"] == 2
+
+
+async def test_a_ready_made_action_reads_once_and_commits_once(chat: Chat) -> None:
+    await setup_game(chat)
+    who = await current(chat)
+    calls = counting(chat.table.store, ("load_message", "commit_moves", *READS))
+    outs = await chat.table.act(chat.inbound(who), {"take": 1})
+    assert moved(outs)
+    assert (calls["load_message"], calls["commit_moves"], calls["hand-off"]) == (1, 1, 2)
+    assert not any(calls[name] for name in READS), calls
+
+
+async def test_a_redelivered_update_stops_after_the_one_read(chat: Chat) -> None:
+    await setup_game(chat)
+    who = await current(chat)
+    first = await chat.say(who, "/take 1", update_id="again")
+    assert moved(first)
+    calls = counting(chat.table.store, ("load_message", "commit_moves", *READS))
+    assert await chat.say(who, "/take 1", update_id="again") == []
+    assert (calls["load_message"], calls["commit_moves"], calls["hand-off"]) == (1, 0, 1)
