@@ -296,9 +296,7 @@ def product_wants(state: State, player: str) -> list[str]:
     return sorted(wanted, key=lambda g: (-(target[g] - totals.get(g, 0)), g != "BC"))
 
 
-def extraction_orders(
-    state: State, player: str, wants: list[str] | None = None
-) -> dict[str, str]:
+def extraction_orders(state: State, player: str, wants: list[str] | None = None) -> dict[str, str]:
     """Each mine extracts what completes the most wanted recipe (`wants`, by default
     `product_wants`): the scarcer of its two inputs (counting what the other mines are
     expected to add), else the next recipe."""
@@ -482,9 +480,7 @@ def _phase_prepare(
     return None
 
 
-def _phase_build(
-    state: State, player: str, exclude: frozenset[str] = frozenset()
-) -> Action | None:
+def _phase_build(state: State, player: str, exclude: frozenset[str] = frozenset()) -> Action | None:
     s = scen(state)
     r = ch.dev_range(state)
     options: list[tuple[float, Action]] = []

@@ -1,13 +1,23 @@
-"""The strong bot's own policy in IEC (issue 24): the economic bot, guarded against a
-launcher rush.
+"""The strong bot's own policy in IEC (issue 24): the economic bot's network planning, played
+for transmissions only, and guarded against a launcher rush.
 
+Measured against the economic bot and the rush (bench/bots.py), three things decide a game
+of twenty turns: the one mixer's product per turn (IEC-S-15), the BC a transmitter launches
+(IEC-S-17, the only VP), and the transmitter's modules. So:
+- the mixers make BC, AB first only while a build waits for it (a damaged transmitter, a
+  counter launcher, a growth project of `best_projects`; under fire BC stays first), AC
+  only for a launcher facing a rival launcher (`mix_wants`; the mines extract to match);
+- no laboratory, research, launcher project or Mine War token: each costs the BC or AC
+  that transmissions and counter-fire need (a technology costs 3+ science points, each a
+  BC and an AC, IEC-S-16, IEC-S-8.3);
+- a damaged transmitter is rebuilt before anything else (IEC-S-18.2 b).
 While a rival's launcher can reach one of the player's buildings (IEC-16.1, IEC-S-19.3) the
 player answers in kind: his developer prepares and builds a launcher next to a storage
 (IEC-S-18, the same placement as the rush's), he powers storages and launchers first
 (IEC-15.2), and in phase 9 his launchers fire at the rival launchers first (a launcher the
-rush builds has one module, so one hit removes it, IEC-S-20) before anything else. Without
-such a threat it plays exactly as the economic bot. Everything it reads is public (the
-buildings, their modules and owners), so the policy peeks at nothing.
+rush builds has one module, so one hit removes it, IEC-S-20) before anything else.
+Everything it reads is public (the buildings, their modules and owners, storage contents)
+or the player's own, so the policy peeks at nothing.
 """
 
 from __future__ import annotations
@@ -19,10 +29,10 @@ from engine.iec import choices as ch
 from engine.iec import rush, together
 from engine.iec.bots import (
     _phase_build,
-    _reach_cells,
-    best_projects,
     _phase_prepare,
+    _reach_cells,
     _secret_orders,
+    best_projects,
     ch_nominal,
     phase_action,
     power_ranking,
@@ -144,16 +154,17 @@ def _needs_ab(state: State, player: str) -> bool:
 
 
 def mix_wants(state: State, player: str) -> list[str]:
-    """The mixers' recipes: BC (the transmitters' good, IEC-S-17) first; AB while a build
-    waits for it (a damaged transmitter first of all); AC only for a launcher that has a
-    rival launcher to answer (IEC-16.3) and none in stock."""
+    """The mixers' recipes: BC (the transmitters' good, IEC-S-17); AB first while a build
+    waits for it and less than a module's worth is stored (second under fire); AC first
+    for a launcher that has a rival launcher to answer (IEC-16.3) and under 2 in stock."""
     totals: dict[str, int] = {}
     for st in own(state, player, "storage"):
         for g, n in st["goods"].items():
             totals[g] = totals.get(g, 0) + n
     wants = ["BC"]
     if totals.get("AB", 0) < ch.module_cost(state) and _needs_ab(state, player):
-        wants.append("AB")
+        # Growth first (a module pays back over the turns left); under fire BC first.
+        wants.insert(len(wants) if rival_launchers(state, player) else 0, "AB")
     if (
         own(state, player, "launcher")
         and _rival_launcher(state, player)
@@ -175,9 +186,10 @@ NO_PROJECTS = frozenset({"laboratory", "launcher"})
 def _power(state: State, player: str) -> Action:
     """IEC-15.2: the economic ranking without a laboratory (the strong bot researches no
     technology: a science point costs a BC that a transmitter turns into VP)."""
-    ranked = [c for c in power_ranking(state, player) if state["buildings"][c]["kind"] != "laboratory"]
     if own(state, player, "launcher") and rival_launchers(state, player):
         return rush._power(state, player)
+    blds = state["buildings"]
+    ranked = [c for c in power_ranking(state, player) if blds[c]["kind"] != "laboratory"]
     return {"type": "power", "buildings": ranked[: power_slots(state, player)]}
 
 
@@ -194,7 +206,7 @@ def guarded_bot(state: State, player: str, rng: Rng) -> Action:
     if ph == 3:
         act = _power(planned, player)
     elif ph == 5:
-        act = None if threat else phase_action(planned, player, rng)
+        act = None  # a real mine costs an AC a counter launcher may need (IEC-S-21)
     elif ph == 6:
         if threat and not own(planned, player, "launcher"):
             act = rush.prepare_site(planned, player, _launcher_cells(planned, player))
