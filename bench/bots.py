@@ -6,9 +6,12 @@ game by game; for IEC also two-player games of `strong` against the launcher `ru
 strong decision is timed (think p50/p99 over all of them, wall time on the last line; CPU
 time, which a loaded machine inflates less, on the line before).
 
-The bench's strong bots search with a fixed *iteration* budget per decision (`BUDGETS`, far
-below production's 2 seconds), so a run is reproducible and fits in a few minutes on 2 cores;
-`--budget 2` (seconds) measures production settings instead. Games run in a process pool of
+The bench's strong bots search with a fixed *iteration* budget per decision (`MATCHES`, far
+below what production's 2 seconds allow), so a run is reproducible and fits in a few minutes
+on 2 cores, capped by production's deadline (`--cap`, default 2 s wall: the search stops there
+whatever the iterations, inside a rollout too, as at a table); `--budget 2` (seconds)
+measures production settings instead. A think time is the wall time of one strong decision,
+candidates included. Games run in a process pool of
 `--jobs` workers (default 2). The machine's load average is printed with the results.
 
 Last line (measured 2026-11-24 09:14, rules_version 2 defaults, `--games 12`, 2 workers, load
@@ -52,12 +55,15 @@ SEED0 = 24_000
 
 
 def play(
-    job: tuple[str, str, int, int, int, float | None],
+    job: tuple[str, str, int, int, int, float | None, float | None],
 ) -> tuple[float, list[float], list[float]]:
     """One game: (strong's share of first place, its think times: wall, CPU)."""
-    game_id, rival, n, index, iterations, seconds = job
+    game_id, rival, n, index, iterations, seconds, cap = job
+    # Iterations capped by the production deadline: whichever ends first (search.Budget).
     search.override = (
-        search.Budget(seconds=seconds) if seconds else search.Budget(iterations=iterations)
+        search.Budget(seconds=seconds)
+        if seconds
+        else search.Budget(iterations=iterations, seconds=cap or None)
     )
     game = registry.get(game_id)
     players = [f"p{i}" for i in range(n)]
@@ -101,11 +107,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
     ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
+    ap.add_argument(
+        "--cap",
+        type=float,
+        default=search.DEFAULT_SECONDS,
+        help="wall-time deadline per decision on top of the iterations (0: none)",
+    )
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None)
+        (g, rival, n, i, iters, args.budget or None, args.cap or None)
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]
@@ -125,6 +137,8 @@ def main() -> None:
                 cpu.extend(cpu_times)
             p = sum(shares) / count
             budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
+            if not args.budget and args.cap:
+                budget += f" (deadline {args.cap} s)"
             print(
                 f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}/decision: "
                 f"won {sum(shares):.1f} ({100 * p:.0f} %, chance {100 / n:.0f} %), "
