@@ -31,6 +31,7 @@ from engine.iec.bots import (
     _phase_build,
     _phase_prepare,
     _reach_cells,
+    _room,
     _secret_orders,
     best_projects,
     ch_nominal,
@@ -149,8 +150,10 @@ def _needs_ab(state: State, player: str) -> bool:
         return True
     if turns_left(state) < 4:
         return False
-    cells = _reach_cells(state, player) + [c for c, w in state["sites"].items() if w == player]
-    return bool(best_projects(state, player, cells, NO_PROJECTS))
+    sites = [c for c, w in state["sites"].items() if w == player]
+    if _room(state, player) < 1 and not sites:
+        return False  # no power place for a new building (`project_score`)
+    return bool(best_projects(state, player, _reach_cells(state, player) + sites, NO_PROJECTS))
 
 
 def mix_wants(state: State, player: str) -> list[str]:
