@@ -21,8 +21,16 @@ average 5-10 on 2 cores while the full test suite ran, 1249 s):
     strong vs economic win% 33 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
     think p50 0.06 / p99 4.62 s
 Hexania alone with `--only hexania --games 24`: win% 79 (±16, 24 games). Think times here are
-wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s); a time budget
-(production) stops a decision within it, candidates included.
+wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s).
+
+IEC after the strong policy of engine/iec/defence.py (2026-11-27 05:42-05:59, `--only iec
+--games 12`, 2 workers, load average 5-13 on 2 cores from other work, 1028 s; iterations capped
+by the 2 s deadline, which the load made bind often):
+    bots: iec strong vs economic win% 36 (±27, 12 games); iec strong vs rush win% 75 (±24,
+    12 games); think p50 1.36 / p99 2.06 s   (CPU p50 0.26 / p99 1.05 s)
+The policy alone (no search) on the same seeds: 59 % of 60 two-player games against the rush,
+38 % of 40 four-player games against the economic bot (the rush itself beats the economic bot
+in 54 % of those 60 two-player games).
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
 """
