@@ -122,14 +122,14 @@ def _transmitter_repair(state: State, player: str) -> Action | None:
             continue
         if stock(state, d, "AB") < ch.module_cost(state):
             continue
-        for tr in own(state, player, "transmitter"):
-            if tr["modules"] < ch_nominal(state, tr) and s.within(tr["cell"], d["cell"], r):
-                return {"type": "build", "developer": d["cell"], "cell": tr["cell"]}
+        for tm in own(state, player, "transmitter"):
+            if tm["modules"] < ch_nominal(state, tm) and s.within(tm["cell"], d["cell"], r):
+                return {"type": "build", "developer": d["cell"], "cell": tm["cell"]}
     return None
 
 
 def _damaged_transmitter(state: State, player: str) -> bool:
-    return any(tr["modules"] < ch_nominal(state, tr) for tr in own(state, player, "transmitter"))
+    return any(tm["modules"] < ch_nominal(state, tm) for tm in own(state, player, "transmitter"))
 
 
 def _rival_launcher(state: State, player: str) -> bool:
