@@ -6,9 +6,12 @@ game by game; for IEC also two-player games of `strong` against the launcher `ru
 strong decision is timed (think p50/p99 over all of them, wall time on the last line; CPU
 time, which a loaded machine inflates less, on the line before).
 
-The bench's strong bots search with a fixed *iteration* budget per decision (`BUDGETS`, far
-below production's 2 seconds), so a run is reproducible and fits in a few minutes on 2 cores;
-`--budget 2` (seconds) measures production settings instead. Games run in a process pool of
+The bench's strong bots search with a fixed *iteration* budget per decision (`MATCHES`, far
+below what production's 2 seconds allow), so a run is reproducible and fits in a few minutes
+on 2 cores, capped by production's deadline (`--cap`, default 2 s wall: the search stops there
+whatever the iterations, inside a rollout too, as at a table); `--budget 2` (seconds)
+measures production settings instead. A think time is the wall time of one strong decision,
+candidates included. Games run in a process pool of
 `--jobs` workers (default 2). The machine's load average is printed with the results.
 
 Last line (measured 2026-11-24 09:14, rules_version 2 defaults, `--games 12`, 2 workers, load
@@ -18,8 +21,16 @@ average 5-10 on 2 cores while the full test suite ran, 1249 s):
     strong vs economic win% 33 (±27, 12 games); iec strong vs rush win% 42 (±28, 12 games);
     think p50 0.06 / p99 4.62 s
 Hexania alone with `--only hexania --games 24`: win% 79 (±16, 24 games). Think times here are
-wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s); a time budget
-(production) stops a decision within it, candidates included.
+wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s).
+
+IEC after the strong policy of engine/iec/defence.py (2026-11-27 05:42-05:59, `--only iec
+--games 12`, 2 workers, load average 5-13 on 2 cores from other work, 1028 s; iterations capped
+by the 2 s deadline, which the load made bind often):
+    bots: iec strong vs economic win% 36 (±27, 12 games); iec strong vs rush win% 75 (±24,
+    12 games); think p50 1.36 / p99 2.06 s   (CPU p50 0.26 / p99 1.05 s)
+The policy alone (no search) on the same seeds: 59 % of 60 two-player games against the rush,
+38 % of 40 four-player games against the economic bot (the rush itself beats the economic bot
+in 54 % of those 60 two-player games).
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
 """
@@ -52,12 +63,15 @@ SEED0 = 24_000
 
 
 def play(
-    job: tuple[str, str, int, int, int, float | None],
+    job: tuple[str, str, int, int, int, float | None, float | None],
 ) -> tuple[float, list[float], list[float]]:
     """One game: (strong's share of first place, its think times: wall, CPU)."""
-    game_id, rival, n, index, iterations, seconds = job
+    game_id, rival, n, index, iterations, seconds, cap = job
+    # Iterations capped by the production deadline: whichever ends first (search.Budget).
     search.override = (
-        search.Budget(seconds=seconds) if seconds else search.Budget(iterations=iterations)
+        search.Budget(seconds=seconds)
+        if seconds
+        else search.Budget(iterations=iterations, seconds=cap or None)
     )
     game = registry.get(game_id)
     players = [f"p{i}" for i in range(n)]
@@ -101,11 +115,17 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
     ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
+    ap.add_argument(
+        "--cap",
+        type=float,
+        default=search.DEFAULT_SECONDS,
+        help="wall-time deadline per decision on top of the iterations (0: none)",
+    )
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None)
+        (g, rival, n, i, iters, args.budget or None, args.cap or None)
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]
@@ -125,6 +145,8 @@ def main() -> None:
                 cpu.extend(cpu_times)
             p = sum(shares) / count
             budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
+            if not args.budget and args.cap:
+                budget += f" (deadline {args.cap} s)"
             print(
                 f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}/decision: "
                 f"won {sum(shares):.1f} ({100 * p:.0f} %, chance {100 / n:.0f} %), "

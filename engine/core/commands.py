@@ -119,6 +119,17 @@ class CommandTable:
 
         return register
 
+    def declared(self, spec: CommandSpec) -> Callable[[Handler], Handler]:
+        """Register the decorated function as the handler of a command declared elsewhere,
+        keeping that declaration whole (a variant answering a base game's command its own way:
+        same name, arguments, help and usage line)."""
+
+        def register(handler: Handler) -> Handler:
+            self.add(spec, handler)
+            return handler
+
+        return register
+
     def add(self, spec: CommandSpec, handler: Handler) -> None:
         if spec.name in self._handlers:
             raise ValueError(f"/{spec.name} is declared twice")

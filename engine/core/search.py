@@ -145,18 +145,28 @@ def reseed(state: State, rng: Rng, key: str = "rng") -> None:
     state[key] = new_rng_state(rng.next64())
 
 
-def rollout(glue: Glue, state: State, rng: Rng, steps: int) -> None:
-    """The policy plays every seat from `state` (in place) for at most `steps` actions."""
+def rollout(
+    glue: Glue,
+    state: State,
+    rng: Rng,
+    steps: int,
+    out_of_time: Callable[[], bool] | None = None,
+) -> bool:
+    """The policy plays every seat from `state` (in place) for at most `steps` actions;
+    False when `out_of_time` said stop first (the rollout is then unfinished)."""
     game = glue.game
     policy = glue.policy
     for _ in range(steps):
         if game.is_over(state):
-            return
+            return True
+        if out_of_time is not None and out_of_time():
+            return False
         acting = game.current_players(state)
         if not acting:
-            return
+            return True
         player = acting[0]
         game.apply(state, player, policy(state, player, rng))
+    return True
 
 
 def search(
@@ -166,8 +176,11 @@ def search(
 
     The search runs in rounds: a round draws one determinisation and one rollout seed and
     plays every candidate in that same world with the same dice (common random numbers), so
-    candidates are compared on paired samples. One round always runs; `iterations` counts
-    rollouts (a round costs one per candidate).
+    candidates are compared on paired samples. `iterations` counts rollouts (a round costs
+    one per candidate); at least one round runs unless a time budget runs out first. The
+    deadline is honoured inside a round and inside a rollout too: an unfinished round is
+    dropped, and with no round finished the policy's own move (the first candidate) is
+    played, so a decision never thinks past its budget by more than one policy move.
     """
     budget = budget or current_budget()
     # The clock starts before the candidates are listed: choosing them is thinking too.
@@ -181,6 +194,12 @@ def search(
         return Decision(arms[0].action, arms, 0)
     steps = glue.horizon if budget.rollout_cap is None else min(glue.horizon, budget.rollout_cap)
     deadline = None if budget.seconds is None else started + budget.seconds
+    late: Callable[[], bool] | None = None
+    if deadline is not None:
+        late = _past(budget.clock, deadline)
+        if late():
+            # Listing the candidates used up the time: the policy's own move (arm 0).
+            return Decision(arms[0].action, arms, 0)
     done = rounds = 0
     while True:
         if done and budget.iterations is not None and done >= budget.iterations:
@@ -192,12 +211,10 @@ def search(
                 break
         world_seed, dice_seed = rng.next64(), rng.next64()
         for i, arm in enumerate(arms):
-            if rounds and deadline is not None and i and budget.clock() >= deadline:
+            if late is not None and i and late():
                 # Out of time inside a round (one slower than the average): drop it so the
                 # candidates stay compared on the same samples.
-                for partial in arms[:i]:
-                    del partial.values[-1]
-                return Decision(arms[_choose(arms)].action, arms, done)
+                return _cut(arms, i, done, rounds)
             world = glue.determinise(state, player, Rng(new_rng_state(world_seed)))
             try:
                 glue.game.apply(world, player, copy_state(arm.action))
@@ -206,11 +223,25 @@ def search(
                 # the determinisation keeps everything the player knows): worth nothing.
                 arm.values.append(0.0)
                 continue
-            rollout(glue, world, Rng(new_rng_state(dice_seed)), steps)
+            if not rollout(glue, world, Rng(new_rng_state(dice_seed)), steps, late):
+                # The deadline fell inside this rollout: the round is dropped too.
+                return _cut(arms, i, done, rounds)
             arm.values.append(glue.evaluate(world, player))
         done += len(arms)
         rounds += 1
     return Decision(arms[_choose(arms)].action, arms, done)
+
+
+def _past(clock: Callable[[], float], deadline: float) -> Callable[[], bool]:
+    return lambda: clock() >= deadline
+
+
+def _cut(arms: list[Arm], i: int, done: int, rounds: int) -> Decision:
+    """The decision when the deadline cuts round `rounds` short at arm `i`: its values are
+    dropped; with no full round behind, the policy's own move (arm 0)."""
+    for partial in arms[:i]:
+        del partial.values[-1]
+    return Decision(arms[_choose(arms)].action if rounds else arms[0].action, arms, done)
 
 
 def _choose(arms: list[Arm]) -> int:

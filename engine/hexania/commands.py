@@ -257,8 +257,8 @@ def parse(
 
 def quote(state: State, player: str, action: Action, t: Translator | None = None) -> Reply:
     """HEX-18: what an action would cost and do, before doing it (counts through ngettext)."""
-    tr: Translator = t if t is not None else EnglishTranslator()
-    g = tr.gettext
+    translator: Translator = t if t is not None else EnglishTranslator()
+    g = translator.gettext
     try:
         p = rules.price(state, player, action)
     except IllegalAction as err:
@@ -281,7 +281,7 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
             parts.append(g(N_("viscosity {cost}")).format(cost=p.base))
         else:
             parts.append(g(N_("inertia {cost}")).format(cost=p.base))
-        parts.append(tr.ngettext("{n} step", "{n} steps", p.steps).format(n=p.steps))
+        parts.append(translator.ngettext("{n} step", "{n} steps", p.steps).format(n=p.steps))
     else:
         parts.append(g(N_("mass {cost}")).format(cost=p.base))
     for a in p.armour:
@@ -290,7 +290,7 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
                 cost=a["cost"], owner=a["owner"], mass=a["mass"]
             )
         )
-    text = tr.ngettext(
+    text = translator.ngettext(
         "{action}: {parts} = {cost} point", "{action}: {parts} = {cost} points", p.cost
     )
     text = text.format(action=action_text(action), parts=" + ".join(parts), cost=p.cost)
@@ -306,7 +306,7 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
         text += "."
     if p.destroyed:
         n = len(p.destroyed)
-        text += " " + tr.ngettext(
+        text += " " + translator.ngettext(
             "Destroys {n} piece (+{n} bonus next turn).",
             "Destroys {n} pieces (+{n} bonus next turn).",
             n,

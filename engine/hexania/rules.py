@@ -34,6 +34,7 @@ from engine.hexania.board import (
 )
 from engine.hexania.figures import Figures, components
 from engine.hexania.options import normalize
+from engine.hexania.state_types import HexaniaState, HexState, Turn, plain
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -47,31 +48,14 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
         raise IllegalAction("HEX-1", N_("Hexania is played by 2 to 6 players."))
     if len(set(players)) != len(players):
         raise IllegalAction("HEX-1", N_("Each player sits once."))
-    state: State = {
-        "game": "hexania",
-        "players": list(players),
-        "options": normalize(options),
-        "rng": new_rng_state(seed),
-        "board": {},
-        "eliminated": [],
-        "lost_piece": {p: False for p in players},
-        "bonus": {p: 0 for p in players},
-        "round_bonus": {p: 0 for p in players},
-        "turns": {p: 0 for p in players},
-        "round": 1,
-        "pending": [],
-        "turn": None,
-        "last": None,
-        "over": False,
-        "result": None,
-        "end_reason": None,
-    }
-    rng = Rng(state["rng"])
+    opts = normalize(options)
+    rng_box = new_rng_state(seed)
+    rng = Rng(rng_box)
     # HEX-G-9: players are assigned to the used sides at random.
     sides = list(SIDES_BY_PLAYERS[len(players)])
     seated = list(players)
     rng.shuffle(seated)
-    state["sides"] = dict(zip(seated, sides))
+    side_of = dict(zip(seated, sides))
     # HEX-T-2 / HEX-D-5: roll-off, tied highest re-roll among themselves.
     rolloff: list[dict[str, int]] = []
     contenders = list(players)
@@ -83,23 +67,51 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
         if len(contenders) == 1:
             break
     starter = contenders[0]
-    clockwise = sorted(players, key=lambda p: SIDE_ORDER.index(state["sides"][p]))
+    clockwise = sorted(players, key=lambda p: SIDE_ORDER.index(side_of[p]))
     i = clockwise.index(starter)
-    state["order"] = clockwise[i:] + clockwise[:i]
-    state["rolloff"] = rolloff
-    state["pending"] = list(state["order"])
+    order = clockwise[i:] + clockwise[:i]
+    state: HexaniaState = {
+        "game": "hexania",
+        "players": list(players),
+        "options": opts,
+        "rng": rng_box,
+        "board": {},
+        "eliminated": [],
+        "lost_piece": {p: False for p in players},
+        "bonus": {p: 0 for p in players},
+        "round_bonus": {p: 0 for p in players},
+        "turns": {p: 0 for p in players},
+        "round": 1,
+        "pending": list(order),
+        "turn": None,
+        "last": None,
+        "over": False,
+        "result": None,
+        "end_reason": None,
+        "sides": side_of,
+        "order": order,
+        "rolloff": rolloff,
+    }
     _begin_next_turn(state, [])
-    return state
+    return plain(state)
 
 
 # --------------------------------------------------------------------------- queries
 
 
-def active_players(state: State) -> list[str]:
+def active_players(state: HexState) -> list[str]:
     return [p for p in state["order"] if p not in state["eliminated"]]
 
 
-def current_players(state: State) -> list[str]:
+def running_turn(state: HexState) -> Turn:
+    """The turn being played (callers know one runs: its player is acting)."""
+    turn = state["turn"]
+    if turn is None:
+        raise IllegalAction("HEX-T-2", N_("It is not your turn."))
+    return turn
+
+
+def current_players(state: HexState) -> list[str]:
     turn = state["turn"]
     return [] if state["over"] or turn is None else [turn["player"]]
 
@@ -188,11 +200,11 @@ def checked_legal(pos: act.Position, limit: int | None) -> Iterator[tuple[Action
                         return
 
 
-def legal_plans(state: State, player: str) -> list[tuple[Action, act.Plan]]:
+def legal_plans(state: HexState, player: str) -> list[tuple[Action, act.Plan]]:
     """Every legal affordable action of the current player with what it would do."""
     if player not in current_players(state):
         return []
-    pos = act.Position(state, player)
+    pos = act.Position(plain(state), player)
     out: list[tuple[Action, act.Plan]] = []
     for action in legal.legal_actions(pos):
         p = act.plan(pos, action)
@@ -201,27 +213,27 @@ def legal_plans(state: State, player: str) -> list[tuple[Action, act.Plan]]:
     return out
 
 
-def legal_actions(state: State, player: str) -> list[Action]:
+def legal_actions(state: HexState, player: str) -> list[Action]:
     """The affordable actions; /end only before acting (a resignation, HEX-2.4) or when
     nothing is affordable (HEX-2: the turn never ends early by choice)."""
     if player not in current_players(state):
         return []
-    out = list(legal.legal_actions(act.Position(state, player)))
-    if not out or state["turn"]["actions"] == 0:
+    out = list(legal.legal_actions(act.Position(plain(state), player)))
+    if not out or running_turn(state)["actions"] == 0:
         out.append({"type": "end"})
     return out
 
 
-def can_act(state: State, player: str) -> bool:
+def can_act(state: HexState, player: str) -> bool:
     """At least one affordable legal action (HEX-2 turn end, HEX-2.4 elimination)."""
-    return any(True for _ in legal.legal_actions(act.Position(state, player)))
+    return any(True for _ in legal.legal_actions(act.Position(plain(state), player)))
 
 
 # At most this many examples in the HEX-2 refusal of /end (the cheapest of each kind).
 AFFORDABLE_EXAMPLES = 4
 
 
-def affordable_examples(state: State, player: str) -> list[tuple[Action, int]]:
+def affordable_examples(state: HexState, player: str) -> list[tuple[Action, int]]:
     """HEX-2: the cheapest affordable action of each kind (birth, grow, move, regroup)."""
     cheapest: dict[str, tuple[Action, int]] = {}
     for action, plan_ in legal_plans(state, player):
@@ -235,9 +247,9 @@ def affordable_examples(state: State, player: str) -> list[tuple[Action, int]]:
 # --------------------------------------------------------------------------- apply
 
 
-def price(state: State, player: str, action: Action) -> act.Plan:
+def price(state: HexState, player: str, action: Action) -> act.Plan:
     """The plan of an action, checked except for the points (for /cost quotes)."""
-    pos = act.Position(state, player)
+    pos = act.Position(plain(state), player)
     pos.points = None
     p = act.plan(pos, action)
     if isinstance(p, act.Refusal):
@@ -245,7 +257,7 @@ def price(state: State, player: str, action: Action) -> act.Plan:
     return p
 
 
-def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+def apply(state: HexState, player: str, action: Action) -> tuple[State, list[Event]]:
     if state["over"]:
         raise IllegalAction("HEX-2.6", N_("The game is over."))
     if player not in current_players(state):
@@ -256,7 +268,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if action.get("type") == "end":
         if set(action) - {"type"}:
             raise IllegalAction("syntax", N_("/end takes no arguments."))
-        turn = state["turn"]
+        turn = running_turn(state)
         if turn["actions"] == 0:
             # HEX-2.4: a player who will not act in his turn is eliminated.
             _eliminate(state, player, "resigned", events)
@@ -275,8 +287,8 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
                 )
             _end_turn(state, "no_points", events)
         _begin_next_turn(state, events)
-        return state, events
-    pos = act.Position(state, player)
+        return plain(state), events
+    pos = act.Position(plain(state), player)
     p = act.plan(pos, action)
     if isinstance(p, act.Refusal):
         raise p.error()
@@ -287,16 +299,16 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if not can_act(state, player):
         _end_turn(state, "no_points", events)
         _begin_next_turn(state, events)
-    return state, events
+    return plain(state), events
 
 
 def _commit(
-    state: State, pos: act.Position, p: act.Plan, action: Action, events: list[Event]
+    state: HexState, pos: act.Position, p: act.Plan, action: Action, events: list[Event]
 ) -> None:
     board = state["board"]
     player = p.player
     rnd = state["round"]
-    turn = state["turn"]
+    turn = running_turn(state)
     turn["points"] -= p.cost
     turn["actions"] += 1
     for c in p.vacated:
@@ -372,13 +384,13 @@ def _commit(
 # --------------------------------------------------------------------------- turn flow
 
 
-def _roll(state: State) -> list[int]:
+def _roll(state: HexState) -> list[int]:
     rng = Rng(state["rng"])
     return [rng.die(DIE_SIDES) for _ in range(DICE)]
 
 
-def _end_turn(state: State, reason: str, events: list[Event]) -> None:
-    turn = state["turn"]
+def _end_turn(state: HexState, reason: str, events: list[Event]) -> None:
+    turn = running_turn(state)
     events.append(
         {
             "type": "turn_ended",
@@ -393,7 +405,7 @@ def _end_turn(state: State, reason: str, events: list[Event]) -> None:
     _close_round_if_done(state, events)
 
 
-def _eliminate(state: State, player: str, reason: str, events: list[Event]) -> None:
+def _eliminate(state: HexState, player: str, reason: str, events: list[Event]) -> None:
     """HEX-2.4/2.5: out of the game, pieces removed at once, no bonus for anyone."""
     removed = [c for c, o in state["board"].items() if o == player]
     for c in removed:
@@ -417,7 +429,7 @@ def _eliminate(state: State, player: str, reason: str, events: list[Event]) -> N
         _close_round_if_done(state, events)
 
 
-def _close_round_if_done(state: State, events: list[Event]) -> None:
+def _close_round_if_done(state: HexState, events: list[Event]) -> None:
     if state["over"]:
         return
     active = active_players(state)
@@ -435,7 +447,7 @@ def _close_round_if_done(state: State, events: list[Event]) -> None:
     events.append({"type": "round_started", "round": state["round"]})
 
 
-def _next_player(state: State) -> str:
+def _next_player(state: HexState) -> str:
     order = state["order"]
     last = state["last"]
     start = 0 if last is None else order.index(last) + 1
@@ -446,7 +458,7 @@ def _next_player(state: State) -> str:
     raise AssertionError("no active player")
 
 
-def _begin_next_turn(state: State, events: list[Event]) -> None:
+def _begin_next_turn(state: HexState, events: list[Event]) -> None:
     """HEX-T-3: the next player rolls; HEX-D-7: he is eliminated if he cannot act."""
     while not state["over"]:
         player = _next_player(state)
@@ -479,7 +491,7 @@ def _begin_next_turn(state: State, events: list[Event]) -> None:
         _eliminate(state, player, "no_action", events)
 
 
-def _game_over(state: State, reason: str, events: list[Event]) -> None:
+def _game_over(state: HexState, reason: str, events: list[Event]) -> None:
     state["over"] = True
     state["turn"] = None
     state["end_reason"] = reason
@@ -495,7 +507,7 @@ def _game_over(state: State, reason: str, events: list[Event]) -> None:
     events.append(event)
 
 
-def deciding_criterion(state: State) -> str:
+def deciding_criterion(state: HexState) -> str:
     """HEX-OPT-LIMIT: what decided the round-limit result: "pieces", "bonus" or "shared"."""
     active = active_players(state)
     winners = (state["result"] or ranking(state, "round_limit"))[0]
@@ -507,11 +519,11 @@ def deciding_criterion(state: State) -> str:
     return "pieces"
 
 
-def pieces_of(state: State, player: str) -> int:
+def pieces_of(state: HexState, player: str) -> int:
     return sum(1 for o in state["board"].values() if o == player)
 
 
-def ranking(state: State, reason: str) -> Ranking:
+def ranking(state: HexState, reason: str) -> Ranking:
     """HEX-2.6: last player standing; at the round limit most pieces, then round-R bonus."""
     active = active_players(state)
     out: Ranking = []
@@ -527,18 +539,18 @@ def ranking(state: State, reason: str) -> Ranking:
     return out
 
 
-def is_over(state: State) -> bool:
+def is_over(state: HexState) -> bool:
     return bool(state["over"])
 
 
-def result(state: State) -> Ranking:
+def result(state: HexState) -> Ranking:
     return list(state["result"] or [])
 
 
 # --------------------------------------------------------------------------- view
 
 
-def view(state: State, viewer: str | None) -> dict[str, Any]:
+def view(state: HexState, viewer: str | None) -> dict[str, Any]:
     """Everything but the RNG (which would tell future dice); Hexania has no secrets."""
     active = active_players(state)
     figs = Figures(state["board"])

@@ -216,14 +216,17 @@ def _mine_cells(state: State, player: str, reach: list[str]) -> list[str]:
     return [c for c in reach if c in s.area_of and "mine" in ch.kinds_for(state, c)]
 
 
-def best_projects(state: State, player: str, cells: list[str]) -> list[tuple[float, str, str]]:
-    """(score, kind, cell) for new buildings on the given cells, best first."""
+def best_projects(
+    state: State, player: str, cells: list[str], exclude: frozenset[str] = frozenset()
+) -> list[tuple[float, str, str]]:
+    """(score, kind, cell) for new buildings on the given cells, best first (`exclude`: kinds
+    not considered)."""
     base = network_value(state, player, _plan(state, player))
     mines = _mine_cells(state, player, _reach_cells(state, player))
     out = []
     for cell in cells:
         for kind in ch.kinds_for(state, cell):
-            if kind in ("reactor", "developer"):
+            if kind in ("reactor", "developer") or kind in exclude:
                 continue
             sc = project_score(state, player, kind, cell, mines, base)
             if sc >= MIN_PROJECT:
@@ -293,10 +296,11 @@ def product_wants(state: State, player: str) -> list[str]:
     return sorted(wanted, key=lambda g: (-(target[g] - totals.get(g, 0)), g != "BC"))
 
 
-def extraction_orders(state: State, player: str) -> dict[str, str]:
-    """Each mine extracts what completes the most wanted recipe: the scarcer of its two
-    inputs (counting what the other mines are expected to add), else the next recipe."""
-    wants = product_wants(state, player) or ["BC"]
+def extraction_orders(state: State, player: str, wants: list[str] | None = None) -> dict[str, str]:
+    """Each mine extracts what completes the most wanted recipe (`wants`, by default
+    `product_wants`): the scarcer of its two inputs (counting what the other mines are
+    expected to add), else the next recipe."""
+    wants = (product_wants(state, player) if wants is None else wants) or ["BC"]
     have = {g: float(_totals(state, player).get(g, 0)) for g in SIMPLE}
     out: dict[str, str] = {}
     mines = sorted(
@@ -397,7 +401,7 @@ def standing_update(state: State, player: str, mix: list[str] | None = None) -> 
     mix = product_wants(state, player) if mix is None else mix
     if orders["mix"] != mix:
         return {"type": "mix", "recipes": mix}
-    for cell, res in extraction_orders(state, player).items():
+    for cell, res in extraction_orders(state, player, mix).items():
         if orders["extract"].get(cell) != res:
             return {"type": "extract", "mine": cell, "resource": res}
     moves = transfer_orders(state, player)
@@ -452,7 +456,9 @@ def _phase_power(state: State, player: str) -> Action:
     return {"type": "power", "buildings": ranked[: power_slots(state, player)]}
 
 
-def _phase_prepare(state: State, player: str) -> Action | None:
+def _phase_prepare(
+    state: State, player: str, exclude: frozenset[str] = frozenset()
+) -> Action | None:
     s = scen(state)
     mine_sites = [c for c, w in state["sites"].items() if w == player]
     devs = [
@@ -464,9 +470,9 @@ def _phase_prepare(state: State, player: str) -> Action | None:
         return None
     r = ch.dev_range(state)
     pending = [c for c in mine_sites if any(s.within(c, d["cell"], r) for d in devs)]
-    if pending and best_projects(state, player, pending):
+    if pending and best_projects(state, player, pending, exclude):
         return None
-    for _sc, kind, cell in best_projects(state, player, _reach_cells(state, player)):
+    for _sc, kind, cell in best_projects(state, player, _reach_cells(state, player), exclude):
         del kind
         for d in devs:
             if cell in ch.prep_cells(state, d):
@@ -474,7 +480,7 @@ def _phase_prepare(state: State, player: str) -> Action | None:
     return None
 
 
-def _phase_build(state: State, player: str) -> Action | None:
+def _phase_build(state: State, player: str, exclude: frozenset[str] = frozenset()) -> Action | None:
     s = scen(state)
     r = ch.dev_range(state)
     options: list[tuple[float, Action]] = []
@@ -488,7 +494,7 @@ def _phase_build(state: State, player: str) -> Action | None:
             for c, w in state["sites"].items()
             if s.within(c, d["cell"], r) and _safe(state, player, c) and c not in state["buildings"]
         ]
-        for sc, kind, cell in best_projects(state, player, sites):
+        for sc, kind, cell in best_projects(state, player, sites, exclude):
             options.append(
                 (sc, {"type": "build", "developer": d["cell"], "cell": cell, "kind": kind})
             )

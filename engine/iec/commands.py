@@ -733,16 +733,16 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
         state = {**state, "pending": {}}
     moves = legal_actions(state, player, public=True)
     state = planned(state, player, public=True)
-    tr: Translator = t if t is not None else _English()
+    translator: Translator = t if t is not None else _English()
     out: list[tuple[str, str]] = []
     for a in moves:
-        label_cmd = _as_command(a, tr)
+        label_cmd = _as_command(a, translator)
         if label_cmd and label_cmd not in out and a["type"] != "done":
             out.append(label_cmd)
         if len(out) >= 5:
             break
     if _done_accepted(state, player):
-        out.append((tr.gettext(N_("Done")), "/done"))
+        out.append((translator.gettext(N_("Done")), "/done"))
     return out
 
 

@@ -1,13 +1,23 @@
-"""The strong bot's own policy in IEC (issue 24): the economic bot, guarded against a
-launcher rush.
+"""The strong bot's own policy in IEC (issue 24): the economic bot's network planning, played
+for transmissions only, and guarded against a launcher rush.
 
+Measured against the economic bot and the rush (bench/bots.py), three things decide a game
+of twenty turns: the one mixer's product per turn (IEC-S-15), the BC a transmitter launches
+(IEC-S-17, the only VP), and the transmitter's modules. So:
+- the mixers make BC, AB first only while a build waits for it (a damaged transmitter, a
+  counter launcher, a growth project of `best_projects`; under fire BC stays first), AC
+  only for a launcher facing a rival launcher (`mix_wants`; the mines extract to match);
+- no laboratory, research, launcher project or Mine War token: each costs the BC or AC
+  that transmissions and counter-fire need (a technology costs 3+ science points, each a
+  BC and an AC, IEC-S-16, IEC-S-8.3);
+- a damaged transmitter is rebuilt before anything else (IEC-S-18.2 b).
 While a rival's launcher can reach one of the player's buildings (IEC-16.1, IEC-S-19.3) the
 player answers in kind: his developer prepares and builds a launcher next to a storage
 (IEC-S-18, the same placement as the rush's), he powers storages and launchers first
 (IEC-15.2), and in phase 9 his launchers fire at the rival launchers first (a launcher the
-rush builds has one module, so one hit removes it, IEC-S-20) before anything else. Without
-such a threat it plays exactly as the economic bot. Everything it reads is public (the
-buildings, their modules and owners), so the policy peeks at nothing.
+rush builds has one module, so one hit removes it, IEC-S-20) before anything else.
+Everything it reads is public (the buildings, their modules and owners, storage contents)
+or the player's own, so the policy peeks at nothing.
 """
 
 from __future__ import annotations
@@ -18,13 +28,19 @@ from engine.core import Action, Rng, State
 from engine.iec import choices as ch
 from engine.iec import rush, together
 from engine.iec.bots import (
+    _phase_build,
+    _phase_prepare,
+    _reach_cells,
+    _room,
     _secret_orders,
-    economic_bot,
+    best_projects,
+    ch_nominal,
     phase_action,
-    product_wants,
+    power_ranking,
     standing_update,
+    turns_left,
 )
-from engine.iec.rules import own, scen, stock
+from engine.iec.rules import own, power_slots, scen, stock
 
 Building = dict[str, Any]
 
@@ -94,15 +110,71 @@ def _counter_fire(state: State, player: str) -> Action | None:
     return None
 
 
-def _orders(state: State, player: str) -> Action | None:
-    """The economic bot's standing orders, except that while a rival launcher stands and the
-    player has one, the mixers make AC first (its missiles, IEC-16.3)."""
-    mix = product_wants(state, player)
-    if own(state, player, "launcher") and any(
-        b["kind"] == "launcher" and b["owner"] != player for b in state["buildings"].values()
+def _transmitter_repair(state: State, player: str) -> Action | None:
+    """IEC-S-18.2 (b): rebuild a module of a damaged own transmitter first: every turn it is
+    down (or one more hit from gone) costs a launch, the only source of VP (IEC-S-17)."""
+    if turns_left(state) < 2:
+        return None
+    s = scen(state)
+    r = ch.dev_range(state)
+    for d in own(state, player, "developer"):
+        if not d["powered"] or not ch.can_build_attempt(d):
+            continue
+        if stock(state, d, "AB") < ch.module_cost(state):
+            continue
+        for tm in own(state, player, "transmitter"):
+            if tm["modules"] < ch_nominal(state, tm) and s.within(tm["cell"], d["cell"], r):
+                return {"type": "build", "developer": d["cell"], "cell": tm["cell"]}
+    return None
+
+
+def _damaged_transmitter(state: State, player: str) -> bool:
+    return any(tm["modules"] < ch_nominal(state, tm) for tm in own(state, player, "transmitter"))
+
+
+def _rival_launcher(state: State, player: str) -> bool:
+    return any(
+        b["kind"] == "launcher" and b["owner"] != player and b["modules"] >= 1
+        for b in state["buildings"].values()
+    )
+
+
+def _needs_ab(state: State, player: str) -> bool:
+    """A build waits for AB: a damaged transmitter, a counter launcher, or an economic
+    project on a prepared site or a cell the developers reach."""
+    if turns_left(state) < 3:
+        return False
+    if _damaged_transmitter(state, player):
+        return True
+    if rival_launchers(state, player) and not own(state, player, "launcher"):
+        return True
+    if turns_left(state) < 4:
+        return False
+    sites = [c for c, w in state["sites"].items() if w == player]
+    if _room(state, player) < 1 and not sites:
+        return False  # no power place for a new building (`project_score`)
+    return bool(best_projects(state, player, _reach_cells(state, player) + sites, NO_PROJECTS))
+
+
+def mix_wants(state: State, player: str) -> list[str]:
+    """The mixers' recipes: BC (the transmitters' good, IEC-S-17); AB first while a build
+    waits for it and less than a module's worth is stored (second under fire); AC first
+    for a launcher that has a rival launcher to answer (IEC-16.3) and under 2 in stock."""
+    totals: dict[str, int] = {}
+    for st in own(state, player, "storage"):
+        for g, n in st["goods"].items():
+            totals[g] = totals.get(g, 0) + n
+    wants = ["BC"]
+    if totals.get("AB", 0) < ch.module_cost(state) and _needs_ab(state, player):
+        # Growth first (a module pays back over the turns left); under fire BC first.
+        wants.insert(len(wants) if rival_launchers(state, player) else 0, "AB")
+    if (
+        own(state, player, "launcher")
+        and _rival_launcher(state, player)
+        and totals.get("AC", 0) < 2
     ):
-        mix = ["AC"] + [g for g in mix if g != "AC"]
-    return standing_update(state, player, mix)
+        wants.insert(0, "AC")
+    return wants
 
 
 def duel(state: State) -> bool:
@@ -111,23 +183,50 @@ def duel(state: State) -> bool:
     return sum(1 for p in state["players"].values() if not p.get("eliminated")) == 2
 
 
+NO_PROJECTS = frozenset({"laboratory", "launcher"})
+
+
+def _power(state: State, player: str) -> Action:
+    """IEC-15.2: the economic ranking without a laboratory (the strong bot researches no
+    technology: a science point costs a BC that a transmitter turns into VP)."""
+    if own(state, player, "launcher") and rival_launchers(state, player):
+        return rush._power(state, player)
+    blds = state["buildings"]
+    ranked = [c for c in power_ranking(state, player) if blds[c]["kind"] != "laboratory"]
+    return {"type": "power", "buildings": ranked[: power_slots(state, player)]}
+
+
 def guarded_bot(state: State, player: str, rng: Rng) -> Action:
     planned = together.planned(state, player)  # rules version 2: after his own declarations
-    if not duel(planned) and not rival_launchers(planned, player):
-        return economic_bot(state, player, rng)
-    order = _orders(planned, player) or _secret_orders(planned, player)
+    order = standing_update(planned, player, mix_wants(planned, player)) or _secret_orders(
+        planned, player
+    )
     if order is not None:
         return order
+    threat = bool(rival_launchers(planned, player))
     ph = planned["phase"]
     act: Action | None = None
-    if ph == 3 and own(planned, player, "launcher"):
-        act = rush._power(planned, player)
+    if ph == 3:
+        act = _power(planned, player)
+    elif ph == 5:
+        act = None  # a real mine costs an AC a counter launcher may need (IEC-S-21)
     elif ph == 6:
-        act = rush.prepare_site(planned, player, _launcher_cells(planned, player))
+        if threat and not own(planned, player, "launcher"):
+            act = rush.prepare_site(planned, player, _launcher_cells(planned, player))
+        if act is None:
+            act = _phase_prepare(planned, player, NO_PROJECTS)
     elif ph == 7:
-        act = _build(planned, player)
+        act = _transmitter_repair(planned, player)
+        if act is None and threat:
+            act = _build(planned, player)
+        if act is None:
+            act = _phase_build(planned, player, NO_PROJECTS)
     elif ph == 9:
         act = _counter_fire(planned, player) or (
-            rush._fire(planned, player) if duel(planned) else None
+            rush._fire(planned, player) if duel(planned) and threat else None
         )
-    return act if act is not None else phase_action(planned, player, rng)
+    elif ph == 11:
+        act = None
+    else:
+        return phase_action(planned, player, rng)
+    return act if act is not None else {"type": "done"}

@@ -1,5 +1,7 @@
 """IEC's `strong` bot and `/hint` (issue 24): the determinised rollout search of
-engine/core/search.py with the economic bot as rollout policy.
+engine/core/search.py; the rollout policy is engine/iec/defence.py's (transmissions first,
+guarded against a launcher rush) for the searcher's own seat and the economic bot or the
+rush for the rivals.
 
 What a player cannot see (IEC-S-26, `rules.view`) and how a determinisation re-samples it
 from the view only:

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import rules as base
+from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid_alt.graph import alt_map
 from engine.powergrid_alt.queries import (
@@ -27,8 +28,9 @@ from engine.powergrid_alt.queries import (
     storage,
     transport_fee,
 )
+from engine.powergrid_alt.state_types import AltLine, AltState, Line, plain
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -39,16 +41,12 @@ MAX_TPS = 3  # ALT-24
 emit = base.emit
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 # ===================================================================== Phase 4: plants
 
 
 def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
     """ALT-13/14/17..19: validate building hand plant `plant` in `city`; return the node."""
-    if not _is_int(plant) or plant not in hand(state, player):
+    if not is_int(plant) or plant not in hand(state, player):
         raise IllegalAction(
             "ALT-8",
             N_("Plant {plant} is not in your hand; your hand: {hand}."),
@@ -107,7 +105,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
     _split_own_lines(state, player, node)  # ALT-16 (ALT-D-5)
     state["activity"] = True
     emit(
-        state,
+        plain(state),
         events,
         "plant_built",
         player=player,
@@ -116,7 +114,7 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
         cost=PLANT_COST,
         displaced=list(displaced),
     )
-    base.remove_too_low(state, events)  # PG-40 with the city count of ALT-2
+    base.remove_too_low(plain(state), events)  # PG-40 with the city count of ALT-2
 
 
 # ===================================================================== Phase 4: upgrade
@@ -124,11 +122,11 @@ def _build_plant(state: State, player: str, action: Action, events: list[Event])
 
 def upgrade_check(state: State, player: str, old: Any, new: Any) -> None:
     """ALT-20 (ALT-D-7): same type, or fusion replacing any type; pollution still legal."""
-    if not _is_int(old) or old not in built_plants(state, player):
+    if not is_int(old) or old not in built_plants(state, player):
         raise IllegalAction(
             "ALT-20", N_("Plant {plant} is not one of your built plants."), plant=str(old)
         )
-    if not _is_int(new) or new not in hand(state, player):
+    if not is_int(new) or new not in hand(state, player):
         raise IllegalAction("ALT-8", N_("Plant {plant} is not in your hand."), plant=str(new))
     kind_old, kind_new = PLANTS[old].type, PLANTS[new].type
     if kind_new != "fusion" and kind_new != kind_old:
@@ -157,7 +155,7 @@ def upgrade_into(state: State, player: str, action: Action) -> list[int]:
     if not isinstance(named, list):
         raise IllegalAction("syntax", N_("Name the plants that take the tokens by number."))
     for n in named:
-        if not _is_int(n) or n not in mine:
+        if not is_int(n) or n not in mine:
             raise IllegalAction(
                 "ALT-20",
                 N_("Plant {plant} is not another of your built plants."),
@@ -195,7 +193,7 @@ def _upgrade(state: State, player: str, action: Action, events: list[Event]) -> 
         state["supply"][r] += n
     state["players"][player]["plants"].remove(old)  # plant X leaves the game
     emit(
-        state,
+        plain(state),
         events,
         "plant_upgraded",
         player=player,
@@ -215,7 +213,7 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
     src, dst = action.get("from"), action.get("to")
     mine = built_plants(state, player)
     for n in (src, dst):
-        if not _is_int(n) or n not in mine:
+        if not is_int(n) or n not in mine:
             raise IllegalAction(
                 "ALT-21", N_("Plant {plant} is not one of your built plants."), plant=str(n)
             )
@@ -226,7 +224,7 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
     if (
         not isinstance(tokens, dict)
         or not tokens
-        or any(r not in RESOURCES or not _is_int(c) or c < 1 for r, c in tokens.items())
+        or any(r not in RESOURCES or not is_int(c) or c < 1 for r, c in tokens.items())
     ):
         raise IllegalAction("ALT-21", N_("Say how many tokens of which resource to move."))
     have = state["built"][str(src)]["res"]
@@ -266,7 +264,7 @@ def _move(state: State, player: str, action: Action, events: list[Event]) -> Non
         state["built"][str(src)]["res"][r] -= c
         state["built"][str(dst)]["res"][r] += c
     emit(
-        state,
+        plain(state),
         events,
         "resources_moved",
         player=player,
@@ -294,7 +292,7 @@ def tp_check(state: State, player: str, node: str) -> None:
         raise IllegalAction("ALT-24", N_("{city} already has 3 TPs."), city=label)
 
 
-def _hanging_lines_at(state: State, player: str, node: str) -> list[dict[str, Any]]:
+def _hanging_lines_at(state: State, player: str, node: str) -> list[AltLine]:
     return [
         line
         for line in state["lines"]
@@ -396,7 +394,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
         _place_tp(state, player, nodes[-1])
     state["activity"] = True
     emit(
-        state,
+        plain(state),
         events,
         "line_laid",
         player=player,
@@ -407,7 +405,7 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
         extended=plan["extends"] is not None,
     )
     if plan["tp"]:
-        base.remove_too_low(state, events)
+        base.remove_too_low(plain(state), events)
 
 
 def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -431,8 +429,8 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["money"] -= TP_COST
     _place_tp(state, player, node)
     state["activity"] = True
-    emit(state, events, "tp_placed", player=player, city=node, cost=TP_COST)
-    base.remove_too_low(state, events)
+    emit(plain(state), events, "tp_placed", player=player, city=node, cost=TP_COST)
+    base.remove_too_low(plain(state), events)
 
 
 def _place_tp(state: State, player: str, node: str) -> None:
@@ -447,7 +445,7 @@ def _split_own_lines(state: State, player: str, node: str) -> None:
         if line["owner"] != player or node not in line["nodes"][1:-1]:
             continue
         i = line["nodes"].index(node)
-        tail = {
+        tail: Line = {
             "id": state["next_line"],
             "owner": player,
             "nodes": line["nodes"][i:],

@@ -23,8 +23,9 @@ from engine.core import N_, IllegalAction
 from engine.powergrid.data import PLANTS
 from engine.powergrid_alt.graph import alt_map
 from engine.powergrid_alt.queries import covered, play_nodes, pollution_check
+from engine.powergrid_alt.state_types import AltState
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -135,7 +136,10 @@ def vote(state: State, player: str, action: Action, events: list[Event], emit: A
 
 
 def _waiting(state: State) -> list[str]:
-    yes = state["end_vote"]["yes"]
+    vote = state["end_vote"]
+    if vote is None:
+        return []
+    yes = vote["yes"]
     return [p for p in state["order"] if p not in yes]
 
 

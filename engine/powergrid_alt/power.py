@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import N_, IllegalAction
+from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.queries import (
@@ -18,8 +19,9 @@ from engine.powergrid_alt.queries import (
     line_cost,
     node_of,
 )
+from engine.powergrid_alt.state_types import AltLine, AltState
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -27,18 +29,12 @@ PENALTY = 5  # ALT-36
 PLANT_CITY_INCOME2 = 10  # ALT-33: 5 E, in half-Elektro
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 # ===================================================================== Phase 5: networks
 
 
-def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, AltLine]]]:
     """The player's network graph: his nodes and his non-hanging lines (ALT-29)."""
-    adj: dict[str, list[tuple[str, dict[str, Any]]]] = {
-        n: [] for n in state["players"][player]["cities"]
-    }
+    adj: dict[str, list[tuple[str, AltLine]]] = {n: [] for n in state["players"][player]["cities"]}
     for line in state["lines"]:
         if line["owner"] != player or is_hanging(state, line):
             continue
@@ -73,11 +69,11 @@ def plant_nodes(state: State, player: str) -> set[str]:
     return {b["city"] for b in state["built"].values() if b["owner"] == player}
 
 
-def qualifying_lines(state: State, node: str) -> list[dict[str, Any]]:
+def qualifying_lines(state: State, node: str) -> list[AltLine]:
     """ALT-34 / ALT-D-26: non-hanging lines of any player ending at `node` whose other end
     reaches a built plant of the line's owner without passing through `node`."""
     out = []
-    cache: dict[str, tuple[dict[str, list[tuple[str, dict[str, Any]]]], set[str]]] = {}
+    cache: dict[str, tuple[dict[str, list[tuple[str, AltLine]]], set[str]]] = {}
     for line in state["lines"]:
         ends = (line["nodes"][0], line["nodes"][-1])
         if node not in ends or is_hanging(state, line):
@@ -143,9 +139,9 @@ def hybrid_mix(state: State, plants: list[int], coal: Any, oil: Any) -> dict[int
     One of `coal` and `oil` may be None: it is the rest of the need."""
     hybrids = sorted(n for n in plants if PLANTS[n].type == "hybrid")
     need = sum(PLANTS[n].cost for n in hybrids)
-    coal = need - oil if coal is None and _is_int(oil) else coal
-    oil = need - coal if oil is None and _is_int(coal) else oil
-    if not (_is_int(coal) and _is_int(oil)) or coal < 0 or oil < 0:
+    coal = need - oil if coal is None and is_int(oil) else coal
+    oil = need - coal if oil is None and is_int(coal) else oil
+    if not (is_int(coal) and is_int(oil)) or coal < 0 or oil < 0:
         raise IllegalAction(
             "PG-42", N_("Say how much coal and oil the hybrids burn: coal=n oil=n.")
         )
@@ -205,7 +201,7 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], l
     """Validate a power action; return (plants run, cities powered). An optional hybrid mix
     ("coal", "oil") is checked by `hybrid_mix`."""
     plants = action.get("plants", [])
-    if not isinstance(plants, list) or not all(_is_int(n) for n in plants):
+    if not isinstance(plants, list) or not all(is_int(n) for n in plants):
         raise IllegalAction("ALT-31", N_("List the numbers of the plants to run."))
     mine = built_plants(state, player)
     for n in plants:

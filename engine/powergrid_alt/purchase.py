@@ -15,31 +15,29 @@ Two timings, chosen at setup and recorded in `state["rules_version"]` (options.p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid import rules as base
+from engine.powergrid.basics import is_int
 from engine.powergrid.data import RESOURCES
 from engine.powergrid_alt.queries import accepts, built_plants, room_on
+from engine.powergrid_alt.state_types import AltState, Purchase, plain
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
 emit = base.emit
 # state["declared_buys"]: player -> his declared purchases [{resource, count, plant}], kept
 # only while a version 2 purchase is open.
-DECLARED = "declared_buys"
+DECLARED: Final = "declared_buys"
 
 
 def simultaneous(state: State) -> bool:
     """Version 2 rules: Phase 3 and Phase 5 are declared by everybody at once."""
     return int(state.get("rules_version", 1)) >= 2
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
 
 
 def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int, int]:
@@ -51,7 +49,7 @@ def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int,
             N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
             resource=str(resource),
         )
-    if not _is_int(count) or count < 1:
+    if not is_int(count) or count < 1:
         raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
     mine = built_plants(state, player)
     if not mine:
@@ -68,7 +66,7 @@ def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int,
                 resource=resource,
             )
         plant = fitting[0]
-    if not _is_int(plant) or plant not in mine:
+    if not is_int(plant) or plant not in mine:
         raise IllegalAction(
             "ALT-10", N_("Plant {plant} is not one of your built plants."), plant=str(plant)
         )
@@ -121,7 +119,7 @@ def buy(state: State, player: str, action: Action, events: list[Event]) -> None:
     resource, count, plant, price = buy_check(state, player, action)
     _take(state, player, resource, count, plant)
     emit(
-        state,
+        plain(state),
         events,
         "resources_bought",
         player=player,
@@ -132,12 +130,12 @@ def buy(state: State, player: str, action: Action, events: list[Event]) -> None:
     )
 
 
-def planned(state: State, player: str) -> State:
+def planned(state: State, player: str) -> dict[str, Any]:
     """The state as `player` plans it: the market as it stands, his money and his plants after
     his own declared purchases (a copy of the parts they touch; nobody else's are known)."""
     mine = state.get(DECLARED, {}).get(player, [])
     if not mine:
-        return state
+        return plain(state)
     trial = {
         **state,
         "rm": dict(state["rm"]),
@@ -155,9 +153,9 @@ def planned(state: State, player: str) -> State:
 def declare(state: State, player: str, action: Action, events: list[Event]) -> None:
     """Version 2: record one purchase (checked as if the player bought first), secretly."""
     resource, count, plant, price = buy_check(planned(state, player), player, action)
-    item = {"resource": resource, "count": count, "plant": plant}
+    item: Purchase = {"resource": resource, "count": count, "plant": plant}
     state.setdefault(DECLARED, {}).setdefault(player, []).append(item)
-    emit(state, events, "buy_declared", player=player, private=True, price=price, **item)
+    emit(plain(state), events, "buy_declared", player=player, private=True, price=price, **item)
 
 
 def declared(state: State, player: str) -> list[dict[str, Any]]:
@@ -170,7 +168,7 @@ def resolve(state: State, events: list[Event]) -> None:
     PG-31), each at the prices the earlier buyers left (PG-32), as far as market and money
     go; the declarations are then forgotten."""
     book = state.pop(DECLARED, {})
-    for name in base.phase_order(state):
+    for name in base.phase_order(plain(state)):
         money = state["players"][name]["money"]
         for item in book.get(name, []):
             resource, plant, wanted = item["resource"], item["plant"], item["count"]
@@ -180,7 +178,7 @@ def resolve(state: State, events: list[Event]) -> None:
             short = {"wanted": wanted} if count < wanted else {}
             if not count:
                 emit(
-                    state,
+                    plain(state),
                     events,
                     "purchase_short",
                     player=name,
@@ -192,7 +190,7 @@ def resolve(state: State, events: list[Event]) -> None:
             price = _take(state, name, resource, count, plant)
             money -= price
             emit(
-                state,
+                plain(state),
                 events,
                 "resources_bought",
                 player=name,

@@ -11,8 +11,9 @@ from typing import Any
 from engine.core import N_, IllegalAction
 from engine.powergrid.data import PLANTS, RESOURCES
 from engine.powergrid_alt.graph import alt_map, distance, nodes_in_play
+from engine.powergrid_alt.state_types import AltLine, AltState
 
-State = dict[str, Any]
+State = AltState  # the TypedDict, or the plain dict (state_types.py)
 
 POLLUTION_LIMIT = 5  # ALT-18
 DIRTY = ("coal", "oil", "garbage", "hybrid")  # ALT-17
@@ -86,16 +87,16 @@ def owned_segments(state: State) -> dict[str, str]:
     return {seg: line["owner"] for line in state["lines"] for seg in line["segs"]}
 
 
-def is_hanging_at(state: State, line: dict[str, Any], node: str) -> bool:
+def is_hanging_at(state: State, line: AltLine, node: str) -> bool:
     return node in (line["nodes"][0], line["nodes"][-1]) and not holds(state, line["owner"], node)
 
 
-def is_hanging(state: State, line: dict[str, Any]) -> bool:
+def is_hanging(state: State, line: AltLine) -> bool:
     owner = line["owner"]
     return not (holds(state, owner, line["nodes"][0]) and holds(state, owner, line["nodes"][-1]))
 
 
-def line_cost(state: State, line: dict[str, Any]) -> int:
+def line_cost(state: State, line: AltLine) -> int:
     segs = alt_map(state["map"]).segments
     return sum(segs[k].cost for k in line["segs"])
 

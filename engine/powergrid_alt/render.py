@@ -241,10 +241,10 @@ def log_lines(view: dict[str, Any], t: Any = None) -> list[str]:
     """The last events as chat texts (quiet phase markers left out)."""
     from engine.powergrid_alt import commands
 
-    tr = t or EnglishTranslator()
+    translator = t or EnglishTranslator()
     state = {"map": view["map"]}  # all describe_event reads from the state
     texts = [
-        commands.describe_event(state, e, tr)
+        commands.describe_event(state, e, translator)
         for e in view.get("log") or []
         if e.get("type") not in ("phase_ended", "phase_started")
     ]

@@ -29,7 +29,7 @@ is computed, never stored. Money is whole Elektro; city incomes are summed in ha
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.core import N_, IllegalAction, Rng
 from engine.powergrid import rules as base
@@ -94,6 +94,7 @@ from engine.powergrid_alt.queries import (
     tokens_held,
     transport_fee,
 )
+from engine.powergrid_alt.state_types import AltState, plain
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -103,10 +104,6 @@ GAME_ID = "powergrid_alt"
 START_MONEY = 75  # ALT-5
 
 emit = base.emit
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
 
 
 # ===================================================================== setup (ALT-3..ALT-5a)
@@ -189,20 +186,20 @@ _ALLOWED = {
 expected = base.expected
 
 
-def current_players(state: State) -> list[str]:
+def current_players(state: AltState) -> list[str]:
     """As the base game. Version 1 plays Phase 3 in reverse player order and Phase 5 in
     player order (ALT-30), one player at a time; version 2 asks everybody who has not
     declared yet in both (like the base game's PG-42), in that same order."""
     phase = state["phase"]
     if phase in ("resources", "bureaucracy") and purchase.simultaneous(state):
         players = state["players"]
-        return [n for n in base.phase_order(state) if not players[n]["done"]]
+        return [n for n in base.phase_order(plain(state)) if not players[n]["done"]]
     if phase == "bureaucracy":
         return [state["order"][state["turn"]]]
-    return base.current_players(state)
+    return base.current_players(plain(state))
 
 
-def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+def apply(state: AltState, player: str, action: Action) -> tuple[State, list[Event]]:
     if state["phase"] == "over":
         raise IllegalAction("ALT-44", N_("The game is over."))
     if not isinstance(action, dict):
@@ -210,18 +207,18 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if ending.anytime(action):  # the table vote to end by agreement, on turn or off
         events: list[Event] = []
         ending.vote(state, player, action, events, emit)
-        return state, events
+        return plain(state), events
     acting = current_players(state)
     if player not in acting:
         raise IllegalAction(
             "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
         )
-    want = expected(state)
+    want = expected(plain(state))
     kind = action.get("type")
     kind = base.require_expected(kind, want, _ALLOWED.get(want, ()))
     events = []
     _HANDLERS[kind](state, player, action, events)
-    return state, events
+    return plain(state), events
 
 
 # ===================================================================== Phase 2 (ALT-7..ALT-9)
@@ -231,11 +228,11 @@ def _auction(handler: Any) -> Any:
     """Run a base auction handler; ALT-8 has no plant limit, so a purchase never waits for a
     discard (PG-26/27 do not apply): the replacement is drawn at once."""
 
-    def run(state: State, player: str, action: Action, events: list[Event]) -> None:
+    def run(state: AltState, player: str, action: Action, events: list[Event]) -> None:
         handler(state, player, action, events)
         if state["pending_discard"] is not None:
             state["pending_discard"] = None
-            base.after_purchase(state, events)
+            base.after_purchase(plain(state), events)
 
     return run
 
@@ -243,27 +240,27 @@ def _auction(handler: Any) -> Any:
 # ===================================================================== Phase 3 (ALT-10)
 
 
-def _buy(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _buy(state: AltState, player: str, action: Action, events: list[Event]) -> None:
     if purchase.simultaneous(state):
         purchase.declare(state, player, action, events)
     else:
         purchase.buy(state, player, action, events)
 
 
-def _done(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _done(state: AltState, player: str, action: Action, events: list[Event]) -> None:
     state["players"][player]["done"] = True
     state["turn"] += 1
     if state["phase"] == "resources" and purchase.simultaneous(state):
-        emit(state, events, "purchase_declared", player=player)
+        emit(plain(state), events, "purchase_declared", player=player)
         if state["turn"] < len(state["order"]):
             return
         purchase.resolve(state, events)  # in reverse player order (PG-15, PG-31)
     elif state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
-        emit(state, events, "phase_ended", phase="resources")
+        emit(plain(state), events, "phase_ended", phase="resources")
         state["activity"] = False
-        base.start_turn_phase(state, "build", events)
+        base.start_turn_phase(plain(state), "build", events)
     else:
         _end_build_phase(state, events)
 
@@ -271,48 +268,48 @@ def _done(state: State, player: str, action: Action, events: list[Event]) -> Non
 # ===================================================================== end of Phase 4
 
 
-def step2_threshold(state: State) -> int:
+def step2_threshold(state: AltState) -> int:
     """ALT-40: 10 plants+TPs with 2 players, 7 with 3 or 4."""
     return 10 if len(state["seats"]) == 2 else 7
 
 
-def _end_build_phase(state: State, events: list[Event]) -> None:
+def _end_build_phase(state: AltState, events: list[Event]) -> None:
     """PG-46a order with ALT-43/ALT-45 as the end checks and ALT-40 as the Step 2 check."""
-    emit(state, events, "phase_ended", phase="build")
+    emit(plain(state), events, "phase_ended", phase="build")
     state["idle"] = 0 if state["activity"] else state["idle"] + 1
     if not state["final"]:  # (already final when the table agreed to end, ending.py)
         if all(covered(state, n) for n in play_nodes(state)):
             state["final"] = True  # ALT-44: one last Phase 5 with income
-            emit(state, events, "final_round", reason="covered")
+            emit(plain(state), events, "final_round", reason="covered")
         elif ending.nothing_coverable(state):
             # ALT-45 (corrections 1.1): no remaining city can ever be covered.
             state["final"] = True
-            emit(state, events, "final_round", reason="unreachable")
+            emit(plain(state), events, "final_round", reason="unreachable")
     if state["final"]:
-        base.start_turn_phase(state, "bureaucracy", events)
+        base.start_turn_phase(plain(state), "bureaucracy", events)
         return
     if state["step3_drawn"]:
-        base.resolve_step3(state, events)
-    base.start_turn_phase(state, "bureaucracy", events)
+        base.resolve_step3(plain(state), events)
+    base.start_turn_phase(plain(state), "bureaucracy", events)
     if state["step3_pending"]:
-        base.begin_step3(state, events)
-    top = base.max_cities(state)
+        base.begin_step3(plain(state), events)
+    top = base.max_cities(plain(state))
     if state["step"] == 1 and not state["step3_pending"] and top >= step2_threshold(state):
         state["step"] = 2
-        emit(state, events, "step_started", step=2)
-        low = base.lowest_plant(state)
+        emit(plain(state), events, "step_started", step=2)
+        low = base.lowest_plant(plain(state))
         if low is not None:
             state["market"].remove(low)
-            emit(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
-            base.draw_plant(state, events)
+            emit(plain(state), events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            base.draw_plant(plain(state), events)
 
 
 # state["power_declared"]: player -> his declared power action, kept only while a version 2
 # Phase 5 is open (hidden from everybody else until all have declared).
-POWER_DECLARED = "power_declared"
+POWER_DECLARED: Final = "power_declared"
 
 
-def _power(state: State, player: str, action: Action, events: list[Event]) -> None:
+def _power(state: AltState, player: str, action: Action, events: list[Event]) -> None:
     """ALT-30..ALT-39. Version 1: the player's power, income and penalties now, in player
     order. Version 2: a declaration, checked now (only his own plants, tokens and network
     decide it, none of which another declaration changes) and kept secret; when the last
@@ -321,7 +318,7 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     if purchase.simultaneous(state):
         power_check(state, player, action)
         state.setdefault(POWER_DECLARED, {})[player] = dict(action)
-        emit(state, events, "power_declared", player=player)
+        emit(plain(state), events, "power_declared", player=player)
     else:
         run_power(state, player, action, events)
     state["players"][player]["done"] = True
@@ -335,10 +332,10 @@ def _power(state: State, player: str, action: Action, events: list[Event]) -> No
     if state["final"]:
         _game_over(state, events)
     else:
-        base.end_bureaucracy(state, events)
+        base.end_bureaucracy(plain(state), events)
 
 
-def run_power(state: State, player: str, action: Action, events: list[Event]) -> None:
+def run_power(state: AltState, player: str, action: Action, events: list[Event]) -> None:
     """One player's Phase 5: run the plants, earn the income, pay the penalties."""
     plants, powered = power_check(state, player, action)
     mix = None
@@ -369,7 +366,7 @@ def run_power(state: State, player: str, action: Action, events: list[Event]) ->
     p["money"] -= paid_bank
     p["powered"] = len(powered)
     emit(
-        state,
+        plain(state),
         events,
         "powered",
         player=player,
@@ -386,12 +383,12 @@ def run_power(state: State, player: str, action: Action, events: list[Event]) ->
 # ===================================================================== end (ALT-44)
 
 
-def _ranking_key(state: State, name: str) -> tuple[int, int, int]:
+def _ranking_key(state: AltState, name: str) -> tuple[int, int, int]:
     p = state["players"][name]
     return (p["powered"] or 0, p["money"], len(p["cities"]))
 
 
-def ranking(state: State) -> list[list[str]]:
+def ranking(state: AltState) -> list[list[str]]:
     """ALT-44 / ALT-D-22: most cities powered, then money, then plants+TPs; then shared."""
     groups: list[list[str]] = []
     last: tuple[int, int, int] | None = None
@@ -405,18 +402,18 @@ def ranking(state: State) -> list[list[str]]:
     return groups
 
 
-def _game_over(state: State, events: list[Event]) -> None:
-    emit(state, events, "phase_ended", phase="bureaucracy")
+def _game_over(state: AltState, events: list[Event]) -> None:
+    emit(plain(state), events, "phase_ended", phase="bureaucracy")
     state["phase"] = "over"
     state["ranking"] = ranking(state)
-    emit(state, events, "game_over", ranking=state["ranking"])
+    emit(plain(state), events, "game_over", ranking=state["ranking"])
 
 
-def is_over(state: State) -> bool:
+def is_over(state: AltState) -> bool:
     return bool(state["phase"] == "over")
 
 
-def conserved(state: State) -> bool:
+def conserved(state: AltState) -> bool:
     """Every token is in the market, the supply or on a built plant (for tests)."""
     held = tokens_held(state)
     return all(state["rm"][r] + state["supply"][r] + held[r] == TOTALS[r] for r in RESOURCES)

@@ -3,6 +3,7 @@ and the language a player is answered in."""
 
 from __future__ import annotations
 
+import ast
 import gettext
 import io
 import re
@@ -164,6 +165,24 @@ def test_committed_mo_files_are_up_to_date(lang: str) -> None:
 
 def test_the_update_script_reports_nothing_to_do() -> None:
     assert update.run(check=True) == 0
+
+
+# The extraction keywords of babel.cfg. A variable of one of these names confuses Babel's Python
+# extractor: 2.19 took `tr["modules"] < f(state, tr) and s.within(tr["cell"], d["cell"], r)` for a
+# call of tr() and extracted "developer" from it, and dropped real messages after `tr = ...`.
+KEYWORDS = {"N_", "tr", "_t", "trn", "gettext", "ngettext", "_"}
+
+
+def test_no_variable_is_named_like_an_extraction_keyword() -> None:
+    root = LOCALE.parent.parent
+    offenders = []
+    for folder in ("bot", "engine"):
+        for path in sorted((root / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                stored = isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+                if stored and node.id in KEYWORDS - {"_"}:
+                    offenders.append(f"{path.relative_to(root)}:{node.lineno} {node.id}")
+    assert not offenders, offenders
 
 
 def test_locale_folders_are_packages_so_the_wheel_ships_the_catalogs() -> None:

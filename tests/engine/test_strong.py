@@ -194,7 +194,8 @@ def test_budget_drops_a_round_the_deadline_cuts_short() -> None:
 
 def test_budget_counts_the_time_spent_listing_candidates() -> None:
     """The think time a table sees (p99 ≤ the budget, issue 24) includes choosing the
-    candidates: a glue whose candidates take longer than the budget gets one round only."""
+    candidates: a glue whose candidates take longer than the budget plays the policy's own
+    move (the first candidate) without a rollout."""
     base = importlib.import_module("engine.hexania.strong").glue()
     now = [0.0]
 
@@ -207,7 +208,29 @@ def test_budget_counts_the_time_spent_listing_candidates() -> None:
     timed = search.Budget(seconds=10.0, rollout_cap=4, clock=lambda: now[0])
     decision = search.search(glue, state, player, Rng(new_rng_state(1)), timed)
     assert len(decision.arms) > 1
-    assert decision.iterations == len(decision.arms)  # the one round that always runs
+    assert decision.iterations == 0 and all(arm.visits == 0 for arm in decision.arms)
+    assert decision.action == decision.arms[0].action
+
+
+def test_budget_cuts_a_rollout_at_the_deadline() -> None:
+    """The deadline holds inside a rollout too (issue 24: the search honours its budget): a
+    first rollout that would run past it is stopped, and with no round finished the policy's
+    own move is played."""
+    glue = importlib.import_module("engine.hexania.strong").glue()
+    state, player = _position("hexania", 30)
+    now = [0.0]
+    policy = glue.policy
+
+    def slow_policy(state: State, player: str, rng: Rng) -> dict:
+        now[0] += 4.0  # every rollout step takes 4 s: the 10 s deadline falls in the first
+        return policy(state, player, rng)
+
+    slow = dataclasses.replace(glue, policy=slow_policy)
+    timed = search.Budget(seconds=10.0, rollout_cap=50, clock=lambda: now[0])
+    decision = search.search(slow, state, player, Rng(new_rng_state(1)), timed)
+    assert len(decision.arms) > 1 and decision.iterations == 0
+    assert decision.action == decision.arms[0].action
+    assert 10.0 <= now[0] <= 14.0  # stopped at the first step past the deadline
 
 
 def test_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

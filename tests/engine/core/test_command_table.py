@@ -106,3 +106,28 @@ def test_every_game_command_is_one_declaration(module: Any) -> None:
 def test_powergrid_usage_comes_from_the_declarations() -> None:
     assert {s.name: s.usage for s in powergrid.COMMANDS} == powergrid.USAGE
     assert all(u.startswith("Usage: /") for u in powergrid.USAGE.values())
+
+
+def test_a_variant_answers_a_command_declared_elsewhere_under_that_declaration() -> None:
+    """`declared(spec)`: the spec is kept whole (name, arguments, help, usage line) and the
+    table still counts its one-word arguments before the variant's handler runs."""
+    base = small_table()
+    price = base.spec("price")
+    assert price is not None
+    variant = CommandTable()
+
+    @variant.declared(price)
+    def _price(call: Call) -> Action:
+        return {"type": "variant price", "words": list(call.words)}
+
+    assert variant.specs == [price] and variant.specs[0] is price
+    assert variant.usage == {"price": "Usage: /price <what> [<n>]"}
+    assert variant.parse({}, "ann", "price", ["oil"], T) == {
+        "type": "variant price",
+        "words": ["oil"],
+    }
+    with pytest.raises(ParseError) as err:
+        variant.parse({}, "ann", "price", ["oil", "2", "3"], T)
+    assert err.value.message_key == price.usage and err.value.params == {"word": "3"}
+    with pytest.raises(ValueError, match="declared twice"):
+        variant.declared(price)(_price)

@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, canonical_json
+from engine.core import IllegalAction, Reply, canonical_json
 from engine.powergrid.data import RESOURCES
 from engine.powergrid_alt import GAME
-from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 
 State = dict[str, Any]
@@ -120,4 +119,15 @@ def power_turn(state: State, player: str, others: list[str]) -> State:
     return set_phase(state, "bureaucracy", order=[player, *others])
 
 
-__all__ = ["GAME", "r"]
+def parsed(state: State, player: str, name: str, args: list[str]) -> dict[str, Any]:
+    """The one action a chat command reads to (asserted: not a list, not a Reply)."""
+    found = GAME.parse(state, player, name, args)
+    assert isinstance(found, dict), found
+    return found
+
+
+def replied(state: State, player: str, name: str, args: list[str]) -> Reply:
+    """The answer of a quote command (asserted: a Reply, not an action)."""
+    found = GAME.parse(state, player, name, args)
+    assert isinstance(found, Reply), found
+    return found

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import EnglishTranslator
 from engine.powergrid_alt import GAME
 from engine.powergrid_alt import rules as r
@@ -20,7 +22,7 @@ from .helpers import (
 )
 
 
-def _game(step: int = 1):
+def _game(step: int = 1) -> dict[str, Any]:
     state = new_game(4)
     return build_turn(state, "a", ["b", "c", "d"], step=step)
 
@@ -211,9 +213,8 @@ def test_alt20_tokens_that_fit_nowhere_return_and_the_line_names_them() -> None:
     upgraded = next(e for e in events if e["type"] == "plant_upgraded")
     assert upgraded["moved"] == {"4": {"coal": 1}} and upgraded["returned"] == {"coal": 3}
     assert state["supply"]["coal"] == supply + 3 and r.conserved(state)
-    assert GAME.describe_event(state, upgraded, EnglishTranslator()).endswith(
-        "1 coal onto plant 4. 3 coal back to the supply."
-    )
+    text = GAME.describe_event(state, upgraded, EnglishTranslator())
+    assert text is not None and text.endswith("1 coal onto plant 4. 3 coal back to the supply.")
 
 
 def test_alt20_the_player_names_where_the_tokens_go() -> None:

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
-from engine.powergrid_alt import GAME
+from engine.powergrid import commands as base
+from engine.powergrid_alt import GAME, commands
 
-from .helpers import act, build_turn, give_hand, give_plant, give_tp, new_game, power_turn
+from .helpers import (
+    act,
+    build_turn,
+    give_hand,
+    give_plant,
+    give_tp,
+    new_game,
+    parsed,
+    power_turn,
+    replied,
+)
 
 
-def _state():
+def _state() -> dict[str, Any]:
     state = new_game(3)
     build_turn(state, "a", ["b", "c"])
     give_plant(state, "a", 13, "Freiburg")
@@ -30,7 +43,7 @@ def test_commands_plant_line_tp_move_upgrade_parse() -> None:
         "cities": ["Freiburg", "Stuttgart", "Würzburg"],
     }
     # without via: the cheapest free route
-    assert GAME.parse(state, "a", "line", ["Freiburg", "Würzburg"])["cities"] == [
+    assert parsed(state, "a", "line", ["Freiburg", "Würzburg"])["cities"] == [
         "Freiburg",
         "Stuttgart",
         "Würzburg",
@@ -53,10 +66,10 @@ def test_commands_plant_line_tp_move_upgrade_parse() -> None:
 
 def test_commands_line_applies_and_is_announced() -> None:
     state = _state()
-    action = GAME.parse(state, "a", "line", ["Freiburg", "Stuttgart"])
+    action = parsed(state, "a", "line", ["Freiburg", "Stuttgart"])
     events = act(state, "a", action)
     text = GAME.describe_event(state, events[0], EnglishTranslator())
-    assert "Freiburg – Stuttgart" in text and "21 E" in text
+    assert text is not None and "Freiburg – Stuttgart" in text and "21 E" in text
 
 
 def test_commands_cost_line_quotes_price_and_income_before_paying() -> None:
@@ -66,7 +79,7 @@ def test_commands_cost_line_quotes_price_and_income_before_paying() -> None:
     assert reply.extra["quote"]["total"] == 33 and reply.extra["quote"]["income2"] == 19
     assert "33 E" in reply.text and "9.5 E" in reply.text
     assert state["players"]["a"]["money"] == 75
-    bad = GAME.parse(state, "a", "cost", ["plant", "13", "Kiel"])
+    bad = replied(state, "a", "cost", ["plant", "13", "Kiel"])
     assert "Not possible" in bad.text
 
 
@@ -81,9 +94,9 @@ def test_commands_power_with_plants_and_cities() -> None:
         "plants": [13],
         "cities": ["Stuttgart"],
     }
-    assert GAME.parse(state, "a", "power", ["none"])["plants"] == []
+    assert parsed(state, "a", "power", ["none"])["plants"] == []
     assert GAME.buttons(state, "a")[0][1] == "/power"
-    income = GAME.parse(state, "a", "income", [])
+    income = replied(state, "a", "income", [])
     assert "5 E" in income.text
 
 
@@ -107,3 +120,80 @@ def test_commands_texts_buttons_complete() -> None:
         "done",
         "cost",
     } <= names
+
+
+# ------------------------------------------------------------------ one declaration per command
+
+
+def test_commands_each_declared_once_with_its_usage_line() -> None:
+    """Issue 26: the table is the only declaration; COMMANDS, USAGE and the handlers come from
+    it, every command answers a wrong call with its own usage line."""
+    assert [c.name for c in commands.COMMANDS] == [
+        "bid",
+        "raise",
+        "pass",
+        "done",
+        "region",
+        "buy",
+        "plant",
+        "upgrade",
+        "move",
+        "line",
+        "tp",
+        "power",
+        "endgame",
+        "cost",
+        "income",
+        "board",
+    ]
+    assert list(GAME.commands) == commands.TABLE.specs
+    assert set(commands.TABLE.handlers) == set(commands.USAGE)
+    assert all(usage.startswith("Usage: /") for usage in commands.USAGE.values())
+    # the auction words the variant shares keep the base game's declaration, object and all
+    for name in ("raise", "pass", "done", "region"):
+        assert commands.TABLE.spec(name) is base.TABLE.spec(name)
+    # the variant's /bid offers no max= (no standing orders): its own usage line says so
+    with pytest.raises(ParseError) as err:
+        GAME.parse(new_game(3), "a", "bid", ["x"])
+    assert err.value.message_key == commands.USAGE["bid"] and "max=" not in err.value.message_key
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "extra"),
+    [
+        ("income", ["now"], "now"),
+        ("board", ["all"], "all"),
+        ("done", ["x"], "x"),
+        ("move", ["2", "coal", "4", "25", "13"], "13"),
+    ],
+)
+def test_commands_the_declared_arguments_count_the_words(
+    name: str, args: list[str], extra: str
+) -> None:
+    """A command of one-word arguments refuses a word too many with its usage line (the table
+    counts them from the declaration, as for the base game)."""
+    with pytest.raises(ParseError) as err:
+        GAME.parse(_state(), "a", name, args)
+    assert err.value.message_key == commands.USAGE[name]
+    assert err.value.params == {"word": extra}
+
+
+def test_commands_cost_move_answers_a_wrong_transfer_with_the_move_usage() -> None:
+    state = _state()
+    with pytest.raises(ParseError) as err:
+        GAME.parse(state, "a", "cost", ["move", "2", "coal"])
+    assert err.value.message_key == commands.USAGE["move"]
+    with pytest.raises(ParseError) as err:
+        GAME.parse(state, "a", "cost", [])
+    assert err.value.message_key == commands.USAGE["cost"]
+
+
+def test_commands_plant_completion_reads_market_and_hand() -> None:
+    state = _state()
+    give_hand(state, "a", 18)
+    market = [str(n) for n in state["market"][:4]]
+    found = GAME.complete(state, "a", "plant", "")
+    assert found[: len(market)] == market and "18" in found and "13" in found
+    assert GAME.complete(state, "a", "plant", "1") == [n for n in found if n.startswith("1")]
+    assert GAME.complete(None, None, "plant", "1") == []
+    assert GAME.complete(state, "a", "region", "N") == []  # no region completion

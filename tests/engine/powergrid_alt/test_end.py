@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import EnglishTranslator, ParseError
@@ -12,7 +14,7 @@ from engine.powergrid_alt.graph import alt_map
 from .helpers import act, build_turn, give_hand, give_line, give_plant, give_tp, illegal, new_game
 
 
-def _fill(state, player: str, n_plants: int, n_tps: int) -> None:
+def _fill(state: dict[str, Any], player: str, n_plants: int, n_tps: int) -> None:
     nodes = [n for n in r.play_nodes(state) if not r.covered(state, n)]
     plants = [13, 18, 22, 27, 33, 37, 44]
     for i in range(n_plants):
@@ -21,8 +23,8 @@ def _fill(state, player: str, n_plants: int, n_tps: int) -> None:
         give_tp(state, player, nodes.pop(0))
 
 
-def _end_phase_4(state) -> list:
-    events = []
+def _end_phase_4(state: dict[str, Any]) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
     for name in list(reversed(state["order"])):
         events += act(state, name, {"type": "done"})
     return events
@@ -121,7 +123,7 @@ def test_alt45_idle_rounds_no_longer_end_the_game() -> None:
     assert state["phase"] == "bureaucracy"
 
 
-def _one_city_left(state, blocked: bool = True) -> str:
+def _one_city_left(state: dict[str, Any], blocked: bool = True) -> str:
     """Every city but Kiel covered by a's TPs; no plant left to build; b owns every
     connection of Kiel (and has no plant or TP to start from), so nobody can reach it."""
     last = "Kiel"
@@ -176,7 +178,7 @@ def test_alt45_no_fallback_while_a_plant_or_a_tp_could_still_cover_a_city() -> N
     assert not state["final"]
 
 
-def _vote_game():
+def _vote_game() -> dict[str, Any]:
     state = new_game(3)
     build_turn(state, "a", ["b", "c"])
     return state

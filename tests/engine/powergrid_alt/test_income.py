@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import mse2
 
@@ -18,7 +20,7 @@ from .helpers import (
 )
 
 
-def _red_chain(**opts: int):
+def _red_chain(**opts: int) -> dict[str, Any]:
     """EX-ALT-1: red plant in Freiburg, TPs in Stuttgart and Würzburg, two lines."""
     state = new_game(3)
     power_turn(state, "a", ["b", "c"])

@@ -18,7 +18,8 @@ def _rgb(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def _near(px: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
+def _near(px: object, colour: tuple[int, int, int], tol: int = 40) -> bool:
+    assert isinstance(px, tuple), px  # an RGB pixel
     return sum(abs(p - q) for p, q in zip(px, colour, strict=True)) < tol
 
 

@@ -1,0 +1,80 @@
+"""The strong bot's own policy (engine/iec/defence.py, issue 24): recipes for what waits,
+the transmitter repaired first, no laboratory, and a whole game against the rush."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Rng
+from engine.iec import GAME, defence, orders, rules
+from tests.engine.iec.helpers import add, at, by_seat, new
+
+
+def _p1(st: dict[str, Any]) -> str:
+    return by_seat(st, "P1")
+
+
+def test_iec_s17_mixers_make_bc_when_no_build_waits() -> None:
+    st = new(2)
+    p = _p1(st)
+    st["turn"] = 18  # too late for growth: only transmissions count now
+    assert defence.mix_wants(st, p) == ["BC"]
+
+
+def test_iec_s18_ab_first_while_a_build_waits_for_it() -> None:
+    st = new(2)
+    p = _p1(st)
+    st["buildings"]["E3"]["goods"]["AB"] = 0  # less than a module's worth (2 AB)
+    # Turn 1 of 20 with free power places: a growth project waits for AB.
+    assert defence.mix_wants(st, p)[:2] == ["AB", "BC"]
+    st["buildings"]["E3"]["goods"]["AB"] = 2  # a module's worth is stored: BC again
+    assert defence.mix_wants(st, p) == ["BC"]
+
+
+def test_iec_16_3_ac_first_only_for_a_launcher_facing_a_rival_launcher() -> None:
+    st = new(2)
+    p = _p1(st)
+    rival = next(q for q in st["seats"] if q != p)
+    st["turn"] = 18
+    add(st, p, "launcher", "G5", modules=1)
+    assert "AC" not in defence.mix_wants(st, p)  # nothing to answer
+    add(st, rival, "launcher", "R12", modules=1)
+    assert defence.mix_wants(st, p)[0] == "AC"
+    st["buildings"]["E3"]["goods"]["AC"] = 2  # two missiles in stock (IEC-S-19.2)
+    assert "AC" not in defence.mix_wants(st, p)
+
+
+def test_iec_s18_2_a_damaged_transmitter_is_rebuilt_before_any_project() -> None:
+    st = new(2)
+    p = _p1(st)
+    st["buildings"]["G3"]["modules"] = 1  # one missile hit (IEC-S-20)
+    st["sites"]["G5"] = p  # a prepared site the economic bot would build a storage on
+    at(st, 7, p)
+    rng = Rng({"s": 1})
+    action = defence.guarded_bot(st, p, rng)
+    while action["type"] in rules.STANDING:  # standing orders kept in step first
+        orders.standing(st, p, action, [])
+        action = defence.guarded_bot(st, p, rng)
+    assert action == {"type": "build", "developer": "E5", "cell": "G3"}
+
+
+def test_iec_s16_no_laboratory_and_no_research_in_a_whole_game_against_the_rush() -> None:
+    """Two companies, the strong policy against the launcher rush: it never builds a
+    laboratory, researches or lays a Mine War token, yet builds, and the game ends
+    normally."""
+    st = GAME.setup(["a", "b"], {}, 3)
+    rng = Rng({"s": 3})
+    kinds = {"a": defence.guarded_bot, "b": GAME.bots["rush"]}
+    built: set[str] = set()
+    laid = 0
+    while not GAME.is_over(st):
+        p = GAME.current_players(st)[0]
+        action = kinds[p](st, p, rng)
+        if p == "a" and action["type"] == "build" and action["cell"] not in st["buildings"]:
+            built.add(action["kind"])
+        laid += p == "a" and action["type"] == "lay"
+        st, _events = GAME.apply(st, p, action)
+    assert "laboratory" not in built and laid == 0
+    assert st["players"]["a"]["science"] == 0
+    assert rules.result(st) and st["turn"] == rules.param(st, "turns")
+    assert built  # it grew its network (or answered with a launcher)
