@@ -451,9 +451,15 @@ async def test_demo_writes_its_log_entirely_in_the_language(
 
 
 def test_power_grid_alt_reads_city_names_in_every_language_too() -> None:
+    from engine.core.commands import Call
+    from engine.core.protocol import EnglishTranslator
     from engine.powergrid_alt import commands as alt_commands
     from engine.registry import games
 
     state = games()["powergrid_alt"].setup(["ann", "bob"], {"map": "germany"}, 3)
     typed = ["Мюнхен", "Monachium", "慕尼黑", "munchen"]
-    assert alt_commands._cities(state, "ann", typed) == ["München"] * 4
+    table = alt_commands.TABLE
+    spec = table.spec("tp")
+    assert spec is not None
+    call = Call(state, "ann", typed, EnglishTranslator(), spec, table)
+    assert call.read("city") == ["München"] * 4  # the declared city reader of every command
