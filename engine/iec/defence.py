@@ -71,16 +71,24 @@ def _launcher_cells(state: State, player: str) -> list[str]:
     return sorted(cells, key=lambda c: (cells[c], c))
 
 
+def _ready_developers(state: State, player: str) -> list[dict[str, Any]]:
+    """Own developers that can make a build attempt now: powered, an attempt left, and the AB
+    for a module in a linked storage (IEC-S-18)."""
+    return [
+        d
+        for d in own(state, player, "developer")
+        if d["powered"]
+        and ch.can_build_attempt(d)
+        and stock(state, d, "AB") >= ch.module_cost(state)
+    ]
+
+
 def _build(state: State, player: str) -> Action | None:
     if own(state, player, "launcher"):
         return None
     s = scen(state)
     r = ch.dev_range(state)
-    for d in own(state, player, "developer"):
-        if not d["powered"] or not ch.can_build_attempt(d):
-            continue
-        if stock(state, d, "AB") < ch.module_cost(state):
-            continue
+    for d in _ready_developers(state, player):
         for cell, owner in sorted(state["sites"].items()):
             if owner != player or not s.within(cell, d["cell"], r):
                 continue
@@ -117,11 +125,7 @@ def _transmitter_repair(state: State, player: str) -> Action | None:
         return None
     s = scen(state)
     r = ch.dev_range(state)
-    for d in own(state, player, "developer"):
-        if not d["powered"] or not ch.can_build_attempt(d):
-            continue
-        if stock(state, d, "AB") < ch.module_cost(state):
-            continue
+    for d in _ready_developers(state, player):
         for tm in own(state, player, "transmitter"):
             if tm["modules"] < ch_nominal(state, tm) and s.within(tm["cell"], d["cell"], r):
                 return {"type": "build", "developer": d["cell"], "cell": tm["cell"]}
