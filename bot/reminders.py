@@ -28,10 +28,11 @@ every command and the scheduled work.
 
 Reminders go privately to players who have written to the bot in private (users.dm_ok),
 otherwise as a mention in the table's chat; the start point is private only, since the table's
-own prompt already mentions the player in the chat. A private reminder carries the prompt's
-buttons (pressed in private, the move is played in the game's chat: bot/dm_press.py) and a
-recap of what happened since the player's last move (bot/recap.py), with the latest picture
-of the board when a phase ended meanwhile.
+own prompt already mentions the player in the chat, and silent (one notifying message per
+prompt, the table's ask; a player asked again in a round is told silently, bot/quiet.py). A
+private reminder carries the prompt's buttons (pressed in private, the move is played in the
+game's chat: bot/dm_press.py) and a recap of what happened since the player's last move
+(bot/recap.py), with the latest picture of the board when a phase ended meanwhile.
 
 Every message the scheduled work causes is written to the outbox in the transaction that
 claims the work (the turn's plan, the absence's end, the digest's next time): a crash can
@@ -476,6 +477,9 @@ class Reminders(MeCommands):
                         row.id, row.version, game, state, seat.display_name, lang
                     ),
                     lang=lang,
+                    # the start point is the private prompt: the table's ask already notified
+                    # (or, asked again in a round, told silently: bot/quiet.py); later points do
+                    silent=point.kind == "start",
                 )
             )
         return outs
