@@ -55,8 +55,8 @@ STATUS_LINES = 8
 # A player's acknowledgements of his own moves that follow each other within this many seconds
 # (with nothing else sent to him between) are one private message, edited (bot/outbox.py).
 FOLD_WINDOW = 15 * 60.0
-# Platforms whose private messages the bot edits (Discord DMs are sent, never edited, there).
-FOLD_PLATFORMS = ("telegram",)
+# Platforms whose private messages the bot edits (a Discord DM through its DM channel).
+FOLD_PLATFORMS = ("telegram", "discord")
 # Discord's limit; Telegram allows 4096 (bot/grammar.py MAX_TEXT).
 STATUS_LIMIT = 2000
 
