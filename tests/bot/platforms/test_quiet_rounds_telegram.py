@@ -4,7 +4,8 @@ player again. The first ask of the round notifies (a mention, with sound); a pla
 later in the same round after acting in it is told silently (the status message names him, his
 private prompt is silent) and the 50 % reminder notifies him if he lets the table wait. A forced
 pass is not the player's own act: his first real ask of the round still notifies him. Before
-the first round boundary is known, the phase rule holds (every new phase asks with a ping)."""
+the first round boundary is known, the phase rule holds (every new phase asks with a ping).
+The private prompt after a phase ended brings a recap and the board (act from the reminder)."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ async def test_one_ping_per_player_per_round_through_telegram(
         store,
         games={"dicepile": Laps()},
         clock=clock,
-        render=False,
+        render=True,  # the private prompt after a phase brings the board (drawn by the toy)
         seeder=lambda: 4,
         durable=("telegram",),
     )
@@ -128,6 +129,10 @@ async def test_one_ping_per_player_per_round_through_telegram(
                 await scheduler.run_due()
                 [prompt] = [c for c in await api.wait_calls(mark, "sendMessage") if c.chat_id == 7]
                 assert prompt.buttons and prompt.params.get("disable_notification") == "true"
+                assert "Since your last move" in prompt.text  # the recap, with the board:
+                [board] = [c for c in api.since(mark, "sendPhoto") if c.chat_id == 7]
+                assert board.params.get("caption") == "The board now"
+                assert board.params.get("disable_notification") == "true"
                 clock.advance(12 * H)
                 mark = len(api.calls)
                 await scheduler.run_due()
