@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,43 +18,16 @@ from bot.platforms.telegram import build_application, running
 from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
-from engine.core.protocol import Capabilities
-from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import FakeClock
 from tests.bot.platforms.fake_telegram import FakeBotApi, make_settings, unthrottled
 from tests.bot.platforms.test_quiet_platforms import drained, handled
+from tests.bot.test_quiet_table import Laps
 
 pytestmark = pytest.mark.timeout(60)
 
 GROUP = -100778
 H = 3600.0
 IDS = {"Ann": 7, "Bob": 8, "Cyd": 9}
-
-
-class Laps(ChatDicePile):
-    """The dice pile in rounds of two laps: a lap ends with `phase_started` (a new phase), the
-    second with `round_ended`. In a round's first lap Bob has nothing to decide (a forced
-    pass); in its second lap he decides himself."""
-
-    capabilities = Capabilities(rules_index=True, forced_moves=True)
-
-    def apply(
-        self, state: dict[str, Any], player: str, action: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        turn = state["turn"]
-        state, events = super().apply(state, player, action)
-        if state["turn"] < turn and not state.get("winner"):  # a lap ended
-            state["laps"] = state.get("laps", 0) + 1
-            lap_end = "round_ended" if state["laps"] % 2 == 0 else "phase_started"
-            events.append({"type": lap_end})
-        return state, events
-
-    def is_picture_event(self, event: dict[str, Any]) -> bool:
-        return event.get("type") in ("phase_started", "round_ended")
-
-    def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
-        first_lap = state.get("laps", 0) % 2 == 0
-        return {"take": 1} if player == "Bob" and first_lap else None
 
 
 def pinged(api: FakeBotApi, mark: int) -> list[str]:
