@@ -57,6 +57,10 @@ STATUS_LINES = 8
 FOLD_WINDOW = 15 * 60.0
 # Platforms whose private messages the bot edits (a Discord DM through its DM channel).
 FOLD_PLATFORMS = ("telegram", "discord")
+# A reminder's start point (the private prompt, bot/reminders.py) sent within this many seconds
+# of the turn's start is silent (the table's ask is the prompt's one notifying message); one
+# held back longer (the player's quiet hours, downtime) is his notice and notifies.
+PROMPT_FRESH = 15 * 60.0
 # Discord's limit; Telegram allows 4096 (bot/grammar.py MAX_TEXT).
 STATUS_LIMIT = 2000
 
