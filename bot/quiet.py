@@ -12,10 +12,12 @@ four phases, IEC several times a turn) is told silently: the live status message
 edited, names him and carries his buttons, and his private prompt (the reminders' start point,
 bot/reminders.py) is silent too. He has just played this round, so he is at the table or will
 come back to it; if he lets the table wait, the reminders at 50 % and 90 % of the deadline (or
-of his time bank) notify him: the backstop. Why the round and not the phase: a real group plays
-a round as one sitting; four buzzes a round per player (one per phase) is what made groups mute
-the bot, and a buzz for a phase that follows one's own move within the same round tells nothing
-the status message does not. A forced pass (a player with nothing to decide, passed by the
+of his time bank) notify him: the backstop (a table that wants it sooner sets
+`/settings reminders=0,25,50,90`). Why the round and not the phase: four buzzes a round per
+player (one per phase) is what made groups mute the bot; a player who has played this round
+knows it goes on and where to look (the pinned status message), so a buzz for each later phase
+tells him nothing new. The price: a player who wanders off mid-round holds the table up until
+the first reminder, which the deadline bounds. A forced pass (a player with nothing to decide, passed by the
 table) is not his own act: the first real ask after it still notifies him. The round rule holds
 once the table knows where the round began (a round boundary in the run or in the last
 `PHASE_LOOKBACK` logged actions); before that (the first round, a game that marks no rounds)
