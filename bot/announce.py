@@ -42,7 +42,9 @@ from bot.quiet import (
     PHASE_LOOKBACK,
     ROUND,
     TURN,
-    acted_in_phase,
+    Engagement,
+    ends_round,
+    engagement_of_log,
     picture_level,
     pinged,
     step_ends_phase,
@@ -490,22 +492,22 @@ class AnnounceMixin(TableBase):
     async def _engaged(
         self, row: GameRow, game: Game, played: Played, asked: Sequence[str]
     ) -> set[str]:
-        """Who has acted in the current phase (bot/quiet.py): from the run's steps, then what
-        this process remembers of the game at the run's first version, else the log."""
-        acted, need_log = acted_in_phase(game, played.steps, None)
+        """Who has acted in the current round (bot/quiet.py): what this process remembers of
+        the game at the run's first version, else the log, then the run's steps."""
+        commanded = played.asked_before is not None  # a human's command began the run
         first = played.version - len(played.steps)
         remembered = self._phase_acted.get(row.id)
-        if need_log and remembered is not None and remembered[0] == first:
-            acted |= remembered[1]
-        elif need_log:
-            if all(p in acted for p in asked):
-                return acted  # nobody to decide about: no need to read the log
-            log_rows = await self.store.actions(row.id, last=PHASE_LOOKBACK)
-            acted, _ = acted_in_phase(game, played.steps, log_rows)
-        self._phase_acted[row.id] = (played.version, frozenset(acted))
+        if remembered is not None and remembered[0] == first:
+            base = remembered[1]
+        elif ends_round(played.steps):
+            base = Engagement()  # the run begins a new round: what came before is gone
+        else:
+            base = engagement_of_log(game, await self.store.actions(row.id, last=PHASE_LOOKBACK))
+        now = base.after(played.steps, commanded)
+        self._phase_acted[row.id] = (played.version, now)
         while len(self._phase_acted) > PHASE_CACHE:
             self._phase_acted.pop(next(iter(self._phase_acted)))
-        return acted
+        return set(now.engaged())
 
     def _status_message(
         self,

@@ -28,10 +28,12 @@ every command and the scheduled work.
 
 Reminders go privately to players who have written to the bot in private (users.dm_ok),
 otherwise as a mention in the table's chat; the start point is private only, since the table's
-own prompt already mentions the player in the chat. A private reminder carries the prompt's
-buttons (pressed in private, the move is played in the game's chat: bot/dm_press.py) and a
-recap of what happened since the player's last move (bot/recap.py), with the latest picture
-of the board when a phase ended meanwhile.
+own prompt already mentions the player in the chat, and silent when it comes on time (one
+notifying message per prompt, the table's ask; a player asked again in a round is told
+silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. A
+private reminder carries the prompt's buttons (pressed in private, the move is played in the
+game's chat: bot/dm_press.py) and a recap of what happened since the player's last move
+(bot/recap.py), with the latest picture of the board when a phase ended meanwhile.
 
 Every message the scheduled work causes is written to the outbox in the transaction that
 claims the work (the turn's plan, the absence's end, the digest's next time): a crash can
@@ -69,6 +71,7 @@ from bot.me import MeCommands, me_command, quiet_of
 from bot.messages import Inbound, Outbound
 from bot.outbox import platform_of, row_of
 from bot.pace import pace_line
+from bot.quiet import PROMPT_FRESH
 from bot.recap import recap
 from bot.reminder_commands import deadline_commands
 from bot.reminder_text import chat_name, reminder_buttons, reminder_text
@@ -476,6 +479,10 @@ class Reminders(MeCommands):
                         row.id, row.version, game, state, seat.display_name, lang
                     ),
                     lang=lang,
+                    # the start point on time is the private prompt: the table's ask already
+                    # notified (or, asked again in a round, told silently: bot/quiet.py); one
+                    # held back (quiet hours, downtime) and the later points notify
+                    silent=point.kind == "start" and now - point.at < PROMPT_FRESH,
                 )
             )
         return outs

@@ -25,6 +25,7 @@ from bot.grammar import (
 from bot.i18n import resolve_lang, tr, translator
 from bot.messages import Outbound
 from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
+from bot.quiet import Engagement
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
 from bot.store import (
@@ -70,8 +71,8 @@ class TableBase:
         self.deliveries: dict[str, OutboxSender] = {}
         self.hold_replies: dict[str, float] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # game -> (version, who acted in its current phase) (bot/announce.py `_engaged`)
-        self._phase_acted: dict[int, tuple[int, frozenset[str]]] = {}
+        # game -> (version, who acted in its current round and phase) (bot/announce.py)
+        self._phase_acted: dict[int, tuple[int, Engagement]] = {}
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}

@@ -90,6 +90,7 @@ from bot.platforms.discord_pieces import (  # noqa: F401 (re-exported)
     TableButton,
     build_view,
     edit_piece,
+    edit_private,
     pieces,
     send_all,
     toast_pieces,
@@ -533,6 +534,8 @@ class DiscordAdapter:
                 if uid is None:
                     raise Undeliverable(f"not a Discord user: {out.private_to}")
                 user = self.client.get_user(uid) or await self.client.fetch_user(uid)
+                if out.edit_of is not None:  # a folded acknowledgement (bot/outbox.py)
+                    return await edit_private(user, out.edit_of, items)
                 try:
                     return await self._send_all(user, items)
                 except discord.Forbidden as exc:

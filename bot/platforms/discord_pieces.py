@@ -203,3 +203,12 @@ async def edit_piece(channel: discord.abc.Messageable, message_id: str, piece: P
     except discord.NotFound as exc:
         raise MessageGone(f"NotFound: {exc}") from exc
     return message_id
+
+
+async def edit_private(user: discord.User, message_id: str, items: list[Piece]) -> str:
+    """Edit a private message the bot sent (a folded acknowledgement, bot/outbox.py): through
+    the user's DM channel; `MessageGone` (post afresh) when the text no longer fits in one."""
+    if len(items) != 1:
+        raise MessageGone(f"{message_id}: the folded text is longer than one message")
+    channel = user.dm_channel or await user.create_dm()
+    return await edit_piece(channel, message_id, items[0])

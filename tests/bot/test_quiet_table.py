@@ -33,6 +33,32 @@ class Stuck(ChatDicePile):
         return {"take": 1} if player.casefold() == "bob" else None
 
 
+class Laps(ChatDicePile):
+    """The dice pile in rounds of two laps: a lap ends with `phase_started` (a new phase), the
+    second with `round_ended`. In a round's first lap Bob has nothing to decide (a forced
+    pass); in its second lap he decides himself."""
+
+    capabilities = Capabilities(rules_index=True, forced_moves=True)
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        turn = state["turn"]
+        state, events = super().apply(state, player, action)
+        if state["turn"] < turn and not state.get("winner"):  # a lap ended
+            state["laps"] = state.get("laps", 0) + 1
+            lap_end = "round_ended" if state["laps"] % 2 == 0 else "phase_started"
+            events.append({"type": lap_end})
+        return state, events
+
+    def is_picture_event(self, event: dict[str, Any]) -> bool:
+        return event.get("type") in ("phase_started", "round_ended")
+
+    def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
+        first_lap = state.get("laps", 0) % 2 == 0
+        return {"take": 1} if player.casefold() == "bob" and first_lap else None
+
+
 def quiet_table(store: Store, clock: FakeClock, game: ChatDicePile | None = None) -> Table:
     return Table(
         store,
@@ -237,3 +263,29 @@ def test_captions_are_words_never_event_ids(game_id: str) -> None:
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", caption), caption
         assert not re.fullmatch(r"(Board: )?\d+", caption), caption
         assert re.search(r"[A-Za-z]{3,}", caption), caption  # words
+
+
+async def test_one_ping_per_round_holds_across_a_restart(db_path: str, clock: FakeClock) -> None:
+    """The players who acted in the round are read from the log when the process does not
+    remember them (a restart): a player asked again later in the round stays unpinged."""
+    store = await Store.open(db_path, clock=clock)
+    table = quiet_table(store, clock, Laps())
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob", "cyd")
+    for name in ["ann", "cyd", "ann", "bob", "cyd", "ann"]:  # round 1, round 2's first move
+        await chat.say(name, "/take 1")
+    await table.close()
+    store = await Store.open(db_path, clock=clock)
+    table = quiet_table(store, clock, Laps())  # the restart: nothing remembered
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    mark = len(await store.outbox())
+    await chat.say("cyd", "/take 1")  # ends round 2's first lap: ann is asked again
+    rows = (await store.outbox())[mark:]
+    assert [r.body["text"] for r in rows if r.kind == "edit"][-1].startswith("ann")
+    assert not [r for r in rows if r.kind != "edit" and not r.silent]  # nobody pinged
+    mark = len(await store.outbox())
+    for name in ["ann", "bob", "cyd"]:  # round 2's second lap; round 3 asks ann anew
+        await chat.say(name, "/take 1")
+    asks = [r for r in (await store.outbox())[mark:] if r.kind != "edit" and not r.silent]
+    assert [mentioned(r) for r in asks][-1] == ["ann"]
+    await table.close()
