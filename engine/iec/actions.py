@@ -42,6 +42,7 @@ from engine.iec.rules import (
 )
 from engine.iec.scenario import KINDS, SIMPLE
 from engine.iec.secret import auto_activate, unlinked_warning
+from engine.iec.state_types import PlainState, plain
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
 
 
@@ -663,7 +664,7 @@ HANDLERS = {
 }
 
 
-def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+def apply(state: State, player: str, action: Action) -> tuple[PlainState, list[Event]]:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise _bad("syntax", N_("An action is a dict with a type."))
     if player not in state["players"]:
@@ -681,7 +682,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         if state["over"]:
             raise _bad("IEC-S-9", N_("The game is over."))
         standing(state, player, action, events)
-        return state, events
+        return plain(state), events
     if kind not in HANDLERS:
         raise _bad("syntax", N_("Unknown action {action}."), action=kind)
     _check_turn(state, player, kind)
@@ -690,7 +691,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         if not state["actors"]:
             together.resolve(state, events)
             advance(state, events)
-        return state, events
+        return plain(state), events
     HANDLERS[kind](state, player, action, events)
     if not state["over"] and player not in state["done"]:
         auto_activate(state, player, state["phase"], events)
@@ -703,7 +704,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if player in state["done"]:
         state["actor"] = None
         advance(state, events)
-    return state, events
+    return plain(state), events
 
 
 together.register(HANDLERS)

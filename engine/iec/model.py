@@ -9,9 +9,11 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.iec.scenario import GOODS, KINDS, SIMPLE, Scenario, load
+from engine.iec.state_types import State as IecState
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
 
-State = dict[str, Any]
+# The rule functions take the typed state or a plain dict (state_types.py).
+State = IecState
 
 
 Event = dict[str, Any]
