@@ -24,7 +24,7 @@ from engine.iec.rules import (
 )
 from engine.iec.scenario import GOODS, KINDS, RECIPES
 from engine.iec.secret import activate_now
-from engine.iec.state_types import Transfer
+from engine.iec.state_types import AnyBuilding, Transfer
 from engine.iec.techs import TECHS
 
 
@@ -39,7 +39,7 @@ def _cell(state: State, action: Action, key: str) -> str:
     return str(c)
 
 
-def _own_building(state: State, player: str, cell: str, kind: str | None) -> dict[str, Any]:
+def _own_building(state: State, player: str, cell: str, kind: str | None) -> AnyBuilding:
     b = state["buildings"].get(cell)
     if b is None or b["owner"] != player or (kind is not None and b["kind"] != kind):
         raise _bad(

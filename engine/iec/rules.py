@@ -59,7 +59,7 @@ from engine.iec.model import (
 )
 from engine.iec.scenario import GOODS, SIMPLE, load, scenario_ids
 from engine.iec.secret import auto_activate
-from engine.iec.state_types import IECState, PlainState, plain
+from engine.iec.state_types import AnyBuilding, IECState, PlainState, plain
 
 Action = dict[str, Any]
 
@@ -136,7 +136,7 @@ def alive(state: State) -> list[str]:
 # ---------------------------------------------------------------- storages and links
 
 
-def _discard_excess(state: State, st: dict[str, Any], events: list[Event]) -> None:
+def _discard_excess(state: State, st: AnyBuilding, events: list[Event]) -> None:
     excess = load_of(st) - capacity(state, st)
     lost: dict[str, int] = {}
     while excess > 0:

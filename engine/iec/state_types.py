@@ -70,6 +70,11 @@ class Building(TypedDict):
     goods: NotRequired[dict[str, int]]  # storages only: AB, BC, AC, A, B, C
 
 
+# What the building helpers take (model.py): a typed building or a plain one (the bots' and the
+# tests' dicts).
+AnyBuilding = Building | dict[str, Any]
+
+
 class Token(TypedDict):
     """A mine token (IEC-S-8): face down until activated."""
 
@@ -98,11 +103,11 @@ class IECState(TypedDict):
     done: list[str]  # who has finished this phase
     radiation: int
     over: bool
-    buildings: dict[str, dict[str, Any]]  # cell -> Building
+    buildings: dict[str, Building]  # cell -> its building
     sites: dict[str, str]  # prepared building site -> its owner
-    tokens: list[dict[str, Any]]  # Token
+    tokens: list[Token]
     next_token: int
-    areas: dict[str, dict[str, Any]]  # area id -> Area
+    areas: dict[str, Area]  # area id -> its deposits
     players: dict[str, PlayerState]
     seats: list[str]  # seat order
     order: list[str]  # this turn's order (IEC-26)
