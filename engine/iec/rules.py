@@ -614,8 +614,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             del pl["peeks"]
             del pl["orders"]
             pl.pop("declared", None)
-    in_game = player is not None and player in state["players"]
-    peeks = state["players"][player]["peeks"] if player is not None and in_game else {}
+    peeks: dict[str, list[str]] = {}  # what the viewer's Remote Drilling showed him
+    if player is not None and player in state["players"]:
+        peeks = state["players"][player]["peeks"]
     for area_id, area in v["areas"].items():
         if not scen(state).areas[area_id].get("fixed"):
             area["candidates"] = list(peeks.get(area_id, []))

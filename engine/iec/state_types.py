@@ -4,8 +4,10 @@ wrong value type in the rules.
 
 `State` is what the rule functions take (model.State): the TypedDict, or the plain
 `dict[str, Any]` the game protocol, the bots and the tests pass around; on the TypedDict side
-of the union every key is checked. Buildings, tokens and areas are typed here for the reader
-and the shape test; the rules still pass them as plain dicts.
+of the union every key is checked, down to the buildings, tokens and areas. The building
+helpers take `AnyBuilding` (a typed building or a plain one); `model.own` and
+`choices.own_tokens` hand the bots plain dicts, as before. A rule function that returns a
+state (setup, apply, a trial copy) returns the plain dict (`PlainState`).
 (No `from __future__ import annotations` here: tests read `__required_keys__` at run time.)
 """
 
