@@ -26,15 +26,15 @@ demo: $(RUNTIME)
 docs: $(STAMP)
 	$(BIN)/python tools/rulebook_docs.py
 
-# mypy: engine and bot, and the tests type-checked so far (tests/engine/powergrid, hexania and
-# powergrid_alt, the command table's test; what they import from other tests is read for types,
-# not judged).
+# mypy: engine and bot, and the tests type-checked so far (tests/engine/powergrid, hexania,
+# powergrid_alt and iec, the command table's test; what they import from other tests is read for
+# types, not judged).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy engine bot
 	$(BIN)/mypy --follow-imports=silent tests/engine/powergrid tests/engine/hexania \
-		tests/engine/powergrid_alt tests/engine/core/test_command_table.py
+		tests/engine/powergrid_alt tests/engine/iec tests/engine/core/test_command_table.py
 
 test: lint
 	$(BIN)/python -m pytest -p no:cacheprovider

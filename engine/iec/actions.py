@@ -42,10 +42,11 @@ from engine.iec.rules import (
 )
 from engine.iec.scenario import KINDS, SIMPLE
 from engine.iec.secret import auto_activate, unlinked_warning
+from engine.iec.state_types import AnyBuilding, PlainState, plain
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
 
 
-def _powered_own(state: State, player: str, action: Action, key: str, kind: str) -> dict[str, Any]:
+def _powered_own(state: State, player: str, action: Action, key: str, kind: str) -> AnyBuilding:
     b = _own_building(state, player, _cell(state, action, key), kind)
     if not b["powered"]:
         raise _bad(
@@ -56,7 +57,7 @@ def _powered_own(state: State, player: str, action: Action, key: str, kind: str)
 
 def _pick_building(
     state: State, player: str, action: Action, key: str, kind: str, tag: str
-) -> dict[str, Any]:
+) -> AnyBuilding:
     """The named building, or the first powered one of that kind that can still act."""
     if action.get(key) is None:
         for b in own(state, player, kind):
@@ -66,7 +67,7 @@ def _pick_building(
     return _powered_own(state, player, action, key, kind)
 
 
-def _source(state: State, b: dict[str, Any], action: Action) -> str | None:
+def _source(state: State, b: AnyBuilding, action: Action) -> str | None:
     """IEC-S-10.5: the owner may name the linked storage goods are drawn from first."""
     cell = action.get("from")
     if cell is None:
@@ -211,7 +212,7 @@ def _do_relocate(state: State, player: str, action: Action, events: list[Event])
 
 
 def own_tokens_at(state: State, player: str, cell: str) -> list[dict[str, Any]]:
-    return [t for t in state["tokens"] if t["owner"] == player and t["cell"] == cell]
+    return [t for t in plain(state)["tokens"] if t["owner"] == player and t["cell"] == cell]
 
 
 def _do_prepare(state: State, player: str, action: Action, events: list[Event]) -> None:
@@ -234,7 +235,7 @@ def _do_prepare(state: State, player: str, action: Action, events: list[Event]) 
 def _attempt(
     state: State,
     player: str,
-    dev: dict[str, Any],
+    dev: AnyBuilding,
     cell: str,
     kind: Any,
     prefer: str | None,
@@ -389,7 +390,7 @@ def _do_activate(state: State, player: str, action: Action, events: list[Event])
         raise _bad("IEC-22", N_("You have no token on {cell}."), cell=cell)
     tok = toks[0]
     if not tok["real"]:
-        state["tokens"].remove(tok)
+        plain(state)["tokens"].remove(tok)
         _ev(state, events, "token_activated", player=player, cell=cell, real=False, revealed=True)
         return
     tok["up"] = True
@@ -416,7 +417,7 @@ def _do_activate(state: State, player: str, action: Action, events: list[Event])
         rolled=True,
     )
     if ok:
-        state["tokens"].remove(tok)
+        plain(state)["tokens"].remove(tok)
         lose_module(state, cell, events, "mine")
 
 
@@ -663,7 +664,7 @@ HANDLERS = {
 }
 
 
-def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+def apply(state: State, player: str, action: Action) -> tuple[PlainState, list[Event]]:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise _bad("syntax", N_("An action is a dict with a type."))
     if player not in state["players"]:
@@ -681,7 +682,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         if state["over"]:
             raise _bad("IEC-S-9", N_("The game is over."))
         standing(state, player, action, events)
-        return state, events
+        return plain(state), events
     if kind not in HANDLERS:
         raise _bad("syntax", N_("Unknown action {action}."), action=kind)
     _check_turn(state, player, kind)
@@ -690,7 +691,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         if not state["actors"]:
             together.resolve(state, events)
             advance(state, events)
-        return state, events
+        return plain(state), events
     HANDLERS[kind](state, player, action, events)
     if not state["over"] and player not in state["done"]:
         auto_activate(state, player, state["phase"], events)
@@ -703,7 +704,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if player in state["done"]:
         state["actor"] = None
         advance(state, events)
-    return state, events
+    return plain(state), events
 
 
 together.register(HANDLERS)

@@ -27,8 +27,9 @@ from engine.iec.model import (
     undamaged,
 )
 from engine.iec.scenario import KINDS
+from engine.iec.state_types import AnyBuilding, plain
 
-Building = dict[str, Any]
+Building = AnyBuilding  # a typed building or a plain one (state_types.py)
 
 
 def dev_range(state: State) -> int:
@@ -161,7 +162,7 @@ def can_lay(state: State, player: str) -> bool:
 def own_tokens(state: State, player: str, face_down: bool | None = None) -> list[dict[str, Any]]:
     return [
         t
-        for t in state["tokens"]
+        for t in plain(state)["tokens"]  # handed to the bots as plain dicts
         if t["owner"] == player and (face_down is None or t["up"] != face_down)
     ]
 

@@ -1,8 +1,18 @@
-"""IEC chat layer: commands -> actions, turn prompts with quotes (costs and odds), event lines."""
+"""IEC chat commands: each declared once — its spec (name, typed arguments, help, examples)
+right above the function that reads it — in the order players see them (engine/core/
+commands.py's `CommandTable`). The argument kinds (cell, building type, technology, area,
+player, number, good, recipe) are read and autocompleted by one object each.
+
+A trailing `from <storage>` (IEC-S-10.5: where the goods are taken first) may follow the
+commands that declare a `from` argument; `parse` takes it off before the handler runs. The
+handlers count their own words (a technology's name has several, /fire mixes cells and
+numbers). The texts of a turn (prompt, /techs, buttons) are in turn_text.py, the event lines
+in lines.py; this module keeps their public names importable from here.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from engine.core import (
     N_,
@@ -15,210 +25,29 @@ from engine.core import (
     State,
     Translator,
 )
+from engine.core.commands import ArgKind, Call, CommandTable
 from engine.iec import choices as ch
 from engine.iec import lines as iec_lines
 from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
-from engine.iec.lines import _tech_name, kind_name
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
-from engine.iec.model import acting as rules_acting
 from engine.iec.options import OPTIONS as OPTIONS  # re-exported: the game's options
-from engine.iec.rules import (
-    PHASE_NAMES,
-    has_tech,
-    own,
-    param,
-    power_candidates,
-    power_slots,
-    scen,
-    stock,
-    tech_cost,
-    tech_mode,
-)
-from engine.iec.scenario import GOODS, KINDS, RECIPES, load
+from engine.iec.rules import own, scen
+from engine.iec.scenario import GOODS, KINDS, load
 from engine.iec.techs import TECHS
-from engine.iec.together import planned
+from engine.iec.turn_text import buttons as buttons
+from engine.iec.turn_text import describe_turn as describe_turn
+from engine.iec.turn_text import techs_text
 
-_CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
-COMMANDS: tuple[CommandSpec, ...] = (
-    CommandSpec(
-        "power",
-        N_("Buildings to power (besides reactors); kept for later turns"),
-        (ArgSpec("buildings", "cell", N_("cells"), required=False, repeated=True),),
-        ("/power C1 E3 E5",),
-    ),
-    CommandSpec(
-        "give",
-        N_("Give Intergrid power to a player every turn (0 stops)"),
-        (ArgSpec("player", "player"), ArgSpec("count", "int")),
-        ("/give bob 2",),
-    ),
-    CommandSpec(
-        "extract",
-        N_("Standing choice of the resource a mine extracts"),
-        (ArgSpec("mine", "cell"), ArgSpec("resource", "choice", choices=("A", "B", "C"))),
-        ("/extract A1 B",),
-    ),
-    CommandSpec(
-        "mix",
-        N_("Standing recipe priority of your mixers"),
-        (ArgSpec("recipes", "choice", choices=("AB", "BC", "AC", "none"), repeated=True),),
-        ("/mix BC AB",),
-    ),
-    CommandSpec(
-        "transfer",
-        N_("Standing transfers between storages: from to good count ..."),
-        (ArgSpec("moves", "rest", N_("groups of: from to good count, or none")),),
-        ("/transfer C1 E3 A 1", "/transfer none"),
-    ),
-    CommandSpec(
-        "deliver",
-        N_("Standing choice of the storages a mine, mixer or developer delivers to, best first"),
-        (
-            ArgSpec("building", "cell"),
-            ArgSpec("storages", "cell", N_("storage cells, or none"), repeated=True),
-        ),
-        ("/deliver C3 E3 C1", "/deliver C3 none"),
-    ),
-    CommandSpec(
-        "destroy",
-        N_("Blow up one of your buildings at the start of next turn"),
-        (_CELL, ArgSpec("cancel", "choice", required=False, choices=("cancel",))),
-        ("/destroy G3",),
-    ),
-    CommandSpec(
-        "flex",
-        N_("Flexible Order: your place in a phase (standing)"),
-        (
-            ArgSpec("phase", "int"),
-            ArgSpec("position", "choice", choices=("first", "last", "unchanged")),
-        ),
-        ("/flex 9 last",),
-    ),
-    CommandSpec(
-        "antimissile",
-        N_("Anti-Missile System on or off (standing)"),
-        (ArgSpec("on", "choice", choices=("on", "off")),),
-        ("/antimissile on",),
-    ),
-    CommandSpec(
-        "use",
-        N_("Use a technology: now (reveals it), auto (when it first acts) or off"),
-        (
-            ArgSpec("tech", "tech"),
-            ArgSpec("mode", "choice", required=False, choices=("now", "auto", "off")),
-        ),
-        ("/use 13", "/use 8 off"),
-    ),
-    CommandSpec(
-        "sweep",
-        N_("Minesweepers: clear all tokens from a cell in the next phase 4 (private order)"),
-        (ArgSpec("cell", "cell", N_("a cell such as E5, or none")),),
-        ("/sweep H7", "/sweep none"),
-    ),
-    CommandSpec(
-        "lay",
-        N_("Lay tokens: the real mine first (A+B for two), then fakes [from storage]"),
-        (
-            ArgSpec("real", "cell"),
-            ArgSpec("fakes", "cell", required=False, repeated=True),
-            ArgSpec(
-                "from", "rest", N_("from <storage>: which storage pays the AC"), required=False
-            ),
-        ),
-        ("/lay H7 H8 I8", "/lay H7 from E3"),
-    ),
-    CommandSpec(
-        "relocate",
-        N_("Move one of your tokens instead of laying"),
-        (ArgSpec("from", "cell"), ArgSpec("to", "cell")),
-        ("/relocate H7 H9",),
-    ),
-    CommandSpec(
-        "prepare",
-        N_("Prepare a building site near a developer"),
-        (_CELL, ArgSpec("developer", "cell", required=False)),
-        ("/prepare G6",),
-    ),
-    CommandSpec(
-        "build",
-        N_("Build a module (2 AB): new building on a site, or rebuild"),
-        (
-            _CELL,
-            ArgSpec("kind", "kind", required=False),
-            ArgSpec("developer", "cell", required=False),
-            ArgSpec("from", "rest", N_("from <storage>: where the AB is taken"), required=False),
-        ),
-        ("/build G6 mine", "/build E3", "/build G6 storage from E3"),
-    ),
-    CommandSpec(
-        "recycle",
-        N_("Recycling: destroy a module and recover 1 AB"),
-        (_CELL, ArgSpec("developer", "cell", required=False)),
-        ("/recycle F7",),
-    ),
-    CommandSpec("activate", N_("Activate your token on a cell"), (_CELL,), ("/activate H7",)),
-    CommandSpec(
-        "fire",
-        N_("Fire a launcher: target [missiles] [target missiles] [launcher] [from storage]"),
-        (ArgSpec("targets", "rest"),),
-        ("/fire R3 2", "/fire I5 R3 1 T12 1", "/fire R3 2 from I7"),
-    ),
-    CommandSpec(
-        "transmit",
-        N_("Launch 1 BC to Earth from a transmitter"),
-        (
-            ArgSpec("transmitter", "cell", required=False),
-            ArgSpec("from", "rest", N_("from <storage>: where the BC is taken"), required=False),
-        ),
-        ("/transmit", "/transmit G3 from E3"),
-    ),
-    CommandSpec(
-        "research",
-        N_("Laboratory: 1 BC + 1 AC for a science point"),
-        (
-            ArgSpec("laboratory", "cell", required=False),
-            ArgSpec(
-                "from", "rest", N_("from <storage>: where the goods are taken"), required=False
-            ),
-        ),
-        ("/research", "/research G1 from E3"),
-    ),
-    CommandSpec(
-        "tech",
-        N_("List the technologies, or choose one (secret)"),
-        (ArgSpec("tech", "tech", required=False),),
-        ("/tech", "/tech 8"),
-    ),
-    CommandSpec(
-        "peek",
-        N_("Remote Drilling: look at an area's two deposits in the next phase 14 (private order)"),
-        (ArgSpec("area", "area", N_("an area, or none")),),
-        ("/peek II-N", "/peek none"),
-    ),
-    CommandSpec(
-        "subsidy",
-        N_("Government Subsidy: 2 modules of a new building in phase 14 (private order)"),
-        (
-            ArgSpec("kind", "kind", N_("a building type, or none")),
-            ArgSpec("cell", "cell", required=False),
-        ),
-        ("/subsidy transmitter J13", "/subsidy none"),
-    ),
-    CommandSpec("done", N_("Nothing more in this phase"), (), ("/done",)),
-    CommandSpec("status", N_("What happens now and what you can do"), (), ("/status",), "info"),
-    CommandSpec(
-        "techs", N_("Your technologies and the next cost (private)"), (), ("/techs",), "info"
-    ),
+MAX_COMPLETIONS = 25
+
+TABLE = CommandTable(
+    unknown=N_("Unknown command /{name}."), aliases={"pass": "done"}, count_words=False
 )
 
-
-def _t_fmt(t: Translator, msg: str, **kw: Any) -> str:
-    return t.gettext(msg).format(**kw)
-
-
-def _pct(need: int) -> str:
-    return f"{round(100 * max(0, 7 - need) / 6)}%"
+# --------------------------------------------------------------------------------------------
+# The argument kinds: how each is read from chat words and autocompleted
+# --------------------------------------------------------------------------------------------
 
 
 def _up(x: str) -> str:
@@ -247,12 +76,104 @@ def _int_arg(x: str) -> int:
         raise ParseError(N_("{value} is not a number."), value=x) from None
 
 
-def _need(args: list[str], n: int) -> None:
-    if len(args) < n:
+def _tech_arg(words: str) -> int:
+    key = words.strip().lower()
+    if key.isdigit():
+        return int(key)
+    for n, tname in TECHS.items():
+        if key and tname.lower().startswith(key):
+            return n
+    raise ParseError(N_("Unknown technology {value}."), value=key)
+
+
+def _named(names: Sequence[str], word: str) -> str:
+    """The name as the game spells it (any case); an unknown word is kept for the rules to
+    refuse with their rule id."""
+    return next((n for n in names if n.lower() == word.lower()), word)
+
+
+def _prefixed(cands: Sequence[str], prefix: str) -> list[str]:
+    p = prefix.strip().lower()
+    return [c for c in cands if c.lower().startswith(p)][:MAX_COMPLETIONS]
+
+
+def _complete_cell(state: State | None, player: str | None, prefix: str) -> list[str]:
+    s = scen(state) if state is not None else load("chat_standard")
+    return _prefixed(s.cells, prefix)
+
+
+TABLE.kind(
+    ArgKind(
+        "cell", read=lambda call, words: _cell_arg(call.state, words[0]), complete=_complete_cell
+    )
+)
+TABLE.kind(
+    ArgKind(
+        "kind",
+        read=lambda call, words: _kind_arg(words[0]),
+        complete=lambda state, player, prefix: _prefixed(list(KINDS), prefix),
+    )
+)
+TABLE.kind(
+    ArgKind(
+        "tech",
+        read=lambda call, words: _tech_arg(" ".join(words)),
+        complete=lambda state, player, prefix: _prefixed(
+            [f"{n} {name}" for n, name in TECHS.items()], prefix
+        ),
+    )
+)
+TABLE.kind(
+    ArgKind(
+        "area",
+        read=lambda call, words: _named(sorted(call.state["areas"]), words[0]),
+        complete=lambda state, player, prefix: _prefixed(
+            sorted(state["areas"]) if state is not None else [], prefix
+        ),
+    )
+)
+TABLE.kind(
+    ArgKind(
+        "player",
+        read=lambda call, words: _named(list(call.state["players"]), words[0]),
+        complete=lambda state, player, prefix: _prefixed(
+            list(state["seats"]) if state is not None else [], prefix
+        ),
+    )
+)
+TABLE.kind(ArgKind("int", read=lambda call, words: _int_arg(words[0])))
+TABLE.kind(
+    ArgKind(
+        "resource",
+        read=lambda call, words: _up(words[0]),
+        complete=lambda state, player, prefix: _prefixed(list(GOODS), prefix),
+    )
+)
+
+
+def _need(call: Call, n: int) -> None:
+    if len(call.words) < n:
         raise ParseError(N_("Missing argument."))
 
 
+def _none(call: Call) -> bool:
+    """`/sweep none`, `/peek none`, ...: the private or standing choice withdrawn."""
+    return bool(call.words) and call.words[0].lower() == "none"
+
+
+def _cells(call: Call, words: Sequence[str]) -> list[str]:
+    return [call.read("cell", [w]) for w in words]
+
+
+def _choice(arg: ArgSpec, word: str) -> str:
+    """A declared choice in the declaration's spelling (any case typed); another word is kept
+    as typed, for the rules to refuse with their rule id."""
+    return next((c for c in arg.choices if c.lower() == word.lower()), word)
+
+
 def _pick_dev(state: State, player: str, cell: str, explicit: str | None, tag: str) -> str:
+    """The developer named, else the first powered one in reach that has not yet done `tag`
+    this turn, else any in reach (the rules then say why it cannot)."""
     if explicit:
         return explicit
     s = scen(state)
@@ -264,6 +185,405 @@ def _pick_dev(state: State, player: str, cell: str, explicit: str | None, tag: s
         if s.within(d["cell"], cell, r):
             return str(d["cell"])
     raise ParseError(N_("None of your developers reaches {cell}."), cell=cell)
+
+
+# --------------------------------------------------------------------------------------------
+# The commands
+# --------------------------------------------------------------------------------------------
+
+_CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
+_DEVELOPER = ArgSpec("developer", "cell", required=False)
+
+
+@TABLE.command(
+    "power",
+    N_("Buildings to power (besides reactors); kept for later turns"),
+    (ArgSpec("buildings", "cell", N_("cells"), required=False, repeated=True),),
+    ("/power C1 E3 E5",),
+)
+def _power(call: Call) -> Action:
+    return {"type": "power", "buildings": _cells(call, call.words)}
+
+
+@TABLE.command(
+    "give",
+    N_("Give Intergrid power to a player every turn (0 stops)"),
+    (ArgSpec("player", "player"), ArgSpec("count", "int")),
+    ("/give bob 2",),
+)
+def _give(call: Call) -> Action:
+    _need(call, 2)
+    who = call.read("player", call.words[:1])
+    return {"type": "give", "to": who, "count": call.read("int", call.words[1:2])}
+
+
+@TABLE.command(
+    "extract",
+    N_("Standing choice of the resource a mine extracts"),
+    (ArgSpec("mine", "cell"), ArgSpec("resource", "choice", choices=("A", "B", "C"))),
+    ("/extract A1 B",),
+)
+def _extract(call: Call) -> Action:
+    _need(call, 2)
+    mine = call.read("cell", call.words[:1])
+    resource = _choice(call.spec.args[1], call.words[1])
+    return {"type": "extract", "mine": mine, "resource": resource}
+
+
+@TABLE.command(
+    "mix",
+    N_("Standing recipe priority of your mixers"),
+    (ArgSpec("recipes", "choice", choices=("AB", "BC", "AC", "none"), repeated=True),),
+    ("/mix BC AB",),
+)
+def _mix(call: Call) -> Action:
+    recipes = [_choice(call.spec.args[0], w) for w in call.words if w.lower() != "none"]
+    return {"type": "mix", "recipes": recipes}
+
+
+@TABLE.command(
+    "transfer",
+    N_("Standing transfers between storages: from to good count ..."),
+    (ArgSpec("moves", "rest", N_("groups of: from to good count, or none")),),
+    ("/transfer C1 E3 A 1", "/transfer none"),
+)
+def _transfer(call: Call) -> Action:
+    words = call.words
+    if not words or _none(call):
+        return {"type": "transfers", "moves": []}
+    if len(words) % 4:
+        raise ParseError(N_("Transfers come in groups of four: from to good count."))
+    moves = [
+        {
+            "from": call.read("cell", [words[i]]),
+            "to": call.read("cell", [words[i + 1]]),
+            "good": call.read("resource", [words[i + 2]]),
+            "n": call.read("int", [words[i + 3]]),
+        }
+        for i in range(0, len(words), 4)
+    ]
+    return {"type": "transfers", "moves": moves}
+
+
+@TABLE.command(
+    "deliver",
+    N_("Standing choice of the storages a mine, mixer or developer delivers to, best first"),
+    (
+        ArgSpec("building", "cell"),
+        ArgSpec("storages", "cell", N_("storage cells, or none"), repeated=True),
+    ),
+    ("/deliver C3 E3 C1", "/deliver C3 none"),
+)
+def _deliver(call: Call) -> Action:
+    _need(call, 2)
+    rest = call.words[1:]
+    stores = [] if rest[0].lower() == "none" else _cells(call, rest)
+    return {"type": "deliver", "building": call.read("cell", call.words[:1]), "storages": stores}
+
+
+@TABLE.command(
+    "destroy",
+    N_("Blow up one of your buildings at the start of next turn"),
+    (_CELL, ArgSpec("cancel", "choice", required=False, choices=("cancel",))),
+    ("/destroy G3",),
+)
+def _destroy(call: Call) -> Action:
+    _need(call, 1)
+    act: Action = {"type": "destroy", "cell": call.read("cell", call.words[:1])}
+    if len(call.words) > 1 and call.words[1].lower() == "cancel":
+        act["cancel"] = True
+    return act
+
+
+@TABLE.command(
+    "flex",
+    N_("Flexible Order: your place in a phase (standing)"),
+    (
+        ArgSpec("phase", "int"),
+        ArgSpec("position", "choice", choices=("first", "last", "unchanged")),
+    ),
+    ("/flex 9 last",),
+)
+def _flex(call: Call) -> Action:
+    _need(call, 2)
+    position = _choice(call.spec.args[1], call.words[1]).lower()
+    return {"type": "flex", "phase": call.read("int", call.words[:1]), "position": position}
+
+
+@TABLE.command(
+    "antimissile",
+    N_("Anti-Missile System on or off (standing)"),
+    (ArgSpec("on", "choice", choices=("on", "off")),),
+    ("/antimissile on",),
+)
+def _antimissile(call: Call) -> Action:
+    _need(call, 1)
+    return {"type": "antimissile", "on": call.words[0].lower() in ("on", "yes", "1")}
+
+
+@TABLE.command(
+    "use",
+    N_("Use a technology: now (reveals it), auto (when it first acts) or off"),
+    (
+        ArgSpec("tech", "tech"),
+        ArgSpec("mode", "choice", required=False, choices=("now", "auto", "off")),
+    ),
+    ("/use 13", "/use 8 off"),
+)
+def _use(call: Call) -> Action:
+    """IEC-S-23: the technology's name may have several words; a last word that is a mode
+    sets the mode (now by default)."""
+    _need(call, 1)
+    modes = call.spec.args[1].choices
+    has_mode = len(call.words) > 1 and call.words[-1].lower() in modes
+    mode = call.words[-1].lower() if has_mode else "now"
+    words = call.words[:-1] if has_mode else call.words
+    return {"type": "use", "tech": call.read("tech", words), "mode": mode}
+
+
+@TABLE.command(
+    "sweep",
+    N_("Minesweepers: clear all tokens from a cell in the next phase 4 (private order)"),
+    (ArgSpec("cell", "cell", N_("a cell such as E5, or none")),),
+    ("/sweep H7", "/sweep none"),
+)
+def _sweep(call: Call) -> Action:
+    if _none(call):
+        return {"type": "sweep", "cell": None}
+    _need(call, 1)
+    return {"type": "sweep", "cell": call.read("cell", call.words[:1])}
+
+
+@TABLE.command(
+    "lay",
+    N_("Lay tokens: the real mine first (A+B for two), then fakes [from storage]"),
+    (
+        ArgSpec("real", "cell"),
+        ArgSpec("fakes", "cell", required=False, repeated=True),
+        ArgSpec("from", "rest", N_("from <storage>: which storage pays the AC"), required=False),
+    ),
+    ("/lay H7 H8 I8", "/lay H7 from E3"),
+)
+def _lay(call: Call) -> Action:
+    _need(call, 1)
+    real = _cells(call, call.words[0].split("+"))
+    return {"type": "lay", "real": real, "fake": _cells(call, call.words[1:])}
+
+
+@TABLE.command(
+    "relocate",
+    N_("Move one of your tokens instead of laying"),
+    (ArgSpec("from", "cell"), ArgSpec("to", "cell")),
+    ("/relocate H7 H9",),
+)
+def _relocate(call: Call) -> Action:
+    _need(call, 2)
+    origin, to = _cells(call, call.words[:2])
+    return {"type": "relocate", "from": origin, "to": to}
+
+
+@TABLE.command(
+    "prepare",
+    N_("Prepare a building site near a developer"),
+    (_CELL, _DEVELOPER),
+    ("/prepare G6",),
+)
+def _prepare(call: Call) -> Action:
+    _need(call, 1)
+    cell, *dev = _cells(call, call.words[:2])
+    developer = _pick_dev(call.state, call.player, cell, dev[0] if dev else None, "prepare")
+    return {"type": "prepare", "cell": cell, "developer": developer}
+
+
+@TABLE.command(
+    "build",
+    N_("Build a module (2 AB): new building on a site, or rebuild"),
+    (
+        _CELL,
+        ArgSpec("kind", "kind", required=False),
+        _DEVELOPER,
+        ArgSpec("from", "rest", N_("from <storage>: where the AB is taken"), required=False),
+    ),
+    ("/build G6 mine", "/build E3", "/build G6 storage from E3"),
+)
+def _build(call: Call) -> Action:
+    """After the cell, in any order: a building type, the developer's cell, and (on an area
+    with several deposits) the deposit's number."""
+    _need(call, 1)
+    cell = call.read("cell", call.words[:1])
+    build: Action = {"type": "build", "cell": cell}
+    dev = None
+    for a in call.words[1:]:
+        if a.isdigit():
+            build["deposit"] = call.read("int", [a]) - 1
+        elif scen(call.state).is_cell(_up(a)):
+            dev = _up(a)
+        else:
+            build["kind"] = call.read("kind", [a])
+    build["developer"] = _pick_dev(call.state, call.player, cell, dev, "build")
+    return build
+
+
+@TABLE.command(
+    "recycle",
+    N_("Recycling: destroy a module and recover 1 AB"),
+    (_CELL, _DEVELOPER),
+    ("/recycle F7",),
+)
+def _recycle(call: Call) -> Action:
+    _need(call, 1)
+    cell, *dev = _cells(call, call.words[:2])
+    developer = _pick_dev(call.state, call.player, cell, dev[0] if dev else None, "recycle")
+    return {"type": "recycle", "target": cell, "developer": developer}
+
+
+@TABLE.command("activate", N_("Activate your token on a cell"), (_CELL,), ("/activate H7",))
+def _activate(call: Call) -> Action:
+    _need(call, 1)
+    return {"type": "activate", "cell": call.read("cell", call.words[:1])}
+
+
+@TABLE.command(
+    "fire",
+    N_("Fire a launcher: target [missiles] [target missiles] [launcher] [from storage]"),
+    (
+        ArgSpec("targets", "rest"),
+        ArgSpec("from", "rest", N_("from <storage>: which storage pays the AC"), required=False),
+    ),
+    ("/fire R3 2", "/fire I5 R3 1 T12 1", "/fire R3 2 from I7"),
+)
+def _fire(call: Call) -> Action:
+    """Cells and numbers: a number is the missiles at the cell before it (1 by default); one
+    of the player's own launchers is the launcher, else the first that can reach them all."""
+    state, player = call.state, call.player
+    launcher: str | None = None
+    targets: dict[str, int] = {}
+    last: str | None = None
+    for a in call.words:
+        if a.isdigit():
+            if last is None:
+                raise ParseError(N_("Name a target before the number of missiles."))
+            targets[last] = _int_arg(a)
+            continue
+        c = call.read("cell", [a])
+        b = state["buildings"].get(c)
+        if b is not None and b["owner"] == player and b["kind"] == "launcher":
+            launcher = c
+        else:
+            targets[c] = 1
+            last = c
+    if not targets:
+        raise ParseError(N_("Name a target."))
+    if launcher is None:
+        launcher = next(
+            (
+                str(la["cell"])
+                for la in own(state, player, "launcher")
+                if la["powered"]
+                and "fire" not in la["used"]
+                and all(ch.hit_threshold(state, la, c) for c in targets)
+            ),
+            None,
+        )
+    if launcher is None:
+        raise ParseError(N_("None of your launchers can fire at that."))
+    return {"type": "fire", "launcher": launcher, "targets": targets}
+
+
+def _at_building(call: Call) -> Action:
+    """/transmit and /research: the building is optional (the rules pick one)."""
+    act: Action = {"type": call.spec.name}
+    if call.words:
+        act["building"] = call.read("cell", call.words[:1])
+    return act
+
+
+TABLE.command(
+    "transmit",
+    N_("Launch 1 BC to Earth from a transmitter"),
+    (
+        ArgSpec("transmitter", "cell", required=False),
+        ArgSpec("from", "rest", N_("from <storage>: where the BC is taken"), required=False),
+    ),
+    ("/transmit", "/transmit G3 from E3"),
+)(_at_building)
+TABLE.command(
+    "research",
+    N_("Laboratory: 1 BC + 1 AC for a science point"),
+    (
+        ArgSpec("laboratory", "cell", required=False),
+        ArgSpec("from", "rest", N_("from <storage>: where the goods are taken"), required=False),
+    ),
+    ("/research", "/research G1 from E3"),
+)(_at_building)
+
+
+@TABLE.command(
+    "tech",
+    N_("List the technologies, or choose one (secret)"),
+    (ArgSpec("tech", "tech", required=False),),
+    ("/tech", "/tech 8"),
+)
+def _tech(call: Call) -> Action | Reply:
+    if not call.words:
+        return Reply(iec_lines.tech_list(call.state, call.player, call.t), private=True)
+    return {"type": "tech", "tech": call.read("tech")}
+
+
+@TABLE.command(
+    "peek",
+    N_("Remote Drilling: look at an area's two deposits in the next phase 14 (private order)"),
+    (ArgSpec("area", "area", N_("an area, or none")),),
+    ("/peek II-N", "/peek none"),
+)
+def _peek(call: Call) -> Action:
+    _need(call, 1)
+    if _none(call):
+        return {"type": "peek", "area": None}
+    return {"type": "peek", "area": call.read("area", call.words[:1])}
+
+
+@TABLE.command(
+    "subsidy",
+    N_("Government Subsidy: 2 modules of a new building in phase 14 (private order)"),
+    (
+        ArgSpec("kind", "kind", N_("a building type, or none")),
+        ArgSpec("cell", "cell", required=False),
+    ),
+    ("/subsidy transmitter J13", "/subsidy none"),
+)
+def _subsidy(call: Call) -> Action:
+    _need(call, 1)
+    if _none(call):
+        return {"type": "subsidy", "kind": None, "cell": None}
+    _need(call, 2)
+    kind = call.read("kind", call.words[:1])
+    return {"type": "subsidy", "kind": kind, "cell": call.read("cell", call.words[1:2])}
+
+
+@TABLE.command("done", N_("Nothing more in this phase"), (), ("/done",))
+def _done(call: Call) -> Action:
+    return {"type": "done"}
+
+
+@TABLE.command("status", N_("What happens now and what you can do"), (), ("/status",), kind="info")
+def _status(call: Call) -> Reply:
+    return Reply(describe_turn(call.state, call.player, call.t))
+
+
+@TABLE.command(
+    "techs", N_("Your technologies and the next cost (private)"), (), ("/techs",), kind="info"
+)
+def _techs(call: Call) -> Reply:
+    return Reply(techs_text(call.state, call.player, call.t), private=True)
+
+
+COMMANDS: tuple[CommandSpec, ...] = tuple(TABLE.specs)
+# The commands a trailing `from <storage>` may follow: those that declare it (/relocate's
+# "from" is its first cell, not a storage clause).
+FROM_COMMANDS = frozenset(
+    s.name for s in COMMANDS if any(a.name == "from" and a.kind == "rest" for a in s.args)
+)
 
 
 def _split_from(state: State, args: list[str]) -> tuple[list[str], str | None]:
@@ -280,509 +600,19 @@ def parse(
     state: State, player: str, name: str, args: list[str], t: Translator | None = None
 ) -> Action | list[Action] | Reply:
     """Chat words -> action(s), or a Reply; the Reply's text is in `t`'s language."""
-    name = name.lower().lstrip("/")
-    args, source = _split_from(state, list(args))
-    if source is not None and name not in ("build", "fire", "transmit", "research", "lay"):
+    words = [w for arg in args for w in arg.split()]
+    words, source = _split_from(state, words)
+    spec = TABLE.spec(name)
+    if source is not None and spec is not None and spec.name not in FROM_COMMANDS:
         raise ParseError(N_("Only build, fire, transmit, research and lay take from."))
-    act = _parse(state, player, name, args, t if t is not None else _English())
+    act = TABLE.parse(state, player, name, words, t)
     if source is not None and isinstance(act, dict):
         act["from"] = source
     return act
 
 
-def _parse(
-    state: State, player: str, name: str, args: list[str], t: Translator
-) -> Action | list[Action] | Reply:
-    if name == "pass":
-        name = "done"
-    if name == "status":
-        return Reply(describe_turn(state, player, t))
-    if name == "techs":
-        return Reply(_techs_text(state, player, t), private=True)
-    if name == "done":
-        return {"type": "done"}
-    if name == "power":
-        return {"type": "power", "buildings": [_cell_arg(state, a) for a in args]}
-    if name == "give":
-        _need(args, 2)
-        who = next((p for p in state["players"] if p.lower() == args[0].lower()), args[0])
-        return {"type": "give", "to": who, "count": _int_arg(args[1])}
-    if name == "extract":
-        _need(args, 2)
-        return {"type": "extract", "mine": _cell_arg(state, args[0]), "resource": _up(args[1])}
-    if name == "mix":
-        recipes = [_up(a) for a in args if a.lower() != "none"]
-        return {"type": "mix", "recipes": recipes}
-    if name == "transfer":
-        if not args or args[0].lower() == "none":
-            return {"type": "transfers", "moves": []}
-        if len(args) % 4:
-            raise ParseError(N_("Transfers come in groups of four: from to good count."))
-        moves = [
-            {
-                "from": _cell_arg(state, args[i]),
-                "to": _cell_arg(state, args[i + 1]),
-                "good": _up(args[i + 2]),
-                "n": _int_arg(args[i + 3]),
-            }
-            for i in range(0, len(args), 4)
-        ]
-        return {"type": "transfers", "moves": moves}
-    if name == "deliver":
-        _need(args, 2)
-        stores = [] if args[1].lower() == "none" else [_cell_arg(state, a) for a in args[1:]]
-        return {"type": "deliver", "building": _cell_arg(state, args[0]), "storages": stores}
-    if name == "destroy":
-        _need(args, 1)
-        act: Action = {"type": "destroy", "cell": _cell_arg(state, args[0])}
-        if len(args) > 1 and args[1].lower() == "cancel":
-            act["cancel"] = True
-        return act
-    if name == "flex":
-        _need(args, 2)
-        return {"type": "flex", "phase": _int_arg(args[0]), "position": args[1].lower()}
-    if name == "antimissile":
-        _need(args, 1)
-        return {"type": "antimissile", "on": args[0].lower() in ("on", "yes", "1")}
-    if name == "sweep" and args and args[0].lower() == "none":
-        return {"type": "sweep", "cell": None}
-    if name in ("sweep", "activate"):
-        _need(args, 1)
-        return {"type": name, "cell": _cell_arg(state, args[0])}
-    if name == "lay":
-        _need(args, 1)
-        real = [_cell_arg(state, c) for c in args[0].split("+")]
-        return {"type": "lay", "real": real, "fake": [_cell_arg(state, a) for a in args[1:]]}
-    if name == "relocate":
-        _need(args, 2)
-        return {
-            "type": "relocate",
-            "from": _cell_arg(state, args[0]),
-            "to": _cell_arg(state, args[1]),
-        }
-    if name == "prepare":
-        _need(args, 1)
-        cell = _cell_arg(state, args[0])
-        dev = _cell_arg(state, args[1]) if len(args) > 1 else None
-        return {
-            "type": "prepare",
-            "cell": cell,
-            "developer": _pick_dev(state, player, cell, dev, "prepare"),
-        }
-    if name == "build":
-        _need(args, 1)
-        cell = _cell_arg(state, args[0])
-        build: Action = {"type": "build", "cell": cell}
-        dev = None
-        for a in args[1:]:
-            if a.isdigit():
-                build["deposit"] = _int_arg(a) - 1
-            elif scen(state).is_cell(_up(a)):
-                dev = _up(a)
-            else:
-                build["kind"] = _kind_arg(a)
-        build["developer"] = _pick_dev(state, player, cell, dev, "build")
-        return build
-    if name == "recycle":
-        _need(args, 1)
-        cell = _cell_arg(state, args[0])
-        dev = _cell_arg(state, args[1]) if len(args) > 1 else None
-        return {
-            "type": "recycle",
-            "target": cell,
-            "developer": _pick_dev(state, player, cell, dev, "recycle"),
-        }
-    if name == "fire":
-        return _parse_fire(state, player, args)
-    if name in ("transmit", "research"):
-        act = {"type": name}
-        if args:
-            act["building"] = _cell_arg(state, args[0])
-        return act
-    if name == "tech":
-        if not args:
-            return Reply(iec_lines.tech_list(state, player, t), private=True)
-        return {"type": "tech", "tech": _tech_arg(" ".join(args))}
-    if name == "use":
-        _need(args, 1)
-        modes = ("now", "auto", "off")
-        has_mode = len(args) > 1 and args[-1].lower() in modes
-        mode = args[-1].lower() if has_mode else "now"
-        words = args[:-1] if has_mode else args
-        return {"type": "use", "tech": _tech_arg(" ".join(words)), "mode": mode}
-    if name == "peek":
-        _need(args, 1)
-        if args[0].lower() == "none":
-            return {"type": "peek", "area": None}
-        area = next((a for a in state["areas"] if a.lower() == args[0].lower()), args[0])
-        return {"type": "peek", "area": area}
-    if name == "subsidy":
-        _need(args, 1)
-        if args[0].lower() == "none":
-            return {"type": "subsidy", "kind": None, "cell": None}
-        _need(args, 2)
-        return {"type": "subsidy", "kind": _kind_arg(args[0]), "cell": _cell_arg(state, args[1])}
-    raise ParseError(N_("Unknown command {value}."), value=name)
-
-
-def _tech_arg(words: str) -> int:
-    key = words.strip().lower()
-    if key.isdigit():
-        return int(key)
-    for n, tname in TECHS.items():
-        if key and tname.lower().startswith(key):
-            return n
-    raise ParseError(N_("Unknown technology {value}."), value=key)
-
-
-def _parse_fire(state: State, player: str, args: list[str]) -> Action:
-    launcher: str | None = None
-    targets: dict[str, int] = {}
-    last: str | None = None
-    for a in args:
-        if a.isdigit():
-            if last is None:
-                raise ParseError(N_("Name a target before the number of missiles."))
-            targets[last] = _int_arg(a)
-            continue
-        c = _cell_arg(state, a)
-        b = state["buildings"].get(c)
-        if b is not None and b["owner"] == player and b["kind"] == "launcher":
-            launcher = c
-        else:
-            targets[c] = 1
-            last = c
-    if not targets:
-        raise ParseError(N_("Name a target."))
-    if launcher is None:
-        for la in own(state, player, "launcher"):
-            if (
-                la["powered"]
-                and "fire" not in la["used"]
-                and all(ch.hit_threshold(state, la, c) for c in targets)
-            ):
-                launcher = str(la["cell"])
-                break
-    if launcher is None:
-        raise ParseError(N_("None of your launchers can fire at that."))
-    return {"type": "fire", "launcher": launcher, "targets": targets}
-
-
-class _English:
-    def gettext(self, message: str) -> str:
-        return message
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return singular if n == 1 else plural
-
-
-def _techs_text(state: State, player: str, t: Translator) -> str:
-    pl = state["players"].get(player)
-    if pl is None:
-        return t.gettext("You are not playing.")
-
-    def mode(n: int) -> str:
-        if n in pl["revealed"]:
-            return t.gettext(N_("revealed"))
-        return t.gettext(N_("off") if tech_mode(state, player, n) == "off" else N_("auto"))
-
-    names = ", ".join(f"{n} {t.gettext(TECHS[n])} ({mode(n)})" for n in pl["techs"]) or "-"
-    text = _t_fmt(
-        t,
-        N_("Your technologies: {names}. Science {s}, next costs {c}."),
-        names=names,
-        s=pl["science"],
-        c=tech_cost(state, player),
-    )
-    orders = pl["orders"]
-    waiting = []
-    if orders.get("sweep"):
-        waiting.append(f"/sweep {orders['sweep']}")
-    if orders.get("peek"):
-        waiting.append(f"/peek {orders['peek']}")
-    if orders.get("subsidy"):
-        waiting.append(f"/subsidy {orders['subsidy']['kind']} {orders['subsidy']['cell']}")
-    if waiting:
-        text += "\n" + _t_fmt(t, N_("Private orders waiting: {orders}."), orders=", ".join(waiting))
-    return text
-
-
-def _goods(st: dict[str, Any]) -> str:
-    return " ".join(f"{n}{g}" for g, n in st["goods"].items() if n) or "-"
-
-
-def _quote(state: State, player: str, t: Translator) -> list[str]:
-    """What the actor can do in this phase, with costs and odds."""
-    ph = state["phase"]
-    lines: list[str] = []
-    s = scen(state)
-    if ph == 3:
-        cands = ", ".join(b["cell"] for b in power_candidates(state, player))
-        n = power_slots(state, player)
-        lines.append(
-            t.ngettext(
-                "Power {n} building of: {cands} (/power cells, or /done to keep your standing "
-                "choice).",
-                "Power {n} buildings of: {cands} (/power cells, or /done to keep your standing "
-                "choice).",
-                n,
-            ).format(n=n, cands=cands)
-        )
-    elif ph == 5:
-        cells = ch.lay_cells(state, player)
-        pl = state["players"][player]
-        lines.append(
-            _t_fmt(
-                t,
-                N_(
-                    "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
-                    "Or /relocate one of your tokens."
-                ),
-                cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
-                m=ch.mine_limit(state, player) - pl["mines_used"],
-            )
-        )
-    elif ph == 6:
-        for d in own(state, player, "developer"):
-            if d["powered"] and "prepare" not in d["used"]:
-                cells = ch.prep_cells(state, d)
-                lines.append(
-                    _t_fmt(
-                        t,
-                        N_("Developer {d} may prepare one of: {cells} (free)."),
-                        d=d["cell"],
-                        cells=", ".join(cells[:24]),
-                    )
-                )
-    elif ph == 7:
-        for d in own(state, player, "developer"):
-            if not d["powered"]:
-                continue
-            need = ch.build_threshold(state, d)
-            if ch.can_build_attempt(d):
-                tg = ch.build_targets(state, d)
-                rebuild = t.gettext(N_("rebuild"))
-                txt = "; ".join(
-                    f"{c} ({'/'.join(kind_name(t, x) for x in k) if k else rebuild})"
-                    for c, k in tg[:10]
-                )
-                lines.append(
-                    _t_fmt(
-                        t,
-                        N_(
-                            "Developer {d}: {cost} AB per module ({ab} linked), success on {need}+ "
-                            "({pct}). Targets: {txt}."
-                        ),
-                        d=d["cell"],
-                        cost=ch.module_cost(state),
-                        ab=stock(state, d, "AB"),
-                        need=need,
-                        pct=_pct(need),
-                        txt=txt or "-",
-                    )
-                )
-            if ch.can_recycle(state, d):
-                need = ch.recycle_threshold(state, d)
-                lines.append(
-                    _t_fmt(
-                        t,
-                        N_("Or recycle near {d}: 1 AB back on {need}+ ({pct})."),
-                        d=d["cell"],
-                        need=need,
-                        pct=_pct(need),
-                    )
-                )
-    elif ph == 8:
-        cells = [tok["cell"] for tok in ch.own_tokens(state, player)]
-        lines.append(
-            _t_fmt(
-                t,
-                N_("Activate a token: {cells}. A real mine destroys a module on {need}+ ({pct})."),
-                cells=", ".join(cells),
-                need=5 - has_tech(state, player, 17),
-                pct=_pct(5 - has_tech(state, player, 17)),
-            )
-        )
-    elif ph == 9:
-        for la in own(state, player, "launcher"):
-            if la["powered"] and ch.can_fire(state, la):
-                fts = ch.fire_targets(state, la)
-                txt = ", ".join(
-                    f"{c} {kind_name(t, state['buildings'][c]['kind'])} {thr}+ ({_pct(thr)})"
-                    for c, thr in fts[:12]
-                )
-                shots = ch.launcher_shots(state, la)
-                lines.append(
-                    t.ngettext(
-                        "Launcher {la}: {shots} shot, 1 AC each ({ac} linked); "
-                        "targets: {txt}. At most one module per target.",
-                        "Launcher {la}: {shots} shots, 1 AC each ({ac} linked); "
-                        "targets: {txt}. At most one module per target.",
-                        shots,
-                    ).format(la=la["cell"], shots=shots, ac=stock(state, la, "AC"), txt=txt)
-                )
-    elif ph == 10:
-        need = ch.transmit_threshold(state)
-        lines.append(
-            _t_fmt(
-                t,
-                N_("Transmit 1 BC: success on {need}+ ({pct}) at radiation {r}, +1 VP."),
-                need=need,
-                pct=_pct(need),
-                r=state["radiation"],
-            )
-        )
-    elif ph == 11:
-        need = int(param(state, "lab_threshold"))
-        lines.append(
-            _t_fmt(
-                t,
-                N_("Research with 1 BC + 1 AC: +1 science on {need}+ ({pct})."),
-                need=need,
-                pct=_pct(need),
-            )
-        )
-    elif ph == 14 and ch.must_choose_tech(state, player):
-        # Only what is accepted: a technology must be chosen (/done is refused, IEC-24).
-        lines.append(
-            _t_fmt(
-                t,
-                N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
-                c=tech_cost(state, player),
-                s=state["players"][player]["science"],
-            )
-        )
-    del s
-    return lines
-
-
-def describe_turn(state: State, player: str | None, t: Translator) -> str:
-    if state["over"]:
-        ranking = " > ".join(", ".join(g) for g in _result(state))
-        return _t_fmt(t, N_("Game over. Ranking: {ranking}."), ranking=ranking)
-    acting = rules_acting(state)
-    together = "actors" in state
-    head = _t_fmt(
-        t,
-        N_(
-            "Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Everybody decides at "
-            "once, in secret; waiting for {actors}."
-        )
-        if together
-        else N_("Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Waiting for {actor}."),
-        turn=state["turn"],
-        turns=param(state, "turns"),
-        ph=state["phase"],
-        name=t.gettext(PHASE_NAMES[state["phase"]]),
-        r=state["radiation"],
-        actor=state["actor"],
-        actors=", ".join(acting),
-    )
-    parts = [head]
-    if player is not None and player in acting:
-        mine = planned(state, player)  # after his own declarations (rules version 2)
-        parts += _quote(mine, player, t)
-        if _done_accepted(mine, player):
-            parts.append(t.gettext("/done when finished."))
-    if player is not None and player in state["players"]:
-        stores = "; ".join(f"{st['cell']}: {_goods(st)}" for st in own(state, player, "storage"))
-        pl = state["players"][player]
-        parts.append(
-            _t_fmt(
-                t,
-                N_("You: {vp} VP, {sci} science. Storages: {stores}."),
-                vp=pl["vp"],
-                sci=pl["science"],
-                stores=stores or "-",
-            )
-        )
-    return "\n".join(parts)
-
-
-def _done_accepted(state: State, player: str) -> bool:
-    return not (state["phase"] == 14 and ch.must_choose_tech(state, player))
-
-
-def _result(state: State) -> list[list[str]]:
-    from engine.iec.rules import result
-
-    return result(state)
-
-
-_BUTTON_TEXT = {
-    "transmit": N_("Transmit {cell}"),
-    "research": N_("Research {cell}"),
-    "activate": N_("Activate {cell}"),
-    "sweep": N_("Sweep {cell}"),
-    "peek": N_("Peek {area}"),
-    "fire": N_("Fire {cell} x{n}"),
-}
-
-
-def buttons(state: State, player: str, t: Translator | None = None) -> list[tuple[str, str]]:
-    """Small choices as (label, command); labels are translated when `t` is given."""
-    if player not in rules_acting(state):
-        return []
-    from engine.iec.actions import legal_actions
-
-    # Buttons are posted in the group (corrections 1.1, "No side channel through prompts"):
-    # no unrevealed technology may shape them, nor, in a phase declared at once (rules
-    # version 2), his secret declarations: they offer what was open when the phase began (a
-    # move already declared is then refused to him alone).
-    if "actors" in state:
-        state = {**state, "pending": {}}
-    moves = legal_actions(state, player, public=True)
-    state = planned(state, player, public=True)
-    translator: Translator = t if t is not None else _English()
-    out: list[tuple[str, str]] = []
-    for a in moves:
-        label_cmd = _as_command(a, translator)
-        if label_cmd and label_cmd not in out and a["type"] != "done":
-            out.append(label_cmd)
-        if len(out) >= 5:
-            break
-    if _done_accepted(state, player):
-        out.append((translator.gettext(N_("Done")), "/done"))
-    return out
-
-
-def _as_command(a: Action, t: Translator) -> tuple[str, str] | None:
-    kind = a["type"]
-    if kind in ("transmit", "research"):
-        cell = a["building"]
-        return (_t_fmt(t, _BUTTON_TEXT[kind], cell=cell), f"/{kind} {cell}")
-    if kind == "tech":
-        return (f"{a['tech']} {_tech_name(t, a['tech'])}", f"/tech {a['tech']}")
-    if kind in ("activate", "sweep"):
-        return (_t_fmt(t, _BUTTON_TEXT[kind], cell=a["cell"]), f"/{kind} {a['cell']}")
-    if kind == "fire" and len(a["targets"]) == 1:
-        ((c, n),) = a["targets"].items()
-        return (_t_fmt(t, _BUTTON_TEXT["fire"], cell=c, n=n), f"/fire {a['launcher']} {c} {n}")
-    if kind == "peek":
-        return (_t_fmt(t, _BUTTON_TEXT["peek"], area=a["area"]), f"/peek {a['area']}")
-    return None
-
-
 def complete(state: State | None, player: str | None, kind: str, prefix: str) -> list[str]:
-    p = prefix.strip().lower()
-    if kind == "cell":
-        s = scen(state) if state is not None else load("chat_standard")
-        cands = s.cells
-    elif kind == "kind":
-        cands = list(KINDS)
-    elif kind == "tech":
-        cands = [f"{n} {name}" for n, name in TECHS.items()]
-    elif kind == "area":
-        cands = sorted(state["areas"]) if state is not None else []
-    elif kind == "resource":
-        cands = list(GOODS)
-    elif kind == "recipe":
-        cands = list(RECIPES)
-    elif kind == "player":
-        cands = list(state["seats"]) if state is not None else []
-    else:
-        return []
-    return [c for c in cands if c.lower().startswith(p)][:25]
+    return TABLE.complete(state, player, kind, prefix)
 
 
 def is_picture_event(event: Event) -> bool:
@@ -792,3 +622,20 @@ def is_picture_event(event: Event) -> bool:
 def undoable(events: list[Event]) -> bool:
     """False after any die roll or reveal."""
     return not any(e.get("rolled") or e.get("revealed") for e in events)
+
+
+__all__ = [
+    "COMMANDS",
+    "FROM_COMMANDS",
+    "KIND_NAMES",
+    "OPTIONS",
+    "TABLE",
+    "buttons",
+    "complete",
+    "describe_event",
+    "describe_private_event",
+    "describe_turn",
+    "is_picture_event",
+    "parse",
+    "undoable",
+]

@@ -9,9 +9,12 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.iec.scenario import GOODS, KINDS, SIMPLE, Scenario, load
+from engine.iec.state_types import AnyBuilding, Building, plain
+from engine.iec.state_types import State as IecState
 from engine.iec.techs import MINE_WAR_TECHS, TECHS
 
-State = dict[str, Any]
+# The rule functions take the typed state or a plain dict (state_types.py).
+State = IecState
 
 
 Event = dict[str, Any]
@@ -66,20 +69,20 @@ def _reveal(state: State, player: str, tech: int, events: list[Event]) -> None:
         _ev(state, events, "tech_revealed", player=player, tech=tech, revealed=True)
 
 
-def nominal(state: State, b: dict[str, Any]) -> int:
+def nominal(state: State, b: AnyBuilding) -> int:
     return int(scen(state).buildings[b["kind"]]["modules"])
 
 
-def missing(state: State, b: dict[str, Any]) -> int:
+def missing(state: State, b: AnyBuilding) -> int:
     return nominal(state, b) - int(b["modules"])
 
 
-def undamaged(state: State, b: dict[str, Any]) -> bool:
+def undamaged(state: State, b: AnyBuilding) -> bool:
     return missing(state, b) == 0
 
 
 def own(state: State, player: str, kind: str | None = None) -> list[dict[str, Any]]:
-    blds = state["buildings"]
+    blds: dict[str, Any] = plain(state)["buildings"]  # handed to the bots as plain dicts
     if kind is None:
         return [blds[c] for c in sorted(blds) if blds[c]["owner"] == player]
     found = [b for b in blds.values() if b["kind"] == kind and b["owner"] == player]
@@ -88,7 +91,7 @@ def own(state: State, player: str, kind: str | None = None) -> list[dict[str, An
     return found
 
 
-def working_reactor(b: dict[str, Any]) -> bool:
+def working_reactor(b: AnyBuilding) -> bool:
     return b["kind"] == "reactor" and bool(b["complete"]) and b["modules"] >= 1
 
 
@@ -114,7 +117,7 @@ def available_techs(state: State, player: str) -> list[int]:
     return [t for t in TECHS if t not in owned and (state["mine_war"] or t not in MINE_WAR_TECHS)]
 
 
-def capacity(state: State, st: dict[str, Any], public: bool = False) -> int:
+def capacity(state: State, st: AnyBuilding, public: bool = False) -> int:
     """IEC-S-14 / IEC-S-20: 4 (5 with Compression) undamaged, 2 per intact module otherwise.
     `public`: counting Compression only once revealed (what everyone can compute)."""
     if undamaged(state, st):
@@ -124,19 +127,19 @@ def capacity(state: State, st: dict[str, Any], public: bool = False) -> int:
     return int(param(state, "storage_per_module")) * int(st["modules"])
 
 
-def load_of(st: dict[str, Any]) -> int:
+def load_of(st: AnyBuilding) -> int:
     return sum(st["goods"].values())
 
 
-def free(state: State, st: dict[str, Any], public: bool = False) -> int:
+def free(state: State, st: AnyBuilding, public: bool = False) -> int:
     return capacity(state, st, public) - load_of(st)
 
 
-def link_range(state: State, b: dict[str, Any]) -> int:
+def link_range(state: State, b: AnyBuilding) -> int:
     return int(scen(state).buildings[b["kind"]]["link"])
 
 
-def linked(state: State, b: dict[str, Any]) -> list[dict[str, Any]]:
+def linked(state: State, b: AnyBuilding) -> list[dict[str, Any]]:
     """IEC-S-10.5: own powered storages within the building's link distance."""
     s = scen(state)
     r = link_range(state, b)
@@ -147,13 +150,11 @@ def linked(state: State, b: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def stock(state: State, b: dict[str, Any], good: str) -> int:
+def stock(state: State, b: AnyBuilding, good: str) -> int:
     return sum(st["goods"][good] for st in linked(state, b))
 
 
-def _take(
-    state: State, b: dict[str, Any], good: str, n: int, prefer: str | None = None
-) -> list[str]:
+def _take(state: State, b: AnyBuilding, good: str, n: int, prefer: str | None = None) -> list[str]:
     """Remove n units of good from storages linked to b; returns the source cell per unit."""
     sources = linked(state, b)
     sources.sort(key=lambda st: (st["cell"] != prefer, st["cell"]))
@@ -165,13 +166,13 @@ def _take(
     return taken
 
 
-def delivery_order(state: State, b: dict[str, Any]) -> list[str]:
+def delivery_order(state: State, b: AnyBuilding) -> list[str]:
     """The owner's standing destination choice for b's output (IEC-S-10.5), best first."""
     orders = state["players"][b["owner"]]["orders"]
     return list(orders.get("deliver", {}).get(b["cell"], []))
 
 
-def _put(state: State, b: dict[str, Any], good: str, events: list[Event]) -> str | None:
+def _put(state: State, b: AnyBuilding, good: str, events: list[Event]) -> str | None:
     """Deliver one unit to a storage linked to b with free space (IEC-S-10.5).
 
     The owner chooses the destination: storages named in his standing `deliver` order for b
@@ -206,9 +207,9 @@ def _put_back(state: State, cell: str, good: str) -> None:
         st["goods"][good] += 1
 
 
-def _new_building(state: State, owner: str, kind: str, cell: str, modules: int) -> dict[str, Any]:
+def _new_building(state: State, owner: str, kind: str, cell: str, modules: int) -> AnyBuilding:
     full = int(scen(state).buildings[kind]["modules"])
-    b: dict[str, Any] = {
+    b: Building = {
         "cell": cell,
         "owner": owner,
         "kind": kind,

@@ -24,6 +24,7 @@ from engine.iec.rules import (
 )
 from engine.iec.scenario import GOODS, KINDS, RECIPES
 from engine.iec.secret import activate_now
+from engine.iec.state_types import AnyBuilding, Transfer
 from engine.iec.techs import TECHS
 
 
@@ -38,7 +39,7 @@ def _cell(state: State, action: Action, key: str) -> str:
     return str(c)
 
 
-def _own_building(state: State, player: str, cell: str, kind: str | None) -> dict[str, Any]:
+def _own_building(state: State, player: str, cell: str, kind: str | None) -> AnyBuilding:
     b = state["buildings"].get(cell)
     if b is None or b["owner"] != player or (kind is not None and b["kind"] != kind):
         raise _bad(
@@ -78,7 +79,9 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
             return
     elif kind == "give":
         to, n = action.get("to"), action.get("count")
-        if to not in state["players"] or to == player or not isinstance(n, int) or n < 0:
+        if not isinstance(to, str) or to not in state["players"] or to == player:
+            raise _bad("IEC-15.5", N_("Give power as: player and a number of buildings."))
+        if not isinstance(n, int) or n < 0:
             raise _bad("IEC-15.5", N_("Give power as: player and a number of buildings."))
         # Accepted whatever the technologies: refusing would tell the giver whether the
         # recipient secretly owns Intergrid Transformation. It acts in phase 3 only when one
@@ -105,7 +108,7 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
             raise _bad("IEC-S-14", N_("List the transfers."))
         s = scen(state)
         r = int(s.buildings["storage"]["range"])
-        clean = []
+        clean: list[Transfer] = []
         for mv in moves:
             if not isinstance(mv, dict):
                 raise _bad("IEC-S-14", N_("List the transfers."))
@@ -118,12 +121,13 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
                     N_("Goods move only between two of your storages at most {r} cm apart."),
                     r=r,
                 )
-            if g not in GOODS or not isinstance(n, int) or n < 1:
+            if not isinstance(g, str) or g not in GOODS or not isinstance(n, int) or n < 1:
                 raise _bad("IEC-S-14", N_("A transfer needs a good and a positive number."))
             clean.append({"from": a["cell"], "to": b["cell"], "good": g, "n": n})
         orders["transfers"] = clean
     elif kind == "deliver":
-        src = state["buildings"].get(action.get("building"))
+        named = action.get("building")
+        src = state["buildings"].get(named) if isinstance(named, str) else None
         if src is None or src["owner"] != player or src["kind"] not in DELIVERING:
             raise _bad(
                 "IEC-S-10.5",

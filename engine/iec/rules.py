@@ -59,6 +59,7 @@ from engine.iec.model import (
 )
 from engine.iec.scenario import GOODS, SIMPLE, load, scenario_ids
 from engine.iec.secret import auto_activate
+from engine.iec.state_types import AnyBuilding, IECState, PlainState, plain
 
 Action = dict[str, Any]
 
@@ -135,7 +136,7 @@ def alive(state: State) -> list[str]:
 # ---------------------------------------------------------------- storages and links
 
 
-def _discard_excess(state: State, st: dict[str, Any], events: list[Event]) -> None:
+def _discard_excess(state: State, st: AnyBuilding, events: list[Event]) -> None:
     excess = load_of(st) - capacity(state, st)
     lost: dict[str, int] = {}
     while excess > 0:
@@ -183,7 +184,7 @@ def lose_module(state: State, cell: str, events: list[Event], cause: str) -> Non
 # ---------------------------------------------------------------- setup
 
 
-def setup(players: list[str], options: dict[str, str], seed: int) -> State:
+def setup(players: list[str], options: dict[str, str], seed: int) -> PlainState:
     scen_id = options.get("scenario", "chat_standard")
     if scen_id not in scenario_ids():
         raise IllegalAction("IEC-S-0", N_("Unknown scenario {scenario}."), scenario=scen_id)
@@ -199,7 +200,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
     war = options.get("mine_war", "on" if s.params["mine_war"] else "off")
     if war not in ("on", "off"):
         raise IllegalAction("IEC-S-8", N_("mine_war must be on or off."))
-    state: State = {
+    state: IECState = {
         "game": "iec",
         # Version 2 declares the SIMULTANEOUS_PHASES by everybody at once (together.py); a
         # game stored before the option existed has no value and replays in turn.
@@ -278,7 +279,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
             rng.shuffle(pool)
             state["areas"][area_id] = {"candidates": sorted(pool[:k]), "deposit": None}
     advance(state, [])
-    return state
+    return plain(state)
 
 
 # ---------------------------------------------------------------- phases
@@ -569,7 +570,8 @@ def _open_declarations(state: State, ph: int, events: list[Event]) -> None:
 
 def score(state: State, player: str) -> int:
     pl = state["players"][player]
-    return int(pl["final_vp"] if pl["eliminated"] else pl["vp"])
+    final = pl["final_vp"]  # set when he is eliminated (IEC-S-25)
+    return int(final if pl["eliminated"] and final is not None else pl["vp"])
 
 
 def intact_modules(state: State, player: str) -> int:
@@ -612,7 +614,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             del pl["peeks"]
             del pl["orders"]
             pl.pop("declared", None)
-    peeks = state["players"][player]["peeks"] if player in state["players"] else {}
+    peeks: dict[str, list[str]] = {}  # what the viewer's Remote Drilling showed him
+    if player is not None and player in state["players"]:
+        peeks = state["players"][player]["peeks"]
     for area_id, area in v["areas"].items():
         if not scen(state).areas[area_id].get("fixed"):
             area["candidates"] = list(peeks.get(area_id, []))

@@ -11,8 +11,6 @@ the holder of a secret: who is asked to act depends on public information only.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.iec import choices as ch
 from engine.iec.model import (
     Event,
@@ -33,6 +31,7 @@ from engine.iec.model import (
     tech_cost,
     tech_mode,
 )
+from engine.iec.state_types import AnyBuilding
 
 
 def _sleeping(state: State, player: str, tech: int) -> bool:
@@ -159,7 +158,7 @@ def _subsidy(state: State, player: str, events: list[Event]) -> None:
         _discover(state, cell, player, None, events)
 
 
-def unlinked_warning(state: State, b: dict[str, Any], events: list[Event]) -> None:
+def unlinked_warning(state: State, b: AnyBuilding, events: list[Event]) -> None:
     """A new mine or launcher with no own storage within its link distance (IEC-S-10.5) can
     neither deliver nor draw goods: warn the table."""
     if b["kind"] not in ("mine", "launcher"):

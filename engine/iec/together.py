@@ -29,6 +29,7 @@ from engine.core.rng import new_rng_state
 from engine.iec import choices as ch
 from engine.iec.orders import _bad
 from engine.iec.rules import Action, Event, State, _compute_power, _ev
+from engine.iec.state_types import PlainState, plain
 
 # The phase actions' handlers (actions.HANDLERS), registered by actions.py, which builds on
 # this module: no import cycle.
@@ -44,7 +45,7 @@ def register(handlers: Mapping[str, Handler]) -> None:
 _TRIAL_SEED = 0
 
 
-def planned(state: State, player: str, public: bool = False) -> State:
+def planned(state: State, player: str, public: bool = False) -> PlainState:
     """A copy of the state after `player`'s own declarations of this phase (see above).
 
     A technology chosen in this phase (phase 14) acts only once the declarations are carried
@@ -60,8 +61,8 @@ def planned(state: State, player: str, public: bool = False) -> State:
     counts there as his one placement of the turn (IEC-19)."""
     mine = state.get("pending", {}).get(player)
     if not mine and not public:
-        return state
-    trial: State = json.loads(json.dumps(state))
+        return plain(state)
+    trial: PlainState = json.loads(json.dumps(state))
     trial["rng"] = new_rng_state(_TRIAL_SEED)
     known = set(state["players"][player]["techs"])
     if "pending" in trial:

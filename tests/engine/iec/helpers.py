@@ -101,9 +101,9 @@ def dice(*values: int) -> Iterator[list[int]]:
     try:
         yield queue
     finally:
-        rules._roll = orig_r  # type: ignore[assignment]
-        actions._roll = orig_a  # type: ignore[assignment]
-        production._roll = orig_p  # type: ignore[assignment]
+        rules._roll = orig_r
+        actions._roll = orig_a
+        production._roll = orig_p
 
 
 def count_successes(make: Any, check: Any) -> int:

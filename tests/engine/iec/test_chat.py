@@ -51,7 +51,8 @@ def test_parse_fire_finds_own_launcher_and_counts() -> None:
         "launcher": "I5",
         "targets": {"R3": 2},
     }
-    assert GAME.parse(st, p1, "fire", ["I5", "R3"])["targets"] == {"R3": 1}
+    fire = GAME.parse(st, p1, "fire", ["I5", "R3"])
+    assert isinstance(fire, dict) and fire["targets"] == {"R3": 1}
 
 
 def test_parse_build_and_lay_and_errors() -> None:

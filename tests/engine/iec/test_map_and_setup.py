@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.core import IllegalAction, canonical_json
@@ -10,6 +12,13 @@ from engine.iec.scenario import load
 from tests.engine.iec.helpers import add, by_seat, empty, new
 
 S = load("chat_standard")
+
+
+def _rule(st: dict[str, Any], cell: str, kind: str) -> str:
+    """The rule a new building of `kind` on `cell` breaks."""
+    err = rules.placement_error(st, cell, kind)
+    assert err is not None, (cell, kind)
+    return err.rule_id
 
 
 def test_iec_s1_s2_grid_24_by_16_cells_named_a1_to_x16() -> None:
@@ -114,14 +123,14 @@ def test_iec_s3_ex10_intervals() -> None:
     assert err is not None and err.rule_id == "IEC-S-3"
     st["buildings"] = {}
     add(st, p1, "reactor", "D4")
-    assert rules.placement_error(st, "F5", "storage").rule_id == "IEC-S-3"  # (2,1): 4.47 < 5
+    assert _rule(st, "F5", "storage") == "IEC-S-3"  # (2,1): 4.47 < 5
     assert rules.placement_error(st, "F6", "storage") is None  # (2,2): 5.66
 
 
 def test_iec_10_unbuildable_terrain_and_mines_only_on_deposits() -> None:
     st, _ = empty()
-    assert rules.placement_error(st, "K5", "storage").rule_id == "IEC-10"
-    assert rules.placement_error(st, "D4", "mine").rule_id == "IEC-S-4"
+    assert _rule(st, "K5", "storage") == "IEC-10"
+    assert _rule(st, "D4", "mine") == "IEC-S-4"
     assert rules.placement_error(st, "G6", "mine") is None
 
 

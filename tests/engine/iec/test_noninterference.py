@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, event, given, settings
@@ -79,7 +80,7 @@ def _try(state: State, player: str, action: dict[str, Any]) -> tuple[State, list
     return s, events
 
 
-def _differ(draw: st.DrawFn, a: State, b: State, holder: str, obs: str) -> None:
+def _differ(draw: Callable[..., Any], a: State, b: State, holder: str, obs: str) -> None:
     """Give `holder` secrets that differ between a and b (the observer cannot tell them)."""
     pa, pb = a["players"][holder], b["players"][holder]
     pool = [t for t in TECHS if t not in pa["techs"] and (a["mine_war"] or t < 17)]

@@ -133,7 +133,7 @@ def test_iec_tech11_ex5_anti_missile_cancels_on_5_plus_when_radiation_high(
         try:
             do(st, st["actor"], {"type": "fire", "launcher": "I5", "targets": {"R3": 1}})
         finally:
-            A._roll = orig  # type: ignore[assignment]
+            A._roll = orig
         assert st["buildings"]["R8"]["goods"]["AC"] == 0
         return st["buildings"]["R3"]["modules"] == 2
 

@@ -21,6 +21,7 @@ def _colours(pics: list) -> dict[tuple[int, ...], int]:
     out: dict[tuple[int, ...], int] = {}
     for p in pics:
         for n, c in _rgb(p.png).getcolors(1 << 20) or []:
+            assert isinstance(c, tuple)  # an RGB picture's colours are triples
             out[c] = out.get(c, 0) + n
     return out
 

@@ -116,7 +116,8 @@ def test_iec_s10_5_chat_from_and_deliver_commands() -> None:
         "building": "C3",
         "storages": ["E3", "C1"],
     }
-    assert GAME.parse(st, p1, "deliver", ["C3", "none"])["storages"] == []
+    deliver = GAME.parse(st, p1, "deliver", ["C3", "none"])
+    assert isinstance(deliver, dict) and deliver["storages"] == []
     with pytest.raises(IllegalAction):
         GAME.parse(st, p1, "mix", ["BC", "from", "E3"])
 

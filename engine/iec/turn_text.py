@@ -1,0 +1,315 @@
+"""IEC chat texts of a turn: the prompt (what the acting company can do now, with costs and
+odds), a player's own technologies (/techs) and the prompt's buttons. The commands that
+read chat words are in commands.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import N_, Action, EnglishTranslator, State, Translator
+from engine.iec import choices as ch
+from engine.iec.legal import legal_actions
+from engine.iec.lines import _tech_name, kind_name
+from engine.iec.model import acting as rules_acting
+from engine.iec.rules import (
+    PHASE_NAMES,
+    has_tech,
+    own,
+    param,
+    power_candidates,
+    power_slots,
+    scen,
+    stock,
+    tech_cost,
+    tech_mode,
+)
+from engine.iec.rules import result as _result
+from engine.iec.techs import TECHS
+from engine.iec.together import planned
+
+
+def _t_fmt(t: Translator, msg: str, **kw: Any) -> str:
+    return t.gettext(msg).format(**kw)
+
+
+def _pct(need: int) -> str:
+    return f"{round(100 * max(0, 7 - need) / 6)}%"
+
+
+def techs_text(state: State, player: str, t: Translator) -> str:
+    pl = state["players"].get(player)
+    if pl is None:
+        return t.gettext("You are not playing.")
+
+    def mode(n: int) -> str:
+        if n in pl["revealed"]:
+            return t.gettext(N_("revealed"))
+        return t.gettext(N_("off") if tech_mode(state, player, n) == "off" else N_("auto"))
+
+    names = ", ".join(f"{n} {t.gettext(TECHS[n])} ({mode(n)})" for n in pl["techs"]) or "-"
+    text = _t_fmt(
+        t,
+        N_("Your technologies: {names}. Science {s}, next costs {c}."),
+        names=names,
+        s=pl["science"],
+        c=tech_cost(state, player),
+    )
+    orders = pl["orders"]
+    waiting = []
+    if orders.get("sweep"):
+        waiting.append(f"/sweep {orders['sweep']}")
+    if orders.get("peek"):
+        waiting.append(f"/peek {orders['peek']}")
+    if orders.get("subsidy"):
+        waiting.append(f"/subsidy {orders['subsidy']['kind']} {orders['subsidy']['cell']}")
+    if waiting:
+        text += "\n" + _t_fmt(t, N_("Private orders waiting: {orders}."), orders=", ".join(waiting))
+    return text
+
+
+def _goods(st: dict[str, Any]) -> str:
+    return " ".join(f"{n}{g}" for g, n in st["goods"].items() if n) or "-"
+
+
+def _quote(state: State, player: str, t: Translator) -> list[str]:
+    """What the actor can do in this phase, with costs and odds."""
+    ph = state["phase"]
+    lines: list[str] = []
+    s = scen(state)
+    if ph == 3:
+        cands = ", ".join(b["cell"] for b in power_candidates(state, player))
+        n = power_slots(state, player)
+        lines.append(
+            t.ngettext(
+                "Power {n} building of: {cands} (/power cells, or /done to keep your standing "
+                "choice).",
+                "Power {n} buildings of: {cands} (/power cells, or /done to keep your standing "
+                "choice).",
+                n,
+            ).format(n=n, cands=cands)
+        )
+    elif ph == 5:
+        cells = ch.lay_cells(state, player)
+        pl = state["players"][player]
+        lines.append(
+            _t_fmt(
+                t,
+                N_(
+                    "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
+                    "Or /relocate one of your tokens."
+                ),
+                cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
+                m=ch.mine_limit(state, player) - pl["mines_used"],
+            )
+        )
+    elif ph == 6:
+        for d in own(state, player, "developer"):
+            if d["powered"] and "prepare" not in d["used"]:
+                cells = ch.prep_cells(state, d)
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_("Developer {d} may prepare one of: {cells} (free)."),
+                        d=d["cell"],
+                        cells=", ".join(cells[:24]),
+                    )
+                )
+    elif ph == 7:
+        for d in own(state, player, "developer"):
+            if not d["powered"]:
+                continue
+            need = ch.build_threshold(state, d)
+            if ch.can_build_attempt(d):
+                tg = ch.build_targets(state, d)
+                rebuild = t.gettext(N_("rebuild"))
+                txt = "; ".join(
+                    f"{c} ({'/'.join(kind_name(t, x) for x in k) if k else rebuild})"
+                    for c, k in tg[:10]
+                )
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_(
+                            "Developer {d}: {cost} AB per module ({ab} linked), success on {need}+ "
+                            "({pct}). Targets: {txt}."
+                        ),
+                        d=d["cell"],
+                        cost=ch.module_cost(state),
+                        ab=stock(state, d, "AB"),
+                        need=need,
+                        pct=_pct(need),
+                        txt=txt or "-",
+                    )
+                )
+            if ch.can_recycle(state, d):
+                need = ch.recycle_threshold(state, d)
+                lines.append(
+                    _t_fmt(
+                        t,
+                        N_("Or recycle near {d}: 1 AB back on {need}+ ({pct})."),
+                        d=d["cell"],
+                        need=need,
+                        pct=_pct(need),
+                    )
+                )
+    elif ph == 8:
+        cells = [tok["cell"] for tok in ch.own_tokens(state, player)]
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Activate a token: {cells}. A real mine destroys a module on {need}+ ({pct})."),
+                cells=", ".join(cells),
+                need=5 - has_tech(state, player, 17),
+                pct=_pct(5 - has_tech(state, player, 17)),
+            )
+        )
+    elif ph == 9:
+        for la in own(state, player, "launcher"):
+            if la["powered"] and ch.can_fire(state, la):
+                fts = ch.fire_targets(state, la)
+                txt = ", ".join(
+                    f"{c} {kind_name(t, state['buildings'][c]['kind'])} {thr}+ ({_pct(thr)})"
+                    for c, thr in fts[:12]
+                )
+                shots = ch.launcher_shots(state, la)
+                lines.append(
+                    t.ngettext(
+                        "Launcher {la}: {shots} shot, 1 AC each ({ac} linked); "
+                        "targets: {txt}. At most one module per target.",
+                        "Launcher {la}: {shots} shots, 1 AC each ({ac} linked); "
+                        "targets: {txt}. At most one module per target.",
+                        shots,
+                    ).format(la=la["cell"], shots=shots, ac=stock(state, la, "AC"), txt=txt)
+                )
+    elif ph == 10:
+        need = ch.transmit_threshold(state)
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Transmit 1 BC: success on {need}+ ({pct}) at radiation {r}, +1 VP."),
+                need=need,
+                pct=_pct(need),
+                r=state["radiation"],
+            )
+        )
+    elif ph == 11:
+        need = int(param(state, "lab_threshold"))
+        lines.append(
+            _t_fmt(
+                t,
+                N_("Research with 1 BC + 1 AC: +1 science on {need}+ ({pct})."),
+                need=need,
+                pct=_pct(need),
+            )
+        )
+    elif ph == 14 and ch.must_choose_tech(state, player):
+        # Only what is accepted: a technology must be chosen (/done is refused, IEC-24).
+        lines.append(
+            _t_fmt(
+                t,
+                N_("You must choose a technology (cost {c}, you have {s}): /tech number."),
+                c=tech_cost(state, player),
+                s=state["players"][player]["science"],
+            )
+        )
+    del s
+    return lines
+
+
+def describe_turn(state: State, player: str | None, t: Translator) -> str:
+    if state["over"]:
+        ranking = " > ".join(", ".join(g) for g in _result(state))
+        return _t_fmt(t, N_("Game over. Ranking: {ranking}."), ranking=ranking)
+    acting = rules_acting(state)
+    together = "actors" in state
+    head = _t_fmt(
+        t,
+        N_(
+            "Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Everybody decides at "
+            "once, in secret; waiting for {actors}."
+        )
+        if together
+        else N_("Turn {turn}/{turns}, phase {ph} ({name}), radiation {r}. Waiting for {actor}."),
+        turn=state["turn"],
+        turns=param(state, "turns"),
+        ph=state["phase"],
+        name=t.gettext(PHASE_NAMES[state["phase"]]),
+        r=state["radiation"],
+        actor=state["actor"],
+        actors=", ".join(acting),
+    )
+    parts = [head]
+    if player is not None and player in acting:
+        mine = planned(state, player)  # after his own declarations (rules version 2)
+        parts += _quote(mine, player, t)
+        if _done_accepted(mine, player):
+            parts.append(t.gettext("/done when finished."))
+    if player is not None and player in state["players"]:
+        stores = "; ".join(f"{st['cell']}: {_goods(st)}" for st in own(state, player, "storage"))
+        pl = state["players"][player]
+        parts.append(
+            _t_fmt(
+                t,
+                N_("You: {vp} VP, {sci} science. Storages: {stores}."),
+                vp=pl["vp"],
+                sci=pl["science"],
+                stores=stores or "-",
+            )
+        )
+    return "\n".join(parts)
+
+
+def _done_accepted(state: State, player: str) -> bool:
+    return not (state["phase"] == 14 and ch.must_choose_tech(state, player))
+
+
+_BUTTON_TEXT = {
+    "transmit": N_("Transmit {cell}"),
+    "research": N_("Research {cell}"),
+    "activate": N_("Activate {cell}"),
+    "sweep": N_("Sweep {cell}"),
+    "peek": N_("Peek {area}"),
+    "fire": N_("Fire {cell} x{n}"),
+}
+
+
+def buttons(state: State, player: str, t: Translator | None = None) -> list[tuple[str, str]]:
+    """Small choices as (label, command); labels are translated when `t` is given."""
+    if player not in rules_acting(state):
+        return []
+    # Buttons are posted in the group (corrections 1.1, "No side channel through prompts"):
+    # no unrevealed technology may shape them, nor, in a phase declared at once (rules
+    # version 2), his secret declarations: they offer what was open when the phase began (a
+    # move already declared is then refused to him alone).
+    if "actors" in state:
+        state = {**state, "pending": {}}
+    moves = legal_actions(state, player, public=True)
+    state = planned(state, player, public=True)
+    translator: Translator = t if t is not None else EnglishTranslator()
+    out: list[tuple[str, str]] = []
+    for a in moves:
+        label_cmd = _as_command(a, translator)
+        if label_cmd and label_cmd not in out and a["type"] != "done":
+            out.append(label_cmd)
+        if len(out) >= 5:
+            break
+    if _done_accepted(state, player):
+        out.append((translator.gettext(N_("Done")), "/done"))
+    return out
+
+
+def _as_command(a: Action, t: Translator) -> tuple[str, str] | None:
+    kind = a["type"]
+    if kind in ("transmit", "research"):
+        cell = a["building"]
+        return (_t_fmt(t, _BUTTON_TEXT[kind], cell=cell), f"/{kind} {cell}")
+    if kind == "tech":
+        return (f"{a['tech']} {_tech_name(t, a['tech'])}", f"/tech {a['tech']}")
+    if kind in ("activate", "sweep"):
+        return (_t_fmt(t, _BUTTON_TEXT[kind], cell=a["cell"]), f"/{kind} {a['cell']}")
+    if kind == "fire" and len(a["targets"]) == 1:
+        ((c, n),) = a["targets"].items()
+        return (_t_fmt(t, _BUTTON_TEXT["fire"], cell=c, n=n), f"/fire {a['launcher']} {c} {n}")
+    if kind == "peek":
+        return (_t_fmt(t, _BUTTON_TEXT["peek"], area=a["area"]), f"/peek {a['area']}")
+    return None
