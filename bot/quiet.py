@@ -17,8 +17,9 @@ of his time bank) notify him: the backstop (a table that wants it sooner sets
 player (one per phase) is what made groups mute the bot; a player who has played this round
 knows it goes on and where to look (the pinned status message), so a buzz for each later phase
 tells him nothing new. The price: a player who wanders off mid-round holds the table up until
-the first reminder, which the deadline bounds. A forced pass (a player with nothing to decide, passed by the
-table) is not his own act: the first real ask after it still notifies him. The round rule holds
+the first reminder, which the deadline bounds. A forced pass (a player with nothing to decide,
+passed by the table) is not his own act: the first real ask after it still notifies him. The
+round rule holds
 once the table knows where the round began (a round boundary in the run or in the last
 `PHASE_LOOKBACK` logged actions); before that (the first round, a game that marks no rounds)
 the phase rule holds: asked anew and not yet acted in the current phase. After a restart the
