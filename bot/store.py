@@ -24,7 +24,7 @@ from typing import Any
 import aiosqlite
 
 from bot import store_chats, store_outbox, store_plans
-from bot.store_base import Clock, fetch, rollback
+from bot.store_base import Clock, connect, connect_inline, fetch, rollback
 from bot.store_chats import ChatNamesMixin
 from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
@@ -326,25 +326,26 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
-    async def open(cls, path: str, clock: Clock | None = None) -> Store:
+    async def open(cls, path: str, clock: Clock | None = None, *, inline: bool = True) -> Store:
+        """`inline`: the move's reads and commit on the loop's thread (bot/store_base.py)."""
         clock = clock or time.time
-        writer = await _connect(path)
+        writer = await connect(path)
         try:
             await _migrate(writer)
-            reader = await _connect(path)
+            reader = await connect(path)
         except BaseException:
             await writer.close()
             raise
-        store = cls(writer, reader, clock)
+        if inline:
+            await writer.execute("PRAGMA wal_autocheckpoint = 0")  # StoreBase checkpoints
+        store = cls(writer, reader, clock, connect_inline(path) if inline else None)
         store.path = path
         await store.prune_inbound()
         await store.prune_messages()
         return store
 
     async def close(self) -> None:
-        async with self._write_lock:
-            await self._r.close()
-            await self._w.close()
+        await self._close_connections()
 
     @asynccontextmanager
     async def game_lock(self, pk: int) -> AsyncIterator[None]:
@@ -456,9 +457,13 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     async def load_message(
         self, chat_key: str, user_key: str, inbound: tuple[str, str] | None = None
     ) -> Loaded:
-        """An inbound message's reads in one hand-off (bot/store_load.py)."""
-        con = self._r._conn  # aiosqlite's connection, used in its own thread
-        raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)
+        """An inbound message's reads at once (bot/store_load.py): on the loop's thread
+        (inline), else in one hand-off to the reader's thread."""
+        if self._inline is not None:
+            raw = load_sync(self._inline, _GAME_COLUMNS, chat_key, user_key, inbound)
+        else:
+            con = self._r._conn  # aiosqlite's connection, used in its own thread
+            raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)
         seats = [_seat(r) for r in raw.seats]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
@@ -770,15 +775,6 @@ async def _append(
     """Append log entries (see `bot.store_sql.append_sql`) in one round trip."""
     if entries:
         await db.executemany(*append_sql(pk, base, entries, now))
-
-
-async def _connect(path: str) -> aiosqlite.Connection:
-    db = await aiosqlite.connect(path, isolation_level=None)
-    await db.execute("PRAGMA busy_timeout = 10000")
-    await db.execute("PRAGMA journal_mode = WAL")
-    await db.execute("PRAGMA synchronous = NORMAL")
-    await db.execute("PRAGMA foreign_keys = ON")
-    return db
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:
