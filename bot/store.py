@@ -360,7 +360,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     # ------------------------------------------------------------------ inbound de-duplication
     async def seen(self, platform: str, update_id: str) -> bool:
-        row = await self._one(
+        row = await self._key_one(
             "SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?", (platform, update_id)
         )
         return row is not None
@@ -401,7 +401,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     # ------------------------------------------------------------------ chats and users
     async def chat(self, chat_key: str) -> ChatRow:
-        row = await self._one(
+        row = await self._key_one(
             "SELECT lang, settings_json FROM chats WHERE chat_key = ?", (chat_key,)
         )
         if row is None:
@@ -425,7 +425,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
             )
 
     async def user(self, user_key: str) -> UserRow:
-        row = await self._one("SELECT lang, dm_ok FROM users WHERE user_key = ?", (user_key,))
+        row = await self._key_one("SELECT lang, dm_ok FROM users WHERE user_key = ?", (user_key,))
         if row is None:
             return UserRow(user_key, None, False)
         return UserRow(user_key, row[0], bool(row[1]))
@@ -474,7 +474,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     async def open_game(self, chat_key: str) -> GameRow | None:
         """The chat's lobby or running game, if any."""
-        row = await self._one(
+        row = await self._key_one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? "
             "AND status IN ('lobby', 'active')",
             (chat_key,),
@@ -482,18 +482,18 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         return _game(row) if row else None
 
     async def game(self, pk: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (pk,))
+        row = await self._key_one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (pk,))
         return _game(row) if row else None
 
     async def last_game(self, chat_key: str) -> GameRow | None:
-        row = await self._one(
+        row = await self._key_one(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? ORDER BY id DESC LIMIT 1",
             (chat_key,),
         )
         return _game(row) if row else None
 
     async def seats(self, pk: int) -> list[SeatRow]:
-        rows = await self._all(
+        rows = await self._key_all(
             "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
             "WHERE game_id = ? ORDER BY seat",
             (pk,),

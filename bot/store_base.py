@@ -157,6 +157,18 @@ class StoreBase:
             await self._r.close()
             await self._w.close()
 
+    async def _key_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """A read of one row by its key (tens of µs): on the loop's thread when inline."""
+        if self._inline is None:
+            return await self._one(sql, params)
+        return self._inline.execute(sql, params).fetchone()
+
+    async def _key_all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The few rows under one key (a game's seats): on the loop's thread when inline."""
+        if self._inline is None:
+            return await self._all(sql, params)
+        return self._inline.execute(sql, params).fetchall()
+
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await fetch(self._r, sql, params)  # one thread hop, not three
         return rows[0] if rows else None
