@@ -8,7 +8,8 @@ Across processes:
   locks the row until commit, and a second worker's update then finds the new version
   (STALE). `game_lock(pk)` (an advisory lock, plus an asyncio lock per game in this process)
   lets a caller hold the game across read, apply and commit, so a race is waited out
-  instead of retried.
+  instead of retried; the lock is taken by the first read inside it, and every
+  `commit_moves` waits for it in its own statement (no round trip of its own).
 - Inbound de-duplication is the `inbound` primary key, claimed inside the move transaction.
 - `lease_due_turns` claims due reminder rows with `FOR UPDATE SKIP LOCKED` and a short lease,
   so each due turn goes to one worker; `claim_turn` stays the compare-and-set that makes a
@@ -88,6 +89,17 @@ LEFT JOIN games g ON g.chat_key = $1 AND g.status IN ('lobby', 'active')
 """
 
 
+# `commit_moves`: the game's advisory lock as a transaction lock (`game_lock`), then the
+# move's function (migration 3), in one statement and one round trip. The MATERIALIZED CTE is
+# evaluated before the function runs; each statement in the function sees what committed
+# before the lock was granted.
+_COMMIT_SQL = (
+    "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock($27, $1::integer)) "
+    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+    "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) FROM held"
+)
+
+
 def _game(r: Any) -> GameRow:
     return GameRow(
         id=r[0],
@@ -164,26 +176,31 @@ class PgStore(PgOutbox, PgTimed):
         """Hold game `pk` against every worker (read, apply, commit without a lost race).
         Within one process an asyncio lock queues the callers, so a game waits on the
         advisory lock with one connection at most; the store calls inside the lock use that
-        connection (a held lock never needs a second one from the pool)."""
+        connection (a held lock never needs a second one from the pool).
+
+        The advisory lock costs no round trip of its own on a move's fast path (issue 23):
+        it is taken by the first call inside that is not `commit_moves` — the re-read after
+        a lost race, or any read — and `commit_moves` takes it as a transaction lock inside
+        its own statement. So every commit of the game waits for a worker holding it, and
+        the move that read under it commits at its next try; a move that read the game
+        before the lock (the table reads it with the message) and commits at once needs
+        two round trips in all, not four."""
         lock = self._locks.get(pk)
         if lock is None:
             lock = self._locks[pk] = asyncio.Lock()
         async with lock, self._pool.acquire() as con:
-            try:
-                await con.execute("SELECT pg_advisory_lock($1, $2)", _GAME_LOCK_NS, pk)
-            except BaseException:
-                con.terminate()  # cancelled: the lock may be held, and only a closed session
-                raise  # surely lets it go (the pool's reset does not, `_reset_connection`)
-            try:
-                with self._holding(con):
+            with self._holding(con, (_GAME_LOCK_NS, pk)) as held:
+                try:
                     yield
-            finally:
-                if not con.is_closed():
-                    try:
-                        await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
-                    except BaseException:
-                        con.terminate()
-                        raise
+                finally:
+                    if held.locked and not con.is_closed():
+                        try:
+                            await con.execute(
+                                "SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk
+                            )
+                        except BaseException:
+                            con.terminate()
+                            raise
 
     # ------------------------------------------------------------------ wake-ups
     async def listen_wake(self, callback: Callable[[], None]) -> None:
@@ -545,10 +562,9 @@ class PgStore(PgOutbox, PgTimed):
         live = None if over else due
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
         try:
-            async with self._con() as con:
+            async with self._con(lock=False) as con:
                 ids = await con.fetchval(
-                    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-                    "$12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+                    _COMMIT_SQL,
                     pk,
                     expected_version,
                     state_json,
@@ -565,6 +581,7 @@ class PgStore(PgOutbox, PgTimed):
                     live.turn_started_at if live else None,
                     json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
                     *outbox_arrays(outbox),
+                    _GAME_LOCK_NS,
                 )
         except asyncpg.PostgresError as err:
             if err.sqlstate == "BC001":

@@ -70,10 +70,13 @@ def _reminder(r: Any) -> ReminderRow:
 class _Held:
     """The connection a `game_lock` holds: every store call inside the lock uses it (a move
     needs one pool connection, not two, so held locks can never starve the pool), one call
-    at a time."""
+    at a time. The advisory lock on `key` is taken lazily, by the first call inside that is
+    not the move's commit (`locked` then; bot/store_pg.py `game_lock`)."""
 
-    def __init__(self, con: asyncpg.Connection) -> None:
+    def __init__(self, con: asyncpg.Connection, key: tuple[int, int] | None = None) -> None:
         self.con = con
+        self.key = key
+        self.locked = False
         self.busy = asyncio.Lock()
         self.active = True  # False once the lock ends (a task started inside may outlive it)
 
@@ -88,22 +91,28 @@ class PgBase:
         self.path = url
 
     @asynccontextmanager
-    async def _con(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection for one call: the held one inside `game_lock`, else the pool's."""
+    async def _con(self, *, lock: bool = True) -> AsyncIterator[asyncpg.Connection]:
+        """A connection for one call: the held one inside `game_lock`, else the pool's.
+        Inside `game_lock` the game's advisory lock is taken first unless `lock` is False
+        (the move's commit, which takes it inside its own transaction)."""
         held = _HELD.get()
         if held is not None and held.active:
             async with held.busy:
+                if lock:
+                    await _take(held)
                 yield held.con
             return
         async with self._pool.acquire() as con:
             yield con
 
     @contextmanager
-    def _holding(self, con: asyncpg.Connection) -> Iterator[None]:
-        held = _Held(con)
+    def _holding(
+        self, con: asyncpg.Connection, key: tuple[int, int] | None = None
+    ) -> Iterator[_Held]:
+        held = _Held(con, key)
         token = _HELD.set(held)
         try:
-            yield
+            yield held
         finally:
             held.active = False
             _HELD.reset(token)
@@ -133,6 +142,18 @@ class PgBase:
     async def _notify(con: asyncpg.Connection, pk: int | None = None) -> None:
         """Wake every worker's scheduler: sent at commit, and only then."""
         await con.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, str(pk or ""))
+
+
+async def _take(held: _Held) -> None:
+    """The held game's advisory lock (a session lock, let go by `game_lock` at its end)."""
+    if held.locked or held.key is None:
+        return
+    try:
+        await held.con.execute("SELECT pg_advisory_lock($1, $2)", *held.key)
+    except BaseException:
+        held.con.terminate()  # cancelled: the lock may be held, and only a closed session
+        raise  # surely lets it go (the pool's reset does not, bot/store_pg.py)
+    held.locked = True
 
 
 class PgTimed(PgBase):
