@@ -1,0 +1,146 @@
+"""The SQL both stores send, written once (issue 26): SQLite's store (bot/store.py) and the
+PostgreSQL one (bot/store_pg.py) run the same statements, with two differences of dialect
+that live here and nowhere else:
+
+- placeholders: written `?` (SQLite); `postgres()` numbers them `$1, $2, ...` once, at import,
+  so the hot path pays nothing for it;
+- a few statements of another shape on one backend (`FOR UPDATE`, `RETURNING`, the subset
+  test of the reminder upsert: `json_each` on SQLite, `jsonb @>` on PostgreSQL), given as
+  overrides of the same named query.
+
+Both dialects accept `ON CONFLICT ... DO NOTHING / DO UPDATE SET x = excluded.x` (SQLite 3.24+)
+and `TRUE`/`FALSE`, so upserts are written once too. Statements only one backend sends (the
+PostgreSQL move function, array parameters, SQLite's `executemany`) stay in their store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+GAME_COLUMNS = (
+    "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
+    "creator"
+)
+SEAT_COLUMNS = "game_id, seat, user_key, display_name, is_bot, bot_kind, lang"
+OPEN = "status IN ('lobby', 'active')"
+
+# The reminder upsert: when nobody new must act (one of several simultaneous players moved),
+# the clock of those still waiting keeps running and only the list shrinks; otherwise a new
+# turn starts (attempt 0). `{same}` is the dialect's "the new list is a non-empty subset".
+_DUE_UPSERT = (
+    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
+    "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
+    "attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
+    "turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
+    "ELSE excluded.turn_started_at END, "
+    "players_json = excluded.players_json"
+)
+_SQLITE_SUBSET = (
+    "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "
+    "json_each(excluded.players_json) AS n WHERE n.value NOT IN "
+    "(SELECT o.value FROM json_each(reminders.players_json) AS o)))"
+)
+_PG_SUBSET = (
+    "(excluded.players_json <> '[]' AND "
+    "reminders.players_json::jsonb @> excluded.players_json::jsonb)"
+)
+_ACTIONS = (
+    "SELECT game_id, seq, version, user_key, player, action_json, events_json, created_at "
+    "FROM actions WHERE game_id = ?"
+)
+_END_GAME = (
+    f"UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id = ? AND {OPEN}"
+)
+
+
+@dataclass(frozen=True)
+class Queries:
+    """One backend's statements, by name. Defaults: the SQLite text."""
+
+    seen: str = "SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?"
+    claim_inbound: str = (
+        "INSERT INTO inbound (platform, update_id, seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+    )
+    prune_inbound: str = "DELETE FROM inbound WHERE seen_at < ?"
+    chat: str = "SELECT lang, settings_json FROM chats WHERE chat_key = ?"
+    set_chat_lang: str = (
+        "INSERT INTO chats (chat_key, lang) VALUES (?, ?) "
+        "ON CONFLICT (chat_key) DO UPDATE SET lang = excluded.lang"
+    )
+    set_chat_settings: str = (
+        "INSERT INTO chats (chat_key, settings_json) VALUES (?, ?) "
+        "ON CONFLICT (chat_key) DO UPDATE SET settings_json = excluded.settings_json"
+    )
+    user: str = "SELECT lang, dm_ok FROM users WHERE user_key = ?"
+    open_game: str = f"SELECT {GAME_COLUMNS} FROM games WHERE chat_key = ? AND {OPEN}"
+    game: str = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+    last_game: str = f"SELECT {GAME_COLUMNS} FROM games WHERE chat_key = ? ORDER BY id DESC LIMIT 1"
+    seats: str = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat"
+    user_games: str = (
+        f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))} "
+        "FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_key = ? "
+        "AND g.status IN ('lobby', 'active') ORDER BY g.updated_at DESC LIMIT ?"
+    )
+    new_game: str = (
+        "INSERT INTO games (chat_key, game_id, options, version, status, created_at, "
+        "updated_at, creator) VALUES (?, ?, ?, 0, 'lobby', ?, ?, ?)"
+    )
+    first_seat: str = (
+        "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, lang) "
+        "VALUES (?, 1, ?, ?, FALSE, ?)"
+    )
+    # The lobby's status, read before its seats change (PostgreSQL: locking the game's row,
+    # which serialises joins of one lobby; SQLite: the one writer already does).
+    lobby_status: str = "SELECT status FROM games WHERE id = ?"
+    lobby_seats: str = "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?"
+    add_seat: str = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    remove_seat: str = "DELETE FROM seats WHERE game_id = ? AND user_key = ?"
+    touch_game: str = "UPDATE games SET updated_at = ? WHERE id = ?"
+    seat_names: str = "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat"
+    start_game: str = (
+        "UPDATE games SET status = ?, seed = ?, state_json = ?, version = ?, updated_at = ? "
+        "WHERE id = ? AND status = 'lobby' AND version = 0"
+    )
+    undo_state: str = (
+        "UPDATE games SET state_json = ?, version = ?, updated_at = ? "
+        "WHERE id = ? AND version = ? AND status = 'active'"
+    )
+    end_game: str = _END_GAME
+    end_game_at: str = _END_GAME + " AND version = ?"
+    drop_reminder: str = "DELETE FROM reminders WHERE game_id = ?"
+    due_upsert: str = _DUE_UPSERT.format(same=_SQLITE_SUBSET)
+    actions: str = _ACTIONS + " ORDER BY seq"
+    last_actions: str = _ACTIONS + " ORDER BY seq DESC LIMIT ?"
+
+    def postgres(self, **other_shapes: str) -> Queries:
+        """The same statements with numbered placeholders, and `other_shapes` (in `?` style)
+        in place of those that differ on PostgreSQL."""
+        texts = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        texts.update(other_shapes)
+        return Queries(**{name: numbered(sql) for name, sql in texts.items()})
+
+
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2, ...` (a `?` inside a quoted literal stays)."""
+    out: list[str] = []
+    n = 0
+    quoted = False
+    for ch in sql:
+        if ch == "'":
+            quoted = not quoted
+        if ch == "?" and not quoted:
+            n += 1
+            out.append(f"${n}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+SQLITE = Queries()
+POSTGRES = SQLITE.postgres(
+    lobby_status=SQLITE.lobby_status + " FOR UPDATE",
+    new_game=SQLITE.new_game + " RETURNING id",
+    due_upsert=_DUE_UPSERT.format(same=_PG_SUBSET),
+)
