@@ -24,7 +24,7 @@ from typing import Any
 import aiosqlite
 
 from bot import store_chats, store_outbox, store_plans
-from bot.store_base import Clock, connect, connect_inline, fetch, rollback
+from bot.store_base import Clock, connect, connect_inline, fetch, rollback, yield_once
 from bot.store_chats import ChatNamesMixin
 from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
@@ -437,6 +437,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         (inline), else in one hand-off to the reader's thread."""
         if self._inline is not None:
             raw = load_sync(self._inline, _GAME_COLUMNS, chat_key, user_key, inbound)
+            await yield_once()
         else:
             con = self._r._conn  # aiosqlite's connection, used in its own thread
             raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)

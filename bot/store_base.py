@@ -9,7 +9,9 @@ plain connection on the event loop's thread (`_inline`), and `commit_moves` runs
 transaction on the writer's connection there too, under the write lock. A hand-off costs
 50-100 µs and, on a busy machine, milliseconds while the OS schedules the thread; the move's
 statements take ~0.1-0.3 ms. The WAL is checkpointed in the reader's thread every
-`CHECKPOINT_EVERY` inline commits, so no commit on the loop pays for a checkpoint. When
+`CHECKPOINT_EVERY` inline commits, so no commit on the loop pays for a checkpoint. Each
+inline call still lets the loop turn once before it returns (`yield_once`), as a hand-off
+did, so a task making many calls does not keep the loop from the others. When
 another process holds the database's write lock the commit goes to the writer's thread,
 which waits there (`busy_timeout`) instead of on the loop.
 """
@@ -130,8 +132,10 @@ class StoreBase:
                     raise
                 con.execute("COMMIT")
                 self._count_commit()
-                return result
-            return await self._w._execute(run_tx, con, work)
+            else:
+                return await self._w._execute(run_tx, con, work)
+        await yield_once()
+        return result
 
     def _count_commit(self) -> None:
         """Inline stores checkpoint the WAL themselves (`wal_autocheckpoint` is off)."""
@@ -161,13 +165,17 @@ class StoreBase:
         """A read of one row by its key (tens of µs): on the loop's thread when inline."""
         if self._inline is None:
             return await self._one(sql, params)
-        return self._inline.execute(sql, params).fetchone()
+        row = self._inline.execute(sql, params).fetchone()
+        await yield_once()
+        return row
 
     async def _key_all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The few rows under one key (a game's seats): on the loop's thread when inline."""
         if self._inline is None:
             return await self._all(sql, params)
-        return self._inline.execute(sql, params).fetchall()
+        rows = self._inline.execute(sql, params).fetchall()
+        await yield_once()
+        return rows
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await fetch(self._r, sql, params)  # one thread hop, not three
@@ -175,6 +183,13 @@ class StoreBase:
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await fetch(self._r, sql, params)
+
+
+async def yield_once() -> None:
+    """Let the loop run what else is ready: an inline store call finishes without waiting,
+    and a task that never waits (a sender of many messages) would otherwise keep the loop
+    from every other task, and the worker pool's results, until it does (issue 23)."""
+    await asyncio.sleep(0)
 
 
 def _begin_now(con: sqlite3.Connection) -> bool:
