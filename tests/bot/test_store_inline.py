@@ -88,3 +88,25 @@ async def test_the_wal_is_checkpointed_in_a_thread_every_few_commits(
     await store._checkpoint
     assert ran  # every third commit asks for one, while none is running
     assert len(ran) <= (store._commits // 3)
+
+
+async def test_inline_calls_let_other_tasks_run_between_them(store: Store) -> None:
+    """A task sending many moves never waits on a thread any more; each store call still
+    lets the loop turn, so the other chats (and the worker pool's results) are not starved."""
+    pk = await active(store)
+    turns = 0
+
+    async def other_chat() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    other = asyncio.create_task(other_chat())
+    await asyncio.sleep(0)
+    before = turns
+    for version in range(1, 11):
+        await store.load_message("tg:1", "tg:10")
+        await store.commit_moves(pk, version, [entry(version)], "{}", over=False, due=None)
+    other.cancel()
+    assert turns - before >= 20  # at least once per call
