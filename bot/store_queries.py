@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+Q = TypeVar("Q")
 
 GAME_COLUMNS = (
     "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
@@ -114,12 +117,85 @@ class Queries:
     actions: str = _ACTIONS + " ORDER BY seq"
     last_actions: str = _ACTIONS + " ORDER BY seq DESC LIMIT ?"
 
-    def postgres(self, **other_shapes: str) -> Queries:
-        """The same statements with numbered placeholders, and `other_shapes` (in `?` style)
-        in place of those that differ on PostgreSQL."""
-        texts = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        texts.update(other_shapes)
-        return Queries(**{name: numbered(sql) for name, sql in texts.items()})
+
+@dataclass(frozen=True)
+class TimedQueries:
+    """The scheduler's statements (bot/store_plans.py, bot/store_pg_timed.py): reminders,
+    seats played by bots, absences, votes, digests. Defaults: the SQLite text."""
+
+    reminder: str = (
+        "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
+        "WHERE game_id = ?"
+    )
+    due_reminders: str = (
+        "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
+        "WHERE due_at <= ? ORDER BY due_at LIMIT ?"
+    )
+    set_seat_bot: str = (
+        "UPDATE seats SET is_bot = ?, bot_kind = ? WHERE game_id = ? AND user_key = ?"
+    )
+    seat_to_bot: str = (
+        "UPDATE seats SET is_bot = TRUE, bot_kind = ? "
+        "WHERE game_id = ? AND user_key = ? AND NOT is_bot"
+    )
+    seat_back: str = (
+        "UPDATE seats SET is_bot = FALSE, bot_kind = NULL WHERE game_id = ? AND user_key = ?"
+    )
+    autopilot_exists: str = "SELECT 1 FROM autopilot WHERE game_id = ? AND user_key = ?"
+    start_autopilot: str = (
+        "INSERT INTO autopilot (game_id, user_key, reason, since, until) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_key) DO UPDATE SET "
+        "reason = excluded.reason, until = excluded.until"
+    )
+    end_autopilot: str = "DELETE FROM autopilot WHERE game_id = ? AND user_key = ?"
+    autopilots: str = (
+        "SELECT game_id, user_key, reason, since, until FROM autopilot WHERE game_id = ?"
+    )
+    user_autopilots: str = (
+        "SELECT a.game_id, a.user_key, a.reason, a.since, a.until FROM autopilot a "
+        f"JOIN games g ON g.id = a.game_id WHERE a.user_key = ? AND g.{OPEN}"
+    )
+    ended_autopilots: str = (
+        "SELECT game_id, user_key, reason, since, until FROM autopilot "
+        "WHERE until IS NOT NULL AND until <= ? ORDER BY until LIMIT ?"
+    )
+    set_away: str = (
+        "INSERT INTO away (user_key, since, until) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_key) DO UPDATE SET until = excluded.until"
+    )
+    clear_away: str = "DELETE FROM away WHERE user_key = ?"
+    add_vote: str = (
+        "INSERT INTO votes (game_id, target, voter, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+    )
+    votes_against: str = (
+        "SELECT voter FROM votes WHERE game_id = ? AND target = ? ORDER BY at, voter"
+    )
+    clear_votes: str = "DELETE FROM votes WHERE game_id = ? AND target = ?"
+    set_digest: str = (
+        "INSERT INTO digests (user_key, chat_key, hour, tz, next_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (user_key) DO UPDATE SET chat_key = excluded.chat_key, "
+        "hour = excluded.hour, tz = excluded.tz, next_at = excluded.next_at"
+    )
+    clear_digest: str = "DELETE FROM digests WHERE user_key = ?"
+    digest: str = "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE user_key = ?"
+    due_digests: str = (
+        "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE next_at <= ? "
+        "ORDER BY next_at LIMIT ?"
+    )
+    claim_digest: str = "UPDATE digests SET next_at = ? WHERE user_key = ? AND next_at = ?"
+    started_at: str = "SELECT started_at FROM games WHERE id = ?"
+    set_user_prefs: str = (
+        "INSERT INTO users (user_key, prefs_json) VALUES (?, ?) "
+        "ON CONFLICT (user_key) DO UPDATE SET prefs_json = excluded.prefs_json"
+    )
+
+
+def postgres(queries: Q, **other_shapes: str) -> Q:
+    """The same statements with numbered placeholders, and `other_shapes` (in `?` style) in
+    place of those that differ on PostgreSQL."""
+    texts: dict[str, Any] = {f.name: getattr(queries, f.name) for f in dataclasses.fields(queries)}  # type: ignore[arg-type]
+    texts.update(other_shapes)
+    return dataclasses.replace(queries, **{k: numbered(v) for k, v in texts.items()})  # type: ignore[type-var]
 
 
 def numbered(sql: str) -> str:
@@ -139,8 +215,11 @@ def numbered(sql: str) -> str:
 
 
 SQLITE = Queries()
-POSTGRES = SQLITE.postgres(
+POSTGRES = postgres(
+    SQLITE,
     lobby_status=SQLITE.lobby_status + " FOR UPDATE",
     new_game=SQLITE.new_game + " RETURNING id",
     due_upsert=_DUE_UPSERT.format(same=_PG_SUBSET),
 )
+TIMED_SQLITE = TimedQueries()
+TIMED_POSTGRES = postgres(TIMED_SQLITE)

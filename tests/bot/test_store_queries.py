@@ -7,10 +7,11 @@ import dataclasses
 import sqlite3
 
 from bot.store_pg import PgStore
-from bot.store_queries import POSTGRES, SQLITE, numbered
+from bot.store_queries import POSTGRES, SQLITE, TIMED_POSTGRES, TIMED_SQLITE, numbered
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 OWN_SHAPES = {"lobby_status", "new_game", "due_upsert"}  # FOR UPDATE, RETURNING, jsonb @>
+PAIRS = [(SQLITE, POSTGRES), (TIMED_SQLITE, TIMED_POSTGRES)]
 
 
 def test_placeholders_are_numbered_outside_quoted_literals() -> None:
@@ -22,12 +23,13 @@ def test_placeholders_are_numbered_outside_quoted_literals() -> None:
 
 
 def test_postgres_runs_the_same_statements_but_its_declared_shapes() -> None:
-    for field in dataclasses.fields(SQLITE):
-        lite, pg = getattr(SQLITE, field.name), getattr(POSTGRES, field.name)
-        assert "?" not in pg and "$" not in lite, field.name
-        assert pg.count("$") == lite.count("?"), field.name  # the same parameters, in order
-        if field.name not in OWN_SHAPES:
-            assert pg == numbered(lite), field.name
+    for sqlite_text, pg_text in PAIRS:
+        for field in dataclasses.fields(sqlite_text):
+            lite, pg = getattr(sqlite_text, field.name), getattr(pg_text, field.name)
+            assert "?" not in pg and "$" not in lite, field.name
+            assert pg.count("$") == lite.count("?"), field.name  # the same parameters
+            if field.name not in OWN_SHAPES:
+                assert pg == numbered(lite), field.name
     assert POSTGRES.lobby_status.endswith("FOR UPDATE")
     assert POSTGRES.new_game.endswith("RETURNING id")
     assert "jsonb" in POSTGRES.due_upsert and "json_each" in SQLITE.due_upsert
@@ -43,9 +45,10 @@ def test_every_sqlite_statement_compiles_on_the_store_s_schema(db_path: str) -> 
     for statements in MIGRATIONS:
         for sql in statements:
             con.execute(sql)
-    for field in dataclasses.fields(SQLITE):
-        sql = getattr(SQLITE, field.name)
-        con.execute("EXPLAIN " + sql, [None] * sql.count("?"))
+    for queries, _ in PAIRS:
+        for field in dataclasses.fields(queries):
+            sql = getattr(queries, field.name)
+            con.execute("EXPLAIN " + sql, [None] * sql.count("?"))
     con.close()
 
 
@@ -55,7 +58,8 @@ async def test_every_postgres_statement_prepares_on_the_store_s_schema(
     store = await PgStore.open(pg_url)
     try:
         async with store._pool.acquire() as con:
-            for field in dataclasses.fields(POSTGRES):
-                await con.prepare(getattr(POSTGRES, field.name))
+            for _, queries in PAIRS:
+                for field in dataclasses.fields(queries):
+                    await con.prepare(getattr(queries, field.name))
     finally:
         await store.close()
