@@ -52,6 +52,7 @@ from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_o
 from bot.store_pg_schema import MIGRATIONS, migrate
 from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
 from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
+from bot.store_queries import MESSAGE_POSTGRES as M
 from bot.store_queries import POSTGRES as Q
 from bot.store_records import FinishedGame
 
@@ -263,8 +264,7 @@ class PgStore(PgOutbox, PgTimed):
 
     async def set_chat_name(self, chat_key: str, title: str | None, link: str | None) -> None:
         await self._execute(
-            "INSERT INTO chats (chat_key, title, link) VALUES ($1, $2, $3) "
-            "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, link = excluded.link",
+            M.set_chat_name,
             chat_key,
             title,
             link,

@@ -190,6 +190,35 @@ class TimedQueries:
     )
 
 
+@dataclass(frozen=True)
+class MessageQueries:
+    """The durable message path's statements both stores share (bot/store_outbox.py,
+    bot/store_pg_outbox.py; the outbox's own rows differ: leases on PostgreSQL) and chat
+    names (bot/store_chats.py). Defaults: the SQLite text."""
+
+    prune_inbox: str = "DELETE FROM inbox WHERE handled_at IS NOT NULL AND handled_at < ?"
+    prune_outbox: str = "DELETE FROM outbox WHERE status <> 'pending' AND created_at < ?"
+    inbox_pending: str = (
+        "SELECT update_id, payload FROM inbox WHERE platform = ? AND handled_at IS NULL "
+        "ORDER BY received_at, update_id LIMIT ?"
+    )
+    inbox_done: str = (
+        "UPDATE inbox SET handled_at = ? WHERE platform = ? AND update_id = ? "
+        "AND handled_at IS NULL"
+    )
+    status_message: str = "SELECT message_id, lines_json FROM status_messages WHERE game_id = ?"
+    set_status_message: str = (
+        "INSERT INTO status_messages (game_id, chat_key, message_id, lines_json, "
+        "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+        "chat_key = excluded.chat_key, message_id = excluded.message_id, "
+        "lines_json = excluded.lines_json, updated_at = excluded.updated_at"
+    )
+    set_chat_name: str = (
+        "INSERT INTO chats (chat_key, title, link) VALUES (?, ?, ?) "
+        "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, link = excluded.link"
+    )
+
+
 def postgres(queries: Q, **other_shapes: str) -> Q:
     """The same statements with numbered placeholders, and `other_shapes` (in `?` style) in
     place of those that differ on PostgreSQL."""
@@ -223,3 +252,5 @@ POSTGRES = postgres(
 )
 TIMED_SQLITE = TimedQueries()
 TIMED_POSTGRES = postgres(TIMED_SQLITE)
+MESSAGE_SQLITE = MessageQueries()
+MESSAGE_POSTGRES = postgres(MESSAGE_SQLITE)

@@ -7,11 +7,19 @@ import dataclasses
 import sqlite3
 
 from bot.store_pg import PgStore
-from bot.store_queries import POSTGRES, SQLITE, TIMED_POSTGRES, TIMED_SQLITE, numbered
+from bot.store_queries import (
+    MESSAGE_POSTGRES,
+    MESSAGE_SQLITE,
+    POSTGRES,
+    SQLITE,
+    TIMED_POSTGRES,
+    TIMED_SQLITE,
+    numbered,
+)
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 OWN_SHAPES = {"lobby_status", "new_game", "due_upsert"}  # FOR UPDATE, RETURNING, jsonb @>
-PAIRS = [(SQLITE, POSTGRES), (TIMED_SQLITE, TIMED_POSTGRES)]
+PAIRS = [(SQLITE, POSTGRES), (TIMED_SQLITE, TIMED_POSTGRES), (MESSAGE_SQLITE, MESSAGE_POSTGRES)]
 
 
 def test_placeholders_are_numbered_outside_quoted_literals() -> None:
