@@ -12,8 +12,9 @@ The clock and the sleep are injected: tests run days of reminders in virtual tim
 On a store several worker processes share (PostgreSQL, `bot.store_protocol.SharedStore`) each
 due turn is leased to one worker (`lease_due_turns`: `FOR UPDATE SKIP LOCKED` and a lease, so
 a reminder fires once whichever worker holds it), and the loop listens for the other workers'
-changes (`listen_wake`: a move elsewhere may have moved the earliest due time) and for their
-outbox rows (`listen_outbox`: this worker's sender loop of that platform wakes).
+changes (`listen_wake`: a move elsewhere may have moved the earliest due time; at most one
+wake-up per `OTHERS_QUIET` seconds) and for their outbox rows (`listen_outbox`: this
+worker's sender loop of that platform wakes).
 
 Start it next to the table (bot/runner.py does):
 
@@ -49,6 +50,11 @@ MAX_SLEEP = 6 * 3600.0
 # starts the next player's turn, which is planned at once); this bounds a runaway loop.
 MAX_PASSES = 1000
 BATCH = 200
+# Other workers' changes (their NOTIFY, one per move) wake this scheduler at most once per
+# this many seconds: at a thousand moves a second each wake-up would cost every worker a
+# pass (leases, absences, digests, the next wake: a query each). The worker that moved wakes
+# its own scheduler at once (the table's `wake`), so a turn is planned without delay anyway.
+OTHERS_QUIET = 1.0
 
 
 class Scheduler:
@@ -66,6 +72,9 @@ class Scheduler:
         self.sleep: Sleep = sleep or asyncio.sleep
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
+        self.others_quiet = OTHERS_QUIET
+        self._others_timer: asyncio.TimerHandle | None = None
+        self._others_missed = False
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         # What the loop did, for logs and tests.
@@ -83,6 +92,9 @@ class Scheduler:
 
     async def stop(self) -> None:
         self._stopping = True
+        if self._others_timer is not None:
+            self._others_timer.cancel()
+            self._others_timer = None
         self._wake.set()
         if self._task is not None:
             self._task.cancel()
@@ -115,10 +127,26 @@ class Scheduler:
         if not isinstance(self.store, SharedStore):
             return
         try:
-            await self.store.listen_wake(self.wake)
+            await self.store.listen_wake(self.wake_from_other)
             await self.store.listen_outbox(self._wake_sender)
         except Exception:
             log.exception("scheduler: cannot listen for other workers; polling only")
+
+    def wake_from_other(self) -> None:
+        """Another worker changed a due time: wake now, then at most once more at the end of
+        `others_quiet` seconds, however many changes come meanwhile."""
+        if self._others_timer is not None:
+            self._others_missed = True
+            return
+        self.wake()
+        loop = asyncio.get_running_loop()
+        self._others_timer = loop.call_later(self.others_quiet, self._others_quiet_end)
+
+    def _others_quiet_end(self) -> None:
+        self._others_timer = None
+        if self._others_missed:
+            self._others_missed = False
+            self.wake_from_other()
 
     def _wake_sender(self, platform: str) -> None:
         sender = self.table.deliveries.get(platform)

@@ -24,11 +24,13 @@ from typing import Any
 import aiosqlite
 
 from bot import store_chats, store_outbox, store_plans
-from bot.store_base import Clock, fetch, rollback
+from bot.store_base import Clock, connect, connect_inline, fetch, rollback, yield_once
 from bot.store_chats import ChatNamesMixin
 from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
+from bot.store_queries import SQLITE as Q
 from bot.store_records import FinishedGame, RecordsMixin
 from bot.store_sql import append_sql, claimed, due_sql
 
@@ -282,12 +284,6 @@ class _Abort(Exception):
         self.outcome = outcome
 
 
-_GAME_COLUMNS = (
-    "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
-    "creator"
-)
-
-
 def _game(row: Sequence[Any]) -> GameRow:
     return GameRow(
         id=row[0],
@@ -326,25 +322,26 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     # ------------------------------------------------------------------ life cycle
     @classmethod
-    async def open(cls, path: str, clock: Clock | None = None) -> Store:
+    async def open(cls, path: str, clock: Clock | None = None, *, inline: bool = True) -> Store:
+        """`inline`: the move's reads and commit on the loop's thread (bot/store_base.py)."""
         clock = clock or time.time
-        writer = await _connect(path)
+        writer = await connect(path)
         try:
             await _migrate(writer)
-            reader = await _connect(path)
+            reader = await connect(path)
         except BaseException:
             await writer.close()
             raise
-        store = cls(writer, reader, clock)
+        if inline:
+            await writer.execute("PRAGMA wal_autocheckpoint = 0")  # StoreBase checkpoints
+        store = cls(writer, reader, clock, connect_inline(path) if inline else None)
         store.path = path
         await store.prune_inbound()
         await store.prune_messages()
         return store
 
     async def close(self) -> None:
-        async with self._write_lock:
-            await self._r.close()
-            await self._w.close()
+        await self._close_connections()
 
     @asynccontextmanager
     async def game_lock(self, pk: int) -> AsyncIterator[None]:
@@ -359,25 +356,18 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     # ------------------------------------------------------------------ inbound de-duplication
     async def seen(self, platform: str, update_id: str) -> bool:
-        row = await self._one(
-            "SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?", (platform, update_id)
-        )
+        row = await self._key_one(Q.seen, (platform, update_id))
         return row is not None
 
     async def record_inbound(self, platform: str, update_id: str) -> bool:
         """Remember an update that changed nothing; False when it was already recorded."""
         async with self._tx() as db:
-            cur = await db.execute(
-                "INSERT OR IGNORE INTO inbound (platform, update_id, seen_at) VALUES (?, ?, ?)",
-                (platform, update_id, self._clock()),
-            )
+            cur = await db.execute(Q.claim_inbound, (platform, update_id, self._clock()))
             return cur.rowcount == 1
 
     async def prune_inbound(self) -> None:
         async with self._tx() as db:
-            await db.execute(
-                "DELETE FROM inbound WHERE seen_at < ?", (self._clock() - INBOUND_KEEP_SECONDS,)
-            )
+            await db.execute(Q.prune_inbound, (self._clock() - INBOUND_KEEP_SECONDS,))
 
     async def _claim_or_abort(
         self, db: aiosqlite.Connection, inbound: tuple[str, str] | None, now: float
@@ -392,39 +382,26 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     ) -> bool:
         if inbound is None:
             return True
-        cur = await db.execute(
-            "INSERT OR IGNORE INTO inbound (platform, update_id, seen_at) VALUES (?, ?, ?)",
-            (inbound[0], inbound[1], now),
-        )
+        cur = await db.execute(Q.claim_inbound, (inbound[0], inbound[1], now))
         return cur.rowcount == 1
 
     # ------------------------------------------------------------------ chats and users
     async def chat(self, chat_key: str) -> ChatRow:
-        row = await self._one(
-            "SELECT lang, settings_json FROM chats WHERE chat_key = ?", (chat_key,)
-        )
+        row = await self._key_one(Q.chat, (chat_key,))
         if row is None:
             return ChatRow(chat_key, None, {})
         return ChatRow(chat_key, row[0], json.loads(row[1]))
 
     async def set_chat_lang(self, chat_key: str, lang: str | None) -> None:
         async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO chats (chat_key, lang) VALUES (?, ?) "
-                "ON CONFLICT (chat_key) DO UPDATE SET lang = excluded.lang",
-                (chat_key, lang),
-            )
+            await db.execute(Q.set_chat_lang, (chat_key, lang))
 
     async def set_chat_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
         async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO chats (chat_key, settings_json) VALUES (?, ?) "
-                "ON CONFLICT (chat_key) DO UPDATE SET settings_json = excluded.settings_json",
-                (chat_key, json.dumps(settings, sort_keys=True)),
-            )
+            await db.execute(Q.set_chat_settings, (chat_key, json.dumps(settings, sort_keys=True)))
 
     async def user(self, user_key: str) -> UserRow:
-        row = await self._one("SELECT lang, dm_ok FROM users WHERE user_key = ?", (user_key,))
+        row = await self._key_one(Q.user, (user_key,))
         if row is None:
             return UserRow(user_key, None, False)
         return UserRow(user_key, row[0], bool(row[1]))
@@ -456,9 +433,14 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     async def load_message(
         self, chat_key: str, user_key: str, inbound: tuple[str, str] | None = None
     ) -> Loaded:
-        """An inbound message's reads in one hand-off (bot/store_load.py)."""
-        con = self._r._conn  # aiosqlite's connection, used in its own thread
-        raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)
+        """An inbound message's reads at once (bot/store_load.py): on the loop's thread
+        (inline), else in one hand-off to the reader's thread."""
+        if self._inline is not None:
+            raw = load_sync(self._inline, _GAME_COLUMNS, chat_key, user_key, inbound)
+            await yield_once()
+        else:
+            con = self._r._conn  # aiosqlite's connection, used in its own thread
+            raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)
         seats = [_seat(r) for r in raw.seats]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
@@ -469,39 +451,23 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
 
     async def open_game(self, chat_key: str) -> GameRow | None:
         """The chat's lobby or running game, if any."""
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? "
-            "AND status IN ('lobby', 'active')",
-            (chat_key,),
-        )
+        row = await self._key_one(Q.open_game, (chat_key,))
         return _game(row) if row else None
 
     async def game(self, pk: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (pk,))
+        row = await self._key_one(Q.game, (pk,))
         return _game(row) if row else None
 
     async def last_game(self, chat_key: str) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? ORDER BY id DESC LIMIT 1",
-            (chat_key,),
-        )
+        row = await self._key_one(Q.last_game, (chat_key,))
         return _game(row) if row else None
 
     async def seats(self, pk: int) -> list[SeatRow]:
-        rows = await self._all(
-            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
-            "WHERE game_id = ? ORDER BY seat",
-            (pk,),
-        )
+        rows = await self._key_all(Q.seats, (pk,))
         return [_seat(r) for r in rows]
 
     async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} "
-            "FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_key = ? "
-            "AND g.status IN ('lobby', 'active') ORDER BY g.updated_at DESC LIMIT ?",
-            (user_key, limit),
-        )
+        rows = await self._all(Q.user_games, (user_key, limit))
         return [_game(r) for r in rows]
 
     async def create_game(
@@ -521,18 +487,13 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
                 if not await self._claim_inbound(db, inbound, now):
                     return Outcome.DUPLICATE, 0
                 cur = await db.execute(
-                    "INSERT INTO games (chat_key, game_id, options, version, status, created_at, "
-                    "updated_at, creator) VALUES (?, ?, ?, 0, 'lobby', ?, ?, ?)",
+                    Q.new_game,
                     (chat_key, game_id, json.dumps(options, sort_keys=True), now, now, creator),
                 )
                 pk = int(cur.lastrowid or 0)
                 if first_seat is not None:
                     user_key, name, lang = first_seat
-                    await db.execute(
-                        "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, lang) "
-                        "VALUES (?, 1, ?, ?, 0, ?)",
-                        (pk, user_key, name, lang),
-                    )
+                    await db.execute(Q.first_seat, (pk, user_key, name, lang))
         except sqlite3.IntegrityError as err:
             raise ChatBusy(chat_key) from err
         return Outcome.OK, pk
@@ -552,15 +513,11 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         """Seat a player in a lobby; returns the (de-duplicated) name they play under."""
         now = self._clock()
         async with self._tx() as db:
-            _rows = await fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
+            _rows = await fetch(db, Q.lobby_status, (pk,))
             row = _rows[0] if _rows else None
             if row is None or row[0] != "lobby":
                 return Outcome.GONE, ""
-            seats = list(
-                await fetch(
-                    db, "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?", (pk,)
-                )
-            )
+            seats = list(await fetch(db, Q.lobby_seats, (pk,)))
             if any(s[1] == user_key for s in seats):
                 return Outcome.ALREADY, next(s[2] for s in seats if s[1] == user_key)
             if len(seats) >= max_players:
@@ -569,12 +526,8 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
                 return Outcome.DUPLICATE, ""
             name = unique_name(wanted_name, [s[2] for s in seats])
             seat = max((s[0] for s in seats), default=0) + 1
-            await db.execute(
-                "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, bot_kind, lang) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (pk, seat, user_key, name, int(is_bot), bot_kind, lang),
-            )
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, pk))
+            await db.execute(Q.add_seat, (pk, seat, user_key, name, int(is_bot), bot_kind, lang))
+            await db.execute(Q.touch_game, (now, pk))
         return Outcome.OK, name
 
     async def remove_seat(
@@ -582,18 +535,16 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     ) -> Outcome:
         now = self._clock()
         async with self._tx() as db:
-            _rows = await fetch(db, "SELECT status FROM games WHERE id = ?", (pk,))
+            _rows = await fetch(db, Q.lobby_status, (pk,))
             row = _rows[0] if _rows else None
             if row is None or row[0] != "lobby":
                 return Outcome.GONE
             if not await self._claim_inbound(db, inbound, now):
                 return Outcome.DUPLICATE
-            cur = await db.execute(
-                "DELETE FROM seats WHERE game_id = ? AND user_key = ?", (pk, user_key)
-            )
+            cur = await db.execute(Q.remove_seat, (pk, user_key))
             if cur.rowcount == 0:
                 return Outcome.ABSENT
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, pk))
+            await db.execute(Q.touch_game, (now, pk))
         return Outcome.OK
 
     async def start_game(
@@ -616,18 +567,13 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         version = 1 + (max(e.step for e in entries) + 1 if entries else 0)
         try:
             async with self._tx() as db:
-                async with db.execute(
-                    "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat", (pk,)
-                ) as cur:
+                async with db.execute(Q.seat_names, (pk,)) as cur:
                     names = [r[0] for r in await cur.fetchall()]
                 if names != seat_names:
                     raise _Abort(Outcome.STALE)
                 await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(
-                    "UPDATE games SET status = ?, seed = ?, state_json = ?, "
-                    "version = ?, updated_at = ? "
-                    "WHERE id = ? AND status = 'lobby' AND version = 0",
-                    ("over" if over else "active", seed, state_json, version, now, pk),
+                    Q.start_game, ("over" if over else "active", seed, state_json, version, now, pk)
                 )
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.GONE)
@@ -696,9 +642,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
             async with self._tx() as db:
                 await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(
-                    "UPDATE games SET state_json = ?, version = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'active'",
-                    (state_json, new_version, now, pk, expected_version),
+                    Q.undo_state, (state_json, new_version, now, pk, expected_version)
                 )
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.STALE)
@@ -723,36 +667,27 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     ) -> CommitResult:
         """Close an open game (`aborted`); `expected_version` None skips the version check."""
         now = self._clock()
-        sql = (
-            "UPDATE games SET status = ?, version = version + 1, updated_at = ? "
-            "WHERE id = ? AND status IN ('lobby', 'active')"
-        )
-        params: list[Any] = [status, now, pk]
+        sql, params = Q.end_game, [status, now, pk]
         if expected_version is not None:
-            sql += " AND version = ?"
-            params.append(expected_version)
+            sql, params = Q.end_game_at, [status, now, pk, expected_version]
         try:
             async with self._tx() as db:
                 await self._claim_or_abort(db, inbound, now)
                 cur = await db.execute(sql, params)
                 if cur.rowcount != 1:
                     raise _Abort(Outcome.STALE)
-                await db.execute("DELETE FROM reminders WHERE game_id = ?", (pk,))
+                await db.execute(Q.drop_reminder, (pk,))
                 ids = await write_outbox(db, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
         return CommitResult(Outcome.OK, outbox_ids=tuple(ids))
 
     async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
-        sql = (
-            "SELECT game_id, seq, version, user_key, player, action_json, events_json, "
-            "created_at FROM actions WHERE game_id = ?"
-        )
         if last is not None:
-            rows = await self._all(sql + " ORDER BY seq DESC LIMIT ?", (pk, last))
+            rows = await self._all(Q.last_actions, (pk, last))
             rows.reverse()
         else:
-            rows = await self._all(sql + " ORDER BY seq", (pk,))
+            rows = await self._all(Q.actions, (pk,))
         return [
             ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
             for r in rows
@@ -770,15 +705,6 @@ async def _append(
     """Append log entries (see `bot.store_sql.append_sql`) in one round trip."""
     if entries:
         await db.executemany(*append_sql(pk, base, entries, now))
-
-
-async def _connect(path: str) -> aiosqlite.Connection:
-    db = await aiosqlite.connect(path, isolation_level=None)
-    await db.execute("PRAGMA busy_timeout = 10000")
-    await db.execute("PRAGMA journal_mode = WAL")
-    await db.execute("PRAGMA synchronous = NORMAL")
-    await db.execute("PRAGMA foreign_keys = ON")
-    return db
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:

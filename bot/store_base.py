@@ -1,8 +1,19 @@
 """The connection handling every part of the SQLite store shares (bot/store.py and its mixins).
 
-Two connections per store: one writer, used only inside `BEGIN IMMEDIATE` transactions under an
-asyncio lock (SQLite has one writer anyway), and one reader in autocommit mode, which in WAL
-mode sees only committed data.
+Two aiosqlite connections per store: one writer, used only inside `BEGIN IMMEDIATE`
+transactions under an asyncio lock (SQLite has one writer anyway), and one reader in
+autocommit mode, which in WAL mode sees only committed data.
+
+The move's hot path (issue 23) hands nothing to a thread: `load_message` reads on a third,
+plain connection on the event loop's thread (`_inline`), and `commit_moves` runs its
+transaction on the writer's connection there too, under the write lock. A hand-off costs
+50-100 µs and, on a busy machine, milliseconds while the OS schedules the thread; the move's
+statements take ~0.1-0.3 ms. The WAL is checkpointed in the reader's thread every
+`CHECKPOINT_EVERY` inline commits, so no commit on the loop pays for a checkpoint. Each
+inline call still lets the loop turn once before it returns (`yield_once`), as a hand-off
+did, so a task making many calls does not keep the loop from the others. When
+another process holds the database's write lock the commit goes to the writer's thread,
+which waits there (`busy_timeout`) instead of on the loop.
 """
 
 from __future__ import annotations
@@ -18,6 +29,33 @@ import aiosqlite
 Clock = Callable[[], float]
 T = TypeVar("T")
 
+# Inline commits between two WAL checkpoints (each commit writes a few pages; SQLite's own
+# automatic checkpoint comes at 1,000 pages and would run inside the committing call).
+CHECKPOINT_EVERY = 200
+_PRAGMAS = (
+    "PRAGMA busy_timeout = 10000",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+)
+
+
+async def connect(path: str) -> aiosqlite.Connection:
+    """An aiosqlite connection; `check_same_thread` off so that the write lock's holder may
+    also use it on the loop's thread (`StoreBase._tx_sync`), never at the same time."""
+    db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in _PRAGMAS:
+        await db.execute(pragma)
+    return db
+
+
+def connect_inline(path: str) -> sqlite3.Connection:
+    """The plain reader of the loop's thread (autocommit; WAL: only committed data)."""
+    con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in _PRAGMAS:
+        con.execute(pragma)
+    return con
+
 
 async def fetch(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
     """Run a query and fetch every row in one thread round trip."""
@@ -30,15 +68,40 @@ async def rollback(db: aiosqlite.Connection) -> None:
         await db.execute("ROLLBACK")
 
 
+def run_tx(con: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """`work` between BEGIN IMMEDIATE and COMMIT on a raw connection (rolled back if it
+    raises)."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(con)
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+    return result
+
+
 class StoreBase:
     """The writer and reader connections, the write lock and the clock."""
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, clock: Clock):
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        clock: Clock,
+        inline: sqlite3.Connection | None = None,
+    ):
         self._w = writer
         self._r = reader
         self._clock = clock
         self._write_lock = asyncio.Lock()
         self.path = ""
+        # None: every call hands off to aiosqlite's threads (the behaviour before issue 23's
+        # inline path; `Store.open(..., inline=False)`).
+        self._inline = inline
+        self._commits = 0
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -51,26 +114,68 @@ class StoreBase:
                 raise
             else:
                 await self._w.execute("COMMIT")
+                self._count_commit()
 
     async def _tx_sync(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """One write transaction in a single hand-off to the writer's thread: `work` runs
-        every statement synchronously on the raw connection between BEGIN IMMEDIATE and
-        COMMIT (rolled back if it raises). The hot path of a move (bot/store.py)."""
-
-        def run() -> T:
-            con = self._w._conn  # aiosqlite's connection, used in its own thread
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(con)
-            except BaseException:
-                if con.in_transaction:
-                    con.execute("ROLLBACK")
-                raise
-            con.execute("COMMIT")
-            return result
-
+        """One write transaction: `work` runs every statement synchronously on the raw
+        connection between BEGIN IMMEDIATE and COMMIT (rolled back if it raises). On the
+        loop's thread when the store is inline and no other process writes; else in one
+        hand-off to the writer's thread. The hot path of a move (bot/store.py)."""
+        con = self._w._conn  # aiosqlite's connection; ours while the write lock is held
         async with self._write_lock:
-            return await self._w._execute(run)
+            if self._inline is not None and _begin_now(con):
+                try:
+                    result = work(con)
+                except BaseException:
+                    if con.in_transaction:
+                        con.execute("ROLLBACK")
+                    raise
+                con.execute("COMMIT")
+                self._count_commit()
+            else:
+                return await self._w._execute(run_tx, con, work)
+        await yield_once()
+        return result
+
+    def _count_commit(self) -> None:
+        """Inline stores checkpoint the WAL themselves (`wal_autocheckpoint` is off)."""
+        if self._inline is None:
+            return
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0 and (
+            self._checkpoint is None or self._checkpoint.done()
+        ):
+            self._checkpoint = asyncio.create_task(self._checkpoint_wal())
+
+    async def _checkpoint_wal(self) -> None:
+        """Copy the WAL back into the database in the reader's thread (PASSIVE: writers go
+        on meanwhile)."""
+        await self._r.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def _close_connections(self) -> None:
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        async with self._write_lock:
+            if self._inline is not None:
+                self._inline.close()
+            await self._r.close()
+            await self._w.close()
+
+    async def _key_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """A read of one row by its key (tens of µs): on the loop's thread when inline."""
+        if self._inline is None:
+            return await self._one(sql, params)
+        row = self._inline.execute(sql, params).fetchone()
+        await yield_once()
+        return row
+
+    async def _key_all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The few rows under one key (a game's seats): on the loop's thread when inline."""
+        if self._inline is None:
+            return await self._all(sql, params)
+        rows = self._inline.execute(sql, params).fetchall()
+        await yield_once()
+        return rows
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         rows = await fetch(self._r, sql, params)  # one thread hop, not three
@@ -78,3 +183,25 @@ class StoreBase:
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await fetch(self._r, sql, params)
+
+
+async def yield_once() -> None:
+    """Let the loop run what else is ready: an inline store call finishes without waiting,
+    and a task that never waits (a sender of many messages) would otherwise keep the loop
+    from every other task, and the worker pool's results, until it does (issue 23)."""
+    await asyncio.sleep(0)
+
+
+def _begin_now(con: sqlite3.Connection) -> bool:
+    """BEGIN IMMEDIATE without waiting: False when another process holds the write lock
+    (the caller then waits in the writer's thread, not on the loop)."""
+    con.execute("PRAGMA busy_timeout = 0")
+    try:
+        con.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as err:
+        if "locked" not in str(err) and "busy" not in str(err):
+            raise
+        return False
+    finally:
+        con.execute("PRAGMA busy_timeout = 10000")
+    return True

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store_base import StoreBase
+from bot.store_queries import MESSAGE_SQLITE as M
 
 # Appended to the SQLite store's MIGRATIONS (bot/store.py); bot/store_pg_schema.py has its twin.
 MIGRATION: tuple[str, ...] = (
@@ -41,8 +42,6 @@ class ChatNamesMixin(StoreBase):
     async def set_chat_name(self, chat_key: str, title: str | None, link: str | None) -> None:
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO chats (chat_key, title, link) VALUES (?, ?, ?) "
-                "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, "
-                "link = excluded.link",
+                M.set_chat_name,
                 (chat_key, title, link),
             )

@@ -20,6 +20,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store_base import StoreBase
+from bot.store_queries import MESSAGE_SQLITE as M
 
 # Sent and failed rows, and handled inbox rows, are forgotten after this long.
 KEEP_SECONDS = 3 * 24 * 3600.0
@@ -198,16 +199,14 @@ class OutboxMixin(StoreBase):
     async def inbox_done(self, platform: str, update_id: str) -> None:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE inbox SET handled_at = ? WHERE platform = ? AND update_id = ? "
-                "AND handled_at IS NULL",
+                M.inbox_done,
                 (self._clock(), platform, update_id),
             )
 
     async def inbox_pending(self, platform: str, limit: int = 1000) -> list[tuple[str, str]]:
         """(update id, payload) of the updates kept but not handled, oldest first."""
         rows = await self._all(
-            "SELECT update_id, payload FROM inbox WHERE platform = ? AND handled_at IS NULL "
-            "ORDER BY received_at, update_id LIMIT ?",
+            M.inbox_pending,
             (platform, limit),
         )
         return [(str(r[0]), str(r[1])) for r in rows]
@@ -293,9 +292,7 @@ class OutboxMixin(StoreBase):
     # ------------------------------------------------------------------ status messages
     async def status_message(self, game_id: int) -> StatusMessage | None:
         """The game's live status message (None: none posted yet)."""
-        row = await self._one(
-            "SELECT message_id, lines_json FROM status_messages WHERE game_id = ?", (game_id,)
-        )
+        row = await self._one(M.status_message, (game_id,))
         return StatusMessage(str(row[0]), list(json.loads(row[1]))) if row is not None else None
 
     async def set_status_message(
@@ -304,10 +301,7 @@ class OutboxMixin(StoreBase):
         """Remember the game's live status message and its lines (a new one replaces the old)."""
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO status_messages (game_id, chat_key, message_id, lines_json, "
-                "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-                "chat_key = excluded.chat_key, message_id = excluded.message_id, "
-                "lines_json = excluded.lines_json, updated_at = excluded.updated_at",
+                M.set_status_message,
                 (
                     game_id,
                     chat_key,
@@ -321,9 +315,5 @@ class OutboxMixin(StoreBase):
         """Forget delivered or failed rows and handled updates older than KEEP_SECONDS."""
         old = self._clock() - KEEP_SECONDS
         async with self._tx() as db:
-            await db.execute(
-                "DELETE FROM outbox WHERE status <> 'pending' AND created_at < ?", (old,)
-            )
-            await db.execute(
-                "DELETE FROM inbox WHERE handled_at IS NOT NULL AND handled_at < ?", (old,)
-            )
+            await db.execute(M.prune_outbox, (old,))
+            await db.execute(M.prune_inbox, (old,))

@@ -8,7 +8,8 @@ Across processes:
   locks the row until commit, and a second worker's update then finds the new version
   (STALE). `game_lock(pk)` (an advisory lock, plus an asyncio lock per game in this process)
   lets a caller hold the game across read, apply and commit, so a race is waited out
-  instead of retried.
+  instead of retried; the lock is taken by the first read inside it, and every
+  `commit_moves` waits for it in its own statement (no round trip of its own).
 - Inbound de-duplication is the `inbound` primary key, claimed inside the move transaction.
 - `lease_due_turns` claims due reminder rows with `FOR UPDATE SKIP LOCKED` and a short lease,
   so each due turn goes to one worker; `claim_turn` stays the compare-and-set that makes a
@@ -50,17 +51,15 @@ from bot.store_outbox import OutRow
 from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_outbox
 from bot.store_pg_schema import MIGRATIONS, migrate
 from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
+from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
+from bot.store_queries import MESSAGE_POSTGRES as M
+from bot.store_queries import POSTGRES as Q
 from bot.store_records import FinishedGame
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
 
 # Advisory lock namespace of `game_lock` (two-int form: namespace, game id).
 _GAME_LOCK_NS = 0x64636874  # "dcht"
-
-_GAME_COLUMNS = (
-    "id, chat_key, game_id, options, seed, state_json, version, status, created_at, updated_at, "
-    "creator"
-)
 
 
 class _Abort(Exception):
@@ -86,6 +85,17 @@ LEFT JOIN chats c ON c.chat_key = $1
 LEFT JOIN users u ON u.user_key = $2
 LEFT JOIN games g ON g.chat_key = $1 AND g.status IN ('lobby', 'active')
 """
+
+
+# `commit_moves`: the game's advisory lock as a transaction lock (`game_lock`), then the
+# move's function (migration 3), in one statement and one round trip. The MATERIALIZED CTE is
+# evaluated before the function runs; each statement in the function sees what committed
+# before the lock was granted.
+_COMMIT_SQL = (
+    "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock($27, $1::integer)) "
+    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+    "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) FROM held"
+)
 
 
 def _game(r: Any) -> GameRow:
@@ -164,26 +174,31 @@ class PgStore(PgOutbox, PgTimed):
         """Hold game `pk` against every worker (read, apply, commit without a lost race).
         Within one process an asyncio lock queues the callers, so a game waits on the
         advisory lock with one connection at most; the store calls inside the lock use that
-        connection (a held lock never needs a second one from the pool)."""
+        connection (a held lock never needs a second one from the pool).
+
+        The advisory lock costs no round trip of its own on a move's fast path (issue 23):
+        it is taken by the first call inside that is not `commit_moves` — the re-read after
+        a lost race, or any read — and `commit_moves` takes it as a transaction lock inside
+        its own statement. So every commit of the game waits for a worker holding it, and
+        the move that read under it commits at its next try; a move that read the game
+        before the lock (the table reads it with the message) and commits at once needs
+        two round trips in all, not four."""
         lock = self._locks.get(pk)
         if lock is None:
             lock = self._locks[pk] = asyncio.Lock()
         async with lock, self._pool.acquire() as con:
-            try:
-                await con.execute("SELECT pg_advisory_lock($1, $2)", _GAME_LOCK_NS, pk)
-            except BaseException:
-                con.terminate()  # cancelled: the lock may be held, and only a closed session
-                raise  # surely lets it go (the pool's reset does not, `_reset_connection`)
-            try:
-                with self._holding(con):
+            with self._holding(con, (_GAME_LOCK_NS, pk)) as held:
+                try:
                     yield
-            finally:
-                if not con.is_closed():
-                    try:
-                        await con.execute("SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk)
-                    except BaseException:
-                        con.terminate()
-                        raise
+                finally:
+                    if held.locked and not con.is_closed():
+                        try:
+                            await con.execute(
+                                "SELECT pg_advisory_unlock($1, $2)", _GAME_LOCK_NS, pk
+                            )
+                        except BaseException:
+                            con.terminate()
+                            raise
 
     # ------------------------------------------------------------------ wake-ups
     async def listen_wake(self, callback: Callable[[], None]) -> None:
@@ -194,26 +209,16 @@ class PgStore(PgOutbox, PgTimed):
 
     # ------------------------------------------------------------------ inbound de-duplication
     async def seen(self, platform: str, update_id: str) -> bool:
-        row = await self._one(
-            "SELECT 1 FROM inbound WHERE platform = $1 AND update_id = $2", platform, update_id
-        )
+        row = await self._one(Q.seen, platform, update_id)
         return row is not None
 
     async def record_inbound(self, platform: str, update_id: str) -> bool:
         """Remember an update that changed nothing; False when it was already recorded."""
-        status = await self._execute(
-            "INSERT INTO inbound (platform, update_id, seen_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT DO NOTHING",
-            platform,
-            update_id,
-            self._clock(),
-        )
+        status = await self._execute(Q.claim_inbound, platform, update_id, self._clock())
         return count(status) == 1
 
     async def prune_inbound(self) -> None:
-        await self._execute(
-            "DELETE FROM inbound WHERE seen_at < $1", self._clock() - INBOUND_KEEP_SECONDS
-        )
+        await self._execute(Q.prune_inbound, self._clock() - INBOUND_KEEP_SECONDS)
 
     @staticmethod
     async def _claim_inbound(
@@ -221,13 +226,7 @@ class PgStore(PgOutbox, PgTimed):
     ) -> bool:
         if inbound is None:
             return True
-        status = await con.execute(
-            "INSERT INTO inbound (platform, update_id, seen_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT DO NOTHING",
-            inbound[0],
-            inbound[1],
-            now,
-        )
+        status = await con.execute(Q.claim_inbound, inbound[0], inbound[1], now)
         return count(status) == 1
 
     async def _claim_or_abort(
@@ -238,27 +237,17 @@ class PgStore(PgOutbox, PgTimed):
 
     # ------------------------------------------------------------------ chats and users
     async def chat(self, chat_key: str) -> ChatRow:
-        row = await self._one("SELECT lang, settings_json FROM chats WHERE chat_key = $1", chat_key)
+        row = await self._one(Q.chat, chat_key)
         if row is None:
             return ChatRow(chat_key, None, {})
         return ChatRow(chat_key, row[0], json.loads(row[1]))
 
     async def set_chat_lang(self, chat_key: str, lang: str | None) -> None:
-        await self._execute(
-            "INSERT INTO chats (chat_key, lang) VALUES ($1, $2) "
-            "ON CONFLICT (chat_key) DO UPDATE SET lang = excluded.lang",
-            chat_key,
-            lang,
-        )
+        await self._execute(Q.set_chat_lang, chat_key, lang)
 
     async def set_chat_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
         async with self._tx() as con:
-            await con.execute(
-                "INSERT INTO chats (chat_key, settings_json) VALUES ($1, $2) "
-                "ON CONFLICT (chat_key) DO UPDATE SET settings_json = excluded.settings_json",
-                chat_key,
-                json.dumps(settings, sort_keys=True),
-            )
+            await con.execute(Q.set_chat_settings, chat_key, json.dumps(settings, sort_keys=True))
             await self._notify(con)
 
     async def chat_names(self, chat_keys: Sequence[str]) -> dict[str, ChatName]:
@@ -275,15 +264,14 @@ class PgStore(PgOutbox, PgTimed):
 
     async def set_chat_name(self, chat_key: str, title: str | None, link: str | None) -> None:
         await self._execute(
-            "INSERT INTO chats (chat_key, title, link) VALUES ($1, $2, $3) "
-            "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, link = excluded.link",
+            M.set_chat_name,
             chat_key,
             title,
             link,
         )
 
     async def user(self, user_key: str) -> UserRow:
-        row = await self._one("SELECT lang, dm_ok FROM users WHERE user_key = $1", user_key)
+        row = await self._one(Q.user, user_key)
         if row is None:
             return UserRow(user_key, None, False)
         return UserRow(user_key, row[0], bool(row[1]))
@@ -337,40 +325,23 @@ class PgStore(PgOutbox, PgTimed):
         )
 
     async def open_game(self, chat_key: str) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = $1 "
-            "AND status IN ('lobby', 'active')",
-            chat_key,
-        )
+        row = await self._one(Q.open_game, chat_key)
         return _game(row) if row else None
 
     async def game(self, pk: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", pk)
+        row = await self._one(Q.game, pk)
         return _game(row) if row else None
 
     async def last_game(self, chat_key: str) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = $1 ORDER BY id DESC LIMIT 1",
-            chat_key,
-        )
+        row = await self._one(Q.last_game, chat_key)
         return _game(row) if row else None
 
     async def seats(self, pk: int) -> list[SeatRow]:
-        rows = await self._all(
-            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
-            "WHERE game_id = $1 ORDER BY seat",
-            pk,
-        )
+        rows = await self._all(Q.seats, pk)
         return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
 
     async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} "
-            "FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_key = $1 "
-            "AND g.status IN ('lobby', 'active') ORDER BY g.updated_at DESC LIMIT $2",
-            user_key,
-            limit,
-        )
+        rows = await self._all(Q.user_games, user_key, limit)
         return [_game(r) for r in rows]
 
     async def create_game(
@@ -390,26 +361,18 @@ class PgStore(PgOutbox, PgTimed):
                     return Outcome.DUPLICATE, 0
                 pk = int(
                     await con.fetchval(
-                        "INSERT INTO games (chat_key, game_id, options, version, status, "
-                        "created_at, updated_at, creator) "
-                        "VALUES ($1, $2, $3, 0, 'lobby', $4, $4, $5) RETURNING id",
+                        Q.new_game,
                         chat_key,
                         game_id,
                         json.dumps(options, sort_keys=True),
+                        now,
                         now,
                         creator,
                     )
                 )
                 if first_seat is not None:
                     user_key, name, lang = first_seat
-                    await con.execute(
-                        "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, lang) "
-                        "VALUES ($1, 1, $2, $3, FALSE, $4)",
-                        pk,
-                        user_key,
-                        name,
-                        lang,
-                    )
+                    await con.execute(Q.first_seat, pk, user_key, name, lang)
         except asyncpg.UniqueViolationError as err:
             raise ChatBusy(chat_key) from err
         return Outcome.OK, pk
@@ -429,12 +392,10 @@ class PgStore(PgOutbox, PgTimed):
         now = self._clock()
         async with self._tx() as con:
             # The game row lock serialises joins of one lobby (SQLite: the one writer).
-            status = await con.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", pk)
+            status = await con.fetchval(Q.lobby_status, pk)
             if status != "lobby":
                 return Outcome.GONE, ""
-            seats = await con.fetch(
-                "SELECT seat, user_key, display_name FROM seats WHERE game_id = $1", pk
-            )
+            seats = await con.fetch(Q.lobby_seats, pk)
             if any(s[1] == user_key for s in seats):
                 return Outcome.ALREADY, next(s[2] for s in seats if s[1] == user_key)
             if len(seats) >= max_players:
@@ -443,18 +404,8 @@ class PgStore(PgOutbox, PgTimed):
                 return Outcome.DUPLICATE, ""
             name = unique_name(wanted_name, [s[2] for s in seats])
             seat = max((s[0] for s in seats), default=0) + 1
-            await con.execute(
-                "INSERT INTO seats (game_id, seat, user_key, display_name, is_bot, bot_kind, lang) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                pk,
-                seat,
-                user_key,
-                name,
-                is_bot,
-                bot_kind,
-                lang,
-            )
-            await con.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, pk)
+            await con.execute(Q.add_seat, pk, seat, user_key, name, is_bot, bot_kind, lang)
+            await con.execute(Q.touch_game, now, pk)
         return Outcome.OK, name
 
     async def remove_seat(
@@ -462,17 +413,15 @@ class PgStore(PgOutbox, PgTimed):
     ) -> Outcome:
         now = self._clock()
         async with self._tx() as con:
-            status = await con.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", pk)
+            status = await con.fetchval(Q.lobby_status, pk)
             if status != "lobby":
                 return Outcome.GONE
             if not await self._claim_inbound(con, inbound, now):
                 return Outcome.DUPLICATE
-            done = await con.execute(
-                "DELETE FROM seats WHERE game_id = $1 AND user_key = $2", pk, user_key
-            )
+            done = await con.execute(Q.remove_seat, pk, user_key)
             if count(done) == 0:
                 return Outcome.ABSENT
-            await con.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, pk)
+            await con.execute(Q.touch_game, now, pk)
         return Outcome.OK
 
     async def start_game(
@@ -496,19 +445,12 @@ class PgStore(PgOutbox, PgTimed):
         try:
             async with self._tx() as con:
                 await con.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", pk)
-                names = [
-                    r[0]
-                    for r in await con.fetch(
-                        "SELECT display_name FROM seats WHERE game_id = $1 ORDER BY seat", pk
-                    )
-                ]
+                names = [r[0] for r in await con.fetch(Q.seat_names, pk)]
                 if names != seat_names:
                     raise _Abort(Outcome.STALE)
                 await self._claim_or_abort(con, inbound, now)
                 done = await con.execute(
-                    "UPDATE games SET status = $1, seed = $2, state_json = $3, "
-                    "version = $4, updated_at = $5 "
-                    "WHERE id = $6 AND status = 'lobby' AND version = 0",
+                    Q.start_game,
                     "over" if over else "active",
                     seed,
                     state_json,
@@ -545,10 +487,9 @@ class PgStore(PgOutbox, PgTimed):
         live = None if over else due
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
         try:
-            async with self._con() as con:
+            async with self._con(lock=False) as con:
                 ids = await con.fetchval(
-                    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-                    "$12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+                    _COMMIT_SQL,
                     pk,
                     expected_version,
                     state_json,
@@ -565,6 +506,7 @@ class PgStore(PgOutbox, PgTimed):
                     live.turn_started_at if live else None,
                     json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
                     *outbox_arrays(outbox),
+                    _GAME_LOCK_NS,
                 )
         except asyncpg.PostgresError as err:
             if err.sqlstate == "BC001":
@@ -593,8 +535,7 @@ class PgStore(PgOutbox, PgTimed):
             async with self._tx() as con:
                 await self._claim_or_abort(con, inbound, now)
                 done = await con.execute(
-                    "UPDATE games SET state_json = $1, version = $2, updated_at = $3 "
-                    "WHERE id = $4 AND version = $5 AND status = 'active'",
+                    Q.undo_state,
                     state_json,
                     new_version,
                     now,
@@ -625,20 +566,15 @@ class PgStore(PgOutbox, PgTimed):
     ) -> CommitResult:
         """Close an open game (`aborted`); `expected_version` None skips the version check."""
         now = self._clock()
-        sql = (
-            "UPDATE games SET status = $1, version = version + 1, updated_at = $2 "
-            "WHERE id = $3 AND status IN ('lobby', 'active')"
-        )
-        args: list[Any] = [status, now, pk]
+        sql, args = Q.end_game, [status, now, pk]
         if expected_version is not None:
-            sql += " AND version = $4"
-            args.append(expected_version)
+            sql, args = Q.end_game_at, [status, now, pk, expected_version]
         try:
             async with self._tx() as con:
                 await self._claim_or_abort(con, inbound, now)
                 if count(await con.execute(sql, *args)) != 1:
                     raise _Abort(Outcome.STALE)
-                await con.execute("DELETE FROM reminders WHERE game_id = $1", pk)
+                await con.execute(Q.drop_reminder, pk)
                 await self._notify(con, pk)
                 ids = await write_outbox(con, outbox, now)
         except _Abort as abort:
@@ -646,15 +582,11 @@ class PgStore(PgOutbox, PgTimed):
         return CommitResult(Outcome.OK, outbox_ids=tuple(ids))
 
     async def actions(self, pk: int, last: int | None = None) -> list[ActionRow]:
-        sql = (
-            "SELECT game_id, seq, version, user_key, player, action_json, events_json, "
-            "created_at FROM actions WHERE game_id = $1"
-        )
         if last is not None:
-            rows = await self._all(sql + " ORDER BY seq DESC LIMIT $2", pk, last)
+            rows = await self._all(Q.last_actions, pk, last)
             rows.reverse()
         else:
-            rows = await self._all(sql + " ORDER BY seq", pk)
+            rows = await self._all(Q.actions, pk)
         return [
             ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
             for r in rows
@@ -663,24 +595,12 @@ class PgStore(PgOutbox, PgTimed):
     # ------------------------------------------------------------------ reminders
     async def _write_due(self, con: asyncpg.Connection, pk: int, due: Due | None) -> None:
         if due is None:
-            await con.execute("DELETE FROM reminders WHERE game_id = $1", pk)
+            await con.execute(Q.drop_reminder, pk)
             await self._notify(con, pk)
             return
         players = json.dumps(sorted(due.players), ensure_ascii=False)
-        # Nobody new must act (a subset of those waiting): the clock keeps running and only
-        # the list shrinks; otherwise a new turn starts (attempt 0). As bot/store.py.
-        same = (
-            "(excluded.players_json <> '[]' AND "
-            "reminders.players_json::jsonb @> excluded.players_json::jsonb)"
-        )
         await con.execute(
-            "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-            "VALUES ($1, $2, 0, $3, $4) ON CONFLICT (game_id) DO UPDATE SET "
-            f"due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
-            f"attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
-            f"turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
-            "ELSE excluded.turn_started_at END, "
-            "players_json = excluded.players_json",
+            Q.due_upsert,
             pk,
             due.due_at,
             due.turn_started_at,

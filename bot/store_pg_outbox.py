@@ -25,6 +25,7 @@ import asyncpg
 
 from bot.store_outbox import KEEP_SECONDS, OutboxItem, OutRow, StatusMessage
 from bot.store_pg_timed import LEASE_SECONDS, PgBase, count
+from bot.store_queries import MESSAGE_POSTGRES as M
 
 OUTBOX_CHANNEL = "boardchat_outbox"
 
@@ -94,8 +95,7 @@ class PgOutbox(PgBase):
 
     async def inbox_done(self, platform: str, update_id: str) -> None:
         await self._execute(
-            "UPDATE inbox SET handled_at = $1 WHERE platform = $2 AND update_id = $3 "
-            "AND handled_at IS NULL",
+            M.inbox_done,
             self._clock(),
             platform,
             update_id,
@@ -104,8 +104,7 @@ class PgOutbox(PgBase):
     async def inbox_pending(self, platform: str, limit: int = 1000) -> list[tuple[str, str]]:
         """(update id, payload) of the updates kept but not handled, oldest first."""
         rows = await self._all(
-            "SELECT update_id, payload FROM inbox WHERE platform = $1 AND handled_at IS NULL "
-            "ORDER BY received_at, update_id LIMIT $2",
+            M.inbox_pending,
             platform,
             limit,
         )
@@ -221,9 +220,7 @@ class PgOutbox(PgBase):
     # ------------------------------------------------------------------ status messages
     async def status_message(self, game_id: int) -> StatusMessage | None:
         """The game's live status message (None: none posted yet)."""
-        rows = await self._all(
-            "SELECT message_id, lines_json FROM status_messages WHERE game_id = $1", game_id
-        )
+        rows = await self._all(M.status_message, game_id)
         if not rows:
             return None
         return StatusMessage(str(rows[0][0]), list(json.loads(rows[0][1])))
@@ -233,10 +230,7 @@ class PgOutbox(PgBase):
     ) -> None:
         """Remember the game's live status message and its lines (a new one replaces the old)."""
         await self._execute(
-            "INSERT INTO status_messages (game_id, chat_key, message_id, lines_json, updated_at) "
-            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO UPDATE SET "
-            "chat_key = excluded.chat_key, message_id = excluded.message_id, "
-            "lines_json = excluded.lines_json, updated_at = excluded.updated_at",
+            M.set_status_message,
             game_id,
             chat_key,
             message_id,
@@ -248,12 +242,8 @@ class PgOutbox(PgBase):
         """Forget delivered or failed rows and handled updates older than KEEP_SECONDS."""
         old = self._clock() - KEEP_SECONDS
         async with self._tx() as con:
-            await con.execute(
-                "DELETE FROM outbox WHERE status <> 'pending' AND created_at < $1", old
-            )
-            await con.execute(
-                "DELETE FROM inbox WHERE handled_at IS NOT NULL AND handled_at < $1", old
-            )
+            await con.execute(M.prune_outbox, old)
+            await con.execute(M.prune_inbox, old)
 
     async def listen_outbox(self, callback: Callable[[str], None]) -> None:
         """Call `callback(platform)` whenever any worker committed rows for `platform`."""

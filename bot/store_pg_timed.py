@@ -18,6 +18,7 @@ from typing import Any
 import asyncpg
 
 from bot.store import AutopilotRow, Clock, DigestRow, OutRow, ReminderRow, TurnPlan
+from bot.store_queries import TIMED_POSTGRES as T
 
 WAKE_CHANNEL = "boardchat_wake"
 # A leased reminder row is another worker's for this long (it claims within milliseconds;
@@ -70,10 +71,13 @@ def _reminder(r: Any) -> ReminderRow:
 class _Held:
     """The connection a `game_lock` holds: every store call inside the lock uses it (a move
     needs one pool connection, not two, so held locks can never starve the pool), one call
-    at a time."""
+    at a time. The advisory lock on `key` is taken lazily, by the first call inside that is
+    not the move's commit (`locked` then; bot/store_pg.py `game_lock`)."""
 
-    def __init__(self, con: asyncpg.Connection) -> None:
+    def __init__(self, con: asyncpg.Connection, key: tuple[int, int] | None = None) -> None:
         self.con = con
+        self.key = key
+        self.locked = False
         self.busy = asyncio.Lock()
         self.active = True  # False once the lock ends (a task started inside may outlive it)
 
@@ -88,22 +92,28 @@ class PgBase:
         self.path = url
 
     @asynccontextmanager
-    async def _con(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection for one call: the held one inside `game_lock`, else the pool's."""
+    async def _con(self, *, lock: bool = True) -> AsyncIterator[asyncpg.Connection]:
+        """A connection for one call: the held one inside `game_lock`, else the pool's.
+        Inside `game_lock` the game's advisory lock is taken first unless `lock` is False
+        (the move's commit, which takes it inside its own transaction)."""
         held = _HELD.get()
         if held is not None and held.active:
             async with held.busy:
+                if lock:
+                    await _take(held)
                 yield held.con
             return
         async with self._pool.acquire() as con:
             yield con
 
     @contextmanager
-    def _holding(self, con: asyncpg.Connection) -> Iterator[None]:
-        held = _Held(con)
+    def _holding(
+        self, con: asyncpg.Connection, key: tuple[int, int] | None = None
+    ) -> Iterator[_Held]:
+        held = _Held(con, key)
         token = _HELD.set(held)
         try:
-            yield
+            yield held
         finally:
             held.active = False
             _HELD.reset(token)
@@ -135,20 +145,30 @@ class PgBase:
         await con.execute("SELECT pg_notify($1, $2)", WAKE_CHANNEL, str(pk or ""))
 
 
+async def _take(held: _Held) -> None:
+    """The held game's advisory lock (a session lock, let go by `game_lock` at its end)."""
+    if held.locked or held.key is None:
+        return
+    try:
+        await held.con.execute("SELECT pg_advisory_lock($1, $2)", *held.key)
+    except BaseException:
+        held.con.terminate()  # cancelled: the lock may be held, and only a closed session
+        raise  # surely lets it go (the pool's reset does not, bot/store_pg.py)
+    held.locked = True
+
+
 class PgTimed(PgBase):
     # ------------------------------------------------------------------ reminders
     async def reminder(self, pk: int) -> ReminderRow | None:
         row = await self._one(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-            "WHERE game_id = $1",
+            T.reminder,
             pk,
         )
         return _reminder(row) if row else None
 
     async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
         rows = await self._all(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-            "WHERE due_at <= $1 ORDER BY due_at LIMIT $2",
+            T.due_reminders,
             now,
             limit,
         )
@@ -243,7 +263,7 @@ class PgTimed(PgBase):
         self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
     ) -> None:
         await self._execute(
-            "UPDATE seats SET is_bot = $1, bot_kind = $2 WHERE game_id = $3 AND user_key = $4",
+            T.set_seat_bot,
             is_bot,
             bot_kind,
             pk,
@@ -256,43 +276,35 @@ class PgTimed(PgBase):
         now = self._clock()
         async with self._tx() as con:
             done = await con.execute(
-                "UPDATE seats SET is_bot = TRUE, bot_kind = $1 "
-                "WHERE game_id = $2 AND user_key = $3 AND NOT is_bot",
+                T.seat_to_bot,
                 bot_kind,
                 pk,
                 user_key,
             )
             if count(done) != 1:
-                exists = await con.fetchval(
-                    "SELECT 1 FROM autopilot WHERE game_id = $1 AND user_key = $2", pk, user_key
-                )
+                exists = await con.fetchval(T.autopilot_exists, pk, user_key)
                 if exists is None:
                     return False
             await con.execute(
-                "INSERT INTO autopilot (game_id, user_key, reason, since, until) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, user_key) DO UPDATE SET "
-                "reason = excluded.reason, until = excluded.until",
+                T.start_autopilot,
                 pk,
                 user_key,
                 reason,
                 now,
                 until,
             )
-            await con.execute("DELETE FROM votes WHERE game_id = $1 AND target = $2", pk, user_key)
+            await con.execute(T.clear_votes, pk, user_key)
             await self._notify(con, pk)
         return True
 
     async def end_autopilot(self, pk: int, user_key: str, outbox: Sequence[OutRow] = ()) -> bool:
         """The player takes their seat back, with its announcement (`outbox`) or not at all."""
         async with self._tx() as con:
-            done = await con.execute(
-                "DELETE FROM autopilot WHERE game_id = $1 AND user_key = $2", pk, user_key
-            )
+            done = await con.execute(T.end_autopilot, pk, user_key)
             if count(done) != 1:
                 return False
             await con.execute(
-                "UPDATE seats SET is_bot = FALSE, bot_kind = NULL "
-                "WHERE game_id = $1 AND user_key = $2",
+                T.seat_back,
                 pk,
                 user_key,
             )
@@ -301,24 +313,21 @@ class PgTimed(PgBase):
 
     async def autopilots(self, pk: int) -> list[AutopilotRow]:
         rows = await self._all(
-            "SELECT game_id, user_key, reason, since, until FROM autopilot WHERE game_id = $1",
+            T.autopilots,
             pk,
         )
         return [AutopilotRow(*r) for r in rows]
 
     async def user_autopilots(self, user_key: str) -> list[AutopilotRow]:
         rows = await self._all(
-            "SELECT a.game_id, a.user_key, a.reason, a.since, a.until FROM autopilot a "
-            "JOIN games g ON g.id = a.game_id WHERE a.user_key = $1 "
-            "AND g.status IN ('lobby', 'active')",
+            T.user_autopilots,
             user_key,
         )
         return [AutopilotRow(*r) for r in rows]
 
     async def ended_autopilots(self, now: float, limit: int = 100) -> list[AutopilotRow]:
         rows = await self._all(
-            "SELECT game_id, user_key, reason, since, until FROM autopilot "
-            "WHERE until IS NOT NULL AND until <= $1 ORDER BY until LIMIT $2",
+            T.ended_autopilots,
             now,
             limit,
         )
@@ -327,15 +336,14 @@ class PgTimed(PgBase):
     # ------------------------------------------------------------------ absences, votes, digests
     async def set_away(self, user_key: str, until: float) -> None:
         await self._execute(
-            "INSERT INTO away (user_key, since, until) VALUES ($1, $2, $3) "
-            "ON CONFLICT (user_key) DO UPDATE SET until = excluded.until",
+            T.set_away,
             user_key,
             self._clock(),
             until,
         )
 
     async def clear_away(self, user_key: str) -> bool:
-        status = await self._execute("DELETE FROM away WHERE user_key = $1", user_key)
+        status = await self._execute(T.clear_away, user_key)
         return count(status) == 1
 
     async def away_until(self, user_keys: Sequence[str], now: float) -> dict[str, float]:
@@ -353,15 +361,14 @@ class PgTimed(PgBase):
         now = self._clock()
         async with self._tx() as con:
             await con.execute(
-                "INSERT INTO votes (game_id, target, voter, at) VALUES ($1, $2, $3, $4) "
-                "ON CONFLICT DO NOTHING",
+                T.add_vote,
                 pk,
                 target,
                 voter,
                 now,
             )
             rows = await con.fetch(
-                "SELECT voter FROM votes WHERE game_id = $1 AND target = $2 ORDER BY at, voter",
+                T.votes_against,
                 pk,
                 target,
             )
@@ -369,16 +376,14 @@ class PgTimed(PgBase):
 
     async def votes_against(self, pk: int, target: str) -> list[str]:
         rows = await self._all(
-            "SELECT voter FROM votes WHERE game_id = $1 AND target = $2 ORDER BY at, voter",
+            T.votes_against,
             pk,
             target,
         )
         return [r[0] for r in rows]
 
     async def clear_votes(self, pk: int, target: str) -> int:
-        status = await self._execute(
-            "DELETE FROM votes WHERE game_id = $1 AND target = $2", pk, target
-        )
+        status = await self._execute(T.clear_votes, pk, target)
         return count(status)
 
     async def set_digest(
@@ -386,10 +391,7 @@ class PgTimed(PgBase):
     ) -> None:
         async with self._tx() as con:
             await con.execute(
-                "INSERT INTO digests (user_key, chat_key, hour, tz, next_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_key) DO UPDATE SET "
-                "chat_key = excluded.chat_key, hour = excluded.hour, tz = excluded.tz, "
-                "next_at = excluded.next_at",
+                T.set_digest,
                 user_key,
                 chat_key,
                 hour,
@@ -399,20 +401,19 @@ class PgTimed(PgBase):
             await self._notify(con)
 
     async def clear_digest(self, user_key: str) -> bool:
-        status = await self._execute("DELETE FROM digests WHERE user_key = $1", user_key)
+        status = await self._execute(T.clear_digest, user_key)
         return count(status) == 1
 
     async def digest(self, user_key: str) -> DigestRow | None:
         row = await self._one(
-            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE user_key = $1",
+            T.digest,
             user_key,
         )
         return DigestRow(*row) if row else None
 
     async def due_digests(self, now: float, limit: int = 100) -> list[DigestRow]:
         rows = await self._all(
-            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE next_at <= $1 "
-            "ORDER BY next_at LIMIT $2",
+            T.due_digests,
             now,
             limit,
         )
@@ -424,7 +425,7 @@ class PgTimed(PgBase):
         """Move a due digest on (compare and set), writing the digest (`outbox`) with it."""
         async with self._tx() as con:
             status = await con.execute(
-                "UPDATE digests SET next_at = $1 WHERE user_key = $2 AND next_at = $3",
+                T.claim_digest,
                 next_at,
                 seen.user_key,
                 seen.next_at,
@@ -436,7 +437,7 @@ class PgTimed(PgBase):
 
     # ------------------------------------------------------------------ clocks and people
     async def started_at(self, pk: int) -> float | None:
-        value = await self._fetchval("SELECT started_at FROM games WHERE id = $1", pk)
+        value = await self._fetchval(T.started_at, pk)
         return None if value is None else float(value)
 
     async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -453,8 +454,7 @@ class PgTimed(PgBase):
     async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None:
         async with self._tx() as con:
             await con.execute(
-                "INSERT INTO users (user_key, prefs_json) VALUES ($1, $2) "
-                "ON CONFLICT (user_key) DO UPDATE SET prefs_json = excluded.prefs_json",
+                T.set_user_prefs,
                 user_key,
                 json.dumps(prefs, sort_keys=True),
             )

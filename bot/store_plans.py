@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.store_base import StoreBase
 from bot.store_outbox import OutRow, write_outbox
+from bot.store_queries import TIMED_SQLITE as T
 
 _NEVER = 1e18
 
@@ -84,8 +85,7 @@ class PlansMixin(StoreBase):
 
     async def reminder(self, pk: int) -> ReminderRow | None:
         row = await self._one(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-            "WHERE game_id = ?",
+            T.reminder,
             (pk,),
         )
         if row is None:
@@ -94,8 +94,7 @@ class PlansMixin(StoreBase):
 
     async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
         rows = await self._all(
-            "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-            "WHERE due_at <= ? ORDER BY due_at LIMIT ?",
+            T.due_reminders,
             (now, limit),
         )
         return [ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
@@ -181,7 +180,7 @@ class PlansMixin(StoreBase):
     ) -> None:
         async with self._tx() as db:
             await db.execute(
-                "UPDATE seats SET is_bot = ?, bot_kind = ? WHERE game_id = ? AND user_key = ?",
+                T.set_seat_bot,
                 (int(is_bot), bot_kind, pk, user_key),
             )
 
@@ -192,36 +191,29 @@ class PlansMixin(StoreBase):
         now = self._clock()
         async with self._tx() as db:
             cur = await db.execute(
-                "UPDATE seats SET is_bot = 1, bot_kind = ? "
-                "WHERE game_id = ? AND user_key = ? AND is_bot = 0",
+                T.seat_to_bot,
                 (bot_kind, pk, user_key),
             )
             if cur.rowcount != 1:
-                async with db.execute(
-                    "SELECT 1 FROM autopilot WHERE game_id = ? AND user_key = ?", (pk, user_key)
-                ) as c:
+                async with db.execute(T.autopilot_exists, (pk, user_key)) as c:
                     if await c.fetchone() is None:
                         return False  # a real bot, or nobody
             await db.execute(
-                "INSERT INTO autopilot (game_id, user_key, reason, since, until) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_key) DO UPDATE SET "
-                "reason = excluded.reason, until = excluded.until",
+                T.start_autopilot,
                 (pk, user_key, reason, now, until),
             )
-            await db.execute("DELETE FROM votes WHERE game_id = ? AND target = ?", (pk, user_key))
+            await db.execute(T.clear_votes, (pk, user_key))
         return True
 
     async def end_autopilot(self, pk: int, user_key: str, outbox: Sequence[OutRow] = ()) -> bool:
         """The player takes their seat back; False when no bot was playing it for them. The
         announcement (`outbox`) is written with it, or not at all."""
         async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM autopilot WHERE game_id = ? AND user_key = ?", (pk, user_key)
-            )
+            cur = await db.execute(T.end_autopilot, (pk, user_key))
             if cur.rowcount != 1:
                 return False
             await db.execute(
-                "UPDATE seats SET is_bot = 0, bot_kind = NULL WHERE game_id = ? AND user_key = ?",
+                T.seat_back,
                 (pk, user_key),
             )
             await write_outbox(db, outbox, self._clock())
@@ -229,24 +221,21 @@ class PlansMixin(StoreBase):
 
     async def autopilots(self, pk: int) -> list[AutopilotRow]:
         rows = await self._all(
-            "SELECT game_id, user_key, reason, since, until FROM autopilot WHERE game_id = ?",
+            T.autopilots,
             (pk,),
         )
         return [AutopilotRow(*r) for r in rows]
 
     async def user_autopilots(self, user_key: str) -> list[AutopilotRow]:
         rows = await self._all(
-            "SELECT a.game_id, a.user_key, a.reason, a.since, a.until FROM autopilot a "
-            "JOIN games g ON g.id = a.game_id WHERE a.user_key = ? "
-            "AND g.status IN ('lobby', 'active')",
+            T.user_autopilots,
             (user_key,),
         )
         return [AutopilotRow(*r) for r in rows]
 
     async def ended_autopilots(self, now: float, limit: int = 100) -> list[AutopilotRow]:
         rows = await self._all(
-            "SELECT game_id, user_key, reason, since, until FROM autopilot "
-            "WHERE until IS NOT NULL AND until <= ? ORDER BY until LIMIT ?",
+            T.ended_autopilots,
             (now, limit),
         )
         return [AutopilotRow(*r) for r in rows]
@@ -255,14 +244,13 @@ class PlansMixin(StoreBase):
         now = self._clock()
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO away (user_key, since, until) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_key) DO UPDATE SET until = excluded.until",
+                T.set_away,
                 (user_key, now, until),
             )
 
     async def clear_away(self, user_key: str) -> bool:
         async with self._tx() as db:
-            cur = await db.execute("DELETE FROM away WHERE user_key = ?", (user_key,))
+            cur = await db.execute(T.clear_away, (user_key,))
             return cur.rowcount == 1
 
     async def away_until(self, user_keys: Sequence[str], now: float) -> dict[str, float]:
@@ -281,27 +269,25 @@ class PlansMixin(StoreBase):
         now = self._clock()
         async with self._tx() as db:
             await db.execute(
-                "INSERT OR IGNORE INTO votes (game_id, target, voter, at) VALUES (?, ?, ?, ?)",
+                T.add_vote,
                 (pk, target, voter, now),
             )
             async with db.execute(
-                "SELECT voter FROM votes WHERE game_id = ? AND target = ? ORDER BY at, voter",
+                T.votes_against,
                 (pk, target),
             ) as cur:
                 return [r[0] for r in await cur.fetchall()]
 
     async def votes_against(self, pk: int, target: str) -> list[str]:
         rows = await self._all(
-            "SELECT voter FROM votes WHERE game_id = ? AND target = ? ORDER BY at, voter",
+            T.votes_against,
             (pk, target),
         )
         return [r[0] for r in rows]
 
     async def clear_votes(self, pk: int, target: str) -> int:
         async with self._tx() as db:
-            cur = await db.execute(
-                "DELETE FROM votes WHERE game_id = ? AND target = ?", (pk, target)
-            )
+            cur = await db.execute(T.clear_votes, (pk, target))
             return cur.rowcount
 
     async def set_digest(
@@ -309,29 +295,25 @@ class PlansMixin(StoreBase):
     ) -> None:
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO digests (user_key, chat_key, hour, tz, next_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_key) DO UPDATE SET "
-                "chat_key = excluded.chat_key, hour = excluded.hour, tz = excluded.tz, "
-                "next_at = excluded.next_at",
+                T.set_digest,
                 (user_key, chat_key, hour, tz, next_at),
             )
 
     async def clear_digest(self, user_key: str) -> bool:
         async with self._tx() as db:
-            cur = await db.execute("DELETE FROM digests WHERE user_key = ?", (user_key,))
+            cur = await db.execute(T.clear_digest, (user_key,))
             return cur.rowcount == 1
 
     async def digest(self, user_key: str) -> DigestRow | None:
         row = await self._one(
-            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE user_key = ?",
+            T.digest,
             (user_key,),
         )
         return DigestRow(*row) if row else None
 
     async def due_digests(self, now: float, limit: int = 100) -> list[DigestRow]:
         rows = await self._all(
-            "SELECT user_key, chat_key, hour, tz, next_at FROM digests WHERE next_at <= ? "
-            "ORDER BY next_at LIMIT ?",
+            T.due_digests,
             (now, limit),
         )
         return [DigestRow(*r) for r in rows]
@@ -343,7 +325,7 @@ class PlansMixin(StoreBase):
         (`outbox`) in the same transaction."""
         async with self._tx() as db:
             cur = await db.execute(
-                "UPDATE digests SET next_at = ? WHERE user_key = ? AND next_at = ?",
+                T.claim_digest,
                 (next_at, seen.user_key, seen.next_at),
             )
             if cur.rowcount != 1:
@@ -354,7 +336,7 @@ class PlansMixin(StoreBase):
     # ------------------------------------------------------------------ clocks and people
     async def started_at(self, pk: int) -> float | None:
         """When game `pk` left its lobby (None: not started, or unknown)."""
-        row = await self._one("SELECT started_at FROM games WHERE id = ?", (pk,))
+        row = await self._one(T.started_at, (pk,))
         return float(row[0]) if row is not None and row[0] is not None else None
 
     async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -372,8 +354,7 @@ class PlansMixin(StoreBase):
     async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None:
         async with self._tx() as db:
             await db.execute(
-                "INSERT INTO users (user_key, prefs_json) VALUES (?, ?) "
-                "ON CONFLICT (user_key) DO UPDATE SET prefs_json = excluded.prefs_json",
+                T.set_user_prefs,
                 (user_key, json.dumps(prefs, sort_keys=True)),
             )
 

@@ -9,6 +9,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.store_queries import SQLITE
+
 if TYPE_CHECKING:
     from bot.store import Due, LogEntry
 
@@ -16,34 +18,17 @@ if TYPE_CHECKING:
 def due_sql(pk: int, due: Due | None) -> tuple[str, tuple[Any, ...]]:
     """The statement that writes the game's next reminder (or drops it)."""
     if due is None:
-        return "DELETE FROM reminders WHERE game_id = ?", (pk,)
+        return SQLITE.drop_reminder, (pk,)
     players = json.dumps(sorted(due.players), ensure_ascii=False)
-    # When nobody new must act (one of several simultaneous players moved), the clock of
-    # those still waiting keeps running and only the list shrinks; otherwise a new turn
-    # starts (attempt 0). One statement: the subset test runs in SQLite (json_each).
-    same = (
-        "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "
-        "json_each(excluded.players_json) AS n WHERE n.value NOT IN "
-        "(SELECT o.value FROM json_each(reminders.players_json) AS o)))"
-    )
     return (
-        "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-        "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-        f"due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
-        f"attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
-        f"turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
-        "ELSE excluded.turn_started_at END, "
-        "players_json = excluded.players_json",
+        SQLITE.due_upsert,
         (pk, due.due_at, due.turn_started_at, players),
     )
 
 
 def claimed(con: sqlite3.Connection, inbound: tuple[str, str], now: float) -> bool:
     """Record the platform update id (raw connection); False when it was recorded already."""
-    cur = con.execute(
-        "INSERT OR IGNORE INTO inbound (platform, update_id, seen_at) VALUES (?, ?, ?)",
-        (inbound[0], inbound[1], now),
-    )
+    cur = con.execute(SQLITE.claim_inbound, (inbound[0], inbound[1], now))
     return cur.rowcount == 1
 
 

@@ -165,3 +165,22 @@ async def test_a_failing_turn_is_retried_later_not_in_a_hot_loop(
     row = await table.store.open_game(chat.chat_key)
     plan = await table.store.turn_plan(row.id)
     assert plan is not None and plan.next_at == clock.now + H
+
+
+async def test_other_workers_changes_wake_it_once_per_quiet_period(
+    store: Store, clock: FakeClock
+) -> None:
+    """Issue 23: every move on PostgreSQL notifies every worker; a burst of them wakes this
+    scheduler once at once and once at the end of the quiet period, not once each."""
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 3)
+    sched = Scheduler(table, clock=clock)
+    sched.others_quiet = 0.0  # the period ends at the loop's next turn
+    woken: list[int] = []
+    sched.wake = lambda: woken.append(1)  # type: ignore[method-assign]
+    for _ in range(100):  # a burst within one turn of the loop
+        sched.wake_from_other()
+    assert len(woken) == 1  # at once, for the first
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert len(woken) == 2  # one more at the period's end, for the 99 others; then none
+    await sched.stop()

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncIterator
+from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import open_store, parse_db
@@ -120,13 +122,14 @@ async def test_pg_game_lock_lets_go_without_the_pool_s_reset_query(
     two = await PgStore.open(pg_url, clock=clock)
     try:
         async with one.game_lock(7):
-            pass
+            await one.game(7)  # the first read inside takes the advisory lock
         async with asyncio.timeout(10), two.game_lock(7):  # another worker takes it at once
-            pass
+            await two.game(7)
         entered = asyncio.Event()
 
         async def hold() -> None:
             async with one.game_lock(8):
+                await one.game(8)
                 entered.set()
                 await asyncio.sleep(3600)
 
@@ -136,10 +139,72 @@ async def test_pg_game_lock_lets_go_without_the_pool_s_reset_query(
         with pytest.raises(asyncio.CancelledError):
             await task
         async with asyncio.timeout(10), two.game_lock(8):
-            pass
+            await two.game(8)
         # the session setting of `_init_connection` survives releases (no RESET ALL)
         for _ in range(3):
             assert await one._fetchval("SHOW lock_timeout") == "30s"
+    finally:
+        await one.close()
+        await two.close()
+
+
+def count_statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements asyncpg sends from now on (each one a round trip)."""
+    sent: list[str] = []
+    for name in ("execute", "fetch", "fetchrow", "fetchval"):
+        real = getattr(asyncpg.Connection, name)
+
+        def counted(con: Any, query: str, *args: Any, _real: Any = real, **kw: Any) -> Any:
+            sent.append(query)
+            return _real(con, query, *args, **kw)
+
+        monkeypatch.setattr(asyncpg.Connection, name, counted)
+    return sent
+
+
+async def test_pg_a_move_read_with_the_message_commits_in_one_round_trip_under_the_lock(
+    pg_url: str,  # noqa: F811
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 23: `game_lock` costs no round trip of its own when the move commits at once
+    (the commit takes the lock in its statement); a read inside takes it (and the end lets
+    it go), and a commit from another worker waits while it is held."""
+    one = await PgStore.open(pg_url, clock=clock)
+    two = await PgStore.open(pg_url, clock=clock)
+    try:
+        pk = await suite.active(one)
+        sent = count_statements(monkeypatch)
+        async with one.game_lock(pk):
+            done = await one.commit_moves(pk, 1, [suite.entry(1)], "{}", over=False, due=None)
+        assert done.outcome is Outcome.OK
+        assert len(sent) == 1 and "pg_advisory_xact_lock" in sent[0]
+        sent.clear()
+        entered, release = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with one.game_lock(pk):
+                row = await one.game(pk)  # takes the lock: a read, apply, commit follows
+                assert row is not None and row.version == 2
+                entered.set()
+                await release.wait()
+                moved = await one.commit_moves(pk, 2, [suite.entry(2)], "{}", over=False, due=None)
+                assert moved.outcome is Outcome.OK
+
+        holder = asyncio.create_task(hold())
+        await entered.wait()
+        other = asyncio.create_task(
+            two.commit_moves(pk, 2, [suite.entry(3)], "{}", over=False, due=None)
+        )
+        for _ in range(20):  # the other worker's commit waits for the held game
+            await asyncio.sleep(0.01)
+        assert not other.done()
+        release.set()
+        await asyncio.wait_for(holder, 10)
+        assert (await asyncio.wait_for(other, 10)).outcome is Outcome.STALE  # it then lost
+        assert any("pg_advisory_lock" in q for q in sent)
+        assert any("pg_advisory_unlock" in q for q in sent)
+        assert [a.action for a in await two.actions(pk)] == [{"n": 1}, {"n": 2}]
     finally:
         await one.close()
         await two.close()

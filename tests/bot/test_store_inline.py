@@ -1,0 +1,115 @@
+"""Issue 23: the SQLite store's move path runs on the loop's thread (bot/store_base.py): the
+same answers as through aiosqlite's threads, a commit that waits for another process's write
+lock in the writer's thread (the loop stays free), and the WAL checkpointed off the move."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+
+import pytest
+
+from bot import store_base
+from bot.store import Due, Outcome, Store
+from tests.bot.helpers import FakeClock
+from tests.bot.test_store import active, entry
+
+
+@pytest.mark.parametrize("inline", [True, False])
+async def test_inline_and_threaded_stores_read_and_commit_alike(
+    db_path: str, clock: FakeClock, inline: bool
+) -> None:
+    store = await Store.open(db_path, clock=clock, inline=inline)
+    try:
+        pk = await active(store)
+        await store.set_user("tg:11", lang="ru")
+        due = Due(["Ann"], clock.now, clock.now + 60)
+        moved = await store.commit_moves(
+            pk, 1, [entry(1)], '{"x":1}', over=False, due=due, inbound=("telegram", "1")
+        )
+        assert (moved.outcome, moved.version) == (Outcome.OK, 2)
+        again = await store.commit_moves(
+            pk, 2, [entry(2)], '{"x":2}', over=False, due=due, inbound=("telegram", "1")
+        )
+        assert again.outcome is Outcome.DUPLICATE  # rolled back: nothing of it stays
+        stale = await store.commit_moves(pk, 1, [entry(2)], '{"x":2}', over=False, due=due)
+        assert stale.outcome is Outcome.STALE
+        got = await store.load_message("tg:1", "tg:11", ("telegram", "1"))
+        assert got.seen and got.game is not None
+        assert (got.game.version, got.game.state_json) == (2, '{"x":1}')
+        assert got.users["tg:11"].lang == "ru"
+        assert [a.action for a in await store.actions(pk)] == [{"n": 1}]
+        assert (await store.reminder(pk)) is not None
+    finally:
+        await store.close()
+
+
+async def test_a_commit_waits_for_another_process_s_write_off_the_loop(
+    store: Store, db_path: str
+) -> None:
+    pk = await active(store)
+    other = sqlite3.connect(db_path, isolation_level=None)  # another process, say
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        commit = asyncio.create_task(
+            store.commit_moves(pk, 1, [entry(1)], '{"x":1}', over=False, due=None)
+        )
+        for _ in range(20):  # the loop keeps turning while the commit waits (in a thread)
+            await asyncio.sleep(0.005)
+        assert not commit.done()
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    result = await asyncio.wait_for(commit, 30)
+    assert (result.outcome, result.version) == (Outcome.OK, 2)
+    # the next commit is inline again
+    assert (await store.commit_moves(pk, 2, [], '{"x":2}', over=False, due=None)).version == 3
+
+
+async def test_the_wal_is_checkpointed_in_a_thread_every_few_commits(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_base, "CHECKPOINT_EVERY", 3)
+    ran: list[str] = []
+    original = store._checkpoint_wal
+
+    async def counted() -> None:
+        ran.append("checkpoint")
+        await original()
+
+    monkeypatch.setattr(store, "_checkpoint_wal", counted)
+    rows = await store._w.execute_fetchall("PRAGMA wal_autocheckpoint")
+    assert next(iter(rows))[0] == 0  # no commit on the loop copies the WAL itself
+    store._commits = 0
+    pk = await active(store)
+    for version in range(1, 7):
+        await store.commit_moves(pk, version, [entry(version)], "{}", over=False, due=None)
+    assert store._checkpoint is not None
+    await store._checkpoint
+    assert ran  # every third commit asks for one, while none is running
+    assert len(ran) <= (store._commits // 3)
+
+
+async def test_inline_calls_let_other_tasks_run_between_them(store: Store) -> None:
+    """A task sending many moves never waits on a thread any more; each store call still
+    lets the loop turn, so the other chats (and the worker pool's results) are not starved."""
+    pk = await active(store)
+    turns = 0
+
+    async def other_chat() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    other = asyncio.create_task(other_chat())
+    await asyncio.sleep(0)
+    before = turns
+    for version in range(1, 11):
+        await store.load_message("tg:1", "tg:10")
+        await store.commit_moves(pk, version, [entry(version)], "{}", over=False, due=None)
+    other.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await other
+    assert turns - before >= 20  # at least once per call

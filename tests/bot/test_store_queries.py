@@ -1,0 +1,73 @@
+"""Issue 26: the SQL of both stores is written once (bot/store_queries.py); PostgreSQL's text
+is SQLite's with numbered placeholders, but for the few shapes declared as its own."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+
+from bot.store_pg import PgStore
+from bot.store_queries import (
+    MESSAGE_POSTGRES,
+    MESSAGE_SQLITE,
+    POSTGRES,
+    SQLITE,
+    TIMED_POSTGRES,
+    TIMED_SQLITE,
+    numbered,
+)
+from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
+
+OWN_SHAPES = {"lobby_status", "new_game", "due_upsert"}  # FOR UPDATE, RETURNING, jsonb @>
+PAIRS = [(SQLITE, POSTGRES), (TIMED_SQLITE, TIMED_POSTGRES), (MESSAGE_SQLITE, MESSAGE_POSTGRES)]
+
+
+def test_placeholders_are_numbered_outside_quoted_literals() -> None:
+    assert (
+        numbered("SELECT ? , '?', ? FROM t WHERE a = ?")
+        == "SELECT $1 , '?', $2 FROM t WHERE a = $3"
+    )
+    assert numbered("SELECT 1") == "SELECT 1"
+
+
+def test_postgres_runs_the_same_statements_but_its_declared_shapes() -> None:
+    for sqlite_text, pg_text in PAIRS:
+        for field in dataclasses.fields(sqlite_text):
+            lite, pg = getattr(sqlite_text, field.name), getattr(pg_text, field.name)
+            assert "?" not in pg and "$" not in lite, field.name
+            assert pg.count("$") == lite.count("?"), field.name  # the same parameters
+            if field.name not in OWN_SHAPES:
+                assert pg == numbered(lite), field.name
+    assert POSTGRES.lobby_status.endswith("FOR UPDATE")
+    assert POSTGRES.new_game.endswith("RETURNING id")
+    assert "jsonb" in POSTGRES.due_upsert and "json_each" in SQLITE.due_upsert
+
+
+def test_every_sqlite_statement_compiles_on_the_store_s_schema(db_path: str) -> None:
+    """SQLite prepares each shared statement against the migrated schema (a typo in a
+    column or in the shared upsert syntax fails here, not in a chat)."""
+    from bot.store import MIGRATIONS
+
+    con = sqlite3.connect(db_path)
+    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for statements in MIGRATIONS:
+        for sql in statements:
+            con.execute(sql)
+    for queries, _ in PAIRS:
+        for field in dataclasses.fields(queries):
+            sql = getattr(queries, field.name)
+            con.execute("EXPLAIN " + sql, [None] * sql.count("?"))
+    con.close()
+
+
+async def test_every_postgres_statement_prepares_on_the_store_s_schema(
+    pg_url: str,  # noqa: F811
+) -> None:
+    store = await PgStore.open(pg_url)
+    try:
+        async with store._pool.acquire() as con:
+            for _, queries in PAIRS:
+                for field in dataclasses.fields(queries):
+                    await con.prepare(getattr(queries, field.name))
+    finally:
+        await store.close()
