@@ -28,7 +28,6 @@ from engine.powergrid import chat_view as cv
 from engine.powergrid import names
 from engine.powergrid.buttons import buttons, buttons_for
 from engine.powergrid.chat_view import (
-    MAPS_DIR,
     View,
     acting,
     choosable_regions,
@@ -39,6 +38,7 @@ from engine.powergrid.chat_view import (
     regions_of,
 )
 from engine.powergrid.choices import best_power, fuel_for_one_run, keep_choices
+from engine.powergrid.data import MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
     EVENT_TYPES,

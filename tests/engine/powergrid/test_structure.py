@@ -104,3 +104,18 @@ def test_the_variant_finds_the_base_names_it_builds_on() -> None:
 
     assert all(callable(getattr(rules, name)) for name in BASE_RULES_NAMES)
     assert all(hasattr(commands, name) for name in BASE_COMMANDS_NAMES)
+
+
+def test_one_reader_of_the_map_files() -> None:
+    """Issue 26, one implementation per idea: the rules' graph, the chat's map data and the
+    picture's layout all parse data.map_text; no other module opens data/maps/."""
+    from engine.powergrid.data import game_map, map_text
+
+    readers = sorted(
+        str(path.relative_to(ENGINE))
+        for folder in ("powergrid", "powergrid_alt")
+        for path in (ENGINE / folder).rglob("*.py")
+        if re.search(r"MAPS_DIR\s*/|[\"']maps/", path.read_text(encoding="utf-8"))
+    )
+    assert readers == ["powergrid/data.py"]
+    assert game_map("germany").raw["cities"][0]["name"] in map_text("germany")
