@@ -9,6 +9,7 @@ import itertools
 
 from engine.powergrid import market as mk
 from engine.powergrid.chat_view import View, plant_no
+from engine.powergrid.data import PLANTS
 from engine.powergrid.wording import HYBRID_FUELS, RESOURCES
 
 
@@ -34,51 +35,46 @@ def best_power(view: View, player: str) -> tuple[list[int], int, int, int]:
     """The plants to run for the most cities powered, burning the cheapest fuel.
 
     Returns (plants, hybrid coal, hybrid oil, cities powered). Ties: least fuel value at the
-    current market prices, then fewer plants, then lower numbers.
+    current market prices, then fewer plants, then lower numbers. What a set of plants may
+    burn is the rules' own `market.fuel_plan` (PG-42); only the choice among runs is the
+    chat's (the rules' `best_run` breaks ties by tokens, not by their price).
     """
     me = view["players"][player]
-    plants = me["plants"]
-    have = dict(me["resources"])
+    have = {r: int(me["resources"].get(r, 0)) for r in RESOURCES}
     city_count = len(me["cities"])
     prices = fuel_prices(view)
     best: tuple[tuple[int, int, int, list[int]], list[int], int, int, int] | None = None
-    for size in range(len(plants) + 1):
-        for chosen in itertools.combinations(plants, size):
-            need = {r: 0 for r in RESOURCES}
-            hybrid = 0
-            output = 0
-            for plant in chosen:
-                output += plant.get("output", 0)
-                kind = plant.get("type")
-                if kind == "hybrid":
-                    hybrid += plant.get("cost", 0)
-                elif kind in need:
-                    need[kind] += plant.get("cost", 0)
-            if any(need[r] > have.get(r, 0) for r in RESOURCES):
-                continue
-            spare_coal = have.get("coal", 0) - need["coal"]
-            spare_oil = have.get("oil", 0) - need["oil"]
-            if hybrid > spare_coal + spare_oil:
-                continue
-            split: tuple[int, int, int] | None = None
-            for coal in range(min(hybrid, spare_coal), -1, -1):
-                oil = hybrid - coal
-                if oil > spare_oil:
-                    break
-                value = coal * prices["coal"] + oil * prices["oil"]
-                if split is None or value < split[0]:
-                    split = (value, coal, oil)
-            if split is None:
-                continue
-            base_value = sum(need[r] * prices[r] for r in RESOURCES)
-            powered = min(output, city_count)
+    for size in range(len(me["plants"]) + 1):
+        for chosen in itertools.combinations(me["plants"], size):
             numbers = sorted(p["number"] for p in chosen)
-            key = (-powered, base_value + split[0], len(numbers), numbers)
+            burn = cheapest_burn(numbers, have, prices)
+            if burn is None:
+                continue
+            value, coal, oil = burn
+            powered = min(sum(p.get("output", 0) for p in chosen), city_count)
+            key = (-powered, value, len(numbers), numbers)
             if best is None or key < best[0]:
-                best = (key, numbers, split[1], split[2], powered)
+                best = (key, numbers, coal, oil, powered)
     if best is None:
         return [], 0, 0, 0
     return best[1], best[2], best[3], best[4]
+
+
+def cheapest_burn(
+    numbers: list[int], have: dict[str, int], prices: dict[str, int]
+) -> tuple[int, int, int] | None:
+    """(fuel value, hybrid coal, hybrid oil) of the cheapest way to run `numbers` with the
+    tokens `have` (more coal first on a tie); None when they cannot all run."""
+    hybrid = sum(PLANTS[n].cost for n in numbers if PLANTS[n].type == "hybrid")
+    best: tuple[int, int, int] | None = None
+    for coal in range(hybrid, -1, -1):
+        need = mk.fuel_plan(numbers, have, coal)
+        if need is None:
+            continue
+        value = sum(need[r] * prices[r] for r in RESOURCES)
+        if best is None or value < best[0]:
+            best = (value, coal, hybrid - coal)
+    return best
 
 
 def just_bought(view: View, player: str) -> int | None:
