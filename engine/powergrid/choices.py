@@ -5,11 +5,9 @@ the turn text and the default move build on these."""
 
 from __future__ import annotations
 
-import itertools
-
 from engine.powergrid import market as mk
+from engine.powergrid.bureaucracy import cheapest_run
 from engine.powergrid.chat_view import View, plant_no
-from engine.powergrid.data import PLANTS
 from engine.powergrid.wording import HYBRID_FUELS, RESOURCES
 
 
@@ -32,49 +30,13 @@ def fuel_prices(view: View) -> dict[str, int]:
 
 
 def best_power(view: View, player: str) -> tuple[list[int], int, int, int]:
-    """The plants to run for the most cities powered, burning the cheapest fuel.
-
-    Returns (plants, hybrid coal, hybrid oil, cities powered). Ties: least fuel value at the
-    current market prices, then fewer plants, then lower numbers. What a set of plants may
-    burn is the rules' own `market.fuel_plan` (PG-42); only the choice among runs is the
-    chat's (the rules' `best_run` breaks ties by tokens, not by their price).
-    """
+    """The plants to run for the most cities powered, burning the cheapest fuel at the
+    market's prices now: (plants, hybrid coal, hybrid oil, cities powered). The same choice
+    as the standing order /power auto (bureaucracy.cheapest_run), read from the view."""
     me = view["players"][player]
     have = {r: int(me["resources"].get(r, 0)) for r in RESOURCES}
-    city_count = len(me["cities"])
-    prices = fuel_prices(view)
-    best: tuple[tuple[int, int, int, list[int]], list[int], int, int, int] | None = None
-    for size in range(len(me["plants"]) + 1):
-        for chosen in itertools.combinations(me["plants"], size):
-            numbers = sorted(p["number"] for p in chosen)
-            burn = cheapest_burn(numbers, have, prices)
-            if burn is None:
-                continue
-            value, coal, oil = burn
-            powered = min(sum(p.get("output", 0) for p in chosen), city_count)
-            key = (-powered, value, len(numbers), numbers)
-            if best is None or key < best[0]:
-                best = (key, numbers, coal, oil, powered)
-    if best is None:
-        return [], 0, 0, 0
-    return best[1], best[2], best[3], best[4]
-
-
-def cheapest_burn(
-    numbers: list[int], have: dict[str, int], prices: dict[str, int]
-) -> tuple[int, int, int] | None:
-    """(fuel value, hybrid coal, hybrid oil) of the cheapest way to run `numbers` with the
-    tokens `have` (more coal first on a tie); None when they cannot all run."""
-    hybrid = sum(PLANTS[n].cost for n in numbers if PLANTS[n].type == "hybrid")
-    best: tuple[int, int, int] | None = None
-    for coal in range(hybrid, -1, -1):
-        need = mk.fuel_plan(numbers, have, coal)
-        if need is None:
-            continue
-        value = sum(need[r] * prices[r] for r in RESOURCES)
-        if best is None or value < best[0]:
-            best = (value, coal, hybrid - coal)
-    return best
+    numbers = sorted(p["number"] for p in me["plants"])
+    return cheapest_run(numbers, have, len(me["cities"]), fuel_prices(view))
 
 
 def just_bought(view: View, player: str) -> int | None:
