@@ -59,13 +59,7 @@ def fuel_for_one_run(view: View, player: str) -> list[tuple[str, int, int]]:
     """What to buy so every plant can run once: [(resource, count, price)], cheapest fuel
     for the hybrids; empty when nothing is missing or nothing is on sale."""
     me = view["players"][player]
-    need = {r: 0 for r in RESOURCES}
-    hybrid = 0
-    for plant in me["plants"]:
-        if plant.get("type") == "hybrid":
-            hybrid += plant.get("cost", 0)
-        elif plant.get("type") in need:
-            need[plant["type"]] += plant.get("cost", 0)
+    need, hybrid = mk.run_needs(p["number"] for p in me["plants"])
     have = me["resources"]
     buy = {r: max(0, need[r] - have.get(r, 0)) for r in RESOURCES}
     spare = sum(max(0, have.get(r, 0) - need[r]) for r in HYBRID_FUELS)

@@ -34,7 +34,7 @@ from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid import rules
 from engine.powergrid.bureaucracy import cheapest_run
-from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, game_map
+from engine.powergrid.data import HOUSES, RESOURCES, game_map
 from engine.powergrid.rules import Action, Event, State
 
 KINDS = ("maxbid", "pass_plant", "pass_round", "buy_auto", "build_plan", "power_auto")
@@ -361,14 +361,7 @@ def auto_buys(state: State, player: str, limit: int | None) -> list[tuple[str, i
     and oil is cheaper), while it fits (PG-33) and the spend stays within the money and the
     limit. Returns (resource, count) in resource order."""
     p = state["players"][player]
-    need = {r: 0 for r in RESOURCES}
-    hybrid = 0
-    for n in p["plants"]:
-        plant = PLANTS[n]
-        if plant.type == "hybrid":
-            hybrid += plant.cost
-        elif plant.type in need:
-            need[plant.type] += plant.cost
+    need, hybrid = mk.run_needs(p["plants"])
     have = p["res"]
     missing = {r: max(0, need[r] - have[r]) for r in RESOURCES}
     spare = sum(max(0, have[r] - need[r]) for r in ("coal", "oil"))
