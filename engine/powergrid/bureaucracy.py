@@ -74,6 +74,15 @@ def cheapest_run(
     return best[1], best[2], best[3], best[4]
 
 
+def power_action(plants: list[int], coal: int, oil: int) -> Action:
+    """The /power action for a run; the hybrids' coal and oil named only when they burn any."""
+    action: Action = {"type": "power", "plants": plants}
+    if coal or oil:
+        action["coal"] = coal
+        action["oil"] = oil
+    return action
+
+
 def cheapest_burn(
     plants: list[int], res: dict[str, int], prices: dict[str, int]
 ) -> tuple[int, int, int] | None:

@@ -33,7 +33,7 @@ from typing import Any
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid import rules
-from engine.powergrid.bureaucracy import cheapest_run
+from engine.powergrid.bureaucracy import cheapest_run, power_action
 from engine.powergrid.data import HOUSES, RESOURCES, game_map
 from engine.powergrid.rules import Action, Event, State
 
@@ -401,11 +401,7 @@ def auto_power(state: State, player: str) -> Action:
     p = state["players"][player]
     prices = {r: (_next_price(state, r, 0) or 20) for r in RESOURCES}
     plants, coal, oil, _ = cheapest_run(p["plants"], p["res"], len(p["cities"]), prices)
-    action: Action = {"type": "power", "plants": plants}
-    if coal or oil:
-        action["coal"] = coal
-        action["oil"] = oil
-    return action
+    return power_action(plants, coal, oil)
 
 
 def owned_by(state: State, player: str | None) -> dict[str, Any]:

@@ -82,19 +82,8 @@ def candidates(state: State, player: str, rng: Rng) -> list[Action]:
     out = [first]
     if want in ("choose_region", "discard"):
         out.extend(legal_actions(state, player))
-    elif want == "choose_plant":
-        if state["round"] != 1:
-            out.append({"type": "pass"})
-        out.extend(
-            {"type": "open", "plant": n, "bid": n}
-            for n in mk.current_market(state)
-            if n <= p["money"]
-        )
-    elif want == "bid":
-        high = state["auction"]["bid"]
-        out.append({"type": "pass"})
-        if high + 1 <= p["money"]:
-            out.append({"type": "raise", "bid": high + 1})
+    elif want in ("choose_plant", "bid"):
+        out.extend(auction_candidates(state, player, want))
     elif want == "buy":
         out.append({"type": "done"})
     elif want == "build":
@@ -102,6 +91,25 @@ def candidates(state: State, player: str, rng: Rng) -> list[Action]:
         for city, cost in build_options(state, player)[:3]:
             if cost <= p["money"]:
                 out.append({"type": "build", "city": city})
+    return out
+
+
+def auction_candidates(state: State, player: str, want: str) -> list[Action]:
+    """The auction moves worth a rollout (both rules): pass (never compulsory in round 1,
+    PG-25) and every affordable plant at its number when choosing; pass or +1 when bidding."""
+    money = state["players"][player]["money"]
+    out: list[Action] = []
+    if want == "choose_plant":
+        if state["round"] != 1:
+            out.append({"type": "pass"})
+        out.extend(
+            {"type": "open", "plant": n, "bid": n} for n in mk.current_market(state) if n <= money
+        )
+    elif want == "bid":
+        high = state["auction"]["bid"]
+        out.append({"type": "pass"})
+        if high + 1 <= money:
+            out.append({"type": "raise", "bid": high + 1})
     return out
 
 

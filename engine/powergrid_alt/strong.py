@@ -12,9 +12,9 @@ from __future__ import annotations
 from engine.core import Rng, Translator
 from engine.core.protocol import Action, State
 from engine.core.search import Budget, StrongSearch
-from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
 from engine.powergrid.strong import (
+    auction_candidates,
     auction_reason,
     determinise,
     evaluation,
@@ -30,23 +30,11 @@ CITY_MONEY = 12  # Elektro a powered city is worth in a horizon evaluation
 
 
 def candidates(state: State, player: str, rng: Rng) -> list[Action]:
-    out = [heuristic_bot(state, player, rng)]
-    want = r.expected(state)
-    p = state["players"][player]
-    if want == "choose_plant":
-        if state["round"] != 1:
-            out.append({"type": "pass"})
-        out.extend(
-            {"type": "open", "plant": n, "bid": n}
-            for n in mk.current_market(state)
-            if n <= p["money"]
-        )
-    elif want == "bid":
-        high = state["auction"]["bid"]
-        out.append({"type": "pass"})
-        if high + 1 <= p["money"]:
-            out.append({"type": "raise", "bid": high + 1})
-    return out
+    """The policy's move first, then the base game's auction alternatives."""
+    return [
+        heuristic_bot(state, player, rng),
+        *auction_candidates(state, player, r.expected(state)),
+    ]
 
 
 def _score(state: State, name: str) -> float:
