@@ -155,14 +155,7 @@ def _needs(plants: list[int]) -> tuple[dict[str, int], int, dict[str, int]]:
     key = tuple(plants)
     hit = _NEEDS.get(key)
     if hit is None:
-        need = {r: 0 for r in RESOURCES}
-        hybrid = 0
-        for n in plants:
-            plant = PLANTS[n]
-            if plant.type == "hybrid":
-                hybrid += plant.cost
-            elif plant.type in need:
-                need[plant.type] += plant.cost
+        need, hybrid = mk.run_needs(plants)
         if len(_NEEDS) >= 4096:
             _NEEDS.clear()
         hit = _NEEDS[key] = (need, hybrid, mk.capacities(plants))

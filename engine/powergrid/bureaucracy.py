@@ -52,6 +52,54 @@ def power_check(state: PGState, player: str, action: Action) -> tuple[list[int],
     return run, plan
 
 
+def cheapest_run(
+    plants: list[int], res: dict[str, int], cities: int, prices: dict[str, int]
+) -> tuple[list[int], int, int, int]:
+    """The run a player would choose (/power without plants, /power auto): the most cities
+    powered (PG-42), then the least fuel value at `prices`, then fewer plants, then lower
+    numbers. Returns (plants, hybrid coal, hybrid oil, cities powered). The rules' own
+    `market.best_run` (bots, final power) breaks ties by tokens burned instead."""
+    best: tuple[tuple[int, int, int, list[int]], list[int], int, int, int] | None = None
+    for mask in range(1 << len(plants)):
+        chosen = sorted(plants[i] for i in range(len(plants)) if mask >> i & 1)
+        burn = cheapest_burn(chosen, res, prices)
+        if burn is None:
+            continue
+        value, coal, oil = burn
+        powered = min(cities, sum(PLANTS[n].output for n in chosen))
+        key = (-powered, value, len(chosen), chosen)
+        if best is None or key < best[0]:
+            best = (key, chosen, coal, oil, powered)
+    assert best is not None  # running nothing is always possible
+    return best[1], best[2], best[3], best[4]
+
+
+def power_action(plants: list[int], coal: int, oil: int) -> Action:
+    """The /power action for a run; the hybrids' coal and oil named only when they burn any."""
+    action: Action = {"type": "power", "plants": plants}
+    if coal or oil:
+        action["coal"] = coal
+        action["oil"] = oil
+    return action
+
+
+def cheapest_burn(
+    plants: list[int], res: dict[str, int], prices: dict[str, int]
+) -> tuple[int, int, int] | None:
+    """(fuel value, hybrid coal, hybrid oil) of the cheapest way to run `plants` on the tokens
+    `res` (more coal first on a tie); None when they cannot all run (market.fuel_plan)."""
+    hybrid = sum(PLANTS[n].cost for n in plants if PLANTS[n].type == "hybrid")
+    best: tuple[int, int, int] | None = None
+    for coal in range(hybrid, -1, -1):
+        need = mk.fuel_plan(plants, res, coal)
+        if need is None:
+            continue
+        value = sum(need[r] * prices[r] for r in RESOURCES)
+        if best is None or value < best[0]:
+            best = (value, coal, hybrid - coal)
+    return best
+
+
 def run_plants(
     state: PGState, player: str, plants: list[int], burned: dict[str, int], events: list[Event]
 ) -> None:

@@ -5,16 +5,13 @@ state (tests stand hand-made views in for states by patching it)."""
 from __future__ import annotations
 
 import json
-import re
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from engine.core.protocol import State
 from engine.powergrid import names
+from engine.powergrid.data import map_text
 
 View = dict[str, Any]
-MAPS_DIR = Path(__file__).parent / "data" / "maps"
 
 
 def view_of(state: State, player: str | None) -> View:
@@ -23,16 +20,9 @@ def view_of(state: State, player: str | None) -> View:
     return view(state, player)
 
 
-@cache
-def map_file(map_id: str) -> str:
-    return (MAPS_DIR / f"{map_id}.json").read_text(encoding="utf-8")
-
-
 def load_map(map_id: str) -> dict[str, Any]:
     """The map file `data/maps/<map_id>.json` (a fresh copy; callers may not share it)."""
-    if not re.fullmatch(r"[a-z0-9_]+", map_id):
-        raise ValueError(f"bad map id {map_id!r}")
-    data: dict[str, Any] = json.loads(map_file(map_id))
+    data: dict[str, Any] = json.loads(map_text(map_id))
     return data
 
 

@@ -5,9 +5,8 @@ the turn text and the default move build on these."""
 
 from __future__ import annotations
 
-import itertools
-
 from engine.powergrid import market as mk
+from engine.powergrid.bureaucracy import cheapest_run
 from engine.powergrid.chat_view import View, plant_no
 from engine.powergrid.wording import HYBRID_FUELS, RESOURCES
 
@@ -31,54 +30,13 @@ def fuel_prices(view: View) -> dict[str, int]:
 
 
 def best_power(view: View, player: str) -> tuple[list[int], int, int, int]:
-    """The plants to run for the most cities powered, burning the cheapest fuel.
-
-    Returns (plants, hybrid coal, hybrid oil, cities powered). Ties: least fuel value at the
-    current market prices, then fewer plants, then lower numbers.
-    """
+    """The plants to run for the most cities powered, burning the cheapest fuel at the
+    market's prices now: (plants, hybrid coal, hybrid oil, cities powered). The same choice
+    as the standing order /power auto (bureaucracy.cheapest_run), read from the view."""
     me = view["players"][player]
-    plants = me["plants"]
-    have = dict(me["resources"])
-    city_count = len(me["cities"])
-    prices = fuel_prices(view)
-    best: tuple[tuple[int, int, int, list[int]], list[int], int, int, int] | None = None
-    for size in range(len(plants) + 1):
-        for chosen in itertools.combinations(plants, size):
-            need = {r: 0 for r in RESOURCES}
-            hybrid = 0
-            output = 0
-            for plant in chosen:
-                output += plant.get("output", 0)
-                kind = plant.get("type")
-                if kind == "hybrid":
-                    hybrid += plant.get("cost", 0)
-                elif kind in need:
-                    need[kind] += plant.get("cost", 0)
-            if any(need[r] > have.get(r, 0) for r in RESOURCES):
-                continue
-            spare_coal = have.get("coal", 0) - need["coal"]
-            spare_oil = have.get("oil", 0) - need["oil"]
-            if hybrid > spare_coal + spare_oil:
-                continue
-            split: tuple[int, int, int] | None = None
-            for coal in range(min(hybrid, spare_coal), -1, -1):
-                oil = hybrid - coal
-                if oil > spare_oil:
-                    break
-                value = coal * prices["coal"] + oil * prices["oil"]
-                if split is None or value < split[0]:
-                    split = (value, coal, oil)
-            if split is None:
-                continue
-            base_value = sum(need[r] * prices[r] for r in RESOURCES)
-            powered = min(output, city_count)
-            numbers = sorted(p["number"] for p in chosen)
-            key = (-powered, base_value + split[0], len(numbers), numbers)
-            if best is None or key < best[0]:
-                best = (key, numbers, split[1], split[2], powered)
-    if best is None:
-        return [], 0, 0, 0
-    return best[1], best[2], best[3], best[4]
+    have = {r: int(me["resources"].get(r, 0)) for r in RESOURCES}
+    numbers = sorted(p["number"] for p in me["plants"])
+    return cheapest_run(numbers, have, len(me["cities"]), fuel_prices(view))
 
 
 def just_bought(view: View, player: str) -> int | None:
@@ -101,13 +59,7 @@ def fuel_for_one_run(view: View, player: str) -> list[tuple[str, int, int]]:
     """What to buy so every plant can run once: [(resource, count, price)], cheapest fuel
     for the hybrids; empty when nothing is missing or nothing is on sale."""
     me = view["players"][player]
-    need = {r: 0 for r in RESOURCES}
-    hybrid = 0
-    for plant in me["plants"]:
-        if plant.get("type") == "hybrid":
-            hybrid += plant.get("cost", 0)
-        elif plant.get("type") in need:
-            need[plant["type"]] += plant.get("cost", 0)
+    need, hybrid = mk.run_needs(p["number"] for p in me["plants"])
     have = me["resources"]
     buy = {r: max(0, need[r] - have.get(r, 0)) for r in RESOURCES}
     spare = sum(max(0, have.get(r, 0) - need[r]) for r in HYBRID_FUELS)

@@ -26,9 +26,9 @@ from engine.core.protocol import (
 )
 from engine.powergrid import chat_view as cv
 from engine.powergrid import names
+from engine.powergrid.bureaucracy import power_action
 from engine.powergrid.buttons import buttons, buttons_for
 from engine.powergrid.chat_view import (
-    MAPS_DIR,
     View,
     acting,
     choosable_regions,
@@ -39,6 +39,7 @@ from engine.powergrid.chat_view import (
     regions_of,
 )
 from engine.powergrid.choices import best_power, fuel_for_one_run, keep_choices
+from engine.powergrid.data import MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
     EVENT_TYPES,
@@ -498,11 +499,7 @@ def _power(call: Call) -> Action:
         return _order("power_auto")
     if not words:
         plants, coal, oil, _ = best_power(view, player)
-        action: Action = {"type": "power", "plants": plants}
-        if coal or oil:
-            action["coal"] = coal
-            action["oil"] = oil
-        return action
+        return power_action(plants, coal, oil)
     if len(words) == 1 and names.words(words[0]) in (["none"], ["0"], ["nothing"]):
         return {"type": "power", "plants": []}
     chosen: list[int] = []
@@ -532,7 +529,7 @@ def _power(call: Call) -> Action:
         i += 2
     if not chosen:
         raise ParseError(usage)
-    action = {"type": "power", "plants": sorted(chosen)}
+    action: Action = {"type": "power", "plants": sorted(chosen)}
     if fuel:
         action["coal"] = fuel.get("coal", 0)
         action["oil"] = fuel.get("oil", 0)

@@ -8,12 +8,14 @@ precomputed shortest-path matrices (see `network.py`).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 _DIR = Path(__file__).with_name("data")
+MAPS_DIR = _DIR / "maps"
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 # The Step 3 card lives in the deck and the market as this number: it sorts above every
@@ -109,8 +111,17 @@ class GameMap:
 
 
 @cache
+def map_text(map_id: str) -> str:
+    """The map file data/maps/<map_id>.json as text: the one reader of the map files (the
+    rules' `game_map`, the chat's `chat_view.load_map` and the picture's layout parse it)."""
+    if not re.fullmatch(r"[a-z0-9_]+", map_id):
+        raise ValueError(f"bad map id {map_id!r}")
+    return (MAPS_DIR / f"{map_id}.json").read_text(encoding="utf-8")
+
+
+@cache
 def game_map(map_id: str) -> GameMap:
-    raw = _load(f"maps/{map_id}.json")
+    raw = json.loads(map_text(map_id))
     cities = tuple(c["name"] for c in raw["cities"])
     index = {name: i for i, name in enumerate(cities)}
     adj: list[list[tuple[int, int]]] = [[] for _ in cities]

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, SLOT_PRICE_LISTS, STEP3
@@ -168,14 +169,7 @@ def fuel_plan(
     Hybrids burn `hybrid_coal` coal and the rest oil; by default as much coal as is left
     after the coal plants (CONTRACT.md: "engine picks coal first").
     """
-    need = {"coal": 0, "oil": 0, "garbage": 0, "uranium": 0}
-    hybrid = 0
-    for number in plants:
-        plant = PLANTS[number]
-        if plant.type == "hybrid":
-            hybrid += plant.cost
-        elif plant.type in need:
-            need[plant.type] += plant.cost
+    need, hybrid = run_needs(plants)
     if hybrid_coal is None:
         hybrid_coal = min(hybrid, max(0, res["coal"] - need["coal"]))
     if not 0 <= hybrid_coal <= hybrid:
@@ -185,6 +179,20 @@ def fuel_plan(
     if any(need[r] > res[r] for r in RESOURCES):
         return None
     return need
+
+
+def run_needs(plants: Iterable[int]) -> tuple[dict[str, int], int]:
+    """PG-42: the tokens one run of every plant burns, by resource (a fresh dict), and the
+    hybrids' need, coal and oil in any mix (eco and fusion burn none)."""
+    need = {"coal": 0, "oil": 0, "garbage": 0, "uranium": 0}
+    hybrid = 0
+    for number in plants:
+        plant = PLANTS[number]
+        if plant.type == "hybrid":
+            hybrid += plant.cost
+        elif plant.type in need:
+            need[plant.type] += plant.cost
+    return need, hybrid
 
 
 def best_run(plants: list[int], res: dict[str, int], cities: int) -> tuple[list[int], int]:

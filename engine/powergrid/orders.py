@@ -33,7 +33,8 @@ from typing import Any
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid import rules
-from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, game_map
+from engine.powergrid.bureaucracy import cheapest_run, power_action
+from engine.powergrid.data import HOUSES, RESOURCES, game_map
 from engine.powergrid.rules import Action, Event, State
 
 KINDS = ("maxbid", "pass_plant", "pass_round", "buy_auto", "build_plan", "power_auto")
@@ -360,14 +361,7 @@ def auto_buys(state: State, player: str, limit: int | None) -> list[tuple[str, i
     and oil is cheaper), while it fits (PG-33) and the spend stays within the money and the
     limit. Returns (resource, count) in resource order."""
     p = state["players"][player]
-    need = {r: 0 for r in RESOURCES}
-    hybrid = 0
-    for n in p["plants"]:
-        plant = PLANTS[n]
-        if plant.type == "hybrid":
-            hybrid += plant.cost
-        elif plant.type in need:
-            need[plant.type] += plant.cost
+    need, hybrid = mk.run_needs(p["plants"])
     have = p["res"]
     missing = {r: max(0, need[r] - have[r]) for r in RESOURCES}
     spare = sum(max(0, have[r] - need[r]) for r in ("coal", "oil"))
@@ -402,35 +396,12 @@ def auto_buys(state: State, player: str, limit: int | None) -> list[tuple[str, i
 
 def auto_power(state: State, player: str) -> Action:
     """/power auto (and /power without plants): the run powering the most cities, burning
-    the fuel worth least at the market's current prices; then fewer plants, lower numbers."""
+    the fuel worth least at the market's current prices; then fewer plants, lower numbers
+    (bureaucracy.cheapest_run, the chat's /power choice too)."""
     p = state["players"][player]
     prices = {r: (_next_price(state, r, 0) or 20) for r in RESOURCES}
-    cities = len(p["cities"])
-    plants = p["plants"]
-    best: tuple[tuple[int, int, int, list[int]], list[int], int, int] | None = None
-    for mask in range(1 << len(plants)):
-        chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
-        hybrid = sum(PLANTS[n].cost for n in chosen if PLANTS[n].type == "hybrid")
-        split: tuple[int, int, dict[str, int]] | None = None
-        for coal in range(hybrid, -1, -1):
-            plan = mk.fuel_plan(chosen, p["res"], coal)
-            if plan is None:
-                continue
-            value = sum(plan[r] * prices[r] for r in RESOURCES)
-            if split is None or value < split[0]:
-                split = (value, coal, plan)
-        if split is None:
-            continue
-        powered = min(cities, sum(PLANTS[n].output for n in chosen))
-        key = (-powered, split[0], len(chosen), chosen)
-        if best is None or key < best[0]:
-            best = (key, chosen, split[1], hybrid - split[1])
-    assert best is not None  # running nothing is always possible
-    action: Action = {"type": "power", "plants": best[1]}
-    if best[2] or best[3]:
-        action["coal"] = best[2]
-        action["oil"] = best[3]
-    return action
+    plants, coal, oil, _ = cheapest_run(p["plants"], p["res"], len(p["cities"]), prices)
+    return power_action(plants, coal, oil)
 
 
 def owned_by(state: State, player: str | None) -> dict[str, Any]:

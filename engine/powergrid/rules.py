@@ -1,8 +1,9 @@
 """Power Grid rules, in the order of the rulebook (/work/shared/rules/powergrid.md).
 
 This module drives the round: setup, who acts, `apply`, and the passage from phase to
-phase; the phases' own moves live in auction.py (Phase 2), build.py (Phase 4),
-bureaucracy.py (Phase 5 and the end), plant_market.py (the deck), basics.py (what they share).
+phase; the phases' own moves live in auction.py (Phase 2), purchase.py (Phase 3), build.py
+(Phase 4), bureaucracy.py (Phase 5 and the end), plant_market.py (the deck), basics.py (what
+they share).
 The names the variant and the tests import from here stay importable from here.
 
 The state is one plain JSON dict (string keys only) that round-trips byte-exact through
@@ -35,7 +36,6 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
 from engine.core.rng import new_rng_state
-from engine.powergrid import market as mk
 from engine.powergrid.auction import (
     after_purchase,
     discard_plant,
@@ -92,6 +92,7 @@ from engine.powergrid.plant_market import (
     remove_too_low,
     resolve_step3,
 )
+from engine.powergrid.purchase import PURCHASE
 from engine.powergrid.state_types import PGState, PowerGridState, plain
 
 __all__ = [
@@ -433,60 +434,6 @@ def _done(state: PGState, player: str, action: Action, events: list[Event]) -> N
         _end_build_phase(state, events)
 
 
-# ===================================================================== Phase 3 (PG-31..34)
-
-
-def _buy(state: PGState, player: str, action: Action, events: list[Event]) -> None:
-    resource, count = action.get("resource"), action.get("count", 1)
-    if resource not in RESOURCES:
-        raise IllegalAction(
-            "PG-3",
-            N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
-            resource=str(resource),
-        )
-    if not is_int(count) or count < 1:
-        raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
-    available = state["rm"][resource]
-    if count > available:
-        raise IllegalAction(
-            "PG-32",
-            N_("The market has only {available} {resource}."),
-            available=available,
-            resource=resource,
-        )
-    p = state["players"][player]
-    room = mk.room_for(mk.capacities(p["plants"]), p["res"], resource)
-    if count > room:
-        raise IllegalAction(
-            "PG-33",
-            N_("Your plants can store only {room} more {resource}."),
-            room=room,
-            resource=resource,
-        )
-    price = mk.resource_cost(available, resource, count)
-    if price > p["money"]:
-        raise IllegalAction(
-            "PG-9a",
-            N_("{count} {resource} cost {price} E; you have {money} E."),
-            count=count,
-            resource=resource,
-            price=price,
-            money=p["money"],
-        )
-    p["money"] -= price
-    p["res"][resource] += count
-    state["rm"][resource] -= count
-    emit(
-        state,
-        events,
-        "resources_bought",
-        player=player,
-        resource=resource,
-        count=count,
-        price=price,
-    )
-
-
 # ===================================================================== Phase 4 (PG-35..41)
 
 
@@ -561,7 +508,7 @@ _HANDLERS = {
     "raise": raise_bid,
     "pass": pass_turn,
     "discard": discard_plant,
-    "buy": _buy,
+    "buy": PURCHASE.buy,  # Phase 3 (PG-31..PG-34): purchase.py
     "build": build_city,
     "done": _done,
     "power": _power,

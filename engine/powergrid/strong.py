@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from engine.core import Rng, Translator
 from engine.core.protocol import Action, State
+from engine.core.rng import new_rng_state
 from engine.core.search import (
     Budget,
     Decision,
@@ -81,19 +82,8 @@ def candidates(state: State, player: str, rng: Rng) -> list[Action]:
     out = [first]
     if want in ("choose_region", "discard"):
         out.extend(legal_actions(state, player))
-    elif want == "choose_plant":
-        if state["round"] != 1:
-            out.append({"type": "pass"})
-        out.extend(
-            {"type": "open", "plant": n, "bid": n}
-            for n in mk.current_market(state)
-            if n <= p["money"]
-        )
-    elif want == "bid":
-        high = state["auction"]["bid"]
-        out.append({"type": "pass"})
-        if high + 1 <= p["money"]:
-            out.append({"type": "raise", "bid": high + 1})
+    elif want in ("choose_plant", "bid"):
+        out.extend(auction_candidates(state, player, want))
     elif want == "buy":
         out.append({"type": "done"})
     elif want == "build":
@@ -101,6 +91,25 @@ def candidates(state: State, player: str, rng: Rng) -> list[Action]:
         for city, cost in build_options(state, player)[:3]:
             if cost <= p["money"]:
                 out.append({"type": "build", "city": city})
+    return out
+
+
+def auction_candidates(state: State, player: str, want: str) -> list[Action]:
+    """The auction moves worth a rollout (both rules): pass (never compulsory in round 1,
+    PG-25) and every affordable plant at its number when choosing; pass or +1 when bidding."""
+    money = state["players"][player]["money"]
+    out: list[Action] = []
+    if want == "choose_plant":
+        if state["round"] != 1:
+            out.append({"type": "pass"})
+        out.extend(
+            {"type": "open", "plant": n, "bid": n} for n in mk.current_market(state) if n <= money
+        )
+    elif want == "bid":
+        high = state["auction"]["bid"]
+        out.append({"type": "pass"})
+        if high + 1 <= money:
+            out.append({"type": "raise", "bid": high + 1})
     return out
 
 
@@ -146,16 +155,39 @@ def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
     """The move the strong bot would make and one line why, from the game's own quotes."""
-    from engine.core.rng import new_rng_state
-
-    rng = rng or Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
-    decision = decide(state, player, rng, budget)
+    decision = decide(state, player, rng or hint_rng(state), budget)
     return decision.action, reason(state, player, decision, t)
 
 
-def _odds(decision: Decision) -> int:
+def hint_rng(state: State) -> Rng:
+    """The /hint search's randomness when none is given: fixed by the position (round and
+    houses), so asking twice gives the same hint (both rules)."""
+    return Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
+
+
+def odds_reason(decision: Decision, t: Translator) -> str:
+    """The last resort of a hint's reason: the chosen move's share of won simulations."""
     chosen = next(a for a in decision.arms if a.action == decision.action)
-    return round(100 * chosen.mean)
+    return t.gettext("{move}: {odds}% to win in the simulations").format(
+        move="/" + str(decision.action.get("type")), odds=round(100 * chosen.mean)
+    )
+
+
+def auction_reason(state: State, action: Action, t: Translator) -> str | None:
+    """Why to open or raise an auction (the same in both rules); None for another move."""
+    kind = action.get("type")
+    if kind == "open":
+        plant = PLANTS[action["plant"]]
+        return t.ngettext(
+            "Open plant {plant} at {bid} E: it powers {output} city",
+            "Open plant {plant} at {bid} E: it powers {output} cities",
+            plant.output,
+        ).format(plant=plant.number, bid=action["bid"], output=plant.output)
+    if kind == "raise":
+        return t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
+            bid=action["bid"], plant=state["auction"]["plant"]
+        )
+    return None
 
 
 def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
@@ -185,17 +217,9 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
             "Power {powered} cities: {income} E income",
             q["powered"],
         ).format(powered=q["powered"], income=q["income"])
-    if kind == "open":
-        plant = PLANTS[action["plant"]]
-        return t.ngettext(
-            "Open plant {plant} at {bid} E: it powers {output} city",
-            "Open plant {plant} at {bid} E: it powers {output} cities",
-            plant.output,
-        ).format(plant=plant.number, bid=action["bid"], output=plant.output)
-    if kind == "raise":
-        return t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
-            bid=action["bid"], plant=state["auction"]["plant"]
-        )
+    bidding = auction_reason(state, action, t)
+    if bidding is not None:
+        return bidding
     if kind == "discard":
         return t.gettext("Discard plant {plant}: your weakest").format(plant=action["plant"])
     if kind == "done" and expected(state) == "build":
@@ -209,6 +233,4 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
         return t.gettext("Buy nothing more: keep your money")
     if kind == "choose_region":
         return t.gettext("Choose region {region}").format(region=action["region"])
-    return t.gettext("{move}: {odds}% to win in the simulations").format(
-        move="/" + str(kind), odds=_odds(decision)
-    )
+    return odds_reason(decision, t)

@@ -116,7 +116,7 @@ class Plan:
             plan.has_plant.append(any(c in sites for c in comp))
             for c in comp:
                 plan.net_of[c] = i
-        for source in _sources(state, player):
+        for source in r.line_starts(state, player):
             plan.routes[source] = _free_routes(state, player, source)
         return plan
 
@@ -128,21 +128,6 @@ class Plan:
             if found is not None and (best is None or found.cost < best[1].cost):
                 best = (source, found)
         return best
-
-
-def _sources(state: State, player: str) -> list[str]:
-    """Cities a line may start from: own plants and TPs, own hanging ends (ALT-22/28)."""
-    own = list(state["players"][player]["cities"])
-    ends = sorted(
-        {
-            end
-            for ln in state["lines"]
-            if ln["owner"] == player
-            for end in (ln["nodes"][0], ln["nodes"][-1])
-            if r.is_hanging_at(state, ln, end)
-        }
-    )
-    return own + [e for e in ends if e not in own]
 
 
 def _can_end(state: State, player: str, node: str) -> bool:

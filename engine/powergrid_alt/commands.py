@@ -187,16 +187,10 @@ def _pass(call: Call) -> Action:
     return {"type": "pass"}
 
 
-@TABLE.declared(_base_spec("done"))
-def _done(call: Call) -> Action:
-    return {"type": "done"}
-
-
-@TABLE.declared(_base_spec("region"))
-def _region(call: Call) -> Action:
-    if not call.words:
-        raise call.usage_error()
-    return {"type": "choose_region", "region": call.read("region")}
+# /done and /region are the base game's, declaration and reader both (the reader reads the
+# region through this table's kinds: the variant's map).
+for _name in ("done", "region"):
+    TABLE.add(_base_spec(_name), base.TABLE.handlers[_name])
 
 
 @TABLE.command(

@@ -80,12 +80,7 @@ def cheapest_first_segment(state: State, player: str) -> int:
     am = alt_map(state["map"])
     owned = r.owned_segments(state)
     in_play = set(r.play_nodes(state))
-    starts = set(state["players"][player]["cities"])
-    for line in state["lines"]:
-        if line["owner"] == player:
-            for end in (line["nodes"][0], line["nodes"][-1]):
-                if r.is_hanging_at(state, line, end):
-                    starts.add(end)
+    starts = r.line_starts(state, player)
     costs = [
         seg.cost
         for node in starts

@@ -82,15 +82,7 @@ def line_candidates(state: State, player: str) -> list[list[str]]:
     owned = r.owned_segments(state)
     in_play = set(r.play_nodes(state))
     own = state["players"][player]["cities"]
-    starts = list(own) + sorted(
-        {
-            end
-            for ln in state["lines"]
-            if ln["owner"] == player
-            for end in (ln["nodes"][0], ln["nodes"][-1])
-            if r.is_hanging_at(state, ln, end)
-        }
-    )
+    starts = r.line_starts(state, player)
 
     def can_end(node: str) -> bool:
         if node in own:

@@ -1,5 +1,9 @@
 """Phase 3 of the alternative rules (ALT-10 on PG-31..PG-33): buying tokens onto built plants.
 
+One purchase is the base game's (engine/powergrid/purchase.py `ResourcePurchase`: resource,
+count, market stock and money checked there once); `PlantPurchase` overrides its storage hooks
+(one built plant, ALT-10) and its money rule (ALT-12).
+
 Two timings, chosen at setup and recorded in `state["rules_version"]` (options.py):
 - version 1 (games started before issue 17): the base order, one player after another in
   reverse player order (PG-15, PG-31), each buying at the prices the earlier buyers left;
@@ -20,8 +24,11 @@ from typing import Any, Final
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid import rules as base
+from engine.powergrid import state_types as base_types
 from engine.powergrid.basics import is_int
 from engine.powergrid.data import RESOURCES
+from engine.powergrid.purchase import ResourcePurchase
+from engine.powergrid.state_types import PGState
 from engine.powergrid_alt.queries import accepts, built_plants, room_on
 from engine.powergrid_alt.state_types import AltState, Purchase, plain
 
@@ -40,94 +47,72 @@ def simultaneous(state: State) -> bool:
     return int(state.get("rules_version", 1)) >= 2
 
 
-def buy_check(state: State, player: str, action: Action) -> tuple[str, int, int, int]:
-    """Validate a purchase onto one built plant; return (resource, count, plant, price)."""
-    resource, count, plant = action.get("resource"), action.get("count", 1), action.get("plant")
-    if resource not in RESOURCES:
-        raise IllegalAction(
-            "PG-3",
-            N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
-            resource=str(resource),
-        )
-    if not is_int(count) or count < 1:
-        raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
-    mine = built_plants(state, player)
-    if not mine:
-        raise IllegalAction(
-            "ALT-10", N_("You have no built plant to store resources on; build one first.")
-        )
-    if plant is None:
-        fitting = [n for n in mine if room_on(state, n, resource) >= count]
-        if not fitting:
+class PlantPurchase(ResourcePurchase):
+    """ALT-10 on the base purchase (engine/powergrid/purchase.py): the same checks of resource,
+    count, market and money, with the tokens placed on one built plant of the buyer's."""
+
+    money_rule = "ALT-12"
+    storage_first = True  # a player with no built plant hears that first (ALT-10)
+
+    def storage(
+        self, state: PGState, player: str, resource: str, count: int, action: Action
+    ) -> int:
+        """ALT-10: the tokens go on one built plant (the one named, else the first with room),
+        which must use `resource` and hold them with its own tokens."""
+        alt = base_types.plain(state)  # the base's state type; the variant's plain dict here
+        plant = action.get("plant")
+        mine = built_plants(alt, player)
+        if not mine:
+            raise IllegalAction(
+                "ALT-10", N_("You have no built plant to store resources on; build one first.")
+            )
+        if plant is None:
+            fitting = [n for n in mine if room_on(alt, n, resource) >= count]
+            if not fitting:
+                raise IllegalAction(
+                    "ALT-10",
+                    N_("None of your built plants can store {count} more {resource}."),
+                    count=count,
+                    resource=resource,
+                )
+            plant = fitting[0]
+        if not is_int(plant) or plant not in mine:
+            raise IllegalAction(
+                "ALT-10", N_("Plant {plant} is not one of your built plants."), plant=str(plant)
+            )
+        if not accepts(plant, resource):
             raise IllegalAction(
                 "ALT-10",
-                N_("None of your built plants can store {count} more {resource}."),
-                count=count,
+                N_("Plant {plant} cannot store {resource}."),
+                plant=plant,
                 resource=resource,
             )
-        plant = fitting[0]
-    if not is_int(plant) or plant not in mine:
-        raise IllegalAction(
-            "ALT-10", N_("Plant {plant} is not one of your built plants."), plant=str(plant)
-        )
-    if not accepts(plant, resource):
-        raise IllegalAction(
-            "ALT-10", N_("Plant {plant} cannot store {resource}."), plant=plant, resource=resource
-        )
-    room = room_on(state, plant, resource)
-    if count > room:
-        raise IllegalAction(
-            "ALT-10",
-            N_("Plant {plant} can store only {room} more {resource}."),
-            plant=plant,
-            room=room,
-            resource=resource,
-        )
-    available = state["rm"][resource]
-    if count > available:
-        raise IllegalAction(
-            "PG-32",
-            N_("The market has only {available} {resource}."),
-            available=available,
-            resource=resource,
-        )
-    price = mk.resource_cost(available, resource, count)
-    money = state["players"][player]["money"]
-    if price > money:
-        raise IllegalAction(
-            "ALT-12",
-            N_("{count} {resource} cost {price} E; you have {money} E."),
-            count=count,
-            resource=resource,
-            price=price,
-            money=money,
-        )
-    return resource, count, plant, price
+        room = room_on(alt, plant, resource)
+        if count > room:
+            raise IllegalAction(
+                "ALT-10",
+                N_("Plant {plant} can store only {room} more {resource}."),
+                plant=plant,
+                room=room,
+                resource=resource,
+            )
+        return int(plant)
+
+    def store(
+        self, state: PGState, player: str, resource: str, count: int, plant: int | None
+    ) -> None:
+        base_types.plain(state)["built"][str(plant)]["res"][resource] += count
+
+    def placed(self, plant: int | None) -> dict[str, Any]:
+        return {"plant": plant}
 
 
-def _take(state: State, player: str, resource: str, count: int, plant: int) -> int:
-    """Move `count` tokens from the market onto `plant`, paying for them; return the price."""
-    price = mk.resource_cost(state["rm"][resource], resource, count)
-    state["players"][player]["money"] -= price
-    state["rm"][resource] -= count
-    state["built"][str(plant)]["res"][resource] += count
-    return price
+PURCHASE = PlantPurchase()
 
 
 def buy(state: State, player: str, action: Action, events: list[Event]) -> None:
     """Version 1: buy now, at the prices the earlier buyers left."""
-    resource, count, plant, price = buy_check(state, player, action)
-    _take(state, player, resource, count, plant)
-    emit(
-        plain(state),
-        events,
-        "resources_bought",
-        player=player,
-        resource=resource,
-        count=count,
-        price=price,
-        plant=plant,
-    )
+    PURCHASE.buy(plain(state), player, action, events)
 
 
 def planned(state: State, player: str) -> dict[str, Any]:
@@ -146,16 +131,25 @@ def planned(state: State, player: str) -> dict[str, Any]:
         },
     }
     for item in mine:
-        _take(trial, player, item["resource"], item["count"], item["plant"])
+        PURCHASE.take(trial, player, item["resource"], item["count"], item["plant"])
     return trial
 
 
 def declare(state: State, player: str, action: Action, events: list[Event]) -> None:
     """Version 2: record one purchase (checked as if the player bought first), secretly."""
-    resource, count, plant, price = buy_check(planned(state, player), player, action)
-    item: Purchase = {"resource": resource, "count": count, "plant": plant}
+    bought = PURCHASE.check(planned(state, player), player, action)
+    assert bought.plant is not None  # PlantPurchase.storage always names the plant
+    item: Purchase = {"resource": bought.resource, "count": bought.count, "plant": bought.plant}
     state.setdefault(DECLARED, {}).setdefault(player, []).append(item)
-    emit(plain(state), events, "buy_declared", player=player, private=True, price=price, **item)
+    emit(
+        plain(state),
+        events,
+        "buy_declared",
+        player=player,
+        private=True,
+        price=bought.price,
+        **item,
+    )
 
 
 def declared(state: State, player: str) -> list[dict[str, Any]]:
@@ -187,7 +181,7 @@ def resolve(state: State, events: list[Event]) -> None:
                     plant=plant,
                 )
                 continue
-            price = _take(state, name, resource, count, plant)
+            price = PURCHASE.take(plain(state), name, resource, count, plant)
             money -= price
             emit(
                 plain(state),

@@ -91,6 +91,20 @@ def is_hanging_at(state: State, line: AltLine, node: str) -> bool:
     return node in (line["nodes"][0], line["nodes"][-1]) and not holds(state, line["owner"], node)
 
 
+def line_starts(state: State, player: str) -> list[str]:
+    """Where a new line of the player may start (ALT-22, ALT-28): his cities (a built plant or
+    a TP, in his order), then the ends of his hanging lines, sorted. The two never meet: an
+    end hangs where its owner holds nothing."""
+    ends = {
+        end
+        for line in state["lines"]
+        if line["owner"] == player
+        for end in (line["nodes"][0], line["nodes"][-1])
+        if is_hanging_at(state, line, end)
+    }
+    return list(state["players"][player]["cities"]) + sorted(ends)
+
+
 def is_hanging(state: State, line: AltLine) -> bool:
     owner = line["owner"]
     return not (holds(state, owner, line["nodes"][0]) and holds(state, owner, line["nodes"][-1]))

@@ -39,7 +39,7 @@ from engine.core.picture import (
 from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
-from engine.powergrid.render.board import base_layer, hex_rgb, name_masks, slot_boxes, tiles
+from engine.powergrid.render.board import base_layer, draw_name, hex_rgb, slot_boxes, tiles
 from engine.powergrid.render.layout import CITY_FONT, NODE_H, NODE_W, map_and_geometry
 from engine.powergrid.render.panel import PLAYER_HEX, Panel
 from engine.powergrid_alt.graph import alt_map
@@ -138,11 +138,7 @@ def _draw_lines(pen: Pen, view: dict[str, Any], g: Any, new: Changes) -> None:
 def _draw_names(img: Image.Image, g: Any) -> None:
     """The city names again, over the lines."""
     for name in sorted(g.pos):
-        x, y = g.pos[name]
-        text, halo, dx = name_masks(name)
-        at = (round(x - dx), round(y + NODE_H / 2 + 1))
-        img.paste(WHITE, at, halo)
-        img.paste(INK, at, text)
+        draw_name(img, name, *g.pos[name])
 
 
 def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes) -> None:

@@ -11,17 +11,13 @@ checked. (No `from __future__ import annotations` here: tests read `__required_k
 
 from typing import Any, NotRequired, TypedDict, cast
 
-from engine.powergrid.state_types import Auction, PendingDiscard
+from engine.powergrid.state_types import CommonPlayer, CommonState
 
 
-class AltPlayerState(TypedDict):
-    money: int
-    plants: list[int]  # every owned plant, hand and built (ALT-8, ALT-D-3), ascending
-    cities: list[str]  # nodes holding his built plant or TP (ALT-2)
-    bought: bool
-    passed: bool
-    done: bool
-    powered: int | None
+class AltPlayerState(CommonPlayer):
+    """The base player's keys (engine/powergrid/state_types.py), read the variant's way:
+    "plants" holds every owned plant, hand and built (ALT-8, ALT-D-3), ascending; "cities" the
+    nodes holding his built plant or TP (ALT-2). No pooled "res" (ALT-10)."""
 
 
 class BuiltPlant(TypedDict):
@@ -48,34 +44,9 @@ class Purchase(TypedDict):
     plant: int
 
 
-class PowerGridAltState(TypedDict):
-    # the base game's keys (engine/powergrid/state_types.py), with the variant's players
-    game: str
-    map: str
-    options: dict[str, str]
-    hidden_money: bool
-    seats: list[str]
-    rng: dict[str, int]
-    round: int
-    step: int
-    step3_pending: bool
-    step3_drawn: bool
-    phase: str
-    regions: list[str]
-    region_pickers: list[str]
-    turn: int
-    order: list[str]
-    players: dict[str, AltPlayerState]
-    cities: dict[str, list[str]]
-    market: list[int]
-    deck: list[int]
-    rm: dict[str, int]
-    supply: dict[str, int]
-    auction: Auction | None
-    pending_discard: PendingDiscard | None
-    log: list[dict[str, Any]]
-    ranking: list[list[str]] | None
-    # the variant's own keys (rules.py's docstring)
+class PowerGridAltState(CommonState[AltPlayerState]):
+    # the base game's keys are CommonState's (engine/powergrid/state_types.py); the variant's
+    # own keys (rules.py's docstring):
     built: dict[str, BuiltPlant]  # str(plant) -> the plant in a city
     tps: dict[str, list[str]]  # node -> owners of its TPs, in placement order (ALT-24)
     lines: list[Line]

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from engine.core import Rng, Translator
 from engine.core.protocol import Action, State
-from engine.core.rng import new_rng_state
 from engine.core.search import Budget, StrongSearch
-from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
-from engine.powergrid.strong import determinise, evaluation
+from engine.powergrid.strong import (
+    auction_candidates,
+    auction_reason,
+    determinise,
+    evaluation,
+    hint_rng,
+    odds_reason,
+)
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.bots import heuristic_bot
@@ -25,23 +30,11 @@ CITY_MONEY = 12  # Elektro a powered city is worth in a horizon evaluation
 
 
 def candidates(state: State, player: str, rng: Rng) -> list[Action]:
-    out = [heuristic_bot(state, player, rng)]
-    want = r.expected(state)
-    p = state["players"][player]
-    if want == "choose_plant":
-        if state["round"] != 1:
-            out.append({"type": "pass"})
-        out.extend(
-            {"type": "open", "plant": n, "bid": n}
-            for n in mk.current_market(state)
-            if n <= p["money"]
-        )
-    elif want == "bid":
-        high = state["auction"]["bid"]
-        out.append({"type": "pass"})
-        if high + 1 <= p["money"]:
-            out.append({"type": "raise", "bid": high + 1})
-    return out
+    """The policy's move first, then the base game's auction alternatives."""
+    return [
+        heuristic_bot(state, player, rng),
+        *auction_candidates(state, player, r.expected(state)),
+    ]
 
 
 def _score(state: State, name: str) -> float:
@@ -91,25 +84,15 @@ decide = SEARCH.decide
 def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
-    """The move the strong bot would make and one line why."""
-    rng = rng or Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
-    decision = decide(state, player, rng, budget)
+    """The move the strong bot would make and one line why (the auction's words and the odds
+    line are the base game's, engine/powergrid/strong.py)."""
+    decision = decide(state, player, rng or hint_rng(state), budget)
     action = decision.action
     kind = action.get("type")
-    chosen = next(a for a in decision.arms if a.action == action)
-    odds = round(100 * chosen.mean)
-    if kind == "open":
-        plant = PLANTS[action["plant"]]
-        why = t.ngettext(
-            "Open plant {plant} at {bid} E: it powers {output} city",
-            "Open plant {plant} at {bid} E: it powers {output} cities",
-            plant.output,
-        ).format(plant=plant.number, bid=action["bid"], output=plant.output)
-    elif kind == "raise":
-        why = t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
-            bid=action["bid"], plant=state["auction"]["plant"]
-        )
-    elif kind == "line":
+    why = auction_reason(state, action, t)
+    if why is not None:
+        return action, why
+    if kind == "line":
         why = t.gettext("Lay a line {cities}: the best income per Elektro").format(
             cities=" - ".join(action["cities"])
         )
@@ -125,7 +108,5 @@ def hint(
             plant=action.get("plant", "")
         )
     else:
-        why = t.gettext("{move}: {odds}% to win in the simulations").format(
-            move="/" + str(kind), odds=odds
-        )
+        why = odds_reason(decision, t)
     return action, why

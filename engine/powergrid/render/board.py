@@ -162,11 +162,7 @@ def base_layer(map_key: str, regions: tuple[str, ...], w: Words, lang_key: str) 
             anchor="mm",
         )
     for name in sorted(g.pos):
-        x, y = g.pos[name]
-        text, halo, dx = name_masks(name)
-        at = (round(x - dx), round(y + NODE_H / 2 + 1))
-        img.paste(WHITE, at, halo)
-        img.paste(INK, at, text)
+        draw_name(img, name, *g.pos[name])
         pen.labels.append(Label(name, "name", CITY_FONT))
     _legend(pen, w, legend, region_color, g.h)
     base = MapBase(g, img, pen.labels, g.h)
@@ -203,6 +199,14 @@ def _legend(
         d.rounded_rectangle((x, y + 2, x + 22, y + 24), radius=4, fill=color[rid], outline=INK)
         pen.text((x + 30, y), label, NAME - 2, "text", bold=True)
         x += lw
+
+
+def draw_name(img: Image.Image, name: str, x: float, y: float) -> None:
+    """A city's name under its node at (x, y), black on a white halo (both rules' maps)."""
+    text, halo, dx = name_masks(name)
+    at = (round(x - dx), round(y + NODE_H / 2 + 1))
+    img.paste(WHITE, at, halo)
+    img.paste(INK, at, text)
 
 
 @cache

@@ -14,13 +14,12 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from engine.core.picture import NAME, NUMBER, WIDTH, font
+from engine.powergrid.data import MAPS_DIR, map_text
 
-MAPS_DIR = Path(__file__).resolve().parents[1] / "data" / "maps"
 LAYOUT_DIR = Path(__file__).resolve().parents[1] / "data" / "layout"
 LAYOUT_VERSION = 2
 
@@ -38,9 +37,7 @@ _LINKED_GAP = 24.0  # room between connected cities, grown where a cost does not
 _BOX_H = NODE_H + CITY_FONT + 4  # node plus name
 
 
-@cache
-def load_map(map_id: str) -> str:
-    return (MAPS_DIR / f"{map_id}.json").read_text(encoding="utf-8")
+load_map = map_text  # the one reader of the map files (engine/powergrid/data.py)
 
 
 def map_digest(mp: dict[str, Any]) -> str:
@@ -298,7 +295,7 @@ def write_layouts() -> list[Path]:
     """
     out = []
     for path in sorted(MAPS_DIR.glob("*.json")):
-        mp = json.loads(path.read_text(encoding="utf-8"))
+        mp = json.loads(map_text(path.stem))
         target = layout_path(path.stem)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(layout_text(compute_layout(mp)), encoding="utf-8")

@@ -104,3 +104,42 @@ def test_the_variant_finds_the_base_names_it_builds_on() -> None:
 
     assert all(callable(getattr(rules, name)) for name in BASE_RULES_NAMES)
     assert all(hasattr(commands, name) for name in BASE_COMMANDS_NAMES)
+
+
+def test_one_reader_of_the_map_files() -> None:
+    """Issue 26, one implementation per idea: the rules' graph, the chat's map data and the
+    picture's layout all parse data.map_text; no other module opens data/maps/."""
+    from engine.powergrid.data import game_map, map_text
+
+    readers = sorted(
+        str(path.relative_to(ENGINE))
+        for folder in ("powergrid", "powergrid_alt")
+        for path in (ENGINE / folder).rglob("*.py")
+        if re.search(r"MAPS_DIR\s*/|[\"']maps/", path.read_text(encoding="utf-8"))
+    )
+    assert readers == ["powergrid/data.py"]
+    assert game_map("germany").raw["cities"][0]["name"] in map_text("germany")
+
+
+def test_the_chats_power_and_the_standing_order_choose_the_same_run() -> None:
+    """Issue 26, one solver: /power without plants (read from the view) and /power auto (read
+    from the state) both come from bureaucracy.cheapest_run (PG-42: most cities first)."""
+    from engine.core import Rng
+    from engine.core.rng import new_rng_state
+    from engine.powergrid import chat_view, commands, orders
+
+    state = new_game(3, 2)
+    rng = Rng(new_rng_state(2))
+    compared = 0
+    for _ in range(400):
+        if GAME.is_over(state):
+            break
+        player = GAME.current_players(state)[0]
+        if state["phase"] == "bureaucracy":
+            chat = GAME.parse(state, player, "power", [])
+            assert chat == orders.auto_power(state, player)
+            view = chat_view.view_of(state, player)
+            assert chat["plants"] == commands.best_power(view, player)[0]
+            compared += 1
+        state, _events = GAME.apply(state, player, GAME.bots["heuristic"](state, player, rng))
+    assert compared >= 6

@@ -152,6 +152,9 @@ def test_commands_each_declared_once_with_its_usage_line() -> None:
     # the auction words the variant shares keep the base game's declaration, object and all
     for name in ("raise", "pass", "done", "region"):
         assert commands.TABLE.spec(name) is base.TABLE.spec(name)
+    # /done and /region read their words the base game's way too: the same reader (issue 26)
+    for name in ("done", "region"):
+        assert commands.TABLE.handlers[name] is base.TABLE.handlers[name]
     # the variant's /bid offers no max= (no standing orders): its own usage line says so
     with pytest.raises(ParseError) as err:
         GAME.parse(new_game(3), "a", "bid", ["x"])
