@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import grammar
 from bot.grammar import is_merged, shared_help
 from bot.placeholders import arg_help
 from bot.service import args_kind
@@ -100,29 +101,8 @@ def shorten(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
 
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Cut `text` into messages of at most `limit` characters, at line ends where possible."""
-    if len(text) <= limit:
-        return [text] if text else []
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:  # a single line longer than a message: cut at a space
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > 0 else limit
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            chunks.append(current)
-            current = line
-    if current:
-        chunks.append(current)
-    return [c for c in chunks if c.strip()]
+    """The table's one splitter (`bot.grammar.split_text`) at this platform's message limit."""
+    return grammar.split_text(text, limit)
 
 
 def render_mentions(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, list[int]]:

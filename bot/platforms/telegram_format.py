@@ -16,6 +16,7 @@ from telegram import (
 )
 from telegram.constants import ChatType, ParseMode
 
+from bot import grammar
 from bot.chatnames import LINK, TOPIC_SEPARATOR, unescape_label
 from bot.grammar import merge_specs, valid_menu_name
 from bot.i18n import spec_help
@@ -185,20 +186,8 @@ def format_text(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, st
 
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Cut a long text into messages, at line breaks where possible, then at spaces."""
-    chunks: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit + 1)
-        if cut <= 0:
-            cut = rest.rfind(" ", 0, limit + 1)
-        if cut <= 0:
-            cut = limit
-        chunks.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip("\n ")
-    if rest.strip():
-        chunks.append(rest)
-    return [c for c in chunks if c.strip()]
+    """The table's one splitter (`bot.grammar.split_text`) at this platform's message limit."""
+    return grammar.split_text(text, limit)
 
 
 def keyboard(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:
