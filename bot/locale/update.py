@@ -21,6 +21,7 @@ re-running the script on an unchanged tree leaves `git status` clean.
 from __future__ import annotations
 
 import argparse
+import copy
 import io
 import sys
 import tomllib
@@ -176,8 +177,16 @@ def load_po(lang: str) -> Catalog:
 
 
 def updated(lang: str, template: Catalog, fuzzy: bool = False) -> Catalog:
-    catalog = load_po(lang)
-    catalog.update(template, no_fuzzy_matching=not fuzzy, update_header_comment=False)
+    return merged(load_po(lang), template, fuzzy)
+
+
+def merged(catalog: Catalog, template: Catalog, fuzzy: bool = False) -> Catalog:
+    """`catalog` brought up to `template`: new messages in, old ones obsolete, returning ones
+    revived with their translation."""
+    # A copy: babel's update puts the template's own Message objects into the catalog for
+    # new messages, so a translation revived into one language would show in the next.
+    own = copy.deepcopy(template)
+    catalog.update(own, no_fuzzy_matching=not fuzzy, update_header_comment=False)
     _revive_obsolete(catalog)
     catalog.fuzzy = False
     catalog.creation_date = EPOCH

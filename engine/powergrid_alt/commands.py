@@ -182,8 +182,21 @@ def _raise(call: Call) -> Action:
     return {"type": "raise", "bid": bid}
 
 
-@TABLE.declared(_base_spec("pass"))
+# Not the base game's /pass: the alternative rules have no standing orders, so no
+# `/pass round` or `/pass plant` (a word after /pass is refused, not silently dropped).
+@TABLE.command(
+    "pass",
+    N_(
+        "Pass: on the plant being auctioned when you are bidding, or for the whole "
+        "auction phase when it is your choice."
+    ),
+    (),
+    ("/pass",),
+    usage=N_("Usage: /pass"),
+)
 def _pass(call: Call) -> Action:
+    if call.words:
+        raise _usage(call, call.words)
     return {"type": "pass"}
 
 

@@ -14,7 +14,7 @@ from string import Formatter
 from typing import cast
 
 import pytest
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -476,3 +476,17 @@ async def test_a_new_table_names_its_player_range_in_the_right_form(
         assert piece in outs[0].text, outs[0].text
     finally:
         await store.close()
+
+
+def test_a_message_revived_in_two_languages_keeps_each_ones_translation() -> None:
+    """A msgid that left the code and came back takes its old translation in each language;
+    babel hands every catalog the template's own Message, so one language's revived text once
+    showed in the next (pl and zh_Hant got ru's "по раундам" for "per round")."""
+    template = Catalog(locale="en")
+    template.add("Usage: /pass")
+    ru, pl = Catalog(locale="ru"), Catalog(locale="pl")
+    ru.obsolete["Usage: /pass"] = Message("Usage: /pass", "Использование")
+    pl.obsolete["Usage: /pass"] = Message("Usage: /pass", "Użycie")
+    assert update.merged(ru, template).get("Usage: /pass").string == "Использование"
+    assert update.merged(pl, template).get("Usage: /pass").string == "Użycie"
+    assert not template.get("Usage: /pass").string

@@ -150,8 +150,11 @@ def test_commands_each_declared_once_with_its_usage_line() -> None:
     assert set(commands.TABLE.handlers) == set(commands.USAGE)
     assert all(usage.startswith("Usage: /") for usage in commands.USAGE.values())
     # the auction words the variant shares keep the base game's declaration, object and all
-    for name in ("raise", "pass", "done", "region"):
+    for name in ("raise", "done", "region"):
         assert commands.TABLE.spec(name) is base.TABLE.spec(name)
+    # but not /pass: no standing orders here, so no `/pass round` or `/pass plant` in its help
+    own_pass = commands.TABLE.spec("pass")
+    assert own_pass is not None and "/pass round" not in own_pass.help
     # /done and /region read their words the base game's way too: the same reader (issue 26)
     for name in ("done", "region"):
         assert commands.TABLE.handlers[name] is base.TABLE.handlers[name]
@@ -167,6 +170,7 @@ def test_commands_each_declared_once_with_its_usage_line() -> None:
         ("income", ["now"], "now"),
         ("board", ["all"], "all"),
         ("done", ["x"], "x"),
+        ("pass", ["round"], "round"),
         ("move", ["2", "coal", "4", "25", "13"], "13"),
     ],
 )
