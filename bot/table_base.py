@@ -24,6 +24,7 @@ from bot.grammar import (
 )
 from bot.i18n import resolve_lang, tr, translator
 from bot.messages import Outbound
+from bot.moment import Moment, Recent
 from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
@@ -72,6 +73,8 @@ class TableBase:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # game -> (version, who acted in its current phase) (bot/announce.py `_engaged`)
         self._phase_acted: dict[int, tuple[int, frozenset[str]]] = {}
+        # game -> its last committed state's answers (who acts, public mark; bot/moment.py)
+        self._recent = Recent()
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
@@ -326,11 +329,15 @@ class TableBase:
             hours = DEFAULT_DEADLINE_HOURS
         return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
 
-    def _due(self, game: Game, state: State, hours: float) -> Due | None:
-        if game.is_over(state):
+    def _due(
+        self, game: Game, state: State, hours: float, moment: Moment | None = None
+    ) -> Due | None:
+        """The turn's deadline row; `moment`: the state's answers when a move gave them."""
+        at = moment if moment is not None and moment.state is state else Moment(game, state)
+        if at.over:
             return None
         now = self.clock()
-        return Due(list(game.current_players(state)), now, now + hours * 3600.0)
+        return Due(list(at.current), now, now + hours * 3600.0)
 
     def _no_game(self, ctx: Ctx) -> list[Outbound]:
         return self._say(
