@@ -63,7 +63,11 @@ def test_play_equals_apply_and_the_separate_calls(game_id: str) -> None:
         assert got.state is state  # mutated in place, like apply
         assert canonical_json(got.state) == canonical_json(expected.state)
         assert got.events == expected.events
-        assert (got.current, got.over, got.forced) == (expected.current, expected.over, expected.forced)
+        assert (got.current, got.over, got.forced) == (
+            expected.current,
+            expected.over,
+            expected.forced,
+        )
         assert (got.owners, got.pictured) == (expected.owners, expected.pictured)
         assert got.picture_events == [e for e, p in zip(got.events, got.pictured) if p]
         for name, action_forced in got.forced:
