@@ -189,7 +189,7 @@ class AnnounceMixin(TableBase):
         humans = [s for s in seats if s.display_name in current and not s.is_bot]
         if only is not None:
             humans = [s for s in humans if s.display_name in only]
-        text = game.describe_turn(state, None, translator(lang)).strip()
+        text = now.turn_text(lang).strip()
         if humans:
             text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
         own: dict[str, list[str]] = {}
@@ -198,7 +198,7 @@ class AnnounceMixin(TableBase):
             if theirs != lang:
                 own.setdefault(theirs, []).append(f"@{seat.display_name}")
         for theirs, names in own.items():
-            line = game.describe_turn(state, None, translator(theirs)).strip()
+            line = now.turn_text(theirs).strip()
             if line:
                 text += "\n" + ", ".join(names) + ": " + line
         asked = [s.display_name for s in humans]
@@ -218,7 +218,7 @@ class AnnounceMixin(TableBase):
         seen: set[str] = set()
         for player in players:
             try:
-                choices = self._game_buttons(now.game, now.state, player, lang)
+                choices = now.buttons(player, lang)
             except Exception:
                 log.exception("buttons failed in game %s", pk)
                 continue

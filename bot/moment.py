@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from bot.i18n import translator
 from engine.core import canonical_json
 from engine.core.applied import Applied
 from engine.core.protocol import Action, Game, State
@@ -38,6 +39,9 @@ class Moment:
         self._over: bool | None = None
         self._public: dict[str, Any] | None = None
         self._mark = mark
+        # (player or None, language) -> the turn's text / the buttons, worded once per move
+        self._turns: dict[str, str] = {}
+        self._buttons: dict[tuple[str, str], list[tuple[str, str]]] = {}
 
     @classmethod
     def after(cls, game: Game, applied: Applied) -> Moment:
@@ -74,6 +78,20 @@ class Moment:
         if self._public is None:
             self._public = self.game.view(self.state, None)
         return self._public
+
+    def turn_text(self, lang: str) -> str:
+        """`describe_turn(state, None)` in `lang` (a quiet table's status message and its
+        notification share it)."""
+        if lang not in self._turns:
+            self._turns[lang] = self.game.describe_turn(self.state, None, translator(lang))
+        return self._turns[lang]
+
+    def buttons(self, player: str, lang: str) -> list[tuple[str, str]]:
+        """`buttons(state, player)` with labels in `lang`; a fresh list each time."""
+        key = (player, lang)
+        if key not in self._buttons:
+            self._buttons[key] = list(self.game.buttons(self.state, player, t=translator(lang)))
+        return list(self._buttons[key])
 
     @property
     def known_mark(self) -> str | None:

@@ -288,12 +288,6 @@ class TableBase:
         """game.parse, with the sender's translator."""
         return game.parse(state, player, line.name, list(line.args), t=translator(ctx.lang))
 
-    def _game_buttons(
-        self, game: Game, state: State, player: str, lang: str
-    ) -> list[tuple[str, str]]:
-        """game.buttons with labels in `lang` (the game words them through the translator)."""
-        return list(game.buttons(state, player, t=translator(lang)))
-
     def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
         return tr(ctx.lang, message, **params)
 
