@@ -148,8 +148,11 @@ def display_assignment(plants: list[int], res: dict[str, int]) -> dict[int, dict
     Depends only on the arguments, so it is worked out once per holding (bounded memo; every
     view asks it for each player); callers get fresh dicts.
     """
-    placed = _placed(tuple(plants), tuple(res[r] for r in RESOURCES))
-    return {number: dict(zip(RESOURCES, counts, strict=True)) for number, counts in placed}
+    held = (res["coal"], res["oil"], res["garbage"], res["uranium"])  # RESOURCES' order
+    return {
+        number: {"coal": c, "oil": o, "garbage": g, "uranium": u}
+        for number, (c, o, g, u) in _placed(tuple(plants), held)
+    }
 
 
 @lru_cache(maxsize=4096)
