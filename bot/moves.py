@@ -43,7 +43,7 @@ from bot.store import (
 )
 from bot.workers import cpu
 from engine.core import IllegalAction, Reply, canonical_json
-from engine.core.applied import Applied
+from engine.core.applied import Applied, event_owner
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
 
 log = logging.getLogger(__name__)
@@ -274,6 +274,14 @@ class MovesMixin(EndingMixin):
                     )
                 except IllegalAction as err:
                     return self._refuse(ctx, self._explain(ctx, game, err))
+                except Exception:
+                    # the move was legal but a question after it failed (a game's
+                    # forced_action): the move stands, played again without that answer
+                    log.exception("game %s: play failed after the move; applied plainly", row.id)
+                    state = json.loads(fresh.state_json)
+                    now, entries, lines, pics, private = self._apply_all(
+                        ctx, game, state, seat, actions, langs, plain=True
+                    )
                 state = now.state
                 state_json = canonical_json(state)
                 played = await self._run_bots(
@@ -388,6 +396,7 @@ class MovesMixin(EndingMixin):
         seat: SeatRow,
         actions: list[Action],
         langs: Mapping[str, str] | None = None,
+        plain: bool = False,
     ) -> tuple[Moment, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
         """Play actions in order on a state freshly loaded from JSON: all or nothing (the
         caller drops the state when this raises). One game call per action (`play`), then
@@ -399,7 +408,7 @@ class MovesMixin(EndingMixin):
         private: list[tuple[str, str]] = []
         applied: Applied | None = None
         for action in actions:
-            applied = game.play(state, seat.display_name, action)
+            applied = played_plainly(game, state, seat.display_name, action, plain)
             state = applied.state
             events = list(applied.events)
             entries.append(
@@ -519,9 +528,8 @@ class MovesMixin(EndingMixin):
             if action is None:
                 played.error = "bot"
                 break
-            work: State = json.loads(state_json)
             try:
-                applied = game.play(work, seat.display_name, action)
+                applied = chain_step(row.id, game, state_json, seat.display_name, action)
             except IllegalAction:
                 log.exception("game %s: %s's move %r is illegal", row.id, seat.display_name, action)
                 if not seat.is_bot:
@@ -583,3 +591,33 @@ class MovesMixin(EndingMixin):
             if action is not None:
                 return seat, action
         return None, None
+
+
+def played_plainly(game: Game, state: State, player: str, action: Action, plain: bool) -> Applied:
+    """`game.play`, or with `plain` (after `play` failed on a game's later question, such as
+    its `forced_action`) `apply` and the answers that cannot fail the move: no forced moves
+    are known, so the player is asked (as when `forced_action` fails before a chain)."""
+    if not plain:
+        return game.play(state, player, action)
+    state, events = game.apply(state, player, action)
+    return Applied(
+        state,
+        tuple(events),
+        tuple(game.current_players(state)),
+        bool(game.is_over(state)),
+        (),
+        tuple(event_owner(e) for e in events),
+        tuple(bool(game.is_picture_event(e)) for e in events),
+    )
+
+
+def chain_step(pk: int, game: Game, state_json: str, player: str, action: Action) -> Applied:
+    """One move of the bot chain on a fresh copy of the state; when a question after the
+    move fails (a game's `forced_action`), the move stands, played again plainly."""
+    try:
+        return game.play(json.loads(state_json), player, action)
+    except IllegalAction:
+        raise
+    except Exception:
+        log.exception("game %s: play failed after the move; applied plainly", pk)
+        return played_plainly(game, json.loads(state_json), player, action, True)
