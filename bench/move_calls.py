@@ -41,6 +41,7 @@ from engine.core import IllegalAction
 
 PLAYERS = ("ann", "bob", "cyd")
 GAME_METHODS = (
+    "play",
     "apply",
     "view",
     "current_players",
@@ -59,11 +60,14 @@ GAME_METHODS = (
 
 
 class Counter:
-    """Counts calls to wrapped methods; `take()` returns and resets them."""
+    """Counts calls to wrapped methods; `take()` returns and resets them. A synchronous call
+    made inside another counted one (the game's `play` asking its own `apply`) is not counted:
+    the figure is how often the table calls the game, not how the game spends the call."""
 
     def __init__(self) -> None:
         self.calls: collections.Counter[str] = collections.Counter()
         self.on = False
+        self.depth = 0
 
     def wrap(self, obj: Any, name: str, label: str) -> None:
         fn = getattr(obj, name)
@@ -82,9 +86,13 @@ class Counter:
 
         @functools.wraps(fn)
         def call(*args: Any, **kwargs: Any) -> Any:
-            if self.on:
+            if self.on and not self.depth:
                 self.calls[label] += 1
-            return fn(*args, **kwargs)
+            self.depth += 1
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.depth -= 1
 
         setattr(obj, name, call)
 

@@ -18,7 +18,6 @@ import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from bot.buttons import public_mark
 from bot.context import (
     BUTTONS_PER_ROW,
     MAX_BUTTONS,
@@ -34,6 +33,7 @@ from bot.grammar import (
 )
 from bot.i18n import tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
+from bot.moment import Moment
 from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable
 from bot.quiet import (
     EPHEMERAL_PLATFORMS,
@@ -176,19 +176,22 @@ class AnnounceMixin(TableBase):
         langs: dict[str, str] | None = None,
         lang: str | None = None,
         only: Collection[str] | None = None,
+        moment: Moment | None = None,
     ) -> Outbound:
         """Whose move and what is expected, in the chat's language, mentioning the humans who
         must act, with buttons; a prompted player who reads another language gets their own
         line in it under the chat's (`langs`: display name -> language). `lang`: another
         language for the whole prompt (an answer to one person's /status). `only`: mention
-        (and give buttons to) these of the players who must act, no others."""
+        (and give buttons to) these of the players who must act, no others. `moment`: the
+        state's answers (who acts, the public mark) when the move gave them."""
         game = self._game_of(row)
+        now = moment if moment is not None and moment.state is state else Moment(game, state)
         lang = lang or ctx.post_lang
-        current = list(game.current_players(state))
+        current = now.current
         humans = [s for s in seats if s.display_name in current and not s.is_bot]
         if only is not None:
             humans = [s for s in humans if s.display_name in only]
-        text = game.describe_turn(state, None, translator(lang)).strip()
+        text = now.turn_text(lang).strip()
         if humans:
             text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
         own: dict[str, list[str]] = {}
@@ -197,10 +200,11 @@ class AnnounceMixin(TableBase):
             if theirs != lang:
                 own.setdefault(theirs, []).append(f"@{seat.display_name}")
         for theirs, names in own.items():
-            line = game.describe_turn(state, None, translator(theirs)).strip()
+            line = now.turn_text(theirs).strip()
             if line:
                 text += "\n" + ", ".join(names) + ": " + line
-        rows = self._buttons(row.id, version, game, state, [s.display_name for s in humans], lang)
+        asked = [s.display_name for s in humans]
+        rows = self._buttons(row.id, now, asked, lang) if asked else []
         return Outbound(
             ctx.chat_key,
             text or tr(lang, "Waiting for the next move."),
@@ -209,20 +213,19 @@ class AnnounceMixin(TableBase):
             lang=lang,
         )
 
-    def _buttons(
-        self, pk: int, version: int, game: Game, state: State, players: list[str], lang: str
-    ) -> list[list[Button]]:
+    def _buttons(self, pk: int, now: Moment, players: list[str], lang: str) -> list[list[Button]]:
+        """The buttons of `players`, each carrying the moment's public mark (not the store's
+        version: a private move leaves it, issue 20), computed once per move."""
         flat: list[Button] = []
         seen: set[str] = set()
-        mark = public_mark(game, state)  # not `version`: a private move leaves it (issue 20)
         for player in players:
             try:
-                choices = self._game_buttons(game, state, player, lang)
+                choices = now.buttons(player, lang)
             except Exception:
                 log.exception("buttons failed in game %s", pk)
                 continue
             for label, command in choices:
-                payload = f"{pk}:{mark}:{command}"
+                payload = f"{pk}:{now.mark}:{command}"
                 if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
                     continue  # a truncated command would mean something else: drop it
                 seen.add(command)
@@ -407,7 +410,8 @@ class AnnounceMixin(TableBase):
             for user_key, texts in secrets.items()
         ]
         state = played.state
-        if game.is_over(state):
+        now = played.now(game)
+        if now.over:
             ranking = game.result(state)
             places = "; ".join(
                 f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
@@ -422,7 +426,7 @@ class AnnounceMixin(TableBase):
         out += secrets_out
         if quiet:
             return out + await self._quiet_prompt(ctx, row, state, seats, played, langs, pending)
-        prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs)
+        prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)
         if pending:
             joined = "\n".join(pending) + "\n\n" + prompt.text
             if len(joined) <= MAX_TEXT:
@@ -446,22 +450,19 @@ class AnnounceMixin(TableBase):
         the deadline) and, when someone must be notified, one message that asks them (their
         mention, the run's lines, the buttons), a reply to the status message."""
         game = self._game_of(row)
-        asked = [
-            s.display_name
-            for s in seats
-            if s.display_name in game.current_players(state) and not s.is_bot
-        ]
+        now = played.now(game)
+        asked = [s.display_name for s in seats if s.display_name in now.current and not s.is_bot]
         notify: list[str] = []
         if asked:
             engaged = await self._engaged(row, game, played, asked)
             notify = pinged(asked, played.asked_before, engaged)
         # who acts, in the chat's language only (the status message is everybody's), with the
         # buttons of everyone asked
-        everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs)
+        everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)
         asked_text = everyone.text.split("\n@", 1)[0]  # the prompted players' own lines go
         for name in asked:
             asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
-        due = await self._deadline_text(ctx, row, game, state, asked, played.asked_before)
+        due = await self._deadline_text(ctx, row, now, asked, played.asked_before)
         reset = any(step_ends_phase(step) for step in played.steps)
         out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]
         if notify:
@@ -469,7 +470,7 @@ class AnnounceMixin(TableBase):
                 everyone
                 if set(notify) == set(asked)
                 else self._mention_prompt(
-                    ctx, row, state, played.version, seats, langs, only=notify
+                    ctx, row, state, played.version, seats, langs, only=notify, moment=now
                 )
             )
             joined = "\n".join(lines) + "\n\n" + ask.text if lines else ask.text
@@ -538,8 +539,7 @@ class AnnounceMixin(TableBase):
         self,
         ctx: Ctx,
         row: GameRow,
-        game: Game,
-        state: State,
+        now: Moment,
         asked: Sequence[str],
         before: Collection[str] | None,
     ) -> str | None:
@@ -548,7 +548,8 @@ class AnnounceMixin(TableBase):
         if not asked:
             return None
         settings = ChatSettings.load(ctx.chat_settings or {})
-        due = self._due(game, state, await self._deadline_hours(row.chat_key, ctx))
+        hours = await self._deadline_hours(row.chat_key, ctx)
+        due = self._due(now.game, now.state, hours, now)
         if due is None:
             return None
         due_at = due.due_at

@@ -8,30 +8,23 @@ as before and the group hears nothing of it (`unseen`, issue 20)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 
 from bot.context import Ctx, Played
 from bot.grammar import parse_command
+from bot.moment import MARK as MARK  # re-exported: the payloads' mark prefix
+from bot.moment import Moment
 from bot.table_base import TableBase
-from engine.core import canonical_json
 from engine.core.protocol import Game, Reply, State
 
 log = logging.getLogger(__name__)
 
-# A prompt's payload is "<game pk>:p<digest>:<command>" (so is /abort's in a running game); the
-# lobby's carry the store's version ("<pk>:<version>:<command>"), digits only.
-MARK = "p"
-
 
 def public_mark(game: Game, state: State) -> str:
-    """The public moment of `state`: a short digest of `view(state, None)` and who is to act.
-    Two states that differ only in hidden information have the same mark (the game's
-    noninterference). Two public moments may share one (a board that came back): a press
-    then goes to the move pipeline, which checks the move as for any other."""
-    seen = canonical_json([game.view(state, None), list(game.current_players(state))])
-    return MARK + hashlib.blake2s(seen.encode(), digest_size=3).hexdigest()
+    """The public moment of `state` (`Moment.mark`: a digest of the public view and who is to
+    act), for a state outside a move; a move's announcement takes its moment's."""
+    return Moment(game, state).mark
 
 
 def unseen(game: Game, before_json: str, played: Played) -> bool:
@@ -42,13 +35,11 @@ def unseen(game: Game, before_json: str, played: Played) -> bool:
     (`before_json`) is loaded only when the cheap checks leave the question open (issue 23)."""
     if played.error or any(step.lines or step.picture_events for step in played.steps):
         return False
-    after = played.state
-    if game.is_over(after):
+    after = played.now(game)  # the announcement's: its public view is built already
+    if after.over:
         return False
-    before: State = json.loads(before_json)
-    return list(game.current_players(before)) == list(game.current_players(after)) and (
-        game.view(before, None) == game.view(after, None)
-    )
+    before = Moment(game, json.loads(before_json))
+    return before.current == after.current and before.public_view == after.public_view
 
 
 def holds(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
@@ -63,8 +54,11 @@ def holds(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
     if version.startswith(MARK):
         game = table.games.get(row.game_id)
         now = row.state_json if row.status == "active" else None
-        if game is not None and now and version == public_mark(game, json.loads(now)):
-            return True
+        if game is not None and now:
+            # the mark the prompt was posted with is remembered with the state (bot/moment.py)
+            moment = table._recent.moment(row.id, game, now, json.loads(now))
+            if version == moment.mark:
+                return True
     elif not version.isdigit() or int(version) > row.version:
         return False
     return still_legal(table, ctx, command)

@@ -21,6 +21,7 @@ from bot.grammar import (
     split_text,
 )
 from bot.messages import Inbound, Outbound
+from bot.moment import Moment
 from bot.store import (
     GameRow,
     LogEntry,
@@ -28,6 +29,7 @@ from bot.store import (
     UserRow,
 )
 from engine import registry
+from engine.core.applied import event_owner as event_owner  # re-exported: the engine decides
 from engine.core.protocol import Action, Event, Game, State
 
 log = logging.getLogger(__name__)
@@ -56,18 +58,6 @@ DURABLE_PLATFORMS = ("telegram", "discord")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 # "g12": the game a private message is meant for, when its sender plays in several.
 _GAME_REF = re.compile(r"^g(\d{1,12})$", re.IGNORECASE)
-
-
-def event_owner(event: Event) -> str | None:
-    """The player an event is (partly) private to: `private_to`, or the event's `player` when
-    it is marked `private` or carries a `secret`; None for a public event."""
-    owner = event.get("private_to")
-    if isinstance(owner, str) and owner:
-        return owner
-    if event.get("private") or "secret" in event:
-        player = event.get("player")
-        return player if isinstance(player, str) and player else None
-    return None
 
 
 def discover_games() -> dict[str, Game]:
@@ -166,6 +156,15 @@ class Played:
     # The players asked to act before the run (None: nobody was: the start, an undo); those
     # asked after it and not before may be notified (bot/quiet.py).
     asked_before: list[str] | None = None
+    # The final state's answers (who acts, over, public view and mark), each asked once.
+    moment: Moment | None = None
+
+    def now(self, game: Game) -> Moment:
+        """The final state's `Moment` (the last move's, or made now for a state reached
+        otherwise, e.g. an undo)."""
+        if self.moment is None or self.moment.state is not self.state:
+            self.moment = Moment(game, self.state)
+        return self.moment
 
 
 def fit(outbounds: list[Outbound]) -> list[Outbound]:

@@ -113,10 +113,14 @@ class EndingMixin(AnnounceMixin):
     # them went out), so a retried row resumes after the pieces already sent.
     _rendered: dict[int, tuple[list[Outbound], int]]
 
-    def _game_over(self, ctx: Ctx, row: GameRow, game: Game, state: State) -> list[Outbound]:
+    def _game_over(
+        self, ctx: Ctx, row: GameRow, game: Game, state: State, over: bool | None = None
+    ) -> list[Outbound]:
         """The instruction row for the game-over card, charts and replay (when the game just
-        ended, pictures are on, and the game has figures to draw)."""
-        if not (self.render and game.is_over(state) and has_pictures(game)):
+        ended, pictures are on, and the game has figures to draw); `over`: known already."""
+        if not self.render:
+            return []
+        if not ((game.is_over(state) if over is None else over) and has_pictures(game)):
             return []
         return [
             Outbound(

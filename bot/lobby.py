@@ -379,23 +379,25 @@ class LobbyMixin(MovesMixin):
             out += await self._announce(
                 ctx, replace(row, version=played.version, seed=seed), seats, played
             )
-            out += self._game_over(ctx, row, game, played.state)  # an all-bot game (issue 25)
+            now = played.now(game)
+            out += self._game_over(ctx, row, game, played.state, now.over)  # all bots (issue 25)
             out, rows = self._rows(ctx, out, row.id)
             result = await self.store.start_game(
                 row.id,
                 seed,
                 names,
                 played.state_json,
-                self._due(game, played.state, hours),
+                self._due(game, played.state, hours, now),
                 self._inbound_key(ctx),
                 entries=played.entries,
-                over=game.is_over(played.state),
+                over=now.over,
                 outbox=rows,
             )
             if result.outcome is Outcome.DUPLICATE:
                 return []
             if result.outcome is not Outcome.OK:
                 return self._refuse(ctx, self._t(ctx, "The seats changed meanwhile; /start again."))
+            self._recent.keep(row.id, played.state_json, now)
         ctx.game = replace(row, status="active", seed=seed, version=result.version)
         self.wake_senders()
         return self._queued(out, result.outbox_ids)

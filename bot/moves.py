@@ -24,7 +24,6 @@ from bot.context import (
     Ctx,
     Played,
     Step,
-    event_owner,
     fit,
 )
 from bot.ending import EndingMixin
@@ -35,6 +34,7 @@ from bot.grammar import (
 )
 from bot.i18n import explain, resolve_lang, tr, translator
 from bot.messages import Inbound, Outbound
+from bot.moment import Moment
 from bot.store import (
     GameRow,
     LogEntry,
@@ -43,6 +43,7 @@ from bot.store import (
 )
 from bot.workers import cpu
 from engine.core import IllegalAction, Reply, canonical_json
+from engine.core.applied import Applied, event_owner
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
 
 log = logging.getLogger(__name__)
@@ -238,7 +239,8 @@ class MovesMixin(EndingMixin):
                 if expected_version is not None and fresh.version != expected_version:
                     return []
                 state: State = json.loads(fresh.state_json)
-                current = list(game.current_players(state))
+                # who acts: remembered with the state this process committed, else asked
+                current = list(self._recent.moment(row.id, game, fresh.state_json, state).current)
                 # Games with standing orders accept some actions off turn (`game.anytime`),
                 # given by the commands they declare: any other is refused before the parse.
                 standing = game.capabilities.standing_orders
@@ -267,14 +269,30 @@ class MovesMixin(EndingMixin):
                     return self._refuse(ctx, self._t(ctx, "Nothing to do."))
                 langs = await self._langs_of(ctx, ctx.seats)
                 try:
-                    state, entries, lines, pics, private = self._apply_all(
+                    now, entries, lines, pics, private = self._apply_all(
                         ctx, game, state, seat, actions, langs
                     )
                 except IllegalAction as err:
                     return self._refuse(ctx, self._explain(ctx, game, err))
+                except Exception:
+                    # the move was legal but a question after it failed (a game's
+                    # forced_action): the move stands, played again without that answer
+                    log.exception("game %s: play failed after the move; applied plainly", row.id)
+                    state = json.loads(fresh.state_json)
+                    now, entries, lines, pics, private = self._apply_all(
+                        ctx, game, state, seat, actions, langs, plain=True
+                    )
+                state = now.state
                 state_json = canonical_json(state)
                 played = await self._run_bots(
-                    fresh, ctx.seats, state, state_json, fresh.version + 1, ctx.post_lang, langs
+                    fresh,
+                    ctx.seats,
+                    state,
+                    state_json,
+                    fresh.version + 1,
+                    ctx.post_lang,
+                    langs,
+                    now,
                 )
                 played.steps.insert(
                     0, Step([*notes, *lines], state_json, pics, private, player=player)
@@ -287,21 +305,23 @@ class MovesMixin(EndingMixin):
                     outs = [o for o in outs if o.private_to is not None or o.sender_only]
                     if ctx.reply_key is not None:  # sent privately: say where it went
                         outs += self._refuse(ctx, self._done_unseen(ctx, game, row.id))
-                outs += self._game_over(ctx, row, game, played.state)
+                after = played.now(game)
+                outs += self._game_over(ctx, row, game, played.state, after.over)
                 outs, rows = self._rows(ctx, outs, row.id)
                 result = await self.store.commit_moves(
                     row.id,
                     fresh.version,
                     entries + played.entries,
                     played.state_json,
-                    over=game.is_over(played.state),
-                    due=self._due(game, played.state, hours),
+                    over=after.over,
+                    due=self._due(game, played.state, hours, after),
                     inbound=self._inbound_key(ctx),
                     outbox=rows,
                 )
                 if result.outcome is Outcome.DUPLICATE:
                     return []
                 if result.outcome is Outcome.OK:
+                    self._recent.keep(row.id, played.state_json, after)
                     self.wake_senders()
                     return self._queued(outs, result.outbox_ids)
                 log.info(
@@ -376,41 +396,47 @@ class MovesMixin(EndingMixin):
         seat: SeatRow,
         actions: list[Action],
         langs: Mapping[str, str] | None = None,
-    ) -> tuple[State, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
-        """Apply actions in order on a state freshly loaded from JSON: all or nothing (the
-        caller drops the state when this raises)."""
+        plain: bool = False,
+    ) -> tuple[Moment, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
+        """Play actions in order on a state freshly loaded from JSON: all or nothing (the
+        caller drops the state when this raises). One game call per action (`play`), then
+        the event lines; the final state's answers come back as its `Moment`."""
         t = translator(ctx.post_lang)  # event lines are group posts
         entries: list[LogEntry] = []
         lines: list[str] = []
         pics: list[Event] = []
         private: list[tuple[str, str]] = []
+        applied: Applied | None = None
         for action in actions:
-            state, events = game.apply(state, seat.display_name, action)
+            applied = played_plainly(game, state, seat.display_name, action, plain)
+            state = applied.state
+            events = list(applied.events)
             entries.append(
                 LogEntry(
                     seat.user_key, seat.display_name, canonical_json(action), canonical_json(events)
                 )
             )
-            for event in events:
+            for event, owner in zip(events, applied.owners, strict=True):
                 line = game.describe_event(state, event, t)
                 if line:
                     lines.append(line)
-                private += self._private_lines(game, state, event, ctx.seats, langs or {})
-                if game.is_picture_event(event):
-                    pics.append(event)
-        return state, entries, lines, pics, private
+                private += self._private_lines(game, state, event, owner, ctx.seats, langs or {})
+            pics += applied.picture_events
+        now = Moment(game, state) if applied is None else Moment.after(game, applied)
+        return now, entries, lines, pics, private
 
     def _private_lines(
         self,
         game: Game,
         state: State,
         event: Event,
+        owner: str | None,
         seats: Sequence[SeatRow],
         langs: Mapping[str, str],
     ) -> list[tuple[str, str]]:
-        """[(user key, line)] for the owner of a private event (none for a public one or a
-        bot's): the game's private line when it has one, else its public line."""
-        owner = event_owner(event)
+        """[(user key, line)] for the owner of a private event (`owner`, from the move's
+        result; none for a public one or a bot's): the game's private line when it has one,
+        else its public line."""
         if owner is None:
             return []
         seat = next((s for s in seats if s.display_name == owner and not s.is_bot), None)
@@ -435,34 +461,35 @@ class MovesMixin(EndingMixin):
         version: int,
         lang: str,
         langs: Mapping[str, str] | None = None,
+        now: Moment | None = None,
     ) -> Played:
         """While a bot seat must act, or a human one has nothing to decide (a forced pass),
         play it (in the worker pool, off the event loop); the moves are committed by the
-        caller, with the move that started the chain."""
+        caller, with the move that started the chain. `now`: the state's answers when the
+        move that led to it gave them."""
         game = self._game_of(row)
+        now = now if now is not None and now.state is state else Moment(game, state)
         forced = game.capabilities.forced_moves
         if not forced and not any(s.is_bot for s in seats):
-            return Played([], state, state_json, version)
-        if not self._chain_starts(game, state, seats, forced):
-            return Played([], state, state_json, version)  # no hand-off to the pool (issue 23)
-        return await cpu(self._bot_chain, row, seats, state, state_json, version, lang, langs or {})
+            return Played([], state, state_json, version, moment=now)
+        if not self._chain_starts(now, seats, forced):
+            # no hand-off to the pool (issue 23)
+            return Played([], state, state_json, version, moment=now)
+        return await cpu(self._bot_chain, row, seats, now, state_json, version, lang, langs or {})
 
     @staticmethod
-    def _chain_starts(game: Game, state: State, seats: list[SeatRow], forced: bool) -> bool:
+    def _chain_starts(now: Moment, seats: list[SeatRow], forced: bool) -> bool:
         """Whether `_bot_chain` would play anything: a bot seat must act, or a human has a
-        forced move (`forced_action` only reads the state). Most moves end here, on the
-        loop, without the worker pool's hand-off."""
-        if game.is_over(state):
+        forced move (the move's result says). Most moves end here, on the loop, without the
+        worker pool's hand-off."""
+        if now.over:
             return False
-        current = game.current_players(state)
         bots = {s.display_name for s in seats if s.is_bot}
-        if any(p in bots for p in current):
+        if any(p in bots for p in now.current):
             return True
         humans = {s.display_name for s in seats if not s.is_bot}
         try:
-            return forced and any(
-                game.forced_action(state, p) is not None for p in current if p in humans
-            )
+            return forced and any(now.forced_of(p) is not None for p in now.current if p in humans)
         except Exception:
             return True  # the chain logs the failure and asks the player instead
 
@@ -470,7 +497,7 @@ class MovesMixin(EndingMixin):
         self,
         row: GameRow,
         seats: list[SeatRow],
-        state: State,
+        now: Moment,
         state_json: str,
         version: int,
         lang: str,
@@ -480,17 +507,18 @@ class MovesMixin(EndingMixin):
         bots = {s.display_name: s for s in seats if s.is_bot}
         humans = {s.display_name: s for s in seats if not s.is_bot}
         forced = game.capabilities.forced_moves
-        played = Played([], state, state_json, version)
+        state = now.state
+        played = Played([], state, state_json, version, moment=now)
         t = translator(lang)
         seed = row.seed if row.seed is not None else 0
         for step in range(1, MAX_BOT_MOVES + 1):
-            if game.is_over(state):
+            if now.over:
                 break
-            current = list(game.current_players(state))
+            current = list(now.current)
             seat = next((bots[p] for p in current if p in bots), None)
             action: Action | None = None
             if seat is None and forced:
-                seat, action = self._forced(game, state_json, current, humans)
+                seat, action = self._forced(game, now, current, humans)
             if seat is None:
                 break
             if action is None:
@@ -500,16 +528,17 @@ class MovesMixin(EndingMixin):
             if action is None:
                 played.error = "bot"
                 break
-            work: State = json.loads(state_json)
             try:
-                work, events = game.apply(work, seat.display_name, action)
+                applied = chain_step(row.id, game, state_json, seat.display_name, action)
             except IllegalAction:
                 log.exception("game %s: %s's move %r is illegal", row.id, seat.display_name, action)
                 if not seat.is_bot:
                     break  # a forced move the rules refuse: the player is asked instead
                 played.error = "bot"
                 break
-            state, state_json, version = work, canonical_json(work), version + 1
+            events = list(applied.events)
+            now = Moment.after(game, applied)
+            state, state_json, version = applied.state, canonical_json(applied.state), version + 1
             played.entries.append(
                 LogEntry(
                     seat.user_key,
@@ -528,21 +557,26 @@ class MovesMixin(EndingMixin):
                 )
                 shown = [e for e in events if e.get("player") != seat.display_name]
             lines += [x for e in shown if (x := game.describe_event(state, e, t))]
-            private = [p for e in events for p in self._private_lines(game, state, e, seats, langs)]
+            private = [
+                p
+                for e, owner in zip(events, applied.owners, strict=True)
+                for p in self._private_lines(game, state, e, owner, seats, langs)
+            ]
             played.steps.append(
                 Step(
                     lines,
                     state_json,
-                    [e for e in events if game.is_picture_event(e)],
+                    applied.picture_events,
                     private,
                     player=seat.display_name,
                 )
             )
         played.state, played.state_json, played.version = state, state_json, version
+        played.moment = now
         return played
 
     def _forced(
-        self, game: Game, state_json: str, current: list[str], humans: Mapping[str, SeatRow]
+        self, game: Game, now: Moment, current: list[str], humans: Mapping[str, SeatRow]
     ) -> tuple[SeatRow | None, Action | None]:
         """The first human who must act and has nothing to decide, with his forced move."""
         for name in current:
@@ -550,10 +584,40 @@ class MovesMixin(EndingMixin):
             if seat is None:
                 continue
             try:
-                action = game.forced_action(json.loads(state_json), name)
+                action = now.forced_of(name)
             except Exception:
                 log.exception("forced_action of %s failed for %s", game.id, name)
                 continue
             if action is not None:
                 return seat, action
         return None, None
+
+
+def played_plainly(game: Game, state: State, player: str, action: Action, plain: bool) -> Applied:
+    """`game.play`, or with `plain` (after `play` failed on a game's later question, such as
+    its `forced_action`) `apply` and the answers that cannot fail the move: no forced moves
+    are known, so the player is asked (as when `forced_action` fails before a chain)."""
+    if not plain:
+        return game.play(state, player, action)
+    state, events = game.apply(state, player, action)
+    return Applied(
+        state,
+        tuple(events),
+        tuple(game.current_players(state)),
+        bool(game.is_over(state)),
+        (),
+        tuple(event_owner(e) for e in events),
+        tuple(bool(game.is_picture_event(e)) for e in events),
+    )
+
+
+def chain_step(pk: int, game: Game, state_json: str, player: str, action: Action) -> Applied:
+    """One move of the bot chain on a fresh copy of the state; when a question after the
+    move fails (a game's `forced_action`), the move stands, played again plainly."""
+    try:
+        return game.play(json.loads(state_json), player, action)
+    except IllegalAction:
+        raise
+    except Exception:
+        log.exception("game %s: play failed after the move; applied plainly", pk)
+        return played_plainly(game, json.loads(state_json), player, action, True)

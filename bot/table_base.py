@@ -24,6 +24,7 @@ from bot.grammar import (
 )
 from bot.i18n import resolve_lang, tr, translator
 from bot.messages import Outbound
+from bot.moment import Moment, Recent
 from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
 from bot.quiet import Engagement
 from bot.reminders import Reminders, reminder_commands
@@ -73,6 +74,8 @@ class TableBase:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # game -> (version, who acted in its current round and phase) (bot/announce.py)
         self._phase_acted: dict[int, tuple[int, Engagement]] = {}
+        # game -> its last committed state's answers (who acts, public mark; bot/moment.py)
+        self._recent = Recent()
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
@@ -286,12 +289,6 @@ class TableBase:
         """game.parse, with the sender's translator."""
         return game.parse(state, player, line.name, list(line.args), t=translator(ctx.lang))
 
-    def _game_buttons(
-        self, game: Game, state: State, player: str, lang: str
-    ) -> list[tuple[str, str]]:
-        """game.buttons with labels in `lang` (the game words them through the translator)."""
-        return list(game.buttons(state, player, t=translator(lang)))
-
     def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
         return tr(ctx.lang, message, **params)
 
@@ -327,11 +324,15 @@ class TableBase:
             hours = DEFAULT_DEADLINE_HOURS
         return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
 
-    def _due(self, game: Game, state: State, hours: float) -> Due | None:
-        if game.is_over(state):
+    def _due(
+        self, game: Game, state: State, hours: float, moment: Moment | None = None
+    ) -> Due | None:
+        """The turn's deadline row; `moment`: the state's answers when a move gave them."""
+        at = moment if moment is not None and moment.state is state else Moment(game, state)
+        if at.over:
             return None
         now = self.clock()
-        return Due(list(game.current_players(state)), now, now + hours * 3600.0)
+        return Due(list(at.current), now, now + hours * 3600.0)
 
     def _no_game(self, ctx: Ctx) -> list[Outbound]:
         return self._say(

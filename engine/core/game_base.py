@@ -13,8 +13,9 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from engine.core.applied import Applied, play_move
 from engine.core.errors import N_
 from engine.core.protocol import (
     Action,
@@ -28,6 +29,7 @@ from engine.core.protocol import (
 )
 
 if TYPE_CHECKING:
+    from engine.core.protocol import Game
     from engine.core.rng import Rng
     from engine.core.search import Budget
 
@@ -42,6 +44,11 @@ class BaseGame:
     chart_axis: str = N_("per round")
     rules_index: Mapping[str, str] = MappingProxyType({})
     rules_commands: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+
+    def play(self, state: State, player: str, action: Action) -> Applied:
+        """`apply` and what the table asks after it, in one result (engine/core/applied.py),
+        from the game's own members; a game may override it to answer more cheaply."""
+        return play_move(cast("Game", self), state, player, action)
 
     def anytime(self, action: Action) -> bool:
         """No action goes off turn (a game with standing orders overrides this)."""

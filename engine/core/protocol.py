@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from engine.core.applied import Applied
     from engine.core.rng import Rng
     from engine.core.search import Budget
 
@@ -133,6 +134,12 @@ class Rules(Protocol):
     def legal_actions(self, state: State, player: str) -> list[Action]: ...
 
     def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]: ...
+
+    def play(self, state: State, player: str, action: Action) -> Applied:
+        """`apply` with what follows from it in one result (engine/core/applied.py): who acts
+        now, over or not, forced moves, which events are private to whom or pictured. The
+        table's one call per move; `apply` is what the replay uses."""
+        ...
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see (None: a spectator); the one player view (boardgame.io)."""

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, SLOT_PRICE_LISTS, STEP3
@@ -30,17 +31,26 @@ def resource_cost(in_market: int, resource: str, n: int) -> int:
 
 
 def market_spaces(in_market: int, resource: str) -> list[dict[str, int]]:
-    """The view's per-space breakdown: price, tokens on it, slots it has."""
+    """The view's per-space breakdown: price, tokens on it, slots it has (a fresh list; the
+    breakdown of each market level is worked out once, every view asks it four times)."""
+    return [
+        {"price": price, "count": count, "slots": slots}
+        for price, count, slots in _spaces(in_market, resource)
+    ]
+
+
+@cache
+def _spaces(in_market: int, resource: str) -> tuple[tuple[int, int, int], ...]:
     prices = SLOT_PRICE_LISTS[resource]
     first_filled = CAPACITY[resource] - in_market
-    spaces: list[dict[str, int]] = []
+    spaces: list[list[int]] = []
     for i, price in enumerate(prices):
-        if not spaces or spaces[-1]["price"] != price:
-            spaces.append({"price": price, "count": 0, "slots": 0})
-        spaces[-1]["slots"] += 1
+        if not spaces or spaces[-1][0] != price:
+            spaces.append([price, 0, 0])
+        spaces[-1][2] += 1
         if i >= first_filled:
-            spaces[-1]["count"] += 1
-    return spaces
+            spaces[-1][1] += 1
+    return tuple((price, count, slots) for price, count, slots in spaces)
 
 
 # ---------------------------------------------------------------- storage (PG-33)
@@ -136,8 +146,21 @@ def display_assignment(plants: list[int], res: dict[str, int]) -> dict[int, dict
     """PG-34: one way to place the pooled tokens on plants, for pictures and texts.
 
     Single-fuel plants fill first (ascending), hybrids take the remaining coal, then oil.
+    Depends only on the arguments, so it is worked out once per holding (bounded memo; every
+    view asks it for each player); callers get fresh dicts.
     """
-    left = dict(res)
+    held = (res["coal"], res["oil"], res["garbage"], res["uranium"])  # RESOURCES' order
+    return {
+        number: {"coal": c, "oil": o, "garbage": g, "uranium": u}
+        for number, (c, o, g, u) in _placed(tuple(plants), held)
+    }
+
+
+@lru_cache(maxsize=4096)
+def _placed(
+    plants: tuple[int, ...], held: tuple[int, ...]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    left = dict(zip(RESOURCES, held, strict=True))
     out: dict[int, dict[str, int]] = {}
     for number in plants:
         out[number] = {r: 0 for r in RESOURCES}
@@ -155,7 +178,7 @@ def display_assignment(plants: list[int], res: dict[str, int]) -> dict[int, dict
                 out[number][r] += take
                 left[r] -= take
                 room -= take
-    return out
+    return tuple((n, tuple(out[n][r] for r in RESOURCES)) for n in out)
 
 
 # ---------------------------------------------------------------- running plants (PG-42)

@@ -76,3 +76,35 @@ async def test_a_redelivered_update_stops_after_the_one_read(chat: Chat) -> None
     calls = counting(chat.table.store, ("load_message", "commit_moves", *READS))
     assert await chat.say(who, "/take 1", update_id="again") == []
     assert (calls["load_message"], calls["commit_moves"], calls["hand-off"]) == (1, 0, 0)
+
+
+def _bench() -> Any:
+    """bench/move_calls.py, loaded from its file (bench/ is not a package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "move_calls.py"
+    spec = importlib.util.spec_from_file_location("move_calls_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_build_berlin_calls_the_game_at_most_six_times(tmp_path: Any) -> None:
+    """Issue 26: `/build Berlin` through `Table.handle` calls the game a handful of times
+    (parse, play, the event's line, the turn's text, the buttons, the public view: 6; it was
+    17), and the store twice (bench/move_calls.py prints the same trace)."""
+    import argparse
+    import re
+
+    bench = _bench()
+    args = argparse.Namespace(
+        games=2, moves=20, game="powergrid", seed=1, durable=False, profile=0, db=None
+    )
+    line = await bench.run(args, str(tmp_path / "calls.sqlite3"))
+    found = re.search(r"/build Berlin: (\d+) store calls .* (\d+) game calls", line)
+    assert found is not None, line
+    store_calls, game_calls = int(found.group(1)), int(found.group(2))
+    assert game_calls <= 6, line
+    assert store_calls <= 3, line  # load_message, the game lock, commit_moves

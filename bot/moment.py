@@ -1,0 +1,138 @@
+"""The state after a run of moves as the table speaks of it (issues 23, 26): the game's
+answers taken from the move's one result (`Applied`: who acts, over or not, forced moves) and
+what derives from the public view (the buttons' public mark, the "changed nothing public"
+check) computed once, on first use, and passed down to the announcement. A cache of one
+move's questions, nothing more: it holds no other state and never outlives the move."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from bot.i18n import translator
+from engine.core import canonical_json
+from engine.core.applied import Applied
+from engine.core.protocol import Action, Game, State
+
+# A prompt's payload is "<game pk>:p<digest>:<command>" (so is /abort's in a running game); the
+# lobby's carry the store's version ("<pk>:<version>:<command>"), digits only.
+MARK = "p"
+
+
+class Moment:
+    """One state of one game and the table's questions about it, each asked of the game at
+    most once. From a move's `Applied` the rules' answers are already there."""
+
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        applied: Applied | None = None,
+        *,
+        current: tuple[str, ...] | None = None,
+        mark: str | None = None,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self._applied = applied if applied is not None and applied.state is state else None
+        self._current = current
+        self._over: bool | None = None
+        self._public: dict[str, Any] | None = None
+        self._mark = mark
+        # (player or None, language) -> the turn's text / the buttons, worded once per move
+        self._turns: dict[str, str] = {}
+        self._buttons: dict[tuple[str, str], list[tuple[str, str]]] = {}
+
+    @classmethod
+    def after(cls, game: Game, applied: Applied) -> Moment:
+        return cls(game, applied.state, applied)
+
+    @property
+    def current(self) -> tuple[str, ...]:
+        """The players asked to act (`current_players`)."""
+        if self._applied is not None:
+            return self._applied.current
+        if self._current is None:
+            self._current = tuple(self.game.current_players(self.state))
+        return self._current
+
+    @property
+    def over(self) -> bool:
+        if self._applied is not None:
+            return self._applied.over
+        if self._over is None:
+            self._over = bool(self.game.is_over(self.state))
+        return self._over
+
+    def forced_of(self, player: str) -> Action | None:
+        """`player`'s forced move (a game declaring `forced_moves`), None for a real choice."""
+        if self._applied is not None:
+            return self._applied.forced_of(player)
+        if not self.game.capabilities.forced_moves or self.over:
+            return None
+        return self.game.forced_action(self.state, player)
+
+    @property
+    def public_view(self) -> dict[str, Any]:
+        """`view(state, None)`: what everybody sees; built once per moment."""
+        if self._public is None:
+            self._public = self.game.view(self.state, None)
+        return self._public
+
+    def turn_text(self, lang: str) -> str:
+        """`describe_turn(state, None)` in `lang` (a quiet table's status message and its
+        notification share it)."""
+        if lang not in self._turns:
+            self._turns[lang] = self.game.describe_turn(self.state, None, translator(lang))
+        return self._turns[lang]
+
+    def buttons(self, player: str, lang: str) -> list[tuple[str, str]]:
+        """`buttons(state, player)` with labels in `lang`; a fresh list each time."""
+        key = (player, lang)
+        if key not in self._buttons:
+            self._buttons[key] = list(self.game.buttons(self.state, player, t=translator(lang)))
+        return list(self._buttons[key])
+
+    @property
+    def known_mark(self) -> str | None:
+        """The mark when it has been computed (or given), else None: nothing is asked."""
+        return self._mark
+
+    @property
+    def mark(self) -> str:
+        """The public moment of the state: a short digest of the public view and who is to
+        act. Two states that differ only in hidden information have the same mark (the game's
+        noninterference). Two public moments may share one (a board that came back): a press
+        then goes to the move pipeline, which checks the move as for any other."""
+        if self._mark is None:
+            seen = canonical_json([self.public_view, list(self.current)])
+            self._mark = MARK + hashlib.blake2s(seen.encode(), digest_size=3).hexdigest()
+        return self._mark
+
+
+# How many games' last states `Recent` remembers (the oldest is forgotten first).
+RECENT_GAMES = 4096
+
+
+class Recent:
+    """What this process last committed per game: the state's JSON text with who acts in it
+    and its public mark. The next message of that game (a move, a button press) finds them
+    here instead of asking the game again, when its stored state is that very text (whatever
+    wrote the row: equal text, equal answers; another worker's move simply misses)."""
+
+    def __init__(self, size: int = RECENT_GAMES) -> None:
+        self.size = size
+        self._kept: dict[int, tuple[str, tuple[str, ...], str | None]] = {}
+
+    def keep(self, pk: int, state_json: str, now: Moment) -> None:
+        self._kept.pop(pk, None)
+        self._kept[pk] = (state_json, now.current, now.known_mark)
+        while len(self._kept) > self.size:
+            self._kept.pop(next(iter(self._kept)))
+
+    def moment(self, pk: int, game: Game, state_json: str, state: State) -> Moment:
+        """The `Moment` of `state` (loaded from `state_json`), seeded with what was kept."""
+        kept = self._kept.get(pk)
+        if kept is None or kept[0] != state_json:
+            return Moment(game, state)
+        return Moment(game, state, current=kept[1], mark=kept[2])
