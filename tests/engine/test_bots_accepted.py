@@ -79,7 +79,8 @@ def _options(game_id: str, draw: st.DrawFn) -> dict[str, str]:
     game = registry.get(game_id)
     chosen: dict[str, str] = {}
     for spec in game.options:
-        if spec.choices and draw(st.booleans()):
+        choose: bool = draw(st.booleans())
+        if spec.choices and choose:
             chosen[spec.key] = draw(st.sampled_from(spec.choices))
     return chosen
 

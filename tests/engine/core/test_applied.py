@@ -14,7 +14,7 @@ import pytest
 from engine import registry
 from engine.core import canonical_json, replay
 from engine.core.applied import Applied, event_owner
-from engine.core.protocol import Game
+from engine.core.protocol import Action, Game
 
 GAMES = registry.games()
 MOVES = 80
@@ -25,7 +25,7 @@ def separately(game: Game, state: dict[str, Any], player: str, action: dict[str,
     state, events = game.apply(state, player, action)
     over = game.is_over(state)
     current = tuple(game.current_players(state))
-    forced = ()
+    forced: tuple[tuple[str, Action], ...] = ()
     if game.capabilities.forced_moves and not over:
         found = ((p, game.forced_action(state, p)) for p in current)
         forced = tuple((p, a) for p, a in found if a is not None)

@@ -180,7 +180,8 @@ def test_the_fonts_have_every_glyph_the_pictures_draw(lang: str) -> None:
                 checked += 1
     assert checked > 100
     if lang == "zh_Hant":
-        assert font_for("發電廠", 16).getname()[0].startswith("Noto Sans")
+        family = font_for("發電廠", 16).getname()[0]
+        assert family is not None and family.startswith("Noto Sans")
 
 
 def test_the_rules_of_every_game_work_without_pillow() -> None:
