@@ -31,6 +31,7 @@ from bot.grammar import (
     MAX_CAPTION,
     CommandLine,
     shorten,
+    usage,
 )
 from bot.i18n import explain, resolve_lang, tr, translator
 from bot.messages import Inbound, Outbound
@@ -42,7 +43,7 @@ from bot.store import (
     SeatRow,
 )
 from bot.workers import cpu
-from engine.core import IllegalAction, Reply, canonical_json
+from engine.core import IllegalAction, MissingArgument, Reply, canonical_json
 from engine.core.applied import Applied, event_owner
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
 
@@ -256,7 +257,7 @@ class MovesMixin(EndingMixin):
                     else:
                         parsed = self._parse(ctx, game, state, player, line)
                 except IllegalAction as err:
-                    return self._refuse(ctx, self._explain(ctx, game, err))
+                    return self._refuse(ctx, self._explain(ctx, game, err, line.name))
                 if isinstance(parsed, Reply):
                     await self._remember(ctx)
                     return self._reply(ctx, parsed)
@@ -343,9 +344,14 @@ class MovesMixin(EndingMixin):
         name = tr(ctx.lang, game.name)
         return self._t(ctx, "Done in {game} (g{id}); nobody else is told.", game=name, id=pk)
 
-    def _explain(self, ctx: Ctx, game: Game, err: IllegalAction) -> str:
-        """A refused move in words; a rule the rulebook explains adds "See /rules PG-38."."""
+    def _explain(self, ctx: Ctx, game: Game, err: IllegalAction, command: str = "") -> str:
+        """A refused move in words; a rule the rulebook explains adds "See /rules PG-38.";
+        too few words add the command's signature in the reader's words."""
         text = explain(ctx.lang, err)
+        spec = next((c for c in game.commands if c.name == command), None)
+        if isinstance(err, MissingArgument) and spec is not None:
+            signature = usage(spec, translator(ctx.lang))
+            text += " " + self._t(ctx, "Usage: {usage}", usage=signature)
         if err.rule_id not in ("", "syntax"):
             see = rulebook.hint(game.id, err.rule_id, translator(ctx.lang))
             if see:

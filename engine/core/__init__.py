@@ -1,6 +1,6 @@
 """The game protocol every game folder implements, and the small pure helpers they share."""
 
-from engine.core.errors import N_, IllegalAction, ParseError
+from engine.core.errors import N_, IllegalAction, MissingArgument, ParseError
 from engine.core.jsonstate import canonical_json, load_state
 from engine.core.protocol import (
     Action,
@@ -29,6 +29,7 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "MissingArgument",
     "OptionSpec",
     "ParseError",
     "Ranking",

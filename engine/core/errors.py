@@ -39,3 +39,12 @@ class ParseError(IllegalAction):
 
     def __init__(self, message_key: str, **params: Any) -> None:
         super().__init__("syntax", message_key, **params)
+
+
+class MissingArgument(ParseError):
+    """A command given too few words. The table adds the command's signature in the reader's
+    language ("Usage: /build <cell> [kind] ..."), built from its declaration, so a game need
+    not write a usage line per command."""
+
+    def __init__(self) -> None:
+        super().__init__(N_("Missing argument."))

@@ -20,6 +20,7 @@ from engine.core import (
     ArgSpec,
     CommandSpec,
     Event,
+    MissingArgument,
     ParseError,
     Reply,
     State,
@@ -153,7 +154,7 @@ TABLE.kind(
 
 def _need(call: Call, n: int) -> None:
     if len(call.words) < n:
-        raise ParseError(N_("Missing argument."))
+        raise MissingArgument()
 
 
 def _none(call: Call) -> bool:

@@ -463,3 +463,28 @@ def test_power_grid_alt_reads_city_names_in_every_language_too() -> None:
     assert spec is not None
     call = Call(state, "ann", typed, EnglishTranslator(), spec, table)
     assert call.read("city") == ["München"] * 4  # the declared city reader of every command
+
+
+async def test_too_few_words_answer_with_the_command_s_signature_in_the_reader_s_words(
+    store: Store, clock: FakeClock
+) -> None:
+    """IEC declares no usage line per command: too few words (`/build` alone) get "Missing
+    argument." and the signature built from the declaration, in the reader's language."""
+    from engine.registry import games
+
+    table = Table(store, games={"iec": games()["iec"]}, clock=clock, render=False)
+    for name, text in [("ann", "/new iec"), ("bob", "/join"), ("ann", "/start")]:
+        await table.handle(person_in("local:sig", name, text))
+    await table.handle(person_in("local:sig", "bob", "/lang pl"))
+    row = await store.open_game("local:sig")
+    assert row is not None and row.state_json is not None
+    for name, lang in [("ann", "en"), ("bob", "pl")]:
+        outs = await table.handle(person_in("local:sig", name, "/build"))
+        text = " ".join(o.text for o in outs)
+        assert tr(lang, "Missing argument.") in text, text
+        assert tr(lang, "Usage: {usage}", usage="/build <") in text, text
+        if lang == "en":
+            assert "/build <cell> [kind] [developer] [from...]" in text, text
+        else:
+            assert "/build <pole>" in text, text  # the placeholder in Polish too
+    assert await store.open_game("local:sig") == row  # nothing changed
