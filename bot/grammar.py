@@ -143,9 +143,17 @@ def usage(spec: CommandSpec, t: Translator | None = None) -> str:
     """ "/bid <plant> <amount> [more...]"; with `t`, the words in its language ("/new <игра>")."""
     parts = [f"/{spec.name}"]
     for arg in spec.args:
-        label = placeholder(arg.name, t) + ("..." if arg.repeated or arg.kind == "rest" else "")
+        label = _choices(arg) or placeholder(arg.name, t)
+        label += "..." if arg.repeated or arg.kind == "rest" else ""
         parts.append(f"<{label}>" if arg.required else f"[{label}]")
     return " ".join(parts)
+
+
+def _choices(arg: ArgSpec) -> str:
+    """A few fixed words are their own best placeholder: `<on|off>`, `[now|auto|off]` (the
+    words typed, so never translated)."""
+    shown = "|".join(arg.choices)
+    return shown if arg.kind == "choice" and len(arg.choices) > 1 and len(shown) <= 24 else ""
 
 
 def placeholder(name: str, t: Translator | None = None) -> str:
@@ -197,6 +205,7 @@ SHARED_HELP: dict[str, str] = {
     "cost": N_("Price a move before making it (a build, a line, an action)"),
     "done": N_("End your part of the current phase (buying, building, …)"),
     "income": N_("What powering your plants now would pay"),
+    "pass": N_("Pass: on the plant being auctioned, or for the whole auction phase"),
     "move": N_(
         "Move: a figure in Hexania, resources between your plants in Power Grid (alternative rules)"
     ),
