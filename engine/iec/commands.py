@@ -319,7 +319,12 @@ def _flex(call: Call) -> Action:
 )
 def _antimissile(call: Call) -> Action:
     _need(call, 1)
-    return {"type": "antimissile", "on": call.words[0].lower() in ("on", "yes", "1")}
+    word = call.words[0].lower()
+    if word not in ("on", "yes", "1", "off", "no", "0"):  # not silently "off"
+        raise ParseError(
+            N_("/{command} takes one of: {choices}."), command="antimissile", choices="on, off"
+        )
+    return {"type": "antimissile", "on": word in ("on", "yes", "1")}
 
 
 @TABLE.command(

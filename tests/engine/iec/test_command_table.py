@@ -144,3 +144,15 @@ def test_completion_goes_through_the_declared_kinds() -> None:
     assert GAME.complete(st, p1, "tech", "2 ") == ["2 Super Computer"]
     assert GAME.complete(None, None, "area", "") == []
     assert GAME.complete(st, p1, "int", "1") == []
+
+
+def test_antimissile_refuses_a_word_that_is_neither_on_nor_off() -> None:
+    """`/antimissile maybe` once switched the system off without a word; now it is refused."""
+    st = new(3)
+    p1 = st["seats"][0]
+    assert GAME.parse(st, p1, "antimissile", ["ON"]) == {"type": "antimissile", "on": True}
+    assert GAME.parse(st, p1, "antimissile", ["off"]) == {"type": "antimissile", "on": False}
+    with pytest.raises(ParseError) as err:
+        GAME.parse(st, p1, "antimissile", ["maybe"])
+    assert err.value.message_key == "/{command} takes one of: {choices}."
+    assert err.value.params == {"command": "antimissile", "choices": "on, off"}
