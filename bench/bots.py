@@ -68,10 +68,13 @@ def play(
     """One game: (strong's share of first place, its think times: wall, CPU)."""
     game_id, rival, n, index, iterations, seconds, cap = job
     # Iterations capped by the production deadline: whichever ends first (search.Budget).
+    # Both keep production's reserve: the search aims to stop at 80 % of the seconds.
     search.override = (
-        search.Budget(seconds=seconds)
+        search.timed(seconds)
         if seconds
-        else search.Budget(iterations=iterations, seconds=cap or None)
+        else search.timed(cap, iterations)
+        if cap
+        else search.Budget(iterations=iterations)
     )
     game = registry.get(game_id)
     players = [f"p{i}" for i in range(n)]
