@@ -40,6 +40,10 @@ DEFAULT_SECONDS = 2.0
 ENV_BUDGET = "BOARDCHAT_BOT_BUDGET"
 # Standard errors by which a move must beat the policy's own on paired samples to replace it.
 Z = 1.0
+# Share of a production time budget kept in hand: the search aims to stop at 80 % of it
+# (1.6 s of 2 s), so the last round, a rollout cut at the deadline, the process pool and a
+# loaded machine's scheduling fit in the rest (issue 24: p99 think time <= the budget).
+RESERVE = 0.2
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,13 @@ class Budget:
     seconds: float | None = None
     rollout_cap: int | None = None
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
+    reserve: float = 0.0  # seconds of `seconds` the search leaves unused (see `RESERVE`)
+
+
+def timed(seconds: float, iterations: int | None = None) -> Budget:
+    """A production time budget: `seconds` per decision, of which the search uses all but
+    `RESERVE` (and at most `iterations` rollouts when given)."""
+    return Budget(iterations=iterations, seconds=seconds, reserve=RESERVE * seconds)
 
 
 def parse_budget(text: str) -> Budget:
@@ -62,7 +73,7 @@ def parse_budget(text: str) -> Budget:
     seconds = float(text[:-1] if text.endswith("s") else text)
     if not seconds > 0:
         raise ValueError(f"{ENV_BUDGET} must be positive, not {text!r}")
-    return Budget(seconds=seconds)
+    return timed(seconds)
 
 
 # Set by tests (tests/engine/conftest.py) or by an embedding process; None: the environment.
@@ -75,7 +86,7 @@ def current_budget() -> Budget:
     if override is not None:
         return override
     text = os.environ.get(ENV_BUDGET)
-    return parse_budget(text) if text else Budget(seconds=DEFAULT_SECONDS)
+    return parse_budget(text) if text else timed(DEFAULT_SECONDS)
 
 
 class Rules(Protocol):
@@ -193,7 +204,7 @@ def search(
     if len(arms) <= 1:
         return Decision(arms[0].action, arms, 0)
     steps = glue.horizon if budget.rollout_cap is None else min(glue.horizon, budget.rollout_cap)
-    deadline = None if budget.seconds is None else started + budget.seconds
+    deadline = None if budget.seconds is None else started + budget.seconds - budget.reserve
     late: Callable[[], bool] | None = None
     if deadline is not None:
         late = _past(budget.clock, deadline)

@@ -169,6 +169,31 @@ def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     assert decision.iterations == 9 * arms or arms == 1
 
 
+def test_production_budget_keeps_a_reserve_with_an_injected_clock() -> None:
+    """A production budget (BOARDCHAT_BOT_BUDGET, default 2 s) aims to stop at 80 % of its
+    seconds, so the p99 think time stays within the budget on a loaded machine (issue 24)."""
+    assert search.parse_budget("2").reserve == pytest.approx(0.4)
+    assert search.parse_budget("200i").reserve == 0.0
+    glue = importlib.import_module("engine.powergrid.strong").glue()
+    state, player = _position("powergrid", 30)
+    arms = len(
+        search.search(glue, state, player, Rng(new_rng_state(1)), search.Budget(iterations=1)).arms
+    )
+    steps = iter([1.0 / arms] * 1000)
+    now = [0.0]
+
+    def evaluate(state: State, player: str) -> float:
+        now[0] += next(steps)  # a round lasts 1
+        return glue.evaluate(state, player)
+
+    budget = dataclasses.replace(search.timed(10.0), rollout_cap=4, clock=lambda: now[0])
+    slow = dataclasses.replace(glue, evaluate=evaluate)
+    decision = search.search(slow, state, player, Rng(new_rng_state(1)), budget)
+    # Deadline 8 (10 less the 20 % reserve): the search stops after round 7.
+    assert decision.iterations == 7 * arms or arms == 1
+    assert now[0] <= 8.0
+
+
 def test_budget_drops_a_round_the_deadline_cuts_short() -> None:
     """A round far slower than the average is abandoned at the deadline, and its partial
     rollouts are dropped so that every candidate keeps the same paired samples."""

@@ -18,7 +18,8 @@ def test_iec_s17_mixers_make_bc_when_no_build_waits() -> None:
     st = new(2)
     p = _p1(st)
     st["turn"] = 18  # too late for growth: only transmissions count now
-    assert defence.mix_wants(st, p) == ["BC"]
+    # AB last: a fallback, so the mixer never stalls on a storage full of A and B.
+    assert defence.mix_wants(st, p) == ["BC", "AB"]
 
 
 def test_iec_s18_ab_first_while_a_build_waits_for_it() -> None:
@@ -28,7 +29,7 @@ def test_iec_s18_ab_first_while_a_build_waits_for_it() -> None:
     # Turn 1 of 20 with free power places: a growth project waits for AB.
     assert defence.mix_wants(st, p)[:2] == ["AB", "BC"]
     st["buildings"]["E3"]["goods"]["AB"] = 2  # a module's worth is stored: BC again
-    assert defence.mix_wants(st, p) == ["BC"]
+    assert defence.mix_wants(st, p) == ["BC", "AB"]
 
 
 def test_iec_16_3_ac_first_only_for_a_launcher_facing_a_rival_launcher() -> None:
@@ -78,3 +79,72 @@ def test_iec_s16_no_laboratory_and_no_research_in_a_whole_game_against_the_rush(
     assert st["players"]["a"]["science"] == 0
     assert rules.result(st) and st["turn"] == rules.param(st, "turns")
     assert built  # it grew its network (or answered with a launcher)
+
+
+def test_iec_s18_2_the_raid_fires_at_a_home_mine_its_owner_cannot_rebuild() -> None:
+    """Four companies: a launcher beside the NW storage E3 (1 AC there) picks a rival's home
+    mine (one module, IEC-14, beyond his developer's 6 cm, IEC-S-18.2) over his transmitter
+    or mixer, which his developer would rebuild."""
+    st = new(4)
+    p = _p1(st)
+    add(st, p, "launcher", "G5", modules=1)
+    at(st, 9, p)
+    assert defence.raiding(st)
+    action = defence.raid_fire(st, p)
+    assert action is not None and action["launcher"] == "G5"
+    ((cell, shots),) = action["targets"].items()
+    target = st["buildings"][cell]
+    assert target["kind"] == "mine" and target["owner"] != p
+    assert not defence._repairable(st, target)
+    assert shots == 1  # one AC in the linked storage, one missile (IEC-16.3)
+
+
+def test_iec_s19_no_raid_in_a_duel_and_missiles_only_after_bc() -> None:
+    two = new(2)
+    assert not defence.raiding(two)  # two companies: the duel rules of the rush apply
+    st = new(4)
+    p = _p1(st)
+    st["turn"] = 15
+    st["buildings"]["E3"]["goods"]["AB"] = 2  # no build waits for AB
+    assert "AC" not in defence.mix_wants(st, p)  # no launcher yet
+    add(st, p, "launcher", "G5", modules=1)
+    # AC only when the mixer cannot make BC (made first, it cost more VP than it took).
+    assert defence.mix_wants(st, p) == ["BC", "AC", "AB"]
+
+
+def test_iec_s17_a_lone_bc_waits_out_high_radiation() -> None:
+    st = new(2)
+    p = _p1(st)
+    at(st, 10, p)
+    launch = {"type": "transmit", "building": "G3"}
+    assert st["buildings"]["E3"]["goods"]["BC"] == 1  # the start stock (IEC-S-7)
+    st["radiation"] = 10  # success 4+ (IEC-S-17)
+    assert defence.transmit(st, p) is None
+    st["radiation"] = 7  # success 3+
+    assert defence.transmit(st, p) == launch
+    st["radiation"] = 10
+    st["buildings"]["E3"]["goods"]["BC"] = 2  # a second BC: launch anyway
+    assert defence.transmit(st, p) == launch
+    st["buildings"]["E3"]["goods"]["BC"] = 1
+    st["turn"] = rules.param(st, "turns")  # the last turn: nothing left to wait for
+    assert defence.transmit(st, p) == launch
+
+
+def test_iec_four_companies_a_whole_game_with_a_raiding_launcher() -> None:
+    """The strong policy against three economic bots: every move legal (`apply` validates),
+    a launcher built and fired, no laboratory, and the game ends normally."""
+    st = GAME.setup(["a", "b", "c", "d"], {}, 24_001)
+    rng = Rng({"s": 5})
+    built: set[str] = set()
+    fired = 0
+    while not GAME.is_over(st):
+        p = GAME.current_players(st)[0]
+        bot = defence.guarded_bot if p == "a" else GAME.bots["economic"]
+        action = bot(st, p, rng)
+        if p == "a" and action["type"] == "build" and action["cell"] not in st["buildings"]:
+            built.add(action["kind"])
+        fired += p == "a" and action["type"] == "fire"
+        st, _events = GAME.apply(st, p, action)
+    assert "launcher" in built and "laboratory" not in built
+    assert fired >= 1
+    assert rules.result(st) and st["turn"] == rules.param(st, "turns")
