@@ -435,7 +435,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     ) -> Loaded:
         """An inbound message's reads at once (bot/store_load.py): on the loop's thread
         (inline), else in one hand-off to the reader's thread."""
-        if self._inline is not None:
+        if self._inline is not None and self._go_inline():
             raw = load_sync(self._inline, _GAME_COLUMNS, chat_key, user_key, inbound)
             await yield_once()
         else:

@@ -32,6 +32,9 @@ T = TypeVar("T")
 # Inline commits between two WAL checkpoints (each commit writes a few pages; SQLite's own
 # automatic checkpoint comes at 1,000 pages and would run inside the committing call).
 CHECKPOINT_EVERY = 200
+# A store call runs inline only when the loop has no more than this many other callbacks
+# ready (0: only when nothing else waits to run); otherwise it hands off to the database thread.
+CROWDED = 0
 _PRAGMAS = (
     "PRAGMA busy_timeout = 10000",
     "PRAGMA journal_mode = WAL",
@@ -123,7 +126,7 @@ class StoreBase:
         hand-off to the writer's thread. The hot path of a move (bot/store.py)."""
         con = self._w._conn  # aiosqlite's connection; ours while the write lock is held
         async with self._write_lock:
-            if self._inline is not None and _begin_now(con):
+            if self._go_inline() and _begin_now(con):
                 try:
                     result = work(con)
                 except BaseException:
@@ -136,6 +139,14 @@ class StoreBase:
                 return await self._w._execute(run_tx, con, work)
         await yield_once()
         return result
+
+    def _go_inline(self) -> bool:
+        """Whether this call may run on the loop's thread: an inline store whose loop is not
+        crowded. Under a flood of messages every task running inline is always ready, so
+        each turn of the loop runs a slice of every one of them before a timer or a socket
+        gets its turn (100 ms and more with 50 at once, bench/loop_lag.py); handing off then
+        lets the database thread pace them, as it did before the inline path."""
+        return self._inline is not None and ready_callbacks() <= CROWDED
 
     def _count_commit(self) -> None:
         """Inline stores checkpoint the WAL themselves (`wal_autocheckpoint` is off)."""
@@ -163,7 +174,7 @@ class StoreBase:
 
     async def _key_one(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """A read of one row by its key (tens of µs): on the loop's thread when inline."""
-        if self._inline is None:
+        if self._inline is None or not self._go_inline():
             return await self._one(sql, params)
         row = self._inline.execute(sql, params).fetchone()
         await yield_once()
@@ -171,7 +182,7 @@ class StoreBase:
 
     async def _key_all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """The few rows under one key (a game's seats): on the loop's thread when inline."""
-        if self._inline is None:
+        if self._inline is None or not self._go_inline():
             return await self._all(sql, params)
         rows = self._inline.execute(sql, params).fetchall()
         await yield_once()
@@ -183,6 +194,13 @@ class StoreBase:
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await fetch(self._r, sql, params)
+
+
+def ready_callbacks() -> int:
+    """How many callbacks the running loop has ready to run now (0 where the loop does not
+    tell: a loop other than asyncio's own)."""
+    ready = getattr(asyncio.get_running_loop(), "_ready", ())
+    return len(ready)
 
 
 async def yield_once() -> None:

@@ -113,3 +113,35 @@ async def test_inline_calls_let_other_tasks_run_between_them(store: Store) -> No
     with contextlib.suppress(asyncio.CancelledError):
         await other
     assert turns - before >= 20  # at least once per call
+
+
+async def test_a_crowded_loop_hands_store_calls_off_so_timers_keep_their_turn(
+    store: Store,
+) -> None:
+    """Inline only while nothing else is ready on the loop: under a flood every inline task
+    is always ready and a timer would wait for a slice of each (bench/loop_lag.py: 100 ms
+    with 50 at once); then the call hands off and the database thread paces the tasks."""
+    pk = await active(store)
+    handed: list[str] = []
+    reader, writer = store._r, store._w
+    for conn, name in ((reader, "read"), (writer, "write")):
+        run = conn._execute
+
+        async def counted(*args: object, _run=run, _name=name) -> object:  # type: ignore[no-untyped-def]
+            handed.append(_name)
+            return await _run(*args)
+
+        conn._execute = counted  # type: ignore[method-assign]
+    await store.load_message("tg:1", "tg:11")
+    await store.commit_moves(pk, 1, [entry(1)], '{"x":1}', over=False, due=None)
+    assert handed == []  # an idle loop: both on the loop's thread
+    crowd = [asyncio.get_running_loop().call_soon(lambda: None) for _ in range(3)]
+    await store.load_message("tg:1", "tg:11")
+    assert handed == ["read"]
+    for handle in crowd:
+        handle.cancel()
+    crowd = [asyncio.get_running_loop().call_soon(lambda: None) for _ in range(3)]
+    await store.commit_moves(pk, 2, [entry(2)], '{"x":2}', over=False, due=None)
+    assert handed == ["read", "write"]
+    got = await store.load_message("tg:1", "tg:11")
+    assert got.game is not None and got.game.version == 3
