@@ -1,5 +1,7 @@
-"""Issue 25: `boardchat demo <game>` writes the game-over card, the charts and the replay for
-every game, each within the limits (10 MB, 60 frames, phone-sized)."""
+"""`boardchat demo <game>` plays every registered game to its end with the game's best bots
+(a ranking, board pictures, the log) and, issue 25, writes the game-over card, the charts and
+the replay, each within the limits (10 MB, 60 frames, phone-sized). One whole game per game
+for both: they were two tests playing each game twice."""
 
 from __future__ import annotations
 
@@ -18,8 +20,13 @@ from engine.registry import games
 async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> None:
     out = io.StringIO()
     code = await run_demo(game_id, 3, 4, str(tmp_path), None, "heuristic", stdout=out)
-    assert code == 0, out.getvalue()
-    assert "End of the game: card.png" in out.getvalue()
+    text = out.getvalue()
+    assert code == 0, text
+    assert "1. " in text  # the ranking
+    assert "End of the game: card.png" in text
+    boards = [p for p in tmp_path.glob("*.png") if p.name not in ("card.png", "charts.png")]
+    assert boards, "the demo writes board pictures"
+    assert (tmp_path / "log.txt").read_text(encoding="utf-8").strip()
     for name in ("card.png", "charts.png"):
         data = (tmp_path / name).read_bytes()
         assert 0 < len(data) <= MAX_BYTES
