@@ -75,6 +75,12 @@ def run_tx(con: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> 
     """`work` between BEGIN IMMEDIATE and COMMIT on a raw connection (rolled back if it
     raises)."""
     con.execute("BEGIN IMMEDIATE")
+    return finish_tx(con, work)
+
+
+def finish_tx(con: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """`work` inside the transaction already begun on `con`, then COMMIT (ROLLBACK if it
+    raises)."""
     try:
         result = work(con)
     except BaseException:
@@ -127,16 +133,12 @@ class StoreBase:
         con = self._w._conn  # aiosqlite's connection; ours while the write lock is held
         async with self._write_lock:
             if self._go_inline() and _begin_now(con):
-                try:
-                    result = work(con)
-                except BaseException:
-                    if con.in_transaction:
-                        con.execute("ROLLBACK")
-                    raise
-                con.execute("COMMIT")
+                result = finish_tx(con, work)
                 self._count_commit()
             else:
-                return await self._w._execute(run_tx, con, work)
+                result = await self._w._execute(run_tx, con, work)
+                self._count_commit()  # a handed-off commit grows the WAL all the same
+                return result
         await yield_once()
         return result
 
