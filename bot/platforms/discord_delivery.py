@@ -1,0 +1,173 @@
+"""The Discord adapter's delivery (bot/platforms/discord_bot.py): the table's unsolicited
+messages (`send`), the outbox sender loop's (`deliver`: a message id, or RetryLater /
+Undeliverable / DmClosed), edits and unpins of the status message, and the note in the channel
+when a player's DMs are closed."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot import i18n
+from bot.messages import Outbound
+from bot.outbox import DmClosed, RetryLater, Undeliverable
+from bot.platforms.discord_commands import key_id
+from bot.platforms.discord_inbox import display_name
+from bot.platforms.discord_pieces import Piece, edit_piece, edit_private, pieces, send_all
+from engine.core.errors import N_
+
+log = logging.getLogger(__name__)
+
+
+def _dm_closed(mention: str) -> str:
+    """The public note asking a user whose DMs are closed to open them (the chat's language
+    is not known here: the catalog's default)."""
+    return i18n.tr(
+        None,
+        N_(
+            "{mention}, I could not send you a private message. Please allow direct "
+            "messages from this server's members."
+        ),
+        mention=mention,
+    )
+
+
+class DiscordDelivery:
+    """Sending and editing Discord messages for the adapter (which inherits this)."""
+
+    client: discord.Client
+
+    async def _send_pieces(
+        self, target: discord.abc.Messageable, items: list[Piece], context: str
+    ) -> bool:
+        """Send the pieces in order; False (logged) at the first failure."""
+        for piece in items:
+            try:
+                await target.send(**piece.kwargs())
+            except discord.HTTPException as exc:
+                log.error("discord: sending to %s failed: %s", context, exc)
+                return False  # the rest would fail the same way; 429s were already waited out
+        return True
+
+    async def send(self, out: Outbound) -> None:
+        """The table's sender: unsolicited messages (reminders, bots' moves, DMs)."""
+        items = pieces(out)
+        if not items:
+            return
+        if out.private_to is not None:
+            uid = key_id(out.private_to)
+            if uid is None:
+                log.warning("discord: cannot send a private message to %s", out.private_to)
+                return
+            try:
+                user = self.client.get_user(uid) or await self.client.fetch_user(uid)
+                sent = await self._send_pieces(user, items, f"DM {out.private_to}")
+            except discord.HTTPException as exc:
+                log.warning("discord: cannot reach user %s: %s", out.private_to, exc)
+                sent = False
+            if not sent:
+                await self._dm_refused(out, uid)
+            return
+        channel = await self._channel(out.chat_key)
+        if channel is not None:
+            await self._send_pieces(channel, items, out.chat_key)
+
+    async def _channel(self, key: str) -> discord.abc.Messageable | None:
+        cid = key_id(key)
+        if cid is None:
+            log.warning("discord: no Discord channel for chat %s", key)
+            return None
+        try:
+            channel = self.client.get_channel(cid) or await self.client.fetch_channel(cid)
+        except discord.HTTPException as exc:
+            log.error("discord: cannot reach channel %s: %s", key, exc)
+            return None
+        if not isinstance(channel, discord.abc.Messageable):
+            log.error("discord: channel %s does not take messages", key)
+            return None
+        return channel
+
+    async def deliver(self, out: Outbound) -> str | None:
+        """The outbox sender loop's delivery: the id of the (last) message sent, or
+        RetryLater (rate limits, network) / Undeliverable (no such channel, no access)."""
+        items = pieces(out)
+        if not items:
+            return None
+        try:
+            if out.private_to is not None:
+                uid = key_id(out.private_to)
+                if uid is None:
+                    raise Undeliverable(f"not a Discord user: {out.private_to}")
+                user = self.client.get_user(uid) or await self.client.fetch_user(uid)
+                if out.edit_of is not None:  # a folded acknowledgement (bot/outbox.py)
+                    return await edit_private(user, out.edit_of, items)
+                try:
+                    return await self._send_all(user, items)
+                except discord.Forbidden as exc:
+                    # Remembered by the sender loop, which posts the mention once.
+                    raise DmClosed(f"Forbidden: {exc}", self._dm_note(out, user)) from exc
+            cid = key_id(out.chat_key)
+            if cid is None:
+                raise Undeliverable(f"not a Discord channel: {out.chat_key}")
+            channel = self.client.get_channel(cid) or await self.client.fetch_channel(cid)
+            if not isinstance(channel, discord.abc.Messageable):
+                raise Undeliverable(f"channel {out.chat_key} does not take messages")
+            if out.edit_of is not None:
+                edited = await self._edit(channel, out.edit_of, items[-1])
+                if out.unpin:  # the game is over (issue 17)
+                    await self._unpin(channel, edited)
+                return edited
+            pin = out.pin and not out.unpin
+            return await self._send_all(channel, items, reply_to=out.reply_to, pin=pin)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
+        except discord.HTTPException as exc:
+            wait = float(getattr(exc, "retry_after", 0.0) or 5.0)
+            raise RetryLater(wait, f"HTTP {exc.status}: {exc}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise RetryLater(5.0, repr(exc)) from exc
+
+    async def _send_all(
+        self,
+        target: discord.abc.Messageable,
+        items: list[Piece],
+        *,
+        reply_to: str | None = None,
+        pin: bool = False,
+    ) -> str | None:
+        return await send_all(target, items, reply_to=reply_to, pin=pin)
+
+    async def _edit(self, channel: discord.abc.Messageable, message_id: str, piece: Piece) -> str:
+        return await edit_piece(channel, message_id, piece)
+
+    @staticmethod
+    async def _unpin(channel: discord.abc.Messageable, message_id: str) -> None:
+        """Unpin the status message of a game that ended; without the permission, leave it."""
+        partial = getattr(channel, "get_partial_message", None)
+        if partial is None or not message_id.isdigit():
+            return
+        try:
+            await partial(int(message_id)).unpin()
+        except discord.HTTPException as exc:
+            log.info("discord: cannot unpin %s: %s", message_id, exc)
+
+    @staticmethod
+    def _dm_note(out: Outbound, user: discord.abc.User) -> Outbound | None:
+        """The public mention asking a user whose DMs are closed to open them."""
+        if key_id(out.chat_key) is None or out.private_to is None:
+            return None
+        name = dict(out.mentions).get(out.private_to) or display_name(user)
+        text = _dm_closed(f"@{name}")
+        return Outbound(out.chat_key, text, mentions=[(out.private_to, name)])
+
+    async def _dm_refused(self, out: Outbound, uid: int) -> None:
+        """A private message could not be delivered (DMs closed): say so in the chat, without
+        the private content, so the player knows to open their DMs."""
+        if key_id(out.chat_key) is None:
+            return
+        channel = await self._channel(out.chat_key)
+        if channel is None:
+            return
+        note = Piece(content=_dm_closed(f"<@{uid}>"), png=None, view=None, user_ids=[uid])
+        await self._send_pieces(channel, [note], out.chat_key)
