@@ -13,35 +13,6 @@ from tests.engine.iec.helpers import add, at, empty
 T = EnglishTranslator()
 
 
-def test_commands_cover_each_decision() -> None:
-    names = {c.name for c in GAME.commands}
-    for kind in (
-        "power",
-        "give",
-        "extract",
-        "mix",
-        "transfer",
-        "destroy",
-        "flex",
-        "antimissile",
-        "sweep",
-        "lay",
-        "relocate",
-        "prepare",
-        "build",
-        "recycle",
-        "activate",
-        "fire",
-        "transmit",
-        "research",
-        "tech",
-        "peek",
-        "subsidy",
-        "done",
-    ):
-        assert kind in names
-
-
 def test_parse_fire_finds_own_launcher_and_counts() -> None:
     st, (p1, p2) = empty()
     add(st, p1, "launcher", "I5")
