@@ -20,11 +20,11 @@ from engine.core.errors import N_
 log = logging.getLogger(__name__)
 
 
-def _dm_closed(mention: str) -> str:
-    """The public note asking a user whose DMs are closed to open them (the chat's language
-    is not known here: the catalog's default)."""
+def _dm_closed(mention: str, lang: str | None) -> str:
+    """The public note asking a user whose DMs are closed to open them, in the language of
+    the private message it stands for (its reader's)."""
     return i18n.tr(
-        None,
+        lang,
         N_(
             "{mention}, I could not send you a private message. Please allow direct "
             "messages from this server's members."
@@ -158,7 +158,7 @@ class DiscordDelivery:
         if key_id(out.chat_key) is None or out.private_to is None:
             return None
         name = dict(out.mentions).get(out.private_to) or display_name(user)
-        text = _dm_closed(f"@{name}")
+        text = _dm_closed(f"@{name}", out.lang)
         return Outbound(out.chat_key, text, mentions=[(out.private_to, name)])
 
     async def _dm_refused(self, out: Outbound, uid: int) -> None:
@@ -169,5 +169,5 @@ class DiscordDelivery:
         channel = await self._channel(out.chat_key)
         if channel is None:
             return
-        note = Piece(content=_dm_closed(f"<@{uid}>"), png=None, view=None, user_ids=[uid])
+        note = Piece(content=_dm_closed(f"<@{uid}>", out.lang), png=None, view=None, user_ids=[uid])
         await self._send_pieces(channel, [note], out.chat_key)

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot import i18n
 from bot.messages import Outbound
 from bot.platforms import discord_bot as dc
 from tests.bot.platforms.fake_discord import (
@@ -307,6 +308,18 @@ async def test_a_refused_dm_leaves_a_note_in_the_channel() -> None:
         assert note.json["content"].startswith(f"<@{BOB_ID}>, I could not send you")
         assert "13, 20" not in note.json["content"]
         assert note.json["allowed_mentions"]["users"] == [BOB_ID]
+        # the note is in the language of the private message it stands for (its reader's)
+        await table.senders["discord"](
+            Outbound(f"dc:{CHANNEL_ID}", "Twoja ręka", private_to=f"dc:{BOB_ID}", lang="pl")
+        )
+        polish = http.find("POST", f"/channels/{CHANNEL_ID}/messages")[-1].json["content"]
+        assert polish == i18n.tr(
+            "pl",
+            "{mention}, I could not send you a private message. Please allow direct "
+            "messages from this server's members.",
+            mention=f"<@{BOB_ID}>",
+        )
+        assert "could not send" not in polish
 
 
 def _forbidden() -> discord.Forbidden:
