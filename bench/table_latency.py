@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.messages import Inbound
 from bot.storage import open_store, parse_db
 from bot.table import Table, discover_games
+from engine.core import load_state
 
 PLAYERS = ("ann", "bob", "cyd")
 
@@ -98,7 +99,7 @@ async def run_one(
                 row = await store.open_game(chat)
                 if row is None or row.state_json is None:
                     continue  # the game ended: it stays out of the idle list
-                state = json.loads(row.state_json)
+                state = load_state(row.state_json)
                 player = rnd.choice(game.current_players(state))
                 action = rnd.choice(game.legal_actions(state, player))
                 t0 = time.perf_counter()

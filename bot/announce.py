@@ -58,6 +58,7 @@ from bot.store import (
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
+from engine.core import canonical_json, load_state
 from engine.core.protocol import Event, Game, State
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ def wanted(step: Step, mode: str) -> bool:
         return False
     round_after = None
     if any(e.get("type") == "turn_ended" and "round" in e for e in step.picture_events):
-        state = json.loads(step.state_json)
+        state = load_state(step.state_json)
         round_after = state.get("round") if not state.get("over") else -1
     return shows(picture_level(step.picture_events, round_after), mode)
 
@@ -122,12 +123,12 @@ def states_at(
     todo = sorted(versions)
     for a in sorted(actions, key=lambda a: a.seq):
         while todo and a.version > todo[0]:
-            out[todo.pop(0)] = json.loads(json.dumps(state))
+            out[todo.pop(0)] = load_state(canonical_json(state))
         if not todo:
             break
         state, _events = game.apply(state, a.player, a.action)
     for v in todo:
-        out[v] = json.loads(json.dumps(state))
+        out[v] = load_state(canonical_json(state))
     return out
 
 
@@ -279,7 +280,7 @@ class AnnounceMixin(TableBase):
         lang = ctx.lang if private else self._group_lang(ctx)
         try:
             pics = await cpu(
-                game.render_set, json.loads(state_json), viewer, translator(lang), None
+                game.render_set, load_state(state_json), viewer, translator(lang), None
             )
         except Exception:
             log.exception("render failed for game %s", ctx.game.id if ctx.game else None)
@@ -338,7 +339,7 @@ class AnnounceMixin(TableBase):
             return Outbound(ctx.chat_key, "", picture=order, silent=True, lang=lang)
         try:
             pics = await cpu(
-                game.render_set, json.loads(step.state_json), None, translator(lang), previous
+                game.render_set, load_state(step.state_json), None, translator(lang), previous
             )
         except Exception:
             log.exception("render failed for game %s", ctx.game.id)
@@ -388,7 +389,7 @@ class AnnounceMixin(TableBase):
             pic = await self._picture_after(ctx, game, step, first_version + i, shown_state)
             if pic is not None:
                 out.append(pic)
-                shown_state = json.loads(step.state_json)
+                shown_state = load_state(step.state_json)
         if played.error:
             pending.append(
                 tr(lang, "A computer player could not move; a human message will let it try again.")

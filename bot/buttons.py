@@ -16,6 +16,7 @@ from bot.grammar import parse_command
 from bot.moment import MARK as MARK  # re-exported: the payloads' mark prefix
 from bot.moment import Moment
 from bot.table_base import TableBase
+from engine.core import load_state
 from engine.core.protocol import Game, Reply, State
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ def still_legal(table: TableBase, ctx: Ctx, command: str) -> bool:
     if spec is None or spec.kind != "move":
         return False
     player = seat.display_name
-    state = json.loads(row.state_json)
+    state = load_state(row.state_json)
     try:
         parsed = table._parse(ctx, game, state, player, line)
         if isinstance(parsed, Reply):

@@ -19,7 +19,6 @@ it over). Replays run in the worker pool.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from bot.deadlines import Bank
 from bot.store import ActionRow, GameRow
 from bot.store_protocol import Store
 from bot.workers import cpu
+from engine.core import canonical_json, load_state
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class Replay:
 def _copy(replay: Replay) -> Replay:
     return Replay(
         {p: [list(t) for t in ts] for p, ts in replay.turns.items()},
-        json.loads(json.dumps(replay.state)) if replay.state is not None else None,
+        load_state(canonical_json(replay.state)) if replay.state is not None else None,
         replay.seen,
         replay.last_seq,
         replay.current,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import replace
 
@@ -16,6 +15,7 @@ from bot.grammar import (
 )
 from bot.service import MAX_COMPLETION, parse_args_kind
 from bot.table_base import TableBase
+from engine.core import load_state
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class CompletionMixin(TableBase):
             game = self.games[row.game_id]
             if kind == "bot_kind":
                 return [k for k in game.bots if k.startswith(low)]
-            state = json.loads(row.state_json) if row.state_json else None
+            state = load_state(row.state_json) if row.state_json else None
             seats = await self.store.seats(row.id)
             player = next((s.display_name for s in seats if s.user_key == user_key), None)
             if free is not None:

@@ -21,7 +21,7 @@ from bot.i18n import normalize, tr, translator, trn
 from bot.messages import Inbound, Outbound
 from bot.placeholders import choice_label
 from bot.table import default_bot_kind, open_table
-from engine.core import N_
+from engine.core import N_, load_state
 
 CHAT_KEY = "local:demo"
 HOST = "local:demo-host"
@@ -107,7 +107,7 @@ async def run_demo(
             print(tr(lang, N_("The game did not end: {last}"), last=last), file=dst)
             return 1
         game = table.games[row.game_id]
-        ranking = game.result(json.loads(row.state_json))
+        ranking = game.result(load_state(row.state_json))
         moves = len(await table.store.actions(row.id))
         summary = tr(
             lang,

@@ -10,7 +10,6 @@ the worker pool (bot/workers.py), and delivers them in order. A delivery that mu
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Callable, Sequence
@@ -28,7 +27,7 @@ from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
 from bot.store import FinishedGame, GameRow
 from bot.workers import cpu
-from engine.core import canonical_json, search
+from engine.core import canonical_json, load_state, search
 from engine.core.protocol import Action, Game, State, Translator
 from engine.core.search import ENV_BUDGET, Budget, parse_budget
 
@@ -93,7 +92,7 @@ def finished(games: Sequence[Game | None], rows: Sequence[FinishedGame]) -> list
         if game is None or not item.row.state_json:
             continue
         try:
-            ranking = game.result(json.loads(item.row.state_json))
+            ranking = game.result(load_state(item.row.state_json))
         except Exception:
             log.exception("result of finished game %s failed", item.row.id)
             continue
@@ -277,7 +276,7 @@ class EndingMixin(AnnounceMixin):
         if seat is None:
             return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
         game = self._game_of(row)
-        state: State = json.loads(row.state_json)
+        state: State = load_state(row.state_json)
         if seat.display_name not in game.current_players(state):
             return self._private(ctx, self._t(ctx, "Not your turn: no hint needed yet."))
         fn = hint_function(game)

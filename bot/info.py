@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -23,6 +22,7 @@ from bot.grammar import (
 )
 from bot.i18n import tr, translator, trn
 from bot.messages import Outbound
+from engine.core import load_state
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class InfoMixin(AnnounceMixin):
                 ),
                 buttons=self._lobby_buttons(ctx, row.id),
             )
-        state = json.loads(row.state_json or "{}")
+        state = load_state(row.state_json or "{}")
         seat = ctx.seat()
         # /status is a group post in the chat's language (in_chat_lang), prompting as a move does.
         langs = await self._langs_of(ctx, ctx.seats)  # a prompted player's line in his language
@@ -184,7 +184,7 @@ class InfoMixin(AnnounceMixin):
                 return self._refuse(ctx, self._t(ctx, "Usage: /log [page], a number."))
         game = self._game_of(row)
         rows = await self.store.actions(row.id)
-        state = json.loads(row.state_json or "{}")
+        state = load_state(row.state_json or "{}")
         seats = ctx.seats if ctx.game is not None else await self.store.seats(row.id)
         viewer = next((s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None)
         t = translator(ctx.lang)
@@ -341,7 +341,7 @@ class InfoMixin(AnnounceMixin):
                 me = next(
                     (s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None
                 )
-                current = list(game.current_players(json.loads(row.state_json)))
+                current = list(game.current_players(load_state(row.state_json)))
                 where = (
                     self._t(ctx, "your move")
                     if me in current

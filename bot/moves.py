@@ -7,7 +7,6 @@ is entered only when a bot or a forced move plays (`_chain_starts`)."""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -43,7 +42,7 @@ from bot.store import (
     SeatRow,
 )
 from bot.workers import cpu
-from engine.core import IllegalAction, MissingArgument, Reply, canonical_json
+from engine.core import IllegalAction, MissingArgument, Reply, canonical_json, load_state
 from engine.core.applied import Applied, event_owner
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
 
@@ -239,7 +238,7 @@ class MovesMixin(EndingMixin):
                     )
                 if expected_version is not None and fresh.version != expected_version:
                     return []
-                state: State = json.loads(fresh.state_json)
+                state: State = load_state(fresh.state_json)
                 # who acts: remembered with the state this process committed, else asked
                 current = list(self._recent.moment(row.id, game, fresh.state_json, state).current)
                 # Games with standing orders accept some actions off turn (`game.anytime`),
@@ -251,7 +250,7 @@ class MovesMixin(EndingMixin):
                     return self._not_your_turn(ctx, current)
                 try:
                     if ready is not None:
-                        parsed: Action | list[Action] | Reply = json.loads(json.dumps(ready))
+                        parsed: Action | list[Action] | Reply = load_state(canonical_json(ready))
                     elif sum(len(a) for a in line.args) > LONG_PARSE:
                         parsed = await cpu(self._parse, ctx, game, state, player, line)
                     else:
@@ -279,7 +278,7 @@ class MovesMixin(EndingMixin):
                     # the move was legal but a question after it failed (a game's
                     # forced_action): the move stands, played again without that answer
                     log.exception("game %s: play failed after the move; applied plainly", row.id)
-                    state = json.loads(fresh.state_json)
+                    state = load_state(fresh.state_json)
                     now, entries, lines, pics, private = self._apply_all(
                         ctx, game, state, seat, actions, langs, plain=True
                     )
@@ -621,9 +620,9 @@ def chain_step(pk: int, game: Game, state_json: str, player: str, action: Action
     """One move of the bot chain on a fresh copy of the state; when a question after the
     move fails (a game's `forced_action`), the move stands, played again plainly."""
     try:
-        return game.play(json.loads(state_json), player, action)
+        return game.play(load_state(state_json), player, action)
     except IllegalAction:
         raise
     except Exception:
         log.exception("game %s: play failed after the move; applied plainly", pk)
-        return played_plainly(game, json.loads(state_json), player, action, True)
+        return played_plainly(game, load_state(state_json), player, action, True)

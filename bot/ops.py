@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 import sqlite3
 from collections.abc import Mapping
@@ -20,7 +19,7 @@ from typing import Any
 
 from bot.storage import open_store, parse_db
 from bot.store import ChatBusy, Clock, LogEntry, Outcome
-from engine.core import canonical_json, replay
+from engine.core import canonical_json, load_state, replay
 from engine.core.protocol import Game
 
 FORMAT = "boardchat-game"
@@ -119,7 +118,7 @@ async def export_game(db: str, pk: int, clock: Clock | None = None) -> dict[str,
             }
             for a in actions
         ],
-        "state": json.loads(row.state_json) if row.state_json else None,
+        "state": load_state(row.state_json) if row.state_json else None,
     }
 
 
@@ -179,7 +178,7 @@ async def import_game(
         version = result.version
         # One commit per stored version: the moves the table committed together stay together.
         for _v, group in groupby(actions, key=lambda a: a["version"]):
-            state = json.loads(state_json)
+            state = load_state(state_json)
             entries = []
             for a in group:
                 state, events = game.apply(state, a["player"], a["action"])

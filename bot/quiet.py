@@ -33,13 +33,13 @@ resets the status message's lines.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.context import Step
 from bot.store import ActionRow
+from engine.core import load_state
 from engine.core.protocol import Event, Game
 
 # How big a moment a move's picture events mark (bot/announce.py posts pictures by it).
@@ -104,7 +104,7 @@ def step_ends(step: Step, least: int = PHASE) -> bool:
         return False
     round_after = None
     if any(e.get("type") == "turn_ended" and "round" in e for e in step.picture_events):
-        state = json.loads(step.state_json)
+        state = load_state(step.state_json)
         round_after = state.get("round") if not state.get("over") else -1
     return _level_at_least(step.picture_events, least, round_after)
 

@@ -42,7 +42,6 @@ neither lose nor repeat one (issue 16).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -78,6 +77,7 @@ from bot.reminder_text import chat_name, reminder_buttons, reminder_text
 from bot.store import GameRow, OutRow, SeatRow, TurnPlan
 from bot.store_plans import DigestRow
 from bot.store_protocol import Store
+from engine.core import load_state
 from engine.core.protocol import CommandSpec, Game, State
 
 log = logging.getLogger(__name__)
@@ -241,7 +241,7 @@ class Reminders(MeCommands):
         if row is None or game is None or row.status != "active" or row.state_json is None:
             await self.store.claim_turn(plan, plan.done_until, None)
             return
-        state: State = json.loads(row.state_json)
+        state: State = load_state(row.state_json)
         current = list(game.current_players(state))
         seats = await self.store.seats(row.id)
         waiting = [s for s in seats if s.display_name in plan.players and s.display_name in current]
@@ -327,7 +327,7 @@ class Reminders(MeCommands):
         fresh = await self.store.game(row.id)
         if fresh is None or fresh.status != "active" or fresh.state_json is None:
             return False
-        state: State = json.loads(fresh.state_json)
+        state: State = load_state(fresh.state_json)
         if seat.display_name not in game.current_players(state):
             return False
         lang = await self._lang(row.chat_key)
@@ -502,7 +502,7 @@ class Reminders(MeCommands):
                 continue
             seats = await self.store.seats(row.id)
             me = next((s for s in seats if s.user_key == user_key), None)
-            state = json.loads(row.state_json)
+            state = load_state(row.state_json)
             if me is None or me.display_name not in game.current_players(state):
                 continue
             what = game.describe_turn(state, me.display_name, t).strip()
@@ -539,7 +539,7 @@ class Reminders(MeCommands):
         game = self._game(row)
         if game is None or row.state_json is None or row.status != "active":
             return ""
-        state: State = json.loads(row.state_json)
+        state: State = load_state(row.state_json)
         seats = await self.store.seats(row.id)
         humans = [s.display_name for s in seats if not s.is_bot]
         settings = await self.settings(row.chat_key)
