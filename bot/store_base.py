@@ -33,8 +33,11 @@ T = TypeVar("T")
 # automatic checkpoint comes at 1,000 pages and would run inside the committing call).
 CHECKPOINT_EVERY = 200
 # A store call runs inline only when the loop has no more than this many other callbacks
-# ready (0: only when nothing else waits to run); otherwise it hands off to the database thread.
-CROWDED = 0
+# ready; otherwise it hands off to the database thread. Two chats moving at once leave one or
+# two callbacks ready nearly always (the other chat's task, a sleep(0) wake-up): with 0 almost
+# every call of bench/table_latency.py's two senders handed off. A flood (bench/loop_lag.py:
+# 50 at once) still crowds the loop far past 2, and hands off.
+CROWDED = 2
 _PRAGMAS = (
     "PRAGMA busy_timeout = 10000",
     "PRAGMA journal_mode = WAL",
