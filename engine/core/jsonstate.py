@@ -6,9 +6,9 @@ times faster than the standard `json` module here: 34 against 177 µs to write a
 against 315 µs to read one). Its output is byte-for-byte the standard encoder's with sorted
 keys, no spaces and UTF-8 kept as is, for everything a state holds (strings, integers, lists,
 objects, booleans, null; checked on every game's states in tests/engine/core). A value orjson
-does not take (an integer beyond 64 bits, a number as an object key, a type JSON has no word for) falls back to the
-standard module. States keep their integers within 64 bits (the RNG masks to 64), which orjson
-reads back exactly; it would read a longer one as a float."""
+does not take (an integer beyond 64 bits, a number as an object key, a type JSON has no word
+for) falls back to the standard module. States keep their integers within 64 bits (the RNG
+masks to 64), which orjson reads back exactly; it would read a longer one as a float."""
 
 from __future__ import annotations
 

@@ -15,12 +15,7 @@ from engine.core.rng import new_rng_state
 from engine.registry import games
 
 # What a state holds: text (any Unicode), integers within 64 bits, booleans, null, lists, objects.
-_LEAF = (
-    st.text()
-    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
-    | st.booleans()
-    | st.none()
-)
+_LEAF = st.text() | st.integers(min_value=-(2**63), max_value=2**64 - 1) | st.booleans() | st.none()
 _JSON = st.recursive(
     _LEAF,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
@@ -46,7 +41,8 @@ def _states(game_id: str, seed: int, moves: int) -> list[Any]:
         if game.is_over(state):
             break
         player = game.current_players(state)[0]
-        state, _events = game.apply(state, player, chooser.choice(game.legal_actions(state, player)))
+        action = chooser.choice(game.legal_actions(state, player))
+        state, _events = game.apply(state, player, action)
         seen += [state, game.view(state, None), game.view(state, player)]
     return seen
 
