@@ -7,7 +7,7 @@ with `N_`). A language without a compiled catalog falls back to English.
 from __future__ import annotations
 
 import gettext
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ LANGUAGES = ("en", "ru", "zh_Hant", "pl")
 # descriptions glued together.
 
 
+@lru_cache(maxsize=256)  # a handful of platform codes, asked for every seated player per move
 def supported(lang: str | None) -> str | None:
     """The catalog name for a platform language code, or None when we have no such language.
 

@@ -81,16 +81,27 @@ class Moment:
 
     def turn_text(self, lang: str) -> str:
         """`describe_turn(state, None)` in `lang` (a quiet table's status message and its
-        notification share it)."""
+        notification share it); from the public view when the game words views."""
         if lang not in self._turns:
-            self._turns[lang] = self.game.describe_turn(self.state, None, translator(lang))
+            t = translator(lang)
+            if self.game.capabilities.view_speaks:
+                self._turns[lang] = self.game.describe_turn_in(self.public_view, None, t)
+            else:
+                self._turns[lang] = self.game.describe_turn(self.state, None, t)
         return self._turns[lang]
 
     def buttons(self, player: str, lang: str) -> list[tuple[str, str]]:
-        """`buttons(state, player)` with labels in `lang`; a fresh list each time."""
+        """`buttons(state, player)` with labels in `lang`; a fresh list each time. From the
+        public view when the game words views: the one view of the move serves the turn text,
+        every player's buttons and the mark (issue 23)."""
         key = (player, lang)
         if key not in self._buttons:
-            self._buttons[key] = list(self.game.buttons(self.state, player, t=translator(lang)))
+            t = translator(lang)
+            if self.game.capabilities.view_speaks:
+                found = self.game.buttons_in(self.public_view, player, t)
+            else:
+                found = self.game.buttons(self.state, player, t=t)
+            self._buttons[key] = list(found)
         return list(self._buttons[key])
 
     @property

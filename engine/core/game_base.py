@@ -66,6 +66,16 @@ class BaseGame:
         """Nothing is forced: every prompt waits for its player (a game overrides this)."""
         return None
 
+    def describe_turn_in(self, view: dict[str, Any], viewer: str | None, t: Translator) -> str:
+        """No words from a view: the turn is worded from the state (`describe_turn`)."""
+        return ""
+
+    def buttons_in(
+        self, public_view: dict[str, Any], player: str, t: Translator
+    ) -> list[tuple[str, str]]:
+        """No buttons from a view: they come from the state (`buttons`)."""
+        return []
+
     def describe_action(
         self, state: State, player: str, action: Action, t: Translator
     ) -> str | None:
@@ -151,7 +161,13 @@ class ModularGame(BaseGame, ABC):
         return result
 
     def describe_turn(self, state: State, player: str | None, t: Translator) -> str:
+        if self.capabilities.view_speaks:
+            return self.describe_turn_in(self.view(state, player), player, t)
         return str(self._chat().describe_turn(state, player, t))
+
+    def describe_turn_in(self, view: dict[str, Any], viewer: str | None, t: Translator) -> str:
+        """The chat module's `turn_text(view, viewer, t)` (a game that `view_speaks`)."""
+        return str(self._chat().turn_text(view, viewer, t))
 
     def describe_event(self, state: State, event: Event, t: Translator) -> str | None:
         line: str | None = self._chat().describe_event(state, event, t)
@@ -160,7 +176,17 @@ class ModularGame(BaseGame, ABC):
     def buttons(
         self, state: State, player: str, t: Translator | None = None
     ) -> list[tuple[str, str]]:
+        if self.capabilities.view_speaks:
+            return self.buttons_in(self.view(state, None), player, t or _ENGLISH)
         found: list[tuple[str, str]] = self._chat().buttons(state, player, t or _ENGLISH)
+        return found
+
+    def buttons_in(
+        self, public_view: dict[str, Any], player: str, t: Translator
+    ) -> list[tuple[str, str]]:
+        """The chat module's `buttons_for(public_view, player, t)` (a game that
+        `view_speaks`)."""
+        found: list[tuple[str, str]] = self._chat().buttons_for(public_view, player, t)
         return found
 
     def complete(

@@ -122,6 +122,12 @@ class Capabilities:
     forced_moves: bool = False
     # Phases in which several players act at once (`current_players` lists them all).
     simultaneous: bool = False
+    # `describe_turn_in(view, viewer, t)` and `buttons_in(public_view, player, t)`: the turn
+    # text and the buttons are worded from views, the turn from `view(state, viewer)` and a
+    # player's buttons from the public view `view(state, None)` (they are posted in the
+    # group: only what everybody sees may shape them, issue 20). A table that already holds
+    # the public view then builds no other (one view per move instead of three, issue 23).
+    view_speaks: bool = False
 
 
 class Rules(Protocol):
@@ -268,6 +274,16 @@ class Extensions(Protocol):
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None: ...
 
     def default_action(self, state: State, player: str) -> Action | None: ...
+
+    def describe_turn_in(self, view: dict[str, Any], viewer: str | None, t: Translator) -> str:
+        """`describe_turn` from `view(state, viewer)` (`view_speaks`)."""
+        ...
+
+    def buttons_in(
+        self, public_view: dict[str, Any], player: str, t: Translator
+    ) -> list[tuple[str, str]]:
+        """`buttons` from the public view `view(state, None)` (`view_speaks`)."""
+        ...
 
     def forced_action(self, state: State, player: str) -> Action | None:
         """The pass or /done of a player (one of `current_players`) whose only legal choice

@@ -20,13 +20,11 @@ _ENGLISH = EnglishTranslator()
 
 
 def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[str, str]]:
-    """Small choices for `player` now, as (label, command text)."""
-    view = cv.view_of(state, player)
-    if state.get("hidden_money") and player in view["players"]:
-        # Buttons are posted in the group: under hidden money they must not be filtered by
-        # the player's money (the affordable bids would tell it), issue 20.
-        view["players"][player] = {**view["players"][player], "money": None}
-    return buttons_for(view, player, t)
+    """Small choices for `player` now, as (label, command text), from the public view:
+    buttons are posted in the group, so nothing only he sees may shape them (under hidden
+    money the affordable bids would tell his money, issue 20). What his own view adds (his
+    money under hidden money, his standing orders, his private log entries) no button reads."""
+    return buttons_for(cv.view_of(state, None), player, t)
 
 
 def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]:

@@ -55,6 +55,7 @@ class PowerGrid(ModularGame):
         default_move=True,
         forced_moves=True,
         simultaneous=True,
+        view_speaks=True,  # turn_text.py and buttons.py word views (VIEW.md)
     )
 
     @property

@@ -72,6 +72,7 @@ def test_declared_capabilities_of_the_games() -> None:
         default_move=True,
         forced_moves=True,
         simultaneous=True,
+        view_speaks=True,
     )
     assert GAMES["powergrid_alt"].capabilities == Capabilities(
         standing_orders=True,
