@@ -480,6 +480,10 @@ class MovesMixin(EndingMixin):
         if not self._chain_starts(now, seats, forced):
             # no hand-off to the pool (issue 23)
             return Played([], state, state_json, version, moment=now)
+        if not any(s.is_bot for s in seats):
+            # Forced passes only (no bot thinks): a few `play` calls, cheaper on the loop
+            # than the hand-off, and never queued behind a picture in the pool (issue 23).
+            return self._bot_chain(row, seats, now, state_json, version, lang, langs or {})
         return await cpu(self._bot_chain, row, seats, now, state_json, version, lang, langs or {})
 
     @staticmethod

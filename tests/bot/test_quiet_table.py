@@ -142,6 +142,30 @@ async def test_a_forced_pass_is_played_logged_and_announced(store: Store, clock:
     assert "bob passes (nothing to decide)." in lines(status)
 
 
+async def test_a_forced_pass_without_bots_is_played_on_the_loop(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: forced passes alone (no bot seat thinks) are a few `play` calls, played on
+    the loop instead of queued in the worker pool behind the pictures."""
+    import bot.moves
+
+    pooled: list[str] = []
+
+    async def pool(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        pooled.append(getattr(fn, "__name__", "?"))
+        return fn(*args, **kwargs)
+
+    monkeypatch.setattr(bot.moves, "cpu", pool)
+    table = quiet_table(store, clock, Stuck())
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", "bob", "cyd")
+    await chat.say("ann", "/take 2")
+    row = await store.open_game(TG)
+    assert row is not None and row.state_json is not None
+    assert Stuck().current_players(json.loads(row.state_json)) == ["cyd"]  # bob was passed
+    assert "_bot_chain" not in pooled
+
+
 async def test_a_forced_pass_at_the_start_and_on_the_terminal(
     store: Store, clock: FakeClock
 ) -> None:
