@@ -21,6 +21,7 @@ round 1).
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -133,15 +134,27 @@ def expand(state: State, player: str, d: Descriptor) -> list[Action]:
             out.append({"type": "build", "city": city})
         return out
     if kind == "power":
-        plants = d["plants"]
         res = state["players"][player]["res"]
-        found: list[Action] = []
-        for mask in range(1 << len(plants)):
-            chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
-            if mk.fuel_plan(chosen, res) is not None:
-                found.append({"type": "power", "plants": chosen})
-        return found
+        held = (res["coal"], res["oil"], res["garbage"], res["uranium"])
+        return [
+            {"type": "power", "plants": list(chosen)}
+            for chosen in _runnable(tuple(d["plants"]), held)
+        ]
     return [dict(d)]
+
+
+@lru_cache(maxsize=4096)
+def _runnable(plants: tuple[int, ...], held: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The subsets of `plants` (in mask order) that the tokens `held` (coal, oil, garbage,
+    uranium) can fuel: a pure function of a small key, asked for every player at every power
+    declaration (legal moves, forced moves), so worked out once per holding."""
+    res = dict(zip(RESOURCES, held, strict=True))
+    found: list[tuple[int, ...]] = []
+    for mask in range(1 << len(plants)):
+        chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
+        if mk.fuel_plan(chosen, res) is not None:
+            found.append(tuple(chosen))
+    return tuple(found)
 
 
 def sample(state: State, player: str, d: Descriptor, rng: Rng) -> Action:
