@@ -37,6 +37,9 @@ def _drop_overflow(log: list[Event], owner: str | None) -> None:
     only by `emit`, which keeps it trimmed): only the new entry's viewer can now see one
     entry too many, his oldest, so at most that one goes. Saves scanning and rebuilding the
     log on every event (most events are public: `owner` None)."""
+    if owner is None and not [entry for entry in log if "private" in entry]:
+        del log[: len(log) - LOG_SIZE]  # all public (the common case): the oldest goes
+        return
     mine = [
         i
         for i, entry in enumerate(log)

@@ -22,6 +22,7 @@ from engine.core import EnglishTranslator, Rng, canonical_json
 from engine.core.protocol import Game
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME as PG
+from engine.powergrid.basics import emit, trim_log
 from engine.powergrid_alt import GAME as ALT
 
 T = EnglishTranslator()
@@ -138,3 +139,24 @@ def _scribble(value: Any) -> None:
         for item in value:
             _scribble(item)
         value.append("scribbled")
+
+
+def test_log_trimmed_as_by_trim_log() -> None:
+    """`emit` drops at most one entry per event (basics.py); the log it keeps is the one
+    `trim_log` keeps of the whole history (issue 20), whatever mix of public and private
+    entries (PG-22: private standing-order events) comes."""
+    rng = Rng(new_rng_state(11))
+    state: dict[str, Any] = {"round": 1, "log": []}
+    history: list[dict[str, Any]] = []
+    for i in range(600):
+        fields: dict[str, Any] = {"n": i}
+        who = rng.below(5)
+        if who < 3 and rng.below(3) == 0:
+            fields.update(player=P3[who], private=True)
+        elif who < 3:
+            fields["player"] = P3[who]
+        emit(state, [], "test", **fields)
+        history.append(state["log"][-1])
+        expected = list(history)
+        trim_log(expected)
+        assert state["log"] == expected
