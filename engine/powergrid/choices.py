@@ -97,7 +97,8 @@ def fuel_for_one_run(view: View, player: str) -> list[tuple[str, int, int]]:
     )
 
 
-@lru_cache(maxsize=4096)
+# Keyed by the whole market (about 40 numbers): fewer entries than the other memos.
+@lru_cache(maxsize=1024)
 def _refill(
     plants: tuple[int, ...],
     held: tuple[int, ...],
