@@ -29,7 +29,24 @@ def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
     log = state["log"]
     log.append(ev)
     if len(log) > LOG_SIZE:
-        trim_log(log)
+        _drop_overflow(log, ev.get("player") if ev.get("private") else None)
+
+
+def _drop_overflow(log: list[Event], owner: str | None) -> None:
+    """`trim_log` after one append, for a log that was trimmed before it (entries are added
+    only by `emit`, which keeps it trimmed): only the new entry's viewer can now see one
+    entry too many, his oldest, so at most that one goes. Saves scanning and rebuilding the
+    log on every event (most events are public: `owner` None)."""
+    if owner is None and not [entry for entry in log if "private" in entry]:
+        del log[: len(log) - LOG_SIZE]  # all public (the common case): the oldest goes
+        return
+    mine = [
+        i
+        for i, entry in enumerate(log)
+        if (entry.get("player") if entry.get("private") else None) == owner
+    ]
+    if len(mine) > LOG_SIZE:
+        del log[mine[0]]
 
 
 def trim_log(log: list[Event]) -> None:

@@ -4,6 +4,8 @@ power and the ranking."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid.basics import Action, Event, emit, is_int
@@ -58,7 +60,25 @@ def cheapest_run(
     """The run a player would choose (/power without plants, /power auto): the most cities
     powered (PG-42), then the least fuel value at `prices`, then fewer plants, then lower
     numbers. Returns (plants, hybrid coal, hybrid oil, cities powered). The rules' own
-    `market.best_run` (bots, final power) breaks ties by tokens burned instead."""
+    `market.best_run` (bots, final power) breaks ties by tokens burned instead.
+
+    A pure function of small values, asked by every turn text, button set and /power auto
+    of the power phase: worked out once per key (bounded memo); callers get a fresh list."""
+    found = _cheapest_run(
+        tuple(plants),
+        tuple(res[r] for r in RESOURCES),
+        cities,
+        tuple(prices[r] for r in RESOURCES),
+    )
+    return list(found[0]), found[1], found[2], found[3]
+
+
+@lru_cache(maxsize=4096)
+def _cheapest_run(
+    plants: tuple[int, ...], held: tuple[int, ...], cities: int, costs: tuple[int, ...]
+) -> tuple[tuple[int, ...], int, int, int]:
+    res = dict(zip(RESOURCES, held, strict=True))
+    prices = dict(zip(RESOURCES, costs, strict=True))
     best: tuple[tuple[int, int, int, list[int]], list[int], int, int, int] | None = None
     for mask in range(1 << len(plants)):
         chosen = sorted(plants[i] for i in range(len(plants)) if mask >> i & 1)
@@ -71,7 +91,7 @@ def cheapest_run(
         if best is None or key < best[0]:
             best = (key, chosen, coal, oil, powered)
     assert best is not None  # running nothing is always possible
-    return best[1], best[2], best[3], best[4]
+    return tuple(best[1]), best[2], best[3], best[4]
 
 
 def power_action(plants: list[int], coal: int, oil: int) -> Action:

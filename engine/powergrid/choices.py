@@ -5,6 +5,9 @@ the turn text and the default move build on these."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
+
 from engine.powergrid import market as mk
 from engine.powergrid.bureaucracy import cheapest_run
 from engine.powergrid.chat_view import View, plant_no
@@ -49,30 +52,72 @@ def just_bought(view: View, player: str) -> int | None:
 
 def next_prices(view: View, resource: str, n: int) -> list[int]:
     """PG-32: the prices of the next n tokens of a resource (fewer if the market runs out)."""
+    return _on_sale(view, resource)[:n]
+
+
+def _on_sale(view: View, resource: str) -> list[int]:
+    """The prices of every token of a resource in the market, cheapest first."""
+    return list(_tokens(_spaces_key(view, resource)))
+
+
+def _spaces_key(view: View, resource: str) -> tuple[tuple[int, int], ...]:
+    """A market's spaces as (price, tokens on it) pairs: the memos' key."""
+    spaces = view["resource_market"].get(resource, [])
+    try:
+        return tuple(map(_PRICE_AND_COUNT, spaces))
+    except KeyError:  # a space without a count (a hand-made view) holds no token
+        return tuple((s["price"], s.get("count", 0)) for s in spaces)
+
+
+_PRICE_AND_COUNT = itemgetter("price", "count")
+
+
+@lru_cache(maxsize=1024)
+def _tokens(spaces: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     prices: list[int] = []
-    for space in view["resource_market"].get(resource, []):
-        prices += [space["price"]] * space.get("count", 0)
-    return sorted(prices)[:n]
+    for price, count in spaces:
+        prices += [price] * count
+    return tuple(sorted(prices))
 
 
 def fuel_for_one_run(view: View, player: str) -> list[tuple[str, int, int]]:
     """What to buy so every plant can run once: [(resource, count, price)], cheapest fuel
-    for the hybrids; empty when nothing is missing or nothing is on sale."""
+    for the hybrids; empty when nothing is missing or nothing is on sale.
+
+    It depends only on the plants, the tokens held and the market, and every button set of
+    the resource phase asks it: worked out once per such key (bounded memo)."""
     me = view["players"][player]
-    need, hybrid = mk.run_needs(p["number"] for p in me["plants"])
     have = me["resources"]
-    buy = {r: max(0, need[r] - have.get(r, 0)) for r in RESOURCES}
-    spare = sum(max(0, have.get(r, 0) - need[r]) for r in HYBRID_FUELS)
+    return list(
+        _refill(
+            tuple(p["number"] for p in me["plants"]),
+            tuple(have.get(r, 0) for r in RESOURCES),
+            tuple(_spaces_key(view, r) for r in RESOURCES),
+        )
+    )
+
+
+# Keyed by the whole market (about 40 numbers): fewer entries than the other memos.
+@lru_cache(maxsize=1024)
+def _refill(
+    plants: tuple[int, ...],
+    held: tuple[int, ...],
+    market: tuple[tuple[tuple[int, int], ...], ...],
+) -> tuple[tuple[str, int, int], ...]:
+    need, hybrid = mk.run_needs(plants)
+    have = dict(zip(RESOURCES, held, strict=True))
+    buy = {r: max(0, need[r] - have[r]) for r in RESOURCES}
+    spare = sum(max(0, have[r] - need[r]) for r in HYBRID_FUELS)
+    # Each resource's tokens, cheapest first: `next_prices(view, r, n)` is `on_sale[r][:n]`.
+    on_sale = {r: _tokens(spaces) for r, spaces in zip(RESOURCES, market, strict=True)}
     for _ in range(max(0, hybrid - spare)):
-        costs = {
-            r: prices[-1] if len(prices := next_prices(view, r, buy[r] + 1)) > buy[r] else 999
-            for r in HYBRID_FUELS
-        }
+        # the price of one more token of each fuel (999: none left)
+        costs = {r: on_sale[r][buy[r]] if len(on_sale[r]) > buy[r] else 999 for r in HYBRID_FUELS}
         cheaper = min(HYBRID_FUELS, key=lambda r: costs[r])
         buy[cheaper] += 1
     out: list[tuple[str, int, int]] = []
     for resource in RESOURCES:
-        prices = next_prices(view, resource, buy[resource])
+        prices = on_sale[resource][: buy[resource]]
         if prices:
             out.append((resource, len(prices), sum(prices)))
-    return out
+    return tuple(out)

@@ -47,6 +47,16 @@ PLANTS: dict[int, Plant] = {
     p["number"]: Plant(p["number"], p["type"], p["cost"], p["output"])
     for p in _PLANTS_FILE["plants"]
 }
+# Each plant as views show it, built once (views ask for ~20 plants each, three views a move):
+# `plant_dict` hands out a copy, since a view belongs to its caller.
+_PLANT_DICTS: dict[int, dict[str, Any]] = {n: p.as_dict() for n, p in PLANTS.items()}
+
+
+def plant_dict(number: int) -> dict[str, Any]:
+    """`PLANTS[number].as_dict()`, a fresh dict (copied from one built at import)."""
+    return _PLANT_DICTS[number].copy()
+
+
 INITIAL_PLANT_MARKET: list[int] = list(_PLANTS_FILE["initial_market"])
 TOP_OF_DECK: int = _PLANTS_FILE["top_of_deck"]
 

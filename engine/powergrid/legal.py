@@ -21,6 +21,7 @@ round 1).
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -94,16 +95,15 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
             out.append({"type": "discard", "plants": plants})
     elif want == "buy":
         out.append({"type": "done"})
-        cap = _capacities(p["plants"])
         rm = state["rm"]
         res = p["res"]
-        for r in RESOURCES:
-            most = min(mk.room_for(cap, res, r), rm[r])
-            if most > 0:
-                # Prices only rise: the most tokens whose running total money covers.
-                most = min(most, bisect_right(_running_totals(r, rm[r]), money))
-                if most > 0:
-                    out.append({"type": "buy", "resource": r, "most": most})
+        for r, most in _buys(
+            tuple(p["plants"]),
+            (res["coal"], res["oil"], res["garbage"], res["uranium"]),
+            (rm["coal"], rm["oil"], rm["garbage"], rm["uranium"]),
+            money,
+        ):
+            out.append({"type": "buy", "resource": r, "most": most})
     elif want == "build":
         out.append({"type": "done"})
         best = cheapest_city(state, player)
@@ -112,6 +112,25 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
     elif want == "power":
         out.append({"type": "power", "plants": list(p["plants"])})
     return out
+
+
+@lru_cache(maxsize=4096)
+def _buys(
+    plants: tuple[int, ...], held: tuple[int, ...], in_market: tuple[int, ...], money: int
+) -> tuple[tuple[str, int], ...]:
+    """The buy ranges (resource, most tokens) open to a player: a pure function of small
+    values that the forced-move check, the legal moves and the bots all ask of one state."""
+    cap = _capacities(list(plants))
+    res = dict(zip(RESOURCES, held, strict=True))
+    out: list[tuple[str, int]] = []
+    for r, stock in zip(RESOURCES, in_market, strict=True):
+        most = min(mk.room_for(cap, res, r), stock)
+        if most > 0:
+            # Prices only rise: the most tokens whose running total money covers.
+            most = min(most, bisect_right(_running_totals(r, stock), money))
+            if most > 0:
+                out.append((r, most))
+    return tuple(out)
 
 
 def expand(state: State, player: str, d: Descriptor) -> list[Action]:
@@ -133,15 +152,27 @@ def expand(state: State, player: str, d: Descriptor) -> list[Action]:
             out.append({"type": "build", "city": city})
         return out
     if kind == "power":
-        plants = d["plants"]
         res = state["players"][player]["res"]
-        found: list[Action] = []
-        for mask in range(1 << len(plants)):
-            chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
-            if mk.fuel_plan(chosen, res) is not None:
-                found.append({"type": "power", "plants": chosen})
-        return found
+        held = (res["coal"], res["oil"], res["garbage"], res["uranium"])
+        return [
+            {"type": "power", "plants": list(chosen)}
+            for chosen in _runnable(tuple(d["plants"]), held)
+        ]
     return [dict(d)]
+
+
+@lru_cache(maxsize=4096)
+def _runnable(plants: tuple[int, ...], held: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The subsets of `plants` (in mask order) that the tokens `held` (coal, oil, garbage,
+    uranium) can fuel: a pure function of a small key, asked for every player at every power
+    declaration (legal moves, forced moves), so worked out once per holding."""
+    res = dict(zip(RESOURCES, held, strict=True))
+    found: list[tuple[int, ...]] = []
+    for mask in range(1 << len(plants)):
+        chosen = [plants[i] for i in range(len(plants)) if mask >> i & 1]
+        if mk.fuel_plan(chosen, res) is not None:
+            found.append(tuple(chosen))
+    return tuple(found)
 
 
 def sample(state: State, player: str, d: Descriptor, rng: Rng) -> Action:

@@ -31,16 +31,15 @@ def resource_cost(in_market: int, resource: str, n: int) -> int:
 
 
 def market_spaces(in_market: int, resource: str) -> list[dict[str, int]]:
-    """The view's per-space breakdown: price, tokens on it, slots it has (a fresh list; the
-    breakdown of each market level is worked out once, every view asks it four times)."""
-    return [
-        {"price": price, "count": count, "slots": slots}
-        for price, count, slots in _spaces(in_market, resource)
-    ]
+    """The view's per-space breakdown: price, tokens on it, slots it has (fresh dicts; the
+    breakdown of each market level is worked out once, every view asks it four times, and
+    copying a built dict is cheaper than building it again)."""
+    return [space.copy() for space in _spaces(in_market, resource)]
 
 
 @cache
-def _spaces(in_market: int, resource: str) -> tuple[tuple[int, int, int], ...]:
+def _spaces(in_market: int, resource: str) -> tuple[dict[str, int], ...]:
+    """Never handed out: `market_spaces` copies them."""
     prices = SLOT_PRICE_LISTS[resource]
     first_filled = CAPACITY[resource] - in_market
     spaces: list[list[int]] = []
@@ -50,7 +49,7 @@ def _spaces(in_market: int, resource: str) -> tuple[tuple[int, int, int], ...]:
         spaces[-1][2] += 1
         if i >= first_filled:
             spaces[-1][1] += 1
-    return tuple((price, count, slots) for price, count, slots in spaces)
+    return tuple({"price": price, "count": count, "slots": slots} for price, count, slots in spaces)
 
 
 # ---------------------------------------------------------------- storage (PG-33)
@@ -149,11 +148,17 @@ def display_assignment(plants: list[int], res: dict[str, int]) -> dict[int, dict
     Depends only on the arguments, so it is worked out once per holding (bounded memo; every
     view asks it for each player); callers get fresh dicts.
     """
-    held = (res["coal"], res["oil"], res["garbage"], res["uranium"])  # RESOURCES' order
     return {
         number: {"coal": c, "oil": o, "garbage": g, "uranium": u}
-        for number, (c, o, g, u) in _placed(tuple(plants), held)
+        for number, (c, o, g, u) in placed(plants, res)
     }
+
+
+def placed(plants: list[int], res: dict[str, int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`display_assignment` as immutable pairs (plant, its coal, oil, garbage and uranium), in
+    the order of `plants`: for callers that build their own dicts from it (the view)."""
+    held = (res["coal"], res["oil"], res["garbage"], res["uranium"])  # RESOURCES' order
+    return _placed(tuple(plants), held)
 
 
 @lru_cache(maxsize=4096)

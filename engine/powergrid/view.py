@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.powergrid import market as mk
-from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, STEP3
+from engine.powergrid.data import _PLANT_DICTS, HOUSES, RESOURCES, STEP3, plant_dict
 from engine.powergrid.rules import LOG_SIZE, State, current_players, expected, limits
 
 
@@ -24,8 +24,8 @@ def _own_orders(state: State, viewer: str | None) -> dict[str, Any]:
 def _log(state: State, viewer: str | None) -> list[dict[str, Any]]:
     """The last LOG_SIZE entries the viewer may see: filtered first, then cut (issue 20), so
     nobody's private entries shorten another's view."""
-    mine = [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer]
-    return mine[-LOG_SIZE:]
+    mine = [e for e in state["log"] if not e.get("private") or e.get("player") == viewer]
+    return [e.copy() for e in mine[-LOG_SIZE:]]
 
 
 def view(state: State, viewer: str | None) -> dict[str, Any]:
@@ -34,10 +34,12 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
     players: dict[str, Any] = {}
     for name in state["seats"]:
         p = state["players"][name]
-        stored = mk.display_assignment(p["plants"], p["res"])
         players[name] = {
             "money": p["money"] if (not hide_money or viewer == name) else None,
-            "plants": [{**PLANTS[n].as_dict(), "stored": stored[n]} for n in p["plants"]],
+            "plants": [
+                {**_PLANT_DICTS[n], "stored": {"coal": c, "oil": o, "garbage": g, "uranium": u}}
+                for n, (c, o, g, u) in mk.placed(p["plants"], p["res"])
+            ],
             "resources": dict(p["res"]),
             "cities": list(p["cities"]),
             "houses_left": HOUSES - len(p["cities"]),
@@ -83,8 +85,8 @@ def markets_view(state: State) -> dict[str, Any]:
     auction = state["auction"]
     return {
         "plant_market": {
-            "current": [PLANTS[n].as_dict() for n in mk.current_market(state)],
-            "future": [PLANTS[n].as_dict() for n in mk.future_market(state)],
+            "current": [plant_dict(n) for n in mk.current_market(state)],
+            "future": [plant_dict(n) for n in mk.future_market(state)],
             "step3_card": STEP3 in state["market"],
         },
         "deck_size": len(state["deck"]),
@@ -93,7 +95,7 @@ def markets_view(state: State) -> dict[str, Any]:
         "auction": None
         if auction is None
         else {
-            "plant": PLANTS[auction["plant"]].as_dict(),
+            "plant": plant_dict(auction["plant"]),
             "high_bid": auction["bid"],
             "leader": auction["leader"],
             "bidders": list(auction["bidders"]),

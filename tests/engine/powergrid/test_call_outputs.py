@@ -1,0 +1,181 @@
+"""Speed work must not change what the table reads: seeded games through every call the table
+makes per move give the same outputs as recorded.
+
+For each move of a few seeded games (random legal play, the random and heuristic bots, hidden
+money, chosen regions, the variant) the hash covers `play`'s whole result (the state, its
+events, who acts, whether it is over, the forced moves, the owners and pictures of events),
+every seat's and a spectator's view, the turn text for each of them, the buttons and legal
+actions of each player asked, and the text of every event. The hashes were recorded on the
+code before the engine's per-call speed work (issue 23); a change that alters any of these
+outputs on purpose must re-record them and say why in its commit.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Any
+
+import pytest
+
+from engine.core import EnglishTranslator, Rng, canonical_json
+from engine.core.protocol import Game
+from engine.core.rng import new_rng_state
+from engine.powergrid import GAME as PG
+from engine.powergrid.basics import emit, trim_log
+from engine.powergrid.buttons import buttons_on_view
+from engine.powergrid_alt import GAME as ALT
+
+T = EnglishTranslator()
+
+
+def _outputs(state: dict[str, Any], game: Game, asked: tuple[str, ...]) -> list[Any]:
+    """What the table reads of one state: views, turn texts, buttons and legal actions."""
+    viewers: list[str | None] = [None, *state["seats"]]
+    return [
+        [game.view(state, v) for v in viewers],
+        [game.describe_turn(state, v, T) for v in viewers],
+        [game.buttons(state, p, T) for p in asked],
+        [game.legal_actions(state, p) for p in asked],
+    ]
+
+
+def play_hashed(
+    game: Game, players: list[str], options: dict[str, str], seed: int, bots: str
+) -> str:
+    """Play one seeded game to its end (or 700 moves) and hash every output on the way.
+    `bots`: "legal" picks uniformly among `legal_actions`; otherwise one bot kind per seat
+    letter (h heuristic, r random)."""
+    state = game.setup(players, options, seed)
+    rng = Rng(new_rng_state(seed))
+    digest = hashlib.sha256()
+    current = tuple(game.current_players(state))
+    for _ in range(700):
+        if game.is_over(state) or not current:
+            break
+        digest.update(canonical_json(_outputs(state, game, current)).encode())
+        player = current[rng.below(len(current))]
+        if bots == "legal":
+            legal = game.legal_actions(state, player)
+            action = legal[rng.below(len(legal))]
+        else:
+            kind = {"h": "heuristic", "r": "random"}[bots[players.index(player)]]
+            action = game.bots[kind](state, player, rng)
+        before = copy.deepcopy(state)
+        applied = game.play(state, player, action)
+        texts = [
+            [game.describe_event(before, e, T), game.describe_private_event(before, e, T)]
+            for e in applied.events
+        ]
+        digest.update(
+            canonical_json(
+                [
+                    player,
+                    action,
+                    applied.state,
+                    list(applied.events),
+                    list(applied.current),
+                    applied.over,
+                    [list(f) for f in applied.forced],
+                    list(applied.owners),
+                    list(applied.pictured),
+                    texts,
+                ]
+            ).encode()
+        )
+        state, current = applied.state, applied.current
+    digest.update(canonical_json(_outputs(state, game, current)).encode())
+    return digest.hexdigest()[:16]
+
+
+P3 = ["ann", "bob", "cyd"]
+P4 = ["p1", "p2", "p3", "p4"]
+
+# (game, players, options, seed, bots) -> hash of every output (recorded before issue 23's work)
+RECORDED = [
+    (PG, P3, {"map": "germany"}, 1, "legal", "d9cf4fccfa610614"),
+    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "9f53d0bb2c69e424"),
+    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "62985aa20d6f3c07"),
+    (PG, P4, {"map": "germany"}, 4, "legal", "c06308aca248cf81"),
+    (ALT, P3, {"map": "germany"}, 5, "legal", "870357ac3c33fbda"),
+    (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "fccf42496e5a177e"),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "seed", "bots", "recorded"), RECORDED)
+def test_outputs_as_recorded(
+    game: Game, players: list[str], options: dict[str, str], seed: int, bots: str, recorded: str
+) -> None:
+    assert play_hashed(game, players, options, seed, bots) == recorded
+
+
+def test_views_are_fresh() -> None:
+    """The view shares nothing with the state or with another view (some parts come from
+    bounded memos): changing one view changes neither the state nor the next view. Log
+    entries are copied one level deep (their inner lists are the state's, as before)."""
+    for game in (PG, ALT):
+        state = game.setup(P3, {"map": "germany"}, 7)
+        rng = Rng(new_rng_state(7))
+        for _ in range(120):
+            player = game.current_players(state)[0]
+            legal = game.legal_actions(state, player)
+            game.apply(state, player, legal[rng.below(len(legal))])
+        before = canonical_json(state)
+        first = game.view(state, "ann")
+        expected = canonical_json(game.view(state, "ann"))
+        for entry in first.pop("log"):
+            entry["scribbled"] = True
+        _scribble(first)
+        assert canonical_json(state) == before
+        assert canonical_json(game.view(state, "ann")) == expected
+
+
+def _scribble(value: Any) -> None:
+    """Change every dict and list inside `value` in place."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
+
+
+def test_log_trimmed_as_by_trim_log() -> None:
+    """`emit` drops at most one entry per event (basics.py); the log it keeps is the one
+    `trim_log` keeps of the whole history (issue 20), whatever mix of public and private
+    entries (PG-22: private standing-order events) comes."""
+    rng = Rng(new_rng_state(11))
+    state: dict[str, Any] = {"round": 1, "log": []}
+    history: list[dict[str, Any]] = []
+    for i in range(600):
+        fields: dict[str, Any] = {"n": i}
+        who = rng.below(5)
+        if who < 3 and rng.below(3) == 0:
+            fields.update(player=P3[who], private=True)
+        elif who < 3:
+            fields["player"] = P3[who]
+        emit(state, [], "test", **fields)
+        history.append(state["log"][-1])
+        expected = list(history)
+        trim_log(expected)
+        assert state["log"] == expected
+
+
+def test_buttons_on_a_shared_view() -> None:
+    """`buttons_on_view` on the player's view gives `buttons`, and leaves the view as it was
+    (so the turn text can be written from the same view), with hidden money too (issue 20)."""
+    for options in ({"map": "germany"}, {"map": "usa", "hidden_money": "yes"}):
+        state = PG.setup(P3, options, 13)
+        rng = Rng(new_rng_state(13))
+        while not PG.is_over(state):
+            for player in PG.current_players(state):
+                seen = PG.view(state, player)
+                before = canonical_json(seen)
+                hidden = bool(state.get("hidden_money"))
+                assert buttons_on_view(seen, player, T, hidden) == PG.buttons(state, player, T)
+                assert canonical_json(seen) == before
+            player = PG.current_players(state)[0]
+            legal = PG.legal_actions(state, player)
+            PG.apply(state, player, legal[rng.below(len(legal))])
