@@ -10,6 +10,7 @@ the table reads the declaration and never probes the object.
 from __future__ import annotations
 
 import importlib
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType, ModuleType
@@ -34,6 +35,14 @@ if TYPE_CHECKING:
     from engine.core.search import Budget
 
 _ENGLISH = EnglishTranslator()
+
+
+def _module(name: str) -> ModuleType:
+    """The module `name`, imported on first use. Once imported it is a dict lookup:
+    `importlib.import_module` costs a few µs through its locks even then, and the table asks
+    a game's chat module several times a move (issue 23)."""
+    found = sys.modules.get(name)
+    return found if found is not None else importlib.import_module(name)
 
 
 class BaseGame:
@@ -146,7 +155,7 @@ class ModularGame(BaseGame, ABC):
         """What `player` may see (None: a spectator); every game writes its own."""
 
     def _chat(self) -> ModuleType:
-        return importlib.import_module(self.chat_module)
+        return _module(self.chat_module)
 
     # --- chat part ---
     @property
@@ -201,7 +210,7 @@ class ModularGame(BaseGame, ABC):
         return bool(self._chat().undoable(events))
 
     def _logtext(self) -> ModuleType:
-        return importlib.import_module(self.logtext_module)
+        return _module(self.logtext_module)
 
     def describe_action(
         self, state: State, player: str, action: Action, t: Translator

@@ -27,19 +27,6 @@ def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[s
     return buttons_for(cv.view_of(state, None), player, t)
 
 
-def buttons_on_view(
-    view: View, player: str, t: Translator, hidden_money: bool
-) -> list[tuple[str, str]]:
-    """`buttons(state, player, t)` from `view(state, player)` already built (`hidden_money`:
-    the state's option), leaving that view unchanged: a caller that also writes the turn text
-    builds one view for both instead of one each (issue 23)."""
-    if hidden_money and player in view["players"]:
-        # as in `buttons`: group buttons never depend on a hidden amount (issue 20)
-        players = {**view["players"], player: {**view["players"][player], "money": None}}
-        view = {**view, "players": players}
-    return buttons_for(view, player, t)
-
-
 def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]:
     if player not in (view.get("current_players") or []):
         return []

@@ -23,7 +23,6 @@ from engine.core.protocol import Game
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME as PG
 from engine.powergrid.basics import emit, trim_log
-from engine.powergrid.buttons import buttons_on_view
 from engine.powergrid_alt import GAME as ALT
 
 T = EnglishTranslator()
@@ -161,21 +160,3 @@ def test_log_trimmed_as_by_trim_log() -> None:
         expected = list(history)
         trim_log(expected)
         assert state["log"] == expected
-
-
-def test_buttons_on_a_shared_view() -> None:
-    """`buttons_on_view` on the player's view gives `buttons`, and leaves the view as it was
-    (so the turn text can be written from the same view), with hidden money too (issue 20)."""
-    for options in ({"map": "germany"}, {"map": "usa", "hidden_money": "yes"}):
-        state = PG.setup(P3, options, 13)
-        rng = Rng(new_rng_state(13))
-        while not PG.is_over(state):
-            for player in PG.current_players(state):
-                seen = PG.view(state, player)
-                before = canonical_json(seen)
-                hidden = bool(state.get("hidden_money"))
-                assert buttons_on_view(seen, player, T, hidden) == PG.buttons(state, player, T)
-                assert canonical_json(seen) == before
-            player = PG.current_players(state)[0]
-            legal = PG.legal_actions(state, player)
-            PG.apply(state, player, legal[rng.below(len(legal))])
