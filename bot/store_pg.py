@@ -43,6 +43,7 @@ from bot.store import (
     Outcome,
     SeatRow,
     UserRow,
+    options_of,
     unique_name,
 )
 from bot.store_chats import ChatName
@@ -103,7 +104,7 @@ def _game(r: Any) -> GameRow:
         id=r[0],
         chat_key=r[1],
         game_id=r[2],
-        options=json.loads(r[3]),
+        options=options_of(r[3]),
         seed=r[4],
         state_json=r[5],
         version=r[6],

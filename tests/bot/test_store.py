@@ -51,8 +51,11 @@ async def test_migrations_run_once_and_pragmas_are_set(db_path: str, clock: Fake
         assert raw.execute("SELECT count(*) FROM schema_version").fetchone()[0] == len(MIGRATIONS)
     store = await Store.open(db_path, clock=clock)
     for pragma, value in (("foreign_keys", 1), ("synchronous", 1), ("busy_timeout", 10000)):
-        async with store._w.execute(f"PRAGMA {pragma}") as cur:
+        async with store._r.execute(f"PRAGMA {pragma}") as cur:
             assert (await cur.fetchone())[0] == value
+    # the writer waits for another process's lock only inside `begin`, in its thread
+    async with store._w.execute("PRAGMA busy_timeout") as cur:
+        assert (await cur.fetchone())[0] == 0
     await store.close()
 
 
