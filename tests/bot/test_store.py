@@ -148,6 +148,7 @@ async def test_reminder_clock_keeps_running_for_those_still_waiting(
     await store.commit_moves(pk, 2, [entry(2)], "{}", over=False, due=shrink)
     rem = await store.reminder(pk)
     assert rem is not None and rem.players == ["Bo"] and rem.due_at == clock.now + 50
+    assert rem.turn_started_at == clock.now - 50  # the same turn: its start stays too
     fresh = Due(["Ann"], clock.now, clock.now + 100)
     await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=fresh)
     rem = await store.reminder(pk)
