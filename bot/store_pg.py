@@ -97,6 +97,13 @@ _COMMIT_SQL = (
     "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
     "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) FROM held"
 )
+# The same for a move that writes no message: eleven NULL arrays in the text, not encoded
+# as parameters on every move (the lock's namespace is $16 here).
+_COMMIT_QUIET_SQL = (
+    "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock($16, $1::integer)) "
+    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+    "$14, $15, " + ", ".join(["NULL"] * 11) + ") FROM held"
+)
 
 
 def _game(r: Any) -> GameRow:
@@ -164,6 +171,7 @@ class PgStore(PgOutbox, PgTimed):
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
+        await self._release_idle()
         await self._pool.close()
 
     async def schema_version(self) -> int:
@@ -187,7 +195,7 @@ class PgStore(PgOutbox, PgTimed):
         lock = self._locks.get(pk)
         if lock is None:
             lock = self._locks[pk] = asyncio.Lock()
-        async with lock, self._pool.acquire() as con:
+        async with lock, self._borrow() as con:
             with self._holding(con, (_GAME_LOCK_NS, pk)) as held:
                 try:
                     yield
@@ -487,28 +495,29 @@ class PgStore(PgOutbox, PgTimed):
         # commit, so another worker's move of this game waits, then finds the new version.
         live = None if over else due
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
+        args = [
+            pk,
+            expected_version,
+            state_json,
+            over,
+            self._clock(),
+            inbound[0] if inbound else None,
+            inbound[1] if inbound else None,
+            [e.step for e in entries],
+            [e.user_key for e in entries],
+            [e.player for e in entries],
+            [e.action_json for e in entries],
+            [e.events_json for e in entries],
+            live.due_at if live else None,
+            live.turn_started_at if live else None,
+            json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
+        ]
+        sql = _COMMIT_SQL if outbox else _COMMIT_QUIET_SQL
+        if outbox:
+            args += outbox_arrays(outbox)
         try:
             async with self._con(lock=False) as con:
-                ids = await con.fetchval(
-                    _COMMIT_SQL,
-                    pk,
-                    expected_version,
-                    state_json,
-                    over,
-                    self._clock(),
-                    inbound[0] if inbound else None,
-                    inbound[1] if inbound else None,
-                    [e.step for e in entries],
-                    [e.user_key for e in entries],
-                    [e.player for e in entries],
-                    [e.action_json for e in entries],
-                    [e.events_json for e in entries],
-                    live.due_at if live else None,
-                    live.turn_started_at if live else None,
-                    json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
-                    *outbox_arrays(outbox),
-                    _GAME_LOCK_NS,
-                )
+                ids = await con.fetchval(sql, *args, _GAME_LOCK_NS)
         except asyncpg.PostgresError as err:
             if err.sqlstate == "BC001":
                 return CommitResult(Outcome.STALE)
