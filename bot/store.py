@@ -41,6 +41,7 @@ from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import SQLITE as Q
 from bot.store_records import FinishedGame, RecordsMixin
 from bot.store_sql import append_sql, append_sync, claimed, due_sql
+from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = [
     "NEVER",
@@ -481,7 +482,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         seats = [_seat(r) for r in raw.seats]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
-        chat = ChatRow(chat_key, raw.chat[0], json.loads(raw.chat[1])) if raw.chat else None
+        chat = ChatRow(chat_key, raw.chat[0], load_state(raw.chat[1])) if raw.chat else None
         chat = chat or ChatRow(chat_key, None, {})
         game = _game(raw.game) if raw.game else None
         return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted)

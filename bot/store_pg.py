@@ -56,6 +56,7 @@ from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import MESSAGE_POSTGRES as M
 from bot.store_queries import POSTGRES as Q
 from bot.store_records import FinishedGame
+from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
 
@@ -316,13 +317,13 @@ class PgStore(PgOutbox, PgTimed):
         """An inbound message's reads in one query (bot/store_load.py): the seats and their
         users come as one JSON array."""
         row = tuple(await self._one(_LOAD_SQL, chat_key, user_key, *(inbound or (None, None))))
-        listed = json.loads(row[18]) if row[18] else []
+        listed = load_state(row[18]) if row[18] else []
         seats = [SeatRow(row[17], s[0], s[1], s[2], s[3], s[4], s[5]) for s in listed]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({s[1]: UserRow(s[1], s[6], bool(s[7])) for s in listed if s[8]})
         if row[5]:
             users[user_key] = UserRow(user_key, row[3], bool(row[4]))
-        chat = ChatRow(chat_key, row[1], json.loads(row[2])) if row[2] is not None else None
+        chat = ChatRow(chat_key, row[1], load_state(row[2])) if row[2] is not None else None
         return Loaded(
             bool(row[0]),
             chat or ChatRow(chat_key, None, {}),
