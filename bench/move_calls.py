@@ -96,6 +96,9 @@ class Counter:
 
         setattr(obj, name, call)
 
+    def count(self, label: str) -> None:
+        self.calls[label] += 1
+
     def take(self) -> collections.Counter[str]:
         out, self.calls = self.calls, collections.Counter()
         return out
@@ -117,6 +120,18 @@ def count_handoffs(store: Any, counter: Counter) -> None:
         con = getattr(store, name, None)
         if con is not None and hasattr(con, "_execute"):
             counter.wrap(con, "_execute", "hand-off")
+
+
+def count_statements(store: Any, counter: Counter) -> None:
+    """The SQLite store's SQL statements, on every connection (each row of an executemany
+    counts: SQLite runs the statement once per row)."""
+    import sqlite3
+
+    for name in ("_inline", "_r", "_w"):
+        con = getattr(store, name, None)
+        raw = getattr(con, "_conn", con)
+        if isinstance(raw, sqlite3.Connection):
+            raw.set_trace_callback(lambda _sql: counter.on and counter.count("sql statement"))
 
 
 def count_round_trips(counter: Counter) -> None:
@@ -176,6 +191,7 @@ async def run(args: argparse.Namespace, db: str) -> str:
     counter = Counter()
     count_store(store, counter)
     count_handoffs(store, counter)
+    count_statements(store, counter)
     if db.startswith("postgres"):
         count_round_trips(counter)
     count_game(game, counter)
@@ -212,7 +228,8 @@ async def run(args: argparse.Namespace, db: str) -> str:
     line = (
         f"per move {per_move(total, moves, 'store.'):.1f} store calls "
         f"({per_move(total, moves, 'hand-off') + per_move(total, moves, 'round trip'):.1f} "
-        "hand-offs or round trips), "
+        "hand-offs or round trips; "
+        f"{per_move(total, moves, 'sql statement'):.1f} SQLite statements), "
         f"{per_move(total, moves, 'game.'):.1f} game calls"
     )
     if prof is not None:

@@ -24,7 +24,15 @@ from typing import Any
 import aiosqlite
 
 from bot import store_chats, store_outbox, store_plans
-from bot.store_base import Clock, connect, connect_inline, fetch, rollback, yield_once
+from bot.store_base import (
+    Clock,
+    connect,
+    connect_inline,
+    fetch,
+    impatient,
+    rollback,
+    yield_once,
+)
 from bot.store_chats import ChatNamesMixin
 from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
@@ -32,7 +40,8 @@ from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, Reminde
 from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import SQLITE as Q
 from bot.store_records import FinishedGame, RecordsMixin
-from bot.store_sql import append_sql, claimed, due_sql
+from bot.store_sql import append_sql, append_sync, claimed, due_sql
+from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = [
     "NEVER",
@@ -176,6 +185,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 
+# A move's state write. The status is set only when the game ends: an UPDATE that names the
+# column runs the `games_started` trigger's program (store_plans.MIGRATION) on every move.
+_MOVE = (
+    "UPDATE games SET state_json = ?, version = ?, updated_at = ? "
+    "WHERE id = ? AND version = ? AND status = 'active'"
+)
+_MOVE_OVER = (
+    "UPDATE games SET state_json = ?, version = ?, updated_at = ?, status = 'over' "
+    "WHERE id = ? AND version = ? AND status = 'active'"
+)
+
+
 class StoreError(Exception):
     """A storage-level refusal the table turns into a chat answer."""
 
@@ -284,12 +305,28 @@ class _Abort(Exception):
         self.outcome = outcome
 
 
+# Decoded game options by their JSON text: a move reads its game's options each time and
+# nearly every game has the same few ("{}" mostly). Bounded: cleared when full.
+_OPTIONS: dict[str, dict[str, str]] = {}
+_OPTIONS_KEPT = 512
+
+
+def options_of(text: str) -> dict[str, str]:
+    """The options in `text` (a fresh dict: a caller may change its copy)."""
+    found = _OPTIONS.get(text)
+    if found is None:
+        if len(_OPTIONS) >= _OPTIONS_KEPT:
+            _OPTIONS.clear()
+        found = _OPTIONS[text] = json.loads(text)
+    return dict(found)
+
+
 def _game(row: Sequence[Any]) -> GameRow:
     return GameRow(
         id=row[0],
         chat_key=row[1],
         game_id=row[2],
-        options=json.loads(row[3]),
+        options=options_of(row[3]),
         seed=row[4],
         state_json=row[5],
         version=row[6],
@@ -332,6 +369,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         except BaseException:
             await writer.close()
             raise
+        await writer._execute(impatient, writer._conn)  # only `begin` waits for the lock
         if inline:
             await writer.execute("PRAGMA wal_autocheckpoint = 0")  # StoreBase checkpoints
         store = cls(writer, reader, clock, connect_inline(path) if inline else None)
@@ -436,15 +474,15 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         """An inbound message's reads at once (bot/store_load.py): on the loop's thread
         (inline), else in one hand-off to the reader's thread."""
         if self._inline is not None and self._go_inline():
-            raw = load_sync(self._inline, _GAME_COLUMNS, chat_key, user_key, inbound)
+            raw = load_sync(self._inline, chat_key, user_key, inbound)
             await yield_once()
         else:
             con = self._r._conn  # aiosqlite's connection, used in its own thread
-            raw = await self._r._execute(load_sync, con, _GAME_COLUMNS, chat_key, user_key, inbound)
+            raw = await self._r._execute(load_sync, con, chat_key, user_key, inbound)
         seats = [_seat(r) for r in raw.seats]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
-        chat = ChatRow(chat_key, raw.chat[0], json.loads(raw.chat[1])) if raw.chat else None
+        chat = ChatRow(chat_key, raw.chat[0], load_state(raw.chat[1])) if raw.chat else None
         chat = chat or ChatRow(chat_key, None, {})
         game = _game(raw.game) if raw.game else None
         return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted)
@@ -606,14 +644,13 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
             if inbound is not None and not claimed(con, inbound, now):
                 raise _Abort(Outcome.DUPLICATE)
             cur = con.execute(
-                "UPDATE games SET state_json = ?, version = ?, status = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (state_json, new_version, "over" if over else "active", now, pk, expected_version),
+                _MOVE_OVER if over else _MOVE,
+                (state_json, new_version, now, pk, expected_version),
             )
             if cur.rowcount != 1:
                 raise _Abort(Outcome.STALE)
             if entries:
-                con.executemany(*append_sql(pk, expected_version, entries, now))
+                append_sync(con, pk, expected_version, entries, now)
             con.execute(*due_sql(pk, None if over else due))
             return write_outbox_sync(con, outbox, now)
 

@@ -13,7 +13,9 @@ statements take ~0.1-0.3 ms. The WAL is checkpointed in the reader's thread ever
 inline call still lets the loop turn once before it returns (`yield_once`), as a hand-off
 did, so a task making many calls does not keep the loop from the others. When
 another process holds the database's write lock the commit goes to the writer's thread,
-which waits there (`busy_timeout`) instead of on the loop.
+which waits there (`busy_timeout`) instead of on the loop. The writer's busy timeout is 0
+outside `begin`, so the inline BEGIN is one statement; `begin` (always in a thread) waits for
+the lock only when the first try finds it taken.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ CHECKPOINT_EVERY = 200
 # every call of bench/table_latency.py's two senders handed off. A flood (bench/loop_lag.py:
 # 50 at once) still crowds the loop far past 2, and hands off.
 CROWDED = 2
+BUSY_TIMEOUT_MS = 10000
 _PRAGMAS = (
-    "PRAGMA busy_timeout = 10000",
+    f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = NORMAL",
     "PRAGMA foreign_keys = ON",
@@ -74,10 +77,29 @@ async def rollback(db: aiosqlite.Connection) -> None:
         await db.execute("ROLLBACK")
 
 
+def impatient(con: sqlite3.Connection) -> None:
+    """The writer's busy timeout off: a BEGIN on the loop's thread must not wait (`begin`
+    waits, in a thread, when it has to)."""
+    con.execute("PRAGMA busy_timeout = 0")
+
+
+def begin(con: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE on the writer, waiting up to BUSY_TIMEOUT_MS for another process's
+    write lock. Call it in the writer's thread: one statement when the lock is free, the
+    timeout set only around the rare wait."""
+    if _begin_now(con):
+        return
+    con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    try:
+        con.execute("BEGIN IMMEDIATE")
+    finally:
+        con.execute("PRAGMA busy_timeout = 0")
+
+
 def run_tx(con: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
-    """`work` between BEGIN IMMEDIATE and COMMIT on a raw connection (rolled back if it
-    raises)."""
-    con.execute("BEGIN IMMEDIATE")
+    """`work` between BEGIN IMMEDIATE and COMMIT on the writer's raw connection (rolled back
+    if it raises), in the writer's thread."""
+    begin(con)
     return finish_tx(con, work)
 
 
@@ -118,7 +140,7 @@ class StoreBase:
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._write_lock:
-            await self._w.execute("BEGIN IMMEDIATE")
+            await self._w._execute(begin, self._w._conn)  # one hand-off, as `execute` was
             try:
                 yield self._w
             except BaseException:
@@ -216,15 +238,13 @@ async def yield_once() -> None:
 
 
 def _begin_now(con: sqlite3.Connection) -> bool:
-    """BEGIN IMMEDIATE without waiting: False when another process holds the write lock
-    (the caller then waits in the writer's thread, not on the loop)."""
-    con.execute("PRAGMA busy_timeout = 0")
+    """BEGIN IMMEDIATE without waiting (the writer's busy timeout is 0: `impatient`): False
+    when another process holds the write lock (the caller then waits in the writer's thread,
+    not on the loop)."""
     try:
         con.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as err:
         if "locked" not in str(err) and "busy" not in str(err):
             raise
         return False
-    finally:
-        con.execute("PRAGMA busy_timeout = 10000")
     return True

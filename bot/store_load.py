@@ -1,9 +1,9 @@
 """What an inbound message needs from the store before anything happens, read in one call
 (issue 23): whether the update was seen already, the chat's settings, the sender's language,
 the chat's open game, its seats, the seated users and whether votes stand against the sender.
-On SQLite this is one hand-off to the reader's thread (the statements run there
-synchronously); on PostgreSQL one query (bot/store_pg.py). The move pipeline (bot/moves.py)
-then needs one more call: the commit."""
+On SQLite this is one statement (`LOAD_SQL`), run on the loop's thread or in one hand-off to
+the reader's thread; on PostgreSQL one query too (bot/store_pg.py). The move pipeline
+(bot/moves.py) then needs one more call: the commit."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from bot.store_queries import GAME_COLUMNS
 
 if TYPE_CHECKING:  # the row types live in bot/store.py, which imports this module
     from bot.store import ChatRow, GameRow, SeatRow, UserRow
@@ -42,48 +44,58 @@ class RawLoad:
     voted: bool
 
 
+_OPEN_GAME = "g.chat_key = ?1 AND g.status IN ('lobby', 'active')"  # the partial unique index
+
+# One statement, two kinds of rows told apart by the first column (SQLite runs a UNION ALL's
+# arms one after the other, but `load_sync` relies on no order):
+# 0 — the head, exactly one: seen?, the chat's (lang, settings; NULL settings: no row), the
+#     sender's (lang, dm_ok, known?), the open game's columns (NULL id: none), voted?;
+# 1 — one per seat of the open game: the seat's columns, then its user's (lang, dm_ok, known?).
+# Parameters: chat key, user key, inbound platform, inbound update id (NULLs: not asked).
+LOAD_SQL = f"""
+SELECT 0, EXISTS (SELECT 1 FROM inbound WHERE platform = ?3 AND update_id = ?4),
+    c.lang, c.settings_json, u.lang, u.dm_ok, u.user_key IS NOT NULL,
+    {", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))},
+    EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = ?2)
+FROM (SELECT 1) AS one
+LEFT JOIN chats c ON c.chat_key = ?1
+LEFT JOIN users u ON u.user_key = ?2
+LEFT JOIN games g ON {_OPEN_GAME}
+UNION ALL
+SELECT 1, s.game_id, s.seat, s.user_key, s.display_name, s.is_bot, s.bot_kind, s.lang,
+    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 8)}
+FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN users su ON su.user_key = s.user_key
+WHERE {_OPEN_GAME}
+"""
+
+
 def load_sync(
-    con: sqlite3.Connection,
-    game_columns: str,
-    chat_key: str,
-    user_key: str,
-    inbound: tuple[str, str] | None,
+    con: sqlite3.Connection, chat_key: str, user_key: str, inbound: tuple[str, str] | None
 ) -> RawLoad:
-    """The reads of `Loaded`, synchronously on the raw connection (in its own thread)."""
-    seen = (
-        inbound is not None
-        and con.execute(
-            "SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?", inbound
-        ).fetchone()
-        is not None
-    )
-    chat = con.execute(
-        "SELECT lang, settings_json FROM chats WHERE chat_key = ?", (chat_key,)
-    ).fetchone()
-    users: list[Sequence[Any]] = con.execute(
-        "SELECT user_key, lang, dm_ok FROM users WHERE user_key = ?", (user_key,)
-    ).fetchall()
-    game = con.execute(
-        f"SELECT {game_columns} FROM games WHERE chat_key = ? AND status IN ('lobby', 'active')",
-        (chat_key,),
-    ).fetchone()
+    """The reads of `Loaded` in one statement, synchronously on the raw connection (in its own
+    thread, or the loop's)."""
+    head: Sequence[Any] = ()
     seats: list[Sequence[Any]] = []
-    voted = False
-    if game is not None:
-        seats = con.execute(
-            "SELECT game_id, seat, user_key, display_name, is_bot, bot_kind, lang FROM seats "
-            "WHERE game_id = ? ORDER BY seat",
-            (game[0],),
-        ).fetchall()
-        users += con.execute(
-            "SELECT u.user_key, u.lang, u.dm_ok FROM seats s JOIN users u "
-            "ON u.user_key = s.user_key WHERE s.game_id = ?",
-            (game[0],),
-        ).fetchall()
-        voted = (
-            con.execute(
-                "SELECT 1 FROM votes WHERE game_id = ? AND target = ? LIMIT 1", (game[0], user_key)
-            ).fetchone()
-            is not None
-        )
-    return RawLoad(seen, chat, game, seats, users, voted)
+    users: list[Sequence[Any]] = []
+    for row in con.execute(LOAD_SQL, (chat_key, user_key, *(inbound or (None, None)))):
+        if row[0]:
+            seats.append(row[1:8])
+            if row[10]:
+                users.append((row[3], row[8], row[9]))
+        else:
+            head = row
+    if head[6]:
+        users.append((user_key, head[4], head[5]))
+    seats.sort(key=_seat_number)
+    return RawLoad(
+        seen=bool(head[1]),
+        chat=head[2:4] if head[3] is not None else None,
+        game=head[7:18] if head[7] is not None else None,
+        seats=seats,
+        users=users,
+        voted=bool(head[18]),
+    )
+
+
+def _seat_number(seat: Sequence[Any]) -> int:
+    return int(seat[1])

@@ -43,6 +43,7 @@ from bot.store import (
     Outcome,
     SeatRow,
     UserRow,
+    options_of,
     unique_name,
 )
 from bot.store_chats import ChatName
@@ -55,6 +56,7 @@ from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import MESSAGE_POSTGRES as M
 from bot.store_queries import POSTGRES as Q
 from bot.store_records import FinishedGame
+from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
 
@@ -96,6 +98,13 @@ _COMMIT_SQL = (
     "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
     "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) FROM held"
 )
+# The same for a move that writes no message: eleven NULL arrays in the text, not encoded
+# as parameters on every move (the lock's namespace is $16 here).
+_COMMIT_QUIET_SQL = (
+    "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock($16, $1::integer)) "
+    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+    "$14, $15, " + ", ".join(["NULL"] * 11) + ") FROM held"
+)
 
 
 def _game(r: Any) -> GameRow:
@@ -103,7 +112,7 @@ def _game(r: Any) -> GameRow:
         id=r[0],
         chat_key=r[1],
         game_id=r[2],
-        options=json.loads(r[3]),
+        options=options_of(r[3]),
         seed=r[4],
         state_json=r[5],
         version=r[6],
@@ -163,6 +172,7 @@ class PgStore(PgOutbox, PgTimed):
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
+        await self._release_idle()
         await self._pool.close()
 
     async def schema_version(self) -> int:
@@ -186,7 +196,7 @@ class PgStore(PgOutbox, PgTimed):
         lock = self._locks.get(pk)
         if lock is None:
             lock = self._locks[pk] = asyncio.Lock()
-        async with lock, self._pool.acquire() as con:
+        async with lock, self._borrow() as con:
             with self._holding(con, (_GAME_LOCK_NS, pk)) as held:
                 try:
                     yield
@@ -307,13 +317,13 @@ class PgStore(PgOutbox, PgTimed):
         """An inbound message's reads in one query (bot/store_load.py): the seats and their
         users come as one JSON array."""
         row = tuple(await self._one(_LOAD_SQL, chat_key, user_key, *(inbound or (None, None))))
-        listed = json.loads(row[18]) if row[18] else []
+        listed = load_state(row[18]) if row[18] else []
         seats = [SeatRow(row[17], s[0], s[1], s[2], s[3], s[4], s[5]) for s in listed]
         users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
         users.update({s[1]: UserRow(s[1], s[6], bool(s[7])) for s in listed if s[8]})
         if row[5]:
             users[user_key] = UserRow(user_key, row[3], bool(row[4]))
-        chat = ChatRow(chat_key, row[1], json.loads(row[2])) if row[2] is not None else None
+        chat = ChatRow(chat_key, row[1], load_state(row[2])) if row[2] is not None else None
         return Loaded(
             bool(row[0]),
             chat or ChatRow(chat_key, None, {}),
@@ -486,28 +496,29 @@ class PgStore(PgOutbox, PgTimed):
         # commit, so another worker's move of this game waits, then finds the new version.
         live = None if over else due
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
+        args = [
+            pk,
+            expected_version,
+            state_json,
+            over,
+            self._clock(),
+            inbound[0] if inbound else None,
+            inbound[1] if inbound else None,
+            [e.step for e in entries],
+            [e.user_key for e in entries],
+            [e.player for e in entries],
+            [e.action_json for e in entries],
+            [e.events_json for e in entries],
+            live.due_at if live else None,
+            live.turn_started_at if live else None,
+            json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
+        ]
+        sql = _COMMIT_SQL if outbox else _COMMIT_QUIET_SQL
+        if outbox:
+            args += outbox_arrays(outbox)
         try:
             async with self._con(lock=False) as con:
-                ids = await con.fetchval(
-                    _COMMIT_SQL,
-                    pk,
-                    expected_version,
-                    state_json,
-                    over,
-                    self._clock(),
-                    inbound[0] if inbound else None,
-                    inbound[1] if inbound else None,
-                    [e.step for e in entries],
-                    [e.user_key for e in entries],
-                    [e.player for e in entries],
-                    [e.action_json for e in entries],
-                    [e.events_json for e in entries],
-                    live.due_at if live else None,
-                    live.turn_started_at if live else None,
-                    json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
-                    *outbox_arrays(outbox),
-                    _GAME_LOCK_NS,
-                )
+                ids = await con.fetchval(sql, *args, _GAME_LOCK_NS)
         except asyncpg.PostgresError as err:
             if err.sqlstate == "BC001":
                 return CommitResult(Outcome.STALE)

@@ -334,6 +334,78 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             updated_at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # 7: the move's function with less work per move (issue 23), same arguments and answers:
+    # the status is written only when the game ends (naming the column runs the
+    # `games_started` trigger on every move), the reminder's "same players still waiting"
+    # test is evaluated once (was three jsonb pairs), no call of `boardchat_outbox_add`
+    # when the move writes no message.
+    (
+        """CREATE OR REPLACE FUNCTION boardchat_commit_moves(
+            p_game BIGINT, p_expected INTEGER, p_state TEXT, p_over BOOLEAN,
+            p_now DOUBLE PRECISION, p_platform TEXT, p_update TEXT, p_steps INTEGER[],
+            p_users TEXT[], p_players TEXT[], p_actions TEXT[], p_events TEXT[],
+            p_due_at DOUBLE PRECISION, p_turn_started DOUBLE PRECISION, p_waiting TEXT,
+            o_platform TEXT[], o_chat TEXT[], o_audience TEXT[], o_lang TEXT[], o_kind TEXT[],
+            o_silent BOOLEAN[], o_body TEXT[], o_png BYTEA[], o_game BIGINT[],
+            o_sent BOOLEAN[], o_delay DOUBLE PRECISION[]
+        ) RETURNS BIGINT[] LANGUAGE plpgsql AS $fn$
+        DECLARE
+            touched INTEGER;
+            last_step INTEGER := coalesce((SELECT max(s) FROM unnest(p_steps) AS s), 0);
+        BEGIN
+            IF p_platform IS NOT NULL THEN
+                INSERT INTO inbound (platform, update_id, seen_at)
+                    VALUES (p_platform, p_update, p_now) ON CONFLICT DO NOTHING;
+                GET DIAGNOSTICS touched = ROW_COUNT;
+                IF touched = 0 THEN
+                    RETURN NULL;
+                END IF;
+            END IF;
+            IF p_over THEN
+                UPDATE games SET state_json = p_state, version = p_expected + 1 + last_step,
+                    status = 'over', updated_at = p_now
+                    WHERE id = p_game AND version = p_expected AND status = 'active';
+            ELSE
+                UPDATE games SET state_json = p_state, version = p_expected + 1 + last_step,
+                    updated_at = p_now
+                    WHERE id = p_game AND version = p_expected AND status = 'active';
+            END IF;
+            GET DIAGNOSTICS touched = ROW_COUNT;
+            IF touched = 0 THEN
+                RAISE EXCEPTION 'boardchat: stale' USING ERRCODE = 'BC001';
+            END IF;
+            INSERT INTO actions (game_id, seq, version, user_key, player, action_json,
+                    events_json, created_at)
+                SELECT p_game, m.s + e.n, p_expected + 1 + e.st, e.u, e.p, e.a, e.v, p_now
+                FROM unnest(p_steps, p_users, p_players, p_actions, p_events)
+                    WITH ORDINALITY AS e (st, u, p, a, v, n),
+                    (SELECT coalesce(max(seq), 0) AS s FROM actions WHERE game_id = p_game) AS m;
+            IF p_over OR p_waiting IS NULL THEN
+                DELETE FROM reminders WHERE game_id = p_game;
+            ELSE
+                INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at,
+                        players_json)
+                    VALUES (p_game, p_due_at, 0, p_turn_started, p_waiting)
+                    ON CONFLICT (game_id) DO UPDATE SET
+                    (due_at, attempt, turn_started_at) = (SELECT
+                        CASE WHEN k.same THEN r.due_at ELSE excluded.due_at END,
+                        CASE WHEN k.same THEN r.attempt ELSE 0 END,
+                        CASE WHEN k.same THEN r.turn_started_at
+                            ELSE excluded.turn_started_at END
+                        FROM (SELECT excluded.players_json <> '[]'
+                            AND r.players_json::jsonb @> excluded.players_json::jsonb
+                            AS same) AS k),
+                    players_json = excluded.players_json;
+            END IF;
+            PERFORM pg_notify('boardchat_wake', p_game::text);
+            IF coalesce(cardinality(o_platform), 0) = 0 THEN
+                RETURN '{}'::BIGINT[];
+            END IF;
+            RETURN boardchat_outbox_add(p_now, o_platform, o_chat, o_audience, o_lang, o_kind,
+                o_silent, o_body, o_png, o_game, o_sent, o_delay);
+        END
+        $fn$""",
+    ),
 )
 
 

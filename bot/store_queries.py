@@ -40,6 +40,18 @@ _DUE_UPSERT = (
     "ELSE excluded.turn_started_at END, "
     "players_json = excluded.players_json"
 )
+# SQLite: the same upsert with the subset test evaluated once, not three times (two
+# `json_each` scans each; issue 23: a third of the move's commit).
+_SQLITE_DUE_UPSERT = (
+    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
+    "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "(due_at, attempt, turn_started_at) = (SELECT "
+    "CASE WHEN k.same THEN reminders.due_at ELSE excluded.due_at END, "
+    "CASE WHEN k.same THEN reminders.attempt ELSE 0 END, "
+    "CASE WHEN k.same THEN reminders.turn_started_at ELSE excluded.turn_started_at END "
+    "FROM (SELECT {same} AS same) AS k), "
+    "players_json = excluded.players_json"
+)
 _SQLITE_SUBSET = (
     "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "
     "json_each(excluded.players_json) AS n WHERE n.value NOT IN "
@@ -113,7 +125,7 @@ class Queries:
     end_game: str = _END_GAME
     end_game_at: str = _END_GAME + " AND version = ?"
     drop_reminder: str = "DELETE FROM reminders WHERE game_id = ?"
-    due_upsert: str = _DUE_UPSERT.format(same=_SQLITE_SUBSET)
+    due_upsert: str = _SQLITE_DUE_UPSERT.format(same=_SQLITE_SUBSET)
     actions: str = _ACTIONS + " ORDER BY seq"
     last_actions: str = _ACTIONS + " ORDER BY seq DESC LIMIT ?"
 

@@ -46,3 +46,14 @@ def append_sql(
             for e in entries
         ],
     )
+
+
+def append_sync(
+    con: sqlite3.Connection, pk: int, base: int, entries: Sequence[LogEntry], now: float
+) -> None:
+    """`append_sql` on the raw connection: one `execute` for the usual single entry."""
+    sql, rows = append_sql(pk, base, entries, now)
+    if len(rows) == 1:
+        con.execute(sql, rows[0])
+    else:
+        con.executemany(sql, rows)

@@ -51,8 +51,11 @@ async def test_migrations_run_once_and_pragmas_are_set(db_path: str, clock: Fake
         assert raw.execute("SELECT count(*) FROM schema_version").fetchone()[0] == len(MIGRATIONS)
     store = await Store.open(db_path, clock=clock)
     for pragma, value in (("foreign_keys", 1), ("synchronous", 1), ("busy_timeout", 10000)):
-        async with store._w.execute(f"PRAGMA {pragma}") as cur:
+        async with store._r.execute(f"PRAGMA {pragma}") as cur:
             assert (await cur.fetchone())[0] == value
+    # the writer waits for another process's lock only inside `begin`, in its thread
+    async with store._w.execute("PRAGMA busy_timeout") as cur:
+        assert (await cur.fetchone())[0] == 0
     await store.close()
 
 
@@ -145,6 +148,7 @@ async def test_reminder_clock_keeps_running_for_those_still_waiting(
     await store.commit_moves(pk, 2, [entry(2)], "{}", over=False, due=shrink)
     rem = await store.reminder(pk)
     assert rem is not None and rem.players == ["Bo"] and rem.due_at == clock.now + 50
+    assert rem.turn_started_at == clock.now - 50  # the same turn: its start stays too
     fresh = Due(["Ann"], clock.now, clock.now + 100)
     await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=fresh)
     rem = await store.reminder(pk)

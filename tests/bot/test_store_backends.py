@@ -208,3 +208,32 @@ async def test_pg_a_move_read_with_the_message_commits_in_one_round_trip_under_t
     finally:
         await one.close()
         await two.close()
+
+
+async def test_pg_connections_kept_between_calls_never_starve_a_waiting_call(
+    pg_url: str,  # noqa: F811
+    clock: FakeClock,
+) -> None:
+    """Issue 23: the store keeps a few connections out of the pool between calls (the pool's
+    acquire and release cost more than a query); a call waiting for the pool still gets
+    one, however many calls and held games there are at once."""
+    store = await PgStore.open(pg_url, clock=clock, min_size=1, max_size=2)
+    try:
+        await store.chat("tg:1")
+        kept = list(store._idle)
+        assert len(kept) == 1
+        for _ in range(4):
+            await store.chat("tg:1")
+        assert store._idle == kept  # the first call's connection served the four after it
+
+        async def held(pk: int) -> None:
+            async with store.game_lock(pk):
+                await store.game(pk)
+                await asyncio.sleep(0.01)
+                await store.chat("tg:1")
+
+        calls = [held(n % 3) for n in range(12)] + [store.user("u") for _ in range(12)]
+        await asyncio.wait_for(asyncio.gather(*calls), 60)
+    finally:
+        await store.close()
+    assert store._idle == []  # given back before the pool closed

@@ -152,3 +152,37 @@ async def test_a_crowded_loop_hands_store_calls_off_so_timers_keep_their_turn(
     assert handed == ["read", "write"]
     got = await store.load_message("tg:1", "tg:11")
     assert got.game is not None and got.game.version == 3
+
+
+@pytest.mark.parametrize("call", ["commit_moves", "set_user", "crowded_commit"])
+async def test_a_write_waits_for_another_process_s_lock_in_the_thread_then_stays_impatient(
+    store: Store, db_path: str, monkeypatch: pytest.MonkeyPatch, call: str
+) -> None:
+    """The writer's busy timeout is 0 (the inline BEGIN is one statement, never a wait on the
+    loop); `begin` sets it only around a wait, in the writer's thread, for every kind of
+    write: an inline commit that found the lock taken, an aiosqlite transaction (`_tx`), a
+    commit handed off on a crowded loop."""
+    pk = await active(store)
+    if call == "crowded_commit":
+        monkeypatch.setattr(store, "_go_inline", lambda: False)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        if call == "set_user":
+            task = asyncio.create_task(store.set_user("tg:11", lang="pl"))
+        else:
+            task = asyncio.create_task(
+                store.commit_moves(pk, 1, [entry(1)], '{"x":1}', over=False, due=None)
+            )
+        for _ in range(20):
+            await asyncio.sleep(0.005)
+        assert not task.done()
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    await asyncio.wait_for(task, 30)
+    assert store._w._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 0
+    if call == "set_user":
+        assert (await store.user("tg:11")).lang == "pl"
+    else:
+        assert (await store.game(pk)).version == 2  # type: ignore[union-attr]
