@@ -9,12 +9,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date, format_time, format_timedelta, get_datetime_format
 
 from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
+from engine.core import canonical_json, load_state
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +222,12 @@ class ChatSettings:
 
     @classmethod
     def load(cls, raw: dict[str, Any]) -> ChatSettings:
-        """Tolerant: a value that does not parse keeps its default."""
+        """Tolerant: a value that does not parse keeps its default. Read once per settings
+        text (a move's announcement asks it; the time zone's parse costs tens of µs)."""
+        return _settings_of(canonical_json(raw)) if cls is ChatSettings else cls._parse(raw)
+
+    @classmethod
+    def _parse(cls, raw: dict[str, Any]) -> ChatSettings:
         s = cls()
         try:
             hours = float(raw.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
@@ -393,3 +400,10 @@ def decide(
         done_until = None
     next_at = when(ahead[0]) if ahead else None
     return Decision(point, done_until, next_at)
+
+
+@lru_cache(maxsize=1024)
+def _settings_of(text: str) -> ChatSettings:
+    """`ChatSettings.load` of the settings whose canonical JSON is `text` (a frozen value,
+    shared safely)."""
+    return ChatSettings._parse(load_state(text))

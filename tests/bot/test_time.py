@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.clock import account, most_waiting, spent
-from bot.deadlines import Bank, parse_bank, valid_clock
+from bot.deadlines import Bank, ChatSettings, parse_bank, valid_clock
 from bot.pace import end_estimate, pace_line, progress
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -199,3 +199,15 @@ async def test_status_says_who_the_table_waits_on_most(
     await chat.say("bob", "/take 1")
     clock.advance(H)
     assert "Most waiting so far is on bob." in await chat.text("alice", "/status")
+
+
+def test_chat_settings_are_read_once_per_settings_text_and_follow_a_change() -> None:
+    """`ChatSettings.load` is asked on every move's announcement: it is read once per settings
+    text (issue 23), and a changed dict, even the same object changed, reads anew."""
+    raw: dict[str, object] = {"tz": "Europe/Warsaw", "deadline_hours": 12, "quiet": [22, 7]}
+    first = ChatSettings.load(raw)
+    assert ChatSettings.load(dict(raw)) is first  # equal settings: the same frozen value
+    assert (first.tz, first.deadline, first.quiet) == ("Europe/Warsaw", 12 * 3600.0, (22, 7))
+    raw["tz"] = "Nowhere/Atlantis"  # does not parse: keeps the default
+    assert ChatSettings.load(raw).tz == "UTC"
+    assert ChatSettings.load({}) == ChatSettings()
