@@ -556,7 +556,9 @@ class AnnounceMixin(TableBase):
         due_at = due.due_at
         if before is not None and set(due.players) <= set(before):
             # the transaction keeps the running deadline while no new player is waited for
-            kept = await self.store.reminder(row.id)
+            # (the row read with the message: no second read, issue 23)
+            loaded = ctx.loaded_for == row.id
+            kept = ctx.reminder if loaded else await self.store.reminder(row.id)
             if kept is not None and kept.players and set(due.players) <= set(kept.players):
                 due_at = kept.due_at
         return tr(

@@ -25,6 +25,7 @@ from bot.moment import Moment
 from bot.store import (
     GameRow,
     LogEntry,
+    ReminderRow,
     SeatRow,
     UserRow,
 )
@@ -112,6 +113,10 @@ class Ctx:
     # Whether a vote against the sender stands in the open game, read with the message (None:
     # not read; bot/reminders.py asks the store then).
     voted: bool | None = None
+    # the open game's reminder row as read with the message (`Loaded.reminder`); `loaded_for`
+    # is the game it was read for (None: not read)
+    reminder: ReminderRow | None = None
+    loaded_for: int | None = None
 
     @property
     def chat_key(self) -> str:

@@ -337,6 +337,11 @@ def _game(row: Sequence[Any]) -> GameRow:
     )
 
 
+def reminder_row(pk: int, kept: Sequence[Any]) -> ReminderRow:
+    """The reminder row read with a message: (due_at, attempt, turn_started_at, players)."""
+    return ReminderRow(pk, kept[0], kept[1], kept[2], load_state(kept[3]))
+
+
 def _seat(row: Sequence[Any]) -> SeatRow:
     return SeatRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5], row[6])
 
@@ -485,7 +490,9 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         chat = ChatRow(chat_key, raw.chat[0], load_state(raw.chat[1])) if raw.chat else None
         chat = chat or ChatRow(chat_key, None, {})
         game = _game(raw.game) if raw.game else None
-        return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted)
+        kept, pk = raw.reminder, game.id if game else 0
+        reminder = None if kept is None else reminder_row(pk, kept)
+        return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted, reminder)
 
     async def open_game(self, chat_key: str) -> GameRow | None:
         """The chat's lobby or running game, if any."""

@@ -16,6 +16,7 @@ from bot.store_queries import GAME_COLUMNS
 
 if TYPE_CHECKING:  # the row types live in bot/store.py, which imports this module
     from bot.store import ChatRow, GameRow, SeatRow, UserRow
+    from bot.store_plans import ReminderRow
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,9 @@ class Loaded:
     seats: list[SeatRow] = field(default_factory=list)
     users: dict[str, UserRow] = field(default_factory=dict)
     voted: bool = False  # a vote against the sender stands in the open game (/kick)
+    # the open game's reminder row (its turn's deadline: the announcement of a move that asks
+    # nobody new says the running one, bot/announce.py), None without one
+    reminder: ReminderRow | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,7 @@ class RawLoad:
     seats: list[Sequence[Any]]
     users: list[Sequence[Any]]  # (user_key, lang, dm_ok) of the sender and the seated
     voted: bool
+    reminder: Sequence[Any] | None = None  # (due_at, attempt, turn_started_at, players_json)
 
 
 _OPEN_GAME = "g.chat_key = ?1 AND g.status IN ('lobby', 'active')"  # the partial unique index
@@ -49,21 +54,24 @@ _OPEN_GAME = "g.chat_key = ?1 AND g.status IN ('lobby', 'active')"  # the partia
 # One statement, two kinds of rows told apart by the first column (SQLite runs a UNION ALL's
 # arms one after the other, but `load_sync` relies on no order):
 # 0 — the head, exactly one: seen?, the chat's (lang, settings; NULL settings: no row), the
-#     sender's (lang, dm_ok, known?), the open game's columns (NULL id: none), voted?;
+#     sender's (lang, dm_ok, known?), the open game's columns (NULL id: none), voted?, its
+#     reminder's (due_at, attempt, turn_started_at, players_json; NULL: none);
 # 1 — one per seat of the open game: the seat's columns, then its user's (lang, dm_ok, known?).
 # Parameters: chat key, user key, inbound platform, inbound update id (NULLs: not asked).
 LOAD_SQL = f"""
 SELECT 0, EXISTS (SELECT 1 FROM inbound WHERE platform = ?3 AND update_id = ?4),
     c.lang, c.settings_json, u.lang, u.dm_ok, u.user_key IS NOT NULL,
     {", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))},
-    EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = ?2)
+    EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = ?2),
+    r.due_at, r.attempt, r.turn_started_at, r.players_json
 FROM (SELECT 1) AS one
 LEFT JOIN chats c ON c.chat_key = ?1
 LEFT JOIN users u ON u.user_key = ?2
 LEFT JOIN games g ON {_OPEN_GAME}
+LEFT JOIN reminders r ON r.game_id = g.id
 UNION ALL
 SELECT 1, s.game_id, s.seat, s.user_key, s.display_name, s.is_bot, s.bot_kind, s.lang,
-    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 8)}
+    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 12)}
 FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN users su ON su.user_key = s.user_key
 WHERE {_OPEN_GAME}
 """
@@ -94,6 +102,7 @@ def load_sync(
         seats=seats,
         users=users,
         voted=bool(head[18]),
+        reminder=head[19:23] if head[19] is not None else None,
     )
 
 

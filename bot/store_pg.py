@@ -44,6 +44,7 @@ from bot.store import (
     SeatRow,
     UserRow,
     options_of,
+    reminder_row,
     unique_name,
 )
 from bot.store_chats import ChatName
@@ -81,11 +82,13 @@ SELECT
     (SELECT json_agg(json_build_array(s.seat, s.user_key, s.display_name, s.is_bot,
             s.bot_kind, s.lang, su.lang, su.dm_ok, su.user_key IS NOT NULL) ORDER BY s.seat)
         FROM seats s LEFT JOIN users su ON su.user_key = s.user_key WHERE s.game_id = g.id),
-    EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = $2)
+    EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = $2),
+    r.due_at, r.attempt, r.turn_started_at, r.players_json
 FROM (VALUES (1)) AS one (x)
 LEFT JOIN chats c ON c.chat_key = $1
 LEFT JOIN users u ON u.user_key = $2
 LEFT JOIN games g ON g.chat_key = $1 AND g.status IN ('lobby', 'active')
+LEFT JOIN reminders r ON r.game_id = g.id
 """
 
 
@@ -332,6 +335,7 @@ class PgStore(PgOutbox, PgTimed):
             seats,
             users,
             bool(row[19]),
+            reminder_row(row[17], row[20:24]) if row[20] is not None else None,
         )
 
     async def open_game(self, chat_key: str) -> GameRow | None:

@@ -108,3 +108,25 @@ async def test_build_berlin_calls_the_game_at_most_six_times(tmp_path: Any) -> N
     store_calls, game_calls = int(found.group(1)), int(found.group(2))
     assert game_calls <= 6, line
     assert store_calls <= 3, line  # load_message, the game lock, commit_moves
+
+
+async def test_a_quiet_table_move_reads_its_running_deadline_with_the_message(
+    tmp_path: Any,
+) -> None:
+    """Issue 23: on a quiet table (a Telegram group, bot/quiet.py) the status message says the
+    turn's deadline, which a move that asks nobody new keeps: the reminder row comes with the
+    message's one read (`Loaded.reminder`), not in a fourth store call handed to a thread (a
+    third of Power Grid's moves did that; /build Berlin was one of them)."""
+    import argparse
+    import re
+
+    bench = _bench()
+    args = argparse.Namespace(
+        games=2, moves=40, game="powergrid", seed=1, durable=True, profile=0, db=None
+    )
+    line = await bench.run(args, str(tmp_path / "quiet.sqlite3"))
+    found = re.search(r"per move ([\d.]+) store calls \(([\d.]+) hand-offs", line)
+    assert found is not None, line
+    assert (float(found.group(1)), float(found.group(2))) == (3.0, 0.0), line
+    berlin = re.search(r"/build Berlin: (\d+) store calls \((\d+) hand-offs", line)
+    assert berlin is not None and (berlin.group(1), berlin.group(2)) == ("3", "0"), line

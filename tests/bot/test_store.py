@@ -263,3 +263,11 @@ async def test_a_message_s_reads_come_in_one_call_and_match_the_single_reads(sto
     assert not (await store.load_message("tg:1", "tg:10")).voted
     assert (await store.load_message("tg:1", "tg:99")).voted
     assert (await store.load_message("tg:2", "tg:10")).game is None
+    # the open game's reminder row (the deadline a move that asks nobody new keeps)
+    assert got.reminder is None and await store.reminder(pk) is None
+    due = Due(["Ann", "ann 2"], 100.0, 3700.0)
+    done = await store.commit_moves(pk, 1, [entry(1)], '{"x":1}', over=False, due=due)
+    assert done.outcome is Outcome.OK
+    kept = (await store.load_message("tg:1", "tg:10")).reminder
+    assert kept is not None and kept == await store.reminder(pk)
+    assert (kept.game_id, kept.due_at, kept.players) == (pk, 3700.0, ["Ann", "ann 2"])
