@@ -63,8 +63,10 @@ MATCHES = [
     ("powergrid", "heuristic", 4, 24, 24),
     ("powergrid_alt", "heuristic", 4, 12, 8),
     ("hexania", "greedy", 4, 12, 16),
-    ("iec", "economic", 4, 12, 8),
-    ("iec", "rush", 2, 12, 8),
+    # IEC searches only its last turns' decisions (engine/iec/strong.py), with enough rollouts
+    # for `trusted` to judge (MIN_ROUNDS paired samples), so the 2 s deadline binds as in play.
+    ("iec", "economic", 4, 12, 40),
+    ("iec", "rush", 2, 12, 40),
 ]
 SEED0 = 24_000
 
