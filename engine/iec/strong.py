@@ -27,6 +27,10 @@ to the end (a few dozen moves) and is judged by the final ranking itself, VP the
 modules (IEC-S-9): the tie-break the policy ignores. Everywhere else the policy plays alone
 (`candidates` lists its move only, no think time), and a searched move replaces the
 policy's only on clear paired evidence (`trusted`).
+Plainly: under the 2 s budget on this machine the pure policy is as strong as this bot (on
+the same seeds, 100 games each: 40 % against three economic bots and 56 % against the rush
+for the policy, 40 % and 57 % for this bot) and stronger than a search of every decision.
+The search stays: with a faster engine or a longer budget `SEARCH_TURNS` can grow.
 """
 
 from __future__ import annotations
