@@ -39,12 +39,27 @@ average 3-7 from other work, 1514 s; run before the search's 20 % reserve was co
 The policy alone on seeds 24000-24119: 42 % of 120 four-player games against the economic
 bot (26-30 % before the raid), 55 % of 120 two-player games against the rush (54 % before).
 
+IEC with the search confined to the last two turns' prepare/build/fire decisions and a
+searched move played only on clear paired evidence (engine/iec/strong.py; IEC now 40
+rollouts a decision capped by the 2 s deadline). 2026-11-27 11:10, `--only iec --games 24`,
+2 workers, load average 2.6-3.7, 77 s:
+    bots: iec strong vs economic win% 33 (±19, 24 games); iec strong vs rush win% 67 (±19,
+    24 games); think p50 0.00 / p99 1.45 s   (CPU p50 0.00 / p99 0.75 s)
+The same with `--games 100` (11:11-11:17, load 3.4-4.1, 365 s): win% 40 (±10) against the
+economic bots, 57 (±10) against the rush; think p50 0.00 / p99 1.48 s. `--policy-only --games
+200` (load 2.5-3.8, 140 s): 44 % (±7) and 55 % (±7). On the same seeds the search changed one
+game of the 100 against the rush (57 against the policy's 56) and none of the 100 four-player
+games (40 and 40): it no longer loses games, but it does not win more either. The goal
+(70 % each way) is not reached; the 24-game figures above are the policy's own on those seeds.
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
+       [--policy-only]  (the strong seat plays the search's rollout policy alone)
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import sys
@@ -63,17 +78,19 @@ MATCHES = [
     ("powergrid", "heuristic", 4, 24, 24),
     ("powergrid_alt", "heuristic", 4, 12, 8),
     ("hexania", "greedy", 4, 12, 16),
-    ("iec", "economic", 4, 12, 8),
-    ("iec", "rush", 2, 12, 8),
+    # IEC searches only its last turns' decisions (engine/iec/strong.py), with enough rollouts
+    # for `trusted` to judge (MIN_ROUNDS paired samples), so the 2 s deadline binds as in play.
+    ("iec", "economic", 4, 12, 40),
+    ("iec", "rush", 2, 12, 40),
 ]
 SEED0 = 24_000
 
 
 def play(
-    job: tuple[str, str, int, int, int, float | None, float | None],
+    job: tuple[str, str, int, int, int, float | None, float | None, bool],
 ) -> tuple[float, list[float], list[float]]:
     """One game: (strong's share of first place, its think times: wall, CPU)."""
-    game_id, rival, n, index, iterations, seconds, cap = job
+    game_id, rival, n, index, iterations, seconds, cap, policy_only = job
     # Iterations capped by the production deadline: whichever ends first (search.Budget).
     # Both keep production's reserve: the search aims to stop at 80 % of the seconds.
     search.override = (
@@ -92,6 +109,9 @@ def play(
     state = game.setup(players, options, seed)
     rng = Rng(new_rng_state(seed))
     strong, other = game.bots["strong"], game.bots[rival]
+    if policy_only:
+        # The strong bot's rollout policy alone, no search (engine/<game>/strong.py).
+        strong = importlib.import_module(f"engine.{game_id}.strong").SEARCH.policy
     thinks: list[float] = []
     cpu: list[float] = []
     clock, cpu_clock = time.perf_counter, time.process_time
@@ -126,6 +146,9 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
     ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
     ap.add_argument(
+        "--policy-only", action="store_true", help="the strong seat plays its policy, no search"
+    )
+    ap.add_argument(
         "--cap",
         type=float,
         default=search.DEFAULT_SECONDS,
@@ -135,7 +158,7 @@ def main() -> None:
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None, args.cap or None)
+        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only)
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]
@@ -157,8 +180,9 @@ def main() -> None:
             budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
             if not args.budget and args.cap:
                 budget += f" (deadline {args.cap} s)"
+            budget = "the policy alone, no search" if args.policy_only else f"{budget}/decision"
             print(
-                f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}/decision: "
+                f"{g}: strong vs {n - 1} x {rival}, {count} games, {budget}: "
                 f"won {sum(shares):.1f} ({100 * p:.0f} %, chance {100 / n:.0f} %), "
                 f"{time.perf_counter() - start:.0f} s so far",
                 flush=True,
