@@ -4,18 +4,20 @@
 
 Plays `games` seeded 3-player games (random legal moves, as bench/table_latency.py sends
 them) and keeps every state on the way. Then, over all those states, times each call the
-table makes per move: `view` (for the player to act), `play` (apply and the questions after
-it; the state's copy is timed apart and taken off), `describe_turn`, `buttons`,
-`legal_actions`, `forced_action` and `describe_event` (each event of each move). Each figure
-is in µs per call, the sum of the best of `repeats` passes over chunks of 40 calls (the
-machine is shared: the best pass of a short chunk is the least disturbed). "per move" adds one
-view, one play, one turn text, one set of buttons, one legal-move list and the move's events'
-lines (the table also builds about two more views per move: inside describe_turn and buttons,
-already counted there). The last line reads (12 games, load 3.0 on 2 cores, 2026-11-27):
-`powergrid calls: view 51 µs, play 48 µs, describe_turn 81 µs, buttons 75 µs,
-legal_actions 10 µs, forced_action 6 µs, describe_event 5 µs; per move ~274 µs (load 3.0)`
-(before issue 23's engine work: view 66, play 72, describe_turn 102, buttons 93,
-legal_actions 20, forced_action 15, describe_event 5; per move ~362 µs).
+table makes per move: `view` (the public view, which the table builds once per move), `play`
+(apply and the questions after it; the state's copy is timed apart and taken off), the turn's
+text and the buttons of the player to act as the table words them, from that public view
+(`describe_turn_in`, `buttons_in`: Power Grid `view_speaks`), `legal_actions`,
+`forced_action` and `describe_event` (each event of each move). Each figure is in µs per call,
+the sum of the best of `repeats` passes over chunks of 40 calls (the machine is shared: the
+best pass of a short chunk is the least disturbed). "per move" adds one view, one play, one
+turn text, one set of buttons, one legal-move list and the move's events' lines.
+The last line reads (30 games, quiet machine, 2026-11-27):
+`powergrid calls: view 51 µs, play 46 µs, turn_text 9 µs, buttons 11 µs, legal_actions 10 µs,
+forced_action 6 µs, describe_event 4 µs; per move ~134 µs (load 0.8)`.
+Before issue 23's engine work (describe_turn and buttons from the state, each building its own
+view, as the table then called them): view 66, play 72, describe_turn 102, buttons 93,
+legal_actions 20, forced_action 15, describe_event 5; per move ~362 µs (load 3.0).
 """
 
 from __future__ import annotations
@@ -89,14 +91,16 @@ def main() -> None:
     # costs what the calls allocate, not the size of this heap.
     gc.freeze()
     us = 1e6
+    # the public view of each state, built once as the table does, and the player to act
+    seen = [(GAME.view(m[0], None), m[2]) for m in moves]
     copy_s = best(repeats, moves, lambda m: load_state(m[1]))
     figures = {
-        "view": best(repeats, moves, lambda m: GAME.view(m[0], m[2])) / n * us,
+        "view": best(repeats, moves, lambda m: GAME.view(m[0], None)) / n * us,
         "play": (best(repeats, moves, lambda m: GAME.play(load_state(m[1]), m[2], m[3])) - copy_s)
         / n
         * us,
-        "describe_turn": best(repeats, moves, lambda m: GAME.describe_turn(m[0], m[2], T)) / n * us,
-        "buttons": best(repeats, moves, lambda m: GAME.buttons(m[0], m[2], T)) / n * us,
+        "turn_text": best(repeats, seen, lambda v: GAME.describe_turn_in(v[0], None, T)) / n * us,
+        "buttons": best(repeats, seen, lambda v: GAME.buttons_in(v[0], v[1], T)) / n * us,
         "legal_actions": best(repeats, moves, lambda m: GAME.legal_actions(m[0], m[2])) / n * us,
         "forced_action": best(repeats, moves, lambda m: GAME.forced_action(m[0], m[2])) / n * us,
         "describe_event": best(repeats, events, lambda e: GAME.describe_event(e[0], e[1], T))
@@ -104,12 +108,12 @@ def main() -> None:
         * us,
     }
     per_event = len(events) / n
-    # A move through the table: the public view, one play, one turn text and one set of
-    # buttons (each building its own view), the legal moves the sender picks from, the lines.
+    # A move through the table: the public view, one play, the turn's text and the buttons
+    # from that view, the legal moves the sender picks from, the lines.
     per_move = (
         figures["view"]
         + figures["play"]
-        + figures["describe_turn"]
+        + figures["turn_text"]
         + figures["buttons"]
         + figures["legal_actions"]
         + figures["describe_event"] * per_event
