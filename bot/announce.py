@@ -25,7 +25,7 @@ from bot.context import (
     Played,
     Step,
 )
-from bot.deadlines import PICTURES, ChatSettings, human_when
+from bot.deadlines import PICTURES, ChatSettings, human_when, out_of_quiet
 from bot.grammar import (
     MAX_CAPTION,
     MAX_TEXT,
@@ -457,6 +457,11 @@ class AnnounceMixin(TableBase):
         if asked:
             engaged = await self._engaged(row, game, played, asked)
             notify = pinged(asked, played.asked_before, engaged)
+        if notify and self._chat_quiet(ctx):
+            # The chat's quiet hours (/settings quiet=): the ask notifies nobody now; the
+            # status message names them, and the turn's start reminder, held to the end of
+            # the quiet hours, notifies them then (bot/reminders.py)
+            notify = []
         # who acts, in the chat's language only (the status message is everybody's), with the
         # buttons of everyone asked
         everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)
@@ -490,6 +495,11 @@ class AnnounceMixin(TableBase):
                 )
             )
         return out
+
+    def _chat_quiet(self, ctx: Ctx) -> bool:
+        """Whether the chat is in its quiet hours now (its time zone)."""
+        now = self.clock()
+        return out_of_quiet(now, ChatSettings.load(ctx.chat_settings or {})) > now
 
     async def _engaged(
         self, row: GameRow, game: Game, played: Played, asked: Sequence[str]

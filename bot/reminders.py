@@ -30,7 +30,9 @@ Reminders go privately to players who have written to the bot in private (users.
 otherwise as a mention in the table's chat; the start point is private only, since the table's
 own prompt already mentions the player in the chat, and silent when it comes on time (one
 notifying message per prompt, the table's ask; a player asked again in a round is told
-silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. A
+silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. In the
+chat's quiet hours the table's ask notifies nobody (bot/announce.py), so a turn begun then has
+its start point, held to their end, notify: privately, or as a mention in the chat. A
 private reminder carries the prompt's buttons (pressed in private, the move is played in the
 game's chat: bot/dm_press.py) and a recap of what happened since the player's last move
 (bot/recap.py), with the latest picture of the board when a phase ended meanwhile.
@@ -419,10 +421,13 @@ class Reminders(MeCommands):
         names: dict[str, str] = {}  # language -> how the chat is named in it
         outs: list[Outbound] = []
         actions = None
+        # The turn began in the chat's quiet hours: the table's ask notified nobody (bot/
+        # announce.py), so its start point, held to their end, is the notification
+        held = point.kind == "start" and out_of_quiet(point.at, settings) > point.at
         for seat in seats:
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
-            if point.kind == "start" and not private:
+            if point.kind == "start" and not private and not held:
                 continue  # the table's prompt already mentioned them in the chat
             # A reminder is addressed to one person: their language, in the chat too. One that
             # must go to the group (the player never wrote to the bot privately) tells the
@@ -482,7 +487,7 @@ class Reminders(MeCommands):
                     # the start point on time is the private prompt: the table's ask already
                     # notified (or, asked again in a round, told silently: bot/quiet.py); one
                     # held back (quiet hours, downtime) and the later points notify
-                    silent=point.kind == "start" and now - point.at < PROMPT_FRESH,
+                    silent=point.kind == "start" and now - point.at < PROMPT_FRESH and not held,
                 )
             )
         return outs

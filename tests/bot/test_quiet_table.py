@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -313,3 +314,27 @@ async def test_one_ping_per_round_holds_across_a_restart(db_path: str, clock: Fa
     asks = [r for r in (await store.outbox())[mark:] if r.kind != "edit" and not r.silent]
     assert [mentioned(r) for r in asks][-1] == ["ann"]
     await table.close()
+
+
+async def test_the_chats_quiet_hours_keep_the_ask_silent(store: Store, clock: FakeClock) -> None:
+    """In the chat's quiet hours (/settings quiet=) a move that asks someone new notifies
+    nobody: the status message names him and the buttons are there; his turn's start reminder,
+    held to the end of the quiet hours, notifies him then (tests/bot/test_reminders.py)."""
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await chat.say("ann", "/new dicepile start=20")
+    await chat.say("ann", "/settings quiet=22-07 tz=UTC")  # FakeClock begins at 22:13 UTC
+    await chat.say("bob", "/join")
+    await chat.say("cyd", "/join")
+    await chat.say("ann", "/start")
+    mark = len(await store.outbox())
+    await chat.say("ann", "/take 1")
+    rows = (await store.outbox())[mark:]
+    assert not [r for r in rows if not r.silent and "bob" in mentioned(r)]
+    status = [r for r in rows if r.kind == "edit"][-1]
+    assert "bob" in status.body["text"] and status.body.get("buttons")
+    clock.now = datetime(2023, 11, 15, 7, 30, tzinfo=UTC).timestamp()  # awake again
+    mark = len(await store.outbox())
+    await chat.say("bob", "/take 1")
+    rows = (await store.outbox())[mark:]
+    assert [mentioned(r) for r in rows if not r.silent] == [["cyd"]]  # a new ask notifies

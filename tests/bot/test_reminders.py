@@ -494,3 +494,46 @@ async def test_digest_in_private_lists_the_games_waiting_for_you(
     await sched.run_due()
     assert len([o for o in outbox.take() if o.chat_key == "local:dm-alice"]) == 1
     assert "Daily digest off" in await private("/digest off")
+
+
+async def test_a_turn_begun_in_the_chats_quiet_hours_notifies_at_their_end(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """The table's ask notifies nobody in the chat's quiet hours (bot/announce.py), so the
+    turn's start point, held to their end, is the notification: a private prompt that is not
+    silent even 5 minutes after the turn began, and for a player the bot cannot write to
+    privately, a mention in the chat (a start point on time mentions nobody: the ask did)."""
+    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=6h quiet=23-07 tz=UTC")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")  # alice to act, 06:55: quiet
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.now = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
+    await sched.run_due()
+    [start] = outbox.take()
+    assert start.private_to is None and start.mentions == [("local:alice", "alice")]
+    assert start.text.startswith("@alice") and not start.silent, start.text
+    # bob can be written to privately: his turn, begun at 07:10, is on time and silent
+    await chat.table.store.set_user("local:bob", dm_ok=True)
+    clock.now = datetime(2023, 11, 15, 7, 10, tzinfo=UTC).timestamp()
+    await chat.say("alice", "/take 1")
+    await sched.run_due()
+    [prompt] = [o for o in outbox.take() if o.private_to == "local:bob"]
+    assert prompt.silent
+
+
+async def test_a_private_start_prompt_held_by_the_chats_quiet_hours_notifies(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
+    await chat.table.store.set_user("local:alice", dm_ok=True)
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=6h quiet=23-07 tz=UTC")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    clock.now = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()  # 5 minutes later
+    await sched.run_due()
+    [start] = outbox.take()
+    assert start.private_to == "local:alice" and not start.silent
