@@ -25,7 +25,14 @@ from bot.context import (
     Played,
     Step,
 )
-from bot.deadlines import PICTURES, ChatSettings, human_when, out_of_quiet
+from bot.deadlines import (
+    PICTURES,
+    ChatSettings,
+    human_when,
+    out_of_quiet,
+    quiet_end,
+    quiet_of,
+)
 from bot.grammar import (
     MAX_CAPTION,
     MAX_TEXT,
@@ -457,11 +464,12 @@ class AnnounceMixin(TableBase):
         if asked:
             engaged = await self._engaged(row, game, played, asked)
             notify = pinged(asked, played.asked_before, engaged)
-        if notify and self._chat_quiet(ctx):
-            # The chat's quiet hours (/settings quiet=): the ask notifies nobody now; the
-            # status message names them, and the turn's start reminder, held to the end of
-            # the quiet hours, notifies them then (bot/reminders.py)
-            notify = []
+        if notify:
+            # Quiet hours, the chat's (/settings quiet=) or a player's own (/me quiet=): the
+            # ask notifies nobody in them; the status message names him, and the turn's start
+            # reminder, held to the end of the quiet hours, notifies him then (bot/reminders.py)
+            key_of = {s.display_name: s.user_key for s in seats}
+            notify = [p for p in notify if not self._quiet_now(ctx, key_of.get(p, ""))]
         # who acts, in the chat's language only (the status message is everybody's), with the
         # buttons of everyone asked
         everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)
@@ -496,10 +504,14 @@ class AnnounceMixin(TableBase):
             )
         return out
 
-    def _chat_quiet(self, ctx: Ctx) -> bool:
-        """Whether the chat is in its quiet hours now (its time zone)."""
+    def _quiet_now(self, ctx: Ctx, user_key: str) -> bool:
+        """Whether now falls in the chat's quiet hours or in the user's own (read with the
+        message, `Ctx.prefs`)."""
         now = self.clock()
-        return out_of_quiet(now, ChatSettings.load(ctx.chat_settings or {})) > now
+        if out_of_quiet(now, ChatSettings.load(ctx.chat_settings or {})) > now:
+            return True
+        own = quiet_of(ctx.prefs.get(user_key, {}))
+        return quiet_end(now, own.hours, own.tz) > now
 
     async def _engaged(
         self, row: GameRow, game: Game, played: Played, asked: Sequence[str]

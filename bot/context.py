@@ -117,6 +117,8 @@ class Ctx:
     # is the game it was read for (None: not read)
     reminder: ReminderRow | None = None
     loaded_for: int | None = None
+    # the sender's and the seated users' /me prefs read with the message (those set)
+    prefs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def chat_key(self) -> str:

@@ -294,6 +294,21 @@ class Quiet:
     tz: str = "UTC"
 
 
+def quiet_of(prefs: dict[str, Any]) -> Quiet:
+    """A person's stored quiet hours (none when unset or no longer valid)."""
+    hours = prefs.get("quiet")
+    tz = prefs.get("tz")
+    zone = tz if isinstance(tz, str) and parse_tz(tz) else "UTC"
+    if (
+        isinstance(hours, list)
+        and len(hours) == 2
+        and all(isinstance(h, int) and 0 <= h <= 23 for h in hours)
+        and hours[0] != hours[1]
+    ):
+        return Quiet((hours[0], hours[1]), zone)
+    return Quiet(None, zone)
+
+
 def quiet_end(t: float, quiet: tuple[int, int] | None, tz: str) -> float:
     """`t`, or the end of the quiet period `quiet` (local hours in `tz`) containing it."""
     if quiet is None:

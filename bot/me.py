@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.context import Ctx
-from bot.deadlines import Quiet, parse_quiet, parse_tz
+from bot.deadlines import parse_quiet, parse_tz, quiet_of
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.messages import Outbound
 from bot.reminder_commands import DeadlineCommands, Handler
@@ -30,21 +30,6 @@ def me_command() -> CommandSpec:
         ("/me", "/me tz=Europe/Warsaw quiet=23-08", "/me quiet=off"),
         TABLE_KIND,
     )
-
-
-def quiet_of(prefs: dict[str, Any]) -> Quiet:
-    """A person's stored quiet hours (none when unset or no longer valid)."""
-    hours = prefs.get("quiet")
-    tz = prefs.get("tz")
-    zone = tz if isinstance(tz, str) and parse_tz(tz) else "UTC"
-    if (
-        isinstance(hours, list)
-        and len(hours) == 2
-        and all(isinstance(h, int) and 0 <= h <= 23 for h in hours)
-        and hours[0] != hours[1]
-    ):
-        return Quiet((hours[0], hours[1]), zone)
-    return Quiet(None, zone)
 
 
 class MeCommands(DeadlineCommands):

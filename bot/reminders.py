@@ -30,9 +30,10 @@ Reminders go privately to players who have written to the bot in private (users.
 otherwise as a mention in the table's chat; the start point is private only, since the table's
 own prompt already mentions the player in the chat, and silent when it comes on time (one
 notifying message per prompt, the table's ask; a player asked again in a round is told
-silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. In the
-chat's quiet hours the table's ask notifies nobody (bot/announce.py), so a turn begun then has
-its start point, held to their end, notify: privately, or as a mention in the chat. A
+silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. In quiet
+hours (the chat's, or the player's own /me ones) the table's ask does not notify him
+(bot/announce.py), so a turn begun then has its start point, held to their end, notify him:
+privately, or as a mention in the chat. A
 private reminder carries the prompt's buttons (pressed in private, the move is played in the
 game's chat: bot/dm_press.py) and a recap of what happened since the player's last move
 (bot/recap.py), with the latest picture of the board when a phase ended meanwhile.
@@ -65,10 +66,12 @@ from bot.deadlines import (
     parse_percents,
     parse_quiet,
     parse_tz,
+    quiet_end,
+    quiet_of,
 )
 from bot.grammar import CommandLine, shorten
 from bot.i18n import normalize, tr, translator
-from bot.me import MeCommands, me_command, quiet_of
+from bot.me import MeCommands, me_command
 from bot.messages import Inbound, Outbound
 from bot.outbox import platform_of, row_of
 from bot.pace import pace_line
@@ -229,6 +232,19 @@ class Reminders(MeCommands):
             or plan.turn_started_at + bank.start
             for s in humans
         }
+
+    async def _held_start(
+        self, point: Point, seats: Sequence[SeatRow], settings: ChatSettings
+    ) -> set[str]:
+        """The user keys of `seats` whose quiet hours (the chat's or their own) held the
+        turn's start: the table's ask did not notify them."""
+        if point.kind != "start":
+            return set()
+        if out_of_quiet(point.at, settings) > point.at:
+            return {s.user_key for s in seats}
+        prefs = await self.store.user_prefs([s.user_key for s in seats])
+        own = {s.user_key: quiet_of(prefs.get(s.user_key, {})) for s in seats}
+        return {k for k, q in own.items() if quiet_end(point.at, q.hours, q.tz) > point.at}
 
     async def _quiet(self, seats: Sequence[SeatRow]) -> list[Quiet]:
         """The stored quiet hours of these people (those who set any)."""
@@ -421,12 +437,13 @@ class Reminders(MeCommands):
         names: dict[str, str] = {}  # language -> how the chat is named in it
         outs: list[Outbound] = []
         actions = None
-        # The turn began in the chat's quiet hours: the table's ask notified nobody (bot/
-        # announce.py), so its start point, held to their end, is the notification
-        held = point.kind == "start" and out_of_quiet(point.at, settings) > point.at
+        # The turn began in the chat's quiet hours or in the player's own: the table's ask
+        # did not notify him (bot/announce.py), so its start point, held to their end, does
+        held_for = await self._held_start(point, seats, settings)
         for seat in seats:
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
+            held = seat.user_key in held_for
             if point.kind == "start" and not private and not held:
                 continue  # the table's prompt already mentioned them in the chat
             # A reminder is addressed to one person: their language, in the chat too. One that

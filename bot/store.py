@@ -492,7 +492,10 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         game = _game(raw.game) if raw.game else None
         kept, pk = raw.reminder, game.id if game else 0
         reminder = None if kept is None else reminder_row(pk, kept)
-        return Loaded(raw.seen, chat, users[user_key], game, seats, users, raw.voted, reminder)
+        prefs = {key: load_state(text) for key, text in raw.prefs}
+        return Loaded(
+            raw.seen, chat, users[user_key], game, seats, users, raw.voted, reminder, prefs
+        )
 
     async def open_game(self, chat_key: str) -> GameRow | None:
         """The chat's lobby or running game, if any."""

@@ -34,6 +34,9 @@ class Loaded:
     # the open game's reminder row (its turn's deadline: the announcement of a move that asks
     # nobody new says the running one, bot/announce.py), None without one
     reminder: ReminderRow | None = None
+    # the stored prefs (/me: time zone, quiet hours) of the sender and the seated, by user key
+    # (those who set any): a ping waits for a player's quiet hours (bot/announce.py)
+    prefs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class RawLoad:
     users: list[Sequence[Any]]  # (user_key, lang, dm_ok) of the sender and the seated
     voted: bool
     reminder: Sequence[Any] | None = None  # (due_at, attempt, turn_started_at, players_json)
+    prefs: list[tuple[str, str]] = field(default_factory=list)  # (user_key, prefs_json) set
 
 
 _OPEN_GAME = "g.chat_key = ?1 AND g.status IN ('lobby', 'active')"  # the partial unique index
@@ -55,15 +59,17 @@ _OPEN_GAME = "g.chat_key = ?1 AND g.status IN ('lobby', 'active')"  # the partia
 # arms one after the other, but `load_sync` relies on no order):
 # 0 — the head, exactly one: seen?, the chat's (lang, settings; NULL settings: no row), the
 #     sender's (lang, dm_ok, known?), the open game's columns (NULL id: none), voted?, its
-#     reminder's (due_at, attempt, turn_started_at, players_json; NULL: none);
-# 1 — one per seat of the open game: the seat's columns, then its user's (lang, dm_ok, known?).
+#     reminder's (due_at, attempt, turn_started_at, players_json; NULL: none), the sender's
+#     prefs (/me: time zone, quiet hours);
+# 1 — one per seat of the open game: the seat's columns, then its user's (lang, dm_ok, known?),
+#     NULLs, its user's prefs.
 # Parameters: chat key, user key, inbound platform, inbound update id (NULLs: not asked).
 LOAD_SQL = f"""
 SELECT 0, EXISTS (SELECT 1 FROM inbound WHERE platform = ?3 AND update_id = ?4),
     c.lang, c.settings_json, u.lang, u.dm_ok, u.user_key IS NOT NULL,
     {", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))},
     EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = ?2),
-    r.due_at, r.attempt, r.turn_started_at, r.players_json
+    r.due_at, r.attempt, r.turn_started_at, r.players_json, u.prefs_json
 FROM (SELECT 1) AS one
 LEFT JOIN chats c ON c.chat_key = ?1
 LEFT JOIN users u ON u.user_key = ?2
@@ -71,7 +77,7 @@ LEFT JOIN games g ON {_OPEN_GAME}
 LEFT JOIN reminders r ON r.game_id = g.id
 UNION ALL
 SELECT 1, s.game_id, s.seat, s.user_key, s.display_name, s.is_bot, s.bot_kind, s.lang,
-    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 12)}
+    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 12)}, su.prefs_json
 FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN users su ON su.user_key = s.user_key
 WHERE {_OPEN_GAME}
 """
@@ -85,15 +91,20 @@ def load_sync(
     head: Sequence[Any] = ()
     seats: list[Sequence[Any]] = []
     users: list[Sequence[Any]] = []
+    prefs: list[tuple[str, str]] = []
     for row in con.execute(LOAD_SQL, (chat_key, user_key, *(inbound or (None, None)))):
         if row[0]:
             seats.append(row[1:8])
             if row[10]:
                 users.append((row[3], row[8], row[9]))
+                if row[23] and row[23] != "{}":
+                    prefs.append((row[3], row[23]))
         else:
             head = row
     if head[6]:
         users.append((user_key, head[4], head[5]))
+        if head[23] and head[23] != "{}":
+            prefs.append((user_key, head[23]))
     seats.sort(key=_seat_number)
     return RawLoad(
         seen=bool(head[1]),
@@ -103,6 +114,7 @@ def load_sync(
         users=users,
         voted=bool(head[18]),
         reminder=head[19:23] if head[19] is not None else None,
+        prefs=prefs,
     )
 
 

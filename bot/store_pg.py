@@ -80,10 +80,11 @@ SELECT
     c.lang, c.settings_json, u.lang, u.dm_ok, u.user_key IS NOT NULL,
     {", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))}, g.id,
     (SELECT json_agg(json_build_array(s.seat, s.user_key, s.display_name, s.is_bot,
-            s.bot_kind, s.lang, su.lang, su.dm_ok, su.user_key IS NOT NULL) ORDER BY s.seat)
+            s.bot_kind, s.lang, su.lang, su.dm_ok, su.user_key IS NOT NULL, su.prefs_json)
+            ORDER BY s.seat)
         FROM seats s LEFT JOIN users su ON su.user_key = s.user_key WHERE s.game_id = g.id),
     EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = $2),
-    r.due_at, r.attempt, r.turn_started_at, r.players_json
+    r.due_at, r.attempt, r.turn_started_at, r.players_json, u.prefs_json
 FROM (VALUES (1)) AS one (x)
 LEFT JOIN chats c ON c.chat_key = $1
 LEFT JOIN users u ON u.user_key = $2
@@ -327,6 +328,10 @@ class PgStore(PgOutbox, PgTimed):
         if row[5]:
             users[user_key] = UserRow(user_key, row[3], bool(row[4]))
         chat = ChatRow(chat_key, row[1], load_state(row[2])) if row[2] is not None else None
+        # /me prefs set (those of the seated come inside the seats' array)
+        prefs = [(s[1], s[9]) for s in listed if s[8] and s[9] and s[9] != "{}"]
+        if row[5] and row[24] and row[24] != "{}":
+            prefs.append((user_key, row[24]))
         return Loaded(
             bool(row[0]),
             chat or ChatRow(chat_key, None, {}),
@@ -336,6 +341,7 @@ class PgStore(PgOutbox, PgTimed):
             users,
             bool(row[19]),
             reminder_row(row[17], row[20:24]) if row[20] is not None else None,
+            {k: load_state(text) for k, text in prefs},
         )
 
     async def open_game(self, chat_key: str) -> GameRow | None:

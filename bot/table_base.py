@@ -252,6 +252,7 @@ class TableBase:
         ctx.game, ctx.seats, ctx.users = got.game, got.seats, dict(got.users)
         ctx.voted = got.voted
         ctx.reminder, ctx.loaded_for = got.reminder, got.game.id if got.game else None
+        ctx.prefs = got.prefs
         return False
 
     async def _pick_lang(self, ctx: Ctx, loaded: Loaded | None = None) -> None:

@@ -338,3 +338,24 @@ async def test_the_chats_quiet_hours_keep_the_ask_silent(store: Store, clock: Fa
     await chat.say("bob", "/take 1")
     rows = (await store.outbox())[mark:]
     assert [mentioned(r) for r in rows if not r.silent] == [["cyd"]]  # a new ask notifies
+
+
+async def test_a_players_own_quiet_hours_keep_the_ask_from_pinging_him(
+    store: Store, clock: FakeClock
+) -> None:
+    """/me quiet=22-07: asked in his night, he is named in the status message, not pinged (his
+    turn's start reminder, held to his morning, notifies him: tests/bot/test_reminders.py);
+    the others are pinged as ever."""
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await chat.say("bob", "/me quiet=22-07 tz=UTC")  # FakeClock begins at 22:13 UTC
+    await start(chat, "ann", "bob", "cyd")
+    mark = len(await store.outbox())
+    await chat.say("ann", "/take 1")
+    rows = (await store.outbox())[mark:]
+    assert not [r for r in rows if not r.silent]
+    assert "bob" in [r for r in rows if r.kind == "edit"][-1].body["text"]
+    mark = len(await store.outbox())
+    await chat.say("bob", "/take 1")  # awake after all: cyd, not in quiet hours, is pinged
+    rows = (await store.outbox())[mark:]
+    assert [mentioned(r) for r in rows if not r.silent] == [["cyd"]]

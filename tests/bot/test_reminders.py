@@ -537,3 +537,23 @@ async def test_a_private_start_prompt_held_by_the_chats_quiet_hours_notifies(
     await sched.run_due()
     [start] = outbox.take()
     assert start.private_to == "local:alice" and not start.silent
+
+
+async def test_a_turn_begun_in_a_players_own_quiet_hours_mentions_him_at_their_end(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """/me quiet=23-07: the table's ask did not ping him (bot/announce.py), so his turn's start
+    point, held to his morning, mentions him in the chat (he gets no private messages)."""
+    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
+    await chat.say("alice", "/me quiet=23-07 tz=UTC")
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=6h")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    outbox.take()
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.now = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
+    await sched.run_due()
+    [start] = outbox.take()
+    assert start.mentions == [("local:alice", "alice")] and not start.silent, start.text

@@ -271,3 +271,11 @@ async def test_a_message_s_reads_come_in_one_call_and_match_the_single_reads(sto
     kept = (await store.load_message("tg:1", "tg:10")).reminder
     assert kept is not None and kept == await store.reminder(pk)
     assert (kept.game_id, kept.due_at, kept.players) == (pk, 3700.0, ["Ann", "ann 2"])
+    # the /me prefs of the sender and the seated (those who set any)
+    assert got.prefs == {}
+    await store.set_user_prefs("tg:11", {"quiet": [23, 8], "tz": "Europe/Warsaw"})
+    await store.set_user_prefs("tg:99", {"tz": "UTC"})
+    await store.set_user_prefs("tg:50", {"tz": "UTC"})  # neither seated nor the sender
+    prefs = (await store.load_message("tg:1", "tg:99")).prefs
+    assert prefs == await store.user_prefs(["tg:11", "tg:99"])
+    assert prefs == {"tg:11": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "tg:99": {"tz": "UTC"}}
