@@ -65,7 +65,7 @@ from bot.store import (
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
-from engine.core import canonical_json, load_state
+from engine.core import copy_state, load_state
 from engine.core.protocol import Event, Game, State
 
 log = logging.getLogger(__name__)
@@ -130,12 +130,12 @@ def states_at(
     todo = sorted(versions)
     for a in sorted(actions, key=lambda a: a.seq):
         while todo and a.version > todo[0]:
-            out[todo.pop(0)] = load_state(canonical_json(state))
+            out[todo.pop(0)] = copy_state(state)
         if not todo:
             break
         state, _events = game.apply(state, a.player, a.action)
     for v in todo:
-        out[v] = load_state(canonical_json(state))
+        out[v] = copy_state(state)
     return out
 
 

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import IllegalAction, Rng, canonical_json, load_state
+from engine.core import IllegalAction, Rng, copy_state
 from engine.core.protocol import Action, Game, State
 from engine.core.rng import new_rng_state
 
@@ -35,7 +35,7 @@ def default_bot_kind(kinds: list[str]) -> str:
 def _probe(game: Game, state: State, player: str, action: Action) -> list[Any] | None:
     """The events of `action` on a copy of `state`, or None when it is illegal."""
     try:
-        _, events = game.apply(load_state(canonical_json(state)), player, action)
+        _, events = game.apply(copy_state(state), player, action)
     except IllegalAction:
         return None
     return list(events)
@@ -55,13 +55,13 @@ def default_action(game: Game, state: State, player: str) -> Action | None:
     None when the player has no legal action."""
     if game.capabilities.default_move:
         try:
-            action = game.default_action(load_state(canonical_json(state)), player)
+            action = game.default_action(copy_state(state), player)
             if action is not None and _probe(game, state, player, action) is not None:
                 return dict(action)
         except Exception:
             log.exception("default_action of %s failed", game.id)
     try:
-        legal = list(game.legal_actions(load_state(canonical_json(state)), player))
+        legal = list(game.legal_actions(copy_state(state), player))
     except Exception:
         log.exception("legal_actions of %s failed", game.id)
         return None
@@ -78,7 +78,7 @@ def bot_action(game: Game, state: State, player: str, kind: str | None, rng: Rng
         if fn is None:
             continue
         try:
-            action = fn(load_state(canonical_json(state)), player, rng)
+            action = fn(copy_state(state), player, rng)
             if _probe(game, state, player, action) is not None:
                 return action
         except Exception:

@@ -27,7 +27,7 @@ from bot.deadlines import Bank
 from bot.store import ActionRow, GameRow
 from bot.store_protocol import Store
 from bot.workers import cpu
-from engine.core import canonical_json, load_state
+from engine.core import copy_state
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class Replay:
 def _copy(replay: Replay) -> Replay:
     return Replay(
         {p: [list(t) for t in ts] for p, ts in replay.turns.items()},
-        load_state(canonical_json(replay.state)) if replay.state is not None else None,
+        copy_state(replay.state) if replay.state is not None else None,
         replay.seen,
         replay.last_seq,
         replay.current,

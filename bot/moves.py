@@ -42,7 +42,14 @@ from bot.store import (
     SeatRow,
 )
 from bot.workers import cpu
-from engine.core import IllegalAction, MissingArgument, Reply, canonical_json, load_state
+from engine.core import (
+    IllegalAction,
+    MissingArgument,
+    Reply,
+    canonical_json,
+    copy_state,
+    load_state,
+)
 from engine.core.applied import Applied, event_owner
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
 
@@ -250,7 +257,7 @@ class MovesMixin(EndingMixin):
                     return self._not_your_turn(ctx, current)
                 try:
                     if ready is not None:
-                        parsed: Action | list[Action] | Reply = load_state(canonical_json(ready))
+                        parsed: Action | list[Action] | Reply = copy_state(ready)
                     elif sum(len(a) for a in line.args) > LONG_PARSE:
                         parsed = await cpu(self._parse, ctx, game, state, player, line)
                     else:

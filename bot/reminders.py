@@ -46,7 +46,7 @@ neither lose nor repeat one (issue 16).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bot.bots import bot_action, bot_kind_for, bot_rng, default_action
@@ -233,24 +233,20 @@ class Reminders(MeCommands):
             for s in humans
         }
 
-    async def _held_start(
-        self, point: Point, seats: Sequence[SeatRow], settings: ChatSettings
-    ) -> set[str]:
-        """The user keys of `seats` whose quiet hours (the chat's or their own) held the
-        turn's start: the table's ask did not notify them."""
+    @staticmethod
+    def _held_start(point: Point, settings: ChatSettings, quiet: Mapping[str, Quiet]) -> set[str]:
+        """The user keys (of `quiet`: the people reminded) whose quiet hours, the chat's or
+        their own, held the turn's start: the table's ask did not notify them."""
         if point.kind != "start":
             return set()
         if out_of_quiet(point.at, settings) > point.at:
-            return {s.user_key for s in seats}
-        prefs = await self.store.user_prefs([s.user_key for s in seats])
-        own = {s.user_key: quiet_of(prefs.get(s.user_key, {})) for s in seats}
-        return {k for k, q in own.items() if quiet_end(point.at, q.hours, q.tz) > point.at}
+            return set(quiet)
+        return {k for k, q in quiet.items() if quiet_end(point.at, q.hours, q.tz) > point.at}
 
-    async def _quiet(self, seats: Sequence[SeatRow]) -> list[Quiet]:
-        """The stored quiet hours of these people (those who set any)."""
+    async def _quiet(self, seats: Sequence[SeatRow]) -> dict[str, Quiet]:
+        """The stored quiet hours of these people, by user key (`hours` None: none set)."""
         prefs = await self.store.user_prefs([s.user_key for s in seats])
-        found = [quiet_of(prefs.get(s.user_key, {})) for s in seats]
-        return [q for q in found if q.hours is not None]
+        return {s.user_key: quiet_of(prefs.get(s.user_key, {})) for s in seats}
 
     async def process_turn(self, plan: TurnPlan, now: float) -> None:
         """One due turn: plan it, remind, or apply the expiry policy."""
@@ -278,7 +274,8 @@ class Reminders(MeCommands):
         # Under a time bank the turn's deadline is the earliest of the waiting players' own.
         own = await self._deadlines(row, plan, humans, settings, now)
         timed = replace(plan, deadline_at=min(own.values())) if own else plan
-        decision = decide(timed, settings, now, await self._quiet(present))
+        quiet = await self._quiet(present)
+        decision = decide(timed, settings, now, [q for q in quiet.values() if q.hours])
         point = decision.point
         acting = settings.policy in ("skip", "bot")
         # Under skip/bot a passed deadline always acts, also when the policy was switched on
@@ -324,7 +321,9 @@ class Reminders(MeCommands):
             return
         outs: list[Outbound] = []
         if point is not None and present:
-            outs = await self._remind(row, game, state, present, point, timed, own, now, settings)
+            outs = await self._remind(
+                row, game, state, present, point, timed, own, now, settings, quiet
+            )
         # The reminders are written by the claim itself: both happen, or neither (issue 16).
         rows, direct = self._rows(outs, row.id)
         if not await self.store.claim_turn(plan, decision.done_until, next_at, outbox=rows):
@@ -429,17 +428,19 @@ class Reminders(MeCommands):
         own: dict[str, float],
         now: float,
         settings: ChatSettings,
+        quiet: Mapping[str, Quiet],
     ) -> list[Outbound]:
-        """The reminder of `point` for each of `seats`: privately (with the prompt's buttons,
-        a recap since their last move and, when a phase ended meanwhile, the latest picture)
-        where the bot may write to them, else a mention in the chat."""
+        """The reminder of `point` for each of `seats` (`quiet`: their own quiet hours):
+        privately (with the prompt's buttons, a recap since their last move and, when a phase
+        ended meanwhile, the latest picture) where the bot may write to them, else a mention
+        in the chat."""
         chat_lang = await self._lang(row.chat_key)
         names: dict[str, str] = {}  # language -> how the chat is named in it
         outs: list[Outbound] = []
         actions = None
         # The turn began in the chat's quiet hours or in the player's own: the table's ask
         # did not notify him (bot/announce.py), so its start point, held to their end, does
-        held_for = await self._held_start(point, seats, settings)
+        held_for = self._held_start(point, settings, quiet)
         for seat in seats:
             user = await self.store.user(seat.user_key)
             private = user.dm_ok

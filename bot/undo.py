@@ -23,7 +23,7 @@ from bot.store import (
     Outcome,
 )
 from bot.workers import cpu
-from engine.core import IllegalAction, canonical_json, load_state, replay
+from engine.core import IllegalAction, canonical_json, copy_state, load_state, replay
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
@@ -67,13 +67,13 @@ def _undo_state(
     first = batch[0].version
     keep_rows = [(a.player, a.action) for a in actions if a.version < first]
     before = replay(game, names, options, seed, keep_rows)
-    state = load_state(canonical_json(before))
+    state = copy_state(before)
     undone = Undone(before, public=False)
     hidden: list[ActionRow] = []
     for a in batch:
         if a.version != first and a.user_key not in bots:
             forced = game.capabilities.forced_moves and (
-                game.forced_action(load_state(canonical_json(state)), a.player) == a.action
+                game.forced_action(copy_state(state), a.player) == a.action
             )
             if not forced:
                 if not _quiet(game, state, a):
@@ -85,10 +85,10 @@ def _undo_state(
         if a.user_key in bots or a.user_key != batch[0].user_key or not _quiet(game, state, a):
             undone.public = True
         state, _events = game.apply(state, a.player, a.action)
-    result = load_state(canonical_json(before))
+    result = copy_state(before)
     for a in hidden:
         try:  # on a copy: a refused apply may leave its input half changed
-            result, _events = game.apply(load_state(canonical_json(result)), a.player, a.action)
+            result, _events = game.apply(copy_state(result), a.player, a.action)
             undone.keep.append(a.seq)
         except IllegalAction:
             undone.dropped.append(a.user_key)
@@ -99,7 +99,7 @@ def _undo_state(
 def _quiet(game: Game, state: State, a: ActionRow) -> bool:
     """Whether `a`, applied to `state`, changed nothing the table sees (as moves.py's
     `unseen`): no public line, no picture, the same public view and players to act."""
-    copy = load_state(canonical_json(state))
+    copy = copy_state(state)
     try:
         after, events = game.apply(copy, a.player, a.action)
     except IllegalAction:

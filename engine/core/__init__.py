@@ -1,7 +1,7 @@
 """The game protocol every game folder implements, and the small pure helpers they share."""
 
 from engine.core.errors import N_, IllegalAction, MissingArgument, ParseError
-from engine.core.jsonstate import canonical_json, load_state
+from engine.core.jsonstate import canonical_json, copy_state, load_state
 from engine.core.protocol import (
     Action,
     ArgSpec,
@@ -38,6 +38,7 @@ __all__ = [
     "State",
     "Translator",
     "canonical_json",
+    "copy_state",
     "load_state",
     "replay",
 ]

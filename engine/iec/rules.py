@@ -9,10 +9,10 @@ Flexible Order, anti-missile) may be changed at any time and are used until chan
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
+from engine.core.jsonstate import copy_state
 from engine.core.rng import new_rng_state
 from engine.iec import production, secret
 from engine.iec.choices import has_choice
@@ -596,7 +596,7 @@ def result(state: State) -> list[list[str]]:
 
 def view(state: State, player: str | None) -> dict[str, Any]:
     """IEC-S-26: remove face-down token identities, secret technologies, peeks, orders, rng."""
-    v: dict[str, Any] = json.loads(json.dumps(state))
+    v: dict[str, Any] = copy_state(state)
     del v["rng"]
     v["viewer"] = player
     # Rules version 2: declarations stay secret until all are made (together.py); each

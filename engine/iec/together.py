@@ -21,10 +21,10 @@ asked at the same time:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 
 from engine.core import N_, IllegalAction
+from engine.core.jsonstate import copy_state
 from engine.core.rng import new_rng_state
 from engine.iec import choices as ch
 from engine.iec.orders import _bad
@@ -62,7 +62,7 @@ def planned(state: State, player: str, public: bool = False) -> PlainState:
     mine = state.get("pending", {}).get(player)
     if not mine and not public:
         return plain(state)
-    trial: PlainState = json.loads(json.dumps(state))
+    trial: PlainState = copy_state(state)
     trial["rng"] = new_rng_state(_TRIAL_SEED)
     known = set(state["players"][player]["techs"])
     if "pending" in trial:
@@ -95,7 +95,7 @@ def declare(state: State, player: str, action: Action, events: list[Event]) -> N
     ph = state["phase"]
     trial = planned(state, player)
     if trial is state:
-        trial = json.loads(json.dumps(state))
+        trial = copy_state(state)
         trial["rng"] = new_rng_state(_TRIAL_SEED)
     if action["type"] == "done":
         if ph == 14 and ch.must_choose_tech(trial, player):

@@ -8,12 +8,12 @@ members and the class-level switches (modules, capabilities), nothing else.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import N_, IllegalAction
 from engine.core.game_base import ModularGame
+from engine.core.jsonstate import copy_state
 from engine.core.protocol import (
     Action,
     BotFn,
@@ -93,7 +93,7 @@ class PowerGrid(ModularGame):
 
             def powered(action: Action) -> tuple[int, int]:
                 try:
-                    _, events = self.apply(json.loads(json.dumps(state)), player, action)
+                    _, events = self.apply(copy_state(state), player, action)
                 except IllegalAction:
                     return (-1, 0)
                 cities = max(

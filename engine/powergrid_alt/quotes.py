@@ -8,10 +8,10 @@ the state and reports its price and the income of its end city afterwards (ALT-3
 from __future__ import annotations
 
 import heapq
-import json
 from typing import Any
 
 from engine.core import IllegalAction
+from engine.core.jsonstate import copy_state
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map, distance
 
@@ -80,7 +80,7 @@ def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
         total=plan["cost"],
         tp=plan["tp"],
     )
-    trial = json.loads(json.dumps(state))
+    trial = copy_state(state)
     r._line(trial, player, {"type": "line", "cities": cities}, [])
     end = plan["nodes"][-1]
     if r.qualifying_lines(trial, end) or end in r.plant_nodes(trial, player):

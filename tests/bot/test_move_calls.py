@@ -5,9 +5,11 @@ the move path's speed where a timing could not (bench/move_calls.py reports the 
 
 from __future__ import annotations
 
+import argparse
 import collections
 import functools
 import json
+import re
 from typing import Any
 
 from bot.store import Store
@@ -91,18 +93,21 @@ def _bench() -> Any:
     return module
 
 
+async def bench_line(tmp_path: Any, *, moves: int, durable: bool) -> str:
+    """bench/move_calls.py's last line for two Power Grid games (`durable`: Telegram groups,
+    a quiet table)."""
+    args = argparse.Namespace(
+        games=2, moves=moves, game="powergrid", seed=1, durable=durable, profile=0, db=None
+    )
+    line: str = await _bench().run(args, str(tmp_path / "calls.sqlite3"))
+    return line
+
+
 async def test_build_berlin_calls_the_game_at_most_six_times(tmp_path: Any) -> None:
     """Issue 26: `/build Berlin` through `Table.handle` calls the game a handful of times
     (parse, play, the event's line, the turn's text, the buttons, the public view: 6; it was
     17), and the store twice (bench/move_calls.py prints the same trace)."""
-    import argparse
-    import re
-
-    bench = _bench()
-    args = argparse.Namespace(
-        games=2, moves=20, game="powergrid", seed=1, durable=False, profile=0, db=None
-    )
-    line = await bench.run(args, str(tmp_path / "calls.sqlite3"))
+    line = await bench_line(tmp_path, moves=20, durable=False)
     found = re.search(r"/build Berlin: (\d+) store calls .* (\d+) game calls", line)
     assert found is not None, line
     store_calls, game_calls = int(found.group(1)), int(found.group(2))
@@ -117,14 +122,7 @@ async def test_a_quiet_table_move_reads_its_running_deadline_with_the_message(
     turn's deadline, which a move that asks nobody new keeps: the reminder row comes with the
     message's one read (`Loaded.reminder`), not in a fourth store call handed to a thread (a
     third of Power Grid's moves did that; /build Berlin was one of them)."""
-    import argparse
-    import re
-
-    bench = _bench()
-    args = argparse.Namespace(
-        games=2, moves=40, game="powergrid", seed=1, durable=True, profile=0, db=None
-    )
-    line = await bench.run(args, str(tmp_path / "quiet.sqlite3"))
+    line = await bench_line(tmp_path, moves=40, durable=True)
     found = re.search(r"per move ([\d.]+) store calls \(([\d.]+) hand-offs", line)
     assert found is not None, line
     assert (float(found.group(1)), float(found.group(2))) == (3.0, 0.0), line

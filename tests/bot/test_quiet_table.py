@@ -119,35 +119,9 @@ async def test_only_the_message_that_asks_notifies_and_each_move_edits_the_statu
     assert "ann takes 1." in posts[0].body["text"]  # the move's lines ride with the ask
 
 
-async def test_a_forced_pass_is_played_logged_and_announced(store: Store, clock: FakeClock) -> None:
-    table = quiet_table(store, clock, Stuck())
-    chat = Chat(table, chat_key=TG, platform="telegram")
-    await start(chat, "ann", "bob", "cyd")
-    await chat.say("ann", "/take 2")
-    row = await store.open_game(TG)
-    assert row is not None and row.state_json is not None
-    # bob was passed for: cyd is asked, with both moves' lines in one message
-    assert Stuck().current_players(json.loads(row.state_json)) == ["cyd"]
-    log = await store.actions(row.id)
-    assert [(a.player, a.user_key, a.action) for a in log[-2:]] == [
-        ("ann", "local:ann", {"take": 2}),
-        ("bob", "local:bob", {"take": 1}),
-    ]
-    rows = await store.outbox(TG)
-    ask = rows[-1]
-    assert mentioned(ask) == ["cyd"] and not ask.silent
-    assert "ann takes 2." in ask.body["text"]
-    assert "bob passes (nothing to decide)." in ask.body["text"]
-    assert "bob takes 1." not in ask.body["text"]  # the pass is said once
-    status = [r for r in rows if r.kind == "edit"][-1]
-    assert "bob passes (nothing to decide)." in lines(status)
-
-
-async def test_a_forced_pass_without_bots_is_played_on_the_loop(
+async def test_a_forced_pass_is_played_logged_and_announced(
     store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 23: forced passes alone (no bot seat thinks) are a few `play` calls, played on
-    the loop instead of queued in the worker pool behind the pictures."""
     import bot.moves
 
     pooled: list[str] = []
@@ -163,8 +137,24 @@ async def test_a_forced_pass_without_bots_is_played_on_the_loop(
     await chat.say("ann", "/take 2")
     row = await store.open_game(TG)
     assert row is not None and row.state_json is not None
-    assert Stuck().current_players(json.loads(row.state_json)) == ["cyd"]  # bob was passed
+    # bob was passed for: cyd is asked, with both moves' lines in one message
+    assert Stuck().current_players(json.loads(row.state_json)) == ["cyd"]
+    # forced passes alone (no bot seat thinks) are a few `play` calls, played on the loop
+    # instead of queued in the worker pool behind the pictures (issue 23)
     assert "_bot_chain" not in pooled
+    log = await store.actions(row.id)
+    assert [(a.player, a.user_key, a.action) for a in log[-2:]] == [
+        ("ann", "local:ann", {"take": 2}),
+        ("bob", "local:bob", {"take": 1}),
+    ]
+    rows = await store.outbox(TG)
+    ask = rows[-1]
+    assert mentioned(ask) == ["cyd"] and not ask.silent
+    assert "ann takes 2." in ask.body["text"]
+    assert "bob passes (nothing to decide)." in ask.body["text"]
+    assert "bob takes 1." not in ask.body["text"]  # the pass is said once
+    status = [r for r in rows if r.kind == "edit"][-1]
+    assert "bob passes (nothing to decide)." in lines(status)
 
 
 async def test_a_forced_pass_at_the_start_and_on_the_terminal(

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Rng, canonical_json, load_state
+from engine.core import Rng, canonical_json, copy_state, load_state
 from engine.core.jsonstate import standard_json
 from engine.core.rng import new_rng_state
 from engine.registry import games
@@ -61,3 +61,12 @@ def test_what_orjson_does_not_take_falls_back_to_the_standard_module() -> None:
     assert canonical_json({2: "two", 10: "ten"}) == '{"2":"two","10":"ten"}'  # as numbers
     assert load_state('{"x":[1,true,null,"ż"]}') == {"x": [1, True, None, "ż"]}
     assert load_state("[NaN]")[0] != load_state("[NaN]")[0]  # the standard module's NaN
+
+
+def test_copy_state_is_a_deep_copy_that_keeps_key_order() -> None:
+    state: dict[str, Any] = {"z": [1, {"b": 2, "a": [3]}], "a": None, "big": 1 << 70}
+    copy = copy_state(state)
+    assert copy == state and list(copy) == ["z", "a", "big"]  # not sorted: as it was
+    copy["z"][1]["a"].append(4)
+    assert state["z"][1]["a"] == [3]  # nothing shared
+    assert copy_state(("a", 1)) == ["a", 1]  # JSON's own shape, as the stored state has
