@@ -355,6 +355,9 @@ def next_local_hour(now: float, hour: int, tz: str) -> float:
 class Point:
     at: float  # unshifted time
     kind: str  # "start" | "remind" | "expire" | "nag"
+    # a start point the chat did not ask for (no 0 % in /settings reminders=): there only
+    # because quiet hours kept the table's ask from notifying; it goes to those they held
+    held_only: bool = False
 
 
 def turn_points(plan: TurnPlan, settings: ChatSettings, until: float, nag: bool) -> list[Point]:
@@ -404,6 +407,12 @@ def decide(
             return t
         return out_of_quiet(out_of_everyones_quiet(t, people), settings)
 
+    if not any(p.kind == "start" for p in points):
+        # The ask was made in quiet hours, so it pinged nobody (bot/announce.py): its
+        # notification comes when they end, whatever reminders the chat chose.
+        held = Point(plan.turn_started_at, "start", held_only=True)
+        if held.at > done and when(held) > held.at:
+            fresh.insert(0, held)
     passed = [p for p in fresh if when(p) <= now]
     ahead = sorted((p for p in fresh if when(p) > now), key=when)
     expiry = next((p for p in passed if p.kind == "expire"), None)

@@ -33,7 +33,8 @@ notifying message per prompt, the table's ask; a player asked again in a round i
 silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. In quiet
 hours (the chat's, or the player's own /me ones) the table's ask does not notify him
 (bot/announce.py), so a turn begun then has its start point, held to their end, notify him:
-privately, or as a mention in the chat. A
+privately, or as a mention in the chat (a chat whose reminders have no 0 % point gets this
+one start point all the same, for the players the quiet hours held, bot/deadlines.py). A
 private reminder carries the prompt's buttons (pressed in private, the move is played in the
 game's chat: bot/dm_press.py) and a recap of what happened since the player's last move
 (bot/recap.py), with the latest picture of the board when a phase ended meanwhile.
@@ -445,6 +446,8 @@ class Reminders(MeCommands):
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
             held = seat.user_key in held_for
+            if point.held_only and not held:
+                continue  # the chat wants no start reminder: only the ask they missed
             if point.kind == "start" and not private and not held:
                 continue  # the table's prompt already mentioned them in the chat
             # A reminder is addressed to one person: their language, in the chat too. One that

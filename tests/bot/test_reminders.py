@@ -557,3 +557,36 @@ async def test_a_turn_begun_in_a_players_own_quiet_hours_mentions_him_at_their_e
     await sched.run_due()
     [start] = outbox.take()
     assert start.mentions == [("local:alice", "alice")] and not start.silent, start.text
+
+
+async def test_a_chat_without_a_start_reminder_still_hears_an_ask_its_quiet_hours_held(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """`reminders=50`: the chat wants no start reminder. A turn begun in its quiet hours was
+    asked without a ping (bot/announce.py), so at their end the players it held are told once;
+    a turn begun outside them gets nothing before its 50 % point."""
+    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=6h reminders=50 quiet=23-07 tz=UTC")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")  # alice to act, 06:55: quiet
+    outbox.take()
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.now = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
+    await sched.run_due()
+    [start] = outbox.take()
+    assert start.mentions == [("local:alice", "alice")] and not start.silent, start.text
+    clock.advance(60)
+    await sched.run_due()
+    assert outbox.take() == []  # told once
+    clock.now = datetime(2023, 11, 15, 7, 10, tzinfo=UTC).timestamp()
+    await chat.say("alice", "/take 1")  # bob's turn, on time: the ask pinged him
+    outbox.take()
+    clock.advance(60 * 60)
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.now = datetime(2023, 11, 15, 10, 10, tzinfo=UTC).timestamp()  # his 50 % point
+    await sched.run_due()
+    [half] = outbox.take()
+    assert half.mentions == [("local:bob", "bob")], half.text
