@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.core import Rng
 from engine.powergrid import market as mk
-from engine.powergrid.data import CAPACITY, HOUSES, RESOURCES, SLOT_PRICES, game_map
+from engine.powergrid.data import CAPACITY, HOUSES, PLANTS, RESOURCES, SLOT_PRICES, game_map
 from engine.powergrid.rules import Action, State, build_options, cheapest_city, net, turn_of
 
 Descriptor = dict[str, Any]
@@ -357,17 +357,25 @@ _SUBSET_NEEDS: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, int, int, 
 def _subset_needs(plants: tuple[int, ...]) -> list[tuple[tuple[int, ...], int, int, int, int, int]]:
     rows = _SUBSET_NEEDS.get(plants)
     if rows is None:
-        rows = []
-        for mask in range(1 << len(plants)):
-            chosen = tuple(plants[i] for i in range(len(plants)) if mask >> i & 1)
-            need, hybrid = mk.run_needs(chosen)
-            rows.append(
-                (chosen, need["coal"], need["oil"], need["garbage"], need["uranium"], hybrid)
-            )
+        # Mask order by doubling: the rows with plant k are the rows before it plus plant k.
+        rows = [((), 0, 0, 0, 0, 0)]
+        for number in plants:
+            plant = PLANTS[number]
+            slot = _NEED_SLOT.get(plant.type, 0)  # eco and fusion burn nothing
+            add = [0] * 6
+            add[slot] = plant.cost
+            rows += [
+                ((*chosen, number), c + add[1], o + add[2], g + add[3], u + add[4], h + add[5])
+                for chosen, c, o, g, u, h in rows
+            ]
         if len(_SUBSET_NEEDS) >= 4096:
             _SUBSET_NEEDS.clear()
         _SUBSET_NEEDS[plants] = rows
     return rows
+
+
+# Where a plant's fuel goes in a `_subset_needs` row (slot 0: burns none).
+_NEED_SLOT = {"coal": 1, "oil": 2, "garbage": 3, "uranium": 4, "hybrid": 5}
 
 
 def legal_actions(state: State, player: str) -> list[Action]:
