@@ -43,7 +43,9 @@ game), three rounds each:
   time, left out; the nearest to a quiet machine, where those run on the other core, and
   the TypeScript figures match its quiet wall-clock runs of 72.8 kind and 91.5 flat):
   TS kind 67.8-72.5, TS flat 90.1-94.3, ours 49.9-52.8 (before: 38.6-41.3). Ours is 0.73x
-  kind and 0.56x flat there (0.56x and 0.43x before): the goal is not met on a quiet machine.
+  kind and 0.56x flat there (0.56x and 0.43x before): the goal is not met on a quiet machine;
+- node kept to one thread (`node --single-threaded`, its GC on the playing thread), per CPU
+  second: TS kind 49.1-49.4, TS flat 57.2-59.2, ours 52.5-52.7 (1.07x kind, 0.9x flat).
 Under load node's helper threads fight for the two cores, so its wall-clock figures fall
 faster than ours and the ratio rises with the load: compare back to back only.
 
