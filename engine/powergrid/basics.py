@@ -29,7 +29,15 @@ def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
     log = state["log"]
     log.append(ev)
     if len(log) > LOG_SIZE:
-        _drop_overflow(log, ev.get("player") if ev.get("private") else None)
+        if ev.get("private"):
+            _drop_overflow(log, ev.get("player"))
+            return
+        # `_drop_overflow(log, None)` with its common case inline (emit runs on every event)
+        for entry in log:
+            if "private" in entry:
+                _drop_overflow(log, None)
+                return
+        del log[: len(log) - LOG_SIZE]  # all public: the oldest goes
 
 
 def _drop_overflow(log: list[Event], owner: str | None) -> None:
@@ -37,9 +45,13 @@ def _drop_overflow(log: list[Event], owner: str | None) -> None:
     only by `emit`, which keeps it trimmed): only the new entry's viewer can now see one
     entry too many, his oldest, so at most that one goes. Saves scanning and rebuilding the
     log on every event (most events are public: `owner` None)."""
-    if owner is None and not [entry for entry in log if "private" in entry]:
-        del log[: len(log) - LOG_SIZE]  # all public (the common case): the oldest goes
-        return
+    if owner is None:
+        for entry in log:
+            if "private" in entry:
+                break
+        else:
+            del log[: len(log) - LOG_SIZE]  # all public (the common case): the oldest goes
+            return
     mine = [
         i
         for i, entry in enumerate(log)

@@ -18,8 +18,11 @@ def power_check(state: PGState, player: str, action: Action) -> tuple[list[int],
     """Validate a power action; return (plants run, tokens burned)."""
     p = state["players"][player]
     plants = action.get("plants", [])
-    if not isinstance(plants, list) or not all(type(n) is int for n in plants):
+    if not isinstance(plants, list):
         raise IllegalAction("PG-42", N_("List the numbers of the plants to run."))
+    for n in plants:
+        if type(n) is not int:
+            raise IllegalAction("PG-42", N_("List the numbers of the plants to run."))
     owned = p["plants"]
     for n in plants:
         if n not in owned:
@@ -125,11 +128,16 @@ def run_plants(
 ) -> None:
     """PG-42 steps 1-4 for one player: burn, power, earn."""
     p = state["players"][player]
+    res = p["res"]
+    supply = state["supply"]
     for r in RESOURCES:
-        if burned[r]:
-            p["res"][r] -= burned[r]
-            state["supply"][r] += burned[r]  # PG-42.4: back to the supply
-    capacity = sum(PLANTS[n].output for n in plants)
+        spent = burned[r]
+        if spent:
+            res[r] -= spent
+            supply[r] += spent  # PG-42.4: back to the supply
+    capacity = 0
+    for n in plants:
+        capacity += PLANTS[n].output
     powered = min(capacity, len(p["cities"]))
     income = income_for(powered)
     p["money"] += income

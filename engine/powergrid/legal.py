@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.core import Rng
 from engine.powergrid import market as mk
-from engine.powergrid.data import HOUSES, RESOURCES, SLOT_PRICES, game_map
+from engine.powergrid.data import CAPACITY, HOUSES, PLANTS, RESOURCES, SLOT_PRICES, game_map
 from engine.powergrid.rules import Action, State, build_options, cheapest_city, net, turn_of
 
 Descriptor = dict[str, Any]
@@ -35,27 +35,30 @@ _LISTS = {"choose_region": "regions", "open": "plants", "raise": "bids", "discar
 _FIELD = {"choose_region": "region", "open": "plant", "raise": "bid", "discard": "plant"}
 
 
-# Per (resource, tokens in the market): running totals of buying 1, 2, ... of them (PG-32).
-_TOTALS: dict[tuple[str, int], list[int]] = {}
-# Per plant list: storage capacities (PG-33).
-_CAPS: dict[tuple[int, ...], dict[str, int]] = {}
+# Per resource (in RESOURCES order), per tokens in the market: running totals of buying 1,
+# 2, ... of them, cheapest first (PG-32).
+_TOTALS_BY_STOCK: tuple[list[list[int]], ...] = tuple(
+    [list(accumulate(mk.resource_prices(stock, r, stock))) for stock in range(CAPACITY[r] + 1)]
+    for r in RESOURCES
+)
+# Per plant tuple: storage capacities (PG-33) as (coal, oil, hybrid, garbage, uranium).
+_CAPS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
 
 
-def _running_totals(resource: str, in_market: int) -> list[int]:
-    key = (resource, in_market)
-    hit = _TOTALS.get(key)
-    if hit is None:
-        hit = _TOTALS[key] = list(accumulate(mk.resource_prices(in_market, resource, in_market)))
-    return hit
-
-
-def _capacities(plants: list[int]) -> dict[str, int]:
-    key = tuple(plants)
-    hit = _CAPS.get(key)
+def _caps(plants: tuple[int, ...]) -> tuple[int, int, int, int, int]:
+    """`market.capacities` of a plant tuple, memoised (bounded)."""
+    hit = _CAPS.get(plants)
     if hit is None:
         if len(_CAPS) >= 4096:
             _CAPS.clear()
-        hit = _CAPS[key] = mk.capacities(plants)
+        cap = mk.capacities(list(plants))
+        hit = _CAPS[plants] = (
+            cap["coal"],
+            cap["oil"],
+            cap["hybrid"],
+            cap["garbage"],
+            cap["uranium"],
+        )
     return hit
 
 
@@ -119,15 +122,26 @@ def _buys(
     plants: tuple[int, ...], held: tuple[int, ...], in_market: tuple[int, ...], money: int
 ) -> tuple[tuple[str, int], ...]:
     """The buy ranges (resource, most tokens) open to a player: a pure function of small
-    values that the forced-move check, the legal moves and the bots all ask of one state."""
-    cap = _capacities(list(plants))
-    res = dict(zip(RESOURCES, held, strict=True))
+    values that the forced-move check, the legal moves and the bots all ask of one state.
+
+    Its key changes with nearly every purchase, so the work itself is kept small: the
+    storage room of `market.room_for` from the plants' capacities (PG-33), capped by the
+    market's stock (PG-32), then by the tokens whose running total the money covers."""
+    c_cap, o_cap, h_cap, g_cap, u_cap = _caps(plants)
+    coal, oil, garbage, uranium = held
+    free = c_cap + o_cap + h_cap - coal - oil  # coal and oil share the hybrids' room
+    rooms = (
+        min(c_cap + h_cap - coal, free),
+        min(o_cap + h_cap - oil, free),
+        g_cap - garbage,
+        u_cap - uranium,
+    )
     out: list[tuple[str, int]] = []
-    for r, stock in zip(RESOURCES, in_market, strict=True):
-        most = min(mk.room_for(cap, res, r), stock)
+    for r, room, stock, totals in zip(RESOURCES, rooms, in_market, _TOTALS_BY_STOCK, strict=True):
+        most = room if room < stock else stock
         if most > 0:
             # Prices only rise: the most tokens whose running total money covers.
-            most = min(most, bisect_right(_running_totals(r, stock), money))
+            most = min(most, bisect_right(totals[stock], money))
             if most > 0:
                 out.append((r, most))
     return tuple(out)
@@ -223,9 +237,145 @@ def _affordable(state: State, player: str, money: int) -> list[str]:
 
 
 def random_legal(state: State, player: str, rng: Rng) -> Action:
-    """Random legal play: a family uniformly, then one of its actions uniformly."""
+    """Random legal play: a family uniformly, then one of its actions uniformly.
+
+    Exactly `sample(state, player, ds[rng.below(len(ds))], rng)` over `ds =
+    legal_descriptors(state, player)`: the same draws from `rng`, the same action (the test
+    of the descriptors plays both side by side). The phase steps a game spends most moves
+    in count the families and draw without building them (issue 24's random-legal
+    benchmark: listing them cost as much as `apply`); the rare ones use the families.
+    """
+    want = turn_of(state, player)
+    if want == "buy":
+        return _random_buy(state, player, rng)
+    if want == "build":
+        return _random_build(state, player, rng)
+    if want == "power":
+        rng.below(1)  # the one family
+        return _random_power(state["players"][player], rng)
+    if want == "choose_plant":
+        return _random_open(state, player, rng)
+    if want == "bid":
+        return _random_raise(state, player, rng)
     ds = legal_descriptors(state, player)
     return sample(state, player, ds[rng.below(len(ds))], rng)
+
+
+def _random_buy(state: State, player: str, rng: Rng) -> Action:
+    """Families: done, then one buy range per resource (`_buys`)."""
+    p = state["players"][player]
+    res = p["res"]
+    rm = state["rm"]
+    buys = _buys(
+        tuple(p["plants"]),
+        (res["coal"], res["oil"], res["garbage"], res["uranium"]),
+        (rm["coal"], rm["oil"], rm["garbage"], rm["uranium"]),
+        p["money"],
+    )
+    i = rng.below(1 + len(buys))
+    if i == 0:
+        return {"type": "done"}
+    resource, most = buys[i - 1]
+    return {"type": "buy", "resource": resource, "count": 1 + rng.below(most)}
+
+
+def _random_build(state: State, player: str, rng: Rng) -> Action:
+    """Families: done, then build when some city is affordable (the cheapest city costs at
+    most the player's money exactly when `_affordable` lists one)."""
+    money = state["players"][player]["money"]
+    if rng.below(2 if _can_afford_a_city(state, player, money) else 1) == 0:
+        return {"type": "done"}
+    return {"type": "build", "city": rng.choice(_affordable(state, player, money))}
+
+
+def _random_power(p: dict[str, Any], rng: Rng) -> Action:
+    """`sample`'s rejection sampling over subsets of the plants, each subset's fuel checked
+    from a table of its needs instead of `fuel_plan` (the same test: hybrids take the coal
+    left after the coal plants, the rest oil)."""
+    res = p["res"]
+    coal, oil, garbage, uranium = res["coal"], res["oil"], res["garbage"], res["uranium"]
+    rows = _subset_needs(tuple(p["plants"]))
+    n = len(rows)
+    while True:
+        chosen, nc, no, ng, nu, hybrid = rows[rng.below(n)]
+        if nc > coal or ng > garbage or nu > uranium:
+            continue
+        if no + hybrid - min(hybrid, coal - nc) <= oil:
+            return {"type": "power", "plants": list(chosen)}
+
+
+def _random_open(state: State, player: str, rng: Rng) -> Action:
+    """Families: pass (after round 1), then open when some current plant is affordable."""
+    money = state["players"][player]["money"]
+    plants = [n for n in mk.current_market(state) if n <= money]
+    can_pass = state["round"] != 1
+    i = rng.below(can_pass + (1 if plants else 0))
+    if can_pass and i == 0:
+        return {"type": "pass"}
+    v = plants[rng.below(len(plants))]
+    return {"type": "open", "plant": v, "bid": v}
+
+
+def _random_raise(state: State, player: str, rng: Rng) -> Action:
+    """Families: pass, then raise to one of the sampled bids."""
+    money = state["players"][player]["money"]
+    high = state["auction"]["bid"]
+    bids = [b for b in sorted({high + 1, high + 5, high + 10, money}) if high < b <= money]
+    if rng.below(2 if bids else 1) == 0:
+        return {"type": "pass"}
+    return {"type": "raise", "bid": bids[rng.below(len(bids))]}
+
+
+def _can_afford_a_city(state: State, player: str, money: int) -> bool:
+    """Whether `_affordable` would list a city: its walk, stopped at the first one."""
+    p = state["players"][player]
+    if len(p["cities"]) >= HOUSES:
+        return False
+    taken = state["cities"]
+    slots = state["step"]
+    first = SLOT_PRICES[0]
+    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+        if conn + first > money:
+            return False
+        owners = taken.get(name)
+        if not owners:
+            return True
+        if (
+            len(owners) < slots
+            and player not in owners
+            and conn + SLOT_PRICES[len(owners)] <= money
+        ):
+            return True
+    return False
+
+
+# Per plant tuple, one row per subset in mask order: (plants, coal, oil, garbage, uranium,
+# hybrid tokens one run burns), as `market.run_needs` counts them.
+_SUBSET_NEEDS: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, int, int, int, int]]] = {}
+
+
+def _subset_needs(plants: tuple[int, ...]) -> list[tuple[tuple[int, ...], int, int, int, int, int]]:
+    rows = _SUBSET_NEEDS.get(plants)
+    if rows is None:
+        # Mask order by doubling: the rows with plant k are the rows before it plus plant k.
+        rows = [((), 0, 0, 0, 0, 0)]
+        for number in plants:
+            plant = PLANTS[number]
+            slot = _NEED_SLOT.get(plant.type, 0)  # eco and fusion burn nothing
+            add = [0] * 6
+            add[slot] = plant.cost
+            rows += [
+                ((*chosen, number), c + add[1], o + add[2], g + add[3], u + add[4], h + add[5])
+                for chosen, c, o, g, u, h in rows
+            ]
+        if len(_SUBSET_NEEDS) >= 4096:
+            _SUBSET_NEEDS.clear()
+        _SUBSET_NEEDS[plants] = rows
+    return rows
+
+
+# Where a plant's fuel goes in a `_subset_needs` row (slot 0: burns none).
+_NEED_SLOT = {"coal": 1, "oil": 2, "garbage": 3, "uranium": 4, "hybrid": 5}
 
 
 def legal_actions(state: State, player: str) -> list[Action]:

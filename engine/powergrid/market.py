@@ -204,7 +204,12 @@ def fuel_plan(
         return None
     need["coal"] += hybrid_coal
     need["oil"] += hybrid - hybrid_coal
-    if any(need[r] > res[r] for r in RESOURCES):
+    if (
+        need["coal"] > res["coal"]
+        or need["oil"] > res["oil"]
+        or need["garbage"] > res["garbage"]
+        or need["uranium"] > res["uranium"]
+    ):
         return None
     return need
 

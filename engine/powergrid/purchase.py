@@ -16,14 +16,15 @@ from typing import Any, ClassVar
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, emit, is_int
+from engine.powergrid.basics import Action, Event, emit
 from engine.powergrid.data import RESOURCES
 from engine.powergrid.state_types import PGState
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Bought:
-    """A checked purchase: what, how many, where the tokens go, and what they cost."""
+    """A checked purchase: what, how many, where the tokens go, and what they cost (built on
+    every purchase: not frozen, as a frozen dataclass sets each field the slow way)."""
 
     resource: str
     count: int
@@ -48,7 +49,7 @@ class ResourcePurchase:
                 N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
                 resource=str(resource),
             )
-        if not is_int(count) or count < 1:
+        if type(count) is not int or count < 1:  # `is_int`, inline
             raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))
         plant = self.storage(state, player, resource, count, action) if self.storage_first else None
         available = state["rm"][resource]
@@ -81,7 +82,7 @@ class ResourcePurchase:
 
         The base game: PG-33's whole-player check on the pooled tokens (None: the pool)."""
         p = state["players"][player]
-        room = mk.room_for(mk.capacities(p["plants"]), p["res"], resource)
+        room = mk.room_for(_capacities(tuple(p["plants"])), p["res"], resource)
         if count > room:
             raise IllegalAction(
                 "PG-33",
@@ -130,3 +131,15 @@ class ResourcePurchase:
 
 
 PURCHASE = ResourcePurchase()  # the base game's
+
+# Per plant tuple: `market.capacities` (read only here), bounded.
+_CAPACITIES: dict[tuple[int, ...], dict[str, int]] = {}
+
+
+def _capacities(plants: tuple[int, ...]) -> dict[str, int]:
+    hit = _CAPACITIES.get(plants)
+    if hit is None:
+        if len(_CAPACITIES) >= 4096:
+            _CAPACITIES.clear()
+        hit = _CAPACITIES[plants] = mk.capacities(list(plants))
+    return hit

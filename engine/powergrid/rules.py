@@ -354,7 +354,9 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         raise IllegalAction(
             "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
         )
-    kind = require_expected(kind, want, _ALLOWED[want])
+    allowed = _ALLOWED[want]
+    if kind not in allowed or not isinstance(kind, str):
+        kind = require_expected(kind, want, allowed)  # raises
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
     if "orders" in state:

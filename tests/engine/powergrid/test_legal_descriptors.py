@@ -5,12 +5,16 @@ PG-36..38, PG-42)."""
 from __future__ import annotations
 
 import copy
+import hashlib
+from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, Rng
+from engine.core import IllegalAction, Rng, canonical_json
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME, legal
+from engine.powergrid import market as mk
+from engine.powergrid.data import PLANTS, RESOURCES
 
 
 @pytest.mark.parametrize(("seed", "n"), [(1, 4), (2, 2), (3, 6)])
@@ -59,3 +63,76 @@ def test_a_buy_range_stops_at_money_and_storage() -> None:
                     player,
                     {"type": "buy", "resource": d["resource"], "count": most + 1},
                 )
+
+
+CASES = [
+    (["p1", "p2", "p3", "p4"], {"map": "germany"}, 1),
+    (["a", "b", "c"], {"map": "usa"}, 5),
+    (["a", "b", "c", "d", "e", "f"], {"map": "germany", "regions": "choose"}, 9),
+]
+
+
+@pytest.mark.parametrize(("players", "options", "seed"), CASES)
+def test_random_legal_draws_as_a_family_then_a_member(
+    players: list[str], options: dict[str, str], seed: int
+) -> None:
+    """random_legal's shortcuts (issue 24's benchmark) draw exactly what drawing a family of
+    `legal_descriptors` uniformly, then `sample`, draws: the same action, the same RNG state."""
+    state = GAME.setup(players, options, seed)
+    box, twin_box = new_rng_state(seed), new_rng_state(seed)
+    rng, twin = Rng(box), Rng(twin_box)
+    while not GAME.is_over(state):
+        player = GAME.current_players(state)[0]
+        families = legal.legal_descriptors(state, player)
+        expected = legal.sample(state, player, families[twin.below(len(families))], twin)
+        action = legal.random_legal(state, player, rng)
+        assert action == expected
+        assert box == twin_box
+        GAME.apply(state, player, action)
+
+
+# (players, options, seed) -> (moves, final state hash, moves-and-events hash), recorded with
+# the family-then-member random_legal before its shortcuts and the engine's speed work.
+RANDOM_GAMES = [
+    (CASES[0], (542, "d5be881ff184c0fd", "9e62c73e6604cd4b")),
+    (CASES[1], (332, "49af76b7a69a29f3", "ac21775a6a6534c5")),
+    (CASES[2], (770, "10fc4ddc3e9bcd53", "f2c9204742b9c7e1")),
+]
+
+
+@pytest.mark.parametrize(("case", "recorded"), RANDOM_GAMES)
+def test_random_legal_games_replay_as_recorded(case: Any, recorded: Any) -> None:
+    players, options, seed = case
+    state = GAME.setup(players, options, seed)
+    rng = Rng(new_rng_state(seed))
+    moves = hashlib.sha256()
+    n = 0
+    while not GAME.is_over(state):
+        player = GAME.current_players(state)[0]
+        action = legal.random_legal(state, player, rng)
+        _, events = GAME.apply(state, player, action)
+        moves.update(canonical_json([player, action, events]).encode())
+        n += 1
+    final = hashlib.sha256(canonical_json(state).encode()).hexdigest()[:16]
+    assert (n, final, moves.hexdigest()[:16]) == recorded
+
+
+def test_buy_ranges_are_the_counts_storage_stock_and_money_allow() -> None:
+    """`_buys` (PG-31..33): per resource, the most tokens k with room to store them, k in the
+    market and the k cheapest affordable, checked against the plain definition."""
+    rng = Rng(new_rng_state(11))
+    numbers = sorted(PLANTS)
+    for _ in range(2000):
+        plants = tuple(sorted({numbers[rng.below(len(numbers))] for _ in range(rng.below(5))}))
+        held = tuple(rng.below(10) for _ in RESOURCES)
+        market = tuple(rng.below(mk.CAPACITY[r] + 1) for r in RESOURCES)
+        money = rng.below(120)
+        cap = mk.capacities(list(plants))
+        res = dict(zip(RESOURCES, held, strict=True))
+        expected = []
+        for r, stock in zip(RESOURCES, market, strict=True):
+            fits = min(mk.room_for(cap, res, r), stock)
+            most = max(k for k in range(fits + 1) if mk.resource_cost(stock, r, k) <= money)
+            if most:
+                expected.append((r, most))
+        assert legal._buys(plants, held, market, money) == tuple(expected)
