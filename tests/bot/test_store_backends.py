@@ -268,3 +268,20 @@ async def test_pg_a_state_is_stored_with_lz4(pg_url: str, clock: FakeClock) -> N
     sql = "SELECT pg_column_compression(state_json), state_json FROM games WHERE id = $1"
     assert tuple(await store._pool.fetchrow(sql, pk)) == ("lz4", state)
     await store.close()
+
+
+async def test_pg_a_game_s_status_is_still_checked(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    """Migration 8 checks the status in a trigger on writes that name it (a CHECK constraint
+    was parsed again by every move's update): an unknown status is refused as before."""
+    store = await PgStore.open(pg_url, clock=clock)
+    pk = await suite.active(store)
+    for sql in (
+        "UPDATE games SET status = 'paused' WHERE id = $1",
+        "INSERT INTO games (chat_key, game_id, status, created_at, updated_at, creator) "
+        "SELECT 'tg:2', 'dicepile', 'paused', 0, 0, 'tg:10' WHERE $1::bigint > 0",
+    ):
+        with pytest.raises(asyncpg.CheckViolationError):
+            await store._pool.execute(sql, pk)
+    await store._pool.execute("UPDATE games SET status = 'aborted' WHERE id = $1", pk)
+    assert await store.open_game("tg:1") is None
+    await store.close()
