@@ -50,7 +50,8 @@ from bot.store import (
 from bot.store_chats import ChatName
 from bot.store_load import Loaded
 from bot.store_outbox import OutRow
-from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, outbox_arrays, write_outbox
+from bot.store_pg_move import commit_args, commit_sql
+from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, write_outbox
 from bot.store_pg_schema import MIGRATIONS, migrate
 from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
 from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
@@ -91,24 +92,6 @@ LEFT JOIN users u ON u.user_key = $2
 LEFT JOIN games g ON g.chat_key = $1 AND g.status IN ('lobby', 'active')
 LEFT JOIN reminders r ON r.game_id = g.id
 """
-
-
-# `commit_moves`: the game's advisory lock as a transaction lock (`game_lock`), then the
-# move's function (migration 3), in one statement and one round trip. The MATERIALIZED CTE is
-# evaluated before the function runs; each statement in the function sees what committed
-# before the lock was granted.
-_COMMIT_SQL = (
-    "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock($27, $1::integer)) "
-    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-    "$14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26) FROM held"
-)
-# The same for a move that writes no message: eleven NULL arrays in the text, not encoded
-# as parameters on every move (the lock's namespace is $16 here).
-_COMMIT_QUIET_SQL = (
-    "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock($16, $1::integer)) "
-    "SELECT boardchat_commit_moves($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-    "$14, $15, " + ", ".join(["NULL"] * 11) + ") FROM held"
-)
 
 
 def _game(r: Any) -> GameRow:
@@ -502,33 +485,27 @@ class PgStore(PgOutbox, PgTimed):
         """Append `entries` and write the new state, if the game is still at `expected_version`,
         with the moves' messages (`outbox`) in the same transaction. Entries of step k get
         version expected + 1 + k; the game ends at the last step's version."""
-        # One round trip (migration 3's function): the version-checked UPDATE locks the row to
-        # commit, so another worker's move of this game waits, then finds the new version.
+        # One round trip, one statement (bot/store_pg_move.py): the version-checked UPDATE
+        # locks the row to commit, so another worker's move of this game waits, then finds
+        # the new version (STALE).
         live = None if over else due
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
-        args = [
+        sql = commit_sql(over=over, waiting=live is not None, outbox=bool(outbox))
+        args = commit_args(
             pk,
             expected_version,
+            new_version,
+            entries,
             state_json,
-            over,
             self._clock(),
-            inbound[0] if inbound else None,
-            inbound[1] if inbound else None,
-            [e.step for e in entries],
-            [e.user_key for e in entries],
-            [e.player for e in entries],
-            [e.action_json for e in entries],
-            [e.events_json for e in entries],
-            live.due_at if live else None,
-            live.turn_started_at if live else None,
-            json.dumps(sorted(live.players), ensure_ascii=False) if live else None,
-        ]
-        sql = _COMMIT_SQL if outbox else _COMMIT_QUIET_SQL
-        if outbox:
-            args += outbox_arrays(outbox)
+            inbound,
+            _GAME_LOCK_NS,
+            live,
+            outbox,
+        )
         try:
             async with self._con(lock=False) as con:
-                ids = await con.fetchval(sql, *args, _GAME_LOCK_NS)
+                ids = await con.fetchval(sql, *args)
         except asyncpg.PostgresError as err:
             if err.sqlstate == "BC001":
                 return CommitResult(Outcome.STALE)

@@ -237,3 +237,51 @@ async def test_pg_connections_kept_between_calls_never_starve_a_waiting_call(
     finally:
         await store.close()
     assert store._idle == []  # given back before the pool closed
+
+
+async def test_a_stale_commit_leaves_its_update_unclaimed(store: Store) -> None:
+    """The version check fails after the inbound claim: the claim goes back with the rest
+    (PostgreSQL: `boardchat_stale` aborts the commit's one statement), so the update is not
+    taken for a duplicate when it comes again on the fresh version."""
+    pk = await suite.active(store)
+    stale = await store.commit_moves(
+        pk, 0, [suite.entry(1)], "{}", over=False, due=None, inbound=("tg", "9")
+    )
+    assert stale.outcome is Outcome.STALE and not await store.seen("tg", "9")
+    done = await store.commit_moves(
+        pk, 1, [suite.entry(1)], '{"x":1}', over=True, due=None, inbound=("tg", "9")
+    )
+    assert (done.outcome, done.version) == (Outcome.OK, 2) and await store.seen("tg", "9")
+    game = await store.game(pk)
+    assert game is not None and (game.status, game.state_json) == ("over", '{"x":1}')
+    assert await store.open_game("tg:1") is None  # the game is over
+
+
+async def test_pg_a_state_is_stored_with_lz4(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    """Migration 8: each move rewrites the state; past ~2 KB it is compressed, with lz4 (the
+    server used here is built with it)."""
+    store = await PgStore.open(pg_url, clock=clock)
+    pk = await suite.active(store)
+    state = '{"log":[' + ",".join(f'{{"turn":{i},"who":"Ann"}}' for i in range(400)) + "]}"
+    done = await store.commit_moves(pk, 1, [suite.entry(1)], state, over=False, due=None)
+    assert done.outcome is Outcome.OK
+    sql = "SELECT pg_column_compression(state_json), state_json FROM games WHERE id = $1"
+    assert tuple(await store._pool.fetchrow(sql, pk)) == ("lz4", state)
+    await store.close()
+
+
+async def test_pg_a_game_s_status_is_still_checked(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    """Migration 8 checks the status in a trigger on writes that name it (a CHECK constraint
+    was parsed again by every move's update): an unknown status is refused as before."""
+    store = await PgStore.open(pg_url, clock=clock)
+    pk = await suite.active(store)
+    for sql in (
+        "UPDATE games SET status = 'paused' WHERE id = $1",
+        "INSERT INTO games (chat_key, game_id, status, created_at, updated_at, creator) "
+        "SELECT 'tg:2', 'dicepile', 'paused', 0, 0, 'tg:10' WHERE $1::bigint > 0",
+    ):
+        with pytest.raises(asyncpg.CheckViolationError):
+            await store._pool.execute(sql, pk)
+    await store._pool.execute("UPDATE games SET status = 'aborted' WHERE id = $1", pk)
+    assert await store.open_game("tg:1") is None
+    await store.close()

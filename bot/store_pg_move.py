@@ -1,0 +1,167 @@
+"""A move's commit on PostgreSQL as one statement (bot/store_pg.py `commit_moves`, issue 23).
+
+Until migration 8 the commit called `boardchat_commit_moves`, a PL/pgSQL function running six
+statements, each with its own snapshot, plan-cache check, executor start and end; the server
+spent about as much CPU on that machinery as on the work. Here the same work is one statement
+of data-modifying CTEs, prepared once per connection, in one of a few shapes chosen by what
+the move does (the game ends, a reminder is kept or dropped, messages are written), so no
+shape carries work or parameters it does not use:
+
+- `held`: the game's advisory lock as a transaction lock (`game_lock`), taken before the game
+  row is updated (the update's condition needs it);
+- `claim`: the inbound update's de-duplication row (`ON CONFLICT DO NOTHING`);
+- `moved`: the version-checked update of the game (only after a claim that inserted);
+- `logged`: the log rows; `due`: the reminder kept, replaced or dropped; all of them only
+  for a game that `moved`.
+The answer is NULL for a duplicate (nothing changed), else the outbox row ids; a stale version
+calls `boardchat_stale()` (migration 8), whose error rolls the claim back as before.
+
+The statement's snapshot is taken before it waits for the lock, but that changes nothing: a
+game row changed since is re-read by the update (read committed re-checks the condition on
+the newest row), so a move that lost the race finds another version and is stale; and when
+the update holds, no other move of the game committed since the snapshot, so its log's
+`max(seq)` is current. `ON CONFLICT` (claim, reminder) always sees the newest rows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from bot.store import Due, LogEntry, OutRow
+from bot.store_pg_outbox import outbox_arrays
+
+# Each parameter's name and type, in the order of the arguments `commit_args` builds.
+_MOVE = (
+    ("game", "bigint"),
+    ("expected", "integer"),
+    ("version", "integer"),
+    ("state", "text"),
+    ("now", "double precision"),
+    ("platform", "text"),
+    ("update", "text"),
+    ("ns", "integer"),
+    ("steps", "integer[]"),
+    ("users", "text[]"),
+    ("players", "text[]"),
+    ("actions", "text[]"),
+    ("events", "text[]"),
+)
+_DUE = (("due_at", "double precision"), ("started", "double precision"), ("waiting", "text"))
+_OUTBOX = tuple(
+    (f"o_{name}", kind)
+    for name, kind in (
+        ("platform", "text[]"),
+        ("chat", "text[]"),
+        ("audience", "text[]"),
+        ("lang", "text[]"),
+        ("kind", "text[]"),
+        ("silent", "boolean[]"),
+        ("body", "text[]"),
+        ("png", "bytea[]"),
+        ("game", "bigint[]"),
+        ("sent", "boolean[]"),
+        ("delay", "double precision[]"),
+    )
+)
+
+_CLAIM = """claim AS (
+    INSERT INTO inbound (platform, update_id, seen_at)
+    SELECT {platform}, {update}, {now} WHERE {platform} IS NOT NULL
+    ON CONFLICT DO NOTHING RETURNING 1)"""
+_MOVED = """moved AS (
+    UPDATE games SET state_json = {state}, version = {version}, updated_at = {now}{status}
+    WHERE id = {game} AND version = {expected} AND status = 'active'
+        AND EXISTS (SELECT FROM held)
+        AND ({platform} IS NULL OR EXISTS (SELECT FROM claim))
+    RETURNING id)"""
+_LOGGED = """logged AS (
+    INSERT INTO actions (game_id, seq, version, user_key, player, action_json, events_json,
+        created_at)
+    SELECT m.id, last.seq + e.n, {expected} + 1 + e.st, e.u, e.p, e.a, e.v, {now}
+    FROM moved AS m,
+        (SELECT coalesce(max(seq), 0) AS seq FROM actions WHERE game_id = {game}) AS last,
+        unnest({steps}, {users}, {players}, {actions}, {events})
+            WITH ORDINALITY AS e (st, u, p, a, v, n))"""
+# The same players still waiting (a simultaneous phase where one of them acted) keep their
+# due time and attempt (bot/store.py `Due`); others start a new turn.
+_KEEP_DUE = """due AS (
+    INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at, players_json)
+    SELECT id, {due_at}, 0, {started}, {waiting} FROM moved
+    ON CONFLICT (game_id) DO UPDATE SET
+        (due_at, attempt, turn_started_at) = (SELECT
+            CASE WHEN k.same THEN r.due_at ELSE excluded.due_at END,
+            CASE WHEN k.same THEN r.attempt ELSE 0 END,
+            CASE WHEN k.same THEN r.turn_started_at ELSE excluded.turn_started_at END
+            FROM (SELECT excluded.players_json <> '[]'
+                AND r.players_json::jsonb @> excluded.players_json::jsonb AS same) AS k),
+        players_json = excluded.players_json)"""
+_DROP_DUE = "due AS (DELETE FROM reminders WHERE game_id = (SELECT id FROM moved))"
+_ANSWER = """SELECT CASE
+    WHEN NOT EXISTS (SELECT FROM moved) THEN
+        CASE WHEN {platform} IS NOT NULL AND NOT EXISTS (SELECT FROM claim) THEN NULL
+        ELSE boardchat_stale() END
+    ELSE (SELECT {ids} FROM pg_notify('boardchat_wake', {game}::text))
+    END"""
+_OUTBOX_IDS = (
+    "boardchat_outbox_add({now}, {o_platform}, {o_chat}, {o_audience}, {o_lang}, {o_kind}, "
+    "{o_silent}, {o_body}, {o_png}, {o_game}, {o_sent}, {o_delay})"
+)
+
+
+@cache
+def commit_sql(*, over: bool, waiting: bool, outbox: bool) -> str:
+    """The commit statement of this shape (a game that ends drops its reminder)."""
+    params = _MOVE + (_DUE if waiting else ()) + (_OUTBOX if outbox else ())
+    text = (
+        "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock({ns}, {game}::integer)),\n"
+        + ",\n".join(
+            [_CLAIM, _MOVED, _LOGGED, _KEEP_DUE if waiting else _DROP_DUE],
+        )
+        + "\n"
+        + _ANSWER.replace("{ids}", _OUTBOX_IDS if outbox else "'{{}}'::bigint[]")
+    )
+    text = text.replace("{status}", ", status = 'over'" if over else "")
+    numbered = {name: f"(${i}::{kind})" for i, (name, kind) in enumerate(params, start=1)}
+    used = set(re.findall(r"\{(\w+)\}", text))
+    assert used == set(numbered), used ^ set(numbered)  # every parameter typed and used
+    return text.format(**numbered)
+
+
+def commit_args(
+    pk: int,
+    expected_version: int,
+    new_version: int,
+    entries: Sequence[LogEntry],
+    state_json: str,
+    now: float,
+    inbound: tuple[str, str] | None,
+    lock_ns: int,
+    due: Due | None,
+    outbox: Sequence[OutRow],
+) -> list[Any]:
+    """The arguments of `commit_sql` of the same shape (`due` None: the reminder is dropped)."""
+    args: list[Any] = [
+        pk,
+        expected_version,
+        new_version,
+        state_json,
+        now,
+        inbound[0] if inbound else None,
+        inbound[1] if inbound else None,
+        lock_ns,
+        [e.step for e in entries],
+        [e.user_key for e in entries],
+        [e.player for e in entries],
+        [e.action_json for e in entries],
+        [e.events_json for e in entries],
+    ]
+    if due is not None:
+        players = json.dumps(sorted(due.players), ensure_ascii=False)
+        args += [due.due_at, due.turn_started_at, players]
+    if outbox:
+        args += outbox_arrays(outbox)
+    return args
