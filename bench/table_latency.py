@@ -1,13 +1,17 @@
 """Table service latency: many concurrent games, random legal moves, on SQLite and PostgreSQL.
 
     .venv/bin/python bench/table_latency.py [--games 200] [--moves 4000] [--concurrency 2]
-        [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4] [--durable]
+        [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4] [--durable] [--store-reads]
 
 Each game has three human seats. Senders (the chats sending at the same time) pick a random
 idle game, choose a random legal action for a player who must act, and send it through
 `Table.act` — the service path of a parsed chat command: turn check, apply on a state loaded
 from JSON, one transaction (version check, log, state, reminder), the event announcements and
-the next prompt. Rendering is off. Only the service call is timed.
+the next prompt. Rendering is off. Only the service call is timed. A sender knows the game's
+state as a player's client would: the state the table committed last (kept by the table for its
+next message); with --store-reads it reads it from the store before every move instead, as this
+bench did until 2026-11-27 (a round trip per move that no chat makes: on PostgreSQL a third of
+the server's work; on SQLite about a fifth of the moves per second).
 
 Without --db both backends run: SQLite in one process (a temp file) and PostgreSQL with
 --workers processes (each its own table and games) on a throwaway server started with
@@ -53,6 +57,9 @@ def inbound(chat: str, user: str, text: str | None = None) -> Inbound:
 
 
 DURABLE: list[bool] = []
+# --store-reads: the senders read each move's state from the store, as this bench did before
+# 2026-11-27 (and as the issue day's did: bench/table_baseline.py compares with it)
+STORE_READS: list[bool] = []
 
 
 async def setup(table: Table, games: int, game_id: str, prefix: str = "") -> list[str]:
@@ -87,9 +94,26 @@ async def run_one(
     chats = await setup(table, games, game_id, prefix)
     await go_signal()
     idle = list(chats)
+    pks: dict[str, int] = {}
     latencies: list[float] = []
     refused = 0
     remaining = moves
+
+    async def state_of(chat: str) -> str | None:
+        """The chat's game state as a player's client knows it: what the table committed last
+        (kept by the table for its next message), read from the store only when it kept
+        none. A chat message costs the table no read of ours; reading it here for every move
+        would add a store round trip per move that no real chat makes (on PostgreSQL, a
+        third of the server's work)."""
+        pk = pks.get(chat)
+        kept = table._recent.state_json(pk) if pk is not None and not STORE_READS else None
+        if kept is not None:
+            return kept
+        row = await store.open_game(chat)
+        if row is None or row.state_json is None:
+            return None
+        pks[chat] = row.id
+        return row.state_json
 
     async def sender() -> None:
         nonlocal remaining, refused
@@ -97,10 +121,12 @@ async def run_one(
             remaining -= 1
             chat = idle.pop(rnd.randrange(len(idle)))
             try:
-                row = await store.open_game(chat)
-                if row is None or row.state_json is None:
+                state_json = await state_of(chat)
+                if state_json is None:
                     continue  # the game ended: it stays out of the idle list
-                state = load_state(row.state_json)
+                state = load_state(state_json)
+                if game.is_over(state):
+                    continue
                 player = rnd.choice(game.current_players(state))
                 action = rnd.choice(game.legal_actions(state, player))
                 t0 = time.perf_counter()
@@ -153,6 +179,8 @@ def run_workers(db: str, workers: int, args: argparse.Namespace) -> list[dict[st
         cmd += ["--games", str(max(1, args.games // workers))]
         cmd += ["--moves", str(args.moves // workers), "--concurrency", str(args.concurrency)]
         cmd += ["--game", args.game, "--seed", str(args.seed + w)]
+        cmd += ["--store-reads"] if args.store_reads else []
+        cmd += ["--durable"] if args.durable else []
         procs.append(
             subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         )
@@ -183,9 +211,14 @@ def main() -> int:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     parser.add_argument("--durable", action="store_true", help="Telegram chats with outbox rows")
+    parser.add_argument(
+        "--store-reads", action="store_true", help="senders read each state from the store"
+    )
     args = parser.parse_args()
     if args.durable:
         DURABLE.append(True)
+    if args.store_reads:
+        STORE_READS.append(True)
     if args.worker:  # one of run_workers' processes: JSON results on the last line
         _GO.append(True)
         result = asyncio.run(

@@ -141,6 +141,11 @@ class Recent:
         while len(self._kept) > self.size:
             self._kept.pop(next(iter(self._kept)))
 
+    def state_json(self, pk: int) -> str | None:
+        """The state this process last committed for game `pk` (None: none kept)."""
+        kept = self._kept.get(pk)
+        return kept[0] if kept is not None else None
+
     def moment(self, pk: int, game: Game, state_json: str, state: State) -> Moment:
         """The `Moment` of `state` (loaded from `state_json`), seeded with what was kept."""
         kept = self._kept.get(pk)
