@@ -52,6 +52,27 @@ game of the 100 against the rush (57 against the policy's 56) and none of the 10
 games (40 and 40): it no longer loses games, but it does not win more either. The goal
 (70 % each way) is not reached; the 24-game figures above are the policy's own on those seeds.
 
+Tried 2026-11-27 and not kept: an end game for the last two turns that plays for the
+tie-break (IEC-S-9: rebuild or add a module with any AB, fire leftover AC at a rival level on
+VP, the mixers make BC only while stock cannot cover the launches left). Tuned on seeds
+60000-61399, measured on these: `--games 100` 40 % (±10) against the economic bots and 58 %
+(±10) against the rush, think p99 1.16 s; `--policy-only --games 200` 44 % and 56 %: no change
+beyond noise, so the code stayed out. Why, from a classification of 200 policy-only games on
+the tuning seeds:
+- four players, 111 losses: 37 level on VP and lost on modules, nearly always by 2 (we end
+  with 22 modules, the start set and the launcher's, the winner with 24: a laboratory, a mine
+  and a storage built early; 3 more modules would cost 6 AB); 28 lost by 1 VP, 17 by 2, 29 by
+  3 or more, where the winner has about 3 mines and 3 storages to our 2 and 2 (8.2 VP to
+  6.6). We end with about 0.6 AB and no AC: nothing is left for modules or shots by then.
+  Making AB first in the last 3-4 turns when within 1 VP turned 10 of the module ties but
+  lost 13 more games on VP (43 % and 37 %).
+- against the rush, 82 losses: 48 kept the transmitter and killed the rush's launcher but
+  lost on VP; 34 never built a counter-launcher and lost the transmitter (turn 1's AB went
+  into a storage, and BC stays first under fire). AB first under fire: 43 %; a launcher first
+  as in four-player games: 52 %; never a counter-launcher: 56 % over 400 fresh seeds (55 %).
+The gap is growth in the middle game (an early cheap mine and storage beside the raid
+launcher), not the end game.
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's rollout policy alone)
 """
