@@ -40,6 +40,10 @@ async def main(db: str, api: str) -> None:
 
     async def discord(table: Table, settings: Settings) -> None:
         client = build_client(table, settings)
+        # discord.py holds on_ready until no GUILD_CREATE came for `guild_ready_timeout` (2 s
+        # by default): the fake's READY lists no guild, so each of the tests' restarts would
+        # wait 2 s for nothing
+        client._connection.guild_ready_timeout = 0.05
 
         async def on_ready() -> None:
             print("ready", flush=True)
