@@ -73,6 +73,16 @@ the tuning seeds:
 The gap is growth in the middle game (an early cheap mine and storage beside the raid
 launcher), not the end game.
 
+Tried 2026-11-27 14:35-14:47 for that middle game and not kept (policy alone, four players
+against three economic bots, tuning seeds 70000-70399, 400 games each, ±5 points at 95 %;
+the unchanged policy: 47.5 %): the raid launcher only once no growth project is left (23 %),
+or only from turn 3 (24 %) or turn 5 (22 %), economy first; the economic bot's real mines
+in phase 5 (IEC-S-21) from the start (41 %) or once the launcher stands (41 %); laboratories
+allowed as projects (30 %); AB first until two modules' worth are stored while 8+ turns are
+left (47 %); AC only while no build waits for AB (47.5 %, the same games). The early raid is
+what wins: every delay of the launcher for growth halved the win rate. None reached the +4
+points the bar asks, so no report-seed run and no engine change.
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's rollout policy alone)
 """
