@@ -11,9 +11,9 @@ printed `table: 200 games, 812 moves/s, p50 1.9 ms, p99 7.5 ms` on that machine)
 temporary git worktree, then runs its bench/table_latency.py and today's SQLite half
 alternately `--rounds` times with the same games, moves and senders, and reports the medians.
 
-Last line (quiet 2-core machine, 2026-11-27):
-    table vs issue day (c967289), sqlite: 1033 vs 347 moves/s (3.0x, goal 1.9x); p50 1.3 vs
-    5.0 ms (3.8x lower, goal 2.2x); p99 2.6 vs 21.8 ms (8.4x lower, goal 2x)
+Last line (quiet 2-core machine, 2026-11-27 14:50, three rounds):
+    table vs issue day (c967289), sqlite: 832 vs 382 moves/s (2.2x, goal 1.9x); p50 1.6 vs
+    4.4 ms (2.8x lower, goal 2.2x); p99 3.5 vs 23.4 ms (6.7x lower, goal 2x)
 
 Usage: .venv/bin/python bench/table_baseline.py [--rounds 3]   (needs git and the history)
 """

@@ -21,9 +21,11 @@ tests/pg.py, skipped when no server binary exists. --db runs only the backend it
 With --durable the chats are Telegram chats whose messages go to the outbox for a sender loop
 (one more INSERT in each move's transaction); no sender runs, so the rows stay queued.
 bench/move_calls.py counts the store and game calls of the same moves (a figure the machine's
-load does not change). The last line reads (quiet 2-core machine, 2026-11-27):
-`table: sqlite p50 1.5 ms p99 2.9 ms 818 moves/s; postgres(4 workers) p50 9.3 ms p99 16.8 ms
-630 moves/s`.
+load does not change). The last line reads (quiet 2-core machine, 2026-11-27 14:48, after
+PostgreSQL's migration 8):
+`table: sqlite p50 1.5 ms p99 2.8 ms 903 moves/s; postgres(4 workers) p50 7.6 ms p99 17.5 ms
+672 moves/s` (three runs: 844-903 and 636-675 moves/s; the machine's speed drifts through a
+day by about 15 %: bench/table_baseline.py compares with the issue day's table back to back).
 """
 
 from __future__ import annotations
