@@ -50,10 +50,10 @@ from bot.store import (
 from bot.store_chats import ChatName
 from bot.store_load import Loaded
 from bot.store_outbox import OutRow
-from bot.store_pg_move import commit_args, commit_sql
-from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox, write_outbox
+from bot.store_pg_move import commit_args, commit_sql, log_arrays
+from bot.store_pg_outbox import OUTBOX_CHANNEL, PgOutbox
 from bot.store_pg_schema import MIGRATIONS, migrate
-from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count
+from bot.store_pg_timed import LEASE_SECONDS, WAKE_CHANNEL, PgTimed, count, write_outbox
 from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import MESSAGE_POSTGRES as M
 from bot.store_queries import POSTGRES as Q
@@ -659,9 +659,5 @@ async def _append(
         pk,
         base,
         now,
-        [e.step for e in entries],
-        [e.user_key for e in entries],
-        [e.player for e in entries],
-        [e.action_json for e in entries],
-        [e.events_json for e in entries],
+        *log_arrays(entries),
     )

@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from bot.store import Due, LogEntry, OutRow
-from bot.store_pg_outbox import outbox_arrays
+from bot.store_pg_timed import outbox_arrays
 
 # Each parameter's name and type, in the order of the arguments `commit_args` builds.
 _MOVE = (
@@ -131,6 +131,18 @@ def commit_sql(*, over: bool, waiting: bool, outbox: bool) -> str:
     return text.format(**numbered)
 
 
+def log_arrays(entries: Sequence[LogEntry]) -> list[list[Any]]:
+    """The log entries as the column arrays an `unnest` appends: step, user, player, action,
+    events."""
+    return [
+        [e.step for e in entries],
+        [e.user_key for e in entries],
+        [e.player for e in entries],
+        [e.action_json for e in entries],
+        [e.events_json for e in entries],
+    ]
+
+
 def commit_args(
     pk: int,
     expected_version: int,
@@ -153,11 +165,7 @@ def commit_args(
         inbound[0] if inbound else None,
         inbound[1] if inbound else None,
         lock_ns,
-        [e.step for e in entries],
-        [e.user_key for e in entries],
-        [e.player for e in entries],
-        [e.action_json for e in entries],
-        [e.events_json for e in entries],
+        *log_arrays(entries),
     ]
     if due is not None:
         players = json.dumps(sorted(due.players), ensure_ascii=False)

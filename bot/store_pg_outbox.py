@@ -24,7 +24,7 @@ from typing import Any
 import asyncpg
 
 from bot.store_outbox import KEEP_SECONDS, OutboxItem, OutRow, StatusMessage
-from bot.store_pg_timed import LEASE_SECONDS, PgBase, count
+from bot.store_pg_timed import LEASE_SECONDS, PgBase, count, write_outbox
 from bot.store_queries import MESSAGE_POSTGRES as M
 
 OUTBOX_CHANNEL = "boardchat_outbox"
@@ -40,35 +40,6 @@ def _item(r: Any) -> OutboxItem:
         r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), json.loads(r[7]), r[8], r[9], r[10],
         r[11], r[12], r[13], r[14],
     )  # fmt: skip
-
-
-def outbox_arrays(rows: Sequence[OutRow]) -> list[list[Any]]:
-    """The eleven column arrays `boardchat_outbox_add` takes (after the time)."""
-    return [
-        [r.platform for r in rows],
-        [r.chat_key for r in rows],
-        [r.audience for r in rows],
-        [r.lang for r in rows],
-        [r.kind for r in rows],
-        [r.silent for r in rows],
-        [json.dumps(r.body, ensure_ascii=False, sort_keys=True) for r in rows],
-        [r.png for r in rows],
-        [r.game_id for r in rows],
-        [r.sent for r in rows],
-        [float(r.delay) for r in rows],
-    ]
-
-
-async def write_outbox(con: asyncpg.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
-    """Insert `rows` inside the caller's transaction; their ids, in order."""
-    if not rows:
-        return []
-    ids = await con.fetchval(
-        "SELECT boardchat_outbox_add($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-        now,
-        *outbox_arrays(rows),
-    )
-    return [int(i) for i in ids or ()]
 
 
 class PgOutbox(PgBase):

@@ -32,14 +32,9 @@ _PLAN_COLUMNS = (
 )
 
 
-async def _write_outbox(con: asyncpg.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
-    """The outbox rows of a scheduler claim, inside its transaction (the same function as
-    bot/store_pg_outbox.py's `write_outbox`, which imports this module)."""
-    if not rows:
-        return []
-    ids = await con.fetchval(
-        "SELECT boardchat_outbox_add($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-        now,
+def outbox_arrays(rows: Sequence[OutRow]) -> list[list[Any]]:
+    """The eleven column arrays `boardchat_outbox_add` takes (after the time)."""
+    return [
         [r.platform for r in rows],
         [r.chat_key for r in rows],
         [r.audience for r in rows],
@@ -51,6 +46,18 @@ async def _write_outbox(con: asyncpg.Connection, rows: Sequence[OutRow], now: fl
         [r.game_id for r in rows],
         [r.sent for r in rows],
         [float(r.delay) for r in rows],
+    ]
+
+
+async def write_outbox(con: asyncpg.Connection, rows: Sequence[OutRow], now: float) -> list[int]:
+    """Insert outbox `rows` inside the caller's transaction (a move's, a scheduler claim's);
+    their ids, in order. Here, below bot/store_pg_outbox.py, which imports this module."""
+    if not rows:
+        return []
+    ids = await con.fetchval(
+        "SELECT boardchat_outbox_add($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        now,
+        *outbox_arrays(rows),
     )
     return [int(i) for i in ids or ()]
 
@@ -286,7 +293,7 @@ class PgTimed(PgBase):
             )
             if count(status) != 1:
                 return False
-            await _write_outbox(con, outbox, self._clock())
+            await write_outbox(con, outbox, self._clock())
         return True
 
     async def replan_now(self, pks: Sequence[int], now: float) -> None:
@@ -351,7 +358,7 @@ class PgTimed(PgBase):
                 pk,
                 user_key,
             )
-            await _write_outbox(con, outbox, self._clock())
+            await write_outbox(con, outbox, self._clock())
         return True
 
     async def autopilots(self, pk: int) -> list[AutopilotRow]:
@@ -475,7 +482,7 @@ class PgTimed(PgBase):
             )
             if count(status) != 1:
                 return False
-            await _write_outbox(con, outbox, self._clock())
+            await write_outbox(con, outbox, self._clock())
         return True
 
     # ------------------------------------------------------------------ clocks and people
