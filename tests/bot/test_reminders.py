@@ -544,12 +544,22 @@ async def test_a_turn_begun_in_a_players_own_quiet_hours_mentions_him_at_their_e
 ) -> None:
     """/me quiet=23-07: the table's ask did not ping him (bot/announce.py), so his turn's start
     point, held to his morning, mentions him in the chat (he gets no private messages)."""
-    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
     await chat.say("alice", "/me quiet=23-07 tz=UTC")
+    await _asked_in_quiet_hours_then_mentioned_at_seven(
+        chat, outbox, sched, clock, "/settings deadline=6h"
+    )
+
+
+async def _asked_in_quiet_hours_then_mentioned_at_seven(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock, settings: str
+) -> None:
+    """alice's turn begins at 06:55, in quiet hours (23-07, the chat's or her own): nothing
+    until 07:00, then one mention of her that notifies (she gets no private messages)."""
+    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
     await chat.say("alice", "/new dicepile")
-    await chat.say("alice", "/settings deadline=6h")
+    await chat.say("alice", settings)
     await chat.say("bob", "/join")
-    await chat.say("alice", "/start")
+    await chat.say("alice", "/start")  # alice to act, 06:55: quiet
     outbox.take()
     await sched.run_due()
     assert outbox.take() == []
@@ -565,18 +575,9 @@ async def test_a_chat_without_a_start_reminder_still_hears_an_ask_its_quiet_hour
     """`reminders=50`: the chat wants no start reminder. A turn begun in its quiet hours was
     asked without a ping (bot/announce.py), so at their end the players it held are told once;
     a turn begun outside them gets nothing before its 50 % point."""
-    clock.now = datetime(2023, 11, 15, 6, 55, tzinfo=UTC).timestamp()
-    await chat.say("alice", "/new dicepile")
-    await chat.say("alice", "/settings deadline=6h reminders=50 quiet=23-07 tz=UTC")
-    await chat.say("bob", "/join")
-    await chat.say("alice", "/start")  # alice to act, 06:55: quiet
-    outbox.take()
-    await sched.run_due()
-    assert outbox.take() == []
-    clock.now = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
-    await sched.run_due()
-    [start] = outbox.take()
-    assert start.mentions == [("local:alice", "alice")] and not start.silent, start.text
+    await _asked_in_quiet_hours_then_mentioned_at_seven(
+        chat, outbox, sched, clock, "/settings deadline=6h reminders=50 quiet=23-07 tz=UTC"
+    )
     clock.advance(60)
     await sched.run_due()
     assert outbox.take() == []  # told once

@@ -7,11 +7,14 @@ plants, money, houses), rather than playing long sequences of moves.
 from __future__ import annotations
 
 import copy
+import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, canonical_json
+from engine.core import IllegalAction, Rng, canonical_json
+from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
 from engine.powergrid.data import RESOURCES, TOTALS, game_map
 
@@ -118,3 +121,25 @@ def types(events: list[dict[str, Any]]) -> list[str]:
 
 def clone(state: State) -> State:
     return copy.deepcopy(state)
+
+
+def played_hashes(
+    players: list[str],
+    options: dict[str, str],
+    seed: int,
+    choose: Callable[[State, str, Rng], Any],
+) -> tuple[int, str, str]:
+    """A whole seeded game, every move `choose(state, player, rng)`: (moves, the final state's
+    hash, the hash of every move with its events), to compare with a recorded game."""
+    state = GAME.setup(players, options, seed)
+    rng = Rng(new_rng_state(seed))
+    moves = hashlib.sha256()
+    n = 0
+    while not GAME.is_over(state):
+        player = GAME.current_players(state)[0]
+        action = choose(state, player, rng)
+        _, events = GAME.apply(state, player, action)
+        moves.update(canonical_json([player, action, events]).encode())
+        n += 1
+    final = hashlib.sha256(canonical_json(state).encode()).hexdigest()[:16]
+    return n, final, moves.hexdigest()[:16]

@@ -5,16 +5,16 @@ PG-36..38, PG-42)."""
 from __future__ import annotations
 
 import copy
-import hashlib
 from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, Rng, canonical_json
+from engine.core import IllegalAction, Rng
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME, legal
 from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS, RESOURCES
+from tests.engine.powergrid.helpers import played_hashes
 
 
 @pytest.mark.parametrize(("seed", "n"), [(1, 4), (2, 2), (3, 6)])
@@ -103,18 +103,7 @@ RANDOM_GAMES = [
 @pytest.mark.parametrize(("case", "recorded"), RANDOM_GAMES)
 def test_random_legal_games_replay_as_recorded(case: Any, recorded: Any) -> None:
     players, options, seed = case
-    state = GAME.setup(players, options, seed)
-    rng = Rng(new_rng_state(seed))
-    moves = hashlib.sha256()
-    n = 0
-    while not GAME.is_over(state):
-        player = GAME.current_players(state)[0]
-        action = legal.random_legal(state, player, rng)
-        _, events = GAME.apply(state, player, action)
-        moves.update(canonical_json([player, action, events]).encode())
-        n += 1
-    final = hashlib.sha256(canonical_json(state).encode()).hexdigest()[:16]
-    assert (n, final, moves.hexdigest()[:16]) == recorded
+    assert played_hashes(players, options, seed, legal.random_legal) == recorded
 
 
 def test_buy_ranges_are_the_counts_storage_stock_and_money_allow() -> None:

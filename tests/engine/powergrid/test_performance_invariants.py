@@ -8,36 +8,28 @@ re-record them deliberately and say why in the commit.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import pytest
 
-from engine.core import Rng, canonical_json
+from engine.core import Rng
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
 from engine.powergrid import market as mk
 from engine.powergrid.data import HOUSES, PLANTS, RESOURCES, SLOT_PRICES
 from engine.powergrid.network import INF
 from engine.powergrid.rules import build_options, cheapest_city, net
+from tests.engine.powergrid.helpers import played_hashes
 
 P4 = ["p1", "p2", "p3", "p4"]
 P6 = ["a", "b", "c", "d", "e", "f"]
 
 
 def _play(players: list[str], options: dict[str, str], seed: int, bots: list[str]) -> Any:
-    state = GAME.setup(players, options, seed)
-    rng = Rng(new_rng_state(seed))
-    moves = hashlib.sha256()
-    n = 0
-    while not GAME.is_over(state):
-        player = GAME.current_players(state)[0]
-        action = GAME.bots[bots[players.index(player)]](state, player, rng)
-        _, events = GAME.apply(state, player, action)
-        moves.update(canonical_json([player, action, events]).encode())
-        n += 1
-    final = hashlib.sha256(canonical_json(state).encode()).hexdigest()[:16]
-    return n, final, moves.hexdigest()[:16]
+    def choose(state: Any, player: str, rng: Rng) -> Any:
+        return GAME.bots[bots[players.index(player)]](state, player, rng)
+
+    return played_hashes(players, options, seed, choose)
 
 
 # (players, options, seed, bots) -> (moves, final state hash, moves-and-events hash)
