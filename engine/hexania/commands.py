@@ -498,13 +498,15 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
     return None
 
 
-def buttons(state: State, player: str) -> list[tuple[str, str]]:
+def buttons(state: State, player: str, t: Translator) -> list[tuple[str, str]]:
+    """Up to three births on the player's homeland, labelled in the reader's language."""
     if player not in rules.current_players(state):
         return []
+    label = t.gettext(N_("Spawn {cell}"))
     out: list[tuple[str, str]] = []
     for action in rules.legal_actions(state, player):
         if action["type"] == "birth" and len(out) < 3:
-            out.append((f"Spawn {action['cell']}", f"/spawn {action['cell']}"))
+            out.append((label.format(cell=action["cell"]), f"/spawn {action['cell']}"))
     # No "end" button: the turn ends by itself when nothing is affordable (HEX-2).
     return out
 

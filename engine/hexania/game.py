@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import N_, Action, BotFn, Event, Ranking, State, Translator
+from engine.core import N_, Action, BotFn, Event, Ranking, State
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
 from engine.core.rng import Rng, new_rng_state
@@ -70,13 +70,6 @@ class Hexania(ModularGame):
     # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py
     chat_module = "engine.hexania.commands"
     render_module = "engine.hexania.render"
-
-    def buttons(
-        self, state: State, player: str, t: Translator | None = None
-    ) -> list[tuple[str, str]]:
-        """The chat layer's labels are English (N_-marked); they are worded here through `t`."""
-        found = commands.buttons(state, player)
-        return found if t is None else [(t.gettext(label), cmd) for label, cmd in found]
 
     def text(self, state: State) -> str:
         """A readable rendering of the state (HEX-G-6) for tests and logs."""

@@ -195,3 +195,21 @@ def test_games_are_called_as_their_editions_are(lang: str) -> None:
     # The variant carries the edition's name too.
     variant = translator(lang).gettext(all_games["powergrid_alt"].name)
     assert variant.startswith(GAME_NAMES[lang]["powergrid"])
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_first_buttons_are_worded_in_the_readers_language(game_id: str, lang: str) -> None:
+    """A game's first prompt carries buttons; their labels come through the catalog (a label
+    built by hand, like Hexania's "Spawn A4" once was, stays English in every chat)."""
+    game = games()[game_id]
+    players = ["ann", "bob", "cyd"]
+    state = game.setup(players, {}, 5)
+    player = game.current_players(state)[0]
+    english = game.buttons(state, player, translator("en"))
+    theirs = game.buttons(state, player, translator(lang))
+    assert english, f"{game_id} asks its first player without buttons"
+    assert [c for _, c in theirs] == [c for _, c in english]
+    # labels with words in them (a bare plant number reads the same everywhere)
+    worded = [i for i, (label, _) in enumerate(english) if any(ch.isalpha() for ch in label)]
+    assert all(theirs[i][0] != english[i][0] for i in worded), theirs
