@@ -1,0 +1,106 @@
+"""The strong bot's rollout policy stays as it was while the engine gets faster (issue 24):
+a hash of every move of whole seeded games of the guarded policy (engine/iec/defence.py)
+against the economic bot and the rush, of rollouts in determinised worlds (engine/iec/
+strong.py: `determinise` and `policy`, rivals as economic or rush) and of the strong bot's
+own moves at a fixed iteration budget. Recorded before the rollout speed-up: a speed-up must
+change no move."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+from engine import registry
+from engine.core import Rng, search
+from engine.core.rng import new_rng_state
+from engine.iec import defence, strong
+
+
+def _game(kinds: list[str], seed: int) -> tuple[Any, dict[str, Any], Rng]:
+    game = registry.get("iec")
+    players = [f"p{i}" for i in range(len(kinds))]
+    options = {o.key: o.default for o in game.options}  # the table's defaults, as /new
+    return game, game.setup(players, options, seed), Rng(new_rng_state(seed))
+
+
+def _hash_game(kinds: list[str], seed: int, stop_turn: int = 99) -> tuple[str, dict[str, Any]]:
+    game, state, rng = _game(kinds, seed)
+    bots = {
+        f"p{i}": defence.guarded_bot if k == "guarded" else game.bots[k]
+        for i, k in enumerate(kinds)
+    }
+    digest = hashlib.sha256()
+    while not game.is_over(state) and state["turn"] < stop_turn:
+        player = game.current_players(state)[0]
+        action = bots[player](state, player, rng)
+        digest.update(json.dumps([player, action], sort_keys=True).encode())
+        game.apply(state, player, action)
+    digest.update(json.dumps(state, sort_keys=True).encode())
+    return digest.hexdigest()[:16], state
+
+
+@pytest.mark.parametrize(
+    ("kinds", "seed", "expected"),
+    [
+        (["guarded", "economic", "economic", "economic"], 31, "240ee5145d9661fb"),
+        (["economic", "economic", "guarded", "economic"], 32, "aba83741a2ecf073"),
+        (["economic", "guarded", "economic"], 33, "c3e331871ba7c6c8"),
+        (["guarded", "rush"], 34, "d4adc1f36bb4bb77"),
+        (["rush", "guarded"], 35, "ac2a1e0bd42d305c"),
+    ],
+)
+def test_the_guarded_policy_plays_the_recorded_moves(
+    kinds: list[str], seed: int, expected: str
+) -> None:
+    assert _hash_game(kinds, seed)[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("kinds", "seed", "turn", "expected"),
+    [
+        (["guarded", "economic", "economic", "economic"], 41, 8, "ab09007bcb064b07"),
+        (["rush", "guarded"], 42, 12, "07fb72213d53366b"),
+    ],
+)
+def test_rollouts_in_determinised_worlds_play_the_recorded_moves(
+    kinds: list[str], seed: int, turn: int, expected: str
+) -> None:
+    """Mid-game, the searcher's worlds (IEC-S-26: what he cannot see re-sampled) played to
+    the end by the rollout policy, four worlds each with their own dice."""
+    game, _state, _rng = _game(kinds, seed)
+    _h, state = _hash_game(kinds, seed, stop_turn=turn)
+    me = f"p{kinds.index('guarded')}"
+    rng = Rng(new_rng_state(seed * 31))
+    digest = hashlib.sha256()
+    for _ in range(4):
+        world = strong.determinise(state, me, rng)
+        digest.update(json.dumps(world, sort_keys=True).encode())
+        dice = Rng(new_rng_state(rng.next64()))
+        while not game.is_over(world):
+            player = game.current_players(world)[0]
+            action = strong.policy(world, player, dice)
+            digest.update(json.dumps([player, action], sort_keys=True).encode())
+            game.apply(world, player, action)
+        digest.update(json.dumps(strong.evaluate(world, me)).encode())
+    assert digest.hexdigest()[:16] == expected
+
+
+def test_the_strong_bot_plays_the_recorded_moves() -> None:
+    """The whole bot at a fixed iteration budget (no clock): its searched last turns too."""
+    game, state, rng = _game(["strong", "rush"], 43)
+    digest = hashlib.sha256()
+    saved = search.override
+    search.override = search.Budget(iterations=12)
+    try:
+        while not game.is_over(state):
+            player = game.current_players(state)[0]
+            bot = strong.strong if player == "p0" else game.bots["rush"]
+            action = bot(state, player, rng)
+            digest.update(json.dumps([player, action], sort_keys=True).encode())
+            game.apply(state, player, action)
+    finally:
+        search.override = saved
+    assert digest.hexdigest()[:16] == "3b5b12c4f43d33fa"
