@@ -216,21 +216,27 @@ class Planner:
             self._goods = _compound_storages(self.state, self.player)
         return self._goods
 
+    def gain(self, kind: str, cell: str, mine_cells: list[str], base: float) -> float | None:
+        """A growth building's gain in goods per turn (`score` times the turns left but one);
+        None without a free power place (score 0). Reads no turn and no VP."""
+        s, room, plan = self.s, self.room, self.plan
+        if room < 1:
+            return None
+        gain = self.net.value(plan, [(kind, cell)]) - base
+        if kind == "storage" and room >= 2:
+            r_mine = int(s.buildings["mine"]["link"])
+            fed = [m for m in mine_cells if m != cell and s.within(m, cell, r_mine)]
+            for m in fed:
+                both = self.net.value(plan, [(kind, cell), ("mine", m)])
+                gain = max(gain, (both - base) / 2 + 0.005 * len(fed))
+        return gain
+
     def score(self, kind: str, cell: str, mine_cells: list[str], base: float) -> float:
         """`project_score` (see there)."""
         state, player, s = self.state, self.player, self.s
         left, room, plan = self.left, self.room, self.plan
         if kind in GROWTH:
-            if room < 1:
-                return 0.0
-            gain = self.net.value(plan, [(kind, cell)]) - base
-            if kind == "storage" and room >= 2:
-                r_mine = int(s.buildings["mine"]["link"])
-                fed = [m for m in mine_cells if m != cell and s.within(m, cell, r_mine)]
-                for m in fed:
-                    both = self.net.value(plan, [(kind, cell), ("mine", m)])
-                    gain = max(gain, (both - base) / 2 + 0.005 * len(fed))
-            return gain * max(0, left - 1)
+            return _growth_score(self.gain(kind, cell, mine_cells, base), left)
         have = {k for k, _c in plan}
         r_lab = int(s.buildings[kind]["link"])
         near_goods = any(s.within(st["cell"], cell, r_lab) for st in self.goods())
@@ -259,6 +265,10 @@ class Planner:
         return 0.0
 
 
+def _growth_score(gain: float | None, left: int) -> float:
+    return 0.0 if gain is None else gain * max(0, left - 1)
+
+
 def project_score(
     state: State, player: str, kind: str, cell: str, mine_cells: list[str], base: float
 ) -> float:
@@ -271,23 +281,21 @@ def _mine_cells(state: State, player: str, reach: list[str]) -> list[str]:
     return [c for c in reach if c in s.area_of and "mine" in ch.kinds_for(state, c)]
 
 
-# `_projects`' scores per (planning key, cell): a rollout asks about the same cells in the same
-# position many times (every move of a turn re-plans it), and a score reads only what
-# `_planning_key` holds, so a hit is the very value a fresh computation gives. Bounded: cleared
-# when full (a process keeps no game's data beyond that).
-_SCORES: dict[tuple[Any, str], list[tuple[float, str]]] = {}
-SCORES_MAX = 50_000
+# `_projects`' growth gains per (planning key, cell): a rollout asks about the same cells in
+# the same network many times (every move re-plans it, and from turn to turn little changes),
+# and a gain reads only what `_planning_key` holds, so a hit is the very value a fresh
+# computation gives (the turns left multiply it afterwards, as `Planner.score` does).
+_GAINS: dict[tuple[Any, str], list[tuple[str, float | None]]] = {}
 
 
 def _planning_key(state: State, player: str) -> tuple[Any, ...]:
-    """Everything `Planner.score`, `_mine_cells` and `_reach_cells` read of the state: the
-    buildings (kind; the player's own also modules, completion, power), sites, tokens, deposits, the
-    player's peeks and power places (IEC-15: reactors, Energy Recovery, power given and
-    received), every company's VP and the turn."""
+    """Everything `Planner.gain`, `_mine_cells` and `_reach_cells` read of the state: the
+    buildings (kind; the player's own also modules, completion, power), sites, tokens,
+    deposits, the player's peeks and power places (IEC-15: reactors, Energy Recovery, power
+    given and received)."""
     pl = state["players"][player]
     return (
         state["scenario"],
-        state["turn"],
         player,
         tuple(
             (c, b["kind"], b["modules"], b["complete"], b["powered"])
@@ -302,7 +310,6 @@ def _planning_key(state: State, player: str) -> tuple[Any, ...]:
         has_tech(state, player, 13),
         pl["received"],
         pl["given"],
-        tuple((name, p["vp"]) for name, p in state["players"].items()),
     )
 
 
@@ -311,26 +318,36 @@ def _projects(
 ) -> Iterator[tuple[float, str, str]]:
     """(score, kind, cell) of the new buildings worth a project, in `cells` order."""
     key = _planning_key(state, player)
+    left = turns_left(state)
     planner: Planner | None = None
-    base = 0.0
+    base: float | None = None
     mines: list[str] = []
     for cell in cells:
-        scored = _SCORES.get((key, cell))
-        if scored is None:
+        gains = _GAINS.get((key, cell))
+        if gains is None:
             if planner is None:
                 planner = Planner(state, player)
+            if base is None:
                 base = planner.net.value(planner.plan)
                 mines = _mine_cells(state, player, _reach_cells(state, player))
-            scored = [
-                (planner.score(kind, cell, mines, base), kind)
+            gains = [
+                (kind, planner.gain(kind, cell, mines, base) if kind in GROWTH else None)
                 for kind in ch.kinds_for(state, cell)
                 if kind not in ("reactor", "developer")
             ]
-            if len(_SCORES) >= SCORES_MAX:
-                _SCORES.clear()
-            _SCORES[key, cell] = scored
-        for sc, kind in scored:
-            if kind not in exclude and sc >= MIN_PROJECT:
+            if len(_GAINS) >= SCORES_MAX:
+                _GAINS.clear()
+            _GAINS[key, cell] = gains
+        for kind, gain in gains:
+            if kind in exclude:
+                continue
+            if kind in GROWTH:
+                sc = _growth_score(gain, left)
+            else:
+                if planner is None:
+                    planner = Planner(state, player)
+                sc = planner.score(kind, cell, mines, 0.0)  # a laboratory or launcher
+            if sc >= MIN_PROJECT:
                 yield (sc, kind, cell)
 
 
