@@ -85,6 +85,7 @@ points the bar asks, so no report-seed run and no engine change.
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's rollout policy alone)
+       [--seed0 S]  (the first game's seed, default 24000: tune on other seeds)
 """
 
 from __future__ import annotations
@@ -118,10 +119,10 @@ SEED0 = 24_000
 
 
 def play(
-    job: tuple[str, str, int, int, int, float | None, float | None, bool],
+    job: tuple[str, str, int, int, int, float | None, float | None, bool, int],
 ) -> tuple[float, list[float], list[float]]:
     """One game: (strong's share of first place, its think times: wall, CPU)."""
-    game_id, rival, n, index, iterations, seconds, cap, policy_only = job
+    game_id, rival, n, index, iterations, seconds, cap, policy_only, seed0 = job
     # Iterations capped by the production deadline: whichever ends first (search.Budget).
     # Both keep production's reserve: the search aims to stop at 80 % of the seconds.
     search.override = (
@@ -134,7 +135,7 @@ def play(
     game = registry.get(game_id)
     players = [f"p{i}" for i in range(n)]
     me = players[index % n]
-    seed = SEED0 + index
+    seed = seed0 + index
     # The table's defaults (as /new gives them): rules_version 2 in IEC and powergrid_alt.
     options = {o.key: o.default for o in game.options}
     state = game.setup(players, options, seed)
@@ -180,6 +181,9 @@ def main() -> None:
         "--policy-only", action="store_true", help="the strong seat plays its policy, no search"
     )
     ap.add_argument(
+        "--seed0", type=int, default=SEED0, help="first game's seed (tune on other seeds)"
+    )
+    ap.add_argument(
         "--cap",
         type=float,
         default=search.DEFAULT_SECONDS,
@@ -189,7 +193,7 @@ def main() -> None:
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only)
+        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only, args.seed0)
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]

@@ -19,7 +19,7 @@ from engine.iec import choices as ch
 from engine.iec import together
 from engine.iec.actions import legal_actions
 from engine.iec.planning import (
-    SCORES_MAX,
+    LAYOUT_MAX,
     _plan,
     _reach_cells,
     _room,
@@ -173,7 +173,7 @@ def _links_to(state: State, st: Building, kinds: tuple[str, ...]) -> int:
 
 
 # Transfer and delivery orders per (scenario, the player's buildings: cell and kind): they read
-# nothing else, and the bots ask for them on every move (`standing_update`). Bounded (SCORES_MAX).
+# nothing else, and the bots ask for them on every move (`standing_update`). Bounded (LAYOUT_MAX).
 _LAYOUT_ORDERS: dict[tuple[Any, ...], Any] = {}
 
 
@@ -188,7 +188,7 @@ def transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
     key = _layout_key(state, player, "transfers")
     found = _LAYOUT_ORDERS.get(key)
     if found is None:
-        if len(_LAYOUT_ORDERS) >= SCORES_MAX:
+        if len(_LAYOUT_ORDERS) >= LAYOUT_MAX:
             _LAYOUT_ORDERS.clear()
         found = _LAYOUT_ORDERS[key] = _transfer_orders(state, player)
     return [dict(move) for move in found]
@@ -228,7 +228,7 @@ def delivery_orders(state: State, player: str) -> dict[str, list[str]]:
     key = _layout_key(state, player, "deliver")
     found = _LAYOUT_ORDERS.get(key)
     if found is None:
-        if len(_LAYOUT_ORDERS) >= SCORES_MAX:
+        if len(_LAYOUT_ORDERS) >= LAYOUT_MAX:
             _LAYOUT_ORDERS.clear()
         found = _LAYOUT_ORDERS[key] = _delivery_orders(state, player)
     return {cell: list(stores) for cell, stores in found.items()}

@@ -29,6 +29,9 @@ MIN_PROJECT = 1.0
 # How many entries a memo below holds before it is emptied (a process keeps no game's data
 # beyond that).
 SCORES_MAX = 50_000
+# The same for the memos keyed by a whole layout of buildings (bots.py's orders, rush.py's
+# launcher cells): a rollout asks again about the layouts of its last few moves only.
+LAYOUT_MAX = 4_096
 
 
 def turns_left(state: State) -> int:

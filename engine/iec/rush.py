@@ -15,14 +15,14 @@ from engine.core import Action, Rng, State
 from engine.iec import choices as ch
 from engine.iec import together
 from engine.iec.bots import economic_bot, power_ranking
-from engine.iec.planning import SCORES_MAX
+from engine.iec.planning import LAYOUT_MAX
 from engine.iec.rules import own, power_slots, scen, stock
 
 TARGETS = ("transmitter", "mixer")
 
 
 # `_launcher_cells` per (scenario, player, every building's cell and kind, and whether it is
-# his): all it reads; asked on every move of phase 6 (bounded as planning.SCORES_MAX).
+# his): all it reads; asked on every move of phase 6 (bounded as planning.LAYOUT_MAX).
 _CELLS: dict[tuple[Any, ...], list[str]] = {}
 
 
@@ -36,7 +36,7 @@ def _launcher_cells(state: State, player: str) -> list[str]:
     )
     found = _CELLS.get(key)
     if found is None:
-        if len(_CELLS) >= SCORES_MAX:
+        if len(_CELLS) >= LAYOUT_MAX:
             _CELLS.clear()
         found = _CELLS[key] = _find_launcher_cells(state, player)
     return list(found)

@@ -16,7 +16,7 @@ import pytest
 from engine import registry
 from engine.core import Rng, search
 from engine.core.rng import new_rng_state
-from engine.iec import defence, strong
+from engine.iec import bots, defence, planning, strong
 
 
 def _game(kinds: list[str], seed: int) -> tuple[Any, dict[str, Any], Rng]:
@@ -104,3 +104,32 @@ def test_the_strong_bot_plays_the_recorded_moves() -> None:
     finally:
         search.override = saved
     assert digest.hexdigest()[:16] == "3b5b12c4f43d33fa"
+
+
+def test_remembered_project_scores_are_the_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """planning.py's memos (growth gains per cell, orders per layout) give what a cold
+    computation gives, and stay within their bounds."""
+    monkeypatch.setattr(planning, "SCORES_MAX", 64)
+    monkeypatch.setattr(planning, "LAYOUT_MAX", 8)
+    monkeypatch.setattr(bots, "LAYOUT_MAX", 8)
+    planning._GAINS.clear()  # earlier games left entries (the bound applies from here)
+    bots._LAYOUT_ORDERS.clear()
+    game, state, rng = _game(["guarded", "economic", "economic"], 44)
+    checked = 0
+    while not game.is_over(state):
+        player = game.current_players(state)[0]
+        if state["phase"] in (6, 7):
+            cells = planning._reach_cells(state, player) + list(state["sites"])
+            warm = bots.best_projects(state, player, cells)
+            orders = (bots.transfer_orders(state, player), bots.delivery_orders(state, player))
+            planning._GAINS.clear()
+            bots._LAYOUT_ORDERS.clear()
+            assert bots.best_projects(state, player, cells) == warm
+            assert (bots.transfer_orders(state, player), bots.delivery_orders(state, player)) == (
+                orders
+            )
+            checked += bool(warm)
+        action = defence.guarded_bot(state, player, rng)
+        game.apply(state, player, action)
+        assert len(planning._GAINS) <= 64 and len(bots._LAYOUT_ORDERS) <= 8
+    assert checked > 0
