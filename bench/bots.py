@@ -83,6 +83,23 @@ left (47 %); AC only while no build waits for AB (47.5 %, the same games). The e
 what wins: every delay of the launcher for growth halved the win rate. None reached the +4
 points the bar asks, so no report-seed run and no engine change.
 
+IEC rollouts made faster and the wider search tried (2026-11-27 16:10-17:00, load 3.6-4.9):
+engine/iec/planning.py (the economic bot's network and project estimates, worked out once per
+call and remembered under a key of everything they read) and a few memos make a policy move
+3.3x cheaper with every move unchanged (tests/engine/iec/test_strong_policy_unchanged.py):
+`bench/iec_engine.py --rollouts 6`, CPU time on one core, back to back: 2.06 -> 0.62 ms a
+policy move (apply included), 0.235 -> 0.070 s a rollout from turns 4-16. The search at the
+default 40 iterations capped by 2 s, tuning seeds (`--only iec --games 100 --jobs 1 --seed0
+80000`), paired with `--policy-only` on the same seeds (52 % against the economic bots, 64 %
+against the rush): SEARCH_TURNS 3 (Z_IEC 2): 52 % and 64 %, 0 and 2 games changed of 100,
+think p99 1.46 s (821 s); SEARCH_TURNS 4 with Z_IEC 1: 52 % and 66 % (+3 ±3.6 points paired),
+0 and 5 games changed, p99 1.51 s (1095 s). No clear gain, so strong.py keeps SEARCH_TURNS 1,
+Z_IEC 2 and no report-seed run was made. Why the four-player games never change: the searched
+decisions there are phase 6's, where every candidate (the policy's /done, the rush's move,
+which is a `mix` order, and two prepared sites the policy never builds on) plays out the same:
+all arms score alike on every paired sample. A search can only help once its candidates differ
+in what follows (moves the policy would then use), not with more rollouts.
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's rollout policy alone)
        [--seed0 S]  (the first game's seed, default 24000: tune on other seeds)
