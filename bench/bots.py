@@ -83,8 +83,26 @@ left (47 %); AC only while no build waits for AB (47.5 %, the same games). The e
 what wins: every delay of the launcher for growth halved the win rate. None reached the +4
 points the bar asks, so no report-seed run and no engine change.
 
+IEC rollouts made faster and the wider search tried (2026-11-27 16:10-17:00, load 3.6-4.9):
+engine/iec/planning.py (the economic bot's network and project estimates, worked out once per
+call and remembered under a key of everything they read) and a few memos make a policy move
+3.3x cheaper with every move unchanged (tests/engine/iec/test_strong_policy_unchanged.py):
+`bench/iec_engine.py --rollouts 6`, CPU time on one core, back to back: 2.06 -> 0.62 ms a
+policy move (apply included), 0.235 -> 0.070 s a rollout from turns 4-16. The search at the
+default 40 iterations capped by 2 s, tuning seeds (`--only iec --games 100 --jobs 1 --seed0
+80000`), paired with `--policy-only` on the same seeds (52 % against the economic bots, 64 %
+against the rush): SEARCH_TURNS 3 (Z_IEC 2): 52 % and 64 %, 0 and 2 games changed of 100,
+think p99 1.46 s (821 s); SEARCH_TURNS 4 with Z_IEC 1: 52 % and 66 % (+3 ±3.6 points paired),
+0 and 5 games changed, p99 1.51 s (1095 s). No clear gain, so strong.py keeps SEARCH_TURNS 1,
+Z_IEC 2 and no report-seed run was made. Why the four-player games never change: the searched
+decisions there are phase 6's, where every candidate (the policy's /done, the rush's move,
+which is a `mix` order, and two prepared sites the policy never builds on) plays out the same:
+all arms score alike on every paired sample. A search can only help once its candidates differ
+in what follows (moves the policy would then use), not with more rollouts.
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's rollout policy alone)
+       [--seed0 S]  (the first game's seed, default 24000: tune on other seeds)
 """
 
 from __future__ import annotations
@@ -118,10 +136,10 @@ SEED0 = 24_000
 
 
 def play(
-    job: tuple[str, str, int, int, int, float | None, float | None, bool],
+    job: tuple[str, str, int, int, int, float | None, float | None, bool, int],
 ) -> tuple[float, list[float], list[float]]:
     """One game: (strong's share of first place, its think times: wall, CPU)."""
-    game_id, rival, n, index, iterations, seconds, cap, policy_only = job
+    game_id, rival, n, index, iterations, seconds, cap, policy_only, seed0 = job
     # Iterations capped by the production deadline: whichever ends first (search.Budget).
     # Both keep production's reserve: the search aims to stop at 80 % of the seconds.
     search.override = (
@@ -134,7 +152,7 @@ def play(
     game = registry.get(game_id)
     players = [f"p{i}" for i in range(n)]
     me = players[index % n]
-    seed = SEED0 + index
+    seed = seed0 + index
     # The table's defaults (as /new gives them): rules_version 2 in IEC and powergrid_alt.
     options = {o.key: o.default for o in game.options}
     state = game.setup(players, options, seed)
@@ -180,6 +198,9 @@ def main() -> None:
         "--policy-only", action="store_true", help="the strong seat plays its policy, no search"
     )
     ap.add_argument(
+        "--seed0", type=int, default=SEED0, help="first game's seed (tune on other seeds)"
+    )
+    ap.add_argument(
         "--cap",
         type=float,
         default=search.DEFAULT_SECONDS,
@@ -189,7 +210,7 @@ def main() -> None:
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only)
+        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only, args.seed0)
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]

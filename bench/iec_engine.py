@@ -2,6 +2,11 @@
 
 `--stats N`: N seeded 2-4 player games of the economic bot against itself, printing the VP
 distribution and how many games saw technologies, missiles and Mine War tokens.
+
+`--rollouts N`: the strong bot's rollouts (engine/iec/strong.py), CPU time (process_time) on
+one core: N seeded games (4 players: the guarded policy against three economic bots; 2: against
+the rush) stopped at turns 4, 8, 12 and 16, from each stop 2 determinised worlds played to the
+end by the rollout policy; prints ms per policy move and per rollout.
 """
 
 from __future__ import annotations
@@ -60,6 +65,38 @@ def stats(games: int = 20, bot: str = "economic") -> None:
     print(f"{per_game:.2f} s/game")
 
 
+def rollouts(games: int = 4) -> None:
+    from engine.core.rng import new_rng_state
+    from engine.iec import defence, strong
+
+    moves = runs = 0
+    cpu = 0.0
+    for seed in range(games):
+        n = 4 if seed % 2 == 0 else 2
+        kinds = ["guarded"] + (["economic"] * 3 if n == 4 else ["rush"])
+        players = [f"p{i}" for i in range(n)]
+        st = GAME.setup(players, {o.key: o.default for o in GAME.options}, 500 + seed)
+        rng = Rng(new_rng_state(500 + seed))
+        for stop in (4, 8, 12, 16):
+            while not GAME.is_over(st) and st["turn"] < stop:
+                (p,) = GAME.current_players(st)[:1]
+                bot = defence.guarded_bot if p == "p0" else GAME.bots[kinds[players.index(p)]]
+                GAME.apply(st, p, bot(st, p, rng))
+            for _ in range(2):
+                c0 = time.process_time()
+                world = strong.determinise(st, "p0", rng)
+                dice = Rng(new_rng_state(rng.next64()))
+                while not GAME.is_over(world):
+                    (p,) = GAME.current_players(world)[:1]
+                    GAME.apply(world, p, strong.policy(world, p, dice))
+                    moves += 1
+                strong.evaluate(world, "p0")
+                cpu += time.process_time() - c0
+                runs += 1
+    print(f"{runs} rollouts, {moves} policy moves, CPU {cpu:.1f} s")
+    print(f"iec rollouts: {1000 * cpu / moves:.2f} ms/policy move, {cpu / runs:.3f} s/rollout")
+
+
 def main(games: int = 10) -> None:
     samples: list[float] = []
     t0 = time.perf_counter()
@@ -74,7 +111,9 @@ def main(games: int = 10) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if args[:1] == ["--stats"]:
+    if args[:1] == ["--rollouts"]:
+        rollouts(int(args[1]) if len(args) > 1 else 4)
+    elif args[:1] == ["--stats"]:
         stats(int(args[1]) if len(args) > 1 else 20, args[2] if len(args) > 2 else "economic")
     else:
         main(int(args[0]) if args else 10)

@@ -18,12 +18,23 @@ from engine.core.search import lazy_bot
 from engine.iec import choices as ch
 from engine.iec import together
 from engine.iec.actions import legal_actions
+from engine.iec.planning import (
+    LAYOUT_MAX,
+    _plan,
+    _reach_cells,
+    _room,
+    _safe,
+    any_project,
+    best_projects,
+    mine_yield,
+    network_value,
+    turns_left,
+)
 from engine.iec.rules import (
     DELIVERING,
     deposit_at,
     own,
     owns_tech,
-    param,
     power_candidates,
     power_slots,
     scen,
@@ -50,189 +61,14 @@ TARGET_VALUE = {
     "reactor": 1.0,
 }
 EFFECTORS = ("transmitter", "developer", "laboratory", "launcher")
-GROWTH = ("mine", "storage", "mixer", "transmitter")
-LAB_SCORE = 2.6
-LAUNCHER_SCORE = 1.2
 FIRE_MIN = 3.0
-MIN_PROJECT = 1.0
 
 
 def random_bot(state: State, player: str, rng: Rng) -> Action:
     return rng.choice(legal_actions(state, player))
 
 
-# ---------------------------------------------------------------- estimates
-
-
-def turns_left(state: State) -> int:
-    return int(param(state, "turns")) - int(state["turn"])
-
-
-def mine_yield(state: State, player: str, cell: str) -> float:
-    """Expected units per turn of a mine on cell (its best resource; an unknown area's
-    deposit is averaged over its class list, or over the pair the player has peeked at)."""
-    s = scen(state)
-    dep = deposit_at(state, cell)
-    if dep:
-        return max((7 - n) / 6 for n in dep.values())
-    area_id = s.area_of.get(cell)
-    if area_id is None:
-        return 0.0
-    pool = state["players"][player]["peeks"].get(area_id) or s.classes[s.areas[area_id]["class"]]
-    return sum(max((7 - n) / 6 for n in s.deposits[d].values()) for d in pool) / len(pool)
-
-
-def network_value(state: State, player: str, plan: Plan) -> float:
-    """Estimated compound goods per turn that reach a transmitter (plus a little for goods
-    that reach only a developer or laboratory) for a set of (kind, cell) buildings.
-
-    Storages within storage range of each other form one pool (standing transfers), and a
-    mixer joins the storages it links; mines feed the pool they link to, each mixer turns 2
-    units into 1 product per turn, each transmitter launches 1 per turn.
-    """
-    s = scen(state)
-    bt = s.buildings
-    stores = [c for k, c in plan if k == "storage"]
-    parent = list(range(len(stores)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    r_st = int(bt["storage"]["range"])
-    for i in range(len(stores)):
-        for j in range(i + 1, len(stores)):
-            if s.within(stores[i], stores[j], r_st):
-                parent[find(i)] = find(j)
-    links: list[tuple[str, str, list[int]]] = []
-    for k, c in plan:
-        if k == "storage":
-            continue
-        r = int(bt[k]["link"])
-        near = [i for i, sc in enumerate(stores) if s.within(c, sc, r)]
-        if near:
-            links.append((k, c, near))
-            if k == "mixer":
-                for i in near[1:]:
-                    parent[find(i)] = find(near[0])
-    supply: dict[int, float] = {}
-    count: dict[tuple[int, str], int] = {}
-    for k, c, near in links:
-        root = find(near[0])
-        if k == "mine":
-            supply[root] = supply.get(root, 0.0) + mine_yield(state, player, c)
-        else:
-            count[root, k] = count.get((root, k), 0) + 1
-    value = 0.0
-    for root in {find(i) for i in range(len(stores))}:
-        made = min(supply.get(root, 0.0) / 2, float(count.get((root, "mixer"), 0)))
-        sent = min(made, float(count.get((root, "transmitter"), 0)))
-        used = count.get((root, "developer"), 0) + count.get((root, "laboratory"), 0)
-        value += sent + (0.35 * (made - sent) if used else 0.0)
-    return value + 0.01 * len(stores)
-
-
-def _plan(state: State, player: str) -> Plan:
-    return [(b["kind"], b["cell"]) for b in own(state, player) if b["modules"] >= 1]
-
-
-def _room(state: State, player: str) -> int:
-    return power_slots(state, player) - len(power_candidates(state, player))
-
-
-def _safe(state: State, player: str, cell: str) -> bool:
-    """No token on the cell except the player's own fakes (IEC-D-9: own mines hit too)."""
-    return all(t["owner"] == player and not t["real"] for t in state["tokens"] if t["cell"] == cell)
-
-
-def _reach_cells(state: State, player: str) -> list[str]:
-    cells: dict[str, None] = {}
-    for d in own(state, player, "developer"):
-        if d["powered"]:
-            for c in ch.prep_cells(state, d):
-                cells[c] = None
-    return [c for c in cells if _safe(state, player, c)]
-
-
-def _compound_storages(state: State, player: str) -> list[Building]:
-    """Storages a mixer delivers to (linked to a mixer)."""
-    s = scen(state)
-    r = int(s.buildings["mixer"]["link"])
-    mixers = own(state, player, "mixer")
-    return [
-        st
-        for st in own(state, player, "storage")
-        if any(s.within(st["cell"], m["cell"], r) for m in mixers)
-    ]
-
-
-def _rival_cells(state: State, player: str) -> list[str]:
-    return [c for c, b in state["buildings"].items() if b["owner"] != player]
-
-
-def project_score(
-    state: State, player: str, kind: str, cell: str, mine_cells: list[str], base: float
-) -> float:
-    """Expected compound goods gained over the rest of the game by a first module of kind."""
-    s = scen(state)
-    left = turns_left(state)
-    room = _room(state, player)
-    plan = _plan(state, player)
-    if kind in GROWTH:
-        if room < 1:
-            return 0.0
-        gain = network_value(state, player, [*plan, (kind, cell)]) - base
-        if kind == "storage" and room >= 2:
-            r_mine = int(s.buildings["mine"]["link"])
-            fed = [m for m in mine_cells if m != cell and s.within(m, cell, r_mine)]
-            for m in fed:
-                both = network_value(state, player, [*plan, (kind, cell), ("mine", m)])
-                gain = max(gain, (both - base) / 2 + 0.005 * len(fed))
-        return gain * max(0, left - 1)
-    have = {k for k, _c in plan}
-    r_lab = int(s.buildings[kind]["link"])
-    near_goods = any(s.within(st["cell"], cell, r_lab) for st in _compound_storages(state, player))
-    if kind == "laboratory":
-        if "laboratory" in have or left < 9 or room < 0 or not near_goods or state["turn"] < 3:
-            return 0.0
-        return LAB_SCORE + 0.01 * left
-    if kind == "launcher":
-        limit = -1
-        if "launcher" in have or left < 5 or state["turn"] < 8 or room < limit or not near_goods:
-            return 0.0
-        top = max(state["players"][p]["vp"] for p in state["players"])
-        if top < state["players"][player]["vp"] + 2:
-            return 0.0
-        ext = int(s.buildings["launcher"]["range"]) * int(param(state, "launcher_extended_factor"))
-        rivals = [c for c in _rival_cells(state, player) if s.within(c, cell, ext)]
-        return LAUNCHER_SCORE + 0.1 * len(rivals) if rivals else 0.0
-    return 0.0
-
-
-def _mine_cells(state: State, player: str, reach: list[str]) -> list[str]:
-    s = scen(state)
-    return [c for c in reach if c in s.area_of and "mine" in ch.kinds_for(state, c)]
-
-
-def best_projects(
-    state: State, player: str, cells: list[str], exclude: frozenset[str] = frozenset()
-) -> list[tuple[float, str, str]]:
-    """(score, kind, cell) for new buildings on the given cells, best first (`exclude`: kinds
-    not considered)."""
-    base = network_value(state, player, _plan(state, player))
-    mines = _mine_cells(state, player, _reach_cells(state, player))
-    out = []
-    for cell in cells:
-        for kind in ch.kinds_for(state, cell):
-            if kind in ("reactor", "developer") or kind in exclude:
-                continue
-            sc = project_score(state, player, kind, cell, mines, base)
-            if sc >= MIN_PROJECT:
-                out.append((sc, kind, cell))
-    out.sort(key=lambda x: (-x[0], x[1], scen(state).index[x[2]]))
-    return out
+# ---------------------------------------------------------------- estimates (and planning.py)
 
 
 def _rebuild_score(state: State, player: str, b: Building) -> float:
@@ -336,8 +172,29 @@ def _links_to(state: State, st: Building, kinds: tuple[str, ...]) -> int:
     )
 
 
+# Transfer and delivery orders per (scenario, the player's buildings: cell and kind): they read
+# nothing else, and the bots ask for them on every move (`standing_update`). Bounded (LAYOUT_MAX).
+_LAYOUT_ORDERS: dict[tuple[Any, ...], Any] = {}
+
+
+def _layout_key(state: State, player: str, what: str) -> tuple[Any, ...]:
+    blds = state["buildings"]
+    mine = tuple((c, b["kind"]) for c, b in blds.items() if b["owner"] == player)
+    return (what, state["scenario"], player, mine)
+
+
 def transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
     """Simple goods toward storages a mixer links; compound goods toward a transmitter's."""
+    key = _layout_key(state, player, "transfers")
+    found = _LAYOUT_ORDERS.get(key)
+    if found is None:
+        if len(_LAYOUT_ORDERS) >= LAYOUT_MAX:
+            _LAYOUT_ORDERS.clear()
+        found = _LAYOUT_ORDERS[key] = _transfer_orders(state, player)
+    return [dict(move) for move in found]
+
+
+def _transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
     s = scen(state)
     r = int(s.buildings["storage"]["range"])
     stores = own(state, player, "storage")
@@ -368,6 +225,16 @@ def transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
 
 def delivery_orders(state: State, player: str) -> dict[str, list[str]]:
     """Mines deliver to storages a mixer links; mixers to storages effectors link."""
+    key = _layout_key(state, player, "deliver")
+    found = _LAYOUT_ORDERS.get(key)
+    if found is None:
+        if len(_LAYOUT_ORDERS) >= LAYOUT_MAX:
+            _LAYOUT_ORDERS.clear()
+        found = _LAYOUT_ORDERS[key] = _delivery_orders(state, player)
+    return {cell: list(stores) for cell, stores in found.items()}
+
+
+def _delivery_orders(state: State, player: str) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for b in own(state, player):
         if b["kind"] not in DELIVERING or b["kind"] == "developer":
@@ -681,4 +548,15 @@ BOTS: dict[str, BotFn] = {
     "strong": lazy_bot("engine.iec.strong"),
 }
 
-__all__: list[Any] = ["BOTS", "economic_bot", "network_value", "random_bot"]
+__all__: list[Any] = [
+    "BOTS",
+    "_plan",
+    "_reach_cells",
+    "_room",
+    "any_project",
+    "best_projects",
+    "economic_bot",
+    "network_value",
+    "random_bot",
+    "turns_left",
+]

@@ -52,20 +52,30 @@ def kinds_for(state: State, cell: str) -> list[str]:
     if cell not in s.buildable or cell in state["buildings"]:
         return []
     blds = state["buildings"]
-    widest = max(int(b["interval"]) for b in s.buildings.values())
-    near = [
-        (s.d2(cell, c), int(s.buildings[blds[c]["kind"]]["interval"]))
-        for c in s.near(cell, widest)
-        if c in blds
+    interval = s.interval
+    widest = s.widest_interval
+    # A kind k fits when every building within the widest interval is at least
+    # max(k's interval, its own) away: no building closer than its own interval, and the
+    # nearest at least k's (the rollouts' hottest test, so in one pass over the buildings
+    # or over the cells in reach, whichever is shorter).
+    nearest = widest * widest + 1
+    xy, cm2 = s.xy, s.cell_cm * s.cell_cm
+    x, y = xy[cell]
+    if len(blds) < len(s.near(cell, widest)):
+        pairs = [(xy[c], b["kind"]) for c, b in blds.items()]
+    else:
+        pairs = [(xy[c], blds[c]["kind"]) for c in s.near(cell, widest) if c in blds]
+    for (bx, by), kind in pairs:
+        d2 = cm2 * ((x - bx) ** 2 + (y - by) ** 2)  # Scenario.d2, inlined
+        if d2 <= widest * widest:
+            if d2 < interval[kind] * interval[kind]:
+                return []
+            nearest = min(nearest, d2)
+    return [
+        k
+        for k in KINDS
+        if not (k == "mine" and cell not in s.area_of) and nearest >= interval[k] * interval[k]
     ]
-    out = []
-    for k in KINDS:
-        if k == "mine" and cell not in s.area_of:
-            continue
-        ik = int(s.buildings[k]["interval"])
-        if all(d2 >= max(ik, io) ** 2 for d2, io in near):
-            out.append(k)
-    return out
 
 
 def can_build_attempt(dev: Building) -> bool:

@@ -45,7 +45,7 @@ from engine.iec.bots import (
     _reach_cells,
     _room,
     _secret_orders,
-    best_projects,
+    any_project,
     ch_nominal,
     phase_action,
     power_ranking,
@@ -169,7 +169,7 @@ def _needs_ab(state: State, player: str) -> bool:
     sites = [c for c, w in state["sites"].items() if w == player]
     if _room(state, player) < 1 and not sites:
         return False  # no power place for a new building (`project_score`)
-    return bool(best_projects(state, player, _reach_cells(state, player) + sites, NO_PROJECTS))
+    return any_project(state, player, _reach_cells(state, player) + sites, NO_PROJECTS)
 
 
 def mix_wants(state: State, player: str) -> list[str]:

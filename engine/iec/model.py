@@ -84,7 +84,7 @@ def undamaged(state: State, b: AnyBuilding) -> bool:
 def own(state: State, player: str, kind: str | None = None) -> list[dict[str, Any]]:
     blds: dict[str, Any] = plain(state)["buildings"]  # handed to the bots as plain dicts
     if kind is None:
-        return [blds[c] for c in sorted(blds) if blds[c]["owner"] == player]
+        return [blds[c] for c in sorted([c for c, b in blds.items() if b["owner"] == player])]
     found = [b for b in blds.values() if b["kind"] == kind and b["owner"] == player]
     if len(found) > 1:
         found.sort(key=lambda b: b["cell"])

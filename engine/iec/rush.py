@@ -9,18 +9,40 @@ rival's transmitter, or else a mixer (IEC-S-19), the easiest to hit first. Every
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import Action, Rng, State
 from engine.iec import choices as ch
 from engine.iec import together
 from engine.iec.bots import economic_bot, power_ranking
+from engine.iec.planning import LAYOUT_MAX
 from engine.iec.rules import own, power_slots, scen, stock
 
 TARGETS = ("transmitter", "mixer")
 
 
+# `_launcher_cells` per (scenario, player, every building's cell and kind, and whether it is
+# his): all it reads; asked on every move of phase 6 (bounded as planning.LAYOUT_MAX).
+_CELLS: dict[tuple[Any, ...], list[str]] = {}
+
+
 def _launcher_cells(state: State, player: str) -> list[str]:
     """Free buildable cells within a launcher's link range of one of the player's storages,
     nearest to a storage first (a launcher needs a linked storage for its AC)."""
+    key = (
+        state["scenario"],
+        player,
+        tuple((c, b["kind"], b["owner"] == player) for c, b in state["buildings"].items()),
+    )
+    found = _CELLS.get(key)
+    if found is None:
+        if len(_CELLS) >= LAYOUT_MAX:
+            _CELLS.clear()
+        found = _CELLS[key] = _find_launcher_cells(state, player)
+    return list(found)
+
+
+def _find_launcher_cells(state: State, player: str) -> list[str]:
     s = scen(state)
     link = int(s.buildings["launcher"]["link"])
     cells: list[tuple[int, str]] = []
