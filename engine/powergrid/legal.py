@@ -98,14 +98,7 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
             out.append({"type": "discard", "plants": plants})
     elif want == "buy":
         out.append({"type": "done"})
-        rm = state["rm"]
-        res = p["res"]
-        for r, most in _buys(
-            tuple(p["plants"]),
-            (res["coal"], res["oil"], res["garbage"], res["uranium"]),
-            (rm["coal"], rm["oil"], rm["garbage"], rm["uranium"]),
-            money,
-        ):
+        for r, most in _buy_ranges(tuple(p["plants"]), p["res"], state["rm"], money):
             out.append({"type": "buy", "resource": r, "most": most})
     elif want == "build":
         out.append({"type": "done"})
@@ -117,34 +110,79 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
     return out
 
 
-@lru_cache(maxsize=4096)
 def _buys(
     plants: tuple[int, ...], held: tuple[int, ...], in_market: tuple[int, ...], money: int
 ) -> tuple[tuple[str, int], ...]:
-    """The buy ranges (resource, most tokens) open to a player: a pure function of small
-    values that the forced-move check, the legal moves and the bots all ask of one state.
+    """`_buy_ranges` with the tokens held and the market's stock as tuples in RESOURCES order."""
+    res = dict(zip(RESOURCES, held, strict=True))
+    rm = dict(zip(RESOURCES, in_market, strict=True))
+    return tuple(_buy_ranges(plants, res, rm, money))
 
-    Its key changes with nearly every purchase, so the work itself is kept small: the
-    storage room of `market.room_for` from the plants' capacities (PG-33), capped by the
-    market's stock (PG-32), then by the tokens whose running total the money covers."""
+
+_COAL_TOTALS, _OIL_TOTALS, _GARBAGE_TOTALS, _URANIUM_TOTALS = _TOTALS_BY_STOCK
+
+
+def _buy_ranges(
+    plants: tuple[int, ...], res: dict[str, int], rm: dict[str, int], money: int
+) -> list[tuple[str, int]]:
+    """The buy ranges (resource, most tokens) open to a player, in RESOURCES order: per
+    resource the storage room of `market.room_for` from the plants' capacities (PG-33),
+    capped by the market's stock (PG-32), then by the tokens whose running total the money
+    covers (prices only rise, so a bisection finds it).
+
+    Asked on nearly every decision of Phase 3 with a key that changes with every purchase
+    (so not memoised), and written out resource by resource: the loop over the four with
+    its tuples cost three times as much."""
     c_cap, o_cap, h_cap, g_cap, u_cap = _caps(plants)
-    coal, oil, garbage, uranium = held
+    coal = res["coal"]
+    oil = res["oil"]
     free = c_cap + o_cap + h_cap - coal - oil  # coal and oil share the hybrids' room
-    rooms = (
-        min(c_cap + h_cap - coal, free),
-        min(o_cap + h_cap - oil, free),
-        g_cap - garbage,
-        u_cap - uranium,
-    )
     out: list[tuple[str, int]] = []
-    for r, room, stock, totals in zip(RESOURCES, rooms, in_market, _TOTALS_BY_STOCK, strict=True):
-        most = room if room < stock else stock
+    most = c_cap + h_cap - coal
+    stock = rm["coal"]
+    if free < most:
+        most = free
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_COAL_TOTALS[stock], money)
+        if afford < most:
+            most = afford
         if most > 0:
-            # Prices only rise: the most tokens whose running total money covers.
-            most = min(most, bisect_right(totals[stock], money))
-            if most > 0:
-                out.append((r, most))
-    return tuple(out)
+            out.append(("coal", most))
+    most = o_cap + h_cap - oil
+    stock = rm["oil"]
+    if free < most:
+        most = free
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_OIL_TOTALS[stock], money)
+        if afford < most:
+            most = afford
+        if most > 0:
+            out.append(("oil", most))
+    most = g_cap - res["garbage"]
+    stock = rm["garbage"]
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_GARBAGE_TOTALS[stock], money)
+        if afford < most:
+            most = afford
+        if most > 0:
+            out.append(("garbage", most))
+    most = u_cap - res["uranium"]
+    stock = rm["uranium"]
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_URANIUM_TOTALS[stock], money)
+        if afford < most:
+            most = afford
+        if most > 0:
+            out.append(("uranium", most))
+    return out
 
 
 def expand(state: State, player: str, d: Descriptor) -> list[Action]:
@@ -264,14 +302,7 @@ def random_legal(state: State, player: str, rng: Rng) -> Action:
 def _random_buy(state: State, player: str, rng: Rng) -> Action:
     """Families: done, then one buy range per resource (`_buys`)."""
     p = state["players"][player]
-    res = p["res"]
-    rm = state["rm"]
-    buys = _buys(
-        tuple(p["plants"]),
-        (res["coal"], res["oil"], res["garbage"], res["uranium"]),
-        (rm["coal"], rm["oil"], rm["garbage"], rm["uranium"]),
-        p["money"],
-    )
+    buys = _buy_ranges(tuple(p["plants"]), p["res"], state["rm"], p["money"])
     i = rng.below(1 + len(buys))
     if i == 0:
         return {"type": "done"}
