@@ -24,7 +24,13 @@ LOG_SIZE = 12
 
 
 def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
-    ev: Event = {"type": kind, "round": state["round"], **fields}
+    log_event(state, events, {"type": kind, "round": state["round"], **fields})
+
+
+def log_event(state: PGState, events: list[Event], ev: Event) -> None:
+    """`emit` of an event its caller built as `emit` builds it ("type", "round", then its
+    fields): the rules' own events are dict displays (events come on nearly every move, and
+    keyword arguments merged into a dict cost as much again as the rest of logging one)."""
     events.append(ev)
     log = state["log"]
     log.append(ev)
@@ -152,7 +158,7 @@ def start_turn_phase(state: PGState, phase: str, events: list[Event]) -> None:
     state["turn"] = 0
     for p in state["players"].values():
         p["done"] = False
-    emit(state, events, "phase_started", phase=phase)
+    log_event(state, events, {"type": "phase_started", "round": state["round"], "phase": phase})
 
 
 def forget_orders(state: PGState, kinds: tuple[str, ...]) -> None:

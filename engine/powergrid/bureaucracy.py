@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, emit, is_int
+from engine.powergrid.basics import Action, Event, is_int, log_event
 from engine.powergrid.data import PLANTS, RESOURCES, income_for, restock_amounts
 from engine.powergrid.plant_market import draw_plant
 from engine.powergrid.state_types import PGState
@@ -143,15 +143,18 @@ def run_plants(
     p["money"] += income
     p["powered"] = powered
     p["done"] = True
-    emit(
+    log_event(
         state,
         events,
-        "powered",
-        player=player,
-        plants=plants,
-        cities=powered,
-        income=income,
-        burned={r: v for r, v in burned.items() if v},
+        {
+            "type": "powered",
+            "round": state["round"],
+            "player": player,
+            "plants": plants,
+            "cities": powered,
+            "income": income,
+            "burned": {r: v for r, v in burned.items() if v},
+        },
     )
 
 
@@ -166,19 +169,50 @@ def restock_and_update(state: PGState, events: list[Event]) -> None:
         state["rm"][r] += n
         state["supply"][r] -= n
         added[r] = n
-    emit(state, events, "market_restocked", added=added, step=state["step"])
+    log_event(
+        state,
+        events,
+        {
+            "type": "market_restocked",
+            "round": state["round"],
+            "added": added,
+            "step": state["step"],
+        },
+    )
     # PG-44: Step 1/2 highest plant under the deck; Step 3 (and PG-D-23) lowest removed.
     market = state["market"]
     if market:
         if mk.six_plant_market(state):
             low = market.pop(0)
-            emit(state, events, "plant_removed", plant=low, rule="PG-44", under_deck=False)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": low,
+                    "rule": "PG-44",
+                    "under_deck": False,
+                },
+            )
         else:
             high = market.pop()
             state["deck"].append(high)
-            emit(state, events, "plant_removed", plant=high, rule="PG-44", under_deck=True)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": high,
+                    "rule": "PG-44",
+                    "under_deck": True,
+                },
+            )
         draw_plant(state, events)
-    emit(state, events, "phase_ended", phase="bureaucracy")
+    log_event(
+        state, events, {"type": "phase_ended", "round": state["round"], "phase": "bureaucracy"}
+    )
 
 
 def final_power(state: PGState, events: list[Event]) -> None:
@@ -192,7 +226,9 @@ def final_power(state: PGState, events: list[Event]) -> None:
         p["powered"] = powered
     state["phase"] = "over"
     state["ranking"] = ranking(state)
-    emit(state, events, "game_over", ranking=state["ranking"])
+    log_event(
+        state, events, {"type": "game_over", "round": state["round"], "ranking": state["ranking"]}
+    )
 
 
 def ranking(state: PGState) -> list[list[str]]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, emit
+from engine.powergrid.basics import Action, Event, log_event
 from engine.powergrid.data import RESOURCES
 from engine.powergrid.state_types import PGState
 
@@ -118,16 +118,18 @@ class ResourcePurchase:
         """Check and carry out one purchase now, at the prices the earlier buyers left."""
         bought = self.check(state, player, action)
         self.take(state, player, bought.resource, bought.count, bought.plant)
-        emit(
-            state,
-            events,
-            "resources_bought",
-            player=player,
-            resource=bought.resource,
-            count=bought.count,
-            price=bought.price,
-            **self.placed(bought.plant),
-        )
+        ev = {
+            "type": "resources_bought",
+            "round": state["round"],
+            "player": player,
+            "resource": bought.resource,
+            "count": bought.count,
+            "price": bought.price,
+        }
+        placed = self.placed(bought.plant)
+        if placed:
+            ev.update(placed)
+        log_event(state, events, ev)
 
 
 PURCHASE = ResourcePurchase()  # the base game's

@@ -57,6 +57,7 @@ from engine.powergrid.basics import (
     forget_orders,
     is_int,
     limits,
+    log_event,
     max_cities,
     net,
     order_book,
@@ -121,6 +122,7 @@ __all__ = [
     "is_int",
     "is_over",
     "limits",
+    "log_event",
     "lowest_plant",
     "max_cities",
     "net",
@@ -262,9 +264,17 @@ def random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng:
 def start_game(state: PGState, events: list[Event]) -> None:
     state["regions"] = sorted(state["regions"])
     state["region_pickers"] = []
-    emit(state, events, "regions_chosen", regions=list(state["regions"]))
-    emit(state, events, "round_started")
-    emit(state, events, "player_order", order=list(state["order"]))
+    log_event(
+        state,
+        events,
+        {"type": "regions_chosen", "round": state["round"], "regions": list(state["regions"])},
+    )
+    log_event(state, events, {"type": "round_started", "round": state["round"]})
+    log_event(
+        state,
+        events,
+        {"type": "player_order", "round": state["round"], "order": list(state["order"])},
+    )
     start_auction_phase(state, events)
 
 
@@ -414,7 +424,11 @@ def choose_region(state: PGState, player: str, action: Action, events: list[Even
             chosen=", ".join(chosen),
         )
     chosen.append(region)
-    emit(state, events, "region_chosen", player=player, region=region)
+    log_event(
+        state,
+        events,
+        {"type": "region_chosen", "round": state["round"], "player": player, "region": region},
+    )
     state["turn"] += 1
     if state["turn"] >= len(state["region_pickers"]):
         state["turn"] = 0
@@ -430,7 +444,9 @@ def _done(state: PGState, player: str, action: Action, events: list[Event]) -> N
     if state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
-        emit(state, events, "phase_ended", phase="resources")
+        log_event(
+            state, events, {"type": "phase_ended", "round": state["round"], "phase": "resources"}
+        )
         start_turn_phase(state, "build", events)
     else:
         _end_build_phase(state, events)
@@ -441,7 +457,7 @@ def _done(state: PGState, player: str, action: Action, events: list[Event]) -> N
 
 def _end_build_phase(state: PGState, events: list[Event]) -> None:
     """PG-46a: end check, then a pending Step 3 card, then the Step 2 check."""
-    emit(state, events, "phase_ended", phase="build")
+    log_event(state, events, {"type": "phase_ended", "round": state["round"], "phase": "build"})
     lim = limits(state)
     top = max_cities(state)
     if top >= lim["end"]:
@@ -456,11 +472,21 @@ def _end_build_phase(state: PGState, events: list[Event]) -> None:
         # PG-46: Step 2 begins; the lowest plant leaves once and is replaced. A Step 3
         # card drawn here counts as a Phase 5 draw (PG-D-23): _draw_one resolves it.
         state["step"] = 2
-        emit(state, events, "step_started", step=2)
+        log_event(state, events, {"type": "step_started", "round": state["round"], "step": 2})
         low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            emit(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": low,
+                    "rule": "PG-46",
+                    "under_deck": False,
+                },
+            )
             draw_plant(state, events)
 
 
@@ -478,7 +504,7 @@ def _power(state: PGState, player: str, action: Action, events: list[Event]) -> 
     declared = state.setdefault("power_declared", {})
     declared[player] = {"plants": plants, "burned": burned}
     state["players"][player]["done"] = True
-    emit(state, events, "power_declared", player=player)
+    log_event(state, events, {"type": "power_declared", "round": state["round"], "player": player})
     order = state["order"]
     if len(declared) < len(order):
         return
@@ -496,11 +522,15 @@ def end_bureaucracy(state: PGState, events: list[Event]) -> None:
 
 def _start_round(state: PGState, events: list[Event]) -> None:
     state["round"] += 1
-    emit(state, events, "round_started")
+    log_event(state, events, {"type": "round_started", "round": state["round"]})
     if state["step3_pending"]:
         begin_step3(state, events)  # PG-47 in Phase 5: Step 3 begins with the next round
     reorder(state)  # Phase 1 (PG-16)
-    emit(state, events, "player_order", order=list(state["order"]))
+    log_event(
+        state,
+        events,
+        {"type": "player_order", "round": state["round"], "order": list(state["order"])},
+    )
     start_auction_phase(state, events)
 
 
