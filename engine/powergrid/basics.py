@@ -86,7 +86,13 @@ def limits(state: PGState) -> dict[str, int]:
 
 
 def max_cities(state: PGState) -> int:
-    return max(len(p["cities"]) for p in state["players"].values())
+    # A loop, not max() over a generator: asked after every house built and plant drawn.
+    top = 0
+    for p in state["players"].values():
+        n = len(p["cities"])
+        if n > top:
+            top = n
+    return top
 
 
 def is_int(value: Any) -> bool:

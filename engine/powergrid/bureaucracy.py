@@ -9,7 +9,7 @@ from functools import lru_cache
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
 from engine.powergrid.basics import Action, Event, is_int, log_event
-from engine.powergrid.data import PLANTS, RESOURCES, income_for, restock_amounts
+from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, income_for, restock_row
 from engine.powergrid.plant_market import draw_plant
 from engine.powergrid.state_types import PGState
 
@@ -162,12 +162,14 @@ def restock_and_update(state: PGState, events: list[Event]) -> None:
     """The end of Phase 5 before the next round: restock (PG-43), update the plant market
     (PG-44), and say the phase ended."""
     # PG-43: restock from the supply into the dearest empty slots, up to what is left.
-    amounts = restock_amounts(len(state["seats"]), state["step"])
+    amounts = restock_row(len(state["seats"]), state["step"])
+    rm = state["rm"]
+    supply = state["supply"]
     added = {}
     for r in RESOURCES:
-        n = min(amounts[r], state["supply"][r], mk.CAPACITY[r] - state["rm"][r])
-        state["rm"][r] += n
-        state["supply"][r] -= n
+        n = min(amounts[r], supply[r], CAPACITY[r] - rm[r])
+        rm[r] += n
+        supply[r] -= n
         added[r] = n
     log_event(
         state,

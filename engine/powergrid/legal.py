@@ -255,14 +255,17 @@ def sample(state: State, player: str, d: Descriptor, rng: Rng) -> Action:
 def _affordable(state: State, player: str, money: int) -> list[str]:
     """The cities of `build_options` whose price is at most `money`, in no particular order:
     walks the cities by connection cost and stops where even an empty city costs too much."""
-    p = state["players"][player]
-    if len(p["cities"]) >= HOUSES:
-        return []
+    return _affordable_in(state, player, money, _walk(state, state["players"][player]))
+
+
+def _affordable_in(
+    state: State, player: str, money: int, walk: list[tuple[int, int, str]]
+) -> list[str]:
     taken = state["cities"]
     slots = state["step"]
     first = SLOT_PRICES[0]
     out: list[str] = []
-    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+    for conn, _, name in walk:
         if conn + first > money:
             break
         owners = taken.get(name)
@@ -312,11 +315,25 @@ def _random_buy(state: State, player: str, rng: Rng) -> Action:
 
 def _random_build(state: State, player: str, rng: Rng) -> Action:
     """Families: done, then build when some city is affordable (the cheapest city costs at
-    most the player's money exactly when `_affordable` lists one)."""
-    money = state["players"][player]["money"]
-    if rng.below(2 if _can_afford_a_city(state, player, money) else 1) == 0:
+    most the player's money exactly when `_affordable` lists one). The walk by cost is
+    looked up once for both questions."""
+    p = state["players"][player]
+    money = p["money"]
+    walk = _walk(state, p)
+    if rng.below(2 if _any_affordable(state, player, money, walk) else 1) == 0:
         return {"type": "done"}
-    return {"type": "build", "city": rng.choice(_affordable(state, player, money))}
+    return {"type": "build", "city": rng.choice(_affordable_in(state, player, money, walk))}
+
+
+_NO_WALK: list[tuple[int, int, str]] = []
+
+
+def _walk(state: State, p: dict[str, Any]) -> list[tuple[int, int, str]]:
+    """The cities the player could reach, cheapest connection first (`Network.reach`);
+    none once every house is built (PG-38)."""
+    if len(p["cities"]) >= HOUSES:
+        return _NO_WALK
+    return net(state).reach(tuple(p["cities"]))[1]
 
 
 def _random_power(p: dict[str, Any], rng: Rng) -> Action:
@@ -357,15 +374,14 @@ def _random_raise(state: State, player: str, rng: Rng) -> Action:
     return {"type": "raise", "bid": bids[rng.below(len(bids))]}
 
 
-def _can_afford_a_city(state: State, player: str, money: int) -> bool:
+def _any_affordable(
+    state: State, player: str, money: int, walk: list[tuple[int, int, str]]
+) -> bool:
     """Whether `_affordable` would list a city: its walk, stopped at the first one."""
-    p = state["players"][player]
-    if len(p["cities"]) >= HOUSES:
-        return False
     taken = state["cities"]
     slots = state["step"]
     first = SLOT_PRICES[0]
-    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+    for conn, _, name in walk:
         if conn + first > money:
             return False
         owners = taken.get(name)

@@ -27,7 +27,9 @@ def resource_prices(in_market: int, resource: str, n: int) -> list[int]:
 
 
 def resource_cost(in_market: int, resource: str, n: int) -> int:
-    return sum(resource_prices(in_market, resource, n))
+    """The sum of `resource_prices` (its slice inline: every purchase asks it)."""
+    start = CAPACITY[resource] - in_market
+    return sum(SLOT_PRICE_LISTS[resource][start : start + (n if n < in_market else in_market)])
 
 
 def market_spaces(in_market: int, resource: str) -> list[dict[str, int]]:
@@ -339,7 +341,8 @@ def six_plant_market(state: PGState) -> bool:
 def current_market(state: PGState) -> list[int]:
     """PG-13/PG-50: the plants that may be chosen. The Step 3 card is never current."""
     plants = [p for p in state["market"] if p != STEP3]
-    return plants if six_plant_market(state) else plants[:4]
+    # six_plant_market(state), inline (every choice of a plant asks it)
+    return plants if state["step"] == 3 or state["step3_pending"] else plants[:4]
 
 
 def future_market(state: PGState) -> list[int]:

@@ -117,7 +117,12 @@ class ResourcePurchase:
     def buy(self, state: PGState, player: str, action: Action, events: list[Event]) -> None:
         """Check and carry out one purchase now, at the prices the earlier buyers left."""
         bought = self.check(state, player, action)
-        self.take(state, player, bought.resource, bought.count, bought.plant)
+        # `take` with the price `check` just worked out from the same market (nothing
+        # changed in between), instead of working it out again.
+        p = state["players"][player]
+        p["money"] -= bought.price
+        state["rm"][bought.resource] -= bought.count
+        self.store(state, player, bought.resource, bought.count, bought.plant)
         ev = {
             "type": "resources_bought",
             "round": state["round"],
