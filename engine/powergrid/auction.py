@@ -318,7 +318,10 @@ def discard_plant(state: PGState, player: str, action: Action, events: list[Even
 
 
 def _end_auction_phase(state: PGState, events: list[Event]) -> None:
-    if not any(p["bought"] for p in state["players"].values()):
+    for p in state["players"].values():
+        if p["bought"]:
+            break
+    else:
         # PG-29: nobody bought: the lowest plant leaves the game and is replaced. A Step 3
         # card revealed by this draw is resolved at once (PG-47), which the check below does.
         low = lowest_plant(state)

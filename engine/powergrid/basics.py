@@ -153,10 +153,12 @@ def reorder(state: PGState) -> None:
     `sorted` is stable, so the previous order breaks unbreakable ties.
     """
     players = state["players"]
-    state["order"] = sorted(
-        state["order"],
-        key=lambda n: (-len(players[n]["cities"]), -max(players[n]["plants"], default=0)),
-    )
+    keys = {}
+    for name in state["order"]:
+        p = players[name]
+        plants = p["plants"]
+        keys[name] = (-len(p["cities"]), -max(plants) if plants else 0)
+    state["order"] = sorted(state["order"], key=keys.__getitem__)
 
 
 def start_turn_phase(state: PGState, phase: str, events: list[Event]) -> None:

@@ -130,11 +130,12 @@ def run_plants(
     p = state["players"][player]
     res = p["res"]
     supply = state["supply"]
-    for r in RESOURCES:
-        spent = burned[r]
+    shown = {}  # the tokens burned, by resource, as the event tells them
+    for r, spent in burned.items():
         if spent:
             res[r] -= spent
             supply[r] += spent  # PG-42.4: back to the supply
+            shown[r] = spent
     capacity = 0
     for n in plants:
         capacity += PLANTS[n].output
@@ -153,7 +154,7 @@ def run_plants(
             "plants": plants,
             "cities": powered,
             "income": income,
-            "burned": {r: v for r, v in burned.items() if v},
+            "burned": shown,
         },
     )
 

@@ -255,10 +255,19 @@ def _connected(regions: list[str], gm: Any) -> bool:
 
 def random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng: Rng) -> list[str]:
     """PG-D-3 random variant: uniform over all connected sets of `k` regions."""
-    candidates: list[list[str]] = [
-        list(c) for c in combinations(all_regions, k) if _connected(list(c), gm)
-    ]
+    key = (tuple(all_regions), k, gm.region_adjacency)
+    candidates = _CONNECTED_SETS.get(key)
+    if candidates is None:
+        # The same for every game on a map: listed once (every setup asked it again).
+        candidates = _CONNECTED_SETS[key] = tuple(
+            tuple(c) for c in combinations(all_regions, k) if _connected(list(c), gm)
+        )
     return sorted(candidates[rng.below(len(candidates))])
+
+
+# (regions, k, the map's region adjacency) -> the connected sets of k regions, in
+# `combinations` order. A few entries per map.
+_CONNECTED_SETS: dict[tuple[tuple[str, ...], int, frozenset[frozenset[str]]], tuple[Any, ...]] = {}
 
 
 def start_game(state: PGState, events: list[Event]) -> None:
