@@ -286,11 +286,16 @@ def random_legal(state: State, player: str, rng: Rng) -> Action:
     in count the families and draw without building them (issue 24's random-legal
     benchmark: listing them cost as much as `apply`); the rare ones use the families.
     """
-    want = turn_of(state, player)
-    if want == "buy":
-        return _random_buy(state, player, rng)
-    if want == "build":
-        return _random_build(state, player, rng)
+    phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        # `turn_of`'s test for these two steps, inline (most moves are made in them)
+        if state["order"][-1 - state["turn"]] == player:
+            if phase == "resources":
+                return _random_buy(state, player, rng)
+            return _random_build(state, player, rng)
+        want = None
+    else:
+        want = turn_of(state, player)
     if want == "power":
         rng.below(1)  # the one family
         return _random_power(state["players"][player], rng)

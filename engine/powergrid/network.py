@@ -38,19 +38,19 @@ class Network:
                 if in_play[j] and cost < dist[i][j]:
                     dist[i][j] = cost
                     nxt[i][j] = j
-        # Floyd-Warshall: 42^3 steps, done once per region set and cached.
-        for k in range(n):
-            if not in_play[k]:
-                continue
+        # Floyd-Warshall over the cities in play, done once per region set and cached: a
+        # city out of play has no route to or from any city (its row and column stay INF).
+        play = [i for i in range(n) if in_play[i]]
+        for k in play:
             dk = dist[k]
-            for i in range(n):
+            for i in play:
                 di = dist[i]
                 dik = di[k]
                 if dik >= INF:
                     continue
                 ni = nxt[i]
                 nik = ni[k]
-                for j in range(n):
+                for j in play:
                     alt = dik + dk[j]
                     if alt < di[j]:
                         di[j] = alt
@@ -58,7 +58,7 @@ class Network:
         self.cities = gm.cities
         self.index = gm.index
         self.in_play = in_play
-        self.play = [i for i in range(n) if in_play[i]]
+        self.play = play
         self.dist = dist
         self.next_hop = nxt
 

@@ -315,7 +315,11 @@ def current_players(state: State) -> list[str]:
         # Simultaneous PG-42: everybody who has not declared yet (a variant that keeps the
         # turn overrides current_players, engine/powergrid_alt/rules.py).
         players = state["players"]
-        return [n for n in order if not players[n]["done"]]
+        waiting = []
+        for name in order:
+            if not players[name]["done"]:
+                waiting.append(name)
+        return waiting
     return [order[-1 - state["turn"]]]  # resources and build go in reverse order
 
 
