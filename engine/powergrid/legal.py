@@ -88,7 +88,7 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
     elif want == "bid":
         high = state["auction"]["bid"]
         out.append({"type": "pass"})
-        bids = [b for b in sorted({high + 1, high + 5, high + 10, money}) if high < b <= money]
+        bids = _bids(high, money)
         if bids:
             out.append({"type": "raise", "bids": bids})
     elif want == "discard":
@@ -373,10 +373,23 @@ def _random_raise(state: State, player: str, rng: Rng) -> Action:
     """Families: pass, then raise to one of the sampled bids."""
     money = state["players"][player]["money"]
     high = state["auction"]["bid"]
-    bids = [b for b in sorted({high + 1, high + 5, high + 10, money}) if high < b <= money]
+    bids = _bids(high, money)
     if rng.below(2 if bids else 1) == 0:
         return {"type": "pass"}
     return {"type": "raise", "bid": bids[rng.below(len(bids))]}
+
+
+def _bids(high: int, money: int) -> list[int]:
+    """The sampled raises over `high` (minimum raise, +5, +10, all-in) that `money` covers,
+    ascending and distinct: `legal_descriptors`' list, built without a set and a sort (the
+    first three ascend, and the all-in is the largest when it is not one of them)."""
+    bids = []
+    for bid in (high + 1, high + 5, high + 10):
+        if bid <= money:
+            bids.append(bid)
+    if money > high and (not bids or bids[-1] != money):
+        bids.append(money)
+    return bids
 
 
 def _any_affordable(

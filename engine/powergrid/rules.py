@@ -299,6 +299,8 @@ def phase_order(state: PGState) -> list[str]:
 
 def current_players(state: State) -> list[str]:
     phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        return [state["order"][-1 - state["turn"]]]  # they go in reverse order
     if phase == "over":
         return []
     if phase == "regions":
@@ -371,7 +373,13 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     kind = action.get("type")
     if kind in ANYTIME:
         return order_book().apply(state, player, action)
-    want = turn_of(state, player)
+    phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        # `turn_of` inline for the two steps most moves are made in
+        mine = state["order"][-1 - state["turn"]] == player
+        want = ("buy" if phase == "resources" else "build") if mine else None
+    else:
+        want = turn_of(state, player)
     if want is None:
         acting = current_players(state)
         raise IllegalAction(
@@ -394,6 +402,9 @@ def turn_of(state: PGState, player: str) -> str | None:
     (apply asks it on every move).
     """
     phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        mine = state["order"][-1 - state["turn"]] == player
+        return ("buy" if phase == "resources" else "build") if mine else None
     if phase == "auction":
         pending = state["pending_discard"]
         if pending is not None:
@@ -402,9 +413,6 @@ def turn_of(state: PGState, player: str) -> str | None:
         if auction is not None:
             return "bid" if auction["turn"] == player else None
         return "choose_plant" if chooser(state) == player else None
-    if phase == "resources" or phase == "build":
-        mine = state["order"][-1 - state["turn"]] == player
-        return ("buy" if phase == "resources" else "build") if mine else None
     if phase == "bureaucracy":
         p = state["players"].get(player)
         return "power" if p is not None and not p["done"] and player in state["order"] else None
@@ -561,4 +569,5 @@ _HANDLERS = {
 
 
 def is_over(state: State) -> bool:
-    return bool(state["phase"] == "over")
+    phase: str = state["phase"]
+    return phase == "over"
