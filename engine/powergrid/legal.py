@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.core import Rng
 from engine.powergrid import market as mk
-from engine.powergrid.data import CAPACITY, HOUSES, PLANTS, RESOURCES, SLOT_PRICES, game_map
+from engine.powergrid.data import CAPACITY, HOUSES, PLANTS, RESOURCES, SLOT_PRICES, STEP3, game_map
 from engine.powergrid.rules import Action, State, build_options, cheapest_city, net, turn_of
 
 Descriptor = dict[str, Any]
@@ -82,7 +82,7 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
     elif want == "choose_plant":
         if state["round"] != 1:
             out.append({"type": "pass"})
-        plants = [n for n in mk.current_market(state) if n <= money]
+        plants = _affordable_plants(state, money)
         if plants:
             out.append({"type": "open", "plants": plants})
     elif want == "bid":
@@ -360,13 +360,31 @@ def _random_power(p: dict[str, Any], rng: Rng) -> Action:
 def _random_open(state: State, player: str, rng: Rng) -> Action:
     """Families: pass (after round 1), then open when some current plant is affordable."""
     money = state["players"][player]["money"]
-    plants = [n for n in mk.current_market(state) if n <= money]
+    plants = _affordable_plants(state, money)
     can_pass = state["round"] != 1
     i = rng.below(can_pass + (1 if plants else 0))
     if can_pass and i == 0:
         return {"type": "pass"}
     v = plants[rng.below(len(plants))]
     return {"type": "open", "plant": v, "bid": v}
+
+
+def _affordable_plants(state: State, money: int) -> list[int]:
+    """`[n for n in market.current_market(state) if n <= money]` in one pass: the plants
+    other than the Step 3 card, the first four of them unless the market is of six (PG-13,
+    PG-48, PG-50), those that `money` covers."""
+    six = state["step"] == 3 or state["step3_pending"]
+    out: list[int] = []
+    seen = 0
+    for number in state["market"]:
+        if number == STEP3:
+            continue
+        if seen == 4 and not six:
+            break
+        seen += 1
+        if number <= money:
+            out.append(number)
+    return out
 
 
 def _random_raise(state: State, player: str, rng: Rng) -> Action:
