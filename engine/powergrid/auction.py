@@ -12,10 +12,10 @@ from engine.powergrid.basics import (
     Action,
     Event,
     chooser,
-    emit,
     forget_orders,
     is_int,
     limits,
+    log_event,
     order_book,
     reorder,
     start_turn_phase,
@@ -32,7 +32,7 @@ def start_auction_phase(state: PGState, events: list[Event]) -> None:
         p["bought"] = False
         p["passed"] = False
         p["done"] = False
-    emit(state, events, "phase_started", phase="auction")
+    log_event(state, events, {"type": "phase_started", "round": state["round"], "phase": "auction"})
     _auction_continue(state, events)
 
 
@@ -69,7 +69,17 @@ def open_auction(state: PGState, player: str, action: Action, events: list[Event
     i = seats.index(player)
     rotated = seats[i + 1 :] + seats[:i]
     others = [n for n in rotated if not players[n]["bought"] and not players[n]["passed"]]
-    emit(state, events, "auction_opened", player=player, plant=plant, bid=bid)
+    log_event(
+        state,
+        events,
+        {
+            "type": "auction_opened",
+            "round": state["round"],
+            "player": player,
+            "plant": plant,
+            "bid": bid,
+        },
+    )
     # PG-D-21: nobody eligible to bid against the chooser (PG-D-9 auto-pass judged against
     # the plant's number, unless money is hidden) -> he buys at the plant's number.
     able = others if state["hidden_money"] else [n for n in others if players[n]["money"] > plant]
@@ -107,7 +117,17 @@ def _next_bidder(state: PGState, after: str, events: list[Event]) -> None:
             continue
         if check_money and players[name]["money"] <= auction["bid"]:
             bidders.remove(name)
-            emit(state, events, "passed", player=name, plant=auction["plant"], auto=True)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "passed",
+                    "round": state["round"],
+                    "player": name,
+                    "plant": auction["plant"],
+                    "auto": True,
+                },
+            )
             continue
         auction["turn"] = name
         return
@@ -135,7 +155,17 @@ def raise_bid(state: PGState, player: str, action: Action, events: list[Event]) 
             _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
     auction["leader"] = player
-    emit(state, events, "bid", player=player, plant=auction["plant"], bid=bid)
+    log_event(
+        state,
+        events,
+        {
+            "type": "bid",
+            "round": state["round"],
+            "player": player,
+            "plant": auction["plant"],
+            "bid": bid,
+        },
+    )
     _next_bidder(state, player, events)
 
 
@@ -170,7 +200,17 @@ def pass_turn(state: PGState, player: str, action: Action, events: list[Event]) 
     if auction is not None:
         # PG-21: pass on this plant only.
         auction["bidders"].remove(player)
-        emit(state, events, "passed", player=player, plant=auction["plant"], auto=False)
+        log_event(
+            state,
+            events,
+            {
+                "type": "passed",
+                "round": state["round"],
+                "player": player,
+                "plant": auction["plant"],
+                "auto": False,
+            },
+        )
         _next_bidder(state, player, events)
         return
     if state["round"] == 1:
@@ -178,7 +218,11 @@ def pass_turn(state: PGState, player: str, action: Action, events: list[Event]) 
             "PG-25", N_("In round 1 every player must buy a power plant; you cannot pass.")
         )
     state["players"][player]["passed"] = True  # PG-20 (a)
-    emit(state, events, "passed", player=player, plant=None, auto=False)
+    log_event(
+        state,
+        events,
+        {"type": "passed", "round": state["round"], "player": player, "plant": None, "auto": False},
+    )
     _auction_continue(state, events)
 
 
@@ -191,7 +235,17 @@ def _win(state: PGState, player: str, plant: int, price: int, events: list[Event
     state["auction"] = None
     if "orders" in state:
         forget_orders(state, ("maxbid", "pass_plant"))  # they were for this auction only
-    emit(state, events, "auction_won", player=player, plant=plant, price=price)
+    log_event(
+        state,
+        events,
+        {
+            "type": "auction_won",
+            "round": state["round"],
+            "player": player,
+            "plant": plant,
+            "price": price,
+        },
+    )
     if len(p["plants"]) > limits(state)["max_plants"]:
         # PG-26: the discard comes before the replacement draw and the next choice.
         state["pending_discard"] = {"player": player, "plant": plant}
@@ -249,25 +303,52 @@ def discard_plant(state: PGState, player: str, action: Action, events: list[Even
             returned[r] = lost
         p["res"][r] = kept[r]
     state["pending_discard"] = None
-    emit(state, events, "plant_discarded", player=player, plant=plant, returned=returned)
+    log_event(
+        state,
+        events,
+        {
+            "type": "plant_discarded",
+            "round": state["round"],
+            "player": player,
+            "plant": plant,
+            "returned": returned,
+        },
+    )
     after_purchase(state, events)
 
 
 def _end_auction_phase(state: PGState, events: list[Event]) -> None:
-    if not any(p["bought"] for p in state["players"].values()):
+    for p in state["players"].values():
+        if p["bought"]:
+            break
+    else:
         # PG-29: nobody bought: the lowest plant leaves the game and is replaced. A Step 3
         # card revealed by this draw is resolved at once (PG-47), which the check below does.
         low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            emit(state, events, "plant_removed", plant=low, rule="PG-29", under_deck=False)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": low,
+                    "rule": "PG-29",
+                    "under_deck": False,
+                },
+            )
             draw_plant(state, events)
     if state["step3_drawn"]:
         resolve_step3(state, events)  # PG-47 in Phase 2: Step 3 begins with Phase 3
     if "orders" in state:
         forget_orders(state, ("pass_round",))  # "/pass round" lasts this round's Phase 2
-    emit(state, events, "phase_ended", phase="auction")
+    log_event(state, events, {"type": "phase_ended", "round": state["round"], "phase": "auction"})
     if state["round"] == 1:
         reorder(state)  # PG-17: once, after the first auction
-        emit(state, events, "player_order", order=list(state["order"]))
+        log_event(
+            state,
+            events,
+            {"type": "player_order", "round": state["round"], "order": list(state["order"])},
+        )
     start_turn_phase(state, "resources", events)

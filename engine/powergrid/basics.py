@@ -24,7 +24,13 @@ LOG_SIZE = 12
 
 
 def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
-    ev: Event = {"type": kind, "round": state["round"], **fields}
+    log_event(state, events, {"type": kind, "round": state["round"], **fields})
+
+
+def log_event(state: PGState, events: list[Event], ev: Event) -> None:
+    """`emit` of an event its caller built as `emit` builds it ("type", "round", then its
+    fields): the rules' own events are dict displays (events come on nearly every move, and
+    keyword arguments merged into a dict cost as much again as the rest of logging one)."""
     events.append(ev)
     log = state["log"]
     log.append(ev)
@@ -80,7 +86,13 @@ def limits(state: PGState) -> dict[str, int]:
 
 
 def max_cities(state: PGState) -> int:
-    return max(len(p["cities"]) for p in state["players"].values())
+    # A loop, not max() over a generator: asked after every house built and plant drawn.
+    top = 0
+    for p in state["players"].values():
+        n = len(p["cities"])
+        if n > top:
+            top = n
+    return top
 
 
 def is_int(value: Any) -> bool:
@@ -141,10 +153,12 @@ def reorder(state: PGState) -> None:
     `sorted` is stable, so the previous order breaks unbreakable ties.
     """
     players = state["players"]
-    state["order"] = sorted(
-        state["order"],
-        key=lambda n: (-len(players[n]["cities"]), -max(players[n]["plants"], default=0)),
-    )
+    keys = {}
+    for name in state["order"]:
+        p = players[name]
+        plants = p["plants"]
+        keys[name] = (-len(p["cities"]), -max(plants) if plants else 0)
+    state["order"] = sorted(state["order"], key=keys.__getitem__)
 
 
 def start_turn_phase(state: PGState, phase: str, events: list[Event]) -> None:
@@ -152,7 +166,7 @@ def start_turn_phase(state: PGState, phase: str, events: list[Event]) -> None:
     state["turn"] = 0
     for p in state["players"].values():
         p["done"] = False
-    emit(state, events, "phase_started", phase=phase)
+    log_event(state, events, {"type": "phase_started", "round": state["round"], "phase": phase})
 
 
 def forget_orders(state: PGState, kinds: tuple[str, ...]) -> None:

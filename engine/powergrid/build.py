@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, IllegalAction
-from engine.powergrid.basics import Action, Event, connection_cost, emit, net
+from engine.powergrid.basics import Action, Event, connection_cost, log_event, net
 from engine.powergrid.data import HOUSES, SLOT_PRICES, game_map
 from engine.powergrid.network import INF
 from engine.powergrid.plant_market import remove_too_low
@@ -62,7 +62,18 @@ def build_city(state: PGState, player: str, action: Action, events: list[Event])
     p["money"] -= cost
     p["cities"].append(city)  # PG-39
     state["cities"].setdefault(city, []).append(player)
-    emit(state, events, "city_built", player=player, city=city, cost=cost, connection=conn)
+    log_event(
+        state,
+        events,
+        {
+            "type": "city_built",
+            "round": state["round"],
+            "player": player,
+            "city": city,
+            "cost": cost,
+            "connection": conn,
+        },
+    )
     remove_too_low(state, events)  # PG-40 applies at any time
 
 

@@ -8,8 +8,8 @@ from functools import lru_cache
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, emit, is_int
-from engine.powergrid.data import PLANTS, RESOURCES, income_for, restock_amounts
+from engine.powergrid.basics import Action, Event, is_int, log_event
+from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, income_for, restock_row
 from engine.powergrid.plant_market import draw_plant
 from engine.powergrid.state_types import PGState
 
@@ -130,11 +130,12 @@ def run_plants(
     p = state["players"][player]
     res = p["res"]
     supply = state["supply"]
-    for r in RESOURCES:
-        spent = burned[r]
+    shown = {}  # the tokens burned, by resource, as the event tells them
+    for r, spent in burned.items():
         if spent:
             res[r] -= spent
             supply[r] += spent  # PG-42.4: back to the supply
+            shown[r] = spent
     capacity = 0
     for n in plants:
         capacity += PLANTS[n].output
@@ -143,15 +144,18 @@ def run_plants(
     p["money"] += income
     p["powered"] = powered
     p["done"] = True
-    emit(
+    log_event(
         state,
         events,
-        "powered",
-        player=player,
-        plants=plants,
-        cities=powered,
-        income=income,
-        burned={r: v for r, v in burned.items() if v},
+        {
+            "type": "powered",
+            "round": state["round"],
+            "player": player,
+            "plants": plants,
+            "cities": powered,
+            "income": income,
+            "burned": shown,
+        },
     )
 
 
@@ -159,26 +163,59 @@ def restock_and_update(state: PGState, events: list[Event]) -> None:
     """The end of Phase 5 before the next round: restock (PG-43), update the plant market
     (PG-44), and say the phase ended."""
     # PG-43: restock from the supply into the dearest empty slots, up to what is left.
-    amounts = restock_amounts(len(state["seats"]), state["step"])
+    amounts = restock_row(len(state["seats"]), state["step"])
+    rm = state["rm"]
+    supply = state["supply"]
     added = {}
     for r in RESOURCES:
-        n = min(amounts[r], state["supply"][r], mk.CAPACITY[r] - state["rm"][r])
-        state["rm"][r] += n
-        state["supply"][r] -= n
+        n = min(amounts[r], supply[r], CAPACITY[r] - rm[r])
+        rm[r] += n
+        supply[r] -= n
         added[r] = n
-    emit(state, events, "market_restocked", added=added, step=state["step"])
+    log_event(
+        state,
+        events,
+        {
+            "type": "market_restocked",
+            "round": state["round"],
+            "added": added,
+            "step": state["step"],
+        },
+    )
     # PG-44: Step 1/2 highest plant under the deck; Step 3 (and PG-D-23) lowest removed.
     market = state["market"]
     if market:
         if mk.six_plant_market(state):
             low = market.pop(0)
-            emit(state, events, "plant_removed", plant=low, rule="PG-44", under_deck=False)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": low,
+                    "rule": "PG-44",
+                    "under_deck": False,
+                },
+            )
         else:
             high = market.pop()
             state["deck"].append(high)
-            emit(state, events, "plant_removed", plant=high, rule="PG-44", under_deck=True)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": high,
+                    "rule": "PG-44",
+                    "under_deck": True,
+                },
+            )
         draw_plant(state, events)
-    emit(state, events, "phase_ended", phase="bureaucracy")
+    log_event(
+        state, events, {"type": "phase_ended", "round": state["round"], "phase": "bureaucracy"}
+    )
 
 
 def final_power(state: PGState, events: list[Event]) -> None:
@@ -192,7 +229,9 @@ def final_power(state: PGState, events: list[Event]) -> None:
         p["powered"] = powered
     state["phase"] = "over"
     state["ranking"] = ranking(state)
-    emit(state, events, "game_over", ranking=state["ranking"])
+    log_event(
+        state, events, {"type": "game_over", "round": state["round"], "ranking": state["ranking"]}
+    )
 
 
 def ranking(state: PGState) -> list[list[str]]:

@@ -73,7 +73,13 @@ def income_for(powered: int) -> int:
 
 
 def restock_amounts(n_players: int, step: int) -> dict[str, int]:
-    """PG-5: tokens added per resource for this player count and step."""
+    """PG-5: tokens added per resource for this player count and step (a fresh dict)."""
+    return dict(restock_row(n_players, step))
+
+
+@cache
+def restock_row(n_players: int, step: int) -> dict[str, int]:
+    """`restock_amounts`, built once per player count and step and shared: read only."""
     row = TABLES["restock"][str(n_players)][step - 1]
     return dict(zip(TABLES["restock_order"], row))
 

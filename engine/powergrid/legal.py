@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.core import Rng
 from engine.powergrid import market as mk
-from engine.powergrid.data import CAPACITY, HOUSES, PLANTS, RESOURCES, SLOT_PRICES, game_map
+from engine.powergrid.data import CAPACITY, HOUSES, PLANTS, RESOURCES, SLOT_PRICES, STEP3, game_map
 from engine.powergrid.rules import Action, State, build_options, cheapest_city, net, turn_of
 
 Descriptor = dict[str, Any]
@@ -82,13 +82,13 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
     elif want == "choose_plant":
         if state["round"] != 1:
             out.append({"type": "pass"})
-        plants = [n for n in mk.current_market(state) if n <= money]
+        plants = _affordable_plants(state, money)
         if plants:
             out.append({"type": "open", "plants": plants})
     elif want == "bid":
         high = state["auction"]["bid"]
         out.append({"type": "pass"})
-        bids = [b for b in sorted({high + 1, high + 5, high + 10, money}) if high < b <= money]
+        bids = _bids(high, money)
         if bids:
             out.append({"type": "raise", "bids": bids})
     elif want == "discard":
@@ -98,14 +98,7 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
             out.append({"type": "discard", "plants": plants})
     elif want == "buy":
         out.append({"type": "done"})
-        rm = state["rm"]
-        res = p["res"]
-        for r, most in _buys(
-            tuple(p["plants"]),
-            (res["coal"], res["oil"], res["garbage"], res["uranium"]),
-            (rm["coal"], rm["oil"], rm["garbage"], rm["uranium"]),
-            money,
-        ):
+        for r, most in _buy_ranges(tuple(p["plants"]), p["res"], state["rm"], money):
             out.append({"type": "buy", "resource": r, "most": most})
     elif want == "build":
         out.append({"type": "done"})
@@ -117,34 +110,79 @@ def legal_descriptors(state: State, player: str) -> list[Descriptor]:
     return out
 
 
-@lru_cache(maxsize=4096)
 def _buys(
     plants: tuple[int, ...], held: tuple[int, ...], in_market: tuple[int, ...], money: int
 ) -> tuple[tuple[str, int], ...]:
-    """The buy ranges (resource, most tokens) open to a player: a pure function of small
-    values that the forced-move check, the legal moves and the bots all ask of one state.
+    """`_buy_ranges` with the tokens held and the market's stock as tuples in RESOURCES order."""
+    res = dict(zip(RESOURCES, held, strict=True))
+    rm = dict(zip(RESOURCES, in_market, strict=True))
+    return tuple(_buy_ranges(plants, res, rm, money))
 
-    Its key changes with nearly every purchase, so the work itself is kept small: the
-    storage room of `market.room_for` from the plants' capacities (PG-33), capped by the
-    market's stock (PG-32), then by the tokens whose running total the money covers."""
+
+_COAL_TOTALS, _OIL_TOTALS, _GARBAGE_TOTALS, _URANIUM_TOTALS = _TOTALS_BY_STOCK
+
+
+def _buy_ranges(
+    plants: tuple[int, ...], res: dict[str, int], rm: dict[str, int], money: int
+) -> list[tuple[str, int]]:
+    """The buy ranges (resource, most tokens) open to a player, in RESOURCES order: per
+    resource the storage room of `market.room_for` from the plants' capacities (PG-33),
+    capped by the market's stock (PG-32), then by the tokens whose running total the money
+    covers (prices only rise, so a bisection finds it).
+
+    Asked on nearly every decision of Phase 3 with a key that changes with every purchase
+    (so not memoised), and written out resource by resource: the loop over the four with
+    its tuples cost three times as much."""
     c_cap, o_cap, h_cap, g_cap, u_cap = _caps(plants)
-    coal, oil, garbage, uranium = held
+    coal = res["coal"]
+    oil = res["oil"]
     free = c_cap + o_cap + h_cap - coal - oil  # coal and oil share the hybrids' room
-    rooms = (
-        min(c_cap + h_cap - coal, free),
-        min(o_cap + h_cap - oil, free),
-        g_cap - garbage,
-        u_cap - uranium,
-    )
     out: list[tuple[str, int]] = []
-    for r, room, stock, totals in zip(RESOURCES, rooms, in_market, _TOTALS_BY_STOCK, strict=True):
-        most = room if room < stock else stock
+    most = c_cap + h_cap - coal
+    stock = rm["coal"]
+    if free < most:
+        most = free
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_COAL_TOTALS[stock], money)
+        if afford < most:
+            most = afford
         if most > 0:
-            # Prices only rise: the most tokens whose running total money covers.
-            most = min(most, bisect_right(totals[stock], money))
-            if most > 0:
-                out.append((r, most))
-    return tuple(out)
+            out.append(("coal", most))
+    most = o_cap + h_cap - oil
+    stock = rm["oil"]
+    if free < most:
+        most = free
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_OIL_TOTALS[stock], money)
+        if afford < most:
+            most = afford
+        if most > 0:
+            out.append(("oil", most))
+    most = g_cap - res["garbage"]
+    stock = rm["garbage"]
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_GARBAGE_TOTALS[stock], money)
+        if afford < most:
+            most = afford
+        if most > 0:
+            out.append(("garbage", most))
+    most = u_cap - res["uranium"]
+    stock = rm["uranium"]
+    if stock < most:
+        most = stock
+    if most > 0:
+        afford = bisect_right(_URANIUM_TOTALS[stock], money)
+        if afford < most:
+            most = afford
+        if most > 0:
+            out.append(("uranium", most))
+    return out
 
 
 def expand(state: State, player: str, d: Descriptor) -> list[Action]:
@@ -217,14 +255,17 @@ def sample(state: State, player: str, d: Descriptor, rng: Rng) -> Action:
 def _affordable(state: State, player: str, money: int) -> list[str]:
     """The cities of `build_options` whose price is at most `money`, in no particular order:
     walks the cities by connection cost and stops where even an empty city costs too much."""
-    p = state["players"][player]
-    if len(p["cities"]) >= HOUSES:
-        return []
+    return _affordable_in(state, player, money, _walk(state, state["players"][player]))
+
+
+def _affordable_in(
+    state: State, player: str, money: int, walk: list[tuple[int, int, str]]
+) -> list[str]:
     taken = state["cities"]
     slots = state["step"]
     first = SLOT_PRICES[0]
     out: list[str] = []
-    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+    for conn, _, name in walk:
         if conn + first > money:
             break
         owners = taken.get(name)
@@ -245,11 +286,16 @@ def random_legal(state: State, player: str, rng: Rng) -> Action:
     in count the families and draw without building them (issue 24's random-legal
     benchmark: listing them cost as much as `apply`); the rare ones use the families.
     """
-    want = turn_of(state, player)
-    if want == "buy":
-        return _random_buy(state, player, rng)
-    if want == "build":
-        return _random_build(state, player, rng)
+    phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        # `turn_of`'s test for these two steps, inline (most moves are made in them)
+        if state["order"][-1 - state["turn"]] == player:
+            if phase == "resources":
+                return _random_buy(state, player, rng)
+            return _random_build(state, player, rng)
+        want = None
+    else:
+        want = turn_of(state, player)
     if want == "power":
         rng.below(1)  # the one family
         return _random_power(state["players"][player], rng)
@@ -264,14 +310,7 @@ def random_legal(state: State, player: str, rng: Rng) -> Action:
 def _random_buy(state: State, player: str, rng: Rng) -> Action:
     """Families: done, then one buy range per resource (`_buys`)."""
     p = state["players"][player]
-    res = p["res"]
-    rm = state["rm"]
-    buys = _buys(
-        tuple(p["plants"]),
-        (res["coal"], res["oil"], res["garbage"], res["uranium"]),
-        (rm["coal"], rm["oil"], rm["garbage"], rm["uranium"]),
-        p["money"],
-    )
+    buys = _buy_ranges(tuple(p["plants"]), p["res"], state["rm"], p["money"])
     i = rng.below(1 + len(buys))
     if i == 0:
         return {"type": "done"}
@@ -281,11 +320,25 @@ def _random_buy(state: State, player: str, rng: Rng) -> Action:
 
 def _random_build(state: State, player: str, rng: Rng) -> Action:
     """Families: done, then build when some city is affordable (the cheapest city costs at
-    most the player's money exactly when `_affordable` lists one)."""
-    money = state["players"][player]["money"]
-    if rng.below(2 if _can_afford_a_city(state, player, money) else 1) == 0:
+    most the player's money exactly when `_affordable` lists one). The walk by cost is
+    looked up once for both questions."""
+    p = state["players"][player]
+    money = p["money"]
+    walk = _walk(state, p)
+    if rng.below(2 if _any_affordable(state, player, money, walk) else 1) == 0:
         return {"type": "done"}
-    return {"type": "build", "city": rng.choice(_affordable(state, player, money))}
+    return {"type": "build", "city": rng.choice(_affordable_in(state, player, money, walk))}
+
+
+_NO_WALK: list[tuple[int, int, str]] = []
+
+
+def _walk(state: State, p: dict[str, Any]) -> list[tuple[int, int, str]]:
+    """The cities the player could reach, cheapest connection first (`Network.reach`);
+    none once every house is built (PG-38)."""
+    if len(p["cities"]) >= HOUSES:
+        return _NO_WALK
+    return net(state).reach(tuple(p["cities"]))[1]
 
 
 def _random_power(p: dict[str, Any], rng: Rng) -> Action:
@@ -307,7 +360,7 @@ def _random_power(p: dict[str, Any], rng: Rng) -> Action:
 def _random_open(state: State, player: str, rng: Rng) -> Action:
     """Families: pass (after round 1), then open when some current plant is affordable."""
     money = state["players"][player]["money"]
-    plants = [n for n in mk.current_market(state) if n <= money]
+    plants = _affordable_plants(state, money)
     can_pass = state["round"] != 1
     i = rng.below(can_pass + (1 if plants else 0))
     if can_pass and i == 0:
@@ -316,25 +369,55 @@ def _random_open(state: State, player: str, rng: Rng) -> Action:
     return {"type": "open", "plant": v, "bid": v}
 
 
+def _affordable_plants(state: State, money: int) -> list[int]:
+    """`[n for n in market.current_market(state) if n <= money]` in one pass: the plants
+    other than the Step 3 card, the first four of them unless the market is of six (PG-13,
+    PG-48, PG-50), those that `money` covers."""
+    six = state["step"] == 3 or state["step3_pending"]
+    out: list[int] = []
+    seen = 0
+    for number in state["market"]:
+        if number == STEP3:
+            continue
+        if seen == 4 and not six:
+            break
+        seen += 1
+        if number <= money:
+            out.append(number)
+    return out
+
+
 def _random_raise(state: State, player: str, rng: Rng) -> Action:
     """Families: pass, then raise to one of the sampled bids."""
     money = state["players"][player]["money"]
     high = state["auction"]["bid"]
-    bids = [b for b in sorted({high + 1, high + 5, high + 10, money}) if high < b <= money]
+    bids = _bids(high, money)
     if rng.below(2 if bids else 1) == 0:
         return {"type": "pass"}
     return {"type": "raise", "bid": bids[rng.below(len(bids))]}
 
 
-def _can_afford_a_city(state: State, player: str, money: int) -> bool:
+def _bids(high: int, money: int) -> list[int]:
+    """The sampled raises over `high` (minimum raise, +5, +10, all-in) that `money` covers,
+    ascending and distinct: `legal_descriptors`' list, built without a set and a sort (the
+    first three ascend, and the all-in is the largest when it is not one of them)."""
+    bids = []
+    for bid in (high + 1, high + 5, high + 10):
+        if bid <= money:
+            bids.append(bid)
+    if money > high and (not bids or bids[-1] != money):
+        bids.append(money)
+    return bids
+
+
+def _any_affordable(
+    state: State, player: str, money: int, walk: list[tuple[int, int, str]]
+) -> bool:
     """Whether `_affordable` would list a city: its walk, stopped at the first one."""
-    p = state["players"][player]
-    if len(p["cities"]) >= HOUSES:
-        return False
     taken = state["cities"]
     slots = state["step"]
     first = SLOT_PRICES[0]
-    for conn, _, name in net(state).reach(tuple(p["cities"]))[1]:
+    for conn, _, name in walk:
         if conn + first > money:
             return False
         owners = taken.get(name)

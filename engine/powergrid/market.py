@@ -27,7 +27,9 @@ def resource_prices(in_market: int, resource: str, n: int) -> list[int]:
 
 
 def resource_cost(in_market: int, resource: str, n: int) -> int:
-    return sum(resource_prices(in_market, resource, n))
+    """The sum of `resource_prices` (its slice inline: every purchase asks it)."""
+    start = CAPACITY[resource] - in_market
+    return sum(SLOT_PRICE_LISTS[resource][start : start + (n if n < in_market else in_market)])
 
 
 def market_spaces(in_market: int, resource: str) -> list[dict[str, int]]:
@@ -197,21 +199,40 @@ def fuel_plan(
     Hybrids burn `hybrid_coal` coal and the rest oil; by default as much coal as is left
     after the coal plants (CONTRACT.md: "engine picks coal first").
     """
-    need, hybrid = run_needs(plants)
+    key = tuple(plants)
+    row = _RUN_NEEDS.get(key)
+    if row is None:
+        need, hybrid = run_needs(key)
+        if len(_RUN_NEEDS) >= RUN_NEEDS_MEMO:
+            _RUN_NEEDS.clear()
+        row = _RUN_NEEDS[key] = (
+            need["coal"],
+            need["oil"],
+            need["garbage"],
+            need["uranium"],
+            hybrid,
+        )
+    coal, oil, garbage, uranium, hybrid = row
     if hybrid_coal is None:
-        hybrid_coal = min(hybrid, max(0, res["coal"] - need["coal"]))
+        hybrid_coal = min(hybrid, max(0, res["coal"] - coal))
     if not 0 <= hybrid_coal <= hybrid:
         return None
-    need["coal"] += hybrid_coal
-    need["oil"] += hybrid - hybrid_coal
+    coal += hybrid_coal
+    oil += hybrid - hybrid_coal
     if (
-        need["coal"] > res["coal"]
-        or need["oil"] > res["oil"]
-        or need["garbage"] > res["garbage"]
-        or need["uranium"] > res["uranium"]
+        coal > res["coal"]
+        or oil > res["oil"]
+        or garbage > res["garbage"]
+        or uranium > res["uranium"]
     ):
         return None
-    return need
+    return {"coal": coal, "oil": oil, "garbage": garbage, "uranium": uranium}
+
+
+# Per plant tuple: `run_needs` as (coal, oil, garbage, uranium, hybrid), asked by every power
+# declaration (bounded; a few players' plant sets a game).
+RUN_NEEDS_MEMO = 4096
+_RUN_NEEDS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
 
 
 def run_needs(plants: Iterable[int]) -> tuple[dict[str, int], int]:
@@ -339,7 +360,8 @@ def six_plant_market(state: PGState) -> bool:
 def current_market(state: PGState) -> list[int]:
     """PG-13/PG-50: the plants that may be chosen. The Step 3 card is never current."""
     plants = [p for p in state["market"] if p != STEP3]
-    return plants if six_plant_market(state) else plants[:4]
+    # six_plant_market(state), inline (every choice of a plant asks it)
+    return plants if state["step"] == 3 or state["step3_pending"] else plants[:4]
 
 
 def future_market(state: PGState) -> list[int]:

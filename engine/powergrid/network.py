@@ -38,19 +38,19 @@ class Network:
                 if in_play[j] and cost < dist[i][j]:
                     dist[i][j] = cost
                     nxt[i][j] = j
-        # Floyd-Warshall: 42^3 steps, done once per region set and cached.
-        for k in range(n):
-            if not in_play[k]:
-                continue
+        # Floyd-Warshall over the cities in play, done once per region set and cached: a
+        # city out of play has no route to or from any city (its row and column stay INF).
+        play = [i for i in range(n) if in_play[i]]
+        for k in play:
             dk = dist[k]
-            for i in range(n):
+            for i in play:
                 di = dist[i]
                 dik = di[k]
                 if dik >= INF:
                     continue
                 ni = nxt[i]
                 nik = ni[k]
-                for j in range(n):
+                for j in play:
                     alt = dik + dk[j]
                     if alt < di[j]:
                         di[j] = alt
@@ -58,7 +58,7 @@ class Network:
         self.cities = gm.cities
         self.index = gm.index
         self.in_play = in_play
-        self.play = [i for i in range(n) if in_play[i]]
+        self.play = play
         self.dist = dist
         self.next_hop = nxt
 
@@ -91,22 +91,26 @@ class Network:
 
         Memoised (one bounded memo for all networks): a player's network only grows, so
         the usual miss extends the entry of the same cities minus the last one built by
-        one row (O(cities)). The result lists are shared and must not be mutated.
+        one row (O(cities)), and re-sorts only the cities that the new one brings closer.
+        The result lists are shared and must not be mutated.
         """
         hit = _REACH.get((self, owned))
         if hit is not None:
             return hit
+        if len(owned) > 1:
+            prev = _REACH.get((self, owned[:-1]))
+            if prev is not None:
+                hit = self._extend(prev, self.index[owned[-1]])
+                if len(_REACH) >= REACH_MEMO:
+                    _REACH.clear()
+                _REACH[self, owned] = hit
+                return hit
         if not owned:
             costs = [0] * len(self.cities)  # PG-36: a first city has no connection cost
         elif len(owned) == 1:
             costs = list(self.dist[self.index[owned[0]]])
         else:
-            prev = _REACH.get((self, owned[:-1]))
-            if prev is not None:
-                row = self.dist[self.index[owned[-1]]]
-                costs = [a if a < b else b for a, b in zip(prev[0], row)]
-            else:
-                costs = self.min_costs([self.index[c] for c in owned])
+            costs = self.min_costs([self.index[c] for c in owned])
         # The player's own cities are left out: he can never build there again (PG-38).
         mine = {self.index[c] for c in owned}
         names = self.cities
@@ -115,6 +119,32 @@ class Network:
             _REACH.clear()
         hit = _REACH[self, owned] = (costs, by_cost)
         return hit
+
+    def _extend(
+        self, prev: tuple[list[int], list[tuple[int, int, str]]], new: int
+    ) -> tuple[list[int], list[tuple[int, int, str]]]:
+        """`reach` of some cities plus city `new`, from `reach` of those cities (`prev`):
+        the costs are the smaller of the old cost and the new city's row; in the walk by cost
+        the new city goes, the cities it brings closer are re-sorted and merged back (the
+        same list as sorting every city again: (cost, index) orders it, indices unique)."""
+        old_costs, old_walk = prev
+        row = self.dist[new]
+        costs = [a if a < b else b for a, b in zip(old_costs, row)]
+        kept: list[tuple[int, int, str]] = []
+        closer: list[tuple[int, int, str]] = []
+        for entry in old_walk:
+            i = entry[1]
+            d = row[i]
+            if d < entry[0]:
+                if i != new:
+                    closer.append((d, i, entry[2]))
+            elif i != new:
+                kept.append(entry)
+        if closer:
+            closer.sort()
+            kept += closer
+            kept.sort()  # two sorted runs: one merge
+        return costs, kept
 
     def path(self, source: int, target: int) -> list[int]:
         """The city indices of one cheapest route, source first (empty if unreachable)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 
 from engine.core import Rng
-from engine.powergrid.basics import Event, emit, max_cities
+from engine.powergrid.basics import Event, log_event, max_cities
 from engine.powergrid.data import STEP3
 from engine.powergrid.state_types import PGState
 
@@ -25,14 +25,18 @@ def _draw_one(state: PGState, events: list[Event]) -> None:
     card = deck.pop(0)
     if card == STEP3:
         state["market"].append(STEP3)  # PG-47: sits as the highest plant, never current
-        emit(state, events, "step3_card_drawn", phase=state["phase"])
+        log_event(
+            state,
+            events,
+            {"type": "step3_card_drawn", "round": state["round"], "phase": state["phase"]},
+        )
         if state["phase"] == "bureaucracy":
             resolve_step3(state, events)  # PG-47 in Phase 5 (and PG-D-23): at once
         else:
             state["step3_drawn"] = True
         return
     bisect.insort(state["market"], card)
-    emit(state, events, "plant_drawn", plant=card)
+    log_event(state, events, {"type": "plant_drawn", "round": state["round"], "plant": card})
 
 
 def draw_plant(state: PGState, events: list[Event]) -> None:
@@ -47,7 +51,17 @@ def remove_too_low(state: PGState, events: list[Event]) -> None:
     market = state["market"]
     while market and market[0] <= top:
         low = market.pop(0)
-        emit(state, events, "plant_removed", plant=low, rule="PG-40", under_deck=False)
+        log_event(
+            state,
+            events,
+            {
+                "type": "plant_removed",
+                "round": state["round"],
+                "plant": low,
+                "rule": "PG-40",
+                "under_deck": False,
+            },
+        )
         _draw_one(state, events)
 
 
@@ -59,7 +73,17 @@ def resolve_step3(state: PGState, events: list[Event]) -> None:
     low = lowest_plant(state)
     if low is not None:
         market.remove(low)
-        emit(state, events, "plant_removed", plant=low, rule="PG-47", under_deck=False)
+        log_event(
+            state,
+            events,
+            {
+                "type": "plant_removed",
+                "round": state["round"],
+                "plant": low,
+                "rule": "PG-47",
+                "under_deck": False,
+            },
+        )
     Rng(state["rng"]).shuffle(state["deck"])
     state["step3_drawn"] = False
     if state["phase"] == "auction":
@@ -72,4 +96,4 @@ def begin_step3(state: PGState, events: list[Event]) -> None:
     # PG-49 (PG-D-18): from Step 1 this skips Step 2 and its one-time removal.
     state["step"] = 3
     state["step3_pending"] = False
-    emit(state, events, "step_started", step=3)
+    log_event(state, events, {"type": "step_started", "round": state["round"], "step": 3})

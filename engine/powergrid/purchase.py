@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, emit
+from engine.powergrid.basics import Action, Event, log_event
 from engine.powergrid.data import RESOURCES
 from engine.powergrid.state_types import PGState
 
@@ -117,17 +117,24 @@ class ResourcePurchase:
     def buy(self, state: PGState, player: str, action: Action, events: list[Event]) -> None:
         """Check and carry out one purchase now, at the prices the earlier buyers left."""
         bought = self.check(state, player, action)
-        self.take(state, player, bought.resource, bought.count, bought.plant)
-        emit(
-            state,
-            events,
-            "resources_bought",
-            player=player,
-            resource=bought.resource,
-            count=bought.count,
-            price=bought.price,
-            **self.placed(bought.plant),
-        )
+        # `take` with the price `check` just worked out from the same market (nothing
+        # changed in between), instead of working it out again.
+        p = state["players"][player]
+        p["money"] -= bought.price
+        state["rm"][bought.resource] -= bought.count
+        self.store(state, player, bought.resource, bought.count, bought.plant)
+        ev = {
+            "type": "resources_bought",
+            "round": state["round"],
+            "player": player,
+            "resource": bought.resource,
+            "count": bought.count,
+            "price": bought.price,
+        }
+        placed = self.placed(bought.plant)
+        if placed:
+            ev.update(placed)
+        log_event(state, events, ev)
 
 
 PURCHASE = ResourcePurchase()  # the base game's

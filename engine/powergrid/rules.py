@@ -57,6 +57,7 @@ from engine.powergrid.basics import (
     forget_orders,
     is_int,
     limits,
+    log_event,
     max_cities,
     net,
     order_book,
@@ -121,6 +122,7 @@ __all__ = [
     "is_int",
     "is_over",
     "limits",
+    "log_event",
     "lowest_plant",
     "max_cities",
     "net",
@@ -253,18 +255,35 @@ def _connected(regions: list[str], gm: Any) -> bool:
 
 def random_connected_regions(all_regions: tuple[str, ...], gm: Any, k: int, rng: Rng) -> list[str]:
     """PG-D-3 random variant: uniform over all connected sets of `k` regions."""
-    candidates: list[list[str]] = [
-        list(c) for c in combinations(all_regions, k) if _connected(list(c), gm)
-    ]
+    key = (tuple(all_regions), k, gm.region_adjacency)
+    candidates = _CONNECTED_SETS.get(key)
+    if candidates is None:
+        # The same for every game on a map: listed once (every setup asked it again).
+        candidates = _CONNECTED_SETS[key] = tuple(
+            tuple(c) for c in combinations(all_regions, k) if _connected(list(c), gm)
+        )
     return sorted(candidates[rng.below(len(candidates))])
+
+
+# (regions, k, the map's region adjacency) -> the connected sets of k regions, in
+# `combinations` order. A few entries per map.
+_CONNECTED_SETS: dict[tuple[tuple[str, ...], int, frozenset[frozenset[str]]], tuple[Any, ...]] = {}
 
 
 def start_game(state: PGState, events: list[Event]) -> None:
     state["regions"] = sorted(state["regions"])
     state["region_pickers"] = []
-    emit(state, events, "regions_chosen", regions=list(state["regions"]))
-    emit(state, events, "round_started")
-    emit(state, events, "player_order", order=list(state["order"]))
+    log_event(
+        state,
+        events,
+        {"type": "regions_chosen", "round": state["round"], "regions": list(state["regions"])},
+    )
+    log_event(state, events, {"type": "round_started", "round": state["round"]})
+    log_event(
+        state,
+        events,
+        {"type": "player_order", "round": state["round"], "order": list(state["order"])},
+    )
     start_auction_phase(state, events)
 
 
@@ -280,6 +299,8 @@ def phase_order(state: PGState) -> list[str]:
 
 def current_players(state: State) -> list[str]:
     phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        return [state["order"][-1 - state["turn"]]]  # they go in reverse order
     if phase == "over":
         return []
     if phase == "regions":
@@ -296,7 +317,11 @@ def current_players(state: State) -> list[str]:
         # Simultaneous PG-42: everybody who has not declared yet (a variant that keeps the
         # turn overrides current_players, engine/powergrid_alt/rules.py).
         players = state["players"]
-        return [n for n in order if not players[n]["done"]]
+        waiting = []
+        for name in order:
+            if not players[name]["done"]:
+                waiting.append(name)
+        return waiting
     return [order[-1 - state["turn"]]]  # resources and build go in reverse order
 
 
@@ -348,7 +373,13 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     kind = action.get("type")
     if kind in ANYTIME:
         return order_book().apply(state, player, action)
-    want = turn_of(state, player)
+    phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        # `turn_of` inline for the two steps most moves are made in
+        mine = state["order"][-1 - state["turn"]] == player
+        want = ("buy" if phase == "resources" else "build") if mine else None
+    else:
+        want = turn_of(state, player)
     if want is None:
         acting = current_players(state)
         raise IllegalAction(
@@ -371,6 +402,9 @@ def turn_of(state: PGState, player: str) -> str | None:
     (apply asks it on every move).
     """
     phase = state["phase"]
+    if phase == "resources" or phase == "build":
+        mine = state["order"][-1 - state["turn"]] == player
+        return ("buy" if phase == "resources" else "build") if mine else None
     if phase == "auction":
         pending = state["pending_discard"]
         if pending is not None:
@@ -379,9 +413,6 @@ def turn_of(state: PGState, player: str) -> str | None:
         if auction is not None:
             return "bid" if auction["turn"] == player else None
         return "choose_plant" if chooser(state) == player else None
-    if phase == "resources" or phase == "build":
-        mine = state["order"][-1 - state["turn"]] == player
-        return ("buy" if phase == "resources" else "build") if mine else None
     if phase == "bureaucracy":
         p = state["players"].get(player)
         return "power" if p is not None and not p["done"] and player in state["order"] else None
@@ -414,7 +445,11 @@ def choose_region(state: PGState, player: str, action: Action, events: list[Even
             chosen=", ".join(chosen),
         )
     chosen.append(region)
-    emit(state, events, "region_chosen", player=player, region=region)
+    log_event(
+        state,
+        events,
+        {"type": "region_chosen", "round": state["round"], "player": player, "region": region},
+    )
     state["turn"] += 1
     if state["turn"] >= len(state["region_pickers"]):
         state["turn"] = 0
@@ -430,7 +465,9 @@ def _done(state: PGState, player: str, action: Action, events: list[Event]) -> N
     if state["turn"] < len(state["order"]):
         return
     if state["phase"] == "resources":
-        emit(state, events, "phase_ended", phase="resources")
+        log_event(
+            state, events, {"type": "phase_ended", "round": state["round"], "phase": "resources"}
+        )
         start_turn_phase(state, "build", events)
     else:
         _end_build_phase(state, events)
@@ -441,7 +478,7 @@ def _done(state: PGState, player: str, action: Action, events: list[Event]) -> N
 
 def _end_build_phase(state: PGState, events: list[Event]) -> None:
     """PG-46a: end check, then a pending Step 3 card, then the Step 2 check."""
-    emit(state, events, "phase_ended", phase="build")
+    log_event(state, events, {"type": "phase_ended", "round": state["round"], "phase": "build"})
     lim = limits(state)
     top = max_cities(state)
     if top >= lim["end"]:
@@ -456,11 +493,21 @@ def _end_build_phase(state: PGState, events: list[Event]) -> None:
         # PG-46: Step 2 begins; the lowest plant leaves once and is replaced. A Step 3
         # card drawn here counts as a Phase 5 draw (PG-D-23): _draw_one resolves it.
         state["step"] = 2
-        emit(state, events, "step_started", step=2)
+        log_event(state, events, {"type": "step_started", "round": state["round"], "step": 2})
         low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            emit(state, events, "plant_removed", plant=low, rule="PG-46", under_deck=False)
+            log_event(
+                state,
+                events,
+                {
+                    "type": "plant_removed",
+                    "round": state["round"],
+                    "plant": low,
+                    "rule": "PG-46",
+                    "under_deck": False,
+                },
+            )
             draw_plant(state, events)
 
 
@@ -478,7 +525,7 @@ def _power(state: PGState, player: str, action: Action, events: list[Event]) -> 
     declared = state.setdefault("power_declared", {})
     declared[player] = {"plants": plants, "burned": burned}
     state["players"][player]["done"] = True
-    emit(state, events, "power_declared", player=player)
+    log_event(state, events, {"type": "power_declared", "round": state["round"], "player": player})
     order = state["order"]
     if len(declared) < len(order):
         return
@@ -496,11 +543,15 @@ def end_bureaucracy(state: PGState, events: list[Event]) -> None:
 
 def _start_round(state: PGState, events: list[Event]) -> None:
     state["round"] += 1
-    emit(state, events, "round_started")
+    log_event(state, events, {"type": "round_started", "round": state["round"]})
     if state["step3_pending"]:
         begin_step3(state, events)  # PG-47 in Phase 5: Step 3 begins with the next round
     reorder(state)  # Phase 1 (PG-16)
-    emit(state, events, "player_order", order=list(state["order"]))
+    log_event(
+        state,
+        events,
+        {"type": "player_order", "round": state["round"], "order": list(state["order"])},
+    )
     start_auction_phase(state, events)
 
 
@@ -518,4 +569,5 @@ _HANDLERS = {
 
 
 def is_over(state: State) -> bool:
-    return bool(state["phase"] == "over")
+    phase: str = state["phase"]
+    return phase == "over"
