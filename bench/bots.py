@@ -102,8 +102,10 @@ the rollouts stay greedy (they model the rivals). Policy alone: 34.5 % on seeds 
 the old search won 4 and the guarded policy alone 4 of the same 12; think p50 1.23 / p99
 1.61 s wall (CPU p50 0.65 / p99 1.03 s), 860 s. Report seeds, `--only hexania --games 12
 --jobs 1` (seeds 24000-24011): won 6 of 12 (50 % ±28), think p50 1.21 / p99 1.63 s wall
-(CPU p50 0.71 / p99 1.13 s), load 2.5-3.7, 693 s. 24 games with search in all: 16 won (67 %
-±19): the 70 % goal is neither reached nor ruled out; it needs a larger run.
+(CPU p50 0.71 / p99 1.13 s), load 2.5-3.7, 693 s; then `--games 8 --jobs 1 --seed0 24012`
+(seeds 24012-24019): 7 of 8, think p99 1.58 s wall (CPU 1.57 s), load 2.0-2.8, 478 s. Report
+seeds 24000-24019: 13 of 20 (65 % ±21); with the tuning games, 23 of 32 (72 % ±16): about
+the 70 % goal, not yet shown above it; a larger run is needed.
 Tried and not kept (policy alone, seeds 50000-50099, ±9): a static value alone (pieces minus
 exposure minus the best rival's pieces, homeland block) without greedy's score: 0 of 40
 (it piles pieces into one heavy figure and is eliminated by a low roll); with the
