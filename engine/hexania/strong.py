@@ -1,5 +1,10 @@
 """Hexania's `strong` bot and `/hint` (issue 24): the determinised rollout search of
-engine/core/search.py with the greedy bot as rollout policy.
+engine/core/search.py with the greedy bot as rollout policy (it models the greedy rivals).
+
+The search's default move (arm 0, played unless another is clearly better) is the guarded
+bot's: the greedy score plus what greedy games are lost to (bench/bots.py has the figures):
+elimination (HEX-2.4) for want of an affordable action next turn, pieces within the rivals'
+reach, and enemy pieces on the homeland, which stop every birth (HEX-5).
 
 Hexania has no secrets except the future dice (HEX-1): a determinisation re-seeds the game's
 RNG from the search's own RNG. The candidates are the greedy bot's move and the plans that
@@ -23,8 +28,9 @@ from engine.core.search import (
     rank_value,
     reseed,
 )
+from engine.hexania import actions as act
 from engine.hexania import rules
-from engine.hexania.board import NEIGHBOURS
+from engine.hexania.board import HOMELANDS, NEIGHBOURS
 from engine.hexania.bots import _enemy_distance, _score, greedy_bot
 from engine.hexania.figures import Figures
 
@@ -37,6 +43,11 @@ REACH = [
     for c in range(14)
 ] + [0.0] * 40
 EXPOSURE = 0.5  # pieces a threatened piece is worth losing (several rivals, not all attack it)
+# The guarded bot's weights, in the greedy score's units (10 per destroyed piece), tuned on
+# seeds 50000-50099 (bench/bots.py): elimination risk, threatened pieces, homeland freed.
+ELIMINATION = 40.0
+THREAT = 3.0
+HOMELAND_FREED = 10.0
 
 
 def determinise(state: State, player: str, rng: Rng) -> State:
@@ -86,6 +97,85 @@ def exposure(board: dict[str, str], figs: Figures, player: str) -> float:
     return total
 
 
+def after_board(board: dict[str, str], plan: act.Plan, player: str) -> dict[str, str]:
+    """The board once `plan` is done: its pieces moved, the destroyed removed and a collapse
+    resolved on the kept cell (HEX-T-5 steps 3-5)."""
+    after = dict(board)
+    for c in plan.vacated:
+        del after[c]
+    for c in plan.destroyed:
+        del after[c]
+    for c in plan.added:
+        after[c] = player
+    if plan.collapse:
+        for c in plan.merged:
+            if c != plan.keep:
+                after.pop(c, None)
+    return after
+
+
+def cheapest_action(
+    board: dict[str, str], figs: Figures, player: str, home: tuple[str, ...]
+) -> int:
+    """The least a next turn's roll must pay for an action: 1 for a birth (none while an enemy
+    stands on the homeland, HEX-5, nor on a cell touching an own piece, HEX-11), else the
+    smallest growth (the figure's mass, HEX-4); 99 with neither (certain elimination, HEX-2.4)."""
+    blocked = any(board.get(c, player) != player for c in home)
+    if not blocked:
+        for c in home:
+            if c not in board and all(board.get(n) != player for n in NEIGHBOURS[c]):
+                return 1
+    return min((len(f) for n, f in enumerate(figs.cells) if figs.owner[n] == player), default=99)
+
+
+def guard_value(
+    board: dict[str, str],
+    plan: act.Plan,
+    player: str,
+    costs: dict[str, tuple[int, int]],
+    home: tuple[str, ...],
+) -> float:
+    """What the greedy score misses about a plan: the chance of being eliminated next turn
+    (HEX-2.4, a roll below the cheapest action), the expected pieces the rivals can reach
+    (`costs` from the position before the turn), and enemy pieces destroyed on the homeland."""
+    after = after_board(board, plan, player)
+    figs = Figures(after)
+    threat = 0.0
+    top = len(REACH) - 1
+    for n, cells in enumerate(figs.cells):
+        if figs.owner[n] != player:
+            continue
+        m = len(cells)
+        for c in cells:
+            found = costs.get(c)
+            if found is not None:
+                threat += REACH[min(top, found[0] + max(0, m - found[1]))]
+    cheapest = min(top, cheapest_action(after, figs, player, home))
+    freed = sum(1 for c in plan.destroyed if c in home)
+    return HOMELAND_FREED * freed - THREAT * threat - ELIMINATION * (1.0 - REACH[cheapest])
+
+
+def guarded_bot(state: State, player: str, rng: Rng) -> Action:
+    """The greedy score plus `guard_value`; ties broken by `rng` as greedy does."""
+    plans = rules.legal_plans(state, player)
+    if not plans:
+        return {"type": "end"}
+    board = state["board"]
+    dist = _enemy_distance(state, player)
+    pieces = rules.pieces_of(state, player)
+    costs = attack_costs(board, Figures(board), player)
+    home = HOMELANDS[state["sides"][player]]
+    best: list[Action] = []
+    best_score = float("-inf")
+    for action, plan in plans:
+        s = _score(state, plan, dist, pieces) + guard_value(board, plan, player, costs, home)
+        if s > best_score + 1e-9:
+            best, best_score = [action], s
+        elif abs(s - best_score) <= 1e-9:
+            best.append(action)
+    return dict(best[rng.below(len(best))])
+
+
 def _after(state: State, player: str, action: Action) -> float:
     world: State = copy_state(state)
     world["rng"] = new_rng_state(1)  # the roll that may follow is not part of the judgement
@@ -100,7 +190,7 @@ def _after(state: State, player: str, action: Action) -> float:
 
 
 def candidates(state: State, player: str, rng: Rng) -> list[Action]:
-    out = [greedy_bot(state, player, rng)]
+    out = [guarded_bot(state, player, rng), greedy_bot(state, player, rng)]
     plans = rules.legal_plans(state, player)
     if not plans:
         return out
@@ -140,6 +230,7 @@ SEARCH = StrongSearch(
 glue = SEARCH.glue
 strong = SEARCH.bot()
 decide = SEARCH.decide
+LEAD = guarded_bot  # the move without search (arm 0; bench/bots.py --policy-only)
 
 
 def hint(
