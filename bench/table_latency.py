@@ -44,6 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import eventloop
 from bot.messages import Inbound
 from bot.storage import open_store, parse_db
 from bot.table import Table, discover_games
@@ -185,6 +186,7 @@ def run_workers(db: str, workers: int, args: argparse.Namespace) -> list[dict[st
         cmd += ["--game", args.game, "--seed", str(args.seed + w)]
         cmd += ["--known-state"] if args.known_state else []
         cmd += ["--durable"] if args.durable else []
+        cmd += ["--loop", args.loop]
         procs.append(
             subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         )
@@ -218,6 +220,12 @@ def main() -> int:
     parser.add_argument(
         "--known-state", action="store_true", help="senders know the state the table kept"
     )
+    parser.add_argument(
+        "--loop",
+        default="auto",
+        choices=eventloop.CHOICES,
+        help="event loop as BOARDCHAT_LOOP (default auto: uvloop when installed, as production)",
+    )
     args = parser.parse_args()
     if args.durable:
         DURABLE.append(True)
@@ -225,10 +233,11 @@ def main() -> int:
         KNOWN_STATE.append(True)
     if args.worker:  # one of run_workers' processes: JSON results on the last line
         _GO.append(True)
-        result = asyncio.run(
+        result = eventloop.run(
             run_one(
                 args.db, args.games, args.moves, args.concurrency, args.game, args.seed, args.prefix
-            )
+            ),
+            args.loop,
         )
         print(json.dumps(result))
         return 0
@@ -238,8 +247,9 @@ def main() -> int:
     if "sqlite" in backends:
         with tempfile.TemporaryDirectory() as tmp:
             db = args.db or str(Path(tmp) / "bench.sqlite3")
-            one = asyncio.run(
-                run_one(db, args.games, args.moves, args.concurrency, args.game, args.seed)
+            one = eventloop.run(
+                run_one(db, args.games, args.moves, args.concurrency, args.game, args.seed),
+                args.loop,
             )
         line, bad = summary("sqlite", [one])
         parts.append(line)
@@ -257,6 +267,7 @@ def main() -> int:
                 line, bad = summary(label, run_workers(server.new_database(), args.workers, args))
         parts.append(line)
         refused += bad
+    print(f"event loop: {eventloop.loop_name(args.loop)}", file=sys.stderr)
     print("table: " + "; ".join(parts))
     return 0 if refused == 0 else 1
 

@@ -125,9 +125,14 @@ def main(argv: list[str] | None = None) -> int:
             except WorkersError as err:
                 print(f"boardchat run: {err}", file=sys.stderr)
                 return 2
+        from bot import eventloop
         from bot.runner import serve
 
-        asyncio.run(serve(settings))
+        try:
+            eventloop.run(serve(settings), settings.loop)
+        except eventloop.LoopError as err:
+            print(f"boardchat run: {err}", file=sys.stderr)
+            return 2
         return 0
     if args.command in ("backup", "export", "import", "health"):
         return _ops(args, settings)

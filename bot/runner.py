@@ -76,7 +76,8 @@ async def serve(
         except (NotImplementedError, RuntimeError, ValueError):
             pass  # not the main thread, or not supported here
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
-    log.info("serving %s", ", ".join(tasks))
+    # "uvloop" or "asyncio" (bot/eventloop.py): which loop a report came from
+    log.info("serving %s on %s", ", ".join(tasks), type(loop).__module__.split(".")[0])
     try:
         pending: set[asyncio.Task[Any]] = {*tasks.values(), stopper}
         while pending:

@@ -24,6 +24,7 @@ SETTINGS: dict[str, tuple[str, str]] = {
         "SQLite file (a path or sqlite:///path) or postgresql://user:pass@host/db",
     ),
     "BOARDCHAT_WORKERS": ("1", "Worker processes of `boardchat run` (webhook mode or shards)"),
+    "BOARDCHAT_LOOP": ("auto", "Event loop: auto (uvloop when installed), uvloop or asyncio"),
     "BOARDCHAT_HEALTH_DIR": ("", "Heartbeat files of `boardchat health` (default: temp dir)"),
     "BOARDCHAT_HEALTH_MAX_AGE": ("300", "Seconds without a poll or heartbeat before unhealthy"),
     "BOARDCHAT_LOG_LEVEL": ("INFO", "DEBUG, INFO, WARNING or ERROR"),
@@ -64,6 +65,7 @@ class Settings:
     workers: int = 1
     health_dir: str = ""
     health_max_age: float = 300.0
+    loop: str = "auto"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -85,4 +87,5 @@ class Settings:
             workers=max(1, int(get("BOARDCHAT_WORKERS") or 1)),
             health_dir=get("BOARDCHAT_HEALTH_DIR"),
             health_max_age=float(get("BOARDCHAT_HEALTH_MAX_AGE") or 300),
+            loop=get("BOARDCHAT_LOOP").strip().lower() or "auto",
         )

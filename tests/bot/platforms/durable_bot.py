@@ -10,6 +10,7 @@ import asyncio
 import logging
 import sys
 
+from bot import eventloop
 from bot.platforms.telegram import build_application, running
 from bot.runner import serve
 from bot.settings import Settings
@@ -38,4 +39,4 @@ async def main(db: str, base_url: str) -> None:
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    eventloop.run(main(sys.argv[1], sys.argv[2]))  # the loop `boardchat run` turns on

@@ -14,6 +14,7 @@ import sys
 
 from discord.http import Route
 
+from bot import eventloop
 from bot.messages import Inbound, Outbound
 from bot.platforms.discord_bot import build_client
 from bot.runner import serve
@@ -63,4 +64,4 @@ async def main(db: str, api: str) -> None:
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    eventloop.run(main(sys.argv[1], sys.argv[2]))  # the loop `boardchat run` turns on
