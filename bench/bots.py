@@ -23,6 +23,18 @@ average 5-10 on 2 cores while the full test suite ran, 1249 s):
 Hexania alone with `--only hexania --games 24`: win% 79 (±16, 24 games). Think times here are
 wall time at iteration budgets on an overloaded machine (CPU p99 0.52 s).
 
+Larger samples of Power Grid and the alternative rules (2026-11-27 16:01-17:27, one worker at
+nice 19 beside other work, so `--cap 0`: the iteration budgets alone, a deadline measured on a
+starved process would cut them):
+    `--only powergrid --games 60 --jobs 1 --cap 0`: powergrid strong vs heuristic win% 93 (±6,
+    60 games); think CPU p50 0.07 / p99 0.29 s (2042 s);
+    `--only powergrid_alt --games 60 --jobs 1 --cap 0`: powergrid_alt strong vs heuristic win%
+    72 (±11, 60 games); think CPU p50 0.00 / p99 2.50 s (2649 s).
+The alternative rules' slowest decisions need more than 2 s of CPU for 8 iterations: at a table
+the deadline (with its 20 % reserve) cuts them to fewer, so its production strength may sit
+below this figure; Power Grid's stays far inside the budget. The 2026-11-24 row above keeps
+the 12-game figures of that day; Hexania's and IEC's current figures follow below.
+
 IEC after the strong policy of engine/iec/defence.py (2026-11-27 05:42-05:59, `--only iec
 --games 12`, 2 workers, load average 5-13 on 2 cores from other work, 1028 s; iterations capped
 by the 2 s deadline, which the load made bind often):

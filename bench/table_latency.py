@@ -224,7 +224,7 @@ def main() -> int:
         "--loop",
         default="auto",
         choices=eventloop.CHOICES,
-        help="event loop as BOARDCHAT_LOOP (default auto: uvloop when installed, as production)",
+        help="event loop as BOARDCHAT_LOOP (default auto, as production: uvloop on PostgreSQL)",
     )
     args = parser.parse_args()
     if args.durable:
@@ -238,6 +238,7 @@ def main() -> int:
                 args.db, args.games, args.moves, args.concurrency, args.game, args.seed, args.prefix
             ),
             args.loop,
+            args.db,
         )
         print(json.dumps(result))
         return 0
@@ -250,6 +251,7 @@ def main() -> int:
             one = eventloop.run(
                 run_one(db, args.games, args.moves, args.concurrency, args.game, args.seed),
                 args.loop,
+                db,
             )
         line, bad = summary("sqlite", [one])
         parts.append(line)
@@ -267,7 +269,11 @@ def main() -> int:
                 line, bad = summary(label, run_workers(server.new_database(), args.workers, args))
         parts.append(line)
         refused += bad
-    print(f"event loop: {eventloop.loop_name(args.loop)}", file=sys.stderr)
+    loops = {
+        b: eventloop.loop_name(args.loop, "postgresql://" if b == "postgresql" else "x")
+        for b in backends
+    }
+    print(f"event loops: {loops}", file=sys.stderr)
     print("table: " + "; ".join(parts))
     return 0 if refused == 0 else 1
 

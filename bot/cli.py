@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.runner import serve
 
         try:
-            eventloop.run(serve(settings), settings.loop)
+            eventloop.run(serve(settings), settings.loop, settings.db)
         except eventloop.LoopError as err:
             print(f"boardchat run: {err}", file=sys.stderr)
             return 2

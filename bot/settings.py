@@ -24,7 +24,10 @@ SETTINGS: dict[str, tuple[str, str]] = {
         "SQLite file (a path or sqlite:///path) or postgresql://user:pass@host/db",
     ),
     "BOARDCHAT_WORKERS": ("1", "Worker processes of `boardchat run` (webhook mode or shards)"),
-    "BOARDCHAT_LOOP": ("auto", "Event loop: auto (uvloop when installed), uvloop or asyncio"),
+    "BOARDCHAT_LOOP": (
+        "auto",
+        "Event loop: auto (uvloop on PostgreSQL, asyncio on SQLite), uvloop or asyncio",
+    ),
     "BOARDCHAT_HEALTH_DIR": ("", "Heartbeat files of `boardchat health` (default: temp dir)"),
     "BOARDCHAT_HEALTH_MAX_AGE": ("300", "Seconds without a poll or heartbeat before unhealthy"),
     "BOARDCHAT_LOG_LEVEL": ("INFO", "DEBUG, INFO, WARNING or ERROR"),

@@ -1,5 +1,6 @@
-"""The event loop `boardchat run` turns on (bot/eventloop.py, BOARDCHAT_LOOP): uvloop when
-installed, asyncio's own on request, a clear refusal for anything else."""
+"""The event loop `boardchat run` turns on (bot/eventloop.py, BOARDCHAT_LOOP): by default
+uvloop on PostgreSQL and asyncio's own on SQLite, either on request, a clear refusal for
+anything else."""
 
 from __future__ import annotations
 
@@ -17,12 +18,22 @@ async def _loop_module() -> str:
     return type(asyncio.get_running_loop()).__module__.split(".")[0]
 
 
-def test_auto_runs_on_uvloop_which_the_package_installs_on_linux() -> None:
+PG = "postgresql://boardchat@127.0.0.1/boardchat"
+
+
+def test_auto_runs_postgresql_on_uvloop_which_the_package_installs_on_linux() -> None:
     if sys.platform == "win32":  # pragma: no cover - the dependency's marker leaves it out
         pytest.skip("uvloop is not a dependency on Windows")
     assert eventloop.uvloop_installed()  # pyproject's dependency, not an optional extra
-    assert eventloop.run(_loop_module()) == "uvloop"
-    assert eventloop.loop_name("auto") == "uvloop"
+    assert eventloop.run(_loop_module(), "auto", PG) == "uvloop"
+    assert eventloop.loop_name("auto", "postgres://x/y") == "uvloop"
+
+
+def test_auto_runs_sqlite_on_asyncio_and_either_loop_on_request() -> None:
+    for db in ("./boardchat.sqlite3", "sqlite:///x.db", None):
+        assert eventloop.run(_loop_module(), "auto", db) == "asyncio"
+    assert eventloop.run(_loop_module(), "uvloop", "./boardchat.sqlite3") == "uvloop"
+    assert eventloop.run(_loop_module(), "asyncio", PG) == "asyncio"
 
 
 def test_asyncio_is_chosen_on_request() -> None:
@@ -36,7 +47,7 @@ def test_auto_falls_back_to_asyncio_without_uvloop_but_uvloop_refuses(
 ) -> None:
     monkeypatch.setitem(sys.modules, "uvloop", None)  # import uvloop now raises ImportError
     assert not eventloop.uvloop_installed()
-    assert eventloop.run(_loop_module(), "auto") == "asyncio"
+    assert eventloop.run(_loop_module(), "auto", PG) == "asyncio"
     coro = _loop_module()
     with pytest.raises(eventloop.LoopError, match="not installed"):
         eventloop.run(coro, "uvloop")

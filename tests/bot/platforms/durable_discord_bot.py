@@ -64,4 +64,4 @@ async def main(db: str, api: str) -> None:
 
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
-    eventloop.run(main(sys.argv[1], sys.argv[2]))  # the loop `boardchat run` turns on
+    eventloop.run(main(sys.argv[1], sys.argv[2]))  # as `boardchat run` on SQLite
