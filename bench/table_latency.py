@@ -21,11 +21,14 @@ tests/pg.py, skipped when no server binary exists. --db runs only the backend it
 With --durable the chats are Telegram chats whose messages go to the outbox for a sender loop
 (one more INSERT in each move's transaction); no sender runs, so the rows stay queued.
 bench/move_calls.py counts the store and game calls of the same moves (a figure the machine's
-load does not change). The last line reads (quiet 2-core machine, 2026-11-27 14:48, after
-PostgreSQL's migration 8):
-`table: sqlite p50 1.5 ms p99 2.8 ms 903 moves/s; postgres(4 workers) p50 7.6 ms p99 17.5 ms
-672 moves/s` (three runs: 844-903 and 636-675 moves/s; the machine's speed drifts through a
-day by about 15 %: bench/table_baseline.py compares with the issue day's table back to back).
+load does not change). `--loop` chooses the event loop as BOARDCHAT_LOOP does (bot/eventloop.py;
+default auto, as production: uvloop for the PostgreSQL workers, asyncio's loop for SQLite).
+The last line reads (quiet 2-core machine, 2026-11-27 17:50):
+`table: sqlite p50 1.5 ms p99 3.2 ms 852 moves/s; postgres(4 workers) p50 7.6 ms p99 15.1 ms
+744 moves/s` (runs of that hour: 809-880 and 718-787 moves/s; `--loop` back to back, three
+rounds: PostgreSQL 670-711 moves/s on asyncio, 758-766 on uvloop; SQLite the same either way,
+p50 1.5 ms on asyncio and 1.9-2.1 on uvloop. The machine's speed drifts through a day by about
+15 %: bench/table_baseline.py compares with the issue day's table back to back).
 """
 
 from __future__ import annotations
