@@ -16,6 +16,7 @@ from engine.powergrid.basics import (
     is_int,
     limits,
     log_event,
+    log_plant_removed,
     order_book,
     reorder,
     start_turn_phase,
@@ -327,17 +328,7 @@ def _end_auction_phase(state: PGState, events: list[Event]) -> None:
         low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            log_event(
-                state,
-                events,
-                {
-                    "type": "plant_removed",
-                    "round": state["round"],
-                    "plant": low,
-                    "rule": "PG-29",
-                    "under_deck": False,
-                },
-            )
+            log_plant_removed(state, events, low, "PG-29", under_deck=False)
             draw_plant(state, events)
     if state["step3_drawn"]:
         resolve_step3(state, events)  # PG-47 in Phase 2: Step 3 begins with Phase 3

@@ -46,6 +46,23 @@ def log_event(state: PGState, events: list[Event], ev: Event) -> None:
         del log[: len(log) - LOG_SIZE]  # all public: the oldest goes
 
 
+def log_plant_removed(
+    state: PGState, events: list[Event], plant: int, rule: str, *, under_deck: bool
+) -> None:
+    """A plant leaves the market (PG-29, PG-40, PG-44, PG-46): the one event, wherever."""
+    log_event(
+        state,
+        events,
+        {
+            "type": "plant_removed",
+            "round": state["round"],
+            "plant": plant,
+            "rule": rule,
+            "under_deck": under_deck,
+        },
+    )
+
+
 def _drop_overflow(log: list[Event], owner: str | None) -> None:
     """`trim_log` after one append, for a log that was trimmed before it (entries are added
     only by `emit`, which keeps it trimmed): only the new entry's viewer can now see one

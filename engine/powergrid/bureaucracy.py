@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from engine.core import N_, IllegalAction
 from engine.powergrid import market as mk
-from engine.powergrid.basics import Action, Event, is_int, log_event
+from engine.powergrid.basics import Action, Event, is_int, log_event, log_plant_removed
 from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, income_for, restock_row
 from engine.powergrid.plant_market import draw_plant
 from engine.powergrid.state_types import PGState
@@ -187,31 +187,11 @@ def restock_and_update(state: PGState, events: list[Event]) -> None:
     if market:
         if mk.six_plant_market(state):
             low = market.pop(0)
-            log_event(
-                state,
-                events,
-                {
-                    "type": "plant_removed",
-                    "round": state["round"],
-                    "plant": low,
-                    "rule": "PG-44",
-                    "under_deck": False,
-                },
-            )
+            log_plant_removed(state, events, low, "PG-44", under_deck=False)
         else:
             high = market.pop()
             state["deck"].append(high)
-            log_event(
-                state,
-                events,
-                {
-                    "type": "plant_removed",
-                    "round": state["round"],
-                    "plant": high,
-                    "rule": "PG-44",
-                    "under_deck": True,
-                },
-            )
+            log_plant_removed(state, events, high, "PG-44", under_deck=True)
         draw_plant(state, events)
     log_event(
         state, events, {"type": "phase_ended", "round": state["round"], "phase": "bureaucracy"}

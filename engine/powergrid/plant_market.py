@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 
 from engine.core import Rng
-from engine.powergrid.basics import Event, log_event, max_cities
+from engine.powergrid.basics import Event, log_event, log_plant_removed, max_cities
 from engine.powergrid.data import STEP3
 from engine.powergrid.state_types import PGState
 
@@ -51,17 +51,7 @@ def remove_too_low(state: PGState, events: list[Event]) -> None:
     market = state["market"]
     while market and market[0] <= top:
         low = market.pop(0)
-        log_event(
-            state,
-            events,
-            {
-                "type": "plant_removed",
-                "round": state["round"],
-                "plant": low,
-                "rule": "PG-40",
-                "under_deck": False,
-            },
-        )
+        log_plant_removed(state, events, low, "PG-40", under_deck=False)
         _draw_one(state, events)
 
 
@@ -73,17 +63,7 @@ def resolve_step3(state: PGState, events: list[Event]) -> None:
     low = lowest_plant(state)
     if low is not None:
         market.remove(low)
-        log_event(
-            state,
-            events,
-            {
-                "type": "plant_removed",
-                "round": state["round"],
-                "plant": low,
-                "rule": "PG-47",
-                "under_deck": False,
-            },
-        )
+        log_plant_removed(state, events, low, "PG-47", under_deck=False)
     Rng(state["rng"]).shuffle(state["deck"])
     state["step3_drawn"] = False
     if state["phase"] == "auction":

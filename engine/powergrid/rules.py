@@ -58,6 +58,7 @@ from engine.powergrid.basics import (
     is_int,
     limits,
     log_event,
+    log_plant_removed,
     max_cities,
     net,
     order_book,
@@ -497,17 +498,7 @@ def _end_build_phase(state: PGState, events: list[Event]) -> None:
         low = lowest_plant(state)
         if low is not None:
             state["market"].remove(low)
-            log_event(
-                state,
-                events,
-                {
-                    "type": "plant_removed",
-                    "round": state["round"],
-                    "plant": low,
-                    "rule": "PG-46",
-                    "under_deck": False,
-                },
-            )
+            log_plant_removed(state, events, low, "PG-46", under_deck=False)
             draw_plant(state, events)
 
 
