@@ -81,9 +81,14 @@ def attack_costs(board: dict[str, str], figs: Figures, player: str) -> dict[str,
 
 
 def exposure(board: dict[str, str], figs: Figures, player: str) -> float:
-    """Expected pieces of `player` an enemy can reach next turn: for each own piece the chance
-    that a roll pays the cheapest attack on it, armour included (HEX-15, HEX-19)."""
-    costs = attack_costs(board, figs, player)
+    """Expected pieces of `player` an enemy can reach next turn (HEX-15, HEX-19)."""
+    return threat(figs, player, attack_costs(board, figs, player))
+
+
+def threat(figs: Figures, player: str, costs: dict[str, tuple[int, int]]) -> float:
+    """For each own piece the chance that a roll pays the cheapest attack on it (`costs`:
+    cell -> (cost, attacker's mass)), armour included: a bigger figure costs more to hit."""
+    top = len(REACH) - 1
     total = 0.0
     for n, cells in enumerate(figs.cells):
         if figs.owner[n] != player:
@@ -93,7 +98,7 @@ def exposure(board: dict[str, str], figs: Figures, player: str) -> float:
             found = costs.get(c)
             if found is not None:
                 cost, attacker = found
-                total += REACH[min(len(REACH) - 1, cost + max(0, m - attacker))]
+                total += REACH[min(top, cost + max(0, m - attacker))]
     return total
 
 
@@ -140,19 +145,10 @@ def guard_value(
     (`costs` from the position before the turn), and enemy pieces destroyed on the homeland."""
     after = after_board(board, plan, player)
     figs = Figures(after)
-    threat = 0.0
-    top = len(REACH) - 1
-    for n, cells in enumerate(figs.cells):
-        if figs.owner[n] != player:
-            continue
-        m = len(cells)
-        for c in cells:
-            found = costs.get(c)
-            if found is not None:
-                threat += REACH[min(top, found[0] + max(0, m - found[1]))]
-    cheapest = min(top, cheapest_action(after, figs, player, home))
+    reached = threat(figs, player, costs)
+    cheapest = min(len(REACH) - 1, cheapest_action(after, figs, player, home))
     freed = sum(1 for c in plan.destroyed if c in home)
-    return HOMELAND_FREED * freed - THREAT * threat - ELIMINATION * (1.0 - REACH[cheapest])
+    return HOMELAND_FREED * freed - THREAT * reached - ELIMINATION * (1.0 - REACH[cheapest])
 
 
 def guarded_bot(state: State, player: str, rng: Rng) -> Action:

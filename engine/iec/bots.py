@@ -11,6 +11,7 @@ helpers `apply` uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import Action, BotFn, Rng, State
@@ -183,14 +184,21 @@ def _layout_key(state: State, player: str, what: str) -> tuple[Any, ...]:
     return (what, state["scenario"], player, mine)
 
 
-def transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
-    """Simple goods toward storages a mixer links; compound goods toward a transmitter's."""
-    key = _layout_key(state, player, "transfers")
+def _by_layout(state: State, player: str, what: str, work: Callable[[State, str], Any]) -> Any:
+    """`work(state, player)` remembered per layout of the player's buildings (never handed
+    out: the callers copy it); the memo is emptied when full (LAYOUT_MAX)."""
+    key = _layout_key(state, player, what)
     found = _LAYOUT_ORDERS.get(key)
     if found is None:
         if len(_LAYOUT_ORDERS) >= LAYOUT_MAX:
             _LAYOUT_ORDERS.clear()
-        found = _LAYOUT_ORDERS[key] = _transfer_orders(state, player)
+        found = _LAYOUT_ORDERS[key] = work(state, player)
+    return found
+
+
+def transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
+    """Simple goods toward storages a mixer links; compound goods toward a transmitter's."""
+    found = _by_layout(state, player, "transfers", _transfer_orders)
     return [dict(move) for move in found]
 
 
@@ -225,12 +233,7 @@ def _transfer_orders(state: State, player: str) -> list[dict[str, Any]]:
 
 def delivery_orders(state: State, player: str) -> dict[str, list[str]]:
     """Mines deliver to storages a mixer links; mixers to storages effectors link."""
-    key = _layout_key(state, player, "deliver")
-    found = _LAYOUT_ORDERS.get(key)
-    if found is None:
-        if len(_LAYOUT_ORDERS) >= LAYOUT_MAX:
-            _LAYOUT_ORDERS.clear()
-        found = _LAYOUT_ORDERS[key] = _delivery_orders(state, player)
+    found = _by_layout(state, player, "deliver", _delivery_orders)
     return {cell: list(stores) for cell, stores in found.items()}
 
 
