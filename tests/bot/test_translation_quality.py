@@ -213,3 +213,33 @@ def test_first_buttons_are_worded_in_the_readers_language(game_id: str, lang: st
     # labels with words in them (a bare plant number reads the same everywhere)
     worded = [i for i, (label, _) in enumerate(english) if any(ch.isalpha() for ch in label)]
     assert all(theirs[i][0] != english[i][0] for i in worded), theirs
+
+
+# Chinese sets no space between two characters; a placeholder filled with a phrase that begins
+# with one ("{who} 要 {what}" with "用 /bid ...") read "alice 要 用 /bid". Spaces stay around
+# Latin names, numbers and commands, and between a command's argument names ("/grow 圖形 格子").
+SPACE_BETWEEN_HANZI = re.compile(r"[\u3400-\u9fff] +[\u3400-\u9fff]")
+COMMAND_SYNTAX = re.compile(r"/\w+(?: [^\s，。、；：（）]+)*")
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_turn_prompts_in_chinese_put_no_space_between_two_characters(game_id: str) -> None:
+    from engine.core import Rng
+
+    game = games()[game_id]
+    players = [f"p{i}" for i in range(max(game.min_players, min(3, game.max_players)))]
+    kind = "heuristic" if "heuristic" in game.bots else next(iter(game.bots))
+    state = game.setup(players, {}, 7)
+    rng = Rng({"s": 7})
+    t = translator("zh_Hant")
+    seen: set[str] = set()
+    for _ in range(400):
+        if game.is_over(state):
+            break
+        for viewer in (None, *players):
+            text = game.describe_turn(state, viewer, t)
+            assert not SPACE_BETWEEN_HANZI.search(COMMAND_SYNTAX.sub("", text)), text
+            seen.add(text)
+        who = game.current_players(state)[0]
+        state, _events = game.apply(state, who, game.bots[kind](state, who, rng))
+    assert len(seen) > 5  # the prompts of several phases were read
