@@ -216,30 +216,32 @@ def test_first_buttons_are_worded_in_the_readers_language(game_id: str, lang: st
 
 
 # Chinese sets no space between two characters; a placeholder filled with a phrase that begins
-# with one ("{who} 要 {what}" with "用 /bid ...") read "alice 要 用 /bid". Spaces stay around
-# Latin names, numbers and commands, and between a command's argument names ("/grow 圖形 格子").
+# or ends with one read "alice 要 用 /bid" ("{who} 要 {what}") or "以 6 元 買下" ("以 {price} 買下"
+# with "6 元"). Spaces stay around Latin names, numbers and commands, and between a command's
+# argument names ("/grow 圖形 格子").
 SPACE_BETWEEN_HANZI = re.compile(r"[\u3400-\u9fff] +[\u3400-\u9fff]")
 COMMAND_SYNTAX = re.compile(r"/\w+(?: [^\s，。、；：（）]+)*")
 
 
 @pytest.mark.parametrize("game_id", sorted(games()))
-def test_turn_prompts_in_chinese_put_no_space_between_two_characters(game_id: str) -> None:
+def test_chinese_prompts_and_log_lines_put_no_space_between_two_characters(game_id: str) -> None:
     from engine.core import Rng
 
     game = games()[game_id]
-    players = [f"p{i}" for i in range(max(game.min_players, min(3, game.max_players)))]
+    players = [f"p{i}" for i in range(max(game.min_players, min(4, game.max_players)))]
     kind = "heuristic" if "heuristic" in game.bots else next(iter(game.bots))
     state = game.setup(players, {}, 7)
     rng = Rng({"s": 7})
     t = translator("zh_Hant")
     seen: set[str] = set()
-    for _ in range(400):
+    for _ in range(3000):
         if game.is_over(state):
             break
-        for viewer in (None, *players):
-            text = game.describe_turn(state, viewer, t)
-            assert not SPACE_BETWEEN_HANZI.search(COMMAND_SYNTAX.sub("", text)), text
-            seen.add(text)
         who = game.current_players(state)[0]
-        state, _events = game.apply(state, who, game.bots[kind](state, who, rng))
-    assert len(seen) > 5  # the prompts of several phases were read
+        lines = [game.describe_turn(state, None, t), game.describe_turn(state, who, t)]
+        state, events = game.apply(state, who, game.bots[kind](state, who, rng))
+        lines += [game.describe_event(state, e, t) or "" for e in events]
+        for text in lines:
+            assert not SPACE_BETWEEN_HANZI.search(COMMAND_SYNTAX.sub("", text)), text
+        seen.update(lines)
+    assert game.is_over(state) and len(seen) > 50  # a whole game's prompts and lines were read
