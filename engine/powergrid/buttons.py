@@ -8,12 +8,12 @@ from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, choosable_regions
 from engine.powergrid.choices import fuel_for_one_run, just_bought, keep_choices
 from engine.powergrid.wording import (
+    count_text,
     join,
     keep_command,
     keep_text,
     money_text,
     plant_text,
-    resource_text,
 )
 
 _ENGLISH = EnglishTranslator()
@@ -79,7 +79,7 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
         if refill:
             cost = sum(price for _, _, price in refill)
             if money is None or cost <= money:
-                label = join([f"{n} {resource_text(t, r)}" for r, n, _ in refill])
+                label = join([count_text(t, r, n) for r, n, _ in refill])
                 command = "/buy " + " ".join(f"{r[0]}{n}" for r, n, _ in refill)
                 out.append(
                     (

@@ -10,7 +10,14 @@ from typing import Any
 from engine.core.protocol import EnglishTranslator, Event, State, Translator
 from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, plant_no
-from engine.powergrid.wording import RESOURCES, join, money_text, phase_text, resource_text
+from engine.powergrid.wording import (
+    RESOURCES,
+    count_text,
+    join,
+    money_text,
+    phase_text,
+    resource_text,
+)
 
 _ENGLISH = EnglishTranslator()
 
@@ -210,7 +217,7 @@ def _ev_plant_discarded(e: Event, t: Translator) -> str:
     )
     returned = e.get("returned") or {}
     if returned:  # PG-27: what the remaining plants could not keep
-        tokens = join([f"{n} {resource_text(t, r)}" for r, n in returned.items()])
+        tokens = join([count_text(t, r, n) for r, n in returned.items()])
         text += " " + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
     return text
 

@@ -7,7 +7,14 @@ from typing import Any
 
 from engine.core.protocol import Translator
 from engine.powergrid.chat_view import View
-from engine.powergrid.wording import RESOURCES, join, money_text, plant_text, resource_text
+from engine.powergrid.wording import (
+    RESOURCES,
+    count_text,
+    join,
+    money_text,
+    plant_text,
+    resource_text,
+)
 
 
 def cost_text(quote: dict[str, Any], t: Translator) -> str:
@@ -128,9 +135,7 @@ def plants_text(view: View, t: Translator) -> str:
     for name in order:
         me = view["players"][name]
         plants = join([plant_text(t, p) for p in me["plants"]]) or "-"
-        stock = join(
-            [f"{n} {resource_text(t, r)}" for r, n in me.get("resources", {}).items() if n]
-        )
+        stock = join([count_text(t, r, n) for r, n in me.get("resources", {}).items() if n])
         line = t.gettext("{player} ({money}, {cities}): {plants}").format(
             player=name,
             money=money_text(t, me.get("money")),

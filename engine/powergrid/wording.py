@@ -47,6 +47,14 @@ def resource_text(t: Translator, resource: str) -> str:
     return t.gettext(RESOURCE_NAMES.get(resource, resource))
 
 
+def count_text(t: Translator, resource: str, n: int) -> str:
+    """ "2 coal" in the count's plural form ("уголь × 2", "węgiel × 2", "2 個燃煤"): a bare
+    number before the name read "2 уголь"."""
+    return t.ngettext("{n} {resource}", "{n} {resource}", n).format(
+        n=n, resource=resource_text(t, resource)
+    )
+
+
 def plant_text(t: Translator, plant: dict[str, Any]) -> str:
     """ "13 eco →1" / "4 coal 2→1": number, type, resources per run → cities."""
     kind = t.gettext(PLANT_TYPES.get(plant.get("type", ""), plant.get("type", "")))
@@ -78,5 +86,5 @@ def keep_command(plant: int, option: dict[str, int]) -> str:
 
 
 def keep_text(t: Translator, option: dict[str, int]) -> str:
-    kept = [f"{n} {resource_text(t, r)}" for r, n in option.items() if n]
+    kept = [count_text(t, r, n) for r, n in option.items() if n]
     return join(kept) if kept else t.gettext("nothing")

@@ -245,3 +245,18 @@ def test_chinese_prompts_and_log_lines_put_no_space_between_two_characters(game_
             assert not SPACE_BETWEEN_HANZI.search(COMMAND_SYNTAX.sub("", text)), text
         seen.update(lines)
     assert game.is_over(state) and len(seen) > 50  # a whole game's prompts and lines were read
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_power_grid_resource_counts_read_in_the_counts_plural_form(lang: str) -> None:
+    """PG-27's returned tokens, the keep choices and the refill button said "2 уголь": a bare
+    number before the name. They take the catalog's plural entry, as the variant's do."""
+    from engine.powergrid.wording import count_text, keep_text
+
+    t = translator(lang)
+    for n in (1, 2, 5):
+        expected = t.ngettext("{n} {resource}", "{n} {resource}", n)
+        assert count_text(t, "coal", n) == expected.format(n=n, resource=t.gettext("coal"))
+    assert keep_text(t, {"coal": 2, "oil": 0}) == count_text(t, "coal", 2)
+    if lang != "zh_Hant":  # "уголь × 2", "węgiel × 2"; Chinese counts with 個 before the name
+        assert not keep_text(t, {"coal": 2})[0].isdigit()
