@@ -30,7 +30,7 @@ State layout (internal; `view` is the public shape):
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from itertools import combinations
 from typing import Any
 
@@ -353,15 +353,31 @@ _ALLOWED = {
 # ===================================================================== apply
 
 
-def require_expected(kind: Any, want: str, allowed: Collection[str]) -> str:
-    """PG-14: only the moves of the current phase step are accepted (shared with the variant).
-    Returns the action type, now known to be one of `allowed`."""
+# The chat command of each action type, for a refusal that names what the moment takes:
+# players know commands, not action types.
+COMMAND_OF = {
+    "choose_region": "/region",
+    "open": "/bid",
+    "raise": "/raise",
+    "pass": "/pass",
+    "discard": "/discard",
+    "buy": "/buy",
+    "build": "/build",
+    "done": "/done",
+    "power": "/power",
+}
+
+
+def require_expected(
+    kind: Any, want: str, allowed: Collection[str], commands: Mapping[str, str] = COMMAND_OF
+) -> str:
+    """PG-14: only the moves of the current phase step are accepted (shared with the variant,
+    which names its own `commands`). Returns the action type, now one of `allowed`."""
     if not isinstance(kind, str) or kind not in allowed:
         raise IllegalAction(
             "PG-14",
-            N_("You cannot do {action} now; the game expects: {expected}."),
-            action=str(kind),
-            expected=want,
+            N_("You cannot do that now; the game expects {commands}."),
+            commands=", ".join(dict.fromkeys(commands.get(k, k) for k in allowed)),
         )
     return kind
 

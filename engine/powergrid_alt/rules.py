@@ -186,6 +186,16 @@ _ALLOWED = {
 
 expected = base.expected
 
+# Its build step's commands beside the base game's (the refusal names them, PG-14).
+COMMAND_OF = {
+    **base.COMMAND_OF,
+    "build_plant": "/plant",
+    "upgrade": "/upgrade",
+    "move": "/move",
+    "line": "/line",
+    "tp": "/tp",
+}
+
 
 def current_players(state: AltState) -> list[str]:
     """As the base game. Version 1 plays Phase 3 in reverse player order and Phase 5 in
@@ -216,7 +226,7 @@ def apply(state: AltState, player: str, action: Action) -> tuple[State, list[Eve
         )
     want = expected(plain(state))
     kind = action.get("type")
-    kind = base.require_expected(kind, want, _ALLOWED.get(want, ()))
+    kind = base.require_expected(kind, want, _ALLOWED.get(want, ()), COMMAND_OF)
     events = []
     _HANDLERS[kind](state, player, action, events)
     return plain(state), events

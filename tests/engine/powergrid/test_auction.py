@@ -142,7 +142,9 @@ def test_pg26_fourth_plant_discards_an_old_one() -> None:
     assert 20 not in s["market"]
     illegal(s, "a", "PG-26", type="discard", plant=3)  # PG-D-11: not the new one
     illegal(s, "a", "PG-26", type="discard", plant=40)
-    illegal(s, "a", "PG-14", type="open", plant=4, bid=4)
+    err = illegal(s, "a", "PG-14", type="open", plant=4, bid=4)
+    # the refusal names the command the moment takes, not an action type ("expects: discard")
+    assert err.english() == "You cannot do that now; the game expects /discard."
     events = act(s, "a", type="discard", plant=11)
     assert s["players"]["a"]["plants"] == [3, 12, 14]
     assert types(events)[:2] == ["plant_discarded", "plant_drawn"] and 20 in s["market"]

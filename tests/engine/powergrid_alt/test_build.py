@@ -285,7 +285,10 @@ def test_alt_d10_no_moving_outside_phase_4() -> None:
     give_plant(state, "a", 10, "Freiburg", coal=4)
     give_plant(state, "a", 15, "Würzburg")
     set_phase(state, "bureaucracy", order=["a", "b", "c", "d"])
-    illegal(state, "a", {"type": "move", "from": 10, "to": 15, "tokens": {"coal": 1}}, "PG-14")
+    err = illegal(
+        state, "a", {"type": "move", "from": 10, "to": 15, "tokens": {"coal": 1}}, "PG-14"
+    )
+    assert err.english() == "You cannot do that now; the game expects /power."  # commands, PG-14
 
 
 # ------------------------------------------------------------------ lines and TPs
