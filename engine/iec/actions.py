@@ -85,16 +85,26 @@ def _source(state: State, b: AnyBuilding, action: Action) -> str | None:
 # ---------------------------------------------------------------- phase actions
 
 
+# The chat command of an action type where the two differ (one /transfer sends all moves).
+_COMMAND_OF = {"transfers": "transfer"}
+
+
+def _command(kind: str) -> str:
+    return "/" + _COMMAND_OF.get(kind, kind)
+
+
 def _check_turn(state: State, player: str, kind: str) -> None:
     if state["over"]:
         raise _bad("IEC-S-9", N_("The game is over."))
     if player not in acting(state):
         raise _bad("IEC-S-10.4", N_("It is not your turn."))
-    if kind not in PHASE_ACTIONS.get(state["phase"], ()):
+    takes = PHASE_ACTIONS.get(state["phase"], ())
+    if kind not in takes:  # IEC-27: each phase its own actions; the refusal names them
         raise _bad(
             "IEC-27",
-            N_("{action} is not possible in this phase."),
-            action=kind,
+            N_("{action} is not possible in this phase; it takes {commands}."),
+            action=_command(kind),
+            commands=", ".join(_command(k) for k in takes),
         )
 
 

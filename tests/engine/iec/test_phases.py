@@ -197,6 +197,17 @@ def test_iec_19_ex8_lay_one_real_two_fakes_pays_one_ac() -> None:
     assert ev[-1]["secret"] == {"real": ["H7"]}
 
 
+def test_iec_27_an_action_of_another_phase_is_refused_naming_the_commands_this_one_takes() -> None:
+    st, p1, _ = lay_state()  # phase 5: laying mines
+    with pytest.raises(IllegalAction) as e:
+        do(st, p1, {"type": "transfers", "moves": []})
+    assert e.value.rule_id == "IEC-27"
+    # commands, not action types ("transfers is not possible")
+    assert e.value.english() == (
+        "/transfer is not possible in this phase; it takes /lay, /relocate, /done."
+    )
+
+
 def test_iec_d3_ex8_three_fakes_are_illegal() -> None:
     st, p1, _ = lay_state()
     with pytest.raises(IllegalAction) as e:
