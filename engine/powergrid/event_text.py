@@ -286,9 +286,10 @@ def _ev_step3_card_drawn(e: Event, t: Translator) -> str:
 
 def _ev_market_restocked(e: Event, t: Translator) -> str:
     added = e.get("added") or {r: e[r] for r in RESOURCES if isinstance(e.get(r), int)}
+    added = {r: n for r, n in added.items() if n}  # PG-43: a full market or an empty supply adds 0
     if added:
         return t.gettext("The resource market is restocked: {added}.").format(
-            added=join([f"+{n} {resource_text(t, r)}" for r, n in added.items()])
+            added=join([count_text(t, r, n) for r, n in added.items()])
         )
     return t.gettext("The resource market is restocked.")
 

@@ -601,7 +601,10 @@ def test_event_lines_carry_the_facts() -> None:
     assert line({"type": "powered", "player": "x", "cities": 1, "income": None}) == (
         "x powers 1 city."
     )
-    assert "+4 coal, +2 oil" in line(SAMPLE_EVENTS[19])
+    assert line(SAMPLE_EVENTS[19]) == "The resource market is restocked: 4 coal, 2 oil."
+    # PG-43: a resource whose market was full (or supply empty) is not listed ("+0 coal")
+    restock = {"type": "market_restocked", "added": {"coal": 0, "oil": 2, "garbage": 1}}
+    assert line(restock) == "The resource market is restocked: 2 oil, 1 garbage."
     assert commands.describe_event({}, {"type": "no_such_event"}, T) is None
 
 
