@@ -236,6 +236,9 @@ def transmit(state: State, player: str) -> Action | None:
 
 
 HOLD_ABOVE = 3  # the worst threshold a lone BC is launched at before the last turn
+# Measured (policy alone, paired on tuning seeds 80000-80199, 200 games each): launching a
+# lone BC at any threshold (4) 44.5 % against three economic bots and 50.5 % against the rush,
+# holding it at 3+ too (2) 38 % and 55 %, this 52 % and 59 %; holding two BC at 4+ 49 % and 60 %.
 
 
 def raiding(state: State) -> bool:
@@ -247,6 +250,9 @@ def raiding(state: State) -> bool:
 
 RAID_TURNS = 3
 RAID_VALUE = {"mine": 3.0, "storage": 2.0, "mixer": 1.5, "transmitter": 1.5}
+# Measured (same seeds): other weights (storage 4, mixer 4, the leaders cubed) and RAID_TURNS 1
+# or 6 changed no game: the start AC pays for about one shot a game, at a home mine. AC made
+# first in turns 1-3 (1-6): 39 % (31 %) against 52 %; no AC made at all: 49 %.
 
 
 def _repairable(state: State, b: Building) -> bool:
