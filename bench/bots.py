@@ -112,6 +112,18 @@ which is a `mix` order, and two prepared sites the policy never builds on) plays
 all arms score alike on every paired sample. A search can only help once its candidates differ
 in what follows (moves the policy would then use), not with more rollouts.
 
+IEC policy tuning tried 2026-11-27 21:00-22:00 and not kept (policy alone, tuning seeds 80000+,
+paired game by game with the unchanged policy, ± at 95 %; unchanged: 52.2 % of 200 four-player
+games, 57.2 % of 1000 against the rush): holding a lone BC for transmission at other thresholds
+(-3 to -14 points; the current rule is the best of seven), other raid weights or RAID_TURNS (no
+game changed: the raid is about one shot a game, from the starting AC), AC made earlier (-13 to
+-21), the raid in two-player games (-4). The one gain, firing spare AC at the rush's home mines
+once its launcher is gone, is +2.55 (±1.47) over 1000 games (+1.6 ±2.2 on the last 400 fresh
+seeds), below the +4 bar. Why: after turn 1 the four-player policy never builds again (the
+start's 21 modules and the launcher's one, every game); 5 of 11 losses in 24 read games were VP
+ties lost on modules, 22 to 24, which 3 more modules (6 AB) would turn, and those cost more BC
+than the ties are worth. Against the rush the losses are by 1-2 VP in low-scoring games.
+
 Hexania, 2026-11-27 (issue 24; one worker, load average 3-4.5 on 2 cores from other work).
 Tuning seeds 50000+ (`--seed0 50000`), never the report seeds 24000+. The strong bot before:
 `--only hexania --games 12 --jobs 1 --seed0 50000` won 4 of 12 (33 % ±27; think p50 1.14 /
