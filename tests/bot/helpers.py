@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+import pytest
+
 from bot.messages import Inbound, Outbound
 from bot.table import Table
 
@@ -68,3 +70,17 @@ def joined(outs: list[Outbound]) -> str:
 
 def payloads(outs: list[Outbound]) -> list[str]:
     return [b.payload for o in outs for row in o.buttons for b in row]
+
+
+def skip_end_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`boardchat demo` without drawing its end pictures: the game-over card, the charts and the
+    replay (every phase picture drawn again, then WebP, GIF and MP4) took 17 of a Power Grid
+    demo's 20 s. For the tests that read only the demo's log, board pictures and summary; those
+    pictures are checked by tests/bot/test_demo_end_pictures.py (every game) and
+    tests/bot/test_cards.py (another language). The summary still names them, with 0 frames."""
+    from types import SimpleNamespace
+
+    from bot import demo
+
+    none = SimpleNamespace(card=b"", charts=b"", webp=b"", gif=b"", mp4=None, frames=0)
+    monkeypatch.setattr(demo, "end_of_game", lambda *args, **kwargs: none)

@@ -25,7 +25,7 @@ from bot.store import Store
 from bot.table import Table, open_table
 from engine.core import Rng
 from engine.core.rng import new_rng_state
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, skip_end_pictures
 from tests.bot.pgdrive import command_for, reads_back
 from tests.bot.platforms.fake_telegram import FakeBotApi, make_settings, unthrottled
 
@@ -423,10 +423,12 @@ def test_durations_and_moments_in_the_reader_s_locale_and_zone() -> None:
     ("lang", "game_id"), [("ru", "powergrid"), ("pl", "iec"), ("zh_Hant", "hexania")]
 )
 async def test_demo_writes_its_log_entirely_in_the_language(
-    lang: str, game_id: str, tmp_path: Path
+    lang: str, game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import io
 
+    # the end pictures in another language: tests/bot/test_cards.py
+    skip_end_pictures(monkeypatch)
     from bot.demo import run_demo
     from engine.registry import games
 

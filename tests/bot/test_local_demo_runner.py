@@ -13,6 +13,7 @@ from bot.demo import run_demo
 from bot.local import run_local, split_line
 from bot.runner import serve
 from bot.settings import Settings
+from tests.bot.helpers import skip_end_pictures
 
 
 def test_split_line_names_the_speaker() -> None:
@@ -55,7 +56,8 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     assert len(pictures) > text.count("[picture]") > 0
 
 
-async def test_demo_plays_a_power_grid_game_to_the_end(tmp_path: Path) -> None:
+async def test_demo_plays_a_power_grid_game_to_the_end(tmp_path: Path, monkeypatch) -> None:
+    skip_end_pictures(monkeypatch)  # this test reads the log, the board pictures, the summary
     out = io.StringIO()
     code = await run_demo("powergrid", 3, 11, str(tmp_path), None, "heuristic", stdout=out)
     assert code == 0, out.getvalue()

@@ -27,7 +27,6 @@ public view alone, such as who is asked):
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import random
 import sqlite3
@@ -46,6 +45,7 @@ from bot.table import Table
 from engine.core import EnglishTranslator, IllegalAction, Rng, canonical_json
 from engine.core.protocol import Game
 from engine.core.rng import new_rng_state
+from engine.core.search import copy_state  # the JSON state's deep copy, faster than deepcopy
 from engine.hexania import GAME as HEXANIA
 from engine.iec import GAME as IEC
 from engine.powergrid_alt import GAME as ALT
@@ -83,7 +83,7 @@ def _alt_declared(draw: st.DrawFn, a: State, b: State) -> None:
             continue
         pick = buys[draw(st.integers(0, len(buys) - 1), label="bob's secret purchase")]
         try:
-            trial, _ = ALT.apply(copy.deepcopy(state), HOLDER, pick)
+            trial, _ = ALT.apply(copy_state(state), HOLDER, pick)
         except IllegalAction:
             continue
         if public(ALT, trial) == public(ALT, state):  # still secret: kept
@@ -176,8 +176,8 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
         if game.is_over(base):
             break
         p = game.current_players(base)[0]
-        base, _ = game.apply(base, p, ahead(copy.deepcopy(base), p, rng))
-    states = [copy.deepcopy(base), copy.deepcopy(base)]
+        base, _ = game.apply(base, p, ahead(copy_state(base), p, rng))
+    states = [copy_state(base), copy_state(base)]
     differ(draw, states[0], states[1])
     with sqlite3.connect(db_file) as db:
         for pk, state in zip(pks, states, strict=True):
@@ -208,7 +208,7 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
             got = [seen_by(await c.say(asker, query), c.chat_key, key) for c in chats]
             assert got[0] == got[1], (asker, query)
             player = game.current_players(before[0])[0]
-            action = bot(copy.deepcopy(before[0]), player, rng)
+            action = bot(copy_state(before[0]), player, rng)
             outs = [await c.table.act(c.inbound(player), action) for c in chats]
             versions = [r.version for r in rows_before]  # type: ignore[union-attr]
             news = []

@@ -2,6 +2,9 @@
 against the fake Bot API at the given URL, the scheduler, `bot.runner.serve` (SIGTERM).
 
     python -m tests.bot.platforms.durable_bot <db> <bot api base url>
+
+The crash tests fork it from tests/bot/platforms/bot_process.py (`ready` then says so through a
+pipe).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 from bot import eventloop
 from bot.platforms.telegram import build_application, running
@@ -20,14 +24,18 @@ from tests.bot.chatgame import ChatDicePile
 from tests.bot.platforms.fake_telegram import make_settings, no_retries
 
 
-async def main(db: str, base_url: str) -> None:
+def print_ready() -> None:
+    print("ready", flush=True)
+
+
+async def main(db: str, base_url: str, ready: Callable[[], None] = print_ready) -> None:
     store = await Store.open(db)
     table = Table(store, games={"dicepile": ChatDicePile()}, render=False, durable=("telegram",))
 
     async def telegram(table: Table, settings: Settings) -> None:
         app = build_application(table, settings, base_url=base_url, rate_limiter=no_retries())
         async with running(app, settings, poll_timeout=1):
-            print("ready", flush=True)
+            ready()
             await asyncio.Event().wait()
 
     try:

@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import signal
 import sqlite3
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,6 +28,7 @@ from bot.messages import Outbound
 from bot.outbox import row_of
 from bot.store import Store
 from tests.bot.chatgame import ChatDicePile
+from tests.bot.platforms.bot_process import BotProcess
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     APP_ID,
@@ -44,53 +42,35 @@ from tests.bot.platforms.test_crash_telegram import marks_by_version
 
 pytestmark = pytest.mark.timeout(480)
 
-ROOT = Path(__file__).resolve().parents[3]
 CHAT_KEY = f"dc:{CHANNEL_ID}"
 GAME = ChatDicePile()
 NAMES = {"Alice": ALICE_ID, "Bob": BOB_ID}
 
 
 class Bot:
-    """The bot process: start, kill -9, SIGTERM."""
+    """The bot process (forked from tests/bot/platforms/bot_process.py): start, kill -9, SIGTERM."""
 
     def __init__(self, db: str, api: FakeDiscord) -> None:
         self.db = db
         self.api = api
-        self.env: dict[str, str] = {}
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc = BotProcess("discord", db, api.base_url)
         self.kills: list[float] = []
 
     async def start(self) -> None:
         self.api.expect_ready()
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.bot.platforms.durable_discord_bot",
-            self.db,
-            self.api.base_url,
-            cwd=ROOT,
-            stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(ROOT), **self.env},
-        )
-        assert self.proc.stdout is not None
-        line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
-        assert line.strip() == b"ready", line
+        await self.proc.start()
         await asyncio.wait_for(self.api.ready.wait(), 10)
 
     async def kill(self) -> None:
-        assert self.proc is not None
         self.kills.append(time.monotonic())
         self.proc.kill()  # SIGKILL: no clean-up of any kind
         await self.proc.wait()
-        self.proc = None
 
     async def terminate(self) -> float:
         """SIGTERM; how long the process took to exit."""
-        assert self.proc is not None
         started = time.monotonic()
-        self.proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(self.proc.wait(), 30)
-        self.proc = None
+        self.proc.terminate()
+        await self.proc.wait(30)
         return time.monotonic() - started
 
 
@@ -101,7 +81,7 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, Bot]]:
         try:
             yield api, bot
         finally:
-            if bot.proc is not None:
+            if bot.proc.proc is not None:
                 bot.proc.kill()
                 await bot.proc.wait()
 
@@ -162,7 +142,7 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
     world: tuple[FakeDiscord, Bot],
 ) -> None:
     api, bot = world
-    bot.env["HANDLE_DELAY"] = "0.3"  # a window to kill in between keeping and handling
+    bot.proc.handle_delay = 0.3  # a window to kill in between keeping and handling
     rnd = random.Random(16)
     await bot.start()
     await api.dispatch(

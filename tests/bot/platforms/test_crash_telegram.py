@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import signal
 import sqlite3
-import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,54 +28,37 @@ from bot.messages import Outbound
 from bot.outbox import row_of
 from bot.store import Store
 from tests.bot.chatgame import ChatDicePile
+from tests.bot.platforms.bot_process import BotProcess
 from tests.bot.platforms.fake_telegram import Call, FakeBotApi
 
 pytestmark = pytest.mark.timeout(240)
 
-ROOT = Path(__file__).resolve().parents[3]
 GROUP = -1001
 CHAT_KEY = f"tg:{GROUP}"
 GAME = ChatDicePile()
 
 
 class Bot:
-    """The bot process: start, kill -9, SIGTERM."""
+    """The bot process (forked from tests/bot/platforms/bot_process.py): start, kill -9, SIGTERM."""
 
     def __init__(self, db: str, base_url: str) -> None:
         self.db = db
-        self.base_url = base_url
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc = BotProcess("telegram", db, base_url)
         self.kills: list[float] = []
 
     async def start(self) -> None:
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.bot.platforms.durable_bot",
-            self.db,
-            self.base_url,
-            cwd=ROOT,
-            stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        assert self.proc.stdout is not None
-        line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
-        assert line.strip() == b"ready", line
+        await self.proc.start()
 
     async def kill(self) -> None:
-        assert self.proc is not None
         self.kills.append(time.monotonic())
         self.proc.kill()  # SIGKILL: no clean-up of any kind
         await self.proc.wait()
-        self.proc = None
 
     async def terminate(self) -> float:
         """SIGTERM; how long the process took to exit."""
-        assert self.proc is not None
         started = time.monotonic()
-        self.proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(self.proc.wait(), 30)
-        self.proc = None
+        self.proc.terminate()
+        await self.proc.wait(30)
         return time.monotonic() - started
 
 
@@ -90,7 +70,7 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeBotApi, Bot]]:
         try:
             yield api, bot
         finally:
-            if bot.proc is not None:
+            if bot.proc.proc is not None:
                 bot.proc.kill()
                 await bot.proc.wait()
 

@@ -19,7 +19,6 @@ Order declaration when its phase begins (`flex_declared`), a subsidised building
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +28,7 @@ from hypothesis import strategies as st
 
 from engine.core import EnglishTranslator, IllegalAction, Rng
 from engine.core.rng import new_rng_state
+from engine.core.search import copy_state  # the JSON state's deep copy, faster than deepcopy
 from engine.iec import GAME, rules
 from engine.iec.bots import economic_bot
 from engine.iec.techs import TECHS
@@ -72,7 +72,7 @@ def _observe(state: State, obs: str) -> Any:
 
 
 def _try(state: State, player: str, action: dict[str, Any]) -> tuple[State, list[Any]] | str:
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     try:
         s, events = GAME.apply(s, player, action)
     except IllegalAction as err:
@@ -178,7 +178,7 @@ def test_iec_s26_observer_output_depends_on_public_information_only(data: st.Dat
         for bld in base["buildings"].values():
             if bld["owner"] == holder and bld["kind"] == "storage":
                 bld["goods"][good] = 0
-    a, b = copy.deepcopy(base), copy.deepcopy(base)
+    a, b = copy_state(base), copy_state(base)
     _differ(draw, a, b, holder, obs)
     pick = Rng(new_rng_state(seed ^ 0x51))
     for _step in range(STEPS):

@@ -21,7 +21,6 @@ shows all money (VIEW.md), so the comparison stops there too.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from hypothesis import strategies as st
 from engine.core import EnglishTranslator, IllegalAction, Rng
 from engine.core.protocol import Game
 from engine.core.rng import new_rng_state
+from engine.core.search import copy_state  # the JSON state's deep copy, faster than deepcopy
 
 T = EnglishTranslator()
 STEP3 = 99
@@ -93,7 +93,7 @@ def observe(game: Game, state: State, obs: str) -> Any:
 
 
 def _try(game: Game, state: State, player: str, action: dict[str, Any]) -> Any:
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     try:
         return game.apply(s, player, action)
     except IllegalAction as err:
@@ -112,7 +112,7 @@ def _order_acted(
     own: `/buy auto` with nothing to buy just ends the turn; the table sees the turn pass.)"""
     if holder not in before.get("orders", {}):
         return False
-    bare = copy.deepcopy(before)
+    bare = copy_state(before)
     del bare["orders"][holder]
     if not bare["orders"]:
         del bare["orders"]
@@ -162,12 +162,12 @@ def check(
         if game.is_over(base):
             break
         p = game.current_players(base)[0]
-        base, _ = game.apply(base, p, bot(copy.deepcopy(base), p, rng))
+        base, _ = game.apply(base, p, bot(copy_state(base), p, rng))
     if game.is_over(base):
         event("game over before the comparison")
         return
     holder, obs = draw(st.permutations(players), label="holder, observer")[:2]
-    a, b = copy.deepcopy(base), copy.deepcopy(base)
+    a, b = copy_state(base), copy_state(base)
     differ(draw, game, a, b, holder, orders)
     pick = Rng(new_rng_state(seed ^ 0x5EED))
     # The observer's picture (bytes) at one step of some examples (a render costs ~0.1 s).
@@ -195,7 +195,7 @@ def check(
                 event("a move legal in both was refused in one")  # legal_actions is a superset
                 return
         else:
-            action = bot(copy.deepcopy(a), actor, pick)
+            action = bot(copy_state(a), actor, pick)
             ra, rb = _try(game, a, actor, action), _try(game, b, actor, action)
             # Whether another player's move is accepted never depends on the holder's secrets.
             assert isinstance(ra, str) == isinstance(rb, str), (action, ra, rb)
