@@ -31,10 +31,10 @@ from tests.bot.platforms.test_discord import settings as discord_settings
 # How long the outbox holds a command's public answers for the interaction's follow-ups: 30 s in
 # production (bot/platforms/discord_commands.py). Here a follow-up goes out well under a second
 # after the move commits (a restart and the leftover's handling included), and the crash test's
-# last check waits out the hold of the answers whose interaction was killed mid-way: 5 s keeps a
-# wide margin over the first (an answer the sender loop posted before its follow-up would be a
-# repeated message) and saves 25 s of the second.
-REPLY_HOLD = 5.0
+# last check waits out the hold of the answers whose interaction was killed mid-way: 10 s keeps a
+# wide margin over the first even on a loaded CI machine (an answer the sender loop posted
+# before its follow-up would be a repeated message) and saves 20 s of the second.
+REPLY_HOLD = 10.0
 
 
 def print_ready() -> None:
