@@ -36,12 +36,19 @@ def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, AltLine]]
     """The player's network graph: his nodes and his non-hanging lines (ALT-29)."""
     adj: dict[str, list[tuple[str, AltLine]]] = {n: [] for n in state["players"][player]["cities"]}
     for line in state["lines"]:
-        if line["owner"] != player or is_hanging(state, line):
+        if line["owner"] != player:
             continue
         a, b = line["nodes"][0], line["nodes"][-1]
+        if a not in adj or b not in adj:
+            continue  # hanging: an end where its owner holds nothing (ALT-28)
         adj[a].append((b, line))
         adj[b].append((a, line))
     return adj
+
+
+# Each owner's network graph and plant cities, as `qualifying_lines` reads them; one of these
+# may serve several calls on one unchanged state (a whole income sum).
+Graphs = dict[str, tuple[dict[str, list[tuple[str, AltLine]]], set[str]]]
 
 
 def networks(state: State, player: str) -> list[list[str]]:
@@ -69,11 +76,13 @@ def plant_nodes(state: State, player: str) -> set[str]:
     return {b["city"] for b in state["built"].values() if b["owner"] == player}
 
 
-def qualifying_lines(state: State, node: str) -> list[AltLine]:
+def qualifying_lines(state: State, node: str, cache: Graphs | None = None) -> list[AltLine]:
     """ALT-34 / ALT-D-26: non-hanging lines of any player ending at `node` whose other end
-    reaches a built plant of the line's owner without passing through `node`."""
+    reaches a built plant of the line's owner without passing through `node`. `cache` may
+    carry the owners' graphs over from calls on the same state."""
     out = []
-    cache: dict[str, tuple[dict[str, list[tuple[str, AltLine]]], set[str]]] = {}
+    if cache is None:
+        cache = {}
     for line in state["lines"]:
         ends = (line["nodes"][0], line["nodes"][-1])
         if node not in ends or is_hanging(state, line):
@@ -100,15 +109,25 @@ def qualifying_lines(state: State, node: str) -> list[AltLine]:
     return out
 
 
-def city_income2(state: State, player: str, node: str) -> int:
-    """ALT-33/34/35/37: the income of powering `node`, in half-Elektro."""
-    if node in plant_nodes(state, player):
+def city_income2(
+    state: State, player: str, node: str, cache: Graphs | None = None, mine: set[str] | None = None
+) -> int:
+    """ALT-33/34/35/37: the income of powering `node`, in half-Elektro. `cache` and `mine`
+    (the player's plant cities) may come from calls on the same state."""
+    if node in (plant_nodes(state, player) if mine is None else mine):
         return PLANT_CITY_INCOME2
-    lines = qualifying_lines(state, node)
+    lines = qualifying_lines(state, node, cache)
     if not lines:
         return 0
     cheapest = min(line_cost(state, line) for line in lines)
     return min(cheapest, mse2(state["map"], state["regions"], node))
+
+
+def income2(state: State, player: str, cities: Iterable[str]) -> int:
+    """The income of powering `cities`, in half-Elektro (ALT-33..37)."""
+    cache: Graphs = {}
+    mine = plant_nodes(state, player)
+    return sum(city_income2(state, player, c, cache, mine) for c in cities)
 
 
 def fuel_burn(
@@ -186,13 +205,16 @@ def best_selection(state: State, player: str, plants: list[int]) -> list[str]:
     (a plant city first: it earns 5 and saves the penalty)."""
     run_nodes = {state["built"][str(n)]["city"] for n in plants}
     mine = plant_nodes(state, player)
+    cache: Graphs = {}
     chosen: list[str] = []
     for comp in networks(state, player):
         cap = sum(PLANTS[n].output for n in plants if state["built"][str(n)]["city"] in comp)
         free = [c for c in comp if c in run_nodes]
         chosen.extend(free)
         others = [c for c in comp if c not in run_nodes]
-        others.sort(key=lambda c: (-(1000 if c in mine else city_income2(state, player, c)), c))
+        others.sort(
+            key=lambda c: (-(1000 if c in mine else city_income2(state, player, c, cache)), c)
+        )
         chosen.extend(others[:cap])
     return chosen
 

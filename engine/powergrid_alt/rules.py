@@ -45,6 +45,7 @@ from engine.powergrid_alt.building import (
     _tp,
     _upgrade,
     build_plant_check,
+    legal_sites,
     line_check,
     move_check,
     site_check,
@@ -61,6 +62,7 @@ from engine.powergrid_alt.power import (
     city_income2,
     fuel_burn,
     hybrid_mix,
+    income2,
     networks,
     penalties,
     plant_nodes,
@@ -350,8 +352,7 @@ def run_power(state: AltState, player: str, action: Action, events: list[Event])
             state["built"][str(n)]["res"][r] -= b[r]
             state["supply"][r] += b[r]
             burned[r] += b[r]
-    income2 = sum(city_income2(state, player, c) for c in powered)
-    income = -(-income2 // 2)  # ALT-38: round the total up
+    income = -(-income2(state, player, powered) // 2)  # ALT-38: round the total up
     players = state["players"]
     p = players[player]
     p["money"] += income
@@ -461,9 +462,11 @@ __all__ = [
     "hand",
     "holds",
     "hybrid_mix",
+    "income2",
     "is_hanging",
     "is_hanging_at",
     "is_over",
+    "legal_sites",
     "line_check",
     "line_cost",
     "line_starts",
