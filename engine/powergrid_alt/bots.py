@@ -35,7 +35,7 @@ from engine.powergrid_alt import ending, purchase, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.legal import legal_actions
-from engine.powergrid_alt.power import Graphs
+from engine.powergrid_alt.power import Graphs, Incomes
 
 State = r.State
 HORIZON = 4  # rounds over which a line's income is weighed against its price
@@ -419,9 +419,10 @@ def _buy(state: State, player: str) -> Action:
 
 def _yield2(state: State, player: str, plants: list[int]) -> int:
     """Income less penalties, in half-Elektro, if exactly `plants` ran (ALT-32..36)."""
-    cities = r.best_selection(state, player, plants)
+    known = Incomes(state)
+    cities = r.best_selection(state, player, plants, known)
     bank, others = r.penalties(state, player, cities)
-    return r.income2(state, player, cities) - 2 * (bank + sum(others.values()))
+    return r.income2(state, player, cities, known) - 2 * (bank + sum(others.values()))
 
 
 def _run_worth(state: State, player: str, plant: int) -> int:

@@ -91,12 +91,13 @@ def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
 def power_quote(state: State, player: str) -> dict[str, Any]:
     """What running every runnable plant would power and pay now (ALT-31..ALT-39)."""
     plants = r.runnable(state, player)
-    cities = r.best_selection(state, player, plants)
+    known = r.Incomes(state)
+    cities = r.best_selection(state, player, plants, known)
     bank, others = r.penalties(state, player, cities)
     return {
         "plants": plants,
         "cities": cities,
-        "income": -(-r.income2(state, player, cities) // 2),
+        "income": -(-r.income2(state, player, cities, known) // 2),
         "penalty_bank": bank,
         "penalty_players": others,
     }

@@ -58,6 +58,7 @@ from engine.powergrid_alt.graph import INF, alt_map
 from engine.powergrid_alt.power import (
     PENALTY,
     PLANT_CITY_INCOME2,
+    Incomes,
     best_selection,
     city_income2,
     fuel_burn,
@@ -448,6 +449,7 @@ __all__ = [
     "PLANT_COST",
     "POLLUTION_LIMIT",
     "TP_COST",
+    "Incomes",
     "accepts",
     "alt_map",
     "apply",
