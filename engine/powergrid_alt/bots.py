@@ -168,7 +168,7 @@ class _Ground:
 # Shared by every Plan of that position, read only. Within an auction or a purchase round
 # nothing the routes read changes, and the rollouts of one search start from one position.
 _ROUTES: dict[tuple[object, ...], dict[str, dict[str, Route]]] = {}
-ROUTES_MEMO = 4096  # positions remembered; the memo is emptied when full
+ROUTES_MEMO = 256  # positions remembered (a few hundred routes each); emptied when full
 
 
 def _routes(state: State, player: str) -> dict[str, dict[str, Route]]:

@@ -129,7 +129,7 @@ def _work_income2(state: State, player: str, node: str, graphs: Graphs, mine: se
 # income in half-Elektro. A strong bot's rollouts and the heuristic's fuel and power sums ask
 # the same unchanged network again and again (every purchase, every auction step).
 _INCOMES: dict[tuple[object, ...], dict[tuple[str, str], int]] = {}
-INCOMES_MEMO = 4096  # positions remembered; the memo is emptied when full
+INCOMES_MEMO = 1024  # positions remembered; the memo is emptied when full
 
 
 def _position_key(state: State) -> tuple[object, ...]:
