@@ -130,38 +130,39 @@ class Plan:
         return best
 
 
-@dataclass(frozen=True)
 class _Ground:
     """What every route search of one Plan reads, worked out once (a position's Dijkstra
     from each of the player's cities asked the same questions of every node again)."""
 
-    own: frozenset[str]  # the player's cities
-    ends: dict[str, bool]  # node -> a line may end here: his city or one taking his TP
-    through: dict[str, bool]  # node -> a route may pass on through it
-    steps: dict[str, list[tuple[int, str]]]  # node -> (cost, neighbour) over free segments
-
-    @classmethod
-    def of(cls, state: State, player: str) -> _Ground:
-        am = alt_map(state["map"])
-        owned = r.owned_segments(state)
-        in_play = set(r.play_nodes(state))
-        own = frozenset(state["players"][player]["cities"])
+    def __init__(self, state: State, player: str) -> None:
+        self._map = alt_map(state["map"])
+        self._owned = r.owned_segments(state)
+        self._in_play = set(r.play_nodes(state))
+        own = set(state["players"][player]["cities"])
         tps = state["tps"]
         planted = {b["city"] for b in state["built"].values()}
-        ends: dict[str, bool] = {}
-        through: dict[str, bool] = {}
-        steps: dict[str, list[tuple[int, str]]] = {}
-        for node in am.nodes:  # a route only reaches nodes in play; its source is one too
+        # node -> a line may end here: his city or one taking his TP (ALT-23/24)
+        self.ends: dict[str, bool] = {}
+        # node -> a route may pass on through it: not the player's own city (ALT-D-12) and
+        # covered (an uncovered city should rather take a TP)
+        self.through: dict[str, bool] = {}
+        for node in self._in_play:
             here = tps.get(node, [])
-            ends[node] = node in own or (node not in planted and len(here) < r.MAX_TPS)
-            # not the player's own city (ALT-D-12) and covered (else it should take a TP)
-            through[node] = node not in own and (bool(here) or node in planted)
-            steps[node] = [
+            self.ends[node] = node in own or (node not in planted and len(here) < r.MAX_TPS)
+            self.through[node] = node not in own and (bool(here) or node in planted)
+        self._steps: dict[str, list[tuple[int, str]]] = {}
+
+    def steps(self, node: str) -> list[tuple[int, str]]:
+        """(cost, neighbour in play) over the free segments from `node`, in map order."""
+        found = self._steps.get(node)
+        if found is None:
+            owned, in_play = self._owned, self._in_play
+            found = self._steps[node] = [
                 (seg.cost, nxt)
-                for seg in am.incident[node]
+                for seg in self._map.incident[node]
                 if seg.key not in owned and (nxt := seg.other(node)) in in_play
             ]
-        return cls(own, ends, through, steps)
+        return found
 
 
 # Routes of recent positions: (position key, see `_routes_key`) -> source -> target -> route.
@@ -179,7 +180,7 @@ def _routes(state: State, player: str) -> dict[str, dict[str, Route]]:
     if found is None:
         if len(_ROUTES) >= ROUTES_MEMO:
             _ROUTES.clear()
-        ground = _Ground.of(state, player)
+        ground = _Ground(state, player)
         found = {source: _free_routes(source, ground) for source in r.line_starts(state, player)}
         _ROUTES[key] = found
     return found
@@ -223,7 +224,7 @@ def _free_routes(source: str, ground: _Ground) -> dict[str, Route]:
                 out[node] = Route(d, path[::-1])
             if not through[node]:
                 continue
-        for cost, nxt in steps[node]:
+        for cost, nxt in steps(node):
             nd = d + cost
             if nd < best.get(nxt, UNREACHED):
                 best[nxt] = nd
@@ -284,7 +285,7 @@ def _reserve(state: State, player: str) -> int:
 
 def _stranded(state: State, plan: Plan) -> list[str]:
     """Uncovered cities the player's lines cannot reach: only a plant can cover them."""
-    return [n for n in r.play_nodes(state) if not r.covered(state, n) and plan.reach(n) is None]
+    return [n for n in r.uncovered(state) if plan.reach(n) is None]
 
 
 # ===================================================================== Phase 2
@@ -472,6 +473,7 @@ def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
     owned = r.owned_segments(state)
     in_play = set(r.play_nodes(state))
     own = set(state["players"][player]["cities"])
+    open_nodes = set(r.uncovered(state))
     best: tuple[float, str, int] | None = None
     for plant in hand:
         for node in r.legal_sites(state, player, plant):
@@ -479,14 +481,12 @@ def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
             grow = sum(
                 1
                 for s in am.incident[node]
-                if s.key not in owned
-                and s.other(node) in in_play
-                and not r.covered(state, s.other(node))
+                if s.key not in owned and s.other(node) in in_play and s.other(node) in open_nodes
             )
             score = 3.0 * grow
             if node in stranded:
                 score += 30
-            elif not r.covered(state, node):
+            elif node in open_nodes:
                 score += 4
             rivals = [p for p in state["tps"].get(node, []) if p != player]
             score += 8 * len(rivals)  # ALT-15 (Step 2+): displace rivals' TPs
@@ -567,7 +567,7 @@ def _cover(state: State, player: str, plan: Plan) -> Action | None:
     Phase 4 without building, any money will do, so that the game does not stall (ALT-45).
     """
     money = state["players"][player]["money"]
-    uncovered = [n for n in r.play_nodes(state) if not r.covered(state, n)]
+    uncovered = r.uncovered(state)
     if not uncovered or state["round"] == 1:
         return None
     stalled = bool(state["idle"]) and not state["activity"]

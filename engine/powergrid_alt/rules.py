@@ -97,6 +97,7 @@ from engine.powergrid_alt.queries import (
     storage,
     tokens_held,
     transport_fee,
+    uncovered,
 )
 from engine.powergrid_alt.state_types import AltState, plain
 
@@ -282,7 +283,7 @@ def _end_build_phase(state: AltState, events: list[Event]) -> None:
     emit(plain(state), events, "phase_ended", phase="build")
     state["idle"] = 0 if state["activity"] else state["idle"] + 1
     if not state["final"]:  # (already final when the table agreed to end, ending.py)
-        if all(covered(state, n) for n in play_nodes(state)):
+        if not uncovered(state):
             state["final"] = True  # ALT-44: one last Phase 5 with income
             emit(plain(state), events, "final_round", reason="covered")
         elif ending.nothing_coverable(state):
@@ -496,6 +497,7 @@ __all__ = [
     "tokens_held",
     "tp_check",
     "transport_fee",
+    "uncovered",
     "upgrade_check",
     "upgrade_into",
     "upgrade_site_check",
