@@ -33,6 +33,7 @@ from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
 from engine.powergrid_alt import ending, purchase, quotes
 from engine.powergrid_alt import rules as r
+from engine.powergrid_alt.building import Sites
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.legal import legal_actions
 from engine.powergrid_alt.power import Graphs, Incomes
@@ -102,6 +103,20 @@ class Plan:
     short: list[int] = field(default_factory=list)  # cities the network cannot power
     has_plant: list[bool] = field(default_factory=list)
     routes: dict[str, dict[str, Route]] = field(default_factory=dict)  # source -> target
+    kept: int | None = None  # `_reserve` of this position, once asked
+    found: Sites | None = None  # where plants may stand, once asked
+
+    def sites(self, plant: int) -> list[str]:
+        """`legal_sites` of `plant` in the position (several plants are weighed a move)."""
+        if self.found is None:
+            self.found = Sites(self.state, self.player)
+        return self.found.of(plant)
+
+    def reserve(self) -> int:
+        """`_reserve` of the position (asked by every Phase 4 choice of one move)."""
+        if self.kept is None:
+            self.kept = _reserve(self.state, self.player)
+        return self.kept
 
     @classmethod
     def of(cls, state: State, player: str) -> Plan:
@@ -314,7 +329,7 @@ def _offer(state: State, player: str, plan: Plan, number: int) -> tuple[int, int
         gain = CITY_VALUE * (spec.output - PLANTS[old].output) - fuel + _fuel_or_guess(state, old)
         if best is None or gain > best[0]:
             best = (gain, 0)
-    if r.legal_sites(state, player, number):
+    if plan.sites(number):
         extra = r.PLANT_COST + LINE_MONEY
         gain = 10 + CITY_VALUE * spec.output - fuel
         if best is None or gain / (number + extra) > best[0] / (number + best[1]):
@@ -466,7 +481,7 @@ def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
     if not hand or state["players"][player]["money"] < r.PLANT_COST:
         return None
     stalled = bool(state["idle"]) and not state["activity"]
-    if state["players"][player]["money"] - r.PLANT_COST < _reserve(state, player) and not stalled:
+    if state["players"][player]["money"] - r.PLANT_COST < plan.reserve() and not stalled:
         return None
     stranded = set(_stranded(state, plan))
     am = alt_map(state["map"])
@@ -476,7 +491,7 @@ def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
     open_nodes = set(r.uncovered(state))
     best: tuple[float, str, int] | None = None
     for plant in hand:
-        for node in r.legal_sites(state, player, plant):
+        for node in plan.sites(plant):
             # room to grow: free segments to uncovered neighbours
             grow = sum(
                 1
@@ -525,7 +540,7 @@ def _legal_line(state: State, player: str, path: list[str]) -> dict[str, object]
 def _best_line(state: State, player: str, plan: Plan) -> Action | None:
     """The line with the best income per Elektro that the player can power, or a line that
     joins two of his networks so that spare capacity meets unpowered cities."""
-    money = state["players"][player]["money"] - _reserve(state, player)
+    money = state["players"][player]["money"] - plan.reserve()
     best: tuple[float, list[str]] | None = None
     graphs: Graphs = {}
     for source, routes in plan.routes.items():
@@ -573,7 +588,7 @@ def _cover(state: State, player: str, plan: Plan) -> Action | None:
     stalled = bool(state["idle"]) and not state["activity"]
     if sum(plan.short) and state["step"] == 1 and not stalled:
         return None  # capacity first: new TPs would not be powered
-    reserve = _reserve(state, player)
+    reserve = plan.reserve()
     if len(uncovered) > 4:
         reserve += COVER_RESERVE
     if stalled:
