@@ -33,8 +33,10 @@ from engine.powergrid import market as mk
 from engine.powergrid.data import PLANTS
 from engine.powergrid_alt import ending, purchase, quotes
 from engine.powergrid_alt import rules as r
+from engine.powergrid_alt.building import Sites
 from engine.powergrid_alt.graph import alt_map, mse2
 from engine.powergrid_alt.legal import legal_actions
+from engine.powergrid_alt.power import Graphs, Incomes
 
 State = r.State
 HORIZON = 4  # rounds over which a line's income is weighed against its price
@@ -101,6 +103,20 @@ class Plan:
     short: list[int] = field(default_factory=list)  # cities the network cannot power
     has_plant: list[bool] = field(default_factory=list)
     routes: dict[str, dict[str, Route]] = field(default_factory=dict)  # source -> target
+    kept: int | None = None  # `_reserve` of this position, once asked
+    found: Sites | None = None  # where plants may stand, once asked
+
+    def sites(self, plant: int) -> list[str]:
+        """`legal_sites` of `plant` in the position (several plants are weighed a move)."""
+        if self.found is None:
+            self.found = Sites(self.state, self.player)
+        return self.found.of(plant)
+
+    def reserve(self) -> int:
+        """`_reserve` of the position (asked by every Phase 4 choice of one move)."""
+        if self.kept is None:
+            self.kept = _reserve(self.state, self.player)
+        return self.kept
 
     @classmethod
     def of(cls, state: State, player: str) -> Plan:
@@ -116,8 +132,7 @@ class Plan:
             plan.has_plant.append(any(c in sites for c in comp))
             for c in comp:
                 plan.net_of[c] = i
-        for source in r.line_starts(state, player):
-            plan.routes[source] = _free_routes(state, player, source)
+        plan.routes = _routes(state, player)
         return plan
 
     def reach(self, target: str) -> tuple[str, Route] | None:
@@ -130,21 +145,84 @@ class Plan:
         return best
 
 
-def _can_end(state: State, player: str, node: str) -> bool:
-    """A line may end here: the player's own city, or a city taking his TP (ALT-23/24)."""
-    if r.holds(state, player, node):
-        return True
-    tps = state["tps"].get(node, [])
-    return not r.plants_in(state, node) and len(tps) < r.MAX_TPS
+class _Ground:
+    """What every route search of one Plan reads, worked out once (a position's Dijkstra
+    from each of the player's cities asked the same questions of every node again)."""
+
+    def __init__(self, state: State, player: str) -> None:
+        self._map = alt_map(state["map"])
+        self._owned = r.owned_segments(state)
+        self._in_play = set(r.play_nodes(state))
+        own = set(state["players"][player]["cities"])
+        tps = state["tps"]
+        planted = {b["city"] for b in state["built"].values()}
+        # node -> a line may end here: his city or one taking his TP (ALT-23/24)
+        self.ends: dict[str, bool] = {}
+        # node -> a route may pass on through it: not the player's own city (ALT-D-12) and
+        # covered (an uncovered city should rather take a TP)
+        self.through: dict[str, bool] = {}
+        for node in self._in_play:
+            here = tps.get(node, [])
+            self.ends[node] = node in own or (node not in planted and len(here) < r.MAX_TPS)
+            self.through[node] = node not in own and (bool(here) or node in planted)
+        self._steps: dict[str, list[tuple[int, str]]] = {}
+
+    def steps(self, node: str) -> list[tuple[int, str]]:
+        """(cost, neighbour in play) over the free segments from `node`, in map order."""
+        found = self._steps.get(node)
+        if found is None:
+            owned, in_play = self._owned, self._in_play
+            found = self._steps[node] = [
+                (seg.cost, nxt)
+                for seg in self._map.incident[node]
+                if seg.key not in owned and (nxt := seg.other(node)) in in_play
+            ]
+        return found
 
 
-def _free_routes(state: State, player: str, source: str) -> dict[str, Route]:
+# Routes of recent positions: (position key, see `_routes_key`) -> source -> target -> route.
+# Shared by every Plan of that position, read only. Within an auction or a purchase round
+# nothing the routes read changes, and the rollouts of one search start from one position.
+_ROUTES: dict[tuple[object, ...], dict[str, dict[str, Route]]] = {}
+ROUTES_MEMO = 256  # positions remembered (a few hundred routes each); emptied when full
+
+
+def _routes(state: State, player: str) -> dict[str, dict[str, Route]]:
+    """The cheapest free route from each of the player's line starts to every city where
+    his line may end (`_free_routes`), remembered per position."""
+    key = _routes_key(state, player)
+    found = _ROUTES.get(key)
+    if found is None:
+        if len(_ROUTES) >= ROUTES_MEMO:
+            _ROUTES.clear()
+        ground = _Ground(state, player)
+        found = {source: _free_routes(source, ground) for source in r.line_starts(state, player)}
+        _ROUTES[key] = found
+    return found
+
+
+def _routes_key(state: State, player: str) -> tuple[object, ...]:
+    """Everything `_routes` reads: the play area, the owned segments, the player's cities and
+    his lines' ends (hanging ends start lines, ALT-28), the cities holding TPs (how many) or
+    plants."""
+    lines = state["lines"]
+    return (
+        state["map"],
+        tuple(state["regions"]),
+        player,
+        tuple(state["players"][player]["cities"]),
+        frozenset(seg for line in lines for seg in line["segs"]),
+        tuple((ln["nodes"][0], ln["nodes"][-1]) for ln in lines if ln["owner"] == player),
+        frozenset((node, len(tps)) for node, tps in state["tps"].items() if tps),
+        frozenset(b["city"] for b in state["built"].values()),
+    )
+
+
+def _free_routes(source: str, ground: _Ground) -> dict[str, Route]:
     """Dijkstra over unowned segments (ALT-22) from `source`, never passing through the
     player's own cities (ALT-D-12) nor through an uncovered city (that city should rather
     take a TP); only targets where the line may end are kept."""
-    am = alt_map(state["map"])
-    owned = r.owned_segments(state)
-    in_play = set(r.play_nodes(state))
+    ends, through, steps = ground.ends, ground.through, ground.steps
     best = {source: 0}
     prev: dict[str, str] = {}
     heap = [(0, source)]
@@ -154,18 +232,15 @@ def _free_routes(state: State, player: str, source: str) -> dict[str, Route]:
         if d > best.get(node, UNREACHED):
             continue
         if node != source:
-            if _can_end(state, player, node):
+            if ends[node]:
                 path = [node]
                 while path[-1] != source:
                     path.append(prev[path[-1]])
                 out[node] = Route(d, path[::-1])
-            if r.holds(state, player, node) or not r.covered(state, node):
+            if not through[node]:
                 continue
-        for seg in am.incident[node]:
-            nxt = seg.other(node)
-            if seg.key in owned or nxt not in in_play:
-                continue
-            nd = d + seg.cost
+        for cost, nxt in steps(node):
+            nd = d + cost
             if nd < best.get(nxt, UNREACHED):
                 best[nxt] = nd
                 prev[nxt] = node
@@ -223,20 +298,9 @@ def _reserve(state: State, player: str) -> int:
     return max(0, bill + bill // 2 + 3 + fines - quote["income"])
 
 
-def _sites(state: State, player: str, number: int) -> list[str]:
-    out = []
-    for node in r.play_nodes(state):
-        try:
-            r.site_check(state, player, number, node)
-        except IllegalAction:
-            continue
-        out.append(node)
-    return out
-
-
 def _stranded(state: State, plan: Plan) -> list[str]:
     """Uncovered cities the player's lines cannot reach: only a plant can cover them."""
-    return [n for n in r.play_nodes(state) if not r.covered(state, n) and plan.reach(n) is None]
+    return [n for n in r.uncovered(state) if plan.reach(n) is None]
 
 
 # ===================================================================== Phase 2
@@ -265,7 +329,7 @@ def _offer(state: State, player: str, plan: Plan, number: int) -> tuple[int, int
         gain = CITY_VALUE * (spec.output - PLANTS[old].output) - fuel + _fuel_or_guess(state, old)
         if best is None or gain > best[0]:
             best = (gain, 0)
-    if _sites(state, player, number):
+    if plan.sites(number):
         extra = r.PLANT_COST + LINE_MONEY
         gain = 10 + CITY_VALUE * spec.output - fuel
         if best is None or gain / (number + extra) > best[0] / (number + best[1]):
@@ -371,10 +435,10 @@ def _buy(state: State, player: str) -> Action:
 
 def _yield2(state: State, player: str, plants: list[int]) -> int:
     """Income less penalties, in half-Elektro, if exactly `plants` ran (ALT-32..36)."""
-    cities = r.best_selection(state, player, plants)
-    income2 = sum(r.city_income2(state, player, c) for c in cities)
+    known = Incomes(state)
+    cities = r.best_selection(state, player, plants, known)
     bank, others = r.penalties(state, player, cities)
-    return income2 - 2 * (bank + sum(others.values()))
+    return r.income2(state, player, cities, known) - 2 * (bank + sum(others.values()))
 
 
 def _run_worth(state: State, player: str, plant: int) -> int:
@@ -417,28 +481,27 @@ def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
     if not hand or state["players"][player]["money"] < r.PLANT_COST:
         return None
     stalled = bool(state["idle"]) and not state["activity"]
-    if state["players"][player]["money"] - r.PLANT_COST < _reserve(state, player) and not stalled:
+    if state["players"][player]["money"] - r.PLANT_COST < plan.reserve() and not stalled:
         return None
     stranded = set(_stranded(state, plan))
     am = alt_map(state["map"])
     owned = r.owned_segments(state)
     in_play = set(r.play_nodes(state))
     own = set(state["players"][player]["cities"])
+    open_nodes = set(r.uncovered(state))
     best: tuple[float, str, int] | None = None
     for plant in hand:
-        for node in _sites(state, player, plant):
+        for node in plan.sites(plant):
             # room to grow: free segments to uncovered neighbours
             grow = sum(
                 1
                 for s in am.incident[node]
-                if s.key not in owned
-                and s.other(node) in in_play
-                and not r.covered(state, s.other(node))
+                if s.key not in owned and s.other(node) in in_play and s.other(node) in open_nodes
             )
             score = 3.0 * grow
             if node in stranded:
                 score += 30
-            elif not r.covered(state, node):
+            elif node in open_nodes:
                 score += 4
             rivals = [p for p in state["tps"].get(node, []) if p != player]
             score += 8 * len(rivals)  # ALT-15 (Step 2+): displace rivals' TPs
@@ -458,11 +521,12 @@ def _place_plant(state: State, player: str, plan: Plan) -> Action | None:
     return {"type": "build_plant", "plant": best[2], "city": best[1]}
 
 
-def _existing_feed(state: State, node: str) -> int | None:
-    """The cheapest qualifying line into `node` today (ALT-34), if any."""
+def _existing_feed(state: State, node: str, cache: Graphs) -> int | None:
+    """The cheapest qualifying line into `node` today (ALT-34), if any (`cache`: the owners'
+    graphs, shared by the calls of one move)."""
     if not state["tps"].get(node) and not r.plants_in(state, node):
         return None
-    lines = r.qualifying_lines(state, node)
+    lines = r.qualifying_lines(state, node, cache)
     return min((r.line_cost(state, ln) for ln in lines), default=None)
 
 
@@ -476,8 +540,9 @@ def _legal_line(state: State, player: str, path: list[str]) -> dict[str, object]
 def _best_line(state: State, player: str, plan: Plan) -> Action | None:
     """The line with the best income per Elektro that the player can power, or a line that
     joins two of his networks so that spare capacity meets unpowered cities."""
-    money = state["players"][player]["money"] - _reserve(state, player)
+    money = state["players"][player]["money"] - plan.reserve()
     best: tuple[float, list[str]] | None = None
+    graphs: Graphs = {}
     for source, routes in plan.routes.items():
         net = plan.net_of.get(source)
         for target, route in routes.items():
@@ -495,7 +560,7 @@ def _best_line(state: State, player: str, plan: Plan) -> Action | None:
                 if net is None or not plan.has_plant[net] or plan.spare[net] <= 0:
                     continue
                 cheapest = route.cost
-                feed = _existing_feed(state, target)
+                feed = _existing_feed(state, target, graphs)
                 if feed is not None:
                     cheapest = min(cheapest, feed)
                 gain = min(cheapest, mse2(state["map"], state["regions"], target)) / 2
@@ -505,7 +570,7 @@ def _best_line(state: State, player: str, plan: Plan) -> Action | None:
             score = gain / price
             better = best is None or score > best[0]
             if better and _legal_line(state, player, route.path) is not None:
-                best = (score, route.path)
+                best = (score, list(route.path))
     if best is None:
         return None
     return {"type": "line", "cities": best[1]}
@@ -517,13 +582,13 @@ def _cover(state: State, player: str, plan: Plan) -> Action | None:
     Phase 4 without building, any money will do, so that the game does not stall (ALT-45).
     """
     money = state["players"][player]["money"]
-    uncovered = [n for n in r.play_nodes(state) if not r.covered(state, n)]
+    uncovered = r.uncovered(state)
     if not uncovered or state["round"] == 1:
         return None
     stalled = bool(state["idle"]) and not state["activity"]
     if sum(plan.short) and state["step"] == 1 and not stalled:
         return None  # capacity first: new TPs would not be powered
-    reserve = _reserve(state, player)
+    reserve = plan.reserve()
     if len(uncovered) > 4:
         reserve += COVER_RESERVE
     if stalled:
@@ -547,7 +612,7 @@ def _cover(state: State, player: str, plan: Plan) -> Action | None:
         if money - price < reserve or (best is not None and price >= best[0]):
             continue
         if _legal_line(state, player, link[1].path) is not None:
-            best = (price, {"type": "line", "cities": link[1].path})
+            best = (price, {"type": "line", "cities": list(link[1].path)})
     return None if best is None else best[1]
 
 

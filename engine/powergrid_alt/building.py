@@ -12,8 +12,10 @@ from engine.core import N_, IllegalAction
 from engine.powergrid import rules as base
 from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
-from engine.powergrid_alt.graph import alt_map
+from engine.powergrid_alt.graph import alt_map, nodes_in_play
 from engine.powergrid_alt.queries import (
+    NUCLEAR,
+    POLLUTION_LIMIT,
     accepts,
     built_plants,
     hand,
@@ -21,6 +23,7 @@ from engine.powergrid_alt.queries import (
     is_hanging_at,
     node_of,
     owned_segments,
+    plant_pollution,
     plant_slots,
     plants_in,
     pollution_check,
@@ -83,6 +86,58 @@ def site_check(state: State, player: str, plant: int, node: str) -> None:
             city=label,
         )
     pollution_check(state, node, plant, None)
+
+
+def legal_sites(state: State, player: str, plant: int) -> list[str]:
+    """The nodes in play (in map order) where `site_check` lets plant `plant` stand."""
+    return Sites(state, player).of(plant)
+
+
+class Sites:
+    """`legal_sites` of several plants in one unchanged position: the same tests as
+    `site_check` (ALT-14, ALT-18/19, ALT-41, ALT-46, ALT-D-25) with the plants and the
+    regions' pollution counted once for all nodes and plants, not once per node."""
+
+    __slots__ = ("_found", "_free", "_level", "_nuclear")
+
+    def __init__(self, state: State, player: str) -> None:
+        am = alt_map(state["map"])
+        owners: dict[str, list[str]] = {}  # node -> owners of the plants built there
+        self._level: dict[str, int] = {}  # region -> pollution (ALT-18)
+        self._nuclear: set[str] = set()  # regions with a nuclear plant (ALT-19)
+        for number, site in state["built"].items():
+            owners.setdefault(site["city"], []).append(site["owner"])
+            region = am.region[site["city"]]
+            self._level[region] = self._level.get(region, 0) + plant_pollution(int(number))
+            if PLANTS[int(number)].type == NUCLEAR:
+                self._nuclear.add(region)
+        step1 = state["step"] == 1
+        # (node, region) where a plant of the player may stand as far as the city goes
+        self._free: list[tuple[str, str]] = []
+        for node in nodes_in_play(state["map"], state["regions"]):
+            here = owners.get(node, ())
+            if player in here or len(here) >= (2 if am.is_double(node) else 1):
+                continue
+            tps = state["tps"].get(node, [])
+            if player in tps or (tps and step1):
+                continue
+            self._free.append((node, am.region[node]))
+        # (pollution, nuclear) of a plant -> its sites: plants alike stand alike
+        self._found: dict[tuple[int, bool], list[str]] = {}
+
+    def of(self, plant: int) -> list[str]:
+        added = plant_pollution(plant)
+        atomic = PLANTS[plant].type == NUCLEAR
+        found = self._found.get((added, atomic))
+        if found is None:
+            level, nuclear = self._level, self._nuclear
+            found = self._found[(added, atomic)] = [
+                node
+                for node, region in self._free
+                if level.get(region, 0) + added <= POLLUTION_LIMIT
+                and not (atomic and region in nuclear)
+            ]
+        return list(found)
 
 
 def _build_plant(state: State, player: str, action: Action, events: list[Event]) -> None:

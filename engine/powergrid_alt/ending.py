@@ -22,7 +22,7 @@ from typing import Any
 from engine.core import N_, IllegalAction
 from engine.powergrid.data import PLANTS
 from engine.powergrid_alt.graph import alt_map
-from engine.powergrid_alt.queries import covered, play_nodes, pollution_check
+from engine.powergrid_alt.queries import play_nodes, pollution_check, uncovered
 from engine.powergrid_alt.state_types import AltState
 
 State = AltState  # the TypedDict, or the plain dict (state_types.py)
@@ -85,7 +85,7 @@ def tp_reach(state: State, player: str) -> set[str]:
 
 def nothing_coverable(state: State) -> bool:
     """ALT-45: no player can ever cover any remaining uncovered city."""
-    open_nodes = [n for n in play_nodes(state) if not covered(state, n)]
+    open_nodes = uncovered(state)
     if not open_nodes:
         return False
     plants = available_plants(state)

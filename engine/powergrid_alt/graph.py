@@ -10,7 +10,7 @@ one city to both halves of a double city stay two segments with separate owners 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.powergrid.data import game_map
 from engine.powergrid.network import INF, network
@@ -87,10 +87,20 @@ def mse2(map_id: str, regions: list[str], node: str) -> int:
     """ALT-37 / ALT-D-13: twice the MSE of `node` = the highest printed cost of its segments
     whose other end is in the play area (both halves of a double city, internal one excluded).
     """
+    return _mse2_table(map_id, tuple(regions))[node]
+
+
+@lru_cache(maxsize=64)
+def _mse2_table(map_id: str, regions: tuple[str, ...]) -> dict[str, int]:
+    """`mse2` of every node of the map for one play area (a game asks it again and again)."""
     am = alt_map(map_id)
     chosen = set(regions)
-    costs = [s.cost for s in am.incident[node] if am.region[s.other(node)] in chosen]
-    return max(costs, default=0)
+    return {
+        node: max(
+            (s.cost for s in am.incident[node] if am.region[s.other(node)] in chosen), default=0
+        )
+        for node in am.nodes
+    }
 
 
 def distance(map_id: str, regions: list[str], a: str, b: str) -> int:

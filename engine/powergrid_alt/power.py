@@ -36,12 +36,19 @@ def _adjacency(state: State, player: str) -> dict[str, list[tuple[str, AltLine]]
     """The player's network graph: his nodes and his non-hanging lines (ALT-29)."""
     adj: dict[str, list[tuple[str, AltLine]]] = {n: [] for n in state["players"][player]["cities"]}
     for line in state["lines"]:
-        if line["owner"] != player or is_hanging(state, line):
+        if line["owner"] != player:
             continue
         a, b = line["nodes"][0], line["nodes"][-1]
+        if a not in adj or b not in adj:
+            continue  # hanging: an end where its owner holds nothing (ALT-28)
         adj[a].append((b, line))
         adj[b].append((a, line))
     return adj
+
+
+# Each owner's network graph and plant cities, as `qualifying_lines` reads them; one of these
+# may serve several calls on one unchanged state (a whole income sum).
+Graphs = dict[str, tuple[dict[str, list[tuple[str, AltLine]]], set[str]]]
 
 
 def networks(state: State, player: str) -> list[list[str]]:
@@ -69,11 +76,13 @@ def plant_nodes(state: State, player: str) -> set[str]:
     return {b["city"] for b in state["built"].values() if b["owner"] == player}
 
 
-def qualifying_lines(state: State, node: str) -> list[AltLine]:
+def qualifying_lines(state: State, node: str, cache: Graphs | None = None) -> list[AltLine]:
     """ALT-34 / ALT-D-26: non-hanging lines of any player ending at `node` whose other end
-    reaches a built plant of the line's owner without passing through `node`."""
+    reaches a built plant of the line's owner without passing through `node`. `cache` may
+    carry the owners' graphs over from calls on the same state."""
     out = []
-    cache: dict[str, tuple[dict[str, list[tuple[str, AltLine]]], set[str]]] = {}
+    if cache is None:
+        cache = {}
     for line in state["lines"]:
         ends = (line["nodes"][0], line["nodes"][-1])
         if node not in ends or is_hanging(state, line):
@@ -100,15 +109,77 @@ def qualifying_lines(state: State, node: str) -> list[AltLine]:
     return out
 
 
-def city_income2(state: State, player: str, node: str) -> int:
-    """ALT-33/34/35/37: the income of powering `node`, in half-Elektro."""
-    if node in plant_nodes(state, player):
+def city_income2(state: State, player: str, node: str, known: Incomes | None = None) -> int:
+    """ALT-33/34/35/37: the income of powering `node`, in half-Elektro (`known`: the
+    incomes of this very position, when the caller has them)."""
+    return (known or Incomes(state)).city(player, node)
+
+
+def _work_income2(state: State, player: str, node: str, graphs: Graphs, mine: set[str]) -> int:
+    if node in mine:
         return PLANT_CITY_INCOME2
-    lines = qualifying_lines(state, node)
+    lines = qualifying_lines(state, node, graphs)
     if not lines:
         return 0
     cheapest = min(line_cost(state, line) for line in lines)
     return min(cheapest, mse2(state["map"], state["regions"], node))
+
+
+# Incomes of recent positions: (position key, see `_position_key`) -> (player, node) -> the
+# income in half-Elektro. A strong bot's rollouts and the heuristic's fuel and power sums ask
+# the same unchanged network again and again (every purchase, every auction step).
+_INCOMES: dict[tuple[object, ...], dict[tuple[str, str], int]] = {}
+INCOMES_MEMO = 1024  # positions remembered; the memo is emptied when full
+
+
+def _position_key(state: State) -> tuple[object, ...]:
+    """Everything an income reads: the play area, every line's owner, ends and segments,
+    every player's cities and every built plant's city and owner."""
+    return (
+        state["map"],
+        tuple(state["regions"]),
+        tuple(
+            (ln["owner"], ln["nodes"][0], ln["nodes"][-1], tuple(ln["segs"]))
+            for ln in state["lines"]
+        ),
+        tuple((name, tuple(p["cities"])) for name, p in state["players"].items()),
+        tuple((b["city"], b["owner"]) for b in state["built"].values()),
+    )
+
+
+class Incomes:
+    """The city incomes of one position (ALT-33..37), each worked out once (and remembered
+    for positions with the same network, `_INCOMES`). Valid while the state is unchanged."""
+
+    __slots__ = ("_graphs", "_mine", "_state", "_values")
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        key = _position_key(state)
+        values = _INCOMES.get(key)
+        if values is None:
+            if len(_INCOMES) >= INCOMES_MEMO:
+                _INCOMES.clear()
+            values = _INCOMES[key] = {}
+        self._values = values
+        self._graphs: Graphs = {}
+        self._mine: dict[str, set[str]] = {}
+
+    def city(self, player: str, node: str) -> int:
+        value = self._values.get((player, node))
+        if value is None:
+            mine = self._mine.get(player)
+            if mine is None:
+                mine = self._mine[player] = plant_nodes(self._state, player)
+            value = _work_income2(self._state, player, node, self._graphs, mine)
+            self._values[(player, node)] = value
+        return value
+
+
+def income2(state: State, player: str, cities: Iterable[str], known: Incomes | None = None) -> int:
+    """The income of powering `cities`, in half-Elektro (ALT-33..37)."""
+    known = known or Incomes(state)
+    return sum(known.city(player, c) for c in cities)
 
 
 def fuel_burn(
@@ -180,19 +251,22 @@ def runnable(state: State, player: str) -> list[int]:
     return [n for n in built_plants(state, player) if fuel_burn(state, [n]) is not None]
 
 
-def best_selection(state: State, player: str, plants: list[int]) -> list[str]:
+def best_selection(
+    state: State, player: str, plants: list[int], known: Incomes | None = None
+) -> list[str]:
     """ALT-32 (ALT-D-15): the most valuable legal set of cities for these running plants:
     per network, own cities of running plants free, then the best others up to capacity
     (a plant city first: it earns 5 and saves the penalty)."""
     run_nodes = {state["built"][str(n)]["city"] for n in plants}
     mine = plant_nodes(state, player)
+    known = known or Incomes(state)
     chosen: list[str] = []
     for comp in networks(state, player):
         cap = sum(PLANTS[n].output for n in plants if state["built"][str(n)]["city"] in comp)
         free = [c for c in comp if c in run_nodes]
         chosen.extend(free)
         others = [c for c in comp if c not in run_nodes]
-        others.sort(key=lambda c: (-(1000 if c in mine else city_income2(state, player, c)), c))
+        others.sort(key=lambda c: (-(1000 if c in mine else known.city(player, c)), c))
         chosen.extend(others[:cap])
     return chosen
 

@@ -119,6 +119,14 @@ def covered(state: State, node: str) -> bool:
     return bool(state["tps"].get(node)) or any(b["city"] == node for b in state["built"].values())
 
 
+def uncovered(state: State) -> list[str]:
+    """The nodes in play (in map order) holding neither a plant nor a TP (ALT-43/44): those
+    `covered` refuses, the plants looked up once for all nodes."""
+    tps = state["tps"]
+    planted = {b["city"] for b in state["built"].values()}
+    return [n for n in play_nodes(state) if not tps.get(n) and n not in planted]
+
+
 def storage(number: int) -> int:
     """PG-33: a plant stores twice its need (0 for eco and fusion)."""
     plant = PLANTS[number]

@@ -91,13 +91,13 @@ def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
 def power_quote(state: State, player: str) -> dict[str, Any]:
     """What running every runnable plant would power and pay now (ALT-31..ALT-39)."""
     plants = r.runnable(state, player)
-    cities = r.best_selection(state, player, plants)
-    income2 = sum(r.city_income2(state, player, c) for c in cities)
+    known = r.Incomes(state)
+    cities = r.best_selection(state, player, plants, known)
     bank, others = r.penalties(state, player, cities)
     return {
         "plants": plants,
         "cities": cities,
-        "income": -(-income2 // 2),
+        "income": -(-r.income2(state, player, cities, known) // 2),
         "penalty_bank": bank,
         "penalty_players": others,
     }

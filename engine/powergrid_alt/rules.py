@@ -45,6 +45,7 @@ from engine.powergrid_alt.building import (
     _tp,
     _upgrade,
     build_plant_check,
+    legal_sites,
     line_check,
     move_check,
     site_check,
@@ -57,10 +58,12 @@ from engine.powergrid_alt.graph import INF, alt_map
 from engine.powergrid_alt.power import (
     PENALTY,
     PLANT_CITY_INCOME2,
+    Incomes,
     best_selection,
     city_income2,
     fuel_burn,
     hybrid_mix,
+    income2,
     networks,
     penalties,
     plant_nodes,
@@ -94,6 +97,7 @@ from engine.powergrid_alt.queries import (
     storage,
     tokens_held,
     transport_fee,
+    uncovered,
 )
 from engine.powergrid_alt.state_types import AltState, plain
 
@@ -289,7 +293,7 @@ def _end_build_phase(state: AltState, events: list[Event]) -> None:
     emit(plain(state), events, "phase_ended", phase="build")
     state["idle"] = 0 if state["activity"] else state["idle"] + 1
     if not state["final"]:  # (already final when the table agreed to end, ending.py)
-        if all(covered(state, n) for n in play_nodes(state)):
+        if not uncovered(state):
             state["final"] = True  # ALT-44: one last Phase 5 with income
             emit(plain(state), events, "final_round", reason="covered")
         elif ending.nothing_coverable(state):
@@ -360,8 +364,7 @@ def run_power(state: AltState, player: str, action: Action, events: list[Event])
             state["built"][str(n)]["res"][r] -= b[r]
             state["supply"][r] += b[r]
             burned[r] += b[r]
-    income2 = sum(city_income2(state, player, c) for c in powered)
-    income = -(-income2 // 2)  # ALT-38: round the total up
+    income = -(-income2(state, player, powered) // 2)  # ALT-38: round the total up
     players = state["players"]
     p = players[player]
     p["money"] += income
@@ -457,6 +460,7 @@ __all__ = [
     "PLANT_COST",
     "POLLUTION_LIMIT",
     "TP_COST",
+    "Incomes",
     "accepts",
     "alt_map",
     "apply",
@@ -471,9 +475,11 @@ __all__ = [
     "hand",
     "holds",
     "hybrid_mix",
+    "income2",
     "is_hanging",
     "is_hanging_at",
     "is_over",
+    "legal_sites",
     "line_check",
     "line_cost",
     "line_starts",
@@ -501,6 +507,7 @@ __all__ = [
     "tokens_held",
     "tp_check",
     "transport_fee",
+    "uncovered",
     "upgrade_check",
     "upgrade_into",
     "upgrade_site_check",
