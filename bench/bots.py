@@ -153,6 +153,12 @@ exposure minus the best rival's pieces, homeland block) without greedy's score: 
 elimination term 27.5 % of 40, ten times slower; guarded weights elimination 100: 35 %,
 threat 6: 29.5 %, threat 1.5: 23 %, a penalty of 8 while the homeland is blocked: 35.5 %,
 homeland freed 25: 35.5 %. Not tried for lack of time: profiling the engine/search.
+The larger run on report seeds (2026-11-27 20:42-21:43, `--only hexania --games 17 --jobs 1
+--cap 0 --seed0 24032`, then `--seed0 24049`; one worker beside other work, load 3.1-3.5, so the
+iteration budget alone and no deadline): 11 of 17 (seeds 24032-24048), 10 of 17 (24049-24065);
+think CPU p50 0.82-0.86 / p99 2.26-2.96 s (a loaded core's CPU time; at a table the 2 s
+deadline cuts such decisions). With seeds 24000-24031 above: 42 of 66 (64 % ±12). The guarded
+search is at about two thirds against three greedy bots: the 70 % goal is not reached.
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's default move, `LEAD`, alone)
