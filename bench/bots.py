@@ -35,8 +35,9 @@ table's deadline (with its 20 % reserve) cut them. After the rollout speed-up (r
 and plant sites worked out once per position; the same moves, tests/engine/powergrid_alt/
 test_strong_unchanged.py), 2026-11-27 21:50-22:00, load about 2: `--only powergrid_alt
 --games 60 --jobs 1 --cap 0`: powergrid_alt strong vs heuristic win% 72 (±11, 60 games); think
-CPU p50 0.00 / p99 0.67 s, wall p99 0.70 s (560 s), inside the 2 s budget with room to spare. The 2026-11-24 row above keeps
-the 12-game figures of that day; Hexania's and IEC's current figures follow below.
+CPU p50 0.00 / p99 0.67 s, wall p99 0.70 s (560 s), inside the 2 s budget with room to spare.
+The 2026-11-24 row above keeps the 12-game figures of that day; Hexania's and IEC's current
+figures follow below.
 
 IEC after the strong policy of engine/iec/defence.py (2026-11-27 05:42-05:59, `--only iec
 --games 12`, 2 workers, load average 5-13 on 2 cores from other work, 1028 s; iterations capped
