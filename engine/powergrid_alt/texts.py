@@ -9,6 +9,7 @@ from typing import Any
 from engine.core.errors import N_
 from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
 from engine.powergrid import commands as base
+from engine.powergrid.wording import count_text, join
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
@@ -64,12 +65,7 @@ def move_text(state: State, action: Action, quote: dict[str, Any], t: Translator
 
 def tokens_text(tokens: dict[str, int], t: Translator) -> str:
     """ "2 coal, 1 oil" with plural-aware counts."""
-    return ", ".join(
-        t.ngettext("{n} {resource}", "{n} {resource}", n).format(
-            n=n, resource=base.resource_text(t, res)
-        )
-        for res, n in tokens.items()
-    )
+    return join([count_text(t, res, n) for res, n in tokens.items()])
 
 
 def money_shown(state: State, name: str, viewer: str | None) -> bool:
