@@ -7,6 +7,8 @@ with `N_`). A language without a compiled catalog falls back to English.
 from __future__ import annotations
 
 import gettext
+import re
+import string
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 from bot.grammar import MERGED_HELP, is_merged, shared_help  # noqa: F401 (re-exported)
 from engine.core.errors import IllegalAction
 from engine.core.protocol import CommandSpec
+from engine.core.sentences import join_sentences
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "boardchat"
@@ -85,7 +88,7 @@ def tr(lang: str | None, message: str, **params: Any) -> str:
     text = translator(lang).gettext(message)
     if not params:
         return text
-    return _fill(text, message, params)
+    return _fill(text, message, params, normalize(lang))
 
 
 def trn(lang: str | None, singular: str, plural: str, count: int, /, **params: Any) -> str:
@@ -93,18 +96,63 @@ def trn(lang: str | None, singular: str, plural: str, count: int, /, **params: A
     "5 graczy"); `count` fills "{n}" unless `params` gives `n` (another number)."""
     text = translator(lang).ngettext(singular, plural, count)
     params.setdefault("n", count)
-    return _fill(text, singular if count == 1 else plural, params)
+    return _fill(text, singular if count == 1 else plural, params, normalize(lang))
 
 
-def _fill(text: str, message: str, params: dict[str, Any]) -> str:
+def _fill(text: str, message: str, params: dict[str, Any], lang: str = "en") -> str:
     # A translation whose placeholders do not match falls back to English; a caller that
     # forgot a parameter gets the template as written rather than an exception.
     for template in (text, message):
         try:
+            if lang == "zh_Hant" and template is text:
+                return _set_chinese(template, params)
             return template.format(**params)
         except (KeyError, IndexError, ValueError, AttributeError):
             continue
     return text
+
+
+# Chinese sets no space between two characters, but the catalog cannot know whether a value
+# will begin or end with one: "{game} 開始！" reads "Hexania 開始！" and must read "發電廠開始！";
+# "{name} 入座" the same for a player called 小明. Values are filled between markers, and a
+# template's space that touches a value and stands between two characters is dropped.
+_OPEN, _CLOSE = "\x02", "\x03"
+# characters (CJK blocks) and full-width marks (CJK punctuation, full-width forms)
+_HAN = "[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
+_GAP_AT_VALUE = re.compile(f"(?<={_HAN}{_CLOSE}) (?={_OPEN}?{_HAN})|(?<={_HAN}) (?={_OPEN}{_HAN})")
+
+
+class _MarkedValues(string.Formatter):
+    """str.format that puts each filled value (format spec applied) between markers."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return _OPEN + super().format_field(value, format_spec) + _CLOSE
+
+
+_MARKED = _MarkedValues()
+
+
+@lru_cache(maxsize=4096)
+def _value_gaps(template: str) -> str:
+    """How to fill a Chinese template: "plain" when no space touches a placeholder, "quick"
+    when one does and every field is a bare name, "full" when some field has a format spec or
+    conversion (filled by `_MARKED`, slower)."""
+    if "} " not in template and " {" not in template:
+        return "plain"
+    fields = [(f, spec, conv) for _, f, spec, conv in _MARKED.parse(template) if f is not None]
+    bare = all(f.isidentifier() and not spec and not conv for f, spec, conv in fields)
+    return "quick" if fields and bare else "full"
+
+
+def _set_chinese(template: str, params: dict[str, Any]) -> str:
+    how = _value_gaps(template)
+    if how == "plain":
+        return template.format(**params)
+    if how == "quick":
+        marked = template.format(**{k: f"{_OPEN}{v}{_CLOSE}" for k, v in params.items()})
+    else:
+        marked = _MARKED.format(template, **params)
+    return _GAP_AT_VALUE.sub("", marked).replace(_OPEN, "").replace(_CLOSE, "")
 
 
 def explain(lang: str | None, error: IllegalAction) -> str:
@@ -112,7 +160,7 @@ def explain(lang: str | None, error: IllegalAction) -> str:
     reason = tr(lang, error.message_key, **error.params)
     if error.rule_id in ("", "syntax"):
         return reason
-    return f"{reason} ({error.rule_id})"
+    return join_sentences(reason, f"({error.rule_id})")
 
 
 def spec_help(lang: str | None, spec: CommandSpec) -> str:

@@ -29,6 +29,7 @@ from bot.store import (
 )
 from bot.store_load import Loaded
 from engine.core import N_, IllegalAction, canonical_json
+from engine.core.sentences import sentence_gap
 
 log = logging.getLogger(__name__)
 
@@ -250,7 +251,7 @@ class LobbyMixin(MovesMixin):
             names=names,
         )
         if len(seats) >= game.min_players:
-            text += " " + tr(ctx.post_lang, "Ready: the creator may /start.")
+            text += sentence_gap(text) + tr(ctx.post_lang, "Ready: the creator may /start.")
         return self._say(
             ctx,
             text,

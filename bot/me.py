@@ -17,6 +17,7 @@ from bot.messages import Outbound
 from bot.reminder_commands import DeadlineCommands, Handler
 from engine.core import N_
 from engine.core.protocol import ArgSpec, CommandSpec
+from engine.core.sentences import join_sentences
 
 
 def me_command() -> CommandSpec:
@@ -94,7 +95,7 @@ class MeCommands(DeadlineCommands):
         games = [r.id for r in await self.store.user_games(ib.user_key, limit=200)]
         await self.store.replan_now(games, self.table.clock())
         self.changed()
-        return self._mine(ctx, self._t(ctx, "Saved.") + " " + self._me_text(ctx, prefs))
+        return self._mine(ctx, join_sentences(self._t(ctx, "Saved."), self._me_text(ctx, prefs)))
 
     def _mine(self, ctx: Ctx, text: str) -> list[Outbound]:
         """An answer about the sender alone: to them alone where the platform can."""

@@ -52,6 +52,7 @@ from engine.core import (
 )
 from engine.core.applied import Applied, event_owner
 from engine.core.protocol import Action, CommandSpec, Event, Game, State
+from engine.core.sentences import sentence_gap
 
 log = logging.getLogger(__name__)
 
@@ -357,11 +358,11 @@ class MovesMixin(EndingMixin):
         spec = next((c for c in game.commands if c.name == command), None)
         if isinstance(err, MissingArgument) and spec is not None:
             signature = usage(spec, translator(ctx.lang))
-            text += " " + self._t(ctx, "Usage: {usage}", usage=signature)
+            text += sentence_gap(text) + self._t(ctx, "Usage: {usage}", usage=signature)
         if err.rule_id not in ("", "syntax"):
             see = rulebook.hint(game.id, err.rule_id, translator(ctx.lang))
             if see:
-                text += " " + see
+                text += sentence_gap(text) + see
         return text
 
     def _too_long(self, ctx: Ctx) -> list[Outbound]:

@@ -35,6 +35,7 @@ from bot.store import GameRow
 from bot.store_protocol import Store
 from engine.core import N_
 from engine.core.protocol import ArgSpec, CommandSpec, Game
+from engine.core.sentences import join_sentences, sentence_gap
 
 DEFAULT_DIGEST_HOUR = 9
 
@@ -168,10 +169,12 @@ class DeadlineCommands:
             tz=settings.tz,
             policy=self._policy_text(lang, settings.policy),
         )
-        text += " " + tr(lang, "Board pictures: {pictures}.", pictures=settings.pictures)
+        text += sentence_gap(text) + tr(
+            lang, "Board pictures: {pictures}.", pictures=settings.pictures
+        )
         bank = settings.bank
         if bank is not None:
-            text += " " + tr(
+            text += sentence_gap(text) + tr(
                 lang,
                 "Time bank per player: {start} to start, {add} more after each move; the "
                 "per-move deadline does not apply.",
@@ -302,7 +305,9 @@ class DeadlineCommands:
             # deadline applies from the next turn (the running one keeps its promise).
             await self.store.replan_now([ctx.game.id], self.table.clock())
         self.changed()
-        return self._say(ctx, self._t(ctx, "Settings saved.") + " " + self._describe(ctx.lang, new))
+        return self._say(
+            ctx, join_sentences(self._t(ctx, "Settings saved."), self._describe(ctx.lang, new))
+        )
 
     # ------------------------------------------------------------------ /away and /back
     async def _cmd_away(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -346,7 +351,7 @@ class DeadlineCommands:
                     "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
                 }[settings.policy]
             )
-        text += " " + self._t(ctx, "/back ends it early.")
+        text += sentence_gap(text) + self._t(ctx, "/back ends it early.")
         return self._say(ctx, text)
 
     async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:

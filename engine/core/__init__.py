@@ -18,6 +18,7 @@ from engine.core.protocol import (
 )
 from engine.core.replay import replay
 from engine.core.rng import Rng
+from engine.core.sentences import join_sentences, sentence_gap
 
 __all__ = [
     "N_",
@@ -39,6 +40,8 @@ __all__ = [
     "Translator",
     "canonical_json",
     "copy_state",
+    "join_sentences",
     "load_state",
     "replay",
+    "sentence_gap",
 ]

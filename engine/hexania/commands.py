@@ -30,6 +30,8 @@ from engine.core import (
     Reply,
     State,
     Translator,
+    join_sentences,
+    sentence_gap,
 )
 from engine.core.commands import ArgKind, Call, CommandTable
 from engine.hexania import rules
@@ -306,22 +308,22 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
         text += "."
     if p.destroyed:
         n = len(p.destroyed)
-        text += " " + translator.ngettext(
+        text += sentence_gap(text) + translator.ngettext(
             "Destroys {n} piece (+{n} bonus next turn).",
             "Destroys {n} pieces (+{n} bonus next turn).",
             n,
         ).format(n=n)
     if p.collapse:
         if p.keep is None:
-            text += " " + g(
+            text += sentence_gap(text) + g(
                 N_("The figure reaches mass {mass} and collapses: add keep=<cell>.")
             ).format(mass=len(p.merged))
         else:
-            text += " " + g(N_("The figure reaches mass {mass} and collapses to {keep}.")).format(
-                mass=len(p.merged), keep=p.keep
-            )
+            text += sentence_gap(text) + g(
+                N_("The figure reaches mass {mass} and collapses to {keep}.")
+            ).format(mass=len(p.merged), keep=p.keep)
     elif len(p.merged) > 0 and p.kind != "birth":
-        text += " " + g(N_("Figure mass after: {mass}.")).format(mass=len(p.merged))
+        text += sentence_gap(text) + g(N_("Figure mass after: {mass}.")).format(mass=len(p.merged))
     return Reply(
         text,
         private=True,
@@ -361,21 +363,22 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     if state["over"]:
         ranking = state["result"] or []
         winners = ", ".join(ranking[0]) if ranking else ""
-        return head + " " + t.gettext(N_("Game over: {winners} won.")).format(winners=winners)
+        return join_sentences(
+            head, t.gettext(N_("Game over: {winners} won.")).format(winners=winners)
+        )
     turn = state["turn"]
     who = turn["player"]
     dice = "+".join(str(d) for d in turn["dice"])
-    text = (
-        head
-        + " "
-        + t.ngettext(
+    text = join_sentences(
+        head,
+        t.ngettext(
             "{player} rolled {dice}, bonus {bonus}: {points} point left.",
             "{player} rolled {dice}, bonus {bonus}: {points} points left.",
             turn["points"],
-        ).format(player=who, dice=dice, bonus=turn["bonus"], points=turn["points"])
+        ).format(player=who, dice=dice, bonus=turn["bonus"], points=turn["points"]),
     )
     if player == who:
-        text += " " + t.gettext(
+        text += sentence_gap(text) + t.gettext(
             N_(
                 "Your move: /spawn cell (1), /grow figure cell (mass), /move figure dir steps "
                 "(mass + steps), /regroup from to (mass), /cost to price. The turn ends when "

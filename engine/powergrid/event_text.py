@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.protocol import EnglishTranslator, Event, State, Translator
+from engine.core.sentences import sentence_gap
 from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, plant_no
 from engine.powergrid.wording import (
@@ -71,7 +72,7 @@ def orders_text(view: View, player: str, t: Translator) -> str:
         if e.get("type") == "order_dropped" and e.get("player") == player
     ]
     for event in dropped:
-        text += " " + order_dropped_private(event, t)
+        text += sentence_gap(text) + order_dropped_private(event, t)
     return text
 
 
@@ -140,7 +141,7 @@ def event_line(event: Event, t: Translator) -> str | None:
     # The tag marks the player's own move made by their order, never a phase line the order
     # happened to trigger (issue 20: the tag spilled onto "Now: ..." lines).
     if event.get("by_order") and event.get("player"):
-        line += " " + t.gettext("(standing order)")
+        line += sentence_gap(line) + t.gettext("(standing order)")
     return line
 
 
@@ -218,7 +219,7 @@ def _ev_plant_discarded(e: Event, t: Translator) -> str:
     returned = e.get("returned") or {}
     if returned:  # PG-27: what the remaining plants could not keep
         tokens = join([count_text(t, r, n) for r, n in returned.items()])
-        text += " " + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
+        text += sentence_gap(text) + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
     return text
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Translator
+from engine.core.sentences import sentence_gap
 from engine.powergrid.chat_view import View
 from engine.powergrid.wording import (
     RESOURCES,
@@ -72,7 +73,7 @@ def price_text(resource: str, n: int, quote: dict[str, Any], t: Translator) -> s
         n=len(prices), resource=name, sums=sums, total=money_text(t, quote.get("total", 0))
     )
     if available < n:
-        text += " " + t.ngettext(
+        text += sentence_gap(text) + t.ngettext(
             "(only {n} on the market)", "(only {n} on the market)", available
         ).format(n=available)
     return text
@@ -85,9 +86,9 @@ def income_text(quote: dict[str, Any], t: Translator) -> str:
         n=powered
     )
     if plants:
-        text += " " + t.ngettext("with plant {plants}", "with plants {plants}", len(plants)).format(
-            plants=join([str(p) for p in plants])
-        )
+        text += sentence_gap(text) + t.ngettext(
+            "with plant {plants}", "with plants {plants}", len(plants)
+        ).format(plants=join([str(p) for p in plants]))
     return (
         text
         + ": "

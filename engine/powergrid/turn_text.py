@@ -4,6 +4,7 @@ who must act and what exactly is expected, the reader's own orders and holdings.
 from __future__ import annotations
 
 from engine.core.protocol import EnglishTranslator, State, Translator
+from engine.core.sentences import join_sentences, sentence_gap
 from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, choosable_regions, region_label
 from engine.powergrid.choices import best_power
@@ -33,7 +34,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         phase=phase_text(t, phase),
     )
     if view.get("step3_pending"):
-        head += " " + t.gettext("Step 3 begins with the next phase.")
+        head += sentence_gap(head) + t.gettext("Step 3 begins with the next phase.")
     lines = [head]
     who = join(view.get("current_players") or [])
     expected = view.get("expected", "")
@@ -92,13 +93,15 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     elif expected == "build":
         slots = int(view.get("slots_open", 1))
         lines.append(
-            t.gettext(
-                "{who}: build — /build <city> [<city> ...] (/cost <city> for a quote), then /done."
-            ).format(who=who)
-            + " "
-            + t.ngettext(
-                "A city holds {n} house now.", "A city holds {n} houses now.", slots
-            ).format(n=slots)
+            join_sentences(
+                t.gettext(
+                    "{who}: build — /build <city> [<city> ...] (/cost <city> for a quote), "
+                    "then /done."
+                ).format(who=who),
+                t.ngettext(
+                    "A city holds {n} house now.", "A city holds {n} houses now.", slots
+                ).format(n=slots),
+            )
         )
     elif expected == "power":
         text = t.gettext(
@@ -107,7 +110,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         current = view.get("current_players") or []
         if len(current) == 1 and current[0] in view["players"]:
             _, _, _, powered = best_power(view, current[0])
-            text += " " + t.ngettext(
+            text += sentence_gap(text) + t.ngettext(
                 "(/power alone powers {n} city)", "(/power alone powers {n} cities)", powered
             ).format(n=powered)
         lines.append(text)
@@ -138,4 +141,4 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
                     plants=plants,
                 )
             )
-    return " ".join(lines)[:MAX_TURN_TEXT]
+    return join_sentences(*lines)[:MAX_TURN_TEXT]

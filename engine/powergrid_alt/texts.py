@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.core.errors import N_
 from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
+from engine.core.sentences import sentence_gap
 from engine.powergrid import commands as base
 from engine.powergrid.wording import count_text, join
 from engine.powergrid_alt import purchase
@@ -35,11 +36,11 @@ def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
         route=route, parts=parts, total=quote["total"]
     )
     if quote["income2"]:
-        text += " " + t.gettext("Powering {city} would then pay {income} E a round.").format(
-            city=am.label(quote["cities"][-1]), income=_half(quote["income2"])
-        )
+        text += sentence_gap(text) + t.gettext(
+            "Powering {city} would then pay {income} E a round."
+        ).format(city=am.label(quote["cities"][-1]), income=_half(quote["income2"]))
     else:
-        text += " " + t.gettext("No plant of yours feeds that city yet.")
+        text += sentence_gap(text) + t.gettext("No plant of yours feeds that city yet.")
     return text
 
 
@@ -182,24 +183,24 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
     if together and player is not None and player in state["players"]:
         mine = purchase.declared(state, player)
         if mine:
-            text += " " + t.gettext("Your purchases so far: {items}.").format(
+            text += sentence_gap(text) + t.gettext("Your purchases so far: {items}.").format(
                 items=_declared_text(mine, t)
             )
     if state["auction"] is not None:
         a = state["auction"]
-        text += " " + t.gettext("Plant {plant}: high bid {bid} by {leader}.").format(
+        text += sentence_gap(text) + t.gettext("Plant {plant}: high bid {bid} by {leader}.").format(
             plant=a["plant"], bid=a["bid"], leader=a["leader"]
         )
     if state["final"]:
-        text += " " + t.gettext("This is the final Phase 5.")
+        text += sentence_gap(text) + t.gettext("This is the final Phase 5.")
     vote = state.get("end_vote")
     if vote is not None:
         waiting = [p for p in state["order"] if p not in vote["yes"]]
-        text += " " + t.gettext(
+        text += sentence_gap(text) + t.gettext(
             "{player} proposes to end the game; waiting for {waiting} (/endgame yes or no)."
         ).format(player=vote["by"], waiting=", ".join(waiting))
     if player in state["players"]:  # (his own money: `player` alone reads this line)
-        text += " " + t.gettext("You have {money} E.").format(
+        text += sentence_gap(text) + t.gettext("You have {money} E.").format(
             money=state["players"][player]["money"]
         )
     return text
@@ -213,7 +214,7 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             player=event["player"], plant=event["plant"], city=label(event["city"])
         )
         if event.get("displaced"):
-            text += " " + t.ngettext(
+            text += sentence_gap(text) + t.ngettext(
                 "The TP of {players} is displaced.",
                 "The TPs of {players} are displaced.",
                 len(event["displaced"]),
@@ -225,11 +226,11 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         )
         # ALT-20 (corrections 1.1): every token moved or returned is named.
         for plant, tokens in event.get("moved", {}).items():
-            text += " " + t.gettext("{tokens} onto plant {plant}.").format(
+            text += sentence_gap(text) + t.gettext("{tokens} onto plant {plant}.").format(
                 tokens=tokens_text(tokens, t), plant=plant
             )
         if event.get("returned"):
-            text += " " + t.gettext("{tokens} back to the supply.").format(
+            text += sentence_gap(text) + t.gettext("{tokens} back to the supply.").format(
                 tokens=tokens_text(event["returned"], t)
             )
         return text
@@ -261,7 +262,9 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         )
         fines = event.get("penalty_bank", 0) + sum(event.get("penalty_players", {}).values())
         if fines:
-            text += " " + t.gettext("Penalties: {amount}.").format(amount=base.money_text(t, fines))
+            text += sentence_gap(text) + t.gettext("Penalties: {amount}.").format(
+                amount=base.money_text(t, fines)
+            )
         return text
     if kind == "resources_bought":
         count = int(event["count"])
@@ -277,9 +280,9 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             plant=event["plant"],
         )
         if "wanted" in event:
-            text += " " + t.gettext("(wanted {n}: the market or the money ran short)").format(
-                n=event["wanted"]
-            )
+            text += sentence_gap(text) + t.gettext(
+                "(wanted {n}: the market or the money ran short)"
+            ).format(n=event["wanted"])
         return text
     if kind == "purchase_short":
         return t.gettext(

@@ -214,10 +214,10 @@ def _too_high_bid() -> IllegalAction:
     [
         ("en", "You cannot bid more than your money (50 E). (PG-22)"),
         ("ru", "Нельзя поставить больше, чем у вас денег (50 Э). (PG-22)"),
-        ("zh_Hant", "你的出價不能超過你的錢（50 元）。 (PG-22)"),
+        ("zh_Hant", "你的出價不能超過你的錢（50 元）。(PG-22)"),
         ("pl", "Nie możesz zaoferować więcej, niż masz pieniędzy (50 E). (PG-22)"),
         ("ru-RU", "Нельзя поставить больше, чем у вас денег (50 Э). (PG-22)"),
-        ("zh-TW", "你的出價不能超過你的錢（50 元）。 (PG-22)"),
+        ("zh-TW", "你的出價不能超過你的錢（50 元）。(PG-22)"),
     ],
 )
 def test_the_same_illegal_bid_explained_in_each_language(lang: str, expected: str) -> None:

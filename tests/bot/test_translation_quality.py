@@ -220,11 +220,16 @@ def test_first_buttons_are_worded_in_the_readers_language(game_id: str, lang: st
 # with "6 元"). Spaces stay around Latin names, numbers and commands, and between a command's
 # argument names ("/grow 圖形 格子").
 SPACE_BETWEEN_HANZI = re.compile(r"[\u3400-\u9fff] +[\u3400-\u9fff]")
+# Nor a space after its full-width marks: sentences joined with " " read "（步驟 3）。 p1：…"
+# (engine/core/sentences.py).
+SPACE_AFTER_FULL_WIDTH = re.compile(r"[。！？；：，、）」] ")
 COMMAND_SYNTAX = re.compile(r"/\w+(?: [^\s，。、；：（）]+)*")
 
 
 @pytest.mark.parametrize("game_id", sorted(games()))
-def test_chinese_prompts_and_log_lines_put_no_space_between_two_characters(game_id: str) -> None:
+def test_chinese_prompts_and_log_lines_put_no_space_between_characters_or_after_marks(
+    game_id: str,
+) -> None:
     from engine.core import Rng
 
     game = games()[game_id]
@@ -243,6 +248,7 @@ def test_chinese_prompts_and_log_lines_put_no_space_between_two_characters(game_
         lines += [game.describe_event(state, e, t) or "" for e in events]
         for text in lines:
             assert not SPACE_BETWEEN_HANZI.search(COMMAND_SYNTAX.sub("", text)), text
+            assert not SPACE_AFTER_FULL_WIDTH.search(text), text
         seen.update(lines)
     assert game.is_over(state) and len(seen) > 50  # a whole game's prompts and lines were read
 
@@ -260,3 +266,65 @@ def test_power_grid_resource_counts_read_in_the_counts_plural_form(lang: str) ->
     assert keep_text(t, {"coal": 2, "oil": 0}) == count_text(t, "coal", 2)
     if lang != "zh_Hant":  # "уголь × 2", "węgiel × 2"; Chinese counts with 個 before the name
         assert not keep_text(t, {"coal": 2})[0].isdigit()
+
+
+def test_sentences_join_with_a_space_except_after_a_full_width_mark() -> None:
+    from engine.core import join_sentences, sentence_gap
+
+    assert join_sentences("Round 2.", "", "Waiting for ann.") == "Round 2. Waiting for ann."
+    assert join_sentences("Раунд 2.", "Ждём ann.") == "Раунд 2. Ждём ann."
+    assert join_sentences("第 2 回合。", "等待 ann。", "(PG-22)") == "第 2 回合。等待 ann。(PG-22)"
+    assert join_sentences("用 /done", "（步驟 3）") == "用 /done （步驟 3）"
+    assert sentence_gap("") == " " and sentence_gap("完成）") == ""
+
+
+@pytest.mark.parametrize("lang", ["en", *TARGETS])
+def test_a_refusal_and_its_rule_read_as_the_language_sets_them(lang: str) -> None:
+    """PG-22's refusal ends in its rule id: "… (50 E). (PG-22)" in English, "…（50 元）。(PG-22)"
+    in Chinese, never "。 (PG-22)"."""
+    from bot.i18n import explain, tr
+    from engine.core import IllegalAction
+
+    err = IllegalAction("PG-22", "You cannot bid more than your money ({money} E).", money=50)
+    text = explain(lang, err)
+    assert text.endswith("(PG-22)")
+    assert lang == "en" or tr(lang, err.message_key, money=50) != err.english()  # translated
+    assert not SPACE_AFTER_FULL_WIDTH.search(text), text
+    gap = "" if lang == "zh_Hant" else " "
+    assert text == tr(lang, err.message_key, money=50) + gap + "(PG-22)"
+
+
+@pytest.mark.parametrize(
+    ("message", "params", "expected"),
+    [
+        (
+            "{game} begins! Players in seat order: {names}.",
+            {"game": "發電廠", "names": "ann"},
+            "發電廠開始！依座位順序的玩家：ann。",
+        ),
+        (
+            "{game} begins! Players in seat order: {names}.",
+            {"game": "Hexania", "names": "ann"},
+            "Hexania 開始！依座位順序的玩家：ann。",
+        ),
+        ("Most waiting so far is on {name}.", {"name": "小明"}, "到目前為止，大家等小明等得最久。"),
+        ("Most waiting so far is on {name}.", {"name": "bob"}, "到目前為止，大家等 bob 等得最久。"),
+        ("{game} commands:", {"game": "發電廠（替代規則）"}, "發電廠（替代規則）指令："),
+    ],
+)
+def test_chinese_drops_a_templates_space_only_where_a_value_meets_a_character(
+    message: str, params: dict[str, str], expected: str
+) -> None:
+    """The catalog cannot know whether {game} or {name} will be Latin or Chinese: "{game} 開始！"
+    keeps its space for Hexania and loses it for 發電廠 (bot/i18n.py `_set_chinese`)."""
+    from bot.i18n import tr
+
+    assert tr("zh_Hant", message, **params) == expected
+
+
+def test_chinese_values_with_a_format_spec_are_set_the_same_way() -> None:
+    from bot.i18n import _set_chinese
+
+    assert _set_chinese("{share:.0%} 的玩家", {"share": 0.5}) == "50% 的玩家"
+    assert _set_chinese("{game!s} 開始", {"game": "發電廠"}) == "發電廠開始"
+    assert _set_chinese("等 {name} 等", {"name": "小明"}) == "等小明等"
