@@ -93,13 +93,20 @@ def _command(kind: str) -> str:
     return "/" + _COMMAND_OF.get(kind, kind)
 
 
-def _check_turn(state: State, player: str, kind: str) -> None:
+def check_turn(state: State, player: str, kind: str) -> None:
+    """Refuse an action the moment does not take: the game is over, it is not the player's
+    turn, or the phase takes other actions (IEC-27)."""
     if state["over"]:
         raise _bad("IEC-S-9", N_("The game is over."))
     if player not in acting(state):
         raise _bad("IEC-S-10.4", N_("It is not your turn."))
+    check_phase(state, kind)
+
+
+def check_phase(state: State, kind: str) -> None:
+    """IEC-27: each phase takes its own actions; the refusal names their commands."""
     takes = PHASE_ACTIONS.get(state["phase"], ())
-    if kind not in takes:  # IEC-27: each phase its own actions; the refusal names them
+    if kind not in takes:
         raise _bad(
             "IEC-27",
             N_("{action} is not possible in this phase; it takes {commands}."),
@@ -695,7 +702,7 @@ def apply(state: State, player: str, action: Action) -> tuple[PlainState, list[E
         return plain(state), events
     if kind not in HANDLERS:
         raise _bad("syntax", N_("Unknown action {action}."), action=kind)
-    _check_turn(state, player, kind)
+    check_turn(state, player, kind)
     if "actors" in state:  # rules version 2: a phase declared by everybody at once
         together.declare(state, player, action, events)
         if not state["actors"]:

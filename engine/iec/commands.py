@@ -20,6 +20,7 @@ from engine.core import (
     ArgSpec,
     CommandSpec,
     Event,
+    IllegalAction,
     MissingArgument,
     ParseError,
     Reply,
@@ -29,11 +30,13 @@ from engine.core import (
 from engine.core.commands import ArgKind, Call, CommandTable
 from engine.iec import choices as ch
 from engine.iec import lines as iec_lines
+from engine.iec.actions import check_phase
 from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
+from engine.iec.model import acting
 from engine.iec.options import OPTIONS as OPTIONS  # re-exported: the game's options
-from engine.iec.rules import own, scen
+from engine.iec.rules import PHASE_ACTIONS, own, scen
 from engine.iec.scenario import GOODS, KINDS, load
 from engine.iec.techs import TECHS
 from engine.iec.turn_text import buttons as buttons
@@ -602,6 +605,10 @@ def _split_from(state: State, args: list[str]) -> tuple[list[str], str | None]:
     return args, None
 
 
+# Commands that are actions of one phase or more (PHASE_ACTIONS), named as their actions.
+PHASE_BOUND = frozenset(kind for kinds in PHASE_ACTIONS.values() for kind in kinds)
+
+
 def parse(
     state: State, player: str, name: str, args: list[str], t: Translator | None = None
 ) -> Action | list[Action] | Reply:
@@ -611,7 +618,16 @@ def parse(
     spec = TABLE.spec(name)
     if source is not None and spec is not None and spec.name not in FROM_COMMANDS:
         raise ParseError(N_("Only build, fire, transmit, research and lay take from."))
-    act = TABLE.parse(state, player, name, words, t)
+    try:
+        act = TABLE.parse(state, player, name, words, t)
+    except IllegalAction:
+        # The parse reads arguments whatever the phase (tools and tests parse ahead), but a
+        # player who sends /build in phase 5 should hear that phase 5 takes /lay, /relocate,
+        # /done (IEC-27), not that no developer reaches the cell.
+        kind = spec.name if spec is not None else ""
+        if kind in PHASE_BOUND and not state["over"] and player in acting(state):
+            check_phase(state, kind)
+        raise
     if source is not None and isinstance(act, dict):
         act["from"] = source
     return act

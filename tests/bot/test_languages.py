@@ -470,8 +470,9 @@ def test_power_grid_alt_reads_city_names_in_every_language_too() -> None:
 async def test_too_few_words_answer_with_the_command_s_signature_in_the_reader_s_words(
     store: Store, clock: FakeClock
 ) -> None:
-    """IEC declares no usage line per command: too few words (`/build` alone) get "Missing
-    argument." and the signature built from the declaration, in the reader's language."""
+    """IEC declares no usage line per command: too few words (`/relocate` alone in phase 5)
+    get "Missing argument." and the signature built from the declaration, in the reader's
+    language. `/build` alone in phase 5 gets the phase's refusal first (IEC-27)."""
     from engine.registry import games
 
     table = Table(store, games={"iec": games()["iec"]}, clock=clock, render=False)
@@ -481,12 +482,16 @@ async def test_too_few_words_answer_with_the_command_s_signature_in_the_reader_s
     row = await store.open_game("local:sig")
     assert row is not None and row.state_json is not None
     for name, lang in [("ann", "en"), ("bob", "pl")]:
-        outs = await table.handle(person_in("local:sig", name, "/build"))
+        outs = await table.handle(person_in("local:sig", name, "/relocate"))
         text = " ".join(o.text for o in outs)
         assert tr(lang, "Missing argument.") in text, text
-        assert tr(lang, "Usage: {usage}", usage="/build <") in text, text
+        assert tr(lang, "Usage: {usage}", usage="/relocate <") in text, text
         if lang == "en":
-            assert "/build <cell> [kind] [developer] [from...]" in text, text
+            assert "/relocate <from> <to>" in text, text
         else:
-            assert "/build <pole>" in text, text  # the placeholder in Polish too
+            assert "/relocate <skąd> <dokąd>" in text, text  # the placeholders in Polish too
+        outs = await table.handle(person_in("local:sig", name, "/build"))
+        text = " ".join(o.text for o in outs)
+        assert "(IEC-27)" in text and "/lay, /relocate, /done" in text, text
+        assert tr(lang, "Missing argument.") not in text, text
     assert await store.open_game("local:sig") == row  # nothing changed

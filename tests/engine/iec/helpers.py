@@ -79,7 +79,7 @@ def at(st: State, phase: int, actor: str | None) -> State:
 def do(st: State, player: str, action: dict[str, Any]) -> list[dict[str, Any]]:
     """Run one phase action's handler (validation included) without advancing the game."""
     events: list[dict[str, Any]] = []
-    actions._check_turn(st, player, action["type"])
+    actions.check_turn(st, player, action["type"])
     actions.HANDLERS[action["type"]](st, player, action, events)
     return events
 

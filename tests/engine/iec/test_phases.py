@@ -208,6 +208,26 @@ def test_iec_27_an_action_of_another_phase_is_refused_naming_the_commands_this_o
     )
 
 
+def test_iec_27_a_command_of_another_phase_is_refused_for_its_phase_not_its_arguments() -> None:
+    """/build H9 in phase 5: no developer of p1 reaches H9 either, but the player hears what
+    the phase takes (IEC-27), the reason that holds whatever the arguments."""
+    from engine.iec.commands import parse
+
+    st, p1, _ = lay_state()  # phase 5: laying mines; the developer at E5 reaches no H9
+    with pytest.raises(IllegalAction) as e:
+        parse(st, p1, "build", ["H9"])
+    assert e.value.rule_id == "IEC-27"
+    assert e.value.english() == (
+        "/build is not possible in this phase; it takes /lay, /relocate, /done."
+    )
+    # the parse itself stays phase-free: a well-formed command of another phase still reads
+    assert parse(st, p1, "lay", ["H7"])["type"] == "lay"
+    at(st, 7, p1)
+    with pytest.raises(IllegalAction) as e:
+        parse(st, p1, "build", ["H9"])
+    assert e.value.rule_id != "IEC-27"  # its own phase: the argument's reason
+
+
 def test_iec_d3_ex8_three_fakes_are_illegal() -> None:
     st, p1, _ = lay_state()
     with pytest.raises(IllegalAction) as e:
