@@ -71,3 +71,16 @@ async def test_every_postgres_statement_prepares_on_the_store_s_schema(
                     await con.prepare(getattr(queries, field.name))
     finally:
         await store.close()
+
+
+def test_the_reminders_players_text_is_the_standard_encoders_whatever_the_order() -> None:
+    """`players_json` keeps each set of players' text (bot/store_sql.py): byte for byte what
+    `json.dumps(sorted(...), ensure_ascii=False)` wrote before, names outside ASCII kept."""
+    import json
+
+    from bot.store_sql import players_json
+
+    for players in (["bob", "Ann"], ["Zoë", "ann", "李"], [], ["a\"b"], ("cyd", "ann")):
+        expected = json.dumps(sorted(players), ensure_ascii=False)
+        assert players_json(players) == expected
+        assert players_json(list(reversed(list(players)))) == expected  # cached: the same text
