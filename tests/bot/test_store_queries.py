@@ -80,7 +80,7 @@ def test_the_reminders_players_text_is_the_standard_encoders_whatever_the_order(
 
     from bot.store_sql import players_json
 
-    for players in (["bob", "Ann"], ["Zoë", "ann", "李"], [], ["a\"b"], ("cyd", "ann")):
+    for players in (["bob", "Ann"], ["Zoë", "ann", "李"], [], ['a"b'], ("cyd", "ann")):
         expected = json.dumps(sorted(players), ensure_ascii=False)
         assert players_json(players) == expected
         assert players_json(list(reversed(list(players)))) == expected  # cached: the same text
