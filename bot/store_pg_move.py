@@ -98,7 +98,10 @@ _KEEP_DUE = """due AS (
             CASE WHEN k.same THEN r.turn_started_at ELSE excluded.turn_started_at END
             FROM (SELECT excluded.players_json <> '[]'
                 AND r.players_json::jsonb @> excluded.players_json::jsonb AS same) AS k),
-        players_json = excluded.players_json)"""
+        players_json = excluded.players_json
+    -- the very same list keeps every column: no new row version (bot/store_queries.py)
+    WHERE r.players_json IS DISTINCT FROM excluded.players_json
+        OR excluded.players_json = '[]')"""
 _DROP_DUE = "due AS (DELETE FROM reminders WHERE game_id = (SELECT id FROM moved))"
 _ANSWER = """SELECT CASE
     WHEN NOT EXISTS (SELECT FROM moved) THEN
