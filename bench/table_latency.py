@@ -29,8 +29,9 @@ The last line reads (quiet 2-core machine, 2026-11-27 17:50):
 rounds: PostgreSQL 670-711 moves/s on asyncio, 758-766 on uvloop; SQLite the same either way,
 p50 1.5 ms on asyncio and 1.9-2.1 on uvloop. The machine's speed drifts through a day by about
 15 %: bench/table_baseline.py compares with the issue day's table back to back).
-Back to back with the code before the reminder write was skipped for an unchanged list of
-waiting players (2026-11-27 23:40-23:50, `--db FILE`, 4 + 3 alternating rounds): SQLite
+Back to back with the code before the branch tablefast (an unchanged list of waiting players
+writes no reminder row, a few per-move trims; 2026-11-27 23:40-23:50, `--db FILE`, 4 + 3
+alternating rounds): SQLite
 908-921 against 864-890 moves/s in a quiet spell (p50 1.3-1.5 against 1.4-1.6 ms) and
 548-573 against 503-518 under the other benches' load; CPU of the whole run (user+sys, setup
 and imports included) 6.06-6.18 against 6.26-6.55 s. PostgreSQL (all pinned to one core)
