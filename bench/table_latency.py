@@ -29,6 +29,17 @@ The last line reads (quiet 2-core machine, 2026-11-27 17:50):
 rounds: PostgreSQL 670-711 moves/s on asyncio, 758-766 on uvloop; SQLite the same either way,
 p50 1.5 ms on asyncio and 1.9-2.1 on uvloop. The machine's speed drifts through a day by about
 15 %: bench/table_baseline.py compares with the issue day's table back to back).
+Back to back with the code before the branch tablefast (an unchanged list of waiting players
+writes no reminder row, a few per-move trims; 2026-11-27 23:40-23:50, `--db FILE`, 4 + 3
+alternating rounds): SQLite
+908-921 against 864-890 moves/s in a quiet spell (p50 1.3-1.5 against 1.4-1.6 ms) and
+548-573 against 503-518 under the other benches' load; CPU of the whole run (user+sys, setup
+and imports included) 6.06-6.18 against 6.26-6.55 s. PostgreSQL (all pinned to one core)
+unchanged within noise (384-399 against 384-396 moves/s). The move is CPU-bound (wall per
+move = CPU per move, ~1.1 ms with the harness, when the machine is quiet); by instructions
+(callgrind) about 17 % is orjson (the harness's parse included), 16 % SQLite, 3 % the
+mark's blake2s, the rest Python spread over the pipeline; the harness's own read, parse and
+`legal_actions` are about 15 % of the samples (py-spy).
 """
 
 from __future__ import annotations

@@ -119,6 +119,10 @@ class Ctx:
     loaded_for: int | None = None
     # the sender's and the seated users' /me prefs read with the message (those set)
     prefs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # `_langs_of`'s last answer with what it depends on (the seats list, the sender's and the
+    # chat's language): a move asks it twice, for the private lines and the announcement
+    langs_of: tuple[object, int, str, str | None] | None = None
+    langs: dict[str, str] = field(default_factory=dict)
 
     @property
     def chat_key(self) -> str:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -386,11 +386,11 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     async def close(self) -> None:
         await self._close_connections()
 
-    @asynccontextmanager
-    async def game_lock(self, pk: int) -> AsyncIterator[None]:
+    def game_lock(self, pk: int) -> AbstractAsyncContextManager[None]:
         """Hold game `pk` against other processes: nothing to do on SQLite, where one process
-        serves a database and the version check catches the rare second one."""
-        yield
+        serves a database and the version check catches the rare second one (a plain null
+        context: a generator-based one costs three frames per move)."""
+        return nullcontext()
 
     async def schema_version(self) -> int:
         _rows = await fetch(self._r, "SELECT max(version) FROM schema_version")
@@ -485,8 +485,10 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
             con = self._r._conn  # aiosqlite's connection, used in its own thread
             raw = await self._r._execute(load_sync, con, chat_key, user_key, inbound)
         seats = [_seat(r) for r in raw.seats]
-        users = {k: UserRow(k, None, False) for k in [user_key, *(s.user_key for s in seats)]}
-        users.update({r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users})
+        users = {r[0]: UserRow(r[0], r[1], bool(r[2])) for r in raw.users}
+        for key in (user_key, *(s.user_key for s in seats)):
+            if key not in users:  # a user the store does not know: the defaults
+                users[key] = UserRow(key, None, False)
         chat = ChatRow(chat_key, raw.chat[0], load_state(raw.chat[1])) if raw.chat else None
         chat = chat or ChatRow(chat_key, None, {})
         game = _game(raw.game) if raw.game else None

@@ -58,6 +58,7 @@ from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import MESSAGE_POSTGRES as M
 from bot.store_queries import POSTGRES as Q
 from bot.store_records import FinishedGame
+from bot.store_sql import players_json
 from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
@@ -596,7 +597,7 @@ class PgStore(PgOutbox, PgTimed):
             await con.execute(Q.drop_reminder, pk)
             await self._notify(con, pk)
             return
-        players = json.dumps(sorted(due.players), ensure_ascii=False)
+        players = players_json(due.players)
         await con.execute(
             Q.due_upsert,
             pk,

@@ -25,7 +25,6 @@ the update holds, no other move of the game committed since the snapshot, so its
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from functools import cache
@@ -33,6 +32,7 @@ from typing import Any
 
 from bot.store import Due, LogEntry, OutRow
 from bot.store_pg_timed import outbox_arrays
+from bot.store_sql import players_json
 
 # Each parameter's name and type, in the order of the arguments `commit_args` builds.
 _MOVE = (
@@ -98,7 +98,10 @@ _KEEP_DUE = """due AS (
             CASE WHEN k.same THEN r.turn_started_at ELSE excluded.turn_started_at END
             FROM (SELECT excluded.players_json <> '[]'
                 AND r.players_json::jsonb @> excluded.players_json::jsonb AS same) AS k),
-        players_json = excluded.players_json)"""
+        players_json = excluded.players_json
+    -- the very same list keeps every column: no new row version (bot/store_queries.py)
+    WHERE r.players_json IS DISTINCT FROM excluded.players_json
+        OR excluded.players_json = '[]')"""
 _DROP_DUE = "due AS (DELETE FROM reminders WHERE game_id = (SELECT id FROM moved))"
 _ANSWER = """SELECT CASE
     WHEN NOT EXISTS (SELECT FROM moved) THEN
@@ -168,7 +171,7 @@ def commit_args(
         *log_arrays(entries),
     ]
     if due is not None:
-        players = json.dumps(sorted(due.players), ensure_ascii=False)
+        players = players_json(due.players)
         args += [due.due_at, due.turn_started_at, players]
     if outbox:
         args += outbox_arrays(outbox)

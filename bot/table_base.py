@@ -267,6 +267,13 @@ class TableBase:
 
     async def _langs_of(self, ctx: Ctx, seats: Sequence[SeatRow]) -> dict[str, str]:
         """Each human seat's language (display name -> catalog name), for private lines."""
+        kept = ctx.langs_of
+        if (
+            kept is not None
+            and kept[0] is seats
+            and kept[1:] == (len(seats), ctx.lang, ctx.chat_lang)
+        ):
+            return dict(ctx.langs)
         langs: dict[str, str] = {}
         others = [s for s in seats if not s.is_bot and s.user_key != ctx.inbound.user_key]
         missing = [s.user_key for s in others if s.user_key not in ctx.users]
@@ -283,6 +290,7 @@ class TableBase:
             langs[seat.display_name] = resolve_lang(
                 user.lang, seat.lang, ctx.chat_lang or self.default_lang
             )
+        ctx.langs_of, ctx.langs = (seats, len(seats), ctx.lang, ctx.chat_lang), dict(langs)
         return langs
 
     def _parse(

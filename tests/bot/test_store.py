@@ -149,13 +149,17 @@ async def test_reminder_clock_keeps_running_for_those_still_waiting(
     rem = await store.reminder(pk)
     assert rem is not None and rem.players == ["Bo"] and rem.due_at == clock.now + 50
     assert rem.turn_started_at == clock.now - 50  # the same turn: its start stays too
+    clock.advance(10)
+    same = Due(["Bo"], clock.now, clock.now + 100)  # the very same list: nothing is written
+    await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=same)
+    assert await store.reminder(pk) == rem
     fresh = Due(["Ann"], clock.now, clock.now + 100)
-    await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=fresh)
+    await store.commit_moves(pk, 4, [entry(4)], "{}", over=False, due=fresh)
     rem = await store.reminder(pk)
     assert rem is not None and rem.due_at == clock.now + 100 and rem.attempt == 0
     assert [r.game_id for r in await store.due_reminders(clock.now + 100)] == [pk]
     assert await store.due_reminders(clock.now + 99) == []
-    await store.commit_moves(pk, 4, [entry(4)], "{}", over=True, due=fresh)
+    await store.commit_moves(pk, 5, [entry(5)], "{}", over=True, due=fresh)
     assert await store.reminder(pk) is None
 
 
