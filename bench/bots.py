@@ -128,6 +128,47 @@ start's 21 modules and the launcher's one, every game); 5 of 11 losses in 24 rea
 ties lost on modules, 22 to 24, which 3 more modules (6 AB) would turn, and those cost more BC
 than the ties are worth. Against the rush the losses are by 1-2 VP in low-scoring games.
 
+IEC, policies that keep building after turn 1, 2026-11-27 23:05-23:35 (policy alone, tuning
+seeds, paired game by game with the unchanged policy, ± at 95 %; a copy of `play` that keeps
+each game's share, VP, modules and stock, one core). The unchanged policy over 400 four-player
+games (seeds 80000-80399): 47.6 %; of 210 losses 62 are VP ties lost on modules (22 against 24
+in 61 of them) and 59 by 1 VP; every game ends with 22 modules and 0.67 AB on average.
+Why it never builds again: in every corner the only cell a launcher may take that both links
+a storage (6 cm) and lies in the developer's reach (6 cm) is the economic bot's best growth
+site (G5, R5, G12, R12: a storage pooled with S2 next to the class-I area), and the launcher's
+3 cm interval (IEC-S-3) blocks the next site (F5) and the mine cell beside it, so no project
+scores (planning.best_projects lists none). Tried and not kept:
+- the launcher's power place counted free for projects (it fires about once a game, so it
+  would be powered only with AC at hand, IEC-S-24): 0 of 400 four-player games changed (no
+  project exists, as above);
+- prepare-then-build: turn 1 the storage on the growth site (the start AB), then the launcher
+  on a cell clear of the next project (T7), then the mine beside the storage (R6), AB first
+  while a project waits: 29.0 % (-18.6 ±5.7 points, 158 games changed, +42 -116): 23-24
+  modules instead of 22, but 6.3 VP against 7.8 (the AB costs BC, the raid comes on turn 4-5);
+- in the last two turns a module's AB spent on one more module (IEC-S-9: rebuild the
+  launcher's missing modules, else prepare a site and build a mine or first module): four
+  players 0 of 400 changed (2 AB never reach the developer then), two players +0.5 (±0.85, 6
+  changed); with AB made first when one AB short: -1.1 (±1.2) and -0.25 (±1.3); over 1000
+  two-player games (81000-81999) on top of the kept change below: +0.2 (±0.7).
+The module ties are out of reach: 22 -> 25 modules is 3 modules, about 7 AB, the mixer's
+product of 7 turns that would otherwise be BC (about 4.5 VP). Two-player losses (seeds
+80000-80399, 183 of 400): 45 VP ties, 19 of them at 22 modules each, lost on science (the
+rush's laboratory); 77 with the transmitter lost and no counter launcher.
+Kept: two companies raid too (IEC-S-19, engine/iec/defence.py): once no rival launcher is in
+reach the AC left fires at his home mines (`raid_fire`; the +2.55 of the wave before,
+re-measured on fresh seeds): seeds 81000-81999, 54.7 % against 51.9 % (+2.85 ±1.65 points,
+90 games changed, +59 -31); 80000-80399: 58.5 % against 56.8 % (+1.75 ±2.24). Four-player
+games are unchanged (a duel only after eliminations). `--only iec --games 100 --jobs 1
+--seed0 80000 --policy-only` (41 s): 52 % against the economic bots, 62 % against the rush.
+With the search, one worker, load 3.4-4.3: `--only iec --games 100 --jobs 1 --seed0 80000`
+(23:42-23:47, 261 s): 52 % and 62 %, think p50 0.00 / p99 0.58 s wall (CPU p99 0.39 s), the
+policy's own figures: the searched last turns changed no game. Report seeds, `--only iec
+--games 100 --jobs 1` (23:47-23:51, 238 s): iec strong vs economic win% 40 (±10, 100 games);
+iec strong vs rush win% 57 (±10, 100 games); think p50 0.00 / p99 0.54 s (CPU p99 0.38 s): the
+same as before the change (the policy alone there: 57 % against 56 %, 8 of 100 games
+changed, +5 -3). The goals (70 % each way) are not reached; the best report-seed figures
+stay 40 % and 57 %.
+
 Hexania, 2026-11-27 (issue 24; one worker, load average 3-4.5 on 2 cores from other work).
 Tuning seeds 50000+ (`--seed0 50000`), never the report seeds 24000+. The strong bot before:
 `--only hexania --games 12 --jobs 1 --seed0 50000` won 4 of 12 (33 % ±27; think p50 1.14 /

@@ -22,7 +22,9 @@ start stock's AB), fed with the AC the mixer makes when it cannot make BC, firin
 rival cannot replace: his home mines and first storage lie beyond his developer's range
 (IEC-S-18.2), and a mine has one module (`raid_fire`). Measured with the policy alone: 42 %
 of 120 four-player games against three economic bots (26 % before), 7.8 VP against their
-5.5; AC made before BC lost more VP than the raids took from the rivals.
+5.5; AC made before BC lost more VP than the raids took from the rivals. Two companies raid
+too, with the AC left once no rival launcher is in reach (counter fire comes first): +2.85
+points (±1.65, paired) over 1000 two-player games against the rush.
 While a rival's launcher can reach one of the player's buildings (IEC-16.1, IEC-S-19.3) the
 player answers in kind: his developer prepares and builds a launcher next to a storage
 (IEC-S-18, the same placement as the rush's), he powers storages and launchers first
@@ -321,7 +323,9 @@ def guarded_bot(state: State, player: str, rng: Rng) -> Action:
         act = _counter_fire(planned, player) or (
             rush._fire(planned, player) if duel(planned) and threat else None
         )
-        if act is None and raid:
+        if act is None and (raid or duel(planned)):
+            # Two companies (IEC-S-19): once no rival launcher is in reach, AC left over still
+            # takes his home mines, which his developer cannot rebuild (`raid_fire`).
             act = raid_fire(planned, player)
     elif ph == 10:
         act = transmit(planned, player)

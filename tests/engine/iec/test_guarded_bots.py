@@ -112,6 +112,39 @@ def test_iec_s19_no_raid_in_a_duel_and_missiles_only_after_bc() -> None:
     assert defence.mix_wants(st, p) == ["BC", "AC", "AB"]
 
 
+def _phase_move(st: dict[str, Any], p: str) -> dict[str, Any]:
+    """The policy's move after keeping its standing orders in step."""
+    rng = Rng({"s": 1})
+    action = defence.guarded_bot(st, p, rng)
+    while action["type"] in rules.STANDING:
+        orders.standing(st, p, action, [])
+        action = defence.guarded_bot(st, p, rng)
+    return action
+
+
+def test_iec_s19_in_a_duel_spare_ac_raids_a_home_mine_once_no_rival_launcher_is_in_reach() -> None:
+    """Two companies (no raid of three+, `raiding`): a launcher beside the NW storage E3
+    (1 AC there, IEC-S-7) with no rival launcher to answer fires that AC at a rival home mine
+    (one module, IEC-14; beyond his developer's 6 cm, IEC-S-18.2) in extended range
+    (IEC-S-19.3); with a rival launcher in reach it answers that launcher first."""
+    st = new(2)
+    p = _p1(st)
+    rival = next(q for q in st["seats"] if q != p)
+    add(st, p, "launcher", "G5", modules=1)
+    at(st, 9, p)
+    assert defence.duel(st) and not defence.raiding(st)
+    action = _phase_move(st, p)
+    assert action["type"] == "fire" and action["launcher"] == "G5"
+    ((cell, shots),) = action["targets"].items()
+    target = st["buildings"][cell]
+    assert target["kind"] == "mine" and target["owner"] == rival and shots == 1
+    assert not defence._repairable(st, target)
+    add(st, rival, "launcher", "R12", modules=1)  # about 26 cm away: in reach
+    assert defence.rival_launchers(st, p)
+    action = _phase_move(st, p)
+    assert action["type"] == "fire" and action["targets"] == {"R12": 1}
+
+
 def test_iec_s17_a_lone_bc_waits_out_high_radiation() -> None:
     st = new(2)
     p = _p1(st)
