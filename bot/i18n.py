@@ -74,13 +74,35 @@ class _Catalog(gettext.GNUTranslations):
         return super().ngettext(msgid1, msgid2, n)
 
 
+class _ChineseTemplate(str):
+    """A Chinese catalog text whose `format` sets its values as `tr` does (`_set_chinese`):
+    the games fill their own lines (`t.gettext(...).format(player=...)`), and a player named
+    小明 must read "小明擲出 4+3", not "小明 擲出 4+3"."""
+
+    __slots__ = ()
+
+    def format(self, *args: Any, **params: Any) -> str:
+        if args:
+            return str.format(self, *args, **params)
+        return _set_chinese(self, params)
+
+
+class _ChineseCatalog(_Catalog):
+    def gettext(self, message: str) -> str:
+        return _ChineseTemplate(super().gettext(message))
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return _ChineseTemplate(super().ngettext(msgid1, msgid2, n))
+
+
 @cache
 def translator(lang: str | None) -> gettext.NullTranslations:
     """A gettext object for `lang` (what describe_turn/describe_event receive as `t`)."""
     name = normalize(lang)
     if name == "en":
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[name], fallback=True, class_=_Catalog)
+    catalog = _ChineseCatalog if name == "zh_Hant" else _Catalog
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[name], fallback=True, class_=catalog)
 
 
 def tr(lang: str | None, message: str, **params: Any) -> str:
@@ -145,6 +167,7 @@ def _value_gaps(template: str) -> str:
 
 
 def _set_chinese(template: str, params: dict[str, Any]) -> str:
+    template = str.__str__(template)  # a plain str: its own `format`, not the template's
     how = _value_gaps(template)
     if how == "plain":
         return template.format(**params)

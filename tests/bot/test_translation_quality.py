@@ -233,7 +233,9 @@ def test_chinese_prompts_and_log_lines_put_no_space_between_characters_or_after_
     from engine.core import Rng
 
     game = games()[game_id]
-    players = [f"p{i}" for i in range(max(game.min_players, min(4, game.max_players)))]
+    # Latin and Chinese player names: "小明擲出 4+3" but "bo 擲出 4+3" (bot/i18n.py)
+    names = ["小明", "bo", "阿華", "p3"]
+    players = names[: max(game.min_players, min(4, game.max_players))]
     kind = "heuristic" if "heuristic" in game.bots else next(iter(game.bots))
     state = game.setup(players, {}, 7)
     rng = Rng({"s": 7})
