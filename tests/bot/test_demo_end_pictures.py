@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -17,7 +18,7 @@ from engine.registry import games
 
 
 @pytest.mark.parametrize("game_id", sorted(games()))
-async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> None:
+async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path: Path) -> None:
     out = io.StringIO()
     code = await run_demo(game_id, 3, 4, str(tmp_path), None, "heuristic", stdout=out)
     text = out.getvalue()

@@ -531,7 +531,7 @@ def _not_found() -> discord.NotFound:
         status = 404
         reason = "Not Found"
 
-    return discord.NotFound(_Resp(), {"code": 10003, "message": "Unknown Channel"})  # type: ignore[arg-type]
+    return discord.NotFound(_Resp(), {"code": 10003, "message": "Unknown Channel"})
 
 
 def _forbidden() -> discord.Forbidden:
@@ -540,7 +540,7 @@ def _forbidden() -> discord.Forbidden:
         reason = "Forbidden"
 
     return discord.Forbidden(
-        _Resp(),  # type: ignore[arg-type]
+        _Resp(),
         {"code": 50007, "message": "Cannot send messages to this user"},
     )
 

@@ -21,7 +21,7 @@ from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -159,7 +159,7 @@ async def test_telegram_reminders_games_digest_and_the_private_picker_name_the_c
     await world.say("Ann", "/start")
     names = await store.chat_names([f"tg:{FRIDAY}"])
     assert names[f"tg:{FRIDAY}"].title == "Friday games"
-    assert names[f"tg:{FRIDAY}"].link.startswith("https://t.me/c/1234567890/")
+    assert present(names[f"tg:{FRIDAY}"].link).startswith("https://t.me/c/1234567890/")
     link = names[f"tg:{FRIDAY}"].link
     # A second table in a public group.
     await world.say("Bob", "/new dicepile", chat=OFFICE)

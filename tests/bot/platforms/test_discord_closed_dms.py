@@ -90,7 +90,7 @@ async def test_closed_dms_are_remembered_mentioned_once_and_retried_after_a_comm
 
             # Bob uses the bot (here: /status): his DMs are tried again, once more refused,
             # and mentioned once more (his next turn).
-            client._connection.parse_interaction_create(  # type: ignore[arg-type]
+            client._connection.parse_interaction_create(
                 slash_payload("status", user_id=BOB_ID, user_name="Bob")
             )
             await settle()
@@ -100,7 +100,7 @@ async def test_closed_dms_are_remembered_mentioned_once_and_retried_after_a_comm
 
             # Bob opens his DMs and uses the bot: the next private message reaches him.
             http.closed_dms.clear()
-            client._connection.parse_interaction_create(  # type: ignore[arg-type]
+            client._connection.parse_interaction_create(
                 slash_payload("status", user_id=BOB_ID, user_name="Bob")
             )
             await settle()

@@ -15,9 +15,7 @@ from tests.bot.platforms.test_discord_table import feed, running, table  # noqa:
 async def choices(
     client: dc.BoardchatClient, http: DiscordHttp, name: str, options: dict[str, Any], focus: str
 ) -> list[str]:
-    client._connection.parse_interaction_create(  # type: ignore[arg-type]
-        slash_payload(name, options, focused=focus)
-    )
+    client._connection.parse_interaction_create(slash_payload(name, options, focused=focus))
     await settle()
     return [c["value"] for c in http.callbacks()[-1].json["data"]["choices"]]
 

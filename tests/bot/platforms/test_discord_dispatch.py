@@ -327,4 +327,4 @@ def _forbidden() -> discord.Forbidden:
         status = 403
         reason = "Forbidden"
 
-    return discord.Forbidden(_Resp(), {"code": 50007, "message": "Cannot send messages"})  # type: ignore[arg-type]
+    return discord.Forbidden(_Resp(), {"code": 50007, "message": "Cannot send messages"})

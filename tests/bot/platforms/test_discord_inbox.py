@@ -368,7 +368,7 @@ def _server_error() -> Exception:
         status = 500
         reason = "Internal Server Error"
 
-    return discord.DiscordServerError(_Resp(), {"message": "oops", "code": 0})  # type: ignore[arg-type]
+    return discord.DiscordServerError(_Resp(), {"message": "oops", "code": 0})
 
 
 def test_a_worker_handles_only_the_kept_interactions_of_its_shards() -> None:

@@ -115,7 +115,7 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
         assert buttons and all(b.startswith("bc:") for b in buttons)
 
         # Autocomplete of a plant number from the game in this channel.
-        client._connection.parse_interaction_create(  # type: ignore[arg-type]
+        client._connection.parse_interaction_create(
             slash_payload("discard", {"plant": ""}, focused="plant")
         )
         await settle()
@@ -260,7 +260,7 @@ async def suggest(
 ) -> list[str]:
     """The values Discord's autocomplete offers for `/name <option>:<typed>`."""
     before = len(http.callbacks())
-    client._connection.parse_interaction_create(  # type: ignore[arg-type]
+    client._connection.parse_interaction_create(
         slash_payload(name, {option: typed}, focused=option, channel_id=channel_id, user_id=user_id)
     )
     await settle()
