@@ -19,6 +19,7 @@ from tests.bot.platforms.fake_discord import (
     CHANNEL_ID,
     GUILD_ID,
     DiscordHttp,
+    as_event,
     button_payload,
     discord_http,
     settle,
@@ -116,7 +117,7 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
 
         # Autocomplete of a plant number from the game in this channel.
         client._connection.parse_interaction_create(
-            slash_payload("discard", {"plant": ""}, focused="plant")
+            as_event(slash_payload("discard", {"plant": ""}, focused="plant"))
         )
         await settle()
         choices = http.callbacks()[-1].json["data"]["choices"]
@@ -261,7 +262,11 @@ async def suggest(
     """The values Discord's autocomplete offers for `/name <option>:<typed>`."""
     before = len(http.callbacks())
     client._connection.parse_interaction_create(
-        slash_payload(name, {option: typed}, focused=option, channel_id=channel_id, user_id=user_id)
+        as_event(
+            slash_payload(
+                name, {option: typed}, focused=option, channel_id=channel_id, user_id=user_id
+            )
+        )
     )
     await settle()
     (answer,) = http.callbacks()[before:]
