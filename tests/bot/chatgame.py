@@ -33,7 +33,7 @@ class ChatDicePile(DicePile, BaseGame):
     options = (
         OptionSpec("start", N_("stones added to the pile at the start"), "10", ("5", "10", "20")),
     )
-    commands = (
+    commands: tuple[CommandSpec, ...] = (
         CommandSpec("take", N_("Take 1 to 3 stones"), (ArgSpec("n", "int"),), ("/take 2",)),
         CommandSpec(
             "takes",

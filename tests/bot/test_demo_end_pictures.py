@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
+from PIL.WebPImagePlugin import WebPImageFile
 
 from bot.cards.replay import MAX_BYTES, MAX_FRAMES, pick
 from bot.demo import run_demo
@@ -41,6 +43,7 @@ async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path: Path) 
         assert 0 < len(data) <= MAX_BYTES, (name, len(data))
         with Image.open(io.BytesIO(data)) as im:
             assert im.format == fmt
+            assert isinstance(im, WebPImageFile | GifImageFile)  # animated: n_frames
             assert 2 <= im.n_frames <= MAX_FRAMES
             assert im.width <= 720  # phone-sized
 

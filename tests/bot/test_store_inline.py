@@ -168,6 +168,7 @@ async def test_a_write_waits_for_another_process_s_lock_in_the_thread_then_stays
     other = sqlite3.connect(db_path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
+        task: asyncio.Task[object]
         if call == "set_user":
             task = asyncio.create_task(store.set_user("tg:11", lang="pl"))
         else:
