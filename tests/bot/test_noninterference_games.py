@@ -49,7 +49,7 @@ from engine.core.search import copy_state  # the JSON state's deep copy, faster 
 from engine.hexania import GAME as HEXANIA
 from engine.iec import GAME as IEC
 from engine.powergrid_alt import GAME as ALT
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 from tests.bot.test_noninterference_powergrid import seen_by
 from tests.engine.iec.test_noninterference import ALLOWED as IEC_ALLOWED
 from tests.engine.iec.test_noninterference import _differ as iec_differ
@@ -216,7 +216,7 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
             for pk, v in zip(pks, versions, strict=True):
                 rows = await store.actions(pk)
                 news.append([e for r in rows if r.version > v for e in r.events])
-            after = [json.loads((await store.game(pk)).state_json) for pk in pks]  # type: ignore[union-attr,arg-type]
+            after = [json.loads(present(present(await store.game(pk)).state_json)) for pk in pks]
             seen = [seen_by(o, c.chat_key, key) for o, c in zip(outs, chats, strict=True)]
             same = public(game, after[0]) == public(game, after[1])
             if same and seen[0] == seen[1]:
@@ -231,7 +231,7 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
             if not same:
                 break
             assert seen[0] == seen[1], action
-        last = [json.loads((await store.game(pk)).state_json) for pk in pks]  # type: ignore[union-attr,arg-type]
+        last = [json.loads(present(present(await store.game(pk)).state_json)) for pk in pks]
         if public(game, last[0]) == public(game, last[1]):
             if pictures:  # a render costs ~0.1-0.2 s: the bytes are compared in a third
                 assert game.render(last[0], OBS, T) == game.render(last[1], OBS, T)

@@ -15,6 +15,7 @@ from bot.platforms import discord_bot as dc
 from bot.scheduler import Scheduler
 from bot.table import Table, open_table
 from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -129,7 +130,7 @@ async def test_a_move_from_the_dm_buttons_is_played_once_and_announced_in_the_ch
             # nothing more written about it: the second press played nothing
             assert sum("Alice takes 3." in t for t in channel_texts(http, CHANNEL_ID)) == announced
             assert any("out of date" in r.json.get("content", "") for r in http.followups())
-            pk = (await table.store.open_game(dc.chat_key(CHANNEL_ID))).id  # type: ignore[union-attr]
+            pk = present(await table.store.open_game(dc.chat_key(CHANNEL_ID))).id
             assert len(await table.store.actions(pk)) == 3
         finally:
             await client.close()

@@ -13,6 +13,7 @@ import pytest
 from bot.messages import Inbound
 from bot.platforms import discord_bot as dc
 from bot.table import Table, discover_games, open_table
+from tests.bot.helpers import present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -161,7 +162,7 @@ async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
         )
         assert f"{NAMES[first]} puts plant 3 up for auction at 3" in opened.json["content"]
         assert not opened.ephemeral
-        seats = await table.store.seats((await table.store.open_game(f"dc:{CHANNEL_ID}")).id)  # type: ignore[union-attr]
+        seats = await table.store.seats(present(await table.store.open_game(f"dc:{CHANNEL_ID}")).id)
         assert {s.user_key for s in seats} == {f"dc:{ALICE_ID}", f"dc:{BOB_ID}"}
 
 
