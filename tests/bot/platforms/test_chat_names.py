@@ -27,6 +27,7 @@ from tests.bot.platforms.fake_discord import (
     BOB_ID,
     CHANNEL_ID,
     GUILD_ID,
+    as_event,
     discord_http,
     settle,
     slash_payload,
@@ -243,7 +244,7 @@ async def test_discord_games_and_reminders_name_the_channel_with_its_jump_url(
             try:
 
                 async def feed(payload: dict[str, Any]) -> None:
-                    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+                    client._connection.parse_interaction_create(as_event(payload))
                     await settle()
 
                 await feed(slash_payload("new", {"game": "dicepile"}))

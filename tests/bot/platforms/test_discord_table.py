@@ -56,7 +56,7 @@ async def running(table: Table) -> AsyncIterator[tuple[dc.BoardchatClient, Disco
 async def feed(client: dc.BoardchatClient, http: DiscordHttp, payload: dict[str, Any]) -> list:
     """Feed one interaction; return the follow-ups it produced."""
     before = len(http.followups())
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    client._connection.parse_interaction_create(as_event(payload))
     await settle()
     return http.followups()[before:]
 
