@@ -195,8 +195,8 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
     key = f"local:{OBS}"
     try:
         for _step in range(draw(st.integers(1, 6), label="moves")):
-            rows_before = [await store.game(pk) for pk in pks]
-            before = [json.loads(r.state_json) for r in rows_before]  # type: ignore[union-attr,arg-type]
+            rows_before = [present(await store.game(pk)) for pk in pks]
+            before = [json.loads(present(r.state_json)) for r in rows_before]
             if game.is_over(before[0]):
                 break
             if public(game, before[0]) != public(game, before[1]):
@@ -211,7 +211,7 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
             player = game.current_players(before[0])[0]
             action = bot(copy_state(before[0]), player, rng)
             outs = [await c.table.act(c.inbound(player), action) for c in chats]
-            versions = [r.version for r in rows_before]  # type: ignore[union-attr]
+            versions = [r.version for r in rows_before]
             news = []
             for pk, v in zip(pks, versions, strict=True):
                 rows = await store.actions(pk)
