@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from bot.storage import parse_db
+from tests.bot.helpers import present
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +63,7 @@ def test_lock_pins_every_runtime_dependency() -> None:
             pins[re.sub(r"[-_.]+", "-", name).lower()] = version
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for requirement in project["dependencies"]:
-        name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0)  # type: ignore[union-attr]
+        name = present(re.match(r"[A-Za-z0-9_.-]+", requirement)).group(0)
         assert re.sub(r"[-_.]+", "-", name).lower() in pins, requirement
     assert not {"pytest", "ruff", "mypy", "hypothesis"} & set(pins)  # no dev tools
 

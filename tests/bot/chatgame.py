@@ -15,6 +15,7 @@ from engine.core.game_base import BaseGame
 from engine.core.picture import Picture
 from engine.core.protocol import (
     ArgSpec,
+    BotFn,
     Capabilities,
     CommandSpec,
     EnglishTranslator,
@@ -32,7 +33,7 @@ class ChatDicePile(DicePile, BaseGame):
     options = (
         OptionSpec("start", N_("stones added to the pile at the start"), "10", ("5", "10", "20")),
     )
-    commands = (
+    commands: tuple[CommandSpec, ...] = (
         CommandSpec("take", N_("Take 1 to 3 stones"), (ArgSpec("n", "int"),), ("/take 2",)),
         CommandSpec(
             "takes",
@@ -48,7 +49,7 @@ class ChatDicePile(DicePile, BaseGame):
 
     def __init__(self, fail_render: bool = False) -> None:
         self.fail_render = fail_render
-        self.bots = {"random": self._random_bot, "greedy": self._greedy_bot}
+        self.bots: dict[str, BotFn] = {"random": self._random_bot, "greedy": self._greedy_bot}
 
     # --- rules: the toy's, plus {"take": n, "again": true} and setup option "start"
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path) -> str:
+def db_path(tmp_path: Path) -> str:
     return str(tmp_path / "boardchat.sqlite3")
 
 
@@ -33,7 +34,7 @@ def make_table(store: Store, clock: FakeClock) -> Callable[..., Table]:
     def make(**kw: object) -> Table:
         game = kw.pop("game", None) or ChatDicePile()
         kw.setdefault("seeder", lambda: 12345)
-        return Table(store, games={"dicepile": game}, clock=clock, **kw)  # type: ignore[arg-type]
+        return Table(store, games={"dicepile": game}, clock=clock, **kw)
 
     return make
 

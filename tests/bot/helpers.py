@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import pytest
 
@@ -11,6 +12,14 @@ from bot.messages import Inbound, Outbound
 from bot.table import Table
 
 CHAT = "local:test"
+
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """`value`, asserted not None: a lookup in a test that must find something (mypy knows it)."""
+    assert value is not None
+    return value
 
 
 @dataclass

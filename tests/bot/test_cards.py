@@ -6,6 +6,8 @@ import io
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
+from PIL.WebPImagePlugin import WebPImageFile
 
 from bot.cards.ending import end_of_game
 from bot.cards.series import deciding, replay_figures
@@ -64,6 +66,7 @@ def test_end_pictures_in_another_language() -> None:
         with Image.open(io.BytesIO(data)) as im:
             assert im.format == "PNG" and im.size[0] == 720
     with Image.open(io.BytesIO(ending.webp)) as im:
+        assert isinstance(im, WebPImageFile)  # animated: n_frames
         assert 2 <= im.n_frames <= ending.frames
 
 
@@ -80,6 +83,7 @@ def test_replay_during_a_game_ends_on_the_current_position() -> None:
     assert figures.periods[-1] == state["turn"]
     for data in (replay.webp, replay.gif):  # identical pictures in a row may merge
         with Image.open(io.BytesIO(data)) as im:
+            assert isinstance(im, WebPImageFile | GifImageFile)  # animated: n_frames
             assert 2 <= im.n_frames <= replay.frames
 
 

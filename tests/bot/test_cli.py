@@ -13,7 +13,9 @@ from engine.core import IllegalAction
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_run_without_tokens_exits_2_and_says_why(monkeypatch, capsys) -> None:
+def test_run_without_tokens_exits_2_and_says_why(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(ROOT / "tests")  # no .env here
@@ -28,7 +30,7 @@ def test_version_flag() -> None:
     assert out.stdout.startswith("boardchat ")
 
 
-def test_dotenv_fills_only_unset_variables(tmp_path, monkeypatch) -> None:
+def test_dotenv_fills_only_unset_variables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = tmp_path / ".env"
     env.write_text("# comment\nBOARDCHAT_DB=/tmp/x.sqlite3\nBOARDCHAT_LOG_LEVEL='debug'\n")
     monkeypatch.delenv("BOARDCHAT_DB", raising=False)

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import importlib.util
 import io
+from pathlib import Path
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
+from PIL.WebPImagePlugin import WebPImageFile
 
 from bot.cards.replay import MAX_BYTES, MAX_FRAMES, pick
 from bot.demo import run_demo
@@ -17,7 +20,7 @@ from engine.registry import games
 
 
 @pytest.mark.parametrize("game_id", sorted(games()))
-async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> None:
+async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path: Path) -> None:
     out = io.StringIO()
     code = await run_demo(game_id, 3, 4, str(tmp_path), None, "heuristic", stdout=out)
     text = out.getvalue()
@@ -40,6 +43,7 @@ async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path) -> Non
         assert 0 < len(data) <= MAX_BYTES, (name, len(data))
         with Image.open(io.BytesIO(data)) as im:
             assert im.format == fmt
+            assert isinstance(im, WebPImageFile | GifImageFile)  # animated: n_frames
             assert 2 <= im.n_frames <= MAX_FRAMES
             assert im.width <= 720  # phone-sized
 

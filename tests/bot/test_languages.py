@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from babel.messages.pofile import read_po
@@ -45,8 +46,8 @@ def pieces() -> dict[str, frozenset[str]]:
         for entry in catalog:
             if not entry.id or not entry.string:
                 continue
-            english = list(entry.id) if isinstance(entry.id, tuple) else [entry.id]
-            native = list(entry.string) if isinstance(entry.string, tuple) else [entry.string]
+            english = [entry.id] if isinstance(entry.id, str) else list(entry.id)
+            native = [entry.string] if isinstance(entry.string, str) else list(entry.string)
             for text, into in [*((e, "en") for e in english), *((n, lang) for n in native)]:
                 for piece in _PLACEHOLDER.split(text):
                     piece = piece.strip(" .,:;()!?-—\n")
@@ -336,7 +337,7 @@ async def test_pg_build_munich_by_its_russian_name(store: Store, clock: FakeCloc
 
 # ------------------------------------------------------------------ menus in every language
 def _all_games_table() -> Table:
-    return Table(None, render=False)  # type: ignore[arg-type]  # menus need no store
+    return Table(cast(Store, None), render=False)  # menus need no store
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -383,8 +384,11 @@ async def test_discord_translator_gives_each_piece_in_every_catalog_language() -
     plans = {p.name: p for p in plan_commands(_all_games_table().command_specs())}
     assert plans["build"].source == shared_help("build")  # shared by games: the neutral text
     translator = I18nTranslator()
-    where = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_description, None
+    where: app_commands.TranslationContext[Any, Any] = (
+        app_commands.TranslationContext(  # no command: the translator reads the location
+            app_commands.TranslationContextLocation.command_description,
+            cast("app_commands.Command[Any, ..., Any]", None),
+        )
     )
     for locale, lang in (
         (Locale.russian, "ru"),

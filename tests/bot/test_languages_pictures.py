@@ -60,7 +60,7 @@ async def test_board_pictures_in_each_language_of_a_four_language_table(
     store: Store, clock: FakeClock, game_id: str
 ) -> None:
     game = Recording(games()[game_id])
-    table = Table(store, games={game_id: game}, clock=clock, render=True, seeder=lambda: 7)  # type: ignore[dict-item]
+    table = Table(store, games={game_id: game}, clock=clock, render=True, seeder=lambda: 7)
     chat = Chat(table)
     said: list[tuple[str, Outbound]] = []
     for name, lang in READS.items():

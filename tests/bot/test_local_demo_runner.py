@@ -6,13 +6,15 @@ import asyncio
 import io
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.demo import run_demo
 from bot.local import run_local, split_line
-from bot.runner import serve
+from bot.runner import Serve, serve
 from bot.settings import Settings
+from bot.table import Table
 from tests.bot.helpers import skip_end_pictures
 
 
@@ -56,7 +58,9 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     assert len(pictures) > text.count("[picture]") > 0
 
 
-async def test_demo_plays_a_power_grid_game_to_the_end(tmp_path: Path, monkeypatch) -> None:
+async def test_demo_plays_a_power_grid_game_to_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     skip_end_pictures(monkeypatch)  # this test reads the log, the board pictures, the summary
     out = io.StringIO()
     code = await run_demo("powergrid", 3, 11, str(tmp_path), None, "heuristic", stdout=out)
@@ -77,7 +81,7 @@ async def test_demo_plays_a_power_grid_game_to_the_end(tmp_path: Path, monkeypat
 
 
 def settings(tmp_path: Path, **kw: str) -> Settings:
-    base = dict(
+    base: dict[str, Any] = dict(
         telegram_token="",
         telegram_webhook_url="",
         telegram_webhook_listen="",
@@ -97,8 +101,8 @@ async def test_runner_serves_platforms_until_a_signal(tmp_path: Path) -> None:
     cancelled: list[str] = []
     both = asyncio.Event()
 
-    def platform(name: str):
-        async def serve_platform(table, settings) -> None:
+    def platform(name: str) -> Serve:
+        async def serve_platform(table: Table, settings: Settings) -> None:
             started.append(name)
             if len(started) == 2:
                 both.set()
@@ -121,18 +125,22 @@ async def test_runner_serves_platforms_until_a_signal(tmp_path: Path) -> None:
     assert sorted(cancelled) == ["dc", "tg"]
 
 
-async def test_runner_keeps_going_when_one_platform_fails(tmp_path: Path, caplog) -> None:
-    async def broken(table, settings) -> None:
+async def test_runner_keeps_going_when_one_platform_fails(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(table: Table, settings: Settings) -> None:
         raise RuntimeError("bad token")
 
-    async def quick(table, settings) -> None:
+    async def quick(table: Table, settings: Settings) -> None:
         await asyncio.sleep(0)
 
     await asyncio.wait_for(serve(settings(tmp_path), {"telegram": broken, "discord": quick}), 5)
     assert "telegram" in caplog.text or "platform:telegram" in caplog.text
 
 
-async def test_runner_without_platforms_returns(tmp_path: Path, caplog) -> None:
+async def test_runner_without_platforms_returns(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     await serve(settings(tmp_path), {})
     assert "no platform" in caplog.text
 

@@ -75,7 +75,7 @@ def test_private_moves_show_only_what_the_table_may_know() -> None:
 def test_iec_secrets_stay_with_their_owner() -> None:
     played = bot_game("iec")
     game = played.game
-    describe_private = game.describe_private_event  # type: ignore[attr-defined]
+    describe_private = game.describe_private_event
     checked = 0
     for row in played.rows:
         private = [e for e in row.events if e.get("private_to")]

@@ -13,7 +13,7 @@ from bot.store import Store
 from bot.table import Table
 from engine.core import EnglishTranslator
 from engine.powergrid import GAME, commands, rules
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 
 T = EnglishTranslator()
 
@@ -81,7 +81,7 @@ async def test_pg22_maxbid_off_turn_tells_the_group_nothing(
     assert row is not None and row.state_json is not None
     first = GAME.current_players(json.loads(row.state_json))[0]
     await chat.say(first, "/bid 4")
-    state = json.loads((await chat.table.store.game(row.id)).state_json)  # type: ignore[union-attr]
+    state = json.loads(present(present(await chat.table.store.game(row.id)).state_json))
     waiting = next(p for p in ("alice", "bob", "carol") if p not in GAME.current_players(state))
     waiting = (
         waiting

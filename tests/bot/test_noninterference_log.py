@@ -28,7 +28,7 @@ from engine.powergrid import GAME as PG
 from engine.powergrid.data import game_map
 from engine.registry import games
 from tests.bot.botgames import Row
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 
 EN = EnglishTranslator()
 JSONISH = re.compile(r"[{}\[\]]|\"\w+\":")
@@ -113,7 +113,7 @@ async def test_pg_o_log_shows_standing_orders_as_a_private_choice(tmp_path: Path
         chooser = PG.current_players(state)[0]
         if chooser == "bob":  # let someone else open, so that bob's limits are orders
             await chat.say("bob", "/pass")
-            state = json.loads((await store.game(row.id)).state_json)  # type: ignore[union-attr,arg-type]
+            state = json.loads(present(present(await store.game(row.id)).state_json))
             chooser = PG.current_players(state)[0]
         view = PG.view(state, None)
         number = view["plant_market"]["current"][0]["number"]

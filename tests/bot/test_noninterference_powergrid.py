@@ -34,7 +34,7 @@ from bot.table import Table
 from engine.core import IllegalAction, Reply, Rng, canonical_json
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 from tests.bot.pgdrive import command_for, reads_back
 
 OBS = "alice"
@@ -150,10 +150,7 @@ async def _play(data: st.DataObject, root: Path) -> None:
                     outs.append(await chat.say(player, text))
                 else:
                     outs.append(await chat.table.act(chat.inbound(player), action))
-            after = [
-                json.loads((await store.game(pk)).state_json)  # type: ignore[union-attr]
-                for pk in pks
-            ]
+            after = [json.loads(present(present(await store.game(pk)).state_json)) for pk in pks]
             if any(by_order(b, a) for b, a in zip(before, after, strict=True)):
                 break  # allowed: bob's standing order acted (PG-O), the table sees its move
             if public(after[0]) != public(after[1]):

@@ -23,7 +23,7 @@ from bot.table import Table
 from engine.core import Rng
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 from tests.bot.pgdrive import command_for, reads_back
 
 GROUP = "local:g"
@@ -82,7 +82,7 @@ async def _play(root: Path, orders: tuple[str, ...], press_old_button: bool) -> 
         assert (due_before and due_before.due_at) == (due_after and due_after.due_at)
         rng = Rng(new_rng_state(3))
         if press_old_button:  # a button of the prompt before the order still plays its move
-            state = json.loads((await store.game(row.id)).state_json)  # type: ignore[union-attr,arg-type]
+            state = json.loads(present(present(await store.game(row.id)).state_json))
             player = GAME.current_players(state)[0]
             outs = await chat.press(player, first[0])
             seen += group_bytes(outs)

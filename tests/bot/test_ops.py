@@ -30,7 +30,7 @@ async def played_game(db: str, clock: FakeClock, chat_key: str = "local:test") -
     from bot.storage import open_store
 
     store = await open_store(db, clock)
-    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 99)  # type: ignore[arg-type]
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 99)
     chat = Chat(table, chat_key=chat_key)
     await chat.say("alice", "/new dicepile")
     await chat.say("bob", "/join")
@@ -197,7 +197,7 @@ def test_dotenv_drops_inline_comments_and_reads_export_lines(
 def settings(**kw: object) -> Settings:
     base = Settings.from_env()
     values = {**base.__dict__, "telegram_token": "", "discord_token": "", **kw}
-    return Settings(**values)  # type: ignore[arg-type]
+    return Settings(**values)
 
 
 def test_workers_deal_discord_shards_and_share_the_webhook_socket() -> None:

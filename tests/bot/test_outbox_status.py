@@ -11,7 +11,7 @@ import pytest
 from bot.messages import Outbound
 from bot.outbox import MessageGone, OutboxSender, row_of
 from bot.store import Store
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.test_store import active
 
 CHAT = "tg:-5"
@@ -122,7 +122,7 @@ async def test_the_status_message_gathers_the_phase_s_lines_until_a_new_phase(
 
     await run(store, platform, clock, edit(["Ann bids 13."], "Bob is asked"))
     await run(store, platform, clock, edit(["Bob bids 14."], "Cyd is asked"))
-    mid = (await store.status_message(pk)).message_id  # type: ignore[union-attr]
+    mid = present(await store.status_message(pk)).message_id
     assert platform.messages[mid] == "Ann bids 13.\nBob bids 14.\n\nCyd is asked"
     # two edits waiting at once: one is sent, with both rows' lines
     await run(
@@ -141,4 +141,4 @@ async def test_the_status_message_gathers_the_phase_s_lines_until_a_new_phase(
     # a new phase: the old lines go
     await run(store, platform, clock, edit(["The auction ends."], "Ann buys", reset=True))
     assert platform.messages[mid] == "The auction ends.\n\nAnn buys"
-    assert (await store.status_message(pk)).lines == ["The auction ends."]  # type: ignore[union-attr]
+    assert present(await store.status_message(pk)).lines == ["The auction ends."]

@@ -19,7 +19,7 @@ from bot.table import Table
 from engine.core.protocol import Capabilities
 from tests.bot.botgames import bot_game
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 
 TG = "tg:-100"
 
@@ -107,7 +107,7 @@ async def test_only_the_message_that_asks_notifies_and_each_move_edits_the_statu
     posts = [r for r in rows if r.kind != "edit"]
     # one status edit per move, all for this game's one status message, silent, with buttons
     assert len(edits) == len(turns)
-    assert {r.body["status_of"] for r in edits} == {(await store.last_game(TG)).id}  # type: ignore[union-attr]
+    assert {r.body["status_of"] for r in edits} == {present(await store.last_game(TG)).id}
     assert all(r.silent and r.body.get("buttons") and "@" not in r.body["text"] for r in edits)
     assert "cyd takes 1." in lines(edits[-1]) and "ann takes 1." not in lines(edits[-1])
     # at most one new message per move; a loud one only to ask someone not yet engaged

@@ -13,7 +13,7 @@ from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, payloads
+from tests.bot.helpers import Chat, FakeClock, payloads, present
 from tests.bot.test_reminders import Outbox, started
 
 DM = "local:dm-alice"
@@ -157,7 +157,7 @@ async def test_a_game_played_in_a_private_chat_keeps_its_own_buttons(table: Tabl
 
     for n, line in enumerate(("/new dicepile", "/addbot", "/start"), start=1):
         outs = await table.handle(solo(line, n=n))
-    pk = (await table.store.open_game("local:dm-alice")).id  # type: ignore[union-attr]
+    pk = present(await table.store.open_game("local:dm-alice")).id
     [take_one, *_] = payloads(outs)
     assert take_one.startswith(f"{pk}:")
     pressed = await table.handle(solo(payload=take_one, n=9))

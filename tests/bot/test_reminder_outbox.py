@@ -18,7 +18,7 @@ from bot.store_plans import DigestRow
 from bot.store_protocol import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, present
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 H = 3600.0
@@ -174,7 +174,7 @@ async def test_issue16_a_crash_between_the_claim_and_the_default_move_still_play
     await chat.say("alice", "/settings deadline=1h policy=skip")
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
-    pk = (await store.open_game(chat.chat_key)).id  # type: ignore[union-attr]
+    pk = present(await store.open_game(chat.chat_key)).id
     await Scheduler(table, clock=clock).run_due()
     clock.advance(H)
     crashing(store, after=True)  # the expiry is claimed, then the process dies

@@ -23,7 +23,7 @@ from bot.store import Store
 from bot.table import Table
 from engine.core.protocol import Capabilities
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.helpers import Chat, FakeClock, joined, present
 
 H = 3600.0
 # 2023-11-14 22:13:20 UTC: FakeClock's start.
@@ -237,7 +237,9 @@ async def test_quiet_hours_shift_a_reminder_to_their_end(
     clock.advance(1 * H)
     await sched.run_due()
     assert outbox.take() == []  # 23:13: quiet
-    plan = await chat.table.store.turn_plan((await chat.table.store.open_game(chat.chat_key)).id)
+    plan = await chat.table.store.turn_plan(
+        present(await chat.table.store.open_game(chat.chat_key)).id
+    )
     seven = datetime(2023, 11, 15, 7, 0, tzinfo=UTC).timestamp()
     assert plan is not None and plan.next_at == seven
     clock.now = seven - 1
@@ -260,7 +262,7 @@ async def test_policy_skip_plays_the_default_move_at_expiry(
     await chat.say("alice", "/settings policy=skip deadline=1h")
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
-    pk = (await chat.table.store.open_game(chat.chat_key)).id
+    pk = present(await chat.table.store.open_game(chat.chat_key)).id
     pile = (await state_of(chat.table, pk))["pile"]
     clock.advance(1 * H)
     await sched.run_due()
@@ -280,7 +282,7 @@ async def test_policy_bot_plays_until_the_player_sends_any_command(
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
     store = chat.table.store
-    pk = (await store.open_game(chat.chat_key)).id
+    pk = present(await store.open_game(chat.chat_key)).id
     clock.advance(1 * H)
     await sched.run_due()
     assert "alice ran out of time: a bot (random) plays the seat" in joined(outbox.take())
@@ -351,7 +353,7 @@ async def test_away_applies_the_policy_at_once_and_back_ends_it(
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
     store = chat.table.store
-    pk = (await store.open_game(chat.chat_key)).id
+    pk = present(await store.open_game(chat.chat_key)).id
     assert "Usage: /away" in await chat.text("alice", "/away")
     assert "Usage: /away" in await chat.text("alice", "/away 1m")
     text = await chat.text("alice", "/away 2d")
@@ -381,7 +383,7 @@ async def test_away_with_policy_bot_ends_when_the_time_is_over(
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
     store = chat.table.store
-    pk = (await store.open_game(chat.chat_key)).id
+    pk = present(await store.open_game(chat.chat_key)).id
     assert "a bot plays your seat" in await chat.text("alice", "/away 6h")
     await sched.run_due()  # alice was to move: the bot moves for her now
     assert [a.player for a in await store.actions(pk)] == ["alice"]
@@ -461,7 +463,7 @@ async def test_settings_permissions_and_validation(chat: Chat) -> None:
     # The table's deadline follows the setting.
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
-    row = await chat.table.store.open_game(chat.chat_key)
+    row = present(await chat.table.store.open_game(chat.chat_key))
     plan = await chat.table.store.turn_plan(row.id)
     assert plan is not None and plan.deadline_at - plan.turn_started_at == 6 * H
 

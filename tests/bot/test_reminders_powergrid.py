@@ -13,7 +13,7 @@ from bot.store import Store
 from bot.table import Table
 from engine.core import Rng, canonical_json
 from engine.core.rng import new_rng_state
-from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.helpers import Chat, FakeClock, joined, present
 
 pg = pytest.importorskip("engine.powergrid")
 GAME = pg.GAME
@@ -72,7 +72,7 @@ async def test_each_policy_on_each_power_grid_decision(db_path: str, clock: Fake
     for name in HUMANS[1:]:
         await chat.say(name, "/join")
     await chat.say("alice", "/start")
-    pk = (await store.open_game(chat.chat_key)).id
+    pk = present(await store.open_game(chat.chat_key)).id
     sched = Scheduler(table, clock=clock)
     chooser = Rng(new_rng_state(5))
     done: set[tuple[str, str]] = set()
@@ -81,7 +81,7 @@ async def test_each_policy_on_each_power_grid_decision(db_path: str, clock: Fake
             break
         row = await store.game(pk)
         assert row is not None and row.status == "active", "the game ended too early"
-        state = json.loads(row.state_json)
+        state = json.loads(present(row.state_json))
         want = pg.rules.expected(state)
         current = GAME.current_players(state)
         player = current[0]
@@ -93,10 +93,10 @@ async def test_each_policy_on_each_power_grid_decision(db_path: str, clock: Fake
             box.clear()
             assert "Settings saved" in await chat.text("alice", f"/settings policy={policy}")
             await sched.run_due()  # planned; acts at once if this turn already expired
-            if (await store.game(pk)).version == row.version:
+            if present(await store.game(pk)).version == row.version:
                 clock.advance(DEADLINE)
                 await sched.run_due()
-            after = await store.game(pk)
+            after = present(await store.game(pk))
             log = await store.actions(pk)
             if policy == "remind":
                 assert after.version == row.version, want
@@ -118,7 +118,7 @@ async def test_each_policy_on_each_power_grid_decision(db_path: str, clock: Fake
             done.add((want, policy))
             if policy != "remind":
                 continue
-        action = GAME.bots["heuristic"](json.loads(row.state_json), player, chooser)
+        action = GAME.bots["heuristic"](json.loads(present(row.state_json)), player, chooser)
         outs = await table.act(chat.inbound(player), action)
         assert outs, action
     assert done == {(w, p) for w in WANTED for p in ("remind", "skip", "bot")}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -136,7 +137,7 @@ def test_rulebook_strings_are_in_the_catalog_template() -> None:
         assert f"#: engine/{game_id}/data/rulebook.toml" in pot
 
 
-def _docs_tool():
+def _docs_tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("rulebook_docs", ROOT / "tools/rulebook_docs.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -12,7 +12,7 @@ from bot.store import Due, Store
 from bot.table import Table
 from engine.core import canonical_json
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.helpers import Chat, FakeClock, joined, present
 
 H = 3600.0
 
@@ -162,7 +162,7 @@ async def test_a_failing_turn_is_retried_later_not_in_a_hot_loop(
 
     table.reminders.process_turn = broken  # type: ignore[method-assign]
     assert await sched.run_due() == 1
-    row = await table.store.open_game(chat.chat_key)
+    row = present(await table.store.open_game(chat.chat_key))
     plan = await table.store.turn_plan(row.id)
     assert plan is not None and plan.next_at == clock.now + H
 

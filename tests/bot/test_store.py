@@ -17,16 +17,17 @@ from bot.store import (
     unique_name,
 )
 from bot.store_chats import ChatName
-from tests.bot.helpers import FakeClock
+from bot.store_protocol import Store as AnyStore
+from tests.bot.helpers import FakeClock, present
 
 
-async def lobby(store: Store, chat: str = "tg:1") -> int:
+async def lobby(store: AnyStore, chat: str = "tg:1") -> int:
     outcome, pk = await store.create_game(chat, "dicepile", {}, "tg:10", ("tg:10", "Ann", "en"))
     assert outcome is Outcome.OK
     return pk
 
 
-async def active(store: Store) -> int:
+async def active(store: AnyStore) -> int:
     pk = await lobby(store)
     assert (await store.add_seat(pk, "tg:11", "ann", max_players=4))[1] == "ann 2"
     result = await store.start_game(pk, 5, ["Ann", "ann 2"], '{"x":0}', None)
@@ -52,10 +53,10 @@ async def test_migrations_run_once_and_pragmas_are_set(db_path: str, clock: Fake
     store = await Store.open(db_path, clock=clock)
     for pragma, value in (("foreign_keys", 1), ("synchronous", 1), ("busy_timeout", 10000)):
         async with store._r.execute(f"PRAGMA {pragma}") as cur:
-            assert (await cur.fetchone())[0] == value
+            assert present(await cur.fetchone())[0] == value
     # the writer waits for another process's lock only inside `begin`, in its thread
     async with store._w.execute("PRAGMA busy_timeout") as cur:
-        assert (await cur.fetchone())[0] == 0
+        assert present(await cur.fetchone())[0] == 0
     await store.close()
 
 
@@ -65,7 +66,7 @@ async def test_one_open_game_per_chat(store: Store) -> None:
         await lobby(store)
     assert (await store.end_game(pk, None, "aborted")).outcome is Outcome.OK
     assert await lobby(store) != pk  # a closed game frees the chat
-    assert (await store.last_game("tg:1")).status == "lobby"
+    assert present(await store.last_game("tg:1")).status == "lobby"
 
 
 async def test_seats_join_leave_and_full(store: Store) -> None:
@@ -110,7 +111,7 @@ async def test_commit_checks_version_and_update_id(store: Store, clock: FakeCloc
     assert [a.seq for a in await store.actions(pk, last=1)] == [2]
     done = await store.commit_moves(pk, 2, [entry(3)], '{"x":2}', over=True, due=None)
     assert done.outcome is Outcome.OK
-    assert (await store.game(pk)).status == "over"
+    assert present(await store.game(pk)).status == "over"
     assert await store.open_game("tg:1") is None
 
 
@@ -231,7 +232,7 @@ async def test_finished_games_of_a_chat_and_of_a_player(store: Store) -> None:
     assert await store.finished_games(user_key="tg:99") == []
 
 
-async def active_in(store: Store, chat: str) -> int:
+async def active_in(store: AnyStore, chat: str) -> int:
     pk = await lobby(store, chat)
     await store.add_seat(pk, "tg:11", "ann", max_players=4)
     assert (await store.start_game(pk, 5, ["Ann", "ann 2"], "{}", None)).outcome is Outcome.OK

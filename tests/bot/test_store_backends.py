@@ -17,9 +17,10 @@ import asyncpg
 import pytest
 
 from bot.storage import open_store, parse_db
-from bot.store import INBOUND_KEEP_SECONDS, Due, Outcome, Store
+from bot.store import INBOUND_KEEP_SECONDS, Due, Outcome
 from bot.store_pg import MIGRATIONS as PG_MIGRATIONS
 from bot.store_pg import PgStore
+from bot.store_protocol import Store as AnyStore
 from tests.bot import test_store as suite
 from tests.bot.helpers import FakeClock
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
@@ -37,7 +38,7 @@ def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
 
 
 @pytest.fixture
-async def store(db_url: str, clock: FakeClock) -> AsyncIterator[Store | PgStore]:
+async def store(db_url: str, clock: FakeClock) -> AsyncIterator[AnyStore]:
     s = await open_store(db_url, clock=clock)
     yield s
     await s.close()
@@ -239,7 +240,7 @@ async def test_pg_connections_kept_between_calls_never_starve_a_waiting_call(
     assert store._idle == []  # given back before the pool closed
 
 
-async def test_a_stale_commit_leaves_its_update_unclaimed(store: Store) -> None:
+async def test_a_stale_commit_leaves_its_update_unclaimed(store: AnyStore) -> None:
     """The version check fails after the inbound claim: the claim goes back with the rest
     (PostgreSQL: `boardchat_stale` aborts the commit's one statement), so the update is not
     taken for a duplicate when it comes again on the fresh version."""

@@ -12,7 +12,7 @@ import pytest
 
 from bot import store_base
 from bot.store import Due, Outcome, Store
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.test_store import active, entry
 
 
@@ -168,6 +168,7 @@ async def test_a_write_waits_for_another_process_s_lock_in_the_thread_then_stays
     other = sqlite3.connect(db_path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
+        task: asyncio.Task[object]
         if call == "set_user":
             task = asyncio.create_task(store.set_user("tg:11", lang="pl"))
         else:
@@ -185,4 +186,4 @@ async def test_a_write_waits_for_another_process_s_lock_in_the_thread_then_stays
     if call == "set_user":
         assert (await store.user("tg:11")).lang == "pl"
     else:
-        assert (await store.game(pk)).version == 2  # type: ignore[union-attr]
+        assert present(await store.game(pk)).version == 2

@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.storage import open_store
-from bot.store import Due, LogEntry, Outcome, Store
-from bot.store_outbox import KEEP_SECONDS, OutRow, StatusMessage
+from bot.store import Due, LogEntry, Outcome
+from bot.store_outbox import KEEP_SECONDS, OutboxItem, OutRow, StatusMessage
 from bot.store_pg import LEASE_SECONDS, PgStore
+from bot.store_protocol import Store as AnyStore
 from tests.bot import test_outbox as table_suite
 from tests.bot.helpers import FakeClock
 from tests.bot.test_store import active, entry
@@ -34,7 +35,7 @@ def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
 
 
 @pytest.fixture
-async def store(db_url: str, clock: FakeClock) -> AsyncIterator[Store | PgStore]:
+async def store(db_url: str, clock: FakeClock) -> AsyncIterator[AnyStore]:
     s = await open_store(db_url, clock=clock)
     yield s
     await s.close()
@@ -44,11 +45,11 @@ def row(chat: str, text: str, **kw: object) -> OutRow:
     return OutRow("telegram", chat, "chat", "en", {"text": text}, **kw)  # type: ignore[arg-type]
 
 
-def texts(items: list) -> list[str]:  # type: ignore[type-arg]
+def texts(items: list[OutboxItem]) -> list[str]:
     return [i.body["text"] for i in items]
 
 
-async def test_inbox_keeps_an_update_once_until_it_is_handled(store: Store) -> None:
+async def test_inbox_keeps_an_update_once_until_it_is_handled(store: AnyStore) -> None:
     assert await store.inbox_put("telegram", "7", '{"u":7}')
     assert not await store.inbox_put("telegram", "7", '{"u":7}')  # redelivered: kept once
     assert await store.inbox_put("telegram", "8", '{"u":8}')
@@ -58,7 +59,9 @@ async def test_inbox_keeps_an_update_once_until_it_is_handled(store: Store) -> N
     assert await store.inbox_pending("telegram") == [("8", '{"u":8}')]
 
 
-async def test_a_move_s_outbox_rows_commit_with_it_or_not_at_all(store: Store, clock) -> None:
+async def test_a_move_s_outbox_rows_commit_with_it_or_not_at_all(
+    store: AnyStore, clock: FakeClock
+) -> None:
     pk = await active(store)
     due = Due(["Ann"], clock.now, clock.now + 60)
     ok = await store.commit_moves(
@@ -80,7 +83,7 @@ async def test_a_move_s_outbox_rows_commit_with_it_or_not_at_all(store: Store, c
     assert texts(await store.outbox()) == ["one", "two"]  # neither wrote a row
 
 
-async def test_bot_steps_get_their_own_versions(store: Store, clock) -> None:
+async def test_bot_steps_get_their_own_versions(store: AnyStore, clock: FakeClock) -> None:
     pk = await active(store)
     bot = LogEntry("bot:1", "Bot", '{"n":2}', "[]", step=1)
     done = await store.commit_moves(pk, 1, [entry(1), bot], "{}", over=False, due=None)
@@ -88,7 +91,7 @@ async def test_bot_steps_get_their_own_versions(store: Store, clock) -> None:
     assert [(a.seq, a.version) for a in await store.actions(pk)] == [(1, 2), (2, 3)]
 
 
-async def test_start_undo_and_end_carry_their_messages(store: Store, clock) -> None:
+async def test_start_undo_and_end_carry_their_messages(store: AnyStore, clock: FakeClock) -> None:
     outcome, pk = await store.create_game("tg:1", "dicepile", {}, "tg:10", ("tg:10", "Ann", "en"))
     assert outcome is Outcome.OK
     bot = LogEntry("bot:1", "Bot", '{"n":1}', "[]", step=0)
@@ -103,7 +106,7 @@ async def test_start_undo_and_end_carry_their_messages(store: Store, clock) -> N
     assert texts(await store.outbox("tg:1")) == ["started", "undone", "ended"]
 
 
-async def test_due_rows_keep_each_chat_s_order(store: Store, clock: FakeClock) -> None:
+async def test_due_rows_keep_each_chat_s_order(store: AnyStore, clock: FakeClock) -> None:
     ids = await store.outbox_add(
         [row("tg:1", "a1"), row("tg:2", "b1", delay=30), row("tg:1", "a2"), row("tg:2", "b2")]
     )
@@ -121,7 +124,7 @@ async def test_due_rows_keep_each_chat_s_order(store: Store, clock: FakeClock) -
     assert [(i.message_id, i.attempts) for i in sent] == [("m1", 1), ("m2", 1)]
 
 
-async def test_retry_waits_and_a_refusal_fails_for_good(store: Store, clock: FakeClock) -> None:
+async def test_retry_waits_and_a_refusal_fails_for_good(store: AnyStore, clock: FakeClock) -> None:
     first, second, other = await store.outbox_add(
         [row("tg:1", "a1"), row("tg:1", "a2"), row("tg:2", "b1")]
     )
@@ -138,7 +141,7 @@ async def test_retry_waits_and_a_refusal_fails_for_good(store: Store, clock: Fak
 
 
 async def test_sent_rows_and_handled_updates_are_pruned_after_days(
-    store: Store, clock: FakeClock
+    store: AnyStore, clock: FakeClock
 ) -> None:
     done, waiting = await store.outbox_add([row("tg:1", "old"), row("tg:1", "waiting")])
     await store.outbox_sent(done, None)
@@ -214,7 +217,7 @@ async def test_pg_rows_written_by_one_worker_wake_the_others(
     await two.close()
 
 
-async def test_a_game_s_status_message_is_remembered_and_replaced(store: Store) -> None:
+async def test_a_game_s_status_message_is_remembered_and_replaced(store: AnyStore) -> None:
     """Issue 17: the platform's id of each game's live status message, on both backends."""
     pk = await active(store)
     assert await store.status_message(pk) is None

@@ -15,7 +15,7 @@ from pathlib import Path
 from bot.messages import Inbound
 from bot.store import Due, Outcome
 from bot.store_pg import PgStore
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.pg_worker import crowd_table
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
@@ -99,7 +99,7 @@ async def test_a_worker_killed_mid_move_loses_and_doubles_nothing(pg_url: str) -
     other = spawn("moves", pg_url, str(pk), *ids)
     go(other)
     time.sleep(1.0)
-    assert (await store.game(pk)).version == 1  # type: ignore[union-attr]  # all wait on m0
+    assert present(await store.game(pk)).version == 1  # all wait on m0
     os.kill(doomed.pid, signal.SIGKILL)
     doomed.wait(timeout=30)
     assert result(other)["outcomes"] == {"ok": 50}

@@ -74,7 +74,7 @@ def test_the_check_finds_a_missing_method_and_a_changed_signature() -> None:
     class Broken(SqliteStore):
         users = None  # type: ignore[assignment]
 
-        async def outbox_due(self, platform: str, limit: int = 500) -> list:  # type: ignore[override,type-arg]
+        async def outbox_due(self, platform: str, limit: int = 500) -> list:  # type: ignore[override]
             return []
 
     found = incompatibilities(Store, Broken)

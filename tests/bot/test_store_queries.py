@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from typing import TYPE_CHECKING
 
 from bot.store_pg import PgStore
 from bot.store_queries import (
@@ -18,8 +19,15 @@ from bot.store_queries import (
 )
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 OWN_SHAPES = {"lobby_status", "new_game", "due_upsert"}  # FOR UPDATE, RETURNING, jsonb @>
-PAIRS = [(SQLITE, POSTGRES), (TIMED_SQLITE, TIMED_POSTGRES), (MESSAGE_SQLITE, MESSAGE_POSTGRES)]
+PAIRS: list[tuple[DataclassInstance, DataclassInstance]] = [
+    (SQLITE, POSTGRES),
+    (TIMED_SQLITE, TIMED_POSTGRES),
+    (MESSAGE_SQLITE, MESSAGE_POSTGRES),
+]
 
 
 def test_placeholders_are_numbered_outside_quoted_literals() -> None:

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 from bot.grammar import arg_at, parse_command, split_text
 from bot.messages import MAX_PAYLOAD_BYTES, Outbound
 from bot.store import Store
 from bot.table import Table, _fit, clean_name
 from engine.core import canonical_json, replay
+from engine.core.protocol import Translator
 from tests.bot.chatgame import PNG_MAGIC, ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, joined, payloads
+from tests.bot.helpers import Chat, FakeClock, joined, payloads, present
 
 
 async def started(chat: Chat, *more: str) -> int:
@@ -76,7 +81,8 @@ async def test_not_your_turn_and_illegal_moves_change_nothing(chat: Chat) -> Non
     assert "(TOY-2)" in await chat.text("alice", "/takes 1 9")
     assert await game_state(chat.table) == before
     assert (
-        await chat.table.store.actions((await chat.table.store.open_game(chat.chat_key)).id) == []
+        await chat.table.store.actions(present(await chat.table.store.open_game(chat.chat_key)).id)
+        == []
     )
 
 
@@ -132,9 +138,13 @@ async def test_buttons_apply_once_and_go_stale(chat: Chat) -> None:
     assert await game_state(chat.table) == (version, state)
 
 
-async def test_long_button_commands_are_dropped(make_table, clock) -> None:
+async def test_long_button_commands_are_dropped(
+    make_table: Callable[..., Table], clock: FakeClock
+) -> None:
     class Wordy(ChatDicePile):
-        def buttons(self, state, player, t=None):
+        def buttons(
+            self, state: dict[str, Any], player: str, t: Translator | None = None
+        ) -> list[tuple[str, str]]:
             return [("ok", "/take 1"), ("long", "/take 1 " + "x" * 80)]
 
     chat = Chat(make_table(game=Wordy()))
@@ -287,7 +297,9 @@ async def test_an_all_bot_game_plays_to_the_end(chat: Chat) -> None:
     assert all(len(o.text) <= 2000 and o.text for o in outs)
 
 
-async def test_render_failure_still_sends_text(make_table, caplog) -> None:
+async def test_render_failure_still_sends_text(
+    make_table: Callable[..., Table], caplog: pytest.LogCaptureFixture
+) -> None:
     chat = Chat(make_table(game=ChatDicePile(fail_render=True)))
     with caplog.at_level(logging.ERROR):
         await chat.say("alice", "/new dicepile")
@@ -303,9 +315,18 @@ async def started_again(chat: Chat) -> list[Outbound]:
     return await chat.say("alice", "/start")
 
 
-async def test_unexpected_errors_are_answered_and_logged(make_table, caplog) -> None:
+async def test_unexpected_errors_are_answered_and_logged(
+    make_table: Callable[..., Table], caplog: pytest.LogCaptureFixture
+) -> None:
     class Broken(ChatDicePile):
-        def parse(self, state, player, name, args, t=None):
+        def parse(
+            self,
+            state: dict[str, Any],
+            player: str,
+            name: str,
+            args: list[str],
+            t: Translator | None = None,
+        ) -> dict[str, Any]:
             raise RuntimeError("boom")
 
     chat = Chat(make_table(game=Broken()))

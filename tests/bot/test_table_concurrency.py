@@ -7,8 +7,10 @@ import json
 import random
 
 from bot.store import Store
+from bot.store_protocol import Store as AnyStore
 from bot.table import Table
 from engine.core import canonical_json, replay
+from engine.core.protocol import Game
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, joined
 
@@ -25,7 +27,7 @@ async def setup_game(chat: Chat) -> int:
     return row.id
 
 
-async def check_log(store: Store, pk: int, game: ChatDicePile, applied: int) -> None:
+async def check_log(store: AnyStore, pk: int, game: Game, applied: int) -> None:
     row = await store.game(pk)
     assert row is not None and row.state_json is not None
     actions = await store.actions(pk)

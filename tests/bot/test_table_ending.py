@@ -117,6 +117,7 @@ async def test_log_in_words_names_the_actor_of_bot_played_moves(table: Table) ->
         from bot.bots import bot_action, bot_rng
 
         action = bot_action(PG, state, "alice", "heuristic", bot_rng(1, len(state)))
+        assert action is not None
         await table.act(inbound("alice", ""), action)
     actions = await table.store.actions(pk)
     assert any(a.player != "alice" for a in actions)  # moves the bots played
@@ -179,7 +180,9 @@ async def test_hint_is_told_to_the_asker_alone_and_is_a_legal_move(table: Table)
     assert outs[0].text.startswith("Hint: ") and len(outs[0].text) > len("Hint: ")
     fn = hint_function(PG)
     assert fn is not None
-    action, why = fn(state, first, translator("en"), budget=hint_budget())
+    hint = fn(state, first, translator("en"), budget=hint_budget())
+    assert hint is not None
+    action, why = hint
     PG.apply(json.loads(canonical_json(state)), first, action)  # legal: no IllegalAction
     assert outs[0].text == f"Hint: {why}"
     other = "bob" if first == "alice" else "alice"

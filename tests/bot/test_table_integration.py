@@ -14,7 +14,7 @@ from bot.i18n import tr, translator
 from bot.messages import Inbound, Outbound
 from bot.store import Store
 from bot.table import Table, _fit, discover_games
-from engine.core import Rng
+from engine.core import Reply, Rng
 from engine.core.rng import new_rng_state
 from tests.bot.helpers import FakeClock, joined
 
@@ -250,6 +250,7 @@ async def test_game_quotes_are_in_the_sender_s_language(table: Table) -> None:
         expected = PG.parse(
             json.loads(json.dumps(state)), "alice", "income", [], t=translator(lang)
         )
+        assert isinstance(expected, Reply)
         assert joined(outs) == expected.text.strip()
     assert joined(await say(table, "alice", "/income", lang="ru")) != joined(
         await say(table, "alice", "/income", lang="en")

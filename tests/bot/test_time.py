@@ -164,7 +164,10 @@ def test_pace_line_estimates_the_end_day_and_who_waits(clock: FakeClock) -> None
     state = {"options": {"rounds": 10}, "round": 6}  # Hexania, half way (HEX-2.6 limit)
     assert progress("hexania", state) == 0.5
     assert end_estimate(now - 2 * D, now, 0.5) == now + 2 * D
-    turns = {"ann": [[now - 2 * D, now - 2 * D + H]], "bob": [[now - D, None]]}
+    turns: dict[str, list[list[float | None]]] = {
+        "ann": [[now - 2 * D, now - 2 * D + H]],
+        "bob": [[now - D, None]],
+    }
     assert most_waiting(turns, ["ann", "bob"], now) == "bob"
     line = pace_line("en", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC")
     assert line == "At this pace the game ends about Thursday; most waiting is on bob."

@@ -101,7 +101,10 @@ CATALOGS = {lang: po(lang) for lang in TARGETS}
 
 
 def forms(message: Message) -> list[str]:
-    return [message.string] if isinstance(message.string, str) else list(message.string)
+    if isinstance(message.string, str):
+        return [message.string]
+    assert message.string is not None
+    return list(message.string)
 
 
 def messages(lang: str) -> list[Message]:

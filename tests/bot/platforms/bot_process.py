@@ -42,7 +42,12 @@ def _serve(platform: str, db: str, url: str, handle_delay: float, ready: Connect
 async def _readable(fd: int, timeout: float) -> None:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
-    loop.add_reader(fd, lambda: done.done() or done.set_result(None))
+
+    def readable() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    loop.add_reader(fd, readable)
     try:
         await asyncio.wait_for(done, timeout)
     finally:

@@ -67,7 +67,7 @@ async def main(
         async def on_ready() -> None:
             ready()
 
-        client.on_ready = on_ready  # type: ignore[method-assign]
+        client.event(on_ready)  # what `client.on_ready = on_ready` does, typed
         async with client:
             await client.start(settings.discord_token)
 

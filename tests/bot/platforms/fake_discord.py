@@ -17,11 +17,14 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+if TYPE_CHECKING:
+    from discord.types.gateway import InteractionCreateEvent
 
 from bot.messages import Button, Inbound, Outbound
 from bot.outbox import Deliver
@@ -310,6 +313,16 @@ class FakeInteraction:
         self.log.append("delete_original")
 
 
+def as_interaction(fake: FakeInteraction) -> discord.Interaction[Any]:
+    """The fake where the adapter declares discord.py's Interaction (it reads only the above)."""
+    return cast("discord.Interaction[Any]", fake)
+
+
+# A TranslationContext's data (the command, parameter, ...) for the tests of translators that
+# read only the context's location.
+NO_DATA: Any = None
+
+
 # --------------------------------------------------------------------------------------------
 # Discord's HTTP edge
 # --------------------------------------------------------------------------------------------
@@ -468,13 +481,11 @@ class DiscordHttp:
             self.messages[int(message["id"])] = message
             return message
         if method == "PATCH" and parts[0] == "channels" and parts[2] == "messages":
-            message = self.messages.get(int(parts[3]))
-            if message is None:
+            edited = self.messages.get(int(parts[3]))
+            if edited is None:
                 raise _not_found()
-            message.update(
-                {k: v for k, v in (body or {}).items() if k in ("content", "components")}
-            )
-            return message
+            edited.update({k: v for k, v in (body or {}).items() if k in ("content", "components")})
+            return edited
         if method == "PUT" and parts[0] == "channels" and parts[2:4] == ["messages", "pins"]:
             if not self.may_pin:
                 raise _forbidden()
@@ -531,7 +542,7 @@ def _not_found() -> discord.NotFound:
         status = 404
         reason = "Not Found"
 
-    return discord.NotFound(_Resp(), {"code": 10003, "message": "Unknown Channel"})  # type: ignore[arg-type]
+    return discord.NotFound(_Resp(), {"code": 10003, "message": "Unknown Channel"})
 
 
 def _forbidden() -> discord.Forbidden:
@@ -540,7 +551,7 @@ def _forbidden() -> discord.Forbidden:
         reason = "Forbidden"
 
     return discord.Forbidden(
-        _Resp(),  # type: ignore[arg-type]
+        _Resp(),
         {"code": 50007, "message": "Cannot send messages to this user"},
     )
 
@@ -622,6 +633,11 @@ def _base(
         "authorizing_integration_owners": {"0": str(GUILD_ID)},
         "context": 0,
     }
+
+
+def as_event(payload: dict[str, Any]) -> InteractionCreateEvent:
+    """A payload built here as plain JSON, typed as the gateway event discord.py parses."""
+    return cast("InteractionCreateEvent", payload)
 
 
 def slash_payload(

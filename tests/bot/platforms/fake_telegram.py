@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
 from aiohttp import web
 from telegram.ext import AIORateLimiter
@@ -222,7 +222,7 @@ class BotApiState:
     def messages(self, mark: int = 0) -> list[Call]:
         return self.since(mark, "sendMessage", "sendPhoto", "sendMediaGroup")
 
-    async def wait_for(self, predicate: Callable[[BotApiState], Any], timeout: float = 5.0) -> Any:
+    async def wait_for(self, predicate: Callable[[Self], Any], timeout: float = 5.0) -> Any:
         """Wait until `predicate(self)` is truthy; return its value."""
 
         async def wait() -> Any:
@@ -663,7 +663,7 @@ class FakeTable:
         await self.senders["telegram"](Outbound(chat_key, text, mentions=list(self.players)))
 
 
-def make_settings(**overrides: str) -> Settings:
+def make_settings(**overrides: Any) -> Settings:
     """Settings for the tests: our token, long polling, no self-hosted server."""
     base = Settings(
         telegram_token=TOKEN,

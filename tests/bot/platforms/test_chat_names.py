@@ -21,12 +21,13 @@ from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
     CHANNEL_ID,
     GUILD_ID,
+    as_event,
     discord_http,
     settle,
     slash_payload,
@@ -159,7 +160,7 @@ async def test_telegram_reminders_games_digest_and_the_private_picker_name_the_c
     await world.say("Ann", "/start")
     names = await store.chat_names([f"tg:{FRIDAY}"])
     assert names[f"tg:{FRIDAY}"].title == "Friday games"
-    assert names[f"tg:{FRIDAY}"].link.startswith("https://t.me/c/1234567890/")
+    assert present(names[f"tg:{FRIDAY}"].link).startswith("https://t.me/c/1234567890/")
     link = names[f"tg:{FRIDAY}"].link
     # A second table in a public group.
     await world.say("Bob", "/new dicepile", chat=OFFICE)
@@ -243,7 +244,7 @@ async def test_discord_games_and_reminders_name_the_channel_with_its_jump_url(
             try:
 
                 async def feed(payload: dict[str, Any]) -> None:
-                    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+                    client._connection.parse_interaction_create(as_event(payload))
                     await settle()
 
                 await feed(slash_payload("new", {"game": "dicepile"}))

@@ -28,6 +28,7 @@ from bot.messages import Outbound
 from bot.outbox import row_of
 from bot.store import Store
 from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import present
 from tests.bot.platforms.bot_process import BotProcess
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
@@ -149,18 +150,18 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
         "INTERACTION_CREATE", command("new", "Alice", game="dicepile", options="start=20")
     )
     await until(lambda: game_row(bot.db))
-    pk = game_row(bot.db)[0]  # type: ignore[index]
+    pk = present(game_row(bot.db))[0]
     await api.dispatch("INTERACTION_CREATE", command("join", "Bob"))
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM seats WHERE game_id = ?", pk) == 2)
     await api.dispatch("INTERACTION_CREATE", command("start", "Alice"))
-    await until(lambda: game_row(bot.db)[1] == 1)  # type: ignore[index]
+    await until(lambda: present(game_row(bot.db))[1] == 1)
     lobby = len(api.http.requests)  # the lobby's messages share their buttons: left out
 
     takes: list[dict[str, Any]] = []
     unread: list[dict[str, Any]] = []
     kept_then_killed = 0
     while True:
-        _, version, status, state = game_row(bot.db)  # type: ignore[misc]
+        _, version, status, state = present(game_row(bot.db))
         if status != "active":
             break
         assert state is not None and len(takes) < 40
@@ -171,7 +172,7 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
         kept = f"SELECT count(*) FROM inbox WHERE update_id = '{payload['id']}'"
         if roll < 0.3:  # the moment it is kept, before it is handled
             await until(lambda q=kept: scalar(bot.db, q) == 1, 10)
-            kept_then_killed += game_row(bot.db)[1] == version  # type: ignore[index]
+            kept_then_killed += present(game_row(bot.db))[1] == version
             await bot.kill()
             await bot.start()
         elif roll < 0.65:  # anywhere in the move's life
@@ -185,8 +186,8 @@ async def test_kill_9_at_random_points_of_twenty_moves_applies_and_answers_each_
                 payload = command("take", player, n=1)
                 await api.dispatch("INTERACTION_CREATE", payload)
         takes.append(payload)
-        await until(lambda v=version: game_row(bot.db)[1] > v)  # type: ignore[index]
-        assert game_row(bot.db)[1] == version + 1  # type: ignore[index]  # applied once
+        await until(lambda v=version: present(game_row(bot.db))[1] > v)
+        assert present(game_row(bot.db))[1] == version + 1  # applied once
     assert len(takes) >= 20 and len(bot.kills) >= 8 and kept_then_killed >= 3
 
     # Every interaction was applied exactly once and handled; the inbox has none left.
@@ -247,7 +248,7 @@ async def test_sigterm_with_interactions_in_hand_exits_fast_and_they_follow_the_
     await bot.start()
     await api.dispatch("INTERACTION_CREATE", command("new", "Alice", game="dicepile"))
     await until(lambda: game_row(bot.db))
-    pk = game_row(bot.db)[0]  # type: ignore[index]
+    pk = present(game_row(bot.db))[0]
     # Discord stalls: the deferrals hang, the interactions stay in hand.
     api.stall = lambda method, path: 60.0 if path.endswith("/callback") else None
     asked = [command("join", "Bob"), command("status", "Alice"), command("help", "Bob")]

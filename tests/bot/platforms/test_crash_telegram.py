@@ -28,6 +28,7 @@ from bot.messages import Outbound
 from bot.outbox import row_of
 from bot.store import Store
 from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import present
 from tests.bot.platforms.bot_process import BotProcess
 from tests.bot.platforms.fake_telegram import Call, FakeBotApi
 
@@ -141,14 +142,14 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
     api.command(GROUP, ann, "/new dicepile start=20")
     await until(lambda: game_row(bot.db))
     api.command(GROUP, bob, "/join")
-    pk = game_row(bot.db)[0]  # type: ignore[index]
+    pk = present(game_row(bot.db))[0]
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM seats WHERE game_id = ?", pk) == 2)
     api.command(GROUP, ann, "/start")
-    await until(lambda: game_row(bot.db)[1] == 1)  # type: ignore[index]
+    await until(lambda: present(game_row(bot.db))[1] == 1)
 
     sent_moves = 0
     while True:
-        _, version, status, state = game_row(bot.db)  # type: ignore[misc]
+        _, version, status, state = present(game_row(bot.db))
         if status != "active":
             break
         assert state is not None and sent_moves < 40
@@ -159,15 +160,15 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
             await asyncio.sleep(rnd.uniform(0.0, 0.25))
             await bot.kill()
             await bot.start()
-        await until(lambda v=version: game_row(bot.db)[1] > v)  # type: ignore[index]
-        assert game_row(bot.db)[1] == version + 1  # type: ignore[index]  # applied once
+        await until(lambda v=version: present(game_row(bot.db))[1] > v)
+        assert present(game_row(bot.db))[1] == version + 1  # applied once
     assert sent_moves >= 20 and len(bot.kills) >= 8
 
     # Every command handed out was applied exactly once; nothing is left unhandled.
     assert scalar(bot.db, "SELECT count(*) FROM actions WHERE game_id = ?", pk) == sent_moves
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM outbox WHERE status = 'pending'") == 0)
     await until(lambda: scalar(bot.db, "SELECT count(*) FROM inbox WHERE handled_at IS NULL") == 0)
-    final = game_row(bot.db)[1]  # type: ignore[index]
+    final = present(game_row(bot.db))[1]
     messages = delivered(api)
     # Every committed version was announced: its rows (the live status message's edit, and a
     # prompt when someone was asked anew) were all delivered, none failed (issue 17: a quiet
@@ -196,8 +197,8 @@ async def test_kill_9_at_random_points_of_twenty_moves_loses_and_repeats_nothing
     over = [c for c in messages if "Game over" in c.text]
     assert over and all(allowed_twice(over[0], bot.kills) for _ in over[1:])
     # The status message ends on the result, and comes off the pins (issue 17).
-    status = api.sent[int(pins[-1].params["message_id"])]
-    assert "Game over" in status["text"], status
+    status_message = api.sent[int(pins[-1].params["message_id"])]
+    assert "Game over" in status_message["text"], status_message
     assert GROUP not in api.pinned
     await bot.terminate()
 

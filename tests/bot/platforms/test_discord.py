@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol, cast
 
 import discord
 import pytest
@@ -19,15 +20,17 @@ from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
     CHANNEL_ID,
+    NO_DATA,
     PNG,
     FakeInteraction,
     FakeTable,
     FakeUser,
+    as_interaction,
 )
 
 
 def settings(**changes: str) -> Settings:
-    values = {
+    values: dict[str, Any] = {
         "telegram_token": "",
         "telegram_webhook_url": "",
         "telegram_webhook_listen": "",
@@ -56,6 +59,16 @@ def command(client: dc.BoardchatClient, name: str) -> app_commands.Command[Any, 
     found = client.tree.get_command(name)
     assert isinstance(found, app_commands.Command), name
     return found
+
+
+class SlashCallback(Protocol):
+    """A slash command's callback as discord.py calls it, a fake standing in for the Interaction."""
+
+    def __call__(self, interaction: FakeInteraction, /, **options: Any) -> Awaitable[None]: ...
+
+
+def callback(client: dc.BoardchatClient, name: str) -> SlashCallback:
+    return cast(SlashCallback, command(client, name).callback)
 
 
 def options(client: dc.BoardchatClient, name: str) -> dict[str, dict[str, Any]]:
@@ -138,7 +151,7 @@ async def test_bid_defers_first_then_posts_text_mentions_picture_and_buttons(
     client: dc.BoardchatClient, table: FakeTable
 ) -> None:
     interaction = FakeInteraction(client)
-    await command(client, "bid").callback(interaction, plant="13", amount=20)
+    await callback(client, "bid")(interaction, plant="13", amount=20)
 
     assert interaction.log[0] == "defer"
     assert interaction.response.deferred == {"thinking": True, "ephemeral": False}
@@ -162,7 +175,7 @@ async def test_bid_defers_first_then_posts_text_mentions_picture_and_buttons(
 async def test_optional_arguments_left_out_are_not_sent(
     client: dc.BoardchatClient, table: FakeTable
 ) -> None:
-    await command(client, "bid").callback(FakeInteraction(client), plant="17", amount=None)
+    await callback(client, "bid")(FakeInteraction(client), plant="17", amount=None)
     assert table.inbounds[0].text == "/bid 17"
 
 
@@ -187,7 +200,7 @@ async def test_every_generated_command_reaches_the_table(
     client.adapter.send = fake_send  # type: ignore[method-assign]
     for name, values in calls.items():
         interaction = FakeInteraction(client)
-        await command(client, name).callback(interaction, **values)
+        await callback(client, name)(interaction, **values)
         assert interaction.log[0] == "defer", name
         assert interaction.sent, name
     assert [i.text for i in table.inbounds] == [
@@ -207,7 +220,7 @@ async def test_an_illegal_move_is_answered_ephemerally(
 ) -> None:
     table.high_bid = 30
     interaction = FakeInteraction(client)
-    await command(client, "bid").callback(interaction, plant="13", amount=20)
+    await callback(client, "bid")(interaction, plant="13", amount=20)
     # Nothing public: deferred ephemerally (no public "thinking…"), then the error only
     # Alice sees (issue 22.7).
     assert interaction.log == ["defer", "followup"]
@@ -229,7 +242,7 @@ async def test_a_slow_answer_is_deferred_first_and_its_thinking_message_removed(
 
     monkeypatch.setattr(table, "handle", slow)
     interaction = FakeInteraction(client)
-    await command(client, "bid").callback(interaction, plant="13", amount=20)
+    await callback(client, "bid")(interaction, plant="13", amount=20)
     # /bid is expected to answer publicly: "thinking…" in public, deleted, the error privately.
     assert interaction.response.deferred == {"thinking": True, "ephemeral": False}
     assert interaction.log == ["defer", "delete_original", "followup"]
@@ -241,7 +254,7 @@ async def test_a_reply_only_the_sender_needs_is_ephemeral(
 ) -> None:
     table.turn = f"dc:{ALICE_ID}"
     interaction = FakeInteraction(client, user=FakeUser(BOB_ID, "Bob"))
-    await command(client, "bid").callback(interaction, plant="13", amount=20)
+    await callback(client, "bid")(interaction, plant="13", amount=20)
     assert interaction.log == ["defer", "followup"]
     assert interaction.response.deferred == {"thinking": True, "ephemeral": True}
     (sent,) = interaction.sent
@@ -253,7 +266,7 @@ async def test_a_table_failure_is_answered_ephemerally(
 ) -> None:
     table.fail = True
     interaction = FakeInteraction(client)
-    await command(client, "status").callback(interaction)
+    await callback(client, "status")(interaction)
     (sent,) = interaction.sent
     assert sent.ephemeral and "went wrong" in (sent.content or "")
 
@@ -268,7 +281,7 @@ async def test_long_text_is_split_and_private_parts_stay_private(
 
     client.adapter.send = fake_send  # type: ignore[method-assign]
     interaction = FakeInteraction(client)
-    await command(client, "status").callback(interaction)
+    await callback(client, "status")(interaction)
 
     public = [s for s in interaction.sent if not s.ephemeral]
     private = [s for s in interaction.sent if s.ephemeral]
@@ -289,9 +302,9 @@ async def test_admins_dms_and_locale_reach_the_inbound(
         locale=discord.Locale.russian,
         user=FakeUser(BOB_ID, "Боб"),
     )
-    await command(client, "join").callback(admin)
+    await callback(client, "join")(admin)
     dm = FakeInteraction(client, guild_id=None, channel_id=42)
-    await command(client, "join").callback(dm)
+    await callback(client, "join")(dm)
     first, second = table.inbounds
     assert first.is_admin and first.lang == "ru" and first.display_name == "Боб"
     assert second.is_admin and second.is_private and second.chat_key == "dc:42"
@@ -301,7 +314,7 @@ async def test_thread_outside_a_text_channel_is_refused_privately(
     client: dc.BoardchatClient, table: FakeTable
 ) -> None:
     interaction = FakeInteraction(client, guild_id=None, channel=None)
-    await command(client, "new").callback(interaction, game="powergrid", options=None, thread=True)
+    await callback(client, "new")(interaction, game="powergrid", options=None, thread=True)
     assert table.inbounds == []
     (sent,) = interaction.sent
     assert sent.ephemeral and "thread" in (sent.content or "")
@@ -325,11 +338,17 @@ async def test_autocomplete_of_a_list_completes_the_last_name(
 ) -> None:
     adapter = client.adapter
     interaction = FakeInteraction(client)
-    two_words = await adapter.complete(interaction, "city", "Berlin New Y", repeated=True)
+    two_words = await adapter.complete(
+        as_interaction(interaction), "city", "Berlin New Y", repeated=True
+    )
     assert [c.value for c in two_words] == ["Berlin New York"]
-    one_word = await adapter.complete(interaction, "city", "Berlin Ha", repeated=True)
+    one_word = await adapter.complete(
+        as_interaction(interaction), "city", "Berlin Ha", repeated=True
+    )
     assert [c.value for c in one_word] == ["Berlin Hamburg", "Berlin Hannover"]
-    after_space = await adapter.complete(interaction, "city", "Berlin ", repeated=True)
+    after_space = await adapter.complete(
+        as_interaction(interaction), "city", "Berlin ", repeated=True
+    )
     assert [c.value for c in after_space][:2] == ["Berlin Berlin", "Berlin Bremen"]
     assert len(after_space) == 6
 
@@ -365,8 +384,8 @@ async def test_long_choice_lists_filter_locally(client: dc.BoardchatClient) -> N
 
 async def test_translator_falls_back_to_english() -> None:
     translator = dc.I18nTranslator()
-    context = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_description, data=None
+    context: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, data=NO_DATA
     )
     text = app_commands.locale_str("Bid on a plant", source="Bid on a plant")
     assert await translator.translate(text, discord.Locale.russian, context) is None
@@ -382,11 +401,11 @@ async def test_translator_uses_the_catalog_and_keeps_names(
 
     monkeypatch.setattr(dc.i18n, "translator", lambda lang: Catalog())
     translator = dc.I18nTranslator()
-    described = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_description, data=None
+    described: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, data=NO_DATA
     )
-    named = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_name, data=None
+    named: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_name, data=NO_DATA
     )
     text = app_commands.locale_str("Bid on a plant", source="Bid on a plant")
     translated = await translator.translate(text, discord.Locale.russian, described)

@@ -21,6 +21,7 @@ from tests.bot.platforms.fake_discord import (
     CHANNEL_ID,
     GUILD_ID,
     DiscordHttp,
+    as_event,
     discord_http,
     settle,
     slash_payload,
@@ -90,8 +91,8 @@ async def test_closed_dms_are_remembered_mentioned_once_and_retried_after_a_comm
 
             # Bob uses the bot (here: /status): his DMs are tried again, once more refused,
             # and mentioned once more (his next turn).
-            client._connection.parse_interaction_create(  # type: ignore[arg-type]
-                slash_payload("status", user_id=BOB_ID, user_name="Bob")
+            client._connection.parse_interaction_create(
+                as_event(slash_payload("status", user_id=BOB_ID, user_name="Bob"))
             )
             await settle()
             await table.push(secret)
@@ -100,8 +101,8 @@ async def test_closed_dms_are_remembered_mentioned_once_and_retried_after_a_comm
 
             # Bob opens his DMs and uses the bot: the next private message reaches him.
             http.closed_dms.clear()
-            client._connection.parse_interaction_create(  # type: ignore[arg-type]
-                slash_payload("status", user_id=BOB_ID, user_name="Bob")
+            client._connection.parse_interaction_create(
+                as_event(slash_payload("status", user_id=BOB_ID, user_name="Bob"))
             )
             await settle()
             await table.push(secret)

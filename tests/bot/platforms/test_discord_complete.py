@@ -8,15 +8,21 @@ from typing import Any
 
 from bot.platforms import discord_bot as dc
 from bot.table import Table
-from tests.bot.platforms.fake_discord import BOB_ID, DiscordHttp, settle, slash_payload
+from tests.bot.platforms.fake_discord import (
+    BOB_ID,
+    DiscordHttp,
+    as_event,
+    settle,
+    slash_payload,
+)
 from tests.bot.platforms.test_discord_table import feed, running, table  # noqa: F401
 
 
 async def choices(
     client: dc.BoardchatClient, http: DiscordHttp, name: str, options: dict[str, Any], focus: str
 ) -> list[str]:
-    client._connection.parse_interaction_create(  # type: ignore[arg-type]
-        slash_payload(name, options, focused=focus)
+    client._connection.parse_interaction_create(
+        as_event(slash_payload(name, options, focused=focus))
     )
     await settle()
     return [c["value"] for c in http.callbacks()[-1].json["data"]["choices"]]

@@ -27,6 +27,7 @@ from tests.bot.platforms.fake_discord import (
     PNG,
     DiscordHttp,
     FakeTable,
+    as_event,
     button_payload,
     discord_http,
     settle,
@@ -50,7 +51,7 @@ async def running(
 
 
 async def feed(client: dc.BoardchatClient, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    client._connection.parse_interaction_create(as_event(payload))
     await settle()
 
 
@@ -327,4 +328,4 @@ def _forbidden() -> discord.Forbidden:
         status = 403
         reason = "Forbidden"
 
-    return discord.Forbidden(_Resp(), {"code": 50007, "message": "Cannot send messages"})  # type: ignore[arg-type]
+    return discord.Forbidden(_Resp(), {"code": 50007, "message": "Cannot send messages"})

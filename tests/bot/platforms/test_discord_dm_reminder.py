@@ -15,6 +15,7 @@ from bot.platforms import discord_bot as dc
 from bot.scheduler import Scheduler
 from bot.table import Table, open_table
 from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -22,6 +23,7 @@ from tests.bot.platforms.fake_discord import (
     GUILD_ID,
     DiscordHttp,
     _user,
+    as_event,
     button_payload,
     discord_http,
     settle,
@@ -90,7 +92,7 @@ async def test_a_move_from_the_dm_buttons_is_played_once_and_announced_in_the_ch
                 slash_payload("take", {"n": 1}),
                 slash_payload("take", {"n": 2}, user_id=BOB_ID, user_name="Bob"),
             ):
-                client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+                client._connection.parse_interaction_create(as_event(payload))
                 await settle()
             await drained(table)
             await table.store.set_user(dc.user_key(ALICE_ID), dm_ok=True)
@@ -110,7 +112,7 @@ async def test_a_move_from_the_dm_buttons_is_played_once_and_announced_in_the_ch
                 ALICE_ID,
                 "Alice",
             )
-            client._connection.parse_interaction_create(press)  # type: ignore[arg-type]
+            client._connection.parse_interaction_create(as_event(press))
             await settle()
             await drained(table)
             announced = sum("Alice takes 3." in t for t in channel_texts(http, CHANNEL_ID))
@@ -123,13 +125,13 @@ async def test_a_move_from_the_dm_buttons_is_played_once_and_announced_in_the_ch
                 ALICE_ID,
                 "Alice",
             )
-            client._connection.parse_interaction_create(again)  # type: ignore[arg-type]
+            client._connection.parse_interaction_create(as_event(again))
             await settle()
             await drained(table)
             # nothing more written about it: the second press played nothing
             assert sum("Alice takes 3." in t for t in channel_texts(http, CHANNEL_ID)) == announced
             assert any("out of date" in r.json.get("content", "") for r in http.followups())
-            pk = (await table.store.open_game(dc.chat_key(CHANNEL_ID))).id  # type: ignore[union-attr]
+            pk = present(await table.store.open_game(dc.chat_key(CHANNEL_ID))).id
             assert len(await table.store.actions(pk)) == 3
         finally:
             await client.close()

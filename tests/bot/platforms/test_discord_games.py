@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any
 
 from bot.platforms import discord_bot as dc
 from bot.table import Table
-from tests.bot.platforms.fake_discord import GUILD_ID, slash_payload
+from tests.bot.platforms.fake_discord import GUILD_ID, NO_DATA, slash_payload
 from tests.bot.platforms.test_discord import settings
 from tests.bot.platforms.test_discord_table import feed, running, table  # noqa: F401
 
@@ -95,8 +96,8 @@ async def test_on_off_choices_are_one_catalog_pair_in_every_language(
     digest = next(p for p in client.plans if p.name == "digest")
     assert set(dc.SWITCH) <= {c for o in digest.options for c in o.choices}
     translator = dc.I18nTranslator()
-    context = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.choice_name, None
+    context: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.choice_name, NO_DATA
     )
     expected = {
         Locale.russian: ("включено", "выключено"),
@@ -132,8 +133,8 @@ async def test_shared_commands_describe_their_meaning_in_every_game_and_language
     shared = [p for p in client.plans if p.name not in own and len(helps.get(p.name, ())) > 1]
     assert {"build", "power", "move", "bid", "buy"} <= {p.name for p in shared}
     translator = dc.I18nTranslator()
-    where = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.command_description, None
+    where: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.command_description, NO_DATA
     )
     for plan in shared:
         assert plan.source == shared_help(plan.name) != MERGED_HELP, plan.name

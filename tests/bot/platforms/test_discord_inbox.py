@@ -35,6 +35,7 @@ from tests.bot.platforms.fake_discord import (
     FakeTable,
     Request,
     _not_found,
+    as_event,
     button_payload,
     discord_http,
     settle,
@@ -110,7 +111,7 @@ def world(tmp_path: Path) -> World:
 
 
 async def feed(client: dc.BoardchatClient, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    client._connection.parse_interaction_create(as_event(payload))
     await settle()
 
 
@@ -310,7 +311,7 @@ async def test_a_shutdown_mid_handling_leaves_the_interaction_for_the_restart(
 
         table.handle = stuck  # type: ignore[method-assign]
         payload = slash_payload("take", {"n": 1}, user_id=uid, user_name=NAMES[uid])
-        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        client._connection.parse_interaction_create(as_event(payload))
         for _ in range(50):
             if world.rows("SELECT 1 FROM inbox WHERE update_id = ?", payload["id"]):
                 break
@@ -368,7 +369,7 @@ def _server_error() -> Exception:
         status = 500
         reason = "Internal Server Error"
 
-    return discord.DiscordServerError(_Resp(), {"message": "oops", "code": 0})  # type: ignore[arg-type]
+    return discord.DiscordServerError(_Resp(), {"message": "oops", "code": 0})
 
 
 def test_a_worker_handles_only_the_kept_interactions_of_its_shards() -> None:

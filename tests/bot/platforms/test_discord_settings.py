@@ -3,12 +3,15 @@ deadline keys) in its help, its Discord option and its autocomplete, over the re
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord import Locale, app_commands
 
 from bot.i18n import tr
 from bot.platforms import discord_bot as dc
 from bot.table import Table
 from tests.bot.helpers import Chat
+from tests.bot.platforms.fake_discord import NO_DATA
 from tests.bot.platforms.test_discord import settings
 from tests.bot.platforms.test_discord_complete import choices
 from tests.bot.platforms.test_discord_table import running, table  # noqa: F401
@@ -27,8 +30,8 @@ async def test_settings_help_lists_every_key_and_the_accepted_values(
     plan = next(p for p in client.plans if p.name == "settings")
     assert all(key in plan.options[0].description for key in KEYS)  # inside 100 characters
     # The option's description is translated like every other (Discord's translator).
-    context = app_commands.TranslationContext(
-        app_commands.TranslationContextLocation.parameter_description, None
+    context: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.parameter_description, NO_DATA
     )
     source = plan.options[0].source
     russian = await dc.I18nTranslator().translate(

@@ -20,6 +20,7 @@ from tests.bot.platforms.fake_discord import (
     BOB_ID,
     CHANNEL_ID,
     GUILD_ID,
+    as_event,
     button_payload,
     discord_http,
     settle,
@@ -87,7 +88,7 @@ async def test_shared_buttons_serve_every_player_of_a_simultaneous_phase(table: 
 
             async def feed(payload: dict[str, Any]) -> list[Any]:
                 before = len(http.followups())
-                client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+                client._connection.parse_interaction_create(as_event(payload))
                 await settle()
                 return http.followups()[before:]
 

@@ -13,12 +13,14 @@ import pytest
 from bot.messages import Inbound
 from bot.platforms import discord_bot as dc
 from bot.table import Table, discover_games, open_table
+from tests.bot.helpers import present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
     CHANNEL_ID,
     GUILD_ID,
     DiscordHttp,
+    as_event,
     button_payload,
     discord_http,
     settle,
@@ -54,7 +56,7 @@ async def running(table: Table) -> AsyncIterator[tuple[dc.BoardchatClient, Disco
 async def feed(client: dc.BoardchatClient, http: DiscordHttp, payload: dict[str, Any]) -> list:
     """Feed one interaction; return the follow-ups it produced."""
     before = len(http.followups())
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+    client._connection.parse_interaction_create(as_event(payload))
     await settle()
     return http.followups()[before:]
 
@@ -115,8 +117,8 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
         assert buttons and all(b.startswith("bc:") for b in buttons)
 
         # Autocomplete of a plant number from the game in this channel.
-        client._connection.parse_interaction_create(  # type: ignore[arg-type]
-            slash_payload("discard", {"plant": ""}, focused="plant")
+        client._connection.parse_interaction_create(
+            as_event(slash_payload("discard", {"plant": ""}, focused="plant"))
         )
         await settle()
         choices = http.callbacks()[-1].json["data"]["choices"]
@@ -160,7 +162,7 @@ async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
         )
         assert f"{NAMES[first]} puts plant 3 up for auction at 3" in opened.json["content"]
         assert not opened.ephemeral
-        seats = await table.store.seats((await table.store.open_game(f"dc:{CHANNEL_ID}")).id)  # type: ignore[union-attr]
+        seats = await table.store.seats(present(await table.store.open_game(f"dc:{CHANNEL_ID}")).id)
         assert {s.user_key for s in seats} == {f"dc:{ALICE_ID}", f"dc:{BOB_ID}"}
 
 
@@ -260,8 +262,12 @@ async def suggest(
 ) -> list[str]:
     """The values Discord's autocomplete offers for `/name <option>:<typed>`."""
     before = len(http.callbacks())
-    client._connection.parse_interaction_create(  # type: ignore[arg-type]
-        slash_payload(name, {option: typed}, focused=option, channel_id=channel_id, user_id=user_id)
+    client._connection.parse_interaction_create(
+        as_event(
+            slash_payload(
+                name, {option: typed}, focused=option, channel_id=channel_id, user_id=user_id
+            )
+        )
     )
     await settle()
     (answer,) = http.callbacks()[before:]

@@ -35,6 +35,7 @@ from tests.bot.platforms.fake_discord import (
     CHANNEL_ID,
     GUILD_ID,
     DiscordHttp,
+    as_event,
     settle,
     slash_payload,
 )
@@ -102,7 +103,7 @@ class Server:
             name, options, user_id=uid, user_name=NAMES[uid], channel_id=channel
         )
         payload["member"]["permissions"] = str(ADMIN if name == "settings" else 0)
-        self.client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        self.client._connection.parse_interaction_create(as_event(payload))
         await settle()
         await self.drained()
         self.used.add(name)

@@ -13,7 +13,7 @@ from bot.platforms import discord_bot as dc
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.platforms.fake_discord import ALICE_ID, BOB_ID, CHANNEL_ID, GUILD_ID, discord_http
 from tests.bot.platforms.test_discord import settings as discord_settings
 from tests.bot.platforms.test_quiet_platforms import drained
@@ -46,7 +46,7 @@ async def test_abort_unpins_the_status_message_on_discord(
                 await say("Ann", "/new dicepile")
                 await say("Bob", "/join")
                 await say("Ann", "/start")
-                pk = (await store.open_game(chat)).id  # type: ignore[union-attr]
+                pk = present(await store.open_game(chat)).id
                 known = await store.status_message(pk)
                 assert known is not None and http.pinned[CHANNEL_ID] == int(known.message_id)
                 http.may_pin = may_unpin

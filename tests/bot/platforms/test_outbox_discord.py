@@ -49,7 +49,7 @@ def rate_limited() -> discord.HTTPException:
         reason = "Too Many Requests"
 
     body = {"message": "You are being rate limited.", "retry_after": 7.0, "global": False}
-    return discord.HTTPException(_Resp(), body)  # type: ignore[arg-type]
+    return discord.HTTPException(_Resp(), body)
 
 
 def texts(http: DiscordHttp, channel_id: int) -> list[str]:

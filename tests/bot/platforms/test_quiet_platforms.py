@@ -18,7 +18,7 @@ from bot.platforms import discord_bot as dc
 from bot.platforms.telegram import build_application, running
 from bot.store import Store
 from bot.table import Table
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -99,7 +99,7 @@ async def test_a_quiet_round_on_telegram(tmp_path: Path, clock: FakeClock) -> No
                     await say(who, "/take 1")
                     moves += 1
                 await drained(store)
-                pk = (await store.open_game(f"tg:{GROUP}")).id  # type: ignore[union-attr]
+                pk = present(await store.open_game(f"tg:{GROUP}")).id
                 known = await store.status_message(pk)
                 assert known is not None
                 status_id = known.message_id
@@ -164,7 +164,7 @@ async def test_a_quiet_round_on_discord(tmp_path: Path, clock: FakeClock) -> Non
                 for _ in range(6):
                     who = (await current(store, chat))[0]
                     await say(who, "/take 1")
-                pk = (await store.open_game(chat)).id  # type: ignore[union-attr]
+                pk = present(await store.open_game(chat)).id
                 known = await store.status_message(pk)
                 assert known is not None
                 status_id = known.message_id

@@ -96,7 +96,7 @@ async def test_acknowledgements_of_ones_own_moves_in_a_row_are_one_private_messa
 def banks(texts: list[str]) -> dict[str, str]:
     """The time banks the last /status read: player -> what is left."""
     line = [m for t in texts for m in re.findall(r"Time banks: ([^\n]*)\.", t)][-1]
-    return dict(part.split(" ", 1) for part in line.split(", "))  # type: ignore[misc]
+    return dict(part.split(" ", 1) for part in line.split(", "))
 
 
 async def test_the_time_bank_runs_down_and_refills_through_telegram(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -79,7 +80,7 @@ class World:
 
 
 @pytest.fixture
-async def world():
+async def world() -> AsyncIterator[World]:
     w = World()
     await w.app.initialize()
     await w.adapter.setup(w.app)
@@ -325,7 +326,9 @@ async def test_a_migrated_group_gets_the_message_at_its_new_id(world: World) -> 
     assert [m.chat_id for m in world.sent()] == [-55, -1002]
 
 
-async def test_send_failure_is_logged_not_raised(world: World, caplog) -> None:
+async def test_send_failure_is_logged_not_raised(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     world.api.fail_next("sendMessage", 400, "Bad Request: message thread not found")
     with caplog.at_level(logging.WARNING, logger="bot.platforms.telegram"):
         await world.adapter.send(Outbound(f"tg:{GROUP}:77", "Hello"))
@@ -391,7 +394,7 @@ async def test_stale_button_gets_a_toast_and_nothing_else(world: World) -> None:
 
 
 async def test_a_private_answer_saying_more_than_the_toast_is_still_sent(
-    world: World, monkeypatch
+    world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await world.say(world.ann, "/status")
     message = world.api.sent[max(world.api.sent)]
@@ -410,7 +413,7 @@ async def test_a_private_answer_saying_more_than_the_toast_is_still_sent(
 
 
 async def test_press_is_answered_even_when_the_table_fails_and_the_error_is_logged(
-    world: World, caplog, monkeypatch
+    world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await world.say(world.ann, "/status")
     message = world.api.sent[max(world.api.sent)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -131,7 +132,7 @@ async def api() -> AsyncIterator[FakeBotApi]:
         yield server
 
 
-async def test_lobby_and_two_rounds_of_power_grid(api: FakeBotApi, tmp_path) -> None:
+async def test_lobby_and_two_rounds_of_power_grid(api: FakeBotApi, tmp_path: Path) -> None:
     real = await table_module.open_table(
         str(tmp_path / "tg.sqlite3"), games={"powergrid": pg.GAME}, seeder=lambda: 7
     )

@@ -14,7 +14,7 @@ from bot.platforms.telegram import build_application, running
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import FakeClock
+from tests.bot.helpers import FakeClock, present
 from tests.bot.platforms.fake_telegram import FakeBotApi, make_settings, unthrottled
 from tests.bot.platforms.test_quiet_platforms import drained, handled
 
@@ -88,7 +88,7 @@ async def test_status_message_is_unpinned_when_the_game_ends(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     async def play(api: FakeBotApi, store: Store, say: Say) -> None:
-        pk = (await store.open_game(KEY)).id  # type: ignore[union-attr]
+        pk = present(await store.open_game(KEY)).id
         known = await store.status_message(pk)
         assert known is not None and api.pinned[GROUP] == int(known.message_id)
         for _ in range(30):
@@ -107,7 +107,7 @@ async def test_status_message_is_unpinned_when_the_game_ends(
 
 async def test_abort_unpins_the_status_message(tmp_path: Path, clock: FakeClock) -> None:
     async def play(api: FakeBotApi, store: Store, say: Say) -> None:
-        pk = (await store.open_game(KEY)).id  # type: ignore[union-attr]
+        pk = present(await store.open_game(KEY)).id
         known = await store.status_message(pk)
         assert known is not None and api.pinned[GROUP] == int(known.message_id)
         await say("Ann", "/abort confirm")

@@ -10,12 +10,12 @@ import pytest
 
 from bot import supervisor as workers
 from bot.platforms.telegram import build_application, running, webhook_secret
-from tests.bot.platforms.fake_telegram import FakeTable, make_settings, unthrottled
+from tests.bot.platforms.fake_telegram import FakeBotApi, FakeTable, make_settings, unthrottled
 from tests.bot.platforms.test_telegram_e2e import GROUP, TOPIC, api, free_port  # noqa: F401
 
 
 async def test_the_webhook_serves_on_the_inherited_socket(
-    api,  # noqa: F811
+    api: FakeBotApi,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shared = socket.create_server(("127.0.0.1", 0))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.core import N_, IllegalAction, Rng
+from engine.core.protocol import CommandSpec, OptionSpec
 from engine.core.rng import new_rng_state
 
 Action = dict[str, Any]
@@ -17,8 +19,9 @@ class DicePile:
     name = "Dice pile"
     min_players = 2
     max_players = 4
-    options = ()
-    commands = ()
+    # declared wider than the empty tuples so a subclass (tests/bot/chatgame.py) may add its own
+    options: Sequence[OptionSpec] = ()
+    commands: Sequence[CommandSpec] = ()
 
     def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
         state: dict[str, Any] = {"players": list(players), "turn": 0, "rng": new_rng_state(seed)}

@@ -221,7 +221,8 @@ def test_iec_27_a_command_of_another_phase_is_refused_for_its_phase_not_its_argu
         "/build is not possible in this phase; it takes /lay, /relocate, /done."
     )
     # the parse itself stays phase-free: a well-formed command of another phase still reads
-    assert parse(st, p1, "lay", ["H7"])["type"] == "lay"
+    lay = parse(st, p1, "lay", ["H7"])
+    assert isinstance(lay, dict) and lay["type"] == "lay"
     at(st, 7, p1)
     with pytest.raises(IllegalAction) as e:
         parse(st, p1, "build", ["H9"])
