@@ -2,12 +2,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.store import Store
 from bot.table import Table
 from engine.core import search
+from engine.core.protocol import Game
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock
 
@@ -31,8 +33,8 @@ async def store(db_path: str, clock: FakeClock) -> AsyncIterator[Store]:
 
 @pytest.fixture
 def make_table(store: Store, clock: FakeClock) -> Callable[..., Table]:
-    def make(**kw: object) -> Table:
-        game = kw.pop("game", None) or ChatDicePile()
+    def make(**kw: Any) -> Table:
+        game: Game = kw.pop("game", None) or ChatDicePile()
         kw.setdefault("seeder", lambda: 12345)
         return Table(store, games={"dicepile": game}, clock=clock, **kw)
 
