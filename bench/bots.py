@@ -167,6 +167,8 @@ search is at about two thirds against three greedy bots: the 70 % goal is not re
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's default move, `LEAD`, alone)
        [--seed0 S]  (first seed; default 24000, the report seeds)
+       [--iterations I]  (iterations per decision instead of the match's own)
+       [--each]  (a line per game: its seed and the strong seat's share of the win)
 """
 
 from __future__ import annotations
@@ -259,6 +261,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="games per match (default: per match)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
+    ap.add_argument(
+        "--iterations", type=int, default=0, help="iterations per decision (default: per match)"
+    )
     ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
     ap.add_argument(
         "--policy-only", action="store_true", help="the strong seat plays its policy, no search"
@@ -275,11 +280,22 @@ def main() -> None:
         default=SEED0,
         help=f"first game's seed (default {SEED0}, the report seeds; tune on others)",
     )
+    ap.add_argument("--each", action="store_true", help="print every game's share of the win")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only, args.seed0)
+        (
+            g,
+            rival,
+            n,
+            i,
+            args.iterations or iters,
+            args.budget or None,
+            args.cap or None,
+            args.policy_only,
+            args.seed0,
+        )
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]
@@ -292,12 +308,15 @@ def main() -> None:
         for g, rival, n, games, iters in matches:
             count = args.games or games
             shares: list[float] = []
-            for _ in range(count):
+            for i in range(count):
                 share, times, cpu_times = next(results)
                 shares.append(share)
+                if args.each:  # one line a game, to pair runs game by game
+                    print(f"{g} seed {args.seed0 + i}: {share:.2f}", flush=True)
                 thinks.extend(times)
                 cpu.extend(cpu_times)
             p = sum(shares) / count
+            iters = args.iterations or iters
             budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
             if not args.budget and args.cap:
                 budget += f" (deadline {args.cap} s)"
