@@ -164,6 +164,33 @@ think CPU p50 0.82-0.86 / p99 2.26-2.96 s (a loaded core's CPU time; at a table 
 deadline cuts such decisions). With seeds 24000-24031 above: 42 of 66 (64 % ±12). The guarded
 search is at about two thirds against three greedy bots: the 70 % goal is not reached.
 
+Hexania's engine profiled and made faster, 2026-11-27 23:05-23:15 (cProfile of ten strong
+decisions at 16 iterations from two greedy games, seeds 50001-50002): 90 % of a decision is the
+greedy rollout policy, and 43 % of it was `rules.legal_plans` running every generated action
+through `actions.plan` again, 17 % `_enemy_distance` (a breadth-first search of all 397 cells
+every call). Now engine/hexania/legal.py `legal_plans` builds each action's `Plan` with it (the
+same plan field for field and in order, tests/engine/hexania/test_legal_speed_invariants.py
+against the checked path), and the greedy bot asks the nearest enemy's distance only for the
+cells a plan touches (the hex distance: the board is a convex hexagon). `apply` still validates
+through `actions.plan`. The same moves and rollout values (tests/engine/hexania/
+test_strong_unchanged.py, recorded before the change). Back to back, the ten decisions: 6.84
+and 6.67 s CPU before, 3.66 and 3.84 s after (1.8x; load about 3).
+On report seeds after the speed-up (2026-11-27 23:44-23:55, `--only hexania --games 17 --jobs 1
+--cap 0 --seed0 24032`, load 1.3-5.3 from other work, 635 s): 11 of 17 as before (the same
+moves), think CPU p50 0.45 / p99 1.03 s (0.82-0.86 / 2.26-2.96 s before), wall p50 0.58 / p99
+1.80 s; then `--seed0 24049` (23:55-00:02, load 1.3-2.4, 411 s): 10 of 17 as before, think
+CPU p50 0.45 / p99 1.18 s, wall p99 1.22 s. Inside the 2 s budget at 16 iterations.
+Tried on tuning seeds 50000-50011 for strength and not kept (`--only hexania --jobs 1 --cap 0
+--seed0 50000 --each`, paired game by game with the unchanged search at 16 iterations, which
+won 9 of the 12: all but 50004, 50009, 50011; load 3-5): 32 iterations a decision (`--iterations
+32`, what the speed-up buys within about the old CPU time): 5 of the first 8 against the
+unchanged search's 7 (lost 50001 and 50006, which it won; stopped there, about 80 s a game); the
+guarded bot as the searching seat's own rollout policy (greedy for the rivals; about 1.75x the
+rollout cost): 4 of the first 6 against 5 (lost 50000 and 50001, won 50004; stopped there).
+Neither shows a gain, so strong.py keeps 16 iterations' worth of greedy rollouts, and with no
+change to measure there was no new report-seed run for strength. The 70 % goal is not reached:
+the best measured figure stays 42 of 66 report seeds (64 % ±12).
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's default move, `LEAD`, alone)
        [--seed0 S]  (first seed; default 24000, the report seeds)
