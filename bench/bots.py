@@ -174,7 +174,9 @@ against the checked path), and the greedy bot asks the nearest enemy's distance 
 cells a plan touches (the hex distance: the board is a convex hexagon). `apply` still validates
 through `actions.plan`. The same moves and rollout values (tests/engine/hexania/
 test_strong_unchanged.py, recorded before the change). Back to back, the ten decisions: 6.84
-and 6.67 s CPU before, 3.66 and 3.84 s after (1.8x; load about 3).
+and 6.67 s CPU before, 3.66 and 3.84 s after (1.8x; load about 3). The table's `legal_actions`
+and `can_act` build no plans (`bench/hexania_engine.py --games 6`, back to back: legal p99
+1.2 ms before, 1.3 ms after; 2.5 ms while they still built them).
 On report seeds after the speed-up (2026-11-27 23:44-23:55, `--only hexania --games 17 --jobs 1
 --cap 0 --seed0 24032`, load 1.3-5.3 from other work, 635 s): 11 of 17 as before (the same
 moves), think CPU p50 0.45 / p99 1.03 s (0.82-0.86 / 2.26-2.96 s before), wall p50 0.58 / p99

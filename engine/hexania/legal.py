@@ -42,7 +42,7 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
 
     An action that makes a figure collapse comes once per cell the player may keep.
     """
-    for action, _ in legal_plans(pos):
+    for action, _ in _generate(pos, False):
         yield action
 
 
@@ -56,6 +56,12 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
     for field: tests/engine/hexania/test_legal_speed_invariants.py), built from the tables
     here instead of re-validating every action (the rollouts' bots price every legal move).
     """
+    return cast(Iterator[tuple[Action, act.Plan]], _generate(pos, True))
+
+
+def _generate(pos: act.Position, with_plans: bool) -> Iterator[tuple[Action, act.Plan | None]]:
+    """The legal actions, each with its plan when `with_plans` (else None: the table's
+    `legal_actions` and `can_act` need no plans)."""
     board = pos.board
     me = pos.player
     points = pos.points if pos.points is not None else 0
@@ -83,12 +89,13 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
     Plan = act.Plan
 
     def collapsed(
-        action: Action, plan: act.Plan, merged: set[str], added: set[str] | list[str]
-    ) -> Iterator[tuple[Action, act.Plan]]:
+        action: Action, plan: act.Plan | None, merged: set[str], added: set[str] | list[str]
+    ) -> Iterator[tuple[Action, act.Plan | None]]:
         """The action once per cell the owner may keep (act.keep_choices, HEX-13, HEX-12)."""
         for c in sorted(merged, key=INDEX.__getitem__):
             if c not in added or c not in forbidden:
-                yield {**action, "keep": c}, replace(plan, merged=merged, collapse=True, keep=c)
+                kept = None if plan is None else replace(plan, merged=merged, collapse=True, keep=c)
+                yield {**action, "keep": c}, kept
 
     def joined(cells: list[str], n: int) -> set[str]:
         """The figure a piece on `cells` belongs to once placed (HEX-10; `actions._merged`):
@@ -140,8 +147,8 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
                 continue  # HEX-11: a newborn piece may not merge at once
             ids = touching.get(cell, no_ids)
             action: Action = {"type": "birth", "cell": cell}
-            plan = Plan("birth", me, BIRTH_COST, added=[cell])
-            if pos.blocked:
+            plan = Plan("birth", me, BIRTH_COST, added=[cell]) if with_plans else None
+            if plan is not None and pos.blocked:
                 assert owner is not None
                 mass = len(fig_cells[of[cell]])
                 plan.armour = [_armour(owner, mass, mass, [cell])]
@@ -149,7 +156,8 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
             if may_collapse and 1 + sum(len(fig_cells[i]) for i in ids) >= COLLAPSE_MASS:
                 yield from collapsed(action, plan, merged_of(cell, ids, []), [cell])
             elif cell not in forbidden:
-                plan.merged = joined([cell], -1)
+                if plan is not None:
+                    plan.merged = joined([cell], -1)
                 yield action, plan
 
     # --- growth (HEX-4) and regroup (HEX-9)
@@ -186,16 +194,17 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
             if price[cell] > points:
                 continue
             action = {"type": "grow", "figure": anchor, "cell": cell}
-            plan = Plan("grow", me, m, added=[cell])
+            plan = Plan("grow", me, m, added=[cell]) if with_plans else None
             enemy = board.get(cell)
-            if enemy is not None:
+            if plan is not None and enemy is not None:
                 mass = len(fig_cells[of[cell]])
                 plan.armour = [_armour(enemy, mass, max(0, mass - m), [cell])]
                 plan.destroyed = {cell: enemy}
             if may_collapse and 1 + m + others_mass[cell] >= COLLAPSE_MASS:
                 yield from collapsed(action, plan, merged_of(cell, others[cell], [fig]), [cell])
             elif cell not in forbidden:
-                plan.merged = joined([cell], -1)
+                if plan is not None:
+                    plan.merged = joined([cell], -1)
                 yield action, plan
         if m < 2:
             continue
@@ -221,9 +230,9 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
                             continue  # HEX-9: would break the figure apart
                         parts = [rest_parts[i] for i in touched]
                 action = {"type": "regroup", "from": src, "to": cell}
-                plan = Plan("regroup", me, m, added=[cell], vacated=[src])
+                plan = Plan("regroup", me, m, added=[cell], vacated=[src]) if with_plans else None
                 enemy = board.get(cell)
-                if enemy is not None:
+                if plan is not None and enemy is not None:
                     mass = len(fig_cells[of[cell]])
                     plan.armour = [_armour(enemy, mass, max(0, mass - m), [cell])]
                     plan.destroyed = {cell: enemy}
@@ -236,9 +245,10 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
                         continue
                 if cell not in forbidden:
                     # the parts of the figure the cell touches, and the other figures it joins
-                    plan.merged = joined([cell], n)
-                    for part in parts:
-                        plan.merged.update(part)
+                    if plan is not None:
+                        plan.merged = joined([cell], n)
+                        for part in parts:
+                            plan.merged.update(part)
                     yield action, plan
 
     # --- movement (HEX-6, HEX-7, HEX-8, HEX-D-11)
@@ -277,8 +287,10 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
                     break
                 moved = current = cast(list[str], ahead)
                 action = {"type": "move", "figure": anchor, "dir": direction, "steps": steps}
-                plan = Plan("move", me, base, steps=steps, added=moved, vacated=list(fig))
-                if swept:
+                plan = None
+                if with_plans:
+                    plan = Plan("move", me, base, steps=steps, added=moved, vacated=list(fig))
+                if plan is not None and swept:
                     plan.armour = swept_armour(swept, m)
                     plan.destroyed = {c: board[c] for c in swept}
                 if may_collapse:
@@ -294,5 +306,6 @@ def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
                         yield from collapsed(action, plan, merged, moved)
                         continue
                 if not forbidden or not any(c in forbidden for c in moved):
-                    plan.merged = joined(moved, n)
+                    if plan is not None:
+                        plan.merged = joined(moved, n)
                     yield action, plan
