@@ -182,6 +182,11 @@ On report seeds after the speed-up (2026-11-27 23:44-23:55, `--only hexania --ga
 moves), think CPU p50 0.45 / p99 1.03 s (0.82-0.86 / 2.26-2.96 s before), wall p50 0.58 / p99
 1.80 s; then `--seed0 24049` (23:55-00:02, load 1.3-2.4, 411 s): 10 of 17 as before, think
 CPU p50 0.45 / p99 1.18 s, wall p99 1.22 s. Inside the 2 s budget at 16 iterations.
+The first 32 report seeds again, now without the deadline (00:06-00:21, `--games 32 --jobs 1
+--cap 0 --seed0 24000 --each`, load 1.1-1.9, 891 s): 19.5 of 32 (5 of 24000-24011, 6.5 of
+24012-24019: 6 and 7 with the 2 s deadline above, where a loaded core cut decisions), think
+CPU p50 0.46 / p99 1.22 s, wall p99 1.22 s. All 66 report seeds at the iteration budget alone:
+40.5 of 66 (61 % ±12), think CPU p99 1.03-1.22 s: the goal's 2 s holds, its 70 % does not.
 Tried on tuning seeds 50000-50011 for strength and not kept (`--only hexania --jobs 1 --cap 0
 --seed0 50000 --each`, paired game by game with the unchanged search at 16 iterations, which
 won 9 of the 12: all but 50004, 50009, 50011; load 3-5): 32 iterations a decision (`--iterations
@@ -191,7 +196,8 @@ guarded bot as the searching seat's own rollout policy (greedy for the rivals; a
 rollout cost): 4 of the first 6 against 5 (lost 50000 and 50001, won 50004; stopped there).
 Neither shows a gain, so strong.py keeps 16 iterations' worth of greedy rollouts, and with no
 change to measure there was no new report-seed run for strength. The 70 % goal is not reached:
-the best measured figure stays 42 of 66 report seeds (64 % ±12).
+the best measured figure is 42 of 66 report seeds (64 % ±12, part of it with the
+deadline), 40.5 of 66 (61 % ±12) with `--cap 0` throughout.
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's default move, `LEAD`, alone)
