@@ -205,9 +205,46 @@ think CPU p50 0.82-0.86 / p99 2.26-2.96 s (a loaded core's CPU time; at a table 
 deadline cuts such decisions). With seeds 24000-24031 above: 42 of 66 (64 % ±12). The guarded
 search is at about two thirds against three greedy bots: the 70 % goal is not reached.
 
+Hexania's engine profiled and made faster, 2026-11-27 23:05-23:15 (cProfile of ten strong
+decisions at 16 iterations from two greedy games, seeds 50001-50002): 90 % of a decision is the
+greedy rollout policy, and 43 % of it was `rules.legal_plans` running every generated action
+through `actions.plan` again, 17 % `_enemy_distance` (a breadth-first search of all 397 cells
+every call). Now engine/hexania/legal.py `legal_plans` builds each action's `Plan` with it (the
+same plan field for field and in order, tests/engine/hexania/test_legal_speed_invariants.py
+against the checked path), and the greedy bot asks the nearest enemy's distance only for the
+cells a plan touches (the hex distance: the board is a convex hexagon). `apply` still validates
+through `actions.plan`. The same moves and rollout values (tests/engine/hexania/
+test_strong_unchanged.py, recorded before the change). Back to back, the ten decisions: 6.84
+and 6.67 s CPU before, 3.66 and 3.84 s after (1.8x; load about 3). The table's `legal_actions`
+and `can_act` build no plans (`bench/hexania_engine.py --games 6`, back to back: legal p99
+1.2 ms before, 1.3 ms after; 2.5 ms while they still built them).
+On report seeds after the speed-up (2026-11-27 23:44-23:55, `--only hexania --games 17 --jobs 1
+--cap 0 --seed0 24032`, load 1.3-5.3 from other work, 635 s): 11 of 17 as before (the same
+moves), think CPU p50 0.45 / p99 1.03 s (0.82-0.86 / 2.26-2.96 s before), wall p50 0.58 / p99
+1.80 s; then `--seed0 24049` (23:55-00:02, load 1.3-2.4, 411 s): 10 of 17 as before, think
+CPU p50 0.45 / p99 1.18 s, wall p99 1.22 s. Inside the 2 s budget at 16 iterations.
+The first 32 report seeds again, now without the deadline (00:06-00:21, `--games 32 --jobs 1
+--cap 0 --seed0 24000 --each`, load 1.1-1.9, 891 s): 19.5 of 32 (5 of 24000-24011, 6.5 of
+24012-24019: 6 and 7 with the 2 s deadline above, where a loaded core cut decisions), think
+CPU p50 0.46 / p99 1.22 s, wall p99 1.22 s. All 66 report seeds at the iteration budget alone:
+40.5 of 66 (61 % ±12), think CPU p99 1.03-1.22 s: the goal's 2 s holds, its 70 % does not.
+Tried on tuning seeds 50000-50011 for strength and not kept (`--only hexania --jobs 1 --cap 0
+--seed0 50000 --each`, paired game by game with the unchanged search at 16 iterations, which
+won 9 of the 12: all but 50004, 50009, 50011; load 3-5): 32 iterations a decision (`--iterations
+32`, what the speed-up buys within about the old CPU time): 5 of the first 8 against the
+unchanged search's 7 (lost 50001 and 50006, which it won; stopped there, about 80 s a game); the
+guarded bot as the searching seat's own rollout policy (greedy for the rivals; about 1.75x the
+rollout cost): 4 of the first 6 against 5 (lost 50000 and 50001, won 50004; stopped there).
+Neither shows a gain, so strong.py keeps 16 iterations' worth of greedy rollouts, and with no
+change to measure there was no new report-seed run for strength. The 70 % goal is not reached:
+the best measured figure is 42 of 66 report seeds (64 % ±12, part of it with the
+deadline), 40.5 of 66 (61 % ±12) with `--cap 0` throughout.
+
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's default move, `LEAD`, alone)
        [--seed0 S]  (first seed; default 24000, the report seeds)
+       [--iterations I]  (iterations per decision instead of the match's own)
+       [--each]  (a line per game: its seed and the strong seat's share of the win)
 """
 
 from __future__ import annotations
@@ -300,6 +337,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=0, help="games per match (default: per match)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=0.0, help="seconds per decision instead")
+    ap.add_argument(
+        "--iterations", type=int, default=0, help="iterations per decision (default: per match)"
+    )
     ap.add_argument("--only", default="", help="run the matches of these games only (a,b)")
     ap.add_argument(
         "--policy-only", action="store_true", help="the strong seat plays its policy, no search"
@@ -316,11 +356,22 @@ def main() -> None:
         default=SEED0,
         help=f"first game's seed (default {SEED0}, the report seeds; tune on others)",
     )
+    ap.add_argument("--each", action="store_true", help="print every game's share of the win")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
     matches = [m for m in MATCHES if not only or m[0] in only]
     jobs = [
-        (g, rival, n, i, iters, args.budget or None, args.cap or None, args.policy_only, args.seed0)
+        (
+            g,
+            rival,
+            n,
+            i,
+            args.iterations or iters,
+            args.budget or None,
+            args.cap or None,
+            args.policy_only,
+            args.seed0,
+        )
         for g, rival, n, games, iters in matches
         for i in range(args.games or games)
     ]
@@ -333,12 +384,15 @@ def main() -> None:
         for g, rival, n, games, iters in matches:
             count = args.games or games
             shares: list[float] = []
-            for _ in range(count):
+            for i in range(count):
                 share, times, cpu_times = next(results)
                 shares.append(share)
+                if args.each:  # one line a game, to pair runs game by game
+                    print(f"{g} seed {args.seed0 + i}: {share:.2f}", flush=True)
                 thinks.extend(times)
                 cpu.extend(cpu_times)
             p = sum(shares) / count
+            iters = args.iterations or iters
             budget = f"{args.budget} s" if args.budget else f"{iters} iterations"
             if not args.budget and args.cap:
                 budget += f" (deadline {args.cap} s)"

@@ -9,13 +9,11 @@ bots play with the limit.
 
 from __future__ import annotations
 
-from collections import deque
-
 from engine.core import Action, BotFn, Rng, State
 from engine.core.search import lazy_bot
 from engine.hexania import actions as act
 from engine.hexania import rules
-from engine.hexania.board import NEIGHBOURS
+from engine.hexania.board import CELLS, INDEX, distance
 
 END: Action = {"type": "end"}
 
@@ -27,36 +25,51 @@ def random_bot(state: State, player: str, rng: Rng) -> Action:
     return dict(rng.choice(plans)[0])
 
 
-def _enemy_distance(state: State, player: str) -> dict[str, int]:
-    """Steps from every cell to the nearest enemy piece (BFS over the board)."""
-    dist: dict[str, int] = {}
-    queue: deque[str] = deque()
-    for c, o in state["board"].items():
-        if o != player:
-            dist[c] = 0
-            queue.append(c)
-    while queue:
-        c = queue.popleft()
-        for n in NEIGHBOURS[c]:
-            if n not in dist:
-                dist[n] = dist[c] + 1
-                queue.append(n)
-    return dist
+FAR = 40  # the distance `_score` assumes with no enemy piece on the board
+# cell -> its distance to every cell by `INDEX`, filled on first use (a byte per cell).
+_ROWS: dict[str, bytes] = {}
 
 
-def _score(state: State, plan: act.Plan, dist: dict[str, int], pieces: int) -> float:
-    far = 40
-    score = 10.0 * len(plan.destroyed) - 0.25 * plan.cost
+class EnemyDistance(dict[str, int]):
+    """Steps from a cell to the nearest enemy piece, worked out for the cells asked about:
+    the board is a convex hexagon (HEX-G-1), so a shortest walk is the hex distance."""
+
+    def __init__(self, enemies: list[int]) -> None:
+        super().__init__()
+        self.enemies = enemies
+
+    def __missing__(self, cell: str) -> int:
+        row = _ROWS.get(cell)
+        if row is None:
+            row = _ROWS[cell] = bytes(distance(cell, c) for c in CELLS)
+        steps = self[cell] = min(map(row.__getitem__, self.enemies))
+        return steps
+
+
+def _enemy_distance(state: State, player: str) -> EnemyDistance | None:
+    """Steps from any cell to the nearest enemy piece; None with no enemy piece."""
+    enemies = [INDEX[c] for c, o in state["board"].items() if o != player]
+    return EnemyDistance(enemies) if enemies else None
+
+
+def _score(state: State, plan: act.Plan, dist: EnemyDistance | None, pieces: int) -> float:
+    far = FAR
+    cost = plan.base + plan.steps
+    for a in plan.armour:
+        cost += a["cost"]
+    score = 10.0 * len(plan.destroyed) - 0.25 * cost
     if plan.collapse:
         score -= 4.0 * (len(plan.merged) - 1)
-    if plan.kind in ("birth", "grow"):
+    kind = plan.kind
+    if kind == "birth" or kind == "grow":
         score += 3.0 if pieces < 10 else 1.0
-    before = min((dist.get(c, far) for c in plan.vacated), default=far)
-    after = min((dist.get(c, far) for c in plan.added), default=far)
-    if plan.kind in ("move", "regroup"):
-        score += 1.5 * (before - after)
-    elif dist:
-        score += 0.2 * (far - after) / far
+    if dist is not None:
+        after = min(map(dist.__getitem__, plan.added), default=far)
+        if kind == "move" or kind == "regroup":
+            before = min(map(dist.__getitem__, plan.vacated), default=far)
+            score += 1.5 * (before - after)
+        else:
+            score += 0.2 * (far - after) / far
     return score
 
 

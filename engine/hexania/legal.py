@@ -20,7 +20,8 @@ tests/engine/hexania/test_legal_speed_invariants.py checks both paths give ident
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from dataclasses import replace
+from typing import Any, cast
 
 from engine.core import Action
 from engine.hexania import actions as act
@@ -41,6 +42,26 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
 
     An action that makes a figure collapse comes once per cell the player may keep.
     """
+    for action, _ in _generate(pos, False):
+        yield action
+
+
+def _armour(owner: str, mass: int, cost: int, cells: list[str]) -> dict[str, Any]:
+    """One attacked figure's entry in `Plan.armour`, as `actions._armour` writes it."""
+    return {"owner": owner, "mass": mass, "cost": cost, "cells": cells}
+
+
+def legal_plans(pos: act.Position) -> Iterator[tuple[Action, act.Plan]]:
+    """`legal_actions` with the plan `actions.plan` would give each (the same `Plan`, field
+    for field: tests/engine/hexania/test_legal_speed_invariants.py), built from the tables
+    here instead of re-validating every action (the rollouts' bots price every legal move).
+    """
+    return cast(Iterator[tuple[Action, act.Plan]], _generate(pos, True))
+
+
+def _generate(pos: act.Position, with_plans: bool) -> Iterator[tuple[Action, act.Plan | None]]:
+    """The legal actions, each with its plan when `with_plans` (else None: the table's
+    `legal_actions` and `can_act` need no plans)."""
     board = pos.board
     me = pos.player
     points = pos.points if pos.points is not None else 0
@@ -65,14 +86,28 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
                 else:
                     touching[nb] = {i}
     no_ids: set[int] = set()
+    Plan = act.Plan
 
     def collapsed(
-        action: Action, merged: set[str], added: set[str] | list[str]
-    ) -> Iterator[Action]:
+        action: Action, plan: act.Plan | None, merged: set[str], added: set[str] | list[str]
+    ) -> Iterator[tuple[Action, act.Plan | None]]:
         """The action once per cell the owner may keep (act.keep_choices, HEX-13, HEX-12)."""
         for c in sorted(merged, key=INDEX.__getitem__):
             if c not in added or c not in forbidden:
-                yield {**action, "keep": c}
+                kept = None if plan is None else replace(plan, merged=merged, collapse=True, keep=c)
+                yield {**action, "keep": c}, kept
+
+    def joined(cells: list[str], n: int) -> set[str]:
+        """The figure a piece on `cells` belongs to once placed (HEX-10; `actions._merged`):
+        those cells and every own figure but `n` with a piece next to them."""
+        merged = set(cells)
+        for c in cells:
+            for x in NEIGHBOURS[c]:
+                if x in own:
+                    i = of[x]
+                    if i != n:
+                        merged.update(fig_cells[i])
+        return merged
 
     def merged_of(cell: str, ids: set[int], parts: list[list[str]]) -> set[str]:
         merged = {cell}
@@ -81,6 +116,18 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
         for p in parts:
             merged.update(p)
         return merged
+
+    def swept_armour(swept: list[str], m: int) -> list[dict[str, Any]]:
+        """Armour per enemy figure swept, in order of its first cell (`actions._armour`)."""
+        by_figure: dict[int, dict[str, Any]] = {}
+        for c in swept:
+            i = of[c]
+            entry = by_figure.get(i)
+            if entry is None:
+                mass = len(fig_cells[i])
+                entry = by_figure[i] = _armour(board[c], mass, max(0, mass - m), [])
+            entry["cells"].append(c)
+        return list(by_figure.values())
 
     # --- births (HEX-3, HEX-5, HEX-11, HEX-OPT-G, HEX-OPT-E)
     if points >= BIRTH_COST and pos.homeland and (not pos.blocked or opts["birthattack"]):
@@ -100,10 +147,18 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
                 continue  # HEX-11: a newborn piece may not merge at once
             ids = touching.get(cell, no_ids)
             action: Action = {"type": "birth", "cell": cell}
+            plan = Plan("birth", me, BIRTH_COST, added=[cell]) if with_plans else None
+            if plan is not None and pos.blocked:
+                assert owner is not None
+                mass = len(fig_cells[of[cell]])
+                plan.armour = [_armour(owner, mass, mass, [cell])]
+                plan.destroyed = {cell: owner}
             if may_collapse and 1 + sum(len(fig_cells[i]) for i in ids) >= COLLAPSE_MASS:
-                yield from collapsed(action, merged_of(cell, ids, []), [cell])
+                yield from collapsed(action, plan, merged_of(cell, ids, []), [cell])
             elif cell not in forbidden:
-                yield action
+                if plan is not None:
+                    plan.merged = joined([cell], -1)
+                yield action, plan
 
     # --- growth (HEX-4) and regroup (HEX-9)
     split_ok = opts["split"]
@@ -139,10 +194,18 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
             if price[cell] > points:
                 continue
             action = {"type": "grow", "figure": anchor, "cell": cell}
+            plan = Plan("grow", me, m, added=[cell]) if with_plans else None
+            enemy = board.get(cell)
+            if plan is not None and enemy is not None:
+                mass = len(fig_cells[of[cell]])
+                plan.armour = [_armour(enemy, mass, max(0, mass - m), [cell])]
+                plan.destroyed = {cell: enemy}
             if may_collapse and 1 + m + others_mass[cell] >= COLLAPSE_MASS:
-                yield from collapsed(action, merged_of(cell, others[cell], [fig]), [cell])
+                yield from collapsed(action, plan, merged_of(cell, others[cell], [fig]), [cell])
             elif cell not in forbidden:
-                yield action
+                if plan is not None:
+                    plan.merged = joined([cell], -1)
+                yield action, plan
         if m < 2:
             continue
         for src in fig:
@@ -167,14 +230,26 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
                             continue  # HEX-9: would break the figure apart
                         parts = [rest_parts[i] for i in touched]
                 action = {"type": "regroup", "from": src, "to": cell}
+                plan = Plan("regroup", me, m, added=[cell], vacated=[src]) if with_plans else None
+                enemy = board.get(cell)
+                if plan is not None and enemy is not None:
+                    mass = len(fig_cells[of[cell]])
+                    plan.armour = [_armour(enemy, mass, max(0, mass - m), [cell])]
+                    plan.destroyed = {cell: enemy}
                 # at most 1 + (m - 1) + the other figures: measure only when that may collapse
                 if may_collapse and m + others_mass[cell] >= COLLAPSE_MASS:
                     mass = 1 + sum(len(p) for p in parts) + others_mass[cell]
                     if mass >= COLLAPSE_MASS:
-                        yield from collapsed(action, merged_of(cell, others[cell], parts), [cell])
+                        merged = merged_of(cell, others[cell], parts)
+                        yield from collapsed(action, plan, merged, [cell])
                         continue
                 if cell not in forbidden:
-                    yield action
+                    # the parts of the figure the cell touches, and the other figures it joins
+                    if plan is not None:
+                        plan.merged = joined([cell], n)
+                        for part in parts:
+                            plan.merged.update(part)
+                    yield action, plan
 
     # --- movement (HEX-6, HEX-7, HEX-8, HEX-D-11)
     viscous = opts["viscous"]
@@ -193,6 +268,7 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
             current: list[str] = fig
             armour = 0
             hit: set[int] = set()
+            swept: list[str] = []  # enemy cells swept, in order (`actions.Position.path`)
             for steps in range(1, last + 1):
                 ahead = [step_to[c] for c in current]
                 blocked = False
@@ -201,6 +277,8 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
                         blocked = True  # HEX-D-11 off the board, HEX-8 through an own piece
                         break
                     if t in board and t not in own:
+                        if t not in swept:
+                            swept.append(t)
                         e = of[t]
                         if e not in hit:
                             hit.add(e)
@@ -209,6 +287,12 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
                     break
                 moved = current = cast(list[str], ahead)
                 action = {"type": "move", "figure": anchor, "dir": direction, "steps": steps}
+                plan = None
+                if with_plans:
+                    plan = Plan("move", me, base, steps=steps, added=moved, vacated=list(fig))
+                if plan is not None and swept:
+                    plan.armour = swept_armour(swept, m)
+                    plan.destroyed = {c: board[c] for c in swept}
                 if may_collapse:
                     ids = set()
                     for c in moved:
@@ -219,7 +303,9 @@ def legal_actions(pos: act.Position) -> Iterator[Action]:
                         merged = set(moved)
                         for i in ids:
                             merged.update(fig_cells[i])
-                        yield from collapsed(action, merged, moved)
+                        yield from collapsed(action, plan, merged, moved)
                         continue
                 if not forbidden or not any(c in forbidden for c in moved):
-                    yield action
+                    if plan is not None:
+                        plan.merged = joined(moved, n)
+                    yield action, plan

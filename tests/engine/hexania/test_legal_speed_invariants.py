@@ -194,8 +194,13 @@ def test_legal_actions_unchanged_by_the_speed_work(index: int) -> None:
 
 def same_as_reference(state: dict[str, Any], player: str) -> None:
     fast = list(legal.legal_actions(act.Position(state, player)))
-    reference = [a for a, _ in rules.checked_legal(act.Position(state, player), None)]
+    checked = list(rules.checked_legal(act.Position(state, player), None))
+    reference = [a for a, _ in checked]
     assert fast == reference
+    # The plans built with the actions are `actions.plan`'s, field for field and in order.
+    plans = list(legal.legal_plans(act.Position(state, player)))
+    assert [plan_summary(a, p) for a, p in plans] == [plan_summary(a, p) for a, p in checked]
+    assert [list(p.destroyed) for _, p in plans] == [list(p.destroyed) for _, p in checked]
     assert rules.can_act(state, player) == bool(reference)
 
 
