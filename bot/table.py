@@ -14,7 +14,7 @@ the store's version check catches a second process (a lost race re-runs once on 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,9 +44,8 @@ from bot.lobby import LobbyMixin
 from bot.messages import Inbound, Outbound
 from bot.reminders import Reminders
 from bot.storage import open_store
-from bot.store_protocol import Store
 from bot.undo import UndoMixin
-from engine.core.protocol import CommandSpec, Game
+from engine.core.protocol import CommandSpec
 
 log = logging.getLogger(__name__)
 
@@ -73,18 +72,9 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
     (bot/completion.py), shared state and helpers (bot/table_base.py); deadlines and their
     commands are bot/reminders.py, a client of the pipeline."""
 
-    def __init__(
-        self,
-        store: Store,
-        games: Mapping[str, Game] | None = None,
-        clock: Clock | None = None,
-        render: bool = True,
-        seeder: Callable[[], int] | None = None,
-        default_lang: str = "en",
-        durable: Sequence[str] = (),
-    ) -> None:
-        # TableBase's parameters, spelt out so that every Table(...) call is type-checked
-        super().__init__(store, games, clock, render, seeder, default_lang, durable)
+    def _wire(self) -> None:
+        """The table's own parts, once TableBase's constructor has set the shared state (a hook,
+        not an `__init__` of our own: every Table(...) call is checked against TableBase's)."""
         # Deadlines, /settings, /away, /vote: a client of the move pipeline (bot/reminders.py).
         self.reminders = Reminders(self, self.store)
         # The command registry: every table command's handler, registered once.

@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 class TableBase:
     """The table's state and the helpers every part uses (bot/table.py assembles the parts)."""
 
-    reminders: Reminders  # set by bot.table.Table
+    reminders: Reminders  # set by bot.table.Table._wire
 
     def __init__(
         self,
@@ -79,6 +79,10 @@ class TableBase:
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
+        self._wire()
+
+    def _wire(self) -> None:
+        """Hook for the assembled table (bot/table.py): its command registry and deadlines."""
 
     def register_sender(self, platform: str, send: Sender) -> None:
         self.senders[platform] = send
