@@ -319,14 +319,7 @@ async def test_unexpected_errors_are_answered_and_logged(
     make_table: Callable[..., Table], caplog: pytest.LogCaptureFixture
 ) -> None:
     class Broken(ChatDicePile):
-        def parse(
-            self,
-            state: dict[str, Any],
-            player: str,
-            name: str,
-            args: list[str],
-            t: Translator | None = None,
-        ) -> dict[str, Any]:
+        def parse(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
             raise RuntimeError("boom")
 
     chat = Chat(make_table(game=Broken()))
