@@ -243,12 +243,13 @@ def hint(
         return action, t.gettext("{move}: nothing left is worth its points").format(move=move)
     plan = rules.price(state, player, action)
     destroyed = len(plan.destroyed)
+    points = t.ngettext("{cost} point", "{cost} points", plan.cost).format(cost=plan.cost)
     if destroyed:
         why = t.ngettext(
-            "{move}: {cost} points, destroys {n} enemy piece",
-            "{move}: {cost} points, destroys {n} enemy pieces",
+            "{move}: {points}, destroys {n} enemy piece",
+            "{move}: {points}, destroys {n} enemy pieces",
             destroyed,
         )
     else:
-        why = t.gettext("{move}: {cost} points, strengthens your position")
-    return action, why.format(move=move, cost=plan.cost, n=destroyed)
+        why = t.gettext("{move}: {points}, strengthens your position")
+    return action, why.format(move=move, points=points, n=destroyed)

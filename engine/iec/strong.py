@@ -62,6 +62,7 @@ from engine.iec import rules
 from engine.iec.actions import legal_actions
 from engine.iec.bots import _plan, economic_bot, network_value, turns_left
 from engine.iec.defence import guarded_bot
+from engine.iec.hints import reason
 from engine.iec.rush import rush_bot
 from engine.iec.techs import TECHS
 
@@ -213,29 +214,8 @@ def strong(state: State, player: str, rng: Rng) -> Action:
 def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
-    """The move the strong bot would make and one line why."""
+    """The move the strong bot would make and one line why: the command to type
+    (engine/iec/hints.py)."""
     rng = rng or Rng(new_rng_state(state["turn"] * 7919 + state["phase"]))
-    decision = decide(state, player, rng, budget)
-    action = trusted(decision)
-    kind = action.get("type")
-    if kind == "fire":
-        (cell, shots), *_ = action["targets"].items()
-        target = state["buildings"][cell]["kind"]
-        why = t.ngettext(
-            "Fire {n} missile at the {target} on {cell}",
-            "Fire {n} missiles at the {target} on {cell}",
-            shots,
-        ).format(n=shots, target=t.gettext(target), cell=cell)
-    elif kind == "build":
-        why = t.gettext("Build on {cell}: more goods reach your transmitters").format(
-            cell=action["cell"]
-        )
-    elif kind == "tech":
-        name = TECHS[action["tech"]]
-        why = t.gettext("Buy {tech}").format(tech=t.gettext(name))
-    else:
-        chosen = next(a for a in decision.arms if a.action == action)
-        why = t.gettext("{move}: {odds}% to win in the simulations").format(
-            move="/" + str(kind), odds=round(100 * chosen.mean)
-        )
-    return action, why
+    action = trusted(decide(state, player, rng, budget))
+    return action, reason(state, action, t)

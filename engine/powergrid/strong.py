@@ -168,8 +168,11 @@ def hint_rng(state: State) -> Rng:
 def odds_reason(decision: Decision, t: Translator) -> str:
     """The last resort of a hint's reason: the chosen move's share of won simulations."""
     chosen = next(a for a in decision.arms if a.action == decision.action)
+    move = "/" + str(decision.action.get("type"))
+    if not chosen.visits:  # a lone candidate: nothing was simulated, so no odds to quote
+        return t.gettext("{move}: no other move is worth trying").format(move=move)
     return t.gettext("{move}: {odds}% to win in the simulations").format(
-        move="/" + str(decision.action.get("type")), odds=round(100 * chosen.mean)
+        move=move, odds=round(100 * chosen.mean)
     )
 
 

@@ -144,6 +144,31 @@ def test_powergrid_build_hint_quotes_the_connection_cost() -> None:
         assert reason.startswith("Stop building")
 
 
+def test_odds_are_quoted_only_for_a_simulated_move() -> None:
+    """A lone candidate is played without rollouts: its hint said "0% to win in the
+    simulations" though none ran."""
+    odds_reason = importlib.import_module("engine.powergrid.strong").odds_reason
+    lone = search.Decision({"type": "pass"}, [search.Arm({"type": "pass"})], 0)
+    assert odds_reason(lone, EnglishTranslator()) == "/pass: no other move is worth trying"
+    tried = search.Decision({"type": "pass"}, [search.Arm({"type": "pass"}, [1.0, 0.0])], 2)
+    assert odds_reason(tried, EnglishTranslator()) == "/pass: 50% to win in the simulations"
+
+
+def test_hexania_hint_counts_its_points_in_the_singular_too() -> None:
+    """A birth costs 1 point (HEX-5): "1 point", never "1 points"."""
+    state, player = _position("hexania", 0)
+    strong = importlib.import_module("engine.hexania.strong")
+    game = registry.get("hexania")
+    reasons = []
+    for _ in range(8):
+        player = game.current_players(state)[0]
+        action, reason = strong.hint(state, player, EnglishTranslator(), budget=BUDGET)
+        reasons.append(reason)
+        game.apply(state, player, action)
+    assert any(": 1 point," in r for r in reasons), reasons
+    assert not any(" 1 points" in r for r in reasons), reasons
+
+
 def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     glue = importlib.import_module("engine.powergrid.strong").glue()
     state, player = _position("powergrid", 30)
