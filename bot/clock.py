@@ -170,8 +170,10 @@ class Clocks:
 
 
 def most_waiting(turns: Mapping[str, Turns], players: Sequence[str], now: float) -> str | None:
-    """The player among `players` who has been on turn longest in all (None when nobody was)."""
-    best = max(players, key=lambda p: spent(turns.get(p, []), now), default=None)
-    if best is None or spent(turns.get(best, []), now) <= 0:
+    """The player among `players` who has been on turn longest in all; None when nobody was,
+    or when several share the longest time (players deciding together since the game
+    began: naming the first seat would blame one of them for all)."""
+    times = sorted(((spent(turns.get(p, []), now), p) for p in players), reverse=True)
+    if not times or times[0][0] <= 0 or (len(times) > 1 and times[1][0] >= times[0][0]):
         return None
-    return best
+    return times[0][1]

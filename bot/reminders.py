@@ -574,7 +574,12 @@ class Reminders(MeCommands):
         started = await self.store.started_at(row.id)
         prefs = (await self.store.user_prefs([reader]))[reader] if reader else {}
         tz = prefs.get("tz") if isinstance(prefs.get("tz"), str) else None
-        line = pace_line(lang, row.game_id, state, turns, humans, started, now, tz or settings.tz)
+        try:
+            done = game.progress(state)
+        except Exception:  # a game's measure failing must not cost /status its answer
+            log.exception("game %s: no progress measure", row.id)
+            done = None
+        line = pace_line(lang, done, turns, humans, started, now, tz or settings.tz)
         bank = settings.bank
         if bank is not None:
             banks = ", ".join(

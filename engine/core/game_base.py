@@ -114,6 +114,9 @@ class BaseGame:
     def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
         return []
 
+    def progress(self, state: State) -> float | None:
+        return None
+
 
 class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
@@ -233,6 +236,13 @@ class ModularGame(BaseGame, ABC):
 
     def deciding(self, state: State) -> list[tuple[str, dict[str, int]]]:
         return list(self._logtext().deciding(state))
+
+    def progress(self, state: State) -> float | None:
+        measure = getattr(self._logtext(), "progress", None)
+        if measure is None:
+            return None
+        done = measure(state)
+        return None if done is None else min(1.0, max(0.0, float(done)))
 
     # --- picture part ---
     def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:

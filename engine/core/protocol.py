@@ -251,6 +251,11 @@ class Chronicle(Protocol):
         """The figures the ranking was decided by: (English label, player -> value)."""
         ...
 
+    def progress(self, state: State) -> float | None:
+        """How far the game has come, 0..1, by its own end condition (None: no measure).
+        /status's pace line estimates the end day from it (bot/pace.py)."""
+        ...
+
 
 class Extensions(Protocol):
     """The optional capabilities: every game has these members, `capabilities` says which

@@ -31,6 +31,12 @@ def period(state: State) -> int:
     return int(state.get("round", 0))
 
 
+def progress(state: State) -> float | None:
+    """The rounds played against the round limit (HEX-2.6)."""
+    rounds = int(state["options"]["rounds"])
+    return (int(state["round"]) - 1) / rounds if rounds > 0 else None
+
+
 def _pieces(state: State) -> dict[str, int]:
     count = {p: 0 for p in state["players"]}
     for owner in state["board"].values():

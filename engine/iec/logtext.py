@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, Action, State, Translator
+from engine.iec.model import param
 from engine.iec.rules import intact_modules
 from engine.iec.rules import score as vp
 
@@ -60,6 +61,12 @@ def describe_action(state: State, player: str, action: Action, t: Translator) ->
 
 def period(state: State) -> int:
     return int(state.get("turn", 0))
+
+
+def progress(state: State) -> float | None:
+    """The turns played, phases counted in fifteenths, against the game's length (IEC-S-9)."""
+    turns = int(param(state, "turns"))
+    return (int(state["turn"]) - 1 + int(state["phase"]) / 15.0) / turns if turns > 0 else None
 
 
 def score(state: State) -> dict[str, dict[str, int]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, Action, State, Translator
+from engine.powergrid.rules import limits, max_cities
 
 PRIVATE = N_("{player} makes a private choice.")
 _PRIVATE_TYPES = {"order", "cancel", "maxbid"}
@@ -46,6 +47,11 @@ def describe_action(state: State, player: str, action: Action, t: Translator) ->
 
 def period(state: State) -> int:
     return int(state.get("round", 0))
+
+
+def progress(state: State) -> float:
+    """The largest network against the end threshold (PG-6)."""
+    return max_cities(state) / limits(state)["end"]
 
 
 def score(state: State) -> dict[str, dict[str, int]]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core import N_, Action, State, Translator
 from engine.powergrid import logtext as base
+from engine.powergrid_alt.queries import covered, play_nodes
 
 _PHRASES: dict[str, str] = {
     "build_plant": N_("{player} builds plant {plant} in {city}."),
@@ -18,6 +19,13 @@ _PHRASES: dict[str, str] = {
 SERIES = base.SERIES
 period = base.period
 score = base.score
+
+
+def progress(state: State) -> float | None:
+    """The covered cities against all cities in play (ALT-44: the game ends when every city
+    is covered)."""
+    nodes = list(play_nodes(state))
+    return sum(1 for n in nodes if covered(state, n)) / len(nodes) if nodes else None
 
 
 def describe_action(state: State, player: str, action: Action, t: Translator) -> str:

@@ -107,6 +107,21 @@ def test_the_reminders_do_not_import_the_table() -> None:
     assert "bot.table" not in graph()["bot.scheduler"]
 
 
+def test_the_bot_knows_no_games_rules() -> None:
+    """bot/ reaches the games only through engine.core (the Game protocol) and the registry:
+    /status's pace line once read Power Grid's and IEC's rules directly (now `Game.progress`)."""
+    allowed = ("engine", "engine.core", "engine.registry")
+    reached = {
+        (module, name)
+        for module, names in graph().items()
+        if module.startswith("bot")
+        for name in names
+        if name.startswith("engine")
+        and not any(name == a or name.startswith("engine.core.") for a in allowed)
+    }
+    assert not reached, sorted(reached)
+
+
 def test_no_module_of_bot_passes_about_800_lines() -> None:
     long = {
         str(p.relative_to(ROOT)): n

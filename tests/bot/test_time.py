@@ -7,10 +7,11 @@ from datetime import UTC, datetime
 
 from bot.clock import account, most_waiting, spent
 from bot.deadlines import Bank, ChatSettings, parse_bank, valid_clock
-from bot.pace import end_estimate, pace_line, progress
+from bot.pace import end_estimate, pace_line
 from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
+from engine import registry
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, joined
 from tests.bot.test_reminders import Outbox, started
@@ -162,34 +163,48 @@ async def test_the_chat_still_hears_the_expiry_in_a_players_quiet_hours(
 def test_pace_line_estimates_the_end_day_and_who_waits(clock: FakeClock) -> None:
     now = clock.now  # Tuesday 2023-11-14 22:13 UTC
     state = {"options": {"rounds": 10}, "round": 6}  # Hexania, half way (HEX-2.6 limit)
-    assert progress("hexania", state) == 0.5
+    done = registry.get("hexania").progress(state)
+    assert done == 0.5
     assert end_estimate(now - 2 * D, now, 0.5) == now + 2 * D
     turns: dict[str, list[list[float | None]]] = {
         "ann": [[now - 2 * D, now - 2 * D + H]],
         "bob": [[now - D, None]],
     }
     assert most_waiting(turns, ["ann", "bob"], now) == "bob"
-    line = pace_line("en", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC")
+    line = pace_line("en", done, turns, ["ann", "bob"], now - 2 * D, now, "UTC")
     assert line == "At this pace the game ends about Thursday; most waiting is on bob."
-    assert "четверг" in pace_line(
-        "ru", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC"
-    )
-    assert "czwartek" in pace_line(
-        "pl", "hexania", state, turns, ["ann", "bob"], now - 2 * D, now, "UTC"
-    )
+    assert "четверг" in pace_line("ru", done, turns, ["ann", "bob"], now - 2 * D, now, "UTC")
+    assert "czwartek" in pace_line("pl", done, turns, ["ann", "bob"], now - 2 * D, now, "UTC")
     # Too early to say: only who waits.
-    early = pace_line(
-        "en",
-        "hexania",
-        {"options": {"rounds": 10}, "round": 1},
-        turns,
-        ["ann", "bob"],
-        now - D,
-        now,
-        "UTC",
-    )
-    assert early == "Most waiting so far is on bob."
-    assert progress("dicepile", {}) is None
+    early = registry.get("hexania").progress({"options": {"rounds": 10}, "round": 1})
+    line = pace_line("en", early, turns, ["ann", "bob"], now - D, now, "UTC")
+    assert line == "Most waiting so far is on bob."
+    assert ChatDicePile().progress({}) is None  # a game without a measure
+
+
+def test_nobody_is_named_while_the_longest_wait_is_shared(clock: FakeClock) -> None:
+    """Players deciding together since the game began have waited exactly as long: naming
+    the first seat ("most waiting is on ann") blamed her for everyone."""
+    now = clock.now
+    together: dict[str, list[list[float | None]]] = {
+        "ann": [[now - H, None]],
+        "bob": [[now - H, None]],
+        "cyd": [[now - 2 * H, now - 1.5 * H]],
+    }
+    assert most_waiting(together, ["ann", "bob", "cyd"], now) is None
+    assert pace_line("en", None, together, ["ann", "bob", "cyd"], now - H, now, "UTC") == ""
+    together["bob"] = [[now - H / 2, None]]
+    assert most_waiting(together, ["ann", "bob", "cyd"], now) == "ann"
+
+
+def test_every_game_measures_its_progress_from_its_own_rules() -> None:
+    """PG-6 (largest network against the end), ALT-44 (covered cities), HEX-2.6 (rounds),
+    IEC-S-9 (turns): 0 at the start, between 0 and 1 after."""
+    for game_id in ("powergrid", "powergrid_alt", "hexania", "iec"):
+        game = registry.get(game_id)
+        state = game.setup(["ann", "bob", "cyd"], {}, 5)
+        done = game.progress(state)
+        assert done is not None and 0.0 <= done < 0.1, (game_id, done)
 
 
 async def test_status_says_who_the_table_waits_on_most(
