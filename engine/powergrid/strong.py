@@ -190,6 +190,13 @@ def auction_reason(state: State, action: Action, t: Translator) -> str | None:
         return t.gettext("Raise to {bid} E: plant {plant} is worth it").format(
             bid=action["bid"], plant=state["auction"]["plant"]
         )
+    if kind == "pass" and state.get("auction"):  # PG-21: out of this plant's bidding
+        auction = state["auction"]
+        return t.gettext("Pass: plant {plant} is not worth more than {bid} E to you").format(
+            plant=auction["plant"], bid=auction["bid"]
+        )
+    if kind == "pass":  # PG-20 (a): out of this phase's auctions
+        return t.gettext("Pass: keep your money for cities and fuel")
     return None
 
 

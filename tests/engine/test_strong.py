@@ -154,6 +154,21 @@ def test_odds_are_quoted_only_for_a_simulated_move() -> None:
     assert odds_reason(tried, EnglishTranslator()) == "/pass: 50% to win in the simulations"
 
 
+def test_a_pass_hint_says_why_in_the_auctions_words() -> None:
+    """PG-21: a pass on the plant being auctioned; PG-20 (a): a pass for the phase (both
+    rules share the auction's words). It was "/pass: 56% to win in the simulations"."""
+    auction_reason = importlib.import_module("engine.powergrid.strong").auction_reason
+    t = EnglishTranslator()
+    bidding = {"auction": {"plant": 13, "bid": 20}}
+    assert auction_reason(bidding, {"type": "pass"}, t) == (
+        "Pass: plant 13 is not worth more than 20 E to you"
+    )
+    choosing = {"auction": None}
+    assert auction_reason(choosing, {"type": "pass"}, t) == (
+        "Pass: keep your money for cities and fuel"
+    )
+
+
 def test_hexania_hint_counts_its_points_in_the_singular_too() -> None:
     """A birth costs 1 point (HEX-5): "1 point", never "1 points"."""
     state, player = _position("hexania", 0)
