@@ -96,8 +96,15 @@ def hint(
         why = t.gettext("Lay a line {cities}: the best income per Elektro").format(
             cities=" - ".join(action["cities"])
         )
-    elif kind in ("build_plant", "upgrade"):
-        plant = PLANTS[int(action["plant"] if kind == "build_plant" else action["new"])]
+    elif kind == "upgrade":
+        plant = PLANTS[int(action["new"])]
+        why = t.ngettext(
+            "Replace plant {old} by {plant}: it powers {output} city",
+            "Replace plant {old} by {plant}: it powers {output} cities",
+            plant.output,
+        ).format(old=action["old"], plant=plant.number, output=plant.output)
+    elif kind == "build_plant":
+        plant = PLANTS[int(action["plant"])]
         why = t.ngettext(
             "Build plant {plant}: it powers {output} city",
             "Build plant {plant}: it powers {output} cities",

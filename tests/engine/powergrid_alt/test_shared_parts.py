@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.core import EnglishTranslator
 from engine.core.search import Arm, Decision
 from engine.powergrid.strong import auction_reason, odds_reason
 from engine.powergrid_alt import rules as r
+from engine.powergrid_alt import strong as alt_strong
 
 from .helpers import give_line, give_plant, give_tp, new_game
 
@@ -39,3 +42,12 @@ def test_the_hint_words_for_bidding_and_the_odds_line_are_one_text() -> None:
     action = {"type": "done"}
     decision = Decision(action=action, arms=[Arm(action, [1.0, 0.0])], iterations=2)
     assert odds_reason(decision, t) == "/done: 50% to win in the simulations"
+
+
+def test_an_upgrade_hint_names_the_plant_it_replaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ALT-20: an upgrade replaces a built plant; the hint said "Build plant 23" for it."""
+    upgrade = {"type": "upgrade", "old": 11, "new": 23}
+    decision = Decision(action=upgrade, arms=[Arm(upgrade, [1.0])], iterations=1)
+    monkeypatch.setattr(alt_strong, "decide", lambda *args, **kwargs: decision)
+    _, why = alt_strong.hint(new_game(), "p1", EnglishTranslator())
+    assert why == "Replace plant 11 by 23: it powers 3 cities"
