@@ -96,20 +96,21 @@ def hint(
         why = t.gettext("Lay a line {cities}: the best income per Elektro").format(
             cities=" - ".join(action["cities"])
         )
-    elif kind == "upgrade":
-        plant = PLANTS[int(action["new"])]
-        why = t.ngettext(
-            "Replace plant {old} by {plant}: it powers {output} city",
-            "Replace plant {old} by {plant}: it powers {output} cities",
-            plant.output,
-        ).format(old=action["old"], plant=plant.number, output=plant.output)
-    elif kind == "build_plant":
-        plant = PLANTS[int(action["plant"])]
-        why = t.ngettext(
-            "Build plant {plant}: it powers {output} city",
-            "Build plant {plant}: it powers {output} cities",
-            plant.output,
-        ).format(plant=plant.number, output=plant.output)
+    elif kind in ("build_plant", "upgrade"):
+        plant = PLANTS[int(action["plant"] if kind == "build_plant" else action["new"])]
+        if kind == "upgrade":  # ALT-20: it replaces a built plant
+            why = t.ngettext(
+                "Replace plant {old} by {plant}: it powers {output} city",
+                "Replace plant {old} by {plant}: it powers {output} cities",
+                plant.output,
+            )
+        else:
+            why = t.ngettext(
+                "Build plant {plant}: it powers {output} city",
+                "Build plant {plant}: it powers {output} cities",
+                plant.output,
+            )
+        why = why.format(old=action.get("old"), plant=plant.number, output=plant.output)
     elif kind == "buy":
         why = t.gettext("Buy fuel for one run of plant {plant}").format(
             plant=action.get("plant", "")
