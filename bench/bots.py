@@ -239,6 +239,16 @@ Neither shows a gain, so strong.py keeps 16 iterations' worth of greedy rollouts
 change to measure there was no new report-seed run for strength. The 70 % goal is not reached:
 the best measured figure is 42 of 66 report seeds (64 % ±12, part of it with the
 deadline), 40.5 of 66 (61 % ±12) with `--cap 0` throughout.
+Why it loses, 2026-11-28 01:32-01:53 (a copy of `play` that records each game's end; tuning
+seeds 50000-50038, 16 iterations, no deadline, one worker, load 0.8-3): 28 of 39 (72 %), think
+CPU p50 0.49 / p99 1.34 s. Of 11 losses 8 are eliminations (HEX-2.4), 6 of them by round 6 (4
+with an enemy on the homeland), 3 on pieces at round 30. One traced (50011): the search left the
+guarded move for an alternative ahead on 4 rounds (16 iterations, 5 arms) that merged all pieces
+into one figure of 6 with no birth cell left (HEX-11); a roll below 6 ended the game.
+Tried and not kept (02:00-02:20): alternatives may not raise next turn's elimination chance
+above arm 0's: 24.5 of the same 39 (-9 points ±20 paired, 17 games changed, +7 -10). Any change
+to the search flips about 40 % of the games, so a paired comparison of 39 games has ±20 points:
+judging a +9 points change needs several hundred search games (about 30 s each on one core).
 
 Usage: .venv/bin/python bench/bots.py [--games N] [--jobs J] [--budget SECONDS] [--only GAME,...]
        [--policy-only]  (the strong seat plays the search's default move, `LEAD`, alone)
