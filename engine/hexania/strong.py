@@ -242,14 +242,35 @@ def hint(
     if action["type"] == "end":
         return action, t.gettext("{move}: nothing left is worth its points").format(move=move)
     plan = rules.price(state, player, action)
-    destroyed = len(plan.destroyed)
     points = t.ngettext("{cost} point", "{cost} points", plan.cost).format(cost=plan.cost)
-    if destroyed:
-        why = t.ngettext(
-            "{move}: {points}, destroys {n} enemy piece",
-            "{move}: {points}, destroys {n} enemy pieces",
-            destroyed,
-        )
-    else:
-        why = t.gettext("{move}: {points}, strengthens your position")
-    return action, why.format(move=move, points=points, n=destroyed)
+    return action, t.gettext("{move}: {points}, {why}").format(
+        move=move, points=points, why=_why(state, player, plan, t)
+    )
+
+
+def _why(state: State, player: str, plan: act.Plan, t: Translator) -> str:
+    """What the move does that the guarded bot values (`guard_value`), the first that holds:
+    enemy pieces off the homeland (HEX-5: no birth while one stands there), enemy pieces
+    destroyed, a birth, a growth, fewer own pieces within the rivals' reach (HEX-15)."""
+    home = HOMELANDS[state["sides"][player]]
+    freed = sum(1 for c in plan.destroyed if c in home)
+    if freed:
+        return t.ngettext(
+            "frees your homeland of {n} enemy piece",
+            "frees your homeland of {n} enemy pieces",
+            freed,
+        ).format(n=freed)
+    if plan.destroyed:
+        n = len(plan.destroyed)
+        return t.ngettext("destroys {n} enemy piece", "destroys {n} enemy pieces", n).format(n=n)
+    if plan.kind == "birth":
+        return t.gettext("a new piece on your homeland")
+    if plan.kind == "grow" and not plan.collapse:  # HEX-4; HEX-15: more armour too
+        return t.gettext("one piece more, and a figure harder to pierce")
+    board = state["board"]
+    costs = attack_costs(board, Figures(board), player)
+    before = threat(Figures(board), player, costs)
+    after = threat(Figures(after_board(board, plan, player)), player, costs)
+    if after < before - 0.25:  # a quarter of a piece less expected to be lost next turn
+        return t.gettext("fewer of your pieces within the rivals' reach")
+    return t.gettext("strengthens your position")

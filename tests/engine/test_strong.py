@@ -184,6 +184,33 @@ def test_hexania_hint_counts_its_points_in_the_singular_too() -> None:
     assert not any(" 1 points" in r for r in reasons), reasons
 
 
+def test_hexania_hint_says_what_the_move_does() -> None:
+    """The reason names what the guarded bot values in the move: enemy pieces off the
+    homeland (HEX-5), destroyed pieces, a birth, a growth (HEX-4, HEX-15)."""
+    from engine.hexania.actions import Plan
+    from engine.hexania.board import HOMELANDS
+
+    strong = importlib.import_module("engine.hexania.strong")
+    state, _ = _position("hexania", 0)
+    player = state["order"][0]
+    home = HOMELANDS[state["sides"][player]]
+    t = EnglishTranslator()
+
+    def why(plan: Plan) -> str:
+        return str(strong._why(state, player, plan, t))
+
+    assert why(Plan("move", player, 1, destroyed={home[0]: "x"})) == (
+        "frees your homeland of 1 enemy piece"
+    )
+    assert why(Plan("move", player, 1, destroyed={"K11": "x", "K12": "x"})) == (
+        "destroys 2 enemy pieces"
+    )
+    assert why(Plan("birth", player, 1, added=[home[1]])) == "a new piece on your homeland"
+    assert why(Plan("grow", player, 1, added=[home[2]])) == (
+        "one piece more, and a figure harder to pierce"
+    )
+
+
 def test_budget_counts_iterations_and_seconds_with_an_injected_clock() -> None:
     glue = importlib.import_module("engine.powergrid.strong").glue()
     state, player = _position("powergrid", 30)
