@@ -169,6 +169,17 @@ same as before the change (the policy alone there: 57 % against 56 %, 8 of 100 g
 changed, +5 -3). The goals (70 % each way) are not reached; the best report-seed figures
 stay 40 % and 57 %.
 
+IEC, the transmitter built again once the rush removed it (2026-11-28, engine/iec/defence.py
+`_lost_transmitter`; before, a bot without a transmitter never launched again: 77 of 183
+two-player losses had lost it). Policy alone, paired with the unchanged policy, one core:
+seeds 80000-80399 +1.50 (±1.54, 10 games changed, +8 -2), 81000-81999 +0.60 (±0.73, 14,
++10 -4), 82000-82999 +1.45 (±0.84, 21, +18 -3): about +1.1 points, 36 of the 45 changed
+games won; four-player games unchanged (0 of 200). Small but one-sided, so kept. `--only iec
+--games 100 --jobs 1 --seed0 80000 --policy-only` (01:56, 40 s, load 3.1): 52 % and 63 %.
+Report seeds, `--only iec --games 100 --jobs 1` (2026-11-28 01:56-02:00, 243 s, load 3.1-3.3):
+iec strong vs economic win% 40 (±10, 100 games); iec strong vs rush win% 58 (±10, 100 games);
+think p50 0.00 / p99 0.53 s (CPU p99 0.39 s). The goals (70 % each way) are not reached.
+
 Hexania, 2026-11-27 (issue 24; one worker, load average 3-4.5 on 2 cores from other work).
 Tuning seeds 50000+ (`--seed0 50000`), never the report seeds 24000+. The strong bot before:
 `--only hexania --games 12 --jobs 1 --seed0 50000` won 4 of 12 (33 % ±27; think p50 1.14 /

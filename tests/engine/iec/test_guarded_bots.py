@@ -181,3 +181,27 @@ def test_iec_four_companies_a_whole_game_with_a_raiding_launcher() -> None:
     assert "launcher" in built and "laboratory" not in built
     assert fired >= 1
     assert rules.result(st) and st["turn"] == rules.param(st, "turns")
+
+
+def test_iec_s17_a_transmitter_the_rush_removed_is_built_again() -> None:
+    """IEC-S-20: every module of the transmitter lost, so no BC can score (IEC-S-17): the
+    mixers make AB first, the developer prepares a site linked to the storage holding the
+    BC (IEC-S-18.1) and builds a new transmitter's first module there (IEC-S-18.2 a)."""
+    st = new(2)
+    p = _p1(st)
+    del st["buildings"]["G3"]  # the rush's last hit (IEC-S-20: removed)
+    st["buildings"]["E3"]["goods"].update(AB=0, BC=1)
+    assert defence.mix_wants(st, p)[0] == "AB"
+    at(st, 6, p)
+    prepare = _phase_move(st, p)
+    assert prepare["type"] == "prepare" and prepare["developer"] == "E5"
+    site = prepare["cell"]
+    assert rules.scen(st).within(site, "E3", 6)  # linked to the storage holding the BC
+    st["sites"][site] = p
+    st["buildings"]["E3"]["goods"]["AB"] = 2
+    at(st, 7, p)
+    build = {"type": "build", "developer": "E5", "cell": site, "kind": "transmitter"}
+    assert _phase_move(st, p) == build
+    st["buildings"]["E3"]["goods"].update(AB=2, BC=1)
+    add(st, p, "transmitter", "G3", modules=2)  # standing again: no more of this
+    assert defence.mix_wants(st, p)[0] == "BC"
