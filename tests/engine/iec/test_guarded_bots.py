@@ -205,3 +205,21 @@ def test_iec_s17_a_transmitter_the_rush_removed_is_built_again() -> None:
     st["buildings"]["E3"]["goods"].update(AB=2, BC=1)
     add(st, p, "transmitter", "G3", modules=2)  # standing again: no more of this
     assert defence.mix_wants(st, p)[0] == "BC"
+
+
+def test_iec_s19_no_counter_launcher_in_a_duel_but_one_among_three() -> None:
+    """A rival launcher reaches the player's buildings (IEC-16.1) and an own site beside the
+    storage E3 is ready with 2 AB (IEC-S-18.2 a). Two companies: no launcher on it (the
+    rush's few shots cost less than a counter launcher's AB and AC, measured); three: the
+    launcher, as before."""
+    for players, launcher in ((2, False), (3, True)):
+        st = new(players)
+        p = _p1(st)
+        rival = next(q for q in st["seats"] if q != p)
+        add(st, rival, "launcher", "K8", modules=1)
+        assert defence.rival_launchers(st, p)
+        st["sites"]["G5"] = p
+        st["buildings"]["E3"]["goods"]["AB"] = 2
+        at(st, 7, p)
+        move = _phase_move(st, p)
+        assert (move.get("kind") == "launcher") == launcher
