@@ -169,6 +169,30 @@ same as before the change (the policy alone there: 57 % against 56 %, 8 of 100 g
 changed, +5 -3). The goals (70 % each way) are not reached; the best report-seed figures
 stay 40 % and 57 %.
 
+IEC, the transmitter built again once the rush removed it (2026-11-28, engine/iec/defence.py
+`_lost_transmitter`; before, a bot without a transmitter never launched again: 77 of 183
+two-player losses had lost it). Policy alone, paired with the unchanged policy, one core:
+seeds 80000-80399 +1.50 (±1.54, 10 games changed, +8 -2), 81000-81999 +0.60 (±0.73, 14,
++10 -4), 82000-82999 +1.45 (±0.84, 21, +18 -3): about +1.1 points, 36 of the 45 changed
+games won; four-player games unchanged (0 of 200). Small but one-sided, so kept. `--only iec
+--games 100 --jobs 1 --seed0 80000 --policy-only` (01:56, 40 s, load 3.1): 52 % and 63 %.
+Report seeds, `--only iec --games 100 --jobs 1` (2026-11-28 01:56-02:00, 243 s, load 3.1-3.3):
+iec strong vs economic win% 40 (±10, 100 games); iec strong vs rush win% 58 (±10, 100 games);
+think p50 0.00 / p99 0.53 s (CPU p99 0.39 s). The goals (70 % each way) are not reached.
+Then no counter launcher in a duel (defence.py `counter`; three companies or more keep it):
+the rush fires about 3 missiles a game, and with the transmitter built again its damage
+costs less than a launcher's AB and AC. Policy alone, paired with the policy just above:
+80000-80399 +3.50 (±4.03, 77 games changed, +46 -31), 81000-81999 +4.85 (±2.82, 243,
++149 -94), 82000-82999 +7.15 (±2.70, 235, +155 -80); four-player games unchanged (0 of
+200). On 82000-82999 the two parts: no counter launcher alone +5.90 (±2.68), the rebuild on
+top +2.70 (±1.11). `--only iec --games 100 --jobs 1 --seed0 80000` (02:14-02:17, load 2.0,
+166 s): 52 % and 72 % (policy alone the same). Report seeds, `--only iec --games 100 --jobs
+1` (2026-11-28 02:17-02:20, 164 s, load 1.3-2.0): iec strong vs economic win% 40 (±10, 100
+games); iec strong vs rush win% 59 (±10, 100 games); think p50 0.00 / p99 0.37 s (CPU p99
+0.37 s). The policy alone there: 58.5 % against the original policy's 57 % (+1.5 ±9.2, 24
+of 100 games changed, +13 -11): the tuning seeds' gain barely shows on these 100 games.
+Neither goal (70 %) is reached on the report seeds.
+
 Hexania, 2026-11-27 (issue 24; one worker, load average 3-4.5 on 2 cores from other work).
 Tuning seeds 50000+ (`--seed0 50000`), never the report seeds 24000+. The strong bot before:
 `--only hexania --games 12 --jobs 1 --seed0 50000` won 4 of 12 (33 % ±27; think p50 1.14 /

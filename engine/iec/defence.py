@@ -12,6 +12,8 @@ of twenty turns: the one mixer's product per turn (IEC-S-15), the BC a transmitt
   and missiles need (a technology costs 3+ science points, each a BC and an AC, IEC-S-16,
   IEC-S-8.3);
 - a damaged transmitter is rebuilt before anything else (IEC-S-18.2 b);
+- a transmitter the rush removed is built again (a site linked to the storage holding the BC,
+  AB first till then): without one BC scores nothing (+1.1 points against the rush, paired);
 - a lone BC waits out high radiation (`transmit`).
 Why the economic bot won 4-player games (seeded logs, 120 games): not technology (it buys
 none in 20 turns) nor growth (every company ends capped by its 10 power places, and the
@@ -25,11 +27,15 @@ of 120 four-player games against three economic bots (26 % before), 7.8 VP again
 5.5; AC made before BC lost more VP than the raids took from the rivals. Two companies raid
 too, with the AC left once no rival launcher is in reach (counter fire comes first): +2.85
 points (±1.65, paired) over 1000 two-player games against the rush.
-While a rival's launcher can reach one of the player's buildings (IEC-16.1, IEC-S-19.3) the
-player answers in kind: his developer prepares and builds a launcher next to a storage
-(IEC-S-18, the same placement as the rush's), he powers storages and launchers first
-(IEC-15.2), and in phase 9 his launchers fire at the rival launchers first (a launcher the
-rush builds has one module, so one hit removes it, IEC-S-20) before anything else.
+Among three companies or more, while a rival's launcher can reach one of the player's
+buildings (IEC-16.1, IEC-S-19.3) the player answers in kind: his developer prepares and
+builds a launcher next to a storage (IEC-S-18, the same placement as the rush's), he powers
+storages and launchers first (IEC-15.2), and in phase 9 his launchers fire at the rival
+launchers first (a launcher the rush builds has one module, so one hit removes it, IEC-S-20)
+before anything else. In a duel he builds no counter launcher: the rush fires about three
+missiles a game (its AC comes from one mixer), so its damage, the transmitter included
+(built again when removed, `_lost_transmitter`), costs less than a launcher's AB and the AC
+it burns: +6 points (paired, 2000 two-player games) once the transmitter is built again.
 Everything it reads is public (the buildings, their modules and owners, storage contents)
 or the player's own, so the policy peeks at nothing.
 """
@@ -146,6 +152,65 @@ def _transmitter_repair(state: State, player: str) -> Action | None:
     return None
 
 
+def _lost_transmitter(state: State, player: str) -> bool:
+    """Every own transmitter removed (IEC-S-20) with a turn left for a new one to launch
+    (IEC-S-18.4: a building operates from the turn after its first module)."""
+    return turns_left(state) >= 1 and not own(state, player, "transmitter")
+
+
+def _transmitter_cells(state: State, player: str) -> list[str]:
+    """Free cells for a new transmitter within link range of one of the player's storages,
+    those of the storage holding the most BC first (IEC-S-17: it launches a linked
+    storage's BC), then nearest to it."""
+    s = scen(state)
+    link = int(s.buildings["transmitter"]["link"])
+    cells: dict[str, tuple[int, int]] = {}
+    for st in own(state, player, "storage"):
+        for c in s.near(st["cell"], link):
+            if "transmitter" in ch.kinds_for(state, c):
+                key = (-int(st["goods"].get("BC", 0)), s.d2(c, st["cell"]))
+                cells[c] = min(cells.get(c, key), key)
+    return sorted(cells, key=lambda c: (cells[c], c))
+
+
+def _transmitter_prepare(state: State, player: str) -> Action | None:
+    """IEC-S-18.1: with no transmitter left (the rush took it), a site for a new one: BC
+    without a transmitter scores nothing (IEC-S-17), and the policy never built one again."""
+    if not _lost_transmitter(state, player):
+        return None
+    wanted = _transmitter_cells(state, player)
+    if any(state["sites"].get(c) == player for c in wanted):
+        return None  # prepared already: phase 7 builds on it
+    for d in own(state, player, "developer"):
+        if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
+            continue
+        open_cells = set(ch.prep_cells(state, d))
+        for cell in wanted:
+            if cell in open_cells:
+                return {"type": "prepare", "developer": d["cell"], "cell": cell}
+    return None
+
+
+def _transmitter_build(state: State, player: str) -> Action | None:
+    """IEC-S-18.2 (a): the first module of a new transmitter on an own site linked to a
+    storage (one module operates, IEC-S-20)."""
+    if not _lost_transmitter(state, player):
+        return None
+    s = scen(state)
+    r = ch.dev_range(state)
+    wanted = set(_transmitter_cells(state, player))
+    for d in _ready_developers(state, player):
+        for cell, owner in sorted(state["sites"].items()):
+            if owner == player and cell in wanted and s.within(cell, d["cell"], r):
+                return {
+                    "type": "build",
+                    "developer": d["cell"],
+                    "cell": cell,
+                    "kind": "transmitter",
+                }
+    return None
+
+
 def _damaged_transmitter(state: State, player: str) -> bool:
     return any(tm["modules"] < ch_nominal(state, tm) for tm in own(state, player, "transmitter"))
 
@@ -164,7 +229,8 @@ def _needs_ab(state: State, player: str) -> bool:
         return False
     if _damaged_transmitter(state, player):
         return True
-    if (rival_launchers(state, player) or raiding(state)) and not own(state, player, "launcher"):
+    counter = rival_launchers(state, player) and not duel(state)
+    if (counter or raiding(state)) and not own(state, player, "launcher"):
         return True
     if turns_left(state) < 4:
         return False
@@ -196,6 +262,13 @@ def mix_wants(state: State, player: str) -> list[str]:
         # Missiles only from what BC leaves: measured, AC made before BC (even only while
         # none is stored and ten turns are left) costs more VP than the raids take.
         wants.insert(1, "AC")
+    if (
+        _lost_transmitter(state, player)
+        and turns_left(state) >= 2
+        and totals.get("AB", 0) < ch.module_cost(state)
+    ):
+        # No transmitter: BC waits for one (IEC-S-17), so the AB for its module comes first.
+        wants = ["AB"] + [w for w in wants if w != "AB"]
     if "AB" not in wants:
         # A fallback, so the mixer never stalls: with BC alone a storage full of A and B
         # (the mines' C then finds no room) blocked a network for the rest of the game.
@@ -301,6 +374,9 @@ def guarded_bot(state: State, player: str, rng: Rng) -> Action:
     if order is not None:
         return order
     threat = bool(rival_launchers(planned, player))
+    # A counter launcher only among three companies or more: in a duel the rush's few shots
+    # cost less than the launcher's AB and AC (see the module docstring).
+    counter = threat and not duel(planned)
     raid = raiding(planned)
     ph = planned["phase"]
     act: Action | None = None
@@ -309,13 +385,14 @@ def guarded_bot(state: State, player: str, rng: Rng) -> Action:
     elif ph == 5:
         act = None  # a real mine costs an AC a counter launcher may need (IEC-S-21)
     elif ph == 6:
-        if (threat or raid) and not own(planned, player, "launcher"):
+        act = _transmitter_prepare(planned, player)
+        if act is None and (counter or raid) and not own(planned, player, "launcher"):
             act = rush.prepare_site(planned, player, _launcher_cells(planned, player))
         if act is None:
             act = _phase_prepare(planned, player, NO_PROJECTS)
     elif ph == 7:
-        act = _transmitter_repair(planned, player)
-        if act is None and (threat or raid):
+        act = _transmitter_repair(planned, player) or _transmitter_build(planned, player)
+        if act is None and (counter or raid):
             act = _build(planned, player)
         if act is None:
             act = _phase_build(planned, player, NO_PROJECTS)

@@ -181,3 +181,45 @@ def test_iec_four_companies_a_whole_game_with_a_raiding_launcher() -> None:
     assert "launcher" in built and "laboratory" not in built
     assert fired >= 1
     assert rules.result(st) and st["turn"] == rules.param(st, "turns")
+
+
+def test_iec_s17_a_transmitter_the_rush_removed_is_built_again() -> None:
+    """IEC-S-20: every module of the transmitter lost, so no BC can score (IEC-S-17): the
+    mixers make AB first, the developer prepares a site linked to the storage holding the
+    BC (IEC-S-18.1) and builds a new transmitter's first module there (IEC-S-18.2 a)."""
+    st = new(2)
+    p = _p1(st)
+    del st["buildings"]["G3"]  # the rush's last hit (IEC-S-20: removed)
+    st["buildings"]["E3"]["goods"].update(AB=0, BC=1)
+    assert defence.mix_wants(st, p)[0] == "AB"
+    at(st, 6, p)
+    prepare = _phase_move(st, p)
+    assert prepare["type"] == "prepare" and prepare["developer"] == "E5"
+    site = prepare["cell"]
+    assert rules.scen(st).within(site, "E3", 6)  # linked to the storage holding the BC
+    st["sites"][site] = p
+    st["buildings"]["E3"]["goods"]["AB"] = 2
+    at(st, 7, p)
+    build = {"type": "build", "developer": "E5", "cell": site, "kind": "transmitter"}
+    assert _phase_move(st, p) == build
+    st["buildings"]["E3"]["goods"].update(AB=2, BC=1)
+    add(st, p, "transmitter", "G3", modules=2)  # standing again: no more of this
+    assert defence.mix_wants(st, p)[0] == "BC"
+
+
+def test_iec_s19_no_counter_launcher_in_a_duel_but_one_among_three() -> None:
+    """A rival launcher reaches the player's buildings (IEC-16.1) and an own site beside the
+    storage E3 is ready with 2 AB (IEC-S-18.2 a). Two companies: no launcher on it (the
+    rush's few shots cost less than a counter launcher's AB and AC, measured); three: the
+    launcher, as before."""
+    for players, launcher in ((2, False), (3, True)):
+        st = new(players)
+        p = _p1(st)
+        rival = next(q for q in st["seats"] if q != p)
+        add(st, rival, "launcher", "K8", modules=1)
+        assert defence.rival_launchers(st, p)
+        st["sites"]["G5"] = p
+        st["buildings"]["E3"]["goods"]["AB"] = 2
+        at(st, 7, p)
+        move = _phase_move(st, p)
+        assert (move.get("kind") == "launcher") == launcher

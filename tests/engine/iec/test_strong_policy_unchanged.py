@@ -3,7 +3,10 @@ a hash of every move of whole seeded games of the guarded policy (engine/iec/def
 against the economic bot and the rush, of rollouts in determinised worlds (engine/iec/
 strong.py: `determinise` and `policy`, rivals as economic or rush) and of the strong bot's
 own moves at a fixed iteration budget. Recorded before the rollout speed-up: a speed-up must
-change no move."""
+change no move. Re-recorded on purpose (2026-11-28) for three hashes: the policy now builds a
+new transmitter once the rush has removed its last one (defence.py, `_lost_transmitter`),
+which a rollout of seed 42 and the strong bot's game of seed 43 meet; then seed 34's game,
+where it no longer builds a counter launcher in a duel (`counter`). The other hashes held."""
 
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ def _hash_game(kinds: list[str], seed: int, stop_turn: int = 99) -> tuple[str, d
         (["guarded", "economic", "economic", "economic"], 31, "240ee5145d9661fb"),
         (["economic", "economic", "guarded", "economic"], 32, "aba83741a2ecf073"),
         (["economic", "guarded", "economic"], 33, "c3e331871ba7c6c8"),
-        (["guarded", "rush"], 34, "d4adc1f36bb4bb77"),
+        (["guarded", "rush"], 34, "8d65b7da32f9adda"),
         (["rush", "guarded"], 35, "ac2a1e0bd42d305c"),
     ],
 )
@@ -62,7 +65,7 @@ def test_the_guarded_policy_plays_the_recorded_moves(
     ("kinds", "seed", "turn", "expected"),
     [
         (["guarded", "economic", "economic", "economic"], 41, 8, "ab09007bcb064b07"),
-        (["rush", "guarded"], 42, 12, "07fb72213d53366b"),
+        (["rush", "guarded"], 42, 12, "eab69590ef22c8e5"),
     ],
 )
 def test_rollouts_in_determinised_worlds_play_the_recorded_moves(
@@ -103,7 +106,7 @@ def test_the_strong_bot_plays_the_recorded_moves() -> None:
             game.apply(state, player, action)
     finally:
         search.override = saved
-    assert digest.hexdigest()[:16] == "3b5b12c4f43d33fa"
+    assert digest.hexdigest()[:16] == "6df74fe09038378b"
 
 
 def test_remembered_project_scores_are_the_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
