@@ -2,7 +2,7 @@
 engine/core/search.py with the greedy bot as rollout policy (it models the greedy rivals).
 
 The search's default move (arm 0, played unless another is clearly better) is the guarded
-bot's: the greedy score plus what greedy games are lost to (bench/bots.py has the figures):
+bot's: the greedy score plus what greedy games are lost to (docs/bots-lab.md has the figures):
 elimination (HEX-2.4) for want of an affordable action next turn, pieces within the rivals'
 reach, and enemy pieces on the homeland, which stop every birth (HEX-5).
 

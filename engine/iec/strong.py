@@ -28,8 +28,9 @@ modules (IEC-S-9): the tie-break the policy ignores. Everywhere else the policy 
 (`candidates` lists its move only, no think time), and a searched move replaces the
 policy's only on clear paired evidence (`trusted`).
 Plainly: under the 2 s budget on this machine the pure policy is as strong as this bot (on
-the same seeds, 100 games each: 40 % against three economic bots and 56 % against the rush
-for the policy, 40 % and 57 % for this bot) and stronger than a search of every decision.
+the report seeds, 100 games each, 2026-11-28: 40 % against three economic bots and 58.5 %
+against the rush for the policy, 40 % and 59 % for this bot) and stronger than a search of
+every decision.
 The search stays: with a faster engine or a longer budget `SEARCH_TURNS` can grow.
 Tried with a faster engine (2026-11-27, engine/iec/planning.py: 2.06 -> 0.62 ms a policy move,
 0.235 -> 0.070 s a rollout, CPU on one core, `bench/iec_engine.py --rollouts 6`; every move
@@ -38,7 +39,7 @@ unchanged): on tuning seeds 80000+ (`bench/bots.py --only iec --games 100 --jobs
 SEARCH_TURNS 4 with Z_IEC 1 changed no four-player game and 5 against the rush (66 % against
 64 %, +3 ±3.6 points): not kept. Mid-game the searched phase-6 candidates (/done, the rush's
 `mix` order, prepared sites the policy never builds on) score the same on every sample, so
-more rollouts cannot help; better candidates could (bench/bots.py's docstring has the figures).
+more rollouts cannot help; better candidates could (docs/bots-lab.md has the figures).
 """
 
 from __future__ import annotations
