@@ -46,6 +46,19 @@ def prep_cells(state: State, dev: Building) -> list[str]:
     ]
 
 
+def prepare_first(state: State, player: str, wanted: list[str]) -> dict[str, Any] | None:
+    """IEC-S-18.1: a prepare order on the first of `wanted` that a powered developer with its
+    attempt left reaches (developers in board order), None when none does."""
+    for d in own(state, player, "developer"):
+        if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
+            continue
+        open_cells = set(prep_cells(state, d))
+        for cell in wanted:
+            if cell in open_cells:
+                return {"type": "prepare", "developer": d["cell"], "cell": cell}
+    return None
+
+
 def kinds_for(state: State, cell: str) -> list[str]:
     """Building types that may go on cell (terrain, deposits, intervals), in one pass."""
     s = scen(state)

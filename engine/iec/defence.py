@@ -77,16 +77,21 @@ def rival_launchers(state: State, player: str) -> list[Building]:
 
 
 def _launcher_cells(state: State, player: str) -> list[str]:
-    """Free cells for a launcher within link range of one of the player's storages, those of
-    the storage holding the most AC first (the launcher fires the AC of a linked storage,
-    IEC-S-19.1), then nearest to it."""
+    """Free cells for a launcher: it fires the AC of a linked storage (IEC-S-19.1)."""
+    return _cells_by_storage(state, player, "launcher", "AC")
+
+
+def _cells_by_storage(state: State, player: str, kind: str, good: str) -> list[str]:
+    """Free cells for a building of `kind` within link range of one of the player's storages,
+    those of the storage holding the most `good` first (what the building uses), then nearest
+    to it."""
     s = scen(state)
-    link = int(s.buildings["launcher"]["link"])
+    link = int(s.buildings[kind]["link"])
     cells: dict[str, tuple[int, int]] = {}
     for st in own(state, player, "storage"):
         for c in s.near(st["cell"], link):
-            if "launcher" in ch.kinds_for(state, c):
-                key = (-int(st["goods"].get("AC", 0)), s.d2(c, st["cell"]))
+            if kind in ch.kinds_for(state, c):
+                key = (-int(st["goods"].get(good, 0)), s.d2(c, st["cell"]))
                 cells[c] = min(cells.get(c, key), key)
     return sorted(cells, key=lambda c: (cells[c], c))
 
@@ -159,18 +164,8 @@ def _lost_transmitter(state: State, player: str) -> bool:
 
 
 def _transmitter_cells(state: State, player: str) -> list[str]:
-    """Free cells for a new transmitter within link range of one of the player's storages,
-    those of the storage holding the most BC first (IEC-S-17: it launches a linked
-    storage's BC), then nearest to it."""
-    s = scen(state)
-    link = int(s.buildings["transmitter"]["link"])
-    cells: dict[str, tuple[int, int]] = {}
-    for st in own(state, player, "storage"):
-        for c in s.near(st["cell"], link):
-            if "transmitter" in ch.kinds_for(state, c):
-                key = (-int(st["goods"].get("BC", 0)), s.d2(c, st["cell"]))
-                cells[c] = min(cells.get(c, key), key)
-    return sorted(cells, key=lambda c: (cells[c], c))
+    """Free cells for a new transmitter: it launches a linked storage's BC (IEC-S-17)."""
+    return _cells_by_storage(state, player, "transmitter", "BC")
 
 
 def _transmitter_prepare(state: State, player: str) -> Action | None:
@@ -181,14 +176,7 @@ def _transmitter_prepare(state: State, player: str) -> Action | None:
     wanted = _transmitter_cells(state, player)
     if any(state["sites"].get(c) == player for c in wanted):
         return None  # prepared already: phase 7 builds on it
-    for d in own(state, player, "developer"):
-        if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
-            continue
-        open_cells = set(ch.prep_cells(state, d))
-        for cell in wanted:
-            if cell in open_cells:
-                return {"type": "prepare", "developer": d["cell"], "cell": cell}
-    return None
+    return ch.prepare_first(state, player, wanted)
 
 
 def _transmitter_build(state: State, player: str) -> Action | None:

@@ -58,14 +58,7 @@ def prepare_site(state: State, player: str, wanted: list[str]) -> Action | None:
     the player has a launcher or a prepared site)."""
     if own(state, player, "launcher") or any(w == player for w in state["sites"].values()):
         return None
-    for d in own(state, player, "developer"):
-        if not d["powered"] or {"prepare", "recycle"} & set(d["used"]):
-            continue
-        open_cells = set(ch.prep_cells(state, d))
-        for cell in wanted:
-            if cell in open_cells:
-                return {"type": "prepare", "developer": d["cell"], "cell": cell}
-    return None
+    return ch.prepare_first(state, player, wanted)
 
 
 def _build(state: State, player: str) -> Action | None:
