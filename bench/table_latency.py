@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -158,11 +159,17 @@ async def run_one(
                 idle.append(chat)
                 raise
 
-    started = time.time()
+    started, cpu = time.time(), time.process_time()
     await asyncio.gather(*(sender() for _ in range(concurrency)))
-    ended = time.time()
+    ended, cpu = time.time(), time.process_time() - cpu
     await store.close()
-    return {"latencies": latencies, "refused": refused, "started": started, "ended": ended}
+    return {
+        "latencies": latencies,
+        "refused": refused,
+        "started": started,
+        "ended": ended,
+        "cpu": cpu,
+    }
 
 
 _GO: list[bool] = []
@@ -175,24 +182,58 @@ async def go_signal() -> None:
         await asyncio.to_thread(sys.stdin.readline)
 
 
-def summary(label: str, results: list[dict[str, Any]]) -> tuple[str, int]:
+def summary(
+    label: str, results: list[dict[str, Any]], server_cpu: float | None = None
+) -> tuple[str, int]:
     latencies = sorted(x for r in results for x in r["latencies"])
     refused = sum(r["refused"] for r in results)
     elapsed = max(r["ended"] for r in results) - min(r["started"] for r in results)
     n = len(latencies)
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(n - 1, int(n * 0.99))] * 1000
+    # CPU per move: a figure the other load of the machine changes less than moves/s
+    cpu = f"; CPU per move {sum(r['cpu'] for r in results) / n * 1e6:.0f} µs in the bot"
+    if server_cpu is not None:
+        cpu += f", {server_cpu / n * 1e6:.0f} µs in the server"
     print(
         f"{label}: {n} moves in {elapsed:.2f} s; {refused} refused; mean "
-        f"{statistics.fmean(latencies) * 1000:.2f} ms, max {latencies[-1] * 1000:.1f} ms",
+        f"{statistics.fmean(latencies) * 1000:.2f} ms, max {latencies[-1] * 1000:.1f} ms{cpu}",
         file=sys.stderr,
     )
     return f"{label} p50 {p50:.1f} ms p99 {p99:.1f} ms {n / elapsed:.0f} moves/s", refused
 
 
-def run_workers(db: str, workers: int, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """`workers` processes of this script on `db`, started together once all are set up."""
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of process `pid` (the PostgreSQL server), its reaped children and its
+    living ones (Linux /proc; 0.0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(p: str) -> list[str]:
+        text = Path(f"/proc/{p}/stat").read_text()
+        return text[text.rindex(")") + 2 :].split()
+
+    try:
+        own = fields(str(pid))
+    except OSError:
+        return 0.0
+    total = sum(int(x) for x in own[11:15])  # utime stime cutime cstime
+    for p in os.listdir("/proc"):
+        try:
+            f = fields(p) if p.isdigit() else None
+        except OSError:
+            continue
+        if f is not None and int(f[1]) == pid:  # ppid
+            total += int(f[11]) + int(f[12])
+    return total / tick
+
+
+def run_workers(
+    db: str, workers: int, args: argparse.Namespace, server_pid: int | None = None
+) -> tuple[list[dict[str, Any]], float | None]:
+    """`workers` processes of this script on `db`, started together once all are set up;
+    with the server's CPU seconds of the run when `server_pid` is known."""
     procs = []
+    results_dir = tempfile.mkdtemp(prefix="table-latency-")
     for w in range(workers):
         cmd = [sys.executable, __file__, "--worker", "--db", db, "--prefix", f"w{w}-"]
         cmd += ["--games", str(max(1, args.games // workers))]
@@ -200,23 +241,25 @@ def run_workers(db: str, workers: int, args: argparse.Namespace) -> list[dict[st
         cmd += ["--game", args.game, "--seed", str(args.seed + w)]
         cmd += ["--known-state"] if args.known_state else []
         cmd += ["--durable"] if args.durable else []
-        cmd += ["--loop", args.loop]
+        cmd += ["--loop", args.loop, "--result", f"{results_dir}/w{w}.json"]
         procs.append(
             subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         )
     for p in procs:
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    before = tree_cpu(server_pid) if server_pid is not None else 0.0
     for p in procs:
         assert p.stdin is not None
         p.stdin.write("go\n")
         p.stdin.flush()
-    results = []
     for p in procs:
-        out, _ = p.communicate()
+        p.communicate()
         if p.returncode != 0:
             raise SystemExit(f"a worker failed ({p.returncode})")
-        results.append(json.loads(out.strip().splitlines()[-1]))
-    return results
+    time.sleep(0.2)  # the server reaps the workers' backends (their CPU joins its own)
+    server = tree_cpu(server_pid) - before if server_pid is not None else None
+    results = [json.loads(Path(f"{results_dir}/w{w}.json").read_text()) for w in range(workers)]
+    return results, server
 
 
 def main() -> int:
@@ -230,6 +273,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="PostgreSQL worker processes")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--result", default="", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--server-pid", type=int, default=None, help="the server's pid (its CPU is reported)"
+    )
     parser.add_argument("--durable", action="store_true", help="Telegram chats with outbox rows")
     parser.add_argument(
         "--known-state", action="store_true", help="senders know the state the table kept"
@@ -254,7 +301,9 @@ def main() -> int:
             args.loop,
             args.db,
         )
-        print(json.dumps(result))
+        # the results go to a file: through the pipe a result past 64 KiB came cut off
+        # (--moves 16000)
+        Path(args.result).write_text(json.dumps(result))
         return 0
     parts: list[str] = []
     refused = 0
@@ -275,12 +324,13 @@ def main() -> int:
 
         label = f"postgres({args.workers} workers)"
         if args.db:
-            line, bad = summary(label, run_workers(args.db, args.workers, args))
+            line, bad = summary(label, *run_workers(args.db, args.workers, args, args.server_pid))
         elif find_bindir() is None:
             line, bad = f"{label} skipped: no PostgreSQL server binary", 0
         else:
             with start_server() as server:
-                line, bad = summary(label, run_workers(server.new_database(), args.workers, args))
+                db = server.new_database()
+                line, bad = summary(label, *run_workers(db, args.workers, args, server.process.pid))
         parts.append(line)
         refused += bad
     loops = {
