@@ -61,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import eventloop
 from bot.messages import Inbound
+from bot.scheduler import Scheduler
 from bot.storage import open_store, parse_db
 from bot.table import Table, discover_games
 from engine.core import load_state
@@ -77,6 +78,8 @@ def inbound(chat: str, user: str, text: str | None = None) -> Inbound:
 
 
 DURABLE: list[bool] = []
+# --scheduler: each process runs the table's scheduler, as `boardchat run` does
+SCHEDULER: list[bool] = []
 # --known-state: the senders take each move's state from what the table committed last
 # instead of reading it from the store (the default, as the issue day's bench did)
 KNOWN_STATE: list[bool] = []
@@ -112,6 +115,9 @@ async def run_one(
     )
     game = table.games[game_id]
     chats = await setup(table, games, game_id, prefix)
+    scheduler = Scheduler(table) if SCHEDULER else None
+    if scheduler is not None:
+        scheduler.start()
     await go_signal()
     idle = list(chats)
     pks: dict[str, int] = {}
@@ -162,6 +168,8 @@ async def run_one(
     started, cpu = time.time(), time.process_time()
     await asyncio.gather(*(sender() for _ in range(concurrency)))
     ended, cpu = time.time(), time.process_time() - cpu
+    if scheduler is not None:
+        await scheduler.stop()
     await store.close()
     return {
         "latencies": latencies,
@@ -241,6 +249,7 @@ def run_workers(
         cmd += ["--game", args.game, "--seed", str(args.seed + w)]
         cmd += ["--known-state"] if args.known_state else []
         cmd += ["--durable"] if args.durable else []
+        cmd += ["--scheduler"] if args.scheduler else []
         cmd += ["--loop", args.loop, "--result", f"{results_dir}/w{w}.json"]
         procs.append(
             subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -279,6 +288,9 @@ def main() -> int:
     )
     parser.add_argument("--durable", action="store_true", help="Telegram chats with outbox rows")
     parser.add_argument(
+        "--scheduler", action="store_true", help="run the scheduler in each process, as production"
+    )
+    parser.add_argument(
         "--known-state", action="store_true", help="senders know the state the table kept"
     )
     parser.add_argument(
@@ -292,6 +304,8 @@ def main() -> int:
         DURABLE.append(True)
     if args.known_state:
         KNOWN_STATE.append(True)
+    if args.scheduler:
+        SCHEDULER.append(True)
     if args.worker:  # one of run_workers' processes: JSON results on the last line
         _GO.append(True)
         result = eventloop.run(
