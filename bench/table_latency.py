@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import eventloop
 from bot.messages import Inbound
-from bot.scheduler import Scheduler
+from bot.scheduler import SETTLE, Scheduler
 from bot.storage import open_store, parse_db
 from bot.table import Table, discover_games
 from engine.core import load_state
@@ -115,7 +115,7 @@ async def run_one(
     )
     game = table.games[game_id]
     chats = await setup(table, games, game_id, prefix)
-    scheduler = Scheduler(table) if SCHEDULER else None
+    scheduler = Scheduler(table, settle=SETTLE) if SCHEDULER else None
     if scheduler is not None:
         scheduler.start()
     await go_signal()

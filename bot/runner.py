@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot import workers
-from bot.scheduler import Scheduler
+from bot.scheduler import SETTLE, Scheduler
 from bot.settings import Settings
 from bot.table import Table, open_table
 
@@ -65,7 +65,7 @@ async def serve(
         name: asyncio.create_task(fn(table, settings), name=f"platform:{name}")
         for name, fn in servers.items()
     }
-    scheduler = Scheduler(table)  # reminders and deadlines (bot/scheduler.py)
+    scheduler = Scheduler(table, settle=SETTLE)  # reminders, deadlines (bot/scheduler.py)
     scheduler.start()
     stop = asyncio.Event()
     installed: list[signal.Signals] = []

@@ -4,8 +4,10 @@ end of absences and daily digests (bot/reminders.py says what each of them does)
 Due times live in the database (bot/store.py), so a restart loses nothing: the task asks the
 store for the earliest one, sleeps until then, and does everything due. A move or a settings
 change wakes it early (`wake`, which the table calls after every handled message), since the
-earliest due time may have moved. After downtime every overdue turn is looked at once, in
-order of due time, and its missed reminder points collapse into one message.
+earliest due time may have moved; `boardchat run` lets the changes of a busy moment gather
+for `SETTLE` seconds first, so many moves share one pass. After downtime every overdue turn
+is looked at once, in order of due time, and its missed reminder points collapse into one
+message.
 
 The clock and the sleep are injected: tests run days of reminders in virtual time.
 
@@ -55,6 +57,11 @@ BATCH = 200
 # pass (leases, absences, digests, the next wake: a query each). The worker that moved wakes
 # its own scheduler at once (the table's `wake`), so a turn is planned without delay anyway.
 OTHERS_QUIET = 1.0
+# How long `boardchat run`'s scheduler lets a burst of local changes gather after the first
+# wakes it (bot/runner.py): every handled message wakes it, and each pass costs the store
+# about ten queries whether one turn is due or a hundred. A reminder is never due sooner
+# than this matters.
+SETTLE = 0.25
 
 
 class Scheduler:
@@ -64,6 +71,7 @@ class Scheduler:
         clock: Callable[[], float] | None = None,
         sleep: Sleep | None = None,
         max_sleep: float = MAX_SLEEP,
+        settle: float = 0.0,
     ) -> None:
         self.table = table
         self.store = table.store
@@ -71,6 +79,8 @@ class Scheduler:
         self.clock = clock or table.clock
         self.sleep: Sleep = sleep or asyncio.sleep
         self.max_sleep = max_sleep
+        # after an early wake-up, wait this long (`sleep`) for the burst it began to end
+        self.settle = settle
         self._wake = asyncio.Event()
         self.others_quiet = OTHERS_QUIET
         self._others_timer: asyncio.TimerHandle | None = None
@@ -161,8 +171,7 @@ class Scheduler:
     async def _wait(self, next_at: float | None) -> None:
         """Until `next_at` (capped by max_sleep) or an early wake-up, whichever is first."""
         if self._wake.is_set():
-            self._wake.clear()
-            self.early_wakeups += 1
+            await self._woken_early()
             return
         delay = self.max_sleep if next_at is None else next_at - self.clock()
         delay = min(max(0.0, delay), self.max_sleep)
@@ -177,9 +186,17 @@ class Scheduler:
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
         if waker in done:
-            self.early_wakeups += 1
+            await self._woken_early()
         else:
             self.timer_wakeups += 1
+            self._wake.clear()
+
+    async def _woken_early(self) -> None:
+        """A change woke the loop: let the changes that come with it gather (`settle`), so a
+        busy table's moves share one pass instead of one each."""
+        self.early_wakeups += 1
+        if self.settle > 0 and not self._stopping:
+            await self.sleep(self.settle)
         self._wake.clear()
 
     async def run_due(self) -> int:

@@ -126,6 +126,49 @@ async def test_a_move_and_a_setting_wake_the_sleeping_scheduler(
     assert box == []
 
 
+class GatedSleep:
+    """`settle`-long sleeps wait for the test's `gate`; any other never ends by itself."""
+
+    def __init__(self, settle: float) -> None:
+        self.settle = settle
+        self.asked: list[float] = []
+        self.gate = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        if seconds == self.settle:
+            await self.gate.wait()
+        else:
+            await asyncio.Future()
+
+
+async def test_a_burst_of_messages_costs_the_scheduler_one_pass(
+    store: Store, clock: FakeClock
+) -> None:
+    """Issue 23: `boardchat run` lets the changes that follow a wake-up gather for `settle`
+    seconds, so a busy table's moves share one pass of the store's queries; the pass still
+    sees every one of them."""
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 3)
+    box = await sent_to(table)
+    sleep = GatedSleep(settle=0.25)
+    sched = Scheduler(table, clock=clock, sleep=sleep, max_sleep=48 * H, settle=0.25)
+    sched.start()
+    assert await settles(lambda: sleep.asked == [48 * H])
+    chat = Chat(table)
+    await chat.say("alice", "/new dicepile")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    await chat.say("alice", "/settings reminders=10")
+    assert sleep.asked == [48 * H, 0.25]  # four wake-ups, one settling, no pass yet
+    sleep.gate.set()
+    # One pass planned the new turn with the last setting: the next look at 10 %.
+    assert await settles(lambda: len(sleep.asked) == 3)
+    assert abs(sleep.asked[2] - 2.4 * H) < 1e-6
+    assert sched.early_wakeups == 1 and sched.timer_wakeups == 0
+    await sched.stop()
+    assert box == []
+
+
 async def test_after_downtime_expiry_policies_apply_in_order_of_due_time(
     db_path: str, clock: FakeClock
 ) -> None:
