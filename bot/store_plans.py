@@ -6,12 +6,13 @@ A mixin of `bot.store.Store` (bot/reminders.py and bot/scheduler.py use it; migr
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store_base import StoreBase
-from bot.store_outbox import OutRow, write_outbox
+from bot.store_outbox import OutRow, write_outbox, write_outbox_sync
 from bot.store_queries import TIMED_SQLITE as T
 
 _NEVER = 1e18
@@ -112,14 +113,14 @@ class PlansMixin(StoreBase):
             "SELECT next_at FROM digests ORDER BY next_at LIMIT 1",
             "SELECT until FROM autopilot WHERE until IS NOT NULL ORDER BY until LIMIT 1",
         ):
-            row = await self._one(sql)
+            row = await self._key_one(sql)
             if row is not None and row[0] is not None:
                 times.append(float(row[0]))
         return min(times) if times else None
 
     async def due_turns(self, now: float, limit: int = 100) -> list[TurnPlan]:
         """Turns whose plan is due, earliest first."""
-        rows = await self._all(
+        rows = await self._key_all(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
             f"done_until, {self._PLAN_DUE} AS t FROM reminders WHERE t <= ? ORDER BY t LIMIT ?",
             (now, limit),
@@ -127,7 +128,7 @@ class PlansMixin(StoreBase):
         return [_plan(r) for r in rows]
 
     async def turn_plan(self, pk: int) -> TurnPlan | None:
-        row = await self._one(
+        row = await self._key_one(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
             f"done_until, {self._PLAN_DUE} FROM reminders WHERE game_id = ?",
             (pk,),
@@ -145,25 +146,32 @@ class PlansMixin(StoreBase):
         another process changed the turn meanwhile), with the reminders it sends (`outbox`)
         in the same transaction: written exactly when the claim holds (issue 16). next_at
         None = nothing more this turn."""
-        async with self._tx() as db:
-            cur = await db.execute(
+        params = (
+            done_until,
+            next_at if next_at is not None else _NEVER,
+            seen.game_id,
+            seen.attempt,
+            seen.turn_started_at,
+            seen.due_at,
+            json.dumps(sorted(seen.players), ensure_ascii=False),
+        )
+        now = self._clock()
+
+        def work(con: sqlite3.Connection) -> bool:
+            # one transaction without a thread hand-off per statement, as a move's commit
+            # (`_tx_sync`): the scheduler claims every new turn (issue 23)
+            cur = con.execute(
                 "UPDATE reminders SET attempt = attempt + 1, done_until = ?, next_at = ? "
                 "WHERE game_id = ? AND attempt = ? AND turn_started_at = ? AND due_at = ? "
                 "AND players_json = ?",
-                (
-                    done_until,
-                    next_at if next_at is not None else _NEVER,
-                    seen.game_id,
-                    seen.attempt,
-                    seen.turn_started_at,
-                    seen.due_at,
-                    json.dumps(sorted(seen.players), ensure_ascii=False),
-                ),
+                params,
             )
             if cur.rowcount != 1:
                 return False
-            await write_outbox(db, outbox, self._clock())
+            write_outbox_sync(con, outbox, now)
             return True
+
+        return await self._tx_sync(work)
 
     async def replan_now(self, pks: Sequence[int], now: float) -> None:
         """Make the planned turns of these games due now (settings changed, someone left)."""
@@ -234,7 +242,7 @@ class PlansMixin(StoreBase):
         return [AutopilotRow(*r) for r in rows]
 
     async def ended_autopilots(self, now: float, limit: int = 100) -> list[AutopilotRow]:
-        rows = await self._all(
+        rows = await self._key_all(
             T.ended_autopilots,
             (now, limit),
         )
@@ -258,7 +266,7 @@ class PlansMixin(StoreBase):
         if not user_keys:
             return {}
         marks = ", ".join("?" * len(user_keys))
-        rows = await self._all(
+        rows = await self._key_all(
             f"SELECT user_key, until FROM away WHERE until > ? AND user_key IN ({marks})",
             (now, *user_keys),
         )
@@ -312,7 +320,7 @@ class PlansMixin(StoreBase):
         return DigestRow(*row) if row else None
 
     async def due_digests(self, now: float, limit: int = 100) -> list[DigestRow]:
-        rows = await self._all(
+        rows = await self._key_all(
             T.due_digests,
             (now, limit),
         )
@@ -336,7 +344,7 @@ class PlansMixin(StoreBase):
     # ------------------------------------------------------------------ clocks and people
     async def started_at(self, pk: int) -> float | None:
         """When game `pk` left its lobby (None: not started, or unknown)."""
-        row = await self._one(T.started_at, (pk,))
+        row = await self._key_one(T.started_at, (pk,))
         return float(row[0]) if row is not None and row[0] is not None else None
 
     async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -345,7 +353,7 @@ class PlansMixin(StoreBase):
         found: dict[str, dict[str, Any]] = {k: {} for k in keys}
         if keys:
             marks = ", ".join("?" for _ in keys)
-            for r in await self._all(
+            for r in await self._key_all(
                 f"SELECT user_key, prefs_json FROM users WHERE user_key IN ({marks})", keys
             ):
                 found[r[0]] = json.loads(r[1] or "{}")

@@ -13,7 +13,7 @@ import pytest
 from bot import store_base
 from bot.store import Due, Outcome, Store
 from tests.bot.helpers import FakeClock, present
-from tests.bot.test_store import active, entry
+from tests.bot.test_store import active, entry, lobby
 
 
 @pytest.mark.parametrize("inline", [True, False])
@@ -187,3 +187,31 @@ async def test_a_write_waits_for_another_process_s_lock_in_the_thread_then_stays
         assert (await store.user("tg:11")).lang == "pl"
     else:
         assert present(await store.game(pk)).version == 2
+
+
+async def test_planning_a_turn_hands_nothing_to_a_thread(store: Store, clock: FakeClock) -> None:
+    """The scheduler plans every new turn (bot/reminders.py `process_turn`): its reads and
+    its claim run on the loop's thread too, as a move's do; through aiosqlite's threads they
+    cost a move about half as much again (bench/table_latency.py --scheduler, issue 23)."""
+    pk = await lobby(store)
+    await store.add_seat(pk, "tg:11", "ann", max_players=4)
+    due = Due(["Ann"], clock.now, clock.now + 3600.0)
+    assert (await store.start_game(pk, 5, ["Ann", "ann 2"], "{}", due)).outcome is Outcome.OK
+    handed: list[str] = []
+    for conn, name in ((store._r, "read"), (store._w, "write")):
+        run = conn._execute
+
+        async def counted(*args: object, _run=run, _name=name) -> object:  # type: ignore[no-untyped-def]
+            handed.append(_name)
+            return await _run(*args)
+
+        conn._execute = counted  # type: ignore[method-assign]
+    assert await store.next_wake() == clock.now  # a new turn is planned at once
+    [plan] = await store.due_turns(clock.now)
+    assert await store.away_until(["tg:10", "tg:11"], clock.now) == {}
+    assert await store.user_prefs(["tg:10"]) == {"tg:10": {}}
+    assert await store.started_at(pk) is not None
+    assert await store.claim_turn(plan, None, clock.now + 1800.0)
+    assert not await store.claim_turn(plan, None, clock.now + 1800.0)  # claimed once
+    assert await store.next_wake() == clock.now + 1800.0
+    assert handed == []
