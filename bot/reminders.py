@@ -244,21 +244,19 @@ class Reminders(MeCommands):
             return set(quiet)
         return {k for k, q in quiet.items() if quiet_end(point.at, q.hours, q.tz) > point.at}
 
-    async def _quiet(self, seats: Sequence[SeatRow]) -> dict[str, Quiet]:
-        """The stored quiet hours of these people, by user key (`hours` None: none set)."""
-        prefs = await self.store.user_prefs([s.user_key for s in seats])
-        return {s.user_key: quiet_of(prefs.get(s.user_key, {})) for s in seats}
-
     async def process_turn(self, plan: TurnPlan, now: float) -> None:
         """One due turn: plan it, remind, or apply the expiry policy."""
-        row = await self.store.game(plan.game_id)
+        # One store call for the reads (issue 23: every new turn is planned here, and one
+        # read each cost a PostgreSQL worker five round trips per turn).
+        reads = await self.store.turn_reads(plan.game_id, now)
+        row = reads.game
         game = self._game(row) if row is not None else None
         if row is None or game is None or row.status != "active" or row.state_json is None:
             await self.store.claim_turn(plan, plan.done_until, None)
             return
         state: State = load_state(row.state_json)
         current = list(game.current_players(state))
-        seats = await self.store.seats(row.id)
+        seats = reads.seats
         waiting = [s for s in seats if s.display_name in plan.players and s.display_name in current]
         # A bot seat that must act (a stand-in flipped mid-turn, a bot chain cut short): play it.
         stuck = [s for s in waiting if s.is_bot]
@@ -268,14 +266,15 @@ class Reminders(MeCommands):
             fresh = await self.store.turn_plan(row.id)
             if fresh is None or fresh != plan:
                 return  # the turn moved on; it is planned afresh
-        settings = await self.settings(row.chat_key)
+        settings = ChatSettings.load(reads.chat.settings)
         humans = [s for s in waiting if not s.is_bot]
-        away = await self.store.away_until([s.user_key for s in humans], now)
+        human_keys = {s.user_key for s in humans}
+        away = {k: until for k, until in reads.away.items() if k in human_keys}
         present = [s for s in humans if s.user_key not in away]
         # Under a time bank the turn's deadline is the earliest of the waiting players' own.
         own = await self._deadlines(row, plan, humans, settings, now)
         timed = replace(plan, deadline_at=min(own.values())) if own else plan
-        quiet = await self._quiet(present)
+        quiet = {s.user_key: quiet_of(reads.prefs.get(s.user_key, {})) for s in present}
         decision = decide(timed, settings, now, [q for q in quiet.values() if q.hours])
         point = decision.point
         acting = settings.policy in ("skip", "bot")

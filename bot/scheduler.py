@@ -14,9 +14,12 @@ The clock and the sleep are injected: tests run days of reminders in virtual tim
 On a store several worker processes share (PostgreSQL, `bot.store_protocol.SharedStore`) each
 due turn is leased to one worker (`lease_due_turns`: `FOR UPDATE SKIP LOCKED` and a lease, so
 a reminder fires once whichever worker holds it), and the loop listens for the other workers'
-changes (`listen_wake`: a move elsewhere may have moved the earliest due time; at most one
-wake-up per `OTHERS_QUIET` seconds) and for their outbox rows (`listen_outbox`: this
-worker's sender loop of that platform wakes).
+changes (`listen_wake`: a setting, an absence or a replanned turn elsewhere may have moved
+the earliest due time; at most one wake-up per `OTHERS_QUIET` seconds) and for their outbox
+rows (`listen_outbox`: this worker's sender loop of that platform wakes). A move sends no
+NOTIFY: the worker that made it wakes its own scheduler, which plans the new turn; should
+that worker die first, another finds the turn within `SHARED_MAX_SLEEP`, the longest any
+worker's scheduler sleeps on a shared store.
 
 Start it next to the table (bot/runner.py does):
 
@@ -52,11 +55,14 @@ MAX_SLEEP = 6 * 3600.0
 # starts the next player's turn, which is planned at once); this bounds a runaway loop.
 MAX_PASSES = 1000
 BATCH = 200
-# Other workers' changes (their NOTIFY, one per move) wake this scheduler at most once per
-# this many seconds: at a thousand moves a second each wake-up would cost every worker a
-# pass (leases, absences, digests, the next wake: a query each). The worker that moved wakes
-# its own scheduler at once (the table's `wake`), so a turn is planned without delay anyway.
+# Other workers' changes (their NOTIFY) wake this scheduler at most once per this many
+# seconds: each wake-up costs a pass (leases, absences, digests, the next wake: a query each).
 OTHERS_QUIET = 1.0
+# On a shared store a scheduler looks at the due work at least this often. Moves send no
+# NOTIFY (issue 23: one per move reached every worker, an eighth of a move's CPU with four
+# workers): the worker that moved plans the turn, and this bounds the delay when it died
+# first. One query a minute per worker.
+SHARED_MAX_SLEEP = 60.0
 # How long `boardchat run`'s scheduler lets a burst of local changes gather after the first
 # wakes it (bot/runner.py): every handled message wakes it, and each pass costs the store
 # about ten queries whether one turn is due or a hundred. A reminder is never due sooner
@@ -78,7 +84,8 @@ class Scheduler:
         self.reminders = table.reminders
         self.clock = clock or table.clock
         self.sleep: Sleep = sleep or asyncio.sleep
-        self.max_sleep = max_sleep
+        shared = isinstance(self.store, SharedStore)
+        self.max_sleep = min(max_sleep, SHARED_MAX_SLEEP) if shared else max_sleep
         # after an early wake-up, wait this long (`sleep`) for the burst it began to end
         self.settle = settle
         self._wake = asyncio.Event()

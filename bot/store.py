@@ -53,6 +53,7 @@ __all__ = [
     "OutboxItem",
     "ReminderRow",
     "TurnPlan",
+    "TurnReads",
 ]
 NEVER = _NEVER
 
@@ -278,6 +279,19 @@ class UserRow:
     user_key: str
     lang: str | None
     dm_ok: bool
+
+
+@dataclass(frozen=True)
+class TurnReads:
+    """What the scheduler reads to look at a due turn (bot/reminders.py `process_turn`), in
+    one store call: the game, its seats, its chat, and of the seated users those away at
+    the time asked and everybody's /me settings (an empty dict for users without any)."""
+
+    game: GameRow | None
+    seats: list[SeatRow]
+    chat: ChatRow
+    away: dict[str, float]
+    prefs: dict[str, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -515,6 +529,18 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     async def seats(self, pk: int) -> list[SeatRow]:
         rows = await self._key_all(Q.seats, (pk,))
         return [_seat(r) for r in rows]
+
+    async def turn_reads(self, pk: int, now: float) -> TurnReads:
+        """A due turn's reads (`TurnReads`), each by key on the loop's thread when inline."""
+        game = await self.game(pk)
+        if game is None:
+            return TurnReads(None, [], ChatRow("", None, {}), {}, {})
+        seats = await self.seats(pk)
+        keys = [s.user_key for s in seats]
+        chat = await self.chat(game.chat_key)
+        return TurnReads(
+            game, seats, chat, await self.away_until(keys, now), await self.user_prefs(keys)
+        )
 
     async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]:
         rows = await self._all(Q.user_games, (user_key, limit))

@@ -14,8 +14,10 @@ Across processes:
 - `lease_due_turns` claims due reminder rows with `FOR UPDATE SKIP LOCKED` and a short lease,
   so each due turn goes to one worker; `claim_turn` stays the compare-and-set that makes a
   reminder fire once.
-- Every transaction that changes a due time sends `NOTIFY boardchat_wake`; `listen_wake`
-  calls back on it, so a worker's scheduler wakes when another worker moved.
+- Every transaction that changes a due time outside a move (settings, absences, seats
+  handed to bots, replanned turns) sends `NOTIFY boardchat_wake`; `listen_wake` calls back
+  on it, so a worker's scheduler wakes when another worker changed one. A move's new turn is
+  planned by the worker that made it (bot/scheduler.py `SHARED_MAX_SLEEP`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from bot.store import (
     LogEntry,
     Outcome,
     SeatRow,
+    TurnReads,
     UserRow,
     options_of,
     reminder_row,
@@ -92,6 +95,23 @@ LEFT JOIN chats c ON c.chat_key = $1
 LEFT JOIN users u ON u.user_key = $2
 LEFT JOIN games g ON g.chat_key = $1 AND g.status IN ('lobby', 'active')
 LEFT JOIN reminders r ON r.game_id = g.id
+"""
+
+
+# `turn_reads`: the game, its seats, its chat, the seated users' absences and /me settings.
+_TURN_READS_SQL = f"""
+SELECT {", ".join("g." + c for c in _GAME_COLUMNS.split(", "))},
+    (SELECT coalesce(json_agg(json_build_array(s.seat, s.user_key, s.display_name, s.is_bot,
+            s.bot_kind, s.lang) ORDER BY s.seat), '[]')
+        FROM seats s WHERE s.game_id = g.id),
+    c.lang, c.settings_json,
+    (SELECT coalesce(json_agg(json_build_array(a.user_key, a.until)), '[]')
+        FROM away a WHERE a.until > $2
+        AND a.user_key IN (SELECT s.user_key FROM seats s WHERE s.game_id = g.id)),
+    (SELECT coalesce(json_agg(json_build_array(u.user_key, u.prefs_json)), '[]')
+        FROM users u WHERE u.user_key IN (SELECT s.user_key FROM seats s WHERE s.game_id = g.id))
+FROM games g LEFT JOIN chats c ON c.chat_key = g.chat_key
+WHERE g.id = $1
 """
 
 
@@ -343,6 +363,21 @@ class PgStore(PgOutbox, PgTimed):
     async def seats(self, pk: int) -> list[SeatRow]:
         rows = await self._all(Q.seats, pk)
         return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+
+    async def turn_reads(self, pk: int, now: float) -> TurnReads:
+        """A due turn's reads (`TurnReads`) in one query: the seats, the absences and the
+        /me settings of the seated come as JSON arrays (one round trip for five)."""
+        row = await self._one(_TURN_READS_SQL, pk, now)
+        if row is None:
+            return TurnReads(None, [], ChatRow("", None, {}), {}, {})
+        game = _game(row[:11])
+        seats = [SeatRow(pk, s[0], s[1], s[2], bool(s[3]), s[4], s[5]) for s in json.loads(row[11])]
+        chat = ChatRow(game.chat_key, row[12], json.loads(row[13]) if row[13] else {})
+        away = {k: float(t) for k, t in json.loads(row[14])}
+        prefs = {s.user_key: {} for s in seats} | {
+            k: json.loads(text or "{}") for k, text in json.loads(row[15])
+        }
+        return TurnReads(game, seats, chat, away, prefs)
 
     async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]:
         rows = await self._all(Q.user_games, user_key, limit)

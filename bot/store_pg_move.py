@@ -107,7 +107,7 @@ _ANSWER = """SELECT CASE
     WHEN NOT EXISTS (SELECT FROM moved) THEN
         CASE WHEN {platform} IS NOT NULL AND NOT EXISTS (SELECT FROM claim) THEN NULL
         ELSE boardchat_stale() END
-    ELSE (SELECT {ids} FROM pg_notify('boardchat_wake', {game}::text))
+    ELSE {ids}
     END"""
 _OUTBOX_IDS = (
     "boardchat_outbox_add({now}, {o_platform}, {o_chat}, {o_audience}, {o_lang}, {o_kind}, "

@@ -67,6 +67,13 @@ def count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
+_CLAIM_TURN = (
+    "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
+    "leased_until = NULL WHERE game_id = $3 AND attempt = $4 "
+    "AND turn_started_at = $5 AND due_at = $6 AND players_json = $7"
+)
+
+
 def _plan(r: Any) -> TurnPlan:
     return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
 
@@ -278,20 +285,21 @@ class PgTimed(PgBase):
         """Record that the scheduler handled `seen` (compare and set); ends a lease. The
         reminders it sends (`outbox`) are written in the same transaction, exactly when the
         claim holds (issue 16)."""
+        args = (
+            done_until,
+            next_at if next_at is not None else _NEVER,
+            seen.game_id,
+            seen.attempt,
+            seen.turn_started_at,
+            seen.due_at,
+            json.dumps(sorted(seen.players), ensure_ascii=False),
+        )
+        if not outbox:
+            # the claim alone is one statement: no BEGIN and COMMIT round trips around it
+            # (every new turn is claimed once it is planned, issue 23)
+            return count(await self._execute(_CLAIM_TURN, *args)) == 1
         async with self._tx() as con:
-            status = await con.execute(
-                "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
-                "leased_until = NULL WHERE game_id = $3 AND attempt = $4 "
-                "AND turn_started_at = $5 AND due_at = $6 AND players_json = $7",
-                done_until,
-                next_at if next_at is not None else _NEVER,
-                seen.game_id,
-                seen.attempt,
-                seen.turn_started_at,
-                seen.due_at,
-                json.dumps(sorted(seen.players), ensure_ascii=False),
-            )
-            if count(status) != 1:
+            if count(await con.execute(_CLAIM_TURN, *args)) != 1:
                 return False
             await write_outbox(con, outbox, self._clock())
         return True

@@ -22,6 +22,7 @@ from bot.store import (
     LogEntry,
     Outcome,
     SeatRow,
+    TurnReads,
     UserRow,
 )
 from bot.store_chats import ChatName
@@ -246,6 +247,8 @@ class Store(MessageStore, Protocol):
     ) -> CommitResult: ...
 
     async def turn_plan(self, pk: int) -> TurnPlan | None: ...
+
+    async def turn_reads(self, pk: int, now: float) -> TurnReads: ...
 
     async def undo_last(
         self,

@@ -284,3 +284,33 @@ async def test_a_message_s_reads_come_in_one_call_and_match_the_single_reads(sto
     prefs = (await store.load_message("tg:1", "tg:99")).prefs
     assert prefs == await store.user_prefs(["tg:11", "tg:99"])
     assert prefs == {"tg:11": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "tg:99": {"tz": "UTC"}}
+
+
+async def test_a_due_turn_s_reads_come_in_one_call_and_match_the_single_reads(
+    store: AnyStore, clock: FakeClock
+) -> None:
+    """The scheduler looks at every new turn (bot/reminders.py `process_turn`): its reads
+    come in one call (one round trip on PostgreSQL, issue 23), the same as read one by one;
+    absences and /me settings only of the game's own seated users."""
+    pk = await lobby(store)
+    await store.add_seat(pk, "tg:11", "bob", max_players=4)
+    await store.add_seat(pk, "tg:12", "cyd", max_players=4)
+    started = await store.start_game(pk, 5, ["Ann", "bob", "cyd"], "{}", None)
+    assert started.outcome is Outcome.OK
+    await store.set_chat_settings("tg:1", {"deadline_hours": 6, "reminders": [50]})
+    await store.set_away("tg:11", clock.now + 7200.5)
+    await store.set_away("tg:12", clock.now - 1.0)  # back already
+    await store.set_away("tg:99", clock.now + 60.0)  # not in this game
+    await store.set_user_prefs("tg:10", {"quiet": "22-7", "tz": "Europe/Warsaw"})
+    await store.set_user_prefs("tg:99", {"tz": "Asia/Taipei"})
+    reads = await store.turn_reads(pk, clock.now)
+    assert reads.game == await store.game(pk)
+    assert reads.seats == await store.seats(pk) and len(reads.seats) == 3
+    assert reads.chat == await store.chat("tg:1")
+    keys = [s.user_key for s in reads.seats]
+    assert reads.away == await store.away_until(keys, clock.now) == {"tg:11": clock.now + 7200.5}
+    assert reads.prefs == await store.user_prefs(keys)
+    assert reads.prefs["tg:10"] == {"quiet": "22-7", "tz": "Europe/Warsaw"}
+    assert reads.prefs["tg:11"] == {} and "tg:99" not in reads.prefs
+    none = await store.turn_reads(pk + 1000, clock.now)
+    assert none.game is None and none.seats == [] and none.away == {} and none.prefs == {}

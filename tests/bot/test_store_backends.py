@@ -83,14 +83,27 @@ async def test_pg_wake_reaches_another_worker(pg_url: str, clock: FakeClock) -> 
     one = await PgStore.open(pg_url, clock=clock)
     two = await PgStore.open(pg_url, clock=clock)
     woken = asyncio.Event()
-    await two.listen_wake(woken.set)
+    calls: list[int] = []
+
+    def wake() -> None:
+        calls.append(1)
+        woken.set()
+
+    await two.listen_wake(wake)
     pk = await suite.active(one)
+    await asyncio.wait_for(woken.wait(), 10)  # the start changed a due time: a wake-up
+    calls.clear()
     woken.clear()
     due = Due(["Ann"], clock.now, clock.now + 100)
     assert (await one.commit_moves(pk, 1, [suite.entry(1)], "{}", over=False, due=due)).outcome is (
         Outcome.OK
     )
+    # A move's new turn is planned by the worker that moved (bot/scheduler.py): no NOTIFY
+    # reaches the others (issue 23). A change of settings that replans the turn does, and
+    # notifications arrive in the order of the commits: the replan's is the first.
+    await one.replan_now([pk], clock.now)
     await asyncio.wait_for(woken.wait(), 10)
+    assert calls == [1]
     await one.close()
     await two.close()
 

@@ -4,6 +4,7 @@ reminder fires once whichever of three workers holds it. Workers: tests/bot/pg_w
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -13,10 +14,12 @@ import time
 from pathlib import Path
 
 from bot.messages import Inbound
+from bot.scheduler import SHARED_MAX_SLEEP, Scheduler
 from bot.store import Due, Outcome
 from bot.store_pg import PgStore
 from tests.bot.helpers import FakeClock, present
 from tests.bot.pg_worker import crowd_table
+from tests.bot.test_scheduler import BlockingSleep
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,6 +127,38 @@ async def test_a_reminder_fires_once_with_three_workers(pg_url: str) -> None:  #
     assert [r["lost"] for r in results] == [0, 0, 0]  # SKIP LOCKED: no two tried the same
     assert all(r["fired"] for r in results)  # and all three did some of the work
     assert await store.due_turns(clock.now) == []
+    await store.close()
+
+
+async def test_a_turn_whose_worker_died_unplanned_is_found_within_a_minute(
+    pg_url: str,  # noqa: F811
+) -> None:
+    """Moves send no NOTIFY (issue 23: one per move reached every worker): the worker that
+    moved plans the new turn. Should it die first, another worker's scheduler, which on a
+    shared store never sleeps longer than SHARED_MAX_SLEEP, finds the turn unwoken."""
+    clock = FakeClock()
+    store = await PgStore.open(pg_url, clock=clock)
+    table = crowd_table(store)
+    sleep = BlockingSleep()
+    sched = Scheduler(table, clock=clock, sleep=sleep)
+    assert sched.max_sleep == SHARED_MAX_SLEEP == 60.0
+    sched.start()
+    await asyncio.wait_for(sleep.changed.wait(), 10)
+    assert sleep.asked == [SHARED_MAX_SLEEP]  # nothing due: a minute, not six hours
+    # The dead worker's move: a new turn, unplanned, and no wake-up of any kind.
+    dead = await PgStore.open(pg_url, clock=clock)
+    _, pk = await dead.create_game("tg:dead", "dicepile", {}, "test:1", None)
+    due = Due(["Ann"], clock.now, clock.now + 3600.0)
+    assert (await dead.start_game(pk, 1, [], "{}", due)).outcome is Outcome.OK
+    await dead.close()
+    plan = await store.turn_plan(pk)
+    assert plan is not None and plan.attempt == 0  # due now, but nobody was told
+    await sched.stop()
+    # The minute is over: the next pass finds and plans it.
+    clock.advance(SHARED_MAX_SLEEP)
+    assert await sched.run_due() >= 1
+    plan = await store.turn_plan(pk)
+    assert plan is not None and plan.attempt == 1
     await store.close()
 
 
