@@ -63,6 +63,7 @@ from bot import eventloop
 from bot.messages import Inbound
 from bot.scheduler import SETTLE, Scheduler
 from bot.storage import open_store, parse_db
+from bot.store_protocol import SharedStore
 from bot.table import Table, discover_games
 from engine.core import load_state
 
@@ -118,6 +119,10 @@ async def run_one(
     scheduler = Scheduler(table, settle=SETTLE) if SCHEDULER else None
     if scheduler is not None:
         scheduler.start()
+        if DURABLE and isinstance(store, SharedStore):
+            # as a worker running Telegram does (its sender loop, not run here, registered):
+            # its moves' rows wake that loop in-process, not every worker's
+            store.deliver_here("telegram")
     await go_signal()
     idle = list(chats)
     pks: dict[str, int] = {}

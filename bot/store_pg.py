@@ -538,6 +538,7 @@ class PgStore(PgOutbox, PgTimed):
             _GAME_LOCK_NS,
             live,
             outbox,
+            self.to_notify(outbox),
         )
         try:
             async with self._con(lock=False) as con:

@@ -65,6 +65,7 @@ _OUTBOX = tuple(
         ("game", "bigint[]"),
         ("sent", "boolean[]"),
         ("delay", "double precision[]"),
+        ("notify", "text[]"),
     )
 )
 
@@ -110,8 +111,8 @@ _ANSWER = """SELECT CASE
     ELSE {ids}
     END"""
 _OUTBOX_IDS = (
-    "boardchat_outbox_add({now}, {o_platform}, {o_chat}, {o_audience}, {o_lang}, {o_kind}, "
-    "{o_silent}, {o_body}, {o_png}, {o_game}, {o_sent}, {o_delay})"
+    "boardchat_outbox_put({now}, {o_platform}, {o_chat}, {o_audience}, {o_lang}, {o_kind}, "
+    "{o_silent}, {o_body}, {o_png}, {o_game}, {o_sent}, {o_delay}, {o_notify})"
 )
 
 
@@ -157,8 +158,10 @@ def commit_args(
     lock_ns: int,
     due: Due | None,
     outbox: Sequence[OutRow],
+    notify: Sequence[str] = (),
 ) -> list[Any]:
-    """The arguments of `commit_sql` of the same shape (`due` None: the reminder is dropped)."""
+    """The arguments of `commit_sql` of the same shape (`due` None: the reminder is dropped;
+    `notify`: the platforms whose sender loops in other workers are told of the rows)."""
     args: list[Any] = [
         pk,
         expected_version,
@@ -174,5 +177,5 @@ def commit_args(
         players = players_json(due.players)
         args += [due.due_at, due.turn_started_at, players]
     if outbox:
-        args += outbox_arrays(outbox)
+        args += [*outbox_arrays(outbox), list(notify)]
     return args

@@ -440,6 +440,39 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TRIGGER games_status BEFORE INSERT OR UPDATE OF status ON games
             FOR EACH ROW EXECUTE FUNCTION boardchat_game_status()""",
     ),
+    # 9: a move's messages wake the sender loop of the worker that made it (the table does);
+    # a NOTIFY goes only to the platforms that worker does not deliver (`o_notify`, bot/
+    # store_pg_timed.py `deliver_here`): one per move woke every worker's sender loop (issue
+    # 23). `boardchat_outbox_add` stays for the scheduler's rows and older workers.
+    (
+        """CREATE FUNCTION boardchat_outbox_put(
+            p_now DOUBLE PRECISION, o_platform TEXT[], o_chat TEXT[], o_audience TEXT[],
+            o_lang TEXT[], o_kind TEXT[], o_silent BOOLEAN[], o_body TEXT[], o_png BYTEA[],
+            o_game BIGINT[], o_sent BOOLEAN[], o_delay DOUBLE PRECISION[], o_notify TEXT[]
+        ) RETURNS BIGINT[] LANGUAGE plpgsql AS $fn$
+        DECLARE
+            ids BIGINT[];
+        BEGIN
+            IF coalesce(cardinality(o_platform), 0) = 0 THEN
+                RETURN '{}'::BIGINT[];
+            END IF;
+            WITH added AS (
+                INSERT INTO outbox (platform, chat_key, audience, lang, kind, silent,
+                        body_json, png, game_id, status, next_at, created_at, sent_at)
+                    SELECT x.pf, x.ch, x.au, x.la, x.ki, x.si, x.bo, x.pn, x.ga,
+                        CASE WHEN x.se THEN 'sent' ELSE 'pending' END, p_now + x.de, p_now,
+                        CASE WHEN x.se THEN p_now END
+                    FROM unnest(o_platform, o_chat, o_audience, o_lang, o_kind, o_silent,
+                        o_body, o_png, o_game, o_sent, o_delay) WITH ORDINALITY
+                        AS x (pf, ch, au, la, ki, si, bo, pn, ga, se, de, n)
+                    ORDER BY x.n
+                    RETURNING id)
+            SELECT array_agg(id ORDER BY id) INTO ids FROM added;
+            PERFORM pg_notify('boardchat_outbox', y.pf) FROM unnest(o_notify) AS y (pf);
+            RETURN ids;
+        END
+        $fn$""",
+    ),
 )
 
 

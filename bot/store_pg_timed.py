@@ -112,6 +112,20 @@ class PgBase:
         self.path = url
         self._idle: list[asyncpg.Connection] = []
         self._waiting = 0  # calls waiting for the pool to give them a connection
+        # platforms whose sender loop runs in this process (`deliver_here`)
+        self._delivered_here: set[str] = set()
+
+    def deliver_here(self, platform: str) -> None:
+        """This process runs `platform`'s sender loop, which the table wakes itself after a
+        move: the move's rows of that platform send no NOTIFY to the other workers (issue
+        23: one per move woke every worker's sender). Their loops still look every
+        `IDLE_POLL` seconds (bot/outbox.py), so a worker that died before sending delays
+        its rows by that much at most."""
+        self._delivered_here.add(platform)
+
+    def to_notify(self, rows: Sequence[OutRow]) -> list[str]:
+        """The platforms of `rows` to send to that this process does not deliver itself."""
+        return sorted({r.platform for r in rows if not r.sent} - self._delivered_here)
 
     @asynccontextmanager
     async def _borrow(self) -> AsyncIterator[asyncpg.Connection]:

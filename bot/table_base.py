@@ -37,7 +37,7 @@ from bot.store import (
     SeatRow,
 )
 from bot.store_load import Loaded
-from bot.store_protocol import Store
+from bot.store_protocol import SharedStore, Store
 from engine.core import Reply
 from engine.core.protocol import Action, Game, State
 
@@ -117,6 +117,8 @@ class TableBase:
             dm_memory=DmMemory(self.store),
         )
         self.deliveries[platform] = sender
+        if isinstance(self.store, SharedStore):
+            self.store.deliver_here(platform)  # its moves' rows wake this sender, no other
         self.durable = self.durable | {platform}
         sender.start()
         return sender

@@ -213,6 +213,22 @@ async def test_pg_rows_written_by_one_worker_wake_the_others(
     await one.outbox_add([row("tg:1", "shown", sent=True)])  # already delivered: no wake
     await one.outbox_add([OutRow("discord", "dc:1", "chat", "en", {"text": "x"})])
     assert await asyncio.wait_for(heard.get(), 10) == "discord"
+    # Once `one` runs Telegram's sender loop itself (the table registered it), its moves'
+    # Telegram rows wake that loop in-process and notify no other worker (issue 23); a
+    # platform it does not deliver still does. Notifications come in commit order.
+    one.deliver_here("telegram")
+    await one.commit_moves(
+        pk,
+        2,
+        [entry(2)],
+        "{}",
+        over=False,
+        due=None,
+        outbox=[row("tg:1", "moved again"), OutRow("discord", "dc:1", "chat", "en", {"t": 1})],
+    )
+    await one.outbox_add([OutRow("discord", "dc:1", "chat", "en", {"text": "y"})])
+    got = [await asyncio.wait_for(heard.get(), 10) for _ in range(2)]
+    assert got == ["discord", "discord"]  # the move's, then the next commit's: no "telegram"
     await one.close()
     await two.close()
 

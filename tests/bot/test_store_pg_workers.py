@@ -15,7 +15,8 @@ from pathlib import Path
 
 from bot.messages import Inbound
 from bot.scheduler import SHARED_MAX_SLEEP, Scheduler
-from bot.store import Due, Outcome
+from bot.store import Due, LogEntry, Outcome
+from bot.store_outbox import OutRow
 from bot.store_pg import PgStore
 from tests.bot.helpers import FakeClock, present
 from tests.bot.pg_worker import crowd_table
@@ -138,27 +139,53 @@ async def test_a_turn_whose_worker_died_unplanned_is_found_within_a_minute(
     shared store never sleeps longer than SHARED_MAX_SLEEP, finds the turn unwoken."""
     clock = FakeClock()
     store = await PgStore.open(pg_url, clock=clock)
+    pk = await crowd_game(store)
     table = crowd_table(store)
     sleep = BlockingSleep()
     sched = Scheduler(table, clock=clock, sleep=sleep)
     assert sched.max_sleep == SHARED_MAX_SLEEP == 60.0
     sched.start()
     await asyncio.wait_for(sleep.changed.wait(), 10)
-    assert sleep.asked == [SHARED_MAX_SLEEP]  # nothing due: a minute, not six hours
-    # The dead worker's move: a new turn, unplanned, and no wake-up of any kind.
+    assert sleep.asked[-1] <= SHARED_MAX_SLEEP  # never six hours on a shared store
+    await sched.stop()
+    # The dead worker's move: a new turn, committed, never planned (it died), no NOTIFY.
     dead = await PgStore.open(pg_url, clock=clock)
-    _, pk = await dead.create_game("tg:dead", "dicepile", {}, "test:1", None)
-    due = Due(["Ann"], clock.now, clock.now + 3600.0)
-    assert (await dead.start_game(pk, 1, [], "{}", due)).outcome is Outcome.OK
+    row = await dead.game(pk)
+    assert row is not None and row.state_json is not None
+    # a list that is no part of the one before (all three): a new turn, at the fake clock
+    due = Due(["bob", "dan"], clock.now, clock.now + 3600.0)
+    step = LogEntry("local:ann", "ann", '{"take": 1}', "[]")
+    done = await dead.commit_moves(pk, row.version, [step], row.state_json, over=False, due=due)
+    assert done.outcome is Outcome.OK
     await dead.close()
     plan = await store.turn_plan(pk)
-    assert plan is not None and plan.attempt == 0  # due now, but nobody was told
-    await sched.stop()
-    # The minute is over: the next pass finds and plans it.
+    assert plan is not None and plan.attempt == 0 and plan.players == ["bob", "dan"]
+    # Within the minute the living worker's scheduler looks again and plans it.
     clock.advance(SHARED_MAX_SLEEP)
     assert await sched.run_due() >= 1
     plan = await store.turn_plan(pk)
     assert plan is not None and plan.attempt == 1
+    await store.close()
+
+
+async def test_a_worker_s_own_sender_loop_needs_no_notify(pg_url: str) -> None:  # noqa: F811
+    """The table tells a shared store which platforms it delivers (`deliver_here`): their
+    rows of its moves wake its own sender loop, not every worker's (issue 23)."""
+    store = await PgStore.open(pg_url, clock=FakeClock())
+    table = crowd_table(store)
+    rows = [
+        OutRow("telegram", "tg:1", "chat", "en", {"text": "a"}),
+        OutRow("discord", "dc:1", "chat", "en", {"text": "b"}),
+    ]
+    assert store.to_notify(rows) == ["discord", "telegram"]
+
+    async def deliver(item: object) -> None:
+        raise AssertionError("nothing is sent here")
+
+    sender = table.register_delivery("telegram", deliver)
+    assert store.to_notify(rows) == ["discord"]
+    assert store.to_notify([OutRow("discord", "dc:1", "chat", "en", {}, sent=True)]) == []
+    await sender.stop()
     await store.close()
 
 
