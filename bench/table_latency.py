@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/table_latency.py [--games 200] [--moves 4000] [--concurrency 2]
         [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4] [--durable] [--known-state]
+        [--scheduler] [--server-pid PID]
 
 Each game has three human seats. Senders (the chats sending at the same time) pick a random
 idle game, choose a random legal action for a player who must act, and send it through
@@ -20,26 +21,34 @@ Without --db both backends run: SQLite in one process (a temp file) and PostgreS
 tests/pg.py, skipped when no server binary exists. --db runs only the backend it names.
 With --durable the chats are Telegram chats whose messages go to the outbox for a sender loop
 (one more INSERT in each move's transaction); no sender runs, so the rows stay queued.
+With --scheduler each process runs the table's scheduler as `boardchat run` does (it plans
+every new turn; on PostgreSQL it listens for the other workers' wake-ups). Stderr gives the CPU
+per move of the bot's processes and, where the bench started the server (or was given its
+--server-pid), of the server: a figure the machine's other load changes less than moves/s.
 bench/move_calls.py counts the store and game calls of the same moves (a figure the machine's
 load does not change). `--loop` chooses the event loop as BOARDCHAT_LOOP does (bot/eventloop.py;
 default auto, as production: uvloop for the PostgreSQL workers, asyncio's loop for SQLite).
-The last line reads (quiet 2-core machine, 2026-11-27 17:50):
-`table: sqlite p50 1.5 ms p99 3.2 ms 852 moves/s; postgres(4 workers) p50 7.6 ms p99 15.1 ms
-744 moves/s` (runs of that hour: 809-880 and 718-787 moves/s; `--loop` back to back, three
-rounds: PostgreSQL 670-711 moves/s on asyncio, 758-766 on uvloop; SQLite the same either way,
-p50 1.5 ms on asyncio and 1.9-2.1 on uvloop. The machine's speed drifts through a day by about
-15 %: bench/table_baseline.py compares with the issue day's table back to back).
-Back to back with the code before the branch tablefast (an unchanged list of waiting players
-writes no reminder row, a few per-move trims; 2026-11-27 23:40-23:50, `--db FILE`, 4 + 3
-alternating rounds): SQLite
-908-921 against 864-890 moves/s in a quiet spell (p50 1.3-1.5 against 1.4-1.6 ms) and
-548-573 against 503-518 under the other benches' load; CPU of the whole run (user+sys, setup
-and imports included) 6.06-6.18 against 6.26-6.55 s. PostgreSQL (all pinned to one core)
-unchanged within noise (384-399 against 384-396 moves/s). The move is CPU-bound (wall per
-move = CPU per move, ~1.1 ms with the harness, when the machine is quiet); by instructions
-(callgrind) about 17 % is orjson (the harness's parse included), 16 % SQLite, 3 % the
-mark's blake2s, the rest Python spread over the pipeline; the harness's own read, parse and
-`legal_actions` are about 15 % of the samples (py-spy).
+
+The last line reads (2-core machine, 2026-11-28 11:30, `--moves 16000 --games 400`):
+`table: sqlite p50 0.7 ms p99 1.4 ms 1950 moves/s; postgres(4 workers) p50 3.0 ms p99 8.5 ms
+1677 moves/s`; with --scheduler `sqlite p50 0.8 ms p99 1.9 ms 1657 moves/s; postgres(4
+workers) p50 3.3 ms p99 9.2 ms 1619 moves/s` (the default 4,000 moves: SQLite 1768-2077,
+PostgreSQL 1306-1521 moves/s in the same half hour; the machine's speed drifts by about 15 %
+through a day, and this machine runs the issue day's table at 774 moves/s, p50 2.1 ms, so it
+is about as fast as the issue's: bench/table_baseline.py).
+With --scheduler, before this wave's scheduler work (2026-11-28, PostgreSQL, alternating
+rounds on one server, CPU per move bot + server): 1690 µs; 1490 once a woken scheduler lets a
+burst settle (0.25 s) instead of a pass per move; 1240 µs with one read per planned turn, a
+claim in one statement and no NOTIFY per move (each reached every worker: ~195 µs of a move
+with four), which is the figure without a scheduler (1249 µs): production's scheduler now costs
+a move nothing measurable. SQLite with --scheduler: 874 -> 619 µs, the planning's reads and
+claim on the loop's thread (16 hand-offs per new turn before).
+Where the PostgreSQL move's CPU goes (1.1-1.2 ms over bot and server; the server about 40 %):
+three round trips (the harness's read, the message's read, the commit), each ~60 µs of the
+client's CPU and as much of the server's beyond the statement itself (asyncpg on uvloop,
+loopback TCP; a Unix socket saves ~2 %); the statements themselves ~200 µs (pg_stat_statements:
+commit 129 µs, the message's read 53 µs, the harness's read 16 µs); the rest is the table's
+Python, as on SQLite.
 """
 
 from __future__ import annotations
