@@ -18,14 +18,13 @@ from typing import Any
 import asyncpg
 
 from bot.store import AutopilotRow, Clock, DigestRow, OutRow, ReminderRow, TurnPlan
+from bot.store_plans import claim_params
 from bot.store_queries import TIMED_POSTGRES as T
 
 WAKE_CHANNEL = "boardchat_wake"
 # A leased reminder row is another worker's for this long (it claims within milliseconds;
 # a worker that died mid-reminder gives it up after the lease).
 LEASE_SECONDS = 60.0
-# A planned turn with nothing left to do sorts after every real time (as bot/store.py).
-_NEVER = 1e18
 _PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
 _PLAN_COLUMNS = (
     f"game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, {_PLAN_DUE}"
@@ -299,15 +298,7 @@ class PgTimed(PgBase):
         """Record that the scheduler handled `seen` (compare and set); ends a lease. The
         reminders it sends (`outbox`) are written in the same transaction, exactly when the
         claim holds (issue 16)."""
-        args = (
-            done_until,
-            next_at if next_at is not None else _NEVER,
-            seen.game_id,
-            seen.attempt,
-            seen.turn_started_at,
-            seen.due_at,
-            json.dumps(sorted(seen.players), ensure_ascii=False),
-        )
+        args = claim_params(seen, done_until, next_at)
         if not outbox:
             # the claim alone is one statement: no BEGIN and COMMIT round trips around it
             # (every new turn is claimed once it is planned, issue 23)

@@ -81,6 +81,22 @@ class DigestRow:
     next_at: float
 
 
+def claim_params(
+    seen: TurnPlan, done_until: float | None, next_at: float | None
+) -> tuple[Any, ...]:
+    """The parameters of a turn's claim, in the order both backends' UPDATE takes them: the
+    new done_until and next_at (None: never), then the turn as `seen` (compare and set)."""
+    return (
+        done_until,
+        next_at if next_at is not None else _NEVER,
+        seen.game_id,
+        seen.attempt,
+        seen.turn_started_at,
+        seen.due_at,
+        json.dumps(sorted(seen.players), ensure_ascii=False),
+    )
+
+
 class PlansMixin(StoreBase):
     """Reminders, turn plans, autopilots, absences, votes and digests."""
 
@@ -146,15 +162,7 @@ class PlansMixin(StoreBase):
         another process changed the turn meanwhile), with the reminders it sends (`outbox`)
         in the same transaction: written exactly when the claim holds (issue 16). next_at
         None = nothing more this turn."""
-        params = (
-            done_until,
-            next_at if next_at is not None else _NEVER,
-            seen.game_id,
-            seen.attempt,
-            seen.turn_started_at,
-            seen.due_at,
-            json.dumps(sorted(seen.players), ensure_ascii=False),
-        )
+        params = claim_params(seen, done_until, next_at)
         now = self._clock()
 
         def work(con: sqlite3.Connection) -> bool:
