@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/table_latency.py [--games 200] [--moves 4000] [--concurrency 2]
         [--db PATH|sqlite:///PATH|postgresql://...] [--workers 4] [--durable] [--known-state]
-        [--scheduler] [--server-pid PID]
+        [--scheduler] [--server-pid PID] [--only sqlite|postgresql]
 
 Each game has three human seats. Senders (the chats sending at the same time) pick a random
 idle game, choose a random legal action for a player who must act, and send it through
@@ -18,7 +18,10 @@ read's yield, lands inside the timed call.
 
 Without --db both backends run: SQLite in one process (a temp file) and PostgreSQL with
 --workers processes (each its own table and games) on a throwaway server started with
-tests/pg.py, skipped when no server binary exists. --db runs only the backend it names.
+tests/pg.py, skipped when no server binary exists; the workers reach that server through its
+Unix socket, as a deployment with the server on the same host does (docs/deploy.md; --tcp:
+loopback TCP, about 8 % more CPU per move). --db runs only the backend it names, --only one
+of the two on the bench's own files and server.
 With --durable the chats are Telegram chats whose messages go to the outbox for a sender loop
 (one more INSERT in each move's transaction); no sender runs, so the rows stay queued.
 With --scheduler each process runs the table's scheduler as `boardchat run` does (it plans
@@ -293,7 +296,19 @@ def main() -> int:
     parser.add_argument("--game", default="powergrid")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="SQLite path/URL or postgresql:// URL")
+    parser.add_argument(
+        "--only",
+        choices=("sqlite", "postgresql"),
+        default=None,
+        help="run one backend (PostgreSQL on a server the bench starts)",
+    )
     parser.add_argument("--workers", type=int, default=4, help="PostgreSQL worker processes")
+    parser.add_argument(
+        "--tcp",
+        dest="unix",
+        action="store_false",
+        help="the bench's own server through loopback TCP, not its Unix socket",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     parser.add_argument("--result", default="", help=argparse.SUPPRESS)
@@ -336,6 +351,8 @@ def main() -> int:
     parts: list[str] = []
     refused = 0
     backends = [parse_db(args.db)[0]] if args.db else ["sqlite", "postgresql"]
+    if args.only and not args.db:
+        backends = [args.only]
     if "sqlite" in backends:
         with tempfile.TemporaryDirectory() as tmp:
             db = args.db or str(Path(tmp) / "bench.sqlite3")
@@ -358,6 +375,8 @@ def main() -> int:
         else:
             with start_server() as server:
                 db = server.new_database()
+                if args.unix:  # as a deployment with the server on the same host connects
+                    db = server.unix_url(db)
                 line, bad = summary(label, *run_workers(db, args.workers, args, server.process.pid))
         parts.append(line)
         refused += bad

@@ -78,6 +78,12 @@ class PgServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
+    def unix_url(self, url: str) -> str:
+        """`url` (one of this server's) through its Unix socket instead of loopback TCP: a
+        round trip costs both sides less CPU (the server on the same host, issue 23)."""
+        database = url.rsplit("/", 1)[1]
+        return f"postgresql://{SUPERUSER}@/{database}?host={self.root}&port={self.port}"
+
     @property
     def pid(self) -> int:
         return self.process.pid

@@ -15,13 +15,14 @@ from pathlib import Path
 
 from bot.messages import Inbound
 from bot.scheduler import SHARED_MAX_SLEEP, Scheduler
+from bot.storage import open_store
 from bot.store import Due, LogEntry, Outcome
 from bot.store_outbox import OutRow
 from bot.store_pg import PgStore
 from tests.bot.helpers import FakeClock, present
 from tests.bot.pg_worker import crowd_table
 from tests.bot.test_scheduler import BlockingSleep
-from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
+from tests.pg import PgServer, pg_server, pg_url  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -186,6 +187,27 @@ async def test_a_worker_s_own_sender_loop_needs_no_notify(pg_url: str) -> None: 
     assert store.to_notify(rows) == ["discord"]
     assert store.to_notify([OutRow("discord", "dc:1", "chat", "en", {}, sent=True)]) == []
     await sender.stop()
+    await store.close()
+
+
+async def test_a_worker_on_the_same_host_connects_through_the_unix_socket(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
+    """`BOARDCHAT_DB=postgresql://user@/db?host=/socket/dir&port=N` (docs/deploy.md): the
+    store migrates, moves and listens through the server's Unix socket, which costs a round
+    trip less CPU on both sides than loopback TCP (issue 23)."""
+    url = pg_server.unix_url(pg_server.new_database())
+    assert "127.0.0.1" not in url
+    store = await open_store(url, clock=FakeClock())
+    assert isinstance(store, PgStore)
+    pk = await new_game(store)
+    row = await store.game(pk)
+    assert row is not None and row.state_json is not None
+    step = LogEntry("test:1", "Ann", json.dumps({"id": "u1"}), "[]")
+    state = json.dumps({"ids": ["u1"]})
+    done = await store.commit_moves(pk, row.version, [step], state, over=False, due=None)
+    assert done.outcome is Outcome.OK
+    await assert_serial_log(store, pk, ["u1"])
     await store.close()
 
 
