@@ -14,6 +14,10 @@ of twenty turns: the one mixer's product per turn (IEC-S-15), the BC a transmitt
 - a damaged transmitter is rebuilt before anything else (IEC-S-18.2 b);
 - a transmitter the rush removed is built again (a site linked to the storage holding the BC,
   AB first till then): without one BC scores nothing (+1.1 points against the rush, paired);
+- in a duel a second transmitter on turn 1, with the start stock's AB (`_wants_transmitter`):
+  the rush fires at the transmitter with the fewest modules, so the new one (one module)
+  takes its missiles while the first keeps launching: +18.25 points (±2.9, paired, 1000
+  two-player games against the rush, 60.2 % -> 78.4 %);
 - a lone BC waits out high radiation (`transmit`).
 Why the economic bot won 4-player games (seeded logs, 120 games): not technology (it buys
 none in 20 turns) nor growth (every company ends capped by its 10 power places, and the
@@ -163,6 +167,24 @@ def _lost_transmitter(state: State, player: str) -> bool:
     return turns_left(state) >= 1 and not own(state, player, "transmitter")
 
 
+SECOND_TRANSMITTER_TURNS = 3  # turns left (after this one) for a second transmitter to pay
+
+
+def _wants_transmitter(state: State, player: str) -> bool:
+    """A new transmitter: none left (`_lost_transmitter`), or in a duel a second one while
+    `SECOND_TRANSMITTER_TURNS` are left. The rush fires at the transmitter with the fewest
+    modules first (rush.py), so a second one of a single module (it operates, IEC-S-20) takes
+    the missiles (one hit removes it) while the first keeps launching, and it is built again
+    when removed; with two, a turn of low radiation launches two BC (IEC-S-17)."""
+    if _lost_transmitter(state, player):
+        return True
+    return (
+        duel(state)
+        and len(own(state, player, "transmitter")) < 2
+        and turns_left(state) >= SECOND_TRANSMITTER_TURNS
+    )
+
+
 def _transmitter_cells(state: State, player: str) -> list[str]:
     """Free cells for a new transmitter: it launches a linked storage's BC (IEC-S-17)."""
     return _cells_by_storage(state, player, "transmitter", "BC")
@@ -171,7 +193,7 @@ def _transmitter_cells(state: State, player: str) -> list[str]:
 def _transmitter_prepare(state: State, player: str) -> Action | None:
     """IEC-S-18.1: with no transmitter left (the rush took it), a site for a new one: BC
     without a transmitter scores nothing (IEC-S-17), and the policy never built one again."""
-    if not _lost_transmitter(state, player):
+    if not _wants_transmitter(state, player):
         return None
     wanted = _transmitter_cells(state, player)
     if any(state["sites"].get(c) == player for c in wanted):
@@ -182,7 +204,7 @@ def _transmitter_prepare(state: State, player: str) -> Action | None:
 def _transmitter_build(state: State, player: str) -> Action | None:
     """IEC-S-18.2 (a): the first module of a new transmitter on an own site linked to a
     storage (one module operates, IEC-S-20)."""
-    if not _lost_transmitter(state, player):
+    if not _wants_transmitter(state, player):
         return None
     s = scen(state)
     r = ch.dev_range(state)
