@@ -21,10 +21,11 @@ docs/bots-lab.md, with every experiment tried and not kept):
     hexania: all 66 report seeds at production's budget (`--only hexania --budget 2 --jobs 2
         --each`, seeds 24000-24023 then `--seed0 24024 --games 42`) 50 of 66, 76 % (±10),
         think p99 1.60 s; at the reproducible 16 iterations (`--cap 0`) 40.5 of 66, 61 % (±12)
-    iec: `--only iec --games 100 --jobs 1` 40 % (±10) against the economic bots, 59 % (±10)
-        against the rush, think p99 0.37 s
+    iec: `--only iec --games 100 --jobs 1` 40 % (±10) against the economic bots, 80 % (±8)
+        against the rush, think p99 0.14 s
 The goal (>= 70 % in every game, p99 think <= 2 s) holds for Power Grid and the alternative
-rules, and for Hexania at production's 2 s budget; not for IEC. The last line reads
+rules, for Hexania at production's 2 s budget and for IEC against the rush; not for IEC's
+four-player games against the economic bots. The last line reads
     bots: powergrid strong vs heuristic win% N (±ci, games); powergrid_alt …; hexania …;
     iec strong vs economic …; iec strong vs rush …; think p50 … / p99 … s
 

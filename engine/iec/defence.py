@@ -14,6 +14,10 @@ of twenty turns: the one mixer's product per turn (IEC-S-15), the BC a transmitt
 - a damaged transmitter is rebuilt before anything else (IEC-S-18.2 b);
 - a transmitter the rush removed is built again (a site linked to the storage holding the BC,
   AB first till then): without one BC scores nothing (+1.1 points against the rush, paired);
+- in a duel against a rival launcher a second transmitter, with the start stock's AB kept
+  from turn 1 (`_wait_and_see`, `_wants_transmitter`): the rush fires at the transmitter
+  with the fewest modules, so the new one (one module) takes its missiles while the first
+  keeps launching: 60.2 % -> 79.5 % of 1000 two-player games against the rush (paired);
 - a lone BC waits out high radiation (`transmit`).
 Why the economic bot won 4-player games (seeded logs, 120 games): not technology (it buys
 none in 20 turns) nor growth (every company ends capped by its 10 power places, and the
@@ -163,6 +167,35 @@ def _lost_transmitter(state: State, player: str) -> bool:
     return turns_left(state) >= 1 and not own(state, player, "transmitter")
 
 
+SECOND_TRANSMITTER_TURNS = 3  # turns left (after this one) for a second transmitter to pay
+
+
+def _wants_transmitter(state: State, player: str) -> bool:
+    """A new transmitter: none left (`_lost_transmitter`), or in a duel against a rival who
+    has a launcher (public, IEC-S-26) a second one while `SECOND_TRANSMITTER_TURNS` are left.
+    The rush fires at the transmitter with the fewest modules first (rush.py), so a second one
+    of a single module (it operates, IEC-S-20) takes the missiles (one hit removes it) while
+    the first keeps launching; with two, a turn of low radiation launches two BC (IEC-S-17).
+    Against a rival without a launcher its AB is better spent on growth (measured: built
+    anyway, -8.7 points in duels against the economic bot)."""
+    if _lost_transmitter(state, player):
+        return True
+    return (
+        duel(state)
+        and _rival_launcher(state, player)
+        and len(own(state, player, "transmitter")) < 2
+        and turns_left(state) >= SECOND_TRANSMITTER_TURNS
+    )
+
+
+def _wait_and_see(state: State) -> bool:
+    """Turn 1 of a duel: the start stock's AB waits a turn (the site may be prepared) until
+    the rival's first building shows whether a launcher threatens (IEC-S-18.4: the rush's
+    launcher, built in turn 1, fires from turn 2, after phase 7 where the second transmitter
+    is built; declarations of a turn-1 phase stay secret till all are made)."""
+    return duel(state) and state["turn"] == 1
+
+
 def _transmitter_cells(state: State, player: str) -> list[str]:
     """Free cells for a new transmitter: it launches a linked storage's BC (IEC-S-17)."""
     return _cells_by_storage(state, player, "transmitter", "BC")
@@ -171,7 +204,7 @@ def _transmitter_cells(state: State, player: str) -> list[str]:
 def _transmitter_prepare(state: State, player: str) -> Action | None:
     """IEC-S-18.1: with no transmitter left (the rush took it), a site for a new one: BC
     without a transmitter scores nothing (IEC-S-17), and the policy never built one again."""
-    if not _lost_transmitter(state, player):
+    if not _wants_transmitter(state, player):
         return None
     wanted = _transmitter_cells(state, player)
     if any(state["sites"].get(c) == player for c in wanted):
@@ -182,7 +215,7 @@ def _transmitter_prepare(state: State, player: str) -> Action | None:
 def _transmitter_build(state: State, player: str) -> Action | None:
     """IEC-S-18.2 (a): the first module of a new transmitter on an own site linked to a
     storage (one module operates, IEC-S-20)."""
-    if not _lost_transmitter(state, player):
+    if not _wants_transmitter(state, player):
         return None
     s = scen(state)
     r = ch.dev_range(state)
@@ -382,7 +415,7 @@ def guarded_bot(state: State, player: str, rng: Rng) -> Action:
         act = _transmitter_repair(planned, player) or _transmitter_build(planned, player)
         if act is None and (counter or raid):
             act = _build(planned, player)
-        if act is None:
+        if act is None and not _wait_and_see(planned):
             act = _phase_build(planned, player, NO_PROJECTS)
     elif ph == 9:
         act = _counter_fire(planned, player) or (

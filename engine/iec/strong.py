@@ -28,9 +28,9 @@ modules (IEC-S-9): the tie-break the policy ignores. Everywhere else the policy 
 (`candidates` lists its move only, no think time), and a searched move replaces the
 policy's only on clear paired evidence (`trusted`).
 Plainly: under the 2 s budget on this machine the pure policy is as strong as this bot (on
-the report seeds, 100 games each, 2026-11-28: 40 % against three economic bots and 58.5 %
-against the rush for the policy, 40 % and 59 % for this bot) and stronger than a search of
-every decision.
+the report seeds, 100 games each, 2026-11-28 15:03, with the duel's second transmitter of
+defence.py: 40 % against three economic bots and 80 % against the rush, for the policy alone
+and for this bot alike) and stronger than a search of every decision.
 The search stays: with a faster engine or a longer budget `SEARCH_TURNS` can grow.
 Tried with a faster engine (2026-11-27, engine/iec/planning.py: 2.06 -> 0.62 ms a policy move,
 0.235 -> 0.070 s a rollout, CPU on one core, `bench/iec_engine.py --rollouts 6`; every move

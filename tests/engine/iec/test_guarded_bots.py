@@ -223,3 +223,48 @@ def test_iec_s19_no_counter_launcher_in_a_duel_but_one_among_three() -> None:
         at(st, 7, p)
         move = _phase_move(st, p)
         assert (move.get("kind") == "launcher") == launcher
+
+
+def test_iec_s17_in_a_duel_a_second_transmitter_takes_the_rush_missiles() -> None:
+    """Two companies: on turn 1 the start stock's 2 AB (IEC-S-7) wait (no growth build),
+    since the rival's launcher, if any, shows only afterwards. Once a rival launcher stands
+    (public, IEC-S-26), the developer prepares a site linked to the storage holding the BC
+    (IEC-S-18.1, IEC-S-10.5) and builds a second transmitter's first module there (IEC-S-18.2
+    a; one module operates, IEC-S-20): the rush fires at the transmitter with the fewest
+    modules (rush.py), so that one takes the missiles while the first keeps launching.
+    Without a rival launcher, no second transmitter; four companies: the raid launcher."""
+    st = new(2)
+    p = _p1(st)
+    rival = next(q for q in st["seats"] if q != p)
+    st["sites"]["G5"] = p
+    at(st, 7, p)
+    assert _phase_move(st, p) == {"type": "done"}  # turn 1: the AB waits
+    del st["sites"]["G5"]
+    st["turn"] = 2
+    assert not defence._wants_transmitter(st, p)  # no rival launcher: no second one
+    add(st, rival, "launcher", "R12", modules=1)
+    assert defence._wants_transmitter(st, p)
+    at(st, 6, p)
+    prepare = _phase_move(st, p)
+    assert prepare["type"] == "prepare" and prepare["developer"] == "E5"
+    site = prepare["cell"]
+    assert rules.scen(st).within(site, "E3", 6)
+    st["sites"][site] = p
+    at(st, 7, p)
+    build = {"type": "build", "developer": "E5", "cell": site, "kind": "transmitter"}
+    assert _phase_move(st, p) == build
+    add(st, p, "transmitter", site, modules=1)
+    del st["sites"][site]
+    assert not defence._wants_transmitter(st, p)  # two: enough
+    st["turn"] = rules.param(st, "turns") - defence.SECOND_TRANSMITTER_TURNS + 1
+    del st["buildings"][site]  # removed by the rush, too late to pay for a new one
+    assert not defence._wants_transmitter(st, p)
+    four = new(4)
+    q = _p1(four)
+    assert not defence._wants_transmitter(four, q)
+    at(four, 6, q)
+    move = _phase_move(four, q)
+    assert move["type"] == "prepare"
+    at(four, 7, q)
+    four["sites"][move["cell"]] = q
+    assert _phase_move(four, q).get("kind") == "launcher"
