@@ -46,6 +46,10 @@ claim in one statement and no NOTIFY per move (each reached every worker: ~195 �
 with four), which is the figure without a scheduler (1249 µs): production's scheduler now costs
 a move nothing measurable. SQLite with --scheduler: 874 -> 619 µs, the planning's reads and
 claim on the loop's thread (16 hand-offs per new turn before).
+Through the Unix socket (the default since 2026-11-28 15:00), alternating with --tcp, `--only
+postgresql --moves 8000 --games 400`: 1826, 1711, 1891 against 1507, 1772, 1665 moves/s (CPU per
+move bot + server 1044-1159 against 1105-1307 µs); the machine ran ~15 % slower then than at
+13:38, when loopback TCP made 2029 moves/s (972 µs).
 Where the PostgreSQL move's CPU goes (1.1-1.2 ms over bot and server; the server about 40 %):
 three round trips (the harness's read, the message's read, the commit), each ~60 µs of the
 client's CPU and as much of the server's beyond the statement itself (asyncpg on uvloop,
