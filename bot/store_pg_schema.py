@@ -473,6 +473,25 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         END
         $fn$""",
     ),
+    # 10: the log's foreign key checked where its rows are written, not by a trigger per row
+    # (issue 23). The key's check ran a query per appended action (an SPI lookup of the game
+    # row, locked FOR KEY SHARE) inside every move's commit: 40-70 µs of its 135-210 µs
+    # (pg_stat_statements, 2026-11-29). Every writer of `actions` appends for a game it has
+    # just updated in the same transaction (bot/store_pg_move.py `logged` selects from
+    # `moved`; undo, import and the old functions likewise), and no code deletes games, so
+    # the check never fired. The cascade an admin's `DELETE FROM games` relied on stays, as a
+    # trigger that runs only on delete.
+    (
+        "ALTER TABLE actions DROP CONSTRAINT actions_game_id_fkey",
+        """CREATE FUNCTION boardchat_game_deleted() RETURNS trigger LANGUAGE plpgsql AS $fn$
+        BEGIN
+            DELETE FROM actions WHERE game_id = OLD.id;
+            RETURN OLD;
+        END
+        $fn$""",
+        """CREATE TRIGGER games_deleted AFTER DELETE ON games
+            FOR EACH ROW EXECUTE FUNCTION boardchat_game_deleted()""",
+    ),
 )
 
 

@@ -299,3 +299,32 @@ async def test_pg_a_game_s_status_is_still_checked(pg_url: str, clock: FakeClock
     await store._pool.execute("UPDATE games SET status = 'aborted' WHERE id = $1", pk)
     assert await store.open_game("tg:1") is None
     await store.close()
+
+
+async def test_a_commit_for_a_game_that_is_not_there_logs_nothing(store: AnyStore) -> None:
+    """The log is appended only for a game the commit has just updated (PostgreSQL: migration
+    10 checks the log's key there instead of by a trigger per row): an unknown game id is a
+    stale move and leaves no row."""
+    pk = await suite.active(store)
+    gone = await store.commit_moves(pk + 1000, 1, [suite.entry(1)], "{}", over=False, due=None)
+    assert gone.outcome is Outcome.STALE
+    assert await store.actions(pk + 1000) == []
+    assert await store.actions(pk) == []
+
+
+async def test_pg_deleting_a_game_still_deletes_its_log(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+    """Migration 10 dropped the log's foreign key; an admin's DELETE of a game still takes its
+    log (a trigger on delete), its seats and its reminder (their keys cascade)."""
+    store = await PgStore.open(pg_url, clock=clock)
+    pk = await suite.active(store)
+    due = Due(["Ann"], clock(), clock() + 60)
+    done = await store.commit_moves(pk, 1, [suite.entry(1)], "{}", over=False, due=due)
+    assert done.outcome is Outcome.OK and len(await store.actions(pk)) == 1
+    other = await store._pool.fetchval(
+        "SELECT count(*) FROM actions WHERE game_id <> $1", pk
+    )  # another game's log stays
+    await store._pool.execute("DELETE FROM games WHERE id = $1", pk)
+    assert await store.actions(pk) == [] and await store.seats(pk) == []
+    assert await store.reminder(pk) is None
+    assert await store._pool.fetchval("SELECT count(*) FROM actions") == other
+    await store.close()
