@@ -56,6 +56,15 @@ client's CPU and as much of the server's beyond the statement itself (asyncpg on
 loopback TCP; a Unix socket saves ~2 %); the statements themselves ~200 µs (pg_stat_statements:
 commit 129 µs, the message's read 53 µs, the harness's read 16 µs); the rest is the table's
 Python, as on SQLite.
+2026-11-29 (this VM's speed moved by up to 2x within the hour: SQLite's CPU per move 480-862
+µs, so only paired figures mean anything): the log's foreign key cost the commit 40-70 µs (an
+SPI lookup per appended action); migration 10 drops it (bot/store_pg_schema.py), the commit's
+exec time 171-234 -> 126-167 µs, alternating, `--moves 8000 --games 400`. pgbench on the
+saturated machine (-M prepared, 8 clients; a C client, so near the server's own cost per
+round trip): `SELECT 1` 20 µs of CPU, the harness's read 29 µs, the message's read 84 µs,
+30 µs of it the seats' subquery (array_agg of rows instead of json_agg: 4 % less). py-spy of
+one worker: its CPU is Python (asyncpg's client 13 %, the engine's view, play and wording 38 %,
+the table 35 %); the kernel is ~10 % of the workers' CPU and ~18 % of the backends'.
 """
 
 from __future__ import annotations
