@@ -137,7 +137,11 @@ def net(state: PGState) -> Any:
 def connection_cost(state: PGState, player: str, city: str) -> int:
     """PG-36/37: cheapest route cost from the player's current houses to `city`."""
     nw = net(state)
-    return int(nw.reach(tuple(state["players"][player]["cities"]))[0][nw.index[city]])
+    index = nw.index
+    # From the distance rows of the player's houses (as many as he has), not from `reach`'s
+    # costs of every city: `Network.walk`, which the build phase reads, does without those.
+    owned = [index[c] for c in state["players"][player]["cities"]]
+    return int(nw.connection_cost(owned, index[city]))
 
 
 # Standing orders and their cancellation may be sent by any player at any time (orders.py).
