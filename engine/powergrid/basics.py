@@ -27,11 +27,13 @@ def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
     log_event(state, events, {"type": kind, "round": state["round"], **fields})
 
 
-# The last log seen to hold public entries only (`log_event`), or None. Entries come into a
-# log only through `log_event` (the contract `_drop_overflow` relies on too), so the list
-# stays all public until a private event is logged into it; a new list (a loaded or copied
-# state) is scanned once. Held strongly, so its identity is never reused by another list.
-_PUBLIC_LOG: list[Event] | None = None
+# The last log seen to hold public entries only (`log_event`), or `_NO_LOG`, a list that is
+# no state's log. Entries come into a log only through `log_event` (the contract
+# `_drop_overflow` relies on too), so the list stays all public until a private event is
+# logged into it; a new list (a loaded or copied state) is scanned once. Held strongly, so
+# its identity is never reused by another list.
+_NO_LOG: list[Event] = []
+_PUBLIC_LOG: list[Event] = _NO_LOG
 
 
 def log_event(state: PGState, events: list[Event], ev: Event) -> None:
@@ -44,20 +46,22 @@ def log_event(state: PGState, events: list[Event], ev: Event) -> None:
     log.append(ev)
     if "private" in ev:
         if log is _PUBLIC_LOG:
-            _PUBLIC_LOG = None
+            _PUBLIC_LOG = _NO_LOG
         if len(log) > LOG_SIZE:
             _drop_overflow(log, ev.get("player") if ev["private"] else None)
         return
     if len(log) > LOG_SIZE:
-        if log is not _PUBLIC_LOG:
-            # `_drop_overflow(log, None)`'s scan, once per list instead of on every event
-            # (issue 24: the scan was a tenth of random play's time)
-            for entry in log:
-                if "private" in entry:
-                    _drop_overflow(log, None)
-                    return
-            _PUBLIC_LOG = log
-        del log[: len(log) - LOG_SIZE]  # all public: the oldest goes
+        if log is _PUBLIC_LOG:
+            del log[0]  # trimmed when it was scanned, one entry added since: the oldest goes
+            return
+        # `_drop_overflow(log, None)`'s scan, once per list instead of on every event (issue
+        # 24: the scan was a tenth of random play's time)
+        for entry in log:
+            if "private" in entry:
+                _drop_overflow(log, None)
+                return
+        _PUBLIC_LOG = log
+        del log[: len(log) - LOG_SIZE]  # all public: the oldest go
 
 
 def log_plant_removed(
