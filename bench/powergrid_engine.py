@@ -65,6 +65,23 @@ is met on the wall clock for "kind", the issue's anchor (722 moves a game), at t
 CPU second, and not for "flat". Quiet, 17:39, this script: `powergrid: heuristic 97.8 games/s,
 45945 actions/s; random 72.1 games/s, 43128 actions/s; apply p99 0.08 ms, quote p99 0.09 ms`.
 
+2026-11-29 (issue 24, lean engine): `log_event` scanned the whole log for a private entry on
+every event (a tenth of random play's time); it now scans a log once and remembers the last
+all-public list (entries come in only through `log_event`), and drops its oldest entry by
+index. The build phase's walk by cost has its own memo (`Network.walk`), extended without
+every city's costs; a house's connection cost comes from its owner's distance rows. Every
+game is the same (the recorded hashes hold). This script, the code before (398b611) and
+after, alternately, four rounds each, `taskset -c 1 .venv/bin/python
+bench/powergrid_engine.py 200 1 --policy random` (load average 1.0 on 2 cores; this machine
+ran much faster today than on 2026-11-27, so compare the ratio), per CPU second of this
+process: random 177.8-207.9 games/s (106-124k actions/s) before, 236.8-243.3 (142-146k)
+after, median +23 %; heuristic 203-287 before, 271-335 after. The random pass alone in a
+fresh process (same seeds, six rounds each): 196-212 before, 180-241 after (one outlier at
+180, the other five 226-241), median +11 %. Instructions per random game (cachegrind, 20 games): 46.7 M
+before, 41.6 M after (-11 %). Applied to the 2026-11-27 figure of 73.3-74.1 games/s, that is
+81-91 games/s, 1.07-1.18x TypeScript "kind" and 0.85-0.94x "flat", a projection: the
+TypeScript harness was not run again.
+
 Usage: .venv/bin/python bench/powergrid_engine.py [games] [seed] [--policy heuristic|random]
 """
 

@@ -27,23 +27,41 @@ def emit(state: PGState, events: list[Event], kind: str, **fields: Any) -> None:
     log_event(state, events, {"type": kind, "round": state["round"], **fields})
 
 
+# The last log seen to hold public entries only (`log_event`), or `_NO_LOG`, a list that is
+# no state's log. Entries come into a log only through `log_event` (the contract
+# `_drop_overflow` relies on too), so the list stays all public until a private event is
+# logged into it; a new list (a loaded or copied state) is scanned once. Held strongly, so
+# its identity is never reused by another list.
+_NO_LOG: list[Event] = []
+_PUBLIC_LOG: list[Event] = _NO_LOG
+
+
 def log_event(state: PGState, events: list[Event], ev: Event) -> None:
     """`emit` of an event its caller built as `emit` builds it ("type", "round", then its
     fields): the rules' own events are dict displays (events come on nearly every move, and
     keyword arguments merged into a dict cost as much again as the rest of logging one)."""
+    global _PUBLIC_LOG
     events.append(ev)
     log = state["log"]
     log.append(ev)
+    if "private" in ev:
+        if log is _PUBLIC_LOG:
+            _PUBLIC_LOG = _NO_LOG
+        if len(log) > LOG_SIZE:
+            _drop_overflow(log, ev.get("player") if ev["private"] else None)
+        return
     if len(log) > LOG_SIZE:
-        if ev.get("private"):
-            _drop_overflow(log, ev.get("player"))
+        if log is _PUBLIC_LOG:
+            del log[0]  # trimmed when it was scanned, one entry added since: the oldest goes
             return
-        # `_drop_overflow(log, None)` with its common case inline (emit runs on every event)
+        # `_drop_overflow(log, None)`'s scan, once per list instead of on every event (issue
+        # 24: the scan was a tenth of random play's time)
         for entry in log:
             if "private" in entry:
                 _drop_overflow(log, None)
                 return
-        del log[: len(log) - LOG_SIZE]  # all public: the oldest goes
+        _PUBLIC_LOG = log
+        del log[: len(log) - LOG_SIZE]  # all public: the oldest go
 
 
 def log_plant_removed(
@@ -123,7 +141,11 @@ def net(state: PGState) -> Any:
 def connection_cost(state: PGState, player: str, city: str) -> int:
     """PG-36/37: cheapest route cost from the player's current houses to `city`."""
     nw = net(state)
-    return int(nw.reach(tuple(state["players"][player]["cities"]))[0][nw.index[city]])
+    index = nw.index
+    # From the distance rows of the player's houses (as many as he has), not from `reach`'s
+    # costs of every city: `Network.walk`, which the build phase reads, does without those.
+    owned = [index[c] for c in state["players"][player]["cities"]]
+    return int(nw.connection_cost(owned, index[city]))
 
 
 # Standing orders and their cancellation may be sent by any player at any time (orders.py).

@@ -125,7 +125,7 @@ def cheapest_city(state: PGState, player: str) -> tuple[str, int] | None:
     best = -1
     best_name = ""
     best_cost = INF
-    for conn, i, name in nw.reach(tuple(cities))[1]:
+    for conn, i, name in nw.walk(tuple(cities)):
         if conn + first > best_cost:
             break
         owners = taken.get(name)

@@ -334,11 +334,11 @@ _NO_WALK: list[tuple[int, int, str]] = []
 
 
 def _walk(state: State, p: dict[str, Any]) -> list[tuple[int, int, str]]:
-    """The cities the player could reach, cheapest connection first (`Network.reach`);
+    """The cities the player could reach, cheapest connection first (`Network.walk`);
     none once every house is built (PG-38)."""
     if len(p["cities"]) >= HOUSES:
         return _NO_WALK
-    return net(state).reach(tuple(p["cities"]))[1]
+    return net(state).walk(tuple(p["cities"]))
 
 
 def _random_power(p: dict[str, Any], rng: Rng) -> Action:

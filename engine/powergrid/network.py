@@ -120,16 +120,42 @@ class Network:
         hit = _REACH[self, owned] = (costs, by_cost)
         return hit
 
+    def walk(self, owned: tuple[str, ...]) -> list[tuple[int, int, str]]:
+        """The second part of `reach` alone: the other cities in play as (cost, index, name),
+        cheapest first. Its own memo, extended as `reach`'s is, without the costs of every
+        city (the walk is what legal moves and the bots read on every Phase 4 decision; a
+        house's own cost is `connection_cost`). Shared: must not be mutated."""
+        hit = _WALK.get((self, owned))
+        if hit is not None:
+            return hit
+        prev = _WALK.get((self, owned[:-1])) if len(owned) > 1 else None
+        if prev is not None:
+            hit = self._extend_walk(prev, self.index[owned[-1]])
+        else:
+            hit = self.reach(owned)[1]
+        if len(_WALK) >= REACH_MEMO:
+            _WALK.clear()
+        _WALK[self, owned] = hit
+        return hit
+
     def _extend(
         self, prev: tuple[list[int], list[tuple[int, int, str]]], new: int
     ) -> tuple[list[int], list[tuple[int, int, str]]]:
         """`reach` of some cities plus city `new`, from `reach` of those cities (`prev`):
-        the costs are the smaller of the old cost and the new city's row; in the walk by cost
-        the new city goes, the cities it brings closer are re-sorted and merged back (the
-        same list as sorting every city again: (cost, index) orders it, indices unique)."""
+        the costs are the smaller of the old cost and the new city's row, the walk is
+        `_extend_walk`'s."""
         old_costs, old_walk = prev
         row = self.dist[new]
         costs = [a if a < b else b for a, b in zip(old_costs, row)]
+        return costs, self._extend_walk(old_walk, new)
+
+    def _extend_walk(
+        self, old_walk: list[tuple[int, int, str]], new: int
+    ) -> list[tuple[int, int, str]]:
+        """The walk by cost of some cities plus city `new`, from their walk: the new city
+        goes, the cities it brings closer are re-sorted and merged back (the same list as
+        sorting every city again: (cost, index) orders it, indices unique)."""
+        row = self.dist[new]
         kept: list[tuple[int, int, str]] = []
         closer: list[tuple[int, int, str]] = []
         for entry in old_walk:
@@ -144,7 +170,7 @@ class Network:
             closer.sort()
             kept += closer
             kept.sort()  # two sorted runs: one merge
-        return costs, kept
+        return kept
 
     def path(self, source: int, target: int) -> list[int]:
         """The city indices of one cheapest route, source first (empty if unreachable)."""
@@ -159,6 +185,8 @@ class Network:
 
 # `Network.reach` memo: (network, owned city names) -> (costs, other cities by cost).
 _REACH: dict[tuple[Network, tuple[str, ...]], tuple[list[int], list[tuple[int, int, str]]]] = {}
+# `Network.walk` memo: (network, owned city names) -> other cities by cost.
+_WALK: dict[tuple[Network, tuple[str, ...]], list[tuple[int, int, str]]] = {}
 
 
 @cache
