@@ -77,10 +77,10 @@ ran much faster today than on 2026-11-27, so compare the ratio), per CPU second 
 process: random 177.8-207.9 games/s (106-124k actions/s) before, 236.8-243.3 (142-146k)
 after, median +23 %; heuristic 203-287 before, 271-335 after. The random pass alone in a
 fresh process (same seeds, six rounds each): 196-212 before, 180-241 after (one outlier at
-180, the other five 226-241), median +11 %. Instructions per random game (cachegrind, 20 games): 46.7 M
-before, 41.6 M after (-11 %). Applied to the 2026-11-27 figure of 73.3-74.1 games/s, that is
-81-91 games/s, 1.07-1.18x TypeScript "kind" and 0.85-0.94x "flat", a projection: the
-TypeScript harness was not run again.
+180, the other five 226-241), median +11 %. Instructions per random game (cachegrind, 20
+games): 46.7 M before, 41.6 M after (-11 %). Applied to the 2026-11-27 figure of 73.3-74.1
+games/s, that is 81-91 games/s, 1.07-1.18x TypeScript "kind" and 0.85-0.94x "flat", a
+projection: the TypeScript harness was not run again.
 
 Usage: .venv/bin/python bench/powergrid_engine.py [games] [seed] [--policy heuristic|random]
 """
