@@ -81,6 +81,20 @@ fresh process (same seeds, six rounds each): 196-212 before, 180-241 after (one 
 games): 46.7 M before, 41.6 M after (-11 %). Applied to the 2026-11-27 figure of 73.3-74.1
 games/s, that is 81-91 games/s, 1.07-1.18x TypeScript "kind" and 0.85-0.94x "flat", a
 projection: the TypeScript harness was not run again.
+Measured back to back the same day (03:23-03:25, load 0.00-1.04): the TypeScript harness rebuilt
+outside this repository as on 2026-11-27 (engine.ts and available-moves.ts of 20946a5, the
+other files from the versions a code index holds, patched only where their versions disagree;
+lodash 4.18.1, seedrandom 3.0.5, tsc 4.9.5, node v20.20.2; 725.6 moves a game "kind", 684.0
+"flat"; none of its code is here) against this script's random pass alone in a fresh process
+(`throughput(200, 1, "random")`, 598.4 actions a game), alternating, three rounds each:
+- per CPU second of the playing thread, both on core 1: TS kind 157.2-165.9 games/s
+  (114-120k moves/s: the issue's anchor, 155 games/s and 112k moves/s), TS flat 204.0-206.9,
+  ours 229.3-253.3 (137-152k actions/s): 1.38-1.61x kind, 1.12-1.23x flat; a second set of
+  three rounds 1.41-1.53x kind, 1.20-1.46x flat;
+- wall clock, unpinned (node's helper threads on the other core), three rounds: TS kind
+  152-157, TS flat 164-180, ours 247-249 games/s: 1.57-1.62x kind, 1.38-1.51x flat;
+- `node --single-threaded`, per CPU second: kind 111.6-114.5, flat 124.8-129.7 (ours 1.77-2.21x).
+Issue 24's >= 1.0x of the TypeScript engine's games/s is met by both draws, on every measure.
 
 Usage: .venv/bin/python bench/powergrid_engine.py [games] [seed] [--policy heuristic|random]
 """
