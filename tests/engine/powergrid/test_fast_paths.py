@@ -108,3 +108,28 @@ def test_a_purchase_pays_what_take_would_charge(
             else:
                 GAME.apply(state, player, action)
     assert bought > 50
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_log_event_keeps_what_trim_log_keeps_across_interleaved_logs(seed: int) -> None:
+    """`log_event` remembers one log known to hold public entries only (issue 24): over two
+    states' logs written in turns, with public and private events (the log of issue 20), each
+    log is what appending and `trim_log` keep, event by event; a fresh copy
+    of a remembered log (a loaded state) is scanned, not trusted."""
+    from engine.powergrid.basics import log_event, trim_log
+
+    rng = Rng(new_rng_state(seed))
+    rare = (4, 16, 40)[seed % 3]  # private events often, or seldom (the memo then holds)
+    states: list[dict[str, Any]] = [{"log": []}, {"log": []}]
+    plain: list[list[dict[str, Any]]] = [[], []]
+    for n in range(300):
+        k = rng.below(2)
+        if rng.below(40) == 0:  # a state loaded again: a new list with the same entries
+            states[k] = {"log": copy.deepcopy(states[k]["log"])}
+        ev: dict[str, Any] = {"type": "x", "round": n, "player": "ab"[rng.below(2)]}
+        if rng.below(rare) == 0:
+            ev["private"] = True
+        log_event(states[k], [], ev)
+        plain[k].append(ev)
+        trim_log(plain[k])
+        assert states[k]["log"] == plain[k], n
