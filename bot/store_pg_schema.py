@@ -478,9 +478,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # row, locked FOR KEY SHARE) inside every move's commit: 40-70 µs of its 135-210 µs
     # (pg_stat_statements, 2026-11-29). Every writer of `actions` appends for a game it has
     # just updated in the same transaction (bot/store_pg_move.py `logged` selects from
-    # `moved`; undo, import and the old functions likewise), and no code deletes games, so
-    # the check never fired. The cascade an admin's `DELETE FROM games` relied on stays, as a
-    # trigger that runs only on delete.
+    # `moved`; `start_game` appends once its update counted the row; import goes through
+    # those two; undo only deletes), and no code deletes games, so the check never fired.
+    # The cascade an admin's `DELETE FROM games` relied on stays, as a trigger that runs only
+    # on delete.
     (
         "ALTER TABLE actions DROP CONSTRAINT actions_game_id_fkey",
         """CREATE FUNCTION boardchat_game_deleted() RETURNS trigger LANGUAGE plpgsql AS $fn$
