@@ -475,11 +475,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 10: the log's foreign key checked where its rows are written, not by a trigger per row
     # (issue 23). The key's check ran a query per appended action (an SPI lookup of the game
-    # row, locked FOR KEY SHARE) inside every move's commit: 40-70 µs of its 135-210 µs
+    # row, locked FOR KEY SHARE) inside every move's commit: 40-70 µs of its 171-234 µs
     # (pg_stat_statements, 2026-11-29). Every writer of `actions` appends for a game it has
     # just updated in the same transaction (bot/store_pg_move.py `logged` selects from
     # `moved`; `start_game` appends once its update counted the row; import goes through
-    # those two; undo only deletes), and no code deletes games, so the check never fired.
+    # those two; undo only deletes), and no code deletes games, so the check never failed.
     # The cascade an admin's `DELETE FROM games` relied on stays, as a trigger that runs only
     # on delete.
     (
