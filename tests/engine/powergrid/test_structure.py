@@ -143,3 +143,82 @@ def test_the_chats_power_and_the_standing_order_choose_the_same_run() -> None:
             compared += 1
         state, _events = GAME.apply(state, player, GAME.bots["heuristic"](state, player, rng))
     assert compared >= 6
+
+
+_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"}
+# Where a Power Grid log may change: `log_event` appends and trims (its all-public memo,
+# `_PUBLIC_LOG`, is right only while entries come in through it alone), the trims it calls.
+_LOG_WRITERS = {
+    ("basics.py", "log_event"),
+    ("basics.py", "_drop_overflow"),
+    ("basics.py", "trim_log"),
+}
+
+
+def _is_log(node: ast.AST, aliases: set[str]) -> bool:
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and key.value == "log"
+    return isinstance(node, ast.Name) and node.id in aliases
+
+
+def _log_writes(path: Path) -> list[tuple[str, int]]:
+    """(function, line) of every change to a game's log in `path`: a mutating method called
+    on `...["log"]` or on a name bound to it, an item or slice of it assigned or deleted, `+=`
+    on it, or the log handed whole to another list (two states sharing one log)."""
+    found: list[tuple[str, int]] = []
+    tree = ast.parse(path.read_text())
+    for fn in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+        aliases = {
+            t.id
+            for n in ast.walk(fn)
+            if isinstance(n, ast.Assign) and _is_log(n.value, set())
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        for n in ast.walk(fn):
+            hit = False
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                hit = n.func.attr in _MUTATORS and _is_log(n.func.value, aliases)
+            elif isinstance(n, ast.AugAssign):
+                hit = _is_log(n.target, aliases)
+            elif isinstance(n, ast.Assign | ast.Delete):
+                targets = n.targets
+                hit = any(
+                    isinstance(t, ast.Subscript) and _is_log(t.value, aliases) for t in targets
+                )
+                if isinstance(n, ast.Assign) and any(_is_log(t, set()) for t in targets):
+                    # a fresh empty log is fine; another state's log would be shared
+                    hit = hit or not (isinstance(n.value, ast.List) and not n.value.elts)
+            if hit:
+                found.append((fn.name, getattr(n, "lineno", 0)))
+    return found
+
+
+def test_a_power_grid_log_changes_only_through_log_event() -> None:
+    """`log_event` keeps one all-public log as a memo (engine/powergrid/basics.py, issue 24):
+    an entry added or removed any other way would leave it stale, and a private entry could
+    then be trimmed wrongly or a public one kept past LOG_SIZE. No other writer exists."""
+    writes = [
+        (path.relative_to(ENGINE).as_posix(), fn, line)
+        for folder in ("powergrid", "powergrid_alt")
+        for path in sorted((ENGINE / folder).rglob("*.py"))
+        for fn, line in _log_writes(path)
+        if not (path.parent.name == "powergrid" and (path.name, fn) in _LOG_WRITERS)
+    ]
+    assert writes == []
+
+
+def test_the_log_writer_scan_sees_the_writes_it_forbids(tmp_path: Path) -> None:
+    """The scan above finds each kind of write (else it would pass on anything)."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def a(state):\n    state['log'].append(1)\n"
+        "def b(state):\n    log = state['log']\n    log.extend([1])\n"
+        "def c(state):\n    del state['log'][0]\n"
+        "def d(state):\n    state['log'] += [1]\n"
+        "def e(state, other):\n    state['log'] = other['log']\n"
+        "def f(state):\n    state['log'][0] = 1\n"
+        "def g(state):\n    state['log'] = []\n    n = len(state['log'])\n"
+    )
+    assert [fn for fn, _ in _log_writes(sample)] == ["a", "b", "c", "d", "e", "f"]
