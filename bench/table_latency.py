@@ -96,7 +96,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import eventloop
+from bot import eventloop, gctune
 from bot.messages import Inbound
 from bot.scheduler import SETTLE, Scheduler
 from bot.storage import open_store, parse_db
@@ -152,6 +152,7 @@ async def run_one(
         seeder=lambda: rnd.randrange(1 << 62),
     )
     game = table.games[game_id]
+    gctune.settle()  # as `boardchat run` does once its table is open (bot/runner.py)
     chats = await setup(table, games, game_id, prefix)
     scheduler = Scheduler(table, settle=SETTLE) if SCHEDULER else None
     if scheduler is not None:

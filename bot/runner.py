@@ -14,7 +14,7 @@ import signal
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from bot import workers
+from bot import gctune, workers
 from bot.scheduler import SETTLE, Scheduler
 from bot.settings import Settings
 from bot.table import Table, open_table
@@ -60,6 +60,7 @@ async def serve(
     table = table or await open_table(
         settings.db, default_lang=settings.default_lang, durable=tuple(servers)
     )
+    gctune.settle()  # what startup built leaves the collector's walks (bot/gctune.py)
     loop = asyncio.get_running_loop()
     tasks: dict[str, asyncio.Task[None]] = {
         name: asyncio.create_task(fn(table, settings), name=f"platform:{name}")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot import gctune
 from bot.demo import run_demo
 from bot.local import run_local, split_line
 from bot.runner import Serve, serve
@@ -96,7 +97,16 @@ def settings(tmp_path: Path, **kw: str) -> Settings:
     return Settings(**base)
 
 
-async def test_runner_serves_platforms_until_a_signal(tmp_path: Path) -> None:
+@pytest.fixture(autouse=True)
+def settled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """`serve` settles the collector of the whole process (bot/gctune.py): here it only
+    records that it did, so the test process's collector stays as it was."""
+    calls: list[bool] = []
+    monkeypatch.setattr(gctune, "settle", lambda: calls.append(True))
+    return calls
+
+
+async def test_runner_serves_platforms_until_a_signal(tmp_path: Path, settled: list[bool]) -> None:
     started: list[str] = []
     cancelled: list[str] = []
     both = asyncio.Event()
@@ -120,6 +130,7 @@ async def test_runner_serves_platforms_until_a_signal(tmp_path: Path) -> None:
     )
     await asyncio.wait_for(both.wait(), 10)
     assert sorted(started) == ["dc", "tg"]
+    assert settled == [True]  # once the table is open
     signal.raise_signal(signal.SIGTERM)
     await asyncio.wait_for(runner, 5)
     assert sorted(cancelled) == ["dc", "tg"]
