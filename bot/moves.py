@@ -264,7 +264,7 @@ class MovesMixin(EndingMixin):
                     else:
                         parsed = self._parse(ctx, game, state, player, line)
                 except IllegalAction as err:
-                    return self._refuse(ctx, self._explain(ctx, game, err, line.name))
+                    return self._refuse_move(ctx, game, err, line.name)
                 if isinstance(parsed, Reply):
                     await self._remember(ctx)
                     return self._reply(ctx, parsed)
@@ -281,7 +281,7 @@ class MovesMixin(EndingMixin):
                         ctx, game, state, seat, actions, langs
                     )
                 except IllegalAction as err:
-                    return self._refuse(ctx, self._explain(ctx, game, err))
+                    return self._refuse_move(ctx, game, err)
                 except Exception:
                     # the move was legal but a question after it failed (a game's
                     # forced_action): the move stands, played again without that answer
@@ -350,6 +350,18 @@ class MovesMixin(EndingMixin):
     def _done_unseen(self, ctx: Ctx, game: Game, pk: int) -> str:
         name = tr(ctx.lang, game.name)
         return self._t(ctx, "Done in {game} (g{id}); nobody else is told.", game=name, id=pk)
+
+    def _refuse_move(
+        self, ctx: Ctx, game: Game, err: IllegalAction, command: str = ""
+    ) -> list[Outbound]:
+        """A refused move, to its sender: as any refusal, except one that tells what only he
+        may know (`err.secret`: that he cannot pay, under hidden money, PG-9), which goes to
+        him privately from a group (a DM on Telegram, whose groups have no reply for one
+        reader; ephemeral on Discord), never into the group."""
+        text = self._explain(ctx, game, err, command)
+        if not err.secret or ctx.inbound.is_private or ctx.reply_key is not None:
+            return self._refuse(ctx, text)
+        return self._refuse(ctx, text, private_to=ctx.inbound.user_key)
 
     def _explain(self, ctx: Ctx, game: Game, err: IllegalAction, command: str = "") -> str:
         """A refused move in words; a rule the rulebook explains adds "See /rules PG-38.";

@@ -18,13 +18,18 @@ class IllegalAction(Exception):
     """A move the rules forbid. Raised before any change to the state.
 
     `rule_id` names the broken rule ("PG-22", "HEX-7"); `message_key` is the English
-    message template (a gettext msgid with `{placeholders}`); `params` fill it.
+    message template (a gettext msgid with `{placeholders}`); `params` fill it. `secret`: the
+    refusal itself tells what only the mover may know (under hidden money, PG-9, that he
+    cannot pay, and how much he has): the table answers him privately, never in a group.
     """
 
-    def __init__(self, rule_id: str, message_key: str, **params: Any) -> None:
+    def __init__(
+        self, rule_id: str, message_key: str, *, secret: bool = False, **params: Any
+    ) -> None:
         self.rule_id = rule_id
         self.message_key = message_key
         self.params = params
+        self.secret = secret
         super().__init__(f"[{rule_id}] {self.english()}")
 
     def english(self) -> str:

@@ -62,9 +62,12 @@ def open_auction(state: PGState, player: str, action: Action, events: list[Event
         )
     if bid > money:
         raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
+            "PG-22",
+            N_("You cannot bid more than your money ({money} E)."),
+            money=money,
+            secret=state["hidden_money"],
         )
-    limit = _proxy_limit(action, bid, money)
+    limit = _proxy_limit(action, bid, money, state["hidden_money"])
     players = state["players"]
     seats = state["seats"]
     i = seats.index(player)
@@ -148,10 +151,13 @@ def raise_bid(state: PGState, player: str, action: Action, events: list[Event]) 
         )
     if bid > money:
         raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
+            "PG-22",
+            N_("You cannot bid more than your money ({money} E)."),
+            money=money,
+            secret=state["hidden_money"],
         )
     if action.get("max") is not None:
-        limit = _proxy_limit(action, bid, money)
+        limit = _proxy_limit(action, bid, money, state["hidden_money"])
         if limit is not None:
             _set_proxy(state, player, auction["plant"], limit)
     auction["bid"] = bid
@@ -170,10 +176,11 @@ def raise_bid(state: PGState, player: str, action: Action, events: list[Event]) 
     _next_bidder(state, player, events)
 
 
-def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
+def _proxy_limit(action: Action, bid: int, money: int, secret: bool) -> int | None:
     """The optional `max` of a bid (proxy bidding, orders.py): None, or a limit above the bid.
 
-    PG-22 applies to the limit as to any bid: never more than the bidder's money.
+    PG-22 applies to the limit as to any bid: never more than the bidder's money (`secret`:
+    hidden money, so the refusal goes to the bidder alone).
     """
     limit = action.get("max")
     if limit is None:
@@ -187,7 +194,10 @@ def _proxy_limit(action: Action, bid: int, money: int) -> int | None:
         )
     if limit > money:
         raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
+            "PG-22",
+            N_("You cannot bid more than your money ({money} E)."),
+            money=money,
+            secret=secret,
         )
     return limit if limit > bid else None
 

@@ -56,6 +56,7 @@ def build_city(state: PGState, player: str, action: Action, events: list[Event])
             cost=cost,
             connection=conn,
             slot=slot,
+            secret=state["hidden_money"],
             money=p["money"],
         )
     assert isinstance(city, str)  # a city of the map (build_check)

@@ -620,7 +620,8 @@ def _cost(call: Call) -> Reply:
         raise ParseError(N_("You are not playing in this game."))
     cities = cities_of(view, words)
     quote = quotes.connection_quote(state, player, cities)
-    return Reply(cost_text(quote, t), extra={"quote": quote})
+    # under hidden money (PG-9) a quote tells whether the asker can pay: his alone
+    return Reply(cost_text(quote, t), private=state["hidden_money"], extra={"quote": quote})
 
 
 @TABLE.command(

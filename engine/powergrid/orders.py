@@ -120,7 +120,10 @@ def _check_maxbid(state: State, player: str, action: Action) -> dict[str, Any]:
     money = state["players"][player]["money"]
     if limit > money:
         raise IllegalAction(
-            "PG-22", N_("You cannot bid more than your money ({money} E)."), money=money
+            "PG-22",
+            N_("You cannot bid more than your money ({money} E)."),
+            money=money,
+            secret=state["hidden_money"],
         )
     return {"plant": auction["plant"], "limit": limit}
 

@@ -72,6 +72,7 @@ class ResourcePurchase:
                 resource=resource,
                 price=price,
                 money=money,
+                secret=state["hidden_money"],
             )
         return Bought(resource, count, plant, price)
 

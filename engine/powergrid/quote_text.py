@@ -53,10 +53,12 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
             )
         )
     if not quote.get("ok", True):
-        reason = quote.get("reason")
+        key = quote.get("reason_key")
         lines.append(
-            t.gettext("Not possible now: {reason}").format(reason=t.gettext(reason))
-            if reason
+            t.gettext("Not possible now: {reason}").format(
+                reason=t.gettext(key).format(**(quote.get("reason_params") or {}))
+            )
+            if key
             else t.gettext("Not possible now.")
         )
     return "\n".join(lines)

@@ -64,6 +64,7 @@ def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
             N_("Building a plant costs {cost} E; you have {money} E."),
             cost=PLANT_COST,
             money=state["players"][player]["money"],
+            secret=state["hidden_money"],
         )
     return node
 
@@ -307,7 +308,11 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
     money = state["players"][player]["money"]
     if fee > money:
         raise IllegalAction(
-            "ALT-21", N_("The transfer costs {fee} E; you have {money} E."), fee=fee, money=money
+            "ALT-21",
+            N_("The transfer costs {fee} E; you have {money} E."),
+            fee=fee,
+            money=money,
+            secret=state["hidden_money"],
         )
     return src, dst, dict(tokens), fee
 
@@ -424,7 +429,11 @@ def line_check(state: State, player: str, cities: Any) -> dict[str, Any]:
     money = state["players"][player]["money"]
     if cost > money:
         raise IllegalAction(
-            "ALT-12", N_("The line costs {cost} E; you have {money} E."), cost=cost, money=money
+            "ALT-12",
+            N_("The line costs {cost} E; you have {money} E."),
+            cost=cost,
+            money=money,
+            secret=state["hidden_money"],
         )
     return {"nodes": nodes, "segs": segs, "cost": cost, "tp": tp, "extends": extends}
 
@@ -479,7 +488,11 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
     money = state["players"][player]["money"]
     if money < TP_COST:
         raise IllegalAction(
-            "ALT-24", N_("A TP costs {cost} E; you have {money} E."), cost=TP_COST, money=money
+            "ALT-24",
+            N_("A TP costs {cost} E; you have {money} E."),
+            cost=TP_COST,
+            money=money,
+            secret=state["hidden_money"],
         )
     state["players"][player]["money"] -= TP_COST
     _place_tp(state, player, node)

@@ -51,8 +51,9 @@ def route(state: State, player: str, start: str, end: str) -> list[str] | None:
 
 def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
     """{"ok", "rule", "reason", "cities", "segments": [{"from", "to", "cost"}], "total",
-    "tp", "income2"}: the price of laying the line now and the income (in half-Elektro) of
-    its end city once laid (0 when no plant feeds it)."""
+    "tp", "income2"} (refused: also "reason_key", "reason_params" to word it): the price of
+    laying the line now and the income (in half-Elektro) of its end city once laid (0 when no
+    plant feeds it)."""
     am = alt_map(state["map"])
     out: dict[str, Any] = {
         "ok": False,
@@ -68,6 +69,7 @@ def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
         plan = r.line_check(state, player, cities)
     except IllegalAction as err:
         out["rule"], out["reason"] = err.rule_id, err.english()
+        out["reason_key"], out["reason_params"] = err.message_key, err.params
         return out
     segs = am.segments
     out.update(
@@ -104,7 +106,8 @@ def power_quote(state: State, player: str) -> dict[str, Any]:
 
 
 def move_quote(state: State, player: str, action: dict[str, Any]) -> dict[str, Any]:
-    """{"ok", "rule", "reason", "fee", "distance", "from_city", "to_city"}: the ALT-21 fee
+    """{"ok", "rule", "reason", "fee", "distance", "from_city", "to_city"} (refused: also
+    "reason_key", "reason_params"): the ALT-21 fee
     of one transfer between two built plants (ALT-D-8: the cheapest map route, ALT-D-9:
     once per transfer), checked against the rules as it stands now."""
     out: dict[str, Any] = {
@@ -120,6 +123,7 @@ def move_quote(state: State, player: str, action: dict[str, Any]) -> dict[str, A
         src, dst, _tokens, fee = r.move_check(state, player, action)
     except IllegalAction as err:
         out["rule"], out["reason"] = err.rule_id, err.english()
+        out["reason_key"], out["reason_params"] = err.message_key, err.params
         return out
     a, b = state["built"][str(src)]["city"], state["built"][str(dst)]["city"]
     out.update(

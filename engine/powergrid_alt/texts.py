@@ -22,12 +22,20 @@ def _half(amount2: int) -> str:
     return f"{amount2 // 2}" if amount2 % 2 == 0 else f"{amount2 / 2:.1f}"
 
 
+def _reason(quote: dict[str, Any], t: Translator) -> str:
+    """A refused quote's reason in the reader's words (its English text without a key)."""
+    key = quote.get("reason_key")
+    if not key:
+        return str(quote.get("reason") or "")
+    return t.gettext(key).format(**(quote.get("reason_params") or {}))
+
+
 def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
     am = alt_map(state["map"])
     route = " – ".join(am.label(c) for c in quote["cities"])
     if not quote["ok"]:
         return t.gettext("{route}: not possible ({rule}: {reason}).").format(
-            route=route, rule=quote["rule"], reason=quote["reason"]
+            route=route, rule=quote["rule"], reason=_reason(quote, t)
         )
     parts = " + ".join(str(s["cost"]) for s in quote["segments"])
     if quote["tp"]:
@@ -47,7 +55,7 @@ def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
 def move_text(state: State, action: Action, quote: dict[str, Any], t: Translator) -> str:
     if not quote["ok"]:
         return t.gettext("Not possible ({rule}: {reason}).").format(
-            rule=quote["rule"], reason=quote["reason"]
+            rule=quote["rule"], reason=_reason(quote, t)
         )
     label = alt_map(state["map"]).label
     return t.gettext(

@@ -110,6 +110,26 @@ def test_connection_quote_itemises_paths_and_suggests_the_cheapest_order() -> No
     assert bad["reason_key"] == "You already have a house in {city}."
 
 
+class _Marking:
+    """A translator that shows which texts went through it: «text»."""
+
+    def gettext(self, message: str) -> str:
+        return f"«{message}»"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return f"«{singular if n == 1 else plural}»"
+
+
+def test_pg37_a_quote_beyond_the_money_says_why_in_the_readers_words() -> None:
+    """/cost of what the asker cannot pay: the reason is worded by the reader's translator,
+    not printed in English inside a translated line (found playing in Russian, 2026-11-29)."""
+    s = all_regions(new_game(3, 1))
+    set_phase(s, "build", order=["a", "b", "c"])
+    give(s, "a", money=3)
+    text = cost_text(connection_quote(s, "a", ["Berlin"]), _Marking())
+    assert "«This costs 10 E; you have 3 E.»" in text  # the template worded, then filled
+
+
 def test_resource_and_income_quotes() -> None:
     s = new_game(3, 1)
     assert resource_quote(s, "coal", 4) == {"total": 5, "available": 24, "prices": [1, 1, 1, 2]}

@@ -347,3 +347,24 @@ def test_render_resource_market_and_last_events_are_drawn() -> None:
         for c in colors
         if isinstance(c, tuple)
     )
+
+
+class _Marking:
+    """A translator that shows which texts went through it: «text»."""
+
+    def gettext(self, message: str) -> str:
+        return f"«{message}»"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return f"«{singular if n == 1 else plural}»"
+
+
+def test_chat_alt21_a_refused_quote_gives_its_reason_in_the_readers_words() -> None:
+    """The reason of a refused /cost move or /cost line is worded by the reader's translator,
+    not left in English inside a translated sentence (found playing in Russian, 2026-11-29)."""
+    state = _build_state()
+    bad = GAME.parse(state, "a", "cost", ["move", "1", "coal", "4", "13"], t=_Marking())
+    assert isinstance(bad, Reply) and not bad.extra["quote"]["ok"]
+    key = bad.extra["quote"]["reason_key"]
+    worded = f"«{key}»".format(**bad.extra["quote"]["reason_params"])
+    assert worded in bad.text
