@@ -16,7 +16,7 @@ from bot.i18n import translator
 from bot.store import Store
 from bot.store_outbox import OutboxItem
 from bot.table import Table
-from engine.core.protocol import Capabilities
+from engine.core.protocol import Capabilities, Translator
 from tests.bot.botgames import bot_game
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, present
@@ -32,6 +32,25 @@ class Stuck(ChatDicePile):
 
     def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
         return {"take": 1} if player.casefold() == "bob" else None
+
+    def describe_event(
+        self, state: dict[str, Any], event: dict[str, Any], t: Translator
+    ) -> str | None:
+        """Bob's forced take has no line of its own (as Power Grid's forced `done`): the
+        table says he was passed."""
+        if event.get("player", "").casefold() == "bob":
+            return None
+        return super().describe_event(state, event, t)
+
+
+class Told(Stuck):
+    """Stuck, but the game words bob's forced take ("bob takes 1."), as the alternative
+    rules word a forced Phase 5 with its income and penalties."""
+
+    def describe_event(
+        self, state: dict[str, Any], event: dict[str, Any], t: Translator
+    ) -> str | None:
+        return ChatDicePile.describe_event(self, state, event, t)
 
 
 class Laps(ChatDicePile):
@@ -169,6 +188,21 @@ async def test_a_forced_pass_at_the_start_and_on_the_terminal(
     outs = await chat.say("ann", "/take 1")
     text = "\n".join(o.text for o in outs)
     assert "ann takes 1." in text and "bob passes (nothing to decide)." in text
+
+
+async def test_a_forced_move_the_game_words_is_told_in_its_own_words(
+    store: Store, clock: FakeClock
+) -> None:
+    """Every line the game gives a forced move stays (his income, penalties, purchases):
+    then no extra "passes" line is needed (found playing the alternative rules, 2026-11-29,
+    when the table left out every event of the passed player)."""
+    table = Table(store, games={"dicepile": Told()}, clock=clock, render=False, seeder=lambda: 1)
+    chat = Chat(table)
+    await start(chat, "bob", "ann")  # bob sits first: the start passes for him
+    outs = await chat.say("ann", "/take 1")
+    text = "\n".join(o.text for o in outs)
+    assert "ann takes 1." in text and "bob takes 1." in text
+    assert "nothing to decide" not in text
 
 
 async def test_undo_takes_back_the_computer_players_replies_too(
