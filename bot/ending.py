@@ -23,6 +23,7 @@ from bot.context import Ctx
 from bot.deadlines import ChatSettings
 from bot.grammar import MAX_CAPTION, CommandLine, shorten
 from bot.i18n import tr, translator
+from bot.info import in_chat_lang
 from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
 from bot.store import FinishedGame, GameRow
@@ -213,7 +214,7 @@ class EndingMixin(AnnounceMixin):
                 dict(row.options),
                 int(row.seed or 0),
                 actions,
-                translator(ctx.lang),
+                translator(ctx.post_lang),  # a group post: the chat's language (issue 18)
             )
         except Exception:
             log.exception("replay of game %s failed", row.id)
@@ -221,10 +222,13 @@ class EndingMixin(AnnounceMixin):
         media = replay_file(replay, ctx.inbound.platform)
         if media is None:
             return self._say(ctx, self._t(ctx, "The replay is too large to send here."))
-        caption = self._t(ctx, "{game}: the replay", game=tr(ctx.lang, game.name))
-        return [Outbound(ctx.chat_key, caption, file=media[0], filename=media[1])]
+        caption = self._tp(ctx, "{game}: the replay", game=tr(ctx.post_lang, game.name))
+        return [
+            Outbound(ctx.chat_key, caption, file=media[0], filename=media[1], lang=ctx.post_lang)
+        ]
 
     # ------------------------------------------------------------------ /stats
+    @in_chat_lang
     async def _cmd_stats(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         """/stats: the chat's leaderboard over its finished games; /stats @user (or a name):
         that player's record here, per game."""

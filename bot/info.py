@@ -22,12 +22,13 @@ from bot.grammar import (
 )
 from bot.i18n import tr, translator, trn
 from bot.messages import Outbound
+from bot.table_base import TableBase
 from engine.core import load_state
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
-M = TypeVar("M", bound="InfoMixin")
+M = TypeVar("M", bound=TableBase)
 Answer = Callable[[M, Ctx, CommandLine], Awaitable[list[Outbound]]]
 
 
@@ -126,16 +127,6 @@ class InfoMixin(AnnounceMixin):
             if mine and mine != game.describe_turn(state, None, t).strip():
                 out.append(self._to_sender(ctx, mine))
         return out
-
-    def _to_sender(self, ctx: Ctx, text: str) -> Outbound:
-        """A message for the sender alone (issue 20): a private message (DM on Telegram, an
-        ephemeral reply on Discord), never the group."""
-        return Outbound(
-            ctx.chat_key,
-            text,
-            private_to=ctx.inbound.user_key,
-            mentions=[(ctx.inbound.user_key, ctx.inbound.display_name)],
-        )
 
     def _game_list(self, ctx: Ctx) -> str:
         """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""

@@ -238,6 +238,16 @@ class TableBase:
         kw.setdefault("silent", True)
         return [Outbound(ctx.chat_key, text, **kw)]
 
+    def _to_sender(self, ctx: Ctx, text: str) -> Outbound:
+        """A message for the sender alone (issue 20): a private message (DM on Telegram, an
+        ephemeral reply on Discord), never the group."""
+        return Outbound(
+            ctx.chat_key,
+            text,
+            private_to=ctx.inbound.user_key,
+            mentions=[(ctx.inbound.user_key, ctx.inbound.display_name)],
+        )
+
     def _refuse(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
         """A reply only the sender needs (a refusal, a usage hint): ephemeral on Discord, an
         ordinary reply elsewhere, silent (nobody else need hear it); in the private chat when
@@ -307,6 +317,11 @@ class TableBase:
 
     def _t(self, ctx: Ctx, message: str, **params: Any) -> str:
         return tr(ctx.lang, message, **params)
+
+    def _tp(self, ctx: Ctx, message: str, **params: Any) -> str:
+        """`message` for everybody in the chat: in its language (`Ctx.post_lang`), not the
+        sender's."""
+        return tr(ctx.post_lang, message, **params)
 
     def _game_of(self, row: GameRow) -> Game:
         return self.games[row.game_id]

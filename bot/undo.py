@@ -162,9 +162,11 @@ class UndoMixin(AnnounceMixin):
             state_json = canonical_json(state)
             version = fresh.version + 1
             if undone.public:
-                lines = [self._t(ctx, "{name} takes back their last move.", name=seat.display_name)]
+                lines = [
+                    self._tp(ctx, "{name} takes back their last move.", name=seat.display_name)
+                ]
                 if any(a.user_key != seat.user_key for a in undone.taken):
-                    lines.append(self._t(ctx, "The moves that answered it are taken back too."))
+                    lines.append(self._tp(ctx, "The moves that answered it are taken back too."))
                 played = Played([Step(lines, state_json, [])], state, state_json, version)
                 outs = await self._announce(ctx, replace(fresh, version=version), ctx.seats, played)
             else:  # a private move (a standing order, PG-O): the table never saw it (issue 20)
@@ -219,7 +221,7 @@ class UndoMixin(AnnounceMixin):
             return self._say(
                 ctx, self._t(ctx, "Only the creator or a chat admin can end the game.")
             )
-        game_name = self._game_of(row).name
+        game_name = self._game_of(row).name  # a msgid: each text words it in its language
         if not line.args or line.args[0].casefold() != "confirm":
             # a running game's button carries its public moment (bot/buttons.py), so a hidden
             # order (PG-O) does not make it stale; a lobby's carries the store's version
@@ -229,11 +231,17 @@ class UndoMixin(AnnounceMixin):
             payload = f"{row.id}:{moment}:/abort confirm"
             return self._say(
                 ctx,
-                self._t(ctx, "End {game} without a result? Send /abort confirm.", game=game_name),
+                self._t(
+                    ctx,
+                    "End {game} without a result? Send /abort confirm.",
+                    game=self._t(ctx, game_name),
+                ),
                 buttons=[[Button(self._t(ctx, "Yes, end the game"), payload)]],
             )
-        ended = self._t(
-            ctx, "{game} was ended without a result. /new starts another.", game=game_name
+        ended = self._tp(
+            ctx,
+            "{game} was ended without a result. /new starts another.",
+            game=self._tp(ctx, game_name),
         )
         outs = self._say(ctx, ended)
         if await self.store.status_message(row.id) is not None:

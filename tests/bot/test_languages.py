@@ -301,6 +301,38 @@ async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_
     assert len(outs) == 1 and check(outs[0].text, "pl") >= 1
 
 
+async def test_undo_abort_and_stats_speak_to_the_group_in_the_chats_language(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing (2026-11-29): /undo's line and /abort's end came in the sender's
+    language, with the game's English name; /stats was a group post in the asker's."""
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
+    chat = "local:undo"
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/new powergrid"))
+    await table.handle(person_in(chat, "dave", "/lang pl"))
+    await table.handle(person_in(chat, "dave", "/join"))
+    await table.handle(person_in(chat, "bob", "/lang chat pl"))  # neither is bob's own
+    await table.handle(person_in(chat, "bob", "/start"))
+    row = await store.open_game(chat)
+    assert row is not None and row.state_json is not None
+    await table.handle(person_in(chat, "bob", "/bid 3"))  # refused unless his turn: no matter
+    await table.handle(person_in(chat, "dave", "/bid 3"))
+    mover = (await store.actions(row.id))[-1].player
+    outs = await table.handle(person_in(chat, mover, "/undo"))
+    line = tr("pl", "{name} takes back their last move.", name=mover)
+    assert any(line in o.text for o in outs if o.private_to is None), [o.text for o in outs]
+    outs = await table.handle(person_in(chat, "bob", "/stats"))
+    posted = [o for o in outs if o.private_to is None]
+    assert posted and all(o.lang == "pl" for o in posted)
+    assert any(o.private_to == "local:bob" and o.lang == "ru" for o in outs)
+    outs = await table.handle(person_in(chat, "bob", "/abort confirm"))
+    name = tr("pl", GAME.name)
+    assert name != GAME.name  # the game's Polish name, not "Power Grid"
+    ended = tr("pl", "{game} was ended without a result. /new starts another.", game=name)
+    assert any(o.text == ended for o in outs), [o.text for o in outs]
+
+
 async def test_option_values_ignore_case_map_usa(store: Store, clock: FakeClock) -> None:
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
     await table.handle(person_in("local:u", "ann", "/new powergrid map=USA"))
