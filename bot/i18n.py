@@ -13,8 +13,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+
 from bot.grammar import MERGED_HELP, is_merged, shared_help  # noqa: F401 (re-exported)
-from engine.core.errors import IllegalAction
+from engine.core.errors import IllegalAction, Term
 from engine.core.protocol import CommandSpec
 from engine.core.sentences import join_sentences
 
@@ -40,6 +42,14 @@ def supported(lang: str | None) -> str | None:
         return "zh_Hant"
     base = code.split("_")[0]
     return base if base in LANGUAGES else None
+
+
+@cache
+def language_label(lang: str) -> str:
+    """A catalog language as people read it: its own name (Babel's) and the code /lang takes,
+    "русский (ru)", "中文 (繁體) (zh-hant)", never the catalog's folder name "zh_Hant"."""
+    code = "zh-hant" if lang == "zh_Hant" else lang
+    return f"{Locale.parse(lang).get_display_name(lang)} ({code})"
 
 
 def normalize(lang: str | None) -> str:
@@ -106,10 +116,14 @@ def translator(lang: str | None) -> gettext.NullTranslations:
 
 
 def tr(lang: str | None, message: str, **params: Any) -> str:
-    """Translate an English message template and fill its placeholders."""
-    text = translator(lang).gettext(message)
+    """Translate an English message template and fill its placeholders (a `Term` among them,
+    a word of the game such as a resource, is translated too)."""
+    t = translator(lang)
+    text = t.gettext(message)
     if not params:
         return text
+    if any(isinstance(v, Term) for v in params.values()):
+        params = {k: t.gettext(v) if isinstance(v, Term) else v for k, v in params.items()}
     return _fill(text, message, params, normalize(lang))
 
 

@@ -19,7 +19,7 @@ from bot.grammar import (
     CommandLine,
     shorten,
 )
-from bot.i18n import LANGUAGES, explain, normalize, tr, trn
+from bot.i18n import LANGUAGES, explain, language_label, normalize, tr, trn
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import (
@@ -418,9 +418,9 @@ class LobbyMixin(MovesMixin):
                 tr(
                     ctx.lang,
                     "Your language: {code}; this chat's: {chat}. Available: {all}.",
-                    code=ctx.lang,
-                    chat=ctx.chat_lang or self.default_lang,
-                    all=", ".join(LANGUAGES),
+                    code=language_label(ctx.lang),
+                    chat=language_label(ctx.chat_lang or self.default_lang),
+                    all=", ".join(map(language_label, LANGUAGES)),
                 ),
             )
         code = args[0]
@@ -432,14 +432,14 @@ class LobbyMixin(MovesMixin):
                     ctx.lang,
                     "Unknown language '{code}'. Available: {all}.",
                     code=shorten(code, 16),
-                    all=", ".join(LANGUAGES),
+                    all=", ".join(map(language_label, LANGUAGES)),
                 ),
             )
         if not for_chat:
             await self.store.set_user(ctx.inbound.user_key, lang=name)
             await self._remember(ctx)
             ctx.lang = name
-            return self._refuse(ctx, tr(name, "Your language: {code}.", code=name))
+            return self._refuse(ctx, tr(name, "Your language: {code}.", code=language_label(name)))
         if not await self._may_set_chat_lang(ctx):
             return self._refuse(
                 ctx,
@@ -451,7 +451,9 @@ class LobbyMixin(MovesMixin):
         await self.store.set_chat_lang(ctx.chat_key, name)
         await self._remember(ctx)
         ctx.chat_lang = name
-        return self._say(ctx, tr(name, "This chat's language: {code}.", code=name), lang=name)
+        return self._say(
+            ctx, tr(name, "This chat's language: {code}.", code=language_label(name)), lang=name
+        )
 
     async def _may_set_chat_lang(self, ctx: Ctx) -> bool:
         """A chat admin, anyone in their own one-to-one chat, or whoever created the chat's

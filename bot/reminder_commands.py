@@ -18,7 +18,6 @@ from bot.deadlines import (
     PICTURES,
     POLICIES,
     ChatSettings,
-    format_duration,
     human_duration,
     human_when,
     next_local_hour,
@@ -163,7 +162,7 @@ class DeadlineCommands:
             lang,
             "Deadline {deadline} per move; reminders at {reminders}; quiet hours {quiet} "
             "(time zone {tz}); when time is up: {policy}.",
-            deadline=format_duration(settings.deadline),
+            deadline=human_duration(settings.deadline, lang),  # "1 день", not "1d"
             reminders=", ".join(f"{p}%" for p in settings.reminders) or tr(lang, "none"),
             quiet=quiet,
             tz=settings.tz,

@@ -1,6 +1,6 @@
 """The game protocol every game folder implements, and the small pure helpers they share."""
 
-from engine.core.errors import N_, IllegalAction, MissingArgument, ParseError
+from engine.core.errors import N_, IllegalAction, MissingArgument, ParseError, Term, worded
 from engine.core.jsonstate import canonical_json, copy_state, load_state
 from engine.core.protocol import (
     Action,
@@ -37,6 +37,7 @@ __all__ = [
     "Reply",
     "Rng",
     "State",
+    "Term",
     "Translator",
     "canonical_json",
     "copy_state",
@@ -44,4 +45,5 @@ __all__ = [
     "load_state",
     "replay",
     "sentence_gap",
+    "worded",
 ]

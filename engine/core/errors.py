@@ -14,6 +14,24 @@ def N_(message: str) -> str:
     return message
 
 
+class Term(str):
+    """A word of the game in a message's parameters (a resource: "oil") that the reader's
+    catalog words too: the table translates it before it fills the message, so a Russian
+    refusal says «нефть», not «oil». Its text is its msgid (marked with `N_` where defined)."""
+
+    __slots__ = ()
+
+
+def worded(t: Any, message_key: str, params: dict[str, Any]) -> str:
+    """`message_key` in the words of translator `t`, filled with `params`, their `Term`s
+    worded too (for a game's own texts; the table does the same for refusals)."""
+    filled = {k: t.gettext(v) if isinstance(v, Term) else v for k, v in params.items()}
+    try:
+        return str(t.gettext(message_key).format(**filled))
+    except (KeyError, IndexError, ValueError):
+        return str(t.gettext(message_key))
+
+
 class IllegalAction(Exception):
     """A move the rules forbid. Raised before any change to the state.
 

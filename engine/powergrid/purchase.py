@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Term
 from engine.powergrid import market as mk
 from engine.powergrid.basics import Action, Event, log_event
 from engine.powergrid.data import RESOURCES
@@ -58,7 +58,7 @@ class ResourcePurchase:
                 "PG-32",
                 N_("The market has only {available} {resource}."),
                 available=available,
-                resource=resource,
+                resource=Term(resource),
             )
         if not self.storage_first:
             plant = self.storage(state, player, resource, count, action)
@@ -69,7 +69,7 @@ class ResourcePurchase:
                 self.money_rule,
                 N_("{count} {resource} cost {price} E; you have {money} E."),
                 count=count,
-                resource=resource,
+                resource=Term(resource),
                 price=price,
                 money=money,
                 secret=state["hidden_money"],
@@ -89,7 +89,7 @@ class ResourcePurchase:
                 "PG-33",
                 N_("Your plants can store only {room} more {resource}."),
                 room=room,
-                resource=resource,
+                resource=Term(resource),
             )
         return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.errors import worded
 from engine.core.protocol import Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid.chat_view import View
@@ -56,7 +57,7 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
         key = quote.get("reason_key")
         lines.append(
             t.gettext("Not possible now: {reason}").format(
-                reason=t.gettext(key).format(**(quote.get("reason_params") or {}))
+                reason=worded(t, key, quote.get("reason_params") or {})
             )
             if key
             else t.gettext("Not possible now.")

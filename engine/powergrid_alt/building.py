@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Term
 from engine.powergrid import rules as base
 from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
@@ -291,11 +291,11 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
                 N_("Plant {plant} holds only {have} {resource}."),
                 plant=src,
                 have=have[r],
-                resource=r,
+                resource=Term(r),
             )
         if not accepts(dst, r):
             raise IllegalAction(
-                "ALT-21", N_("Plant {plant} cannot store {resource}."), plant=dst, resource=r
+                "ALT-21", N_("Plant {plant} cannot store {resource}."), plant=dst, resource=Term(r)
             )
     dres = state["built"][str(dst)]["res"]
     if PLANTS[dst].type == "hybrid":

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Term
 from engine.powergrid import market as mk
 from engine.powergrid import rules as base
 from engine.powergrid import state_types as base_types
@@ -73,7 +73,7 @@ class PlantPurchase(ResourcePurchase):
                     "ALT-10",
                     N_("None of your built plants can store {count} more {resource}."),
                     count=count,
-                    resource=resource,
+                    resource=Term(resource),
                 )
             plant = fitting[0]
         if not is_int(plant) or plant not in mine:
@@ -85,7 +85,7 @@ class PlantPurchase(ResourcePurchase):
                 "ALT-10",
                 N_("Plant {plant} cannot store {resource}."),
                 plant=plant,
-                resource=resource,
+                resource=Term(resource),
             )
         room = room_on(alt, plant, resource)
         if count > room:
@@ -94,7 +94,7 @@ class PlantPurchase(ResourcePurchase):
                 N_("Plant {plant} can store only {room} more {resource}."),
                 plant=plant,
                 room=room,
-                resource=resource,
+                resource=Term(resource),
             )
         return int(plant)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import N_
+from engine.core.errors import N_, worded
 from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid import commands as base
@@ -27,7 +27,7 @@ def _reason(quote: dict[str, Any], t: Translator) -> str:
     key = quote.get("reason_key")
     if not key:
         return str(quote.get("reason") or "")
-    return t.gettext(key).format(**(quote.get("reason_params") or {}))
+    return worded(t, key, quote.get("reason_params") or {})
 
 
 def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:

@@ -493,3 +493,22 @@ def test_a_message_revived_in_two_languages_keeps_each_ones_translation() -> Non
     assert present(update.merged(ru, template).get("Usage: /pass")).string == "Использование"
     assert present(update.merged(pl, template).get("Usage: /pass")).string == "Użycie"
     assert not present(template.get("Usage: /pass")).string
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh_Hant"])
+def test_pg33_a_refusal_names_the_resource_in_the_readers_words(lang: str) -> None:
+    """Found playing (2026-11-29): «oil» inside a Russian refusal. A resource in a refusal's
+    parameters is a `Term`, worded by the reader's catalog before the message is filled."""
+    from engine.core import Term
+    from engine.powergrid import GAME
+    from tests.engine.powergrid.helpers import give, new_game, set_phase
+
+    state = set_phase(new_game(3, 1), "resources", order=["a", "b", "c"])
+    give(state, "c", plants=[4], money=100)  # a coal plant: no room for oil (PG-33)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, "c", {"type": "buy", "resource": "oil", "count": 1})
+    assert isinstance(err.value.params["resource"], Term)
+    oil = translator(lang).gettext("oil")
+    assert oil != "oil"
+    said = explain(lang, err.value)
+    assert oil in said and "oil" not in said

@@ -210,17 +210,19 @@ async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
     await table.handle(person_in(chat, "bob", "/new powergrid"))
     assert (await store.chat(chat)).lang == "ru"  # the opener's language
     outs = await table.handle(person_in(chat, "carol", "/lang pl"))
-    assert outs[0].text == tr("pl", "Your language: {code}.", code="pl")
+    assert outs[0].text == tr("pl", "Your language: {code}.", code="polski (pl)")
     assert (await store.chat(chat)).lang == "ru"  # /lang is personal
     outs = await table.handle(person_in(chat, "carol", "/lang chat pl"))
     refusal = "Only the creator of this chat's table or a chat admin sets its language."
     assert outs[0].text == tr("pl", refusal) and outs[0].sender_only
     assert (await store.chat(chat)).lang == "ru"
     outs = await table.handle(person_in(chat, "dan", "/lang chat zh-TW", admin=True))
-    assert outs[0].text == tr("zh_Hant", "This chat's language: {code}.", code="zh_Hant")
+    assert outs[0].text == tr(
+        "zh_Hant", "This chat's language: {code}.", code="中文 (繁體) (zh-hant)"
+    )
     outs = await table.handle(person_in(chat, "bob", "/lang chat pl"))
     assert (await store.chat(chat)).lang == "pl"
-    assert outs[0].text == tr("pl", "This chat's language: {code}.", code="pl")
+    assert outs[0].text == tr("pl", "This chat's language: {code}.", code="polski (pl)")
     # carol (pl) joins: the group post is in the chat's Polish, the seat list in it
     outs = await table.handle(person_in(chat, "carol", "/join"))
     assert outs[0].lang == "pl" and tr("pl", "Ready: the creator may /start.") != "Ready"

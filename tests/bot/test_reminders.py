@@ -434,7 +434,7 @@ async def test_vote_refused_when_nobody_else_can_vote(chat: Chat) -> None:
 # ---------------------------------------------------------------------- settings
 async def test_settings_permissions_and_validation(chat: Chat) -> None:
     text = await chat.text("bob", "/settings")
-    assert "Deadline 1d per move; reminders at 0%, 50%, 90%; quiet hours off" in text
+    assert "Deadline 1 day per move; reminders at 0%, 50%, 90%; quiet hours off" in text
     assert "Only the game's creator or a chat admin" in await chat.text(
         "bob", "/settings deadline=6h"
     )
@@ -454,7 +454,7 @@ async def test_settings_permissions_and_validation(chat: Chat) -> None:
         assert why in await chat.text("alice", f"/settings {bad}"), bad
     assert (await chat.table.store.chat(chat.chat_key)).settings == {}  # nothing saved
     text = await chat.text("alice", "/settings deadline=6h reminders=off policy=skip tz=+02:00")
-    assert "Settings saved" in text and "Deadline 6h per move; reminders at none" in text
+    assert "Settings saved" in text and "Deadline 6 hours per move; reminders at none" in text
     chat.admins.add("carol")
     text = await chat.text("carol", "/settings quiet=22-08 tz=Europe/Berlin")
     assert "quiet hours 22-08 (time zone Europe/Berlin)" in text and "(skip)" in text

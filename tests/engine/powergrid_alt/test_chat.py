@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from engine.core import EnglishTranslator, IllegalAction, Reply
+from engine.core import EnglishTranslator, IllegalAction, Reply, worded
 from engine.powergrid.render import RESOURCE_COLORS, _map_and_geometry
 from engine.powergrid_alt import GAME
 from engine.powergrid_alt import render as alt_render
@@ -365,6 +365,6 @@ def test_chat_alt21_a_refused_quote_gives_its_reason_in_the_readers_words() -> N
     state = _build_state()
     bad = GAME.parse(state, "a", "cost", ["move", "1", "coal", "4", "13"], t=_Marking())
     assert isinstance(bad, Reply) and not bad.extra["quote"]["ok"]
-    key = bad.extra["quote"]["reason_key"]
-    worded = f"«{key}»".format(**bad.extra["quote"]["reason_params"])
-    assert worded in bad.text
+    quote = bad.extra["quote"]
+    assert worded(_Marking(), quote["reason_key"], quote["reason_params"]) in bad.text
+    assert "«coal»" in bad.text  # the resource too (a `Term`)
