@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -216,6 +216,8 @@ class InfoMixin(AnnounceMixin):
                 parts.append(f"  {placeholder(arg.name, t)}: {desc}")
             if spec.examples:
                 parts.append(self._t(ctx, "Examples: {ex}", ex=", ".join(spec.examples)))
+            if spec.name == "new" and spec in self._table_specs:
+                parts += self._options_help(ctx, line.args[1:], game)
             return self._say(ctx, "\n".join(parts))
         lines = [self._t(ctx, "Table commands:")]
         t = translator(ctx.lang)
@@ -237,6 +239,28 @@ class InfoMixin(AnnounceMixin):
             )
         lines.append(self._t(ctx, "Details: /help <command>"))
         return self._say(ctx, "\n".join(lines))
+
+    def _options_help(self, ctx: Ctx, args: Sequence[str], game: Game | None) -> list[str]:
+        """/help new [game]: each option of the named game (else the open one's, else every
+        game's) with its values, its default and what it changes (found playing: the games'
+        options were told nowhere, and Hexania's round limit must say it is an addition to
+        the source rules, HEX-OPT-LIMIT)."""
+        named = self.games.get(args[0].casefold()) if args else None
+        shown = [named] if named else [game] if game else list(self.games.values())
+        lines: list[str] = []
+        for g in shown:
+            if not g.options:
+                continue
+            lines.append(
+                self._t(
+                    ctx, "{game} options (/new {id} key=value):", game=tr(ctx.lang, g.name), id=g.id
+                )
+            )
+            for o in g.options:
+                values = ", ".join(o.choices) + "; " if o.choices else ""
+                default = self._t(ctx, "default {value}", value=o.default)
+                lines.append(f"  {o.key}: {tr(ctx.lang, o.help)} — {values}{default}")
+        return lines
 
     @in_chat_lang
     async def _cmd_rules(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:

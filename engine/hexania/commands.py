@@ -138,7 +138,7 @@ def _grow(call: Call) -> Action:
         ArgSpec(
             "direction",
             "choice",
-            N_("direction: E, NE, NW, W, SW or SE"),
+            N_("the way the figure moves"),  # /help lists the six after it
             choices=DIRECTION_CHOICES,
         ),
         ArgSpec("steps", "int", N_("how many cells (default 1)"), required=False),

@@ -533,3 +533,25 @@ async def test_too_few_words_answer_with_the_command_s_signature_in_the_reader_s
         assert "(IEC-27)" in text and "/lay, /relocate, /done" in text, text
         assert tr(lang, "Missing argument.") not in text, text
     assert await store.open_game("local:sig") == row  # nothing changed
+
+
+async def test_help_new_tells_each_option_of_a_game_in_the_readers_words(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing (2026-11-29): the games' options were told nowhere; Hexania's round limit
+    must say it is an addition to the source rules (HEX-OPT-LIMIT)."""
+    from engine.hexania import GAME as HEXANIA
+
+    table = Table(store, games={"powergrid": GAME, "hexania": HEXANIA}, clock=clock, render=False)
+    outs = await table.handle(person_in("local:help", "ann", "/help new hexania"))
+    text = "\n".join(o.text for o in outs)
+    rounds = next(o for o in HEXANIA.options if o.key == "rounds")
+    assert "an addition not in the source rules" in rounds.help
+    assert tr("en", rounds.help) in text and "rounds:" in text
+    assert all(f"  {o.key}: " in text for o in HEXANIA.options)
+    assert "hidden_money" not in text  # only the game asked about
+    await table.handle(person_in("local:help", "ann", "/lang ru"))
+    outs = await table.handle(person_in("local:help", "ann", "/help new powergrid"))
+    text = "\n".join(o.text for o in outs)
+    hidden = next(o for o in GAME.options if o.key == "hidden_money")
+    assert tr("ru", hidden.help) in text and tr("ru", hidden.help) != hidden.help
