@@ -194,7 +194,7 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
             out.text = shorten(out.text, MAX_CAPTION) or "🖼"
             fitted.append(out)
             continue
-        pieces = split_text(out.text, MAX_TEXT)
+        pieces = split_text(out.text, MAX_TEXT, columns=out.monospace)
         if not pieces:
             continue
         for i, piece in enumerate(pieces):
@@ -208,6 +208,7 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     private_to=out.private_to,
                     toast=out.toast if i == 0 else None,
                     sender_only=out.sender_only,
+                    monospace=out.monospace,
                     outbox_id=out.outbox_id,
                     silent=out.silent,
                     lang=out.lang,

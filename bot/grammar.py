@@ -170,12 +170,14 @@ def valid_menu_name(name: str) -> bool:
     return bool(_COMMAND.match(name))
 
 
-def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
+def split_text(text: str, limit: int = MAX_TEXT, *, columns: bool = False) -> list[str]:
     """Cut a long text into pieces of at most `limit` characters, at line breaks when possible,
-    else at spaces, else hard."""
-    text = text.strip()
+    else at spaces, else hard. `columns`: a text laid out in columns (a board in words) keeps
+    the spaces that begin its lines."""
+    lead = "\n" if columns else None  # what a piece may lose at its start
+    text = text.lstrip(lead).rstrip()
     if len(text) <= limit:
-        return [text] if text else []
+        return [text] if text.strip() else []
     pieces: list[str] = []
     while len(text) > limit:
         cut = text.rfind("\n", 0, limit + 1)
@@ -184,7 +186,7 @@ def split_text(text: str, limit: int = MAX_TEXT) -> list[str]:
         if cut < limit // 2:
             cut = limit
         pieces.append(text[:cut].rstrip())
-        text = text[cut:].lstrip()
+        text = text[cut:].lstrip(lead)
     if text:
         pieces.append(text)
     return [p for p in pieces if p]

@@ -64,6 +64,9 @@ class Outbound:
     outbox_id: int | None = None
     # Deliver without a notification sound (Telegram's disable_notification).
     silent: bool = False
+    # Text laid out in columns (a board in words): a fixed-width font, every space kept
+    # (Telegram's <pre>, a Discord code block).
+    monospace: bool = False
     # An attached file other than a picture (the replay: "replay.mp4" is sent as an animation
     # on Telegram, anything else as a document; a Discord attachment).
     file: bytes | None = None

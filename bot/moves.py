@@ -397,7 +397,10 @@ class MovesMixin(EndingMixin):
 
     def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:
         private = ctx.inbound.user_key if reply.private else None
-        text = reply.text.strip() or self._t(ctx, "(nothing to show)")
+        # a board in words keeps its first line's indent (HEX-G-6)
+        text = (reply.text.rstrip() if reply.monospace else reply.text.strip()) or self._t(
+            ctx, "(nothing to show)"
+        )
         # Asked in a private chat: answered there, whatever the game's chat would have seen.
         where = ctx.reply_key or ctx.chat_key
         mine = ctx.reply_key is not None
@@ -411,7 +414,9 @@ class MovesMixin(EndingMixin):
                     sender_only=mine,
                 )
             ]
-        return [Outbound(where, text, private_to=private, sender_only=mine)]
+        return [
+            Outbound(where, text, private_to=private, sender_only=mine, monospace=reply.monospace)
+        ]
 
     def _apply_all(
         self,

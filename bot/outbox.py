@@ -147,6 +147,8 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["mentions"] = [list(m) for m in out.mentions]
     if out.sender_only:
         body["sender_only"] = True
+    if out.monospace:
+        body["monospace"] = True
     if out.render:
         body["render"] = dict(out.render)
     if out.album:  # rare (a /board answer drawn at once): the further pictures ride in the body
@@ -200,6 +202,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         mentions=[(str(m[0]), str(m[1])) for m in body.get("mentions", [])],
         private_to=None if item.audience == AUDIENCE_CHAT else item.audience,
         sender_only=bool(body.get("sender_only", False)),
+        monospace=bool(body.get("monospace", False)),
         outbox_id=item.id,
         silent=item.silent,
         render=dict(body["render"]) if isinstance(body.get("render"), dict) else None,

@@ -196,9 +196,28 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
         ):
             return await self._private_command(ctx, line)
         handler = self.handlers.get(line.name)
+        words = self._board_in_words(ctx, line)
+        if words is not None:
+            return await self._game_command(ctx, words)
         if line.name in self._table_names and handler is not None:
             return list(await handler(ctx, line))
         return await self._game_command(ctx, line)
+
+    def _board_in_words(self, ctx: Ctx, line: CommandLine) -> CommandLine | None:
+        """/board from a game that words its board too (Hexania's text board, HEX-G-6): its
+        own command answers when asked for it (`/board text`) or when the chat has no
+        pictures (`/settings pictures=off`, or a table without rendering), else the table's
+        picture (found playing, 2026-11-29: the text board could not be reached)."""
+        row = ctx.game
+        if line.name != "board" or row is None or row.game_id not in self.games:
+            return None
+        if not any(c.name == "board" for c in self.games[row.game_id].commands):
+            return None
+        asked = bool(line.args) and line.args[0].casefold() in ("text", "txt")
+        off = ChatSettings.load(ctx.chat_settings or {}).pictures == "off"
+        if asked or off or not self.render:
+            return CommandLine("board", line.args[1:] if asked else line.args, line.slash)
+        return None
 
     def _unpack_payload(self, ctx: Ctx, payload: str) -> str | None:
         """ "<game_pk>:<version or public mark>:<command>" -> the command, if it still applies

@@ -100,9 +100,9 @@ def shorten(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     return flat[: limit - 1].rstrip() + _ELLIPSIS
 
 
-def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+def split_text(text: str, limit: int = MESSAGE_LIMIT, *, columns: bool = False) -> list[str]:
     """The table's one splitter (`bot.grammar.split_text`) at this platform's message limit."""
-    return grammar.split_text(text, limit)
+    return grammar.split_text(text, limit, columns=columns)
 
 
 def render_mentions(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, list[int]]:

@@ -142,9 +142,14 @@ class Piece:
         return out
 
 
+CODE_FENCE = "```"
+
+
 def pieces(out: Outbound) -> list[Piece]:
     """The messages for one Outbound; the picture and the buttons go with the last one."""
     text, user_ids = render_mentions(out.text or "", out.mentions)
+    if out.monospace and text.strip():  # a board in words: a code block keeps its columns
+        text = CODE_FENCE + "\n" + text.replace(CODE_FENCE, "").rstrip() + "\n" + CODE_FENCE
     chunks = split_text(text)
     view = build_view(out.buttons)
     if not chunks and (out.png or out.file or view):

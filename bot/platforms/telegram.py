@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import json
 import logging
 import re
@@ -40,7 +41,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -584,9 +585,13 @@ class TelegramAdapter:
                 message_thread_id=thread_id,
                 disable_notification=quiet,
             )
-        chunks = split_text(text)
+        chunks = split_text(text, columns=out.monospace)
         for i, chunk in enumerate(chunks):
-            body, mode = format_text(chunk, out.mentions)
+            body, mode = (
+                (f"<pre>{html.escape(chunk, quote=False)}</pre>", ParseMode.HTML)
+                if out.monospace  # a board in words: its columns need a fixed-width font
+                else format_text(chunk, out.mentions)
+            )
             sent = await self.bot.send_message(
                 chat_id,
                 body,

@@ -185,9 +185,9 @@ def format_text(text: str, mentions: Sequence[tuple[str, str]]) -> tuple[str, st
     return "".join(out), ParseMode.HTML
 
 
-def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+def split_text(text: str, limit: int = MESSAGE_LIMIT, *, columns: bool = False) -> list[str]:
     """The table's one splitter (`bot.grammar.split_text`) at this platform's message limit."""
-    return grammar.split_text(text, limit)
+    return grammar.split_text(text, limit, columns=columns)
 
 
 def keyboard(rows: Sequence[Sequence[Button]]) -> InlineKeyboardMarkup | None:

@@ -95,6 +95,9 @@ class Reply:
     png: bytes | None = None
     private: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # Text laid out in columns (a board in words, HEX-G-6): shown in a fixed-width font with
+    # its spaces kept.
+    monospace: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ the west, e.g. L12 is the centre); directions are E, NE, NW, W, SW, SE (HEX-G-3)
     /regroup L10 L14          move one piece of a figure to a new cell (cost = mass)
     /end                      before any action: leave the game (HEX-2.4)
     /cost move L12 SE 3       the price of an action, without doing it
-    /board                    the board as text
+    /board text               the board as text (/board alone: the picture)
 
 A trailing `keep=L12` (or just a last cell) names the piece kept when a figure collapses.
 The turn ends by itself when nothing is affordable (HEX-2); /end after acting is refused while
@@ -228,9 +228,9 @@ def _cost(call: Call) -> Reply:
     return quote(call.state, call.player, parse_action(inner, call.words[1:]), call.t)
 
 
-@TABLE.command("board", N_("The board as text"), (), ("/board",), kind="info")
+@TABLE.command("board", N_("The board as text: /board text"), (), ("/board text",), kind="info")
 def _board(call: Call) -> Reply:
-    return Reply(text_board(call.state))
+    return Reply(text_board(call.state), monospace=True)
 
 
 COMMANDS: tuple[CommandSpec, ...] = tuple(TABLE.specs)

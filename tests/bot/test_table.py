@@ -379,7 +379,7 @@ async def test_games_across_chats_and_language(table: Table) -> None:
     text = await two.text("bob", "/games")
     assert "Kitchen: waiting for alice" in text and "Garden: waiting for players" in text
     assert "local:" not in text
-    assert (await one.text("alice", "/lang ru-RU")).endswith(": ru.")  # said in Russian
+    assert (await one.text("alice", "/lang ru-RU")).endswith(": русский (ru).")  # said in Russian
     # /lang is personal (issue 18): the chat keeps the language its first table opened in
     assert (await table.store.user("local:alice")).lang == "ru"
     assert (await table.store.chat("local:one")).lang == "en"

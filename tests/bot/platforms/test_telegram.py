@@ -286,6 +286,16 @@ async def test_long_text_is_split_and_buttons_go_on_the_last_part(world: World) 
     assert [bool(p.buttons) for p in parts] == [False, False, True]
 
 
+async def test_a_board_in_words_goes_in_a_fixed_width_font_with_its_indents(world: World) -> None:
+    """HEX-G-6: a text laid out in columns (Hexania's /board text) is sent as <pre>, escaped,
+    its first line's indent kept."""
+    board = "  A . 1 <\n B . . 2\nC . . . ."
+    await world.adapter.send(Outbound(f"tg:{GROUP}", board, monospace=True))
+    [message] = world.sent()
+    assert message.text == "<pre>  A . 1 &lt;\n B . . 2\nC . . . .</pre>"
+    assert message.params["parse_mode"] == "HTML"
+
+
 async def test_a_payload_over_64_bytes_is_left_out(world: World) -> None:
     buttons = [[Button("ok", "x" * 64), Button("too long", "y" * 65)], [Button("é", "é" * 33)]]
     await world.adapter.send(Outbound(f"tg:{GROUP}", "Choose", buttons=buttons))
