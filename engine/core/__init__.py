@@ -1,6 +1,6 @@
 """The game protocol every game folder implements, and the small pure helpers they share."""
 
-from engine.core.errors import N_, IllegalAction, MissingArgument, ParseError, Term, worded
+from engine.core.errors import N_, NP_, IllegalAction, MissingArgument, ParseError, Term, worded
 from engine.core.jsonstate import canonical_json, copy_state, load_state
 from engine.core.protocol import (
     Action,
@@ -21,6 +21,7 @@ from engine.core.rng import Rng
 from engine.core.sentences import join_sentences, sentence_gap
 
 __all__ = [
+    "NP_",
     "N_",
     "Action",
     "ArgSpec",

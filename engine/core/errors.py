@@ -14,6 +14,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with its plural for translation without translating it (the pair a
+    `t.ngettext(singular, plural, n)` later takes; extracted with `-k NP_:1,2`)."""
+    return singular, plural
+
+
 class Term(str):
     """A word of the game in a message's parameters (a resource: "oil") that the reader's
     catalog words too: the table translates it before it fills the message, so a Russian

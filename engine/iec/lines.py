@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, Event, State, Translator
+from engine.core import N_, NP_, Event, State, Translator
 from engine.iec.rules import PHASE_NAMES, available_techs, scen, tech_cost, tech_mode
 from engine.iec.techs import TECH_EFFECTS, TECHS
 
@@ -189,17 +189,23 @@ _EVENT_TEXT = {
 
 
 # Events whose line depends on a count: (singular, plural, the event field holding the count).
+# Marked with NP_, so that extraction finds them (unmarked, the catalogs lost them: found
+# playing in Chinese, 2026-11-29, a missile line in English).
 _PLURAL_EVENT_TEXT: dict[str, tuple[str, str, str]] = {
     "missiles": (
-        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
-        "(needed {need}+), {hits} hit.",
-        "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
-        "(needed {need}+), {hits} hits.",
+        *NP_(
+            "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+            "(needed {need}+), {hits} hit.",
+            "{player}'s launcher {launcher} fires at {target}: {rolls_text} "
+            "(needed {need}+), {hits} hits.",
+        ),
         "hits",
     ),
     "power_given": (
-        "{player} gives power for {count} building to {to}.",
-        "{player} gives power for {count} buildings to {to}.",
+        *NP_(
+            "{player} gives power for {count} building to {to}.",
+            "{player} gives power for {count} buildings to {to}.",
+        ),
         "count",
     ),
 }

@@ -512,3 +512,20 @@ def test_pg33_a_refusal_names_the_resource_in_the_readers_words(lang: str) -> No
     assert oil != "oil"
     said = explain(lang, err.value)
     assert oil in said and "oil" not in said
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh_Hant"])
+def test_iec_missile_and_intergrid_lines_are_in_the_catalogs(lang: str) -> None:
+    """Found playing in Chinese (2026-11-29): a missile line in English. The engine's plural
+    messages are marked (`NP_`), so extraction keeps them and each catalog translates them."""
+    from engine.iec import GAME as IEC
+    from engine.iec.lines import _PLURAL_EVENT_TEXT
+
+    state = IEC.setup(["ann", "bob"], {}, 1)
+    t = translator(lang)
+    for kind, (singular, plural, _key) in _PLURAL_EVENT_TEXT.items():
+        for n in (1, 2, 5):
+            assert t.ngettext(singular, plural, n) not in (singular, plural), (kind, n)
+    event = {"type": "missiles", "player": "ann", "launcher": "G5", "target": "V16"}
+    line = IEC.describe_event(state, {**event, "rolls": [1, 4], "need": 4, "hits": 1}, t)
+    assert line is not None and "fires at" not in line and "G5" in line
