@@ -335,23 +335,29 @@ class DeadlineCommands:
         self.changed()
         settings = await self.settings(ctx.chat_key)
         seat = ctx.seat()
-        text = self._t(
-            ctx,
-            "{name} is away until {when}.",
-            name=seat.display_name if seat is not None else ib.display_name,
-            when=self._when(ctx.lang, until, settings),
-        )
+        name = seat.display_name if seat is not None else ib.display_name
+        # what only the sender needs: what happens to his seat here, and how to end it early
+        mine = self._t(ctx, "/back ends it early.")
         if ctx.game is not None:
-            text += (
-                " "
-                + {
-                    "remind": self._t(ctx, "Here your turns wait for you (policy remind)."),
-                    "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
-                    "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
-                }[settings.policy]
-            )
-        text += sentence_gap(text) + self._t(ctx, "/back ends it early.")
-        return self._say(ctx, text)
+            policy = {
+                "remind": self._t(ctx, "Here your turns wait for you (policy remind)."),
+                "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
+                "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
+            }[settings.policy]
+            mine = policy + sentence_gap(policy) + mine
+        lang = ctx.lang if ib.is_private else ctx.post_lang  # the news: the chat's language
+        news = tr(
+            lang,
+            "{name} is away until {when}.",
+            name=name,
+            when=self._when(lang, until, settings),
+        )
+        if lang == ctx.lang:
+            return self._say(ctx, news + sentence_gap(news) + mine)
+        return [
+            *self._say(ctx, news, lang=lang),
+            Outbound(ctx.chat_key, mine, sender_only=True, lang=ctx.lang),
+        ]
 
     async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound
@@ -371,10 +377,12 @@ class DeadlineCommands:
         await self.store.replan_now(sorted(replan), self.table.clock())
         self.changed()
         if not was_away and not restored:
-            return self._say(ctx, self._t(ctx, "You were not away."))
+            return self._say(ctx, self._t(ctx, "You were not away."), sender_only=True)
+        lang = ctx.post_lang  # news for everybody in the chat: its language
         return self._say(
             ctx,
-            self._t(ctx, "Welcome back, {name}: your seats are yours again.", name=ib.display_name),
+            tr(lang, "Welcome back, {name}: your seats are yours again.", name=ib.display_name),
+            lang=lang,
         )
 
     # ------------------------------------------------------------------ /vote replace

@@ -555,3 +555,29 @@ async def test_help_new_tells_each_option_of_a_game_in_the_readers_words(
     text = "\n".join(o.text for o in outs)
     hidden = next(o for o in GAME.options if o.key == "hidden_money")
     assert tr("ru", hidden.help) in text and tr("ru", hidden.help) != hidden.help
+
+
+async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_his(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing (2026-11-29): /away and /back were group posts in the sender's language,
+    telling the whole group "your turns wait for you"."""
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
+    chat = "local:away"
+    await table.handle(person_in(chat, "ann", "/new powergrid"))
+    await table.handle(person_in(chat, "ann", "/lang chat pl"))
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/join"))
+    await table.handle(person_in(chat, "ann", "/start"))
+    outs = await table.handle(person_in(chat, "bob", "/away 2h"))
+    news = [o for o in outs if not o.sender_only and o.private_to is None]
+    mine = [o for o in outs if o.sender_only]
+    assert len(news) == 1 and news[0].lang == "pl" and "bob" in news[0].text
+    assert check(news[0].text, "pl") >= 1
+    assert len(mine) == 1 and mine[0].lang == "ru"
+    assert tr("ru", "/back ends it early.") in mine[0].text
+    assert tr("pl", "/back ends it early.") not in news[0].text  # his alone
+    outs = await table.handle(person_in(chat, "bob", "/back"))
+    assert [o.text for o in outs] == [
+        tr("pl", "Welcome back, {name}: your seats are yours again.", name="bob")
+    ]
