@@ -207,6 +207,14 @@ class InfoMixin(AnnounceMixin):
             )
             if spec is None:
                 return self._unknown(ctx, CommandLine(name, [], True))
+            if spec.name == "addbot" and game is not None and game.bots:
+                # the kinds this game seats, not every game's (found playing IEC, 2026-11-29)
+                kinds = tuple(game.bots)
+                spec = replace(
+                    spec,
+                    args=tuple(replace(a, choices=kinds) for a in spec.args),
+                    examples=("/addbot", f"/addbot {kinds[-1]}"),
+                )
             t = translator(ctx.lang)
             parts = [usage(spec, t), tr(ctx.lang, spec.help)]
             for arg in spec.args:

@@ -581,3 +581,21 @@ async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_hi
     assert [o.text for o in outs] == [
         tr("pl", "Welcome back, {name}: your seats are yours again.", name="bob")
     ]
+
+
+async def test_help_addbot_offers_the_kinds_of_the_open_game(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing IEC (2026-11-29): /help addbot offered every game's bot kinds, and its
+    example (/addbot heuristic) was one IEC refuses."""
+    from engine.iec import GAME as IEC
+
+    table = Table(store, games={"powergrid": GAME, "iec": IEC}, clock=clock, render=False)
+    await table.handle(person_in("local:bots", "ann", "/new iec"))
+    outs = await table.handle(person_in("local:bots", "ann", "/help addbot"))
+    text = "\n".join(o.text for o in outs)
+    assert f"({', '.join(IEC.bots)})" in text
+    assert "heuristic" not in text and "heuristic" not in IEC.bots
+    example = text.rsplit("/addbot ", 1)[-1].split()[0].strip(",.")
+    reply = await table.handle(person_in("local:bots", "ann", f"/addbot {example}"))
+    assert "Bot kinds" not in "\n".join(o.text for o in reply)  # the example seats a bot
