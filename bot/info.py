@@ -183,6 +183,11 @@ class InfoMixin(AnnounceMixin):
         out = self._say(ctx, text)
         mine = logtext.log_page(game, state, rows, t, viewer=viewer, page=page) if viewer else text
         if mine != text:
+            if not ctx.inbound.is_private and ctx.lang != ctx.post_lang:
+                # `in_chat_lang`'s run in the asker's own language: the group has its page
+                # already, and his own page holds everything the table's does (one copy, not
+                # two: found playing IEC, 2026-11-29)
+                return [self._to_sender(ctx, mine)]
             out.append(self._to_sender(ctx, mine))
         return out
 

@@ -599,3 +599,24 @@ async def test_help_addbot_offers_the_kinds_of_the_open_game(
     example = text.rsplit("/addbot ", 1)[-1].split()[0].strip(",.")
     reply = await table.handle(person_in("local:bots", "ann", f"/addbot {example}"))
     assert "Bot kinds" not in "\n".join(o.text for o in reply)  # the example seats a bot
+
+
+async def test_log_reaches_an_asker_of_another_language_once_with_his_private_lines(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing IEC (2026-11-29): an asker reading another language than the chat's got
+    two private copies of /log, the table's page and his own."""
+    from engine.iec import GAME as IEC
+
+    table = Table(store, games={"iec": IEC}, clock=clock, render=False, seeder=lambda: 2)
+    chat = "local:log"
+    await table.handle(person_in(chat, "ann", "/new iec"))
+    await table.handle(person_in(chat, "bob", "/lang ru"))
+    await table.handle(person_in(chat, "bob", "/join"))
+    await table.handle(person_in(chat, "ann", "/start"))
+    await table.handle(person_in(chat, "bob", "/antimissile on"))  # a private standing order
+    outs = await table.handle(person_in(chat, "bob", "/log"))
+    group = [o for o in outs if o.private_to is None]
+    his = [o for o in outs if o.private_to == "local:bob"]
+    assert len(group) == 1 and group[0].lang == "en"
+    assert len(his) == 1 and his[0].lang == "ru", [o.text for o in his]
