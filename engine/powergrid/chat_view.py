@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.core.protocol import State
+from engine.core.protocol import State, Translator
 from engine.powergrid import names
 from engine.powergrid.data import map_text
 
@@ -52,9 +52,13 @@ def choosable_regions(view: View) -> list[dict[str, str]]:
     ]
 
 
-def region_label(region: dict[str, str]) -> str:
-    """ "NW (North-West)"; just the name when it already starts with the id."""
+def region_label(region: dict[str, str], t: Translator | None = None) -> str:
+    """ "NW (North-West)", the name in the reader's words with `t` ("NW (Северо-Запад)"; the
+    map legend's names, engine/powergrid/render/words.py); just the name when it already
+    starts with the id."""
     name = region.get("name", region["id"])
+    if t is not None:
+        name = t.gettext(name)
     if names.words(name)[:1] == names.words(region["id"]):
         return name
     return f"{region['id']} ({name})"

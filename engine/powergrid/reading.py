@@ -15,7 +15,6 @@ from engine.powergrid.chat_view import (
     all_cities,
     cities_in_play,
     own_plants,
-    region_label,
     regions_of,
 )
 from engine.powergrid.wording import candidates_text, join
@@ -148,10 +147,10 @@ def region_of(view: View, chat_words: Sequence[str]) -> str:
             word=text,
             candidates=join(ids),
         )
-    raise ParseError(
+    raise ParseError(  # the ids, which read alike in every language (the prompt names them)
         N_('Unknown region "{word}". Regions: {candidates}'),
         word=text,
-        candidates=join([region_label(r) for r in regions]),
+        candidates=join([r["id"] for r in regions]),
     )
 
 

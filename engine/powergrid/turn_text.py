@@ -39,7 +39,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     who = join(view.get("current_players") or [])
     expected = view.get("expected", "")
     if expected == "choose_region":
-        regions = join([region_label(r) for r in choosable_regions(view)])
+        regions = join([region_label(r, t) for r in choosable_regions(view)])
         chosen = view.get("regions_chosen") or []
         if chosen:
             lines.append(t.gettext("Chosen: {regions}.").format(regions=join(chosen)))

@@ -163,3 +163,15 @@ def test_price_with_a_count_of_zero_answers_with_the_usage_line() -> None:
         GAME.parse(s, "a", "price", ["coal", "0"])
     assert err.value.message_key.startswith("Usage: /price")
     assert isinstance(GAME.parse(s, "a", "price", ["coal", "1"]), Reply)
+
+
+def test_pg8_region_names_in_the_turn_are_worded_by_the_reader() -> None:
+    """Found playing in Polish (2026-11-29): "/region <region> (NW (North-West), ...)". The
+    prompt names the regions in the reader's words; a refusal lists their ids."""
+    s = new_game(3, 1, regions="choose")
+    text = GAME.describe_turn(s, None, _Marking())
+    assert "NW («North-West»)" in text
+    with pytest.raises(ParseError) as err:
+        GAME.parse(s, GAME.current_players(s)[0], "region", ["QQ"])
+    assert "North-West" not in err.value.params["candidates"]
+    assert "NW" in err.value.params["candidates"]
