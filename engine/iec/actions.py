@@ -405,12 +405,25 @@ def _do_activate(state: State, player: str, action: Action, events: list[Event])
     toks = own_tokens_at(state, player, cell)
     if not toks:
         raise _bad("IEC-22", N_("You have no token on {cell}."), cell=cell)
+    # IEC-S-22: one detonation test per token per activation phase; a mine that did not
+    # detonate may be activated again only in a later turn (IEC-22).
+    toks = [t for t in toks if t.get("tested") != state["turn"]]
+    if not toks:
+        raise _bad(
+            "IEC-S-22",
+            N_(
+                "Your mine on {cell} was already activated this turn; "
+                "it may be activated again in a later turn."
+            ),
+            cell=cell,
+        )
     tok = toks[0]
     if not tok["real"]:
         plain(state)["tokens"].remove(tok)
         _ev(state, events, "token_activated", player=player, cell=cell, real=False, revealed=True)
         return
     tok["up"] = True
+    tok["tested"] = state["turn"]
     _ev(state, events, "token_activated", player=player, cell=cell, real=True, revealed=True)
     b = state["buildings"].get(cell)
     if b is None:

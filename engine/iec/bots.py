@@ -420,7 +420,7 @@ def _phase_lay(state: State, player: str, rng: Rng) -> Action | None:
 
 
 def _phase_activate(state: State, player: str) -> Action | None:
-    for t in ch.own_tokens(state, player):
+    for t in ch.activatable_tokens(state, player):
         b = state["buildings"].get(t["cell"])
         if t["real"] and b is not None and b["owner"] != player:
             return {"type": "activate", "cell": t["cell"]}

@@ -190,6 +190,13 @@ def own_tokens(state: State, player: str, face_down: bool | None = None) -> list
     ]
 
 
+def activatable_tokens(state: State, player: str) -> list[dict[str, Any]]:
+    """His tokens he may still activate in this turn's phase 8: a real mine that did not
+    detonate stays face up and may be activated again only in a later turn (IEC-S-22,
+    IEC-22 "until a later activation phase")."""
+    return [t for t in own_tokens(state, player) if t.get("tested") != state["turn"]]
+
+
 def sweep_cells(state: State, player: str) -> list[str]:
     s = scen(state)
     r = int(param(state, "mine_lay_range_factor")) * dev_range(state)
@@ -301,7 +308,7 @@ def has_choice(state: State, player: str, ph: int) -> bool:
                 return True
         return False
     if ph == 8:
-        return any(t["cell"] in state["buildings"] for t in own_tokens(state, player))
+        return any(t["cell"] in state["buildings"] for t in activatable_tokens(state, player))
     if ph == 9:
         return any(
             can_fire(state, la) and fire_targets(state, la)

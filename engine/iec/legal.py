@@ -69,7 +69,9 @@ def legal_actions(state: State, player: str, public: bool = False) -> list[Actio
                     for c in ch.recycle_targets(state, d)
                 ]
     elif ph == 8:
-        out += [{"type": "activate", "cell": t["cell"]} for t in ch.own_tokens(state, player)]
+        out += [
+            {"type": "activate", "cell": t["cell"]} for t in ch.activatable_tokens(state, player)
+        ]
     elif ph == 9:
         for la in own(state, player, "launcher"):
             if la["powered"] and ch.can_fire(state, la):

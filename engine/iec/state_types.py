@@ -85,6 +85,9 @@ class Token(TypedDict):
     cell: str
     real: bool
     up: bool
+    # The turn of its last activation (IEC-S-22: one detonation test per token per phase 8;
+    # a mine that did not detonate may be activated again in a later turn).
+    tested: NotRequired[int]
 
 
 class Area(TypedDict):

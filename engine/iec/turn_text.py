@@ -153,7 +153,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                     )
                 )
     elif ph == 8:
-        cells = [tok["cell"] for tok in ch.own_tokens(state, player)]
+        cells = [tok["cell"] for tok in ch.activatable_tokens(state, player)]
         lines.append(
             _t_fmt(
                 t,

@@ -287,6 +287,37 @@ def test_iec_22_ex7_mine_detonates_one_in_three() -> None:
     assert count_successes(mine_state, check) == 2
 
 
+def test_iec_s22_a_mine_that_did_not_detonate_is_tested_once_per_phase() -> None:
+    """IEC-S-22: a real mine that did not detonate "stays face up and may be activated again
+    in later turns" (IEC-22: "until a later activation phase"): no second roll in the same
+    phase 8. Legal actions, buttons, the prompt and apply agree; a later turn may test again."""
+    from engine.iec import turn_text
+
+    st = mine_state()
+    p1, p2 = st["actor"], next(p for p in st["players"] if p != st["actor"])
+    add(st, p2, "storage", "H9")  # a second mine keeps p1 in phase 8 after the first test
+    st["tokens"].append({"id": 2, "owner": p1, "cell": "H9", "real": True, "up": False})
+    with dice(1):
+        _, events = actions.apply(st, p1, {"type": "activate", "cell": "H7"})
+    assert [e["roll"] for e in events if e["type"] == "mine_test"] == [1]
+    assert st["phase"] == 8 and st["actor"] == p1  # H9 is still his to activate
+    assert {"type": "activate", "cell": "H7"} not in actions.legal_actions(st, p1)
+    assert {"type": "activate", "cell": "H9"} in actions.legal_actions(st, p1)
+    cmds = [cmd for _, cmd in turn_text.buttons(st, p1)]
+    assert "/activate H7" not in cmds and "/activate H9" in cmds
+    rng_before = dict(st["rng"])
+    with pytest.raises(IllegalAction) as err:
+        actions.apply(st, p1, {"type": "activate", "cell": "H7"})
+    assert err.value.rule_id == "IEC-S-22"
+    assert st["rng"] == rng_before and st["buildings"]["H7"]["modules"] == 2
+    # A later turn's phase 8: the face-up mine may be activated (and rolled) again.
+    st["turn"] += 1
+    assert {"type": "activate", "cell": "H7"} in actions.legal_actions(st, p1)
+    with dice(6):
+        do(st, p1, {"type": "activate", "cell": "H7"})
+    assert st["buildings"]["H7"]["modules"] == 1
+
+
 def test_iec_tech17_d14_scatter_mines_one_in_two() -> None:
     def check(st: dict[str, Any]) -> bool:
         do(st, st["actor"], {"type": "activate", "cell": "H7"})
