@@ -43,7 +43,7 @@ from engine.core.picture import (
     wrap,
 )
 from engine.core.protocol import Translator
-from engine.iec.rules import PHASE_NAMES
+from engine.iec.rules import PHASE_NAMES, result
 from engine.iec.scenario import COLS, load
 
 MARGIN = 30  # room for the row numbers and column letters
@@ -272,9 +272,8 @@ class _Panel:
         if len(actors) == 1:
             actor = actors[0]
         if v.get("over"):
-            ranking = [p for p in v["seats"] if not v["players"][p]["eliminated"]]
             if pen is not None:
-                pen.text((x, y), w(OVER, players=", ".join(ranking[:1])), NAME, "name", bold=True)
+                pen.text((x, y), w(OVER, players=_winners(v)), NAME, "name", bold=True)
             y += NAME + 14
         elif actor:
             if pen is not None:
@@ -377,13 +376,20 @@ def _changes(
     return new, built, laid
 
 
+def _winners(view: dict[str, Any]) -> str:
+    """The first group of the game's own ranking (IEC-S-9: most VP, then intact modules, then
+    science; corrections 1.1: survivors first), the one "Game over. Ranking: ..." names; the
+    view holds all it reads."""
+    ranking = result(view)
+    return ", ".join(ranking[0]) if ranking else ""
+
+
 def _caption(
     w: Words, view: dict[str, Any], built: dict[str, list[str]], laid: dict[str, list[str]]
 ) -> str:
     name = w(PHASE_NAMES[view["phase"]]) if view["phase"] in PHASE_NAMES else str(view["phase"])
     if view.get("over"):
-        alive = [p for p in view["seats"] if not view["players"][p]["eliminated"]]
-        head = w(OVER, players=", ".join(alive[:1]))
+        head = w(OVER, players=_winners(view))
     else:
         head = w(CAPTION, turn=view["turn"], name=name)
         if view.get("actor"):

@@ -75,3 +75,27 @@ def test_new_buildings_and_tokens_are_marked_and_told() -> None:
     assert _colours(marked).get(CHANGE, 0) > 50
     cap = marked[0].caption
     assert f"{names[1]} built on R3" in cap and f"{names[0]} laid tokens on H7" in cap
+
+
+def test_iec_s9_game_over_picture_names_the_ranked_winner_not_the_first_seat() -> None:
+    """IEC-S-9: the winner has most VP (ties: intact modules, then science); the picture and
+    its caption name the same winner as "Game over. Ranking: ..." (rules.result), even when he
+    is not first in seat order."""
+    from engine.iec import rules
+
+    st, names = _state()
+    first, second = names
+    st["players"][first]["vp"], st["players"][second]["vp"] = 3, 9
+    st["over"], st["actor"] = True, None
+    assert rules.result(st)[0] == [second]
+    for viewer in (first, second, None):
+        pic = GAME.render_set(st, viewer)[0]
+        assert f"Game over: {second} won" in pic.label_texts()
+        assert f"Game over: {second} won" in pic.caption
+        assert f"Game over: {first} won" not in pic.caption + " ".join(pic.label_texts())
+    # A VP tie goes to intact modules (IEC-S-9): the second seat has more.
+    st["players"][first]["vp"] = 9
+    for cell in ("T10", "V14", "R8"):
+        add(st, second, "reactor", cell)
+    assert rules.result(st)[0] == [second]
+    assert f"Game over: {second} won" in GAME.render_set(st, first)[0].caption
