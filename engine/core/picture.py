@@ -388,17 +388,38 @@ class Drawing:
 
 
 def initials(seats: Sequence[str]) -> dict[str, str]:
-    """One letter per player; two (or letter + seat number) when first letters collide."""
+    """One letter per player; two when first letters collide, else the letter and the number
+    the name ends in ("Bot 2" -> "B2", so "Bot" is "B1": found playing, 2026-11-29, when
+    "Bot 2" wore "B3"), else (numbers that collide) the letter and the seat number."""
     first = {p: (p[:1] or "?").upper() for p in seats}
     out: dict[str, str] = {}
-    for i, p in enumerate(seats):
+    numbered: list[str] = []
+    for p in seats:
         if sum(1 for q in seats if first[q] == first[p]) == 1:
             out[p] = first[p]
             continue
         two = (p[:1].upper() + p[1:2].lower()) if len(p) > 1 else first[p]
-        clash = sum(1 for q in seats if (q[:1].upper() + q[1:2].lower()) == two) > 1
-        out[p] = f"{first[p]}{i + 1}" if clash else two
+        if sum(1 for q in seats if (q[:1].upper() + q[1:2].lower()) == two) == 1:
+            out[p] = two
+            continue
+        out[p] = f"{first[p]}{_number_of(p)}"
+        numbered.append(p)
+    if len(set(out.values())) < len(out):
+        taken = {v for p, v in out.items() if p not in numbered}
+        for i, p in enumerate(seats):
+            if p in numbered:
+                n = i + 1
+                while f"{first[p]}{n}" in taken:
+                    n += len(seats)
+                out[p] = f"{first[p]}{n}"
+                taken.add(out[p])
     return out
+
+
+def _number_of(name: str) -> int:
+    """The number a name ends in ("Bot 2" -> 2), else 1 (the first of its kind: "Bot")."""
+    digits = len(name) - len(name.rstrip("0123456789"))
+    return int(name[-digits:]) if 0 < digits <= 3 else 1
 
 
 def who_list(names: Sequence[str]) -> str:

@@ -394,6 +394,19 @@ def test_initials_are_unique_per_table() -> None:
     assert tags["alice"] == "Al"
 
 
+def test_initials_of_numbered_names_carry_their_numbers() -> None:
+    """Found playing (2026-11-29): "Bot 2" wore "B3" (its seat number)."""
+    assert initials(["ann", "Bot", "Bot 2", "Bot 3"]) == {
+        "ann": "A",
+        "Bot": "B1",
+        "Bot 2": "B2",
+        "Bot 3": "B3",
+    }
+    for seats in (["Bot 2", "Bot", "B2"], ["ann", "andy", "Anna"], ["p1", "p1 ", "p2"]):
+        tags = initials(seats)
+        assert len(set(tags.values())) == len(seats), tags
+
+
 # --- image-diff regression: a fixed hand-made map and view -------------------------------------
 REFERENCE = Path(__file__).with_name("reference") / "fixed_view.png"
 TOY_MAP: dict[str, Any] = {
