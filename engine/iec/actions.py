@@ -60,9 +60,9 @@ def _pick_building(
 ) -> AnyBuilding:
     """The named building, or the first powered one of that kind that can still act."""
     if action.get(key) is None:
-        for b in own(state, player, kind):
-            if b["powered"] and tag not in b["used"]:
-                return b
+        b = ch.first_ready(state, player, kind, tag)
+        if b is not None:
+            return b
         raise _bad("IEC-9", N_("None of your powered buildings of that type can act."), kind=kind)
     return _powered_own(state, player, action, key, kind)
 

@@ -190,6 +190,15 @@ def own_tokens(state: State, player: str, face_down: bool | None = None) -> list
     ]
 
 
+def first_ready(state: State, player: str, kind: str, tag: str) -> AnyBuilding | None:
+    """The building a move naming none acts with: his first powered `kind` that has not done
+    `tag` this turn (`/transmit`, `/research` without a cell)."""
+    for b in own(state, player, kind):
+        if b["powered"] and tag not in b["used"]:
+            return b
+    return None
+
+
 def activatable_tokens(state: State, player: str) -> list[dict[str, Any]]:
     """His tokens he may still activate in this turn's phase 8: a real mine that did not
     detonate stays face up and may be activated again only in a later turn (IEC-S-22,

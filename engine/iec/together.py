@@ -90,6 +90,13 @@ def _secret_techs_off(trial: State, player: str, known: set[int]) -> None:
             use[str(tech)] = "off"
 
 
+# A move that may leave its building out: (the kind that acts, its tag in "used").
+_DEFAULT_BUILDING = {
+    "transmit": ("transmitter", "transmit"),
+    "research": ("laboratory", "research"),
+}
+
+
 def declare(state: State, player: str, action: Action, events: list[Event]) -> None:
     """One move of `player` in a phase declared at once (already known to be one of his)."""
     ph = state["phase"]
@@ -106,6 +113,12 @@ def declare(state: State, player: str, action: Action, events: list[Event]) -> N
             )
         _finish(state, player, events)
         return
+    shown = dict(action)  # the owner's line names the building a bare move defaults to
+    tag = _DEFAULT_BUILDING.get(str(action["type"]))
+    if tag is not None and action.get("building") is None:
+        b = ch.first_ready(trial, player, *tag)
+        if b is not None:
+            shown["building"] = b["cell"]
     HANDLERS[action["type"]](trial, player, action, [])  # refuses as it would in turn
     state["pending"][player].append(dict(action))
     _ev(
@@ -115,7 +128,7 @@ def declare(state: State, player: str, action: Action, events: list[Event]) -> N
         player=player,
         phase=ph,
         private_to=player,
-        secret={"action": dict(action)},
+        secret={"action": shown},
     )
     # Done once nothing is left to decide, as the table can judge it (planned, public).
     seen = planned(state, player, public=True)

@@ -177,3 +177,23 @@ def test_issue17_iec_forced_done_never_names_a_player_with_a_choice() -> None:
     assert GAME.forced_action(st, p1) is None and GAME.forced_action(st, p2) is None
     GAME.apply(st, p2, {"type": "transmit", "building": "R14"})
     assert GAME.forced_action(st, p2) is None  # done already: not asked any more
+
+
+@pytest.mark.parametrize("kind, building", [("transmit", "G3"), ("research", "E5")])
+def test_iec_s10_4_private_line_names_the_building_a_bare_move_defaults_to(
+    kind: str, building: str
+) -> None:
+    """`/transmit` (or `/research`) with no cell acts with the first powered building that can
+    (IEC-S-10.4 declarations, IEC-9): the owner's private line names it, not "-"."""
+    st, p1, _ = _transmitters()
+    if kind == "research":
+        add(st, p1, "laboratory", "E5")
+        st["buildings"]["E3"]["goods"]["AC"] = 2
+        st = _open(st, 11)
+    events = GAME.apply(st, p1, {"type": kind})[1]
+    (declared,) = [e for e in events if e["type"] == "declared"]
+    line = GAME.describe_private_event(st, declared, T) or ""
+    assert f"from {building}" in line or f"on {building}" in line, line
+    assert " - " not in line and "from -" not in line and "on -" not in line
+    if kind == "transmit":  # P2 still decides: the declaration waits, as given
+        assert st["pending"][p1] == [{"type": kind}]
