@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Term
 from engine.iec import choices as ch
 from engine.iec.model import acting
 from engine.iec.rules import (
@@ -172,7 +172,7 @@ def _owned(state: State, player: str, tech: int) -> None:
         raise _bad(
             f"IEC-TECH-{tech}",
             N_("You have not discovered {tech_name}."),
-            tech_name=TECHS[tech],
+            tech_name=Term(TECHS[tech]),  # worded in the reader's language, as /flex's
         )
 
 

@@ -402,3 +402,33 @@ def test_iec_tech15_construction_recovery_never_changes_who_is_asked() -> None:
             assert "retry" not in shown and "peeked" not in shown
     seen = GAME.view(hidden, other)["players"][by_seat(hidden, "P1")]
     assert seen["techs"] == [] and seen["hidden_techs"] == 1  # the count is public only
+
+
+@pytest.mark.parametrize(
+    "action, tech",
+    [
+        ({"type": "peek", "area": "I"}, 1),
+        ({"type": "sweep", "cell": "H7"}, 19),
+        ({"type": "subsidy"}, 16),
+        ({"type": "use", "tech": 13, "mode": "now"}, 13),
+    ],
+)
+def test_iec_s23_refusal_for_a_missing_technology_words_its_name_in_the_readers_language(
+    action: dict[str, Any], tech: int
+) -> None:
+    """IEC-S-23: a company without the technology is refused; the technology's name is a
+    `Term` (its msgid), so a Russian refusal names it in Russian, not «Remote Drilling»."""
+    from bot.i18n import explain, tr
+    from engine.core import Term
+    from engine.iec.techs import TECHS
+
+    st, (p1, _) = empty(mine_war="on")
+    with pytest.raises(IllegalAction) as err:
+        actions.apply(st, p1, action)
+    name = err.value.params["tech_name"]
+    assert isinstance(name, Term) and name == TECHS[tech]
+    assert err.value.rule_id == f"IEC-TECH-{tech}"
+    for lang in ("ru", "pl", "zh_Hant"):
+        text = explain(lang, err.value)
+        assert TECHS[tech] not in text, text
+        assert tr(lang, TECHS[tech]) in text, text
