@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 
 import engine
+from bot.i18n import LANGUAGES, translator
 from engine.core.protocol import Translator
 
 ENGINE_DIR = Path(engine.__file__).resolve().parent
@@ -192,6 +193,14 @@ def _matches(needle: str, *texts: str) -> bool:
     return bool(words) and all(w in hay for w in words)
 
 
+@cache
+def _in_every_language(msgid: str) -> str:
+    """A rulebook text in every catalog language at once: a query in any of them finds its
+    rule, so a group post in the chat's language answers the asker's word too (found
+    playing, 2026-11-29: "/rules броня" found nothing for a Polish chat)."""
+    return " ".join(translator(lang).gettext(msgid) for lang in LANGUAGES)
+
+
 def _first_sentence(text: str) -> str:
     m = re.match(r"(.+?[.!?。！？])(\s|$)", text)
     return m.group(1) if m else text
@@ -207,16 +216,18 @@ def search(game_id: str, query: str, t: Translator) -> str:
     in_text: list[Rule] = []
     for rule in rules(game_id):
         title, text = t.gettext(rule.title), t.gettext(rule.text)
-        if command in rule.commands or _matches(needle, title, rule.title, rule.id):
+        if command in rule.commands or _matches(
+            needle, title, _in_every_language(rule.title), rule.id
+        ):
             in_title.append(rule)
-        elif _matches(needle, text, rule.text):
+        elif _matches(needle, text, _in_every_language(rule.text)):
             in_text.append(rule)
     named: list[Term] = []  # the query is (in) the term itself: "TP", "Elektro"
     described: list[Term] = []  # the query is in the explanation only
     for term in glossary(game_id):
-        if _matches(needle, t.gettext(term.term), term.term):
+        if _matches(needle, t.gettext(term.term), _in_every_language(term.term)):
             named.append(term)
-        elif _matches(needle, t.gettext(term.text), term.text):
+        elif _matches(needle, t.gettext(term.text), _in_every_language(term.text)):
             described.append(term)
     hits = in_title + in_text
     # explanations that merely mention the word are shown only when no rule does

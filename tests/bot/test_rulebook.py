@@ -198,3 +198,13 @@ def test_refusals_met_in_play_resolve_with_rules(game_id: str) -> None:
         assert rulebook.find_rule(game_id, rule_id) is not None, f"{game_id}: {rule_id}"
         for lang in LANGUAGES:
             assert rulebook.hint(game_id, rule_id, translator(lang)) is not None
+
+
+def test_a_query_in_another_language_finds_its_rule_in_the_readers_words() -> None:
+    """Found playing (2026-11-29): "/rules броня" asked by a Russian reader in a Polish chat
+    found nothing in the group's copy. Every catalog language's words find a rule."""
+    from bot.i18n import translator
+
+    said = rulebook.search("hexania", "броня", translator("pl"))
+    assert "HEX-15" in said and "броня" in said
+    assert translator("pl").gettext("Armour") in said or "Pancerz" in said
