@@ -100,6 +100,20 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
                 "{r} cm, so it can neither deliver nor draw goods."
             )
         ).format(**f, kind_name=_kind(t, event["kind"]))
+    if kind in ("order_roll", "flex_roll"):
+        # The tie-break dice, shown as they are rolled (docs/secrets.md): IEC-S-10.2 (2d6 on a
+        # VP tie, higher first), IEC-S-10.3 (d6 on Flexible Order collisions, lowest first).
+        rolls = event.get("rolls") or {}
+        rolls_text = ", ".join(f"{p} {r}" for p, r in rolls.items())
+        msg = (
+            N_("Tie for the turn order, 2d6: {rolls}; the higher roll goes first.")
+            if kind == "order_roll"
+            else N_(
+                "Flexible Order collision, d6: {rolls}; the lowest roller's declaration is "
+                "applied first."
+            )
+        )
+        return t.gettext(msg).format(rolls=rolls_text)
     if kind == "flex_declared":
         msg = (
             N_("{player} acts first in phase {phase} (Flexible Order).")

@@ -35,6 +35,28 @@ def test_iec_s10_1_ex15_order_by_vp_ties_roll_2d6_higher_first() -> None:
     assert order == [b, a, c]
 
 
+def test_iec_s10_2_turn_order_tie_dice_are_shown_before_the_order() -> None:
+    """IEC-S-10.2: tied companies roll 2d6, higher first; the roll is shown as it is made
+    (docs/secrets.md), before "Turn N begins. Order: ...", and in the reader's language."""
+    from bot.i18n import translator
+    from engine.core import EnglishTranslator
+    from engine.iec import GAME
+
+    st, (a, b) = empty(2)
+    events: list[dict[str, Any]] = []
+    rules._start_turn(st, events)
+    kinds = [e["type"] for e in events]
+    assert kinds.index("order_roll") < kinds.index("turn_started")
+    roll = events[kinds.index("order_roll")]
+    line = GAME.describe_event(st, roll, EnglishTranslator()) or ""
+    assert line.startswith("Tie for the turn order, 2d6: ")
+    assert f"{a} {roll['rolls'][a]}" in line and f"{b} {roll['rolls'][b]}" in line
+    ru = GAME.describe_event(st, roll, translator("ru")) or ""
+    assert ru and "Tie" not in ru and f"{a} {roll['rolls'][a]}" in ru
+    flex = {"type": "flex_roll", "rolls": {a: 2, b: 5}}  # IEC-S-10.3 collisions, d6
+    assert f"{a} 2, {b} 5" in (GAME.describe_event(st, flex, EnglishTranslator()) or "")
+
+
 def test_iec_d12_tied_rolls_are_rerolled() -> None:
     st, (a, b) = empty(2)
     import engine.core.rng as rngmod
