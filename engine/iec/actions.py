@@ -3,9 +3,10 @@ engine/iec/legal.py and is re-exported here)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from engine.core import N_, Rng
+from engine.core import N_, IllegalAction, Rng
 from engine.iec import choices as ch
 from engine.iec import together
 from engine.iec.legal import legal_actions
@@ -451,6 +452,27 @@ def _do_activate(state: State, player: str, action: Action, events: list[Event])
         lose_module(state, cell, events, "mine")
 
 
+def out_of_range(state: State, launchers: Sequence[AnyBuilding], cell: str) -> IllegalAction:
+    """IEC-16.1: `cell` is beyond twice the base range of each of `launchers`; the refusal
+    names the nearest and its distance (IEC-S-3: 2 cm per cell, Euclidean)."""
+    s = scen(state)
+    base = int(s.buildings["launcher"]["range"])
+    reach = base * int(param(state, "launcher_extended_factor"))
+    la = min(launchers, key=lambda b: s.d2(b["cell"], cell))
+    return _bad(
+        "IEC-16.1",
+        N_(
+            "{cell} is {d} cm from your launcher on {launcher}; a launcher fires up to "
+            "{reach} cm, twice its base range of {base} cm."
+        ),
+        cell=cell,
+        d=f"{s.distance(la['cell'], cell):.1f}",
+        launcher=la["cell"],
+        reach=reach,
+        base=base,
+    )
+
+
 def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> None:
     la = _powered_own(state, player, action, "launcher", "launcher")
     if "fire" in la["used"]:
@@ -477,7 +499,7 @@ def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> 
             raise _bad("IEC-S-19.6", N_("{cell} holds no enemy building."), cell=cell)
         thr = ch.hit_threshold(state, la, cell)
         if thr is None:
-            raise _bad("IEC-16.1", N_("{cell} is beyond twice the launcher's range."), cell=cell)
+            raise out_of_range(state, [la], cell)
         thresholds[cell] = thr
         total += n
     if total > shots:

@@ -30,7 +30,7 @@ from engine.core import (
 from engine.core.commands import ArgKind, Call, CommandTable
 from engine.iec import choices as ch
 from engine.iec import lines as iec_lines
-from engine.iec.actions import check_phase
+from engine.iec.actions import check_phase, out_of_range
 from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
@@ -484,18 +484,40 @@ def _fire(call: Call) -> Action:
     if not targets:
         raise ParseError(N_("Name a target."))
     if launcher is None:
+        ready = [
+            la
+            for la in own(state, player, "launcher")
+            if la["powered"] and "fire" not in la["used"]
+        ]
         launcher = next(
             (
                 str(la["cell"])
-                for la in own(state, player, "launcher")
-                if la["powered"]
-                and "fire" not in la["used"]
-                and all(ch.hit_threshold(state, la, c) for c in targets)
+                for la in ready
+                if all(ch.hit_threshold(state, la, c) for c in targets)
             ),
             None,
         )
-    if launcher is None:
-        raise ParseError(N_("None of your launchers can fire at that."))
+        if launcher is None and not own(state, player, "launcher"):
+            raise IllegalAction("IEC-16", N_("You have no launcher."))
+        if launcher is None and not ready:
+            raise IllegalAction(
+                "IEC-S-19",
+                N_(
+                    "None of your launchers can fire now: each is unpowered or has fired this turn."
+                ),
+            )
+        if launcher is None:  # IEC-16.1: name a target beyond them all, and the nearest
+            far = [c for c in targets if not any(ch.hit_threshold(state, la, c) for la in ready)]
+            if far:
+                b = state["buildings"].get(far[0])
+                if b is None or b["owner"] == player:
+                    raise IllegalAction(
+                        "IEC-S-19.6", N_("{cell} holds no enemy building."), cell=far[0]
+                    )
+                raise out_of_range(state, ready, far[0])
+            raise IllegalAction(
+                "IEC-16.1", N_("None of your launchers can reach all these targets.")
+            )
     return {"type": "fire", "launcher": launcher, "targets": targets}
 
 

@@ -26,6 +26,39 @@ def test_parse_fire_finds_own_launcher_and_counts() -> None:
     assert isinstance(fire, dict) and fire["targets"] == {"R3": 1}
 
 
+def test_iec_16_1_fire_out_of_range_says_how_far_and_the_limit() -> None:
+    """IEC-16.1: a launcher fires up to twice its base range of 20 cm; a target beyond every
+    launcher is refused with that rule, the distance to the nearest (IEC-S-3) and the limit,
+    whether the launcher is named or picked."""
+    from bot.i18n import explain
+
+    st, (p1, p2) = empty()
+    add(st, p1, "launcher", "A1")
+    add(st, p1, "launcher", "C3")  # the nearer one: 2 * sqrt(21² + 13²) = 49.4 cm to X16
+    add(st, p2, "storage", "X16")
+    at(st, 9, p1)
+    with pytest.raises(IllegalAction) as picked:
+        GAME.parse(st, p1, "fire", ["X16"])
+    assert picked.value.rule_id == "IEC-16.1"
+    assert picked.value.params["launcher"] == "C3" and picked.value.params["d"] == "49.4"
+    assert picked.value.english() == (
+        "X16 is 49.4 cm from your launcher on C3; a launcher fires up to 40 cm, "
+        "twice its base range of 20 cm."
+    )
+    with pytest.raises(IllegalAction) as named:
+        actions.apply(st, p1, {"type": "fire", "launcher": "A1", "targets": {"X16": 1}})
+    assert named.value.rule_id == "IEC-16.1" and named.value.params["launcher"] == "A1"
+    assert "X16" in explain("ru", named.value) and "(IEC-16.1)" in explain("ru", named.value)
+    for la in ("A1", "C3"):
+        st["buildings"][la]["used"] = ["fire"]
+    with pytest.raises(IllegalAction) as fired:
+        GAME.parse(st, p1, "fire", ["X16"])
+    assert fired.value.rule_id == "IEC-S-19"
+    with pytest.raises(IllegalAction) as none:
+        GAME.parse(st, p2, "fire", ["A1"])
+    assert none.value.rule_id == "IEC-16"
+
+
 def test_parse_build_and_lay_and_errors() -> None:
     st, (p1, _p2) = empty()
     add(st, p1, "developer", "E5")
