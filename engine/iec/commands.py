@@ -196,7 +196,7 @@ def _pick_dev(state: State, player: str, cell: str, explicit: str | None, tag: s
 # --------------------------------------------------------------------------------------------
 
 _CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
-_DEVELOPER = ArgSpec("developer", "cell", required=False)
+_DEVELOPER = ArgSpec("developer", "cell", N_("the developer's cell"), required=False)
 
 
 @TABLE.command(
@@ -212,7 +212,10 @@ def _power(call: Call) -> Action:
 @TABLE.command(
     "give",
     N_("Give Intergrid power to a player every turn (0 stops)"),
-    (ArgSpec("player", "player"), ArgSpec("count", "int")),
+    (
+        ArgSpec("player", "player", N_("the player's name")),
+        ArgSpec("count", "int", N_("how many")),
+    ),
     ("/give bob 2",),
 )
 def _give(call: Call) -> Action:
@@ -224,7 +227,10 @@ def _give(call: Call) -> Action:
 @TABLE.command(
     "extract",
     N_("Standing choice of the resource a mine extracts"),
-    (ArgSpec("mine", "cell"), ArgSpec("resource", "choice", choices=("A", "B", "C"))),
+    (
+        ArgSpec("mine", "cell", N_("the mine's cell")),
+        ArgSpec("resource", "choice", N_("the resource"), choices=("A", "B", "C")),
+    ),
     ("/extract A1 B",),
 )
 def _extract(call: Call) -> Action:
@@ -237,7 +243,15 @@ def _extract(call: Call) -> Action:
 @TABLE.command(
     "mix",
     N_("Standing recipe priority of your mixers"),
-    (ArgSpec("recipes", "choice", choices=("AB", "BC", "AC", "none"), repeated=True),),
+    (
+        ArgSpec(
+            "recipes",
+            "choice",
+            N_("the recipes, most wanted first"),
+            choices=("AB", "BC", "AC", "none"),
+            repeated=True,
+        ),
+    ),
     ("/mix BC AB",),
 )
 def _mix(call: Call) -> Action:
@@ -273,7 +287,7 @@ def _transfer(call: Call) -> Action:
     "deliver",
     N_("Standing choice of the storages a mine, mixer or developer delivers to, best first"),
     (
-        ArgSpec("building", "cell"),
+        ArgSpec("building", "cell", N_("the building's cell")),
         ArgSpec("storages", "cell", N_("storage cells, or none"), repeated=True),
     ),
     ("/deliver C3 E3 C1", "/deliver C3 none"),
@@ -288,7 +302,10 @@ def _deliver(call: Call) -> Action:
 @TABLE.command(
     "destroy",
     N_("Blow up one of your buildings at the start of next turn"),
-    (_CELL, ArgSpec("cancel", "choice", required=False, choices=("cancel",))),
+    (
+        _CELL,
+        ArgSpec("cancel", "choice", N_("cancel the order"), required=False, choices=("cancel",)),
+    ),
     ("/destroy G3",),
 )
 def _destroy(call: Call) -> Action:
@@ -303,8 +320,13 @@ def _destroy(call: Call) -> Action:
     "flex",
     N_("Flexible Order: your place in a phase (standing)"),
     (
-        ArgSpec("phase", "int"),
-        ArgSpec("position", "choice", choices=("first", "last", "unchanged")),
+        ArgSpec("phase", "int", N_("the phase's number")),
+        ArgSpec(
+            "position",
+            "choice",
+            N_("your place: first, last or unchanged"),
+            choices=("first", "last", "unchanged"),
+        ),
     ),
     ("/flex 9 last",),
 )
@@ -317,7 +339,7 @@ def _flex(call: Call) -> Action:
 @TABLE.command(
     "antimissile",
     N_("Anti-Missile System on or off (standing)"),
-    (ArgSpec("on", "choice", choices=("on", "off")),),
+    (ArgSpec("on", "choice", N_("on or off"), choices=("on", "off")),),
     ("/antimissile on",),
 )
 def _antimissile(call: Call) -> Action:
@@ -334,8 +356,10 @@ def _antimissile(call: Call) -> Action:
     "use",
     N_("Use a technology: now (reveals it), auto (when it first acts) or off"),
     (
-        ArgSpec("tech", "tech"),
-        ArgSpec("mode", "choice", required=False, choices=("now", "auto", "off")),
+        ArgSpec("tech", "tech", N_("the technology")),
+        ArgSpec(
+            "mode", "choice", N_("when to use it"), required=False, choices=("now", "auto", "off")
+        ),
     ),
     ("/use 13", "/use 8 off"),
 )
@@ -367,8 +391,8 @@ def _sweep(call: Call) -> Action:
     "lay",
     N_("Lay tokens: the real mine first (A+B for two), then fakes [from storage]"),
     (
-        ArgSpec("real", "cell"),
-        ArgSpec("fakes", "cell", required=False, repeated=True),
+        ArgSpec("real", "cell", N_("the real mine's cell")),
+        ArgSpec("fakes", "cell", N_("the cells of the fake tokens"), required=False, repeated=True),
         ArgSpec("from", "rest", N_("from <storage>: which storage pays the AC"), required=False),
     ),
     ("/lay H7 H8 I8", "/lay H7 from E3"),
@@ -382,7 +406,7 @@ def _lay(call: Call) -> Action:
 @TABLE.command(
     "relocate",
     N_("Move one of your tokens instead of laying"),
-    (ArgSpec("from", "cell"), ArgSpec("to", "cell")),
+    (ArgSpec("from", "cell", N_("where from")), ArgSpec("to", "cell", N_("where to"))),
     ("/relocate H7 H9",),
 )
 def _relocate(call: Call) -> Action:
@@ -409,7 +433,7 @@ def _prepare(call: Call) -> Action:
     N_("Build a module (2 AB): new building on a site, or rebuild"),
     (
         _CELL,
-        ArgSpec("kind", "kind", required=False),
+        ArgSpec("kind", "kind", N_("what to build"), required=False),
         _DEVELOPER,
         ArgSpec("from", "rest", N_("from <storage>: where the AB is taken"), required=False),
     ),
@@ -456,7 +480,7 @@ def _activate(call: Call) -> Action:
     "fire",
     N_("Fire a launcher: target [missiles] [target missiles] [launcher] [from storage]"),
     (
-        ArgSpec("targets", "rest"),
+        ArgSpec("targets", "rest", N_("the targets, as you would type them")),
         ArgSpec("from", "rest", N_("from <storage>: which storage pays the AC"), required=False),
     ),
     ("/fire R3 2", "/fire I5 R3 1 T12 1", "/fire R3 2 from I7"),
@@ -533,7 +557,7 @@ TABLE.command(
     "transmit",
     N_("Launch 1 BC to Earth from a transmitter"),
     (
-        ArgSpec("transmitter", "cell", required=False),
+        ArgSpec("transmitter", "cell", N_("the transmitter's cell"), required=False),
         ArgSpec("from", "rest", N_("from <storage>: where the BC is taken"), required=False),
     ),
     ("/transmit", "/transmit G3 from E3"),
@@ -542,7 +566,7 @@ TABLE.command(
     "research",
     N_("Laboratory: 1 BC + 1 AC for a science point"),
     (
-        ArgSpec("laboratory", "cell", required=False),
+        ArgSpec("laboratory", "cell", N_("the laboratory's cell"), required=False),
         ArgSpec("from", "rest", N_("from <storage>: where the goods are taken"), required=False),
     ),
     ("/research", "/research G1 from E3"),
@@ -552,7 +576,7 @@ TABLE.command(
 @TABLE.command(
     "tech",
     N_("List the technologies, or choose one (secret)"),
-    (ArgSpec("tech", "tech", required=False),),
+    (ArgSpec("tech", "tech", N_("the technology"), required=False),),
     ("/tech", "/tech 8"),
 )
 def _tech(call: Call) -> Action | Reply:
@@ -579,7 +603,7 @@ def _peek(call: Call) -> Action:
     N_("Government Subsidy: 2 modules of a new building in phase 14 (private order)"),
     (
         ArgSpec("kind", "kind", N_("a building type, or none")),
-        ArgSpec("cell", "cell", required=False),
+        ArgSpec("cell", "cell", N_("the cell"), required=False),
     ),
     ("/subsidy transmitter J13", "/subsidy none"),
 )

@@ -52,7 +52,12 @@ def _extracted(event: Event, t: Translator) -> str | None:
     if event.get("bonus"):
         if not event.get("success"):
             return None
-        if event.get("to") is None:
+        if event.get("to") is None and event.get("no_storage"):
+            msg = N_(
+                "{player}'s mine {cell}: 1 more {resource} (Advanced Mining), lost: no storage "
+                "of theirs is linked to it."
+            )
+        elif event.get("to") is None:
             msg = N_(
                 "{player}'s mine {cell}: 1 more {resource} (Advanced Mining), lost: no "
                 "linked storage has room."
@@ -61,6 +66,11 @@ def _extracted(event: Event, t: Translator) -> str | None:
             msg = N_("{player}'s mine {cell}: 1 more {resource} into {to} (Advanced Mining).")
     elif not event.get("success"):
         msg = N_("{player}'s mine {cell} extracts no {resource} (rolled {roll}, needed {need}+).")
+    elif event.get("to") is None and event.get("no_storage"):
+        msg = N_(
+            "{player}'s mine {cell} extracts 1 {resource}, lost: no storage of theirs is linked "
+            "to it."
+        )
     elif event.get("to") is None:
         msg = N_("{player}'s mine {cell} extracts 1 {resource}, lost: no linked storage has room.")
     else:

@@ -16,6 +16,7 @@ from engine.iec.model import (
     deposit_at,
     free,
     has_tech,
+    linked,
     load_of,
     own,
     param,
@@ -107,6 +108,8 @@ def extract(state: State, events: list[Event]) -> None:
             roll = _roll(state)
             ok = roll >= dep[res]
             to = _put(state, mine, res, events) if ok else None
+            # A unit lost for want of any linked storage, not of room (IEC-S-10.5).
+            nowhere = {"no_storage": True} if ok and to is None and not linked(state, mine) else {}
             _ev(
                 state,
                 events,
@@ -119,12 +122,16 @@ def extract(state: State, events: list[Event]) -> None:
                 success=ok,
                 to=to,
                 rolled=True,
+                **nowhere,
             )
             if ok and has_tech(state, p, 5):
                 _reveal(state, p, 5, events)
                 roll2 = _roll(state)
                 ok2 = roll2 >= int(param(state, "bonus_roll_min"))
                 to2 = _put(state, mine, res, events) if ok2 else None
+                nowhere = (
+                    {"no_storage": True} if ok2 and to2 is None and not linked(state, mine) else {}
+                )
                 _ev(
                     state,
                     events,
@@ -138,4 +145,5 @@ def extract(state: State, events: list[Event]) -> None:
                     to=to2,
                     bonus=True,
                     rolled=True,
+                    **nowhere,
                 )

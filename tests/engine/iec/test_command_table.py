@@ -156,3 +156,15 @@ def test_antimissile_refuses_a_word_that_is_neither_on_nor_off() -> None:
         GAME.parse(st, p1, "antimissile", ["maybe"])
     assert err.value.message_key == "/{command} takes one of: {choices}."
     assert err.value.params == {"command": "antimissile", "choices": "on, off"}
+
+
+def test_every_argument_has_a_translated_help() -> None:
+    """`/help lay` in Polish showed `prawdziwa: cell`: an argument with no help of its own
+    showed its bare kind. Each IEC argument declares a help, and the catalogs word it."""
+    from bot.i18n import tr
+
+    for spec in GAME.commands:
+        for arg in spec.args:
+            assert arg.help, (spec.name, arg.name)
+            for lang in ("ru", "pl", "zh_Hant"):
+                assert tr(lang, arg.help) != arg.help, (lang, spec.name, arg.name)

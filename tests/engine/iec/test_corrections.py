@@ -290,6 +290,27 @@ def test_iec_s13_s15_production_is_announced_with_what_was_lost_and_why() -> Non
     assert f"{p1}'s storage C1 discards 1 A, 1 B: its capacity fell to 2." in lines_of(st, events)
 
 
+def test_iec_s10_5_a_unit_lost_for_want_of_any_linked_storage_says_so() -> None:
+    """IEC-S-10.5: a mine with no storage of its owner's in reach loses what it extracts; the
+    line says that no storage is linked, not that none has room (found playing)."""
+    st, p1, _ = two()
+    add(st, p1, "mine", "A1")
+    st["players"][p1]["orders"]["extract"] = {"A1": "A"}
+    st["players"][p1]["techs"] = [5]  # Advanced Mining: its bonus unit is lost the same way
+    st["players"][p1]["orders"]["use"] = {"5": "auto"}
+    st["phase_order"]["13"] = [p1]
+    events: list[dict[str, Any]] = []
+    with dice(6, 6):
+        production.extract(st, events)
+    texts = lines_of(st, events)
+    assert f"{p1}'s mine A1 extracts 1 A, lost: no storage of theirs is linked to it." in texts
+    assert (
+        f"{p1}'s mine A1: 1 more A (Advanced Mining), lost: no storage of theirs is linked to it."
+        in texts
+    )
+    assert not any("has room" in line for line in texts)
+
+
 @pytest.mark.parametrize(("storage", "warned"), [("E3", True), ("G4", False)])
 def test_iec_s10_5_warning_when_a_mine_is_built_out_of_reach_of_own_storages(
     storage: str, warned: bool
