@@ -125,6 +125,31 @@ class Moment:
 RECENT_GAMES = 4096
 
 
+class PassedFor:
+    """The move this process last played for a human who had nothing to decide (a forced
+    pass), per game and user, with the version the game reached then. A player told "then
+    /done" who sends /done just after the table passed him would otherwise end his turn in
+    the next phase (found playing Power Grid, 2026-11-29: her build turn ended unbuilt): the
+    same move, with nothing played since, is asked again once (`warn`). Best effort: another
+    worker's or a restarted process's pass is not known, and the move then goes through."""
+
+    def __init__(self, size: int = RECENT_GAMES) -> None:
+        self.size = size
+        self._kept: dict[tuple[int, str], tuple[str, int]] = {}
+
+    def note(self, pk: int, user_key: str, action_json: str, version: int) -> None:
+        self._kept.pop((pk, user_key), None)
+        self._kept[(pk, user_key)] = (action_json, version)
+        while len(self._kept) > self.size:
+            self._kept.pop(next(iter(self._kept)))
+
+    def warn(self, pk: int, user_key: str, action_json: str, version: int) -> bool:
+        """Whether to ask before playing `action_json`: it is the move just played for him,
+        and nothing was played since. Forgets the pass either way (a repeat goes through)."""
+        kept = self._kept.pop((pk, user_key), None)
+        return kept == (action_json, version)
+
+
 class Recent:
     """What this process last committed per game: the state's JSON text with who acts in it
     and its public mark. The next message of that game (a move, a button press) finds them

@@ -269,6 +269,18 @@ class MovesMixin(EndingMixin):
                     await self._remember(ctx)
                     return self._reply(ctx, parsed)
                 actions = parsed if isinstance(parsed, list) else [parsed]
+                if len(actions) == 1 and self._passed.warn(
+                    row.id, ctx.inbound.user_key, canonical_json(actions[0]), fresh.version
+                ):
+                    return self._refuse(
+                        ctx,
+                        self._t(
+                            ctx,
+                            "You were passed already: nothing was left for you to decide "
+                            "there, and this is your next turn. Send it again if you mean it "
+                            "for this one.",
+                        ),
+                    )
                 if player not in current and not (
                     standing and actions and all(game.anytime(a) for a in actions)
                 ):
@@ -330,6 +342,10 @@ class MovesMixin(EndingMixin):
                     return []
                 if result.outcome is Outcome.OK:
                     self._recent.keep(row.id, played.state_json, after)
+                    humans = {s.user_key for s in ctx.seats if not s.is_bot}
+                    for e in played.entries:  # the chain's moves of humans: forced passes
+                        if e.user_key in humans:
+                            self._passed.note(row.id, e.user_key, e.action_json, played.version)
                     self.wake_senders()
                     return self._queued(outs, result.outbox_ids)
                 log.info(

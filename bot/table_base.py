@@ -24,7 +24,7 @@ from bot.grammar import (
 )
 from bot.i18n import resolve_lang, tr, translator
 from bot.messages import Outbound
-from bot.moment import Moment, Recent
+from bot.moment import Moment, PassedFor, Recent
 from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
 from bot.quiet import Engagement
 from bot.reminders import Reminders, reminder_commands
@@ -76,6 +76,7 @@ class TableBase:
         self._phase_acted: dict[int, tuple[int, Engagement]] = {}
         # game -> its last committed state's answers (who acts, public mark; bot/moment.py)
         self._recent = Recent()
+        self._passed = PassedFor()  # forced passes, to catch a /done that came too late
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}

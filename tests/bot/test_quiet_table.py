@@ -205,6 +205,48 @@ async def test_a_forced_move_the_game_words_is_told_in_its_own_words(
     assert "nothing to decide" not in text
 
 
+class Twice(ChatDicePile):
+    """bob's "/take 2" keeps his turn and leaves him a forced take of 1, after which he
+    decides again: as Power Grid passes a player whose storage is full, whose next turn (the
+    building phase) then comes at once."""
+
+    capabilities = Capabilities(rules_index=True, forced_moves=True)
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        hold = player == "bob" and action == {"take": 2}
+        again = bool(state.get("forced"))
+        state, events = super().apply(state, player, action)
+        if (hold or again) and not state.get("winner"):
+            state["turn"] = state["players"].index("bob")
+        state["forced"] = hold
+        return state, events
+
+    def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
+        return {"take": 1} if player == "bob" and state.get("forced") else None
+
+
+async def test_the_move_just_played_for_a_passed_player_is_asked_again_once(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing Power Grid (2026-11-29): told "then /done", a player sent /done just
+    after the table had passed her (nothing left to decide); it ended her next turn, the
+    building phase, unbuilt. The same move, with nothing played since, is asked again."""
+    table = Table(store, games={"dicepile": Twice()}, clock=clock, render=False, seeder=lambda: 1)
+    chat = Chat(table)
+    await start(chat, "bob", "ann")
+    outs = await chat.say("bob", "/take 2")
+    assert "bob takes 1." in "\n".join(o.text for o in outs)  # the forced take
+    row = present(await store.open_game(chat.chat_key))
+    assert Twice().current_players(json.loads(present(row.state_json))) == ["bob"]
+    outs = await chat.say("bob", "/take 1")
+    assert len(outs) == 1 and outs[0].sender_only and "passed already" in outs[0].text
+    assert present(await store.open_game(chat.chat_key)).version == row.version  # nothing
+    outs = await chat.say("bob", "/take 1")  # he means it: played
+    assert present(await store.open_game(chat.chat_key)).version == row.version + 1
+
+
 async def test_undo_takes_back_the_computer_players_replies_too(
     store: Store, clock: FakeClock
 ) -> None:
