@@ -66,7 +66,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         lines.append(
             t.gettext(
                 "{who}: your bid on plant {plant}, at {high} now ({leader}) — "
-                "/raise <amount> or /pass"
+                "/raise <amount> or /pass."
             ).format(
                 who=who,
                 plant=plant_text(t, auction["plant"]),

@@ -539,16 +539,20 @@ def _income(call: Call) -> Reply:
     state, t = call.state, call.t
     q = quotes.power_quote(state, call.player)
     am = alt_map(state["map"])
+    bank = q["penalty_bank"] + sum(q["penalty_players"].values())
+    if not q["plants"]:  # said in words, not "Running - powers 0 cities (-)"
+        text = t.gettext("No plant of yours can run now; penalties {bank} E.").format(bank=bank)
+        return Reply(text, private=True, extra={"quote": q})
     text = t.ngettext(
         "Running {plants} powers {n} city ({cities}): {income} E; penalties {bank} E.",
         "Running {plants} powers {n} cities ({cities}): {income} E; penalties {bank} E.",
         len(q["cities"]),
     ).format(
-        plants=", ".join(map(str, q["plants"])) or "-",
+        plants=", ".join(map(str, q["plants"])),
         n=len(q["cities"]),
         cities=", ".join(am.label(c) for c in q["cities"]) or "-",
         income=q["income"],
-        bank=q["penalty_bank"] + sum(q["penalty_players"].values()),
+        bank=bank,
     )
     return Reply(text, private=True, extra={"quote": q})
 

@@ -149,6 +149,8 @@ class Panel:
         current = list(v.get("current_players") or [])
         if current and phase != "over":
             expected = v.get("expected", "")
+            if expected == "choose_plant" and v.get("round", 1) == 1:
+                expected = "choose_plant_first"  # no pass in round 1 (PG-25)
             what = w(W.EXPECTED[expected]) if expected in W.EXPECTED else expected
             line = ", ".join(current) + ": " + what
             if pen is not None:

@@ -27,6 +27,7 @@ PHASE_AFTER = {
 EXPECTED = {
     "choose_region": N_("choose a region"),
     "choose_plant": N_("offer a plant or pass"),
+    "choose_plant_first": N_("offer a plant"),  # round 1: everyone must buy one (PG-25)
     "bid": N_("raise or pass"),
     "discard": N_("discard a plant"),
     "buy": N_("buy resources or done"),
