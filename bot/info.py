@@ -22,6 +22,7 @@ from bot.grammar import (
 )
 from bot.i18n import tr, translator, trn
 from bot.messages import Outbound
+from bot.placeholders import arg_help
 from bot.table_base import TableBase
 from engine.core import load_state
 from engine.core.protocol import Game
@@ -223,7 +224,7 @@ class InfoMixin(AnnounceMixin):
             t = translator(ctx.lang)
             parts = [usage(spec, t), tr(ctx.lang, spec.help)]
             for arg in spec.args:
-                desc = tr(ctx.lang, arg.help) if arg.help else arg.kind
+                desc = tr(ctx.lang, arg_help(arg.name, arg.help))  # as the menus say it
                 if arg.choices:
                     desc += " (" + ", ".join(arg.choices[:20]) + ")"
                 parts.append(f"  {placeholder(arg.name, t)}: {desc}")
