@@ -522,10 +522,10 @@ def _fire(call: Call) -> Action:
             None,
         )
         if launcher is None and not own(state, player, "launcher"):
-            raise IllegalAction("IEC-16", N_("You have no launcher."))
+            raise IllegalAction("IEC-16.2", N_("You have no launcher."))  # who fires: launchers
         if launcher is None and not ready:
             raise IllegalAction(
-                "IEC-S-19",
+                "IEC-S-19.1",
                 N_(
                     "None of your launchers can fire now: each is unpowered or has fired this turn."
                 ),

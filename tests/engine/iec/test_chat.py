@@ -53,10 +53,10 @@ def test_iec_16_1_fire_out_of_range_says_how_far_and_the_limit() -> None:
         st["buildings"][la]["used"] = ["fire"]
     with pytest.raises(IllegalAction) as fired:
         GAME.parse(st, p1, "fire", ["X16"])
-    assert fired.value.rule_id == "IEC-S-19"
+    assert fired.value.rule_id == "IEC-S-19.1"
     with pytest.raises(IllegalAction) as none:
         GAME.parse(st, p2, "fire", ["A1"])
-    assert none.value.rule_id == "IEC-16"
+    assert none.value.rule_id == "IEC-16.2"
 
 
 def test_parse_build_and_lay_and_errors() -> None:
