@@ -77,6 +77,12 @@ Telegram's webhooks spread over workers, so it was not built.
 py-spy again that day with `--gil` (only samples holding the GIL, so no idle ones): the
 native code under asyncpg's `_do_execute` (its Cython protocol and uvloop's socket writes) is
 35 % of a worker's CPU: the commit 16 %, the message's read 10 %, the harness's read 8 %.
+bot/gctune.py (a worker's collector settled once its table is open) took 39 -> 6 µs a move
+out of the collector and its 20 ms full collections out of moves. Later that day the VM ran
+slower and noisier: `--moves 16000 --games 400` gave `sqlite p50 0.7 ms p99 1.4 ms 1946
+moves/s; postgres(4 workers) p50 3.9 ms p99 10.2 ms 1391 moves/s`, and the morning's code
+(efa07ef) against the day's, alternating on one server, five rounds each, 1132-1477 against
+1017-1534 moves/s (medians 1187 and 1376): no change the machine's noise would show.
 """
 
 from __future__ import annotations
