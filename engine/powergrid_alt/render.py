@@ -35,12 +35,13 @@ from engine.core.picture import (
     new_sheet,
     stacked,
     text_on,
+    text_width,
 )
 from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
 from engine.powergrid.render.board import base_layer, draw_name, hex_rgb, slot_boxes, tiles
-from engine.powergrid.render.layout import CITY_FONT, NODE_H, NODE_W, map_and_geometry
+from engine.powergrid.render.layout import CITY_FONT, NODE_H, NODE_W, SLOT_D, map_and_geometry
 from engine.powergrid.render.panel import PLAYER_HEX, Panel
 from engine.powergrid_alt.graph import alt_map
 
@@ -141,9 +142,15 @@ def _draw_names(img: Image.Image, g: Any) -> None:
         draw_name(img, name, *g.pos[name])
 
 
+def tp_mark(word: str) -> str:
+    """What a TP's small mark says: the reader's word when it fits ("ТП"), else the letters
+    the rules know it by ("Podstacja" ran off the mark: found playing in Polish)."""
+    return word if text_width(word, NUMBER, True) <= SLOT_D + 2 else TP
+
+
 def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
-    tp = w(TP)
+    tp = tp_mark(w(TP))
     for node, plants in view["plants_in_cities"].items():
         for i, number in enumerate(plants):
             city = am.members[node][min(i, len(am.members[node]) - 1)]

@@ -81,3 +81,11 @@ def test_pollution_of_each_region_is_in_the_panel() -> None:
     labels = GAME.render_set(state, "a")[-1].label_texts()
     assert any(x.startswith("Pollution") for x in labels)
     assert any(" of " in x and ":" in x for x in labels)
+
+
+def test_a_tp_mark_keeps_a_short_word_and_falls_back_to_tp() -> None:
+    from engine.powergrid_alt.render import tp_mark
+
+    assert tp_mark("ТП") == "ТП"
+    assert tp_mark("Podstacja") == "TP"
+    assert tp_mark("變電站") == "TP"
