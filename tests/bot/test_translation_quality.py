@@ -333,3 +333,9 @@ def test_chinese_values_with_a_format_spec_are_set_the_same_way() -> None:
     assert _set_chinese("{share:.0%} 的玩家", {"share": 0.5}) == "50% 的玩家"
     assert _set_chinese("{game!s} 開始", {"game": "發電廠"}) == "發電廠開始"
     assert _set_chinese("等 {name} 等", {"name": "小明"}) == "等小明等"
+
+
+def test_traditional_chinese_calls_a_turn_one_word_everywhere() -> None:
+    """Found playing IEC (2026-11-29): "第 2 回合" in the text, "第 2 輪" in the pictures."""
+    bad = [(m.id, s) for m in messages("zh_Hant") for s in forms(m) if "{turn} 輪" in s]
+    assert not bad
