@@ -201,6 +201,21 @@ def person_in(chat: str, name: str, text: str, admin: bool = False) -> Inbound:
     )
 
 
+async def started(
+    table: Table, chat: str, game_id: str, chat_lang: str, readers: dict[str, str]
+) -> None:
+    """A table of `game_id` in a chat of `chat_lang`, opened by the first of `readers` (name ->
+    his own language), all of them seated, started."""
+    creator = next(iter(readers))
+    await table.handle(person_in(chat, creator, f"/new {game_id}"))
+    await table.handle(person_in(chat, creator, f"/lang chat {chat_lang}"))
+    for name, lang in readers.items():
+        await table.handle(person_in(chat, name, f"/lang {lang}"))
+        if name != creator:
+            await table.handle(person_in(chat, name, "/join"))
+    await table.handle(person_in(chat, creator, "/start"))
+
+
 async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
     store: Store, clock: FakeClock
 ) -> None:
@@ -310,12 +325,7 @@ async def test_undo_abort_and_stats_speak_to_the_group_in_the_chats_language(
     language, with the game's English name; /stats was a group post in the asker's."""
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
     chat = "local:undo"
-    await table.handle(person_in(chat, "bob", "/lang ru"))
-    await table.handle(person_in(chat, "bob", "/new powergrid"))
-    await table.handle(person_in(chat, "dave", "/lang pl"))
-    await table.handle(person_in(chat, "dave", "/join"))
-    await table.handle(person_in(chat, "bob", "/lang chat pl"))  # neither is bob's own
-    await table.handle(person_in(chat, "bob", "/start"))
+    await started(table, chat, "powergrid", "pl", {"bob": "ru", "dave": "pl"})  # not bob's
     row = await store.open_game(chat)
     assert row is not None and row.state_json is not None
     await table.handle(person_in(chat, "bob", "/bid 3"))  # refused unless his turn: no matter
@@ -564,11 +574,7 @@ async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_hi
     telling the whole group "your turns wait for you"."""
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
     chat = "local:away"
-    await table.handle(person_in(chat, "ann", "/new powergrid"))
-    await table.handle(person_in(chat, "ann", "/lang chat pl"))
-    await table.handle(person_in(chat, "bob", "/lang ru"))
-    await table.handle(person_in(chat, "bob", "/join"))
-    await table.handle(person_in(chat, "ann", "/start"))
+    await started(table, chat, "powergrid", "pl", {"ann": "en", "bob": "ru"})
     outs = await table.handle(person_in(chat, "bob", "/away 2h"))
     news = [o for o in outs if not o.sender_only and o.private_to is None]
     mine = [o for o in outs if o.sender_only]
@@ -610,10 +616,7 @@ async def test_log_reaches_an_asker_of_another_language_once_with_his_private_li
 
     table = Table(store, games={"iec": IEC}, clock=clock, render=False, seeder=lambda: 2)
     chat = "local:log"
-    await table.handle(person_in(chat, "ann", "/new iec"))
-    await table.handle(person_in(chat, "bob", "/lang ru"))
-    await table.handle(person_in(chat, "bob", "/join"))
-    await table.handle(person_in(chat, "ann", "/start"))
+    await started(table, chat, "iec", "en", {"ann": "en", "bob": "ru"})
     await table.handle(person_in(chat, "bob", "/antimissile on"))  # a private standing order
     outs = await table.handle(person_in(chat, "bob", "/log"))
     group = [o for o in outs if o.private_to is None]

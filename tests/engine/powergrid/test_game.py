@@ -10,6 +10,7 @@ from engine.powergrid import GAME, OPTIONS
 from engine.powergrid.commands import cost_text
 from engine.powergrid.quotes import connection_quote, income_quote, resource_quote
 from engine.registry import games
+from tests.engine.marking import Marking
 from tests.engine.powergrid.helpers import all_regions, give, new_game, set_phase
 
 VIEW_KEYS = {
@@ -110,23 +111,13 @@ def test_connection_quote_itemises_paths_and_suggests_the_cheapest_order() -> No
     assert bad["reason_key"] == "You already have a house in {city}."
 
 
-class _Marking:
-    """A translator that shows which texts went through it: «text»."""
-
-    def gettext(self, message: str) -> str:
-        return f"«{message}»"
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return f"«{singular if n == 1 else plural}»"
-
-
 def test_pg37_a_quote_beyond_the_money_says_why_in_the_readers_words() -> None:
     """/cost of what the asker cannot pay: the reason is worded by the reader's translator,
     not printed in English inside a translated line (found playing in Russian, 2026-11-29)."""
     s = all_regions(new_game(3, 1))
     set_phase(s, "build", order=["a", "b", "c"])
     give(s, "a", money=3)
-    text = cost_text(connection_quote(s, "a", ["Berlin"]), _Marking())
+    text = cost_text(connection_quote(s, "a", ["Berlin"]), Marking())
     assert "«This costs 10 E; you have 3 E.»" in text  # the template worded, then filled
 
 
@@ -169,7 +160,7 @@ def test_pg8_region_names_in_the_turn_are_worded_by_the_reader() -> None:
     """Found playing in Polish (2026-11-29): "/region <region> (NW (North-West), ...)". The
     prompt names the regions in the reader's words; a refusal lists their ids."""
     s = new_game(3, 1, regions="choose")
-    text = GAME.describe_turn(s, None, _Marking())
+    text = GAME.describe_turn(s, None, Marking())
     assert "NW («North-West»)" in text
     with pytest.raises(ParseError) as err:
         GAME.parse(s, GAME.current_players(s)[0], "region", ["QQ"])

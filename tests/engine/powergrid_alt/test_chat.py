@@ -15,6 +15,7 @@ from engine.powergrid.render import RESOURCE_COLORS, _map_and_geometry
 from engine.powergrid_alt import GAME
 from engine.powergrid_alt import render as alt_render
 from engine.powergrid_alt import rules as r
+from tests.engine.marking import Marking
 
 from .bot_figures import play
 from .helpers import (
@@ -349,22 +350,12 @@ def test_render_resource_market_and_last_events_are_drawn() -> None:
     )
 
 
-class _Marking:
-    """A translator that shows which texts went through it: «text»."""
-
-    def gettext(self, message: str) -> str:
-        return f"«{message}»"
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return f"«{singular if n == 1 else plural}»"
-
-
 def test_chat_alt21_a_refused_quote_gives_its_reason_in_the_readers_words() -> None:
     """The reason of a refused /cost move or /cost line is worded by the reader's translator,
     not left in English inside a translated sentence (found playing in Russian, 2026-11-29)."""
     state = _build_state()
-    bad = GAME.parse(state, "a", "cost", ["move", "1", "coal", "4", "13"], t=_Marking())
+    bad = GAME.parse(state, "a", "cost", ["move", "1", "coal", "4", "13"], t=Marking())
     assert isinstance(bad, Reply) and not bad.extra["quote"]["ok"]
     quote = bad.extra["quote"]
-    assert worded(_Marking(), quote["reason_key"], quote["reason_params"]) in bad.text
+    assert worded(Marking(), quote["reason_key"], quote["reason_params"]) in bad.text
     assert "«coal»" in bad.text  # the resource too (a `Term`)
