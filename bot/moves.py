@@ -51,7 +51,7 @@ from engine.core import (
     load_state,
 )
 from engine.core.applied import Applied, event_owner
-from engine.core.protocol import Action, CommandSpec, Event, Game, State, Translator
+from engine.core.protocol import Action, CommandSpec, Event, Game, State
 from engine.core.sentences import sentence_gap
 
 log = logging.getLogger(__name__)
@@ -598,9 +598,17 @@ class MovesMixin(EndingMixin):
                     step,
                 )
             )
-            lines = [x for e in events if (x := game.describe_event(state, e, t))]
-            if not seat.is_bot:
-                lines = self._forced_lines(game, state, seat.display_name, events, lines, t)
+            said = [(e, x) for e in events if (x := game.describe_event(state, e, t))]
+            lines = [x for _, x in said]
+            if not seat.is_bot and not any(e.get("player") == seat.display_name for e, _ in said):
+                # a move played for a human with nothing to decide that no line of the game's
+                # speaks of: one line says he was passed. Every line the game gives stays (his
+                # income and penalties, his purchases: found playing the alternative rules,
+                # 2026-11-29, when every event of his was left out).
+                lines.insert(
+                    0,
+                    t.gettext("{name} passes (nothing to decide).").format(name=seat.display_name),
+                )
             private = [
                 p
                 for e, owner in zip(events, applied.owners, strict=True)
@@ -618,24 +626,6 @@ class MovesMixin(EndingMixin):
         played.state, played.state_json, played.version = state, state_json, version
         played.moment = now
         return played
-
-    @staticmethod
-    def _forced_lines(
-        game: Game,
-        state: State,
-        name: str,
-        events: Sequence[Event],
-        lines: list[str],
-        t: Translator,
-    ) -> list[str]:
-        """The lines of a move played for a human with nothing to decide: every line the game
-        gives it (his income and penalties, his purchases carried out: found playing the
-        alternative rules, 2026-11-29, when every event of his was left out), and, when none
-        of them speaks of him, one line that says he was passed ("bob passes (nothing to
-        decide).")."""
-        if any(e.get("player") == name and game.describe_event(state, e, t) for e in events):
-            return lines
-        return [t.gettext("{name} passes (nothing to decide).").format(name=name), *lines]
 
     def _forced(
         self, game: Game, now: Moment, current: list[str], humans: Mapping[str, SeatRow]

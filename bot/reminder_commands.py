@@ -133,6 +133,9 @@ class DeadlineCommands:
         return tr(ctx.lang, message, **params)
 
     def _say(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
+        """An answer in the chat, silent unless told otherwise, as the table's (issue 17: only
+        a message that asks someone to act notifies)."""
+        kw.setdefault("silent", True)
         return [Outbound(ctx.chat_key, text, **kw)]
 
     async def _remember(self, ctx: Ctx) -> None:
@@ -356,7 +359,7 @@ class DeadlineCommands:
             return self._say(ctx, news + sentence_gap(news) + mine)
         return [
             *self._say(ctx, news, lang=lang),
-            Outbound(ctx.chat_key, mine, sender_only=True, lang=ctx.lang),
+            Outbound(ctx.chat_key, mine, sender_only=True, lang=ctx.lang, silent=True),
         ]
 
     async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -419,17 +422,20 @@ class DeadlineCommands:
         voters = await self.store.add_vote(row.id, target.user_key, voter.user_key)
         await self._remember(ctx)
         counted = [v for v in voters if any(s.user_key == v for s in electorate)]
+        lang = ctx.post_lang  # the vote is news for everybody in the chat: its language
         if len(counted) < need:
-            return self._say(
+            return self._say(  # it asks the others to vote, and him to answer: it notifies
                 ctx,
-                self._t(
-                    ctx,
+                tr(
+                    lang,
                     "Vote to replace {name} by a bot: {n} of {need} needed. Any command "
                     "from {name} cancels the vote.",
                     name=target.display_name,
                     n=len(counted),
                     need=need,
                 ),
+                lang=lang,
+                silent=False,
             )
         game = self._game(row)
         kind = bot_kind_for(game) if game else ""
@@ -437,16 +443,18 @@ class DeadlineCommands:
         ctx.seats = await self.store.seats(row.id)
         await self.store.replan_now([row.id], self.table.clock())
         self.changed()
-        return self._say(
+        return self._say(  # it tells him how to take his seat back: it notifies
             ctx,
-            self._t(
-                ctx,
+            tr(
+                lang,
                 "The table voted: a bot ({kind}) now plays {name}'s seat. {name} can take it "
                 "back with /back here.",
                 kind=kind,
                 name=target.display_name,
             ),
             mentions=[(target.user_key, target.display_name)],
+            lang=lang,
+            silent=False,
         )
 
     # ------------------------------------------------------------------ /digest

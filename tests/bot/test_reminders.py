@@ -410,16 +410,18 @@ async def test_vote_to_replace_needs_a_majority_of_the_others(
     assert "1 of 2 needed" in await chat.text("bob", "/vote replace alice")  # once per voter
     assert "2 of 2" not in await chat.text("alice", "/status")  # alice speaks: votes void
     assert await store.votes_against(pk, "local:alice") == []
-    assert "1 of 2 needed" in await chat.text("bob", "/vote replace alice")
-    text = await chat.text("carol", "/vote replace Alice")
-    assert "a bot (random) now plays alice's seat" in text
+    [vote] = await chat.say("bob", "/vote replace alice")
+    assert "1 of 2 needed" in vote.text and not vote.silent  # it asks the others to vote
+    [voted] = await chat.say("carol", "/vote replace Alice")
+    assert "a bot (random) now plays alice's seat" in voted.text and not voted.silent
     await sched.run_due()  # it was alice's turn: the bot moves
     assert [a.player for a in await store.actions(pk)] == ["alice"]
     assert "already played by a bot" in await chat.text("dave", "/vote replace alice")
     # Any command does not end a vote's replacement; /back here does.
     await chat.say("alice", "/status")
     assert {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
-    assert "Welcome back" in await chat.text("alice", "/back")
+    [back] = await chat.say("alice", "/back")
+    assert "Welcome back" in back.text and back.silent  # news, asking nobody to act
     assert not {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
 
 
