@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.core.errors import Term, worded
 from engine.core.protocol import EnglishTranslator, Event, State, Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid import chat_view as cv
@@ -77,11 +78,9 @@ def orders_text(view: View, player: str, t: Translator) -> str:
 
 
 def order_dropped_private(e: Event, t: Translator) -> str:
-    params = dict(e.get("params") or {})
-    try:
-        reason = t.gettext(str(e.get("reason_key", ""))).format(**params)
-    except (KeyError, IndexError, ValueError):
-        reason = str(e.get("reason_key", ""))
+    terms = set(e.get("terms") or ())
+    params = {k: Term(v) if k in terms else v for k, v in (e.get("params") or {}).items()}
+    reason = worded(t, str(e.get("reason_key", "")), params)
     return t.gettext("Dropped in round {round}: {reason}").format(
         round=e.get("round", 0), reason=reason
     )

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, IllegalAction
+from engine.core.errors import Term
 from engine.powergrid import market as mk
 from engine.powergrid import rules
 from engine.powergrid.bureaucracy import cheapest_run, power_action
@@ -244,6 +245,9 @@ def _do(state: State, player: str, action: Action, events: list[Event]) -> None:
 
 
 def _tell(state: State, events: list[Event], player: str, kind: str, err: IllegalAction) -> None:
+    # the words of the game among the params ("coal"): JSON keeps no `Term`, so the event
+    # names them for the reader's catalog (event_text.order_dropped_private)
+    terms = sorted(k for k, v in err.params.items() if isinstance(v, Term))
     rules.emit(
         state,
         events,
@@ -254,6 +258,7 @@ def _tell(state: State, events: list[Event], player: str, kind: str, err: Illega
         reason_key=err.message_key,
         params={k: v for k, v in err.params.items() if isinstance(v, (str, int))},
         private=True,
+        **({"terms": terms} if terms else {}),
     )
 
 

@@ -6,12 +6,14 @@ import copy
 import json
 from typing import Any
 
-from engine.core import EnglishTranslator, Rng, canonical_json, replay
+from engine.core import EnglishTranslator, IllegalAction, Rng, canonical_json, replay
+from engine.core.errors import Term
 from engine.core.protocol import Reply
 from engine.core.rng import new_rng_state
-from engine.powergrid import GAME, bots, commands, orders
+from engine.powergrid import GAME, bots, commands, event_text, orders
 from engine.powergrid.data import income_for
 from engine.powergrid.rules import build_options
+from tests.engine.marking import Marking
 from tests.engine.powergrid.helpers import (
     NAMES,
     act,
@@ -168,6 +170,27 @@ def test_build_plan_skips_an_unaffordable_city_and_builds_the_rest() -> None:
     dropped = next(e for e in events if e["type"] == "order_dropped")
     assert dropped["rule"] == "PG-37" and dropped["params"]["city"] == "München"
     assert s["players"]["b"]["money"] == 2 and GAME.current_players(s) == ["b"]
+
+
+def test_a_dropped_orders_reason_words_its_terms_for_the_reader() -> None:
+    """The event is JSON, where a `Term` is a plain string: the event names its terms so
+    the owner's line says «coal» in his language, not the English word."""
+    event = {
+        "type": "order_dropped",
+        "player": "b",
+        "round": 3,
+        "reason_key": "No {resource} left.",
+        "params": {"resource": "coal", "city": "Essen"},
+        "terms": ["resource"],
+    }
+    s = build_phase()
+    err = IllegalAction("PG-29", "No {resource} left.", resource=Term("coal"), city="Essen")
+    told: list[dict[str, Any]] = []
+    orders._tell(s, told, "b", "build_plan", err)
+    assert told[0]["terms"] == ["resource"] and told[0]["params"]["resource"] == "coal"
+    line = event_text.order_dropped_private(event, Marking())
+    assert "«coal»" in line and "«Essen»" not in line
+    assert event_text.order_dropped_private({**event, "terms": []}, Marking()).count("«coal»") == 0
 
 
 def test_build_plan_fully_built_ends_the_turn_by_order() -> None:
