@@ -2,10 +2,12 @@
 
 `compute_layout` places every city of a map on a 720 px wide area with the picture's own font
 sizes (names 21 px, costs 16 px), pushes cities apart until no node, name or cost overlaps,
-and is written by `python -m engine.powergrid.render` to data/layout/<map>.json (a test checks
-the files are up to date). `Geometry.cropped` then keeps the cities of the regions in play
-only, and zooms their bounding box to the picture's width: zooming in only spreads cities
-further apart, so the offline guarantees hold in every crop.
+then moves them (`_untangle`) so that connections stop running through other cities and
+across each other, near their real places; `python -m engine.powergrid.render` writes it to
+data/layout/<map>.json (about 3 minutes; a test checks the files are up to date).
+`Geometry.cropped` then keeps the cities of the regions in play only, and zooms their
+bounding box to the picture's width: zooming in only spreads cities further apart, so the
+offline guarantees hold in every crop.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from engine.core.picture import NAME, NUMBER, WIDTH, font
 from engine.powergrid.data import MAPS_DIR, map_text
 
 LAYOUT_DIR = Path(__file__).resolve().parents[1] / "data" / "layout"
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 
 SLOT_D = 23  # house slot diameter
 SLOT_GAP = 2
@@ -106,6 +109,8 @@ def compute_layout(mp: dict[str, Any]) -> dict[str, Any]:
         for pair in sorted(set(crowded), key=sorted):
             gaps[pair] = gaps.get(pair, 8.0) + 6
         map_h += 10
+    pos = _untangle(pos, start, label_w, gaps, mp["connections"], w, map_h)
+    labels_at, _crowded = _place_cost_labels(mp["connections"], pos, label_w)
     return {
         "version": LAYOUT_VERSION,
         "map": mp.get("id", ""),
@@ -161,6 +166,156 @@ def _declutter(
         if not moved:
             break
     return {n: (round(xs[k]), round(ys[k])) for k, n in enumerate(names)}
+
+
+# _untangle's weights: a line through another city's node reads as a connection to it, one
+# through its name only hides letters; overlapping boxes are never allowed; a city may leave
+# its place on the map (the geography players know) at a small, growing cost.
+_THROUGH_NODE = 300.0
+_THROUGH_NAME = 80.0
+_CLASH = 1000.0
+_CROSSING = 30.0  # two connections crossing: what keeps a city on its side of the lines
+_FLIPPED = 60.0  # a neighbour on the other side than on the real map (north/south, east/west)
+_FLIP_FROM = 20.0  # pixels apart on the real map before a side counts
+_DRIFT = 0.004  # per square pixel
+_PROPOSALS_PER_CITY = 2000
+
+
+def _untangle(
+    pos: dict[str, tuple[int, int]],
+    anchor: dict[str, tuple[float, float]],
+    label_w: dict[str, int],
+    gaps: dict[frozenset[str], float],
+    connections: list[list[Any]],
+    map_w: int,
+    map_h: int,
+) -> dict[str, tuple[int, int]]:
+    """Move cities so that connections stop running through other cities' boxes, staying
+    near their geographic places (`anchor`) and never overlapping (simulated annealing with
+    a fixed seed, then single steps while any helps: deterministic). `_declutter` alone
+    pushed the Ruhr apart until Essen stood east of Dortmund and lines crossed Osnabrück."""
+    u = _Untangler(pos, anchor, label_w, gaps, connections, map_w, map_h)
+    rnd = random.Random(0)
+    names = u.names
+    proposals = _PROPOSALS_PER_CITY * len(names)
+    for k in range(proposals):
+        frac = k / proposals
+        heat, reach = 60 * 0.01**frac, 50 * 0.06**frac
+        c = names[rnd.randrange(len(names))]
+        old = u.p[c]
+        before = u.energy(c)
+        u.p[c] = u.clamp(c, old[0] + rnd.gauss(0, reach), old[1] + rnd.gauss(0, reach))
+        worse = u.energy(c) - before
+        if worse > 0 and rnd.random() >= math.exp(-worse / heat):
+            u.p[c] = old
+    steps = [
+        (dx * s, dy * s)
+        for s in (4, 10, 24, 48)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+    ]
+    for _ in range(80):
+        improved = False
+        for c in names:
+            old = best_at = u.p[c]
+            best = u.energy(c)
+            for dx, dy in steps:
+                u.p[c] = u.clamp(c, old[0] + dx, old[1] + dy)
+                e = u.energy(c)
+                if e < best - 1e-9:
+                    best, best_at = e, u.p[c]
+            u.p[c] = best_at
+            improved = improved or best_at != old
+        if not improved:
+            break
+    return {n: (round(u.p[n][0]), round(u.p[n][1])) for n in names}
+
+
+class _Untangler:
+    """The positions `_untangle` moves and the part of its energy one city takes part in."""
+
+    def __init__(
+        self,
+        pos: dict[str, tuple[int, int]],
+        anchor: dict[str, tuple[float, float]],
+        label_w: dict[str, int],
+        gaps: dict[frozenset[str], float],
+        connections: list[list[Any]],
+        map_w: int,
+        map_h: int,
+    ) -> None:
+        self.names = sorted(pos)
+        self.p = {n: (float(pos[n][0]), float(pos[n][1])) for n in self.names}
+        self.anchor = anchor
+        self.label_w = label_w
+        self.gaps = gaps
+        self.half = {n: max(NODE_W, label_w[n] + 6) / 2 for n in self.names}
+        self.edges = [(str(a), str(b)) for a, b, _c in connections]
+        self.touching: dict[str, list[tuple[str, str]]] = {n: [] for n in self.names}
+        for a, b in self.edges:
+            self.touching[a].append((a, b))
+            self.touching[b].append((a, b))
+        self.map_w = map_w
+        self.top, self.bottom = MARGIN + NODE_H / 2, map_h - MARGIN - (_BOX_H - NODE_H / 2)
+
+    def clamp(self, c: str, x: float, y: float) -> tuple[float, float]:
+        h = self.half[c]
+        return (
+            min(max(x, MARGIN + h), self.map_w - MARGIN - h),
+            min(max(y, self.top), self.bottom),
+        )
+
+    def through(self, a: str, b: str, n: str) -> float:
+        """The cost of connection a-b running through city n's node or name."""
+        (ax, ay), (bx, by), (x, y) = self.p[a], self.p[b], self.p[n]
+        half = self.half[n] + 4
+        if (
+            max(ax, bx) < x - half
+            or min(ax, bx) > x + half
+            or max(ay, by) < y - NODE_H / 2 - 4
+            or min(ay, by) > y + _BOX_H
+        ):
+            return 0.0
+        node = (x - NODE_W / 2 - 3, y - NODE_H / 2 - 3, x + NODE_W / 2 + 3, y + NODE_H / 2 + 3)
+        if segment_hits((ax, ay), (bx, by), node):
+            return _THROUGH_NODE
+        w = self.label_w[n] / 2 + 5
+        label = (x - w, y + NODE_H / 2, x + w, y + _BOX_H - NODE_H / 2 + 2)
+        return _THROUGH_NAME if segment_hits((ax, ay), (bx, by), label) else 0.0
+
+    def clash(self, i: str, j: str) -> float:
+        gap = self.gaps.get(frozenset((i, j)), 8.0)
+        dx, dy = self.p[j][0] - self.p[i][0], self.p[j][1] - self.p[i][1]
+        ox = self.half[i] + self.half[j] - abs(dx) + gap
+        oy = _BOX_H - abs(dy) + gap
+        return _CLASH + 10 * min(ox, oy) if ox > 0 and oy > 0 else 0.0
+
+    def energy(self, c: str) -> float:
+        """The energy terms that change when city c moves."""
+        e = sum(self.through(a, b, c) for a, b in self.edges if c != a and c != b)
+        for a, b in self.touching[c]:
+            e += sum(self.through(a, b, n) for n in self.names if n != a and n != b)
+        e += sum(self.clash(c, n) for n in self.names if n != c)
+        for a, b in self.touching[c]:
+            p, q = self.p[a], self.p[b]
+            pa, qa = self.anchor[a], self.anchor[b]
+            for axis in (0, 1):
+                real = qa[axis] - pa[axis]
+                if abs(real) > _FLIP_FROM and (q[axis] - p[axis]) * real < 0:
+                    e += _FLIPPED
+            for d, f in self.edges:
+                if d not in (a, b) and f not in (a, b) and _cross(p, q, self.p[d], self.p[f]):
+                    e += _CROSSING
+        (x, y), (sx, sy) = self.p[c], self.anchor[c]
+        return e + _DRIFT * ((x - sx) ** 2 + (y - sy) ** 2)
+
+
+def _cross(p: Sequence[float], q: Sequence[float], r: Sequence[float], s: Sequence[float]) -> bool:
+    """Whether segments p-q and r-s cross (touching ends do not count)."""
+
+    def side(a: Sequence[float], b: Sequence[float], c: Sequence[float]) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
 
 
 def _exit(b: Sequence[float], x: float, y: float, dx: float, dy: float) -> float:
