@@ -40,8 +40,22 @@ from engine.core.picture import (
 from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
-from engine.powergrid.render.board import base_layer, draw_name, hex_rgb, slot_boxes, tiles
-from engine.powergrid.render.layout import CITY_FONT, NODE_H, NODE_W, SLOT_D, map_and_geometry
+from engine.powergrid.render.board import (
+    base_layer,
+    draw_costs,
+    draw_name,
+    hex_rgb,
+    slot_boxes,
+    tiles,
+)
+from engine.powergrid.render.layout import (
+    CITY_FONT,
+    NODE_H,
+    NODE_W,
+    SLOT_D,
+    map_and_geometry,
+    segment_hits,
+)
 from engine.powergrid.render.panel import PLAYER_HEX, Panel
 from engine.powergrid_alt.graph import alt_map
 
@@ -134,6 +148,27 @@ def _draw_lines(pen: Pen, view: dict[str, Any], g: Any, new: Changes) -> None:
                 x, y = g.pos[city]
                 pen.d.line((x - 9, y - 9, x + 9, y + 9), fill=color, width=4)
                 pen.d.line((x - 9, y + 9, x + 9, y - 9), fill=color, width=4)
+
+
+def _draw_covered_costs(pen: Pen, view: dict[str, Any], g: Any, mp: dict[str, Any]) -> None:
+    """The costs a laid line ran over, drawn again on top (their numbers stay readable)."""
+    laid = [
+        (g.pos[a], g.pos[b])
+        for ln in view["lines"]
+        for a, b in (key.split("|") for key in ln["segments"])
+        if a in g.pos and b in g.pos
+    ]
+    covered = [
+        (a, b, cost)
+        for a, b, cost in mp["connections"]
+        if (a, b) in g.edge_label
+        and any(segment_hits(p, q, _grown(g.edge_label[(a, b)], 6)) for p, q in laid)
+    ]
+    draw_costs(pen, g, covered)
+
+
+def _grown(r: Any, by: float) -> tuple[float, float, float, float]:
+    return (r[0] - by, r[1] - by, r[2] + by, r[3] + by)
 
 
 def _draw_names(img: Image.Image, g: Any) -> None:
@@ -269,6 +304,7 @@ def _sheets(
     whole.img.paste(layer.img, (0, 0))
     whole.pen.labels.extend(layer.labels)
     _draw_lines(whole.pen, view, g, new)
+    _draw_covered_costs(whole.pen, view, g, mp)
     _draw_names(whole.img, g)
     _draw_cities(whole.pen, w, view, g, new)
     sheets: list[Sheet] = []

@@ -150,17 +150,7 @@ def base_layer(map_key: str, regions: tuple[str, ...], w: Words, lang_key: str) 
             outline=INK,
             width=2,
         )
-    for a, b, cost in conns:
-        x0, y0, x1, y1 = g.edge_label[(a, b)]
-        d.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=WHITE, outline=EDGE)
-        pen.text(
-            ((x0 + x1) / 2, (y0 + y1) / 2 + 1),
-            str(cost),
-            COST_FONT,
-            "number",
-            bold=True,
-            anchor="mm",
-        )
+    draw_costs(pen, g, conns)
     for name in sorted(g.pos):
         draw_name(img, name, *g.pos[name])
         pen.labels.append(Label(name, "name", CITY_FONT))
@@ -170,6 +160,21 @@ def base_layer(map_key: str, regions: tuple[str, ...], w: Words, lang_key: str) 
     while len(_BASE) > _BASE_LIMIT:
         del _BASE[next(iter(_BASE))]
     return base
+
+
+def draw_costs(pen: Pen, g: Geometry, conns: Sequence[Sequence[Any]]) -> None:
+    """Each connection's cost in its box (again over anything drawn on the map since)."""
+    for a, b, cost in conns:
+        x0, y0, x1, y1 = g.edge_label[(a, b)]
+        pen.d.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=WHITE, outline=EDGE)
+        pen.text(
+            ((x0 + x1) / 2, (y0 + y1) / 2 + 1),
+            str(cost),
+            COST_FONT,
+            "number",
+            bold=True,
+            anchor="mm",
+        )
 
 
 def _legend_items(w: Words, legend: list[dict[str, Any]]) -> list[tuple[str, str]]:
