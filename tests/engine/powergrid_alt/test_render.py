@@ -9,6 +9,7 @@ from PIL import Image
 
 from engine.core.picture import CHANGE
 from engine.powergrid import render as pg
+from engine.powergrid.render.layout import segment_hits
 from engine.powergrid_alt import GAME
 
 from .helpers import give_line, give_plant, give_tp, new_game
@@ -89,3 +90,20 @@ def test_a_tp_mark_keeps_a_short_word_and_falls_back_to_tp() -> None:
     assert tp_mark("ТП") == "ТП"
     assert tp_mark("Podstacja") == "TP"
     assert tp_mark("變電站") == "TP"
+
+
+def test_a_cost_under_a_laid_line_stays_readable() -> None:
+    """The laid line is drawn over the map; the cost it runs over is drawn again on top: its
+    box reads exactly as on a map without the line."""
+    state = new_game(3)
+    give_plant(state, "a", 13, "Freiburg")
+    bare = GAME.render_set(state, None)
+    give_line(state, "a", "Freiburg", "Stuttgart")
+    laid = GAME.render_set(state, None)
+    g = pg.map_geometry(GAME.view(state, None))
+    pair = ("Freiburg", "Stuttgart")
+    x0, y0, x1, y1 = g.edge_label[pair if pair in g.edge_label else (pair[1], pair[0])]
+    assert segment_hits(g.pos["Freiburg"], g.pos["Stuttgart"], (x0 + 4, y0 + 4, x1 - 4, y1 - 4))
+    (before, top), (after, _top) = _map_part(bare, "Freiburg", g), _map_part(laid, "Freiburg", g)
+    box = (x0 + 5, y0 - top + 2, x1 - 4, y1 - top - 1)  # inside the rounded corners
+    assert before.crop(box).tobytes() == after.crop(box).tobytes()
