@@ -363,7 +363,7 @@ def raid_fire(state: State, player: str) -> Action | None:
     """IEC-S-19: fire at what the rival cannot replace: a home mine or storage his developer
     does not reach (IEC-S-18.2) is lost for the rest of the game, and a mine has one module
     (IEC-14); the leaders' buildings first, and among rivals the one with the most mines
-    (measured, four players: +1.9 points, ±1.2, over 1000 games paired)."""
+    (measured, four players: +1.25 points, about ±0.8, over 2400 games paired)."""
     top = max(p["vp"] for p in state["players"].values())
     best: tuple[float, str, Action] | None = None
     for la in own(state, player, "launcher"):
