@@ -202,6 +202,17 @@ def _untangle(
         frac = k / proposals
         heat, reach = 60 * 0.01**frac, 50 * 0.06**frac
         c = names[rnd.randrange(len(names))]
+        if k % 10 == 9 and u.neighbours[c]:
+            # two neighbours trade places: a pair the pushing apart put in the wrong order
+            # (Washington above New York) cannot walk past each other one small step at a time
+            n = u.neighbours[c][rnd.randrange(len(u.neighbours[c]))]
+            pc, pn = u.p[c], u.p[n]
+            before = u.energy(c) + u.energy(n)
+            u.p[c], u.p[n] = u.clamp(c, *pn), u.clamp(n, *pc)
+            worse = u.energy(c) + u.energy(n) - before
+            if worse > 0 and rnd.random() >= math.exp(-worse / heat):
+                u.p[c], u.p[n] = pc, pn
+            continue
         old = u.p[c]
         before = u.energy(c)
         u.p[c] = u.clamp(c, old[0] + rnd.gauss(0, reach), old[1] + rnd.gauss(0, reach))
@@ -254,6 +265,9 @@ class _Untangler:
         for a, b in self.edges:
             self.touching[a].append((a, b))
             self.touching[b].append((a, b))
+        self.neighbours = {
+            n: sorted({a if b == n else b for a, b in self.touching[n]}) for n in self.names
+        }
         self.map_w = map_w
         self.top, self.bottom = MARGIN + NODE_H / 2, map_h - MARGIN - (_BOX_H - NODE_H / 2)
 

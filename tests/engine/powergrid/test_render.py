@@ -595,7 +595,7 @@ def _line_crossings(g: Any) -> int:
 # the distances between cities, never a box: what is clear stays clear). Layout v2, which only
 # pushed boxes apart, drew 14 (Germany) and 37 (USA) lines through other cities' nodes and
 # crossed 19 and 11 pairs of lines; the real maps cross none.
-@pytest.mark.parametrize(("map_id", "through", "crossings"), [("germany", 4, 14), ("usa", 9, 4)])
+@pytest.mark.parametrize(("map_id", "through", "crossings"), [("germany", 4, 13), ("usa", 6, 1)])
 def test_lines_keep_clear_of_other_cities(map_id: str, through: int, crossings: int) -> None:
     mp, whole = R.map_and_geometry(map_id)
     assert len(_through_nodes(whole)) <= through, _through_nodes(whole)
