@@ -83,6 +83,11 @@ slower and noisier: `--moves 16000 --games 400` gave `sqlite p50 0.7 ms p99 1.4 
 moves/s; postgres(4 workers) p50 3.9 ms p99 10.2 ms 1391 moves/s`, and the morning's code
 (efa07ef) against the day's, alternating on one server, five rounds each, 1132-1477 against
 1017-1534 moves/s (medians 1187 and 1376): no change the machine's noise would show.
+2026-12-02 06:58, the slowest VM yet (bench/table_baseline.py ran the issue day's table at
+219 moves/s here against 790 on the issue's machine; today's table 5.1x that): `--moves 16000
+--games 400` gave `sqlite p50 1.3 ms p99 2.5 ms 1127 moves/s; postgres(4 workers) p50 5.7 ms
+p99 13.3 ms 1001 moves/s` (CPU per move 898 µs on SQLite; bot 1220 + server 753 µs on
+PostgreSQL, against about 1000-1200 in all on 2026-11-28).
 """
 
 from __future__ import annotations
