@@ -2,7 +2,7 @@
 
 `compute_layout` places every city of a map on a 720 px wide area with the picture's own font
 sizes (names 21 px, costs 16 px), pushes cities apart until no node, name or cost overlaps,
-then moves them (`_untangle`) so that connections stop running through other cities and
+then moves them (`_Untangler`) so that connections stop running through other cities and
 across each other, near their real places; `python -m engine.powergrid.render` writes it to
 data/layout/<map>.json (about 3 minutes; a test checks the files are up to date).
 `Geometry.cropped` then keeps the cities of the regions in play only, and zooms their
@@ -109,7 +109,7 @@ def compute_layout(mp: dict[str, Any]) -> dict[str, Any]:
         for pair in sorted(set(crowded), key=sorted):
             gaps[pair] = gaps.get(pair, 8.0) + 6
         map_h += 10
-    pos = _untangle(pos, start, label_w, gaps, mp["connections"], w, map_h)
+    pos = _Untangler(pos, start, label_w, gaps, mp["connections"], w, map_h).untangled()
     labels_at, _crowded = _place_cost_labels(mp["connections"], pos, label_w)
     return {
         "version": LAYOUT_VERSION,
@@ -168,7 +168,7 @@ def _declutter(
     return {n: (round(xs[k]), round(ys[k])) for k, n in enumerate(names)}
 
 
-# _untangle's weights: a line through another city's node reads as a connection to it, one
+# _Untangler's weights: a line through another city's node reads as a connection to it, one
 # through its name only hides letters; overlapping boxes are never allowed; a city may leave
 # its place on the map (the geography players know) at a small, growing cost.
 _THROUGH_NODE = 300.0
@@ -181,68 +181,12 @@ _DRIFT = 0.004  # per square pixel
 _PROPOSALS_PER_CITY = 2000
 
 
-def _untangle(
-    pos: dict[str, tuple[int, int]],
-    anchor: dict[str, tuple[float, float]],
-    label_w: dict[str, int],
-    gaps: dict[frozenset[str], float],
-    connections: list[list[Any]],
-    map_w: int,
-    map_h: int,
-) -> dict[str, tuple[int, int]]:
-    """Move cities so that connections stop running through other cities' boxes, staying
+class _Untangler:
+    """Moves cities so that connections stop running through other cities' boxes, staying
     near their geographic places (`anchor`) and never overlapping (simulated annealing with
     a fixed seed, then single steps while any helps: deterministic). `_declutter` alone
-    pushed the Ruhr apart until Essen stood east of Dortmund and lines crossed Osnabrück."""
-    u = _Untangler(pos, anchor, label_w, gaps, connections, map_w, map_h)
-    rnd = random.Random(0)
-    names = u.names
-    proposals = _PROPOSALS_PER_CITY * len(names)
-    for k in range(proposals):
-        frac = k / proposals
-        heat, reach = 60 * 0.01**frac, 50 * 0.06**frac
-        c = names[rnd.randrange(len(names))]
-        if k % 10 == 9 and u.neighbours[c]:
-            # two neighbours trade places: a pair the pushing apart put in the wrong order
-            # (Washington above New York) cannot walk past each other one small step at a time
-            n = u.neighbours[c][rnd.randrange(len(u.neighbours[c]))]
-            pc, pn = u.p[c], u.p[n]
-            before = u.energy(c) + u.energy(n)
-            u.p[c], u.p[n] = u.clamp(c, *pn), u.clamp(n, *pc)
-            worse = u.energy(c) + u.energy(n) - before
-            if worse > 0 and rnd.random() >= math.exp(-worse / heat):
-                u.p[c], u.p[n] = pc, pn
-            continue
-        old = u.p[c]
-        before = u.energy(c)
-        u.p[c] = u.clamp(c, old[0] + rnd.gauss(0, reach), old[1] + rnd.gauss(0, reach))
-        worse = u.energy(c) - before
-        if worse > 0 and rnd.random() >= math.exp(-worse / heat):
-            u.p[c] = old
-    steps = [
-        (dx * s, dy * s)
-        for s in (4, 10, 24, 48)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
-    ]
-    for _ in range(80):
-        improved = False
-        for c in names:
-            old = best_at = u.p[c]
-            best = u.energy(c)
-            for dx, dy in steps:
-                u.p[c] = u.clamp(c, old[0] + dx, old[1] + dy)
-                e = u.energy(c)
-                if e < best - 1e-9:
-                    best, best_at = e, u.p[c]
-            u.p[c] = best_at
-            improved = improved or best_at != old
-        if not improved:
-            break
-    return {n: (round(u.p[n][0]), round(u.p[n][1])) for n in names}
-
-
-class _Untangler:
-    """The positions `_untangle` moves and the part of its energy one city takes part in."""
+    pushed the Ruhr apart until Essen stood east of Dortmund and lines crossed Osnabrück.
+    Holds the positions and the part of the energy one city takes part in."""
 
     def __init__(
         self,
@@ -270,6 +214,56 @@ class _Untangler:
         }
         self.map_w = map_w
         self.top, self.bottom = MARGIN + NODE_H / 2, map_h - MARGIN - (_BOX_H - NODE_H / 2)
+
+    def untangled(self) -> dict[str, tuple[int, int]]:
+        self._anneal(random.Random(0))
+        self._settle()
+        return {n: (round(self.p[n][0]), round(self.p[n][1])) for n in self.names}
+
+    def _anneal(self, rnd: random.Random) -> None:
+        names = self.names
+        proposals = _PROPOSALS_PER_CITY * len(names)
+        for k in range(proposals):
+            frac = k / proposals
+            heat, reach = 60 * 0.01**frac, 50 * 0.06**frac
+            c = names[rnd.randrange(len(names))]
+            if k % 10 == 9 and self.neighbours[c]:
+                # two neighbours trade places: a pair the pushing apart put in the wrong
+                # order cannot walk past each other one small step at a time
+                n = self.neighbours[c][rnd.randrange(len(self.neighbours[c]))]
+                moved = {c: self.p[n], n: self.p[c]}
+            else:
+                x, y = self.p[c]
+                moved = {c: (x + rnd.gauss(0, reach), y + rnd.gauss(0, reach))}
+            old = {m: self.p[m] for m in moved}
+            before = sum(self.energy(m) for m in moved)
+            for m, (x, y) in moved.items():
+                self.p[m] = self.clamp(m, x, y)
+            worse = sum(self.energy(m) for m in moved) - before
+            if worse > 0 and rnd.random() >= math.exp(-worse / heat):
+                self.p.update(old)
+
+    def _settle(self) -> None:
+        """Single steps, each city to its best nearby spot, while any step helps."""
+        steps = [
+            (dx * s, dy * s)
+            for s in (4, 10, 24, 48)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+        ]
+        for _ in range(80):
+            improved = False
+            for c in self.names:
+                old = best_at = self.p[c]
+                best = self.energy(c)
+                for dx, dy in steps:
+                    self.p[c] = self.clamp(c, old[0] + dx, old[1] + dy)
+                    e = self.energy(c)
+                    if e < best - 1e-9:
+                        best, best_at = e, self.p[c]
+                self.p[c] = best_at
+                improved = improved or best_at != old
+            if not improved:
+                break
 
     def clamp(self, c: str, x: float, y: float) -> tuple[float, float]:
         h = self.half[c]

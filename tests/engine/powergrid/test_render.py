@@ -591,7 +591,7 @@ def _line_crossings(g: Any) -> int:
     )
 
 
-# What layout v3 (`_untangle`) reaches on the whole map, where it is worst (a crop only zooms
+# What layout v3 (`_Untangler`) reaches on the whole map, where it is worst (a crop only zooms
 # the distances between cities, never a box: what is clear stays clear). Layout v2, which only
 # pushed boxes apart, drew 14 (Germany) and 37 (USA) lines through other cities' nodes and
 # crossed 19 and 11 pairs of lines; the real maps cross none.
