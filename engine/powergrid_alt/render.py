@@ -125,6 +125,10 @@ class Changes:
         return out
 
 
+# A new line's highlight, the widest stroke of a laid line: a cost within half of it is covered.
+_MARKED_W = 17
+
+
 def _draw_lines(pen: Pen, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
     for ln in view["lines"]:
@@ -136,7 +140,7 @@ def _draw_lines(pen: Pen, view: dict[str, Any], g: Any, new: Changes) -> None:
                 continue
             pa, pb = g.pos[a], g.pos[b]
             if (ln["owner"], key) in new.segments:
-                pen.d.line((*pa, *pb), fill=CHANGE, width=17)
+                pen.d.line((*pa, *pb), fill=CHANGE, width=_MARKED_W)
             if hanging:
                 _dashed(pen, pa, pb, color, 7)
             else:
@@ -162,7 +166,7 @@ def _draw_covered_costs(pen: Pen, view: dict[str, Any], g: Any, mp: dict[str, An
         (a, b, cost)
         for a, b, cost in mp["connections"]
         if (a, b) in g.edge_label
-        and any(segment_hits(p, q, _grown(g.edge_label[(a, b)], 6)) for p, q in laid)
+        and any(segment_hits(p, q, _grown(g.edge_label[(a, b)], _MARKED_W / 2)) for p, q in laid)
     ]
     draw_costs(pen, g, covered)
 
