@@ -15,7 +15,8 @@ from bot.clock import Turns, most_waiting
 from bot.deadlines import zone
 from bot.i18n import tr
 
-# Below this much progress (or time) an estimate says nothing useful.
+# Below this much progress (or time) an estimate says nothing useful; before this much time
+# nobody is named as the one the table waits on most.
 MIN_PROGRESS = 0.05
 MIN_ELAPSED = 3600.0
 WEEK = 6 * 86400.0
@@ -54,7 +55,10 @@ def pace_line(
     """The pace line (empty when there is nothing to say yet); `done`: the game's progress,
     0..1 (`Game.progress`)."""
     end = end_estimate(started, now, done) if started is not None else None
-    slowest = most_waiting(turns, humans, now) if len(humans) > 1 else None
+    # In a game's first hour everybody has waited seconds or minutes: naming "the slowest"
+    # then only blames whoever had the first turn.
+    early = started is not None and now - started < MIN_ELAPSED
+    slowest = most_waiting(turns, humans, now) if len(humans) > 1 and not early else None
     if end is not None and slowest is not None:
         return tr(
             lang,

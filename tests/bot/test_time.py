@@ -180,6 +180,10 @@ def test_pace_line_estimates_the_end_day_and_who_waits(clock: FakeClock) -> None
     line = pace_line("en", early, turns, ["ann", "bob"], now - D, now, "UTC")
     assert line == "Most waiting so far is on bob."
     assert ChatDicePile().progress({}) is None  # a game without a measure
+    # In the game's first hour nobody is named: bob would be blamed for having the first turn.
+    first = {"ann": [[now - H / 2, now - H / 3]], "bob": [[now - H / 3, None]]}
+    assert most_waiting(first, ["ann", "bob"], now) == "bob"
+    assert pace_line("en", early, first, ["ann", "bob"], now - H / 2, now, "UTC") == ""
 
 
 def test_nobody_is_named_while_the_longest_wait_is_shared(clock: FakeClock) -> None:
