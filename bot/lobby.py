@@ -19,7 +19,7 @@ from bot.grammar import (
     CommandLine,
     shorten,
 )
-from bot.i18n import LANGUAGES, explain, language_label, normalize, tr, trn
+from bot.i18n import LANGUAGES, explain, language_label, normalize, tr, translator, trn
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import (
@@ -362,16 +362,16 @@ class LobbyMixin(MovesMixin):
             played = await self._run_bots(
                 replace(row, seed=seed), seats, state, state_json, 1, ctx.post_lang, langs
             )
-            out = self._say(
-                ctx,
-                tr(
-                    ctx.post_lang,
-                    "{game} begins! Players in seat order: {names}.",
-                    game=tr(ctx.post_lang, game.name),
-                    names=", ".join(names),
-                ),
-                lang=ctx.post_lang,
+            begins = tr(
+                ctx.post_lang,
+                "{game} begins! Players in seat order: {names}.",
+                game=tr(ctx.post_lang, game.name),
+                names=", ".join(names),
             )
+            # What setup drew (turn order, sides and the rolls behind them), in the same post:
+            # the first turn is often not the first seat's, and nobody made a move to say why.
+            drawn = game.describe_start(state, translator(ctx.post_lang))
+            out = self._say(ctx, begins + ("\n" + drawn if drawn else ""), lang=ctx.post_lang)
             pic = await self._picture(
                 ctx, game, state_json, tr(ctx.post_lang, "The board at the start")
             )

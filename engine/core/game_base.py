@@ -91,6 +91,10 @@ class BaseGame:
         """No words of its own for a move: the log says "<player> makes a move"."""
         return None
 
+    def describe_start(self, state: State, t: Translator) -> str | None:
+        """Nothing drawn at setup to tell: the "begins" post names the seats alone."""
+        return None
+
     def hint(
         self,
         state: State,

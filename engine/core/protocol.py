@@ -181,6 +181,11 @@ class Chat(Protocol):
         """A line for the chat about an event, or None when the event is not announced."""
         ...
 
+    def describe_start(self, state: State, t: Translator) -> str | None:
+        """What setup drew that everybody may know (turn order, sides, the rolls behind
+        them), words through `t`, for the post that the game begins; None: nothing."""
+        ...
+
     def buttons(
         self, state: State, player: str, t: Translator | None = None
     ) -> list[tuple[str, str]]:

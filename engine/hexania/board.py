@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import N_
+
 _DATA: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8")
 )
@@ -29,6 +31,15 @@ DIE_SIDES: int = _DATA["die_sides"]
 BIRTH_COST: int = _DATA["birth_cost"]
 COLLAPSE_MASS: int = _DATA["collapse_mass"]
 DEFAULT_ROUNDS: int = _DATA["default_rounds"]
+# The sides' names, for the picture's panel and the chat's opening line (HEX-G-9).
+SIDE_NAMES: dict[str, str] = {
+    "N": N_("north"),
+    "NE": N_("north-east"),
+    "SE": N_("south-east"),
+    "S": N_("south"),
+    "SW": N_("south-west"),
+    "NW": N_("north-west"),
+}
 
 
 def qmin(r: int) -> int:

@@ -42,6 +42,7 @@ from engine.hexania.board import (
     HOMELANDS,
     RADIUS,
     ROWS,
+    SIDE_NAMES,
     parse_cell,
     row_length,
 )
@@ -351,6 +352,29 @@ def text_board(state: State) -> str:
         lines.append(" " * abs(r) + ROWS[r + RADIUS] + " " + " ".join(marks))
     legend = ", ".join(f"{seat[p]} = {p}" for p in state["players"])
     return "\n".join(lines) + "\n" + legend
+
+
+def describe_start(state: State, t: Translator) -> str:
+    """The opening as setup drew it, for the table's "begins" post: nothing of it is a move, so
+    without this line nobody would learn why the first turn is not the first seat's."""
+    sides = ", ".join(f"{p} {t.gettext(SIDE_NAMES[state['sides'][p]])}" for p in state["players"])
+    rolls = [
+        ", ".join(f"{p} {n}" for p, n in sorted(r.items(), key=lambda pn: -pn[1]))
+        for r in state["rolloff"]
+    ]
+    rolled = t.gettext(N_("Roll-off for the first turn (HEX-D-5): {rolls}.")).format(rolls=rolls[0])
+    for again in rolls[1:]:  # the tied highest roll again among themselves (HEX-D-5)
+        rolled += sentence_gap(rolled) + t.gettext(N_("Tied, they roll again: {rolls}.")).format(
+            rolls=again
+        )
+    order = state["order"]
+    return join_sentences(
+        t.gettext(N_("Sides drawn at random (HEX-G-9): {sides}.")).format(sides=sides),
+        rolled,
+        t.gettext(N_("{player} starts; then clockwise: {others}.")).format(
+            player=order[0], others=", ".join(order[1:])
+        ),
+    )
 
 
 def describe_turn(state: State, player: str | None, t: Translator) -> str:

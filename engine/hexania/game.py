@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import N_, Action, BotFn, Event, Ranking, State
+from engine.core import N_, Action, BotFn, Event, Ranking, State, Translator
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
 from engine.core.rng import Rng, new_rng_state
@@ -70,6 +70,9 @@ class Hexania(ModularGame):
     # --- chat part (commands.py) and picture part (render.py): engine/core/game_base.py
     chat_module = "engine.hexania.commands"
     render_module = "engine.hexania.render"
+
+    def describe_start(self, state: State, t: Translator) -> str | None:
+        return commands.describe_start(state, t)
 
     def text(self, state: State) -> str:
         """A readable rendering of the state (HEX-G-6) for tests and logs."""

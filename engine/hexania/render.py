@@ -42,7 +42,7 @@ from engine.core.picture import (
     wrap,
 )
 from engine.core.protocol import Translator
-from engine.hexania.board import CELLS, COORD, RADIUS, name_of
+from engine.hexania.board import CELLS, COORD, RADIUS, SIDE_NAMES, name_of
 
 SQRT3 = math.sqrt(3)
 S_MIN = 24  # hex circumradius: a 16 px cell id fits inside
@@ -70,14 +70,6 @@ EDGE_OF = {  # neighbour offset -> the two corners (of _corners) on that side
     (1, -1): (5, 0),
 }
 
-SIDES = {
-    "N": N_("north"),
-    "NE": N_("north-east"),
-    "SE": N_("south-east"),
-    "S": N_("south"),
-    "SW": N_("south-west"),
-    "NW": N_("north-west"),
-}
 TITLE_ROUNDS = N_("Round {round} of {rounds}")
 TITLE_ROUND = N_("Round {round}")
 TO_PLAY = N_("{player} to play")
@@ -419,7 +411,7 @@ class _Panel:
                 fill=INK if active else MUTED,
                 max_w=width * 0.55,
             )
-            side = w(SIDES[info["side"]]) if info["side"] in SIDES else info["side"]
+            side = w(SIDE_NAMES[info["side"]]) if info["side"] in SIDE_NAMES else info["side"]
             detail = w(PLAYER_LINE, side=side, pieces=info["pieces"]) if active else w(OUT)
             pen.text(
                 (x + 34 + nw + 12, y + 4),

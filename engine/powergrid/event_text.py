@@ -12,6 +12,7 @@ from engine.core.protocol import EnglishTranslator, Event, State, Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, plant_no
+from engine.powergrid.data import game_map
 from engine.powergrid.wording import (
     RESOURCES,
     count_text,
@@ -173,6 +174,21 @@ def _ev_region_chosen(e: Event, t: Translator) -> str:
     return t.gettext("{player} chooses region {region}.").format(
         player=e.get("player", ""), region=e.get("region", "")
     )
+
+
+def describe_start(state: State, t: Translator) -> str:
+    """The opening as setup drew it, for the table's "begins" post: the random player order
+    (PG-10) that the region choice (PG-8) and the first auction follow, and the regions when
+    they were drawn too (PG-D-3)."""
+    text = t.gettext("Player order, drawn at random (PG-10): {order}.").format(
+        order=join(state["order"])
+    )
+    drawn = state["options"].get("regions") == "random"
+    if drawn and len(state["regions"]) < len(game_map(state["map"]).regions):  # not ALT-4's all
+        text += sentence_gap(text) + t.gettext("Regions in play: {regions}.").format(
+            regions=join(state["regions"])
+        )
+    return text
 
 
 def _ev_player_order(e: Event, t: Translator) -> str:

@@ -24,7 +24,7 @@ from engine.core.protocol import (
     State,
     Translator,
 )
-from engine.powergrid import commands, rules
+from engine.powergrid import commands, event_text, rules
 from engine.powergrid.bots import BOTS
 from engine.powergrid.forced import forced_action
 from engine.powergrid.legal import legal_actions
@@ -125,6 +125,9 @@ class PowerGrid(ModularGame):
 
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []
+
+    def describe_start(self, state: State, t: Translator) -> str | None:
+        return event_text.describe_start(state, t)
 
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
         """The owner's line of a private event (a standing order placed, changed, dropped)."""

@@ -50,6 +50,7 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     assert code == 0
     assert "Who is speaking?" in text
     assert "bob joins" in text and "Power Grid begins!" in text
+    assert "Player order, drawn at random (PG-10): " in text  # in the same post (PG-10)
     assert "already started" in text  # carol came too late
     pictures = sorted((tmp_path / "pics").glob("*.png"))
     assert pictures and str(pictures[0]) in text

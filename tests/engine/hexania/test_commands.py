@@ -144,3 +144,18 @@ def test_illegal_chat_move_names_its_rule() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, "blue", action)  # type: ignore[arg-type]
     assert err.value.rule_id == "HEX-3"
+
+
+def test_hex_d5_the_opening_line_tells_sides_roll_off_and_order() -> None:
+    """HEX-G-9 sides and the HEX-D-5 roll-off (seed 7: ann and bob tie twice) are drawn at
+    setup, where no move speaks of them; the "begins" post carries this line."""
+    state = GAME.setup(["ann", "bob", "cyd", "dan"], {}, 7)
+    assert len(state["rolloff"]) == 3
+    line = GAME.describe_start(state, T)
+    assert line == (
+        "Sides drawn at random (HEX-G-9): ann south, bob north, cyd north-east, "
+        "dan south-west. Roll-off for the first turn (HEX-D-5): ann 9, bob 9, dan 8, cyd 7. "
+        "Tied, they roll again: ann 6, bob 6. Tied, they roll again: bob 12, ann 3. "
+        "bob starts; then clockwise: cyd, ann, dan."
+    )
+    assert state["order"][0] == "bob" == GAME.current_players(state)[0]

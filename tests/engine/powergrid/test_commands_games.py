@@ -375,3 +375,25 @@ _STATES = {
     **{e: reach(e) for e in ("choose_region", "bid", "buy", "build", "power")},
     "over": _final_state(),
 }
+
+
+def test_pg10_the_opening_line_names_the_random_order_and_drawn_regions() -> None:
+    """PG-10: the player order is drawn at setup (no move speaks of it); with PG-D-3's random
+    regions the regions are drawn too. The alternative rules with 3+ players play all six
+    regions (ALT-4): nothing drawn, nothing said of them."""
+    from engine.powergrid_alt import GAME as ALT
+
+    chosen = GAME.setup(PLAYERS, {"regions": "choose"}, 5)
+    line = GAME.describe_start(chosen, T)
+    assert line == f"Player order, drawn at random (PG-10): {', '.join(chosen['order'])}."
+    drawn = GAME.setup(PLAYERS, {"regions": "random"}, 5)
+    regions = drawn["regions"]
+    assert len(regions) == 3
+    assert GAME.describe_start(drawn, T) == (
+        f"Player order, drawn at random (PG-10): {', '.join(drawn['order'])}. "
+        f"Regions in play: {', '.join(regions)}."
+    )
+    alt = ALT.setup(PLAYERS, {}, 5)
+    assert ALT.describe_start(alt, T) == (
+        f"Player order, drawn at random (PG-10): {', '.join(alt['order'])}."
+    )
