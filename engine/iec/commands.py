@@ -34,6 +34,7 @@ from engine.iec.actions import check_phase, out_of_range
 from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
+from engine.iec.lines import describe_start as describe_start
 from engine.iec.model import acting
 from engine.iec.options import OPTIONS as OPTIONS  # re-exported: the game's options
 from engine.iec.rules import PHASE_ACTIONS, own, scen
@@ -702,6 +703,7 @@ __all__ = [
     "complete",
     "describe_event",
     "describe_private_event",
+    "describe_start",
     "describe_turn",
     "is_picture_event",
     "parse",

@@ -77,6 +77,9 @@ class IEC(ModularGame):
     def result(self, state: State) -> Ranking:
         return rules.result(state)
 
+    def describe_start(self, state: State, t: Translator) -> str | None:
+        return commands.describe_start(state, t) or None
+
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
         """The secret part of a private event, for `event["private_to"]` only (README.md)."""
         return commands.describe_private_event(state, event, t)

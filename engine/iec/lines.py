@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, NP_, Event, State, Translator
+from engine.core import N_, NP_, Event, State, Translator, join_sentences
 from engine.iec.rules import PHASE_NAMES, available_techs, scen, tech_cost, tech_mode
 from engine.iec.techs import TECH_EFFECTS, TECHS
 
@@ -312,6 +312,13 @@ def _fill(template: str, params: dict[str, Any]) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def describe_start(state: State, t: Translator) -> str:
+    """The "begins" post's lines: turn 1's order roll and radiation, which setup played
+    before any move (rules.setup keeps them as `opening`)."""
+    found = (describe_event(state, e, t) for e in state.get("opening", ()))
+    return join_sentences(*(line for line in found if line))
 
 
 def describe_event(state: State, event: Event, t: Translator) -> str | None:

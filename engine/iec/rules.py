@@ -278,7 +278,13 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> PlainState:
             pool = list(s.classes[area["class"]])
             rng.shuffle(pool)
             state["areas"][area_id] = {"candidates": sorted(pool[:k]), "deposit": None}
-    advance(state, [])
+    opening: list[Event] = []
+    advance(state, opening)
+    # Turn 1's automatic phases (IEC-26's order roll, IEC-27 phases 1-2: radiation, natural
+    # factors) run before any move, so no move's post tells them: the table's "begins" post
+    # does (commands.describe_start). Phase 3's power assignments stay out (the picture shows
+    # them). Dropped when turn 2 begins (`_start_turn`).
+    state["opening"] = [e for e in opening if e["type"] not in ("power", "power_given")]
     return plain(state)
 
 
@@ -349,6 +355,7 @@ def _phase_order(state: State, ph: int, events: list[Event]) -> None:
 
 
 def _start_turn(state: State, events: list[Event]) -> None:
+    state.pop("opening", None)  # turn 1's, for the "begins" post only (setup)
     for b in state["buildings"].values():
         b["used"] = []
     for p in state["seats"]:
@@ -598,6 +605,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
     """IEC-S-26: remove face-down token identities, secret technologies, peeks, orders, rng."""
     v: dict[str, Any] = copy_state(state)
     del v["rng"]
+    v.pop("opening", None)  # public, but told once in the "begins" post (setup)
     v["viewer"] = player
     # Rules version 2: declarations stay secret until all are made (together.py); each
     # player sees his own only.

@@ -121,6 +121,8 @@ class IECState(TypedDict):
     # rules version 2, in a phase declared at once: who is asked, and their declarations
     actors: NotRequired[list[str]]
     pending: NotRequired[dict[str, list[dict[str, Any]]]]
+    # turn 1's events before any move (the order roll, radiation), until turn 2 (rules.setup)
+    opening: NotRequired[list[dict[str, Any]]]
 
 
 # What a rule function hands back (a new state from setup, apply or a trial copy): the plain

@@ -140,3 +140,26 @@ def test_setup_round_trips_json_byte_exact() -> None:
     st = new(3, seed=9)
     text = canonical_json(st)
     assert canonical_json(json.loads(text)) == text
+
+
+def test_iec_26_turn_one_s_order_roll_and_radiation_are_told_when_the_game_begins() -> None:
+    """Setup plays turn 1's automatic phases (IEC-26's 2d6 tie-break on 0 VP, IEC-27 phase 1's
+    radiation) before any move, so no move's post names them: the "begins" post does. The
+    view never carries them, and turn 2 drops them."""
+    from engine.core import EnglishTranslator
+    from engine.iec import GAME
+
+    state = GAME.setup(["ann", "bob", "cyd"], {}, 5)
+    assert GAME.describe_start(state, EnglishTranslator()) == (
+        "Tie for the turn order, 2d6: bob 10, ann 7, cyd 3; the higher roll goes first. "
+        "Turn 1 begins. Order: bob, ann, cyd. Radiation this turn: 7."
+    )
+    assert state["order"] == ["bob", "ann", "cyd"] and state["radiation"] == 7
+    assert "opening" not in GAME.view(state, None)
+    played = 0
+    while state["turn"] == 1 and not state["over"]:
+        player = GAME.current_players(state)[0]
+        state, _ = GAME.apply(state, player, {"type": "done"})
+        played += 1
+    assert state["turn"] == 2 and "opening" not in state, played
+    assert GAME.describe_start(state, EnglishTranslator()) is None
