@@ -96,6 +96,34 @@ def entry_lines(
     return [f"#{entry.seq} {mine}"] + [f"   · {line}" for line in rest]
 
 
+def _folded(numbered: Sequence[tuple[int, list[str]]]) -> list[str]:
+    """The entries' lines, a run of one-line entries that say the same ("#1 Bot makes a
+    secret choice." five times: a bot's standing orders) as one line "#1–#5 Bot makes ...".
+    """
+    out: list[str] = []
+    run: list[tuple[int, str]] = []  # (seq, the line without its number)
+
+    def flush() -> None:
+        if run:
+            first, text = run[0]
+            last = run[-1][0]
+            out.append(f"#{first}–#{last} {text}" if last != first else f"#{first} {text}")
+            run.clear()
+
+    for seq, lines in numbered:
+        text = lines[0].removeprefix(f"#{seq} ")
+        if len(lines) == 1 and run and run[-1][1] == text and run[-1][0] + 1 == seq:
+            run.append((seq, text))
+            continue
+        flush()
+        if len(lines) == 1:
+            run.append((seq, text))
+        else:
+            out += lines
+    flush()
+    return out
+
+
 def log_page(
     game: Game,
     state: State,
@@ -119,8 +147,7 @@ def log_page(
             first=start + 1, last=end, total=total, page=page, pages=pages
         )
     ]
-    for entry in entries[start:end]:
-        lines += entry_lines(game, state, entry, t, viewer)
+    lines += _folded([(e.seq, entry_lines(game, state, e, t, viewer)) for e in entries[start:end]])
     if page < pages:
         lines.append(t.gettext("Older moves: /log {page}").format(page=page + 1))
     return "\n".join(lines)

@@ -105,3 +105,25 @@ def test_pages_newest_first_with_a_pointer_to_older_moves() -> None:
     last = log_page(played.game, played.state, played.rows, EN, page=999, per_page=10)
     assert "#1 " in last and "Older moves" not in last
     assert log_page(played.game, played.state, [], EN) == "No moves yet."
+
+
+def test_a_run_of_the_same_private_choice_is_one_line() -> None:
+    """A bot's five standing orders at the start of an IEC game read "#1–#5 Bot makes a
+    private choice.", not five equal lines; a different line or one with news breaks the run."""
+    game = games()["powergrid"]
+    state = bot_game("powergrid").state
+    order = {"type": "order", "kind": "buy_auto", "limit": None}
+    placed = [{"type": "order_placed", "player": "Bot", "order": "buy_auto", "private": True}]
+    rows = [Row(n, "Bot", order, placed) for n in range(1, 6)]
+    rows.append(Row(6, "bob", order, [{**placed[0], "player": "bob"}]))
+    rows.append(Row(7, "bob", order, [{**placed[0], "player": "bob"}]))
+    rows.append(Row(8, "Bot", order, placed))
+    page = log_page(game, state, rows, EN, viewer="alice").splitlines()
+    assert page[1:] == [
+        "#1–#5 Bot makes a private choice.",
+        "#6–#7 bob makes a private choice.",
+        "#8 Bot makes a private choice.",
+    ]
+    # bob reads his own orders' lines, so his two do not fold into the others' words
+    mine = log_page(game, state, rows, EN, viewer="bob").splitlines()
+    assert mine[1] == "#1–#5 Bot makes a private choice." and len(mine) == 4
