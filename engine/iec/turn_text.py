@@ -32,6 +32,11 @@ def _t_fmt(t: Translator, msg: str, **kw: Any) -> str:
     return t.gettext(msg).format(**kw)
 
 
+def _example(t: Translator, command: str) -> str:
+    """A command the prompt's choices make concrete: a newcomer learns its form from it."""
+    return _t_fmt(t, N_("For example: {command}"), command=command)
+
+
 def _pct(need: int) -> str:
     return f"{round(100 * max(0, 7 - need) / 6)}%"
 
@@ -102,7 +107,10 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 m=ch.mine_limit(state, player) - pl["mines_used"],
             )
         )
+        if cells:
+            lines.append(_example(t, f"/lay {cells[0]}"))
     elif ph == 6:
+        sites: list[tuple[str, str]] = []  # (a cell it may prepare, the developer)
         for d in own(state, player, "developer"):
             if d["powered"] and "prepare" not in d["used"]:
                 cells = ch.prep_cells(state, d)
@@ -114,7 +122,14 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         cells=", ".join(cells[:24]),
                     )
                 )
+                sites += [(cells[0], d["cell"])] if cells else []
+        if sites:  # the developer is named only when there are several to choose from
+            cell, dev = sites[0]
+            lines.append(
+                _example(t, f"/prepare {cell} {dev}" if len(sites) > 1 else f"/prepare {cell}")
+            )
     elif ph == 7:
+        built = ""  # one example for all the developers
         for d in own(state, player, "developer"):
             if not d["powered"]:
                 continue
@@ -141,6 +156,9 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         txt=txt or "-",
                     )
                 )
+                if tg and not built:
+                    cell, kinds = tg[0]
+                    built = f"/build {cell} {kinds[0]}" if kinds else f"/build {cell}"
             if ch.can_recycle(state, d):
                 need = ch.recycle_threshold(state, d)
                 lines.append(
@@ -152,6 +170,8 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         pct=_pct(need),
                     )
                 )
+        if built:
+            lines.append(_example(t, built))
     elif ph == 8:
         cells = [tok["cell"] for tok in ch.activatable_tokens(state, player)]
         lines.append(
@@ -163,7 +183,10 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 pct=_pct(5 - has_tech(state, player, 17)),
             )
         )
+        if cells:
+            lines.append(_example(t, f"/activate {cells[0]}"))
     elif ph == 9:
+        fired = ""  # one example for all the launchers
         for la in own(state, player, "launcher"):
             if la["powered"] and ch.can_fire(state, la):
                 fts = ch.fire_targets(state, la)
@@ -181,6 +204,9 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         shots,
                     ).format(la=la["cell"], shots=shots, ac=stock(state, la, "AC"), txt=txt)
                 )
+                fired = fired or (f"/fire {fts[0][0]} 1" if fts else "")
+        if fired:
+            lines.append(_example(t, fired))
     elif ph == 10:
         need = ch.transmit_threshold(state)
         lines.append(
@@ -192,6 +218,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 r=state["radiation"],
             )
         )
+        lines.append(_example(t, "/transmit"))
     elif ph == 11:
         need = int(param(state, "lab_threshold"))
         lines.append(
@@ -202,6 +229,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 pct=_pct(need),
             )
         )
+        lines.append(_example(t, "/research"))
     elif ph == 14 and ch.must_choose_tech(state, player):
         # Only what is accepted: a technology must be chosen (/done is refused, IEC-24).
         lines.append(

@@ -89,6 +89,7 @@ def test_describe_turn_quotes_cost_and_odds() -> None:
     st["buildings"]["I5"]["powered"] = True
     text = GAME.describe_turn(st, p1, T)
     assert "R3" in text and "3+ (67%)" in text and "1 AC" in text
+    assert text.splitlines()[2] == "For example: /fire R3 1"  # the form, from the choices
 
 
 def test_describe_event_hides_secret_technology() -> None:
@@ -143,3 +144,33 @@ def test_render_png_palette_and_width() -> None:
 def test_describe_turn_for_spectator_and_over() -> None:
     st = GAME.setup(["a", "b"], {}, 2)
     assert "Turn 1/20" in commands.describe_turn(st, None, T)
+
+
+def test_every_prompt_s_example_command_is_a_legal_move() -> None:
+    """The prompt ends each phase's choices with "For example: /prepare D4" (IEC-27 phases 5-11)
+    made from those very choices, so a newcomer learns the command's form; every example
+    shown on the way through seeded games parses and is accepted as it stands."""
+    import copy
+    import re
+
+    from engine.core import Rng
+    from engine.core.rng import new_rng_state
+
+    seen: set[str] = set()
+    for seed in (1, 2, 3):
+        state = GAME.setup(["ann", "bob", "cyd"], {}, seed)
+        rng = Rng(new_rng_state(seed))
+        for _ in range(3000):
+            if GAME.is_over(state) or state["turn"] > 10:
+                break
+            player = GAME.current_players(state)[0]
+            for example in re.findall(r"For example: (\S.*)", GAME.describe_turn(state, player, T)):
+                name, *args = example[1:].split()
+                parsed = GAME.parse(state, player, name, args, T)
+                assert not isinstance(parsed, Reply), example
+                for action in parsed if isinstance(parsed, list) else [parsed]:
+                    GAME.apply(copy.deepcopy(state), player, action)  # raises if refused
+                seen.add(name)
+            bot = GAME.bots["rush" if player == "ann" else "economic"]  # a launcher fires
+            state, _ = GAME.apply(state, player, bot(state, player, rng))
+    assert {"lay", "prepare", "build", "transmit", "fire"} <= seen, seen
