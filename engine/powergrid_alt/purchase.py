@@ -15,6 +15,9 @@ Two timings, chosen at setup and recorded in `state["rules_version"]` (options.p
   buyers left (PG-32): exactly what the sequential rules charge. A declaration the market or
   the money no longer covers at that moment is filled as far as it goes (tokens still in the
   market, at most what the player can pay), and the event says how many were wanted.
+
+A player's /done in version 2 is public (`purchase_declared`, "has chosen what to buy"); when
+he had nothing to buy whatever money he holds, the event says why (`nothing_to_buy`).
 """
 
 from __future__ import annotations
@@ -194,6 +197,25 @@ def resolve(state: State, events: list[Event]) -> None:
                 plant=plant,
                 **short,
             )
+
+
+def nothing_to_buy(state: State, player: str) -> str | None:
+    """Why `player` has nothing to buy whatever money he holds, for the public line of his
+    /done (version 2): "no_plant" with no built plant (ALT-10; every player in round 1,
+    EX-ALT-14), "no_room" when none of his built plants has room for a token the market holds;
+    else None, and the line stays "has chosen what to buy".
+
+    Read from public parts alone (his built plants, their tokens, the market): never his money
+    (hidden under the PG-9 option) nor his declarations (secret), so the line tells nothing the
+    table does not see. Such a /done is the forced one (forced.py: forced with any amount of
+    money), and he cannot have declared anything: every declaration needs room and market stock."""
+    mine = built_plants(state, player)
+    if not mine:
+        return "no_plant"
+    rm = state["rm"]
+    if any(rm[res] and room_on(state, plant, res) > 0 for plant in mine for res in RESOURCES):
+        return None
+    return "no_room"
 
 
 def can_declare_more(state: State, player: str) -> bool:

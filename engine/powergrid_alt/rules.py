@@ -266,7 +266,10 @@ def _done(state: AltState, player: str, action: Action, events: list[Event]) -> 
     state["players"][player]["done"] = True
     state["turn"] += 1
     if state["phase"] == "resources" and purchase.simultaneous(state):
-        emit(plain(state), events, "purchase_declared", player=player)
+        # Public; with nothing to buy whatever his money, the line says why (purchase.py).
+        nothing = purchase.nothing_to_buy(state, player)
+        why = {"nothing": nothing} if nothing else {}
+        emit(plain(state), events, "purchase_declared", player=player, **why)
         if state["turn"] < len(state["order"]):
             return
         purchase.resolve(state, events)  # in reverse player order (PG-15, PG-31)

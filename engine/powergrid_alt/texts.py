@@ -301,7 +301,19 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             plant=event["plant"],
         )
     if kind == "purchase_declared":
-        return t.gettext("{player} has chosen what to buy.").format(player=event["player"])
+        # "nothing" only when he had nothing to buy whatever his money (purchase.py
+        # nothing_to_buy: ALT-10, EX-ALT-14), so neither line tells his money or declarations.
+        nothing = event.get("nothing")
+        if nothing == "no_plant":
+            text = t.gettext("{player} has nothing to buy: no built plant to store resources on.")
+        elif nothing == "no_room":
+            text = t.gettext(
+                "{player} has nothing to buy: no built plant with room for a resource the "
+                "market holds."
+            )
+        else:
+            text = t.gettext("{player} has chosen what to buy.")
+        return text.format(player=event["player"])
     if kind == "buy_declared":
         return None  # private (describe_private_event); never a group line
     if kind == "step_started" and event.get("step") == 2:
