@@ -66,11 +66,19 @@ def _cell_arg(state: State, x: str) -> str:
     return c
 
 
-def _kind_arg(x: str) -> str:
+def _kind_arg(x: str, t: Translator) -> str:
+    """A building type by its English name or a prefix of it (two letters at least), or by
+    its name in the reader's language as the prompts print it («склад», «倉庫») or a prefix
+    that names one type only."""
     k = x.strip().lower()
     for kind in KINDS:
         if kind.startswith(k) and len(k) >= 2:
             return kind
+    names = {kind: t.gettext(KIND_NAMES[kind]).lower() for kind in KINDS}
+    exact = [kind for kind, name in names.items() if name == k]
+    begun = [kind for kind, name in names.items() if k and name.startswith(k)]
+    if exact or len(begun) == 1:
+        return (exact or begun)[0]
     raise ParseError(N_("Unknown building type {value}."), value=x)
 
 
@@ -115,7 +123,7 @@ TABLE.kind(
 TABLE.kind(
     ArgKind(
         "kind",
-        read=lambda call, words: _kind_arg(words[0]),
+        read=lambda call, words: _kind_arg(words[0], call.t),
         complete=lambda state, player, prefix: _prefixed(list(KINDS), prefix),
     )
 )

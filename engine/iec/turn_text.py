@@ -37,6 +37,13 @@ def _example(t: Translator, command: str) -> str:
     return _t_fmt(t, N_("For example: {command}"), command=command)
 
 
+def _kind_word(t: Translator, kind: str) -> str:
+    """A building type as /build reads it: the reader's word when it is one word (commands.py
+    `_kind_arg` reads those too), else the English one ("launcher" for «пусковая установка»)."""
+    name = kind_name(t, kind)
+    return name if len(name.split()) == 1 else kind
+
+
 def _pct(need: int) -> str:
     return f"{round(100 * max(0, 7 - need) / 6)}%"
 
@@ -158,7 +165,9 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 )
                 if tg and not built:
                     cell, kinds = tg[0]
-                    built = f"/build {cell} {kinds[0]}" if kinds else f"/build {cell}"
+                    built = (
+                        f"/build {cell} {_kind_word(t, kinds[0])}" if kinds else f"/build {cell}"
+                    )
             if ch.can_recycle(state, d):
                 need = ch.recycle_threshold(state, d)
                 lines.append(

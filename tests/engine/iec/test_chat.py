@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import io
+import re
 
 import pytest
 
-from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply
+from bot.i18n import translator
+from engine.core import EnglishTranslator, IllegalAction, ParseError, Reply, Rng
+from engine.core.rng import new_rng_state
 from engine.iec import GAME, actions, commands
 from tests.engine.iec.helpers import add, at, empty
 
@@ -150,27 +154,25 @@ def test_every_prompt_s_example_command_is_a_legal_move() -> None:
     """The prompt ends each phase's choices with "For example: /prepare D4" (IEC-27 phases 5-11)
     made from those very choices, so a newcomer learns the command's form; every example
     shown on the way through seeded games parses and is accepted as it stands."""
-    import copy
-    import re
-
-    from engine.core import Rng
-    from engine.core.rng import new_rng_state
-
     seen: set[str] = set()
-    for seed in (1, 2, 3):
+    worded: set[str] = set()
+    for seed, t in ((1, T), (2, translator("ru")), (3, translator("zh_Hant"))):
         state = GAME.setup(["ann", "bob", "cyd"], {}, seed)
         rng = Rng(new_rng_state(seed))
         for _ in range(3000):
             if GAME.is_over(state) or state["turn"] > 10:
                 break
             player = GAME.current_players(state)[0]
-            for example in re.findall(r"For example: (\S.*)", GAME.describe_turn(state, player, T)):
+            said = GAME.describe_turn(state, player, t)
+            for example in re.findall(r"(?:For example: |Например: |例如：)(\S.*)", said):
                 name, *args = example[1:].split()
-                parsed = GAME.parse(state, player, name, args, T)
+                parsed = GAME.parse(state, player, name, args, t)
                 assert not isinstance(parsed, Reply), example
                 for action in parsed if isinstance(parsed, list) else [parsed]:
                     GAME.apply(copy.deepcopy(state), player, action)  # raises if refused
                 seen.add(name)
+                worded |= {a for a in args if not a.isascii()}  # a kind in the reader's words
             bot = GAME.bots["rush" if player == "ann" else "economic"]  # a launcher fires
             state, _ = GAME.apply(state, player, bot(state, player, rng))
     assert {"lay", "prepare", "build", "transmit", "fire"} <= seen, seen
+    assert worded, "no /build example named a kind in Russian or Chinese"
