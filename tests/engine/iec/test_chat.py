@@ -176,3 +176,23 @@ def test_every_prompt_s_example_command_is_a_legal_move() -> None:
             state, _ = GAME.apply(state, player, bot(state, player, rng))
     assert {"lay", "prepare", "build", "transmit", "fire"} <= seen, seen
     assert worded, "no /build example named a kind in Russian or Chinese"
+
+
+def test_iec_s18_1_the_prepare_prompt_offers_sites_where_a_building_fits() -> None:
+    """IEC-S-18.1 lets a developer prepare any empty buildable cell in reach, but a site the
+    intervals (IEC-S-3) leave empty of every building type is prepared in vain: the prompt
+    lists (and its example takes) the sites where something fits now."""
+    from engine.iec import choices as ch
+
+    st, (p1, _p2) = empty()
+    dev = add(st, p1, "developer", "E5")
+    add(st, p1, "storage", "E3", goods={"AB": 2})
+    add(st, p1, "reactor", "G6")  # a reactor keeps every type 5 cm away (IEC-S-3)
+    at(st, 6, p1)
+    legal = ch.prep_cells(st, dev)
+    useful = [c for c in legal if ch.kinds_for(st, c)]
+    assert 0 < len(useful) < len(legal)  # near the reactor nothing fits
+    text = GAME.describe_turn(st, p1, T)
+    listed = text.split("may prepare one of: ")[1].split(" (free)")[0].split(", ")
+    assert listed == useful[:24]
+    assert f"For example: /prepare {useful[0]}" in text
