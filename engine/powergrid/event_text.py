@@ -185,8 +185,9 @@ def describe_start(state: State, t: Translator) -> str:
     )
     drawn = state["options"].get("regions") == "random"
     if drawn and len(state["regions"]) < len(game_map(state["map"]).regions):  # not ALT-4's all
+        named = {r["id"]: r for r in cv.regions_of({"map": state["map"]})}
         text += sentence_gap(text) + t.gettext("Regions in play: {regions}.").format(
-            regions=join(state["regions"])
+            regions=join([cv.region_label(named[r], t) for r in state["regions"]])
         )
     return text
 
