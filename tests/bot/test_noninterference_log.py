@@ -90,8 +90,15 @@ async def _private_commands(
         outs = await chat.say("alice", f"/log {n}")
         assert all(o.private_to in (None, "local:alice") for o in outs)
         page += _group(outs) + "\n"
-    heads = {line for line in page.splitlines() if re.match(r"#\d+ bob", line)}  # pages overlap
-    assert sum(1 for h in heads if h.endswith(f" {PRIVATE}")) == len(accepted), page
+    # a head is "#7 bob ..." or, for a run of equal lines, "#2–#8 bob ..." (pages overlap)
+    heads = {m for line in page.splitlines() if (m := re.match(r"#(\d+)(?:–#(\d+))? bob.*", line))}
+    private = {
+        n
+        for m in heads
+        if m.group(0).endswith(f" {PRIVATE}")
+        for n in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1)
+    }
+    assert len(private) == len(accepted), page
     return page, secrets
 
 
