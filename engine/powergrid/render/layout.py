@@ -24,7 +24,7 @@ from engine.core.picture import NAME, NUMBER, WIDTH, font
 from engine.powergrid.data import MAPS_DIR, map_text
 
 LAYOUT_DIR = Path(__file__).resolve().parents[1] / "data" / "layout"
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
 
 SLOT_D = 23  # house slot diameter
 SLOT_GAP = 2
@@ -130,34 +130,56 @@ def _declutter(
     map_w: int,
     map_h: int,
 ) -> dict[str, tuple[int, int]]:
-    """Push overlapping city boxes apart (deterministic), staying inside the map area."""
+    """Push overlapping city boxes apart (deterministic), staying inside the map area.
+
+    A pair is pushed apart in its order on the real map wherever that order is clear (more
+    than `_FLIP_FROM` pixels), not in its order of the moment: the pairs are pushed one after
+    another, so one push can carry a city past another before that pair's turn comes, and
+    pushing that pair apart as it then stands made the inversion permanent. In the USA, New
+    York pushed Philadelphia south past Washington, Philadelphia then pushed Washington north,
+    and Washington ended above New York, three boxes away from a way back that annealing
+    never found."""
     names = sorted(start)
     xs = [start[n][0] for n in names]
     ys = [start[n][1] for n in names]
     half = [max(NODE_W, label_w[n] + 6) / 2 for n in names]
+
+    def real_side(i: int, j: int, axis: int) -> int:
+        """+1 or -1: j's side of i on the real map in that axis, 0 where too close to tell."""
+        d = start[names[j]][axis] - start[names[i]][axis]
+        return 0 if abs(d) <= _FLIP_FROM else (1 if d > 0 else -1)
+
     pairs = [
-        (i, j, gaps.get(frozenset((names[i], names[j])), 8.0))
+        (
+            i,
+            j,
+            gaps.get(frozenset((names[i], names[j])), 8.0),
+            real_side(i, j, 0),
+            real_side(i, j, 1),
+        )
         for i in range(len(names))
         for j in range(i + 1, len(names))
     ]
     top, bottom = MARGIN + NODE_H / 2, map_h - MARGIN - (_BOX_H - NODE_H / 2)
     for _ in range(800):
         moved = False
-        for i, j, gap in pairs:
+        for i, j, gap, side_x, side_y in pairs:
             dx, dy = xs[j] - xs[i], ys[j] - ys[i]
-            ox = half[i] + half[j] - abs(dx) + gap
-            if ox <= 0:
-                continue
-            oy = _BOX_H - abs(dy) + gap
-            if oy <= 0:
+            if half[i] + half[j] - abs(dx) + gap <= 0 or _BOX_H - abs(dy) + gap <= 0:
                 continue
             moved = True
+            sx = side_x or (1 if dx >= 0 else -1)
+            sy = side_y or (1 if dy >= 0 else -1)
+            # how far apart they must move to stand clear in that order (past each other
+            # first, where they stand the wrong way round)
+            ox = half[i] + half[j] + gap - sx * dx
+            oy = _BOX_H + gap - sy * dy
             if ox < oy * 1.2:
-                s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
+                s = (ox / 2 + 0.5) * sx
                 xs[i] -= s
                 xs[j] += s
             else:
-                s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
+                s = (oy / 2 + 0.5) * sy
                 ys[i] -= s
                 ys[j] += s
         for k in range(len(names)):
@@ -185,7 +207,7 @@ class _Untangler:
     """Moves cities so that connections stop running through other cities' boxes, staying
     near their geographic places (`anchor`) and never overlapping (simulated annealing with
     a fixed seed, then single steps while any helps: deterministic). `_declutter` alone
-    pushed the Ruhr apart until Essen stood east of Dortmund and lines crossed Osnabrück.
+    (layout v2) left lines crossing each other and running through Osnabrück.
     Holds the positions and the part of the energy one city takes part in."""
 
     def __init__(
