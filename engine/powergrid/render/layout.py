@@ -1,10 +1,11 @@
 """Where a Power Grid map's cities and costs go: computed offline, read at render time.
 
 `compute_layout` places every city of a map on a 720 px wide area with the picture's own font
-sizes (names 21 px, costs 16 px), pushes cities apart until no node, name or cost overlaps,
-then moves them (`_Untangler`) so that connections stop running through other cities and
-across each other, near their real places; `python -m engine.powergrid.render` writes it to
-data/layout/<map>.json (about 3 minutes; a test checks the files are up to date).
+sizes (names 21 px, costs 16 px), pushes cities apart (in their order on the real map) until
+no node, name or cost overlaps, then moves them (`_Untangler`) so that connections stop
+running through other cities and across each other, near their real places and on their
+sides of the cities around them; `python -m engine.powergrid.render` writes it to
+data/layout/<map>.json (about 4 minutes; a test checks the files are up to date).
 `Geometry.cropped` then keeps the cities of the regions in play only, and zooms their
 bounding box to the picture's width: zooming in only spreads cities further apart, so the
 offline guarantees hold in every crop.
