@@ -1,10 +1,11 @@
 """Where a Power Grid map's cities and costs go: computed offline, read at render time.
 
 `compute_layout` places every city of a map on a 720 px wide area with the picture's own font
-sizes (names 21 px, costs 16 px), pushes cities apart until no node, name or cost overlaps,
-then moves them (`_Untangler`) so that connections stop running through other cities and
-across each other, near their real places; `python -m engine.powergrid.render` writes it to
-data/layout/<map>.json (about 3 minutes; a test checks the files are up to date).
+sizes (names 21 px, costs 16 px), pushes cities apart (in their order on the real map) until
+no node, name or cost overlaps, then moves them (`_Untangler`) so that connections stop
+running through other cities and across each other, near their real places and on their
+sides of the cities around them; `python -m engine.powergrid.render` writes it to
+data/layout/<map>.json (about 4 minutes; a test checks the files are up to date).
 `Geometry.cropped` then keeps the cities of the regions in play only, and zooms their
 bounding box to the picture's width: zooming in only spreads cities further apart, so the
 offline guarantees hold in every crop.
@@ -24,7 +25,7 @@ from engine.core.picture import NAME, NUMBER, WIDTH, font
 from engine.powergrid.data import MAPS_DIR, map_text
 
 LAYOUT_DIR = Path(__file__).resolve().parents[1] / "data" / "layout"
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 5
 
 SLOT_D = 23  # house slot diameter
 SLOT_GAP = 2
@@ -130,34 +131,56 @@ def _declutter(
     map_w: int,
     map_h: int,
 ) -> dict[str, tuple[int, int]]:
-    """Push overlapping city boxes apart (deterministic), staying inside the map area."""
+    """Push overlapping city boxes apart (deterministic), staying inside the map area.
+
+    A pair is pushed apart in its order on the real map wherever that order is clear (more
+    than `_FLIP_FROM` pixels), not in its order of the moment: the pairs are pushed one after
+    another, so one push can carry a city past another before that pair's turn comes, and
+    pushing that pair apart as it then stands made the inversion permanent. In the USA, New
+    York pushed Philadelphia south past Washington, Philadelphia then pushed Washington north,
+    and Washington ended above New York, three boxes away from a way back that annealing
+    never found."""
     names = sorted(start)
     xs = [start[n][0] for n in names]
     ys = [start[n][1] for n in names]
     half = [max(NODE_W, label_w[n] + 6) / 2 for n in names]
+
+    def real_side(i: int, j: int, axis: int) -> int:
+        """+1 or -1: j's side of i on the real map in that axis, 0 where too close to tell."""
+        d = start[names[j]][axis] - start[names[i]][axis]
+        return 0 if abs(d) <= _FLIP_FROM else (1 if d > 0 else -1)
+
     pairs = [
-        (i, j, gaps.get(frozenset((names[i], names[j])), 8.0))
+        (
+            i,
+            j,
+            gaps.get(frozenset((names[i], names[j])), 8.0),
+            real_side(i, j, 0),
+            real_side(i, j, 1),
+        )
         for i in range(len(names))
         for j in range(i + 1, len(names))
     ]
     top, bottom = MARGIN + NODE_H / 2, map_h - MARGIN - (_BOX_H - NODE_H / 2)
     for _ in range(800):
         moved = False
-        for i, j, gap in pairs:
+        for i, j, gap, side_x, side_y in pairs:
             dx, dy = xs[j] - xs[i], ys[j] - ys[i]
-            ox = half[i] + half[j] - abs(dx) + gap
-            if ox <= 0:
-                continue
-            oy = _BOX_H - abs(dy) + gap
-            if oy <= 0:
+            if half[i] + half[j] - abs(dx) + gap <= 0 or _BOX_H - abs(dy) + gap <= 0:
                 continue
             moved = True
+            sx = side_x or (1 if dx >= 0 else -1)
+            sy = side_y or (1 if dy >= 0 else -1)
+            # how far apart they must move to stand clear in that order (past each other
+            # first, where they stand the wrong way round)
+            ox = half[i] + half[j] + gap - sx * dx
+            oy = _BOX_H + gap - sy * dy
             if ox < oy * 1.2:
-                s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
+                s = (ox / 2 + 0.5) * sx
                 xs[i] -= s
                 xs[j] += s
             else:
-                s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
+                s = (oy / 2 + 0.5) * sy
                 ys[i] -= s
                 ys[j] += s
         for k in range(len(names)):
@@ -170,13 +193,18 @@ def _declutter(
 
 # _Untangler's weights: a line through another city's node reads as a connection to it, one
 # through its name only hides letters; overlapping boxes are never allowed; a city may leave
-# its place on the map (the geography players know) at a small, growing cost.
+# its place on the map (the geography players know) at a small, growing cost, and should stay
+# on its side of the cities around it, connected or not (Washington south of New York).
 _THROUGH_NODE = 300.0
 _THROUGH_NAME = 80.0
 _CLASH = 1000.0
 _CROSSING = 30.0  # two connections crossing: what keeps a city on its side of the lines
 _FLIPPED = 60.0  # a neighbour on the other side than on the real map (north/south, east/west)
 _FLIP_FROM = 20.0  # pixels apart on the real map before a side counts
+# Unconnected cities count as neighbours when their boxes at their real places come within a
+# box's height of each other: the pairs the pushing apart had to sort out, which no line
+# holds in order. 30 or 120 instead of _FLIPPED for them did worse (Germany crossings 12, USA 5).
+_NEAR = _BOX_H
 _DRIFT = 0.004  # per square pixel
 _PROPOSALS_PER_CITY = 2000
 
@@ -185,7 +213,7 @@ class _Untangler:
     """Moves cities so that connections stop running through other cities' boxes, staying
     near their geographic places (`anchor`) and never overlapping (simulated annealing with
     a fixed seed, then single steps while any helps: deterministic). `_declutter` alone
-    pushed the Ruhr apart until Essen stood east of Dortmund and lines crossed Osnabrück.
+    (layout v2) left lines crossing each other and running through Osnabrück.
     Holds the positions and the part of the energy one city takes part in."""
 
     def __init__(
@@ -212,6 +240,19 @@ class _Untangler:
         self.neighbours = {
             n: sorted({a if b == n else b for a, b in self.touching[n]}) for n in self.names
         }
+        self.near: dict[str, list[str]] = {n: [] for n in self.names}
+        for i, a in enumerate(self.names):
+            for b in self.names[i + 1 :]:
+                dx, dy = anchor[b][0] - anchor[a][0], anchor[b][1] - anchor[a][1]
+                if (
+                    b not in self.neighbours[a]
+                    and abs(dx) < self.half[a] + self.half[b] + _NEAR
+                    and abs(dy) < _BOX_H + _NEAR
+                ):
+                    self.near[a].append(b)
+                    self.near[b].append(a)
+        # who may trade places with whom while annealing
+        self.partners = {n: sorted({*self.neighbours[n], *self.near[n]}) for n in self.names}
         self.map_w = map_w
         self.top, self.bottom = MARGIN + NODE_H / 2, map_h - MARGIN - (_BOX_H - NODE_H / 2)
 
@@ -227,10 +268,10 @@ class _Untangler:
             frac = k / proposals
             heat, reach = 60 * 0.01**frac, 50 * 0.06**frac
             c = names[rnd.randrange(len(names))]
-            if k % 10 == 9 and self.neighbours[c]:
+            if k % 10 == 9 and self.partners[c]:
                 # two neighbours trade places: a pair the pushing apart put in the wrong
                 # order cannot walk past each other one small step at a time
-                n = self.neighbours[c][rnd.randrange(len(self.neighbours[c]))]
+                n = self.partners[c][rnd.randrange(len(self.partners[c]))]
                 moved = {c: self.p[n], n: self.p[c]}
             else:
                 x, y = self.p[c]
@@ -297,19 +338,26 @@ class _Untangler:
         oy = _BOX_H - abs(dy) + gap
         return _CLASH + 10 * min(ox, oy) if ox > 0 and oy > 0 else 0.0
 
+    def flipped(self, a: str, b: str) -> int:
+        """In how many axes b stands on the other side of a than on the real map."""
+        p, q, pa, qa = self.p[a], self.p[b], self.anchor[a], self.anchor[b]
+        return sum(
+            1
+            for axis in (0, 1)
+            if abs(qa[axis] - pa[axis]) > _FLIP_FROM
+            and (q[axis] - p[axis]) * (qa[axis] - pa[axis]) < 0
+        )
+
     def energy(self, c: str) -> float:
         """The energy terms that change when city c moves."""
         e = sum(self.through(a, b, c) for a, b in self.edges if c != a and c != b)
         for a, b in self.touching[c]:
             e += sum(self.through(a, b, n) for n in self.names if n != a and n != b)
         e += sum(self.clash(c, n) for n in self.names if n != c)
+        e += _FLIPPED * sum(self.flipped(c, n) for n in self.near[c])
         for a, b in self.touching[c]:
             p, q = self.p[a], self.p[b]
-            pa, qa = self.anchor[a], self.anchor[b]
-            for axis in (0, 1):
-                real = qa[axis] - pa[axis]
-                if abs(real) > _FLIP_FROM and (q[axis] - p[axis]) * real < 0:
-                    e += _FLIPPED
+            e += _FLIPPED * self.flipped(a, b)
             for d, f in self.edges:
                 if d not in (a, b) and f not in (a, b) and _cross(p, q, self.p[d], self.p[f]):
                     e += _CROSSING
