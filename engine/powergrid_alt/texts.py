@@ -119,6 +119,10 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
 _EXPECT = {
     "choose_region": N_("choose a region with /region"),
     "choose_plant": N_("open an auction with /bid <plant> or /pass"),
+    # PG-25 (kept by ALT-9): in round 1 nobody may pass on opening an auction
+    "choose_plant_round_1": N_(
+        "open an auction with /bid <plant> (in round 1 everyone must buy a plant)"
+    ),
     "bid": N_("/raise or /pass"),
     "buy": N_("/buy resources onto built plants, then /done"),
     "build": N_("/plant, /line, /tp, /upgrade, /move, then /done"),
@@ -162,6 +166,12 @@ def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH)
     return describe_event(state, event, t)
 
 
+def _expected_words(state: State) -> str:
+    """The `_EXPECT` key of what the rules expect now (round 1's opening has its own)."""
+    want = r.expected(state)
+    return f"{want}_round_1" if want == "choose_plant" and state["round"] == 1 else want
+
+
 def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) -> str:
     if state["phase"] == "over":
         ranking = " > ".join(", ".join(g) for g in state["ranking"] or [])
@@ -186,7 +196,7 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
             step=state["step"],
             phase=base.phase_text(t, state["phase"]),
             who=who,
-            what=t.gettext(_EXPECT.get(r.expected(state), "")),
+            what=t.gettext(_EXPECT.get(_expected_words(state), "")),
         )
     if together and player is not None and player in state["players"]:
         mine = purchase.declared(state, player)

@@ -359,3 +359,18 @@ def test_chat_alt21_a_refused_quote_gives_its_reason_in_the_readers_words() -> N
     quote = bad.extra["quote"]
     assert worded(Marking(), quote["reason_key"], quote["reason_params"]) in bad.text
     assert "«coal»" in bad.text  # the resource too (a `Term`)
+
+
+def test_pg25_round_one_s_opening_prompt_offers_no_pass() -> None:
+    """PG-25 (kept by ALT-9): in round 1 everyone must buy a plant, so /pass on opening an
+    auction is refused; the prompt no longer offers it (it still does from round 2)."""
+    from engine.core import EnglishTranslator
+    from engine.powergrid_alt import GAME as ALT
+
+    state = ALT.setup(["ann", "bob", "cyd"], {}, 5)
+    first = ALT.current_players(state)[0]
+    text = ALT.describe_turn(state, first, EnglishTranslator())
+    assert "open an auction with /bid <plant> (in round 1 everyone must buy a plant)" in text
+    assert "/pass" not in text
+    state["round"] = 2
+    assert "/bid <plant> or /pass" in ALT.describe_turn(state, first, EnglishTranslator())
