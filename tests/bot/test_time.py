@@ -181,7 +181,10 @@ def test_pace_line_estimates_the_end_day_and_who_waits(clock: FakeClock) -> None
     assert line == "Most waiting so far is on bob."
     assert ChatDicePile().progress({}) is None  # a game without a measure
     # In the game's first hour nobody is named: bob would be blamed for having the first turn.
-    first = {"ann": [[now - H / 2, now - H / 3]], "bob": [[now - H / 3, None]]}
+    first: dict[str, list[list[float | None]]] = {
+        "ann": [[now - H / 2, now - H / 3]],
+        "bob": [[now - H / 3, None]],
+    }
     assert most_waiting(first, ["ann", "bob"], now) == "bob"
     assert pace_line("en", early, first, ["ann", "bob"], now - H / 2, now, "UTC") == ""
 
