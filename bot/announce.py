@@ -1,7 +1,8 @@
 """Announcements: the lines, pictures and prompt a run of moves leaves in the chat.
 
 Pictures (issues 17-19): a set of pictures (map, panel) sent together, silently, after a phase
-by default (after a round where a game has no phases; `/settings pictures=phase|round|turn|off`).
+by default (after a round where a game has no phases; `/settings pictures=phase|round|turn|off`),
+at most one set a run of moves (a person's move and the bots' and forced moves it sets off).
 A move writes only the instruction (game, version, viewer, language, setting) into its outbox
 row; the sender loop draws it at send time in the worker pool (`_draw_row`), replaying the log to
 that version and to the chat's previous picture (the last earlier version the setting shows), so
@@ -311,7 +312,9 @@ class AnnounceMixin(TableBase):
         actions = await self.store.actions(pk)
         names = [s.display_name for s in await self.store.seats(pk)]
         mode = str(order.get("mode", DEFAULT_PICTURES))
-        previous = previous_version(game, actions, version, mode)
+        # the run's earlier steps showed no picture (`_announce`): marks from the run's start
+        # (an instruction written before runs had one picture has no `since`)
+        previous = previous_version(game, actions, int(order.get("since", version)), mode)
         current = row.state_json if row.version == version else None
         try:
             pics = await cpu(draw, game, names, row, actions, version, previous, current, order)
@@ -327,11 +330,12 @@ class AnnounceMixin(TableBase):
         return out
 
     async def _picture_after(
-        self, ctx: Ctx, game: Game, step: Step, version: int, previous: State | None
+        self, ctx: Ctx, game: Game, step: Step, version: int, since: int
     ) -> Outbound | None:
-        """The picture after `step`: an instruction the sender loop draws at send time where a
-        sender loop delivers (the move's transaction stays lean, a restart loses nothing), else
-        (the terminal) drawn now."""
+        """The picture after `step` (at `version`), its change marks against the chat's last
+        picture before version `since` (the run's first): an instruction the sender loop draws
+        at send time where a sender loop delivers (the move's transaction stays lean, a
+        restart loses nothing), else (the terminal, without marks) drawn now."""
         if not self.render or ctx.game is None:
             return None
         lang = self._group_lang(ctx)
@@ -341,13 +345,12 @@ class AnnounceMixin(TableBase):
             "viewer": None,
             "lang": lang,
             "mode": picture_mode(ctx.chat_settings),
+            "since": since,
         }
         if self._is_durable(ctx.chat_key):
             return Outbound(ctx.chat_key, "", picture=order, silent=True, lang=lang)
         try:
-            pics = await cpu(
-                game.render_set, load_state(step.state_json), None, translator(lang), previous
-            )
+            pics = await cpu(game.render_set, load_state(step.state_json), None, translator(lang))
         except Exception:
             log.exception("render failed for game %s", ctx.game.id)
             return None
@@ -380,23 +383,25 @@ class AnnounceMixin(TableBase):
         mode = picture_mode(ctx.chat_settings)
         # step i is version first_version + i (one version per step: a human move, each bot's)
         first_version = played.version - len(played.steps) + 1
-        # the state at the last picture of this run (drawn here for the terminal only)
-        shown_state: State | None = None
+        # One picture a run: after the last step the setting shows. A run is one person's
+        # move and the bots' and forced moves it set off; a picture of each phase they passed
+        # through showed positions nobody was asked about (two albums or more in a row), and
+        # the last one's change marks span the whole run (`since`, `_draw_row`).
+        shown = max((i for i, s in enumerate(played.steps) if wanted(s, mode)), default=-1)
         for i, step in enumerate(played.steps):
             pending += step.lines
             for user_key, text in step.private:
                 secrets.setdefault(user_key, []).append(text)
                 mine = key_of.get(step.player) == user_key
                 own[user_key] = own.get(user_key, True) and mine
-            if not wanted(step, mode):
+            if i != shown:
                 continue
             if pending and not quiet:
                 out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
                 pending = []
-            pic = await self._picture_after(ctx, game, step, first_version + i, shown_state)
+            pic = await self._picture_after(ctx, game, step, first_version + i, first_version)
             if pic is not None:
                 out.append(pic)
-                shown_state = load_state(step.state_json)
         if played.error:
             pending.append(
                 tr(lang, "A computer player could not move; a human message will let it try again.")

@@ -425,3 +425,52 @@ async def test_a_players_own_quiet_hours_keep_the_ask_from_pinging_him(
     await chat.say("bob", "/take 1")  # awake after all: cyd, not in quiet hours, is pinged
     rows = (await store.outbox())[mark:]
     assert [mentioned(r) for r in rows if not r.silent] == [["cyd"]]
+
+
+class Phases(ChatDicePile):
+    """The dice pile where every take ends a phase (a picture event at each step)."""
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        state, events = super().apply(state, player, action)
+        return state, [*events, {"type": "phase_started"}]
+
+    def is_picture_event(self, event: dict[str, Any]) -> bool:
+        return event.get("type") == "phase_started"
+
+
+async def test_a_run_through_several_phases_posts_one_picture(
+    store: Store, clock: FakeClock
+) -> None:
+    """ann's take and the two bots' after it each end a phase: one run, one picture (after
+    the last), not three albums in a row of positions nobody was asked about. Its change marks
+    span the run: drawn against the chat's picture before the run (the start's, version 0)."""
+    from bot.announce import previous_version
+
+    table = Table(
+        store,
+        games={"dicepile": Phases()},
+        clock=clock,
+        render=True,
+        seeder=lambda: 12345,
+        durable=("telegram",),
+    )
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await start(chat, "ann", bots=2)
+    row = await store.open_game(TG)
+    assert row is not None
+    mark = len(await store.outbox(TG))
+    before = row.version
+    await chat.say("ann", "/take 1")
+    row = await store.open_game(TG)
+    assert row is not None and row.version == before + 3  # ann's take, then each bot's
+    pictures = [r for r in (await store.outbox(TG))[mark:] if "picture" in r.body]
+    assert len(pictures) == 1, pictures
+    order = pictures[0].body["picture"]
+    assert (order["version"], order["since"]) == (before + 3, before + 1)
+    actions = await store.actions(row.id)
+    game = Phases()
+    # against the last picture before the run (the start's: 0), not the run's own phase ends
+    assert previous_version(game, actions, order["since"], "phase") == 0
+    assert previous_version(game, actions, order["version"], "phase") == before + 2
