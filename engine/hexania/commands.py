@@ -359,7 +359,7 @@ def describe_start(state: State, t: Translator) -> str:
     without this line nobody would learn why the first turn is not the first seat's."""
     sides = ", ".join(f"{p} {t.gettext(SIDE_NAMES[state['sides'][p]])}" for p in state["players"])
     rolls = [
-        ", ".join(f"{p} {n}" for p, n in sorted(r.items(), key=lambda pn: -pn[1]))
+        ", ".join(f"{p} ({n})" for p, n in sorted(r.items(), key=lambda pn: -pn[1]))
         for r in state["rolloff"]
     ]
     rolled = t.gettext(N_("Roll-off for the first turn (HEX-D-5): {rolls}.")).format(rolls=rolls[0])

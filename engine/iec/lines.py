@@ -114,7 +114,7 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
         # The tie-break dice, shown as they are rolled (docs/secrets.md): IEC-S-10.2 (2d6 on a
         # VP tie, higher first), IEC-S-10.3 (d6 on Flexible Order collisions, lowest first).
         rolls = event.get("rolls") or {}
-        rolls_text = ", ".join(f"{p} {r}" for p, r in rolls.items())
+        rolls_text = ", ".join(f"{p} ({r})" for p, r in rolls.items())
         msg = (
             N_("Tie for the turn order, 2d6: {rolls}; the higher roll goes first.")
             if kind == "order_roll"

@@ -154,8 +154,9 @@ def test_hex_d5_the_opening_line_tells_sides_roll_off_and_order() -> None:
     line = GAME.describe_start(state, T)
     assert line == (
         "Sides drawn at random (HEX-G-9): ann south, bob north, cyd north-east, "
-        "dan south-west. Roll-off for the first turn (HEX-D-5): ann 9, bob 9, dan 8, cyd 7. "
-        "Tied, they roll again: ann 6, bob 6. Tied, they roll again: bob 12, ann 3. "
+        "dan south-west. Roll-off for the first turn (HEX-D-5): ann (9), bob (9), dan (8), "
+        "cyd (7). "
+        "Tied, they roll again: ann (6), bob (6). Tied, they roll again: bob (12), ann (3). "
         "bob starts; then clockwise: cyd, ann, dan."
     )
     assert state["order"][0] == "bob" == GAME.current_players(state)[0]

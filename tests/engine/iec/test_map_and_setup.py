@@ -151,7 +151,7 @@ def test_iec_26_turn_one_s_order_roll_and_radiation_are_told_when_the_game_begin
 
     state = GAME.setup(["ann", "bob", "cyd"], {}, 5)
     assert GAME.describe_start(state, EnglishTranslator()) == (
-        "Tie for the turn order, 2d6: bob 10, ann 7, cyd 3; the higher roll goes first. "
+        "Tie for the turn order, 2d6: bob (10), ann (7), cyd (3); the higher roll goes first. "
         "Turn 1 begins. Order: bob, ann, cyd. Radiation this turn: 7."
     )
     assert state["order"] == ["bob", "ann", "cyd"] and state["radiation"] == 7

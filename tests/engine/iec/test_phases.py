@@ -50,11 +50,12 @@ def test_iec_s10_2_turn_order_tie_dice_are_shown_before_the_order() -> None:
     roll = events[kinds.index("order_roll")]
     line = GAME.describe_event(st, roll, EnglishTranslator()) or ""
     assert line.startswith("Tie for the turn order, 2d6: ")
-    assert f"{a} {roll['rolls'][a]}" in line and f"{b} {roll['rolls'][b]}" in line
+    # each roll in brackets after its name: "Bot 2 (8)", not "Bot 2 8"
+    assert f"{a} ({roll['rolls'][a]})" in line and f"{b} ({roll['rolls'][b]})" in line
     ru = GAME.describe_event(st, roll, translator("ru")) or ""
-    assert ru and "Tie" not in ru and f"{a} {roll['rolls'][a]}" in ru
+    assert ru and "Tie" not in ru and f"{a} ({roll['rolls'][a]})" in ru
     flex = {"type": "flex_roll", "rolls": {a: 2, b: 5}}  # IEC-S-10.3 collisions, d6
-    assert f"{a} 2, {b} 5" in (GAME.describe_event(st, flex, EnglishTranslator()) or "")
+    assert f"{a} (2), {b} (5)" in (GAME.describe_event(st, flex, EnglishTranslator()) or "")
 
 
 def test_iec_d12_tied_rolls_are_rerolled() -> None:
