@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.announce import previous_version
 from bot.i18n import translator
 from bot.store import Store
 from bot.store_outbox import OutboxItem
@@ -79,12 +80,14 @@ class Laps(ChatDicePile):
         return {"take": 1} if player.casefold() == "bob" and first_lap else None
 
 
-def quiet_table(store: Store, clock: FakeClock, game: ChatDicePile | None = None) -> Table:
+def quiet_table(
+    store: Store, clock: FakeClock, game: ChatDicePile | None = None, render: bool = False
+) -> Table:
     return Table(
         store,
         games={"dicepile": game or ChatDicePile()},
         clock=clock,
-        render=False,
+        render=render,
         seeder=lambda: 12345,
         durable=("telegram",),
     )
@@ -446,17 +449,7 @@ async def test_a_run_through_several_phases_posts_one_picture(
     """ann's take and the two bots' after it each end a phase: one run, one picture (after
     the last), not three albums in a row of positions nobody was asked about. Its change marks
     span the run: drawn against the chat's picture before the run (the start's, version 0)."""
-    from bot.announce import previous_version
-
-    table = Table(
-        store,
-        games={"dicepile": Phases()},
-        clock=clock,
-        render=True,
-        seeder=lambda: 12345,
-        durable=("telegram",),
-    )
-    chat = Chat(table, chat_key=TG, platform="telegram")
+    chat = Chat(quiet_table(store, clock, Phases(), render=True), chat_key=TG, platform="telegram")
     await start(chat, "ann", bots=2)
     row = await store.open_game(TG)
     assert row is not None
