@@ -120,9 +120,9 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
         sites: list[tuple[str, str]] = []  # (a cell it may prepare, the developer)
         for d in own(state, player, "developer"):
             if d["powered"] and "prepare" not in d["used"]:
-                # Sites where some building fits now first, the rest only when there is none:
-                # a site the intervals (IEC-S-3) leave empty of every type is prepared in vain
-                # (it stays legal, IEC-S-18.1: a building may go before the site is built on).
+                # Only the sites where some building fits now (the rest when none does): on a
+                # site the intervals (IEC-S-3) keep every type from, nothing can be built until
+                # a building nearby is gone. Preparing one stays legal (IEC-S-18.1).
                 cells = ch.prep_cells(state, d)
                 cells = [c for c in cells if ch.kinds_for(state, c)] or cells
                 lines.append(

@@ -12,7 +12,6 @@ from engine.core.protocol import EnglishTranslator, Event, State, Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, plant_no
-from engine.powergrid.data import game_map
 from engine.powergrid.wording import (
     RESOURCES,
     count_text,
@@ -183,9 +182,9 @@ def describe_start(state: State, t: Translator) -> str:
     text = t.gettext("Player order, drawn at random (PG-10): {order}.").format(
         order=join(state["order"])
     )
+    named = {r["id"]: r for r in cv.regions_of({"map": state["map"]})}
     drawn = state["options"].get("regions") == "random"
-    if drawn and len(state["regions"]) < len(game_map(state["map"]).regions):  # not ALT-4's all
-        named = {r["id"]: r for r in cv.regions_of({"map": state["map"]})}
+    if drawn and len(state["regions"]) < len(named):  # not ALT-4's all six
         text += sentence_gap(text) + t.gettext("Regions in play: {regions}.").format(
             regions=join([cv.region_label(named[r], t) for r in state["regions"]])
         )
