@@ -2,7 +2,7 @@
 
 Pictures (issues 17-19): a set of pictures (map, panel) sent together, silently, after a phase
 by default (after a round where a game has no phases; `/settings pictures=phase|round|turn|off`),
-at most one set a run of moves (a person's move and the bots' and forced moves it sets off).
+at most one set per round a run of moves passes through (`pictured_steps`).
 A move writes only the instruction (game, version, viewer, language, setting) into its outbox
 row; the sender loop draws it at send time in the worker pool (`_draw_row`), replaying the log to
 that version and to the chat's previous picture (the last earlier version the setting shows), so
@@ -55,6 +55,7 @@ from bot.quiet import (
     engagement_of_log,
     picture_level,
     pinged,
+    step_ends,
     step_ends_phase,
 )
 from bot.quiet import GAME as GAME  # re-exported: the picture levels live in bot/quiet.py
@@ -101,6 +102,27 @@ def wanted(step: Step, mode: str) -> bool:
         state = load_state(step.state_json)
         round_after = state.get("round") if not state.get("over") else -1
     return shows(picture_level(step.picture_events, round_after), mode)
+
+
+def pictured_steps(steps: Sequence[Step], mode: str) -> dict[int, int]:
+    """Which steps of a run the chat sees a picture after: step index -> the index its change
+    marks start at (`since`). A run (a person's move and the bots' and forced moves it sets
+    off) is cut at each round's end; in each piece only the last step the setting shows gets
+    a picture. A picture of every phase the bots passed through showed positions nobody was
+    asked about, two or three albums in a row; a run of bots alone (the demo, a table of
+    bots) still shows each round. The piece's first step is where its marks start: the
+    chat's picture before it is the last the setting shows before it (`previous_version`),
+    which is the one posted, as each piece posts its last."""
+    out: dict[int, int] = {}
+    start, last = 0, -1
+    for i, step in enumerate(steps):
+        if wanted(step, mode):
+            last = i
+        if step_ends(step, ROUND) or i == len(steps) - 1:
+            if last >= start:
+                out[last] = start
+            start = i + 1
+    return out
 
 
 def previous_version(game: Game, actions: Sequence[ActionRow], version: int, mode: str) -> int:
@@ -383,23 +405,21 @@ class AnnounceMixin(TableBase):
         mode = picture_mode(ctx.chat_settings)
         # step i is version first_version + i (one version per step: a human move, each bot's)
         first_version = played.version - len(played.steps) + 1
-        # One picture a run: after the last step the setting shows. A run is one person's
-        # move and the bots' and forced moves it set off; a picture of each phase they passed
-        # through showed positions nobody was asked about (two albums or more in a row), and
-        # the last one's change marks span the whole run (`since`, `_draw_row`).
-        shown = max((i for i, s in enumerate(played.steps) if wanted(s, mode)), default=-1)
+        shown = pictured_steps(played.steps, mode)
         for i, step in enumerate(played.steps):
             pending += step.lines
             for user_key, text in step.private:
                 secrets.setdefault(user_key, []).append(text)
                 mine = key_of.get(step.player) == user_key
                 own[user_key] = own.get(user_key, True) and mine
-            if i != shown:
+            if i not in shown:
                 continue
             if pending and not quiet:
                 out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
                 pending = []
-            pic = await self._picture_after(ctx, game, step, first_version + i, first_version)
+            pic = await self._picture_after(
+                ctx, game, step, first_version + i, first_version + shown[i]
+            )
             if pic is not None:
                 out.append(pic)
         if played.error:

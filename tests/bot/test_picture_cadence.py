@@ -17,6 +17,7 @@ from bot.announce import (
     TURN,
     picture_level,
     picture_mode,
+    pictured_steps,
     previous_version,
     states_at,
     wanted,
@@ -104,3 +105,18 @@ def test_previous_picture_is_the_last_earlier_version_the_setting_showed(mode: s
     upto = [(r.player, r.action) for r in rows if r.version <= shown[0]]
     assert canonical_json(at[shown[0]]) == canonical_json(replay(game, names, {}, 11, upto))
     assert canonical_json(at[0]) == canonical_json(game.setup(names, {}, 11))
+
+
+def test_a_run_shows_the_last_picture_of_each_round_it_passes_through() -> None:
+    """A run of moves (a person's and the bots' after it) posts one picture per round it
+    passes through, after the last step the setting shows in it: bots carrying a move through
+    phases 2 to 4 post one album, and a table of bots alone (the demo) still shows each round
+    (PG: the bureaucracy closes the round). The marks of each start at its piece's start."""
+    phase = step([{"type": "phase_ended", "phase": "auction"}], {})
+    none = step([], {})
+    bureaucracy = step([{"type": "phase_ended", "phase": "bureaucracy"}], {})
+    run = [none, phase, none, phase, bureaucracy, none, phase, phase, none]
+    assert pictured_steps(run, "phase") == {4: 0, 7: 5}
+    assert pictured_steps(run, "round") == {4: 0}
+    assert pictured_steps(run, "off") == {}
+    assert pictured_steps([none, phase, none], "phase") == {1: 0}
