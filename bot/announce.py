@@ -2,7 +2,8 @@
 
 Pictures (issues 17-19): a set of pictures (map, panel) sent together, silently, after a phase
 by default (after a round where a game has no phases; `/settings pictures=phase|round|turn|off`),
-at most one set per round a run of moves passes through (`pictured_steps`).
+at most one set per round a run of moves passes through, of the board where that piece of the
+run ends (`pictured_steps`; the log's `step` tells the runs apart afterwards).
 A move writes only the instruction (game, version, viewer, language, setting) into its outbox
 row; the sender loop draws it at send time in the worker pool (`_draw_row`), replaying the log to
 that version and to the chat's previous picture (the last earlier version the setting shows), so
@@ -68,7 +69,7 @@ from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
 from engine.core import copy_state, load_state
-from engine.core.protocol import Event, Game, State
+from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
 
@@ -104,43 +105,69 @@ def wanted(step: Step, mode: str) -> bool:
     return shows(picture_level(step.picture_events, round_after), mode)
 
 
-def pictured_steps(steps: Sequence[Step], mode: str) -> dict[int, int]:
-    """Which steps of a run the chat sees a picture after: step index -> the index its change
-    marks start at (`since`). A run (a person's move and the bots' and forced moves it sets
-    off) is cut at each round's end; in each piece only the last step the setting shows gets
-    a picture. A picture of every phase the bots passed through showed positions nobody was
-    asked about, two or three albums in a row; a run of bots alone (the demo, a table of
-    bots) still shows each round. The piece's first step is where its marks start: the
-    chat's picture before it is the last the setting shows before it (`previous_version`),
-    which is the one posted, as each piece posts its last."""
+def _pieces(marks: Sequence[tuple[bool, bool, bool]]) -> dict[int, int]:
+    """The pictures of a stretch of moves, one mark (starts a run, the setting shows it, ends
+    a round) per move: piece's last index -> its first, for each piece with a shown move. A
+    piece is a run of moves (a person's move and the bots' and forced moves it set off) cut
+    after each round's end."""
     out: dict[int, int] = {}
-    start, last = 0, -1
-    for i, step in enumerate(steps):
-        if wanted(step, mode):
-            last = i
-        if step_ends(step, ROUND) or i == len(steps) - 1:
-            if last >= start:
-                out[last] = start
-            start = i + 1
+    start, shown = 0, False
+    for i, (starts_run, wanted_here, closes_round) in enumerate(marks):
+        if starts_run and i > start:
+            if shown:
+                out[i - 1] = start
+            start, shown = i, False
+        shown = shown or wanted_here
+        if closes_round:
+            if shown:
+                out[i] = start
+            start, shown = i + 1, False
+    if shown and start < len(marks):
+        out[len(marks) - 1] = start
     return out
 
 
+def pictured_steps(steps: Sequence[Step], mode: str) -> dict[int, int]:
+    """Which steps of a run the chat sees a picture after: step index -> the index its change
+    marks start at (`since`). A run is cut at each round's end; a piece with a step the
+    setting shows gets one picture, of the board at the piece's end: where the bots carried a
+    person's move into the next phase (their builds before his turn to build), the picture
+    shows what he now decides on, not the end of the phase before. A picture of every phase
+    the bots passed through showed positions nobody was asked about, two or three albums in a
+    row; a run of bots alone (the demo, a table of bots) still shows each round. The piece's
+    first step is where its marks start: the chat's picture before it is the one posted at
+    the end of the last earlier piece with a shown step (`previous_version`)."""
+    return _pieces([(i == 0, wanted(s, mode), step_ends(s, ROUND)) for i, s in enumerate(steps)])
+
+
 def previous_version(game: Game, actions: Sequence[ActionRow], version: int, mode: str) -> int:
-    """The last version before `version` the setting showed a picture of; 0 (the setup, whose
-    picture the start posts) when there is none."""
-    by_version: dict[int, list[Event]] = {}
+    """The version of the chat's last picture before `version` under the setting: the end of
+    the last earlier piece (`pictured_steps`, runs told by the log's `step`) with a shown
+    move; 0 (the setup, whose picture the start posts) when there is none."""
+    by_version: dict[int, list[ActionRow]] = {}
     for a in actions:
         if a.version < version:
-            by_version.setdefault(a.version, []).extend(a.events)
-    for v in sorted(by_version, reverse=True):
+            by_version.setdefault(a.version, []).append(a)
+    versions = sorted(by_version)
+    marks: list[tuple[bool, bool, bool]] = []
+    for v in versions:
+        rows = by_version[v]
         events = [
             e
-            for e in by_version[v]
+            for a in rows
+            for e in a.events
             if isinstance(e, dict) and (e.get("type") == "round_ended" or game.is_picture_event(e))
         ]
-        if shows(picture_level(events), mode):
-            return v
-    return 0
+        level = picture_level(events)
+        marks.append(
+            (
+                min(a.step for a in rows) == 0,
+                shows(level, mode),
+                level is not None and level >= ROUND,
+            )
+        )
+    ends = _pieces(marks)
+    return versions[max(ends)] if ends else 0
 
 
 def states_at(

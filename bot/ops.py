@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shlex
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -115,11 +115,26 @@ async def export_game(db: str, pk: int, clock: Clock | None = None) -> dict[str,
                 "player": a.player,
                 "action": a.action,
                 "created_at": a.created_at,
+                "step": a.step,
             }
             for a in actions
         ],
         "state": load_state(row.state_json) if row.state_json else None,
     }
+
+
+def _runs(actions: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """The exported log cut into the table's commits: a run of moves begins at a step 0 (a
+    person's command and the bots' moves after it were one commit). A file written before
+    the log kept steps has none: each version its own commit, as it was imported then."""
+    runs: list[list[Mapping[str, Any]]] = []
+    last = None
+    for a in actions:
+        if not runs or (a.get("step", 0) == 0 and a["version"] != last):
+            runs.append([])
+        runs[-1].append(a)
+        last = a["version"]
+    return runs
 
 
 def _check_file(data: Mapping[str, Any]) -> None:
@@ -176,20 +191,22 @@ async def import_game(
         if result.outcome is not Outcome.OK:
             raise OpsError(f"could not start the imported game: {result.outcome.value}")
         version = result.version
-        # One commit per stored version: the moves the table committed together stay together.
-        for _v, group in groupby(actions, key=lambda a: a["version"]):
+        # One commit per run: the moves the table committed together stay together.
+        for run in _runs(actions):
             state = load_state(state_json)
             entries = []
-            for a in group:
-                state, events = game.apply(state, a["player"], a["action"])
-                entries.append(
-                    LogEntry(
-                        a["user_key"],
-                        a["player"],
-                        canonical_json(a["action"]),
-                        canonical_json(events),
+            for step, (_v, group) in enumerate(groupby(run, key=lambda a: a["version"])):
+                for a in group:
+                    state, events = game.apply(state, a["player"], a["action"])
+                    entries.append(
+                        LogEntry(
+                            a["user_key"],
+                            a["player"],
+                            canonical_json(a["action"]),
+                            canonical_json(events),
+                            step,
+                        )
                     )
-                )
             state_json = canonical_json(state)
             result = await store.commit_moves(
                 pk, version, entries, state_json, over=game.is_over(state), due=None

@@ -37,6 +37,7 @@ from bot.store_chats import ChatNamesMixin
 from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
 from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+from bot.store_queries import ACTIONS_STEP
 from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import SQLITE as Q
 from bot.store_records import FinishedGame, RecordsMixin
@@ -183,6 +184,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_plans.MIGRATION,
     # 7: each game's live status message (bot/store_outbox.py, issue 17).
     store_outbox.STATUS_MIGRATION,
+    # 8: each logged move's place in its run (ActionRow.step): where a run's pictures stand.
+    (ACTIONS_STEP,),
 )
 
 
@@ -252,6 +255,10 @@ class ActionRow:
     action: Any
     events: list[Any]
     created_at: float
+    # 0 where a run of moves began (a person's command, or the first move of a run the table
+    # started itself), else the bot or forced move's place in that run (LogEntry.step); rows
+    # logged before runs were kept all read 0, one run each.
+    step: int = 0
 
 
 @dataclass(frozen=True)
@@ -764,7 +771,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         else:
             rows = await self._all(Q.actions, (pk,))
         return [
-            ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+            ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8])
             for r in rows
         ]
 

@@ -623,7 +623,7 @@ class PgStore(PgOutbox, PgTimed):
         else:
             rows = await self._all(Q.actions, pk)
         return [
-            ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7])
+            ActionRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), r[7], r[8])
             for r in rows
         ]
 
@@ -689,7 +689,8 @@ async def _append(
         return
     await con.execute(
         "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
-        "events_json, created_at) SELECT $1, m.s + e.n, $2 + 1 + e.st, e.u, e.p, e.a, e.v, $3 "
+        "events_json, created_at, step) "
+        "SELECT $1, m.s + e.n, $2 + 1 + e.st, e.u, e.p, e.a, e.v, $3, e.st "
         "FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) "
         "WITH ORDINALITY AS e (st, u, p, a, v, n), "
         "(SELECT coalesce(max(seq), 0) AS s FROM actions WHERE game_id = $1) AS m",

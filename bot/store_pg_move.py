@@ -81,8 +81,8 @@ _MOVED = """moved AS (
     RETURNING id)"""
 _LOGGED = """logged AS (
     INSERT INTO actions (game_id, seq, version, user_key, player, action_json, events_json,
-        created_at)
-    SELECT m.id, last.seq + e.n, {expected} + 1 + e.st, e.u, e.p, e.a, e.v, {now}
+        created_at, step)
+    SELECT m.id, last.seq + e.n, {expected} + 1 + e.st, e.u, e.p, e.a, e.v, {now}, e.st
     FROM moved AS m,
         (SELECT coalesce(max(seq), 0) AS seq FROM actions WHERE game_id = {game}) AS last,
         unnest({steps}, {users}, {players}, {actions}, {events})

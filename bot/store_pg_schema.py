@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncpg
 
 from bot import store_chats
+from bot.store_queries import ACTIONS_STEP
 
 # Advisory lock key (two-int form): (namespace, id). Arbitrary, fixed constants.
 MIGRATE_LOCK = (0x626F6172, 1)  # "boar"
@@ -493,6 +494,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TRIGGER games_deleted AFTER DELETE ON games
             FOR EACH ROW EXECUTE FUNCTION boardchat_game_deleted()""",
     ),
+    # 11: each logged move's place in its run (bot/store.py ActionRow.step), as on SQLite.
+    # The old move function (boardchat_commit_moves, no longer called) leaves it 0.
+    (ACTIONS_STEP,),
 )
 
 

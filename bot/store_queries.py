@@ -27,6 +27,9 @@ GAME_COLUMNS = (
 )
 SEAT_COLUMNS = "game_id, seat, user_key, display_name, is_bot, bot_kind, lang"
 OPEN = "status IN ('lobby', 'active')"
+# A migration both backends run (SQLite's 8th, PostgreSQL's 11th): each logged move's place
+# in its run of moves (bot/store.py ActionRow.step).
+ACTIONS_STEP = "ALTER TABLE actions ADD COLUMN step INTEGER NOT NULL DEFAULT 0"
 
 # The reminder upsert: when nobody new must act (one of several simultaneous players moved),
 # the clock of those still waiting keeps running and only the list shrinks; otherwise a new
@@ -67,8 +70,8 @@ _PG_SUBSET = (
     "reminders.players_json::jsonb @> excluded.players_json::jsonb)"
 )
 _ACTIONS = (
-    "SELECT game_id, seq, version, user_key, player, action_json, events_json, created_at "
-    "FROM actions WHERE game_id = ?"
+    "SELECT game_id, seq, version, user_key, player, action_json, events_json, created_at, "
+    "step FROM actions WHERE game_id = ?"
 )
 _END_GAME = (
     f"UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id = ? AND {OPEN}"

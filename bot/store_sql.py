@@ -49,13 +49,24 @@ def append_sql(
     pk: int, base: int, entries: Sequence[LogEntry], now: float
 ) -> tuple[str, list[tuple[Any, ...]]]:
     """The executemany that appends log entries; an entry of step k belongs to version
-    base + 1 + k. `seq` continues the log, computed in the INSERT itself."""
+    base + 1 + k and keeps k (a step 0 starts a run of moves). `seq` continues the log,
+    computed in the INSERT itself."""
     return (
         "INSERT INTO actions (game_id, seq, version, user_key, player, action_json, "
-        "events_json, created_at) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, "
-        "?, ? FROM actions WHERE game_id = ?",
+        "events_json, created_at, step) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, "
+        "?, ?, ? FROM actions WHERE game_id = ?",
         [
-            (pk, base + 1 + e.step, e.user_key, e.player, e.action_json, e.events_json, now, pk)
+            (
+                pk,
+                base + 1 + e.step,
+                e.user_key,
+                e.player,
+                e.action_json,
+                e.events_json,
+                now,
+                e.step,
+                pk,
+            )
             for e in entries
         ],
     )

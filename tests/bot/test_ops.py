@@ -104,6 +104,39 @@ async def test_export_then_import_replays_the_game(
     ]
 
 
+async def test_import_keeps_each_run_of_moves_one_commit(tmp_path: Path, clock: FakeClock) -> None:
+    """A person's move and the bot's after it were one commit (steps 0 and 1): the import
+    commits them together again, so the runs (where a run's picture stands) survive it; a
+    file from before the log kept steps imports one version per commit, as it did."""
+    db = str(tmp_path / "bots.sqlite3")
+    from bot.storage import open_store
+
+    store = await open_store(db, clock)
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 99)
+    chat = Chat(table, chat_key="local:bots")
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/addbot")
+    await chat.say("alice", "/start")
+    for _ in range(2):
+        await chat.say("alice", "/take 1")
+    row = await store.open_game("local:bots")
+    assert row is not None
+    await store.close()
+    data = await ops.export_game(db, row.id)
+    steps = [a["step"] for a in data["actions"]]
+    assert steps == [0, 1, 0, 1]  # alice's take and the bot's reply, twice
+    games = {"dicepile": ChatDicePile()}
+    copy = await ops.import_game(db, json.loads(json.dumps(data)), games, chat_key="local:c")
+    again = await ops.export_game(db, copy)
+    assert [a["step"] for a in again["actions"]] == steps
+    old = json.loads(json.dumps(data))
+    for a in old["actions"]:
+        del a["step"]
+    legacy = await ops.export_game(db, await ops.import_game(db, old, games, chat_key="local:o"))
+    assert [a["step"] for a in legacy["actions"]] == [0] * len(steps)
+    assert canonical_json(legacy["state"]) == canonical_json(data["state"])
+
+
 async def test_import_refuses_a_log_that_does_not_replay_to_its_state(
     tmp_path: Path, clock: FakeClock
 ) -> None:

@@ -6,6 +6,7 @@ marks are drawn against."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -107,16 +108,54 @@ def test_previous_picture_is_the_last_earlier_version_the_setting_showed(mode: s
     assert canonical_json(at[0]) == canonical_json(game.setup(names, {}, 11))
 
 
-def test_a_run_shows_the_last_picture_of_each_round_it_passes_through() -> None:
+def test_a_run_shows_each_round_it_passes_through_as_it_stands_at_the_end() -> None:
     """A run of moves (a person's and the bots' after it) posts one picture per round it
-    passes through, after the last step the setting shows in it: bots carrying a move through
-    phases 2 to 4 post one album, and a table of bots alone (the demo) still shows each round
-    (PG: the bureaucracy closes the round). The marks of each start at its piece's start."""
+    passes through, of the board where that piece of the run ends: bots carrying a move
+    through phases 2 to 4 post one album, which shows their builds before the person's turn
+    to build (PG-35), not the end of phase 3; a table of bots alone (the demo) still shows
+    each round (PG: the bureaucracy closes the round). The marks of each start at its
+    piece's start."""
     phase = step([{"type": "phase_ended", "phase": "auction"}], {})
     none = step([], {})
     bureaucracy = step([{"type": "phase_ended", "phase": "bureaucracy"}], {})
     run = [none, phase, none, phase, bureaucracy, none, phase, phase, none]
-    assert pictured_steps(run, "phase") == {4: 0, 7: 5}
+    assert pictured_steps(run, "phase") == {4: 0, 8: 5}
     assert pictured_steps(run, "round") == {4: 0}
     assert pictured_steps(run, "off") == {}
-    assert pictured_steps([none, phase, none], "phase") == {1: 0}
+    assert pictured_steps([none, phase, none], "phase") == {2: 0}
+    assert pictured_steps([none, none], "phase") == {}
+
+
+def logged(version: int, step_no: int, events: list[dict[str, Any]]) -> ActionRow:
+    return ActionRow(1, version, version, "k", "Ann", {}, events, 0.0, step_no)
+
+
+def test_the_previous_picture_is_where_the_earlier_run_ended() -> None:
+    """The log's steps tell the runs apart (a step 0 begins one), so the chat's previous
+    picture is found where it was drawn: at the end of the last earlier piece that showed a
+    phase, a round's end inside a run cutting it. Rows logged before the steps were kept
+    (all 0) are one run each: the picture after each phase, as those chats were shown."""
+    game = GAMES["powergrid"]
+    phase = [{"type": "phase_ended", "phase": "auction"}]
+    rnd = [{"type": "phase_ended", "phase": "bureaucracy"}]
+    # run 1: versions 1-3, its phase at 2; run 2: 4-5, nothing; run 3: 6-9, a round ends at 7
+    rows = [
+        logged(1, 0, []),
+        logged(2, 1, phase),
+        logged(3, 2, []),
+        logged(4, 0, []),
+        logged(5, 1, []),
+        logged(6, 0, phase),
+        logged(7, 1, rnd),
+        logged(8, 2, phase),
+        logged(9, 3, []),
+    ]
+    assert previous_version(game, rows, 4, "phase") == 3  # run 1 drawn at its end
+    assert previous_version(game, rows, 6, "phase") == 3  # run 2 showed nothing
+    assert previous_version(game, rows, 8, "phase") == 7  # run 3's first piece, to its round end
+    assert previous_version(game, rows, 10, "phase") == 9
+    assert previous_version(game, rows, 10, "round") == 7
+    assert previous_version(game, rows, 6, "round") == 0
+    legacy = [replace(r, step=0) for r in rows]
+    assert previous_version(game, legacy, 4, "phase") == 2
+    assert previous_version(game, legacy, 10, "phase") == 8

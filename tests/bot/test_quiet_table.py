@@ -467,3 +467,45 @@ async def test_a_run_through_several_phases_posts_one_picture(
     # against the last picture before the run (the start's: 0), not the run's own phase ends
     assert previous_version(game, actions, order["since"], "phase") == 0
     assert previous_version(game, actions, order["version"], "phase") == before + 2
+
+
+class AnnEndsPhases(ChatDicePile):
+    """The dice pile where only ann's take ends a phase: the bots then move inside the next."""
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        state, events = super().apply(state, player, action)
+        return state, [*events, {"type": "phase_started"}] if player == "ann" else events
+
+    def is_picture_event(self, event: dict[str, Any]) -> bool:
+        return event.get("type") == "phase_started"
+
+
+async def test_the_run_s_picture_shows_the_bots_moves_after_the_phase_ended(
+    store: Store, clock: FakeClock
+) -> None:
+    """ann's take ends a phase and both bots then move in the next before she is asked again
+    (as bots build before a person in Power Grid's phase 4, PG-35): the one picture shows the
+    board she now decides on, at the run's end, not the phase's end with the bots' moves
+    missing. The next run's marks start from that picture."""
+    chat = Chat(
+        quiet_table(store, clock, AnnEndsPhases(), render=True), chat_key=TG, platform="telegram"
+    )
+    await start(chat, "ann", bots=2)
+    row = await store.open_game(TG)
+    assert row is not None
+    mark = len(await store.outbox(TG))
+    before = row.version
+    await chat.say("ann", "/take 1")
+    await chat.say("ann", "/take 1")
+    row = await store.open_game(TG)
+    assert row is not None and row.version == before + 6
+    pictures = [r.body["picture"] for r in (await store.outbox(TG))[mark:] if "picture" in r.body]
+    runs = [(p["version"], p["since"]) for p in pictures]
+    assert runs == [(before + 3, before + 1), (before + 6, before + 4)]
+    actions = await store.actions(row.id)
+    assert [a.step for a in actions if a.version > before] == [0, 1, 2, 0, 1, 2]
+    game = AnnEndsPhases()
+    assert previous_version(game, actions, before + 4, "phase") == before + 3
+    assert previous_version(game, actions, before + 1, "phase") == 0

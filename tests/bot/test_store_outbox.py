@@ -84,11 +84,16 @@ async def test_a_move_s_outbox_rows_commit_with_it_or_not_at_all(
 
 
 async def test_bot_steps_get_their_own_versions(store: AnyStore, clock: FakeClock) -> None:
+    """Each step of a run gets its version, and the log keeps the step: a step 0 is where a
+    run began, which is where the run's pictures stand (bot/announce.py previous_version)."""
     pk = await active(store)
     bot = LogEntry("bot:1", "Bot", '{"n":2}', "[]", step=1)
     done = await store.commit_moves(pk, 1, [entry(1), bot], "{}", over=False, due=None)
     assert done.version == 3
-    assert [(a.seq, a.version) for a in await store.actions(pk)] == [(1, 2), (2, 3)]
+    again = await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=None)
+    assert again.version == 4
+    logged = [(a.seq, a.version, a.step) for a in await store.actions(pk)]
+    assert logged == [(1, 2, 0), (2, 3, 1), (3, 4, 0)]
 
 
 async def test_start_undo_and_end_carry_their_messages(store: AnyStore, clock: FakeClock) -> None:
@@ -99,6 +104,7 @@ async def test_start_undo_and_end_carry_their_messages(store: AnyStore, clock: F
         pk, 5, ["Ann"], "{}", None, entries=[bot], outbox=[row("tg:1", "started")]
     )
     assert started.outcome is Outcome.OK and started.version == 2 and started.outbox_ids
+    assert [(a.version, a.step) for a in await store.actions(pk)] == [(2, 0)]
     undone = await store.undo_last(pk, 2, 1, "{}", None, outbox=[row("tg:1", "undone")])
     assert undone.version == 3 and undone.outbox_ids and await store.actions(pk) == []
     ended = await store.end_game(pk, 3, "aborted", outbox=[row("tg:1", "ended")])
