@@ -431,12 +431,19 @@ async def test_a_players_own_quiet_hours_keep_the_ask_from_pinging_him(
 
 
 class Phases(ChatDicePile):
-    """The dice pile where every take ends a phase (a picture event at each step)."""
+    """The dice pile where every take ends a phase (a picture event at each step), or only
+    the takes of `enders`."""
+
+    def __init__(self, enders: tuple[str, ...] | None = None) -> None:
+        super().__init__()
+        self.enders = enders
 
     def apply(
         self, state: dict[str, Any], player: str, action: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         state, events = super().apply(state, player, action)
+        if self.enders is not None and player not in self.enders:
+            return state, events
         return state, [*events, {"type": "phase_started"}]
 
     def is_picture_event(self, event: dict[str, Any]) -> bool:
@@ -469,19 +476,6 @@ async def test_a_run_through_several_phases_posts_one_picture(
     assert previous_version(game, actions, order["version"], "phase") == before + 2
 
 
-class AnnEndsPhases(ChatDicePile):
-    """The dice pile where only ann's take ends a phase: the bots then move inside the next."""
-
-    def apply(
-        self, state: dict[str, Any], player: str, action: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        state, events = super().apply(state, player, action)
-        return state, [*events, {"type": "phase_started"}] if player == "ann" else events
-
-    def is_picture_event(self, event: dict[str, Any]) -> bool:
-        return event.get("type") == "phase_started"
-
-
 async def test_the_run_s_picture_shows_the_bots_moves_after_the_phase_ended(
     store: Store, clock: FakeClock
 ) -> None:
@@ -489,9 +483,8 @@ async def test_the_run_s_picture_shows_the_bots_moves_after_the_phase_ended(
     (as bots build before a person in Power Grid's phase 4, PG-35): the one picture shows the
     board she now decides on, at the run's end, not the phase's end with the bots' moves
     missing. The next run's marks start from that picture."""
-    chat = Chat(
-        quiet_table(store, clock, AnnEndsPhases(), render=True), chat_key=TG, platform="telegram"
-    )
+    game = Phases(enders=("ann",))  # the bots then move inside the next phase
+    chat = Chat(quiet_table(store, clock, game, render=True), chat_key=TG, platform="telegram")
     await start(chat, "ann", bots=2)
     row = await store.open_game(TG)
     assert row is not None
@@ -506,6 +499,5 @@ async def test_the_run_s_picture_shows_the_bots_moves_after_the_phase_ended(
     assert runs == [(before + 3, before + 1), (before + 6, before + 4)]
     actions = await store.actions(row.id)
     assert [a.step for a in actions if a.version > before] == [0, 1, 2, 0, 1, 2]
-    game = AnnEndsPhases()
     assert previous_version(game, actions, before + 4, "phase") == before + 3
     assert previous_version(game, actions, before + 1, "phase") == 0
