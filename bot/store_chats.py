@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from bot.store_base import StoreBase
 from bot.store_queries import MESSAGE_SQLITE as M
 
-# Appended to the SQLite store's MIGRATIONS (bot/store_schema.py); bot/store_pg_schema.py has its twin.
+# Appended to the SQLite store's MIGRATIONS (bot/store_schema.py); bot/store_pg_schema.py
+# has its twin.
 MIGRATION: tuple[str, ...] = (
     "ALTER TABLE chats ADD COLUMN title TEXT",
     "ALTER TABLE chats ADD COLUMN link TEXT",
