@@ -30,6 +30,7 @@ from engine.core import (
 from engine.core.commands import ArgKind, Call, CommandTable
 from engine.iec import choices as ch
 from engine.iec import lines as iec_lines
+from engine.iec import words as said
 from engine.iec.actions import check_phase, out_of_range
 from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
 from engine.iec.lines import describe_event as describe_event
@@ -67,9 +68,10 @@ def _cell_arg(state: State, x: str) -> str:
 
 
 def _kind_arg(x: str, t: Translator) -> str:
-    """A building type by its English name or a prefix of it (two letters at least), or by
-    its name in the reader's language as the prompts print it («склад», «倉庫») or a prefix
-    that names one type only."""
+    """A building type by its English name or a prefix of it (two letters at least), by its
+    name in the reader's language as the prompts print it («склад», «倉庫») or a prefix that
+    names one type only, or by its name in another of the chat's languages (engine/iec/
+    words.py: «kopalnia» at a Russian table)."""
     k = x.strip().lower()
     for kind in KINDS:
         if kind.startswith(k) and len(k) >= 2:
@@ -79,7 +81,17 @@ def _kind_arg(x: str, t: Translator) -> str:
     begun = [kind for kind, name in names.items() if k and name.startswith(k)]
     if exact or len(begun) == 1:
         return (exact or begun)[0]
+    found = said.named(x, said.kind_names())
+    if found is not None:
+        return found
     raise ParseError(N_("Unknown building type {value}."), value=x)
+
+
+def _complete_kind(state: State | None, player: str | None, prefix: str) -> list[str]:
+    """The building types `prefix` begins, each under its first name that does: typed in
+    English the English name, typed in Cyrillic the Russian one («ша» -> «шахта»)."""
+    found = said.begun_by(prefix, said.kind_names(), MAX_COMPLETIONS, one_word=True)
+    return [name for name, _kind in found]
 
 
 def _int_arg(x: str) -> int:
@@ -89,14 +101,50 @@ def _int_arg(x: str) -> int:
         raise ParseError(N_("{value} is not a number."), value=x) from None
 
 
-def _tech_arg(words: str) -> int:
-    key = words.strip().lower()
-    if key.isdigit():
-        return int(key)
+def _tech_arg(text: str) -> int:
+    """A technology by its number, its English name or a prefix of it (the first in IEC-25's
+    order), or its name in any of the chat's languages as `/techs` prints it; "2 Super
+    Computer" (what autocomplete offers) is the number with its own name after it. An
+    unknown number is kept for the rules to refuse with their rule id."""
+    key = text.strip().lower()
+    head, _, rest = key.partition(" ")
+    if head.isdigit():
+        n = int(head)
+        if not rest or (n in TECHS and said.fold(rest) in _tech_starts(n)):
+            return n
+        raise ParseError(N_("Unknown technology {value}."), value=key)
     for n, tname in TECHS.items():
         if key and tname.lower().startswith(key):
             return n
+    found = said.named(key, said.tech_names())
+    if found is not None:
+        return found
     raise ParseError(N_("Unknown technology {value}."), value=key)
+
+
+def _tech_starts(n: int) -> set[str]:
+    """Every prefix (folded) of technology n's names: what may follow its number."""
+    return {
+        folded[:i]
+        for name, m in said.tech_names()
+        if m == n
+        for folded in (said.fold(name),)
+        for i in range(1, len(folded) + 1)
+    }
+
+
+def _complete_tech(state: State | None, player: str | None, prefix: str) -> list[str]:
+    """ "N name" for each technology whose number or some name `prefix` begins, under the
+    first such name (the English one unless another language's was typed)."""
+    key = said.fold(prefix)
+    out: list[str] = []
+    for n in TECHS:
+        for name, m in said.tech_names():
+            label = f"{n} {name}"
+            if m == n and (said.fold(label).startswith(key) or said.fold(name).startswith(key)):
+                out.append(label)
+                break
+    return out[:MAX_COMPLETIONS]
 
 
 def _named(names: Sequence[str], word: str) -> str:
@@ -124,16 +172,14 @@ TABLE.kind(
     ArgKind(
         "kind",
         read=lambda call, words: _kind_arg(words[0], call.t),
-        complete=lambda state, player, prefix: _prefixed(list(KINDS), prefix),
+        complete=_complete_kind,
     )
 )
 TABLE.kind(
     ArgKind(
         "tech",
         read=lambda call, words: _tech_arg(" ".join(words)),
-        complete=lambda state, player, prefix: _prefixed(
-            [f"{n} {name}" for n, name in TECHS.items()], prefix
-        ),
+        complete=_complete_tech,
     )
 )
 TABLE.kind(

@@ -1,0 +1,111 @@
+"""Building types and technologies typed in the players' own words (engine/iec/words.py):
+read back as the prompts and `/techs` print them in each language, and autocompleted in the
+script being typed, so what autocomplete offers is always a command the game reads."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.i18n import LANGUAGES, translator
+from engine.core import ParseError, Translator
+from engine.iec import GAME, words
+from engine.iec.lines import KIND_NAMES
+from engine.iec.scenario import KINDS
+from engine.iec.techs import TECHS
+from tests.engine.iec.helpers import add, at, empty
+from tests.engine.iec.test_command_table import new
+
+OTHER = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def parsed(
+    st: dict[str, Any], player: str, command: str, said: list[str], t: Translator | None = None
+) -> dict[str, Any]:
+    out = GAME.parse(st, player, command, said, t)
+    assert isinstance(out, dict), out
+    return out
+
+
+def test_the_words_file_starts_with_the_names_the_catalogs_print() -> None:
+    """data/aliases/words.json lists first, per language, the very name a prompt prints: a
+    catalog change that renamed a building or a technology would leave it unreadable."""
+    data = json.loads(words.WORDS.read_text(encoding="utf-8"))
+    assert sorted(data["kinds"]) == sorted(KINDS)
+    assert sorted(int(n) for n in data["techs"]) == sorted(TECHS)
+    for lang in OTHER:
+        t = translator(lang)
+        for kind in KINDS:
+            assert data["kinds"][kind][lang][0] == t.gettext(KIND_NAMES[kind]), (lang, kind)
+        for n, name in TECHS.items():
+            assert data["techs"][str(n)][lang][0] == t.gettext(name), (lang, n)
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_every_printed_name_reads_back_in_any_language(lang: str) -> None:
+    """IEC-S-23: `/use` takes a technology as `/techs` prints it, in the reader's language or
+    another (a Polish player at a Russian table); `/build` a building type as the prompt
+    names it (IEC-27 phase 7), the first word of a name of two enough."""
+    st = new(2)
+    p1 = st["seats"][0]
+    t = translator(lang)
+    for n, name in TECHS.items():
+        said = t.gettext(name).split()
+        for reader in ("en", lang):
+            action = GAME.parse(st, p1, "use", [*said, "off"], translator(reader))
+            assert action == {"type": "use", "tech": n, "mode": "off"}, (lang, name)
+    for kind in KINDS:
+        word = t.gettext(KIND_NAMES[kind]).split()[0]
+        assert parsed(st, p1, "subsidy", [word, "J13"], translator("en"))["kind"] == kind
+
+
+def test_what_autocomplete_offers_is_read_back() -> None:
+    """Discord's autocomplete offers "2 Super Computer": once refused as an unknown
+    technology; now the number with its own name after it is that technology, and a name
+    that is another's is still refused."""
+    st = new(2)
+    p1 = st["seats"][0]
+    for prefix in ("", "2 ", "супер", "za", "遠", "1"):
+        for offered in GAME.complete(st, p1, "tech", prefix):
+            n = int(offered.split()[0])
+            assert parsed(st, p1, "use", offered.split())["tech"] == n
+    with pytest.raises(ParseError):
+        GAME.parse(st, p1, "use", ["2", "Missile", "Salvo"])
+    assert parsed(st, p1, "use", ["25"])["tech"] == 25  # the rules refuse it, by id
+    assert GAME.complete(st, p1, "tech", "супер") == ["2 Суперкомпьютер"]
+    assert GAME.complete(st, p1, "tech", "2 ") == ["2 Super Computer"]
+
+
+def test_building_types_complete_in_the_script_being_typed() -> None:
+    st = new(2)
+    p1 = st["seats"][0]
+    assert GAME.complete(st, p1, "kind", "") == list(KINDS)
+    assert GAME.complete(st, p1, "kind", "tr") == ["transmitter"]  # not also «transmiter»
+    assert GAME.complete(st, p1, "kind", "ша") == ["шахта"]
+    assert GAME.complete(st, p1, "kind", "kop") == ["kopalnia"]
+    assert GAME.complete(st, p1, "kind", "пуск") == ["пусковая"]  # one chat word
+    assert GAME.complete(st, p1, "kind", "倉") == ["倉庫"]
+
+
+def test_build_reads_a_kind_named_in_another_language() -> None:
+    """IEC-27 phase 7: «kopalnia» at a table whose reader reads Russian is a mine; an unknown
+    word is still refused with the building-type error."""
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    at(st, 7, p1)
+    ru = translator("ru")
+    polish = GAME.parse(st, p1, "build", ["E6", "kopalnia"], ru)
+    english = GAME.parse(st, p1, "build", ["E6", "mine"], ru)
+    assert polish == english
+    with pytest.raises(ParseError) as err:
+        GAME.parse(st, p1, "build", ["E6", "zamek"], ru)
+    assert err.value.message_key == "Unknown building type {value}."
+
+
+def test_fold_ignores_case_accents_and_spacing() -> None:
+    assert words.fold("  Transformacja  MIĘDZYSIECIOWA ") == "transformacja miedzysieciowa"
+    assert words.named("trał", words.tech_names()) == 19
+    assert words.named("tral minowy", words.tech_names()) == 19
+    assert words.named("zaawansowane", words.tech_names()) is None  # two of them
