@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from bot.announce import previous_version
+from bot.context import MAX_BUTTONS
 from bot.i18n import translator
+from bot.moment import Moment
 from bot.store import Store
 from bot.store_outbox import OutboxItem
 from bot.table import Table
@@ -501,3 +503,30 @@ async def test_the_run_s_picture_shows_the_bots_moves_after_the_phase_ended(
     assert [a.step for a in actions if a.version > before] == [0, 1, 2, 0, 1, 2]
     assert previous_version(game, actions, before + 4, "phase") == before + 3
     assert previous_version(game, actions, before + 1, "phase") == 0
+
+
+class _Asked:
+    """A moment where both players are asked at once, each with his own move and a Done."""
+
+    mark = 7
+
+    def buttons(self, player: str, lang: str) -> list[tuple[str, str]]:
+        own = [(f"Transmit {player}{i}", f"/transmit {player}{i}") for i in range(6)]
+        return [own[0], ("Done", "/done"), *own[1:]]
+
+
+def test_buttons_of_players_asked_at_once_keep_done_last_and_within_the_limit(
+    store: Store, clock: FakeClock
+) -> None:
+    """IEC-M-21 (rules version 2: a phase declared by everybody at once): the prompt's buttons
+    list each player's own first and the Done they share once, at the end; with more than the
+    limit, the own ones are cut, never Done."""
+    table = quiet_table(store, clock, ChatDicePile())
+    rows = table._buttons(5, cast(Moment, _Asked()), ["ann", "bob"], "en")
+    flat = [b.payload.split(":", 2)[2] for row in rows for b in row]
+    assert len(flat) == MAX_BUTTONS and flat[-1] == "/done" and flat.count("/done") == 1
+    assert flat[:6] == [f"/transmit ann{i}" for i in range(6)]
+    alone = [
+        b.payload for row in table._buttons(5, cast(Moment, _Asked()), ["ann"], "en") for b in row
+    ]
+    assert alone[1] == "5:7:/done"  # one player: his buttons in his game's order
