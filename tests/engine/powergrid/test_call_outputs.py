@@ -94,7 +94,8 @@ P4 = ["p1", "p2", "p3", "p4"]
 # re-recorded once, for the restock line alone: "4 coal, 2 oil" for "+4 coal, +2 oil", and no
 # "+0 coal" for a full market, PG-43 — every other output unchanged, checked by bisection);
 # the alternative rules' twice more: round 1's opening prompt no longer offers /pass (PG-25,
-# kept by ALT-9), the only change in their outputs (2026-12-02)
+# kept by ALT-9), the only change in their outputs (2026-12-02). The alternative rules' version
+# 2 (Phases 3 and 5 declared by everybody at once, the default of /new) recorded 2026-12-02.
 RECORDED = [
     (PG, P3, {"map": "germany"}, 1, "legal", "1e9eb8224cab026d"),
     (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "397f3096da6f597e"),
@@ -102,6 +103,15 @@ RECORDED = [
     (PG, P4, {"map": "germany"}, 4, "legal", "92a383b78880d601"),
     (ALT, P3, {"map": "germany"}, 5, "legal", "8c2a4f8b342f22dc"),
     (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "7e6488791da4d829"),
+    (ALT, P3, {"map": "germany", "rules_version": "2"}, 7, "legal", "42de55a898a44982"),
+    (
+        ALT,
+        P4,
+        {"map": "usa", "hidden_money": "yes", "rules_version": "2"},
+        8,
+        "hrhr",
+        "3f4756b75aca4d37",
+    ),
 ]
 
 
