@@ -383,6 +383,10 @@ class LobbyMixin(MovesMixin):
             now = played.now(game)
             out += self._game_over(ctx, row, game, played.state, now.over)  # all bots (issue 25)
             out, rows = self._rows(ctx, out, row.id)
+            # The chain numbers its moves from 1 (after a person's move, step 0); here no
+            # person moved, so its first move is the run's step 0: the start is version 1 and
+            # the moves 2, 3, ..., as `_announce` and its picture instructions count them.
+            entries = [replace(e, step=e.step - 1) for e in played.entries]
             result = await self.store.start_game(
                 row.id,
                 seed,
@@ -390,7 +394,7 @@ class LobbyMixin(MovesMixin):
                 played.state_json,
                 self._due(game, played.state, hours, now),
                 self._inbound_key(ctx),
-                entries=played.entries,
+                entries=entries,
                 over=now.over,
                 outbox=rows,
             )

@@ -530,3 +530,30 @@ def test_buttons_of_players_asked_at_once_keep_done_last_and_within_the_limit(
         b.payload for row in table._buttons(5, cast(Moment, _Asked()), ["ann"], "en") for b in row
     ]
     assert alone[1] == "5:7:/done"  # one player: his buttons in his game's order
+
+
+class BotsFirst(Phases):
+    """Phases where the second seat starts: the bots move as the game starts."""
+
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
+        state = super().setup(players, options, seed)
+        state["turn"] = 1
+        return state
+
+
+async def test_the_start_s_bot_moves_are_logged_at_the_versions_its_picture_names(
+    store: Store, clock: FakeClock
+) -> None:
+    """The two bots move as the game starts, each ending a phase: one picture, of the board
+    after both (the start is version 1, their moves 2 and 3). The log once put them at 3 and
+    4, so the picture instruction's version 3 drew the board after the first bot only."""
+    chat = Chat(
+        quiet_table(store, clock, BotsFirst(), render=True), chat_key=TG, platform="telegram"
+    )
+    await start(chat, "ann", bots=2)
+    row = await store.open_game(TG)
+    assert row is not None and row.version == 3
+    actions = await store.actions(row.id)
+    assert [(a.version, a.step, a.player) for a in actions] == [(2, 0, "Bot"), (3, 1, "Bot 2")]
+    pictures = [r.body["picture"] for r in await store.outbox(TG) if "picture" in r.body]
+    assert [(p["version"], p["since"]) for p in pictures] == [(3, 2)]
