@@ -6,10 +6,11 @@ at most one set per round a run of moves passes through, of the board where that
 run ends (`pictured_steps`; the log's `step` tells the runs apart afterwards).
 A move writes only the instruction (game, version, viewer, language, setting) into its outbox
 row; the sender loop draws it at send time in the worker pool (`_draw_row`), replaying the log to
-that version and to the chat's previous picture (the last earlier version the setting shows), so
-the change marks and the caption ("After the build phase, round 3 — Bob is next") are right and a
-restart between the commit and the send loses nothing. Group pictures are drawn in the chat's
-language, a picture asked for privately in the asker's.
+that version and to the chat's previous picture (`previous_version`: where the last earlier
+piece with a moment the setting shows ended), so the change marks and the caption ("After
+the build phase, round 3 — Bob is next") are right and a restart between the commit and the
+send loses nothing. Group pictures are drawn in the chat's language, a picture asked for
+privately in the asker's.
 """
 
 from __future__ import annotations
