@@ -387,27 +387,42 @@ class AnnounceMixin(TableBase):
         return out
 
     async def _picture_after(
-        self, ctx: Ctx, game: Game, step: Step, version: int, since: int
+        self,
+        ctx: Ctx,
+        game: Game,
+        step: Step,
+        version: int,
+        since: int,
+        row: GameRow | None = None,
+        before_json: str | None = None,
     ) -> Outbound | None:
         """The picture after `step` (at `version`), its change marks against the chat's last
-        picture before version `since` (the run's first): an instruction the sender loop draws
-        at send time where a sender loop delivers (the move's transaction stays lean, a
-        restart loses nothing), else (the terminal, without marks) drawn now."""
+        picture before version `since` (the piece's first): an instruction the sender loop
+        draws at send time where a sender loop delivers (the move's transaction stays lean, a
+        restart loses nothing), else (the terminal, the demo) drawn now, against `before_json`
+        (the run's previous picture) or, for a run's first, the log's (`_earlier_picture`)."""
         if not self.render or ctx.game is None:
             return None
         lang = self._group_lang(ctx)
+        mode = picture_mode(ctx.chat_settings)
         order = {
             "game": ctx.game.id,
             "version": version,
             "viewer": None,
             "lang": lang,
-            "mode": picture_mode(ctx.chat_settings),
+            "mode": mode,
             "since": since,
         }
         if self._is_durable(ctx.chat_key):
             return Outbound(ctx.chat_key, "", picture=order, silent=True, lang=lang)
+        if before_json is not None:
+            before: State | None = load_state(before_json)
+        else:
+            before = await self._earlier_picture(game, row or ctx.game, since, mode)
         try:
-            pics = await cpu(game.render_set, load_state(step.state_json), None, translator(lang))
+            pics = await cpu(
+                game.render_set, load_state(step.state_json), None, translator(lang), before
+            )
         except Exception:
             log.exception("render failed for game %s", ctx.game.id)
             return None
@@ -417,6 +432,24 @@ class AnnounceMixin(TableBase):
         out.silent = True
         out.lang = lang
         return out
+
+    async def _earlier_picture(
+        self, game: Game, row: GameRow, since: int, mode: str
+    ) -> State | None:
+        """The state the chat's last picture before version `since` showed, replayed from the
+        committed log (the setup's when none): what a picture drawn at once, with no sender
+        loop to replay it later, marks its changes against. None when it cannot be known."""
+        if row.seed is None:
+            return None
+        try:
+            actions = await self.store.actions(row.id)
+            names = [s.display_name for s in await self.store.seats(row.id)]
+            previous = previous_version(game, actions, since, mode)
+            states = await cpu(states_at, game, names, row, actions, {previous})
+        except Exception:
+            log.exception("the previous picture of game %s could not be replayed", row.id)
+            return None
+        return states[previous]
 
     async def _announce(
         self, ctx: Ctx, row: GameRow, seats: list[SeatRow], played: Played
@@ -441,6 +474,7 @@ class AnnounceMixin(TableBase):
         # step i is version first_version + i (one version per step: a human move, each bot's)
         first_version = played.version - len(played.steps) + 1
         shown = pictured_steps(played.steps, mode)
+        drawn: str | None = None  # the state of this run's last picture
         for i, step in enumerate(played.steps):
             pending += step.lines
             for user_key, text in step.private:
@@ -453,8 +487,9 @@ class AnnounceMixin(TableBase):
                 out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
                 pending = []
             pic = await self._picture_after(
-                ctx, game, step, first_version + i, first_version + shown[i]
+                ctx, game, step, first_version + i, first_version + shown[i], row, drawn
             )
+            drawn = step.state_json  # the run's next picture marks its changes from here
             if pic is not None:
                 out.append(pic)
         if played.error:

@@ -19,6 +19,7 @@ from bot.moment import Moment
 from bot.store import Store
 from bot.store_outbox import OutboxItem
 from bot.table import Table
+from engine.core.picture import Picture
 from engine.core.protocol import Capabilities, Translator
 from tests.bot.botgames import bot_game
 from tests.bot.chatgame import ChatDicePile
@@ -557,3 +558,35 @@ async def test_the_start_s_bot_moves_are_logged_at_the_versions_its_picture_name
     assert [(a.version, a.step, a.player) for a in actions] == [(2, 0, "Bot"), (3, 1, "Bot 2")]
     pictures = [r.body["picture"] for r in await store.outbox(TG) if "picture" in r.body]
     assert [(p["version"], p["since"]) for p in pictures] == [(3, 2)]
+
+
+class Marked(Phases):
+    """Phases whose picture's caption says the pile it shows and the pile it marks changes
+    from (the previous picture's)."""
+
+    def render_set(
+        self, state: dict[str, Any], viewer: str | None, t: Any = None, previous: Any = None
+    ) -> list[Picture]:
+        before = None if previous is None else previous["pile"]
+        return [Picture(self.render(state, viewer, t), f"pile {state['pile']} from {before}", 1, 1)]
+
+
+async def test_the_terminal_s_pictures_mark_changes_from_the_previous_picture(
+    store: Store, clock: FakeClock
+) -> None:
+    """The terminal (and `make demo`) draws a picture at once, with no sender loop to replay
+    the log later: its change marks start from the chat's previous picture all the same, the
+    last of the same run or, for a run's first, the log's (the start's board at first)."""
+    table = Table(store, games={"dicepile": Marked()}, clock=clock, render=True, seeder=lambda: 7)
+    chat = Chat(table, chat_key="local:marks")
+    await start(chat, "ann", bots=2)
+    row = await store.open_game("local:marks")
+    assert row is not None and row.state_json is not None
+    piles = [json.loads(row.state_json)["pile"]]
+    for _ in range(2):
+        outs = await chat.say("ann", "/take 1")
+        row = await store.open_game("local:marks")
+        assert row is not None and row.state_json is not None
+        piles.append(json.loads(row.state_json)["pile"])
+        captions = [o.text for o in outs if o.png is not None]
+        assert captions == [f"pile {piles[-1]} from {piles[-2]}"]
