@@ -71,11 +71,12 @@ def _kind_arg(x: str, t: Translator) -> str:
     """A building type by its English name or a prefix of it (two letters at least), by its
     name in the reader's language as the prompts print it («склад», «倉庫») or a prefix that
     names one type only, or by its name in another of the chat's languages (engine/iec/
-    words.py: «kopalnia» at a Russian table)."""
+    words.py: «kopalnia» at a Russian table). A prefix of several types is refused with
+    their names: "mi" once built a mine for a player who meant a mixer."""
     k = x.strip().lower()
-    for kind in KINDS:
-        if kind.startswith(k) and len(k) >= 2:
-            return kind
+    english = [kind for kind in KINDS if len(k) >= 2 and kind.startswith(k)]
+    if k in KINDS or len(english) == 1:
+        return k if k in KINDS else english[0]
     names = {kind: t.gettext(KIND_NAMES[kind]).lower() for kind in KINDS}
     exact = [kind for kind, name in names.items() if name == k]
     begun = [kind for kind, name in names.items() if k and name.startswith(k)]
@@ -84,6 +85,13 @@ def _kind_arg(x: str, t: Translator) -> str:
     found = said.named(x, said.kind_names())
     if found is not None:
         return found
+    meant = english or begun or [v for _n, v in said.begun_by(x, said.kind_names(), 25)]
+    if len(meant) > 1:
+        raise ParseError(
+            N_("{value} could be: {kinds}. Type more of the name."),
+            value=x,
+            kinds=", ".join(t.gettext(KIND_NAMES[kind]) for kind in meant),
+        )
     raise ParseError(N_("Unknown building type {value}."), value=x)
 
 

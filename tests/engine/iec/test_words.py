@@ -109,3 +109,23 @@ def test_fold_ignores_case_accents_and_spacing() -> None:
     assert words.named("trał", words.tech_names()) == 19
     assert words.named("tral minowy", words.tech_names()) == 19
     assert words.named("zaawansowane", words.tech_names()) is None  # two of them
+
+
+def test_a_prefix_of_two_building_types_is_refused_with_both_names() -> None:
+    """IEC-27 phase 7: "mi" once built a mine for a player who meant a mixer (the first
+    English type it began); now it names both, in the reader's language, and builds nothing.
+    A prefix of one type is still that type."""
+    from bot.i18n import explain
+
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    at(st, 7, p1)
+    for word, lang, said in (
+        ("mi", "en", "mi could be: mine, mixer. Type more of the name."),
+        ("la", "ru", "la может означать: лаборатория, пусковая установка."),
+    ):
+        with pytest.raises(ParseError) as err:
+            GAME.parse(st, p1, "build", ["E6", word], translator(lang))
+        assert explain(lang, err.value).startswith(said)
+    assert parsed(st, p1, "build", ["E6", "mix"])["kind"] == "mixer"
+    assert parsed(st, p1, "build", ["E6", "lau"])["kind"] == "launcher"
