@@ -453,18 +453,23 @@ class Phases(ChatDicePile):
         return event.get("type") == "phase_started"
 
 
+async def pictured_start(store: Store, clock: FakeClock, game: Phases) -> tuple[Chat, int, int]:
+    """ann and two bots at a Telegram table that draws pictures: the chat, the outbox rows
+    written so far and the game's version once started."""
+    chat = Chat(quiet_table(store, clock, game, render=True), chat_key=TG, platform="telegram")
+    await start(chat, "ann", bots=2)
+    row = await store.open_game(TG)
+    assert row is not None
+    return chat, len(await store.outbox(TG)), row.version
+
+
 async def test_a_run_through_several_phases_posts_one_picture(
     store: Store, clock: FakeClock
 ) -> None:
     """ann's take and the two bots' after it each end a phase: one run, one picture (after
     the last), not three albums in a row of positions nobody was asked about. Its change marks
     span the run: drawn against the chat's picture before the run (the start's, version 0)."""
-    chat = Chat(quiet_table(store, clock, Phases(), render=True), chat_key=TG, platform="telegram")
-    await start(chat, "ann", bots=2)
-    row = await store.open_game(TG)
-    assert row is not None
-    mark = len(await store.outbox(TG))
-    before = row.version
+    chat, mark, before = await pictured_start(store, clock, Phases())
     await chat.say("ann", "/take 1")
     row = await store.open_game(TG)
     assert row is not None and row.version == before + 3  # ann's take, then each bot's
@@ -487,12 +492,7 @@ async def test_the_run_s_picture_shows_the_bots_moves_after_the_phase_ended(
     board she now decides on, at the run's end, not the phase's end with the bots' moves
     missing. The next run's marks start from that picture."""
     game = Phases(enders=("ann",))  # the bots then move inside the next phase
-    chat = Chat(quiet_table(store, clock, game, render=True), chat_key=TG, platform="telegram")
-    await start(chat, "ann", bots=2)
-    row = await store.open_game(TG)
-    assert row is not None
-    mark = len(await store.outbox(TG))
-    before = row.version
+    chat, mark, before = await pictured_start(store, clock, game)
     await chat.say("ann", "/take 1")
     await chat.say("ann", "/take 1")
     row = await store.open_game(TG)
