@@ -102,30 +102,40 @@ class InfoMixin(AnnounceMixin):
         t = translator(ctx.lang)
         # The group sees the public turn only (issue 20): what the asker alone may know (their
         # hidden money, their standing orders) goes to them alone.
-        text = game.describe_turn(state, None, t).strip()
+        public = game.describe_turn(state, None, t).strip()
         current = list(game.current_players(state))
-        text = self._t(
+        head = self._t(
             ctx,
             "{game}, waiting for {who}.",
             game=tr(ctx.lang, game.name),
             who=", ".join(current) or "-",
-        ) + ("\n" + text if text else "")
+        )
+        tail = ""
         reminder = await self.store.reminder(row.id)
         # Under a time bank each player's own bank stands for the deadline (the pace line).
         banked = ChatSettings.load(ctx.chat_settings or {}).bank is not None
         if reminder is not None and not banked:
-            text += "\n" + self._t(
+            tail += "\n" + self._t(
                 ctx, "Deadline: {left}.", left=self._left(ctx, reminder.due_at - self.clock())
             )
         pace = await self.reminders.pace(row, ctx.lang, ctx.inbound.user_key)
         if pace:
-            text += "\n" + pace
+            tail += "\n" + pace
+
+        def status(turn: str) -> str:
+            return head + ("\n" + turn if turn else "") + tail
+
         # An answer to the asker: silent, and it names who must act without mentioning them
         # (issue 17: only the message that asks a person to act notifies).
-        out = [Outbound(ctx.chat_key, text, buttons=prompt.buttons, silent=True)]
+        out = [Outbound(ctx.chat_key, status(public), buttons=prompt.buttons, silent=True)]
         if seat is not None:
             mine = game.describe_turn(state, seat.display_name, t).strip()
-            if mine and mine != game.describe_turn(state, None, t).strip():
+            if mine and mine != public:
+                if not ctx.inbound.is_private and ctx.lang != ctx.post_lang:
+                    # `in_chat_lang`'s run in the asker's own language: the group has its
+                    # post; his copy carries his own turn in place of the table's, one
+                    # private message, not two (as /log; found playing, 2026-12-02)
+                    return [self._to_sender(ctx, status(mine))]
                 out.append(self._to_sender(ctx, mine))
         return out
 

@@ -19,12 +19,12 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.grammar import is_merged, shared_help
-from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, tr
+from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, tr, translator
 from bot.messages import Inbound, Outbound
 from bot.platforms.telegram import build_application, running
 from bot.store import Store
 from bot.table import Table, open_table
-from engine.core import Rng
+from engine.core import Rng, load_state
 from engine.core.rng import new_rng_state
 from tests.bot.helpers import FakeClock, skip_end_pictures
 from tests.bot.pgdrive import command_for, reads_back
@@ -316,6 +316,31 @@ async def test_info_answers_in_a_group_are_in_the_chats_language_and_the_askers_
     direct = Inbound("local", "local:dm-dave", "local:dave", "dave", update_id="dm1", text="/rules")
     outs = await table.handle(replace(direct, is_private=True))
     assert len(outs) == 1 and check(outs[0].text, "pl") >= 1
+
+
+async def test_status_asked_in_another_language_is_one_private_message_with_his_own_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing (2026-12-02): bob, reading Chinese in a Polish group, got /status twice
+    privately: the group's post in Chinese, then his own turn (his money) in a second message.
+    Now one private message: the status with his own turn in place of the table's."""
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
+    chat = "local:status"
+    await started(table, chat, "powergrid", "pl", {"ann": "pl", "bob": "zh_Hant", "cyd": "ru"})
+    row = await store.open_game(chat)
+    assert row is not None and row.state_json is not None
+    state = load_state(row.state_json)
+    for name, lang in (("bob", "zh_Hant"), ("cyd", "ru")):
+        outs = await table.handle(person_in(chat, name, "/status"))
+        posted = [o for o in outs if o.private_to is None and not o.sender_only]
+        mine = [o for o in outs if o.private_to == f"local:{name}"]
+        assert len(posted) == 1 and posted[0].lang == "pl", outs
+        assert len(mine) == 1 and mine[0].lang == lang, outs
+        own = GAME.describe_turn(state, name, translator(lang)).strip()
+        table_s = GAME.describe_turn(state, None, translator(lang)).strip()
+        assert own != table_s and own in mine[0].text  # his money, once
+        assert mine[0].text.count(table_s.splitlines()[0]) == 1, mine[0].text
+        assert mine[0].text.startswith(tr(lang, "{game}, waiting for {who}.").split("{")[0])
 
 
 async def test_undo_abort_and_stats_speak_to_the_group_in_the_chats_language(
