@@ -44,9 +44,12 @@ RESOURCE_WORDS: dict[str, str] = {
     "ropa": "oil",
     "smieci": "garbage",
     "煤": "coal",
+    "燃煤": "coal",  # the zh_Hant catalog's word, the one the prompts print
     "石油": "oil",
     "油": "oil",
     "垃圾": "garbage",
+    "廢物": "garbage",  # the zh_Hant catalog's word
+    "废物": "garbage",
     "鈾": "uranium",
     "铀": "uranium",
 }

@@ -20,6 +20,22 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
     return turn_text(cv.view_of(state, player), player, t)
 
 
+def _example_fuel(view: View) -> str:
+    """The resource the buyer's first burning plant takes (plants are public), so that the
+    prompt's example is a purchase he may make: "e.g. /buy coal 2" read as a refusal to a
+    player with an oil plant (found playing, 2026-12-02). The readers' words for it are read
+    back by /buy (tests/engine/powergrid/test_commands.py)."""
+    current = view.get("current_players") or []
+    buyer = view["players"].get(current[0], {}) if len(current) == 1 else {}
+    for plant in buyer.get("plants", []):
+        kind = plant.get("type", "")
+        if kind in ("coal", "oil", "garbage", "uranium"):
+            return kind
+        if kind == "hybrid":
+            return "coal"
+    return "coal"
+
+
 def turn_text(view: View, player: str | None, t: Translator) -> str:
     """`describe_turn` on a view (VIEW.md)."""
     phase = view.get("phase", "")
@@ -86,9 +102,9 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     elif expected == "buy":
         lines.append(
             t.gettext(
-                "{who}: buy resources — /buy <resource> <n>, e.g. /buy coal 2 (/price coal 2 "
-                "for a quote), then /done."
-            ).format(who=who)
+                "{who}: buy resources — /buy <resource> <n>, e.g. /buy {resource} 2 (/price "
+                "{resource} 2 for a quote), then /done."
+            ).format(who=who, resource=t.gettext(_example_fuel(view)))
         )
     elif expected == "build":
         slots = int(view.get("slots_open", 1))

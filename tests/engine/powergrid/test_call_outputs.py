@@ -96,11 +96,13 @@ P4 = ["p1", "p2", "p3", "p4"]
 # the alternative rules' twice more: round 1's opening prompt no longer offers /pass (PG-25,
 # kept by ALT-9), the only change in their outputs (2026-12-02). The alternative rules' version
 # 2 (Phases 3 and 5 declared by everybody at once, the default of /new) recorded 2026-12-02.
+# Power Grid's once more (2026-12-02): the buy prompt's example names a fuel the buyer's plants
+# burn ("e.g. /buy oil 2"), the only change (with the example fixed at "coal" all held).
 RECORDED = [
-    (PG, P3, {"map": "germany"}, 1, "legal", "1e9eb8224cab026d"),
-    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "397f3096da6f597e"),
-    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "ffbef3ef7425443d"),
-    (PG, P4, {"map": "germany"}, 4, "legal", "92a383b78880d601"),
+    (PG, P3, {"map": "germany"}, 1, "legal", "3646b33614365baa"),
+    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "02f8448efc11d2a0"),
+    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "8974ff20fa63cd18"),
+    (PG, P4, {"map": "germany"}, 4, "legal", "36f01646bfc135a0"),
     (ALT, P3, {"map": "germany"}, 5, "legal", "8c2a4f8b342f22dc"),
     (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "7e6488791da4d829"),
     (ALT, P3, {"map": "germany", "rules_version": "2"}, 7, "legal", "42de55a898a44982"),

@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import tr, translator
 from engine.core.errors import IllegalAction, ParseError
 from engine.core.protocol import EnglishTranslator, Reply
 from engine.powergrid import chat_view, commands, names
+from engine.powergrid.turn_text import turn_text
 
 T = EnglishTranslator()
 
@@ -356,6 +358,35 @@ class TestParse:
     def test_buy_errors(self, text: str) -> None:
         with pytest.raises(ParseError):
             p(make_view(), "alice", text)
+
+    @pytest.mark.parametrize("lang", ["ru", "pl", "zh_Hant"])
+    def test_buy_reads_each_resource_as_the_readers_prompts_print_it(self, lang: str) -> None:
+        """Found playing (2026-12-02): the Chinese prompts print coal as 燃煤 and garbage as
+        廢物, and /buy 燃煤 2 was an unknown resource."""
+        for resource in ("coal", "oil", "garbage", "uranium"):
+            word = tr(lang, resource)
+            assert commands.resource_of(word) == resource, (lang, word)
+            assert p(make_view(), "alice", f"/buy {word} 2") == {
+                "type": "buy",
+                "resource": resource,
+                "count": 2,
+            }
+
+    @pytest.mark.parametrize(
+        ("buyer", "fuel"), [("alice", "coal"), ("bob", "coal"), ("carol", "coal"), ("dan", "oil")]
+    )
+    def test_the_buy_prompts_example_is_a_fuel_the_buyers_plants_burn(
+        self, buyer: str, fuel: str
+    ) -> None:
+        """Found playing (2026-12-02): "e.g. /buy coal 2" to a player whose one plant burns
+        oil; the example now takes his first burning plant's fuel (a hybrid's: coal; none:
+        coal), in the reader's word."""
+        view = make_view(phase="resources", expected="buy", current_players=[buyer])
+        view["players"]["dan"] = _player(20, [_owned(9, "oil", 1, 1)], [])
+        assert f"e.g. /buy {fuel} 2 (/price {fuel} 2 " in turn_text(view, None, EnglishTranslator())
+        polish = turn_text(view, None, translator("pl"))
+        word = {"coal": "węgiel", "oil": "ropa"}[fuel]
+        assert f"/buy {word} 2" in polish and commands.resource_of(word) == fuel
 
     def test_ambiguous_resource_prefix_names_the_candidates(self) -> None:
         with pytest.raises(ParseError) as err:
