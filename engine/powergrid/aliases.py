@@ -65,6 +65,18 @@ def aliases(map_id: str) -> dict[str, str]:
 
 
 @cache
+def region_names(map_id: str) -> dict[str, tuple[str, ...]]:
+    """region id -> its names in the chat languages, as the prompts print them ("Wschód",
+    "東部", "Фиолетовый"), from the data file's "regions" (kept equal to the catalogs by
+    tests/engine/powergrid/test_aliases.py)."""
+    raw = _load(map_id).get("regions", {})
+    return {
+        rid: tuple(n for lang in LANGUAGES for n in names.get(lang, ()))
+        for rid, names in raw.items()
+    }
+
+
+@cache
 def _all_maps() -> dict[str, str]:
     out: dict[str, str] = {}
     for map_id in MAPS:

@@ -26,6 +26,7 @@ from engine.core.protocol import (
 )
 from engine.powergrid import chat_view as cv
 from engine.powergrid import names
+from engine.powergrid.aliases import region_names
 from engine.powergrid.bureaucracy import power_action
 from engine.powergrid.buttons import buttons, buttons_for
 from engine.powergrid.chat_view import (
@@ -39,7 +40,7 @@ from engine.powergrid.chat_view import (
     regions_of,
 )
 from engine.powergrid.choices import best_power, fuel_for_one_run, keep_choices
-from engine.powergrid.data import MAPS_DIR
+from engine.powergrid.data import MAPS, MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
     EVENT_TYPES,
@@ -172,6 +173,11 @@ def _complete_region(state: State | None, player: str | None, prefix: str) -> li
         if r["id"].casefold().startswith(prefix.strip().casefold())
     ]
     found = names.prefixed(prefix, labels, MAX_COMPLETIONS)
+    if not found and not by_id:  # the reader's words ("wsch" -> "Wschód"), which /region reads
+        spelt = region_names(state["map"]) if state.get("map") in MAPS else {}
+        found = names.prefixed(
+            prefix, [n for r in regions for n in spelt.get(r["id"], ())], MAX_COMPLETIONS
+        )
     return [*found, *[x for x in by_id if x not in found]][:MAX_COMPLETIONS]
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from engine.core.errors import N_, IllegalAction, ParseError
 from engine.powergrid import names
+from engine.powergrid.aliases import region_names
 from engine.powergrid.chat_view import (
     View,
     all_cities,
@@ -17,6 +18,7 @@ from engine.powergrid.chat_view import (
     own_plants,
     regions_of,
 )
+from engine.powergrid.data import MAPS
 from engine.powergrid.wording import candidates_text, join
 
 # What a player may type for a resource (prefixes of these words are accepted too).
@@ -137,9 +139,12 @@ def region_of(view: View, chat_words: Sequence[str]) -> str:
     regions = regions_of(view)
     text = " ".join(chat_words)
     by_label: dict[str, str] = {}
+    spelt = region_names(view["map"]) if view.get("map") in MAPS else {}
     for region in regions:
         by_label[region["id"]] = region["id"]
         by_label[region.get("name", region["id"])] = region["id"]
+        for name in spelt.get(region["id"], ()):  # the reader's words, as the prompt prints
+            by_label[name] = region["id"]
     found = names.match(text, by_label)
     ids = sorted({by_label[label] for label in found.names})
     if len(ids) == 1:

@@ -13,6 +13,7 @@ from engine.powergrid.aliases import (
     alias_key,
     aliases,
     canonical_city,
+    region_names,
     spellings,
 )
 from engine.powergrid.data import MAPS, game_map
@@ -147,3 +148,42 @@ def test_every_alias_leads_to_a_name_the_matcher_finds_alone(map_id: str) -> Non
             found = canonical_city(alias, cities)
             assert found == city, (alias, found)
             assert match(found, cities).unique == city
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_region_names_are_the_catalogs_and_read_back_as_their_region(map_id: str) -> None:
+    """The prompts print a region as "E (Wschód)" in the reader's words (chat_view.
+    region_label); /region read only the id and the English name (found playing,
+    2026-12-02). The data file holds each catalog's name, and each reads back."""
+    from bot.i18n import tr
+    from engine.powergrid.chat_view import regions_of
+    from engine.powergrid.reading import region_of
+
+    spelt = region_names(map_id)
+    view = {"map": map_id, "regions_in_play": [], "phase": "regions"}
+    regions = regions_of(view)
+    for region in regions:
+        for lang in LANGUAGES:
+            name = tr(lang, region["name"])
+            assert name in spelt[region["id"]], (map_id, lang, name)
+            assert region_of(view, name.split()) == region["id"], (lang, name)
+            first = re.split(r"\s*[（(]", name)[0]
+            assert region_of(view, [first]) == region["id"], (lang, first)
+
+
+def test_region_autocomplete_answers_in_the_script_typed() -> None:
+    """Autocomplete offers the reader's names when neither an id nor an English name fits,
+    and /region reads each offer back."""
+    from engine.powergrid import GAME
+    from engine.powergrid.commands import _complete_region
+    from engine.powergrid.reading import region_of
+
+    state = GAME.setup(["a", "b", "c"], {"map": "germany", "regions": "choose"}, 1)
+    assert _complete_region(state, "a", "wsch")[0] == "Wschód"
+    assert _complete_region(state, "a", "Вос")[0] == "Восток"
+    assert _complete_region(state, "a", "we")[0] == "West"
+    view = {"map": "germany"}
+    for prefix, first in (("wsch", "E"), ("Вос", "E"), ("西", "NW")):
+        offers = _complete_region(state, "a", prefix)
+        assert region_of(view, offers[0].split()) == first, offers
+        assert len({region_of(view, o.split()) for o in offers}) == len(offers) == 3
