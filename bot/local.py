@@ -31,6 +31,12 @@ def split_line(line: str, last_name: str | None) -> tuple[str | None, str]:
     return last_name, line.strip()
 
 
+def _last_picture(out: Path) -> int:
+    """The highest NNN of the NNN.png pictures in `out` (0 when none)."""
+    numbers = [int(p.stem) for p in out.glob("*.png") if p.stem.isdigit()] if out.is_dir() else []
+    return max(numbers, default=0)
+
+
 class Terminal:
     """Prints what the table answers; numbers the pictures it writes."""
 
@@ -38,7 +44,9 @@ class Terminal:
         self.table = table
         self.out = out
         self.write = write
-        self.pictures = itertools.count(1)
+        # numbered on from the folder's last picture: a second session on the same --out
+        # overwrote the first one's 001.png, 002.png, ... (found playing, 2026-12-02)
+        self.pictures = itertools.count(_last_picture(out) + 1)
         self.updates = itertools.count(1)
 
     async def send(self, name: str, text: str) -> list[Outbound]:

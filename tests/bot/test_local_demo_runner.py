@@ -58,6 +58,21 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     # every picture of a set (map and panel) is saved and named in the transcript
     assert all(str(p) in text for p in pictures)
     assert len(pictures) > text.count("[picture]") > 0
+    # a second session on the same folder numbers on: the first one's pictures stay
+    first = {p.name: p.read_bytes() for p in pictures}
+    again = io.StringIO()
+    code = await run_local(
+        str(tmp_path / "db.sqlite3"),
+        str(tmp_path / "pics"),
+        stdin=io.StringIO("alice: /board\nquit\n"),
+        stdout=again,
+    )
+    assert code == 0
+    after = sorted((tmp_path / "pics").glob("*.png"))
+    assert {p.name: p.read_bytes() for p in after if p.name in first} == first
+    new = [p for p in after if p.name not in first]
+    assert new and all(str(p) in again.getvalue() for p in new)
+    assert int(new[0].stem) == len(first) + 1
 
 
 async def test_demo_plays_a_power_grid_game_to_the_end(
