@@ -123,6 +123,9 @@ def mp4(frames: Sequence[Image.Image]) -> bytes | None:
             pix_fmt_out="yuv420p",
             macro_block_size=2,
             output_params=["-movflags", "+faststart", "-an"],
+            # its warnings ("not enough frames to estimate rate" on a short game) went to the
+            # bot's stderr, the terminal's in `boardchat local`; an error still raises
+            ffmpeg_log_level="error",
         )
         writer.send(None)  # start ffmpeg
         for i, im in enumerate(images):

@@ -52,3 +52,15 @@ def test_frames_are_spread_over_the_game() -> None:
     assert pick(5) == [0, 1, 2, 3, 4]
     chosen = pick(200)
     assert len(chosen) == MAX_FRAMES and chosen[0] == 0 and chosen[-1] == 199
+
+
+@pytest.mark.skipif(importlib.util.find_spec("imageio_ffmpeg") is None, reason="no video extra")
+def test_a_short_replays_video_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    """Found playing (2026-12-02): /replay early in a game printed ffmpeg's warning "not
+    enough frames to estimate rate" into the terminal of `boardchat local` (and a bot's log)."""
+    from bot.cards.replay import mp4
+
+    frames = [Image.new("RGB", (1080, 1600), (i * 40, 90, 90)) for i in range(3)]  # a frame > 5 MB
+    video = mp4(frames)
+    assert video is not None and video[4:8] == b"ftyp"
+    assert capfd.readouterr().err == ""
