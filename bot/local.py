@@ -32,8 +32,9 @@ def split_line(line: str, last_name: str | None) -> tuple[str | None, str]:
 
 
 def _last_picture(out: Path) -> int:
-    """The highest NNN of the NNN.png pictures in `out` (0 when none)."""
-    numbers = [int(p.stem) for p in out.glob("*.png") if p.stem.isdigit()] if out.is_dir() else []
+    """The highest NNN of the NNN.png pictures and NNN-replay.mp4 files in `out` (0: none)."""
+    stems = [p.name.split(".")[0].split("-")[0] for p in out.iterdir()] if out.is_dir() else []
+    numbers = [int(stem) for stem in stems if stem.isdigit()]
     return max(numbers, default=0)
 
 
@@ -74,6 +75,11 @@ class Terminal:
                 path.write_bytes(png)
                 paths.append(str(path))
             self.write(f"{prefix}[picture] {out.text} -> {', '.join(paths)}")
+        elif out.file is not None:  # the replay's animation: saved as a chat would attach it
+            self.out.mkdir(parents=True, exist_ok=True)
+            path = self.out / f"{next(self.pictures):03d}-{out.filename or 'file'}"
+            path.write_bytes(out.file)
+            self.write(f"{prefix}[file] {out.text} -> {path}")
         else:
             self.write(prefix + out.text)
         for row in out.buttons:

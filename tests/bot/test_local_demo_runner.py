@@ -64,7 +64,7 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     code = await run_local(
         str(tmp_path / "db.sqlite3"),
         str(tmp_path / "pics"),
-        stdin=io.StringIO("alice: /board\nquit\n"),
+        stdin=io.StringIO("alice: /board\nalice: /replay\nquit\n"),
         stdout=again,
     )
     assert code == 0
@@ -73,6 +73,10 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     new = [p for p in after if p.name not in first]
     assert new and all(str(p) in again.getvalue() for p in new)
     assert int(new[0].stem) == len(first) + 1
+    # the replay's animation is saved as a chat would attach it, numbered on as well
+    (replay,) = [p for p in (tmp_path / "pics").iterdir() if "-replay." in p.name]
+    assert "[file] " in again.getvalue() and str(replay) in again.getvalue()
+    assert int(replay.name.split("-")[0]) == int(new[-1].stem) + 1 and replay.stat().st_size
 
 
 async def test_demo_plays_a_power_grid_game_to_the_end(
