@@ -70,15 +70,21 @@ def _undo_state(
     state = copy_state(before)
     undone = Undone(before, public=False)
     hidden: list[ActionRow] = []
+    # Once another player has moved (a hidden move: it stays), what follows answers him, not
+    # the sender: his forced /done after his own purchase (ALT-10, version 2) is his public
+    # act, and the sender's /undo took it back with its own (found playing, 2026-12-02).
+    others_moved = False
     for a in batch:
-        if a.version != first and a.user_key not in bots:
-            forced = game.capabilities.forced_moves and (
-                game.forced_action(copy_state(state), a.player) == a.action
+        if a.version != first:
+            forced = a.user_key not in bots and (
+                game.capabilities.forced_moves
+                and game.forced_action(copy_state(state), a.player) == a.action
             )
-            if not forced:
+            if others_moved or not (forced or a.user_key in bots):
                 if not _quiet(game, state, a):
                     return None
                 hidden.append(a)
+                others_moved = others_moved or not forced
                 state, _events = game.apply(state, a.player, a.action)
                 continue
         undone.taken.append(a)
@@ -130,8 +136,14 @@ class UndoMixin(AnnounceMixin):
             if not actions:
                 return self._refuse(ctx, self._t(ctx, "There is nothing to undo."))
             bots = {s.user_key for s in ctx.seats if s.is_bot}
-            mine = [a.version for a in actions if a.user_key == seat.user_key]
-            batch = [a for a in actions if mine and a.version >= mine[-1]]
+            mine = [a for a in actions if a.user_key == seat.user_key]
+            # his last command (the first step of its run), with the forced moves the table
+            # made for him after it: a purchase that filled his plants and the /done forced
+            # by it go back together (an /undo took back the /done alone, and the table
+            # forced it again on the next move; rows logged before runs are all step 0)
+            commands = [a.version for a in mine if a.step == 0]
+            start = commands[-1] if commands else mine[-1].version if mine else None
+            batch = [a for a in actions if start is not None and a.version >= start]
             names = [s.display_name for s in ctx.seats]
             undone = (
                 await cpu(

@@ -15,6 +15,7 @@ from bot.messages import Outbound
 from bot.store import Store
 from bot.table import Table
 from engine.core import Rng, canonical_json, replay
+from engine.core.protocol import Game
 from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
 from tests.bot.helpers import Chat, FakeClock
@@ -57,14 +58,14 @@ async def _state(store: Store) -> tuple[int, dict[str, Any]]:
     return row.id, json.loads(row.state_json)
 
 
-async def _replays(store: Store, pk: int) -> bool:
+async def _replays(store: Store, pk: int, game: Game = GAME) -> bool:
     """The replay law: setup + the stored action log = the stored state."""
     row = await store.game(pk)
     assert row is not None and row.seed is not None and row.state_json is not None
     seats = await store.seats(pk)
     names = [s.display_name for s in seats]
     log = [(a.player, a.action) for a in await store.actions(pk)]
-    rebuilt = replay(GAME, names, dict(row.options), row.seed, log)
+    rebuilt = replay(game, names, dict(row.options), row.seed, log)
     return canonical_json(rebuilt) == canonical_json(json.loads(row.state_json))
 
 
@@ -160,5 +161,73 @@ async def test_abort_button_goes_stale_after_a_public_move(tmp_path: Path) -> No
         await chat.press("alice", payload)
         row = await store.game(pk)
         assert row is not None and row.status == "active"
+    finally:
+        await store.close()
+
+
+async def _alt_round_2_purchases(root: Path) -> tuple[Store, Table, Chat]:
+    """An alternative-rules table (version 2, the default) of three people at round 2's
+    Phase 3, where everybody declares purchases at once (ALT-10); seed 1, heuristic moves."""
+    from engine.powergrid_alt import GAME as ALT
+
+    clock = FakeClock()
+    store = await Store.open(str(root / "alt.sqlite3"), clock=clock)
+    table = Table(store, games={"powergrid_alt": ALT}, clock=clock, render=False, seeder=lambda: 1)
+    chat = Chat(table, chat_key=GROUP)
+    await chat.say("ann", "/new powergrid_alt")
+    for name in ("bob", "cyd"):
+        await chat.say(name, "/join")
+    await chat.say("ann", "/start")
+    rng, bot = Rng(new_rng_state(1)), ALT.bots["heuristic"]
+    for _ in range(60):
+        _pk, state = await _state(store)
+        if state["round"] == 2 and state["phase"] == "resources":
+            break
+        player = ALT.current_players(state)[0]
+        await table.act(chat.inbound(player), bot(json.loads(json.dumps(state)), player, rng))
+    assert state["round"] == 2 and len(ALT.current_players(state)) == 3
+    return store, table, chat
+
+
+async def test_alt_an_undo_leaves_another_players_forced_done_alone(tmp_path: Path) -> None:
+    """Found playing (2026-12-02, ALT-10 version 2): x declared a purchase, then y declared
+    one that filled his plants, which the table follows with y's forced /done ("y has chosen
+    what to buy"). x's /undo was accepted and took back y's /done with x's purchase ("the
+    moves that answered it are taken back too"): y had acted since, so it is refused. y's own
+    /undo takes back his purchase and the /done it forced together (it took back the /done
+    alone, and the next move forced it again)."""
+    from engine.powergrid_alt import GAME as ALT
+    from engine.powergrid_alt.purchase import can_declare_more
+
+    store, table, chat = await _alt_round_2_purchases(tmp_path)
+    try:
+        pk, state = await _state(store)
+        x, y = ALT.current_players(state)[:2]
+
+        def buys(s: dict[str, Any], p: str, fills: bool) -> dict[str, Any]:
+            for a in ALT.legal_actions(s, p):
+                if a.get("type") == "buy":
+                    after, _ = ALT.apply(json.loads(json.dumps(s)), p, a)
+                    if can_declare_more(after, p) != fills:
+                        return a
+            raise AssertionError((p, fills))
+
+        await table.act(chat.inbound(x), buys(state, x, fills=False))
+        _pk, after_x = await _state(store)
+        await table.act(chat.inbound(y), buys(after_x, y, fills=True))
+        _pk, after_y = await _state(store)
+        assert y not in ALT.current_players(after_y)  # his /done, forced
+        log = await store.actions(pk)
+
+        refused = await chat.say(x, "/undo")
+        assert len(refused) == 1 and refused[0].sender_only, [o.text for o in refused]
+        assert "nobody has acted since" in refused[0].text
+        assert (await _state(store))[1] == after_y and await store.actions(pk) == log
+
+        taken = await chat.say(y, "/undo")
+        assert f"{y} takes back their last move." in "\n".join(o.text for o in taken)
+        _pk, now = await _state(store)
+        assert now == after_x and y in ALT.current_players(now)
+        assert len(await store.actions(pk)) == len(log) - 2 and await _replays(store, pk, ALT)
     finally:
         await store.close()
