@@ -14,7 +14,7 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from bot.i18n import translator
+from bot.i18n import tr, translator
 from bot.locale import update
 from bot.locale.checks import problems
 from engine.registry import games
@@ -339,3 +339,12 @@ def test_traditional_chinese_calls_a_turn_one_word_everywhere() -> None:
     """Found playing IEC (2026-11-29): "第 2 回合" in the text, "第 2 輪" in the pictures."""
     bad = [(m.id, s) for m in messages("zh_Hant") for s in forms(m) if "{turn} 輪" in s]
     assert not bad
+
+
+@pytest.mark.parametrize("lang", TARGETS)
+def test_usage_placeholders_name_the_iec_mine_building_and_resources(lang: str) -> None:
+    """Found playing (2026-12-02): /help extract read "/extract <мина>" / "<地雷>" (a land
+    mine, the Mine War's token) for the mine building /extract sets (шахта, 礦場), and the
+    Chinese "<resource>" said 燃料 (fuel) for IEC's A, B, C."""
+    assert tr(lang, "<mine>") == f"<{tr(lang, 'mine')}>"
+    assert tr(lang, "<resource>") == f"<{tr(lang, 'the resource')}>"
