@@ -35,6 +35,9 @@ class Rule:
     title: str
     text: str
     commands: tuple[str, ...] = ()
+    # the base game's rules this one stands for (`replaces`): in this game they are not
+    # listed, and /rules PG-51 answers with the variant's ALT-43
+    replaces: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ def parse(data: dict) -> Rulebook:
             title=str(r["title"]),
             text=str(r["text"]),
             commands=tuple(str(c) for c in r.get("commands", ())),
+            replaces=tuple(str(c) for c in r.get("replaces", ())),
         )
         for r in data.get("rule", ())
     )
@@ -109,11 +113,16 @@ def _chain(game_id: str) -> Iterator[Rulebook]:
 
 
 def rules(game_id: str) -> list[Rule]:
-    """Every rule /rules <id> answers in this game: its own, then those of its base game."""
+    """Every rule /rules <id> answers in this game: its own, then those of its base game
+    that none of its own replaces (found playing, 2026-12-02: "/rules income" in the
+    alternative rules listed the base game's end at 17 cities, PG-51)."""
     found: dict[str, Rule] = {}
+    replaced: set[str] = set()
     for book in _chain(game_id):
         for rule in book.rules:
-            found.setdefault(rule.id, rule)
+            if rule.id not in replaced:
+                found.setdefault(rule.id, rule)
+        replaced |= {old for rule in book.rules for old in rule.replaces}
     return list(found.values())
 
 
@@ -131,10 +140,15 @@ def _key(text: str) -> str:
 
 
 def find_rule(game_id: str, rule_id: str) -> Rule | None:
+    """The rule of that id in this game: a base rule the game replaces answers with the rule
+    that replaces it (a refusal of the shared code may cite it)."""
     wanted = _key(rule_id)
     if not wanted:
         return None
-    return next((r for r in rules(game_id) if _key(r.id) == wanted), None)
+    listed = rules(game_id)
+    return next((r for r in listed if _key(r.id) == wanted), None) or next(
+        (r for r in listed if wanted in map(_key, r.replaces)), None
+    )
 
 
 def _game_name(game_id: str, t: Translator) -> str:
@@ -175,6 +189,10 @@ def howto(game_id: str, t: Translator) -> str:
 
 def rule_text(rule: Rule, t: Translator) -> str:
     lines = [f"{rule.id} · {t.gettext(rule.title)}", t.gettext(rule.text)]
+    if rule.replaces:
+        lines.append(
+            t.gettext("In place of the base game's {rules}.").format(rules=", ".join(rule.replaces))
+        )
     if rule.commands:
         lines.append(
             t.gettext("Commands: {commands}").format(

@@ -47,6 +47,8 @@ def page(game_id: str) -> str:
     out += ["## Rules", ""]
     for rule in book.rules:
         out += [f"### {rule.id} · {rule.title}", "", rule.text, ""]
+        if rule.replaces:
+            out += [f"In place of the base game's {', '.join(rule.replaces)}.", ""]
         if rule.commands:
             out += ["Commands: " + ", ".join(f"`/{c}`" for c in rule.commands), ""]
     out += ["## Glossary", ""]

@@ -208,3 +208,27 @@ def test_a_query_in_another_language_finds_its_rule_in_the_readers_words() -> No
     said = rulebook.search("hexania", "броня", translator("pl"))
     assert "HEX-15" in said and "броня" in said
     assert translator("pl").gettext("Armour") in said or "Pancerz" in said
+
+
+def test_the_alternative_rules_replace_the_base_rules_they_change() -> None:
+    """Found playing (2026-12-02): "/rules income" in the alternative rules listed PG-51 (the
+    base game's end at 17 cities), and ALT-33, ALT-36 (the penalty the bureaucracy line
+    charges) and ALT-43 answered "Nothing about…"."""
+    income = rulebook.answer("powergrid_alt", "income", EN)
+    assert "ALT-33 · Plant city income" in income and "ALT-34 · TP city income" in income
+    assert "PG-51" not in income and "PG-42" not in income
+    end = rulebook.answer("powergrid_alt", "PG-51", EN)
+    assert end.startswith("ALT-43 · End of the game\n")
+    assert "In place of the base game's PG-51." in end
+    assert rulebook.answer("powergrid_alt", "penalty", EN).startswith("ALT-36 · Penalty\n")
+    assert rulebook.hint("powergrid_alt", "PG-46", EN) == "See /rules ALT-40."
+    assert {"PG-26", "PG-42", "PG-46", "PG-51", "PG-53"}.isdisjoint(
+        r.id for r in rulebook.rules("powergrid_alt")
+    )
+    assert rulebook.answer("powergrid_alt", "PG-21", EN).startswith("PG-21 · Bidding")  # kept
+    assert rulebook.answer("powergrid", "PG-51", EN).startswith("PG-51 · End of the game\n")
+    for lang in LANGUAGES:
+        t = translator(lang)
+        assert t.gettext("In place of the base game's {rules}.").format(rules="PG-51") in (
+            rulebook.answer("powergrid_alt", "ALT-43", t)
+        )
