@@ -210,15 +210,25 @@ def hybrid_mix(state: State, plants: list[int], coal: Any, oil: Any) -> dict[int
     One of `coal` and `oil` may be None: it is the rest of the need."""
     hybrids = sorted(n for n in plants if PLANTS[n].type == "hybrid")
     need = sum(PLANTS[n].cost for n in hybrids)
+    given = [v for v in (coal, oil) if is_int(v) and v >= 0]
+    if given and sum(given) > need:  # "coal=3" for hybrids that burn 2: say so, not "say how"
+        raise IllegalAction(
+            "ALT-31",
+            N_("Your running hybrid plants burn {need} tokens, not {total}."),
+            need=need,
+            total=sum(given),
+        )
     coal = need - oil if coal is None and is_int(oil) else coal
     oil = need - coal if oil is None and is_int(coal) else oil
+    # ALT-31 (the variant's running plants), not the base game's PG-42: in this game /rules
+    # PG-42 answers with the variant's income rule that replaces it (ALT-33)
     if not (is_int(coal) and is_int(oil)) or coal < 0 or oil < 0:
         raise IllegalAction(
-            "PG-42", N_("Say how much coal and oil the hybrids burn: coal=n oil=n.")
+            "ALT-31", N_("Say how much coal and oil the hybrids burn: coal=n oil=n.")
         )
     if coal + oil != need:
         raise IllegalAction(
-            "PG-42",
+            "ALT-31",
             N_("Your running hybrid plants burn {need} tokens, not {total}."),
             need=need,
             total=coal + oil,

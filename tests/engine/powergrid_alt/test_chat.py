@@ -150,8 +150,14 @@ def test_chat_pg42_alt_d14_power_with_a_wrong_hybrid_mix_is_refused() -> None:
     state = new_game(3)
     power_turn(state, "a", ["b", "c"])
     give_plant(state, "a", 5, "Kiel", coal=1, oil=1)
-    illegal(state, "a", parsed(state, "a", "power", ["5", "coal=1", "oil=2"]), "PG-42")
+    illegal(state, "a", parsed(state, "a", "power", ["5", "coal=1", "oil=2"]), "ALT-31")
     illegal(state, "a", parsed(state, "a", "power", ["5", "coal=2", "oil=0"]), "ALT-D-14")
+    # found playing (2026-12-02): "coal=3" for a hybrid burning 2 asked to say how much
+    # coal and oil it burns, which the player had just done
+    with pytest.raises(IllegalAction) as too_much:
+        GAME.apply(state, "a", parsed(state, "a", "power", ["5", "coal=3"]))
+    assert too_much.value.rule_id == "ALT-31"
+    assert too_much.value.english() == "Your running hybrid plants burn 2 tokens, not 3."
     with pytest.raises(IllegalAction) as info:
         GAME.parse(state, "a", "power", ["5", "garbage=2"])
     assert info.value.rule_id == "syntax"
