@@ -329,13 +329,20 @@ def _line(call: Call) -> Action:
     return {"type": "line", "cities": _line_cities(call, call.words)}
 
 
+# "via" as /help line prints it in each chat language ("[через...]", "[przez...]",
+# "[經過...]", the catalogs' <via>; tests/engine/powergrid_alt/test_chat.py keeps them equal):
+# "/line Kolonia Akwizgran przez Düsseldorf" read "przez" as a city (found playing, 2026-12-02)
+VIA_WORDS = frozenset({"via", "через", "przez", "經過", "经过"})
+
+
 def _line_cities(call: Call, words: Sequence[str]) -> list[str]:
     """`<from> <to> [via <city> ...]` -> the chain of cities (auto-routed without via)."""
     state, player = call.state, call.player
     lowered = [w.casefold() for w in words]
     via: list[str] = []
-    if "via" in lowered:
-        i = lowered.index("via")
+    marks = [i for i, w in enumerate(lowered) if w in VIA_WORDS]
+    if marks:
+        i = marks[0]
         via = call.read("city", words[i + 1 :])
         words = words[:i]
     ends: list[str] = call.read("city", words)
