@@ -191,8 +191,8 @@ def upgrade_check(state: State, player: str, old: Any, new: Any) -> None:
             N_("Plant {new} ({new_type}) cannot replace plant {old} ({old_type}): same type only."),
             new=new,
             old=old,
-            new_type=kind_new,
-            old_type=kind_old,
+            new_type=Term(kind_new),  # in the reader's words ("eco" read as English in Polish)
+            old_type=Term(kind_old),
         )
     upgrade_site_check(state, old, new)
 
@@ -474,6 +474,9 @@ def _line(state: State, player: str, action: Action, events: list[Event]) -> Non
 
 def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
     node = node_of(state, action.get("city"))
+    # what the city allows first: a TP splits the line it sits on, so a second /tp there
+    # found no line passing through and asked for one (found playing, 2026-12-02)
+    tp_check(state, player, node)
     through = [ln for ln in state["lines"] if ln["owner"] == player and node in ln["nodes"][1:-1]]
     if not through:
         raise IllegalAction(
@@ -484,7 +487,6 @@ def _tp(state: State, player: str, action: Action, events: list[Event]) -> None:
             ),
             city=alt_map(state["map"]).label(node),
         )
-    tp_check(state, player, node)
     money = state["players"][player]["money"]
     if money < TP_COST:
         raise IllegalAction(

@@ -341,7 +341,10 @@ def test_alt27_no_second_tp_in_a_city() -> None:
     give_tp(state, "a", "Konstanz")
     give_tp(state, "a", "Würzburg")
     give_line(state, "a", "Konstanz", "Stuttgart", "Würzburg")
-    illegal(state, "a", {"type": "tp", "city": "Konstanz"}, "ALT-D-11")
+    # his own TP there: ALT-27 (was refused as ALT-D-11, "a TP must end a line")
+    illegal(
+        state, "a", {"type": "tp", "city": "Konstanz"}, "ALT-27"
+    )  # his own TP there: ALT-27, not "needs a line"
 
 
 def test_alt_d11_tp_needs_a_line() -> None:
@@ -408,8 +411,8 @@ def test_alt_d13a_hanging_lines_do_not_join_without_new_segments() -> None:
     give_line(state, "a", "Würzburg", "Stuttgart")
     give_plant(state, "b", 18, "Stuttgart")
     assert len(r.networks(state, "a")) == 2
-    # a cannot place a TP in Stuttgart to join them (a plant is there)
-    illegal(state, "a", {"type": "tp", "city": "Stuttgart"}, "ALT-D-11")
+    # a cannot place a TP in Stuttgart to join them: a plant is there (ALT-24, said first)
+    illegal(state, "a", {"type": "tp", "city": "Stuttgart"}, "ALT-24")
 
 
 def test_alt29_hanging_lines_split_networks() -> None:

@@ -380,3 +380,43 @@ def test_pg25_round_one_s_opening_prompt_offers_no_pass() -> None:
     assert "/pass" not in text
     state["round"] = 2
     assert "/bid <plant> or /pass" in ALT.describe_turn(state, first, EnglishTranslator())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "pl", "zh_Hant"])
+def test_chat_line_reads_via_as_help_prints_it_in_each_language(lang: str) -> None:
+    """Found playing (2026-12-02): /help line printed "[przez...]" in Polish, and "/line
+    Kolonia Akwizgran przez Düsseldorf" read "przez" as an unknown city."""
+    from bot.i18n import tr
+    from engine.powergrid_alt.commands import VIA_WORDS
+
+    via = tr(lang, "<via>").strip("<>")
+    assert via.casefold() in VIA_WORDS
+    state = _build_state()
+    english = GAME.parse(state, "a", "line", ["Kiel", "Lübeck", "via", "Flensburg"])
+    assert GAME.parse(state, "a", "line", ["Kiel", "Lübeck", via, "Flensburg"]) == english
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh_Hant"])
+def test_chat_an_upgrade_refusal_names_the_plant_types_in_the_readers_words(lang: str) -> None:
+    """Found playing (2026-12-02): "Elektrownia 13 (eco) nie może zastąpić elektrowni 5
+    (hybrid)": the plant types came in English inside a Polish refusal."""
+    from bot.i18n import explain, tr
+
+    state = _build_state()
+    with pytest.raises(IllegalAction) as info:
+        GAME.apply(state, "a", parsed(state, "a", "upgrade", ["4", "18"]))  # coal -> eco
+    text = explain(lang, info.value)
+    for kind in ("eco", "coal"):
+        assert f"({tr(lang, kind)})" in text or f"（{tr(lang, kind)}）" in text, text
+
+
+def test_chat_a_second_tp_in_a_city_is_refused_as_a_second_tp() -> None:
+    """Found playing (2026-12-02): a TP splits the line it sits on, so a second /tp in the
+    same city was refused with "A TP must end a line…" (ALT-D-11): it is ALT-27's."""
+    state = _build_state()
+    for action in (
+        GAME.parse(state, "a", "line", ["Kiel", "Bremen", "via", "Hamburg"]),
+        parsed(state, "a", "tp", ["Hamburg"]),
+    ):
+        state, _ = GAME.apply(state, "a", action)
+    illegal(state, "a", parsed(state, "a", "tp", ["Hamburg"]), "ALT-27")
