@@ -96,5 +96,7 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
         out.append((t.gettext("Power max"), "/power"))
     elif expected == "choose_region":
         for region in choosable_regions(view):
-            out.append((region.get("name", region["id"]), f"/region {region['id']}"))
+            # the name in the reader's words (it was English in every chat), which /region reads
+            name = t.gettext(region.get("name", region["id"]))
+            out.append((name, f"/region {region['id']}"))
     return out

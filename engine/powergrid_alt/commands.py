@@ -27,6 +27,7 @@ from engine.core.protocol import (
 from engine.powergrid import commands as base
 from engine.powergrid import market as mk
 from engine.powergrid import names
+from engine.powergrid.chat_view import choosable_regions
 from engine.powergrid_alt import ending, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
@@ -616,6 +617,11 @@ def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[s
             out.append((t.gettext("Pass"), "/pass"))
     elif want == "bid":
         out += [(t.gettext("+1"), "/raise"), (t.gettext("Pass"), "/pass")]
+    elif want == "choose_region":  # as the base game's (its prompt listed none, found playing)
+        out += [
+            (t.gettext(reg.get("name", reg["id"])), f"/region {reg['id']}")
+            for reg in choosable_regions({"map": state["map"], "regions_chosen": state["regions"]})
+        ]
     elif want in ("buy", "build"):
         out.append((t.gettext("Done"), "/done"))
     elif want == "power":

@@ -420,3 +420,26 @@ def test_chat_a_second_tp_in_a_city_is_refused_as_a_second_tp() -> None:
     ):
         state, _ = GAME.apply(state, "a", action)
     illegal(state, "a", parsed(state, "a", "tp", ["Hamburg"]), "ALT-27")
+
+
+def test_chat_choosing_regions_offers_a_button_per_region_that_may_be_chosen() -> None:
+    """Found playing (2026-12-02): with regions=choose the variant's prompt offered no
+    region at all (the base game's did, in English in every chat). Each button is the
+    region's name in the reader's words, and sends a choice PG-8 accepts."""
+    from bot.i18n import tr, translator
+    from engine.powergrid import GAME as BASE
+
+    for game in (GAME, BASE):
+        state = game.setup(["a", "b"], {"regions": "choose"}, 3)
+        for _ in range(2):
+            player = game.current_players(state)[0]
+            offered = [
+                b for b in game.buttons(state, player, translator("pl")) if "/region" in b[1]
+            ]
+            labels = [label for label, _ in offered]
+            assert tr("pl", "East") in labels and "East" not in labels, labels
+            for _label, command in offered:
+                name, *args = command.lstrip("/").split()
+                game.apply(copy.deepcopy(state), player, game.parse(state, player, name, args))
+            name, *args = offered[0][1].lstrip("/").split()
+            state, _ = game.apply(state, player, game.parse(state, player, name, args))
