@@ -62,7 +62,7 @@ from engine.powergrid_alt.graph import alt_map
 LOG_LINES = 8
 POLLUTION = N_("Pollution")
 POLLUTION_LINE = N_("{region}: {level} of {limit}")
-UNCOVERED = N_("Cities without power: {n}")
+UNCOVERED = N_("Cities not covered yet: {n}")  # by a plant or TP: the end, ALT-43
 TPS = N_("TPs: {n}")
 HAND = N_("Hand: {plants}")
 FINAL_ROUND = N_("Final round")

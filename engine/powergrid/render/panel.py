@@ -191,7 +191,10 @@ class Panel:
         if th and phase != "over" and "end" in th:
             lines.append((w(W.THRESHOLDS, step2=th["step2"], end=th["end"]), MUTED, False))
         elif th and phase != "over" and v.get("step", 1) == 1:
-            lines.append((w(W.STEP2_AT, step2=th["step2"]), MUTED, False))
+            # the variant's view (TPs per city: ALT-24) counts plants and TPs (ALT-40); the
+            # panel said "Step 2 at 7 cities" there (found playing, 2026-12-02)
+            label = W.STEP2_AT_BUILT if "tps_per_city" in th else W.STEP2_AT
+            lines.append((w(label, step2=th["step2"]), MUTED, False))
         for text, color, bold in lines:
             for part in wrap(text, NUMBER + 2, width, bold):
                 if pen is not None:

@@ -67,6 +67,8 @@ PENDING_DISCARD = N_("{player} must discard a plant")
 STEP3_PENDING = N_("Step 3 begins with the next phase")
 THRESHOLDS = N_("Step 2 at {step2} cities · game ends at {end}")
 STEP2_AT = N_("Step 2 at {step2} cities")
+# the alternative rules count built plants and TPs (ALT-40), not cities
+STEP2_AT_BUILT = N_("Step 2 at {step2} plants and TPs")
 PLAYERS = N_("Players in turn order")
 RANKING = N_("Final ranking")
 MONEY = N_("{money} Elektro")

@@ -443,3 +443,33 @@ def test_chat_choosing_regions_offers_a_button_per_region_that_may_be_chosen() -
                 game.apply(copy.deepcopy(state), player, game.parse(state, player, name, args))
             name, *args = offered[0][1].lstrip("/").split()
             state, _ = game.apply(state, player, game.parse(state, player, name, args))
+
+
+def test_the_panel_counts_the_variants_step_2_in_plants_and_tps() -> None:
+    """Found playing (2026-12-02): the variant's panel read "Step 2 at 7 cities" (ALT-40
+    counts built plants and TPs) and "Cities without power" for the cities not yet covered
+    (ALT-43)."""
+    from engine.powergrid import GAME as BASE
+
+    class Recording:
+        def __init__(self) -> None:
+            self.asked: set[str] = set()
+
+        def gettext(self, message: str) -> str:
+            self.asked.add(message)
+            return message
+
+        def ngettext(self, singular: str, plural: str, n: int) -> str:
+            self.asked.add(singular)
+            return singular if n == 1 else plural
+
+    for game, label in (
+        (GAME, "Step 2 at {step2} plants and TPs"),
+        (BASE, "Step 2 at {step2} cities · game ends at {end}"),
+    ):
+        t = Recording()
+        game.render(game.setup(["a", "b", "c"], {}, 2), None, t)
+        assert label in t.asked and "Step 2 at {step2} cities" not in t.asked, game.id
+    t = Recording()
+    GAME.render(GAME.setup(["a", "b", "c"], {}, 2), None, t)
+    assert "Cities not covered yet: {n}" in t.asked
