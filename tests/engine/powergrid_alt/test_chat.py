@@ -415,7 +415,7 @@ def test_chat_a_second_tp_in_a_city_is_refused_as_a_second_tp() -> None:
     same city was refused with "A TP must end a line…" (ALT-D-11): it is ALT-27's."""
     state = _build_state()
     for action in (
-        GAME.parse(state, "a", "line", ["Kiel", "Bremen", "via", "Hamburg"]),
+        parsed(state, "a", "line", ["Kiel", "Bremen", "via", "Hamburg"]),
         parsed(state, "a", "tp", ["Hamburg"]),
     ):
         state, _ = GAME.apply(state, "a", action)
@@ -440,9 +440,13 @@ def test_chat_choosing_regions_offers_a_button_per_region_that_may_be_chosen() -
             assert tr("pl", "East") in labels and "East" not in labels, labels
             for _label, command in offered:
                 name, *args = command.lstrip("/").split()
-                game.apply(copy.deepcopy(state), player, game.parse(state, player, name, args))
+                action = game.parse(state, player, name, args)
+                assert isinstance(action, dict)
+                game.apply(copy.deepcopy(state), player, action)
             name, *args = offered[0][1].lstrip("/").split()
-            state, _ = game.apply(state, player, game.parse(state, player, name, args))
+            action = game.parse(state, player, name, args)
+            assert isinstance(action, dict)
+            state, _ = game.apply(state, player, action)
 
 
 def test_the_panel_counts_the_variants_step_2_in_plants_and_tps() -> None:
