@@ -98,7 +98,7 @@ def _kind_arg(x: str, t: Translator) -> str:
 def _complete_kind(state: State | None, player: str | None, prefix: str) -> list[str]:
     """The building types `prefix` begins, each under its first name that does: typed in
     English the English name, typed in Cyrillic the Russian one («ша» -> «шахта»)."""
-    found = said.begun_by(prefix, said.kind_names(), MAX_COMPLETIONS, one_word=True)
+    found = said.begun_by(prefix, said.kind_names(), MAX_COMPLETIONS)
     return [name for name, _kind in found]
 
 
@@ -179,7 +179,8 @@ TABLE.kind(
 TABLE.kind(
     ArgKind(
         "kind",
-        read=lambda call, words: _kind_arg(words[0], call.t),
+        # A name of several words («пусковая установка») is read whole.
+        read=lambda call, words: _kind_arg(" ".join(words), call.t),
         complete=_complete_kind,
     )
 )
@@ -504,18 +505,22 @@ def _prepare(call: Call) -> Action:
 )
 def _build(call: Call) -> Action:
     """After the cell, in any order: a building type, the developer's cell, and (on an area
-    with several deposits) the deposit's number."""
+    with several deposits) the deposit's number. The type's words are read together: the
+    prompt prints «пусковая установка» as one name (IEC-27 phase 7)."""
     _need(call, 1)
     cell = call.read("cell", call.words[:1])
     build: Action = {"type": "build", "cell": cell}
     dev = None
+    name: list[str] = []
     for a in call.words[1:]:
         if a.isdigit():
             build["deposit"] = call.read("int", [a]) - 1
         elif scen(call.state).is_cell(_up(a)):
             dev = _up(a)
         else:
-            build["kind"] = call.read("kind", [a])
+            name.append(a)
+    if name:
+        build["kind"] = call.read("kind", name)
     build["developer"] = _pick_dev(call.state, call.player, cell, dev, "build")
     return build
 
@@ -675,8 +680,9 @@ def _subsidy(call: Call) -> Action:
     if _none(call):
         return {"type": "subsidy", "kind": None, "cell": None}
     _need(call, 2)
-    kind = call.read("kind", call.words[:1])
-    return {"type": "subsidy", "kind": kind, "cell": call.read("cell", call.words[1:2])}
+    # IEC-TECH-16: the type may have several words («пусковая установка J13»); the cell last.
+    kind = call.read("kind", call.words[:-1])
+    return {"type": "subsidy", "kind": kind, "cell": call.read("cell", call.words[-1:])}
 
 
 @TABLE.command("done", N_("Nothing more in this phase"), (), ("/done",))

@@ -38,10 +38,9 @@ def _example(t: Translator, command: str) -> str:
 
 
 def _kind_word(t: Translator, kind: str) -> str:
-    """A building type as /build reads it: the reader's word when it is one word (commands.py
-    `_kind_arg` reads those too), else the English one ("launcher" for «пусковая установка»)."""
-    name = kind_name(t, kind)
-    return name if len(name.split()) == 1 else kind
+    """A building type as /build reads it: the reader's name, of one word or several
+    (commands.py `_kind_arg` reads «пусковая установка» whole)."""
+    return kind_name(t, kind)
 
 
 def _pct(need: int) -> str:

@@ -70,17 +70,15 @@ def named(word: str, names: tuple[tuple[str, V], ...]) -> V | None:
     return begun.pop() if len(begun) == 1 else None
 
 
-def begun_by(
-    prefix: str, names: tuple[tuple[str, V], ...], limit: int, one_word: bool = False
-) -> list[tuple[str, V]]:
+def begun_by(prefix: str, names: tuple[tuple[str, V], ...], limit: int) -> list[tuple[str, V]]:
     """For each thing some name of which `prefix` begins, its first such name (as written;
-    English first): one answer per thing, in the order of `names`. `one_word`: names of one
-    word only (a building type is read from one chat word)."""
+    English first): one answer per thing, in the order of `names`. A name of several words
+    is offered whole («пусковая установка»): the commands read it whole."""
     key = fold(prefix)
     out: list[tuple[str, V]] = []
     seen: list[V] = []
     for name, value in names:
-        if value in seen or (one_word and " " in name.strip()):
+        if value in seen:
             continue
         if fold(name).startswith(key):
             out.append((name, value))

@@ -85,7 +85,8 @@ def test_building_types_complete_in_the_script_being_typed() -> None:
     assert GAME.complete(st, p1, "kind", "tr") == ["transmitter"]  # not also «transmiter»
     assert GAME.complete(st, p1, "kind", "ша") == ["шахта"]
     assert GAME.complete(st, p1, "kind", "kop") == ["kopalnia"]
-    assert GAME.complete(st, p1, "kind", "пуск") == ["пусковая"]  # one chat word
+    assert GAME.complete(st, p1, "kind", "пуск") == ["пусковая установка"]  # read whole
+    assert GAME.complete(st, p1, "kind", "ракетная у") == ["ракетная установка"]
     assert GAME.complete(st, p1, "kind", "倉") == ["倉庫"]
 
 
@@ -129,3 +130,87 @@ def test_a_prefix_of_two_building_types_is_refused_with_both_names() -> None:
         assert explain(lang, err.value).startswith(said)
     assert parsed(st, p1, "build", ["E6", "mix"])["kind"] == "mixer"
     assert parsed(st, p1, "build", ["E6", "lau"])["kind"] == "launcher"
+
+
+def _every_kind_name() -> list[tuple[str, str]]:
+    """(name, building type) for every name of data/aliases/words.json, in every language."""
+    data = json.loads(words.WORDS.read_text(encoding="utf-8"))
+    return [
+        (name, kind)
+        for kind, langs in data["kinds"].items()
+        for names in langs.values()
+        for name in names
+    ]
+
+
+def test_the_words_file_has_names_of_several_words() -> None:
+    """The tests below would prove nothing if no name had two words."""
+    assert ("пусковая установка", "launcher") in _every_kind_name()
+    assert ("wyrzutnia rakietowa", "launcher") in _every_kind_name()
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHER])
+def test_build_reads_a_building_type_of_several_words_whole(lang: str) -> None:
+    """IEC-27 phase 7: the Russian prompt lists «пусковая установка» among a site's types,
+    and `/build E7 пусковая установка` was refused: «Неизвестный тип здания установка.» (the
+    second word read as another argument); «wyrzutnia rakietowa» likewise. Every name of
+    every language is read whole, whatever the reader's language, with the developer's
+    cell and the deposit's number around it in any order."""
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    at(st, 7, p1)
+    t = translator(lang)
+    for name, kind in _every_kind_name():
+        said = name.split()
+        assert parsed(st, p1, "build", ["E7", *said], t)["kind"] == kind, name
+        again = parsed(st, p1, "build", ["E7", "E5", *said, "2"], t)
+        assert (again["kind"], again["developer"], again["deposit"]) == (kind, "E5", 1), name
+        sub = parsed(st, p1, "subsidy", [*said, "J13"], t)  # IEC-TECH-16
+        assert (sub["kind"], sub["cell"]) == (kind, "J13"), name
+    with pytest.raises(ParseError) as err:  # a name followed by a stray word is not a type
+        GAME.parse(st, p1, "build", ["E7", "пусковая", "установка", "zamek"], t)
+    assert err.value.message_key == "Unknown building type {value}."
+
+
+def test_what_autocomplete_offers_for_a_building_type_is_built() -> None:
+    """The completion of a building type is a name /build reads back, of several words too."""
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    at(st, 7, p1)
+    for prefix in ("", "пуск", "ракет", "wyrz", "launch", "發", "ла", "k"):
+        offered = GAME.complete(st, p1, "kind", prefix)
+        assert offered, prefix
+        for name in offered:
+            kind = words.named(name, words.kind_names())
+            assert parsed(st, p1, "build", ["E7", *name.split()])["kind"] == kind, name
+
+
+@pytest.mark.parametrize("lang", OTHER)
+def test_every_technology_name_reads_back_whole(lang: str) -> None:
+    """IEC-S-23: every name of words.json, of one word or several, in /use (with or without
+    a mode after it) and in /tech."""
+    st = new(2)
+    p1 = st["seats"][0]
+    data = json.loads(words.WORDS.read_text(encoding="utf-8"))
+    t = translator(lang)
+    for n, langs in data["techs"].items():
+        for name in langs[lang]:
+            said = name.split()
+            assert parsed(st, p1, "use", said, t) == {"type": "use", "tech": int(n), "mode": "now"}
+            assert parsed(st, p1, "use", [*said, "auto"], t)["tech"] == int(n)
+            assert parsed(st, p1, "tech", said, t) == {"type": "tech", "tech": int(n)}
+
+
+def test_the_prompt_example_of_a_launcher_is_read_back_in_russian() -> None:
+    """The phase 7 prompt's example names the type as the reader reads it, and /build reads
+    that example back (it gave the English word for a name of two words)."""
+    from engine.iec.turn_text import _kind_word
+
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    at(st, 7, p1)
+    ru = translator("ru")
+    assert _kind_word(ru, "launcher") == "пусковая установка"
+    assert parsed(st, p1, "build", ["E7", *_kind_word(ru, "launcher").split()], ru)["kind"] == (
+        "launcher"
+    )
