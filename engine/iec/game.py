@@ -32,10 +32,13 @@ class IEC(ModularGame):
         private_events=True,
         forced_moves=True,
         simultaneous=True,
-        # The commands of the standing and secret choices (`anytime`, rules.STANDING).
+        # The commands of the standing and secret choices (`anytime`, rules.STANDING), and
+        # /tech: without an argument it only lists the technologies (a Reply), which anyone
+        # seated may read at any time; `/tech N` is a phase 14 action and still waits for
+        # his turn (`anytime` refuses it).
         off_turn_commands=frozenset(
             {"power", "give", "extract", "mix", "transfer", "deliver", "destroy", "flex"}
-            | {"antimissile", "use", "sweep", "peek", "subsidy"}
+            | {"antimissile", "use", "sweep", "peek", "subsidy", "tech"}
         ),
     )
     period_caption, chart_axis = logtext.PERIOD, logtext.AXIS  # "Turn {n}", "per turn"
