@@ -317,7 +317,10 @@ def has_choice(state: State, player: str, ph: int) -> bool:
                 return True
         return False
     if ph == 8:
-        return any(t["cell"] in state["buildings"] for t in activatable_tokens(state, player))
+        # IEC-S-22: "each player may activate any of his tokens", one after another, a
+        # token on an empty cell too (a fake is removed, a real one turns face up): his
+        # part ends at /done or when none is left, never while one is offered to him.
+        return bool(activatable_tokens(state, player))
     if ph == 9:
         return any(
             can_fire(state, la) and fire_targets(state, la)

@@ -341,6 +341,38 @@ def test_iec_s22_a_mine_that_did_not_detonate_is_tested_once_per_phase() -> None
     assert st["buildings"]["H7"]["modules"] == 1
 
 
+def test_iec_s22_several_tokens_are_activated_one_after_another() -> None:
+    """IEC-S-22: "in phase 8 each player may activate any of his tokens". A player's part
+    ended after one activation of a real mine although a button still offered his token on
+    T9 (`/activate T9` then: "not your turn"), while a fake on a building kept its owner in
+    the phase. Now his part ends at /done or when no token is left to activate, whatever was
+    activated and wherever the tokens lie; the buttons offer what he may still do."""
+    from engine.iec import turn_text
+
+    st = mine_state()
+    p1 = st["actor"]
+    st["tokens"].append({"id": 2, "owner": p1, "cell": "T9", "real": False, "up": False})
+    assert "/activate T9" in [cmd for _, cmd in turn_text.buttons(st, p1)]
+    with dice(1):
+        actions.apply(st, p1, {"type": "activate", "cell": "H7"})
+    assert (st["phase"], st["actor"]) == (8, p1)  # T9 is still his to activate
+    assert [cmd for _, cmd in turn_text.buttons(st, p1)] == ["/activate T9", "/done"]
+    turn = st["turn"]
+    actions.apply(st, p1, {"type": "activate", "cell": "T9"})
+    assert [t["cell"] for t in st["tokens"] if t["owner"] == p1] == ["H7"]  # the fake is gone
+    assert (st["turn"], st["phase"]) != (turn, 8)  # none left: his part is over
+
+
+def test_iec_s22_a_token_on_an_empty_cell_is_his_to_activate() -> None:
+    """IEC-S-22: "any of his tokens": a player whose tokens lie on empty cells is asked in
+    phase 8 too (he was passed, so the token the prompt offered could never be activated)."""
+    st, p1, _p2 = two()
+    st["tokens"].append({"id": 1, "owner": p1, "cell": "T9", "real": True, "up": False})
+    assert choices.has_choice(st, p1, 8)
+    st["tokens"][0]["tested"] = st["turn"]  # activated this turn: nothing left to do
+    assert not choices.has_choice(st, p1, 8)
+
+
 def test_iec_tech17_d14_scatter_mines_one_in_two() -> None:
     def check(st: dict[str, Any]) -> bool:
         do(st, st["actor"], {"type": "activate", "cell": "H7"})
