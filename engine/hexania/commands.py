@@ -456,7 +456,8 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
             figure=event["figure"],
             dir=event["dir"],
             steps=event["steps"],
-            cell=event["cells"][0],
+            # events logged before the move event named its landing cell: the first cell
+            cell=event.get("cell", event["cells"][0]),
             cost=event["cost"],
             left=event["points_left"],
         )

@@ -242,12 +242,24 @@ def _change_words(
     order = sorted(view["players"], key=lambda p: view["players"][p]["seat"])
     for p in order:
         got = sorted((c for c, (_b, a) in changed.items() if a == p), key=CELLS.index)
-        lost = sorted((c for c, (b, _a) in changed.items() if b == p), key=CELLS.index)
         if got:
             out.append(w(GAINED, player=p, cells=_few(got)))
+        lost = _lost(changed, p, bool(got))
         if lost:
             out.append(w(LOST, player=p, cells=_few(lost)))
     return out
+
+
+def _lost(changed: dict[str, tuple[str | None, str | None]], player: str, moved: bool) -> list[str]:
+    """The cells where `player`'s pieces were lost (HEX-14..17: destroyed; HEX-13: collapsed).
+
+    Two boards cannot tell a piece that left a cell (HEX-6 move, HEX-9 regroup) from one
+    destroyed there: a move was told as "ola lost W6". Every move or regroup puts the player
+    on a cell he did not hold, so a player who gained no cell lost every cell he left; of one
+    who gained cells nothing is said to be lost (the event lines tell what was destroyed)."""
+    if moved:
+        return []
+    return sorted((c for c, (b, _a) in changed.items() if b == player), key=CELLS.index)
 
 
 def _few(cells: list[str], most: int = 6) -> str:

@@ -329,7 +329,11 @@ def _commit(
     elif p.kind == "grow":
         event.update(figure=action["figure"], cell=action["cell"])
     elif p.kind == "move":
-        event.update(figure=action["figure"], dir=action["dir"])
+        # HEX-6: the report names where the named piece landed. `added` lists the landing
+        # cells in the order of `vacated` (the figure's cells), not the named piece first:
+        # "O12 moves SE 3, now at Q12" was said of a piece that reached R12.
+        landed = p.added[p.vacated.index(action["figure"])]
+        event.update(figure=action["figure"], dir=action["dir"], cell=landed)
     else:
         event.update(src=action["from"], cell=action["to"])
     event["mass"] = 1 if p.collapse else len(p.merged)

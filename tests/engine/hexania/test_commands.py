@@ -83,6 +83,32 @@ def test_describe_turn_and_events_are_english_lines() -> None:
     assert all(isinstance(line, str) and line for line in lines)
 
 
+def test_hex6_a_move_report_names_the_cell_the_named_piece_reached() -> None:
+    """HEX-6: with a figure on N12, O11, O12, `/move O12 SE 3` was reported "now at Q12",
+    where N12 went; O12 landed on R12. Every piece of the figure named gives its own
+    landing cell; grow and regroup name the cell taken (HEX-4, HEX-9)."""
+    figure = ["N12", "O11", "O12"]
+    landed = {"N12": "Q12", "O11": "R11", "O12": "R12"}
+    for named, cell in landed.items():
+        state = position({"blue": figure, "red": ["A1"]})
+        move = GAME.parse(state, "blue", "move", [named, "SE", "3"])
+        assert isinstance(move, dict)
+        after, events = GAME.apply(state, "blue", move)
+        assert after["board"].get(cell) == "blue"
+        line = GAME.describe_event(after, events[0], T)
+        assert line == f"blue: {named} moves SE 3, now at {cell} (cost 6, 6 left).", line
+    state = position({"blue": figure, "red": ["A1"]})
+    grow = GAME.parse(state, "blue", "grow", ["O12", "P12"])
+    assert isinstance(grow, dict)
+    after, events = GAME.apply(state, "blue", grow)
+    assert "grows onto P12" in (GAME.describe_event(after, events[0], T) or "")
+    regroup = GAME.parse(after, "blue", "regroup", ["N12", "P11"])
+    assert isinstance(regroup, dict)
+    after, events = GAME.apply(after, "blue", regroup)
+    assert "regroup N12 to P11" in (GAME.describe_event(after, events[0], T) or "")
+    assert after["board"].get("P11") == "blue" and "N12" not in after["board"]
+
+
 def test_hex2_counts_go_through_ngettext() -> None:
     one = {"type": "turn_ended", "player": "blue", "reason": "no_points", "lost": 1}
     assert GAME.describe_event({}, one, T) == "blue can do nothing more; turn over (1 point lost)."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 
 from PIL import Image
@@ -79,3 +80,27 @@ def test_changed_cells_are_ringed_and_told_in_the_caption() -> None:
 
     assert changes(plain) == 0 < changes(marked)
     assert "blue now on L13" in marked[0].caption and "red lost N11" in marked[0].caption
+
+
+def test_a_piece_that_moved_is_not_told_as_lost() -> None:
+    """HEX-6, HEX-9: the caption said "ola lost W6" of a piece that only moved away from W6.
+    A player who moved is told where he is now; a piece destroyed by the mover is still told
+    as its owner's loss (HEX-14)."""
+    before = position({"ola": ["W6"], "red": ["T10"]}, players=("ola", "red"), turn="ola")
+    after, _ = GAME.apply(
+        copy.deepcopy(before), "ola", {"type": "move", "figure": "W6", "dir": "NW", "steps": 1}
+    )
+    caption = GAME.render_set(after, None, None, before)[0].caption
+    assert "ola now on V6" in caption and "lost" not in caption
+    regroup = position({"ola": ["W6", "W7"]}, players=("ola", "red"), turn="ola")
+    after, _ = GAME.apply(
+        copy.deepcopy(regroup), "ola", {"type": "regroup", "from": "W6", "to": "V7"}
+    )
+    caption = GAME.render_set(after, None, None, regroup)[0].caption
+    assert "ola now on V7" in caption and "lost" not in caption
+    swept = position({"ola": ["W6"], "red": ["V6"]}, players=("ola", "red"), turn="ola")
+    after, _ = GAME.apply(
+        copy.deepcopy(swept), "ola", {"type": "move", "figure": "W6", "dir": "NW", "steps": 2}
+    )
+    caption = GAME.render_set(after, None, None, swept)[0].caption
+    assert "ola now on U6" in caption and "red lost V6" in caption and "ola lost" not in caption
