@@ -249,6 +249,7 @@ _PRIVATE_TEXT = {
 _DECLARED_TEXT = {
     "power": N_("power {cells}"),
     "lay": N_("real mine on {real}, fakes on {fake}"),
+    "lay_alone": N_("real mine on {real}"),  # no fakes: "fakes on -" (found playing)
     "relocate": N_("move your token from {src} to {dst}"),
     "transmit": N_("transmit from {cell}"),
     "research": N_("research in the laboratory on {cell}"),
@@ -266,7 +267,10 @@ _ACTION_NAMES = {
 
 
 def _declared_text(action: dict[str, Any], t: Translator) -> str:
-    template = _DECLARED_TEXT.get(str(action.get("type")))
+    kind = str(action.get("type"))
+    if kind == "lay" and not action.get("fake"):
+        kind = "lay_alone"
+    template = _DECLARED_TEXT.get(kind)
     if template is None:
         return str(action.get("type", ""))
     params = {

@@ -44,7 +44,10 @@ def _own_building(state: State, player: str, cell: str, kind: str | None) -> Any
     if b is None or b["owner"] != player or (kind is not None and b["kind"] != kind):
         raise _bad(
             "IEC-7",
-            N_("{cell} holds no building of yours of that type."),
+            # "of that type" when no type was named (/destroy R3) read as a type missing
+            N_("{cell} holds no building of yours of that type.")
+            if kind is not None
+            else N_("{cell} holds no building of yours."),
             kind=kind or "building",
             cell=cell,
         )

@@ -394,8 +394,13 @@ def _caption(
         head = w(CAPTION, turn=view["turn"], name=name)
         if view.get("actor"):
             head += " — " + w(NEXT, player=view["actor"])
-        elif view.get("actors"):
-            head += " — " + w(AT_ONCE, players=", ".join(view["actors"]))
+        elif view.get("actors"):  # one left of those asked at once: "piotr decide at once"
+            actors = view["actors"]
+            head += " — " + (
+                w(NEXT, player=actors[0])
+                if len(actors) == 1
+                else w(AT_ONCE, players=", ".join(actors))
+            )
     parts = []
     for p in view["seats"]:
         if p in built:

@@ -254,3 +254,24 @@ def test_iec_s26_every_event_with_a_secret_is_private_in_bot_games() -> None:
                             continue  # the cells are public, which one is real is not
                         assert str(item) not in line
     assert "tokens_laid" in seen
+
+
+def test_a_declared_laying_without_fakes_names_the_real_mine_alone() -> None:
+    """Found playing (2026-12-02): "/lay E2" with no fakes was confirmed as "real mine on
+    E2, fakes on -"."""
+    st, p1, _ = two()
+    declared = {"type": "declared", "player": p1, "phase": 5, "private_to": p1}
+    alone = {**declared, "secret": {"action": {"type": "lay", "real": ["E2"], "fake": []}}}
+    line = GAME.describe_private_event(st, alone, T) or ""
+    assert "real mine on E2 (" in line and "fakes" not in line and " -" not in line, line
+    both = {**declared, "secret": {"action": {"type": "lay", "real": ["E2"], "fake": ["F3"]}}}
+    assert "real mine on E2, fakes on F3" in (GAME.describe_private_event(st, both, T) or "")
+
+
+def test_destroying_a_cell_without_a_building_of_yours_names_no_type() -> None:
+    """Found playing (2026-12-02): "/destroy R3" on a rival's cell said "R3 holds no building
+    of yours of that type", though no type was named."""
+    st, p1, _ = two()
+    with pytest.raises(IllegalAction) as info:
+        GAME.apply(st, p1, {"type": "destroy", "cell": "R3"})
+    assert info.value.english() == "R3 holds no building of yours.", info.value.english()
