@@ -146,7 +146,7 @@ def _grow(call: Call) -> Action:
         ArgSpec("keep", "cell", N_("cell kept if the figure collapses"), required=False),
     ),
     ("/move L12 SE 3",),
-    usage=N_("Usage: /move <figure cell> <direction> <steps>, e.g. /move L12 SE 3"),
+    usage=N_("Usage: /move <figure cell> <direction> [<steps>], e.g. /move L12 SE 3"),
 )
 def _move(call: Call) -> Action:
     args, keep = _split_keep(call.words)
@@ -164,7 +164,9 @@ def _move(call: Call) -> Action:
         elif keep is None and parse_cell(a) is not None:
             keep = parse_cell(a)
         else:
-            raise ParseError(N_("Usage: /move <figure cell> <direction> <steps>; E NE NW W SW SE."))
+            raise ParseError(
+                N_("Usage: /move <figure cell> <direction> [<steps>]; E NE NW W SW SE.")
+            )
     if direction is None:
         raise ParseError(N_("Which direction? E NE NW W SW SE, e.g. /move L12 SE 3"))
     move: Action = {"type": "move", "figure": figure, "dir": direction, "steps": steps or 1}

@@ -186,3 +186,21 @@ def test_hex_d5_the_opening_line_tells_sides_roll_off_and_order() -> None:
         "bob starts; then clockwise: cyd, ann, dan."
     )
     assert state["order"][0] == "bob" == GAME.current_players(state)[0]
+
+
+def test_move_usage_lines_mark_the_steps_optional_as_help_does() -> None:
+    """Found playing (2026-12-02): /help move marks <steps> optional (default 1), while the
+    usage refusals showed it as required."""
+    spec = next(c for c in GAME.commands if c.name == "move")
+    assert not next(a for a in spec.args if a.name == "steps").required
+    assert spec.usage is not None and "[<steps>]" in spec.usage
+    state = position({"blue": ["L12"], "red": ["A1"]})
+    assert GAME.parse(state, "blue", "move", ["L12", "SE"]) == {
+        "type": "move",
+        "figure": "L12",
+        "dir": "SE",
+        "steps": 1,
+    }
+    with pytest.raises(ParseError) as info:
+        GAME.parse(state, "blue", "move", ["L12", "SE", "3", "what"])
+    assert "[<steps>]" in info.value.english()
