@@ -21,8 +21,8 @@ docs/bots-lab.md, with every experiment tried and not kept):
     hexania: all 66 report seeds at production's budget (`--only hexania --budget 2 --jobs 2
         --each`, seeds 24000-24023 then `--seed0 24024 --games 42`) 50 of 66, 76 % (±10),
         think p99 1.60 s; at the reproducible 16 iterations (`--cap 0`) 40.5 of 66, 61 % (±12)
-    iec: `--only iec --games 100 --jobs 1` 43 % (±10) against the economic bots, 80 % (±8)
-        against the rush, think p99 0.26 s
+    iec: `--only iec --games 100 --jobs 1` 44 % (±10) against the economic bots, 80 % (±8)
+        against the rush, think p99 0.27 s
 The goal (>= 70 % in every game, p99 think <= 2 s) holds for Power Grid and the alternative
 rules, for Hexania at production's 2 s budget and for IEC against the rush; not for IEC's
 four-player games against the economic bots. The last line reads
