@@ -244,6 +244,10 @@ _PRIVATE_TEXT = {
         "Only you know: {action_text} ({phase_name}). It is carried out when everybody has decided."
     ),
 }
+# A declaration whose phase is over (the state read is past the event's turn and phase): the
+# last one to decide read "it is carried out when everybody has decided" after the results,
+# and /log said it of every past one (found playing, 2026-12-02).
+_DECIDED_TEXT = N_("Your choice: {action_text} ({phase_name}). Everybody has decided.")
 
 # What a declaration (rules version 2) asks for, in the owner's private line.
 _DECLARED_TEXT = {
@@ -359,4 +363,11 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
     params["area"] = secret.get("area", params.get("area"))
     action = secret.get("action")
     params["action_text"] = _declared_text(action, t) if isinstance(action, dict) else ""
+    if kind == "declared" and _phase_over(state, event):
+        msg = _DECIDED_TEXT
     return _fill(t.gettext(msg), params)
+
+
+def _phase_over(state: State, event: Event) -> bool:
+    """Whether the state is past the turn and phase the event happened in."""
+    return (state.get("turn"), state.get("phase")) != (event.get("turn"), event.get("phase"))

@@ -197,3 +197,19 @@ def test_iec_s10_4_private_line_names_the_building_a_bare_move_defaults_to(
     assert " - " not in line and "from -" not in line and "on -" not in line
     if kind == "transmit":  # P2 still decides: the declaration waits, as given
         assert st["pending"][p1] == [{"type": kind}]
+
+
+def test_the_last_declaration_s_owner_line_says_everybody_has_decided() -> None:
+    """Found playing (2026-12-02): the last company to decide read "It is carried out when
+    everybody has decided" after the results of that phase (and /log says it of every past
+    declaration); once the state is past the declaration's phase, the line says so."""
+    st, p1, p2 = _transmitters()
+    first = GAME.apply(st, p2, {"type": "transmit", "building": "R14"})[1][0]
+    pending = GAME.describe_private_event(st, first, T) or ""
+    assert "transmit from R14" in pending and "when everybody has decided" in pending, pending
+    with dice(2, 2, 6, 1):
+        events = GAME.apply(st, p1, {"type": "transmit", "building": "G3"})[1]
+    (last,) = [e for e in events if e["type"] == "declared"]
+    for event, cell in ((last, "G3"), (first, "R14")):
+        line = GAME.describe_private_event(st, event, T) or ""
+        assert line == f"Your choice: transmit from {cell} (transmission). Everybody has decided."
