@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from bot.store import Store
 from bot.table import Table
@@ -11,18 +12,25 @@ from engine.iec import GAME
 from tests.bot.helpers import Chat, FakeClock, joined
 
 
-async def test_iec_s10_5_table_accepts_standing_orders_off_turn(tmp_path: Path) -> None:
+async def _started(tmp_path: Path) -> tuple[Store, Chat, dict[str, Any], str]:
+    """A started two-company table taken one company at a time (rules version 1), its state
+    and the company not asked now."""
     clock = FakeClock()
     store = await Store.open(str(tmp_path / "t.sqlite3"), clock=clock)
+    chat = Chat(Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7))
+    await chat.say("alice", "/new iec rules_version=1")  # one company at a time
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    row = await store.open_game(chat.chat_key)
+    assert row is not None and row.state_json is not None
+    state = json.loads(row.state_json)
+    idle = next(p for p in ("alice", "bob") if p not in GAME.current_players(state))
+    return store, chat, state, idle
+
+
+async def test_iec_s10_5_table_accepts_standing_orders_off_turn(tmp_path: Path) -> None:
+    store, chat, state, idle = await _started(tmp_path)
     try:
-        chat = Chat(Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7))
-        await chat.say("alice", "/new iec rules_version=1")  # one company at a time
-        await chat.say("bob", "/join")
-        await chat.say("alice", "/start")
-        row = await store.open_game(chat.chat_key)
-        assert row is not None and row.state_json is not None
-        state = json.loads(row.state_json)
-        idle = next(p for p in ("alice", "bob") if p not in GAME.current_players(state))
         outs = await chat.say(idle, "/mix BC AB")
         assert "Not your turn" not in joined(outs)
         outs = await chat.say(idle, "/use 7 off")  # a private choice; he has no such tech
@@ -43,17 +51,8 @@ async def test_the_technology_list_answers_off_turn(tmp_path: Path) -> None:
     your turn — waiting for ..." in the phases taken one company at a time, while it answered
     in phase 5, where everybody acts at once. Now it answers any seated player at any time;
     `/tech N` (a phase 14 choice, IEC-24) still waits for his turn."""
-    clock = FakeClock()
-    store = await Store.open(str(tmp_path / "t.sqlite3"), clock=clock)
+    store, chat, state, idle = await _started(tmp_path)
     try:
-        chat = Chat(Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7))
-        await chat.say("alice", "/new iec rules_version=1")  # one company at a time
-        await chat.say("bob", "/join")
-        await chat.say("alice", "/start")
-        row = await store.open_game(chat.chat_key)
-        assert row is not None and row.state_json is not None
-        state = json.loads(row.state_json)
-        idle = next(p for p in ("alice", "bob") if p not in GAME.current_players(state))
         outs = await chat.say(idle, "/tech")
         assert "Not your turn" not in joined(outs)
         assert "Super Computer" in joined(outs)
