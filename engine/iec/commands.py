@@ -263,13 +263,23 @@ _CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
 _DEVELOPER = ArgSpec("developer", "cell", N_("the developer's cell"), required=False)
 
 
+# "/power none": only the reactors run (an empty list). A bare /power used to save an empty
+# list ("Standing order saved."): typed to see one's list, it switched everything off (found
+# playing, 2026-12-02); it now shows the list. The words of the chat languages for "none".
+NONE_WORDS = frozenset({"none", "nothing", "-", "нет", "ничего", "brak", "nic", "無", "无"})
+
+
 @TABLE.command(
     "power",
     N_("Buildings to power (besides reactors); kept for later turns"),
-    (ArgSpec("buildings", "cell", N_("cells"), required=False, repeated=True),),
-    ("/power C1 E3 E5",),
+    (ArgSpec("buildings", "cell", N_("cells, or none"), required=False, repeated=True),),
+    ("/power C1 E3 E5", "/power", "/power none"),
 )
-def _power(call: Call) -> Action:
+def _power(call: Call) -> Action | Reply:
+    if not call.words:
+        return Reply(iec_lines.power_list(call.state, call.player, call.t), private=True)
+    if len(call.words) == 1 and call.words[0].casefold() in NONE_WORDS:
+        return {"type": "power", "buildings": []}
     return {"type": "power", "buildings": _cells(call, call.words)}
 
 

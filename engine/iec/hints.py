@@ -63,7 +63,7 @@ def _or_none(value: Any) -> list[str]:
 
 
 _WORDS: dict[str, Callable[[Action], list[str]]] = {
-    "power": lambda a: _cells(a.get("buildings")),
+    "power": lambda a: _cells(a.get("buildings")) or ["none"],  # a bare /power shows the list
     "give": lambda a: [str(a["to"]), str(a["count"])],
     "extract": lambda a: [str(a["mine"]), str(a["resource"])],
     "mix": lambda a: [str(r) for r in a.get("recipes") or []] or ["none"],

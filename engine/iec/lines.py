@@ -142,6 +142,20 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
     return False
 
 
+def power_list(state: State, player: str, t: Translator) -> str:
+    """`/power` alone: the asker's standing power list (sent privately: it is his order)."""
+    pl = state["players"].get(player)
+    cells = list(pl["orders"]["power"]) if pl is not None else []
+    if not cells:
+        return t.gettext(
+            "Your power list is empty: only your reactors run. /power <cells> sets it."
+        )
+    return t.gettext(
+        "Your power list: {cells}. /power <cells> changes it; /power none leaves only your "
+        "reactors running."
+    ).format(cells=", ".join(cells))
+
+
 def tech_list(state: State, player: str, t: Translator) -> str:
     """`/tech`: every technology with its effect; for a player, his next cost and which he
     owns (sent privately: the cost would show a Super Computer)."""
