@@ -263,9 +263,9 @@ _CELL = ArgSpec("cell", "cell", N_("a cell such as E5"))
 _DEVELOPER = ArgSpec("developer", "cell", N_("the developer's cell"), required=False)
 
 
-# "/power none": only the reactors run (an empty list). A bare /power used to save an empty
-# list ("Standing order saved."): typed to see one's list, it switched everything off (found
-# playing, 2026-12-02); it now shows the list. The words of the chat languages for "none".
+# "/power none": an empty list, so the default order alone decides (IEC-15.2). A bare /power
+# used to save that ("Standing order saved."): typed to see one's list, it dropped the list
+# (found playing, 2026-12-02); it now shows the list. The chat languages' words for "none".
 NONE_WORDS = frozenset({"none", "nothing", "-", "нет", "ничего", "brak", "nic", "無", "无"})
 
 

@@ -146,13 +146,16 @@ def power_list(state: State, player: str, t: Translator) -> str:
     """`/power` alone: the asker's standing power list (sent privately: it is his order)."""
     pl = state["players"].get(player)
     cells = list(pl["orders"]["power"]) if pl is not None else []
+    # IEC-15.2: the list goes first, then every other building in the default order, as far
+    # as the reactors' places reach (rules._compute_power)
     if not cells:
         return t.gettext(
-            "Your power list is empty: only your reactors run. /power <cells> sets it."
+            "Your power list is empty: your buildings get power in the default order, as far "
+            "as your reactors reach. /power <cells> puts some first."
         )
     return t.gettext(
-        "Your power list: {cells}. /power <cells> changes it; /power none leaves only your "
-        "reactors running."
+        "Your power list: {cells} first, then the rest in the default order. /power <cells> "
+        "changes it; /power none goes back to the default order."
     ).format(cells=", ".join(cells))
 
 

@@ -172,17 +172,18 @@ def test_every_argument_has_a_translated_help() -> None:
 
 def test_power_alone_shows_the_list_and_none_empties_it() -> None:
     """Found playing (2026-12-02): a bare /power saved an empty power list ("Standing order
-    saved."), switching everything but the reactors off for a player who typed it to see
-    his list. It now shows the list; "/power none" (or the chat languages' word) empties it."""
+    saved."), dropping the list of a player who typed it to see it (IEC-15.2: the list goes
+    first, then the default order). It now shows the list; "/power none" (or the chat
+    languages' word) empties it."""
     st = new(2)
     p1 = next(iter(st["players"]))
     st["players"][p1]["orders"]["power"] = ["E3", "E5"]
     shown = GAME.parse(st, p1, "power", [], t=T)
     assert isinstance(shown, Reply) and shown.private
-    assert shown.text.startswith("Your power list: E3, E5.")
+    assert shown.text.startswith("Your power list: E3, E5 first, then the rest in the default")
     for word in ("none", "NONE", "нет", "brak", "無"):
         assert GAME.parse(st, p1, "power", [word]) == {"type": "power", "buildings": []}
     assert GAME.parse(st, p1, "power", ["E3"]) == {"type": "power", "buildings": ["E3"]}
     st["players"][p1]["orders"]["power"] = []
     empty_list = GAME.parse(st, p1, "power", [], t=T)
-    assert isinstance(empty_list, Reply) and "only your reactors run" in empty_list.text
+    assert isinstance(empty_list, Reply) and "in the default order" in empty_list.text
