@@ -68,8 +68,8 @@ def aliases(map_id: str) -> dict[str, str]:
 def region_names(map_id: str) -> dict[str, tuple[str, ...]]:
     """region id -> its names in the chat languages, as the prompts print them ("Wschód",
     "東部", "Фиолетовый"), from the data file's "regions" (kept equal to the catalogs by
-    tests/engine/powergrid/test_aliases.py)."""
-    raw = _load(map_id).get("regions", {})
+    tests/engine/powergrid/test_aliases.py); none for a map without alias data."""
+    raw = _load(map_id).get("regions", {}) if map_id in MAPS else {}
     return {
         rid: tuple(n for lang in LANGUAGES for n in names.get(lang, ()))
         for rid, names in raw.items()

@@ -40,7 +40,7 @@ from engine.powergrid.chat_view import (
     regions_of,
 )
 from engine.powergrid.choices import best_power, fuel_for_one_run, keep_choices
-from engine.powergrid.data import MAPS, MAPS_DIR
+from engine.powergrid.data import MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
     EVENT_TYPES,
@@ -174,7 +174,7 @@ def _complete_region(state: State | None, player: str | None, prefix: str) -> li
     ]
     found = names.prefixed(prefix, labels, MAX_COMPLETIONS)
     if not found and not by_id:  # the reader's words ("wsch" -> "Wschód"), which /region reads
-        spelt = region_names(state["map"]) if state.get("map") in MAPS else {}
+        spelt = region_names(str(state.get("map")))
         found = names.prefixed(
             prefix, [n for r in regions for n in spelt.get(r["id"], ())], MAX_COMPLETIONS
         )

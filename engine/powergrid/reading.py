@@ -18,7 +18,6 @@ from engine.powergrid.chat_view import (
     own_plants,
     regions_of,
 )
-from engine.powergrid.data import MAPS
 from engine.powergrid.wording import candidates_text, join
 
 # What a player may type for a resource (prefixes of these words are accepted too).
@@ -139,7 +138,7 @@ def region_of(view: View, chat_words: Sequence[str]) -> str:
     regions = regions_of(view)
     text = " ".join(chat_words)
     by_label: dict[str, str] = {}
-    spelt = region_names(view["map"]) if view.get("map") in MAPS else {}
+    spelt = region_names(str(view.get("map")))
     for region in regions:
         by_label[region["id"]] = region["id"]
         by_label[region.get("name", region["id"])] = region["id"]
