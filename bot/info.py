@@ -135,8 +135,9 @@ class InfoMixin(AnnounceMixin):
                     # `in_chat_lang`'s run in the asker's own language: the group has its
                     # post; his copy carries his own turn in place of the table's, one
                     # private message, not two (as /log; found playing, 2026-12-02)
-                    return [self._to_sender(ctx, status(mine))]
-                out.append(self._to_sender(ctx, mine))
+                    return [replace(self._to_sender(ctx, status(mine)), silent=True)]
+                # silent as the group's answer: it tells, it asks nothing (issue 17)
+                out.append(replace(self._to_sender(ctx, mine), silent=True))
         return out
 
     def _game_list(self, ctx: Ctx) -> str:

@@ -335,7 +335,7 @@ async def test_status_asked_in_another_language_is_one_private_message_with_his_
         posted = [o for o in outs if o.private_to is None and not o.sender_only]
         mine = [o for o in outs if o.private_to == f"local:{name}"]
         assert len(posted) == 1 and posted[0].lang == "pl", outs
-        assert len(mine) == 1 and mine[0].lang == lang, outs
+        assert len(mine) == 1 and mine[0].lang == lang and mine[0].silent, outs
         own = GAME.describe_turn(state, name, translator(lang)).strip()
         table_s = GAME.describe_turn(state, None, translator(lang)).strip()
         assert own != table_s and own in mine[0].text  # his money, once
