@@ -149,6 +149,26 @@ def usage(spec: CommandSpec, t: Translator | None = None) -> str:
     return " ".join(parts)
 
 
+def listed_help(spec: CommandSpec, text: str) -> str:
+    """A command's translated description as /help's list shows it, after its usage line:
+    without the usage the description repeats at its end ("The moves in words, newest first:
+    /log [page]" follows "/log [page]"; the menus of Telegram and Discord show no usage, so the
+    catalogs keep it there). A description that goes on after that usage keeps it ("...: /lang
+    <code>; the chat's (creator or admin): /lang chat <code>")."""
+    found = re.search(rf"\s*[:：]\s*/{re.escape(spec.name)}(?![a-z_])", text)
+    if found is None or re.search("[;；]", text[found.end() :]):
+        return text
+    return text[: found.start()]
+
+
+def listed_example(spec: CommandSpec, text: str) -> str:
+    """The " (/cost move L12 SE 3)" after a command in /help's list, unless its description
+    already ends on that example."""
+    if not spec.examples or spec.examples[0] in text:
+        return ""
+    return f" ({spec.examples[0]})"
+
+
 def _choices(arg: ArgSpec) -> str:
     """A few fixed words are their own best placeholder: `<on|off>`, `[now|auto|off]` (the
     words typed, so never translated)."""

@@ -16,6 +16,8 @@ from bot.context import Ctx
 from bot.deadlines import ChatSettings, human_duration
 from bot.grammar import (
     CommandLine,
+    listed_example,
+    listed_help,
     placeholder,
     shorten,
     usage,
@@ -25,7 +27,7 @@ from bot.messages import Outbound
 from bot.placeholders import arg_help
 from bot.table_base import TableBase
 from engine.core import load_state
-from engine.core.protocol import Game
+from engine.core.protocol import CommandSpec, Game
 
 log = logging.getLogger(__name__)
 
@@ -246,13 +248,14 @@ class InfoMixin(AnnounceMixin):
             return self._say(ctx, "\n".join(parts))
         lines = [self._t(ctx, "Table commands:")]
         t = translator(ctx.lang)
-        lines += [f"{usage(s, t)} — {tr(ctx.lang, s.help)}" for s in self._table_specs]
+        lines += [
+            f"{usage(s, t)} — {listed_help(s, tr(ctx.lang, s.help))}" for s in self._table_specs
+        ]
         if game is not None:
             lines.append("")
             lines.append(self._t(ctx, "{game} commands:", game=tr(ctx.lang, game.name)))
             for spec in game_specs:
-                example = f" ({spec.examples[0]})" if spec.examples else ""
-                lines.append(f"{usage(spec, t)} — {tr(ctx.lang, spec.help)}{example}")
+                lines.append(self._listed_game_command(ctx, spec))
         else:
             lines.append("")
             lines.append(
@@ -264,6 +267,15 @@ class InfoMixin(AnnounceMixin):
             )
         lines.append(self._t(ctx, "Details: /help <command>"))
         return self._say(ctx, "\n".join(lines))
+
+    def _listed_game_command(self, ctx: Ctx, spec: CommandSpec) -> str:
+        """One game command in /help's list. A command sharing a table command's name (Hexania's
+        text board) is listed as its example, "/board text", and not as a second "/board"
+        (found playing, 2026-12-03: the list showed /board twice)."""
+        text = listed_help(spec, tr(ctx.lang, spec.help))
+        if spec.name in self._table_names and spec.examples:
+            return f"{spec.examples[0]} — {text}"
+        return f"{usage(spec, translator(ctx.lang))} — {text}{listed_example(spec, text)}"
 
     def _options_help(self, ctx: Ctx, args: Sequence[str], game: Game | None) -> list[str]:
         """/help new [game]: each option of the named game (else the open one's, else every

@@ -47,3 +47,28 @@ def test_discord_shows_a_board_in_words_in_a_code_block() -> None:
 
     [piece] = pieces(Outbound("dc:1:2", "  A . 1\n B . .", monospace=True))
     assert piece.content == f"{CODE_FENCE}\n  A . 1\n B . .\n{CODE_FENCE}"
+
+
+async def test_help_lists_board_once_for_the_table_and_once_as_board_text(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing (2026-12-03): /help listed "/board" twice in a Hexania chat (the table's
+    picture and the game's words), and each description repeated its usage ("/log [page] —
+    The moves in words, newest first: /log [page]")."""
+    chat, _ = await _started(store, clock, render=True)
+    lines = (await chat.text("ann", "/help")).splitlines()
+    assert [ln for ln in lines if ln.startswith("/board")] == [
+        "/board — Show the board picture",
+        "/board text — The board as text",
+    ]
+    assert "/log [page] — The moves in words, newest first" in lines
+    assert "/settings [settings...] — Settings of this chat" in lines
+    # a description that goes on after its usage keeps it
+    assert any(ln.startswith("/lang") and ln.endswith("/lang chat <code>") for ln in lines)
+    # an example already in the description is not added again
+    cost = next(ln for ln in lines if ln.startswith("/cost"))
+    assert cost.count("/cost move L12 SE 3") == 1
+    await chat.say("ann", "/lang zh-hant")
+    assert (
+        "/log [頁] — 以文字列出的走步，最新的在前" in (await chat.text("ann", "/help")).splitlines()
+    )
