@@ -11,12 +11,14 @@ from bot.context import (
 )
 from bot.deadlines import PICTURES, POLICIES
 from bot.grammar import (
+    MAX_VALUE_WORDS,
+    ArgAt,
     arg_at,
 )
 from bot.service import MAX_COMPLETION, parse_args_kind
 from bot.table_base import TableBase
 from engine.core import load_state
-from engine.core.protocol import Game, State
+from engine.core.protocol import ArgSpec, Game, State
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +80,17 @@ class CompletionMixin(TableBase):
         spec = next((s for s in game.commands if s.name == command), None)
         if spec is None:
             return []
-        at = arg_at(spec.args[start:], text)
+
+        def whole(arg: ArgSpec, words: str) -> bool:
+            low = words.casefold()
+            return any(v.casefold() == low for v in _values(game, state, player, arg, words))
+
+        at = arg_at(spec.args[start:], text, whole)
         if at is None:
             return []
+        longer = _longer_value(game, state, player, at)
+        if longer:
+            return longer
         done, partial, arg = list(at.done), at.partial, at.arg
         if arg.kind == "rest" and not arg.choices:
             # "More of the same" (/buy coal 3 oil 2 ...): the words after the arguments
@@ -103,11 +113,7 @@ class CompletionMixin(TableBase):
         given = {w.casefold() for w in done[at.start :]} if unique else set()
         for tail in tails:
             typed = " ".join([*done[tail:], partial])
-            if arg.choices:
-                low = typed.casefold()
-                found = [c for c in arg.choices if c.casefold().startswith(low)]
-            else:
-                found = list(game.complete(state, player, arg.kind, typed))
+            found = _values(game, state, player, arg, typed)
             if not found:
                 continue
             out: list[str] = []
@@ -171,3 +177,27 @@ class CompletionMixin(TableBase):
             if len(out) == MAX_COMPLETIONS:
                 break
         return out
+
+
+def _values(
+    game: Game, state: State | None, player: str | None, arg: ArgSpec, typed: str
+) -> list[str]:
+    """The values of `arg` that begin with `typed`: its fixed choices, else the game's."""
+    if arg.choices:
+        low = typed.casefold()
+        return [c for c in arg.choices if c.casefold().startswith(low)]
+    return list(game.complete(state, player, arg.kind, typed))
+
+
+def _longer_value(game: Game, state: State | None, player: str | None, at: ArgAt) -> list[str]:
+    """The word being typed as the next word of the value before it: "/build E7 пусковая у"
+    completes the building type "пусковая установка", not the developer's cell that follows
+    a one-word type (found playing IEC, 2026-12-02: whole-line completion counted words)."""
+    if not at.partial or at.before is None:
+        return []
+    arg, begin = at.before
+    if arg.repeated or arg.kind == "rest" or len(at.done) - begin >= MAX_VALUE_WORDS:
+        return []
+    typed = " ".join([*at.done[begin:], at.partial])
+    lines = [" ".join([*at.done[:begin], v]) for v in _values(game, state, player, arg, typed)]
+    return [line for line in lines if len(line) <= MAX_COMPLETION][:MAX_COMPLETIONS]

@@ -7,7 +7,7 @@ help text, Telegram's menu and Discord's slash commands are generated from `tabl
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.placeholders import PLACEHOLDERS
@@ -306,20 +306,27 @@ class ArgAt:
     """Where the last (partial) word of a command's typed arguments falls: `arg` is the
     argument it belongs to, `done` the complete words before it, `start` the index in `done`
     where that argument's words begin (a repeated argument's earlier values, or the words of
-    a name being typed), and `partial` the word being typed ("" after a space)."""
+    a name being typed), and `partial` the word being typed ("" after a space). `before` is
+    the argument the words just before `start` filled and where they begin: the word being
+    typed may still be part of its value ("/build E7 пусковая у")."""
 
     arg: ArgSpec
     done: tuple[str, ...]
     start: int
     partial: str
+    before: tuple[ArgSpec, int] | None = None
 
 
-def arg_at(args: Sequence[ArgSpec], text: str) -> ArgAt | None:
+def arg_at(
+    args: Sequence[ArgSpec], text: str, whole: Callable[[ArgSpec, str], bool] | None = None
+) -> ArgAt | None:
     """The argument the last word of `text` (what follows `/name`) is for, by position.
 
     A repeated or "rest" argument absorbs every word after it; key=value words (max=30,
-    coal=1) stand outside the positions and are skipped. None when the last word is a
-    key=value word or when the words run past the arguments.
+    coal=1) stand outside the positions and are skipped. `whole(arg, words)` says when up to
+    three words are together one value of an argument ("пусковая установка", a building type
+    of IEC): they then fill one position. None when the last word is a key=value word or
+    when the words run past the arguments.
     """
     words = text.split()
     if words and not text[-1].isspace():
@@ -328,16 +335,37 @@ def arg_at(args: Sequence[ArgSpec], text: str) -> ArgAt | None:
         done, partial = words, ""
     if "=" in partial:
         return None
-    index, start = 0, 0
-    for position, word in enumerate(done):
-        if "=" in word:
+    index, start, position = 0, 0, 0
+    before: tuple[ArgSpec, int] | None = None
+    while position < len(done):
+        if "=" in done[position]:
+            position += 1
             continue
         if index >= len(args):
             return None
         arg = args[index]
         if arg.repeated or arg.kind == "rest":
+            position += 1
             continue
-        index, start = index + 1, position + 1
+        before = (arg, position)
+        position += _value_words(arg, done[position : position + MAX_VALUE_WORDS], whole)
+        index, start = index + 1, position
     if index >= len(args):
         return None
-    return ArgAt(args[index], tuple(done), start, partial)
+    return ArgAt(args[index], tuple(done), start, partial, before)
+
+
+# the most words one value of an argument may have ("Santa Cruz de Tenerife" is not needed)
+MAX_VALUE_WORDS = 3
+
+
+def _value_words(
+    arg: ArgSpec, ahead: Sequence[str], whole: Callable[[ArgSpec, str], bool] | None
+) -> int:
+    """How many of the words `ahead` are the value of `arg`: the most that `whole` accepts
+    together, else one."""
+    if whole is not None:
+        for count in range(len(ahead), 1, -1):
+            if not any("=" in w for w in ahead[:count]) and whole(arg, " ".join(ahead[:count])):
+                return count
+    return 1

@@ -214,3 +214,26 @@ def test_the_prompt_example_of_a_launcher_is_read_back_in_russian() -> None:
     assert parsed(st, p1, "build", ["E7", *_kind_word(ru, "launcher").split()], ru)["kind"] == (
         "launcher"
     )
+
+
+def test_whole_line_completion_reads_a_type_of_two_words_as_one_argument() -> None:
+    """Found playing (2026-12-02): Discord's whole-line completion placed arguments by counting
+    words, so after «пусковая установка» it offered the `from` words instead of the developer's
+    cell, and a half-typed second word of the type completed nothing (IEC-27 phase 7)."""
+    from bot.completion import CompletionMixin
+
+    st, (p1, _p2) = empty()
+    add(st, p1, "developer", "E5")
+    at(st, 7, p1)
+
+    def offered(typed: str) -> list[str]:
+        return CompletionMixin._complete_args(None, GAME, st, p1, "build", 0, typed)  # type: ignore[arg-type]
+
+    assert offered("E6 пус") == ["E6 пусковая установка"]
+    assert offered("E6 пусковая у") == ["E6 пусковая установка"]
+    assert "E6 пусковая установка E5" in offered("E6 пусковая установка E")
+    # the developer's cell comes after a type of two words as after one of one word
+    cells = [line.split()[-1] for line in offered("E6 mine E")]
+    assert cells and offered("E6 wyrzutnia rakietowa E") == [
+        f"E6 wyrzutnia rakietowa {cell}" for cell in cells
+    ]
