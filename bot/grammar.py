@@ -66,6 +66,13 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
         CommandSpec("join", N_("Take a seat at the table before the game starts"), kind=TABLE_KIND),
         CommandSpec("leave", N_("Give up your seat before the game starts"), kind=TABLE_KIND),
         CommandSpec(
+            "kick",
+            N_("Take a bot or a player off the table before the game starts (the creator)"),
+            (ArgSpec("name", "rest", N_("the name at the table")),),
+            ("/kick Bot 2",),
+            TABLE_KIND,
+        ),
+        CommandSpec(
             "addbot",
             N_("Seat a computer player: /addbot [kind]"),
             (ArgSpec("kind", "choice", N_("bot kind"), required=False, choices=bot_kinds),),

@@ -26,6 +26,7 @@ from bot.store import (
     ChatBusy,
     GameRow,
     Outcome,
+    SeatRow,
 )
 from bot.store_load import Loaded
 from engine.core import N_, IllegalAction, canonical_json
@@ -304,7 +305,60 @@ class LobbyMixin(MovesMixin):
                     "admin can end it with /abort.",
                 ),
             )
-        outcome = await self.store.remove_seat(row.id, ctx.inbound.user_key, self._inbound_key(ctx))
+        named = _named_seat(ctx, line.args)
+        if line.args and (named is None or named.user_key != ctx.inbound.user_key):
+            # "/leave Bot" gave up the sender's own seat (found playing, 2026-12-03)
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "/leave gives up your own seat; the creator or a chat admin takes "
+                    "another off the table with /kick <name>.",
+                ),
+            )
+        return await self._unseat(ctx, row, ctx.inbound.user_key, None)
+
+    async def _cmd_kick(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        """/kick <name>: the creator or a chat admin takes a seat (a bot, or a player who
+        joined and went quiet) off a table that has not started."""
+        row = ctx.game
+        if row is None:
+            return self._no_game(ctx)
+        if row.status != "lobby":
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game has started: a bot takes a silent player's seat by /vote "
+                    "replace <name>.",
+                ),
+            )
+        if not self._can_manage(ctx):
+            return self._refuse(
+                ctx, self._t(ctx, "Only the creator or a chat admin takes seats away.")
+            )
+        if not line.args:
+            return self._refuse(ctx, self._t(ctx, "Usage: /kick <name>"))
+        seat = _named_seat(ctx, line.args)
+        if seat is None:
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "Nobody called '{name}' is seated. Seated: {names}.",
+                    name=shorten(" ".join(line.args).lstrip("@"), 24),
+                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                ),
+            )
+        return await self._unseat(ctx, row, seat.user_key, clean_name(ctx.inbound.display_name))
+
+    async def _unseat(
+        self, ctx: Ctx, row: GameRow, user_key: str, by: str | None
+    ) -> list[Outbound]:
+        """Takes `user_key`'s seat away (his own /leave when `by` is None) and tells the chat
+        who sits now, and who starts the game when its creator left."""
+        gone = next((s.display_name for s in ctx.seats if s.user_key == user_key), None)
+        outcome = await self.store.remove_seat(row.id, user_key, self._inbound_key(ctx))
         if outcome is Outcome.DUPLICATE:
             return []
         if outcome is Outcome.ABSENT:
@@ -312,16 +366,25 @@ class LobbyMixin(MovesMixin):
         if outcome is Outcome.GONE:
             return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         seats = await self.store.seats(row.id)
-        return self._say(
-            ctx,
-            tr(
-                ctx.post_lang,
-                "{name} leaves. Seated: {names}.",
-                name=clean_name(ctx.inbound.display_name),
-                names=", ".join(s.display_name for s in seats) or "-",
-            ),
-            lang=ctx.post_lang,
-        )
+        lang = ctx.post_lang
+        names = ", ".join(s.display_name for s in seats) or "-"
+        name = gone or clean_name(ctx.inbound.display_name)
+        if by is None:
+            text = tr(lang, "{name} leaves. Seated: {names}.", name=name, names=names)
+        else:
+            text = tr(
+                lang,
+                "{by} takes {name} off the table. Seated: {names}.",
+                by=by,
+                name=name,
+                names=names,
+            )
+        fresh = await self.store.game(row.id) if user_key == row.creator else None
+        if fresh is not None and fresh.creator != row.creator:
+            ctx.game = fresh
+            starter = next(s.display_name for s in seats if s.user_key == fresh.creator)
+            text += sentence_gap(text) + tr(lang, "{name} now starts the game.", name=starter)
+        return self._say(ctx, text, lang=lang)
 
     async def _cmd_start(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = ctx.game
@@ -469,3 +532,9 @@ class LobbyMixin(MovesMixin):
         if row is None:
             row = await self.store.last_game(ib.chat_key)
         return row is not None and row.creator == ib.user_key
+
+
+def _named_seat(ctx: Ctx, args: Sequence[str]) -> SeatRow | None:
+    """The seat whose name the words are ("Bot 2", "@bob"), case aside."""
+    wanted = " ".join(args).strip().lstrip("@").casefold()
+    return next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)

@@ -32,7 +32,7 @@ from bot.i18n import normalize, tr
 from bot.messages import Outbound
 from bot.store import GameRow
 from bot.store_protocol import Store
-from engine.core import N_
+from engine.core import N_, load_state
 from engine.core.protocol import ArgSpec, CommandSpec, Game
 from engine.core.sentences import join_sentences, sentence_gap
 
@@ -417,6 +417,22 @@ class DeadlineCommands:
             return self._say(
                 ctx, self._t(ctx, "{name} is already played by a bot.", name=target.display_name)
             )
+        game = self._game(row)
+        state = load_state(row.state_json) if game and row.state_json else None
+        awaited = list(game.current_players(state)) if game and state is not None else []
+        if state is not None and target.display_name not in awaited:
+            # a vote is for a player who holds up the table: one who is not asked to act
+            # is not silent, whatever his last word was (found playing, 2026-12-03: a
+            # player back from /away lost his seat to two votes at once)
+            return self._say(
+                ctx,
+                self._t(
+                    ctx,
+                    "{name} is not holding up the table: the game waits for {names}.",
+                    name=target.display_name,
+                    names=", ".join(awaited) or "-",
+                ),
+            )
         electorate = [s for s in ctx.seats if not s.is_bot and s.user_key != target.user_key]
         need = len(electorate) // 2 + 1
         voters = await self.store.add_vote(row.id, target.user_key, voter.user_key)
@@ -437,7 +453,6 @@ class DeadlineCommands:
                 lang=lang,
                 silent=False,
             )
-        game = self._game(row)
         kind = bot_kind_for(game) if game else ""
         await self.store.start_autopilot(row.id, target.user_key, "vote", None, kind)
         ctx.seats = await self.store.seats(row.id)

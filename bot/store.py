@@ -501,6 +501,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
             cur = await db.execute(Q.remove_seat, (pk, user_key))
             if cur.rowcount == 0:
                 return Outcome.ABSENT
+            await db.execute(Q.pass_creator, (pk, pk, user_key, pk))
             await db.execute(Q.touch_game, (now, pk))
         return Outcome.OK
 

@@ -460,6 +460,7 @@ class PgStore(PgOutbox, PgTimed):
             done = await con.execute(Q.remove_seat, pk, user_key)
             if count(done) == 0:
                 return Outcome.ABSENT
+            await con.execute(Q.pass_creator, pk, pk, user_key, pk)
             await con.execute(Q.touch_game, now, pk)
         return Outcome.OK
 

@@ -194,7 +194,10 @@ class Store(MessageStore, Protocol):
 
     async def remove_seat(
         self, pk: int, user_key: str, inbound: tuple[str, str] | None = None
-    ) -> Outcome: ...
+    ) -> Outcome:
+        """A lobby's seat given up or taken away; the creator's seat passes the creator's
+        part to the first person still seated, if any."""
+        ...
 
     async def replan_now(self, pks: Sequence[int], now: float) -> None: ...
 

@@ -120,6 +120,13 @@ class Queries:
     lobby_seats: str = "SELECT seat, user_key, display_name FROM seats WHERE game_id = ?"
     add_seat: str = f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
     remove_seat: str = "DELETE FROM seats WHERE game_id = ? AND user_key = ?"
+    # A lobby whose creator leaves passes to the first person still seated (so somebody
+    # may /start it); params: game, game, the seat's user, game.
+    pass_creator: str = (
+        "UPDATE games SET creator = (SELECT user_key FROM seats WHERE game_id = ? "
+        "AND is_bot = FALSE ORDER BY seat LIMIT 1) WHERE id = ? AND creator = ? "
+        "AND EXISTS (SELECT 1 FROM seats WHERE game_id = ? AND is_bot = FALSE)"
+    )
     touch_game: str = "UPDATE games SET updated_at = ? WHERE id = ?"
     seat_names: str = "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat"
     start_game: str = (

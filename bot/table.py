@@ -83,6 +83,7 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
             "join": self._cmd_join,
             "addbot": self._cmd_addbot,
             "leave": self._cmd_leave,
+            "kick": self._cmd_kick,
             "start": self._cmd_start,
             "status": self._cmd_status,
             "board": self._cmd_board,

@@ -433,6 +433,16 @@ async def test_vote_refused_when_nobody_else_can_vote(chat: Chat) -> None:
     assert "already played by a bot" in await chat.text("alice", "/vote replace bot")
 
 
+async def test_vote_refused_against_a_player_the_game_does_not_wait_for(chat: Chat) -> None:
+    """Found playing (2026-12-03): two votes gave a bot the seat of a player who had just
+    come back from /away and was not asked to act."""
+    pk = await started(chat, "bob", "carol")  # alice's turn
+    text = await chat.text("carol", "/vote replace bob")
+    assert text == "bob is not holding up the table: the game waits for alice."
+    assert await chat.table.store.votes_against(pk, "local:bob") == []
+    assert "1 of 2 needed" in await chat.text("carol", "/vote replace alice")
+
+
 # ---------------------------------------------------------------------- settings
 async def test_settings_permissions_and_validation(chat: Chat) -> None:
     text = await chat.text("bob", "/settings")

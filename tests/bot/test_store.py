@@ -80,6 +80,21 @@ async def test_seats_join_leave_and_full(store: Store) -> None:
     assert unique_name("Alex", ["alex", "ALEX 2"]) == "Alex 3"
 
 
+async def test_a_creator_s_seat_given_up_hands_the_lobby_to_the_first_person(
+    store: Store,
+) -> None:
+    pk = await lobby(store)  # Ann (tg:10) created it
+    await store.add_seat(pk, "bot:1", "Bot", max_players=4, is_bot=True, bot_kind="random")
+    await store.add_seat(pk, "tg:12", "Bo", max_players=4)
+    await store.add_seat(pk, "tg:13", "Cy", max_players=4)
+    assert await store.remove_seat(pk, "tg:13") is Outcome.OK  # not the creator: no change
+    assert (await store.game(pk)).creator == "tg:10"  # type: ignore[union-attr]
+    assert await store.remove_seat(pk, "tg:10") is Outcome.OK
+    assert (await store.game(pk)).creator == "tg:12"  # type: ignore[union-attr]  # not the bot
+    assert await store.remove_seat(pk, "tg:12") is Outcome.OK
+    assert (await store.game(pk)).creator == "tg:12"  # type: ignore[union-attr]  # bots only
+
+
 async def test_start_checks_the_seats_it_saw(store: Store) -> None:
     pk = await lobby(store)
     await store.add_seat(pk, "tg:12", "Bo", max_players=4)

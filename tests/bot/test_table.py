@@ -243,6 +243,43 @@ async def test_leave_only_before_start(chat: Chat) -> None:
     assert "already started" in await chat.text("carol", "/join")
 
 
+async def test_kick_takes_a_seat_off_and_leave_names_only_oneself(chat: Chat) -> None:
+    """Found playing (2026-12-03): "/leave Bot" unseated the creator who sent it, and nothing
+    took a bot or a player who went quiet off a table that had not started."""
+    await chat.say("alice", "/new dicepile")
+    await chat.say("bob", "/join")
+    await chat.say("bob", "/addbot")
+    await chat.say("bob", "/addbot")
+    assert "/kick <name>" in await chat.text("alice", "/leave Bot")
+    assert "Only the creator or a chat admin" in await chat.text("bob", "/kick Bot 2")
+    assert await chat.text("alice", "/kick bot 2") == (
+        "alice takes Bot 2 off the table. Seated: alice, bob, Bot."
+    )
+    assert "Nobody called 'zed' is seated" in await chat.text("alice", "/kick @zed")
+    chat.admins.add("carol")
+    assert await chat.text("carol", "/kick @bob") == (
+        "carol takes bob off the table. Seated: alice, Bot."
+    )
+
+
+async def test_a_creator_who_leaves_the_lobby_hands_the_start_on(chat: Chat) -> None:
+    """Found playing (2026-12-03): the creator left, and nobody seated could /start."""
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/addbot")
+    await chat.say("bob", "/join")
+    assert await chat.text("alice", "/leave") == (
+        "alice leaves. Seated: Bot, bob. bob now starts the game."
+    )
+    assert "begins" in await chat.text("bob", "/start")
+    other = Chat(chat.table, chat_key="local:bots-only")
+    await other.say("carol", "/new dicepile")
+    await other.say("carol", "/addbot")
+    # no person left to hand it to: the creator keeps it, to start a game of bots
+    assert await other.text("carol", "/leave") == "carol leaves. Seated: Bot."
+    await other.say("carol", "/addbot")
+    assert "Game over" in await other.text("carol", "/start")
+
+
 async def test_equal_names_are_made_unique(table: Table) -> None:
     chat = Chat(table)
     await chat.say("Alex", "/new dicepile")
