@@ -84,6 +84,15 @@ CAPTION = N_("Round {round}")
 NEXT = N_("{player} is next")
 GAINED = N_("{player} now on {cells}")
 LOST = N_("{player} lost {cells}")
+LOST_TO = N_("{player} lost {cells} to {attacker}")
+LEFT = N_("{player} no longer on {cells}")
+OUT_NOW = N_("{player} is out of the game")
+KILLS = N_("Pieces destroyed: {list}")
+KILLS_BY = N_("{count} by {player}")
+LEGEND_HOME = N_("homeland (births only here)")
+LEGEND_NEW = N_("new piece since the last picture")
+LEGEND_GONE = N_("cell emptied since the last picture")
+LEGEND_MASS = N_("mass of a figure")
 PANEL_CAPTION = N_("Players and figures")
 SENTENCE = N_("{text}.")
 MAP_PART = N_("Map, part {i} of {n}")
@@ -235,34 +244,127 @@ def changed_cells(
     }
 
 
-def _change_words(
-    w: Words, view: dict[str, Any], changed: dict[str, tuple[str | None, str | None]]
-) -> list[str]:
-    out = []
-    order = sorted(view["players"], key=lambda p: view["players"][p]["seat"])
-    for p in order:
-        got = sorted((c for c, (_b, a) in changed.items() if a == p), key=CELLS.index)
-        if got:
-            out.append(w(GAINED, player=p, cells=_few(got)))
-        lost = _lost(changed, p, bool(got))
-        if lost:
-            out.append(w(LOST, player=p, cells=_few(lost)))
-    return out
+class Changes:
+    """What happened between two pictures, as far as two views tell it.
+
+    The picture gets two views, not the events between them, so this is inferred, and only
+    what is certain is said. A piece that left a cell is not "lost": a player who had a turn
+    may have moved it (HEX-6, HEX-9) or seen it collapse (HEX-13), so the cell is one he is
+    "no longer on". A piece of a player who had no turn cannot have moved, so it was
+    destroyed (HEX-14); by whom is said when one player alone can have done it. How many
+    pieces each player destroyed comes from the bonus books (HEX-17: `round_bonus` within a
+    round, `bonus_next` and the turn's `bonus` across one), which also count pieces destroyed
+    without a trace on the board (one that arrived and was destroyed between the pictures):
+    those totals are said when some destroyed piece is not told with its attacker."""
+
+    def __init__(self, view: dict[str, Any], previous: dict[str, Any]) -> None:
+        self.changed = changed_cells(view, previous)
+        now, before = view["players"], previous.get("players") or {}
+        self.out = {p for p, i in now.items() if not i["active"] and before.get(p, i)["active"]}
+        acted = {p for p in now if _acted(view, previous, p)}
+        self.kills = {p: _kills(view, previous, p) for p in now}
+        budget = dict(self.kills)
+        # cell -> (victim, attacker or None): pieces certainly destroyed
+        self.destroyed: dict[str, tuple[str, str | None]] = {}
+        self.left: dict[str, list[str]] = {}  # player -> cells his pieces are no longer on
+        for c in sorted(self.changed, key=CELLS.index):
+            b, _a = self.changed[c]
+            if b is None or b in self.out:
+                continue  # a new piece; or removed with its owner (HEX-2.5)
+            if b in acted:
+                self.left.setdefault(b, []).append(c)
+                continue
+            who = [q for q in sorted(acted) if q != b and budget.get(q) != 0]
+            one = who[0] if len(who) == 1 and _spend(budget, who[0]) else None
+            self.destroyed[c] = (b, one)
+        self.untold = any(q is None for _b, q in self.destroyed.values()) or any(
+            k is not None and k > sum(1 for _b, q in self.destroyed.values() if q == p)
+            for p, k in self.kills.items()
+        )
+
+    def words(self, w: Words, view: dict[str, Any]) -> list[str]:
+        out = []
+        order = sorted(view["players"], key=lambda p: view["players"][p]["seat"])
+        if self.untold:
+            items = [w(KILLS_BY, count=self.kills[p], player=p) for p in order if self.kills[p]]
+            if items:
+                out.append(w(KILLS, list=", ".join(items)))
+        for victim in order:
+            by: dict[str | None, list[str]] = {}
+            for c, (b, a) in self.destroyed.items():
+                if b == victim:
+                    by.setdefault(a, []).append(c)
+            for a, cells in sorted(by.items(), key=lambda kv: (kv[0] is None, kv[0] or "")):
+                if a is None:
+                    out.append(w(LOST, player=victim, cells=_few(cells)))
+                else:
+                    out.append(w(LOST_TO, player=victim, cells=_few(cells), attacker=a))
+        for p in order:
+            if p in self.out:
+                out.append(w(OUT_NOW, player=p))
+                continue
+            # where he is now; where he no longer is only when he is nowhere new (the map's
+            # broken rings show the cells left): a caption a phone shows in a few lines
+            got = [c for c in sorted(self.changed, key=CELLS.index) if self.changed[c][1] == p]
+            if got:
+                out.append(w(GAINED, player=p, cells=_few(got)))
+            elif self.left.get(p):
+                out.append(w(LEFT, player=p, cells=_few(self.left[p])))
+        return out
 
 
-def _lost(changed: dict[str, tuple[str | None, str | None]], player: str, moved: bool) -> list[str]:
-    """The cells where `player`'s pieces were lost (HEX-14..17: destroyed; HEX-13: collapsed).
+def _spend(budget: dict[str, int | None], player: str) -> bool:
+    """Whether `player` may be named as the attacker of one more piece (his destroyed count
+    allows it; None: the count is not known)."""
+    k = budget.get(player)
+    if k is None:
+        return True
+    if k <= 0:
+        return False
+    budget[player] = k - 1
+    return True
 
-    Two boards cannot tell a piece that left a cell (HEX-6 move, HEX-9 regroup) from one
-    destroyed there: a move was told as "ola lost W6". Every move or regroup puts the player
-    on a cell he did not hold, so a player who gained no cell lost every cell he left; of one
-    who gained cells nothing is said to be lost (the event lines tell what was destroyed)."""
-    if moved:
-        return []
-    return sorted((c for c, (b, _a) in changed.items() if b == player), key=CELLS.index)
+
+def _acted(view: dict[str, Any], previous: dict[str, Any], p: str) -> bool:
+    """Whether `p` may have acted between the two views (HEX-T-3: only on his turn)."""
+    turns0 = (previous.get("players") or {}).get(p, {}).get("turns", 0)
+    new = view["players"][p]["turns"] - turns0
+    t0, t1 = previous.get("turn"), view.get("turn")
+    on0 = t0 is not None and t0["player"] == p
+    on1 = t1 is not None and t1["player"] == p
+    if on0 and (new > 0 or not on1):
+        return True  # his turn went on after the earlier picture, and ended
+    if t0 is not None and t1 is not None and on0 and on1 and t1["actions"] > t0["actions"]:
+        return True
+    if t1 is not None and on1 and new > 0 and t1["actions"] == 0:
+        new -= 1  # his latest turn: rolled, nothing done yet
+    return new > 0
 
 
-def _few(cells: list[str], most: int = 6) -> str:
+def _kills(view: dict[str, Any], previous: dict[str, Any], p: str) -> int | None:
+    """How many pieces `p` destroyed between the two views (HEX-17's books); None: unknown."""
+    now, before = view["players"][p], (previous.get("players") or {}).get(p)
+    if before is None:
+        return None
+    if view["round"] == previous.get("round"):
+        return max(0, now["round_bonus"] - before["round_bonus"])
+    new = now["turns"] - before["turns"]
+    t0, t1 = previous.get("turn"), view.get("turn")
+    on0 = t0 is not None and t0["player"] == p
+    on1 = t1 is not None and t1["player"] == p
+    b0, b1 = before["bonus_next"], now["bonus_next"]
+    if new == 0:
+        return max(0, b1 - b0)
+    if new == 1 and not on0:
+        return b1
+    if new == 1 and on1 and t1 is not None:
+        return max(0, t1["bonus"] - b0) + b1
+    if new == 2 and not on0 and on1 and t1 is not None:
+        return t1["bonus"] + b1
+    return None
+
+
+def _few(cells: list[str], most: int = 4) -> str:
     """At most `most` cell ids, then an ellipsis: a caption stays a sentence."""
     return ", ".join(cells[:most]) + (", …" if len(cells) > most else "")
 
@@ -273,10 +375,16 @@ def _draw_map(
     lay: MapLayout,
     cells: set[str],
     colour: dict[str, RGB],
-    changed: set[str],
+    changed: dict[str, tuple[str | None, str | None]],
+    box: tuple[float, float, float, float],
 ) -> None:
+    """The map's cells that lie whole inside `box` (x0, y0, x1, y1 on the sheet): a cell the
+    box would cut is left out (its neighbouring part shows it whole), so no cell id is ever
+    clipped into another ("Q12" read "Q1" at the seam of two parts)."""
     d = pen.d
     s = lay.size
+    hw, hh = s * SQRT3 / 2 + 3, s + 3  # a hex's half width and height, with its outline
+    x0, y0, x1, y1 = box[0] + hw, box[1] + hh, box[2] - hw, box[3] - hh
     board: dict[str, str] = view["board"]
     home_owner = {c: p for p, info in view["players"].items() for c in info["homeland"]}
     anchors: dict[str, int] = {}
@@ -284,14 +392,19 @@ def _draw_map(
         for fig in info["figures"]:
             anchors[anchor_cell(fig["cells"])] = fig["mass"]
     id_size = NUMBER if s < 30 else NUMBER + 2
-    # cells out of play inside the crop: faint, for orientation, without ids
+    at: dict[str, tuple[float, float]] = {}
+    faint = []
     for cell in CELLS:
-        if cell not in cells:
-            x, y = lay.centre(cell)
-            if -s < x - lay.ox < lay.width + s and -s < y - lay.oy < lay.height + s:
-                d.polygon(_corners(x, y, s), fill=BACKGROUND, outline=(226, 221, 210))
-    for cell in sorted(cells, key=CELLS.index):
         x, y = lay.centre(cell)
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            if cell in cells:
+                at[cell] = (x, y)
+            else:
+                faint.append((x, y))
+    # cells out of play inside the crop: faint, for orientation, without ids
+    for x, y in faint:
+        d.polygon(_corners(x, y, s), fill=BACKGROUND, outline=(226, 221, 210))
+    for cell, (x, y) in at.items():
         owner = board.get(cell)
         if owner is not None:
             fill = colour[owner]
@@ -301,31 +414,28 @@ def _draw_map(
             fill = CELL
         d.polygon(_corners(x, y, s), fill=fill, outline=CELL_LINE)
     for cell, owner in home_owner.items():
-        if cell in cells:
-            x, y = lay.centre(cell)
-            d.polygon(_corners(x, y, s - 3), outline=_dark(colour[owner], 0.8), width=3)
+        if cell in at:
+            d.polygon(_corners(*at[cell], s - 3), outline=_dark(colour[owner], 0.8), width=3)
     # figure outlines: the sides of each figure's cells that face no cell of the same figure
     for name, info in view["players"].items():
         edge = _dark(colour[name])
         for fig in info["figures"]:
             own = set(fig["cells"])
             for c in own:
-                if c not in cells:
+                if c not in at:
                     continue
                 q, r = COORD[c]
-                x, y = lay.centre(c)
-                pts = _corners(x, y, s)
+                pts = _corners(*at[c], s)
                 for dq, dr in NEIGHBOURS:
                     nq, nr = q + dq, r + dr
                     if _dist((nq, nr), (0, 0)) <= RADIUS and name_of(nq, nr) in own:
                         continue
                     i, j = EDGE_OF[(dq, dr)]
                     d.line((*pts[i], *pts[j]), fill=edge, width=3)
-    for cell in changed & cells:
-        x, y = lay.centre(cell)
-        d.polygon(_corners(x, y, s - 2), outline=CHANGE, width=4)
-    for cell in sorted(cells, key=CELLS.index):
-        x, y = lay.centre(cell)
+    for cell, (_before, now) in changed.items():
+        if cell in at:
+            _change_mark(pen, *at[cell], s, emptied=now is None)
+    for cell, (x, y) in at.items():
         owner = board.get(cell)
         ink = (
             text_on(colour[owner]) if owner is not None else (INK if cell in home_owner else FAINT)
@@ -345,9 +455,39 @@ def _draw_map(
             pen.text((x, y), cell, id_size, "number", bold=owner is not None, fill=ink, anchor="mm")
 
 
+def _change_mark(pen: Pen, x: float, y: float, s: float, emptied: bool, width: int = 4) -> None:
+    """A ring in the change colour: whole where a piece is new, broken where a cell was
+    emptied (a whole ring on an empty cell read as a piece of a pink player)."""
+    pts = _corners(x, y, s - 2)
+    if not emptied:
+        pen.d.polygon(pts, outline=CHANGE, width=width)
+        return
+    for i in range(6):
+        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % 6]
+        for t0, t1 in ((0.0, 0.3), (0.7, 1.0)):
+            pen.d.line(
+                (
+                    ax + (bx - ax) * t0,
+                    ay + (by - ay) * t0,
+                    ax + (bx - ax) * t1,
+                    ay + (by - ay) * t1,
+                ),
+                fill=CHANGE,
+                width=width - 1,
+            )
+
+
 class _Panel:
-    def __init__(self, view: dict[str, Any], viewer: str | None, w: Words, colour: dict[str, RGB]):
+    def __init__(
+        self,
+        view: dict[str, Any],
+        viewer: str | None,
+        w: Words,
+        colour: dict[str, RGB],
+        changed: dict[str, tuple[str | None, str | None]],
+    ) -> None:
         self.v, self.viewer, self.w, self.colour = view, viewer, w, colour
+        self.changed = changed
 
     def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
         v, w = self.v, self.w
@@ -396,7 +536,51 @@ class _Panel:
         y += 8
         for name, info in sorted(v["players"].items(), key=lambda kv: kv[1]["seat"]):
             y += self._player(pen, x, y, width, name, info)
+        y += self._legend(pen, x, y, width)
         return y - top
+
+    def _legend(self, pen: Pen | None, x: float, y: float, width: float) -> float:
+        """One line (wrapped) saying what each mark on the map means: the homeland tint, the
+        change rings (new piece, emptied cell) and the figure's mass."""
+        v, w = self.v, self.w
+        homes = [p for p, i in sorted(v["players"].items(), key=lambda kv: kv[1]["seat"])]
+        homes = [p for p in homes if v["players"][p]["homeland"]]
+        items: list[tuple[str, str]] = []
+        if homes:
+            items.append((homes[0], w(LEGEND_HOME)))
+        if any(now is not None for _b, now in self.changed.values()):
+            items.append(("new", w(LEGEND_NEW)))
+        if any(now is None for _b, now in self.changed.values()):
+            items.append(("gone", w(LEGEND_GONE)))
+        if v["board"]:
+            items.append(("mass", w(LEGEND_MASS)))
+        if not items:
+            return 0
+        size, row, r = NUMBER, NUMBER + 14, 12
+        cx, cy = x, y + 6
+        for kind, text in items:
+            sw = 2 * r if kind != "mass" else text_width("×3", size, True)
+            need = sw + 6 + text_width(text, size)
+            if cx > x and cx + need > x + width:
+                cx, cy = x, cy + row
+            if pen is not None:
+                hx, hy = cx + r, cy + size / 2 + 1
+                pts = _corners(hx, hy, r)
+                if kind == "mass":
+                    pen.text((cx, cy), "×3", size, "number", bold=True)
+                elif kind in ("new", "gone"):
+                    fill = FAINT if kind == "new" else CELL  # a piece of anyone, an empty cell
+                    pen.d.polygon(pts, fill=fill, outline=CELL_LINE)
+                    _change_mark(pen, hx, hy, r + 1, emptied=kind == "gone", width=3)
+                else:
+                    pen.d.polygon(pts, fill=_tint(self.colour[kind], 0.3), outline=CELL_LINE)
+                    ring = _corners(hx, hy, r - 2)
+                    pen.d.polygon(ring, outline=_dark(self.colour[kind], 0.8), width=2)
+                pen.text(
+                    (cx + sw + 6, cy), text, size, "text", fill=MUTED, max_w=x + width - cx - sw - 6
+                )
+            cx += need + 18
+        return cy + row - y + 4
 
     def _player(
         self, pen: Pen | None, x: float, y: float, width: float, name: str, info: dict[str, Any]
@@ -474,10 +658,11 @@ def _sheets(
     colour = {
         p: PLAYER_COLOURS[info["seat"] % len(PLAYER_COLOURS)] for p, info in view["players"].items()
     }
-    changed = changed_cells(view, previous)
-    cap = _caption(w, view, _change_words(w, view, changed))
+    changes = Changes(view, previous) if previous is not None else None
+    changed = changes.changed if changes is not None else {}
+    cap = _caption(w, view, changes.words(w, view) if changes is not None else [])
     cells = in_play(view) | set(changed)
-    panel = _Panel(view, viewer, w, colour)
+    panel = _Panel(view, viewer, w, colour, changed)
     pad = 24
     panel_h = round(panel.draw(None, pad, pad / 2, WIDTH - 2 * pad) + pad)
     lay = MapLayout(cells, MAX_HEIGHT - panel_h)
@@ -486,15 +671,16 @@ def _sheets(
         sheet = new_sheet(WIDTH, panel_h + lay.height, BACKGROUND, cap)
         panel.draw(sheet.pen, pad, pad / 2, WIDTH - 2 * pad)
         lay.ox, lay.oy = (WIDTH - lay.width) / 2, panel_h
-        _draw_map(sheet.pen, view, lay, cells, colour, set(changed))
+        box = (lay.ox, lay.oy, lay.ox + lay.width, lay.oy + lay.height)
+        _draw_map(sheet.pen, view, lay, cells, colour, changed, box)
         return [sheet]
-    big = new_sheet(lay.width, lay.height, BACKGROUND)
-    _draw_map(big.pen, view, lay, cells, colour, set(changed))
     sheets = []
     for i, (x0, y0, x1, y1) in enumerate(parts):
+        # each part is drawn on its own, with the cells that lie whole inside it
         part = new_sheet(WIDTH, y1 - y0, BACKGROUND)
-        part.img.paste(big.img.crop((x0, y0, x1, y1)), (round((WIDTH - (x1 - x0)) / 2), 0))
-        part.pen.labels.extend(big.pen.labels)
+        dx = round((WIDTH - (x1 - x0)) / 2)
+        lay.ox, lay.oy = dx - x0, -y0
+        _draw_map(part.pen, view, lay, cells, colour, changed, (dx, 0, dx + x1 - x0, y1 - y0))
         label = w(MAP_PART, i=i + 1, n=len(parts)) if len(parts) > 1 else ""
         part.caption = (f"{cap} ({label})" if label else cap) if i == 0 else label
         sheets.append(part)

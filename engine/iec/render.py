@@ -1,18 +1,22 @@
 """IEC pictures for phones: view -> palette PNGs. The only module of the game importing Pillow.
 
 One picture when it fits (the map on top, the panel under it), else the map and the panel
-apart. The map: terrain and areas, column letters and row numbers (how cells are typed), each
-building as the letter of its kind with its modules as a bar (filled when powered), sites,
-seismic cells, and tokens (a face-down token of another player is an empty ring: hidden; the
-viewer's own show real or bluff). The panel: turn, phase and radiation, whose move it is
-(highlighted), every player's points, science and technologies (hidden ones counted, never
-named), the viewer's storages, the deposits found. Buildings and tokens new since the
-previous picture are ringed in the change colour; the caption says it. A fixed palette keeps
-encoding cheap. Every word goes through the translator.
+apart. The map: terrain and areas (each deposit area's name drawn on its block), column
+letters and row numbers (how cells are typed), each building as the letter of its kind
+(hollow when not powered this turn) with its modules as a bar (white for missing ones),
+sites, seismic cells, and tokens (a face-down token of another player is an empty ring:
+hidden; the viewer's own show real or bluff). The panel: turn, phase and radiation, whose move
+it is (highlighted), every player in turn order with points, science, technologies (hidden
+ones counted, never named) and storage contents (public, IEC-S-26: the viewer's per storage,
+the others' totals), what each found deposit yields, and a legend of every terrain kind and
+mark drawn. Buildings new or grown by a module, new sites, and tokens laid, moved or turned up
+since the previous picture are marked in the change colour; the caption says it. A fixed
+palette keeps encoding cheap. Every word goes through the translator.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -40,11 +44,13 @@ from engine.core.picture import (
     new_sheet,
     palette,
     text_on,
+    text_width,
     wrap,
 )
 from engine.core.protocol import Translator
+from engine.iec.lines import deposit_contents
 from engine.iec.rules import PHASE_NAMES, result
-from engine.iec.scenario import COLS, load
+from engine.iec.scenario import COLS, GOODS, Scenario, load
 
 MARGIN = 30  # room for the row numbers and column letters
 PAPER: RGB = (245, 242, 235)
@@ -62,6 +68,8 @@ AREA_RGB: dict[str, RGB] = {
     "III": (200, 150, 130),
 }
 SEISMIC: RGB = (170, 90, 70)
+UNPOWERED: RGB = (240, 240, 240)
+TAG: RGB = (255, 250, 230)  # under an area's name on the map
 SEAT_RGB: dict[str, RGB] = {
     "P1": (200, 40, 40),
     "P2": (40, 90, 200),
@@ -87,6 +95,7 @@ PLAYER_LINE = N_("points: {vp} · science: {science} · technologies: {techs}")
 HIDDEN_TECHS = N_("{n} hidden")
 OUT = N_("out of the game")
 STORAGE = N_("Storage {cell}: {goods}")
+IN_STORAGE = N_("in storages: {goods}")  # another company's goods, all its storages together
 EMPTY = N_("empty")
 DEPOSITS = N_("Deposits: {list}")
 UNKNOWN = N_("unknown")
@@ -96,8 +105,29 @@ AT_ONCE = N_("{players} decide at once")
 CAPTION = N_("Turn {turn}, {name}")
 BUILT = N_("{player} built on {cells}")
 TOKENS = N_("{player} laid tokens on {cells}")
+SITES = N_("{player} prepared sites on {cells}")
+MOVED = N_("{player} moved a token to {cells}")
+TURNED_UP = N_("{player} turned up tokens on {cells}")
 PANEL_CAPTION = N_("Players, storages and deposits")
 SENTENCE = N_("{text}.")
+# The legend: the terrain kinds by their scenario names (IEC-S-4), then the marks.
+TERRAIN_TEXT = {
+    "plain": N_("plain: buildable"),
+    "liquid": N_("liquid: not buildable"),
+    "steep": N_("steep: not buildable"),
+    "toxic": N_("toxic: not buildable"),
+}
+HOME_TEXT = N_("home deposit: {contents}")
+AREA_TEXT = N_("deposit areas, classes {classes}")
+SEISMIC_TEXT = N_("seismic: buildings may lose modules")
+UNPOWERED_TEXT = N_("not powered this turn")
+MODULES_TEXT = N_("white in the bar: missing modules")
+SITE_TEXT = N_("prepared site")
+HIDDEN_TEXT = N_("face-down token: real mine or fake")
+REAL_TEXT = N_("your real mine (only you see it)")
+UP_TEXT = N_("face-up real mine")
+CHANGED_TEXT = N_("changed since the last picture")
+SWATCH = 24  # a legend swatch: a small cell
 
 
 def _letter_name(w: Words, kind: str) -> tuple[str, str]:
@@ -121,8 +151,8 @@ def _palette() -> Image.Image:
         HILITE,
         RULE,
         SEISMIC,
-        (240, 240, 240),
-        (255, 250, 230),
+        UNPOWERED,
+        TAG,
         (90, 90, 90),
         (0, 0, 0),
         *TERRAIN_RGB.values(),
@@ -134,8 +164,8 @@ def _palette() -> Image.Image:
         PAPER,
         WHITE,
         HILITE,
-        (255, 250, 230),
-        (240, 240, 240),
+        TAG,
+        UNPOWERED,
         *AREA_RGB.values(),
         *TERRAIN_RGB.values(),
     ]
@@ -153,14 +183,98 @@ class _Map:
         return MARGIN + x * self.cell, MARGIN + y * self.cell
 
 
+@cache
+def _blocks(scenario_id: str) -> dict[str, list[str]]:
+    """Each area's cells, in scenario order (the home deposit, "H", included)."""
+    s = load(scenario_id)
+    out: dict[str, list[str]] = {a: [] for a in s.areas}
+    for cell in s.cells:
+        if cell in s.area_of:
+            out[s.area_of[cell]].append(cell)
+    return out
+
+
 def _seat_rgb(view: dict[str, Any], player: str) -> RGB:
     return SEAT_RGB.get(view["players"].get(player, {}).get("seat", ""), (0, 0, 0))
 
 
-def _draw_map(
-    pen: Pen, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, new: set[str]
+def _fill(s: Scenario, cell: str) -> RGB:
+    area = s.area_of.get(cell)
+    if area:
+        return AREA_RGB.get(s.areas[area].get("class") or "H", (200, 180, 140))
+    x, y = s.xy[cell]
+    return TERRAIN_RGB.get(s.map[y][x], (214, 200, 170))
+
+
+# --- the marks, drawn alike on the map and in the legend ----------------------------------------
+def _ground(pen: Pen, x0: float, y0: float, c: int, fill: RGB, seismic: bool = False) -> None:
+    pen.d.rectangle((x0, y0, x0 + c, y0 + c), fill=fill, outline=GRID)
+    if seismic:
+        pen.d.line((x0 + 2, y0 + c - 4, x0 + c - 2, y0 + 4), fill=SEISMIC, width=2)
+
+
+def _frame(pen: Pen, x0: float, y0: float, c: int) -> None:
+    pen.d.rectangle((x0 - 2, y0 - 2, x0 + c + 2, y0 + c + 2), outline=CHANGE, width=3)
+
+
+def _site(pen: Pen, x0: float, y0: float, c: int, col: RGB) -> None:
+    pen.d.rectangle((x0 + 3, y0 + 3, x0 + c - 3, y0 + c - 3), outline=col, width=3)
+
+
+def _building(
+    pen: Pen,
+    x0: float,
+    y0: float,
+    c: int,
+    col: RGB,
+    letter: str,
+    powered: bool,
+    modules: int,
+    full: int,
 ) -> None:
-    d, s, c = pen.d, m.s, m.cell
+    d = pen.d
+    d.rectangle(
+        (x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 7),
+        fill=col if powered else UNPOWERED,
+        outline=col,
+        width=2,
+    )
+    pen.text(
+        (x0 + c / 2, y0 + (c - 5) / 2),
+        letter,
+        NUMBER,
+        "number",
+        bold=True,
+        fill=text_on(col) if powered else col,
+        anchor="mm",
+    )
+    bar = (c - 4) / full
+    for k in range(full):
+        d.rectangle(
+            (x0 + 2 + k * bar, y0 + c - 6, x0 + 1 + (k + 1) * bar, y0 + c - 2),
+            fill=col if k < modules else WHITE,
+        )
+
+
+def _token(
+    pen: Pen, x0: float, y0: float, c: int, col: RGB, up: bool, dot: RGB | None, changed: bool
+) -> None:
+    """A token in the cell's top right corner: face up a dark disc, face down a ring (with the
+    viewer's own real mine dotted: `dot`)."""
+    d = pen.d
+    bx, by = x0 + c - 13, y0 + 2
+    if changed:
+        d.ellipse((bx - 3, by - 3, bx + 14, by + 14), fill=CHANGE)
+    d.ellipse((bx, by, bx + 11, by + 11), fill=INK if up else WHITE, outline=col, width=2)
+    if dot is not None and not up:
+        d.ellipse((bx + 3, by + 3, bx + 8, by + 8), fill=dot)
+
+
+# --- the map -------------------------------------------------------------------------------------
+def _draw_map(
+    pen: Pen, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, ch: _Changes
+) -> None:
+    s, c = m.s, m.cell
     for i in range(s.width):
         pen.text(
             (MARGIN + i * c + c / 2, MARGIN - 4),
@@ -183,72 +297,253 @@ def _draw_map(
         )
     for cell in s.cells:
         x0, y0 = m.xy(cell)
-        x, y = s.xy[cell]
-        area = s.area_of.get(cell)
-        if area:
-            fill = AREA_RGB.get(s.areas[area].get("class") or "H", (200, 180, 140))
-        else:
-            fill = TERRAIN_RGB.get(s.map[y][x], (214, 200, 170))
-        d.rectangle((x0, y0, x0 + c, y0 + c), fill=fill, outline=GRID)
-        if cell in s.seismic:
-            d.line((x0 + 2, y0 + c - 4, x0 + c - 2, y0 + 4), fill=SEISMIC, width=2)
+        _ground(pen, x0, y0, c, _fill(s, cell), cell in s.seismic)
+    _area_names(pen, view, m)
     for cell, who in view["sites"].items():
         x0, y0 = m.xy(cell)
-        d.rectangle((x0 + 3, y0 + 3, x0 + c - 3, y0 + c - 3), outline=_seat_rgb(view, who), width=3)
+        if cell in ch.cells:
+            _frame(pen, x0, y0, c)
+        _site(pen, x0, y0, c, _seat_rgb(view, who))
     for cell, b in view["buildings"].items():
         x0, y0 = m.xy(cell)
-        col = _seat_rgb(view, b["owner"])
-        if cell in new:
-            d.rectangle((x0 - 2, y0 - 2, x0 + c + 2, y0 + c + 2), outline=CHANGE, width=3)
+        if cell in ch.cells:
+            _frame(pen, x0, y0, c)
         full = max(1, int(s.buildings[b["kind"]]["modules"]))
-        d.rectangle(
-            (x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 7),
-            fill=col if b["powered"] else (240, 240, 240),
-            outline=col,
-            width=2,
-        )
         letter, _name = _letter_name(w, b["kind"])
-        pen.text(
-            (x0 + c / 2, y0 + (c - 5) / 2),
-            letter,
-            NUMBER,
-            "number",
-            bold=True,
-            fill=text_on(col) if b["powered"] else col,
-            anchor="mm",
-        )
-        bar = (c - 4) / full
-        for k in range(full):
-            d.rectangle(
-                (x0 + 2 + k * bar, y0 + c - 6, x0 + 1 + (k + 1) * bar, y0 + c - 2),
-                fill=col if k < b["modules"] else WHITE,
-            )
+        col = _seat_rgb(view, b["owner"])
+        _building(pen, x0, y0, c, col, letter, bool(b["powered"]), int(b["modules"]), full)
     for tok in view["tokens"]:
         x0, y0 = m.xy(tok["cell"])
         col = _seat_rgb(view, tok["owner"])
-        bx, by = x0 + c - 13, y0 + 2
-        if tok["cell"] in new:
-            d.ellipse((bx - 3, by - 3, bx + 14, by + 14), fill=CHANGE)
-        if tok["up"]:
-            d.ellipse((bx, by, bx + 11, by + 11), fill=INK, outline=col, width=2)
-        else:  # face down: hidden from others; the viewer sees its own real or bluff
-            d.ellipse((bx, by, bx + 11, by + 11), fill=WHITE, outline=col, width=2)
-            if tok.get("real") is not None and tok["owner"] == viewer:
-                d.ellipse((bx + 3, by + 3, bx + 8, by + 8), fill=col if tok["real"] else WHITE)
+        _token(pen, x0, y0, c, col, bool(tok["up"]), _dot(tok, viewer, col), tok["id"] in ch.tokens)
 
 
-def _areas_text(w: Words, view: dict[str, Any]) -> str:
+def _dot(tok: dict[str, Any], viewer: str | None, col: RGB) -> RGB | None:
+    """The viewer's own face-down real mine is dotted; everything else face down is a ring
+    (another's hidden token, IEC-S-26, and the viewer's own fake alike)."""
+    if not tok["up"] and tok["owner"] == viewer and tok.get("real"):
+        return col
+    return None
+
+
+def _area_names(pen: Pen, view: dict[str, Any], m: _Map) -> None:
+    """Each deposit area's name on its block (drawn under the marks: a crowded block still
+    shows every building)."""
+    for area_id, cx, cy, tw, th, _hits in _area_places(view, m):
+        pen.d.rounded_rectangle(
+            (cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2), 4, fill=TAG, outline=GRID
+        )
+        pen.text((cx, cy), area_id, NUMBER, "number", bold=True, anchor="mm")
+
+
+def _area_places(
+    view: dict[str, Any], m: _Map
+) -> list[tuple[str, float, float, float, float, int]]:
+    """(area, centre x, centre y, width, height, marks covered) of each deposit area's name:
+    on a row of its block or the line between two, centred or at a side, where it covers the
+    fewest buildings, sites and tokens, then nearest the block's centre."""
+    s, c = m.s, m.cell
+    busy: list[tuple[float, float, float, float]] = []
+    for cell in (*view["buildings"], *view["sites"]):
+        x0, y0 = m.xy(cell)
+        busy.append((x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 2))
+    for tok in view["tokens"]:
+        x0, y0 = m.xy(tok["cell"])
+        busy.append((x0 + c - 14, y0 + 1, x0 + c - 1, y0 + 14))
+    out: list[tuple[str, float, float, float, float, int]] = []
+    for area_id, cells in _blocks(s.id).items():
+        if not cells or s.areas[area_id].get("fixed"):
+            continue  # the home deposits: the legend names their colour
+        xs = [s.xy[k][0] for k in cells]
+        ys = [s.xy[k][1] for k in cells]
+        left, top = MARGIN + min(xs) * c, MARGIN + min(ys) * c
+        right, bottom = MARGIN + (max(xs) + 1) * c, MARGIN + (max(ys) + 1) * c
+        tw, th = text_width(area_id, NUMBER, True) + 8, NUMBER + 4
+        mid_x, mid_y = (left + right) / 2, (top + bottom) / 2
+        best: tuple[tuple[int, float], float, float] | None = None
+        for cy in (top + k * c / 2 for k in range(1, 2 * (max(ys) - min(ys) + 1))):
+            for cx in (mid_x, left + tw / 2 + 3, right - tw / 2 - 3):
+                box = (cx - tw / 2, cy - th / 2, cx + tw / 2, cy + th / 2)
+                hits = sum(
+                    1
+                    for b in busy
+                    if b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
+                )
+                score = (hits, abs(cx - mid_x) + abs(cy - mid_y))
+                if best is None or score < best[0]:
+                    best = (score, cx, cy)
+        if best is not None:
+            (hits, _), cx, cy = best
+            out.append((area_id, cx, cy, tw, th, hits))
+    return out
+
+
+# --- the panel -----------------------------------------------------------------------------------
+def _flow(text: str, items: list[str], size: int, width: float) -> list[str]:
+    """`text` (a sentence with "{list}") with `items` for the list, in lines at most `width`
+    wide that break between items, never inside one."""
+    head, _, tail = text.partition("\0")
+    if not items:
+        return wrap(head + tail, size, width)
+    lines: list[str] = []
+    line = head
+    for i, item in enumerate(items):
+        piece = item + (tail if i == len(items) - 1 else "")
+        cand = line + (" · " if i else "") + piece
+        if i and text_width(cand, size) > width:
+            lines.append(line)
+            cand = piece
+        line = cand
+    lines.append(line)
+    return [part for ln in lines for part in wrap(ln, size, width)]
+
+
+def _deposits(w: Words, view: dict[str, Any]) -> list[str]:
+    """What each area yields, as the chat says it ("I-NW: C 3+", IEC-S-5), or "unknown"."""
+    s = load(view["scenario"])
     items = []
-    for area_id, area in sorted(view["areas"].items()):
-        if area_id == "H":
+    for area_id in s.areas:
+        area = view["areas"].get(area_id)
+        if area is None or s.areas[area_id].get("fixed"):
             continue
-        items.append(f"{area_id} {area['deposit'] or w(UNKNOWN)}")
-    return w(DEPOSITS, list=", ".join(items))
+        found = area["deposit"]
+        items.append(f"{area_id}: {deposit_contents(view, found) if found else w(UNKNOWN)}")
+    return items
+
+
+def _goods(counts: dict[str, int]) -> str:
+    return " ".join(f"{counts[g]}{g}" for g in GOODS if counts.get(g))
+
+
+def _turn_order(view: dict[str, Any]) -> list[str]:
+    """The players in this turn's order (IEC-26, the "Order:" the chat tells), then those
+    not in it (eliminated) in seat order."""
+    order = [p for p in view.get("order") or [] if p in view["players"]]
+    return order + [p for p in view["seats"] if p not in order]
+
+
+class _Legend:
+    """What each terrain kind and mark drawn on the map means: a swatch and its words, in two
+    columns."""
+
+    def __init__(
+        self, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, ch: _Changes
+    ) -> None:
+        s = m.s
+        self.items: list[tuple[Any, str]] = []
+        add = self.items.append
+        drawn = {k for row in s.map for k in row}
+        classes: list[str] = []
+        for key, ter in s.terrain.items():
+            if key not in drawn:
+                continue
+            area = ter.get("area")
+            if area is None:
+                msg = TERRAIN_TEXT.get(ter["name"])
+                add(
+                    (
+                        _Legend._terrain([TERRAIN_RGB.get(key, PAPER)]),
+                        w(msg) if msg else ter["name"],
+                    )
+                )
+            elif s.areas[area].get("fixed"):
+                # kept whole on a line: "C\u00a04+", never "C" and "4+" apart
+                contents = deposit_contents(view, s.areas[area]["fixed"]).replace(" ", "\u00a0")
+                contents = contents.replace(",\u00a0", ", ")
+                add((_Legend._terrain([AREA_RGB["H"]]), w(HOME_TEXT, contents=contents)))
+            elif s.areas[area].get("class") not in classes:
+                classes.append(s.areas[area]["class"])
+        if classes:  # one swatch striped with each class's colour; the map names each area
+            fills = [AREA_RGB.get(cls, PAPER) for cls in classes]
+            add((_Legend._terrain(fills), w(AREA_TEXT, classes=", ".join(classes))))
+        if s.seismic:
+            fill = _fill(s, next(iter(sorted(s.seismic))))
+            add((_Legend._terrain([fill], seismic=True), w(SEISMIC_TEXT)))
+        buildings = list(view["buildings"].values())
+        if any(not b["powered"] for b in buildings):
+            add((_Legend._unpowered(w), w(UNPOWERED_TEXT)))
+        if any(b["modules"] < int(s.buildings[b["kind"]]["modules"]) for b in buildings):
+            add((_Legend._modules, w(MODULES_TEXT)))
+        if view["sites"]:
+            add((_Legend._site, w(SITE_TEXT)))
+        toks = view["tokens"]
+        if any(not t["up"] and _dot(t, viewer, MUTED) is None for t in toks):
+            add((_Legend._token(MUTED, False, None), w(HIDDEN_TEXT)))
+        if viewer is not None and any(_dot(t, viewer, MUTED) for t in toks):
+            col = _seat_rgb(view, viewer)
+            add((_Legend._token(col, False, col), w(REAL_TEXT)))
+        if any(t["up"] for t in toks):
+            add((_Legend._token(MUTED, True, None), w(UP_TEXT)))
+        if ch.cells or ch.tokens:
+            add((_Legend._changed, w(CHANGED_TEXT)))
+
+    @staticmethod
+    def _terrain(fills: list[RGB], seismic: bool = False) -> Any:
+        def draw(pen: Pen, x: float, y: float) -> None:
+            _ground(pen, x, y, SWATCH, fills[0], seismic)
+            stripe = SWATCH / len(fills)
+            for i, fill in enumerate(fills[1:], 1):
+                pen.d.rectangle((x + i * stripe, y + 1, x + SWATCH - 1, y + SWATCH - 1), fill=fill)
+
+        return draw
+
+    @staticmethod
+    def _unpowered(w: Words) -> Any:
+        letter = _letter_name(w, "mine")[0]
+
+        def draw(pen: Pen, x: float, y: float) -> None:
+            _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
+            _building(pen, x, y, SWATCH, MUTED, letter, False, 1, 1)
+
+        return draw
+
+    @staticmethod
+    def _modules(pen: Pen, x: float, y: float) -> None:
+        _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
+        _building(pen, x, y, SWATCH, MUTED, "", True, 1, 2)
+
+    @staticmethod
+    def _site(pen: Pen, x: float, y: float) -> None:
+        _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
+        _site(pen, x, y, SWATCH, MUTED)
+
+    @staticmethod
+    def _token(col: RGB, up: bool, dot: RGB | None) -> Any:
+        def draw(pen: Pen, x: float, y: float) -> None:
+            _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
+            _token(pen, x - 5, y + 5, SWATCH, col, up, dot, False)
+
+        return draw
+
+    @staticmethod
+    def _changed(pen: Pen, x: float, y: float) -> None:
+        _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
+        _frame(pen, x + 2, y + 2, SWATCH - 4)
+
+    def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
+        """Two columns of swatches and words; returns the height."""
+        gap = 16
+        col_w = (width - gap) / 2
+        text_w = col_w - SWATCH - 8
+        line_h = NUMBER + 5
+        top = y
+        for i in range(0, len(self.items), 2):
+            row_h = 0
+            for k, (swatch, text) in enumerate(self.items[i : i + 2]):
+                lines = wrap(text, NUMBER, text_w)
+                xx = x + k * (col_w + gap)
+                if pen is not None:
+                    swatch(pen, xx, y)
+                    for j, line in enumerate(lines):
+                        pen.text((xx + SWATCH + 8, y + 3 + j * line_h), line, NUMBER, "text")
+                row_h = max(row_h, SWATCH, len(lines) * line_h)
+            y += row_h + 6
+        return y - top
 
 
 class _Panel:
-    def __init__(self, view: dict[str, Any], viewer: str | None, w: Words) -> None:
-        self.v, self.viewer, self.w = view, viewer, w
+    def __init__(self, view: dict[str, Any], viewer: str | None, w: Words, legend: _Legend) -> None:
+        self.v, self.viewer, self.w, self.legend = view, viewer, w, legend
 
     def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
         v, w = self.v, self.w
@@ -298,14 +593,16 @@ class _Panel:
         if pen is not None:
             pen.d.line((x - 8, y, x + width + 8, y), fill=RULE, width=2)
         y += 10
-        for p in v["seats"]:
+        for p in _turn_order(v):
             y += self._player(pen, x, y, width, p)
-        for line in wrap(_areas_text(w, v), NUMBER + 1, width):
+        for line in _flow(w(DEPOSITS, list="\0"), _deposits(w, v), NUMBER + 1, width):
             if pen is not None:
                 pen.text((x, y), line, NUMBER + 1, "number", fill=MUTED)
             y += NUMBER + 8
-        legend = " · ".join("{} {}".format(*_letter_name(w, k)) for k in KIND)
-        for line in wrap(legend, NUMBER, width):
+        y += 6
+        y += self.legend.draw(pen, x, y, width)
+        kinds = " · ".join("{} {}".format(*_letter_name(w, k)) for k in KIND)
+        for line in wrap(kinds, NUMBER, width):
             if pen is not None:
                 pen.text((x, y), line, NUMBER, "text", fill=MUTED)
             y += NUMBER + 6
@@ -321,11 +618,21 @@ class _Panel:
             techs += " + " + w(HIDDEN_TECHS, n=pl["hidden_techs"])
         detail = w(OUT) if out else w(PLAYER_LINE, vp=vp, science=pl["science"], techs=techs)
         lines = [detail]
+        storages = [
+            (cell, b)
+            for cell, b in sorted(v["buildings"].items())
+            if b["owner"] == p and b["kind"] == "storage"
+        ]
         if p == self.viewer:
-            for cell, b in sorted(v["buildings"].items()):
-                if b["owner"] == p and b["kind"] == "storage":
-                    goods = " ".join(f"{n}{g}" for g, n in (b.get("goods") or {}).items() if n)
-                    lines.append(w(STORAGE, cell=cell, goods=goods or w(EMPTY)))
+            for cell, b in storages:
+                goods = _goods(b.get("goods") or {})
+                lines.append(w(STORAGE, cell=cell, goods=goods or w(EMPTY)))
+        elif storages:  # public (IEC-S-26): all of a company's storages together
+            total: dict[str, int] = {}
+            for _cell, b in storages:
+                for g, n in (b.get("goods") or {}).items():
+                    total[g] = total.get(g, 0) + int(n)
+            lines.append(w(IN_STORAGE, goods=_goods(total) or w(EMPTY)))
         lines = lines[:4]
         h = NAME + 10 + len(lines) * (NUMBER + 7) + 6
         if pen is not None:
@@ -354,26 +661,61 @@ class _Panel:
         return h
 
 
-def _changes(
-    view: dict[str, Any], previous: dict[str, Any] | None
-) -> tuple[set[str], dict[str, list[str]], dict[str, list[str]]]:
+# --- what changed since the previous picture ---------------------------------------------------
+@dataclass
+class _Changes:
+    """Cells framed (new or grown buildings, new sites), token ids ringed (new, moved, turned
+    up), and what the caption tells, per player: [(message, cells)]."""
+
+    cells: set[str] = field(default_factory=set)
+    tokens: set[int] = field(default_factory=set)
+    told: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+
+    def tell(self, player: str, msg: str, cell: str) -> None:
+        said = self.told.setdefault(player, [])
+        for m, cells in said:
+            if m == msg:
+                cells.append(cell)
+                return
+        said.append((msg, [cell]))
+
+
+def _changes(view: dict[str, Any], previous: dict[str, Any] | None) -> _Changes:
+    ch = _Changes()
     if previous is None:
-        return set(), {}, {}
+        return ch
     before_b = previous.get("buildings") or {}
-    built: dict[str, list[str]] = {}
-    new: set[str] = set()
-    for cell, b in view["buildings"].items():
+    for cell, b in sorted(view["buildings"].items()):
         old = before_b.get(cell)
-        if old is None or old.get("owner") != b["owner"] or old.get("kind") != b["kind"]:
-            new.add(cell)
-            built.setdefault(b["owner"], []).append(cell)
-    before_t = {t["id"] for t in previous.get("tokens") or []}
-    laid: dict[str, list[str]] = {}
+        if (
+            old is None
+            or old.get("owner") != b["owner"]
+            or old.get("kind") != b["kind"]
+            or int(old.get("modules", 0)) < int(b["modules"])
+        ):
+            ch.cells.add(cell)
+            ch.tell(b["owner"], BUILT, cell)
+    before_s = previous.get("sites") or {}
+    for cell, who in sorted(view["sites"].items()):
+        if before_s.get(cell) != who:
+            ch.cells.add(cell)
+            ch.tell(who, SITES, cell)
+    before_t = {t["id"]: t for t in previous.get("tokens") or []}
     for tok in view["tokens"]:
-        if tok["id"] not in before_t:
-            new.add(tok["cell"])
-            laid.setdefault(tok["owner"], []).append(tok["cell"])
-    return new, built, laid
+        old = before_t.get(tok["id"])
+        msg = (
+            TOKENS
+            if old is None
+            else MOVED
+            if old["cell"] != tok["cell"]
+            else TURNED_UP
+            if tok["up"] and not old["up"]
+            else None
+        )
+        if msg is not None:
+            ch.tokens.add(tok["id"])
+            ch.tell(tok["owner"], msg, tok["cell"])
+    return ch
 
 
 def _winners(view: dict[str, Any]) -> str:
@@ -384,9 +726,7 @@ def _winners(view: dict[str, Any]) -> str:
     return ", ".join(ranking[0]) if ranking else ""
 
 
-def _caption(
-    w: Words, view: dict[str, Any], built: dict[str, list[str]], laid: dict[str, list[str]]
-) -> str:
+def _caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[str, list[str]]]]) -> str:
     name = w(PHASE_NAMES[view["phase"]]) if view["phase"] in PHASE_NAMES else str(view["phase"])
     if view.get("over"):
         head = w(OVER, players=_winners(view))
@@ -401,12 +741,11 @@ def _caption(
                 if len(actors) == 1
                 else w(AT_ONCE, players=", ".join(actors))
             )
-    parts = []
-    for p in view["seats"]:
-        if p in built:
-            parts.append(w(BUILT, player=p, cells=", ".join(sorted(built[p]))))
-        if p in laid:
-            parts.append(w(TOKENS, player=p, cells=", ".join(sorted(laid[p]))))
+    parts = [
+        w(msg, player=p, cells=", ".join(sorted(cells)))
+        for p in _turn_order(view)
+        for msg, cells in told.get(p, [])
+    ]
     return " ".join(w(SENTENCE, text=p) for p in (head, "; ".join(parts)) if p)
 
 
@@ -415,20 +754,20 @@ def _sheets(
 ) -> list[Sheet]:
     w = Words(t)
     m = _Map(view)
-    new, built, laid = _changes(view, previous)
-    cap = _caption(w, view, built, laid)
-    panel = _Panel(view, viewer, w)
+    ch = _changes(view, previous)
+    cap = _caption(w, view, ch.told)
+    panel = _Panel(view, viewer, w, _Legend(view, viewer, m, w, ch))
     pad = 24
     panel_h = round(panel.draw(None, pad, 10, WIDTH - 2 * pad) + 16)
     if m.height + panel_h <= MAX_HEIGHT:
         sheet = new_sheet(WIDTH, m.height + panel_h, PAPER, cap)
-        _draw_map(sheet.pen, view, viewer, m, w, new)
+        _draw_map(sheet.pen, view, viewer, m, w, ch)
         sheet.pen.d.rectangle((0, m.height, WIDTH, m.height + panel_h), fill=WHITE)
         sheet.pen.d.line((0, m.height, WIDTH, m.height), fill=RULE, width=2)
         panel.draw(sheet.pen, pad, m.height + 10, WIDTH - 2 * pad)
         return [sheet]
     top = new_sheet(WIDTH, m.height, PAPER, cap)
-    _draw_map(top.pen, view, viewer, m, w, new)
+    _draw_map(top.pen, view, viewer, m, w, ch)
     bottom = new_sheet(WIDTH, min(MAX_HEIGHT, panel_h), WHITE, w(PANEL_CAPTION))
     panel.draw(bottom.pen, pad, 10, WIDTH - 2 * pad)
     return [top, bottom]

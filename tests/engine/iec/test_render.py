@@ -1,4 +1,6 @@
-"""IEC pictures: one phone picture, hidden tokens hidden, new buildings and tokens marked."""
+"""IEC pictures: one phone picture, hidden tokens hidden, new buildings and tokens marked, a
+legend for every terrain kind and mark drawn, the panel in turn order with public storages and
+deposit yields."""
 
 from __future__ import annotations
 
@@ -62,7 +64,11 @@ def test_iec_s26_hidden_facts_stay_hidden() -> None:
     text = " ".join(mine.label_texts())
     assert "1 + 1 hidden" in text and "T2" not in text
     assert "Storage D3: 2A" in text  # the viewer's own storage
-    assert "Storage" not in " ".join(theirs.label_texts())
+    theirs_text = " ".join(theirs.label_texts())
+    assert "Storage D3" not in theirs_text  # another's storages: their contents only, summed
+    assert "in storages: 2A" in theirs_text
+    assert "real mine (only you see it)" in text
+    assert "real mine (only you see it)" not in theirs_text  # his own token is a fake
 
 
 def test_new_buildings_and_tokens_are_marked_and_told() -> None:
@@ -109,7 +115,121 @@ def test_the_caption_of_a_phase_asked_at_once_with_one_player_left_names_him_nex
 
     st, names = _state()
     view = {**GAME.view(st, None), "actor": None}
-    alone = _caption(Words(None), {**view, "actors": names[:1]}, {}, {})
+    alone = _caption(Words(None), {**view, "actors": names[:1]}, {})
     assert f" — {names[0]} is next" in alone and "at once" not in alone, alone
-    both = _caption(Words(None), {**view, "actors": names[:2]}, {}, {})
+    both = _caption(Words(None), {**view, "actors": names[:2]}, {})
     assert f" — {names[0]}, {names[1]} decide at once" in both, both
+
+
+def _text(pic: object) -> str:
+    """A picture's labels as one text, no-break spaces read as spaces."""
+    return " ".join(pic.label_texts()).replace("\u00a0", " ")  # type: ignore[attr-defined]
+
+
+def test_iec_s4_the_legend_names_each_terrain_kind_and_the_map_names_each_area() -> None:
+    """IEC-S-4 / IEC-S-5: plain, liquid, steep, toxic, the home deposit (with what it yields),
+    the deposit areas and the seismic cells are each explained; every area's name is on it."""
+    st, names = _state()
+    pic = GAME.render_set(st, names[0])[0]
+    text = _text(pic)
+    for words in (
+        "plain: buildable",
+        "liquid: not buildable",
+        "steep: not buildable",
+        "toxic: not buildable",
+        "home deposit: A 3+, B 3+, C 4+",
+        "deposit areas, classes I, II, III",
+        "seismic: buildings may lose modules",
+    ):
+        assert words in text, words
+    labels = pic.label_texts()
+    for area in ("I-NW", "I-NE", "I-SW", "I-SE", "II-N", "II-S", "III-C"):
+        assert area in labels, area  # drawn on its block, a label of its own
+
+
+def test_the_legend_explains_every_mark_drawn_and_only_those() -> None:
+    st, names = _state()
+    before = copy.deepcopy(st)
+    marks = {
+        "not powered this turn",  # T12, a mine left unpowered
+        "face-down token: real mine or fake",  # the other's token on G5
+        "real mine (only you see it)",  # the viewer's own on F5
+    }
+    text = _text(GAME.render_set(st, names[0])[0])
+    for words in marks:
+        assert words in text, words
+    for words in (
+        "white in the bar: missing modules",
+        "prepared site",
+        "face-up real mine",
+        "changed since the last picture",
+    ):
+        assert words not in text, words  # nothing of the kind on the map
+    add(st, names[1], "laboratory", "R3", modules=1)
+    st["sites"]["H9"] = names[0]
+    st["tokens"][1]["up"] = True
+    text = _text(GAME.render_set(st, names[0], None, before)[0])
+    for words in (
+        *marks - {"face-down token: real mine or fake"},
+        "white in the bar: missing modules",
+        "prepared site",
+        "face-up real mine",
+        "changed since the last picture",
+    ):
+        assert words in text, words
+
+
+def test_iec_s5_the_panel_says_what_each_found_deposit_yields_as_the_chat_does() -> None:
+    """The chat says "Area I-NW holds deposit I-3: C 3+."; the panel said "I-NW I-3"."""
+    from engine.core import EnglishTranslator
+    from engine.iec.lines import describe
+
+    st, names = _state()
+    st["areas"]["I-NW"]["deposit"] = "I-3"
+    st["areas"]["II-N"]["deposit"] = "II-4"
+    chat = describe(
+        st, {"type": "deposit_revealed", "area": "I-NW", "deposit": "I-3"}, EnglishTranslator()
+    )
+    assert chat == "Area I-NW holds deposit I-3: C 3+."
+    text = _text(GAME.render_set(st, names[0])[0])
+    assert "I-NW: C 3+" in text and "II-N: A 2+, C 2+" in text and "I-SE: unknown" in text
+    assert "I-3" not in text and "II-4" not in text
+
+
+def test_iec26_the_panel_lists_the_players_in_turn_order() -> None:
+    """The chat's "Order: ..." is the turn order (IEC-26, VP first); the panel listed seats."""
+    st, names = empty(3)
+    st["order"] = [names[2], names[0], names[1]]
+    pic = GAME.render_set(at(st, 9, names[2]), names[0])[0]
+    seen = [lab.split(" (")[0] for lab in pic.label_texts() if lab.split(" (")[0] in names]
+    assert seen == st["order"], seen
+    # an eliminated company, out of the order, comes last
+    st["players"][names[2]]["eliminated"] = True
+    st["players"][names[2]]["final_vp"] = 0
+    st["order"] = [names[1], names[0]]
+    pic = GAME.render_set(at(st, 9, names[1]), None)[0]
+    seen = [lab for lab in pic.label_texts() if lab in names]
+    assert seen == [names[1], names[0], names[2]], seen
+
+
+def test_a_mine_turned_up_a_moved_token_and_a_new_site_are_marked_and_told() -> None:
+    """The change colour marks what mine activation, relocation and site preparation change,
+    as it marks builds (found playing: a mine activated at T4 got no frame)."""
+    st, names = _state()
+    before = copy.deepcopy(st)
+    st["tokens"][1]["up"] = True  # the other's token on G5, activated: a real mine
+    st["tokens"][1]["real"] = True
+    turned = GAME.render_set(st, names[0], None, before)
+    assert _colours(turned).get(CHANGE, 0) > 50
+    assert f"{names[1]} turned up tokens on G5" in turned[0].caption
+    st, _ = _state()
+    st["tokens"][0]["cell"] = "H7"
+    moved = GAME.render_set(st, names[0], None, before)
+    assert _colours(moved).get(CHANGE, 0) > 50
+    assert f"{names[0]} moved a token to H7" in moved[0].caption
+    st, _ = _state()
+    st["sites"]["H9"] = names[1]
+    site = GAME.render_set(st, names[0], None, before)
+    assert _colours(site).get(CHANGE, 0) > 50
+    assert f"{names[1]} prepared sites on H9" in site[0].caption
+    assert CHANGE not in _colours(GAME.render_set(before, names[0], None, before))
