@@ -203,12 +203,20 @@ class LobbyMixin(MovesMixin):
             ),
         )
 
-    async def _cmd_join(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+    def _lobby(self, ctx: Ctx, started: str) -> GameRow | list[Outbound]:
+        """The chat's table while it waits for /start; else the refusal: no table, or the
+        command's own words (`started`, an msgid) for a game already under way."""
         row = ctx.game
         if row is None:
             return self._no_game(ctx)
         if row.status != "lobby":
-            return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+            return self._refuse(ctx, self._t(ctx, started))
+        return row
+
+    async def _cmd_join(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        row = self._lobby(ctx, N_("The game has already started; seats are fixed."))
+        if not isinstance(row, GameRow):
+            return row
         game = self._game_of(row)
         ib = ctx.inbound
         outcome, name = await self.store.add_seat(
@@ -262,11 +270,9 @@ class LobbyMixin(MovesMixin):
         )
 
     async def _cmd_addbot(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        row = ctx.game
-        if row is None:
-            return self._no_game(ctx)
-        if row.status != "lobby":
-            return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
+        row = self._lobby(ctx, N_("The game has already started; seats are fixed."))
+        if not isinstance(row, GameRow):
+            return row
         game = self._game_of(row)
         kinds = list(game.bots)
         if not kinds:
@@ -293,18 +299,15 @@ class LobbyMixin(MovesMixin):
         return await self._seat_answer(ctx, row, outcome, name, user_key)
 
     async def _cmd_leave(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        row = ctx.game
-        if row is None:
-            return self._no_game(ctx)
-        if row.status != "lobby":
-            return self._refuse(
-                ctx,
-                self._t(
-                    ctx,
-                    "The game has started: seats cannot be given up now. The creator or a chat "
-                    "admin can end it with /abort.",
-                ),
-            )
+        row = self._lobby(
+            ctx,
+            N_(
+                "The game has started: seats cannot be given up now. The creator or a chat "
+                "admin can end it with /abort."
+            ),
+        )
+        if not isinstance(row, GameRow):
+            return row
         named = _named_seat(ctx, line.args)
         if line.args and (named is None or named.user_key != ctx.inbound.user_key):
             # "/leave Bot" gave up the sender's own seat (found playing, 2026-12-03)
@@ -321,18 +324,12 @@ class LobbyMixin(MovesMixin):
     async def _cmd_kick(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         """/kick <name>: the creator or a chat admin takes a seat (a bot, or a player who
         joined and went quiet) off a table that has not started."""
-        row = ctx.game
-        if row is None:
-            return self._no_game(ctx)
-        if row.status != "lobby":
-            return self._refuse(
-                ctx,
-                self._t(
-                    ctx,
-                    "The game has started: a bot takes a silent player's seat by /vote "
-                    "replace <name>.",
-                ),
-            )
+        row = self._lobby(
+            ctx,
+            N_("The game has started: a bot takes a silent player's seat by /vote replace <name>."),
+        )
+        if not isinstance(row, GameRow):
+            return row
         if not self._can_manage(ctx):
             return self._refuse(
                 ctx, self._t(ctx, "Only the creator or a chat admin takes seats away.")
@@ -387,11 +384,9 @@ class LobbyMixin(MovesMixin):
         return self._say(ctx, text, lang=lang)
 
     async def _cmd_start(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        row = ctx.game
-        if row is None:
-            return self._no_game(ctx)
-        if row.status != "lobby":
-            return self._refuse(ctx, self._t(ctx, "The game is already running. /status"))
+        row = self._lobby(ctx, N_("The game is already running. /status"))
+        if not isinstance(row, GameRow):
+            return row
         if not self._can_manage(ctx):
             return self._refuse(
                 ctx, self._t(ctx, "Only the creator (or a chat admin) starts the game.")
