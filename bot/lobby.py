@@ -377,11 +377,13 @@ class LobbyMixin(MovesMixin):
                 names=names,
             )
         fresh = await self.store.game(row.id) if user_key == row.creator else None
-        if fresh is not None and fresh.creator != row.creator:
-            ctx.game = fresh
-            starter = next(s.display_name for s in seats if s.user_key == fresh.creator)
-            text += sentence_gap(text) + tr(lang, "{name} now starts the game.", name=starter)
-        return self._say(ctx, text, lang=lang)
+        if fresh is None or fresh.creator == row.creator:
+            return self._say(ctx, text, lang=lang)
+        ctx.game = fresh
+        starter = next(s.display_name for s in seats if s.user_key == fresh.creator)
+        text += sentence_gap(text) + tr(lang, "{name} now starts the game.", name=f"@{starter}")
+        # it gives him something to do (/start): it notifies him
+        return self._say(ctx, text, lang=lang, mentions=[(fresh.creator, starter)], silent=False)
 
     async def _cmd_start(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = self._lobby(ctx, N_("The game is already running. /status"))

@@ -267,9 +267,9 @@ async def test_a_creator_who_leaves_the_lobby_hands_the_start_on(chat: Chat) -> 
     await chat.say("alice", "/new dicepile")
     await chat.say("alice", "/addbot")
     await chat.say("bob", "/join")
-    assert await chat.text("alice", "/leave") == (
-        "alice leaves. Seated: Bot, bob. bob now starts the game."
-    )
+    [handed] = await chat.say("alice", "/leave")
+    assert handed.text == "alice leaves. Seated: Bot, bob. @bob now starts the game."
+    assert handed.mentions == [("local:bob", "bob")] and not handed.silent  # asks him to act
     assert "begins" in await chat.text("bob", "/start")
     other = Chat(chat.table, chat_key="local:bots-only")
     await other.say("carol", "/new dicepile")
