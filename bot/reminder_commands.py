@@ -138,6 +138,11 @@ class DeadlineCommands:
         kw.setdefault("silent", True)
         return [Outbound(ctx.chat_key, text, **kw)]
 
+    def _refuse(self, ctx: Ctx, text: str) -> list[Outbound]:
+        """A reply only the sender needs (a refusal, a usage line), as the table's: to him
+        alone where the platform can, silent."""
+        return [Outbound(ctx.reply_key or ctx.chat_key, text, sender_only=True, silent=True)]
+
     async def _remember(self, ctx: Ctx) -> None:
         ib = ctx.inbound
         if ib.update_id is not None:
@@ -393,16 +398,16 @@ class DeadlineCommands:
         row = ctx.game
         usage = self._t(ctx, "Usage: /vote replace <name>")
         if len(line.args) < 2 or line.args[0].casefold() != "replace":
-            return self._say(ctx, usage)
+            return self._refuse(ctx, usage)
         if row is None or row.status != "active":
-            return self._say(ctx, self._t(ctx, "There is no running game here."))
+            return self._refuse(ctx, self._t(ctx, "There is no running game here."))
         voter = ctx.seat()
         if voter is None or voter.is_bot:
-            return self._say(ctx, self._t(ctx, "Only seated players can vote."))
+            return self._refuse(ctx, self._t(ctx, "Only seated players can vote."))
         wanted = " ".join(line.args[1:]).strip().lstrip("@").casefold()
         target = next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)
         if target is None:
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,
@@ -412,9 +417,11 @@ class DeadlineCommands:
                 ),
             )
         if target.user_key == voter.user_key:
-            return self._say(ctx, self._t(ctx, "You cannot vote to replace yourself; try /away."))
+            return self._refuse(
+                ctx, self._t(ctx, "You cannot vote to replace yourself; try /away.")
+            )
         if target.is_bot:
-            return self._say(
+            return self._refuse(
                 ctx, self._t(ctx, "{name} is already played by a bot.", name=target.display_name)
             )
         game = self._game(row)
@@ -424,7 +431,7 @@ class DeadlineCommands:
             # a vote is for a player who holds up the table: one who is not asked to act
             # is not silent, whatever his last word was (found playing, 2026-12-03: a
             # player back from /away lost his seat to two votes at once)
-            return self._say(
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,

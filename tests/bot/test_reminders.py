@@ -437,8 +437,9 @@ async def test_vote_refused_against_a_player_the_game_does_not_wait_for(chat: Ch
     """Found playing (2026-12-03): two votes gave a bot the seat of a player who had just
     come back from /away and was not asked to act."""
     pk = await started(chat, "bob", "carol")  # alice's turn
-    text = await chat.text("carol", "/vote replace bob")
-    assert text == "bob is not holding up the table: the game waits for alice."
+    [refusal] = await chat.say("carol", "/vote replace bob")
+    assert refusal.text == "bob is not holding up the table: the game waits for alice."
+    assert refusal.sender_only and refusal.silent  # a refusal is his alone, not the group's
     assert await chat.table.store.votes_against(pk, "local:bob") == []
     assert "1 of 2 needed" in await chat.text("carol", "/vote replace alice")
 
