@@ -402,6 +402,22 @@ class InfoMixin(AnnounceMixin):
             lines.append(f"- {name} @ {chats[row.chat_key]}: {where}")
         return [self._to_sender(ctx, "\n".join(lines))]
 
+    def _board_in_words(self, ctx: Ctx, line: CommandLine) -> CommandLine | None:
+        """/board from a game that words its board too (Hexania's text board, HEX-G-6): its
+        own command answers when asked for it (`/board text`) or when the chat has no
+        pictures (`/settings pictures=off`, or a table without rendering), else the table's
+        picture (found playing, 2026-11-29: the text board could not be reached)."""
+        row = ctx.game
+        if line.name != "board" or row is None or row.game_id not in self.games:
+            return None
+        if not any(c.name == "board" for c in self.games[row.game_id].commands):
+            return None
+        asked = bool(line.args) and line.args[0].casefold() in ("text", "txt")
+        off = ChatSettings.load(ctx.chat_settings or {}).pictures == "off"
+        if asked or off or not self.render:
+            return CommandLine("board", line.args[1:] if asked else line.args, line.slash)
+        return None
+
 
 def _same_id(rule: str, text: str) -> bool:
     return rule.casefold() == text.strip("()[].,;:").casefold()

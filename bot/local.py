@@ -1,6 +1,7 @@
 """`boardchat local`: hot-seat play in a terminal, through the same table service.
 
-Each line is `name: /command args` (the name may be left out to act as the last one named).
+Each line is `name: /command args` (the name may be left out to act as the last one named);
+`dm name: /command` says it in that person's private chat with the bot instead of the table's.
 Replies are printed; pictures are written to the output folder and their paths printed;
 buttons are listed with the command they send. EOF or `quit` ends the session.
 """
@@ -19,6 +20,7 @@ from bot.messages import Inbound, Outbound
 from bot.table import Table, open_table
 
 CHAT_KEY = "local:terminal"
+DM_PREFIX = "local:dm-"
 _LINE = re.compile(r"^\s*([^\s:/][^:]{0,31}?)\s*:\s*(.*)$")
 QUIT = {"quit", "exit", "/quit", "/exit"}
 
@@ -29,6 +31,17 @@ def split_line(line: str, last_name: str | None) -> tuple[str | None, str]:
     if match:
         return match.group(1).strip(), match.group(2).strip()
     return last_name, line.strip()
+
+
+def dm_key(name: str) -> str:
+    """The chat key of `name`'s private chat with the bot."""
+    return DM_PREFIX + name.casefold()
+
+
+def _private_name(name: str) -> str | None:
+    """ "dm alice" -> "alice" (a line said in her private chat); None for a table line."""
+    head, _, rest = name.partition(" ")
+    return rest.strip() or None if head.casefold() == "dm" else None
 
 
 def _last_picture(out: Path) -> int:
@@ -51,21 +64,32 @@ class Terminal:
         self.updates = itertools.count(1)
 
     async def send(self, name: str, text: str) -> list[Outbound]:
+        private = _private_name(name)
+        if private is not None:
+            name = private
         inbound = Inbound(
             platform="local",
-            chat_key=CHAT_KEY,
+            chat_key=dm_key(name) if private else CHAT_KEY,
             user_key=f"local:{name.casefold()}",
             display_name=name,
             text=text,
-            is_admin=True,  # everyone at the keyboard administers the terminal "chat"
+            is_private=private is not None,
+            # everyone at the keyboard administers the terminal "chat"
+            is_admin=private is None,
         )
         outs = await self.table.handle(inbound)
         for out in outs:
             self.show(out)
         return outs
 
+    async def pushed(self, out: Outbound) -> None:
+        """A message the table sends unasked (the group's part of a move sent privately)."""
+        self.show(out)
+
     def show(self, out: Outbound) -> None:
         prefix = f"(to {out.private_to.split(':', 1)[-1]}) " if out.private_to else ""
+        if out.chat_key.startswith(DM_PREFIX):
+            prefix = f"(private, {out.chat_key.removeprefix(DM_PREFIX)}) " + prefix
         if out.png is not None:
             # a set (map, panel) is one message: every picture of it is saved
             self.out.mkdir(parents=True, exist_ok=True)
@@ -100,7 +124,11 @@ async def run_local(
 
     table = await open_table(db)
     term = Terminal(table, Path(out), write)
-    write("boardchat local — type `name: /command`, e.g. `alice: /new powergrid`; `quit` ends.")
+    table.register_sender("local", term.pushed)
+    write(
+        "boardchat local — type `name: /command`, e.g. `alice: /new powergrid`; "
+        "`dm alice: /status` in her private chat; `quit` ends."
+    )
     write(f"Games: {', '.join(table.games) or '-'}. /help lists the commands.")
     name: str | None = None
     try:

@@ -14,16 +14,13 @@ from dataclasses import replace
 from bot import rulebook
 from bot.bots import bot_action, bot_rng
 from bot.buttons import unseen
-from bot.chatnames import chat_labels, label_of
 from bot.context import (
-    _GAME_REF,
     LONG_PARSE,
     MAX_BOT_MOVES,
     MAX_COMMAND,
     Ctx,
     Played,
     Step,
-    fit,
 )
 from bot.ending import EndingMixin
 from bot.grammar import (
@@ -122,101 +119,6 @@ class MovesMixin(EndingMixin):
                 return self._unknown(ctx, line)
             return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
         return await self._move(ctx, row, seat, line, spec)
-
-    async def _private_command(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        """A game command sent in a private chat: played in the sender's running game (the one
-        named by a first argument "g<id>" when they play several). Answers only the sender
-        needs come back here; the game's chat hears the public consequences."""
-        ib = ctx.inbound
-        rows = [
-            r
-            for r in await self.store.user_games(ib.user_key)
-            if r.status == "active" and r.game_id in self.games
-        ]
-        args = list(line.args)
-        ref = _GAME_REF.match(args[0]) if args else None
-        pick: GameRow | None = None
-        if ref is not None:
-            args = args[1:]
-            pick = next((r for r in rows if r.id == int(ref.group(1))), None)
-            if pick is None:
-                return self._refuse(
-                    ctx,
-                    self._t(ctx, "You play in no running game g{id}.", id=ref.group(1))
-                    + await self._games_hint(ctx, rows, line.name),
-                )
-        elif len(rows) == 1:
-            pick = rows[0]
-        if pick is None:
-            if not rows:
-                return self._refuse(
-                    ctx,
-                    self._t(
-                        ctx,
-                        "You play in no running game. Moves sent to me privately go to your "
-                        "game in a group chat.",
-                    ),
-                )
-            return self._refuse(
-                ctx,
-                self._t(ctx, "You play in several games: say which one.")
-                + await self._games_hint(ctx, rows, line.name),
-            )
-        sub = Ctx(
-            replace(ib, chat_key=pick.chat_key),
-            ctx.lang,
-            claimed=ctx.claimed,
-            game=pick,
-            seats=await self.store.seats(pick.id),
-            reply_key=ib.chat_key,
-        )
-        await self._pick_chat(sub)
-        await self.reminders.on_command(sub, line)
-        outs = await self._game_command(sub, CommandLine(line.name, args, line.slash))
-        ctx.claimed = ctx.claimed or sub.claimed
-        here: list[Outbound] = []
-        there: list[Outbound] = []
-        for out in fit(outs):
-            if out.private_to is not None or out.chat_key == ib.chat_key:
-                here.append(out)
-            else:
-                there.append(out)
-        if there:
-            name = self._game_of(pick).name
-            if await self.push(there):
-                here.append(
-                    Outbound(
-                        ib.chat_key,
-                        self._t(
-                            ctx,
-                            "Done in {game} (g{id}); announced in {chat}.",
-                            game=tr(ctx.lang, name),
-                            id=pick.id,
-                            chat=await label_of(self.store, pick.chat_key, ctx.lang),
-                        ),
-                        sender_only=True,
-                    )
-                )
-            else:  # no way to reach the game's chat from here: tell the sender at least
-                here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
-        return here
-
-    async def _pick_chat(self, ctx: Ctx) -> None:
-        """The settings and language of the chat a private command is played in."""
-        chat = await self.store.chat(ctx.chat_key)
-        ctx.chat_settings = chat.settings
-        ctx.chat_lang = chat.lang or self.default_lang
-
-    async def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
-        """The sender's games to choose from: id, game and the chat's title and link."""
-        lines = [""]
-        labels = await chat_labels(self.store, [r.chat_key for r in rows], ctx.lang)
-        for row in rows:
-            name = tr(ctx.lang, self._game_of(row).name)
-            lines.append(f"g{row.id}: {name} @ {labels[row.chat_key]}")
-        example = f"/{command} g{rows[0].id} ..." if rows else f"/{command} g<id> ..."
-        lines.append(self._t(ctx, "Put the game first, e.g. {example}", example=example))
-        return "\n".join(lines)
 
     async def _move(
         self,

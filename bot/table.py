@@ -14,7 +14,7 @@ the store's version check catches a second process (a lost race re-runs once on 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -42,6 +42,7 @@ from bot.i18n import resolve_lang, spec_help, tr
 from bot.info import InfoMixin
 from bot.lobby import LobbyMixin
 from bot.messages import Inbound, Outbound
+from bot.private_chat import PRIVATE_QUESTIONS, Handler, PrivateChatMixin
 from bot.reminders import Reminders
 from bot.storage import open_store
 from bot.undo import UndoMixin
@@ -62,10 +63,8 @@ __all__ = [
 ]
 _fit = fit  # the old name, for callers that still use it
 
-Handler = Callable[[Ctx, CommandLine], Awaitable[list[Outbound]]]
 
-
-class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
+class Table(LobbyMixin, PrivateChatMixin, InfoMixin, UndoMixin, CompletionMixin):
     """bot.service.TableService over a Store and the registered games. The parts: lobby
     (bot/lobby.py), the move pipeline (bot/moves.py), announcements (bot/announce.py),
     information (bot/info.py), undo and abort (bot/undo.py), autocomplete
@@ -197,6 +196,10 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
         ):
             return await self._private_command(ctx, line)
         handler = self.handlers.get(line.name)
+        if ib.is_private and ctx.game is None and handler is not None:
+            answered = await self._private_table_line(ctx, line, handler)
+            if answered is not None:
+                return answered
         words = self._board_in_words(ctx, line)
         if words is not None:
             return await self._game_command(ctx, words)
@@ -204,20 +207,18 @@ class Table(LobbyMixin, InfoMixin, UndoMixin, CompletionMixin):
             return list(await handler(ctx, line))
         return await self._game_command(ctx, line)
 
-    def _board_in_words(self, ctx: Ctx, line: CommandLine) -> CommandLine | None:
-        """/board from a game that words its board too (Hexania's text board, HEX-G-6): its
-        own command answers when asked for it (`/board text`) or when the chat has no
-        pictures (`/settings pictures=off`, or a table without rendering), else the table's
-        picture (found playing, 2026-11-29: the text board could not be reached)."""
-        row = ctx.game
-        if line.name != "board" or row is None or row.game_id not in self.games:
-            return None
-        if not any(c.name == "board" for c in self.games[row.game_id].commands):
-            return None
-        asked = bool(line.args) and line.args[0].casefold() in ("text", "txt")
-        off = ChatSettings.load(ctx.chat_settings or {}).pictures == "off"
-        if asked or off or not self.render:
-            return CommandLine("board", line.args[1:] if asked else line.args, line.slash)
+    async def _private_table_line(
+        self, ctx: Ctx, line: CommandLine, handler: Handler
+    ) -> list[Outbound] | None:
+        """A table command sent in a private chat that has no game of its own, about the
+        sender's game in a group: a question answered here, /undo played there like a move,
+        /start welcomed; None for the others (and when he plays nowhere)."""
+        if line.name in PRIVATE_QUESTIONS:
+            return await self._private_table_command(ctx, line, handler)
+        if line.name == "undo":
+            return await self._private_command(ctx, line, run=handler)
+        if line.name == "start" and not line.args:
+            return self._welcome(ctx)
         return None
 
     def _unpack_payload(self, ctx: Ctx, payload: str) -> str | None:

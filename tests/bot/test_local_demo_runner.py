@@ -79,6 +79,44 @@ async def test_local_hot_seat_session(tmp_path: Path) -> None:
     assert int(replay.name.split("-")[0]) == int(new[-1].stem) + 1 and replay.stat().st_size
 
 
+async def test_local_private_chat_lines(tmp_path: Path) -> None:
+    """`dm name: /command` is said in that person's private chat: a question answered there,
+    a move played at the table with the table's part shown as the group's."""
+    script = "\n".join(
+        [
+            "alice: /new powergrid",
+            "bob: /join",
+            "alice: /start",  # bob, then alice: the order is drawn (PG-10)
+            "dm bob: /status",
+            "dm carol: /status",
+            "dm alice: /start",
+            "quit",
+        ]
+    )
+    out = io.StringIO()
+    code = await run_local(
+        str(tmp_path / "db.sqlite3"), str(tmp_path / "p"), stdin=io.StringIO(script), stdout=out
+    )
+    text = out.getvalue()
+    assert code == 0
+    (status,) = [line for line in text.splitlines() if line.startswith("(private, bob) ")]
+    assert "auction" in status
+    assert "(private, carol) No game here yet" in text
+    assert "(private, alice) Hello! I run board games" in text
+    first = next(line for line in text.splitlines() if "choose a plant to auction" in line)
+    mover = "alice" if "alice: choose" in first else "bob"
+    again = io.StringIO()
+    await run_local(
+        str(tmp_path / "db.sqlite3"),
+        str(tmp_path / "p"),
+        stdin=io.StringIO(f"dm {mover}: /bid 3\nquit\n"),
+        stdout=again,
+    )
+    played = again.getvalue()
+    assert f"{mover} puts plant 3 up for auction" in played  # the group's part, pushed
+    assert f"(private, {mover}) Done in Power Grid (g1)" in played
+
+
 async def test_demo_plays_a_power_grid_game_to_the_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,0 +1,179 @@
+"""Commands sent to the bot in a private chat for a game played in a group: a move (played
+in the game's chat, answered here) and the table's questions about it (/status, /board, /log,
+/hint, /rules: answered here). The game is the sender's only running one, or the one named
+by a first word "g<id>"."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+
+from bot.chatnames import chat_labels, label_of
+from bot.context import _GAME_REF, Ctx, fit
+from bot.grammar import CommandLine
+from bot.i18n import tr
+from bot.info import InfoMixin
+from bot.messages import Outbound
+from bot.moves import MovesMixin
+from bot.store import GameRow
+
+Handler = Callable[[Ctx, CommandLine], Awaitable[list[Outbound]]]
+
+# The table's commands a private chat answers about the sender's game in a group.
+PRIVATE_QUESTIONS = frozenset({"status", "board", "log", "hint", "rules"})
+
+
+class PrivateChatMixin(MovesMixin, InfoMixin):
+    """The private-chat path of game and table commands."""
+
+    async def _private_command(
+        self, ctx: Ctx, line: CommandLine, run: Handler | None = None
+    ) -> list[Outbound]:
+        """A game command sent in a private chat: played in the sender's running game (the one
+        named by a first argument "g<id>" when they play several). Answers only the sender
+        needs come back here; the game's chat hears the public consequences. `run` plays a
+        table command so (/undo); a game command by default."""
+        ib = ctx.inbound
+        picked = await self._private_game(ctx, line)
+        if not isinstance(picked, tuple):
+            return picked
+        pick, args = picked
+        sub = await self._in_game_chat(ctx, pick, reply_key=ib.chat_key)
+        await self.reminders.on_command(sub, line)
+        outs = await (run or self._game_command)(sub, CommandLine(line.name, args, line.slash))
+        ctx.claimed = ctx.claimed or sub.claimed
+        here: list[Outbound] = []
+        there: list[Outbound] = []
+        for out in fit(outs):
+            if out.private_to is not None or out.chat_key == ib.chat_key:
+                here.append(out)
+            else:
+                there.append(out)
+        if there:
+            name = self._game_of(pick).name
+            if await self.push(there):
+                here.append(
+                    Outbound(
+                        ib.chat_key,
+                        self._t(
+                            ctx,
+                            "Done in {game} (g{id}); announced in {chat}.",
+                            game=tr(ctx.lang, name),
+                            id=pick.id,
+                            chat=await label_of(self.store, pick.chat_key, ctx.lang),
+                        ),
+                        sender_only=True,
+                    )
+                )
+            else:  # no way to reach the game's chat from here: tell the sender at least
+                here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
+        return here
+
+    async def _private_game(
+        self, ctx: Ctx, line: CommandLine, none_ok: bool = False
+    ) -> tuple[GameRow, list[str]] | list[Outbound]:
+        """The running game a command sent in a private chat is for, and the command's words
+        without its "g<id>": the sender's only game, or the one named; else the refusal that
+        says why (with `none_ok`, no refusal when he plays in none: an empty list)."""
+        rows = [
+            r
+            for r in await self.store.user_games(ctx.inbound.user_key)
+            if r.status == "active" and r.game_id in self.games
+        ]
+        args = list(line.args)
+        ref = _GAME_REF.match(args[0]) if args else None
+        if ref is not None:
+            pick = next((r for r in rows if r.id == int(ref.group(1))), None)
+            if pick is not None:
+                return pick, args[1:]
+            return self._refuse(
+                ctx,
+                self._t(ctx, "You play in no running game g{id}.", id=ref.group(1))
+                + await self._games_hint(ctx, rows, line.name),
+            )
+        if len(rows) == 1:
+            return rows[0], args
+        if not rows:
+            if none_ok:
+                return []
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "You play in no running game. Moves sent to me privately go to your "
+                    "game in a group chat.",
+                ),
+            )
+        return self._refuse(
+            ctx,
+            self._t(ctx, "You play in several games: say which one.")
+            + await self._games_hint(ctx, rows, line.name),
+        )
+
+    async def _in_game_chat(self, ctx: Ctx, pick: GameRow, reply_key: str | None) -> Ctx:
+        """The private message's context moved to the chat of the game `pick`: its seats,
+        settings and language."""
+        sub = Ctx(
+            replace(ctx.inbound, chat_key=pick.chat_key),
+            ctx.lang,
+            claimed=ctx.claimed,
+            game=pick,
+            seats=await self.store.seats(pick.id),
+            reply_key=reply_key,
+        )
+        chat = await self.store.chat(sub.chat_key)
+        sub.chat_settings = chat.settings
+        sub.chat_lang = chat.lang or self.default_lang
+        return sub
+
+    async def _private_table_command(
+        self, ctx: Ctx, line: CommandLine, handler: Handler
+    ) -> list[Outbound] | None:
+        """/status, /board, /log, /hint or /rules sent in a private chat: answered there, in
+        the sender's language, about his running game (found playing, 2026-12-03: a move
+        sent privately was played, but "/status" there said "no game here"). None when he
+        plays in no game: the table's own answer then."""
+        picked = await self._private_game(ctx, line, none_ok=True)
+        if not isinstance(picked, tuple):
+            return picked or None
+        pick, args = picked
+        # no reply key: the answer is the private chat's own post, in the sender's language
+        sub = await self._in_game_chat(ctx, pick, reply_key=None)
+        asked = CommandLine(line.name, args, line.slash)
+        words = self._board_in_words(sub, asked)  # Hexania's "/board text" (HEX-G-6)
+        outs = await (self._game_command(sub, words) if words else handler(sub, asked))
+        ctx.claimed = ctx.claimed or sub.claimed
+        mine = [o for o in outs if o.private_to == ctx.inbound.user_key]
+        if mine and all(o.png is None and o.picture is None for o in outs if o not in mine):
+            outs = mine  # his own version of an answer (his /log page) replaces the table's
+        return [
+            replace(o, chat_key=ctx.chat_key, private_to=None, sender_only=False, mentions=[])
+            for o in outs
+        ]
+
+    async def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
+        """The sender's games to choose from: id, game and the chat's title and link."""
+        lines = [""]
+        labels = await chat_labels(self.store, [r.chat_key for r in rows], ctx.lang)
+        for row in rows:
+            name = tr(ctx.lang, self._game_of(row).name)
+            lines.append(f"g{row.id}: {name} @ {labels[row.chat_key]}")
+        example = f"/{command} g{rows[0].id} ..." if rows else f"/{command} g<id> ..."
+        lines.append(self._t(ctx, "Put the game first, e.g. {example}", example=example))
+        return "\n".join(lines)
+
+    def _welcome(self, ctx: Ctx) -> list[Outbound]:
+        """/start in a private chat without a game: what a person can do with the bot (on
+        Telegram, the Start button of a first private chat sends it)."""
+        return self._say(
+            ctx,
+            self._t(
+                ctx,
+                "Hello! I run board games in group chats, one move at a time: add me to a "
+                "group and send /new <game> there ({games}). Here, in private, I tell you what "
+                "only you may know and remind you when the table waits for you; your moves and "
+                "/status, /board, /log, /hint work here too. /games lists your games, /digest "
+                "on sends a daily list, /lang sets your language.",
+                games=", ".join(self.games) or "-",
+            ),
+        )

@@ -1,0 +1,143 @@
+"""The table's questions and /undo sent in a private chat, about the sender's game in a group
+(found playing, 2026-12-03: a move sent privately was played, but /status, /board, /log,
+/hint and /rules there answered "No game here yet"), and /start's welcome there."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.i18n import tr
+from bot.messages import Outbound
+from bot.store import Store
+from bot.table import Table, discover_games
+from tests.bot.helpers import FakeClock, joined
+from tests.bot.test_table_integration import Pushed, open_game, say, state_of
+
+GROUP = "tg:-1001"
+DM = "tg:dm-alice"
+GAMES = discover_games()
+
+
+@pytest.fixture
+async def table(db_path: str, clock: FakeClock) -> AsyncIterator[Table]:
+    store = await Store.open(db_path, clock=clock)
+    yield Table(store, games=GAMES, clock=clock, render=False, seeder=lambda: 7)
+    await store.close()
+
+
+@pytest.fixture
+def pushed(table: Table) -> Pushed:
+    sender = Pushed()
+    table.register_sender("telegram", sender)
+    return sender
+
+
+async def ask(table: Table, text: str, user: str = "alice", **kw: object) -> list[Outbound]:
+    return await say(table, user, text, chat=f"tg:dm-{user}", private=True, **kw)
+
+
+def only_here(outs: list[Outbound], chat: str = DM) -> bool:
+    return bool(outs) and all(o.chat_key == chat for o in outs)
+
+
+async def test_status_in_a_private_chat_answers_about_the_game_in_the_group(
+    table: Table, pushed: Pushed
+) -> None:
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    in_group = joined(await say(table, "alice", "/status"))
+    outs = await ask(table, "/status")
+    assert only_here(outs) and pushed.outs == []
+    assert "No game here" not in joined(outs)
+    # the same turn as in the group: bob chooses a plant first (PG-12)
+    assert "bob" in joined(outs) and "bob" in in_group
+    # in the asker's own language, not the group's
+    ru = await ask(table, "/status", lang="ru")
+    assert only_here(ru) and joined(ru) != joined(outs)
+
+
+async def test_log_in_a_private_chat_is_the_senders_own_page(table: Table, pushed: Pushed) -> None:
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    await say(table, "bob", "/bid 3 3")
+    outs = await ask(table, "/log")
+    assert only_here(outs) and pushed.outs == []
+    assert "bob puts plant 3" in joined(outs)
+    # nobody else's private copy reaches this chat
+    assert all(o.private_to is None for o in outs)
+
+
+async def test_rules_and_hint_in_a_private_chat(table: Table, pushed: Pushed) -> None:
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    rules = await ask(table, "/rules PG-12")
+    assert only_here(rules) and "PG-12" in joined(rules)
+    hint = await ask(table, "/hint", user="bob")
+    assert only_here(hint, "tg:dm-bob") and "No game here" not in joined(hint)
+    assert pushed.outs == []
+
+
+async def test_undo_in_a_private_chat_takes_back_the_move_in_the_group(
+    table: Table, pushed: Pushed
+) -> None:
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    before = await state_of(table)
+    await say(table, "bob", "/bid 3 3")
+    assert await state_of(table) != before
+    outs = await ask(table, "/undo", user="bob")
+    assert outs and all(o.chat_key == "tg:dm-bob" or o.private_to for o in outs)
+    assert await state_of(table) == before
+    # the group hears that the move was taken back
+    assert [o for o in pushed.outs if o.chat_key == GROUP and o.private_to is None]
+
+
+async def test_a_private_question_names_the_game_when_the_player_has_several(
+    table: Table, pushed: Pushed
+) -> None:
+    first = await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    second = await open_game(table, "hexania", ["alice", "bob"], chat="tg:-1002")
+    outs = await ask(table, "/status")
+    text = joined(outs)
+    assert f"g{first}" in text and f"g{second}" in text and "/status g" in text
+    outs = await ask(table, f"/status g{second}")
+    assert only_here(outs) and f"g{first}" not in joined(outs)
+    assert pushed.outs == []
+
+
+async def test_a_private_question_without_a_game_keeps_the_tables_answer(table: Table) -> None:
+    outs = await ask(table, "/status")
+    assert "No game here" in joined(outs)
+
+
+async def test_start_in_a_private_chat_greets(table: Table) -> None:
+    outs = await ask(table, "/start")
+    assert only_here(outs) and "/new" in joined(outs) and "powergrid" in joined(outs)
+    ru = joined(await ask(table, "/start", lang="ru"))
+    assert ru != joined(outs) and ru == tr("ru", _welcome_msgid(), games=", ".join(GAMES))
+
+
+def _welcome_msgid() -> str:
+    return (
+        "Hello! I run board games in group chats, one move at a time: add me to a "
+        "group and send /new <game> there ({games}). Here, in private, I tell you what "
+        "only you may know and remind you when the table waits for you; your moves and "
+        "/status, /board, /log, /hint work here too. /games lists your games, /digest "
+        "on sends a daily list, /lang sets your language."
+    )
+
+
+async def test_board_in_a_private_chat_is_the_groups_picture(
+    db_path: str, clock: FakeClock
+) -> None:
+    store = await Store.open(db_path, clock=clock)
+    try:
+        table = Table(store, games=GAMES, clock=clock, render=True, seeder=lambda: 7)
+        await open_game(table, "powergrid", ["alice", "bob", "carol"])
+        outs = await ask(table, "/board")
+        assert only_here(outs) and any(o.png or o.picture for o in outs)
+        # Hexania words its board on request there too (HEX-G-6)
+        await open_game(table, "hexania", ["dave", "erin"], chat="tg:-1002")
+        words = await ask(table, "/board text", user="dave")
+        assert only_here(words, "tg:dm-dave") and not any(o.png or o.picture for o in words)
+        assert " A " in joined(words) or "A ." in joined(words)
+    finally:
+        await store.close()
