@@ -52,6 +52,34 @@ def language_label(lang: str) -> str:
     return f"{Locale.parse(lang).get_display_name(lang)} ({code})"
 
 
+@cache
+def _language_names() -> dict[str, str]:
+    """Every catalog language's name in every catalog language, casefolded: "polski",
+    "Polish", "польский", "波蘭文", "中文 (繁體)" -> its catalog name (Babel's names)."""
+    names: dict[str, str] = {}
+    for reader in LANGUAGES:
+        locale = Locale.parse(reader)
+        for lang in LANGUAGES:
+            full = Locale.parse(lang).get_display_name(reader)
+            if full:
+                names[full.casefold()] = lang
+            short = locale.languages.get(lang.split("_")[0])  # "中文" beside "中文 (繁體)"
+            if short:
+                names[short.casefold()] = lang
+    return names
+
+
+def language_named(words: str) -> str | None:
+    """The catalog language a person names: a code ("pl", "zh-TW"), the name in any of our
+    languages ("polski", "Russian", "中文") or the label /lang lists ("русский (ru)"); None
+    when we have no such language (found playing: "/lang polski" was refused)."""
+    text = " ".join(words.split()).casefold()
+    label = re.fullmatch(r".*\(([a-z_-]+)\)", text)  # "русский (ru)": its code
+    if label is not None:
+        text = label.group(1)
+    return _language_names().get(text) or supported(text)
+
+
 def normalize(lang: str | None) -> str:
     """Map platform language codes ("ru-RU", "zh-TW", "zh-hant", "pl") to a catalog name;
     English for anything we do not translate."""

@@ -19,7 +19,7 @@ from bot.grammar import (
     CommandLine,
     shorten,
 )
-from bot.i18n import LANGUAGES, explain, language_label, normalize, tr, translator, trn
+from bot.i18n import LANGUAGES, explain, language_label, language_named, tr, translator, trn
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import (
@@ -381,7 +381,8 @@ class LobbyMixin(MovesMixin):
             return self._say(ctx, text, lang=lang)
         ctx.game = fresh
         starter = next(s.display_name for s in seats if s.user_key == fresh.creator)
-        text += sentence_gap(text) + tr(lang, "{name} now starts the game.", name=f"@{starter}")
+        mention = f"@{starter}"
+        text += sentence_gap(text) + tr(lang, "{name} now starts the game.", name=mention)
         # it gives him something to do (/start): it notifies him
         return self._say(ctx, text, lang=lang, mentions=[(fresh.creator, starter)], silent=False)
 
@@ -487,9 +488,9 @@ class LobbyMixin(MovesMixin):
                     all=", ".join(map(language_label, LANGUAGES)),
                 ),
             )
-        code = args[0]
-        name = normalize(code)
-        if name == "en" and not code.casefold().startswith("en"):
+        code = " ".join(args)
+        found = language_named(code)
+        if found is None:
             return self._refuse(
                 ctx,
                 tr(
@@ -499,6 +500,7 @@ class LobbyMixin(MovesMixin):
                     all=", ".join(map(language_label, LANGUAGES)),
                 ),
             )
+        name = found
         if not for_chat:
             await self.store.set_user(ctx.inbound.user_key, lang=name)
             await self._remember(ctx)

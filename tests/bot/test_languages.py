@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.grammar import is_merged, shared_help
-from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, tr, translator
+from bot.i18n import LANGUAGES, LOCALE_DIR, MERGED_HELP, language_label, tr, translator
 from bot.messages import Inbound, Outbound
 from bot.platforms.telegram import build_application, running
 from bot.store import Store
@@ -241,6 +241,31 @@ async def test_lang_is_personal_and_lang_chat_takes_the_creator_or_an_admin(
     # carol (pl) joins: the group post is in the chat's Polish, the seat list in it
     outs = await table.handle(person_in(chat, "carol", "/join"))
     assert outs[0].lang == "pl" and tr("pl", "Ready: the creator may /start.") != "Ready"
+
+
+@pytest.mark.parametrize(
+    ("words", "lang"),
+    [
+        ("polski", "pl"),
+        ("Polish", "pl"),
+        ("польский", "pl"),
+        ("русский (ru)", "ru"),
+        ("中文", "zh_Hant"),
+        ("中文 (繁體)", "zh_Hant"),
+        ("English", "en"),
+        ("angielski", "en"),
+        ("zh-TW", "zh_Hant"),
+    ],
+)
+async def test_lang_takes_a_language_by_its_name_in_any_of_ours(
+    store: Store, clock: FakeClock, words: str, lang: str
+) -> None:
+    """Found playing, 2026-12-03: "/lang polski" was refused as an unknown language."""
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False)
+    outs = await table.handle(person_in("local:n", "carol", f"/lang {words}"))
+    assert outs[0].text == tr(lang, "Your language: {code}.", code=language_label(lang))
+    refused = await table.handle(person_in("local:n", "carol", "/lang klingon"))
+    assert "klingon" in refused[0].text and refused[0].sender_only
 
 
 async def test_a_bot_seated_in_a_russian_chat_is_named_in_russian(
