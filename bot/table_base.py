@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import secrets
 import time
@@ -381,11 +382,32 @@ class TableBase:
         return ctx.inbound.user_key == ctx.game.creator or ctx.inbound.is_admin
 
     def _unknown(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
-        return self._refuse(
-            ctx,
-            self._t(
+        name = shorten(line.name, 32)
+        near = self._nearest_command(ctx, line.name)
+        if near is not None:  # a typo: "/stauts" (found playing, 2026-12-03)
+            return self._refuse(
                 ctx,
-                "Unknown command /{name}. /help lists the commands.",
-                name=shorten(line.name, 32),
-            ),
+                self._t(
+                    ctx,
+                    "Unknown command /{name}. Did you mean /{command}? /help lists the commands.",
+                    name=name,
+                    command=near,
+                ),
+            )
+        return self._refuse(
+            ctx, self._t(ctx, "Unknown command /{name}. /help lists the commands.", name=name)
         )
+
+    def _nearest_command(self, ctx: Ctx, name: str) -> str | None:
+        """The command a mistyped name most likely meant: the table's and the chat's game's
+        (every game's when the chat has none), if one is close enough."""
+        game = ctx.game.game_id if ctx.game is not None else None
+        names = set(self._table_names) | (
+            {c.name for c in self.games[game].commands} if game in self.games else self._game_names
+        )
+        typed = name.casefold()
+        swapped = [n for n in sorted(names) if sorted(n) == sorted(typed)]
+        if swapped:  # letters swapped ("/stauts"): nearer than a shorter word ("/stats")
+            return swapped[0]
+        near = difflib.get_close_matches(typed, sorted(names), n=1, cutoff=0.75)
+        return near[0] if near else None

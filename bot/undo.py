@@ -229,8 +229,8 @@ class UndoMixin(AnnounceMixin):
         row = ctx.game
         if row is None:
             return self._no_game(ctx)
-        if not self._can_manage(ctx):
-            return self._say(
+        if not self._can_manage(ctx):  # the sender's alone, like every refusal
+            return self._refuse(
                 ctx, self._t(ctx, "Only the creator or a chat admin can end the game.")
             )
         game_name = self._game_of(row).name  # a msgid: each text words it in its language
@@ -241,7 +241,8 @@ class UndoMixin(AnnounceMixin):
             if row.status == "active" and row.state_json:
                 moment = public_mark(self._game_of(row), load_state(row.state_json))
             payload = f"{row.id}:{moment}:/abort confirm"
-            return self._say(
+            # a question for the asker alone: the table hears only the game's end
+            return self._refuse(
                 ctx,
                 self._t(
                     ctx,

@@ -121,6 +121,13 @@ async def test_group_chatter_without_slash_is_ignored(table: Table) -> None:
     assert "Unknown command /hello" in await group.text("alice", "/hello")
 
 
+async def test_a_mistyped_command_gets_the_nearest_one(chat: Chat) -> None:
+    """Found playing, 2026-12-03: "/stauts" only said "Unknown command"."""
+    assert "Did you mean /status?" in await chat.text("alice", "/stauts")
+    hello = await chat.text("alice", "/hello")
+    assert "Unknown command /hello" in hello and "Did you mean" not in hello
+
+
 async def test_buttons_apply_once_and_go_stale(chat: Chat) -> None:
     await started(chat, "bob")
     prompt = await chat.say("alice", "/status")
@@ -293,8 +300,11 @@ async def test_equal_names_are_made_unique(table: Table) -> None:
 
 async def test_abort_needs_creator_or_admin_and_confirmation(chat: Chat) -> None:
     await started(chat, "bob")
-    assert "Only the creator or a chat admin" in await chat.text("bob", "/abort")
+    refused = await chat.say("bob", "/abort")
+    assert "Only the creator or a chat admin" in joined(refused)
     outs = await chat.say("alice", "/abort")
+    # the refusal and the question are the sender's alone (found playing, 2026-12-03)
+    assert all(o.sender_only for o in refused + outs)
     (confirm,) = payloads(outs)
     assert confirm.endswith("/abort confirm")
     await chat.say("alice", "/take 1")  # the game moves on: the confirm button is stale
