@@ -177,7 +177,14 @@ class DeadlineCommands:
             policy=self._policy_text(lang, settings.policy),
         )
         text += sentence_gap(text) + tr(
-            lang, "Board pictures: {pictures}.", pictures=settings.pictures
+            lang, "Board pictures: {pictures}.", pictures=self._pictures_text(lang, settings)
+        )
+        # every setting /settings takes is shown (found playing: hints= and games= were not)
+        state = tr(lang, "on") if settings.hints else tr(lang, "off")
+        text += sentence_gap(text) + tr(lang, "Hints (/hint): {state}.", state=state)
+        names = [self._game_name(lang, g) for g in settings.games]
+        text += sentence_gap(text) + tr(
+            lang, "Games offered here: {games}.", games=", ".join(names) or tr(lang, "all")
         )
         bank = settings.bank
         if bank is not None:
@@ -189,6 +196,18 @@ class DeadlineCommands:
                 add=human_duration(bank.add, lang),
             )
         return text
+
+    def _pictures_text(self, lang: str, settings: ChatSettings) -> str:
+        return {
+            "phase": tr(lang, "after each phase (phase)"),
+            "round": tr(lang, "after each round (round)"),
+            "turn": tr(lang, "after each move (turn)"),
+            "off": tr(lang, "only when asked with /board (off)"),
+        }[settings.pictures]
+
+    def _game_name(self, lang: str, game_id: str) -> str:
+        game = self.table.games.get(game_id)
+        return tr(lang, game.name) if game is not None else game_id
 
     def _policy_text(self, lang: str, policy: str) -> str:
         return {

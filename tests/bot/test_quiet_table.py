@@ -309,7 +309,9 @@ async def test_the_start_picture_respects_pictures_off(store: Store, clock: Fake
     chat = Chat(table)
     await chat.say("ann", "/new dicepile")
     await chat.say("bob", "/join")
-    assert "Board pictures: off" in await chat.text("ann", "/settings pictures=off")
+    assert "Board pictures: only when asked with /board (off)" in await chat.text(
+        "ann", "/settings pictures=off"
+    )
     started = await chat.say("ann", "/start")
     assert started and not any(o.png is not None for o in started)
     # /board still answers with a picture: it was asked for

@@ -448,6 +448,9 @@ async def test_vote_refused_against_a_player_the_game_does_not_wait_for(chat: Ch
 async def test_settings_permissions_and_validation(chat: Chat) -> None:
     text = await chat.text("bob", "/settings")
     assert "Deadline 1 day per move; reminders at 0%, 50%, 90%; quiet hours off" in text
+    # every setting is shown, in words (found playing, 2026-12-03)
+    assert "Board pictures: after each phase (phase)." in text
+    assert "Hints (/hint): on. Games offered here: all." in text
     assert "Only the game's creator or a chat admin" in await chat.text(
         "bob", "/settings deadline=6h"
     )
@@ -471,6 +474,9 @@ async def test_settings_permissions_and_validation(chat: Chat) -> None:
     chat.admins.add("carol")
     text = await chat.text("carol", "/settings quiet=22-08 tz=Europe/Berlin")
     assert "quiet hours 22-08 (time zone Europe/Berlin)" in text and "(skip)" in text
+    text = await chat.text("carol", "/settings hints=off games=dicepile pictures=round")
+    assert "Hints (/hint): off." in text and "after each round (round)" in text
+    assert f"Games offered here: {chat.table.games['dicepile'].name}." in text
     saved = (await chat.table.store.chat(chat.chat_key)).settings
     assert saved["deadline_hours"] == 6 and saved["policy"] == "skip"
     # The table's deadline follows the setting.

@@ -187,7 +187,7 @@ async def test_pictures_off_posts_none(tmp_path: Path, clock: FakeClock) -> None
     async with telegram_table(str(tmp_path / "db.sqlite3"), clock, api) as (store, chat):
         pk = await start_game(chat)
         saved = await chat.text("alice", "/settings pictures=off")
-        assert "pictures: off" in saved
+        assert "pictures: only when asked with /board (off)" in saved
         refused = await chat.text("alice", "/settings pictures=always")
         assert "phase, round, turn, off" in refused
         await drained(store)
