@@ -13,6 +13,7 @@ This module is pure: no I/O beyond reading the packaged data files, no chat stat
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from bot.i18n import LANGUAGES, translator
 from engine.core.protocol import Translator
 
 ENGINE_DIR = Path(engine.__file__).resolve().parent
+SYNONYMS = Path(__file__).resolve().parent / "locale" / "search_synonyms.json"
 MAX_HITS = 8  # rules listed for a search; more are counted, not shown
 MAX_TERMS = 4  # glossary entries listed for a search
 
@@ -202,13 +204,41 @@ def rule_text(rule: Rule, t: Translator) -> str:
     return "\n".join(lines)
 
 
-def _matches(needle: str, *texts: str) -> bool:
-    """Every word of the query occurs in one of the texts (case-insensitive)."""
+def _matches(needle: str, *texts: str, loose: bool = False) -> bool:
+    """Every word of the query occurs in one of the texts (case-insensitive); with `loose`,
+    in another form of it (`_stem`) or as the catalogs' word for it (`_synonym`)."""
     hay = " ".join(texts).casefold()
     words = needle.casefold().split()
     if needle.casefold() in hay:
         return True
-    return bool(words) and all(w in hay for w in words)
+    if not loose:
+        return bool(words) and all(w in hay for w in words)
+    return bool(words) and all(_stem(w) in hay or _synonym(w) in hay for w in words)
+
+
+@cache
+def _synonyms() -> dict[str, str]:
+    with SYNONYMS.open(encoding="utf-8") as fh:
+        return {k: v for k, v in json.load(fh).items() if not k.startswith("_")}
+
+
+def _synonym(word: str) -> str:
+    """The catalogs' word for a query word that means the same ("aukcja" -> "licytac",
+    "拍賣" -> "競標"; bot/locale/search_synonyms.json), else the word's stem."""
+    for start, word_used in _synonyms().items():
+        if word.startswith(start):
+            return word_used
+    return _stem(word)
+
+
+def _stem(word: str) -> str:
+    """A long word without its last two letters: the query's nominative finds the text's
+    other cases and plurals ("aukcja" finds "aukcji", "станция" finds "станцию", "plants"
+    finds "plant"; found playing, 2026-12-03: "/rules aukcja" found nothing). Short words and
+    words with digits (ids, "PG-12") stay whole."""
+    if len(word) < 6 or not word.isalpha():
+        return word
+    return word[: max(5, len(word) - 2)]
 
 
 @cache
@@ -226,27 +256,14 @@ def _first_sentence(text: str) -> str:
 
 def search(game_id: str, query: str, t: Translator) -> str:
     """Rules whose title or text, and glossary entries whose term or text, contain the query
-    (in the reader's language or in English). One rule found: its whole text. Rules about a
-    command of that name ("build", "/build") and rules whose title matches come first."""
+    (in the reader's language or in English; in another form or word for it when nothing has
+    the query's own words). One rule found: its whole text. Rules about a command of that name
+    ("build", "/build") and rules whose title matches come first."""
     needle = query.strip().strip("\"'“”«»")
-    command = needle.lstrip("/").casefold()
-    in_title: list[Rule] = []
-    in_text: list[Rule] = []
-    for rule in rules(game_id):
-        title, text = t.gettext(rule.title), t.gettext(rule.text)
-        if command in rule.commands or _matches(
-            needle, title, _in_every_language(rule.title), rule.id
-        ):
-            in_title.append(rule)
-        elif _matches(needle, text, _in_every_language(rule.text)):
-            in_text.append(rule)
-    named: list[Term] = []  # the query is (in) the term itself: "TP", "Elektro"
-    described: list[Term] = []  # the query is in the explanation only
-    for term in glossary(game_id):
-        if _matches(needle, t.gettext(term.term), _in_every_language(term.term)):
-            named.append(term)
-        elif _matches(needle, t.gettext(term.text), _in_every_language(term.text)):
-            described.append(term)
+    found = _found(game_id, needle, t, loose=False)
+    if not any(found):
+        found = _found(game_id, needle, t, loose=True)
+    in_title, in_text, named, described = found
     hits = in_title + in_text
     # explanations that merely mention the word are shown only when no rule does
     terms = named + ([] if hits else described)
@@ -287,3 +304,31 @@ def hint(game_id: str, rule_id: str, t: Translator) -> str | None:
     if rule is None:
         return None
     return t.gettext("See /rules {rule}.").format(rule=rule.id)
+
+
+def _found(
+    game_id: str, needle: str, t: Translator, loose: bool
+) -> tuple[list[Rule], list[Rule], list[Term], list[Term]]:
+    """The rules whose title, and those whose text, match; the glossary terms named, and
+    those described. `loose`: a word matches in any form or synonym (`_synonym`)."""
+    command = needle.lstrip("/").casefold()
+
+    def matches(*texts: str) -> bool:
+        return _matches(needle, *texts, loose=loose)
+
+    in_title: list[Rule] = []
+    in_text: list[Rule] = []
+    for rule in rules(game_id):
+        title, text = t.gettext(rule.title), t.gettext(rule.text)
+        if command in rule.commands or matches(title, _in_every_language(rule.title), rule.id):
+            in_title.append(rule)
+        elif matches(text, _in_every_language(rule.text)):
+            in_text.append(rule)
+    named: list[Term] = []  # the query is (in) the term itself: "TP", "Elektro"
+    described: list[Term] = []  # the query is in the explanation only
+    for term in glossary(game_id):
+        if matches(t.gettext(term.term), _in_every_language(term.term)):
+            named.append(term)
+        elif matches(t.gettext(term.text), _in_every_language(term.text)):
+            described.append(term)
+    return in_title, in_text, named, described

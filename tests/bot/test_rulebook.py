@@ -210,6 +210,23 @@ def test_a_query_in_another_language_finds_its_rule_in_the_readers_words() -> No
     assert translator("pl").gettext("Armour") in said or "Pancerz" in said
 
 
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [("aukcja", "pl"), ("licytacji", "pl"), ("拍賣", "zh_Hant"), ("торги", "ru"), ("aukcje", "pl")],
+)
+def test_a_search_finds_the_auction_rule_by_another_word_or_form(query: str, lang: str) -> None:
+    """Found playing, 2026-12-03: "/rules aukcja" and "/rules 拍賣" found nothing, the
+    catalogs say "licytacja" and "競標" (bot/locale/search_synonyms.json); an inflected form
+    finds its word too (PG-21, the auction)."""
+    assert "PG-21" in rulebook.search("powergrid", query, translator(lang))
+
+
+def test_a_short_or_numbered_query_is_not_cut() -> None:
+    said = rulebook.search("powergrid", "PG-2", translator("en"))
+    assert "PG-21" not in said.split("\n")[0]
+    assert "Nothing about" in rulebook.search("powergrid", "zzzzzzq", translator("en"))
+
+
 def test_the_alternative_rules_replace_the_base_rules_they_change() -> None:
     """Found playing (2026-12-02): "/rules income" in the alternative rules listed PG-51 (the
     base game's end at 17 cities), and ALT-33, ALT-36 (the penalty the bureaucracy line
