@@ -115,6 +115,28 @@ def test_placeholders_are_kept_exactly_in_every_form(lang: str) -> None:
     assert wrong == []
 
 
+# A player's name followed by a Polish past-tense verb ("{player} wybrał"), which has a
+# gender we do not know; "gracza {name} minął" (the time passed) is the time's verb.
+_PL_GENDERED = re.compile(
+    r"(?<!gracza )(?<!graczowi )\{(?:player|name|owner|who|winner)\}(?: już| nie| jeszcze)* "
+    r"\w+ł\b|\bktóry (?:nie )?\w+ł\b",
+    re.IGNORECASE,
+)
+
+
+def test_polish_lines_about_a_player_avoid_gendered_verbs() -> None:
+    """Found playing, 2026-12-03: "bob wyrzucił 4+5" reads masculine for every player; the
+    lines say it without a past-tense verb ("{player}: rzut 4+5", "{player}: decyzja
+    podjęta")."""
+    gendered = [
+        text
+        for message in _translated(po("pl"))
+        for text in _forms(message.string)
+        if _PL_GENDERED.search(text)
+    ]
+    assert gendered == []
+
+
 @pytest.mark.parametrize("lang", TARGETS)
 def test_command_names_are_not_translated(lang: str) -> None:
     command = re.compile(r"(?<![\w/])/[a-z][a-z0-9_]*")
