@@ -196,12 +196,21 @@ def _regroup(call: Call) -> Action:
         "Leave the game without acting (HEX-2.4); your turn ends by itself "
         "when nothing is affordable (HEX-2)"
     ),
-    (ArgSpec("confirm", "choice", N_("yes: leave the game"), required=False, choices=("yes",)),),
+    (
+        ArgSpec(
+            "confirm",
+            "choice",
+            N_("yes: leave the game"),
+            required=False,
+            # "confirm" as /abort takes it (found playing: "/end confirm" was refused)
+            choices=("yes", "confirm"),
+        ),
+    ),
     ("/end",),
 )
 def _end(call: Call) -> Action | Reply:
     turn = call.state.get("turn")
-    confirmed = [a.lower() for a in call.words] == ["yes"]
+    confirmed = [a.lower() for a in call.words] in (["yes"], ["confirm"])
     if (
         turn is not None
         and turn["player"] == call.player

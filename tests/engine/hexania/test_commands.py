@@ -49,6 +49,8 @@ def test_hex2_4_end_without_acting_asks_for_confirmation() -> None:
     reply = GAME.parse(state, "blue", "end", [])
     assert isinstance(reply, Reply) and "/end yes" in reply.text
     assert GAME.parse(state, "blue", "end", ["yes"]) == {"type": "end"}
+    # "confirm", the word /abort takes, confirms too (found playing, 2026-12-03)
+    assert GAME.parse(state, "blue", "end", ["confirm"]) == {"type": "end"}
     state["turn"]["actions"] = 1
     assert GAME.parse(state, "blue", "end", []) == {"type": "end"}
 
