@@ -12,6 +12,19 @@ from engine.powergrid.network import INF
 from engine.powergrid.plant_market import remove_too_low
 from engine.powergrid.state_types import PGState
 
+# PG-38: a city holds as many houses as the step's number. One message per step, so that
+# each language words its count properly (a refusal has no plural forms: "house(s)" read so).
+FULL_CITY = {
+    1: N_("{city} is full: in Step 1 a city holds only one house."),
+    2: N_("{city} is full: in Step 2 a city holds two houses."),
+    3: N_("{city} is full: in Step 3 a city holds three houses."),
+}
+
+
+def full_city(step: int) -> str:
+    """The PG-38 refusal for a full city in `step` (filled with `city`)."""
+    return FULL_CITY[min(max(step, 1), 3)]
+
 
 def build_check(state: PGState, player: str, city: Any) -> tuple[int, int]:
     """Validate building in `city` now; return (connection cost, slot price) or raise."""
@@ -25,13 +38,7 @@ def build_check(state: PGState, player: str, city: Any) -> tuple[int, int]:
     if player in owners:
         raise IllegalAction("PG-38", N_("You already have a house in {city}."), city=city)
     if len(owners) >= state["step"]:
-        raise IllegalAction(
-            "PG-38",
-            N_("{city} is full: in Step {step} a city holds {slots} house(s)."),
-            city=city,
-            step=state["step"],
-            slots=state["step"],
-        )
+        raise IllegalAction("PG-38", full_city(state["step"]), city=city, step=state["step"])
     if len(p["cities"]) >= HOUSES:
         raise IllegalAction("PG-38", N_("You have no houses left."))
     conn = connection_cost(state, player, city)

@@ -5,11 +5,13 @@ state (tests stand hand-made views in for states by patching it)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from engine.core.protocol import State, Translator
 from engine.powergrid import names
-from engine.powergrid.data import map_text
+from engine.powergrid.data import MAPS, map_text
 
 View = dict[str, Any]
 
@@ -54,14 +56,33 @@ def choosable_regions(view: View) -> list[dict[str, str]]:
 
 def region_label(region: dict[str, str], t: Translator | None = None) -> str:
     """ "NW (North-West)", the name in the reader's words with `t` ("NW (Северо-Запад)"; the
-    map legend's names, engine/powergrid/render/words.py); just the name when it already
-    starts with the id."""
-    name = region.get("name", region["id"])
-    if t is not None:
-        name = t.gettext(name)
-    if names.words(name)[:1] == names.words(region["id"]):
+    map legend's names, engine/powergrid/render/words.py); just the name when its English
+    form starts with the id ("Purple (North-West)": "Fioletowy (północny zachód)", never
+    "purple (Fioletowy (północny zachód))", the English id before the reader's name)."""
+    english = region.get("name", region["id"])
+    name = english if t is None else t.gettext(english)
+    if names.words(english)[:1] == names.words(region["id"]):
         return name
     return f"{region['id']} ({name})"
+
+
+@cache
+def _regions_by_id() -> dict[str, dict[str, str]]:
+    """Every bundled map's regions by id (each map has its own ids: "NW" ..., "purple" ...),
+    for the texts that name a region without its map (event lines). Read only."""
+    return {r["id"]: r for map_id in MAPS for r in load_map(map_id)["regions"]}
+
+
+def region_text(region_id: str, t: Translator) -> str:
+    """A region id as the reader reads it (PG-8): "NW (Północny zachód)", "Fioletowy
+    (północny zachód)"; an id no map has as it is."""
+    region = _regions_by_id().get(region_id)
+    return region_id if region is None else region_label(region, t)
+
+
+def regions_text(region_ids: Iterable[str], t: Translator) -> str:
+    """Several regions as the reader reads them, comma-separated ("chosen" lists, the log)."""
+    return ", ".join(region_text(r, t) for r in region_ids)
 
 
 def own_plants(view: View, player: str) -> list[dict[str, Any]]:

@@ -5,12 +5,16 @@ the turn text and the default move build on these."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
 from engine.powergrid import market as mk
 from engine.powergrid.bureaucracy import cheapest_run
 from engine.powergrid.chat_view import View, plant_no
+from engine.powergrid.data import SLOT_PRICES
+from engine.powergrid.network import INF, Network, network
 from engine.powergrid.wording import HYBRID_FUELS, RESOURCES
 
 
@@ -40,6 +44,52 @@ def best_power(view: View, player: str) -> tuple[list[int], int, int, int]:
     have = {r: int(me["resources"].get(r, 0)) for r in RESOURCES}
     numbers = sorted(p["number"] for p in me["plants"])
     return cheapest_run(numbers, have, len(me["cities"]), fuel_prices(view))
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A city of one /build that the money left after the command's earlier cities does not
+    pay (PG-37): its price, that money, and those earlier cities."""
+
+    city: str
+    cost: int
+    money: int
+    earlier: tuple[str, ...]
+
+
+def build_shortfall(view: View, player: str, cities: Sequence[str]) -> Shortfall | None:
+    """PG-37 for several cities built one after the other, each from the houses before it
+    (as the rules build them): the first city the money left does not pay. None when every
+    city is paid, when the first one is not (the rules' own refusal says what it costs), or
+    when a city before it cannot be built at all (the rules refuse that first)."""
+    me = view["players"].get(player)
+    if me is None or me.get("money") is None:
+        return None
+    nw = network(view["map"], tuple(view.get("regions_in_play") or ()))
+    owned = [nw.index[c] for c in me["cities"]]
+    money, houses = int(me["money"]), int(me.get("houses_left", 0))
+    slots = int(view.get("slots_open") or view.get("step") or 1)
+    for i, city in enumerate(cities):
+        owners = (view.get("cities") or {}).get(city, [])
+        cost = _house_cost(nw, owned, owners, player, slots, city)
+        if cost is None or i >= houses:
+            return None
+        if cost > money:
+            return Shortfall(city, cost, money, tuple(cities[:i])) if i else None
+        money -= cost
+        owned.append(nw.index[city])
+    return None
+
+
+def _house_cost(
+    nw: Network, owned: list[int], owners: list[str], player: str, slots: int, city: str
+) -> int | None:
+    """PG-36..38: route and slot price of a house in `city`, None where none may be built."""
+    target = nw.index.get(city)
+    if target is None or not nw.in_play[target] or player in owners or len(owners) >= slots:
+        return None
+    connection = nw.connection_cost(owned, target)
+    return None if connection >= INF else connection + SLOT_PRICES[len(owners)]
 
 
 def just_bought(view: View, player: str) -> int | None:

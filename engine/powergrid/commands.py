@@ -39,7 +39,7 @@ from engine.powergrid.chat_view import (
     own_plants,
     regions_of,
 )
-from engine.powergrid.choices import best_power, fuel_for_one_run, keep_choices
+from engine.powergrid.choices import best_power, build_shortfall, fuel_for_one_run, keep_choices
 from engine.powergrid.data import MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
@@ -209,7 +209,11 @@ TABLE.kind(
     )
 )
 TABLE.kind(
-    ArgKind("resource", read=lambda call, words: resource_of(words[0]), complete=_complete_resource)
+    ArgKind(
+        "resource",
+        read=lambda call, words: resource_of(words[0], call.t),
+        complete=_complete_resource,
+    )
 )
 TABLE.kind(
     ArgKind(
@@ -221,7 +225,7 @@ TABLE.kind(
 TABLE.kind(
     ArgKind(
         "region",
-        read=lambda call, words: region_of(cv.view_of(call.state, call.player), words),
+        read=lambda call, words: region_of(cv.view_of(call.state, call.player), words, call.t),
         complete=_complete_region,
     )
 )
@@ -374,7 +378,7 @@ def _discard(call: Call) -> Action | Reply:
         rest = rest[1:]
     if rest:  # PG-27: the tokens the player keeps
         keep: dict[str, int] = {}
-        for resource, count in resource_counts(rest, usage):
+        for resource, count in resource_counts(rest, usage, t):
             keep[resource] = keep.get(resource, 0) + count
         action["keep"] = keep
         return action
@@ -430,7 +434,7 @@ def _buy(call: Call) -> Action | list[Action]:
             raise ParseError(usage, word=rest[0])
         return _order("buy_auto", limit=limit)
     merged: dict[str, int] = {}
-    for resource, count in resource_counts(words, usage):
+    for resource, count in resource_counts(words, usage, call.t):
         merged[resource] = merged.get(resource, 0) + count
     actions = [{"type": "buy", "resource": res, "count": n} for res, n in merged.items() if n > 0]
     if not actions:
@@ -476,8 +480,40 @@ def _build(call: Call) -> Action | list[Action]:
         )
     if plan:
         return _order("build_plan", cities=cities)
+    if len(cities) > 1:
+        _refuse_shortfall(call, cities)
     actions = [{"type": "build", "city": city} for city in cities]
     return actions[0] if len(actions) == 1 else actions
+
+
+# PG-37 for a later city of one /build: the money it names is what the earlier cities leave,
+# and the refusal says so (it read as if he had that money now).
+SHORT_AFTER_ONE = N_("{city} costs {cost} E, but after {earlier} you would have {money} E left.")
+SHORT_AFTER_MANY = N_(
+    "{city} costs {cost} E, but after {earlier} and {last} you would have {money} E left."
+)
+
+
+def _refuse_shortfall(call: Call, cities: list[str]) -> None:
+    """Refuse a /build whose money runs out after its first city, naming the cities paid
+    before (only on the builder's turn: else the table says whose turn it is)."""
+    view = cv.view_of(call.state, call.player)
+    if view.get("expected") != "build" or call.player not in (view.get("current_players") or []):
+        return
+    short = build_shortfall(view, call.player, cities)
+    if short is None:
+        return
+    *before, last = short.earlier
+    raise IllegalAction(
+        "PG-37",
+        SHORT_AFTER_MANY if before else SHORT_AFTER_ONE,
+        city=short.city,
+        cost=short.cost,
+        money=short.money,
+        earlier=join(before) if before else last,
+        last=last,
+        secret=bool(call.state.get("hidden_money")),  # PG-9: his money, told to him alone
+    )
 
 
 @TABLE.command(
@@ -643,7 +679,7 @@ def _cost(call: Call) -> Reply:
 )
 def _price(call: Call) -> Reply:
     state, words, t, usage = call.state, call.words, call.t, call.spec.usage
-    pairs = resource_counts(words, usage) if words else []
+    pairs = resource_counts(words, usage, t) if words else []
     if len(pairs) != 1 or pairs[0][1] < 1:  # "/price coal 0" asks for nothing
         raise ParseError(usage)
     resource, n = pairs[0]

@@ -164,14 +164,16 @@ def _ev_regions_chosen(e: Event, t: Translator) -> str:
         regions = [e["region"]]
     if e.get("player"):
         return t.gettext("{player} chooses {regions}.").format(
-            player=e["player"], regions=join(regions or [])
+            player=e["player"], regions=cv.regions_text(regions or [], t)
         )
-    return t.gettext("Regions in play: {regions}.").format(regions=join(regions or []))
+    return t.gettext("Regions in play: {regions}.").format(
+        regions=cv.regions_text(regions or [], t)
+    )
 
 
 def _ev_region_chosen(e: Event, t: Translator) -> str:
     return t.gettext("{player} chooses region {region}.").format(
-        player=e.get("player", ""), region=e.get("region", "")
+        player=e.get("player", ""), region=cv.region_text(str(e.get("region", "")), t)
     )
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, Action, State, Translator
+from engine.powergrid.chat_view import region_text
 from engine.powergrid.rules import limits, max_cities
+from engine.powergrid.wording import resource_text
 
 PRIVATE = N_("{player} makes a private choice.")
 _PRIVATE_TYPES = {"order", "cancel", "maxbid"}
@@ -24,7 +26,7 @@ _PHRASES: dict[str, str] = {
     "done": N_("{player} is done."),
     "power": N_("{player} chooses what to power."),
     "discard": N_("{player} discards plant {plant}."),
-    "region": N_("{player} chooses the region {region}."),
+    "choose_region": N_("{player} chooses the region {region}."),
 }
 OTHER = N_("{player} makes a move.")
 
@@ -37,12 +39,22 @@ def describe_action(state: State, player: str, action: Action, t: Translator) ->
     if kind in _PRIVATE_TYPES:
         return t.gettext(PRIVATE).format(player=player)
     template = _PHRASES.get(kind, OTHER)
-    fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, str | int)}
-    fields.pop("max", None)  # a proxy limit is private (PG-22)
     try:
-        return t.gettext(template).format(player=player, **fields)
+        return t.gettext(template).format(player=player, **action_fields(action, t))
     except (KeyError, IndexError, ValueError):
         return t.gettext(OTHER).format(player=player)
+
+
+def action_fields(action: Action, t: Translator) -> dict[str, Any]:
+    """The action's values for its phrase, a region (PG-8) and a resource in the reader's
+    words ("Fioletowy (północny zachód)", "węgiel"), never the ids the action holds."""
+    fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, str | int)}
+    fields.pop("max", None)  # a proxy limit is private (PG-22)
+    if "region" in fields:
+        fields["region"] = region_text(str(fields["region"]), t)
+    if "resource" in fields:
+        fields["resource"] = resource_text(t, str(fields["resource"]))
+    return fields
 
 
 def period(state: State) -> int:

@@ -20,6 +20,9 @@ from engine.powergrid.basics import Action, Event, log_event
 from engine.powergrid.data import RESOURCES
 from engine.powergrid.state_types import PGState
 
+# The resources as refusals name them: `Term`s, which the table words in the reader's language.
+_TERMS: dict[str, Any] = {r: Term(r) for r in RESOURCES}
+
 
 @dataclass(slots=True)
 class Bought:
@@ -46,8 +49,9 @@ class ResourcePurchase:
         if resource not in RESOURCES:
             raise IllegalAction(
                 "PG-3",
-                N_("Unknown resource {resource}; choose coal, oil, garbage or uranium."),
+                N_("Unknown resource {resource}; choose {coal}, {oil}, {garbage} or {uranium}."),
                 resource=str(resource),
+                **_TERMS,
             )
         if type(count) is not int or count < 1:  # `is_int`, inline
             raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import worded
+from engine.core.errors import NP_, worded
 from engine.core.protocol import Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid.chat_view import View
@@ -82,20 +82,31 @@ def price_text(resource: str, n: int, quote: dict[str, Any], t: Translator) -> s
     return text
 
 
+# /income in one sentence per case, so that each language orders it as it reads ("使用發電廠
+# 4、7，你可以為 3 座城市供電"): the phrases glued in English order read backwards in Chinese.
+# One plant and several are two messages (the plants' word does not depend on how many).
+INCOME_NO_PLANT = NP_(
+    "You can power {n} city: income {income}.", "You can power {n} cities: income {income}."
+)
+INCOME_ONE_PLANT = NP_(
+    "With plant {plants} you can power {n} city: income {income}.",
+    "With plant {plants} you can power {n} cities: income {income}.",
+)
+INCOME_PLANTS = NP_(
+    "With plants {plants} you can power {n} city: income {income}.",
+    "With plants {plants} you can power {n} cities: income {income}.",
+)
+
+
 def income_text(quote: dict[str, Any], t: Translator) -> str:
+    """/income: the cities the best run powers, with which plants, and its income (PG-42)."""
     powered = int(quote.get("powered", 0))
     plants = quote.get("plants") or []
-    text = t.ngettext("You can power {n} city", "You can power {n} cities", powered).format(
-        n=powered
-    )
-    if plants:
-        text += sentence_gap(text) + t.ngettext(
-            "with plant {plants}", "with plants {plants}", len(plants)
-        ).format(plants=join([str(p) for p in plants]))
-    return (
-        text
-        + ": "
-        + t.gettext("income {income}.").format(income=money_text(t, quote.get("income", 0)))
+    forms = INCOME_PLANTS if len(plants) > 1 else INCOME_ONE_PLANT if plants else INCOME_NO_PLANT
+    return t.ngettext(*forms, powered).format(
+        n=powered,
+        plants=join([str(p) for p in plants]),
+        income=money_text(t, quote.get("income", 0)),
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core import N_
 from engine.powergrid import market as mk
+from engine.powergrid.build import full_city
 from engine.powergrid.data import HOUSES, RESOURCES, SLOT_PRICES, game_map, income_for
 from engine.powergrid.network import INF
 from engine.powergrid.rules import State, net
@@ -70,8 +71,7 @@ def _simulate(
             return items, total, (N_("You already have a house in {city}."), {"city": city})
         others = state["cities"].get(city, [])
         if len(others) >= state["step"]:
-            full = N_("{city} is full: in Step {step} a city holds {step} house(s).")
-            return items, total, (full, {"city": city, "step": state["step"]})
+            return items, total, (full_city(state["step"]), {"city": city, "step": state["step"]})
         if houses <= 0:
             return items, total, (N_("You have no houses left."), {})
         if owned:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.core.errors import N_, IllegalAction, ParseError
+from engine.core.errors import N_, IllegalAction, ParseError, Term
+from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import names
 from engine.powergrid.aliases import region_names
 from engine.powergrid.chat_view import (
@@ -17,8 +18,12 @@ from engine.powergrid.chat_view import (
     cities_in_play,
     own_plants,
     regions_of,
+    regions_text,
 )
-from engine.powergrid.wording import candidates_text, join
+from engine.powergrid.wording import RESOURCES, candidates_text, join, resource_text
+
+# The resources as the table words them in a refusal: {"coal": Term("coal"), ...}.
+_TERMS: dict[str, Term] = {r: Term(r) for r in RESOURCES}
 
 # What a player may type for a resource (prefixes of these words are accepted too).
 RESOURCE_WORDS: dict[str, str] = {
@@ -55,6 +60,8 @@ RESOURCE_WORDS: dict[str, str] = {
     "铀": "uranium",
 }
 
+_ENGLISH = EnglishTranslator()
+
 # --------------------------------------------------------------------------------------------
 # Reading the state
 # --------------------------------------------------------------------------------------------
@@ -77,11 +84,13 @@ def plant_number(word: str, usage: str) -> int:
     return int(found.group(1))
 
 
-def resource_of(word: str) -> str:
-    """The resource a word names: "coal", "c", "ur", "trash", "Kohle" ... (prefixes accepted)."""
+def resource_of(word: str, t: Translator = _ENGLISH) -> str:
+    """The resource a word names: "coal", "c", "ur", "trash", "Kohle", "węgiel" ... (prefixes
+    accepted). A refusal names the resources in the reader's words (PG-3): `Term`s the table
+    translates, or for the candidates of a prefix the words of `t`, the reader's."""
     key = "".join(names.words(word))
     if not key:
-        raise ParseError(N_("Name a resource: coal, oil, garbage or uranium."))
+        raise ParseError(N_("Name a resource: {coal}, {oil}, {garbage} or {uranium}."), **_TERMS)
     if key in RESOURCE_WORDS:
         return RESOURCE_WORDS[key]
     found = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
@@ -91,11 +100,12 @@ def resource_of(word: str) -> str:
         raise ParseError(
             N_('"{word}" could mean {candidates}.'),
             word=word,
-            candidates=", ".join(sorted(found)),
+            candidates=join([resource_text(t, r) for r in RESOURCES if r in found]),
         )
     raise ParseError(
-        N_('Unknown resource "{word}": use coal (c), oil (o), garbage (g) or uranium (u).'),
+        N_('Unknown resource "{word}": use {coal}, {oil}, {garbage} or {uranium}.'),
         word=word,
+        **_TERMS,
     )
 
 
@@ -133,31 +143,37 @@ def cities_of(view: View, chat_words: Sequence[str]) -> list[str]:
     return out
 
 
-def region_of(view: View, chat_words: Sequence[str]) -> str:
-    """A region id from its id or name ("NW", "north-west", "nord")."""
-    regions = regions_of(view)
-    text = " ".join(chat_words)
+def _region_words(view: View) -> dict[str, str]:
+    """Every word that names a region of the view's map -> its id: the id, the English
+    name and the names in the chat languages (as the prompts print them)."""
     by_label: dict[str, str] = {}
     spelt = region_names(str(view.get("map")))
-    for region in regions:
+    for region in regions_of(view):
         by_label[region["id"]] = region["id"]
         by_label[region.get("name", region["id"])] = region["id"]
-        for name in spelt.get(region["id"], ()):  # the reader's words, as the prompt prints
+        for name in spelt.get(region["id"], ()):
             by_label[name] = region["id"]
-    found = names.match(text, by_label)
-    ids = sorted({by_label[label] for label in found.names})
+    return by_label
+
+
+def region_of(view: View, chat_words: Sequence[str], t: Translator = _ENGLISH) -> str:
+    """A region id from its id or name ("NW", "north-west", "Fioletowy"); a refusal names
+    the regions in the words of `t`, the reader's (PG-8), as the prompt does."""
+    text = " ".join(chat_words)
+    by_label = _region_words(view)
+    ids = sorted({by_label[label] for label in names.match(text, by_label).names})
     if len(ids) == 1:
         return ids[0]
     if ids:
         raise ParseError(
             N_('"{word}" could be {candidates}. Type more letters.'),
             word=text,
-            candidates=join(ids),
+            candidates=regions_text(ids, t),
         )
-    raise ParseError(  # the ids, which read alike in every language (the prompt names them)
+    raise ParseError(
         N_('Unknown region "{word}". Regions: {candidates}'),
         word=text,
-        candidates=join([r["id"] for r in regions]),
+        candidates=regions_text([r["id"] for r in regions_of(view)], t),
     )
 
 
@@ -235,8 +251,11 @@ def split_counts(words: list[str]) -> list[str]:
     return out
 
 
-def resource_counts(words: list[str], usage: str) -> list[tuple[str, int]]:
-    """Pairs of resource and count, in either order; a missing count means 1."""
+def resource_counts(
+    words: list[str], usage: str, t: Translator = _ENGLISH
+) -> list[tuple[str, int]]:
+    """Pairs of resource and count, in either order; a missing count means 1 (`t`: the
+    reader's words for a refusal, as `resource_of`)."""
     tokens = split_counts(words)
     pairs: list[tuple[str, int]] = []
     i = 0
@@ -245,10 +264,10 @@ def resource_counts(words: list[str], usage: str) -> list[tuple[str, int]]:
         if INT_WORD.fullmatch(word):
             if i + 1 >= len(tokens) or INT_WORD.fullmatch(tokens[i + 1]):
                 raise ParseError(usage, word=word)
-            pairs.append((resource_of(tokens[i + 1]), int(word)))
+            pairs.append((resource_of(tokens[i + 1], t), int(word)))
             i += 2
             continue
-        resource = resource_of(word)
+        resource = resource_of(word, t)
         if i + 1 < len(tokens) and INT_WORD.fullmatch(tokens[i + 1]):
             pairs.append((resource, int(tokens[i + 1])))
             i += 2

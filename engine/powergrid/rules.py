@@ -34,7 +34,7 @@ from collections.abc import Collection, Mapping
 from itertools import combinations
 from typing import Any
 
-from engine.core import N_, IllegalAction, Rng
+from engine.core import N_, IllegalAction, Rng, Term
 from engine.core.rng import new_rng_state
 from engine.powergrid.auction import (
     after_purchase,
@@ -82,6 +82,7 @@ from engine.powergrid.data import (
     STEP3,
     TOP_OF_DECK,
     TOTALS,
+    GameMap,
     game_map,
     initial_market_counts,
     player_count,
@@ -441,25 +442,29 @@ def turn_of(state: PGState, player: str) -> str | None:
 # ===================================================================== regions (PG-8)
 
 
+def region_term(gm: GameMap, region: str) -> Term:
+    """The region's name as a word the reader's catalog translates ("North-West",
+    "Purple (North-West)"), for refusals: never its id ("purple" read English in Polish)."""
+    name = next((r["name"] for r in gm.raw["regions"] if r["id"] == region), region)
+    return Term(name)
+
+
 def choose_region(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     gm = game_map(state["map"])
     region = action.get("region")
     if region not in gm.regions:
-        raise IllegalAction(
-            "PG-8",
-            N_("Unknown region {region}; choose one of {regions}."),
-            region=str(region),
-            regions=", ".join(gm.regions),
-        )
+        # no list of ids here: the chat reads names and lists them (reading.region_of)
+        raise IllegalAction("PG-8", N_("Unknown region {region}."), region=str(region))
     chosen = state["regions"]
     if region in chosen:
-        raise IllegalAction("PG-8", N_("Region {region} is already chosen."), region=region)
+        raise IllegalAction(
+            "PG-8", N_("Region {region} is already chosen."), region=region_term(gm, region)
+        )
     if chosen and not any(gm.regions_adjacent(region, r) for r in chosen):
         raise IllegalAction(
             "PG-8",
-            N_("Region {region} must border a region already chosen ({chosen})."),
-            region=region,
-            chosen=", ".join(chosen),
+            N_("Region {region} must border a region already chosen."),
+            region=region_term(gm, region),
         )
     chosen.append(region)
     log_event(

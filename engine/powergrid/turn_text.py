@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.core.protocol import EnglishTranslator, State, Translator
 from engine.core.sentences import join_sentences, sentence_gap
 from engine.powergrid import chat_view as cv
-from engine.powergrid.chat_view import View, choosable_regions, region_label
+from engine.powergrid.chat_view import View, choosable_regions, region_label, regions_text
 from engine.powergrid.choices import best_power
 from engine.powergrid.event_text import order_lines, ranking_text
 from engine.powergrid.wording import join, money_text, phase_text, plant_text
@@ -58,11 +58,12 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         regions = join([region_label(r, t) for r in choosable_regions(view)])
         chosen = view.get("regions_chosen") or []
         if chosen:
-            lines.append(t.gettext("Chosen: {regions}.").format(regions=join(chosen)))
+            lines.append(t.gettext("Chosen: {regions}.").format(regions=regions_text(chosen, t)))
+        # the list after a full stop, not in brackets: a label has its own ("NW (North-West)")
         lines.append(
-            t.gettext("{who}: choose a region — /region <region> ({regions}).").format(
-                who=who, regions=regions
-            )
+            t.gettext(
+                "{who}: choose a region — /region <region>. Regions to choose from: {regions}."
+            ).format(who=who, regions=regions)
         )
     elif expected == "choose_plant":
         market = join([plant_text(t, p) for p in view["plant_market"]["current"]])

@@ -102,7 +102,7 @@ def _read_cities(call: Call, words: Sequence[str]) -> list[str]:
 
 
 def _read_region(call: Call, words: Sequence[str]) -> str:
-    return base.region_of(_view(call.state, call.player), words)
+    return base.region_of(_view(call.state, call.player), words, call.t)
 
 
 TABLE.kind(base.TABLE.kinds["int"])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.core import N_, Action, State, Translator
 from engine.powergrid import logtext as base
 from engine.powergrid_alt.queries import covered, play_nodes
@@ -32,9 +30,8 @@ def describe_action(state: State, player: str, action: Action, t: Translator) ->
     template = _PHRASES.get(str(action.get("type")))
     if template is None:
         return base.describe_action(state, player, action, t)
-    fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, str | int)}
     try:
-        return t.gettext(template).format(player=player, **fields)
+        return t.gettext(template).format(player=player, **base.action_fields(action, t))
     except (KeyError, IndexError, ValueError):
         return t.gettext(base.OTHER).format(player=player)
 

@@ -10,6 +10,7 @@ from engine.core.errors import N_, worded
 from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
 from engine.core.sentences import sentence_gap
 from engine.powergrid import commands as base
+from engine.powergrid.chat_view import region_text
 from engine.powergrid.wording import count_text, join
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
@@ -107,7 +108,9 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
             lines.append(
                 t.gettext("{player}: plants {built}; hand {hand}; TPs {tps}.").format(**fields)
             )
-    pol = ", ".join(f"{reg} {r.pollution(state, reg)}/5" for reg in state["regions"])
+    pol = ", ".join(
+        f"{region_text(reg, t)} {r.pollution(state, reg)}/5" for reg in state["regions"]
+    )
     lines.append(t.gettext("Pollution: {levels}.").format(levels=pol))
     return "\n".join(lines)
 

@@ -98,10 +98,16 @@ P4 = ["p1", "p2", "p3", "p4"]
 # 2 (Phases 3 and 5 declared by everybody at once, the default of /new) recorded 2026-12-02.
 # Power Grid's once more (2026-12-02): the buy prompt's example names a fuel the buyer's plants
 # burn ("e.g. /buy oil 2"), the only change (with the example fixed at "coal" all held).
+# Power Grid's twice more (playtest words, 2026-12): the chosen-regions game for the region
+# prompt and lines, which name regions as the prompt does ("Chosen: NW (North-West).") and
+# list them after the command instead of in nested brackets; the USA game for a full city's
+# refusal (PG-38), which an order_dropped event keeps as its message ("two houses", not
+# "{slots} house(s)"). Every view, button, legal action and move otherwise as recorded
+# (checked by hashing each kind of output apart on the code before and after).
 RECORDED = [
     (PG, P3, {"map": "germany"}, 1, "legal", "3646b33614365baa"),
-    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "02f8448efc11d2a0"),
-    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "8974ff20fa63cd18"),
+    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "93052d66757f2b5f"),
+    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "eca661801e1bd869"),
     (PG, P4, {"map": "germany"}, 4, "legal", "36f01646bfc135a0"),
     (ALT, P3, {"map": "germany"}, 5, "legal", "8c2a4f8b342f22dc"),
     (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "7e6488791da4d829"),

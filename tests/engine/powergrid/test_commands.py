@@ -458,7 +458,8 @@ class TestParse:
         assert "NE" in err.value.english() and "NW" in err.value.english()
         with pytest.raises(ParseError) as err:
             p(view, "bob", "/region atlantis")
-        assert "North-West" not in err.value.english()  # ids only: they read alike in any language
+        # as the prompt names them (PG-8): the id and the name, which /region both reads
+        assert "NW (North-West)" in err.value.english()
 
     def test_power_named_plants_and_hybrid_fuel(self) -> None:
         view = make_view(phase="bureaucracy", expected="power", current_players=["carol"])

@@ -290,7 +290,7 @@ def test_real_region_choice_and_its_buttons() -> None:
     nxt = GAME.view(state, None)["current_players"][0]
     offered = {cmd.split()[1] for _, cmd in commands.buttons(state, nxt)}
     assert offered == {"NE", "W", "E"}  # PG-8: the regions bordering North-West
-    assert "Chosen: NW." in commands.describe_turn(state, nxt, T)
+    assert "Chosen: NW (North-West)." in commands.describe_turn(state, nxt, T)
 
 
 def test_usa_region_prompt_names_each_region_once() -> None:

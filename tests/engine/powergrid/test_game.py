@@ -158,11 +158,11 @@ def test_price_with_a_count_of_zero_answers_with_the_usage_line() -> None:
 
 def test_pg8_region_names_in_the_turn_are_worded_by_the_reader() -> None:
     """Found playing in Polish (2026-11-29): "/region <region> (NW (North-West), ...)". The
-    prompt names the regions in the reader's words; a refusal lists their ids."""
+    prompt names the regions in the reader's words, and so does a refusal that lists them
+    (its ids read English on the USA map: "purple, red", found playing in Polish)."""
     s = new_game(3, 1, regions="choose")
     text = GAME.describe_turn(s, None, Marking())
     assert "NW («North-West»)" in text
     with pytest.raises(ParseError) as err:
-        GAME.parse(s, GAME.current_players(s)[0], "region", ["QQ"])
-    assert "North-West" not in err.value.params["candidates"]
-    assert "NW" in err.value.params["candidates"]
+        GAME.parse(s, GAME.current_players(s)[0], "region", ["QQ"], Marking())
+    assert "NW («North-West»)" in err.value.params["candidates"]
