@@ -157,7 +157,7 @@ class MovesMixin(EndingMixin):
                 off_turn = spec is not None and spec.kind == "move" and player not in current
                 declared = game.capabilities.off_turn_commands
                 if off_turn and not (standing and (not declared or line.name in declared)):
-                    return self._not_your_turn(ctx, current)
+                    return self._not_your_turn(ctx, current, game, state, player, line.name)
                 try:
                     if ready is not None:
                         parsed: Action | list[Action] | Reply = copy_state(ready)
@@ -186,7 +186,7 @@ class MovesMixin(EndingMixin):
                 if player not in current and not (
                     standing and actions and all(game.anytime(a) for a in actions)
                 ):
-                    return self._not_your_turn(ctx, current)
+                    return self._not_your_turn(ctx, current, game, state, player, line.name)
                 if not actions:
                     return self._refuse(ctx, self._t(ctx, "Nothing to do."))
                 langs = await self._langs_of(ctx, ctx.seats)
@@ -306,9 +306,22 @@ class MovesMixin(EndingMixin):
             ),
         )
 
-    def _not_your_turn(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
+    def _not_your_turn(
+        self,
+        ctx: Ctx,
+        current: list[str],
+        game: Game,
+        state: State,
+        player: str,
+        command: str,
+    ) -> list[Outbound]:
         if not current:
             return self._refuse(ctx, self._t(ctx, "Nobody can move now: the game is over."))
+        if game.capabilities.off_turn_reasons and command:
+            # the game's why: "nothing left to decide in phase 5" (found playing IEC)
+            why = game.off_turn_reason(state, player, command, translator(ctx.lang))
+            if why is not None:
+                return self._refuse_move(ctx, game, why, command)
         return self._refuse(
             ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=", ".join(current))
         )

@@ -17,7 +17,7 @@ from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engine.core.applied import Applied, play_move
-from engine.core.errors import N_
+from engine.core.errors import N_, IllegalAction
 from engine.core.protocol import (
     Action,
     Capabilities,
@@ -73,6 +73,12 @@ class BaseGame:
 
     def forced_action(self, state: State, player: str) -> Action | None:
         """Nothing is forced: every prompt waits for its player (a game overrides this)."""
+        return None
+
+    def off_turn_reason(
+        self, state: State, player: str, command: str, t: Translator
+    ) -> IllegalAction | None:
+        """No reason of the game's own: the table says "Not your turn"."""
         return None
 
     def describe_turn_in(self, view: dict[str, Any], viewer: str | None, t: Translator) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from engine.core.applied import Applied
+    from engine.core.errors import IllegalAction
     from engine.core.rng import Rng
     from engine.core.search import Budget
 
@@ -125,6 +126,10 @@ class Capabilities:
     forced_moves: bool = False
     # Phases in which several players act at once (`current_players` lists them all).
     simultaneous: bool = False
+    # `off_turn_reason(state, player, command, t)`: why a move command from a seated player
+    # who is not asked to act is refused, in the game's words ("you have nothing left to
+    # decide in this phase"), instead of the table's "Not your turn" (None: the table's).
+    off_turn_reasons: bool = False
     # `describe_turn_in(view, viewer, t)` and `buttons_in(public_view, player, t)`: the turn
     # text and the buttons are worded from views, the turn from `view(state, viewer)` and a
     # player's buttons from the public view `view(state, None)` (they are posted in the
@@ -301,6 +306,13 @@ class Extensions(Protocol):
     def forced_action(self, state: State, player: str) -> Action | None:
         """The pass or /done of a player (one of `current_players`) whose only legal choice
         it is, so nobody is prompted to decide nothing; None when he has a real choice."""
+        ...
+
+    def off_turn_reason(
+        self, state: State, player: str, command: str, t: Translator
+    ) -> IllegalAction | None:
+        """Why `player`, seated and not asked to act, may not give the move `command` now
+        (`off_turn_reasons`); its words in `t`'s language. None: the table's own refusal."""
         ...
 
     def hint(

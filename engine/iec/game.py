@@ -10,6 +10,7 @@ from engine.core import (
     Action,
     BotFn,
     Event,
+    IllegalAction,
     OptionSpec,
     Ranking,
     State,
@@ -17,7 +18,7 @@ from engine.core import (
 )
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
-from engine.iec import actions, commands, logtext, rules
+from engine.iec import actions, commands, logtext, offturn, rules
 from engine.iec.bots import BOTS
 from engine.iec.forced import forced_action
 from engine.iec.model import acting
@@ -32,6 +33,8 @@ class IEC(ModularGame):
         private_events=True,
         forced_moves=True,
         simultaneous=True,
+        # in a phase declared at once: "nothing left to decide in phase 5" (offturn.py)
+        off_turn_reasons=True,
         # The commands of the standing and secret choices (`anytime`, rules.STANDING), and
         # /tech: without an argument it only lists the technologies (a Reply), which anyone
         # seated may read at any time; `/tech N` is a phase 14 action and still waits for
@@ -65,6 +68,12 @@ class IEC(ModularGame):
 
     def forced_action(self, state: State, player: str) -> Action | None:
         return forced_action(state, player)
+
+    def off_turn_reason(
+        self, state: State, player: str, command: str, t: Translator
+    ) -> IllegalAction | None:
+        spec = commands.TABLE.spec(command)  # "/pass" is /done's other name
+        return offturn.refusal(state, player, spec.name if spec else command, t)
 
     def anytime(self, action: Action) -> bool:
         """Standing orders and private choices any seated player may send off turn (the table

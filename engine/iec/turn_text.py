@@ -313,10 +313,20 @@ _BUTTON_TEXT = {
 }
 
 
+# The buttons that name one of the presser's own buildings or tokens (the one to act with).
+_OWN_THING = ("transmit", "research", "activate", "fire")
+# TRANSLATORS: a button's label ("Transmit G3") and the player whose building it names.
+_OWNER_LABEL = N_("{action} ({player})")
+
+
 def buttons(state: State, player: str, t: Translator | None = None) -> list[tuple[str, str]]:
-    """Small choices as (label, command); labels are translated when `t` is given."""
+    """Small choices as (label, command); labels are translated when `t` is given. Where
+    several companies are asked at once, the table posts all their buttons in one group
+    message: a button naming a building of his then names him too ("Transmit G3 (alice)"),
+    so nobody takes another's for his own."""
     if player not in rules_acting(state):
         return []
+    shared = len(rules_acting(state)) > 1
     # Buttons are posted in the group (corrections 1.1, "No side channel through prompts"):
     # no unrevealed technology may shape them, nor, in a phase declared at once (rules
     # version 2), his secret declarations: they offer what was open when the phase began (a
@@ -329,6 +339,9 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
     out: list[tuple[str, str]] = []
     for a in moves:
         label_cmd = _as_command(a, translator)
+        if label_cmd and shared and a["type"] in _OWN_THING:
+            label, command = label_cmd
+            label_cmd = (_t_fmt(translator, _OWNER_LABEL, action=label, player=player), command)
         if label_cmd and label_cmd not in out and a["type"] != "done":
             out.append(label_cmd)
         if len(out) >= 5:

@@ -89,6 +89,7 @@ def test_declared_capabilities_of_the_games() -> None:
         private_events=True,
         forced_moves=True,
         simultaneous=True,
+        off_turn_reasons=True,
     )
     assert {"power", "give", "use", "sweep", "peek"} <= iec.off_turn_commands
     assert not {"lay", "build", "fire", "done"} & iec.off_turn_commands

@@ -105,7 +105,7 @@ def test_iec_s26_which_move_was_declared_does_not_show_in_the_buttons() -> None:
         with dice(*[3, 1] * 4):
             st, events = GAME.apply(copy.deepcopy(base), p1, {"type": "transmit", "building": cell})
         seen.append(_seen(st, events, p2))
-        assert ("Transmit G3", "/transmit G3") in GAME.buttons(st, p1, T)
+        assert ("Transmit G3 (p1)", "/transmit G3") in GAME.buttons(st, p1, T)
     assert seen[0] == seen[1]
 
 
