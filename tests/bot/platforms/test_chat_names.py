@@ -5,6 +5,7 @@ discord.py's dispatch over the recorded HTTP edge."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -138,8 +139,9 @@ class World:
         return [c.text for c in self.api.messages()]
 
 
-@pytest.fixture
-async def world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
+@contextlib.asynccontextmanager
+async def running_world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
+    """A World whose Application is set up, stopped on the way out."""
     w = World(store, clock)
     await w.app.initialize()
     await w.adapter.setup(w.app)
@@ -148,6 +150,12 @@ async def world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
     finally:
         await w.table.stop_senders()
         await w.app.shutdown()
+
+
+@pytest.fixture
+async def world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
+    async with running_world(store, clock) as w:
+        yield w
 
 
 async def test_telegram_reminders_games_digest_and_the_private_picker_name_the_chats(

@@ -13,21 +13,15 @@ import pytest
 
 from bot.store import Store
 from tests.bot.helpers import FakeClock
-from tests.bot.platforms.test_chat_names import ANN, BOB, FRIDAY, World
+from tests.bot.platforms.test_chat_names import ANN, BOB, FRIDAY, World, running_world
 
 pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
 async def world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
-    w = World(store, clock)
-    await w.app.initialize()
-    await w.adapter.setup(w.app)
-    try:
+    async with running_world(store, clock) as w:
         yield w
-    finally:
-        await w.table.stop_senders()
-        await w.app.shutdown()
 
 
 def into(sent: list[Any], chat: int) -> list[str]:

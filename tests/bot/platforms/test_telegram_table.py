@@ -6,6 +6,7 @@ mentioned in the group once instead of at every private message."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from bot.store import Store
 from bot.table import Table
 from tests.bot.helpers import FakeClock
 from tests.bot.platforms.fake_telegram import DictRequest, make_settings, unthrottled
-from tests.bot.platforms.test_chat_names import FRIDAY, World
+from tests.bot.platforms.test_chat_names import FRIDAY, World, running_world
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -26,15 +27,9 @@ GROUP_KEY = f"tg:{FRIDAY}"
 
 
 @pytest.fixture
-async def world(store: Store, clock: FakeClock) -> Any:
-    w = World(store, clock)
-    await w.app.initialize()
-    await w.adapter.setup(w.app)
-    try:
+async def world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
+    async with running_world(store, clock) as w:
         yield w
-    finally:
-        await w.table.stop_senders()
-        await w.app.shutdown()
 
 
 async def press(world: World, who: str, message_id: int, data: str) -> tuple[Any, list[Any]]:
