@@ -20,7 +20,10 @@ from bot.store import GameRow
 Handler = Callable[[Ctx, CommandLine], Awaitable[list[Outbound]]]
 
 # The table's commands a private chat answers about the sender's game in a group.
-PRIVATE_QUESTIONS = frozenset({"status", "board", "log", "hint", "rules"})
+PRIVATE_QUESTIONS = frozenset({"status", "board", "log", "hint", "rules", "help"})
+# Those of them that have an answer of their own without a game: given when the sender plays
+# several games and names none (/help lists every command rather than asking which game).
+GENERAL_TOO = frozenset({"help"})
 
 
 class PrivateChatMixin(MovesMixin, InfoMixin):
@@ -70,11 +73,12 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         return here
 
     async def _private_game(
-        self, ctx: Ctx, line: CommandLine, none_ok: bool = False
+        self, ctx: Ctx, line: CommandLine, none_ok: bool = False, several_ok: bool = False
     ) -> tuple[GameRow, list[str]] | list[Outbound]:
         """The running game a command sent in a private chat is for, and the command's words
         without its "g<id>": the sender's only game, or the one named; else the refusal that
-        says why (with `none_ok`, no refusal when he plays in none: an empty list)."""
+        says why (with `none_ok`, no refusal when he plays in none, with `several_ok` when he
+        plays several and names none: an empty list)."""
         rows = [
             r
             for r in await self.store.user_games(ctx.inbound.user_key)
@@ -104,6 +108,8 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
                     "game in a group chat.",
                 ),
             )
+        if several_ok:
+            return []
         return self._refuse(
             ctx,
             self._t(ctx, "You play in several games: say which one.")
@@ -129,11 +135,13 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
     async def _private_table_command(
         self, ctx: Ctx, line: CommandLine, handler: Handler
     ) -> list[Outbound] | None:
-        """/status, /board, /log, /hint or /rules sent in a private chat: answered there, in
-        the sender's language, about his running game (found playing, 2026-12-03: a move
-        sent privately was played, but "/status" there said "no game here"). None when he
-        plays in no game: the table's own answer then."""
-        picked = await self._private_game(ctx, line, none_ok=True)
+        """/status, /board, /log, /hint, /rules or /help sent in a private chat: answered
+        there, in the sender's language, about his running game (found playing, 2026-12-03:
+        a move sent privately was played, but "/status" there said "no game here"). None
+        when he plays in no game (or, for /help, names none of several): the table's own
+        answer then."""
+        general = line.name in GENERAL_TOO
+        picked = await self._private_game(ctx, line, none_ok=True, several_ok=general)
         if not isinstance(picked, tuple):
             return picked or None
         pick, args = picked

@@ -141,3 +141,19 @@ async def test_board_in_a_private_chat_is_the_groups_picture(
         assert " A " in joined(words) or "A ." in joined(words)
     finally:
         await store.close()
+
+
+async def test_help_in_a_private_chat_lists_the_commands_of_the_senders_game(
+    table: Table, pushed: Pushed
+) -> None:
+    outs = await ask(table, "/help")  # no game: the table's list and the games
+    assert only_here(outs) and "/bid" not in joined(outs)
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    outs = await ask(table, "/help")
+    assert only_here(outs) and "/bid" in joined(outs) and "/build" in joined(outs)
+    bid = await ask(table, "/help bid")
+    assert only_here(bid) and "max=" in joined(bid)
+    await open_game(table, "hexania", ["alice", "bob"], chat="tg:-1002")
+    several = joined(await ask(table, "/help"))  # several games: the general list, no question
+    assert "several games" not in several and "/status" in several
+    assert pushed.outs == []
