@@ -22,8 +22,9 @@ Handler = Callable[[Ctx, CommandLine], Awaitable[list[Outbound]]]
 # The table's commands a private chat answers about the sender's game in a group.
 PRIVATE_QUESTIONS = frozenset({"status", "board", "log", "hint", "rules", "help"})
 # Those of them that have an answer of their own without a game: given when the sender plays
-# several games and names none (/help lists every command rather than asking which game).
-GENERAL_TOO = frozenset({"help"})
+# several games and names none (/help lists every command, /rules the games, rather than
+# asking which game).
+GENERAL_TOO = frozenset({"help", "rules"})
 
 
 class PrivateChatMixin(MovesMixin, InfoMixin):
@@ -141,6 +142,8 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         when he plays in no game (or, for /help, names none of several): the table's own
         answer then."""
         general = line.name in GENERAL_TOO
+        if line.name == "rules" and line.args and line.args[0].casefold() in self.games:
+            return None  # "/rules hexania": that game's rules, as anywhere without a game
         picked = await self._private_game(ctx, line, none_ok=True, several_ok=general)
         if not isinstance(picked, tuple):
             return picked or None

@@ -157,3 +157,12 @@ async def test_help_in_a_private_chat_lists_the_commands_of_the_senders_game(
     several = joined(await ask(table, "/help"))  # several games: the general list, no question
     assert "several games" not in several and "/status" in several
     assert pushed.outs == []
+
+
+async def test_rules_in_a_private_chat_of_another_game_or_of_several(table: Table) -> None:
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    hexania = joined(await ask(table, "/rules hexania"))  # another game's, by its name
+    assert "Nothing about" not in hexania and "HEX-" in hexania
+    await open_game(table, "hexania", ["alice", "bob"], chat="tg:-1002")
+    several = joined(await ask(table, "/rules"))
+    assert "several games" not in several and "/rules <game>" in several
