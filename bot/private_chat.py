@@ -16,6 +16,7 @@ from bot.info import InfoMixin
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import GameRow
+from engine.core import load_state
 
 Handler = Callable[[Ctx, CommandLine], Awaitable[list[Outbound]]]
 
@@ -155,12 +156,34 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         outs = await (self._game_command(sub, words) if words else handler(sub, asked))
         ctx.claimed = ctx.claimed or sub.claimed
         mine = [o for o in outs if o.private_to == ctx.inbound.user_key]
+        rows = next((o.buttons for o in reversed(outs) if o.buttons), [])
         if mine and all(o.png is None and o.picture is None for o in outs if o not in mine):
             outs = mine  # his own version of an answer (his /log page) replaces the table's
+        # the group's buttons are for whoever is asked: here only if he is, on the last
+        # message (found playing Hexania, 2026-12-03: his opponent's /spawn buttons came
+        # with his private /status, and his own were lost with the group's post)
+        rows = rows if await self._asked_now(sub) else []
         return [
-            replace(o, chat_key=ctx.chat_key, private_to=None, sender_only=False, mentions=[])
+            replace(
+                o,
+                chat_key=ctx.chat_key,
+                private_to=None,
+                sender_only=False,
+                mentions=[],
+                buttons=rows if o is outs[-1] else [],
+            )
             for o in outs
         ]
+
+    async def _asked_now(self, ctx: Ctx) -> bool:
+        """Whether the sender is one of the players his game asks to act now."""
+        row, seat = ctx.game, ctx.seat()
+        if row is None or seat is None or row.state_json is None or row.status != "active":
+            return False
+        game = self._game_of(row)
+        state = load_state(row.state_json)
+        current = self._recent.moment(row.id, game, row.state_json, state).current
+        return seat.display_name in current  # a seat plays under its display name
 
     async def _games_hint(self, ctx: Ctx, rows: Sequence[GameRow], command: str) -> str:
         """The sender's games to choose from: id, game and the chat's title and link."""

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
@@ -13,7 +14,7 @@ from bot.messages import Outbound
 from bot.store import Store
 from bot.table import Table, discover_games
 from tests.bot.helpers import FakeClock, joined
-from tests.bot.test_table_integration import Pushed, open_game, say, state_of
+from tests.bot.test_table_integration import Pushed, inbound, open_game, say, state_of
 
 GROUP = "tg:-1001"
 DM = "tg:dm-alice"
@@ -166,3 +167,25 @@ async def test_rules_in_a_private_chat_of_another_game_or_of_several(table: Tabl
     await open_game(table, "hexania", ["alice", "bob"], chat="tg:-1002")
     several = joined(await ask(table, "/rules"))
     assert "several games" not in several and "/rules <game>" in several
+
+
+async def test_a_private_answer_keeps_the_buttons_only_for_the_player_asked(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found playing Hexania, 2026-12-03: the opponent's /spawn buttons came with /status."""
+    await open_game(table, "hexania", ["alice", "bob"])
+    state = await state_of(table)
+    (mover,) = GAMES["hexania"].current_players(state)
+    waiter = "bob" if mover == "alice" else "alice"
+    theirs = await ask(table, "/status", user=waiter)
+    assert only_here(theirs, f"tg:dm-{waiter}") and not any(o.buttons for o in theirs)
+    mine = await ask(table, "/status", user=mover)
+    assert any(o.buttons for o in mine)
+    # pressed there, the button plays in the group (bot/dm_press.py)
+    payload = next(b.payload for o in mine for row in o.buttons for b in row)
+    before = await state_of(table)
+    pressed = await table.handle(
+        replace(inbound(mover, "", chat=f"tg:dm-{mover}", private=True), text=None, payload=payload)
+    )
+    assert pressed and await state_of(table) != before
+    assert [o for o in pushed.outs if o.chat_key == GROUP and o.private_to is None]
