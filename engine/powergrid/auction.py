@@ -269,6 +269,10 @@ def after_purchase(state: PGState, events: list[Event]) -> None:
     _auction_continue(state, events)
 
 
+# PG-27: a chosen keep the remaining plants cannot store; `options`: the ways they can.
+CANNOT_KEEP = N_("Your other plants cannot keep those tokens; they can keep: {options}.")
+
+
 def discard_plant(state: PGState, player: str, action: Action, events: list[Event]) -> None:
     pending = state["pending_discard"]
     assert pending is not None  # called only when a discard is expected
@@ -295,9 +299,11 @@ def discard_plant(state: PGState, player: str, action: Action, events: list[Even
         )
         found = mk.kept_as_chosen(cap, p["res"], chosen) if valid else None
         if found is None:
+            # The chat refuses this first, in the reader's words (choices.refuse_keep);
+            # here (no translator) the options stay counts and resource ids.
             raise IllegalAction(
                 "PG-27",
-                N_("Your other plants cannot keep those tokens; they can keep: {options}."),
+                CANNOT_KEEP,
                 options=" | ".join(
                     ", ".join(f"{n} {r}" for r, n in o.items() if n) or "0"
                     for o in mk.keep_options(cap, p["res"])

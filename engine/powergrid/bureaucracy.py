@@ -49,6 +49,10 @@ def power_check(state: PGState, player: str, action: Action) -> tuple[list[int],
     run = sorted(plants)
     plan = mk.fuel_plan(run, p["res"], hybrid_coal)
     if plan is None:
+        if len(run) == 1:  # a refusal has no plural forms: one plant and several apart
+            raise IllegalAction(
+                "PG-42", N_("You do not have the resources to run plant {plant}."), plant=run[0]
+            )
         raise IllegalAction(
             "PG-42",
             N_("You do not have the resources to run plants {plants}."),

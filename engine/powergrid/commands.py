@@ -39,7 +39,13 @@ from engine.powergrid.chat_view import (
     own_plants,
     regions_of,
 )
-from engine.powergrid.choices import best_power, build_shortfall, fuel_for_one_run, keep_choices
+from engine.powergrid.choices import (
+    best_power,
+    build_shortfall,
+    fuel_for_one_run,
+    keep_choices,
+    refuse_keep,
+)
 from engine.powergrid.data import MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
@@ -381,6 +387,7 @@ def _discard(call: Call) -> Action | Reply:
         for resource, count in resource_counts(rest, usage, t):
             keep[resource] = keep.get(resource, 0) + count
         action["keep"] = keep
+        refuse_keep(state, player, plant, keep, t)  # PG-27 in the reader's words
         return action
     options = keep_choices(view, player, plant)
     if len(options) > 1 and not keep_word:

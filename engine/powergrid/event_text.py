@@ -316,10 +316,17 @@ def _ev_power_declared(e: Event, t: Translator) -> str:
     return t.gettext("{player} has chosen what to power.").format(player=e.get("player", ""))
 
 
-# Order events are private to their owner: the chat line says only that something happened
-# (the owner reads the details with /orders), so nobody learns a limit or a plan.
+# Order events are private to their owner (describe_event gives nobody a line): the line is
+# his alone, in the second person, and names the orders the event carries as they were placed
+# or cancelled, not as the state holds them later (an event logged before `orders` was added
+# to it gets a line without them).
 def _ev_order_placed(e: Event, t: Translator) -> str:
-    return t.gettext("{player} leaves a standing order.").format(player=e.get("player", ""))
+    lines = order_lines(e.get("orders") or {}, t)
+    if not lines:
+        return t.gettext("You leave a standing order. /orders lists yours, /cancel takes one back.")
+    return t.gettext(
+        "Your standing order: {order}. /orders lists yours, /cancel takes one back."
+    ).format(order="; ".join(lines))
 
 
 def _ev_order_dropped(e: Event, t: Translator) -> str:
@@ -330,7 +337,17 @@ def _ev_order_dropped(e: Event, t: Translator) -> str:
 
 
 def _ev_orders_cancelled(e: Event, t: Translator) -> str:
-    return t.gettext("{player} cancels a standing order.").format(player=e.get("player", ""))
+    lines = order_lines(e.get("orders") or {}, t)
+    if not lines:
+        n = len(e.get("kinds") or ()) or 1
+        return t.ngettext(
+            "You cancel {n} standing order.", "You cancel {n} standing orders.", n
+        ).format(n=n)
+    return t.ngettext(
+        "You cancel your standing order: {orders}.",
+        "You cancel your standing orders: {orders}.",
+        len(lines),
+    ).format(orders="; ".join(lines))
 
 
 EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {

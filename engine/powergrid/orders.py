@@ -64,11 +64,23 @@ def apply_order(state: State, player: str, action: Action) -> tuple[State, list[
                 kinds=", ".join(KINDS),
             )
         data = check(state, player, action)
+        # The owner's line names the order as placed (the log shows old events against the
+        # current state, whose order of that kind may be another by then): the private
+        # event carries it (view.py shows it to its owner alone).
+        placed = {str(kind): _as_placed(data)}
         if kind == "maxbid":
             data["seq"] = _next_seq(state)
         book = state.setdefault("orders", {})
         book.setdefault(player, {})[str(kind)] = data
-        rules.emit(state, events, "order_placed", player=player, order=str(kind), private=True)
+        rules.emit(
+            state,
+            events,
+            "order_placed",
+            player=player,
+            order=str(kind),
+            orders=placed,
+            private=True,
+        )
     if "orders" in state:
         run(state, events)
     return state, events
@@ -200,13 +212,22 @@ def _cancel(state: State, player: str, action: Action, events: list[Event]) -> N
     gone = [k for k in KINDS if k in kinds and k in mine]
     if not gone:
         raise IllegalAction(RULE, N_("You have no such standing order."))
+    cancelled = {k: _as_placed(mine[k]) for k in gone}  # as they stood (see apply_order)
     for kind in gone:
         del mine[kind]
     if not mine:
         del state["orders"][player]
         if not state["orders"]:
             del state["orders"]
-    rules.emit(state, events, "orders_cancelled", player=player, kinds=gone, private=True)
+    rules.emit(
+        state,
+        events,
+        "orders_cancelled",
+        player=player,
+        kinds=gone,
+        orders=cancelled,
+        private=True,
+    )
 
 
 # ===================================================================== carrying out
@@ -417,7 +438,13 @@ def owned_by(state: State, player: str | None) -> dict[str, Any]:
     if player is None:
         return {}
     mine = state.get("orders", {}).get(player, {})
-    return {k: {f: v for f, v in data.items() if f != "seq"} for k, data in mine.items()}
+    return {k: _as_placed(data) for k, data in mine.items()}
+
+
+def _as_placed(data: dict[str, Any]) -> dict[str, Any]:
+    """An order's fields as its owner gave them (without the proxy's rank `seq`), copied: a
+    view or an event shares nothing with the book."""
+    return {f: list(v) if isinstance(v, list) else v for f, v in data.items() if f != "seq"}
 
 
 def register() -> None:

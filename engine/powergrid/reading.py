@@ -220,6 +220,12 @@ def own_plant(view: View, player: str, word: str, usage: str) -> int:
     number = plant_number(word, usage)
     own = [p["number"] for p in own_plants(view, player)]
     if number not in own:
+        if len(own) == 1:  # "Your plants: 4" read as a count (a refusal has no plural forms)
+            raise ParseError(
+                N_("You do not own plant {plant}; your only plant is {owned}."),
+                plant=number,
+                owned=own[0],
+            )
         raise ParseError(
             N_("You do not own plant {plant}. Your plants: {plants}"),
             plant=number,

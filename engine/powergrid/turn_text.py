@@ -143,10 +143,14 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     if player is not None and player in view["players"]:
         me = view["players"][player]
         if me.get("money") is not None:
-            plants = join([str(p["number"]) for p in me["plants"]])
+            numbers = [str(p["number"]) for p in me["plants"]]
             mine = (
-                t.gettext("You have {money}, {cities} and plants {plants}.")
-                if plants
+                t.ngettext(
+                    "You have {money}, {cities} and plant {plants}.",
+                    "You have {money}, {cities} and plants {plants}.",
+                    len(numbers),
+                )
+                if numbers
                 else t.gettext("You have {money}, {cities} and no plants yet.")
             )
             lines.append(
@@ -155,7 +159,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
                     cities=t.ngettext("{n} city", "{n} cities", len(me["cities"])).format(
                         n=len(me["cities"])
                     ),
-                    plants=plants,
+                    plants=join(numbers),
                 )
             )
     return join_sentences(*lines)[:MAX_TURN_TEXT]

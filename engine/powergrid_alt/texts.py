@@ -101,13 +101,21 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
             "hand": ", ".join(map(str, r.hand(state, name))) or "-",
             "tps": ", ".join(tps) or "-",
         }
+        n = len(built)  # "plant 4@Berlin", "plants 4@Berlin, 7@Kiel" ("plants -": none)
         if money_shown(state, name, viewer):
-            line = t.gettext("{player} ({money} E): plants {built}; hand {hand}; TPs {tps}.")
+            line = t.ngettext(
+                "{player} ({money} E): plant {built}; hand {hand}; TPs {tps}.",
+                "{player} ({money} E): plants {built}; hand {hand}; TPs {tps}.",
+                n,
+            )
             lines.append(line.format(money=p["money"], **fields))
         else:
-            lines.append(
-                t.gettext("{player}: plants {built}; hand {hand}; TPs {tps}.").format(**fields)
+            line = t.ngettext(
+                "{player}: plant {built}; hand {hand}; TPs {tps}.",
+                "{player}: plants {built}; hand {hand}; TPs {tps}.",
+                n,
             )
+            lines.append(line.format(**fields))
     pol = ", ".join(
         f"{region_text(reg, t)} {r.pollution(state, reg)}/5" for reg in state["regions"]
     )

@@ -144,7 +144,9 @@ async def test_pg_o_log_asked_by_the_order_holder_shows_the_group_only_the_table
         public = "\n".join(o.text for o in by_bob if o.private_to is None)
         assert "standing order" not in public
         mine = [o for o in by_bob if o.private_to == "local:bob"]
-        assert mine and "bob leaves a standing order" in mine[0].text
+        # his own line says which order, in the second person (found playing, 2026-12-03)
+        line = "bob: Your standing order: buy fuel for one run automatically, up to 30 E."
+        assert mine and line in mine[0].text
     finally:
         await store.close()
 

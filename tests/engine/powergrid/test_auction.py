@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from engine.core import EnglishTranslator, Reply
+import copy
+
+import pytest
+
+from engine.core import EnglishTranslator, IllegalAction, Reply
 from engine.powergrid import GAME
 from engine.powergrid.data import STEP3
+from tests.engine.marking import Marking
 from tests.engine.powergrid.helpers import (
     act,
     give,
@@ -238,6 +243,74 @@ def test_pg27_prompt_with_buttons_and_a_default() -> None:
     # no choice to make: no prompt
     s = _pg27_choice()
     assert GAME.parse(s, "a", "discard", ["13"]) == {"type": "discard", "plant": 13}
+
+
+def test_pg27_a_keep_that_does_not_fit_is_refused_in_the_readers_words() -> None:
+    """Found playing: the options came as "4 coal, 4 oil | …" for every reader (apply has no
+    translator): /discard refuses first, with the count and resource words of the reader."""
+    s = _pg27_choice()
+    words = ["10", "keep", "4", "coal", "6", "oil"]
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse(s, "a", "discard", words)
+    assert err.value.rule_id == "PG-27"
+    assert err.value.english() == (
+        "Your other plants cannot keep those tokens; they can keep: "
+        "4 coal, 4 oil | 3 coal, 5 oil | 2 coal, 6 oil."
+    )
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse(s, "a", "discard", words, Marking())
+    assert err.value.params["options"] == (  # every count and resource worded
+        "«4 «coal»», «4 «oil»» | «3 «coal»», «5 «oil»» | «2 «coal»», «6 «oil»»"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "options"),
+    [
+        ("ru", "уголь × 4, нефть × 4 | уголь × 3, нефть × 5 | уголь × 2, нефть × 6"),
+        ("pl", "węgiel × 4, ropa × 4 | węgiel × 3, ropa × 5 | węgiel × 2, ropa × 6"),
+        ("zh_Hant", "4 個燃煤, 4 個石油 | 3 個燃煤, 5 個石油 | 2 個燃煤, 6 個石油"),
+    ],
+)
+def test_catalogs_pg27_keep_options_in_the_readers_words(lang: str, options: str) -> None:
+    from bot.i18n import explain, translator
+
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse(
+            _pg27_choice(), "a", "discard", ["10", "keep", "4", "c", "6", "o"], translator(lang)
+        )
+    assert options in explain(lang, err.value) and "coal" not in explain(lang, err.value)
+
+
+def test_pg27_the_chats_keep_refusal_agrees_with_the_rules() -> None:
+    """The chat refuses a keep exactly when the rules would (market.kept_as_chosen)."""
+    s = _pg27_choice()
+    for coal in range(6):
+        for oil in range(8):
+            words = ["10", "keep", str(coal), "coal", str(oil), "oil"]
+            try:
+                GAME.parse(s, "a", "discard", words)
+                chat = None
+            except IllegalAction as err:
+                chat = err.rule_id
+            action = {"type": "discard", "plant": 10, "keep": {"coal": coal, "oil": oil}}
+            try:
+                GAME.apply(copy.deepcopy(s), "a", action)
+                ruled = None
+            except IllegalAction as err:
+                ruled = err.rule_id
+            assert chat == ruled, (coal, oil)
+
+
+def test_pg27_the_chat_leaves_other_refusals_to_the_rules() -> None:
+    """Not his discard, or the plant he just bought: the rules' reason, not PG-27's."""
+    s = _pg27_choice()
+    just_bought = GAME.parse(s, "a", "discard", ["3", "keep", "9", "coal"])
+    assert isinstance(just_bought, dict)
+    illegal(s, "a", "PG-26", **just_bought)
+    s["pending_discard"] = None  # nobody is discarding now
+    later = GAME.parse(s, "a", "discard", ["10", "keep", "9", "coal"])
+    assert later == {"type": "discard", "plant": 10, "keep": {"coal": 9}}
 
 
 def test_pg28_purchase_draws_the_top_card_and_resorts() -> None:

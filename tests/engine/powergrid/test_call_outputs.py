@@ -104,11 +104,18 @@ P4 = ["p1", "p2", "p3", "p4"]
 # refusal (PG-38), which an order_dropped event keeps as its message ("two houses", not
 # "{slots} house(s)"). Every view, button, legal action and move otherwise as recorded
 # (checked by hashing each kind of output apart on the code before and after).
+# Power Grid's four once more (2026-12-03), for words alone: the turn text's "and plant 4" with
+# one plant (it read "plants 4"), and a standing order's private events (`order_placed`,
+# `orders_cancelled`) carrying the orders as placed or cancelled (`orders`), which their owner's
+# second-person line names ("Your standing order: bid on plant 13 up to 20 E. ..."). Checked by
+# hashing each kind of output apart before and after: views, states and events equal without
+# that field, turn texts equal with "plant" read as "plants"; buttons, legal actions, moves,
+# public lines and every other private line unchanged.
 RECORDED = [
-    (PG, P3, {"map": "germany"}, 1, "legal", "3646b33614365baa"),
-    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "93052d66757f2b5f"),
-    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "eca661801e1bd869"),
-    (PG, P4, {"map": "germany"}, 4, "legal", "36f01646bfc135a0"),
+    (PG, P3, {"map": "germany"}, 1, "legal", "9104626f1d640f9e"),
+    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "12eb94de10f1954d"),
+    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "d1d4288c3b990c1f"),
+    (PG, P4, {"map": "germany"}, 4, "legal", "e7da836e142776a3"),
     (ALT, P3, {"map": "germany"}, 5, "legal", "8c2a4f8b342f22dc"),
     (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "7e6488791da4d829"),
     (ALT, P3, {"map": "germany", "rules_version": "2"}, 7, "legal", "42de55a898a44982"),

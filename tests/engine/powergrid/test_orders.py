@@ -434,3 +434,99 @@ def test_cancel_removes_orders_and_refuses_when_there_is_none() -> None:
     assert "orders" not in s
     illegal(s, "b", "PG-O", type="cancel", kinds=[])
     illegal(s, "b", "PG-O", type="order", kind="teleport")
+
+
+# ------------------------------------------------------------------ the owner's lines (PG-O)
+
+
+def owners_line(s: State, event: dict[str, Any], t: Any = T) -> str:
+    line = GAME.describe_private_event(s, event, t)
+    assert line is not None and GAME.describe_event(s, event, t) is None  # his alone
+    return line
+
+
+def test_pg_o_placing_an_order_tells_its_owner_which_order_in_the_second_person() -> None:
+    """Found playing: bob alone read "bob leaves a standing order.", which said nothing."""
+    s = auction_round2()
+    act(s, "a", type="open", plant=13, bid=13)
+    hint = " /orders lists yours, /cancel takes one back."
+    placed = {
+        "maxbid": act(s, "c", type="order", kind="maxbid", plant=13, limit=20),
+        "pass_round": act(s, "b", type="order", kind="pass_round"),
+        "buy_auto": act(s, "c", type="order", kind="buy_auto", limit=30),
+        "build_plan": act(s, "c", type="order", kind="build_plan", cities=["Berlin", "Kiel"]),
+        "power_auto": act(s, "c", type="order", kind="power_auto"),
+    }
+    said = {kind: owners_line(s, events[0]) for kind, events in placed.items()}
+    assert said == {
+        "maxbid": "Your standing order: bid on plant 13 up to 20 E." + hint,
+        "pass_round": "Your standing order: pass for this auction round." + hint,
+        "buy_auto": "Your standing order: buy fuel for one run automatically, up to 30 E." + hint,
+        "build_plan": "Your standing order: build Berlin, Kiel on your turn." + hint,
+        "power_auto": "Your standing order: power the most cities automatically." + hint,
+    }
+    # every word through the reader's catalog (the money too)
+    assert owners_line(s, placed["maxbid"][0], Marking()) == (
+        "«Your standing order: «bid on plant 13 up to «20 E»». /orders lists yours, /cancel "
+        "takes one back.»"
+    )
+
+
+def test_pg_o_an_old_order_event_names_the_order_as_placed_not_as_it_is_now() -> None:
+    """The log shows old events against the current state: the event carries the order."""
+    s = auction_round2()
+    act(s, "a", type="open", plant=13, bid=13)
+    first = act(s, "c", type="order", kind="maxbid", plant=13, limit=20)[0]
+    act(s, "c", type="order", kind="maxbid", plant=13, limit=25)  # replaces it
+    act(s, "c", type="order", kind="build_plan", cities=["Kiel"])
+    assert "up to 20 E" in owners_line(s, first)
+    gone = act(s, "c", type="cancel", kinds=[])[0]
+    assert "orders" not in s  # nothing left in the book: the line still names them
+    assert owners_line(s, gone) == (
+        "You cancel your standing orders: bid on plant 13 up to 25 E; build Kiel on your turn."
+    )
+    act(s, "b", type="order", kind="buy_auto", limit=None)
+    one = act(s, "b", type="cancel", kinds=["buy_auto"])[0]
+    assert owners_line(s, one) == (
+        "You cancel your standing order: buy fuel for one run automatically."
+    )
+    assert "up to 20 E" in owners_line(s, first)
+
+
+def test_pg_o_an_order_event_logged_without_its_orders_still_reads_in_the_second_person() -> None:
+    """Events stored before they carried `orders`."""
+    s = auction_round2()
+    placed = {"type": "order_placed", "round": 2, "player": "c", "order": "maxbid"}
+    cancelled = {"type": "orders_cancelled", "round": 2, "player": "c", "kinds": ["maxbid"]}
+    both = {**cancelled, "kinds": ["maxbid", "buy_auto"]}
+    assert [owners_line(s, {**e, "private": True}) for e in (placed, cancelled, both)] == [
+        "You leave a standing order. /orders lists yours, /cancel takes one back.",
+        "You cancel 1 standing order.",
+        "You cancel 2 standing orders.",
+    ]
+
+
+def test_pg_o_only_the_owner_sees_what_his_order_event_carries() -> None:
+    """PG-22 / issue 20: the limit and the plan in the private events reach nobody else's
+    view (view.py filters private entries), nor the table's lines."""
+    s = auction_round2()
+    act(s, "a", type="open", plant=13, bid=13)
+    act(s, "c", type="order", kind="maxbid", plant=13, limit=27)
+    plan = act(s, "c", type="order", kind="build_plan", cities=["Kiel"])[0]
+    plan["orders"]["build_plan"]["cities"].append("Berlin")  # the event shares nothing
+    assert GAME.view(s, "c")["orders"]["build_plan"] == {"cities": ["Kiel"]}
+    plan["orders"]["build_plan"]["cities"].pop()
+    act(s, "c", type="cancel", kinds=["build_plan"])
+    for viewer in ("a", "b", None):
+        seen = GAME.view(s, viewer)
+        text = json.dumps(seen)
+        assert "27" not in text and "Kiel" not in text and seen["orders"] == {}
+        assert not [e for e in seen["log"] if e.get("private") or "orders" in e]
+    lines = [GAME.describe_event(s, e, T) or "" for e in s["log"]]  # the table's lines
+    assert not [line for line in lines if "27" in line or "Kiel" in line]
+    mine = [e for e in GAME.view(s, "c")["log"] if e.get("private")]
+    assert [e["orders"] for e in mine] == [
+        {"maxbid": {"plant": 13, "limit": 27}},
+        {"build_plan": {"cities": ["Kiel"]}},
+        {"build_plan": {"cities": ["Kiel"]}},
+    ]

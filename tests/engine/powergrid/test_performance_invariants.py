@@ -37,7 +37,10 @@ def _play(players: list[str], options: dict[str, str], seed: int, bots: list[str
 # when the view log began keeping private entries apart from public ones (issue 20); the moves and
 # events are unchanged. Their moves-and-events hashes were re-recorded when `/buy auto` with
 # nothing to buy began saying so with a public `bought_nothing` event (issue 20); the moves and
-# final states are unchanged.
+# final states are unchanged. Both hashes of the two were re-recorded (2026-12-03) when the private
+# `order_placed` and `orders_cancelled` events began carrying the orders as placed or cancelled
+# (`orders`, for their owner's line); the moves are unchanged, and the states and events are
+# equal without that field.
 RECORDED = [
     (P4, {"map": "germany"}, 1, ["heuristic"] * 4, (422, "60c22ec0f99fef63", "fee0cafe00d7e276")),
     (P4, {"map": "germany"}, 2, ["heuristic"] * 4, (498, "2a1487243dce7409", "4384e5534b33f1c2")),
@@ -65,14 +68,14 @@ RECORDED = [
         {"map": "germany"},
         4,
         ["heuristic", "random", "heuristic", "random"],
-        (341, "1a710297e73be14e", "a3acec5a4283ca08"),
+        (341, "d7bbbe3c743a8fab", "d0aaa2e0249a67b3"),
     ),
     (
         P4,
         {"map": "germany"},
         8,
         ["heuristic", "random", "heuristic", "random"],
-        (297, "999e9499716474fc", "6f727923e6a3316c"),
+        (297, "dd9ac307ed56401e", "1e58c5cdb49b79fb"),
     ),
 ]
 

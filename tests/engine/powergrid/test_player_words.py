@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import explain, translator
-from engine.core import IllegalAction, ParseError
+from engine.core import EnglishTranslator, IllegalAction, ParseError
 from engine.powergrid import GAME, logtext
 from engine.powergrid.chat_view import region_text, regions_of
 from engine.powergrid.data import MAPS
@@ -24,9 +24,17 @@ from engine.powergrid.quotes import connection_quote
 from engine.powergrid_alt import GAME as ALT
 from engine.powergrid_alt.texts import board_text
 from tests.engine.marking import Marking
-from tests.engine.powergrid.helpers import all_regions, give, illegal, new_game, set_phase
+from tests.engine.powergrid.helpers import (
+    all_regions,
+    give,
+    illegal,
+    new_game,
+    set_market,
+    set_phase,
+)
 
 PL, RU, ZH = translator("pl"), translator("ru"), translator("zh_Hant")
+EN = EnglishTranslator()
 ENGINE = Path(__file__).parents[3] / "engine"
 
 
@@ -200,6 +208,34 @@ def test_pg38_a_full_city_counts_its_houses_in_words(step: int, words: str) -> N
     assert quote["reason"] == err.english()
 
 
+def test_pg26_the_turn_names_one_plant_in_the_singular() -> None:
+    """Found playing: "You have 50 E, 1 city and plants 3." (n = the plants he owns)."""
+    state = set_phase(all_regions(new_game(3, 1)), "resources", order=["a", "b", "c"])
+    give(state, "a", plants=[3], money=50, cities=["Berlin"])
+    give(state, "b", plants=[4, 7], money=40, cities=[])
+    assert "You have 50 E, 1 city and plant 3." in GAME.describe_turn(state, "a", EN)
+    assert "You have 40 E, 0 cities and plants 4, 7." in GAME.describe_turn(state, "b", EN)
+    assert "«You have «50 E», «1 city» and plant 3.»" in GAME.describe_turn(state, "a", Marking())
+
+
+def test_pg42_pg26_refusals_name_one_plant_in_the_singular() -> None:
+    """A refusal has no plural forms: one plant and several are two messages (as PG-38's
+    full city), for /power (PG-42) and a plant the player does not own."""
+    state = set_phase(all_regions(new_game(3, 1)), "bureaucracy", order=["a", "b", "c"])
+    give(state, "a", plants=[4], cities=["Berlin"], res={})
+    give(state, "b", plants=[5, 7], cities=["Kiel"], res={})
+    one = illegal(state, "a", "PG-42", type="power", plants=[4], cities=["Berlin"])
+    assert one.english() == "You do not have the resources to run plant 4."
+    two = illegal(state, "b", "PG-42", type="power", plants=[7, 5], cities=["Kiel"])
+    assert two.english() == "You do not have the resources to run plants 7, 5."
+    with pytest.raises(ParseError) as err:
+        GAME.parse(state, "a", "power", ["7"])
+    assert err.value.english() == "You do not own plant 7; your only plant is 4."
+    with pytest.raises(ParseError) as err:
+        GAME.parse(state, "b", "power", ["4"])
+    assert err.value.english() == "You do not own plant 4. Your plants: 5, 7"
+
+
 # ------------------------------------------------------------------------ PG-37: /build
 
 
@@ -307,6 +343,33 @@ def test_catalogs_pg37_build_shortfall_in_polish() -> None:
         GAME.parse(build_turn(40), "c", "build", ["kiel", "hamburg", "bremen"])
     assert explain("pl", err.value).startswith(
         "Miasto Bremen kosztuje 21 E, ale po budowie w miastach Kiel i Hamburg zostałoby ci 8 E."
+    )
+
+
+def test_catalogs_pg_o_the_owners_order_line_in_polish() -> None:
+    state = set_phase(all_regions(new_game(3, 1)), "auction", order=["a", "b", "c"])
+    set_market(state, [10, 11, 12, 13, 20, 21, 22, 23], [30, 31, 32])
+    GAME.apply(state, "a", {"type": "open", "plant": 13, "bid": 13})
+    _, events = GAME.apply(
+        state, "c", {"type": "order", "kind": "maxbid", "plant": 13, "limit": 20}
+    )
+    assert GAME.describe_private_event(state, events[0], PL) == (
+        "Twoje stałe zlecenie: licytuj elektrownię 13 do 20 E. /orders pokaże twoje zlecenia, "
+        "/cancel anuluje zlecenie."
+    )
+    _, events = GAME.apply(state, "c", {"type": "cancel", "kinds": []})
+    assert GAME.describe_private_event(state, events[0], RU) == (
+        "Вы отменяете постоянный приказ: ставка на станцию 13 до 20 Э."
+    )
+
+
+def test_catalogs_pg42_one_plant_in_russian() -> None:
+    state = set_phase(all_regions(new_game(3, 1)), "bureaucracy", order=["a", "b", "c"])
+    give(state, "a", plants=[4], money=50, cities=["Berlin"], res={})
+    assert "У вас 50 Э, 1 город и станция 4." in GAME.describe_turn(state, "a", RU)
+    refused = illegal(state, "a", "PG-42", type="power", plants=[4], cities=["Berlin"])
+    assert explain("ru", refused).startswith(
+        "У вас не хватает ресурсов, чтобы запустить станцию 4."
     )
 
 

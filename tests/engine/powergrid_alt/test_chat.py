@@ -477,3 +477,21 @@ def test_the_panel_counts_the_variants_step_2_in_plants_and_tps() -> None:
     t = Recording()
     GAME.render(GAME.setup(["a", "b", "c"], {}, 2), None, t)
     assert "Cities not covered yet: {n}" in t.asked
+
+
+def test_chat_alt14_board_names_one_built_plant_in_the_singular() -> None:
+    """ "plants 4@Kiel" read wrong with one plant: the line has plural forms (n = plants)."""
+    from engine.powergrid_alt.texts import board_text
+
+    state = new_game(3)
+    give_plant(state, "a", 13, "Kiel")
+    give_plant(state, "b", 14, "Berlin")
+    give_plant(state, "b", 15, "Hamburg")
+    lines = board_text(state, T).splitlines()
+    assert lines[0].startswith("a (") and "): plant 13@Kiel; hand" in lines[0]
+    assert "): plants 14@Berlin, 15@Hamburg; hand" in lines[1]
+    assert "): plants -; hand" in lines[2]
+    t = CountingTranslator()
+    state["hidden_money"] = True
+    board_text(state, t)  # nobody's money shown: the other sentence, plural forms too
+    assert ("{player}: plants {built}; hand {hand}; TPs {tps}.", 1) in t.plurals
