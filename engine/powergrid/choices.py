@@ -10,15 +10,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 
-from engine.core.errors import IllegalAction
+from engine.core.errors import N_, IllegalAction
 from engine.core.protocol import State, Translator
+from engine.powergrid import chat_view as cv
 from engine.powergrid import market as mk
 from engine.powergrid.auction import CANNOT_KEEP
 from engine.powergrid.bureaucracy import cheapest_run
 from engine.powergrid.chat_view import View, plant_no, view_of
 from engine.powergrid.data import SLOT_PRICES
 from engine.powergrid.network import INF, Network, network
-from engine.powergrid.wording import HYBRID_FUELS, RESOURCES, keep_text
+from engine.powergrid.wording import HYBRID_FUELS, RESOURCES, join, keep_text
 
 
 def keep_choices(view: View, player: str, plant: int) -> list[dict[str, int]]:
@@ -102,6 +103,36 @@ def build_shortfall(view: View, player: str, cities: Sequence[str]) -> Shortfall
         money -= cost
         owned.append(nw.index[city])
     return None
+
+
+# PG-37 for a later city of one /build: the money it names is what the earlier cities leave,
+# and the refusal says so (it read as if he had that money now).
+SHORT_AFTER_ONE = N_("{city} costs {cost} E, but after {earlier} you would have {money} E left.")
+SHORT_AFTER_MANY = N_(
+    "{city} costs {cost} E, but after {earlier} and {last} you would have {money} E left."
+)
+
+
+def refuse_shortfall(state: State, player: str, cities: Sequence[str]) -> None:
+    """Refuse a /build whose money runs out after its first city, naming the cities paid
+    before (only on the builder's turn: else the table says whose turn it is)."""
+    view = cv.view_of(state, player)  # the module's: tests stand views in for states
+    if view.get("expected") != "build" or player not in (view.get("current_players") or []):
+        return
+    short = build_shortfall(view, player, cities)
+    if short is None:
+        return
+    *before, last = short.earlier
+    raise IllegalAction(
+        "PG-37",
+        SHORT_AFTER_MANY if before else SHORT_AFTER_ONE,
+        city=short.city,
+        cost=short.cost,
+        money=short.money,
+        earlier=join(before) if before else last,
+        last=last,
+        secret=bool(state.get("hidden_money")),  # PG-9: his money, told to him alone
+    )
 
 
 def _house_cost(

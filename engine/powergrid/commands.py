@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.commands import ArgKind, Call, CommandTable
+from engine.core.commands import Call, CommandTable
 from engine.core.errors import N_, IllegalAction, ParseError
 from engine.core.protocol import (
     Action,
@@ -26,27 +26,23 @@ from engine.core.protocol import (
 )
 from engine.powergrid import chat_view as cv
 from engine.powergrid import names
-from engine.powergrid.aliases import region_names
+from engine.powergrid.arg_kinds import MAX_COMPLETIONS, register_kinds
 from engine.powergrid.bureaucracy import power_action
 from engine.powergrid.buttons import buttons, buttons_for
 from engine.powergrid.chat_view import (
     View,
     acting,
     choosable_regions,
-    cities_in_play,
     load_map,
     market_numbers,
-    own_plants,
-    regions_of,
 )
 from engine.powergrid.choices import (
     best_power,
-    build_shortfall,
     fuel_for_one_run,
     keep_choices,
     refuse_keep,
+    refuse_shortfall,
 )
-from engine.powergrid.data import MAPS_DIR
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
     EVENT_TYPES,
@@ -143,98 +139,10 @@ __all__ = [
     "undoable",
 ]
 
-MAX_COMPLETIONS = 25
 _ENGLISH = EnglishTranslator()
 
 TABLE = CommandTable()
-
-# --------------------------------------------------------------------------------------------
-# The argument kinds: how each is read from chat words and autocompleted
-# --------------------------------------------------------------------------------------------
-
-
-def _complete_resource(state: State | None, player: str | None, prefix: str) -> list[str]:
-    key = "".join(names.words(prefix))
-    meant = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
-    return [r for r in RESOURCES if r in meant]
-
-
-def _complete_city(state: State | None, player: str | None, prefix: str) -> list[str]:
-    if state is None:  # no game yet: every city of every map
-        every = sorted(
-            {c["name"] for path in MAPS_DIR.glob("*.json") for c in load_map(path.stem)["cities"]}
-        )
-        return names.prefixed(prefix, every, MAX_COMPLETIONS)
-    return names.prefixed(prefix, cities_in_play(cv.view_of(state, player)), MAX_COMPLETIONS)
-
-
-def _complete_region(state: State | None, player: str | None, prefix: str) -> list[str]:
-    if state is None:
-        return []
-    regions = regions_of(cv.view_of(state, player))
-    labels = [r.get("name", r["id"]) for r in regions]
-    by_id = [
-        r.get("name", r["id"])
-        for r in regions
-        if r["id"].casefold().startswith(prefix.strip().casefold())
-    ]
-    found = names.prefixed(prefix, labels, MAX_COMPLETIONS)
-    if not found and not by_id:  # the reader's words ("wsch" -> "Wschód"), which /region reads
-        spelt = region_names(str(state.get("map")))
-        found = names.prefixed(
-            prefix, [n for r in regions for n in spelt.get(r["id"], ())], MAX_COMPLETIONS
-        )
-    return [*found, *[x for x in by_id if x not in found]][:MAX_COMPLETIONS]
-
-
-def _complete_plant(state: State | None, player: str | None, prefix: str) -> list[str]:
-    if state is None:
-        return []
-    view = cv.view_of(state, player)
-    numbers: list[int] = []
-    if view.get("auction"):
-        numbers.append(view["auction"]["plant"]["number"])
-    numbers += market_numbers(view)
-    if player is not None:
-        numbers += [p["number"] for p in own_plants(view, player)]
-    digits = prefix.strip().lstrip("#")
-    seen: list[str] = []
-    for number in numbers:
-        text = str(number)
-        if text.startswith(digits) and text not in seen:
-            seen.append(text)
-    return seen[:MAX_COMPLETIONS]
-
-
-TABLE.kind(ArgKind("int", read=lambda call, words: read_int(words[0], call.spec.usage)))
-TABLE.kind(
-    ArgKind(
-        "plant",
-        read=lambda call, words: plant_number(words[0], call.spec.usage),
-        complete=_complete_plant,
-    )
-)
-TABLE.kind(
-    ArgKind(
-        "resource",
-        read=lambda call, words: resource_of(words[0], call.t),
-        complete=_complete_resource,
-    )
-)
-TABLE.kind(
-    ArgKind(
-        "city",
-        read=lambda call, words: cities_of(cv.view_of(call.state, call.player), words),
-        complete=_complete_city,
-    )
-)
-TABLE.kind(
-    ArgKind(
-        "region",
-        read=lambda call, words: region_of(cv.view_of(call.state, call.player), words, call.t),
-        complete=_complete_region,
-    )
-)
+register_kinds(TABLE)  # int, plant, resource, city, region (arg_kinds.py)
 
 # --------------------------------------------------------------------------------------------
 # The commands
@@ -488,39 +396,9 @@ def _build(call: Call) -> Action | list[Action]:
     if plan:
         return _order("build_plan", cities=cities)
     if len(cities) > 1:
-        _refuse_shortfall(call, cities)
+        refuse_shortfall(call.state, call.player, cities)
     actions = [{"type": "build", "city": city} for city in cities]
     return actions[0] if len(actions) == 1 else actions
-
-
-# PG-37 for a later city of one /build: the money it names is what the earlier cities leave,
-# and the refusal says so (it read as if he had that money now).
-SHORT_AFTER_ONE = N_("{city} costs {cost} E, but after {earlier} you would have {money} E left.")
-SHORT_AFTER_MANY = N_(
-    "{city} costs {cost} E, but after {earlier} and {last} you would have {money} E left."
-)
-
-
-def _refuse_shortfall(call: Call, cities: list[str]) -> None:
-    """Refuse a /build whose money runs out after its first city, naming the cities paid
-    before (only on the builder's turn: else the table says whose turn it is)."""
-    view = cv.view_of(call.state, call.player)
-    if view.get("expected") != "build" or call.player not in (view.get("current_players") or []):
-        return
-    short = build_shortfall(view, call.player, cities)
-    if short is None:
-        return
-    *before, last = short.earlier
-    raise IllegalAction(
-        "PG-37",
-        SHORT_AFTER_MANY if before else SHORT_AFTER_ONE,
-        city=short.city,
-        cost=short.cost,
-        money=short.money,
-        earlier=join(before) if before else last,
-        last=last,
-        secret=bool(call.state.get("hidden_money")),  # PG-9: his money, told to him alone
-    )
 
 
 @TABLE.command(

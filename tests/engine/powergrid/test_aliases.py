@@ -175,7 +175,7 @@ def test_region_autocomplete_answers_in_the_script_typed() -> None:
     """Autocomplete offers the reader's names when neither an id nor an English name fits,
     and /region reads each offer back."""
     from engine.powergrid import GAME
-    from engine.powergrid.commands import _complete_region
+    from engine.powergrid.arg_kinds import _complete_region
     from engine.powergrid.reading import region_of
 
     state = GAME.setup(["a", "b", "c"], {"map": "germany", "regions": "choose"}, 1)

@@ -1,0 +1,115 @@
+"""Power Grid's argument kinds (int, plant, resource, city, region): how each is read from
+chat words and autocompleted, declared on the command table by `register_kinds`."""
+
+from __future__ import annotations
+
+from engine.core.commands import ArgKind, CommandTable
+from engine.core.protocol import State
+from engine.powergrid import chat_view as cv
+from engine.powergrid import names
+from engine.powergrid.aliases import region_names
+from engine.powergrid.chat_view import (
+    cities_in_play,
+    load_map,
+    market_numbers,
+    own_plants,
+    regions_of,
+)
+from engine.powergrid.data import MAPS_DIR
+from engine.powergrid.reading import (
+    RESOURCE_WORDS,
+    cities_of,
+    plant_number,
+    read_int,
+    region_of,
+    resource_of,
+)
+from engine.powergrid.wording import RESOURCES
+
+MAX_COMPLETIONS = 25
+
+
+def _complete_resource(state: State | None, player: str | None, prefix: str) -> list[str]:
+    key = "".join(names.words(prefix))
+    meant = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
+    return [r for r in RESOURCES if r in meant]
+
+
+def _complete_city(state: State | None, player: str | None, prefix: str) -> list[str]:
+    if state is None:  # no game yet: every city of every map
+        every = sorted(
+            {c["name"] for path in MAPS_DIR.glob("*.json") for c in load_map(path.stem)["cities"]}
+        )
+        return names.prefixed(prefix, every, MAX_COMPLETIONS)
+    return names.prefixed(prefix, cities_in_play(cv.view_of(state, player)), MAX_COMPLETIONS)
+
+
+def _complete_region(state: State | None, player: str | None, prefix: str) -> list[str]:
+    if state is None:
+        return []
+    regions = regions_of(cv.view_of(state, player))
+    labels = [r.get("name", r["id"]) for r in regions]
+    by_id = [
+        r.get("name", r["id"])
+        for r in regions
+        if r["id"].casefold().startswith(prefix.strip().casefold())
+    ]
+    found = names.prefixed(prefix, labels, MAX_COMPLETIONS)
+    if not found and not by_id:  # the reader's words ("wsch" -> "Wschód"), which /region reads
+        spelt = region_names(str(state.get("map")))
+        found = names.prefixed(
+            prefix, [n for r in regions for n in spelt.get(r["id"], ())], MAX_COMPLETIONS
+        )
+    return [*found, *[x for x in by_id if x not in found]][:MAX_COMPLETIONS]
+
+
+def _complete_plant(state: State | None, player: str | None, prefix: str) -> list[str]:
+    if state is None:
+        return []
+    view = cv.view_of(state, player)
+    numbers: list[int] = []
+    if view.get("auction"):
+        numbers.append(view["auction"]["plant"]["number"])
+    numbers += market_numbers(view)
+    if player is not None:
+        numbers += [p["number"] for p in own_plants(view, player)]
+    digits = prefix.strip().lstrip("#")
+    seen: list[str] = []
+    for number in numbers:
+        text = str(number)
+        if text.startswith(digits) and text not in seen:
+            seen.append(text)
+    return seen[:MAX_COMPLETIONS]
+
+
+def register_kinds(table: CommandTable) -> None:
+    """Declare the argument kinds on the command table."""
+    table.kind(ArgKind("int", read=lambda call, words: read_int(words[0], call.spec.usage)))
+    table.kind(
+        ArgKind(
+            "plant",
+            read=lambda call, words: plant_number(words[0], call.spec.usage),
+            complete=_complete_plant,
+        )
+    )
+    table.kind(
+        ArgKind(
+            "resource",
+            read=lambda call, words: resource_of(words[0], call.t),
+            complete=_complete_resource,
+        )
+    )
+    table.kind(
+        ArgKind(
+            "city",
+            read=lambda call, words: cities_of(cv.view_of(call.state, call.player), words),
+            complete=_complete_city,
+        )
+    )
+    table.kind(
+        ArgKind(
+            "region",
+            read=lambda call, words: region_of(cv.view_of(call.state, call.player), words, call.t),
+            complete=_complete_region,
+        )
+    )
