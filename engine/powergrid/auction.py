@@ -12,6 +12,7 @@ from engine.powergrid.basics import (
     Action,
     Event,
     chooser,
+    emit,
     forget_orders,
     is_int,
     limits,
@@ -98,7 +99,7 @@ def open_auction(state: PGState, player: str, action: Action, events: list[Event
         "turn": player,
     }
     if limit is not None:
-        _set_proxy(state, player, plant, limit)
+        _set_proxy(state, player, plant, limit, events)
     _next_bidder(state, player, events)
 
 
@@ -159,7 +160,7 @@ def raise_bid(state: PGState, player: str, action: Action, events: list[Event]) 
     if action.get("max") is not None:
         limit = _proxy_limit(action, bid, money, state["hidden_money"])
         if limit is not None:
-            _set_proxy(state, player, auction["plant"], limit)
+            _set_proxy(state, player, auction["plant"], limit, events)
     auction["bid"] = bid
     auction["leader"] = player
     log_event(
@@ -202,8 +203,20 @@ def _proxy_limit(action: Action, bid: int, money: int, secret: bool) -> int | No
     return limit if limit > bid else None
 
 
-def _set_proxy(state: PGState, player: str, plant: int, limit: int) -> None:
+def _set_proxy(state: PGState, player: str, plant: int, limit: int, events: list[Event]) -> None:
+    """A bid's `max=`: the proxy for this auction, and its owner's private line, as for a
+    /maxbid left off turn (PG-O: the limit is his alone; found playing, 2026-12-03: a max
+    typed on his own turn was never confirmed)."""
     order_book().set_proxy(plain(state), player, plant, limit)
+    emit(
+        state,
+        events,
+        "order_placed",
+        player=player,
+        order="maxbid",
+        orders={"maxbid": {"plant": plant, "limit": limit}},
+        private=True,
+    )
 
 
 def pass_turn(state: PGState, player: str, action: Action, events: list[Event]) -> None:

@@ -530,3 +530,19 @@ def test_pg_o_only_the_owner_sees_what_his_order_event_carries() -> None:
         {"build_plan": {"cities": ["Kiel"]}},
         {"build_plan": {"cities": ["Kiel"]}},
     ]
+
+
+def test_pg_o_a_max_typed_on_his_own_turn_is_confirmed_to_him_alone() -> None:
+    """Found playing, 2026-12-03: `/bid 13 13 max=25` on his turn set the proxy (PG-21) and
+    told him nothing, where the same limit left off turn was confirmed. Now both are."""
+    s = auction_round2()
+    opened = act(s, "a", type="open", plant=13, bid=13, max=25)
+    (mine,) = [e for e in opened if e.get("private")]
+    assert owners_line(s, mine).startswith("Your standing order: bid on plant 13 up to 25 E.")
+    raised = act(s, "b", type="raise", bid=14, max=30)
+    (his,) = [e for e in raised if e.get("private")]
+    assert his["player"] == "b" and his["orders"] == {"maxbid": {"plant": 13, "limit": 30}}
+    for viewer in ("c", None):  # PG-22: nobody else sees a limit
+        seen = GAME.view(s, viewer)
+        assert '"limit"' not in json.dumps(seen) and seen["orders"] == {}
+        assert not [e for e in seen["log"] if e.get("private")]
