@@ -68,6 +68,7 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
                             chat=await label_of(self.store, pick.chat_key, ctx.lang),
                         ),
                         sender_only=True,
+                        silent=True,  # he has just sent it: nothing to ask of him
                     )
                 )
             else:  # no way to reach the game's chat from here: tell the sender at least
@@ -170,6 +171,7 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
                 private_to=None,
                 sender_only=False,
                 mentions=[],
+                silent=True,  # the answer to what he has just asked
                 buttons=rows if o is outs[-1] else [],
             )
             for o in outs

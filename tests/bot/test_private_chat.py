@@ -51,6 +51,7 @@ async def test_status_in_a_private_chat_answers_about_the_game_in_the_group(
     outs = await ask(table, "/status")
     assert only_here(outs) and pushed.outs == []
     assert "No game here" not in joined(outs)
+    assert all(o.silent for o in outs)  # the answer to what he has just asked: no ping
     # the same turn as in the group: bob chooses a plant first (PG-12)
     assert "bob" in joined(outs) and "bob" in in_group
     # in the asker's own language, not the group's
@@ -86,6 +87,8 @@ async def test_undo_in_a_private_chat_takes_back_the_move_in_the_group(
     assert await state_of(table) != before
     outs = await ask(table, "/undo", user="bob")
     assert outs and all(o.chat_key == "tg:dm-bob" or o.private_to for o in outs)
+    done = [o for o in outs if "Done in" in o.text]
+    assert done and all(o.silent for o in done)  # he has just sent it: no ping
     assert await state_of(table) == before
     # the group hears that the move was taken back
     assert [o for o in pushed.outs if o.chat_key == GROUP and o.private_to is None]
