@@ -384,19 +384,17 @@ class TableBase:
     def _unknown(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         name = shorten(line.name, 32)
         near = self._nearest_command(ctx, line.name)
-        if near is not None:  # a typo: "/stauts" (found playing, 2026-12-03)
-            return self._refuse(
+        text = (  # a typo: "/stauts" (found playing, 2026-12-03)
+            self._t(
                 ctx,
-                self._t(
-                    ctx,
-                    "Unknown command /{name}. Did you mean /{command}? /help lists the commands.",
-                    name=name,
-                    command=near,
-                ),
+                "Unknown command /{name}. Did you mean /{command}? /help lists the commands.",
+                name=name,
+                command=near,
             )
-        return self._refuse(
-            ctx, self._t(ctx, "Unknown command /{name}. /help lists the commands.", name=name)
+            if near is not None
+            else self._t(ctx, "Unknown command /{name}. /help lists the commands.", name=name)
         )
+        return self._refuse(ctx, text)
 
     def _nearest_command(self, ctx: Ctx, name: str) -> str | None:
         """The command a mistyped name most likely meant: the table's and the chat's game's
