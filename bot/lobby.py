@@ -489,8 +489,8 @@ class LobbyMixin(MovesMixin):
                 ),
             )
         code = " ".join(args)
-        found = language_named(code)
-        if found is None:
+        name = language_named(code)
+        if name is None:
             return self._refuse(
                 ctx,
                 tr(
@@ -500,7 +500,6 @@ class LobbyMixin(MovesMixin):
                     all=", ".join(map(language_label, LANGUAGES)),
                 ),
             )
-        name = found
         if not for_chat:
             await self.store.set_user(ctx.inbound.user_key, lang=name)
             await self._remember(ctx)
