@@ -14,10 +14,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import Term
+
 _DIR = Path(__file__).with_name("data")
 MAPS_DIR = _DIR / "maps"
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
+# The resources as a refusal's parameters ({coal}, {oil}, ...): `Term`s the table words in the
+# reader's language (PG-3: they were English in every language). Typed Any: spread into
+# IllegalAction(**...), whose other keywords are not str.
+RESOURCE_TERMS: dict[str, Any] = {r: Term(r) for r in RESOURCES}
 # The Step 3 card lives in the deck and the market as this number: it sorts above every
 # plant, so "the high end of the future market" (PG-47) is simply the end of the list.
 STEP3 = 99

@@ -17,11 +17,8 @@ from typing import Any, ClassVar
 from engine.core import N_, IllegalAction, Term
 from engine.powergrid import market as mk
 from engine.powergrid.basics import Action, Event, log_event
-from engine.powergrid.data import RESOURCES
+from engine.powergrid.data import RESOURCE_TERMS, RESOURCES
 from engine.powergrid.state_types import PGState
-
-# The resources as refusals name them: `Term`s, which the table words in the reader's language.
-_TERMS: dict[str, Any] = {r: Term(r) for r in RESOURCES}
 
 
 @dataclass(slots=True)
@@ -51,7 +48,7 @@ class ResourcePurchase:
                 "PG-3",
                 N_("Unknown resource {resource}; choose {coal}, {oil}, {garbage} or {uranium}."),
                 resource=str(resource),
-                **_TERMS,
+                **RESOURCE_TERMS,
             )
         if type(count) is not int or count < 1:  # `is_int`, inline
             raise IllegalAction("PG-31", N_("Buy at least 1 token."), count=str(count))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.core.errors import N_, IllegalAction, ParseError, Term
+from engine.core.errors import N_, IllegalAction, ParseError
 from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import names
 from engine.powergrid.aliases import region_names
@@ -20,10 +20,8 @@ from engine.powergrid.chat_view import (
     regions_of,
     regions_text,
 )
+from engine.powergrid.data import RESOURCE_TERMS
 from engine.powergrid.wording import RESOURCES, candidates_text, join, resource_text
-
-# The resources as the table words them in a refusal: {"coal": Term("coal"), ...}.
-_TERMS: dict[str, Term] = {r: Term(r) for r in RESOURCES}
 
 # What a player may type for a resource (prefixes of these words are accepted too).
 RESOURCE_WORDS: dict[str, str] = {
@@ -90,7 +88,9 @@ def resource_of(word: str, t: Translator = _ENGLISH) -> str:
     translates, or for the candidates of a prefix the words of `t`, the reader's."""
     key = "".join(names.words(word))
     if not key:
-        raise ParseError(N_("Name a resource: {coal}, {oil}, {garbage} or {uranium}."), **_TERMS)
+        raise ParseError(
+            N_("Name a resource: {coal}, {oil}, {garbage} or {uranium}."), **RESOURCE_TERMS
+        )
     if key in RESOURCE_WORDS:
         return RESOURCE_WORDS[key]
     found = {res for alias, res in RESOURCE_WORDS.items() if alias.startswith(key)}
@@ -105,7 +105,7 @@ def resource_of(word: str, t: Translator = _ENGLISH) -> str:
     raise ParseError(
         N_('Unknown resource "{word}": use {coal}, {oil}, {garbage} or {uranium}.'),
         word=word,
-        **_TERMS,
+        **RESOURCE_TERMS,
     )
 
 
