@@ -118,6 +118,10 @@ class MovesMixin(EndingMixin):
             if spec is None:
                 return self._unknown(ctx, line)
             return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
+        if spec is None and self._nearest_command(ctx, line.name) in self._table_names:
+            # a table command mistyped ("/stauts"): the game's refusal lists only its own
+            # commands (found playing, 2026-12-03); anything else, aliases too, is the game's
+            return self._unknown(ctx, line)
         return await self._move(ctx, row, seat, line, spec)
 
     async def _move(

@@ -126,6 +126,10 @@ async def test_a_mistyped_command_gets_the_nearest_one(chat: Chat) -> None:
     assert "Did you mean /status?" in await chat.text("alice", "/stauts")
     hello = await chat.text("alice", "/hello")
     assert "Unknown command /hello" in hello and "Did you mean" not in hello
+    await started(chat, "bob")  # seated in a running game: the game's commands and the table's
+    assert "Did you mean /status?" in await chat.text("alice", "/stauts")
+    takr = await chat.text("alice", "/takr 1")  # near a game command: the game's own refusal
+    assert "Unknown command /takr" in takr and "/help" not in takr
 
 
 async def test_buttons_apply_once_and_go_stale(chat: Chat) -> None:
