@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from bot.chatnames import label_of
 from bot.context import (
     BUTTONS_PER_ROW,
     MAX_BUTTONS,
@@ -45,7 +46,7 @@ from bot.grammar import (
 from bot.i18n import tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
 from bot.moment import Moment
-from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable
+from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable, platform_of
 from bot.quiet import (
     EPHEMERAL_PLATFORMS,
     PHASE,
@@ -225,6 +226,28 @@ def album_of(chat_key: str, pictures: Sequence[Any], fallback: str) -> Outbound:
 
 class AnnounceMixin(TableBase):
     """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
+
+    async def _said_where(self, ctx: Ctx, row: GameRow, outs: list[Outbound]) -> list[Outbound]:
+        """A move sent in a private chat (`ctx.reply_key`) whose messages reach the game's
+        chat: the sender is told there where it went, among the move's own messages, so the
+        confirmation is committed with them (before, it was written after the commit and a
+        crash in between lost it)."""
+        public = any(
+            o.chat_key == row.chat_key and o.private_to is None and not o.sender_only for o in outs
+        )
+        reachable = self._is_durable(row.chat_key) or platform_of(row.chat_key) in self.senders
+        if ctx.reply_key is None or not public or not reachable:
+            return []
+        return self._refuse(  # sender_only and silent: he has just sent it
+            ctx,
+            self._t(
+                ctx,
+                "Done in {game} (g{id}); announced in {chat}.",
+                game=tr(ctx.lang, self._game_of(row).name),
+                id=row.id,
+                chat=await label_of(self.store, row.chat_key, ctx.lang),
+            ),
+        )
 
     def _mention_prompt(
         self,

@@ -233,6 +233,7 @@ class MovesMixin(EndingMixin):
                         outs += self._refuse(ctx, self._done_unseen(ctx, game, row.id))
                 after = played.now(game)
                 outs += self._game_over(ctx, row, game, played.state, after.over)
+                outs += await self._said_where(ctx, row, outs)
                 outs, rows = self._rows(ctx, outs, row.id)
                 result = await self.store.commit_moves(
                     row.id,

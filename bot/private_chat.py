@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from bot.chatnames import chat_labels, label_of
+from bot.chatnames import chat_labels
 from bot.context import _GAME_REF, Ctx, fit
 from bot.grammar import CommandLine
 from bot.i18n import tr
@@ -54,25 +54,12 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
                 here.append(out)
             else:
                 there.append(out)
-        if there:
-            name = self._game_of(pick).name
-            if await self.push(there):
-                here.append(
-                    Outbound(
-                        ib.chat_key,
-                        self._t(
-                            ctx,
-                            "Done in {game} (g{id}); announced in {chat}.",
-                            game=tr(ctx.lang, name),
-                            id=pick.id,
-                            chat=await label_of(self.store, pick.chat_key, ctx.lang),
-                        ),
-                        sender_only=True,
-                        silent=True,  # he has just sent it: nothing to ask of him
-                    )
-                )
-            else:  # no way to reach the game's chat from here: tell the sender at least
-                here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
+        # the confirmation ("Done in ...; announced in ...") came with the move's messages,
+        # committed with them (AnnounceMixin._said_where); the group's part is pushed here
+        if there and not await self.push(there):
+            # no way to reach the game's chat from here (so no confirmation was written): the
+            # sender gets its part instead
+            here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
         return here
 
     async def _private_game(

@@ -186,6 +186,7 @@ class UndoMixin(AnnounceMixin):
                     ctx, self._t(ctx, "Your last move is taken back; nobody else is told.")
                 )
             outs += await self._orders_dropped(ctx, undone.dropped)
+            outs += await self._said_where(ctx, row, outs)
             outs, rows = self._rows(ctx, outs, row.id)
             result = await self.store.undo_last(
                 row.id,

@@ -192,3 +192,34 @@ async def test_a_private_answer_keeps_the_buttons_only_for_the_player_asked(
     )
     assert pressed and await state_of(table) != before
     assert [o for o in pushed.outs if o.chat_key == GROUP and o.private_to is None]
+
+
+async def test_the_confirmation_of_a_private_move_is_committed_with_the_move(
+    db_path: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The confirmation "Done in ...; announced in ..." is one of the move's messages: queued
+    in the move's own transaction, so a crash right after the commit cannot lose it (it used
+    to be written after the commit, by a second write)."""
+    store = await Store.open(db_path, clock=clock)
+    durable = Table(
+        store, games=GAMES, clock=clock, render=False, seeder=lambda: 7, durable=("telegram",)
+    )
+    try:
+        await open_game(durable, "powergrid", ["alice", "bob", "carol"])
+        before = await state_of(durable)
+
+        async def crashed(rows: object) -> list[int]:
+            raise RuntimeError("the process died after the move's commit")
+
+        monkeypatch.setattr(store, "outbox_add", crashed)  # any write after the commit fails
+        outs = await say(durable, "bob", "/bid 3 3", chat="tg:dm-bob", private=True)
+        assert await state_of(durable) != before
+        [done] = [o for o in outs if "Done in" in o.text]
+        assert done.chat_key == "tg:dm-bob" and done.silent and done.outbox_id is not None
+        [row] = [r for r in await store.outbox() if r.id == done.outbox_id]
+        assert "announced in" in row.body["text"] and row.status == "pending"
+        # the group's part is in the same transaction: queued, not sent by the caller
+        group = [r for r in await store.outbox() if r.chat_key == GROUP]
+        assert group and max(r.id for r in group) < done.outbox_id
+    finally:
+        await store.close()
