@@ -16,7 +16,7 @@ from typing import Any
 from babel import Locale
 
 from bot.grammar import MERGED_HELP, is_merged, shared_help  # noqa: F401 (re-exported)
-from engine.core.errors import IllegalAction, Term
+from engine.core.errors import IllegalAction, word_params
 from engine.core.protocol import CommandSpec
 from engine.core.sentences import join_sentences
 
@@ -145,14 +145,13 @@ def translator(lang: str | None) -> gettext.NullTranslations:
 
 def tr(lang: str | None, message: str, **params: Any) -> str:
     """Translate an English message template and fill its placeholders (a `Term` among them,
-    a word of the game such as a resource, is translated too)."""
+    a word of the game such as a resource, is translated too, and a `Worded`, several such
+    words, is worded)."""
     t = translator(lang)
     text = t.gettext(message)
     if not params:
         return text
-    if any(isinstance(v, Term) for v in params.values()):
-        params = {k: t.gettext(v) if isinstance(v, Term) else v for k, v in params.items()}
-    return _fill(text, message, params, normalize(lang))
+    return _fill(text, message, word_params(t, params), normalize(lang))
 
 
 def trn(lang: str | None, singular: str, plural: str, count: int, /, **params: Any) -> str:

@@ -28,10 +28,49 @@ class Term(str):
     __slots__ = ()
 
 
+class Worded:
+    """A parameter composed of several words of the game (the ways to keep tokens: "2 coal,
+    1 oil | 3 coal") that the reader's translator words when the message is filled, as a
+    `Term` is: the rules raise their refusal without a translator (in `apply`, for bots and
+    buttons too), and the reader still gets it in his language. `str()` gives it in English.
+    A subclass keeps plain data, so the refusal still pickles (the bots' process pool)."""
+
+    __slots__ = ()
+
+    def words(self, t: Any) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.words(_ENGLISH)
+
+
+class _English:
+    """The catalogs' source language: what a `Worded` reads without a translator."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+
+_ENGLISH = _English()
+
+
+def word_params(t: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """`params` with their `Term`s and `Worded`s in the words of translator `t`."""
+    if not any(isinstance(v, (Term, Worded)) for v in params.values()):
+        return params
+    return {
+        k: t.gettext(v) if isinstance(v, Term) else v.words(t) if isinstance(v, Worded) else v
+        for k, v in params.items()
+    }
+
+
 def worded(t: Any, message_key: str, params: dict[str, Any]) -> str:
     """`message_key` in the words of translator `t`, filled with `params`, their `Term`s
-    worded too (for a game's own texts; the table does the same for refusals)."""
-    filled = {k: t.gettext(v) if isinstance(v, Term) else v for k, v in params.items()}
+    and `Worded`s worded too (for a game's own texts; the table does the same for refusals)."""
+    filled = word_params(t, params)
     try:
         return str(t.gettext(message_key).format(**filled))
     except (KeyError, IndexError, ValueError):

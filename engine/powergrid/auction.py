@@ -25,6 +25,7 @@ from engine.powergrid.basics import (
 from engine.powergrid.data import RESOURCES
 from engine.powergrid.plant_market import draw_plant, lowest_plant, resolve_step3
 from engine.powergrid.state_types import PGState, plain
+from engine.powergrid.wording import KeepOptions
 
 
 def start_auction_phase(state: PGState, events: list[Event]) -> None:
@@ -311,16 +312,9 @@ def discard_plant(state: PGState, player: str, action: Action, events: list[Even
             r in RESOURCES and is_int(n) for r, n in chosen.items()
         )
         found = mk.kept_as_chosen(cap, p["res"], chosen) if valid else None
-        if found is None:
-            # The chat refuses this first, in the reader's words (choices.refuse_keep);
-            # here (no translator) the options stay counts and resource ids.
+        if found is None:  # the ways to keep, in the reader's words (KeepOptions)
             raise IllegalAction(
-                "PG-27",
-                CANNOT_KEEP,
-                options=" | ".join(
-                    ", ".join(f"{n} {r}" for r, n in o.items() if n) or "0"
-                    for o in mk.keep_options(cap, p["res"])
-                ),
+                "PG-27", CANNOT_KEEP, options=KeepOptions.of(mk.keep_options(cap, p["res"]))
             )
         kept = found
     assert isinstance(plant, int)  # one of the player's plants (checked above)

@@ -1,7 +1,7 @@
 """What a Power Grid player could do now, read from his view (VIEW.md): the ways to keep
-tokens after a discard (PG-27, and the refusal of a keep they cannot store), the plants that
-power the most cities for the least fuel value, and the fuel one run of every plant still
-needs. Buttons, /power without numbers, the turn text and the default move build on these."""
+tokens after a discard (PG-27), the plants that power the most cities for the least fuel
+value, and the fuel one run of every plant still needs. Buttons, /power without numbers, the
+turn text and the default move build on these."""
 
 from __future__ import annotations
 
@@ -11,35 +11,19 @@ from functools import lru_cache
 from operator import itemgetter
 
 from engine.core.errors import N_, IllegalAction
-from engine.core.protocol import State, Translator
+from engine.core.protocol import State
 from engine.powergrid import chat_view as cv
 from engine.powergrid import market as mk
-from engine.powergrid.auction import CANNOT_KEEP
 from engine.powergrid.bureaucracy import cheapest_run
-from engine.powergrid.chat_view import View, plant_no, view_of
+from engine.powergrid.chat_view import View, plant_no
 from engine.powergrid.data import SLOT_PRICES
 from engine.powergrid.network import INF, Network, network
-from engine.powergrid.wording import HYBRID_FUELS, RESOURCES, join, keep_text
+from engine.powergrid.wording import HYBRID_FUELS, RESOURCES, join
 
 
 def keep_choices(view: View, player: str, plant: int) -> list[dict[str, int]]:
     """PG-27: the ways to keep the most tokens after discarding `plant` (default first)."""
     return mk.keep_options(*_after_discard(view, player, plant))
-
-
-def refuse_keep(state: State, player: str, plant: int, keep: dict[str, int], t: Translator) -> None:
-    """PG-27 for `/discard <plant> keep ...`, refused as the rules would (`market.kept_as_chosen`)
-    but before them, where translator `t` words the ways to keep ("уголь × 2", not "2 coal";
-    apply has no translator). Only on the discard the rules expect now (the state's pending
-    discard: public, like the plant just bought), of an old plant: else the rules refuse
-    first (whose turn it is, or PG-26)."""
-    pending = state.get("pending_discard") or {}
-    if pending.get("player") != player or plant == pending.get("plant"):
-        return
-    cap, have = _after_discard(view_of(state, player), player, plant)
-    if mk.kept_as_chosen(cap, have, keep) is None:
-        options = " | ".join(keep_text(t, option) for option in mk.keep_options(cap, have))
-        raise IllegalAction("PG-27", CANNOT_KEEP, options=options)
 
 
 def _after_discard(view: View, player: str, plant: int) -> tuple[dict[str, int], dict[str, int]]:

@@ -40,7 +40,6 @@ from engine.powergrid.choices import (
     best_power,
     fuel_for_one_run,
     keep_choices,
-    refuse_keep,
     refuse_shortfall,
 )
 from engine.powergrid.event_text import (
@@ -295,7 +294,6 @@ def _discard(call: Call) -> Action | Reply:
         for resource, count in resource_counts(rest, usage, t):
             keep[resource] = keep.get(resource, 0) + count
         action["keep"] = keep
-        refuse_keep(state, player, plant, keep, t)  # PG-27 in the reader's words
         return action
     options = keep_choices(view, player, plant)
     if len(options) > 1 and not keep_word:

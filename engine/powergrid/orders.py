@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, IllegalAction
-from engine.core.errors import Term
+from engine.core.errors import Term, Worded
 from engine.powergrid import market as mk
 from engine.powergrid import rules
 from engine.powergrid.bureaucracy import cheapest_run, power_action
@@ -277,7 +277,11 @@ def _tell(state: State, events: list[Event], player: str, kind: str, err: Illega
         order=kind,
         rule=err.rule_id,
         reason_key=err.message_key,
-        params={k: v for k, v in err.params.items() if isinstance(v, (str, int))},
+        params={  # a `Worded` (the PG-27 keep options) as its English: JSON keeps no words
+            k: str(v) if isinstance(v, Worded) else v
+            for k, v in err.params.items()
+            if isinstance(v, (str, int, Worded))
+        },
         private=True,
         **({"terms": terms} if terms else {}),
     )

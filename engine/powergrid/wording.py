@@ -4,9 +4,10 @@ texts: English templates marked for translation, read through a Translator."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from engine.core.errors import N_
+from engine.core.errors import N_, Worded
 from engine.core.protocol import Translator
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
@@ -88,3 +89,18 @@ def keep_command(plant: int, option: dict[str, int]) -> str:
 def keep_text(t: Translator, option: dict[str, int]) -> str:
     kept = [count_text(t, r, n) for r, n in option.items() if n]
     return join(kept) if kept else t.gettext("nothing")
+
+
+@dataclass(frozen=True)
+class KeepOptions(Worded):
+    """PG-27: the ways to keep tokens after a discard, in a refusal's parameters: worded
+    for its reader ("уголь × 2 | нефть × 1") by whoever fills the message."""
+
+    options: tuple[tuple[tuple[str, int], ...], ...]
+
+    @classmethod
+    def of(cls, options: Sequence[dict[str, int]]) -> KeepOptions:
+        return cls(tuple(tuple(option.items()) for option in options))
+
+    def words(self, t: Any) -> str:
+        return " | ".join(keep_text(t, dict(option)) for option in self.options)
