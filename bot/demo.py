@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.cards.ending import end_of_game
-from bot.i18n import normalize, tr, translator, trn
+from bot.i18n import listed, normalize, tr, translator, trn
 from bot.messages import Inbound, Outbound
 from bot.placeholders import choice_label
 from bot.table import default_bot_kind, open_table
@@ -76,7 +76,7 @@ async def run_demo(
     try:
         if game_id not in table.games:
             message = N_("Unknown game {game}; games: {games}")
-            print(tr(lang, message, game=repr(game_id), games=", ".join(table.games)), file=dst)
+            print(tr(lang, message, game=repr(game_id), games=listed(table.games)), file=dst)
             return 2
         if await table.store.open_game(CHAT_KEY) is not None:
             await say("/abort confirm")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gettext
 import re
 import string
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from babel import Locale
 from bot.grammar import MERGED_HELP, is_merged, shared_help  # noqa: F401 (re-exported)
 from engine.core.errors import IllegalAction, word_params
 from engine.core.protocol import CommandSpec
-from engine.core.sentences import join_sentences
+from engine.core.sentences import Listed, join_sentences
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "boardchat"
@@ -141,6 +142,13 @@ def translator(lang: str | None) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     catalog = _ChineseCatalog if name == "zh_Hant" else _Catalog
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[name], fallback=True, class_=catalog)
+
+
+def listed(items: Iterable[object], empty: str = "-") -> Listed | str:
+    """A list as a parameter of `tr` ("ann, bo"; "ann、bo" for a Chinese reader), or `empty`
+    when there is nothing to list."""
+    found = Listed(items)
+    return found if found.items else empty
 
 
 def tr(lang: str | None, message: str, **params: Any) -> str:

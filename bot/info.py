@@ -22,11 +22,11 @@ from bot.grammar import (
     shorten,
     usage,
 )
-from bot.i18n import tr, translator, trn
+from bot.i18n import listed, tr, translator, trn
 from bot.messages import Outbound
 from bot.placeholders import arg_help
 from bot.table_base import TableBase
-from engine.core import load_state
+from engine.core import join_list, load_state
 from engine.core.protocol import CommandSpec, Game
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class InfoMixin(AnnounceMixin):
                     n=len(ctx.seats),
                     low=game.min_players,
                     high=game.max_players,
-                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                    names=listed(s.display_name for s in ctx.seats),
                 ),
                 buttons=self._lobby_buttons(ctx, row.id),
             )
@@ -110,7 +110,7 @@ class InfoMixin(AnnounceMixin):
             ctx,
             "{game}, waiting for {who}.",
             game=tr(ctx.lang, game.name),
-            who=", ".join(current) or "-",
+            who=listed(current),
         )
         tail = ""
         reminder = await self.store.reminder(row.id)
@@ -144,7 +144,8 @@ class InfoMixin(AnnounceMixin):
 
     def _game_list(self, ctx: Ctx) -> str:
         """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""
-        return ", ".join(f"{g.id} ({tr(ctx.lang, g.name)})" for g in self.games.values()) or "-"
+        games = [f"{g.id} ({tr(ctx.lang, g.name)})" for g in self.games.values()]
+        return join_list(translator(ctx.lang), games) or "-"
 
     def _left(self, ctx: Ctx, seconds: float) -> str:
         if seconds <= 0:
@@ -239,10 +240,10 @@ class InfoMixin(AnnounceMixin):
             for arg in spec.args:
                 desc = tr(ctx.lang, arg_help(arg.name, arg.help))  # as the menus say it
                 if arg.choices:
-                    desc += " (" + ", ".join(arg.choices[:20]) + ")"
+                    desc += " (" + join_list(t, arg.choices[:20]) + ")"
                 parts.append(f"  {placeholder(arg.name, t)}: {desc}")
             if spec.examples:
-                parts.append(self._t(ctx, "Examples: {ex}", ex=", ".join(spec.examples)))
+                parts.append(self._t(ctx, "Examples: {ex}", ex=listed(spec.examples)))
             if spec.name == "new" and spec in self._table_specs:
                 parts += self._options_help(ctx, line.args[1:], game)
             return self._say(ctx, "\n".join(parts))
@@ -294,7 +295,7 @@ class InfoMixin(AnnounceMixin):
                 )
             )
             for o in g.options:
-                values = ", ".join(o.choices) + "; " if o.choices else ""
+                values = join_list(translator(ctx.lang), o.choices) + "; " if o.choices else ""
                 default = self._t(ctx, "default {value}", value=o.default)
                 lines.append(f"  {o.key}: {tr(ctx.lang, o.help)} — {values}{default}")
         return lines
@@ -342,7 +343,7 @@ class InfoMixin(AnnounceMixin):
                     text += "\n" + self._t(
                         ctx,
                         "Commands it concerns: {commands}",
-                        commands=", ".join(f"/{c}" for c in commands),
+                        commands=listed(f"/{c}" for c in commands),
                     )
                 else:
                     text += "\n" + self._t(
@@ -369,10 +370,10 @@ class InfoMixin(AnnounceMixin):
             game=self._t(ctx, game.name),
             low=game.min_players,
             high=game.max_players,
-            cmds=", ".join("/" + c.name for c in game.commands) or "-",
+            cmds=listed("/" + c.name for c in game.commands),
         )
         if isinstance(index, dict) and index:
-            text += "\n" + self._t(ctx, "Rule ids: {ids}", ids=", ".join(list(index)[:80]))
+            text += "\n" + self._t(ctx, "Rule ids: {ids}", ids=listed(list(index)[:80]))
         return self._say(ctx, text)
 
     async def _cmd_games(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -397,7 +398,7 @@ class InfoMixin(AnnounceMixin):
                 where = (
                     self._t(ctx, "your move")
                     if me in current
-                    else self._t(ctx, "waiting for {who}", who=", ".join(current) or "-")
+                    else self._t(ctx, "waiting for {who}", who=listed(current))
                 )
             lines.append(f"- {name} @ {chats[row.chat_key]}: {where}")
         return [self._to_sender(ctx, "\n".join(lines))]

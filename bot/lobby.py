@@ -19,7 +19,16 @@ from bot.grammar import (
     CommandLine,
     shorten,
 )
-from bot.i18n import LANGUAGES, explain, language_label, language_named, tr, translator, trn
+from bot.i18n import (
+    LANGUAGES,
+    explain,
+    language_label,
+    language_named,
+    listed,
+    tr,
+    translator,
+    trn,
+)
 from bot.messages import Outbound
 from bot.moves import MovesMixin
 from bot.store import (
@@ -65,7 +74,7 @@ class LobbyMixin(MovesMixin):
                 self._t(
                     ctx,
                     "Which game? /new <game>, one of: {games}.",
-                    games=", ".join(self.games) or "-",
+                    games=listed(self.games),
                 ),
             )
         wanted = line.args[0].casefold()
@@ -85,7 +94,7 @@ class LobbyMixin(MovesMixin):
                     ctx,
                     "I do not know the game '{game}'. Games: {games}.",
                     game=shorten(line.args[0], 40),
-                    games=", ".join(self.games) or "-",
+                    games=listed(self.games),
                 ),
             )
         enabled = ChatSettings.load(ctx.chat_settings or {}).games
@@ -97,7 +106,7 @@ class LobbyMixin(MovesMixin):
                 self._t(
                     ctx,
                     "This chat plays {games}; /settings games=... changes that.",
-                    games=", ".join(
+                    games=listed(
                         tr(ctx.lang, self.games[g].name) for g in enabled if g in self.games
                     ),
                 ),
@@ -109,7 +118,7 @@ class LobbyMixin(MovesMixin):
             key, sep, value = item.partition("=")
             spec = next((o for o in game.options if o.key == key.casefold()), None)
             if not sep or spec is None:
-                known = ", ".join(
+                known = listed(
                     f"{o.key}=<{'|'.join(o.choices) or o.default}>" for o in game.options
                 )
                 return self._refuse(
@@ -131,7 +140,7 @@ class LobbyMixin(MovesMixin):
                         ctx,
                         "Option {key} takes one of: {choices}.",
                         key=spec.key,
-                        choices=", ".join(spec.choices),
+                        choices=listed(spec.choices),
                     ),
                 )
             if not value:
@@ -250,7 +259,7 @@ class LobbyMixin(MovesMixin):
         if outcome is Outcome.GONE:
             return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         seats = await self.store.seats(row.id)
-        names = ", ".join(s.display_name for s in seats)
+        names = listed(s.display_name for s in seats)
         text = tr(
             ctx.post_lang,
             "{name} joins. Seated ({n}/{high}): {names}.",
@@ -281,7 +290,7 @@ class LobbyMixin(MovesMixin):
             )
         kind = line.args[0].casefold() if line.args else default_bot_kind(kinds)
         if kind not in game.bots:
-            return self._refuse(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=", ".join(kinds)))
+            return self._refuse(ctx, self._t(ctx, "Bot kinds: {kinds}.", kinds=listed(kinds)))
         if ctx.seat() is None and not self._can_manage(ctx):
             return self._refuse(ctx, self._t(ctx, "Only seated players or the creator add bots."))
         user_key = f"bot:{secrets.token_hex(6)}"
@@ -344,7 +353,7 @@ class LobbyMixin(MovesMixin):
                     ctx,
                     "Nobody called '{name}' is seated. Seated: {names}.",
                     name=shorten(" ".join(line.args).lstrip("@"), 24),
-                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                    names=listed(s.display_name for s in ctx.seats),
                 ),
             )
         return await self._unseat(ctx, row, seat.user_key, clean_name(ctx.inbound.display_name))
@@ -364,7 +373,7 @@ class LobbyMixin(MovesMixin):
             return self._refuse(ctx, self._t(ctx, "The game has already started; seats are fixed."))
         seats = await self.store.seats(row.id)
         lang = ctx.post_lang
-        names = ", ".join(s.display_name for s in seats) or "-"
+        names = listed(s.display_name for s in seats)
         name = gone or clean_name(ctx.inbound.display_name)
         if by is None:
             text = tr(lang, "{name} leaves. Seated: {names}.", name=name, names=names)
@@ -427,7 +436,7 @@ class LobbyMixin(MovesMixin):
                 ctx.post_lang,
                 "{game} begins! Players in seat order: {names}.",
                 game=tr(ctx.post_lang, game.name),
-                names=", ".join(names),
+                names=listed(names),
             )
             # What setup drew (turn order, sides and the rolls behind them), in the same post:
             # the first turn is often not the first seat's, and nobody made a move to say why.
@@ -485,7 +494,7 @@ class LobbyMixin(MovesMixin):
                     "Your language: {code}; this chat's: {chat}. Available: {all}.",
                     code=language_label(ctx.lang),
                     chat=language_label(ctx.chat_lang or self.default_lang),
-                    all=", ".join(map(language_label, LANGUAGES)),
+                    all=listed(map(language_label, LANGUAGES)),
                 ),
             )
         code = " ".join(args)
@@ -497,7 +506,7 @@ class LobbyMixin(MovesMixin):
                     ctx.lang,
                     "Unknown language '{code}'. Available: {all}.",
                     code=shorten(code, 16),
-                    all=", ".join(map(language_label, LANGUAGES)),
+                    all=listed(map(language_label, LANGUAGES)),
                 ),
             )
         if not for_chat:

@@ -29,7 +29,7 @@ from bot.grammar import (
     shorten,
     usage,
 )
-from bot.i18n import explain, resolve_lang, tr, translator
+from bot.i18n import explain, listed, resolve_lang, tr, translator
 from bot.messages import Inbound, Outbound
 from bot.moment import Moment
 from bot.store import (
@@ -110,7 +110,7 @@ class MovesMixin(EndingMixin):
                 self._t(
                     ctx,
                     "The game has not started yet. Seated: {names}. The creator sends /start.",
-                    names=", ".join(s.display_name for s in ctx.seats) or "-",
+                    names=listed(s.display_name for s in ctx.seats),
                 ),
             )
         seat = ctx.seat()
@@ -328,7 +328,7 @@ class MovesMixin(EndingMixin):
             if why is not None:
                 return self._refuse_move(ctx, game, why, command)
         return self._refuse(
-            ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=", ".join(current))
+            ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=listed(current))
         )
 
     def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:

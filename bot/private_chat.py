@@ -11,7 +11,7 @@ from dataclasses import replace
 from bot.chatnames import chat_labels
 from bot.context import _GAME_REF, Ctx, fit
 from bot.grammar import CommandLine
-from bot.i18n import tr
+from bot.i18n import listed, tr
 from bot.info import InfoMixin
 from bot.messages import Outbound
 from bot.moves import MovesMixin
@@ -197,6 +197,6 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
                 "only you may know and remind you when the table waits for you; your moves and "
                 "/status, /board, /log, /hint work here too. /games lists your games, /digest "
                 "on sends a daily list, /lang sets your language.",
-                games=", ".join(self.games) or "-",
+                games=listed(self.games),
             ),
         )

@@ -28,7 +28,7 @@ from bot.deadlines import (
     valid_clock,
 )
 from bot.grammar import TABLE_KIND, CommandLine, shorten
-from bot.i18n import normalize, tr
+from bot.i18n import listed, normalize, tr
 from bot.messages import Outbound
 from bot.store import GameRow
 from bot.store_protocol import Store
@@ -166,12 +166,13 @@ class DeadlineCommands:
             if settings.quiet
             else tr(lang, "off")
         )
+        none = tr(lang, "none")  # no reminders
         text = tr(
             lang,
             "Deadline {deadline} per move; reminders at {reminders}; quiet hours {quiet} "
             "(time zone {tz}); when time is up: {policy}.",
             deadline=human_duration(settings.deadline, lang),  # "1 день", not "1d"
-            reminders=", ".join(f"{p}%" for p in settings.reminders) or tr(lang, "none"),
+            reminders=listed((f"{p}%" for p in settings.reminders), none),
             quiet=quiet,
             tz=settings.tz,
             policy=self._policy_text(lang, settings.policy),
@@ -183,8 +184,9 @@ class DeadlineCommands:
         state = tr(lang, "on") if settings.hints else tr(lang, "off")
         text += sentence_gap(text) + tr(lang, "Hints (/hint): {state}.", state=state)
         names = [self._game_name(lang, g) for g in settings.games]
+        every = tr(lang, "all")  # no games= setting: every game is offered
         text += sentence_gap(text) + tr(
-            lang, "Games offered here: {games}.", games=", ".join(names) or tr(lang, "all")
+            lang, "Games offered here: {games}.", games=listed(names, every)
         )
         bank = settings.bank
         if bank is not None:
@@ -432,7 +434,7 @@ class DeadlineCommands:
                     ctx,
                     "Nobody called '{name}' plays here. Players: {names}.",
                     name=shorten(wanted, 24),
-                    names=", ".join(s.display_name for s in ctx.seats),
+                    names=listed(s.display_name for s in ctx.seats),
                 ),
             )
         if target.user_key == voter.user_key:
@@ -456,7 +458,7 @@ class DeadlineCommands:
                     ctx,
                     "{name} is not holding up the table: the game waits for {names}.",
                     name=target.display_name,
-                    names=", ".join(awaited) or "-",
+                    names=listed(awaited),
                 ),
             )
         electorate = [s for s in ctx.seats if not s.is_bot and s.user_key != target.user_key]

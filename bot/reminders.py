@@ -71,7 +71,7 @@ from bot.deadlines import (
     quiet_of,
 )
 from bot.grammar import CommandLine, shorten
-from bot.i18n import normalize, tr, translator
+from bot.i18n import listed, normalize, tr, translator
 from bot.me import MeCommands, me_command
 from bot.messages import Inbound, Outbound
 from bot.outbox import platform_of, row_of
@@ -581,7 +581,7 @@ class Reminders(MeCommands):
         line = pace_line(lang, done, turns, humans, started, now, tz or settings.tz)
         bank = settings.bank
         if bank is not None:
-            banks = ", ".join(
+            banks = listed(
                 f"{name} {human_duration(account(turns.get(name, []), bank, now).left, lang)}"
                 for name in humans
             )

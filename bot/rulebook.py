@@ -24,6 +24,7 @@ from pathlib import Path
 import engine
 from bot.i18n import LANGUAGES, translator
 from engine.core.protocol import Translator
+from engine.core.sentences import join_list
 
 ENGINE_DIR = Path(engine.__file__).resolve().parent
 SYNONYMS = Path(__file__).resolve().parent / "locale" / "search_synonyms.json"
@@ -193,12 +194,14 @@ def rule_text(rule: Rule, t: Translator) -> str:
     lines = [f"{rule.id} · {t.gettext(rule.title)}", t.gettext(rule.text)]
     if rule.replaces:
         lines.append(
-            t.gettext("In place of the base game's {rules}.").format(rules=", ".join(rule.replaces))
+            t.gettext("In place of the base game's {rules}.").format(
+                rules=join_list(t, rule.replaces)
+            )
         )
     if rule.commands:
         lines.append(
             t.gettext("Commands: {commands}").format(
-                commands=", ".join(f"/{c}" for c in rule.commands)
+                commands=join_list(t, (f"/{c}" for c in rule.commands))
             )
         )
     return "\n".join(lines)

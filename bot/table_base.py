@@ -23,7 +23,7 @@ from bot.grammar import (
     shorten,
     table_commands,
 )
-from bot.i18n import resolve_lang, tr, translator
+from bot.i18n import listed, resolve_lang, tr, translator
 from bot.messages import Outbound
 from bot.moment import Moment, PassedFor, Recent
 from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
@@ -373,7 +373,7 @@ class TableBase:
             self._t(
                 ctx,
                 "No game here yet. Open one with /new <game> ({games}).",
-                games=", ".join(self.games) or "-",
+                games=listed(self.games),
             ),
         )
 

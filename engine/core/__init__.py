@@ -18,7 +18,7 @@ from engine.core.protocol import (
 )
 from engine.core.replay import replay
 from engine.core.rng import Rng
-from engine.core.sentences import join_sentences, sentence_gap
+from engine.core.sentences import Listed, join_list, join_sentences, sentence_gap
 
 __all__ = [
     "NP_",
@@ -31,6 +31,7 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "Listed",
     "MissingArgument",
     "OptionSpec",
     "ParseError",
@@ -42,6 +43,7 @@ __all__ = [
     "Translator",
     "canonical_json",
     "copy_state",
+    "join_list",
     "join_sentences",
     "load_state",
     "replay",

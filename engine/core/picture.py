@@ -26,6 +26,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.core.protocol import EnglishTranslator, Translator
+from engine.core.sentences import join_list
 
 RGB = tuple[int, int, int]
 
@@ -215,6 +216,10 @@ class Words:
             return text.format(n=count, **kw)
         except (KeyError, IndexError, ValueError):
             return (singular if count == 1 else plural).format(n=count, **kw)
+
+    def list(self, items: Iterable[str]) -> str:
+        """Items as one list in the labels' language ("ann, bo"; "ann、bo" in Chinese)."""
+        return join_list(self.t, items)
 
 
 # --- drawing with bookkeeping --------------------------------------------------------------------
@@ -420,7 +425,3 @@ def _number_of(name: str) -> int:
     """The number a name ends in ("Bot 2" -> 2), else 1 (the first of its kind: "Bot")."""
     digits = len(name) - len(name.rstrip("0123456789"))
     return int(name[-digits:]) if 0 < digits <= 3 else 1
-
-
-def who_list(names: Sequence[str]) -> str:
-    return ", ".join(names)

@@ -1,4 +1,4 @@
-"""Sentences joined as their language sets them.
+"""Sentences and lists joined as their language sets them.
 
 English, Russian and Polish put a space between two sentences; Chinese puts none after its
 full-width marks ("……（步驟 3）。p1：購買燃料"), where a space reads as a gap in the line. The
@@ -8,6 +8,11 @@ as `" ".join` did.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.core.errors import N_, Worded
 
 # Marks after which Chinese sets no space: the full stop and its kin, and closing brackets.
 FULL_WIDTH_ENDS = frozenset("。！？；：，、）」』】")
@@ -27,3 +32,38 @@ def join_sentences(*parts: str) -> str:
             continue
         text = part if not text else text + sentence_gap(text) + part
     return text
+
+
+# TRANSLATORS: the separator between the items of a list (players, cells, plants, rule ids):
+# "ann, bo, cyd". Chinese enumerates with the enumeration comma: "ann、bo、cyd".
+LIST_SEPARATOR = N_(", ")
+
+
+def join_list(t: Any, items: Iterable[str]) -> str:
+    """The items as one list in the words of translator `t` ("ann, bo" in English, Russian
+    and Polish; "ann、bo" in Chinese, where an ASCII comma reads as a foreign mark)."""
+    return str(t.gettext(LIST_SEPARATOR)).join(items)
+
+
+class Listed(Worded):
+    """A list in a refusal's parameters (the players the table waits for), joined in its
+    reader's words when the message is filled: the rules raise without a translator. Never
+    in a state or an event: those stay plain JSON (join there with `join_list` and the
+    translator of the text that words the event)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self.items = tuple(str(item) for item in items)
+
+    def words(self, t: Any) -> str:
+        return join_list(t, self.items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Listed) and other.items == self.items
+
+    def __hash__(self) -> int:
+        return hash(self.items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Listed, (self.items,))

@@ -30,10 +30,12 @@ from engine.core import (
     Reply,
     State,
     Translator,
+    join_list,
     join_sentences,
     sentence_gap,
 )
 from engine.core.commands import ArgKind, Call, CommandTable
+from engine.core.errors import word_params
 from engine.hexania import rules
 from engine.hexania.actions import action_text
 from engine.hexania.board import (
@@ -242,7 +244,7 @@ def _cost(call: Call) -> Reply:
 
 @TABLE.command("board", N_("The board as text: /board text"), (), ("/board text",), kind="info")
 def _board(call: Call) -> Reply:
-    return Reply(text_board(call.state), monospace=True)
+    return Reply(text_board(call.state, call.t), monospace=True)
 
 
 COMMANDS: tuple[CommandSpec, ...] = tuple(TABLE.specs)
@@ -277,7 +279,8 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
         p = rules.price(state, player, action)
     except IllegalAction as err:
         try:
-            reason = g(err.message_key).format(**err.params)
+            # its `Term`s and `Worded`s (the HEX-2 examples, a `Listed`) in the reader's words
+            reason = g(err.message_key).format(**word_params(translator, err.params))
         except (KeyError, IndexError, ValueError):
             reason = err.english()
         return Reply(
@@ -346,7 +349,7 @@ def quote(state: State, player: str, action: Action, t: Translator | None = None
 # --------------------------------------------------------------------------- texts
 
 
-def text_board(state: State) -> str:
+def text_board(state: State, t: Translator | None = None) -> str:
     """HEX-G-6: one line per row, indented by |r|; '1'..'6' pieces, '+' empty homeland."""
     seat = {p: str(i + 1) for i, p in enumerate(state["players"])}
     homes = {c for p in rules.active_players(state) for c in HOMELANDS[state["sides"][p]]}
@@ -361,16 +364,20 @@ def text_board(state: State) -> str:
             for c in cells
         ]
         lines.append(" " * abs(r) + ROWS[r + RADIUS] + " " + " ".join(marks))
-    legend = ", ".join(f"{seat[p]} = {p}" for p in state["players"])
+    # the legend listed in the reader's words ("1 = ann、2 = bo" in Chinese); tests and logs
+    # (Hexania.text) read it in English
+    legend = join_list(t or EnglishTranslator(), (f"{seat[p]} = {p}" for p in state["players"]))
     return "\n".join(lines) + "\n" + legend
 
 
 def describe_start(state: State, t: Translator) -> str:
     """The opening as setup drew it, for the table's "begins" post: nothing of it is a move, so
     without this line nobody would learn why the first turn is not the first seat's."""
-    sides = ", ".join(f"{p} {t.gettext(SIDE_NAMES[state['sides'][p]])}" for p in state["players"])
+    sides = join_list(
+        t, (f"{p} {t.gettext(SIDE_NAMES[state['sides'][p]])}" for p in state["players"])
+    )
     rolls = [
-        ", ".join(f"{p} ({n})" for p, n in sorted(r.items(), key=lambda pn: -pn[1]))
+        join_list(t, (f"{p} ({n})" for p, n in sorted(r.items(), key=lambda pn: -pn[1])))
         for r in state["rolloff"]
     ]
     rolled = t.gettext(N_("Roll-off for the first turn (HEX-D-5): {rolls}.")).format(rolls=rolls[0])
@@ -383,7 +390,7 @@ def describe_start(state: State, t: Translator) -> str:
         t.gettext(N_("Sides drawn at random (HEX-G-9): {sides}.")).format(sides=sides),
         rolled,
         t.gettext(N_("{player} starts; then clockwise: {others}.")).format(
-            player=order[0], others=", ".join(order[1:])
+            player=order[0], others=join_list(t, order[1:])
         ),
     )
 
@@ -397,7 +404,7 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
     )
     if state["over"]:
         ranking = state["result"] or []
-        winners = ", ".join(ranking[0]) if ranking else ""
+        winners = join_list(t, ranking[0]) if ranking else ""
         return join_sentences(
             head, t.gettext(N_("Game over: {winners} won.")).format(winners=winners)
         )
@@ -512,7 +519,7 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         return g(N_("Round {round} begins.")).format(round=event["round"])
     if kind == "game_over":
         ranking = event["ranking"]
-        winners = ", ".join(ranking[0]) if ranking else ""
+        winners = join_list(t, ranking[0]) if ranking else ""
         if event["reason"] == "round_limit":
             # HEX-OPT-LIMIT: name what decided it (older events carry no criterion).
             criterion = event.get("criterion", "pieces")

@@ -288,7 +288,7 @@ class Changes:
         if self.untold:
             items = [w(KILLS_BY, count=self.kills[p], player=p) for p in order if self.kills[p]]
             if items:
-                out.append(w(KILLS, list=", ".join(items)))
+                out.append(w(KILLS, list=w.list(items)))
         for victim in order:
             by: dict[str | None, list[str]] = {}
             for c, (b, a) in self.destroyed.items():
@@ -296,9 +296,9 @@ class Changes:
                     by.setdefault(a, []).append(c)
             for a, cells in sorted(by.items(), key=lambda kv: (kv[0] is None, kv[0] or "")):
                 if a is None:
-                    out.append(w(LOST, player=victim, cells=_few(cells)))
+                    out.append(w(LOST, player=victim, cells=_few(w, cells)))
                 else:
-                    out.append(w(LOST_TO, player=victim, cells=_few(cells), attacker=a))
+                    out.append(w(LOST_TO, player=victim, cells=_few(w, cells), attacker=a))
         for p in order:
             if p in self.out:
                 out.append(w(OUT_NOW, player=p))
@@ -307,9 +307,9 @@ class Changes:
             # broken rings show the cells left): a caption a phone shows in a few lines
             got = [c for c in sorted(self.changed, key=CELLS.index) if self.changed[c][1] == p]
             if got:
-                out.append(w(GAINED, player=p, cells=_few(got)))
+                out.append(w(GAINED, player=p, cells=_few(w, got)))
             elif self.left.get(p):
-                out.append(w(LEFT, player=p, cells=_few(self.left[p])))
+                out.append(w(LEFT, player=p, cells=_few(w, self.left[p])))
         return out
 
 
@@ -364,9 +364,9 @@ def _kills(view: dict[str, Any], previous: dict[str, Any], p: str) -> int | None
     return None
 
 
-def _few(cells: list[str], most: int = 4) -> str:
+def _few(w: Words, cells: list[str], most: int = 4) -> str:
     """At most `most` cell ids, then an ellipsis: a caption stays a sentence."""
-    return ", ".join(cells[:most]) + (", …" if len(cells) > most else "")
+    return w.list(cells[:most] + (["…"] if len(cells) > most else []))
 
 
 def _draw_map(
@@ -503,7 +503,7 @@ class _Panel:
         y += TITLE + 14
         turn = v.get("turn")
         if v.get("over"):
-            winners = ", ".join((v.get("result") or [[]])[0])
+            winners = w.list((v.get("result") or [[]])[0])
             if pen is not None:
                 pen.text((x, y), w(OVER, players=winners), NAME, "name", bold=True, max_w=width)
             y += NAME + 14
@@ -591,7 +591,7 @@ class _Panel:
             info["figures"], key=lambda f: (-f["mass"], CELLS.index(anchor_cell(f["cells"])))
         )
         items = [f"{anchor_cell(f['cells'])} ×{f['mass']}" for f in figs]
-        figures = w(FIGURES, list=", ".join(items)) if items else w(NO_FIGURES)
+        figures = w(FIGURES, list=w.list(items)) if items else w(NO_FIGURES)
         lines = wrap(figures, NUMBER + 1, width - 34)[:3] if active else []
         h = NAME + 12 + len(lines) * (NUMBER + 7) + 10
         if pen is not None:
@@ -643,7 +643,7 @@ def _die(pen: Pen, x: float, y: float, value: int, size: int = 30) -> None:
 
 def _caption(w: Words, view: dict[str, Any], changes: list[str]) -> str:
     if view.get("over"):
-        head = w(OVER, players=", ".join((view.get("result") or [[]])[0]))
+        head = w(OVER, players=w.list((view.get("result") or [[]])[0]))
     else:
         head = w(CAPTION, round=view["round"])
         if view.get("turn"):

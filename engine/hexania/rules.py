@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from engine.core import N_, Action, Event, IllegalAction, Ranking, Rng, State
+from engine.core import N_, Action, Event, IllegalAction, Listed, Ranking, Rng, State
 from engine.core.rng import new_rng_state
 from engine.hexania import actions as act
 from engine.hexania import legal
@@ -279,7 +279,7 @@ def apply(state: HexState, player: str, action: Action) -> tuple[State, list[Eve
                         "Points left: {points}; still affordable, e.g. {actions}."
                     ),
                     points=turn["points"],
-                    actions=", ".join(f"{act.action_text(a)} ({c})" for a, c in examples),
+                    actions=Listed(f"{act.action_text(a)} ({c})" for a, c in examples),
                 )
             _end_turn(state, "no_points", events)
         _begin_next_turn(state, events)

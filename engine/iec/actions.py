@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import N_, IllegalAction, Rng
+from engine.core import N_, IllegalAction, Listed, Rng
 from engine.iec import choices as ch
 from engine.iec import together
 from engine.iec.legal import legal_actions
@@ -112,7 +112,7 @@ def check_phase(state: State, kind: str) -> None:
             "IEC-27",
             N_("{action} is not possible in this phase; it takes {commands}."),
             action=_command(kind),
-            commands=", ".join(_command(k) for k in takes),
+            commands=Listed(_command(k) for k in takes),
         )
 
 

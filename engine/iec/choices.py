@@ -10,7 +10,6 @@ from typing import Any
 from engine.iec.model import (
     State,
     available_techs,
-    deposit_at,
     has_tech,
     linked,
     mine_limit,
@@ -342,11 +341,6 @@ def has_choice(state: State, player: str, ph: int) -> bool:
         # Peeks and the subsidy are private standing orders (engine/iec/secret.py).
         return must_choose_tech(state, player)
     return False
-
-
-def deposit_text(state: State, cell: str) -> str:
-    dep = deposit_at(state, cell)
-    return ", ".join(f"{g} {n}+" for g, n in sorted(dep.items()))
 
 
 __all__ = ["has_choice", "linked"]

@@ -26,6 +26,7 @@ from engine.core import (
     Reply,
     State,
     Translator,
+    join_list,
 )
 from engine.core.commands import ArgKind, Call, CommandTable
 from engine.iec import choices as ch
@@ -90,7 +91,7 @@ def _kind_arg(x: str, t: Translator) -> str:
         raise ParseError(
             N_("{value} could be: {kinds}. Type more of the name."),
             value=x,
-            kinds=", ".join(t.gettext(KIND_NAMES[kind]) for kind in meant),
+            kinds=join_list(t, (t.gettext(KIND_NAMES[kind]) for kind in meant)),
         )
     raise ParseError(N_("Unknown building type {value}."), value=x)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, NP_, Event, State, Translator, join_sentences
+from engine.core import N_, NP_, Event, State, Translator, join_list, join_sentences
 from engine.iec.rules import PHASE_NAMES, available_techs, scen, tech_cost, tech_mode
 from engine.iec.techs import TECH_EFFECTS, TECHS
 
@@ -41,10 +41,11 @@ def _kind(t: Translator, kind: Any) -> str:
     return kind_name(t, kind)
 
 
-def deposit_contents(state: State, deposit: str) -> str:
-    """ "A 3+, B 4+": each resource with the d6 threshold (IEC-S-5)."""
+def deposit_contents(state: State, deposit: str, t: Translator) -> str:
+    """ "A 3+, B 4+": each resource with the d6 threshold (IEC-S-5), listed in the words of
+    `t` ("A 3+、B 4+" in Chinese)."""
     dep = scen(state).deposits.get(deposit, {})
-    return ", ".join(f"{g} {n}+" for g, n in sorted(dep.items()))
+    return join_list(t, (f"{g} {n}+" for g, n in sorted(dep.items())))
 
 
 def _extracted(event: Event, t: Translator) -> str | None:
@@ -89,7 +90,7 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
     if kind == "mixed":
         return t.gettext(N_("{player}'s mixer {cell} makes 1 {product} into {to}.")).format(**f)
     if kind == "goods_discarded":
-        goods = ", ".join(f"{n} {g}" for g, n in sorted(event["goods"].items()))
+        goods = join_list(t, (f"{n} {g}" for g, n in sorted(event["goods"].items())))
         return t.gettext(
             N_("{player}'s storage {cell} discards {goods}: its capacity fell to {capacity}.")
         ).format(**{**f, "goods": goods})
@@ -101,7 +102,7 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
         ).format(**f)
     if kind == "deposit_revealed":
         return t.gettext(N_("Area {area} holds deposit {deposit}: {contents}.")).format(
-            **f, contents=deposit_contents(state, str(event["deposit"]))
+            **f, contents=deposit_contents(state, str(event["deposit"]), t)
         )
     if kind == "unlinked":
         return t.gettext(
@@ -114,7 +115,7 @@ def describe(state: State, event: Event, t: Translator) -> str | bool | None:
         # The tie-break dice, shown as they are rolled (docs/secrets.md): IEC-S-10.2 (2d6 on a
         # VP tie, higher first), IEC-S-10.3 (d6 on Flexible Order collisions, lowest first).
         rolls = event.get("rolls") or {}
-        rolls_text = ", ".join(f"{p} ({r})" for p, r in rolls.items())
+        rolls_text = join_list(t, (f"{p} ({r})" for p, r in rolls.items()))
         msg = (
             N_("Tie for the turn order, 2d6: {rolls}; the higher roll goes first.")
             if kind == "order_roll"
@@ -156,7 +157,7 @@ def power_list(state: State, player: str, t: Translator) -> str:
     return t.gettext(
         "Your power list: {cells} first, then the rest in the default order. /power <cells> "
         "changes it; /power none goes back to the default order."
-    ).format(cells=", ".join(cells))
+    ).format(cells=join_list(t, cells))
 
 
 def tech_list(state: State, player: str, t: Translator) -> str:
@@ -295,9 +296,9 @@ def _declared_text(action: dict[str, Any], t: Translator) -> str:
     if template is None:
         return str(action.get("type", ""))
     params = {
-        "cells": ", ".join(action.get("buildings") or []) or "-",
-        "real": ", ".join(action.get("real") or []) or "-",
-        "fake": ", ".join(action.get("fake") or []) or "-",
+        "cells": join_list(t, action.get("buildings") or []) or "-",
+        "real": join_list(t, action.get("real") or []) or "-",
+        "fake": join_list(t, action.get("fake") or []) or "-",
         "src": action.get("from", ""),
         "dst": action.get("to", ""),
         "cell": action.get("building") or "-",
@@ -316,15 +317,15 @@ def _event_params(event: Event, t: Translator) -> dict[str, Any]:
     params = {k: v for k, v in event.items() if k != "secret"}
     params["outcome"] = t.gettext(N_("success") if event.get("success") else N_("failure"))
     order = event.get("order")
-    params["order_text"] = ", ".join(order) if isinstance(order, list) else ""
+    params["order_text"] = join_list(t, order) if isinstance(order, list) else ""
     params["tech_name"] = _tech_name(t, event.get("tech"))
     params["kind_name"] = kind_name(t, event.get("kind", ""))
     cause = CAUSE_NAMES.get(str(event.get("cause", "")))
     params["cause_name"] = t.gettext(cause) if cause else str(event.get("cause", ""))
-    params["cells_text"] = ", ".join(event.get("cells", []))
+    params["cells_text"] = join_list(t, event.get("cells", []))
     params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
     params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
-    params["ranking_text"] = " > ".join(", ".join(g) for g in event.get("ranking", []))
+    params["ranking_text"] = " > ".join(join_list(t, g) for g in event.get("ranking", []))
     phase = event.get("phase")
     params["phase_name"] = t.gettext(PHASE_NAMES[phase]) if phase in PHASE_NAMES else ""
     name = _ACTION_NAMES.get(str(event.get("action", "")))
@@ -374,7 +375,7 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
         return None
     secret = event.get("secret") or {}
     params = _event_params(event, t)
-    params["real_text"] = ", ".join(secret.get("real", []))
+    params["real_text"] = join_list(t, secret.get("real", []))
     params["tech_name"] = _tech_name(t, secret.get("tech"))
     params["deposits_text"] = " / ".join(str(d) for d in secret.get("deposits", []))
     params["area"] = secret.get("area", params.get("area"))

@@ -11,7 +11,7 @@ who is still deciding), never his declarations: it may be read in the group.
 
 from __future__ import annotations
 
-from engine.core import N_, IllegalAction, State, Translator
+from engine.core import N_, IllegalAction, State, Translator, join_list
 from engine.iec.model import acting
 from engine.iec.rules import PHASE_ACTIONS, PHASE_NAMES, STANDING, param, phase_active
 
@@ -31,7 +31,7 @@ def refusal(state: State, player: str, command: str, t: Translator) -> IllegalAc
     """Why `player` may not give the phase command `command` now; None when he may, or when
     the table says it already (the game is over, he is not seated or eliminated)."""
     pl = state["players"].get(player)
-    who = ", ".join(acting(state))
+    who = join_list(t, acting(state))
     if command not in TURN_ONLY or pl is None or pl["eliminated"] or not who:
         return None
     if player in acting(state):

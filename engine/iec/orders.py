@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Term
 from engine.iec import choices as ch
-from engine.iec.model import acting
+from engine.iec.model import acting, deposit_at
 from engine.iec.rules import (
     DELIVERING,
     INTERACTIVE,
@@ -96,7 +96,7 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
     elif kind == "extract":
         mine = _own_building(state, player, _cell(state, action, "mine"), "mine")
         res = action.get("resource")
-        dep = ch.deposit_at(state, mine["cell"])
+        dep = deposit_at(state, mine["cell"])
         if res not in dep:
             raise _bad("IEC-S-13", N_("This mine's deposit has no {resource}."), resource=res)
         orders["extract"][mine["cell"]] = res

@@ -407,7 +407,7 @@ def _deposits(w: Words, view: dict[str, Any]) -> list[str]:
         if area is None or s.areas[area_id].get("fixed"):
             continue
         found = area["deposit"]
-        items.append(f"{area_id}: {deposit_contents(view, found) if found else w(UNKNOWN)}")
+        items.append(f"{area_id}: {deposit_contents(view, found, w.t) if found else w(UNKNOWN)}")
     return items
 
 
@@ -447,15 +447,16 @@ class _Legend:
                     )
                 )
             elif s.areas[area].get("fixed"):
-                # kept whole on a line: "C\u00a04+", never "C" and "4+" apart
-                contents = deposit_contents(view, s.areas[area]["fixed"]).replace(" ", "\u00a0")
-                contents = contents.replace(",\u00a0", ", ")
+                # kept whole on a line: "C\u00a04+", never "C" and "4+" apart (the list's ", "
+                # stays a break; Chinese text breaks anywhere, "、" included)
+                fixed = deposit_contents(view, s.areas[area]["fixed"], w.t)
+                contents = fixed.replace(" ", "\u00a0").replace(",\u00a0", ", ")
                 add((_Legend._terrain([AREA_RGB["H"]]), w(HOME_TEXT, contents=contents)))
             elif s.areas[area].get("class") not in classes:
                 classes.append(s.areas[area]["class"])
         if classes:  # one swatch striped with each class's colour; the map names each area
             fills = [AREA_RGB.get(cls, PAPER) for cls in classes]
-            add((_Legend._terrain(fills), w(AREA_TEXT, classes=", ".join(classes))))
+            add((_Legend._terrain(fills), w(AREA_TEXT, classes=w.list(classes))))
         if s.seismic:
             fill = _fill(s, next(iter(sorted(s.seismic))))
             add((_Legend._terrain([fill], seismic=True), w(SEISMIC_TEXT)))
@@ -568,7 +569,7 @@ class _Panel:
             actor = actors[0]
         if v.get("over"):
             if pen is not None:
-                pen.text((x, y), w(OVER, players=_winners(v)), NAME, "name", bold=True)
+                pen.text((x, y), w(OVER, players=_winners(w, v)), NAME, "name", bold=True)
             y += NAME + 14
         elif actor:
             if pen is not None:
@@ -583,7 +584,7 @@ class _Panel:
                 pen.d.rounded_rectangle((x - 8, y - 5, x + width, y + NAME + 9), 8, HILITE)
                 pen.text(
                     (x, y),
-                    w(AT_ONCE, players=", ".join(actors)),
+                    w(AT_ONCE, players=w.list(actors)),
                     NAME,
                     "name",
                     bold=True,
@@ -718,18 +719,18 @@ def _changes(view: dict[str, Any], previous: dict[str, Any] | None) -> _Changes:
     return ch
 
 
-def _winners(view: dict[str, Any]) -> str:
+def _winners(w: Words, view: dict[str, Any]) -> str:
     """The first group of the game's own ranking (IEC-S-9: most VP, then intact modules, then
     science; corrections 1.1: survivors first), the one "Game over. Ranking: ..." names; the
     view holds all it reads."""
     ranking = result(view)
-    return ", ".join(ranking[0]) if ranking else ""
+    return w.list(ranking[0]) if ranking else ""
 
 
 def _caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[str, list[str]]]]) -> str:
     name = w(PHASE_NAMES[view["phase"]]) if view["phase"] in PHASE_NAMES else str(view["phase"])
     if view.get("over"):
-        head = w(OVER, players=_winners(view))
+        head = w(OVER, players=_winners(w, view))
     else:
         head = w(CAPTION, turn=view["turn"], name=name)
         if view.get("actor"):
@@ -739,10 +740,10 @@ def _caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[str, lis
             head += " — " + (
                 w(NEXT, player=actors[0])
                 if len(actors) == 1
-                else w(AT_ONCE, players=", ".join(actors))
+                else w(AT_ONCE, players=w.list(actors))
             )
     parts = [
-        w(msg, player=p, cells=", ".join(sorted(cells)))
+        w(msg, player=p, cells=w.list(sorted(cells)))
         for p in _turn_order(view)
         for msg, cells in told.get(p, [])
     ]

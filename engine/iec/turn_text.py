@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, Action, EnglishTranslator, State, Translator
+from engine.core import N_, Action, EnglishTranslator, State, Translator, join_list
 from engine.iec import choices as ch
 from engine.iec.legal import legal_actions
 from engine.iec.lines import _tech_name, kind_name
@@ -57,7 +57,7 @@ def techs_text(state: State, player: str, t: Translator) -> str:
             return t.gettext(N_("revealed"))
         return t.gettext(N_("off") if tech_mode(state, player, n) == "off" else N_("auto"))
 
-    names = ", ".join(f"{n} {t.gettext(TECHS[n])} ({mode(n)})" for n in pl["techs"]) or "-"
+    names = join_list(t, (f"{n} {t.gettext(TECHS[n])} ({mode(n)})" for n in pl["techs"])) or "-"
     text = _t_fmt(
         t,
         N_("Your technologies: {names}. Science {s}, next costs {c}."),
@@ -74,7 +74,9 @@ def techs_text(state: State, player: str, t: Translator) -> str:
     if orders.get("subsidy"):
         waiting.append(f"/subsidy {orders['subsidy']['kind']} {orders['subsidy']['cell']}")
     if waiting:
-        text += "\n" + _t_fmt(t, N_("Private orders waiting: {orders}."), orders=", ".join(waiting))
+        text += "\n" + _t_fmt(
+            t, N_("Private orders waiting: {orders}."), orders=join_list(t, waiting)
+        )
     return text
 
 
@@ -88,7 +90,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
     lines: list[str] = []
     s = scen(state)
     if ph == 3:
-        cands = ", ".join(b["cell"] for b in power_candidates(state, player))
+        cands = join_list(t, (b["cell"] for b in power_candidates(state, player)))
         n = power_slots(state, player)
         lines.append(
             t.ngettext(
@@ -109,7 +111,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                     "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
                     "Or /relocate one of your tokens."
                 ),
-                cells=", ".join(cells[:20]) + (" ..." if len(cells) > 20 else ""),
+                cells=join_list(t, cells[:20]) + (" ..." if len(cells) > 20 else ""),
                 m=ch.mine_limit(state, player) - pl["mines_used"],
             )
         )
@@ -129,7 +131,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         t,
                         N_("Developer {d} may prepare one of: {cells} (free)."),
                         d=d["cell"],
-                        cells=", ".join(cells[:24]),
+                        cells=join_list(t, cells[:24]),
                     )
                 )
                 sites += [(cells[0], d["cell"])] if cells else []
@@ -190,7 +192,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
             _t_fmt(
                 t,
                 N_("Activate a token: {cells}. A real mine destroys a module on {need}+ ({pct})."),
-                cells=", ".join(cells),
+                cells=join_list(t, cells),
                 need=5 - has_tech(state, player, 17),
                 pct=_pct(5 - has_tech(state, player, 17)),
             )
@@ -202,9 +204,12 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
         for la in own(state, player, "launcher"):
             if la["powered"] and ch.can_fire(state, la):
                 fts = ch.fire_targets(state, la)
-                txt = ", ".join(
-                    f"{c} {kind_name(t, state['buildings'][c]['kind'])} {thr}+ ({_pct(thr)})"
-                    for c, thr in fts[:12]
+                txt = join_list(
+                    t,
+                    (
+                        f"{c} {kind_name(t, state['buildings'][c]['kind'])} {thr}+ ({_pct(thr)})"
+                        for c, thr in fts[:12]
+                    ),
                 )
                 shots = ch.launcher_shots(state, la)
                 lines.append(
@@ -258,7 +263,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
 
 def describe_turn(state: State, player: str | None, t: Translator) -> str:
     if state["over"]:
-        ranking = " > ".join(", ".join(g) for g in _result(state))
+        ranking = " > ".join(join_list(t, g) for g in _result(state))
         return _t_fmt(t, N_("Game over. Ranking: {ranking}."), ranking=ranking)
     acting = rules_acting(state)
     together = "actors" in state
@@ -276,7 +281,7 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
         name=t.gettext(PHASE_NAMES[state["phase"]]),
         r=state["radiation"],
         actor=state["actor"],
-        actors=", ".join(acting),
+        actors=join_list(t, acting),
     )
     parts = [head]
     if player is not None and player in acting:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Listed
 from engine.powergrid import market as mk
 from engine.powergrid.basics import (
     Action,
@@ -54,7 +54,7 @@ def open_auction(state: PGState, player: str, action: Action, events: list[Event
             "PG-20",
             N_("Plant {plant} is not in the current market ({market})."),
             plant=str(plant),
-            market=", ".join(map(str, current)),
+            market=Listed(current),
         )
     if bid is None:
         bid = plant

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Listed
 from engine.powergrid import market as mk
 from engine.powergrid.basics import Action, Event, is_int, log_event, log_plant_removed
 from engine.powergrid.data import CAPACITY, PLANTS, RESOURCES, income_for, restock_row
@@ -56,7 +56,7 @@ def power_check(state: PGState, player: str, action: Action) -> tuple[list[int],
         raise IllegalAction(
             "PG-42",
             N_("You do not have the resources to run plants {plants}."),
-            plants=", ".join(map(str, plants)),
+            plants=Listed(plants),
         )
     return run, plan
 

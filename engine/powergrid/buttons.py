@@ -79,7 +79,7 @@ def buttons_for(view: View, player: str, t: Translator) -> list[tuple[str, str]]
         if refill:
             cost = sum(price for _, _, price in refill)
             if money is None or cost <= money:
-                label = join([count_text(t, r, n) for r, n, _ in refill])
+                label = join(t, [count_text(t, r, n) for r, n, _ in refill])
                 command = "/buy " + " ".join(f"{r[0]}{n}" for r, n, _ in refill)
                 out.append(
                     (

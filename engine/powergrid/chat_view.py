@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from engine.core.protocol import State, Translator
+from engine.core.sentences import join_list
 from engine.powergrid import names
 from engine.powergrid.data import MAPS, map_text
 
@@ -81,8 +82,9 @@ def region_text(region_id: str, t: Translator) -> str:
 
 
 def regions_text(region_ids: Iterable[str], t: Translator) -> str:
-    """Several regions as the reader reads them, comma-separated ("chosen" lists, the log)."""
-    return ", ".join(region_text(r, t) for r in region_ids)
+    """Several regions as the reader reads them, listed in his words ("chosen" lists, the
+    log)."""
+    return join_list(t, (region_text(r, t) for r in region_ids))
 
 
 def own_plants(view: View, player: str) -> list[dict[str, Any]]:

@@ -12,13 +12,14 @@ from operator import itemgetter
 
 from engine.core.errors import N_, IllegalAction
 from engine.core.protocol import State
+from engine.core.sentences import Listed
 from engine.powergrid import chat_view as cv
 from engine.powergrid import market as mk
 from engine.powergrid.bureaucracy import cheapest_run
 from engine.powergrid.chat_view import View, plant_no
 from engine.powergrid.data import SLOT_PRICES
 from engine.powergrid.network import INF, Network, network
-from engine.powergrid.wording import HYBRID_FUELS, RESOURCES, join
+from engine.powergrid.wording import HYBRID_FUELS, RESOURCES
 
 
 def keep_choices(view: View, player: str, plant: int) -> list[dict[str, int]]:
@@ -113,7 +114,7 @@ def refuse_shortfall(state: State, player: str, cities: Sequence[str]) -> None:
         city=short.city,
         cost=short.cost,
         money=short.money,
-        earlier=join(before) if before else last,
+        earlier=Listed(before) if before else last,
         last=last,
         secret=bool(state.get("hidden_money")),  # PG-9: his money, told to him alone
     )

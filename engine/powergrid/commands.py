@@ -24,6 +24,7 @@ from engine.core.protocol import (
     State,
     Translator,
 )
+from engine.core.sentences import Listed
 from engine.powergrid import chat_view as cv
 from engine.powergrid import names
 from engine.powergrid.arg_kinds import MAX_COMPLETIONS, register_kinds
@@ -82,7 +83,6 @@ from engine.powergrid.wording import (
     PLANT_TYPES,
     RESOURCE_NAMES,
     RESOURCES,
-    join,
     keep_command,
     keep_text,
     money_text,
@@ -644,7 +644,7 @@ def _bid_now(view: View, words: list[str], usage: str) -> Action:
             "PG-20",
             N_("Plant {plant} is not in the current market: {market}."),
             plant=plant,
-            market=join([str(n) for n in market]),
+            market=Listed(map(str, market)),
         )
     bid = plant if len(words) == 1 else amount_of(words[1], plant, usage)
     return {"type": "open", "plant": plant, "bid": bid}

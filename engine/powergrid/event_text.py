@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core.errors import Term, worded
 from engine.core.protocol import EnglishTranslator, Event, State, Translator
-from engine.core.sentences import sentence_gap
+from engine.core.sentences import Listed, sentence_gap
 from engine.powergrid import chat_view as cv
 from engine.powergrid.chat_view import View, plant_no
 from engine.powergrid.wording import (
@@ -52,7 +52,7 @@ def order_lines(orders: dict[str, Any], t: Translator) -> list[str]:
         elif kind == "build_plan":
             out.append(
                 t.gettext("build {cities} on your turn").format(
-                    cities=join(data.get("cities") or [])
+                    cities=join(t, data.get("cities") or [])
                 )
             )
         elif kind == "power_auto":
@@ -78,8 +78,11 @@ def orders_text(view: View, player: str, t: Translator) -> str:
 
 
 def order_dropped_private(e: Event, t: Translator) -> str:
-    terms = set(e.get("terms") or ())
-    params = {k: Term(v) if k in terms else v for k, v in (e.get("params") or {}).items()}
+    terms, lists = set(e.get("terms") or ()), set(e.get("lists") or ())
+    params = {
+        k: Term(v) if k in terms else Listed(v) if k in lists else v
+        for k, v in (e.get("params") or {}).items()
+    }
     reason = worded(t, str(e.get("reason_key", "")), params)
     return t.gettext("Dropped in round {round}: {reason}").format(
         round=e.get("round", 0), reason=reason
@@ -182,19 +185,19 @@ def describe_start(state: State, t: Translator) -> str:
     (PG-10) that the region choice (PG-8) and the first auction follow, and the regions when
     they were drawn too (PG-D-3)."""
     text = t.gettext("Player order, drawn at random (PG-10): {order}.").format(
-        order=join(state["order"])
+        order=join(t, state["order"])
     )
     named = {r["id"]: r for r in cv.regions_of({"map": state["map"]})}
     drawn = state["options"].get("regions") == "random"
     if drawn and len(state["regions"]) < len(named):  # not ALT-4's all six
         text += sentence_gap(text) + t.gettext("Regions in play: {regions}.").format(
-            regions=join([cv.region_label(named[r], t) for r in state["regions"]])
+            regions=join(t, [cv.region_label(named[r], t) for r in state["regions"]])
         )
     return text
 
 
 def _ev_player_order(e: Event, t: Translator) -> str:
-    return t.gettext("Player order: {order}.").format(order=join(e.get("order", [])))
+    return t.gettext("Player order: {order}.").format(order=join(t, e.get("order", [])))
 
 
 def _ev_auction_opened(e: Event, t: Translator) -> str:
@@ -235,7 +238,7 @@ def _ev_plant_discarded(e: Event, t: Translator) -> str:
     )
     returned = e.get("returned") or {}
     if returned:  # PG-27: what the remaining plants could not keep
-        tokens = join([count_text(t, r, n) for r, n in returned.items()])
+        tokens = join(t, [count_text(t, r, n) for r, n in returned.items()])
         text += sentence_gap(text) + t.gettext("{tokens} back to the supply.").format(tokens=tokens)
     return text
 
@@ -307,7 +310,7 @@ def _ev_market_restocked(e: Event, t: Translator) -> str:
     added = {r: n for r, n in added.items() if n}  # PG-43: a full market or an empty supply adds 0
     if added:
         return t.gettext("The resource market is restocked: {added}.").format(
-            added=join([count_text(t, r, n) for r, n in added.items()])
+            added=join(t, [count_text(t, r, n) for r, n in added.items()])
         )
     return t.gettext("The resource market is restocked.")
 

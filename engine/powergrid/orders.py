@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, IllegalAction
+from engine.core import N_, IllegalAction, Listed
 from engine.core.errors import Term, Worded
 from engine.powergrid import market as mk
 from engine.powergrid import rules
@@ -61,7 +61,7 @@ def apply_order(state: State, player: str, action: Action) -> tuple[State, list[
                 RULE,
                 N_("Unknown order {kind}; orders are: {kinds}."),
                 kind=str(kind),
-                kinds=", ".join(KINDS),
+                kinds=Listed(KINDS),
             )
         data = check(state, player, action)
         # The owner's line names the order as placed (the log shows old events against the
@@ -206,7 +206,7 @@ def _cancel(state: State, player: str, action: Action, events: list[Event]) -> N
             RULE,
             N_("Unknown order {kind}; orders are: {kinds}."),
             kind=str(kinds),
-            kinds=", ".join(KINDS),
+            kinds=Listed(KINDS),
         )
     mine = state.get("orders", {}).get(player, {})
     gone = [k for k in KINDS if k in kinds and k in mine]
@@ -267,8 +267,10 @@ def _do(state: State, player: str, action: Action, events: list[Event]) -> None:
 
 def _tell(state: State, events: list[Event], player: str, kind: str, err: IllegalAction) -> None:
     # the words of the game among the params ("coal"): JSON keeps no `Term`, so the event
-    # names them for the reader's catalog (event_text.order_dropped_private)
+    # names them for the reader's catalog (event_text.order_dropped_private); a `Listed` (the
+    # plants a run lacks fuel for) is kept as its items, listed in the reader's words there
     terms = sorted(k for k, v in err.params.items() if isinstance(v, Term))
+    lists = sorted(k for k, v in err.params.items() if isinstance(v, Listed))
     rules.emit(
         state,
         events,
@@ -277,13 +279,14 @@ def _tell(state: State, events: list[Event], player: str, kind: str, err: Illega
         order=kind,
         rule=err.rule_id,
         reason_key=err.message_key,
-        params={  # a `Worded` (the PG-27 keep options) as its English: JSON keeps no words
-            k: str(v) if isinstance(v, Worded) else v
+        params={  # another `Worded` (the PG-27 keep options) as its English: JSON keeps no words
+            k: list(v.items) if isinstance(v, Listed) else str(v) if isinstance(v, Worded) else v
             for k, v in err.params.items()
             if isinstance(v, (str, int, Worded))
         },
         private=True,
         **({"terms": terms} if terms else {}),
+        **({"lists": lists} if lists else {}),
     )
 
 

@@ -105,7 +105,7 @@ def income_text(quote: dict[str, Any], t: Translator) -> str:
     forms = INCOME_PLANTS if len(plants) > 1 else INCOME_ONE_PLANT if plants else INCOME_NO_PLANT
     return t.ngettext(*forms, powered).format(
         n=powered,
-        plants=join([str(p) for p in plants]),
+        plants=join(t, [str(p) for p in plants]),
         income=money_text(t, quote.get("income", 0)),
     )
 
@@ -114,14 +114,14 @@ def market_text(view: View, t: Translator) -> str:
     market = view["plant_market"]
     lines = [
         t.gettext("Current plants: {plants}").format(
-            plants=join([plant_text(t, p) for p in market["current"]]) or "-"
+            plants=join(t, [plant_text(t, p) for p in market["current"]]) or "-"
         )
     ]
     future = [plant_text(t, p) for p in market.get("future", [])]
     if market.get("step3_card"):
         future.append(t.gettext("Step 3 card"))
     if future:
-        lines.append(t.gettext("Future plants: {plants}").format(plants=join(future)))
+        lines.append(t.gettext("Future plants: {plants}").format(plants=join(t, future)))
     lines.append(
         t.ngettext(
             "{n} plant left in the deck", "{n} plants left in the deck", view.get("deck_size", 0)
@@ -137,7 +137,7 @@ def market_text(view: View, t: Translator) -> str:
         lines.append(
             t.gettext("{resource}: {spaces} (supply {supply})").format(
                 resource=resource_text(t, resource),
-                spaces=join(on_sale) or "-",
+                spaces=join(t, on_sale) or "-",
                 supply=view.get("supply", {}).get(resource, 0),
             )
         )
@@ -149,8 +149,8 @@ def plants_text(view: View, t: Translator) -> str:
     order = view.get("player_order") or view.get("seat_order") or list(view["players"])
     for name in order:
         me = view["players"][name]
-        plants = join([plant_text(t, p) for p in me["plants"]]) or "-"
-        stock = join([count_text(t, r, n) for r, n in me.get("resources", {}).items() if n])
+        plants = join(t, [plant_text(t, p) for p in me["plants"]]) or "-"
+        stock = join(t, [count_text(t, r, n) for r, n in me.get("resources", {}).items() if n])
         line = t.gettext("{player} ({money}, {cities}): {plants}").format(
             player=name,
             money=money_text(t, me.get("money")),

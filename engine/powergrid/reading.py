@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from engine.core.errors import N_, IllegalAction, ParseError
 from engine.core.protocol import EnglishTranslator, Translator
+from engine.core.sentences import Listed
 from engine.powergrid import names
 from engine.powergrid.aliases import region_names
 from engine.powergrid.chat_view import (
@@ -21,7 +22,7 @@ from engine.powergrid.chat_view import (
     regions_text,
 )
 from engine.powergrid.data import RESOURCE_TERMS
-from engine.powergrid.wording import RESOURCES, candidates_text, join, resource_text
+from engine.powergrid.wording import RESOURCES, candidates, join, resource_text
 
 # What a player may type for a resource (prefixes of these words are accepted too).
 RESOURCE_WORDS: dict[str, str] = {
@@ -100,7 +101,7 @@ def resource_of(word: str, t: Translator = _ENGLISH) -> str:
         raise ParseError(
             N_('"{word}" could mean {candidates}.'),
             word=word,
-            candidates=join([resource_text(t, r) for r in RESOURCES if r in found]),
+            candidates=join(t, [resource_text(t, r) for r in RESOURCES if r in found]),
         )
     raise ParseError(
         N_('Unknown resource "{word}": use {coal}, {oil}, {garbage} or {uranium}.'),
@@ -126,19 +127,19 @@ def cities_of(view: View, chat_words: Sequence[str]) -> list[str]:
             raise ParseError(
                 N_('"{word}" could be {candidates}. Type more letters.'),
                 word=part.text,
-                candidates=join(part.match.names),
+                candidates=Listed(part.match.names),
             )
         outside = names.match(part.text, everywhere)
         if outside.names:
             raise IllegalAction(
                 "PG-8",
                 N_("{city} is outside the regions in play."),
-                city=join(outside.names),
+                city=Listed(outside.names),
             )
         raise ParseError(
             N_('Unknown city "{word}". Cities in play: {candidates}'),
             word=part.text,
-            candidates=candidates_text(sorted(in_play, key=names.words)),
+            candidates=candidates(sorted(in_play, key=names.words)),
         )
     return out
 
@@ -229,7 +230,7 @@ def own_plant(view: View, player: str, word: str, usage: str) -> int:
         raise ParseError(
             N_("You do not own plant {plant}. Your plants: {plants}"),
             plant=number,
-            plants=join([str(n) for n in own]) or "-",
+            plants=Listed(map(str, own)) if own else "-",
         )
     return number
 

@@ -34,7 +34,7 @@ from collections.abc import Collection, Mapping
 from itertools import combinations
 from typing import Any
 
-from engine.core import N_, IllegalAction, Rng, Term
+from engine.core import N_, IllegalAction, Listed, Rng, Term
 from engine.core.rng import new_rng_state
 from engine.powergrid.auction import (
     after_purchase,
@@ -174,7 +174,7 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
                 "PG-7",
                 N_("Option {key} must be one of {choices}, not {value}."),
                 key=spec.key,
-                choices=", ".join(spec.choices),
+                choices=Listed(spec.choices),
                 value=opts[spec.key],
             )
     rng_box = new_rng_state(seed)
@@ -378,7 +378,7 @@ def require_expected(
         raise IllegalAction(
             "PG-14",
             N_("You cannot do that now; the game expects {commands}."),
-            commands=", ".join(dict.fromkeys(commands.get(k, k) for k in allowed)),
+            commands=Listed(dict.fromkeys(commands.get(k, k) for k in allowed)),
         )
     return kind
 
@@ -401,7 +401,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
     if want is None:
         acting = current_players(state)
         raise IllegalAction(
-            "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
+            "PG-15", N_("It is not your turn; waiting for {players}."), players=Listed(acting)
         )
     allowed = _ALLOWED[want]
     if kind not in allowed or not isinstance(kind, str):

@@ -52,10 +52,10 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
     if view.get("step3_pending"):
         head += sentence_gap(head) + t.gettext("Step 3 begins with the next phase.")
     lines = [head]
-    who = join(view.get("current_players") or [])
+    who = join(t, view.get("current_players") or [])
     expected = view.get("expected", "")
     if expected == "choose_region":
-        regions = join([region_label(r, t) for r in choosable_regions(view)])
+        regions = join(t, [region_label(r, t) for r in choosable_regions(view)])
         chosen = view.get("regions_chosen") or []
         if chosen:
             lines.append(t.gettext("Chosen: {regions}.").format(regions=regions_text(chosen, t)))
@@ -66,7 +66,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
             ).format(who=who, regions=regions)
         )
     elif expected == "choose_plant":
-        market = join([plant_text(t, p) for p in view["plant_market"]["current"]])
+        market = join(t, [plant_text(t, p) for p in view["plant_market"]["current"]])
         if view.get("round", 1) == 1:
             text = t.gettext(
                 "{who}: choose a plant to auction — /bid <plant> [<amount>]. Market: {market}. "
@@ -97,7 +97,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
         lines.append(
             t.gettext("{who}: one plant too many — /discard <plant> (you own {plants}).").format(
                 who=names_,
-                plants=join([str(p["number"]) for p in me.get("plants", [])]),
+                plants=join(t, [str(p["number"]) for p in me.get("plants", [])]),
             )
         )
     elif expected == "buy":
@@ -159,7 +159,7 @@ def turn_text(view: View, player: str | None, t: Translator) -> str:
                     cities=t.ngettext("{n} city", "{n} cities", len(me["cities"])).format(
                         n=len(me["cities"])
                     ),
-                    plants=join(numbers),
+                    plants=join(t, numbers),
                 )
             )
     return join_sentences(*lines)[:MAX_TURN_TEXT]

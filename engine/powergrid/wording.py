@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.core.errors import N_, Worded
 from engine.core.protocol import Translator
+from engine.core.sentences import Listed, join_list
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 HYBRID_FUELS = ("coal", "oil")
@@ -69,15 +70,18 @@ def phase_text(t: Translator, phase: str) -> str:
     return t.gettext(PHASES.get(phase, phase))
 
 
-def join(items: Sequence[str]) -> str:
-    return ", ".join(items)
+def join(t: Translator, items: Sequence[str]) -> str:
+    """The items as one list in the reader's words ("a, b"; "a、b" in Chinese)."""
+    return join_list(t, items)
 
 
-def candidates_text(items: Sequence[str], limit: int = 12) -> str:
+def candidates(items: Sequence[str], limit: int = 12) -> Listed:
+    """The first `limit` items, "…" after them when there are more: a refusal's parameter
+    (raised without a translator), listed in its reader's words when the message is filled."""
     shown = list(items[:limit])
     if len(items) > limit:
         shown.append("…")
-    return ", ".join(shown)
+    return Listed(shown)
 
 
 def keep_command(plant: int, option: dict[str, int]) -> str:
@@ -88,7 +92,7 @@ def keep_command(plant: int, option: dict[str, int]) -> str:
 
 def keep_text(t: Translator, option: dict[str, int]) -> str:
     kept = [count_text(t, r, n) for r, n in option.items() if n]
-    return join(kept) if kept else t.gettext("nothing")
+    return join(t, kept) if kept else t.gettext("nothing")
 
 
 @dataclass(frozen=True)

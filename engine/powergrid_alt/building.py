@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from engine.core import N_, IllegalAction, Term
+from engine.core import N_, IllegalAction, Listed, Term
 from engine.powergrid import rules as base
 from engine.powergrid.basics import is_int
 from engine.powergrid.data import PLANTS, RESOURCES
@@ -49,12 +49,13 @@ emit = base.emit
 
 def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
     """ALT-13/14/17..19: validate building hand plant `plant` in `city`; return the node."""
-    if not is_int(plant) or plant not in hand(state, player):
+    held = hand(state, player)
+    if not is_int(plant) or plant not in held:
         raise IllegalAction(
             "ALT-8",
             N_("Plant {plant} is not in your hand; your hand: {hand}."),
             plant=str(plant),
-            hand=", ".join(map(str, hand(state, player))) or "-",
+            hand=Listed(held) if held else "-",
         )
     node = node_of(state, city)
     site_check(state, player, plant, node)

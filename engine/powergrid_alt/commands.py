@@ -24,6 +24,7 @@ from engine.core.protocol import (
     State,
     Translator,
 )
+from engine.core.sentences import join_list
 from engine.powergrid import commands as base
 from engine.powergrid import market as mk
 from engine.powergrid import names
@@ -556,9 +557,9 @@ def _income(call: Call) -> Reply:
         "Running {plants} powers {n} cities ({cities}): {income} E; penalties {bank} E.",
         len(q["cities"]),
     ).format(
-        plants=", ".join(map(str, q["plants"])),
+        plants=join_list(t, map(str, q["plants"])),
         n=len(q["cities"]),
-        cities=", ".join(am.label(c) for c in q["cities"]) or "-",
+        cities=join_list(t, (am.label(c) for c in q["cities"])) or "-",
         income=q["income"],
         bank=bank,
     )

@@ -69,6 +69,8 @@ def line_quote(state: State, player: str, cities: list[str]) -> dict[str, Any]:
         plan = r.line_check(state, player, cities)
     except IllegalAction as err:
         out["rule"], out["reason"] = err.rule_id, err.english()
+        # the params as raised, `Term`s and `Worded`s (a `Listed`) included: the quote is an
+        # answer, never stored, and texts._reason words them in its reader's language
         out["reason_key"], out["reason_params"] = err.message_key, err.params
         return out
     segs = am.segments

@@ -238,7 +238,7 @@ class AltPanel(Panel):
     def details(self, p: str, info: dict[str, Any]) -> str:
         w = self.w
         text = w(W.CITIES, n=len(info.get("cities", []))) + " · " + w(TPS, n=len(info["tps"]))
-        hand = ", ".join(str(h["number"]) for h in info.get("hand") or [])
+        hand = w.list(str(h["number"]) for h in info.get("hand") or [])
         return text + (" · " + w(HAND, plants=hand) if hand else "")
 
     def pollution(self, pen: Pen | None, x: float, y: float, width: float) -> int:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.core import N_, IllegalAction, Rng
+from engine.core import N_, IllegalAction, Listed, Rng
 from engine.powergrid import rules as base
 from engine.powergrid.data import RESOURCES, TOTALS, game_map
 from engine.powergrid_alt import ending, purchase
@@ -226,7 +226,7 @@ def apply(state: AltState, player: str, action: Action) -> tuple[State, list[Eve
     acting = current_players(state)
     if player not in acting:
         raise IllegalAction(
-            "PG-15", N_("It is not your turn; waiting for {players}."), players=", ".join(acting)
+            "PG-15", N_("It is not your turn; waiting for {players}."), players=Listed(acting)
         )
     want = expected(plain(state))
     kind = action.get("type")

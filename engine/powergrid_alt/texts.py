@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core.errors import N_, worded
 from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
-from engine.core.sentences import sentence_gap
+from engine.core.sentences import join_list, sentence_gap
 from engine.powergrid import commands as base
 from engine.powergrid.chat_view import region_text
 from engine.powergrid.wording import count_text, join
@@ -75,7 +75,7 @@ def move_text(state: State, action: Action, quote: dict[str, Any], t: Translator
 
 def tokens_text(tokens: dict[str, int], t: Translator) -> str:
     """ "2 coal, 1 oil" with plural-aware counts."""
-    return join([count_text(t, res, n) for res, n in tokens.items()])
+    return join(t, [count_text(t, res, n) for res, n in tokens.items()])
 
 
 def money_shown(state: State, name: str, viewer: str | None) -> bool:
@@ -97,9 +97,9 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
         tps = [am.label(c) for c in p["cities"] if name in state["tps"].get(c, [])]
         fields = {
             "player": name,
-            "built": ", ".join(built) or "-",
-            "hand": ", ".join(map(str, r.hand(state, name))) or "-",
-            "tps": ", ".join(tps) or "-",
+            "built": join_list(t, built) or "-",
+            "hand": join_list(t, map(str, r.hand(state, name))) or "-",
+            "tps": join_list(t, tps) or "-",
         }
         n = len(built)  # "plant 4@Berlin", "plants 4@Berlin, 7@Kiel" ("plants -": none)
         if money_shown(state, name, viewer):
@@ -116,8 +116,8 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
                 n,
             )
             lines.append(line.format(**fields))
-    pol = ", ".join(
-        f"{region_text(reg, t)} {r.pollution(state, reg)}/5" for reg in state["regions"]
+    pol = join_list(
+        t, (f"{region_text(reg, t)} {r.pollution(state, reg)}/5" for reg in state["regions"])
     )
     lines.append(t.gettext("Pollution: {levels}.").format(levels=pol))
     return "\n".join(lines)
@@ -155,11 +155,14 @@ _EXPECT_TOGETHER = {
 
 
 def _declared_text(items: list[dict[str, Any]], t: Translator) -> str:
-    return ", ".join(
-        t.gettext("{tokens} onto plant {plant}").format(
-            tokens=tokens_text({item["resource"]: item["count"]}, t), plant=item["plant"]
-        )
-        for item in items
+    return join_list(
+        t,
+        (
+            t.gettext("{tokens} onto plant {plant}").format(
+                tokens=tokens_text({item["resource"]: item["count"]}, t), plant=item["plant"]
+            )
+            for item in items
+        ),
     )
 
 
@@ -185,9 +188,9 @@ def _expected_words(state: State) -> str:
 
 def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) -> str:
     if state["phase"] == "over":
-        ranking = " > ".join(", ".join(g) for g in state["ranking"] or [])
+        ranking = " > ".join(join_list(t, g) for g in state["ranking"] or [])
         return t.gettext("Game over: {ranking}.").format(ranking=ranking)
-    who = ", ".join(r.current_players(state))
+    who = join_list(t, r.current_players(state))
     together = state["phase"] in ("resources", "bureaucracy") and purchase.simultaneous(state)
     if together:
         # Version 2: Phases 3 and 5 are declared by everybody at once (purchase.py, rules.py).
@@ -227,7 +230,7 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
         waiting = [p for p in state["order"] if p not in vote["yes"]]
         text += sentence_gap(text) + t.gettext(
             "{player} proposes to end the game; waiting for {waiting} (/endgame yes or no)."
-        ).format(player=vote["by"], waiting=", ".join(waiting))
+        ).format(player=vote["by"], waiting=join_list(t, waiting))
     if player in state["players"]:  # (his own money: `player` alone reads this line)
         text += sentence_gap(text) + t.gettext("You have {money} E.").format(
             money=state["players"][player]["money"]
@@ -247,7 +250,7 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
                 "The TP of {players} is displaced.",
                 "The TPs of {players} are displaced.",
                 len(event["displaced"]),
-            ).format(players=", ".join(event["displaced"]))
+            ).format(players=join_list(t, event["displaced"]))
         return text
     if kind == "plant_upgraded":
         text = t.gettext("{player} replaces plant {old} by {new} in {city}.").format(
@@ -359,19 +362,19 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
         return t.gettext(
             "{player} proposes to end the game after this round's Phase 5 (scored as ALT-44). "
             "Everybody must agree: /endgame yes or /endgame no. Waiting for {waiting}."
-        ).format(player=event["player"], waiting=", ".join(event["waiting"]))
+        ).format(player=event["player"], waiting=join_list(t, event["waiting"]))
     if kind == "end_accepted":
         if not event["waiting"]:
             return t.gettext("{player} agrees to end the game.").format(player=event["player"])
         return t.gettext("{player} agrees to end the game; waiting for {waiting}.").format(
-            player=event["player"], waiting=", ".join(event["waiting"])
+            player=event["player"], waiting=join_list(t, event["waiting"])
         )
     if kind == "end_declined":
         return t.gettext("{player} wants to play on: the game continues.").format(
             player=event["player"]
         )
     if kind == "game_over":
-        ranking = " > ".join(", ".join(g) for g in event.get("ranking") or [])
+        ranking = " > ".join(join_list(t, g) for g in event.get("ranking") or [])
         return t.gettext("Game over! {ranking}").format(ranking=ranking)
     shared = base.EVENT_TEXTS.get(kind)
     return shared(event, t) if shared else None

@@ -142,7 +142,7 @@ def change_words(
             out.append(w(W.BOUGHT_PLANT, player=p, plant=number))
         built = sorted(c for c, q in houses if q == p)
         if built:
-            out.append(w(W.BUILT, player=p, cities=", ".join(built)))
+            out.append(w(W.BUILT, player=p, cities=w.list(built)))
     return out
 
 

@@ -152,7 +152,7 @@ class Panel:
             if expected == "choose_plant" and v.get("round", 1) == 1:
                 expected = "choose_plant_first"  # no pass in round 1 (PG-25)
             what = w(W.EXPECTED[expected]) if expected in W.EXPECTED else expected
-            line = ", ".join(current) + ": " + what
+            line = w(W.WHO_DOES, players=w.list(current), what=what)
             if pen is not None:
                 pen.d.rounded_rectangle((x - 8, y + h - 4, x + width, y + h + NAME + 10), 8, HILITE)
                 tx = x
@@ -181,7 +181,7 @@ class Panel:
                 )
             )
             lines.append(
-                (w(W.STILL_BIDDING, players=", ".join(auction.get("bidders") or [])), INK, False)
+                (w(W.STILL_BIDDING, players=w.list(auction.get("bidders") or [])), INK, False)
             )
         if v.get("pending_discard"):
             lines.append((w(W.PENDING_DISCARD, player=v["pending_discard"]), ALERT, True))

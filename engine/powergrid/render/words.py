@@ -63,6 +63,8 @@ REGION_NAMES = {
 ROUND_STEP = N_("Round {round} · Step {step}")
 AUCTION = N_("Plant {plant}: high bid {bid} ({leader})")
 STILL_BIDDING = N_("Still bidding: {players}")
+# TRANSLATORS: the panel's line of who must act and what ("cyd: choose a plant to auction").
+WHO_DOES = N_("{players}: {what}")
 PENDING_DISCARD = N_("{player} must discard a plant")
 STEP3_PENDING = N_("Step 3 begins with the next phase")
 THRESHOLDS = N_("Step 2 at {step2} cities · game ends at {end}")
@@ -115,7 +117,7 @@ def region_name(w: Words, region: dict[str, Any]) -> str:
 
 
 def next_players(w: Words, players: list[str]) -> str:
-    names = ", ".join(players)
+    names = w.list(players)
     return w(NEXT_ONE if len(players) == 1 else NEXT_MANY, players=names)
 
 
@@ -126,7 +128,7 @@ def caption(
     phase = view.get("phase", "")
     if phase == "over":
         winners = (view.get("ranking") or [[]])[0]
-        head = w(OVER, players=", ".join(winners))
+        head = w(OVER, players=w.list(winners))
     else:
         prev_phase = (previous or {}).get("phase")
         if prev_phase and prev_phase != phase and prev_phase in PHASE_AFTER:

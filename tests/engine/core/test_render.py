@@ -28,7 +28,12 @@ NAMES = ["alice", "Борис", "carol", "Dörte"]
 LANGS = ["ru", "zh_Hant", "pl"]
 # words a language shares with English on purpose: the Polish edition's currency, and "TP"
 SAME_AS_ENGLISH = {"ru": set(), "zh_Hant": {"TP"}, "pl": {"Elektro", "TP"}}
-SAME_MSGIDS = {"ru": {"{text}."}, "zh_Hant": {"TP"}, "pl": {"{money} Elektro", "TP", "{text}."}}
+# ", ": the list separator (LIST_SEPARATOR), the same in Russian and Polish as in English
+SAME_MSGIDS = {
+    "ru": {"{text}.", ", ", "{players}: {what}"},
+    "zh_Hant": {"TP"},
+    "pl": {"{money} Elektro", "TP", "{text}.", ", ", "{players}: {what}"},
+}
 REGISTRY: dict[str, Any] = dict(games())
 OPTIONS: dict[str, dict[str, str]] = {
     "powergrid": {"map": "germany", "regions": "choose"},

@@ -104,7 +104,10 @@ def test_hex2_end_refused_while_an_action_is_affordable() -> None:
     # the refusal names HEX-2 and the cheapest affordable action of each kind
     assert err.value.rule_id == "HEX-2"
     assert err.value.params["points"] == 2
-    assert err.value.params["actions"] == "/spawn A4 (1), /grow L12 K11 (2), /regroup L12 K12 (2)"
+    # a `Listed`, listed in its reader's words when the table fills the message
+    assert str(err.value.params["actions"]) == (
+        "/spawn A4 (1), /grow L12 K11 (2), /regroup L12 K12 (2)"
+    )
     assert state["turn"]["player"] == "blue" and state["turn"]["points"] == 2
 
 

@@ -268,8 +268,9 @@ def test_pg27_a_keep_that_does_not_fit_is_refused_in_the_readers_words() -> None
         "Your other plants cannot keep those tokens; they can keep: "
         "4 coal, 4 oil | 3 coal, 5 oil | 2 coal, 6 oil."
     )
-    assert word_params(Marking(), err.params)["options"] == (  # every count and resource
-        "«4 «coal»», «4 «oil»» | «3 «coal»», «5 «oil»» | «2 «coal»», «6 «oil»»"
+    # every count, resource and list separator
+    assert word_params(Marking(), err.params)["options"] == (
+        "«4 «coal»»«, »«4 «oil»» | «3 «coal»»«, »«5 «oil»» | «2 «coal»»«, »«6 «oil»»"
     )
     assert pickle.loads(pickle.dumps(err.params["options"])) == err.params["options"]
 
@@ -279,7 +280,7 @@ def test_pg27_a_keep_that_does_not_fit_is_refused_in_the_readers_words() -> None
     [
         ("ru", "уголь × 4, нефть × 4 | уголь × 3, нефть × 5 | уголь × 2, нефть × 6"),
         ("pl", "węgiel × 4, ropa × 4 | węgiel × 3, ropa × 5 | węgiel × 2, ropa × 6"),
-        ("zh_Hant", "4 個燃煤, 4 個石油 | 3 個燃煤, 5 個石油 | 2 個燃煤, 6 個石油"),
+        ("zh_Hant", "4 個燃煤、4 個石油 | 3 個燃煤、5 個石油 | 2 個燃煤、6 個石油"),
     ],
 )
 def test_catalogs_pg27_keep_options_in_the_readers_words(lang: str, options: str) -> None:

@@ -307,7 +307,8 @@ def test_pg42_income_is_one_sentence_to_translate(plants: list[int]) -> None:
     quote = {"powered": len(plants), "plants": plants, "income": 22}
     text = income_text(quote, Marking())
     assert text.startswith("«") and text.endswith("»")
-    assert text.count("«") == 2  # the sentence and the money in it
+    # the sentence, the money in it, and the separator between two plants
+    assert text.count("«") == 2 + max(len(plants) - 1, 0)
     assert "(s)" not in text
 
 
@@ -375,4 +376,4 @@ def test_catalogs_pg42_one_plant_in_russian() -> None:
 
 def test_catalogs_pg42_income_in_chinese_order() -> None:
     text = income_text({"powered": 3, "plants": [4, 7], "income": 44}, ZH)
-    assert text == "使用發電廠 4, 7，你可以為 3 座城市供電：收入 44 元。"
+    assert text == "使用發電廠 4、7，你可以為 3 座城市供電：收入 44 元。"
