@@ -379,9 +379,17 @@ class OutboxSender:
             self._dm_stored.add(user_key)
 
     async def _dm_reached(self, user_key: str) -> None:
+        """A DM went through: a refusal stored before is forgotten. Called before the row is
+        marked sent, so a row no longer pending means the store knows his DMs are open (a
+        test saw the row sent and the refusal still stored)."""
         if self.dm_memory is not None and user_key in self._dm_stored:
             self._dm_stored.discard(user_key)
-            await self.dm_memory.remember(user_key, False)
+            try:
+                await self.dm_memory.remember(user_key, False)
+            except Exception:  # the message is out: never send it again for this
+                log.exception(
+                    "outbox %s: forgetting the closed DMs of %s failed", self.platform, user_key
+                )
 
     async def _dm_closed(self, item: OutboxItem, refused: DmClosed) -> None:
         """A refused DM: remembered, the row failed, and one public mention (until the user
@@ -563,7 +571,7 @@ class OutboxSender:
             await self.store.outbox_retry(item.id, self.clock() + delay, repr(err))
             return False
         self.sent += 1
-        await self.store.outbox_sent(item.id, message_id)
         if private:
             await self._dm_reached(item.audience)
+        await self.store.outbox_sent(item.id, message_id)
         return True
