@@ -43,7 +43,7 @@ from bot.grammar import (
     MAX_TEXT,
     shorten,
 )
-from bot.i18n import tr, translator
+from bot.i18n import listed, tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
 from bot.moment import Moment
 from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable, platform_of
@@ -71,7 +71,7 @@ from bot.store import (
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
-from engine.core import copy_state, load_state
+from engine.core import N_, copy_state, load_state
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
@@ -224,6 +224,10 @@ def album_of(chat_key: str, pictures: Sequence[Any], fallback: str) -> Outbound:
     )
 
 
+# "ann, bo: what they must do" (the pictures' panel says it so too)
+WHO_DOES = N_("{players}: {what}")
+
+
 class AnnounceMixin(TableBase):
     """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
 
@@ -276,7 +280,8 @@ class AnnounceMixin(TableBase):
             humans = [s for s in humans if s.display_name in only]
         text = now.turn_text(lang).strip()
         if humans:
-            text = ", ".join(f"@{s.display_name}" for s in humans) + ": " + text
+            mentioned = listed(f"@{s.display_name}" for s in humans)  # "@ann、@bo：" in Chinese
+            text = tr(lang, WHO_DOES, players=mentioned, what=text)
         own: dict[str, list[str]] = {}
         for seat in humans:
             theirs = (langs or {}).get(seat.display_name, lang)
@@ -285,7 +290,7 @@ class AnnounceMixin(TableBase):
         for theirs, names in own.items():
             line = now.turn_text(theirs).strip()
             if line:
-                text += "\n" + ", ".join(names) + ": " + line
+                text += "\n" + tr(theirs, WHO_DOES, players=listed(names), what=line)
         asked = [s.display_name for s in humans]
         rows = self._buttons(row.id, now, asked, lang) if asked else []
         return Outbound(

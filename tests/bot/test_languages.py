@@ -172,11 +172,12 @@ def check(text: str, expected: str) -> int:
     identified = 0
     for line in text.splitlines():
         want = expected
-        found = re.match(r"^@(\w+)(?:, @\w+)*: ", line)
+        # "@ann, @bo: ..." as its language lists them ("@ann、@bo：..." in Chinese)
+        found = re.match(r"^@(\w+)(?:(?:, |、)@\w+)*(?:: |：)", line)
         if found and expected == CHAT_LANG and found.group(1) in READS:
             # "@carol: ..." under the chat's prompt: carol's line in carol's language, unless
             # the line is the chat's own prompt (all prompted players together)
-            langs = {READS[n] for n in re.findall(r"@(\w+)", line.split(": ")[0])}
+            langs = {READS[n] for n in re.findall(r"@(\w+)", found.group(0))}
             want = langs.pop() if len(langs) == 1 else CHAT_LANG
             if want != CHAT_LANG and languages_of(line) == {CHAT_LANG}:
                 want = CHAT_LANG  # the chat's prompt naming one player
