@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
+
+from engine.core.protocol import EnglishTranslator
 
 
 def N_(message: str) -> str:
@@ -28,7 +31,7 @@ class Term(str):
     __slots__ = ()
 
 
-class Worded:
+class Worded(ABC):
     """A parameter composed of several words of the game (the ways to keep tokens: "2 coal,
     1 oil | 3 coal") that the reader's translator words when the message is filled, as a
     `Term` is: the rules raise their refusal without a translator (in `apply`, for bots and
@@ -37,24 +40,12 @@ class Worded:
 
     __slots__ = ()
 
+    @abstractmethod
     def words(self, t: Any) -> str:
-        raise NotImplementedError
+        """The parameter in the words of translator `t`."""
 
     def __str__(self) -> str:
-        return self.words(_ENGLISH)
-
-
-class _English:
-    """The catalogs' source language: what a `Worded` reads without a translator."""
-
-    def gettext(self, message: str) -> str:
-        return message
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return singular if n == 1 else plural
-
-
-_ENGLISH = _English()
+        return self.words(EnglishTranslator())
 
 
 def word_params(t: Any, params: dict[str, Any]) -> dict[str, Any]:

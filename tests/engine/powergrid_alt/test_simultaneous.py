@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engine.core import canonical_json
+from engine.core import EnglishTranslator, canonical_json
 from engine.powergrid_alt import GAME, purchase
 from tests.engine.powergrid_alt.helpers import (
     act,
@@ -186,15 +186,7 @@ def test_replay_law_with_simultaneous_phases(version: str) -> None:
     assert canonical_json(again) == canonical_json(state)
 
 
-class _English:
-    def gettext(self, message: str) -> str:
-        return message
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return singular if n == 1 else plural
-
-
-_EN = _English()
+_EN = EnglishTranslator()
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
