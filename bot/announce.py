@@ -71,8 +71,9 @@ from bot.store import (
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
-from engine.core import N_, copy_state, load_state
+from engine.core import copy_state, load_state
 from engine.core.protocol import Game, State
+from engine.core.sentences import WHO_DOES
 
 log = logging.getLogger(__name__)
 
@@ -222,10 +223,6 @@ def album_of(chat_key: str, pictures: Sequence[Any], fallback: str) -> Outbound:
         png=pictures[0].png,
         album=[p.png for p in pictures[1:]],
     )
-
-
-# "ann, bo: what they must do" (the pictures' panel says it so too)
-WHO_DOES = N_("{players}: {what}")
 
 
 class AnnounceMixin(TableBase):

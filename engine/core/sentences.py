@@ -34,6 +34,10 @@ def join_sentences(*parts: str) -> str:
     return text
 
 
+# TRANSLATORS: who must act and what ("cyd: choose a plant to auction"), a list of players
+# before the colon: the chat's prompt ("@ann, @bo: ...") and the board pictures' panel.
+WHO_DOES = N_("{players}: {what}")
+
 # TRANSLATORS: the separator between the items of a list (players, cells, plants, rule ids):
 # "ann, bo, cyd". Chinese enumerates with the enumeration comma: "ann、bo、cyd".
 LIST_SEPARATOR = N_(", ")

@@ -25,6 +25,7 @@ from engine.core.picture import (
     mix,
     wrap,
 )
+from engine.core.sentences import WHO_DOES
 from engine.powergrid.render import words as W
 from engine.powergrid.render.board import hex_rgb, house
 
@@ -152,7 +153,7 @@ class Panel:
             if expected == "choose_plant" and v.get("round", 1) == 1:
                 expected = "choose_plant_first"  # no pass in round 1 (PG-25)
             what = w(W.EXPECTED[expected]) if expected in W.EXPECTED else expected
-            line = w(W.WHO_DOES, players=w.list(current), what=what)
+            line = w(WHO_DOES, players=w.list(current), what=what)
             if pen is not None:
                 pen.d.rounded_rectangle((x - 8, y + h - 4, x + width, y + h + NAME + 10), 8, HILITE)
                 tx = x

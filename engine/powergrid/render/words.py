@@ -63,9 +63,6 @@ REGION_NAMES = {
 ROUND_STEP = N_("Round {round} · Step {step}")
 AUCTION = N_("Plant {plant}: high bid {bid} ({leader})")
 STILL_BIDDING = N_("Still bidding: {players}")
-# TRANSLATORS: who must act and what ("cyd: choose a plant to auction"): the board's panel
-# and the chat's prompt ("@ann, @bo: ...").
-WHO_DOES = N_("{players}: {what}")
 PENDING_DISCARD = N_("{player} must discard a plant")
 STEP3_PENDING = N_("Step 3 begins with the next phase")
 THRESHOLDS = N_("Step 2 at {step2} cities · game ends at {end}")
