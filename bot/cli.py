@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import", help="replay an exported game into this database")
     imp.add_argument("file")
     imp.add_argument("--chat", default=None, help="chat key to put it in (default: its own)")
+    imp.add_argument(
+        "--trust-log",
+        action="store_true",
+        help="import the log's replay even where it differs from the exported state",
+    )
     health = sub.add_parser("health", help="exit 0 when a platform beat recently (HEALTHCHECK)")
     health.add_argument("--max-age", type=float, default=None, help="seconds (default: setting)")
     return parser
@@ -85,7 +90,13 @@ def _ops(args: argparse.Namespace, settings: Settings) -> int:
             with open(args.file, encoding="utf-8") as src:
                 data = json.load(src)
             pk = asyncio.run(
-                ops.import_game(settings.db, data, discover_games(), chat_key=args.chat)
+                ops.import_game(
+                    settings.db,
+                    data,
+                    discover_games(),
+                    chat_key=args.chat,
+                    trust_log=args.trust_log,
+                )
             )
             print(f"imported as game {pk}")
         elif args.command == "health":

@@ -149,6 +149,48 @@ async def test_import_refuses_a_log_that_does_not_replay_to_its_state(
         await ops.import_game(db, {"format": "x"}, {})
 
 
+async def test_import_names_an_action_the_rules_refuse(tmp_path: Path, clock: FakeClock) -> None:
+    """A hand-edited log with an illegal move is a refusal naming that move, not a crash of
+    `boardchat import` with the engine's traceback."""
+    db = str(tmp_path / "a.sqlite3")
+    data = await ops.export_game(db, await played_game(db, clock))
+    data["actions"][1]["action"] = {"take": 7}  # dicepile takes 1-3 at a time
+    with pytest.raises(ops.OpsError, match=r"action \d+ \(bob: .*refused by the rules"):
+        await ops.import_game(db, data, {"dicepile": ChatDicePile()}, chat_key="local:x")
+
+
+async def test_trust_log_imports_the_replay_of_a_log_whose_state_differs(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """An export written before an engine change to its events' wording no longer matches
+    its log's replay (found 2026-12-03: PG-42's dropped orders after 19e54dc). The refusal
+    names the first difference; --trust-log imports the replay, which is the game."""
+    db = str(tmp_path / "a.sqlite3")
+    data = await ops.export_game(db, await played_game(db, clock))
+    replayed = canonical_json(data["state"])
+    data["state"]["worded_by"] = "an older engine"
+    games = {"dicepile": ChatDicePile()}
+    with pytest.raises(ops.OpsError, match=r"state\.worded_by: only in the file.*--trust-log"):
+        await ops.import_game(db, data, games, chat_key="local:x")
+    pk = await ops.import_game(db, data, games, chat_key="local:x", trust_log=True)
+    again = await ops.export_game(db, pk)
+    assert canonical_json(again["state"]) == replayed
+    assert len(again["actions"]) == len(data["actions"])
+
+
+def test_first_difference_names_the_path_and_both_values() -> None:
+    ours = {"players": {"ann": {"money": 15, "plants": [3, 4]}}, "round": 2}
+    assert ops.first_difference(ours, ours) is None
+    theirs = {"players": {"ann": {"money": 12, "plants": [3, 4]}}, "round": 2}
+    assert (
+        ops.first_difference(ours, theirs) == "state.players.ann.money: 12 in the file, 15 replayed"
+    )
+    theirs = {"players": {"ann": {"money": 15, "plants": [3]}}, "round": 2}
+    assert ops.first_difference(ours, theirs) == (
+        "state.players.ann.plants: 1 items in the file, 2 replayed"
+    )
+
+
 def test_cli_export_and_import_through_the_command_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -163,6 +205,16 @@ def test_cli_export_and_import_through_the_command_line(
     assert json.loads(out.read_text())["id"] == pk
     assert cli.main(["export", "999"]) == 1
     assert "no game 999" in capsys.readouterr().err
+    import bot.table
+
+    monkeypatch.setattr(bot.table, "discover_games", lambda: {"dicepile": ChatDicePile()})
+    data = json.loads(out.read_text())
+    data["state"]["worded_by"] = "an older engine"
+    out.write_text(json.dumps(data))
+    assert cli.main(["import", str(out), "--chat", "local:cli2"]) == 1
+    assert "first difference: state.worded_by" in capsys.readouterr().err
+    assert cli.main(["import", str(out), "--chat", "local:cli2", "--trust-log"]) == 0
+    assert capsys.readouterr().out.startswith("imported as game ")
     assert cli.main(["backup", "--out", str(tmp_path / "b.sqlite3")]) == 0
     assert (tmp_path / "b.sqlite3").is_file()
 
