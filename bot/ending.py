@@ -37,8 +37,10 @@ log = logging.getLogger(__name__)
 # Attachments: Discord's limit for every server (free tier), and the cap for all.
 DISCORD_MAX_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 10 * 1024 * 1024
-# /hint thinks at most this long unless BOARDCHAT_BOT_BUDGET says otherwise.
-HINT_SECONDS = 1.0
+# /hint thinks at most this long unless BOARDCHAT_BOT_BUDGET says otherwise: a cap, as a
+# game's hint stops at its strong module's HINT_ITERATIONS rollouts well before it on a
+# machine that is not overloaded (engine/core/game_base.py `hint_budget`).
+HINT_SECONDS = 3.0
 
 HintFn = Callable[..., tuple[Action, str] | None]
 

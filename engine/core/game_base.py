@@ -9,6 +9,7 @@ the table reads the declaration and never probes the object.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import sys
 from abc import ABC, abstractmethod
@@ -128,6 +129,18 @@ class BaseGame:
         return None
 
 
+def hint_budget(strong_module: ModuleType, budget: Budget | None) -> Budget | None:
+    """`budget` with the strong module's `HINT_ITERATIONS` when it counts no rollouts."""
+    iterations = getattr(strong_module, "HINT_ITERATIONS", None)
+    if iterations is None or (budget is not None and budget.iterations is not None):
+        return budget
+    if budget is None:
+        from engine.core.search import Budget
+
+        return Budget(iterations=iterations)
+    return dataclasses.replace(budget, iterations=iterations)
+
+
 class ModularGame(BaseGame, ABC):
     """A game whose chat layer and picture are modules, imported on first use (the rules
     work, and are tested, without them; Pillow is loaded only to draw). Subclasses name the
@@ -157,9 +170,15 @@ class ModularGame(BaseGame, ABC):
         rng: Rng | None = None,
         budget: Budget | None = None,
     ) -> tuple[Action, str] | None:
-        """The strong bot's move and one line why (engine/<game>/strong.py)."""
-        found: tuple[Action, str] = importlib.import_module(self.strong_module).hint(
-            state, player, t, rng=rng, budget=budget
+        """The strong bot's move and one line why (engine/<game>/strong.py). A time budget
+        is given the strong module's `HINT_ITERATIONS` as well: the search then stops at
+        that many rollouts (its randomness fixed by the position), so asking twice gives the
+        same hint, as a player expects; the seconds only cap a slow or busy machine (found
+        playing, 2026-12-03: four /hint calls on one position said "open plant 7", one
+        "pass", as each thought a different number of rollouts)."""
+        module = importlib.import_module(self.strong_module)
+        found: tuple[Action, str] = module.hint(
+            state, player, t, rng=rng, budget=hint_budget(module, budget)
         )
         return found
 

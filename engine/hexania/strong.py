@@ -229,6 +229,12 @@ decide = SEARCH.decide
 LEAD = guarded_bot  # the move without search (arm 0; bench/bots.py --policy-only)
 
 
+# /hint's rollouts (engine/core/game_base.py `hint_budget`): a fixed count, so one position
+# always gets the same hint; bench/bots.py's Hexania budget: 61 % of 66 report games at it,
+# think CPU p99 1.0-1.2 s (docs/bots-lab.md).
+HINT_ITERATIONS = 16
+
+
 def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:

@@ -212,6 +212,12 @@ def strong(state: State, player: str, rng: Rng) -> Action:
     return trusted(decide(state, player, rng))
 
 
+# /hint's rollouts (engine/core/game_base.py `hint_budget`): a fixed count, so one position
+# always gets the same hint; bench/bots.py's IEC budget (MIN_ROUNDS paired samples for
+# `trusted`), think p99 about 0.5 s.
+HINT_ITERATIONS = 40
+
+
 def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
