@@ -269,13 +269,14 @@ def apply(state: HexState, player: str, action: Action) -> tuple[State, list[Eve
             # HEX-2.4: a player who will not act in his turn is eliminated.
             _eliminate(state, player, "resigned", events)
         else:
-            # HEX-2 (corrections 1.1): actions go on until nothing affordable remains.
+            # HEX-2 (corrections 1.1): actions go on until nothing affordable remains. The
+            # table adds " (HEX-2)" and "See /rules HEX-2." to a refusal: not in the text.
             examples = affordable_examples(state, player)
             if examples:
                 raise IllegalAction(
                     "HEX-2",
                     N_(
-                        "The turn ends only when nothing is affordable (HEX-2). "
+                        "The turn ends only when nothing is affordable. "
                         "Points left: {points}; still affordable, e.g. {actions}."
                     ),
                     points=turn["points"],

@@ -36,6 +36,7 @@ from engine.iec.rules import (
     owns_tech,
     param,
     placement_error,
+    public_tech,
     scen,
     stock,
     tech_cost,
@@ -149,25 +150,29 @@ def _do_lay(state: State, player: str, action: Action, events: list[Event]) -> N
     real, fake = action.get("real", []), action.get("fake", [])
     if not isinstance(real, list) or not isinstance(fake, list):
         raise _bad("IEC-S-21", N_("Name the real and the fake cells."))
-    max_real = 2 if has_tech(state, player, 18) else 1
-    if not 1 <= len(real) <= max_real:
-        raise _bad(
-            "IEC-D-3",
-            N_("A placement holds 1 real mine (2 with Total Mine War)."),
-        )
+    placement = N_("A placement holds 1 real mine (2 with Total Mine War).")
+    if not 1 <= len(real) <= 2:
+        raise _bad("IEC-D-3", placement)
     if len(fake) > int(param(state, "max_fakes_per_lay")):
         raise _bad("IEC-19", N_("At most 2 fake tokens per turn."))
     cells = [*real, *fake]
     if len(cells) > int(param(state, "max_tokens_per_lay")) or len(set(cells)) != len(cells):
         raise _bad("IEC-19", N_("Up to 3 tokens, each on a different cell."))
+    _lay_checks(state, player, cells)
+    payer = _mine_payer(state, player, real[0], action.get("from"))
+    # Last, the limits Total Mine War raises (IEC-TECH-18): while it is not revealed, whether
+    # they refuse, and the limit named, tell his technologies, so only he hears it (IEC-S-23,
+    # corrections 1.1); every refusal above reads alike for everyone.
+    hidden = not public_tech(state, player, 18)
+    if len(real) > (2 if has_tech(state, player, 18) else 1):
+        raise _bad("IEC-D-3", placement, secret=hidden)
     if pl["mines_used"] + len(real) > mine_limit(state, player):
         raise _bad(
             "IEC-S-8.4",
             N_("You have used all your real mines (limit {m})."),
+            secret=hidden,
             m=mine_limit(state, player),
         )
-    _lay_checks(state, player, cells)
-    payer = _mine_payer(state, player, real[0], action.get("from"))
     payer["goods"]["AC"] -= 1
     pl["mines_used"] += len(real)
     if len(real) > 1 or pl["mines_used"] > int(param(state, "M")):
@@ -283,6 +288,9 @@ def _attempt(
     return ok
 
 
+_DRILLING = N_("Only Remote Drilling lets you choose the deposit.")
+
+
 def _do_build(state: State, player: str, action: Action, events: list[Event]) -> None:
     dev = _powered_own(state, player, action, "developer", "developer")
     if not ch.can_build_attempt(dev):
@@ -308,8 +316,8 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
         err = placement_error(state, cell, str(kind))
         if err is not None:
             raise err
-        if choice is not None and (not owns_tech(state, player, 1) or choice not in (0, 1)):
-            raise _bad("IEC-TECH-1", N_("Only Remote Drilling lets you choose the deposit."))
+        if choice is not None and choice not in (0, 1):
+            raise _bad("IEC-TECH-1", _DRILLING)
     cost = ch.module_cost(state)
     if stock(state, dev, "AB") < cost:
         raise _bad(
@@ -318,6 +326,9 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
             n=cost,
         )
     prefer = _source(state, dev, action)
+    if choice is not None and not owns_tech(state, player, 1):
+        # Last: only he may know that he lacks Remote Drilling (IEC-S-23, corrections 1.1).
+        raise _bad("IEC-TECH-1", _DRILLING, secret=True)
     dev["used"].append("build")
     ok = _attempt(state, player, dev, cell, kind, prefer, events)
     if not ok and has_tech(state, player, 15) and stock(state, dev, "AB") >= cost:
@@ -359,9 +370,7 @@ def _do_build(state: State, player: str, action: Action, events: list[Event]) ->
 
 def _do_recycle(state: State, player: str, action: Action, events: list[Event]) -> None:
     dev = _powered_own(state, player, action, "developer", "developer")
-    if not owns_tech(state, player, 14):
-        raise _bad("IEC-TECH-14", N_("You need Recycling for this."))
-    if not ch.can_recycle(state, dev):
+    if not ch.developer_free(dev):
         raise _bad("IEC-S-18.5", N_("This developer cannot recycle this turn."))
     target = _cell(state, action, "target")
     if target not in ch.recycle_targets(state, dev):
@@ -370,6 +379,10 @@ def _do_recycle(state: State, player: str, action: Action, events: list[Event]) 
             N_("{cell} holds no building you may recycle within the developer's range."),
             cell=target,
         )
+    if not owns_tech(state, player, 14):
+        # Last, and to him alone: whether he owns Recycling is his secret until he uses it
+        # (IEC-S-23, corrections 1.1); every refusal above reads alike for everyone.
+        raise _bad("IEC-TECH-14", N_("You need Recycling for this."), secret=True)
     threshold = ch.recycle_threshold(state, dev)
     dev["used"].append("recycle")
     _reveal(state, player, 14, events)
@@ -480,15 +493,12 @@ def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> 
     targets = action.get("targets")
     if not isinstance(targets, dict) or not targets:
         raise _bad("IEC-S-19.1", N_("Declare targets and missiles."))
-    shots = ch.launcher_shots(state, la)
-    if len(targets) > ch.launcher_max_targets(state, la):
-        raise _bad(
-            "IEC-16.5",
-            N_(
-                "A launcher fires at one building per turn (two with "
-                "Multiple Targets when undamaged)."
-            ),
-        )
+    whole = undamaged(state, la)
+    one_target = N_(
+        "A launcher fires at one building per turn (two with Multiple Targets when undamaged)."
+    )
+    if len(targets) > (2 if whole else 1):  # beyond what any technology allows: public
+        raise _bad("IEC-16.5", one_target)
     total = 0
     thresholds: dict[str, int] = {}
     for cell, n in targets.items():
@@ -502,11 +512,23 @@ def _do_fire(state: State, player: str, action: Action, events: list[Event]) -> 
             raise out_of_range(state, [la], cell)
         thresholds[cell] = thr
         total += n
-    if total > shots:
-        raise _bad("IEC-S-19.2", N_("Shots this launcher has this turn: {n}."), n=shots)
     if stock(state, la, "AC") < total:
         raise _bad("IEC-16.3", N_("Each missile costs 1 AC from a linked storage."))
-    _take(state, la, "AC", total, prefer=_source(state, la, action))
+    prefer = _source(state, la, action)
+    # Last, the limits Multiple Targets and Missile Salvo raise on an undamaged launcher: while
+    # the technology is not revealed, whether they refuse, and the shots named, tell it, so
+    # only he hears it (IEC-S-23, corrections 1.1); every refusal above reads alike for all.
+    if len(targets) > ch.launcher_max_targets(state, la):
+        raise _bad("IEC-16.5", one_target, secret=not public_tech(state, player, 10))
+    shots = ch.launcher_shots(state, la)
+    if total > shots:
+        raise _bad(
+            "IEC-S-19.2",
+            N_("Shots this launcher has this turn: {n}."),
+            secret=whole and not public_tech(state, player, 9),
+            n=shots,
+        )
+    _take(state, la, "AC", total, prefer=prefer)
     la["used"].append("fire")
     if shots > int(param(state, "launcher_shots")) and total > int(param(state, "launcher_shots")):
         _reveal(state, player, 9, events)
@@ -678,11 +700,20 @@ def _do_tech(state: State, player: str, action: Action, events: list[Event]) -> 
         raise _bad("IEC-25", N_("Technologies are numbered 1 to 19."))
     if not state["mine_war"] and tech in MINE_WAR_TECHS:
         raise _bad("IEC-S-8.5", N_("Mine War is off in this game."))
-    if tech in pl["techs"]:
-        raise _bad("IEC-24", N_("You already have this technology."))
     cost = tech_cost(state, player)
     if pl["science"] < cost:
-        raise _bad("IEC-23", N_("Science points the next technology costs: {cost}."), cost=cost)
+        # The cost named is lower with an unrevealed Super Computer (IEC-TECH-2): then only
+        # he may read it (IEC-S-23); the number of technologies owned is public.
+        hidden = bool(pl["techs"]) and not public_tech(state, player, 2)
+        raise _bad(
+            "IEC-23",
+            N_("Science points the next technology costs: {cost}."),
+            secret=hidden,
+            cost=cost,
+        )
+    if tech in pl["techs"]:
+        # Which technologies he owns is his secret (IEC-S-24, IEC-S-23): to him alone.
+        raise _bad("IEC-24", N_("You already have this technology."), secret=True)
     if has_tech(state, player, 2) and len(pl["techs"]) >= 1:
         # IEC-TECH-2 lowers the public cost: using it reveals it (IEC-S-23, corrections 1.1).
         _reveal(state, player, 2, events)

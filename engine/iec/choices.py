@@ -96,13 +96,16 @@ def can_build_attempt(dev: Building) -> bool:
     return not ({"build", "recycle"} & set(dev["used"]))
 
 
+def developer_free(dev: Building) -> bool:
+    """IEC-S-18.5: recycling replaces the developer's phase 6 and 7 actions for the turn."""
+    return not ({"prepare", "build", "recycle"} & set(dev["used"]))
+
+
 def can_recycle(state: State, dev: Building, public: bool = False) -> bool:
     """IEC-TECH-14: `public` asks whether everyone can see that he may (Recycling revealed);
     the owner himself may recycle with an unrevealed Recycling, which reveals it."""
     tech = public_tech if public else owns_tech
-    if not tech(state, dev["owner"], 14):
-        return False
-    return not ({"prepare", "build", "recycle"} & set(dev["used"]))
+    return tech(state, dev["owner"], 14) and developer_free(dev)
 
 
 def build_targets(

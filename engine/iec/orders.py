@@ -24,7 +24,7 @@ from engine.iec.rules import (
 )
 from engine.iec.scenario import GOODS, KINDS, RECIPES
 from engine.iec.secret import activate_now
-from engine.iec.state_types import AnyBuilding, Transfer
+from engine.iec.state_types import AnyBuilding, Subsidy, Transfer
 from engine.iec.techs import TECHS
 
 
@@ -152,13 +152,15 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
         elif b["cell"] not in orders["destroy"]:
             orders["destroy"].append(b["cell"])
     elif kind == "flex":
-        if not has_tech(state, player, 3):
-            raise _bad("IEC-TECH-3", N_("You need Flexible Order for this."))
+        # The words are checked first, alike for everyone; whether he may declare at all
+        # tells his technologies, so only he hears it (IEC-S-23, corrections 1.1).
         ph, pos = action.get("phase"), action.get("position")
         if not isinstance(ph, int) or ph not in (*INTERACTIVE, 12, 13):
             raise _bad("IEC-TECH-3", N_("Choose a phase from 3 to 14."))
         if pos not in ("first", "last", "unchanged"):
             raise _bad("IEC-TECH-3", N_("Position is first, last or unchanged."))
+        if not has_tech(state, player, 3):
+            raise _bad("IEC-TECH-3", N_("You need Flexible Order for this."), secret=True)
         if pos == "unchanged":
             orders["flex"].pop(str(ph), None)
         else:
@@ -171,10 +173,15 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
 
 
 def _owned(state: State, player: str, tech: int) -> None:
+    """IEC-S-23 (corrections 1.1, "No side channel"): whether he owns a technology is his
+    secret, so the refusal goes to him alone (`secret`), never into the group. Each order
+    checks its words before, alike for everyone, so that a public refusal never depends on
+    his technologies either."""
     if not owns_tech(state, player, tech):
         raise _bad(
             f"IEC-TECH-{tech}",
             N_("You have not discovered {tech_name}."),
+            secret=True,
             tech_name=Term(TECHS[tech]),  # worded in the reader's language, as /flex's
         )
 
@@ -195,24 +202,25 @@ def _secret_order(state: State, player: str, action: Action, events: list[Event]
     elif kind == "sweep":
         if not state["mine_war"]:
             raise _bad("IEC-S-8.5", N_("Mine War is off in this game."))
+        cell = None if action.get("cell") is None else _cell(state, action, "cell")
         _owned(state, player, 19)
-        cell = action.get("cell")
-        orders["sweep"] = None if cell is None else _cell(state, action, "cell")
+        orders["sweep"] = cell
     elif kind == "peek":
-        _owned(state, player, 1)
         area = action.get("area")
         if area is not None and area not in ch.open_areas(state):
             raise _bad("IEC-TECH-1", N_("{area} is not an undiscovered area."), area=area)
+        _owned(state, player, 1)
         orders["peek"] = area
     elif kind == "subsidy":
-        _owned(state, player, 16)
-        if state["players"][player]["subsidy_used"]:
-            raise _bad("IEC-D-10", N_("Government Subsidy is used once per game."))
-        if action.get("cell") is None:
-            orders["subsidy"] = None
-        else:
+        order: Subsidy | None = None
+        if action.get("cell") is not None:
             cell = _cell(state, action, "cell")
             kind_ = action.get("kind")
             if kind_ not in KINDS:
                 raise _bad("IEC-14", N_("Name the building type."))
-            orders["subsidy"] = {"kind": kind_, "cell": cell}
+            order = {"kind": str(kind_), "cell": cell}
+        _owned(state, player, 16)
+        # Public: a used subsidy landed in phase 14 and so revealed the technology.
+        if state["players"][player]["subsidy_used"]:
+            raise _bad("IEC-D-10", N_("Government Subsidy is used once per game."))
+        orders["subsidy"] = order

@@ -5,7 +5,8 @@ apart. The map: terrain and areas (each deposit area's name drawn on its block),
 letters and row numbers (how cells are typed), each building as the letter of its kind
 (hollow when not powered this turn) with its modules as a bar (white for missing ones),
 sites, seismic cells, and tokens (a face-down token of another player is an empty ring:
-hidden; the viewer's own show real or bluff). The panel: turn, phase and radiation, whose move
+hidden; the viewer's own show real or bluff; on a building's cell a smaller token over the
+cell's corner, off the building's letter). The panel: turn, phase and radiation, whose move
 it is (highlighted), every player in turn order with points, science, technologies (hidden
 ones counted, never named) and storage contents (public, IEC-S-26: the viewer's per storage,
 the others' totals), what each found deposit yields, and a legend of every terrain kind and
@@ -128,6 +129,7 @@ REAL_TEXT = N_("your real mine (only you see it)")
 UP_TEXT = N_("face-up real mine")
 CHANGED_TEXT = N_("changed since the last picture")
 SWATCH = 24  # a legend swatch: a small cell
+SMALL_TOKEN = 9  # a token on a building's cell, px across at 720 px width
 
 
 def _letter_name(w: Words, kind: str) -> tuple[str, str]:
@@ -257,17 +259,29 @@ def _building(
 
 
 def _token(
-    pen: Pen, x0: float, y0: float, c: int, col: RGB, up: bool, dot: RGB | None, changed: bool
+    pen: Pen,
+    x0: float,
+    y0: float,
+    c: int,
+    col: RGB,
+    up: bool,
+    dot: RGB | None,
+    changed: bool,
+    small: bool = False,
 ) -> None:
     """A token in the cell's top right corner: face up a dark disc, face down a ring (with the
-    viewer's own real mine dotted: `dot`)."""
+    viewer's own real mine dotted: `dot`). `small`, on a building's cell: a smaller token over
+    the cell's corner (its centre inside the cell), clear of the building's letter, even the
+    widest (W, Ш, a CJK sign); found playing: a face-up mine hid the letter of the building."""
     d = pen.d
-    bx, by = x0 + c - 13, y0 + 2
+    size = SMALL_TOKEN if small else 11
+    bx, by = (x0 + c - 6, y0 - 3) if small else (x0 + c - 13, y0 + 2)
+    ring = 2 if small else 3
     if changed:
-        d.ellipse((bx - 3, by - 3, bx + 14, by + 14), fill=CHANGE)
-    d.ellipse((bx, by, bx + 11, by + 11), fill=INK if up else WHITE, outline=col, width=2)
+        d.ellipse((bx - ring, by - ring, bx + size + ring, by + size + ring), fill=CHANGE)
+    d.ellipse((bx, by, bx + size, by + size), fill=INK if up else WHITE, outline=col, width=2)
     if dot is not None and not up:
-        d.ellipse((bx + 3, by + 3, bx + 8, by + 8), fill=dot)
+        d.ellipse((bx + 3, by + 3, bx + size - 3, by + size - 3), fill=dot)
 
 
 # --- the map -------------------------------------------------------------------------------------
@@ -315,7 +329,17 @@ def _draw_map(
     for tok in view["tokens"]:
         x0, y0 = m.xy(tok["cell"])
         col = _seat_rgb(view, tok["owner"])
-        _token(pen, x0, y0, c, col, bool(tok["up"]), _dot(tok, viewer, col), tok["id"] in ch.tokens)
+        _token(
+            pen,
+            x0,
+            y0,
+            c,
+            col,
+            bool(tok["up"]),
+            _dot(tok, viewer, col),
+            tok["id"] in ch.tokens,
+            small=tok["cell"] in view["buildings"],
+        )
 
 
 def _dot(tok: dict[str, Any], viewer: str | None, col: RGB) -> RGB | None:

@@ -79,3 +79,50 @@ def finish_turn(state: dict[str, Any], player: str) -> tuple[dict[str, Any], lis
     assert state["turn"]["actions"] > 0
     state["turn"]["points"] = 0
     return GAME.apply(state, player, {"type": "end"})
+
+
+def refusal_texts(package: str) -> list[tuple[str, int, str]]:
+    """(file, line, English text) of every refusal a game's modules raise: the message of each
+    call to IllegalAction, Refusal, ParseError or a module's `_bad`, written in the call or
+    through a name set to an `N_` text in the same module (the rule id is not read)."""
+    import ast
+    from pathlib import Path
+
+    makers = {"IllegalAction": 1, "Refusal": 1, "_bad": 1, "ParseError": 0}  # the text's place
+    out: list[tuple[str, int, str]] = []
+    root = Path(__file__).resolve().parents[3]  # the repository
+    for path in sorted((root / package).glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named: dict[str, list[str]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    named.setdefault(target.id, []).extend(_texts(node.value, {}))
+        for node in ast.walk(tree):
+            at = makers.get(_called(node)) if isinstance(node, ast.Call) else None
+            if isinstance(node, ast.Call) and at is not None and len(node.args) > at:
+                out += [(path.name, node.lineno, s) for s in _texts(node.args[at], named)]
+    return out
+
+
+def _called(call: Any) -> str:
+    import ast
+
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def _texts(node: Any, named: dict[str, list[str]]) -> list[str]:
+    """The `N_` texts (and plain strings) an argument holds or names."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Name):
+        return named.get(node.id, [])
+    if isinstance(node, ast.Call) and _called(node) == "N_":
+        return [s for a in node.args for s in _texts(a, named)]
+    if isinstance(node, ast.IfExp):
+        return _texts(node.body, named) + _texts(node.orelse, named)
+    return []

@@ -1,5 +1,7 @@
 """The turn: HEX-T-2/T-3, HEX-2 (spending, ending, elimination), HEX-17 bonus, the winner."""
 
+import re
+
 import pytest
 
 from engine.core import EnglishTranslator, IllegalAction
@@ -11,6 +13,7 @@ from tests.engine.hexania.helpers import (
     frozen,
     pieces,
     position,
+    refusal_texts,
     set_next_roll,
 )
 
@@ -109,6 +112,27 @@ def test_hex2_end_refused_while_an_action_is_affordable() -> None:
         "/spawn A4 (1), /grow L12 K11 (2), /regroup L12 K12 (2)"
     )
     assert state["turn"]["player"] == "blue" and state["turn"]["points"] == 2
+
+
+def test_hex2_the_end_refusal_leaves_its_rule_id_to_the_table() -> None:
+    """The table adds " (HEX-2)" and "See /rules HEX-2." to a refusal (bot.i18n.explain), so
+    the game's text names no rule (found playing: "The turn ends only when nothing is
+    affordable (HEX-2). Points left: 8; ... (HEX-2) See /rules HEX-2.")."""
+    from bot.i18n import explain
+
+    state = position({"blue": ["L12"]}, points=3)
+    GAME.apply(state, "blue", {"type": "grow", "figure": "L12", "cell": "L13"})
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, "blue", {"type": "end"})
+    assert err.value.rule_id == "HEX-2" and "HEX-2" not in err.value.english()
+    assert explain("en", err.value).count("HEX-2") == 1
+
+
+def test_no_refusal_of_hexania_names_a_rule_in_its_text() -> None:
+    """Every refusal's rule id goes in its `rule_id` alone: the table words it (see above)."""
+    found = refusal_texts("engine/hexania")
+    assert len(found) > 30  # the scan reads the refusals
+    assert [f for f in found if re.search(r"\bHEX-[A-Z0-9]", f[2])] == []
 
 
 def test_hex2_turn_ends_only_when_nothing_is_affordable() -> None:

@@ -196,3 +196,13 @@ def test_iec_s18_1_the_prepare_prompt_offers_sites_where_a_building_fits() -> No
     listed = text.split("may prepare one of: ")[1].split(" (free)")[0].split(", ")
     assert listed == useful[:24]
     assert f"For example: /prepare {useful[0]}" in text
+
+
+def test_no_refusal_of_iec_names_a_rule_in_its_text() -> None:
+    """The table adds " (IEC-...)" and "See /rules IEC-..." to every refusal (bot.i18n.explain),
+    so a refusal's own text names no rule (found playing Hexania: "(HEX-2) ... (HEX-2)")."""
+    from tests.engine.hexania.helpers import refusal_texts  # the same scan for both games
+
+    found = refusal_texts("engine/iec")
+    assert len(found) > 100  # the scan reads the refusals
+    assert [f for f in found if re.search(r"\bIEC-[A-Z0-9]", f[2])] == []

@@ -428,7 +428,7 @@ def test_iec_tech15_construction_recovery_never_changes_who_is_asked() -> None:
 @pytest.mark.parametrize(
     "action, tech",
     [
-        ({"type": "peek", "area": "I"}, 1),
+        ({"type": "peek", "area": "II-N"}, 1),
         ({"type": "sweep", "cell": "H7"}, 19),
         ({"type": "subsidy"}, 16),
         ({"type": "use", "tech": 13, "mode": "now"}, 13),

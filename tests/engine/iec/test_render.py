@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 
+import pytest
 from PIL import Image
 
 from engine.core.picture import CHANGE, HILITE
@@ -233,3 +234,55 @@ def test_a_mine_turned_up_a_moved_token_and_a_new_site_are_marked_and_told() -> 
     assert _colours(site).get(CHANGE, 0) > 50
     assert f"{names[1]} prepared sites on H9" in site[0].caption
     assert CHANGE not in _colours(GAME.render_set(before, names[0], None, before))
+
+
+def _letter_box(st: dict, cell: str) -> tuple[int, int, int, int]:
+    """The pixels of the building letter on `cell` (render._building: centred in the cell
+    above the module bar), one pixel of margin round the glyph."""
+    from engine.core.picture import NUMBER, Words, font_for
+    from engine.iec import render
+
+    m = render._Map(GAME.view(st, None))
+    x0, y0 = m.xy(cell)
+    letter, _ = render._letter_name(Words(None), st["buildings"][cell]["kind"])
+    cx, cy = round(x0 + m.cell / 2), round(y0 + (m.cell - 5) / 2)
+    left, top, right, bottom = font_for(letter, NUMBER, True).getbbox(letter, anchor="mm")
+    return (
+        int(cx + left - 1),
+        int(cy + top - 1),
+        int(cx + right + 1),
+        int(cy + bottom + 1),
+    )
+
+
+@pytest.mark.parametrize("up", [True, False])
+@pytest.mark.parametrize(
+    "kind",
+    ["reactor", "mine", "storage", "mixer", "laboratory", "transmitter", "developer", "launcher"],
+)
+def test_a_token_on_a_buildings_cell_leaves_its_letter_readable(kind: str, up: bool) -> None:
+    """Found playing: a face-up mine drawn on a cell with a building covered the building's
+    letter. On a building's cell the token is smaller, over the cell's corner, off the letter
+    (the widest letters, M and W, too), face up or down, at the phone width of 720 px; the
+    change mark round a new token nicks a pixel of W's corner at most."""
+    st, names = empty(2)
+    add(st, names[1], kind, "H6")
+    at(st, 9, names[0])
+    before = copy.deepcopy(st)
+    bare = _rgb(GAME.render_set(st, names[0])[0].png)
+    st["tokens"] = [{"id": 1, "owner": names[0], "cell": "H6", "up": up, "real": True}]
+    marked = _rgb(GAME.render_set(st, names[0])[0].png)
+    box = _letter_box(st, "H6")
+    assert bare.width == 720
+    assert marked.crop(box).tobytes() == bare.crop(box).tobytes()
+    assert marked.tobytes() != bare.tobytes()  # the token is drawn all the same
+    new = _rgb(GAME.render_set(st, names[0], None, before)[0].png)  # ringed: laid since
+    ground = bare.getpixel(box[:2])
+    glyph = [
+        (x, y)
+        for x in range(box[0], box[2])
+        for y in range(box[1], box[3])
+        if bare.getpixel((x, y)) != ground
+    ]
+    hit = [xy for xy in glyph if new.getpixel(xy) != bare.getpixel(xy)]
+    assert len(glyph) > 50 and len(hit) <= 1, (len(glyph), hit)
