@@ -75,6 +75,14 @@ def open_auction(state: PGState, player: str, action: Action, events: list[Event
     i = seats.index(player)
     rotated = seats[i + 1 :] + seats[:i]
     others = [n for n in rotated if not players[n]["bought"] and not players[n]["passed"]]
+    # PG-D-21: nobody eligible to bid against the chooser (PG-D-9 auto-pass judged against
+    # the plant's number, unless money is hidden) -> he buys at the plant's number, and no
+    # auction is opened, so no "puts plant 4 up for auction at 10" line for a bid that
+    # nobody asked for and he does not pay (found play-testing "/bid 4 10").
+    able = others if state["hidden_money"] else [n for n in others if players[n]["money"] > plant]
+    if not able:
+        _win(state, player, plant, plant, events, unopposed=True)
+        return
     log_event(
         state,
         events,
@@ -86,12 +94,6 @@ def open_auction(state: PGState, player: str, action: Action, events: list[Event
             "bid": bid,
         },
     )
-    # PG-D-21: nobody eligible to bid against the chooser (PG-D-9 auto-pass judged against
-    # the plant's number, unless money is hidden) -> he buys at the plant's number.
-    able = others if state["hidden_money"] else [n for n in others if players[n]["money"] > plant]
-    if not able:
-        _win(state, player, plant, plant, events)
-        return
     state["auction"] = {
         "plant": plant,
         "bid": bid,
@@ -251,7 +253,16 @@ def pass_turn(state: PGState, player: str, action: Action, events: list[Event]) 
     _auction_continue(state, events)
 
 
-def _win(state: PGState, player: str, plant: int, price: int, events: list[Event]) -> None:
+def _win(
+    state: PGState,
+    player: str,
+    plant: int,
+    price: int,
+    events: list[Event],
+    unopposed: bool = False,
+) -> None:
+    """`player` buys `plant` for `price` (PG-21); `unopposed`: without an auction, nobody
+    being able to bid against him (PG-D-21), which his event says."""
     p = state["players"][player]
     p["money"] -= price
     bisect.insort(p["plants"], plant)
@@ -260,17 +271,16 @@ def _win(state: PGState, player: str, plant: int, price: int, events: list[Event
     state["auction"] = None
     if "orders" in state:
         forget_orders(state, ("maxbid", "pass_plant"))  # they were for this auction only
-    log_event(
-        state,
-        events,
-        {
-            "type": "auction_won",
-            "round": state["round"],
-            "player": player,
-            "plant": plant,
-            "price": price,
-        },
-    )
+    won: Event = {
+        "type": "auction_won",
+        "round": state["round"],
+        "player": player,
+        "plant": plant,
+        "price": price,
+    }
+    if unopposed:
+        won["unopposed"] = True
+    log_event(state, events, won)
     if len(p["plants"]) > limits(state)["max_plants"]:
         # PG-26: the discard comes before the replacement draw and the next choice.
         state["pending_discard"] = {"player": player, "plant": plant}

@@ -63,10 +63,12 @@ from engine.powergrid.quote_text import (
 )
 from engine.powergrid.reading import (
     INT_WORD,
+    NUMBER_WORD,
     PLANT_WORD,
     RESOURCE_WORDS,
     amount_of,
     cities_of,
+    count_of,
     limit_of,
     own_plant,
     plant_number,
@@ -97,6 +99,7 @@ __all__ = [
     "HYBRID_FUELS",
     "MAX_COMPLETIONS",
     "MAX_TURN_TEXT",
+    "NUMBER_WORD",
     "OPTIONS",
     "PHASES",
     "PLANT_TYPES",
@@ -113,6 +116,7 @@ __all__ = [
     "cities_of",
     "complete",
     "cost_text",
+    "count_of",
     "describe_event",
     "describe_private_event",
     "describe_turn",
@@ -176,13 +180,15 @@ def _bid(call: Call) -> Action:
         raise ParseError(usage)
     if limit is not None and not acting(view, player):
         # Not my turn: the limit becomes a proxy order on the plant being auctioned.
-        number = auction["plant"]["number"] if auction else None
         plant = plant_number(words[0], usage)
-        if auction is None or plant != number:
+        if auction is None:  # (not "... being auctioned (-)": there is none, PG-21)
+            raise IllegalAction("PG-21", N_("No plant is being auctioned now."), plant=plant)
+        number = auction["plant"]["number"]
+        if plant != number:
             raise IllegalAction(
                 "PG-21",
                 N_("A limit can be set only on the plant being auctioned ({number})."),
-                number=number if number is not None else "-",
+                number=number,
                 plant=plant,
             )
         return _order("maxbid", plant=plant, limit=limit)
@@ -347,7 +353,7 @@ def _buy(call: Call) -> Action | list[Action]:
             raise ParseError(usage, word=rest[0])
         return _order("buy_auto", limit=limit)
     merged: dict[str, int] = {}
-    for resource, count in resource_counts(words, usage, call.t):
+    for resource, count in resource_counts(words, usage, call.t, least=1):  # PG-31
         merged[resource] = merged.get(resource, 0) + count
     actions = [{"type": "buy", "resource": res, "count": n} for res, n in merged.items() if n > 0]
     if not actions:
@@ -562,8 +568,8 @@ def _cost(call: Call) -> Reply:
 )
 def _price(call: Call) -> Reply:
     state, words, t, usage = call.state, call.words, call.t, call.spec.usage
-    pairs = resource_counts(words, usage, t) if words else []
-    if len(pairs) != 1 or pairs[0][1] < 1:  # "/price coal 0" asks for nothing
+    pairs = resource_counts(words, usage, t, least=1) if words else []
+    if len(pairs) != 1:  # ("/price coal 0" asks for nothing: refused as a count)
         raise ParseError(usage)
     resource, n = pairs[0]
     from engine.powergrid import quotes

@@ -227,9 +227,16 @@ def _ev_passed(e: Event, t: Translator) -> str:
 
 
 def _ev_auction_won(e: Event, t: Translator) -> str:
-    return t.gettext("{player} buys plant {plant} for {price}.").format(
-        player=e.get("player", ""), plant=plant_no(e), price=money_text(t, e.get("price", 0))
-    )
+    fields = {
+        "player": e.get("player", ""),
+        "plant": plant_no(e),
+        "price": money_text(t, e.get("price", 0)),
+    }
+    if e.get("unopposed"):  # PG-D-21: no auction, at the plant's number
+        return t.gettext(
+            "{player} buys plant {plant} for {price}; no one else can bid on it (PG-D-21)."
+        ).format(**fields)
+    return t.gettext("{player} buys plant {plant} for {price}.").format(**fields)
 
 
 def _ev_plant_discarded(e: Event, t: Translator) -> str:

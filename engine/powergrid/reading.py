@@ -68,12 +68,27 @@ _ENGLISH = EnglishTranslator()
 
 INT_WORD = re.compile(r"\d{1,6}")
 PLANT_WORD = re.compile(r"(?:#|p|plant|no\.?)?(\d{1,3})", re.IGNORECASE)
+# Anything a player may type as a number: signed, with a decimal point or comma ("-1", "1.5",
+# "1,5", ".5"). As a count only a whole number is read (`count_of`); any other number is
+# refused as a count, never read as a resource word ("-" was "Name a resource") nor cut into
+# a count and a word ("oil=-1" bought 1 oil).
+NUMBER_WORD = re.compile(r"[-+\u2212]?(?:\d+(?:[.,]\d+)?|\.\d+)")
+_NUMBER = NUMBER_WORD.pattern
+BAD_COUNT = N_('"{word}" is not a count: give a whole number of at least {least}.')
 
 
 def read_int(word: str, usage: str) -> int:
     if not INT_WORD.fullmatch(word):
         raise ParseError(usage, word=word)
     return int(word)
+
+
+def count_of(word: str, least: int = 1) -> int:
+    """A count typed by a player: a whole number of at least `least` (1 for a purchase,
+    PG-31; 0 for the tokens kept, PG-27). Any other number is refused as a count."""
+    if word.isdecimal() and int(word) >= least:
+        return int(word)
+    raise ParseError(BAD_COUNT, word=word, least=least)
 
 
 def plant_number(word: str, usage: str) -> int:
@@ -235,17 +250,18 @@ def own_plant(view: View, player: str, word: str, usage: str) -> int:
     return number
 
 
-SPLIT_COUNT = re.compile(r"^(\d+)(\D.*)$|^(\D.*?)(\d+)$")
+SPLIT_COUNT = re.compile(rf"^({_NUMBER})(\D.*)$|^(\D.*?)({_NUMBER})$")
 
 
 def split_counts(words: list[str]) -> list[str]:
-    """Split "coal=3", "c3", "3coal" into separate words."""
+    """Split "coal=3", "c3", "3coal" into separate words; a number keeps its sign and
+    decimals ("oil=-1" -> "oil", "-1"; "c1.5" -> "c", "1.5") for `count_of` to refuse."""
     out: list[str] = []
     for word in words:
-        for piece in re.split(r"[=:×x*](?=\d)|(?<=\d)[×x*]", word):
+        for piece in re.split(r"[=:](?=[-+\u2212]?\.?\d)|[×x*](?=\d)|(?<=\d)[×x*]", word):
             if not piece:
                 continue
-            if PLANT_WORD.fullmatch(piece):
+            if PLANT_WORD.fullmatch(piece) or NUMBER_WORD.fullmatch(piece):
                 out.append(piece)
                 continue
             found = SPLIT_COUNT.match(piece)
@@ -259,24 +275,26 @@ def split_counts(words: list[str]) -> list[str]:
 
 
 def resource_counts(
-    words: list[str], usage: str, t: Translator = _ENGLISH
+    words: list[str], usage: str, t: Translator = _ENGLISH, least: int = 0
 ) -> list[tuple[str, int]]:
     """Pairs of resource and count, in either order; a missing count means 1 (`t`: the
-    reader's words for a refusal, as `resource_of`)."""
+    reader's words for a refusal, as `resource_of`). A count below `least`, negative or not
+    whole is refused as a count (`count_of`)."""
     tokens = split_counts(words)
     pairs: list[tuple[str, int]] = []
     i = 0
     while i < len(tokens):
         word = tokens[i]
-        if INT_WORD.fullmatch(word):
-            if i + 1 >= len(tokens) or INT_WORD.fullmatch(tokens[i + 1]):
+        if NUMBER_WORD.fullmatch(word):
+            count = count_of(word, least)
+            if i + 1 >= len(tokens) or NUMBER_WORD.fullmatch(tokens[i + 1]):
                 raise ParseError(usage, word=word)
-            pairs.append((resource_of(tokens[i + 1], t), int(word)))
+            pairs.append((resource_of(tokens[i + 1], t), count))
             i += 2
             continue
         resource = resource_of(word, t)
-        if i + 1 < len(tokens) and INT_WORD.fullmatch(tokens[i + 1]):
-            pairs.append((resource, int(tokens[i + 1])))
+        if i + 1 < len(tokens) and NUMBER_WORD.fullmatch(tokens[i + 1]):
+            pairs.append((resource, count_of(tokens[i + 1], least)))
             i += 2
         else:
             pairs.append((resource, 1))

@@ -51,11 +51,17 @@ def build_plant_check(state: State, player: str, plant: Any, city: Any) -> str:
     """ALT-13/14/17..19: validate building hand plant `plant` in `city`; return the node."""
     held = hand(state, player)
     if not is_int(plant) or plant not in held:
+        if not held:  # (not "your hand: -.")
+            raise IllegalAction(
+                "ALT-8",
+                N_("Plant {plant} is not in your hand; your hand is empty."),
+                plant=str(plant),
+            )
         raise IllegalAction(
             "ALT-8",
             N_("Plant {plant} is not in your hand; your hand: {hand}."),
             plant=str(plant),
-            hand=Listed(held) if held else "-",
+            hand=Listed(held),
         )
     node = node_of(state, city)
     site_check(state, player, plant, node)
@@ -286,6 +292,10 @@ def move_check(state: State, player: str, action: Action) -> tuple[int, int, dic
         raise IllegalAction("ALT-21", N_("Say how many tokens of which resource to move."))
     have = state["built"][str(src)]["res"]
     for r, c in tokens.items():
+        if not accepts(src, r):  # (not "Plant 3 holds only 0 coal." for an oil plant)
+            raise IllegalAction(
+                "ALT-21", N_("Plant {plant} cannot store {resource}."), plant=src, resource=Term(r)
+            )
         if c > have[r]:
             raise IllegalAction(
                 "ALT-21",

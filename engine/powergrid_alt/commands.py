@@ -223,9 +223,9 @@ def _buy(call: Call) -> Action:
     words = call.words
     action: Action = {"type": "buy", "resource": call.read("resource", words[:1]), "count": 1}
     if len(words) >= 2:
-        if not words[1].isdigit():
+        if not base.NUMBER_WORD.fullmatch(words[1]):
             raise _usage(call, words[1:])
-        action["count"] = call.read("int", words[1:2])
+        action["count"] = base.count_of(words[1])  # "-1", "1.5", "0": not a count (PG-31)
     if len(words) == 3:
         action["plant"] = call.read("plant", words[2:])
     return action

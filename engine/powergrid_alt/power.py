@@ -325,9 +325,11 @@ def power_check(state: State, player: str, action: Action) -> tuple[list[int], l
         cap = sum(PLANTS[n].output for n in plants if state["built"][str(n)]["city"] in comp)
         need = sum(1 for c in comp if c in selected and c not in run_nodes)
         if need > cap:
+            # A label, not "can power 1 more cities": a refusal has no plural forms, and a
+            # number after a colon needs no agreement in English, Russian, Polish or Chinese.
             raise IllegalAction(
                 "ALT-D-15",
-                N_("That network can power {cap} more cities, not {need}."),
+                N_("Cities this network can still power: {cap} (your choice needs {need})."),
                 cap=cap,
                 need=need,
             )

@@ -23,12 +23,20 @@ def _half(amount2: int) -> str:
     return f"{amount2 // 2}" if amount2 % 2 == 0 else f"{amount2 / 2:.1f}"
 
 
+# The full stops a refusal's sentence may end with (English, Russian, Polish; Chinese).
+_FULL_STOPS = ".。"
+
+
 def _reason(quote: dict[str, Any], t: Translator) -> str:
-    """A refused quote's reason in the reader's words (its English text without a key)."""
+    """A refused quote's reason in the reader's words (its English text without a key), as
+    a clause: the quote's sentence sets it in brackets and ends itself, so the reason's own
+    full stop goes ("(ALT-21: Plant 9 is not one of your built plants)." was "...plants.).")."""
     key = quote.get("reason_key")
     if not key:
-        return str(quote.get("reason") or "")
-    return worded(t, key, quote.get("reason_params") or {})
+        text = str(quote.get("reason") or "")
+    else:
+        text = worded(t, key, quote.get("reason_params") or {})
+    return text.rstrip().rstrip(_FULL_STOPS)
 
 
 def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:

@@ -107,6 +107,36 @@ def test_pgd21_chooser_without_possible_rivals_buys_at_the_plant_number() -> Non
     assert won["price"] == 6 and s["players"]["a"]["money"] == 44
 
 
+def test_pgd21_the_last_chooser_buys_without_an_auction_whatever_bid_he_types() -> None:
+    """Round 1, 2 players: b passed on plant 3, which a bought; b, whom nobody can bid
+    against, types "/bid 4 10": he buys plant 4 for 4 E, and neither the event nor its line
+    speaks of an auction at 10 (found play-testing: "b puts plant 4 up for auction at 10.")."""
+    s = new_game(2, 1)
+    set_phase(s, "auction", round_=1, order=["a", "b"])
+    set_market(s, [3, 4, 5, 6, 7, 8, 9, 10], list(DECK))
+    act(s, "a", type="open", plant=3, bid=3)
+    contested = act(s, "b", type="pass")
+    won_by_a = next(e for e in contested if e["type"] == "auction_won")
+    assert "unopposed" not in won_by_a  # a bought after bidding (PG-21): the event as before
+    typed = GAME.parse(s, "b", "bid", ["4", "10"])
+    assert isinstance(typed, dict)
+    events = act(s, "b", **typed)
+    assert "auction_opened" not in types(events)
+    won = next(e for e in events if e["type"] == "auction_won")
+    assert won["price"] == 4 and won["unopposed"] is True
+    assert s["players"]["b"]["money"] == 46
+    lines = [GAME.describe_event(s, e, T) for e in events]
+    assert lines[0] == "b buys plant 4 for 4 E; no one else can bid on it (PG-D-21)."
+    assert not any("up for auction" in (line or "") for line in lines)
+
+
+def test_pgd21_an_opposed_opening_is_still_an_auction_at_the_bid() -> None:
+    s = round2()
+    events = act(s, "a", type="open", plant=5, bid=9)
+    assert types(events) == ["auction_opened"]
+    assert GAME.describe_event(s, events[0], T) == "a puts plant 5 up for auction at 9."
+
+
 def test_pg23_one_plant_per_round() -> None:
     s = round2()
     act(s, "a", type="open", plant=3, bid=3)

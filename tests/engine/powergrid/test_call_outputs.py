@@ -111,21 +111,28 @@ P4 = ["p1", "p2", "p3", "p4"]
 # hashing each kind of output apart before and after: views, states and events equal without
 # that field, turn texts equal with "plant" read as "plants"; buttons, legal actions, moves,
 # public lines and every other private line unchanged.
+# All eight once more (play-testing, PG-D-21): a chooser whom nobody can bid against buys at
+# the plant's number with no `auction_opened` event before his `auction_won`, which carries
+# `unopposed: true` (its line: "... for 4 E; no one else can bid on it (PG-D-21)."). Checked by
+# hashing each kind of output apart on the code before and after, the old events with each
+# such `auction_opened` dropped and the flag ignored (logs compared on their last 6 entries,
+# the 12-entry window now reaching one event further back): moves, states, events, views,
+# turn texts, buttons, legal actions, forced moves and every other line unchanged.
 RECORDED = [
-    (PG, P3, {"map": "germany"}, 1, "legal", "9104626f1d640f9e"),
-    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "12eb94de10f1954d"),
-    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "d1d4288c3b990c1f"),
-    (PG, P4, {"map": "germany"}, 4, "legal", "e7da836e142776a3"),
-    (ALT, P3, {"map": "germany"}, 5, "legal", "8c2a4f8b342f22dc"),
-    (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "7e6488791da4d829"),
-    (ALT, P3, {"map": "germany", "rules_version": "2"}, 7, "legal", "42de55a898a44982"),
+    (PG, P3, {"map": "germany"}, 1, "legal", "128cfa3a91d0c16d"),
+    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "59b6474efa4e1759"),
+    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "c2414b1f40e67b7d"),
+    (PG, P4, {"map": "germany"}, 4, "legal", "34f0c62edca8f5b9"),
+    (ALT, P3, {"map": "germany"}, 5, "legal", "a1e84157240f5059"),
+    (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "6a99cbe113254471"),
+    (ALT, P3, {"map": "germany", "rules_version": "2"}, 7, "legal", "b11c075a3d6c47e8"),
     (
         ALT,
         P4,
         {"map": "usa", "hidden_money": "yes", "rules_version": "2"},
         8,
         "hrhr",
-        "3f4756b75aca4d37",
+        "790f1222eb8433a1",
     ),
 ]
 

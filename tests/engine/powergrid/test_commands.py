@@ -359,6 +359,49 @@ class TestParse:
         with pytest.raises(ParseError):
             p(make_view(), "alice", text)
 
+    @pytest.mark.parametrize(
+        ("text", "word"),
+        [
+            ("/buy oil -1", "-1"),
+            ("/buy oil 1.5", "1.5"),
+            ("/buy oil 1,5", "1,5"),
+            ("/buy oil 0", "0"),
+            ("/buy -2 coal", "-2"),
+            ("/buy oil=-1", "-1"),
+            ("/buy o-1", "-1"),
+            ("/buy c1.5", "1.5"),
+            ("/buy coal 2 oil -3", "-3"),
+            ("/price oil -1", "-1"),
+            ("/price coal 0", "0"),
+        ],
+    )
+    def test_pg31_a_bad_count_is_refused_as_a_count(self, text: str, word: str) -> None:
+        """Found play-testing: "/buy oil -1" answered "Name a resource", "/buy oil 1.5"
+        'Unknown resource ".5"', and "/buy oil=-1" bought 1 oil."""
+        with pytest.raises(ParseError) as err:
+            p(make_view(), "alice", text)
+        assert err.value.english() == (
+            f'"{word}" is not a count: give a whole number of at least 1.'
+        )
+
+    def test_pg27_the_tokens_kept_may_be_none_of_one_but_not_fewer(self) -> None:
+        view = make_view()
+        assert p(view, "alice", "/discard 4 keep 0 coal 3 oil")["keep"] == {"coal": 0, "oil": 3}
+        with pytest.raises(ParseError) as err:
+            p(view, "alice", "/discard 4 keep -1 coal")
+        assert err.value.english() == '"-1" is not a count: give a whole number of at least 0.'
+
+    def test_pg21_a_limit_with_no_auction_running_says_so(self) -> None:
+        """Found play-testing: "/bid 5 max=20" off turn with nothing auctioned said "A limit
+        can be set only on the plant being auctioned (-)." """
+        with pytest.raises(IllegalAction) as err:
+            p(make_view(), "alice", "/bid 8 max=20")
+        assert err.value.rule_id == "PG-21"
+        assert err.value.english() == "No plant is being auctioned now."
+        with pytest.raises(IllegalAction) as err:
+            p(auction_view(), "carol", "/bid 9 max=20")
+        assert err.value.english() == "A limit can be set only on the plant being auctioned (8)."
+
     @pytest.mark.parametrize("lang", ["ru", "pl", "zh_Hant"])
     def test_buy_reads_each_resource_as_the_readers_prompts_print_it(self, lang: str) -> None:
         """Found playing (2026-12-02): the Chinese prompts print coal as 燃煤 and garbage as

@@ -148,10 +148,15 @@ def test_cost_says_cheaper_in_this_order_only_when_strictly_cheaper() -> None:
     assert "Cheaper in this order: /build Regensburg Passau (82" in text
 
 
-def test_price_with_a_count_of_zero_answers_with_the_usage_line() -> None:
+def test_price_with_a_count_of_zero_is_refused_as_a_count() -> None:
+    """No quote for nothing; since play-testing, refused as a bad count (a whole number of
+    at least 1), as /buy refuses it, rather than with the usage line."""
     s = new_game(3, 1)
     with pytest.raises(ParseError) as err:
         GAME.parse(s, "a", "price", ["coal", "0"])
+    assert err.value.english() == '"0" is not a count: give a whole number of at least 1.'
+    with pytest.raises(ParseError) as err:
+        GAME.parse(s, "a", "price", ["coal", "oil"])
     assert err.value.message_key.startswith("Usage: /price")
     assert isinstance(GAME.parse(s, "a", "price", ["coal", "1"]), Reply)
 

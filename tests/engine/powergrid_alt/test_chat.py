@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.i18n import translator
 from engine.core import EnglishTranslator, IllegalAction, Reply, worded
 from engine.powergrid.render import RESOURCE_COLORS, _map_and_geometry
 from engine.powergrid_alt import GAME
@@ -30,6 +31,7 @@ from .helpers import (
     parsed,
     power_turn,
     replied,
+    set_phase,
 )
 
 T = EnglishTranslator()
@@ -495,3 +497,77 @@ def test_chat_alt14_board_names_one_built_plant_in_the_singular() -> None:
     state["hidden_money"] = True
     board_text(state, t)  # nobody's money shown: the other sentence, plural forms too
     assert ("{player}: plants {built}; hand {hand}; TPs {tps}.", 1) in t.plurals
+
+
+# ------------------------------------------------------------------ play-testing fixes
+
+
+def test_chat_pgd21_the_last_chooser_buys_without_an_auction_line() -> None:
+    """ALT-7/ALT-9 keep the base auction: b, whom nobody can bid against, types
+    "/bid 4 10" and buys plant 4 for 4 E, with no "puts plant 4 up for auction at 10"."""
+    state = new_game(2)
+    set_phase(state, "auction", round_=1, order=["a", "b"])
+    act(state, "a", parsed(state, "a", "bid", ["3"]))
+    act(state, "b", {"type": "pass"})
+    events = act(state, "b", parsed(state, "b", "bid", ["4", "10"]))
+    assert [e["type"] for e in events][:1] == ["auction_won"]
+    assert events[0]["price"] == 4 and events[0]["unopposed"] is True
+    assert 4 in state["players"]["b"]["plants"] and state["players"]["b"]["money"] == 71
+    line = GAME.describe_event(state, events[0], T)
+    assert line == "b buys plant 4 for 4 E; no one else can bid on it (PG-D-21)."
+
+
+def test_chat_alt8_a_plant_not_in_an_empty_hand_says_the_hand_is_empty() -> None:
+    """Found play-testing: "/plant 3 Berlin" sent twice said "...; your hand: -."."""
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    err = illegal(state, "a", parsed(state, "a", "plant", ["3", "Berlin"]), "ALT-8")
+    assert err.english() == "Plant 3 is not in your hand; your hand is empty."
+    give_hand(state, "a", 10, 18)
+    err = illegal(state, "a", parsed(state, "a", "plant", ["3", "Berlin"]), "ALT-8")
+    assert err.english() == "Plant 3 is not in your hand; your hand: 10, 18."
+
+
+def test_chat_alt21_a_refused_cost_move_ends_its_sentence_once() -> None:
+    """Found play-testing: "/cost move 1 oil 3 9" before plant 9 was built answered
+    "Not possible (ALT-21: Plant 9 is not one of your built plants.)."."""
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 3, "Berlin", oil=1)
+    give_hand(state, "a", 9)
+    reply = replied(state, "a", "cost", ["move", "1", "oil", "3", "9"])
+    assert reply.text == "Not possible (ALT-21: Plant 9 is not one of your built plants)."
+    give_plant(state, "a", 4, "Kiel")
+    blocked = replied(state, "a", "cost", ["line", "Kiel", "München"])  # a refused line too
+    assert not blocked.extra["quote"]["ok"] and ": not possible (ALT-12: " in blocked.text
+    assert blocked.text.endswith(" E).") and ".)." not in blocked.text
+    zh = GAME.parse(state, "a", "cost", ["move", "1", "oil", "3", "13"], t=translator("zh_Hant"))
+    assert isinstance(zh, Reply) and "。）" not in zh.text
+
+
+def test_chat_alt_d15_too_many_cities_for_a_network_needs_no_plural() -> None:
+    """Found play-testing: "That network can power 1 more cities, not 2." A refusal has no
+    plural forms (engine/core/errors.py), so the numbers stand as labels."""
+    state = new_game(3)
+    power_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 13, "Kiel")  # eco: runs without fuel, powers 1 more city
+    give_line(state, "a", "Kiel", "Lübeck")
+    give_tp(state, "a", "Lübeck")
+    give_line(state, "a", "Lübeck", "Hamburg")
+    give_tp(state, "a", "Hamburg")
+    action = {"type": "power", "plants": [13], "cities": ["Lübeck", "Hamburg"]}
+    err = illegal(state, "a", action, "ALT-D-15")
+    assert err.english() == "Cities this network can still power: 1 (your choice needs 2)."
+
+
+def test_chat_alt21_moving_a_resource_the_source_plant_cannot_store() -> None:
+    """Found play-testing: "/move 1 coal 3 9" from oil plant 3 said "Plant 3 holds only 0
+    coal."; it cannot store coal at all."""
+    state = new_game(3)
+    build_turn(state, "a", ["b", "c"])
+    give_plant(state, "a", 3, "Berlin", oil=2)
+    give_plant(state, "a", 4, "Kiel")
+    err = illegal(state, "a", parsed(state, "a", "move", ["1", "coal", "3", "4"]), "ALT-21")
+    assert err.english() == "Plant 3 cannot store coal."
+    err = illegal(state, "a", parsed(state, "a", "move", ["3", "oil", "3", "4"]), "ALT-21")
+    assert err.english() == "Plant 3 holds only 2 oil."

@@ -204,3 +204,18 @@ def test_commands_plant_completion_reads_market_and_hand() -> None:
     assert GAME.complete(state, "a", "plant", "1") == [n for n in found if n.startswith("1")]
     assert GAME.complete(None, None, "plant", "1") == []
     assert GAME.complete(state, "a", "region", "N") == []  # no region completion
+
+
+@pytest.mark.parametrize("count", ["-1", "1.5", "1,5", "0", "+2"])
+def test_commands_pg31_buy_refuses_a_bad_count_as_a_count(count: str) -> None:
+    """ALT-10 on PG-31: "/buy oil -1" (and 1.5, 0) is a bad count, not the usage line; the
+    count is a whole number of at least 1, the plant after it as before."""
+    state = _state()
+    with pytest.raises(ParseError) as err:
+        GAME.parse(state, "a", "buy", ["oil", count, "13"])
+    assert err.value.english() == f'"{count}" is not a count: give a whole number of at least 1.'
+    bought = GAME.parse(state, "a", "buy", ["oil", "2", "13"])
+    assert isinstance(bought, dict) and bought["count"] == 2
+    with pytest.raises(ParseError) as err:
+        GAME.parse(state, "a", "buy", ["oil", "lots"])
+    assert err.value.message_key == commands.USAGE["buy"]
