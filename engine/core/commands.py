@@ -12,6 +12,7 @@ usage line) and hands a `Call` to the handler. Arguments of a kind that may span
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,10 @@ def word_range(args: Sequence[ArgSpec]) -> tuple[int, int] | None:
     return sum(1 for a in args if a.required), len(args)
 
 
+# A game command mistyped: the same words as the table's own (bot/table_base.py).
+DID_YOU_MEAN = N_("Unknown command /{name}. Did you mean /{command}? /help lists the commands.")
+
+
 @dataclass
 class CommandTable:
     """A game's commands in the order players see them, each declared once."""
@@ -153,6 +158,15 @@ class CommandTable:
     def handlers(self) -> Mapping[str, Handler]:
         return dict(self._handlers)
 
+    def nearest(self, typed: str) -> str | None:
+        """The command a mistyped name most likely meant (its name or an alias's, letters
+        swapped first, else one `difflib` finds close enough), as the table suggests its own
+        commands; None when nothing is near."""
+        names = sorted({s.name for s in self._specs} | set(self.aliases))
+        swapped = [n for n in names if sorted(n) == sorted(typed)]
+        near = swapped or difflib.get_close_matches(typed, names, n=1, cutoff=0.75)
+        return near[0] if near else None  # an alias is a command the player may type
+
     def spec(self, name: str) -> CommandSpec | None:
         """The command a typed name means (any case, a leading slash, an alias)."""
         key = name.strip().lstrip("/").casefold()
@@ -176,9 +190,13 @@ class CommandTable:
         """Chat command -> action(s) or a Reply. Raises ParseError / IllegalAction."""
         spec = self.spec(name)
         if spec is None:
+            typed = name.strip().lstrip("/").casefold()
+            near = self.nearest(typed)
+            if near is not None:  # "/bidd 20": one letter off a command of the game
+                raise ParseError(DID_YOU_MEAN, name=typed, command=near)
             raise ParseError(
                 self.unknown,
-                name=name.strip().lstrip("/").casefold(),
+                name=typed,
                 commands=" ".join(f"/{c.name}" for c in self._specs),
             )
         words = [w for arg in args for w in arg.split()]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.commands import ArgKind, Call, CommandTable, word_range
+from engine.core.commands import DID_YOU_MEAN, ArgKind, Call, CommandTable, word_range
 from engine.core.errors import ParseError
 from engine.core.protocol import Action, ArgSpec, EnglishTranslator
 from engine.hexania import commands as hexania
@@ -78,6 +78,22 @@ def test_an_unknown_command_lists_the_declared_ones() -> None:
     with pytest.raises(ParseError) as err:
         small_table().parse({}, "ann", "/Nope", [], T)
     assert err.value.params == {"name": "nope", "commands": "/price /say"}
+
+
+def test_a_mistyped_command_names_the_nearest_one() -> None:
+    """Found playing, 2026-12-03: "/bidd 20" listed every command but did not say /bid, as the
+    table does for its own ("/stauts": did you mean /status?)."""
+    table = small_table()
+    for typed, meant in [("/prcie", "price"), ("pricee", "price"), ("sya", "say")]:
+        with pytest.raises(ParseError) as err:
+            table.parse({}, "ann", typed, ["coal"], T)
+        assert err.value.message_key == DID_YOU_MEAN
+        assert err.value.params == {"name": typed.lstrip("/"), "command": meant}
+    with pytest.raises(ParseError) as err:
+        powergrid.TABLE.parse({}, "ann", "bidd", ["20"], T)
+    assert err.value.english() == (
+        "Unknown command /bidd. Did you mean /bid? /help lists the commands."
+    )
 
 
 def test_a_command_is_declared_once() -> None:
