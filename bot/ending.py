@@ -28,7 +28,7 @@ from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
 from bot.store import FinishedGame, GameRow
 from bot.workers import cpu
-from engine.core import canonical_json, load_state, search
+from engine.core import N_, canonical_json, load_state, search
 from engine.core.protocol import Action, Game, State, Translator
 from engine.core.search import ENV_BUDGET, Budget, parse_budget
 
@@ -43,6 +43,10 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 HINT_SECONDS = 3.0
 
 HintFn = Callable[..., tuple[Action, str] | None]
+
+# A seat the game put out before its end (`Game.eliminated`: HEX-2.4, IEC-S-24), answering a
+# move or /hint: before, "Not your turn", as if his turn would come (found playing Hexania).
+OUT_OF_THE_GAME = N_("You are out of this game; /status shows how it goes on.")
 
 
 def has_pictures(game: Game) -> bool:
@@ -283,6 +287,8 @@ class EndingMixin(AnnounceMixin):
             return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
         game = self._game_of(row)
         state: State = load_state(row.state_json)
+        if seat.display_name in game.eliminated(state):
+            return self._private(ctx, self._t(ctx, OUT_OF_THE_GAME))
         if seat.display_name not in game.current_players(state):
             return self._private(ctx, self._t(ctx, "Not your turn: no hint needed yet."))
         fn = hint_function(game)

@@ -143,6 +143,11 @@ class PassedFor:
         while len(self._kept) > self.size:
             self._kept.pop(next(iter(self._kept)))
 
+    def passed(self, pk: int, user_key: str, version: int) -> bool:
+        """Whether a move was played for him at `version` and nothing since (kept)."""
+        kept = self._kept.get((pk, user_key))
+        return kept is not None and kept[1] == version
+
     def warn(self, pk: int, user_key: str, action_json: str, version: int) -> bool:
         """Whether to ask before playing `action_json`: it is the move just played for him,
         and nothing was played since. Forgets the pass either way (a repeat goes through)."""

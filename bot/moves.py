@@ -22,7 +22,7 @@ from bot.context import (
     Played,
     Step,
 )
-from bot.ending import EndingMixin
+from bot.ending import OUT_OF_THE_GAME, EndingMixin
 from bot.grammar import (
     MAX_CAPTION,
     CommandLine,
@@ -161,6 +161,8 @@ class MovesMixin(EndingMixin):
                 off_turn = spec is not None and spec.kind == "move" and player not in current
                 declared = game.capabilities.off_turn_commands
                 if off_turn and not (standing and (not declared or line.name in declared)):
+                    if self._passed.passed(row.id, ctx.inbound.user_key, fresh.version):
+                        return self._passed_already(ctx, current)
                     return self._not_your_turn(ctx, current, game, state, player, line.name)
                 try:
                     if ready is not None:
@@ -311,6 +313,19 @@ class MovesMixin(EndingMixin):
             ),
         )
 
+    def _passed_already(self, ctx: Ctx, current: list[str]) -> list[Outbound]:
+        """A move sent just after the table played one for him (nothing was left for him to
+        decide: the alternative rules' /done once his plants are full) and nothing since:
+        found playing, 2026-12-03, his /done got "Not your turn", as if he had been skipped."""
+        return self._refuse(
+            ctx,
+            self._t(
+                ctx,
+                "You were passed already: nothing was left for you to decide; waiting for {who}.",
+                who=listed(current),
+            ),
+        )
+
     def _not_your_turn(
         self,
         ctx: Ctx,
@@ -322,6 +337,8 @@ class MovesMixin(EndingMixin):
     ) -> list[Outbound]:
         if not current:
             return self._refuse(ctx, self._t(ctx, "Nobody can move now: the game is over."))
+        if player in game.eliminated(state):  # found playing Hexania, HEX-2.4, 2026-12-03
+            return self._refuse(ctx, self._t(ctx, OUT_OF_THE_GAME))
         if game.capabilities.off_turn_reasons and command:
             # the game's why: "nothing left to decide in phase 5" (found playing IEC)
             why = game.off_turn_reason(state, player, command, translator(ctx.lang))

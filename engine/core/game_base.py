@@ -82,6 +82,10 @@ class BaseGame:
         """No reason of the game's own: the table says "Not your turn"."""
         return None
 
+    def eliminated(self, state: State) -> Sequence[str]:
+        """Nobody leaves before the end (a game with eliminations overrides this)."""
+        return ()
+
     def describe_turn_in(self, view: dict[str, Any], viewer: str | None, t: Translator) -> str:
         """No words from a view: the turn is worded from the state (`describe_turn`)."""
         return ""

@@ -315,6 +315,11 @@ class Extensions(Protocol):
         (`off_turn_reasons`); its words in `t`'s language. None: the table's own refusal."""
         ...
 
+    def eliminated(self, state: State) -> Sequence[str]:
+        """The seats out of the game before its end (HEX-2.4, IEC-S-24): the table tells
+        such a player he is out, not that it is not his turn. Empty in a game without."""
+        ...
+
     def hint(
         self,
         state: State,

@@ -53,6 +53,10 @@ class Hexania(ModularGame):
     def result(self, state: State) -> Ranking:
         return rules.result(state)
 
+    def eliminated(self, state: State) -> list[str]:
+        """The players out before the end (HEX-2.4: who ends his turn with nothing done)."""
+        return list(state["eliminated"])
+
     def default_action(self, state: State, player: str) -> Action | None:
         """The move of a player who ran out of time: the greedy bot's (it spends points on the
         best-looking affordable action, HEX-2), with ties broken by an RNG seeded from the

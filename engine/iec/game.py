@@ -89,6 +89,10 @@ class IEC(ModularGame):
     def result(self, state: State) -> Ranking:
         return rules.result(state)
 
+    def eliminated(self, state: State) -> list[str]:
+        """The companies out before the end (IEC-S-24: no working reactor, no Intergrid)."""
+        return [p for p in state["seats"] if state["players"][p]["eliminated"]]
+
     def describe_start(self, state: State, t: Translator) -> str | None:
         return commands.describe_start(state, t) or None
 

@@ -190,6 +190,25 @@ async def test_hint_is_told_to_the_asker_alone_and_is_a_legal_move(table: Table)
     assert (await say(table, other, "/hint"))[0].private_to == f"tg:{other}"
 
 
+async def test_a_player_out_of_the_game_is_told_so(table: Table) -> None:
+    """HEX-2.4: the player who ends his turn with nothing done is eliminated. Found playing,
+    2026-12-03: his next move and /hint answered "Not your turn", as if it would come; now
+    he is told he is out, in his own language, and the game goes on without him."""
+    await open_game(table, "hexania", ["ann", "bo", "cyd"])
+    first = GAMES["hexania"].current_players(await state_of(table))[0]
+    assert (await say(table, first, "/end yes"))[0].sender_only is False  # announced
+    state = await state_of(table)
+    assert GAMES["hexania"].eliminated(state) == [first]
+    refused = await say(table, first, "/spawn A1")
+    assert joined(refused) == "You are out of this game; /status shows how it goes on."
+    assert refused[0].sender_only
+    assert "Вы выбыли из этой игры" in joined(await say(table, first, "/hint", lang="ru"))
+    assert await state_of(table) == state  # nothing changed
+    now = GAMES["hexania"].current_players(state)[0]
+    waiting = next(p for p in ("ann", "bo", "cyd") if p not in (first, now))
+    assert "Not your turn" in joined(await say(table, waiting, "/spawn A1"))
+
+
 async def test_hints_off_refuses(table: Table) -> None:
     await open_game(table, "powergrid", ["alice", "bob"])
     assert "Settings saved" in joined(await say(table, "alice", "/settings hints=off"))
