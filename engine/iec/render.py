@@ -17,7 +17,6 @@ palette keeps encoding cheap. Every word goes through the translator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -50,7 +49,16 @@ from engine.core.picture import (
 )
 from engine.core.protocol import Translator
 from engine.iec.lines import deposit_contents
-from engine.iec.rules import PHASE_NAMES, result
+from engine.iec.picture_story import (
+    AT_ONCE,
+    OVER,
+    Changes,
+    caption,
+    changes,
+    turn_order,
+    winners,
+)
+from engine.iec.rules import PHASE_NAMES
 from engine.iec.scenario import COLS, GOODS, Scenario, load
 
 MARGIN = 30  # room for the row numbers and column letters
@@ -91,7 +99,6 @@ KIND = {
 TITLE_TEXT = N_("Turn {turn} · phase {phase}: {name}")
 RADIATION = N_("Radiation: {r}")
 TO_ACT = N_("{player} to act")
-OVER = N_("Game over: {players} won")
 PLAYER_LINE = N_("points: {vp} · science: {science} · technologies: {techs}")
 HIDDEN_TECHS = N_("{n} hidden")
 OUT = N_("out of the game")
@@ -101,16 +108,7 @@ EMPTY = N_("empty")
 DEPOSITS = N_("Deposits: {list}")
 UNKNOWN = N_("unknown")
 YOU = N_("you")
-NEXT = N_("{player} is next")
-AT_ONCE = N_("{players} decide at once")
-CAPTION = N_("Turn {turn}, {name}")
-BUILT = N_("{player} built on {cells}")
-TOKENS = N_("{player} laid tokens on {cells}")
-SITES = N_("{player} prepared sites on {cells}")
-MOVED = N_("{player} moved a token to {cells}")
-TURNED_UP = N_("{player} turned up tokens on {cells}")
 PANEL_CAPTION = N_("Players, storages and deposits")
-SENTENCE = N_("{text}.")
 # The legend: the terrain kinds by their scenario names (IEC-S-4), then the marks.
 TERRAIN_TEXT = {
     "plain": N_("plain: buildable"),
@@ -286,7 +284,7 @@ def _token(
 
 # --- the map -------------------------------------------------------------------------------------
 def _draw_map(
-    pen: Pen, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, ch: _Changes
+    pen: Pen, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, ch: Changes
 ) -> None:
     s, c = m.s, m.cell
     for i in range(s.width):
@@ -439,19 +437,12 @@ def _goods(counts: dict[str, int]) -> str:
     return " ".join(f"{counts[g]}{g}" for g in GOODS if counts.get(g))
 
 
-def _turn_order(view: dict[str, Any]) -> list[str]:
-    """The players in this turn's order (IEC-26, the "Order:" the chat tells), then those
-    not in it (eliminated) in seat order."""
-    order = [p for p in view.get("order") or [] if p in view["players"]]
-    return order + [p for p in view["seats"] if p not in order]
-
-
 class _Legend:
     """What each terrain kind and mark drawn on the map means: a swatch and its words, in two
     columns."""
 
     def __init__(
-        self, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, ch: _Changes
+        self, view: dict[str, Any], viewer: str | None, m: _Map, w: Words, ch: Changes
     ) -> None:
         s = m.s
         self.items: list[tuple[Any, str]] = []
@@ -593,7 +584,7 @@ class _Panel:
             actor = actors[0]
         if v.get("over"):
             if pen is not None:
-                pen.text((x, y), w(OVER, players=_winners(w, v)), NAME, "name", bold=True)
+                pen.text((x, y), w(OVER, players=winners(w, v)), NAME, "name", bold=True)
             y += NAME + 14
         elif actor:
             if pen is not None:
@@ -618,7 +609,7 @@ class _Panel:
         if pen is not None:
             pen.d.line((x - 8, y, x + width + 8, y), fill=RULE, width=2)
         y += 10
-        for p in _turn_order(v):
+        for p in turn_order(v):
             y += self._player(pen, x, y, width, p)
         for line in _flow(w(DEPOSITS, list="\0"), _deposits(w, v), NUMBER + 1, width):
             if pen is not None:
@@ -686,101 +677,13 @@ class _Panel:
         return h
 
 
-# --- what changed since the previous picture ---------------------------------------------------
-@dataclass
-class _Changes:
-    """Cells framed (new or grown buildings, new sites), token ids ringed (new, moved, turned
-    up), and what the caption tells, per player: [(message, cells)]."""
-
-    cells: set[str] = field(default_factory=set)
-    tokens: set[int] = field(default_factory=set)
-    told: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
-
-    def tell(self, player: str, msg: str, cell: str) -> None:
-        said = self.told.setdefault(player, [])
-        for m, cells in said:
-            if m == msg:
-                cells.append(cell)
-                return
-        said.append((msg, [cell]))
-
-
-def _changes(view: dict[str, Any], previous: dict[str, Any] | None) -> _Changes:
-    ch = _Changes()
-    if previous is None:
-        return ch
-    before_b = previous.get("buildings") or {}
-    for cell, b in sorted(view["buildings"].items()):
-        old = before_b.get(cell)
-        if (
-            old is None
-            or old.get("owner") != b["owner"]
-            or old.get("kind") != b["kind"]
-            or int(old.get("modules", 0)) < int(b["modules"])
-        ):
-            ch.cells.add(cell)
-            ch.tell(b["owner"], BUILT, cell)
-    before_s = previous.get("sites") or {}
-    for cell, who in sorted(view["sites"].items()):
-        if before_s.get(cell) != who:
-            ch.cells.add(cell)
-            ch.tell(who, SITES, cell)
-    before_t = {t["id"]: t for t in previous.get("tokens") or []}
-    for tok in view["tokens"]:
-        old = before_t.get(tok["id"])
-        msg = (
-            TOKENS
-            if old is None
-            else MOVED
-            if old["cell"] != tok["cell"]
-            else TURNED_UP
-            if tok["up"] and not old["up"]
-            else None
-        )
-        if msg is not None:
-            ch.tokens.add(tok["id"])
-            ch.tell(tok["owner"], msg, tok["cell"])
-    return ch
-
-
-def _winners(w: Words, view: dict[str, Any]) -> str:
-    """The first group of the game's own ranking (IEC-S-9: most VP, then intact modules, then
-    science; corrections 1.1: survivors first), the one "Game over. Ranking: ..." names; the
-    view holds all it reads."""
-    ranking = result(view)
-    return w.list(ranking[0]) if ranking else ""
-
-
-def _caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[str, list[str]]]]) -> str:
-    name = w(PHASE_NAMES[view["phase"]]) if view["phase"] in PHASE_NAMES else str(view["phase"])
-    if view.get("over"):
-        head = w(OVER, players=_winners(w, view))
-    else:
-        head = w(CAPTION, turn=view["turn"], name=name)
-        if view.get("actor"):
-            head += " — " + w(NEXT, player=view["actor"])
-        elif view.get("actors"):  # one left of those asked at once: "piotr decide at once"
-            actors = view["actors"]
-            head += " — " + (
-                w(NEXT, player=actors[0])
-                if len(actors) == 1
-                else w(AT_ONCE, players=w.list(actors))
-            )
-    parts = [
-        w(msg, player=p, cells=w.list(sorted(cells)))
-        for p in _turn_order(view)
-        for msg, cells in told.get(p, [])
-    ]
-    return " ".join(w(SENTENCE, text=p) for p in (head, "; ".join(parts)) if p)
-
-
 def _sheets(
     view: dict[str, Any], viewer: str | None, t: Translator | None, previous: dict[str, Any] | None
 ) -> list[Sheet]:
     w = Words(t)
     m = _Map(view)
-    ch = _changes(view, previous)
-    cap = _caption(w, view, ch.told)
+    ch = changes(view, previous)
+    cap = caption(w, view, ch.told)
     panel = _Panel(view, viewer, w, _Legend(view, viewer, m, w, ch))
     pad = 24
     panel_h = round(panel.draw(None, pad, 10, WIDTH - 2 * pad) + 16)

@@ -112,13 +112,13 @@ def test_the_caption_of_a_phase_asked_at_once_with_one_player_left_names_him_nex
     """Found playing (2026-12-02): with one player left of those asked at once the caption
     read "piotr decide at once"."""
     from engine.core.picture import Words
-    from engine.iec.render import _caption
+    from engine.iec.picture_story import caption
 
     st, names = _state()
     view = {**GAME.view(st, None), "actor": None}
-    alone = _caption(Words(None), {**view, "actors": names[:1]}, {})
+    alone = caption(Words(None), {**view, "actors": names[:1]}, {})
     assert f" — {names[0]} is next" in alone and "at once" not in alone, alone
-    both = _caption(Words(None), {**view, "actors": names[:2]}, {})
+    both = caption(Words(None), {**view, "actors": names[:2]}, {})
     assert f" — {names[0]}, {names[1]} decide at once" in both, both
 
 
