@@ -214,15 +214,20 @@ async def test_a_forced_move_the_game_words_is_told_in_its_own_words(
 class Twice(ChatDicePile):
     """bob's "/take 2" keeps his turn and leaves him a forced take of 1, after which he
     decides again: as Power Grid passes a player whose storage is full, whose next turn (the
-    building phase) then comes at once."""
+    building phase) then comes at once. With `decides_again` False ann's turn comes instead:
+    as the alternative rules close a player's buying (her /done) once her plants are full."""
 
     capabilities = Capabilities(rules_index=True, forced_moves=True)
+
+    def __init__(self, decides_again: bool = True) -> None:
+        super().__init__()
+        self.decides_again = decides_again
 
     def apply(
         self, state: dict[str, Any], player: str, action: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         hold = player == "bob" and action == {"take": 2}
-        again = bool(state.get("forced"))
+        again = bool(state.get("forced")) and self.decides_again
         state, events = super().apply(state, player, action)
         if (hold or again) and not state.get("winner"):
             state["turn"] = state["players"].index("bob")
@@ -253,41 +258,20 @@ async def test_the_move_just_played_for_a_passed_player_is_asked_again_once(
     assert present(await store.open_game(chat.chat_key)).version == row.version + 1
 
 
-class PassedOn(ChatDicePile):
-    """bob's "/take 2" leaves him a forced take of 1, after which ann's turn comes: as the
-    alternative rules close a player's buying (her /done) once her plants are full."""
-
-    capabilities = Capabilities(rules_index=True, forced_moves=True)
-
-    def apply(
-        self, state: dict[str, Any], player: str, action: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        hold = player == "bob" and action == {"take": 2}
-        state, events = super().apply(state, player, action)
-        if hold and not state.get("winner"):
-            state["turn"] = state["players"].index("bob")
-        state["forced"] = hold
-        return state, events
-
-    def forced_action(self, state: dict[str, Any], player: str) -> dict[str, Any] | None:
-        return {"take": 1} if player == "bob" and state.get("forced") else None
-
-
 async def test_a_move_sent_just_after_the_table_passed_him_is_not_called_off_turn(
     store: Store, clock: FakeClock
 ) -> None:
     """Found playing the alternative rules, 2026-12-03: her /done, sent just after the table
     had played it for her, got "Not your turn", as if she had been skipped. With nothing
     played since, she is told the move was made for her; after another move, off turn."""
-    table = Table(
-        store, games={"dicepile": PassedOn()}, clock=clock, render=False, seeder=lambda: 1
-    )
+    game = Twice(decides_again=False)
+    table = Table(store, games={"dicepile": game}, clock=clock, render=False, seeder=lambda: 1)
     chat = Chat(table)
     await start(chat, "bob", "ann")
     outs = await chat.say("bob", "/take 2")
     assert "bob takes 1." in "\n".join(o.text for o in outs)  # the forced take
     row = present(await store.open_game(chat.chat_key))
-    assert PassedOn().current_players(json.loads(present(row.state_json))) == ["ann"]
+    assert game.current_players(json.loads(present(row.state_json))) == ["ann"]
     outs = await chat.say("bob", "/take 1")
     assert len(outs) == 1 and outs[0].sender_only
     assert outs[0].text == (
