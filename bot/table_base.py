@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import difflib
 import logging
 import secrets
 import time
@@ -40,6 +39,7 @@ from bot.store import (
 from bot.store_load import Loaded
 from bot.store_protocol import SharedStore, Store
 from engine.core import Reply
+from engine.core.commands import DID_YOU_MEAN, nearest_name
 from engine.core.protocol import Action, Game, State
 
 log = logging.getLogger(__name__)
@@ -385,12 +385,7 @@ class TableBase:
         name = shorten(line.name, 32)
         near = self._nearest_command(ctx, line.name)
         text = (  # a typo: "/stauts" (found playing, 2026-12-03)
-            self._t(
-                ctx,
-                "Unknown command /{name}. Did you mean /{command}? /help lists the commands.",
-                name=name,
-                command=near,
-            )
+            self._t(ctx, DID_YOU_MEAN, name=name, command=near)
             if near is not None
             else self._t(ctx, "Unknown command /{name}. /help lists the commands.", name=name)
         )
@@ -403,9 +398,4 @@ class TableBase:
         names = set(self._table_names) | (
             {c.name for c in self.games[game].commands} if game in self.games else self._game_names
         )
-        typed = name.casefold()
-        swapped = [n for n in sorted(names) if sorted(n) == sorted(typed)]
-        if swapped:  # letters swapped ("/stauts"): nearer than a shorter word ("/stats")
-            return swapped[0]
-        near = difflib.get_close_matches(typed, sorted(names), n=1, cutoff=0.75)
-        return near[0] if near else None
+        return nearest_name(name, names)

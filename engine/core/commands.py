@@ -13,7 +13,7 @@ usage line) and hands a `Call` to the handler. Arguments of a kind that may span
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,17 @@ def word_range(args: Sequence[ArgSpec]) -> tuple[int, int] | None:
 DID_YOU_MEAN = N_("Unknown command /{name}. Did you mean /{command}? /help lists the commands.")
 
 
+def nearest_name(typed: str, names: Collection[str]) -> str | None:
+    """The name a mistyped one most likely meant, if one is close enough: letters swapped
+    first ("/stauts" is /status, nearer than the shorter /stats), else `difflib`'s closest.
+    The table's commands and a game's are suggested alike (found playing, 2026-12-03)."""
+    ordered = sorted(names)
+    folded = typed.casefold()
+    swapped = [n for n in ordered if sorted(n) == sorted(folded)]
+    near = swapped or difflib.get_close_matches(folded, ordered, n=1, cutoff=0.75)
+    return near[0] if near else None
+
+
 @dataclass
 class CommandTable:
     """A game's commands in the order players see them, each declared once."""
@@ -159,13 +170,9 @@ class CommandTable:
         return dict(self._handlers)
 
     def nearest(self, typed: str) -> str | None:
-        """The command a mistyped name most likely meant (its name or an alias's, letters
-        swapped first, else one `difflib` finds close enough), as the table suggests its own
-        commands; None when nothing is near."""
-        names = sorted({s.name for s in self._specs} | set(self.aliases))
-        swapped = [n for n in names if sorted(n) == sorted(typed)]
-        near = swapped or difflib.get_close_matches(typed, names, n=1, cutoff=0.75)
-        return near[0] if near else None  # an alias is a command the player may type
+        """The command (or alias: a command the player may type) a mistyped name most
+        likely meant; None when nothing is near."""
+        return nearest_name(typed, {s.name for s in self._specs} | set(self.aliases))
 
     def spec(self, name: str) -> CommandSpec | None:
         """The command a typed name means (any case, a leading slash, an alias)."""
