@@ -39,7 +39,7 @@ DISCORD_MAX_BYTES = 8 * 1024 * 1024
 MAX_FILE_BYTES = 10 * 1024 * 1024
 # /hint thinks at most this long unless BOARDCHAT_BOT_BUDGET says otherwise: a cap, as a
 # game's hint stops at its strong module's HINT_ITERATIONS rollouts well before it on a
-# machine that is not overloaded (engine/core/game_base.py `hint_budget`).
+# machine that is not overloaded (engine/core/game_base.py `with_hint_rollouts`).
 HINT_SECONDS = 3.0
 
 HintFn = Callable[..., tuple[Action, str] | None]
@@ -287,8 +287,8 @@ class EndingMixin(AnnounceMixin):
             return self._refuse(ctx, self._t(ctx, "You are not playing in this game."))
         game = self._game_of(row)
         state: State = load_state(row.state_json)
-        if seat.display_name in game.eliminated(state):
-            return self._private(ctx, self._t(ctx, OUT_OF_THE_GAME))
+        if seat.display_name in game.eliminated(state):  # a refusal: silent, as the others
+            return self._refuse(ctx, self._t(ctx, OUT_OF_THE_GAME))
         if seat.display_name not in game.current_players(state):
             return self._private(ctx, self._t(ctx, "Not your turn: no hint needed yet."))
         fn = hint_function(game)

@@ -133,7 +133,7 @@ class BaseGame:
         return None
 
 
-def hint_budget(strong_module: ModuleType, budget: Budget | None) -> Budget | None:
+def with_hint_rollouts(strong_module: ModuleType, budget: Budget | None) -> Budget | None:
     """`budget` with the strong module's `HINT_ITERATIONS` when it counts no rollouts."""
     iterations = getattr(strong_module, "HINT_ITERATIONS", None)
     if iterations is None or (budget is not None and budget.iterations is not None):
@@ -182,7 +182,7 @@ class ModularGame(BaseGame, ABC):
         "pass", as each thought a different number of rollouts)."""
         module = importlib.import_module(self.strong_module)
         found: tuple[Action, str] = module.hint(
-            state, player, t, rng=rng, budget=hint_budget(module, budget)
+            state, player, t, rng=rng, budget=with_hint_rollouts(module, budget)
         )
         return found
 

@@ -229,7 +229,7 @@ decide = SEARCH.decide
 LEAD = guarded_bot  # the move without search (arm 0; bench/bots.py --policy-only)
 
 
-# /hint's rollouts (engine/core/game_base.py `hint_budget`): a fixed count, so one position
+# /hint's rollouts (engine/core/game_base.py `with_hint_rollouts`): a fixed count, so one position
 # always gets the same hint; bench/bots.py's Hexania budget: 61 % of 66 report games at it,
 # think CPU p99 1.0-1.2 s (docs/bots-lab.md).
 HINT_ITERATIONS = 16

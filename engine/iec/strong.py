@@ -212,7 +212,7 @@ def strong(state: State, player: str, rng: Rng) -> Action:
     return trusted(decide(state, player, rng))
 
 
-# /hint's rollouts (engine/core/game_base.py `hint_budget`): a fixed count, so one position
+# /hint's rollouts (engine/core/game_base.py `with_hint_rollouts`): a fixed count, so one position
 # always gets the same hint; bench/bots.py's IEC budget (MIN_ROUNDS paired samples for
 # `trusted`), think p99 about 0.5 s.
 HINT_ITERATIONS = 40

@@ -151,7 +151,7 @@ strong = SEARCH.bot()
 decide = SEARCH.decide
 
 
-# /hint's rollouts (engine/core/game_base.py `hint_budget`): a fixed count, so one position
+# /hint's rollouts (engine/core/game_base.py `with_hint_rollouts`): a fixed count, so one position
 # always gets the same hint; bench/bots.py's Power Grid budget: 93 % of 60 four-player games
 # against three heuristic bots, think CPU p99 0.29 s (docs/bots-lab.md).
 HINT_ITERATIONS = 24

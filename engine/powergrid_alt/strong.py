@@ -81,7 +81,7 @@ strong = SEARCH.bot()
 decide = SEARCH.decide
 
 
-# /hint's rollouts (engine/core/game_base.py `hint_budget`): a fixed count, so one position
+# /hint's rollouts (engine/core/game_base.py `with_hint_rollouts`): a fixed count, so one position
 # always gets the same hint; bench/bots.py's budget for the alternative rules: 72 % of 60 games,
 # think CPU p99 0.67 s (docs/bots-lab.md).
 HINT_ITERATIONS = 8

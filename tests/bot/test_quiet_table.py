@@ -273,7 +273,7 @@ async def test_a_move_sent_just_after_the_table_passed_him_is_not_called_off_tur
     row = present(await store.open_game(chat.chat_key))
     assert game.current_players(json.loads(present(row.state_json))) == ["ann"]
     outs = await chat.say("bob", "/take 1")
-    assert len(outs) == 1 and outs[0].sender_only
+    assert len(outs) == 1 and outs[0].sender_only and outs[0].silent
     assert outs[0].text == (
         "You were passed already: nothing was left for you to decide; waiting for ann."
     )

@@ -201,8 +201,9 @@ async def test_a_player_out_of_the_game_is_told_so(table: Table) -> None:
     assert GAMES["hexania"].eliminated(state) == [first]
     refused = await say(table, first, "/spawn A1")
     assert joined(refused) == "You are out of this game; /status shows how it goes on."
-    assert refused[0].sender_only
-    assert "Вы выбыли из этой игры" in joined(await say(table, first, "/hint", lang="ru"))
+    assert refused[0].sender_only and refused[0].silent
+    hint = await say(table, first, "/hint", lang="ru")
+    assert "Вы выбыли из этой игры" in joined(hint) and hint[0].sender_only and hint[0].silent
     assert await state_of(table) == state  # nothing changed
     now = GAMES["hexania"].current_players(state)[0]
     waiting = next(p for p in ("ann", "bo", "cyd") if p not in (first, now))

@@ -12,7 +12,7 @@ import pytest
 
 from engine import registry
 from engine.core import Rng
-from engine.core.game_base import hint_budget
+from engine.core.game_base import with_hint_rollouts
 from engine.core.protocol import EnglishTranslator
 from engine.core.rng import new_rng_state
 from engine.core.search import Budget
@@ -27,12 +27,12 @@ def test_a_time_budget_gets_the_strong_modules_rollout_count(game_id: str) -> No
     assert getattr(registry.get(game_id), "strong_module", None) == module.__name__
     count = module.HINT_ITERATIONS
     assert count >= 8  # paired samples enough to compare the candidates
-    timed = hint_budget(module, Budget(seconds=3.0))
+    timed = with_hint_rollouts(module, Budget(seconds=3.0))
     assert timed is not None and (timed.iterations, timed.seconds) == (count, 3.0)
-    untimed = hint_budget(module, None)
+    untimed = with_hint_rollouts(module, None)
     assert untimed is not None and untimed.iterations == count
     chosen = Budget(iterations=5)  # BOARDCHAT_BOT_BUDGET=5i, or a test's: kept as given
-    assert hint_budget(module, chosen) is chosen
+    assert with_hint_rollouts(module, chosen) is chosen
 
 
 def _clock(step: float) -> Budget:
