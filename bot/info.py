@@ -132,8 +132,15 @@ class InfoMixin(AnnounceMixin):
         out = [Outbound(ctx.chat_key, status(public), buttons=prompt.buttons, silent=True)]
         if seat is not None:
             mine = game.describe_turn(state, seat.display_name, t).strip()
+            if ctx.inbound.is_private:
+                # asked in his private chat (bot/private_chat.py): one answer, the table's
+                # head and deadline around his own turn (found 2026-12-03: his turn alone
+                # came back, without whom the table waits for or the deadline)
+                # (the buttons: bot/private_chat.py keeps them only if he is asked)
+                mine_out = self._to_sender(ctx, status(mine or public))
+                return [replace(mine_out, silent=True, buttons=prompt.buttons)]
             if mine and mine != public:
-                if not ctx.inbound.is_private and ctx.lang != ctx.post_lang:
+                if ctx.lang != ctx.post_lang:
                     # `in_chat_lang`'s run in the asker's own language: the group has its
                     # post; his copy carries his own turn in place of the table's, one
                     # private message, not two (as /log; found playing, 2026-12-02)

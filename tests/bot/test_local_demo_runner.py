@@ -100,7 +100,8 @@ async def test_local_private_chat_lines(tmp_path: Path) -> None:
     text = out.getvalue()
     assert code == 0
     (status,) = [line for line in text.splitlines() if line.startswith("(private, bob) ")]
-    assert "auction" in status
+    assert status.startswith("(private, bob) Power Grid, waiting for ")
+    assert "auction" in text.split(status, 1)[1].split("\n\n", 1)[0]  # the turn follows
     assert "(private, carol) No game here yet" in text
     assert "(private, alice) Hello! I run board games" in text
     first = next(line for line in text.splitlines() if "choose a plant to auction" in line)

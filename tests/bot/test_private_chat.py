@@ -223,3 +223,21 @@ async def test_the_confirmation_of_a_private_move_is_committed_with_the_move(
         assert group and max(r.id for r in group) < done.outbox_id
     finally:
         await store.close()
+
+
+async def test_status_in_a_private_chat_keeps_the_head_and_the_deadline(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found playing, 2026-12-03: a private /status came back as the asker's turn alone,
+    without the game, whom the table waits for, or the deadline the group's answer has."""
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    in_group = (await say(table, "alice", "/status"))[0].text
+    outs = await ask(table, "/status")
+    text = joined(outs)
+    assert len(outs) == 1 and only_here(outs) and outs[0].silent
+    assert text.startswith("Power Grid, waiting for bob.") and in_group.startswith(text[:27])
+    assert "Deadline: in " in text and "Deadline: in " in in_group
+    assert "You have 50 E" in text  # his own figures, which the group's answer has not
+    assert "You have 50 E" not in in_group
+    ru = joined(await ask(table, "/status", lang="ru"))
+    assert "Крайний срок" in ru or "Срок" in ru, ru
