@@ -74,6 +74,7 @@ class Terminal:
             display_name=name,
             text=text,
             is_private=private is not None,
+            seen_by_chat=private is None,  # a group line: everyone at the table reads it
             # everyone at the keyboard administers the terminal "chat"
             is_admin=private is None,
         )

@@ -27,6 +27,10 @@ class Inbound:
     payload: str | None = None  # a pressed button's payload
     is_admin: bool = False  # the platform says this user administers the chat
     is_private: bool = False  # a one-to-one chat with the bot
+    # The command is a message everyone in the chat reads (a group's text message on Telegram,
+    # a group line on the terminal); not a button press, a Discord interaction (its answer
+    # decides who sees it) or a private chat. A secret order typed so is refused (issue 20).
+    seen_by_chat: bool = False
     # How the chat is named where it lives ("Game night", "My server / #games") and a link that
     # opens it ("https://t.me/c/123/45", "https://discord.com/channels/1/2"), when the platform
     # tells: the table stores them to name the chat to people (bot/chatnames.py).

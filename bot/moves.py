@@ -40,6 +40,7 @@ from bot.store import (
 )
 from bot.workers import cpu
 from engine.core import (
+    N_,
     IllegalAction,
     MissingArgument,
     Reply,
@@ -52,6 +53,15 @@ from engine.core.protocol import Action, CommandSpec, Event, Game, State
 from engine.core.sentences import sentence_gap
 
 log = logging.getLogger(__name__)
+
+SECRET_IN_CHAT = N_(
+    "That order is secret, and everyone here can read what you typed, so it was not played. "
+    "Send it to me in a private chat."
+)
+
+
+class SecretTypedInChat(Exception):
+    """A move with a secret part, typed where the whole chat reads it (`_apply_all`)."""
 
 
 class MovesMixin(EndingMixin):
@@ -202,6 +212,8 @@ class MovesMixin(EndingMixin):
                     )
                 except IllegalAction as err:
                     return self._refuse_move(ctx, game, err)
+                except SecretTypedInChat:
+                    return self._refuse(ctx, self._t(ctx, SECRET_IN_CHAT))
                 except Exception:
                     # the move was legal but a question after it failed (a game's
                     # forced_action): the move stands, played again without that answer
@@ -392,6 +404,8 @@ class MovesMixin(EndingMixin):
         applied: Applied | None = None
         for action in actions:
             applied = played_plainly(game, state, seat.display_name, action, plain)
+            if ctx.inbound.seen_by_chat and self._hides_a_choice(game, applied, seat):
+                raise SecretTypedInChat
             state = applied.state
             events = list(applied.events)
             entries.append(
@@ -407,6 +421,17 @@ class MovesMixin(EndingMixin):
             pics += applied.picture_events
         now = Moment(game, state) if applied is None else Moment.after(game, applied)
         return now, entries, lines, pics, private
+
+    @staticmethod
+    def _hides_a_choice(game: Game, applied: Applied, seat: SeatRow) -> bool:
+        """Whether the move is a choice the rules keep to its mover (a sealed order, a real
+        mine, a technology, a proxy bid's limit: `Capabilities.secret_events`), whose words,
+        typed where the chat reads them, would tell it to everyone (IEC-S-26, PG-O)."""
+        hidden = game.capabilities.secret_events
+        return bool(hidden) and any(
+            owner == seat.display_name and event.get("type") in hidden
+            for event, owner in zip(applied.events, applied.owners, strict=True)
+        )
 
     def _private_lines(
         self,

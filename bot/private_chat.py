@@ -39,7 +39,7 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         needs come back here; the game's chat hears the public consequences. `run` plays a
         table command so (/undo); a game command by default."""
         ib = ctx.inbound
-        picked = await self._private_game(ctx, line)
+        picked = await self._private_game(ctx, line, move=run is None)
         if not isinstance(picked, tuple):
             return picked
         pick, args = picked
@@ -63,12 +63,18 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         return here
 
     async def _private_game(
-        self, ctx: Ctx, line: CommandLine, none_ok: bool = False, several_ok: bool = False
+        self,
+        ctx: Ctx,
+        line: CommandLine,
+        none_ok: bool = False,
+        several_ok: bool = False,
+        move: bool = False,
     ) -> tuple[GameRow, list[str]] | list[Outbound]:
         """The running game a command sent in a private chat is for, and the command's words
         without its "g<id>": the sender's only game, or the one named; else the refusal that
         says why (with `none_ok`, no refusal when he plays in none, with `several_ok` when he
-        plays several and names none: an empty list)."""
+        plays several and names none: an empty list). A game `move`'s first word "g<id>" is
+        his game only as `_names_the_game` judges."""
         rows = [
             r
             for r in await self.store.user_games(ctx.inbound.user_key)
@@ -76,6 +82,8 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         ]
         args = list(line.args)
         ref = _GAME_REF.match(args[0]) if args else None
+        if ref is not None and move and not self._names_the_game(args, rows, line.name):
+            ref = None  # the move's own word
         if ref is not None:
             pick = next((r for r in rows if r.id == int(ref.group(1))), None)
             if pick is not None:
@@ -105,6 +113,20 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
             self._t(ctx, "You play in several games: say which one.")
             + await self._games_hint(ctx, rows, line.name),
         )
+
+    def _names_the_game(self, args: Sequence[str], rows: Sequence[GameRow], name: str) -> bool:
+        """Whether a move's first word names one of the sender's running games: written as
+        the table writes a game ("g7": a cell is "G7", found play-testing, 2026-12-03: the
+        cell G5 of Hexania or IEC was read as game g5), one of his, and not the move's only
+        word when the move takes words ("/spawn g7" is the cell)."""
+        word = args[0]
+        if not word.startswith("g"):
+            return False
+        row = next((r for r in rows if word == f"g{r.id}"), None)
+        if row is None:  # with several games he must name one: "g999" is one he does not play
+            return len(rows) > 1
+        spec = next((c for c in self._game_of(row).commands if c.name == name), None)
+        return len(args) > 1 or spec is None or not spec.args
 
     async def _in_game_chat(self, ctx: Ctx, pick: GameRow, reply_key: str | None) -> Ctx:
         """The private message's context moved to the chat of the game `pick`: its seats,

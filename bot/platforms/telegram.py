@@ -245,6 +245,7 @@ class TelegramAdapter:
                 text=text,
                 is_admin=await self._is_admin(message.chat, user, message, text),
                 is_private=message.chat.type == ChatType.PRIVATE,
+                seen_by_chat=message.chat.type != ChatType.PRIVATE,
                 chat_title=title,
                 chat_link=link,
             )

@@ -117,6 +117,11 @@ class Capabilities:
     off_turn_commands: frozenset[str] = frozenset()
     # `describe_private_event(state, event, t)`: the secret part of an event, for its owner.
     private_events: bool = False
+    # The types of the private events that are their owner's hidden choice (a sealed order,
+    # a proxy bid's limit, a face-down mine): a move giving one, typed where the whole chat
+    # reads it, would tell it to everyone, so the table refuses it there (bot/moves.py).
+    # A private notice of a public move (an order that could not be carried out) is not one.
+    secret_events: frozenset[str] = frozenset()
     # `rules_index` (rule id -> title) and `rules_commands` (rule id -> commands): /rules <id>.
     rules_index: bool = False
     # `default_action(state, player)`: the move for a player who ran out of time.

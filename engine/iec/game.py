@@ -31,6 +31,9 @@ class IEC(ModularGame):
     capabilities = Capabilities(
         standing_orders=True,
         private_events=True,
+        # the hidden choices (IEC-S-26): the real mine, a technology, a peek, a declaration
+        # of a phase declared at once, a standing order
+        secret_events=frozenset({"tokens_laid", "tech_chosen", "peeked", "declared", "order_set"}),
         forced_moves=True,
         simultaneous=True,
         # in a phase declared at once: "nothing left to decide in phase 5" (offturn.py)

@@ -51,6 +51,8 @@ class PowerGrid(ModularGame):
         standing_orders=True,
         off_turn_commands=frozenset({"bid", "maxbid", "pass", "buy", "build", "power", "cancel"}),
         private_events=True,
+        # a standing order and its limit are his alone (PG-O, PG-22 max=)
+        secret_events=frozenset({"order_placed", "orders_cancelled"}),
         rules_index=True,
         default_move=True,
         forced_moves=True,

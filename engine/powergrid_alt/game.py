@@ -47,6 +47,8 @@ class PowerGridAlt(PowerGrid):
         off_turn_commands=frozenset({"endgame"}),
         default_move=True,
         private_events=True,
+        # rules version 2: a purchase stays secret until everybody is done (ALT-10)
+        secret_events=frozenset({"buy_declared", "order_placed", "orders_cancelled"}),
         forced_moves=True,
         simultaneous=True,
     )

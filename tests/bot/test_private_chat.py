@@ -241,3 +241,19 @@ async def test_status_in_a_private_chat_keeps_the_head_and_the_deadline(
     assert "You have 50 E" not in in_group
     ru = joined(await ask(table, "/status", lang="ru"))
     assert "Крайний срок" in ru or "Срок" in ru, ru
+
+
+async def test_a_cell_written_like_a_game_is_the_moves_own_word(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found play-testing, 2026-12-03: "/spawn G5" sent privately answered "You play in no
+    running game g5", and "/spawn G1" in game g1 "Usage: /spawn <cell>": a move's first word
+    is his game only as the table writes one ("g1"), and not when it is the move's only word."""
+    pk = await open_game(table, "hexania", ["alice", "bob"])
+    (mover,) = GAMES["hexania"].current_players(await state_of(table))
+    for words in ("G5", f"G{pk}", f"g{pk}", f"g{pk} G5"):
+        text = joined(await ask(table, f"/spawn {words}", user=mover))
+        assert "running game" not in text and "Usage: /spawn" not in text, (words, text)
+    # a move without words takes "g<id>" as its game (a button pressed here sends that)
+    text = joined(await ask(table, f"/end g{pk}", user=mover))
+    assert "running game" not in text and "Usage" not in text, text

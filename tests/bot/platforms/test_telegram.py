@@ -104,6 +104,7 @@ async def test_command_in_a_group_becomes_an_inbound(world: World) -> None:
             text="/bid 13 20",
             is_admin=False,
             is_private=False,
+            seen_by_chat=True,  # everyone in the group reads it: no secret order so
             # issue 17: the group's title, and a link to the message (a private supergroup)
             chat_title="Game night",
             chat_link="https://t.me/c/1/1000",
@@ -131,6 +132,7 @@ async def test_private_chat_is_private_and_its_owner_is_admin(world: World) -> N
     await world.say(world.bob, "/abort", chat=BOB)
     inbound = world.table.inbounds[-1]
     assert (inbound.chat_key, inbound.is_private, inbound.is_admin) == (f"tg:{BOB}", True, True)
+    assert not inbound.seen_by_chat
     assert not world.api.since(0, "getChatMember")
 
 
@@ -156,6 +158,7 @@ async def test_admin_status_for_a_button_with_an_admin_command(world: World) -> 
     message = world.api.sent[max(world.api.sent)]
     await world.feed(world.api.press_update(world.ann, message, "v0:/abort"))
     assert world.table.inbounds[-1].payload == "v0:/abort"
+    assert not world.table.inbounds[-1].seen_by_chat  # a press shows the chat nothing
     assert world.table.inbounds[-1].is_admin is True
 
 

@@ -68,6 +68,7 @@ def test_declared_capabilities_of_the_games() -> None:
         standing_orders=True,
         off_turn_commands=frozenset({"bid", "maxbid", "pass", "buy", "build", "power", "cancel"}),
         private_events=True,
+        secret_events=frozenset({"order_placed", "orders_cancelled"}),
         rules_index=True,
         default_move=True,
         forced_moves=True,
@@ -79,6 +80,7 @@ def test_declared_capabilities_of_the_games() -> None:
         off_turn_commands=frozenset({"endgame"}),
         default_move=True,
         private_events=True,
+        secret_events=frozenset({"buy_declared", "order_placed", "orders_cancelled"}),
         forced_moves=True,
         simultaneous=True,
     )
@@ -87,6 +89,7 @@ def test_declared_capabilities_of_the_games() -> None:
         standing_orders=True,
         off_turn_commands=iec.off_turn_commands,
         private_events=True,
+        secret_events=frozenset({"tokens_laid", "tech_chosen", "peeked", "declared", "order_set"}),
         forced_moves=True,
         simultaneous=True,
         off_turn_reasons=True,
