@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import N_
+from engine.core.protocol import Translator
 
 _DATA: dict[str, Any] = json.loads(
     (Path(__file__).parent / "data" / "board.json").read_text(encoding="utf-8")
@@ -40,6 +41,25 @@ SIDE_NAMES: dict[str, str] = {
     "SW": N_("south-west"),
     "NW": N_("north-west"),
 }
+# The directions' names in words (HEX-G-3), said after the token the player types:
+# "NE (north-east)" (found playing, 2026-12-03: «в направлении NE» in Russian).
+DIRECTION_WORDS: dict[str, str] = {
+    "E": N_("east"),
+    "NE": SIDE_NAMES["NE"],
+    "NW": SIDE_NAMES["NW"],
+    "W": N_("west"),
+    "SW": SIDE_NAMES["SW"],
+    "SE": SIDE_NAMES["SE"],
+}
+
+
+def direction_text(t: Translator, direction: str) -> str:
+    """A direction as the chat says it: the token /move reads, then its name in the reader's
+    words, "NE (north-east)"; an unknown token as it stands."""
+    name = DIRECTION_WORDS.get(direction)
+    if name is None:
+        return direction
+    return t.gettext(N_("{token} ({direction})")).format(token=direction, direction=t.gettext(name))
 
 
 def qmin(r: int) -> int:

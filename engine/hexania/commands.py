@@ -45,6 +45,7 @@ from engine.hexania.board import (
     RADIUS,
     ROWS,
     SIDE_NAMES,
+    direction_text,
     parse_cell,
     row_length,
 )
@@ -403,11 +404,7 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
         else t.gettext(N_("Round {round}.")).format(round=state["round"])
     )
     if state["over"]:
-        ranking = state["result"] or []
-        winners = join_list(t, ranking[0]) if ranking else ""
-        return join_sentences(
-            head, t.gettext(N_("Game over: {winners} won.")).format(winners=winners)
-        )
+        return join_sentences(head, over_text(state, t))
     turn = state["turn"]
     who = turn["player"]
     dice = "+".join(str(d) for d in turn["dice"])
@@ -428,6 +425,78 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
             )
         )
     return text
+
+
+def over_text(state: State, t: Translator) -> str:
+    """How the game ended (HEX-2.6) and the ranking with the figures that decided it: the
+    last player standing; or, at the round limit (HEX-OPT-LIMIT, corrections 1.1), the
+    deciding criterion, then every player's pieces (and last-round bonus points where they
+    separated two players)."""
+    ranking = rules.result(state)
+    winners = join_list(t, ranking[0]) if ranking else ""
+    g = t.gettext
+    if state.get("end_reason") == "round_limit":
+        criterion = rules.deciding_criterion(state)
+        if criterion == "shared":
+            said = g(
+                N_(
+                    "Round limit reached: {winners} share the victory "
+                    "(tied on pieces and on bonus points of the last round)."
+                )
+            )
+        elif criterion == "bonus":
+            said = g(
+                N_(
+                    "Round limit reached: {winners} wins on bonus points earned in the "
+                    "last round (tied on pieces)."
+                )
+            )
+        else:
+            said = g(N_("Round limit reached: {winners} wins with the most pieces."))
+    else:
+        said = g(N_("{winners} is the last player standing and wins!"))
+    return join_sentences(
+        said.format(winners=winners),
+        g(N_("Ranking: {ranking}.")).format(ranking=_ranking_text(state, ranking, t)),
+    )
+
+
+def _ranking_text(state: State, ranking: list[list[str]], t: Translator) -> str:
+    """ "1. ann: 31 pieces; 2. bo: 28 pieces (2 bonus points in the last round); 3. cyd
+    (eliminated)". Eliminated players rank below, the last one out first (HEX-2.6)."""
+    at_limit = state.get("end_reason") == "round_limit"
+    out = set(state["eliminated"])
+    keys = {p: (rules.pieces_of(state, p), state["round_bonus"][p]) for g in ranking for p in g}
+    parts: list[str] = []
+    place = 1
+    for i, group in enumerate(ranking):
+        for player in group:
+            details: list[str] = []
+            if player in out:
+                details.append(t.gettext(N_("eliminated")))
+            elif at_limit:
+                pieces, bonus = keys[player]
+                details.append(t.ngettext("{n} piece", "{n} pieces", pieces).format(n=pieces))
+                # the bonus shows where it was compared: a tie on pieces with a neighbour
+                near = [q for j in (i - 1, i + 1) if 0 <= j < len(ranking) for q in ranking[j]]
+                tied = len(group) > 1 or any(q not in out and keys[q][0] == pieces for q in near)
+                if tied:
+                    details.append(
+                        t.ngettext(
+                            "{n} bonus point in the last round",
+                            "{n} bonus points in the last round",
+                            bonus,
+                        ).format(n=bonus)
+                    )
+            parts.append(
+                t.gettext(N_("{place}. {player} ({details})")).format(
+                    place=place, player=player, details=", ".join(details)
+                )
+                if details
+                else t.gettext(N_("{place}. {player}")).format(place=place, player=player)
+            )
+        place += len(group)
+    return "; ".join(parts)
 
 
 def describe_event(state: State, event: Event, t: Translator) -> str | None:
@@ -472,7 +541,7 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         ).format(
             player=event["player"],
             figure=event["figure"],
-            dir=event["dir"],
+            dir=direction_text(t, str(event["dir"])),
             steps=event["steps"],
             # events logged before the move event named its landing cell: the first cell
             cell=event.get("cell", event["cells"][0]),
@@ -518,29 +587,9 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
     if kind == "round_started":
         return g(N_("Round {round} begins.")).format(round=event["round"])
     if kind == "game_over":
-        ranking = event["ranking"]
-        winners = join_list(t, ranking[0]) if ranking else ""
-        if event["reason"] == "round_limit":
-            # HEX-OPT-LIMIT: name what decided it (older events carry no criterion).
-            criterion = event.get("criterion", "pieces")
-            if criterion == "shared":
-                return g(
-                    N_(
-                        "Round limit reached: {winners} share the victory "
-                        "(tied on pieces and on bonus points of the last round)."
-                    )
-                ).format(winners=winners)
-            if criterion == "bonus":
-                return g(
-                    N_(
-                        "Round limit reached: {winners} wins on bonus points earned in the "
-                        "last round (tied on pieces)."
-                    )
-                ).format(winners=winners)
-            return g(N_("Round limit reached: {winners} wins with the most pieces.")).format(
-                winners=winners
-            )
-        return g(N_("{winners} is the last player standing and wins!")).format(winners=winners)
+        # Said once, by the over state's turn text (over_text: how it ended, HEX-2.6, and the
+        # ranking with the figures that decided it); the event itself stays as recorded.
+        return None
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, Action, State, Translator
+from engine.hexania.board import direction_text
 
 _PHRASES: dict[str, str] = {
     "birth": N_("{player} places a new piece on {cell}."),
@@ -21,6 +22,8 @@ SERIES = (("pieces", N_("Pieces")),)
 def describe_action(state: State, player: str, action: Action, t: Translator) -> str:
     template = _PHRASES.get(str(action.get("type")), OTHER)
     fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, str | int)}
+    if isinstance(fields.get("dir"), str):
+        fields["dir"] = direction_text(t, fields["dir"])  # "NE (north-east)", HEX-G-3
     try:
         return t.gettext(template).format(player=player, **fields)
     except (KeyError, IndexError, ValueError):

@@ -84,6 +84,10 @@ def _extracted(event: Event, t: Translator) -> str | None:
 def describe(state: State, event: Event, t: Translator) -> str | bool | None:
     """The public line of the events this module words; False when it does not word `event`."""
     kind = event.get("type")
+    if kind == "game_over":
+        # Said once, by the over state's turn text (turn_text.over_text: the ranking with the
+        # figures that decided it, IEC-S-9); the event itself stays as recorded.
+        return None
     f = {k: v for k, v in event.items() if k != "secret"}
     if kind == "extracted":
         return _extracted(event, t)
@@ -221,7 +225,6 @@ _EVENT_TEXT = {
     "research": N_("{player}'s laboratory: rolled {roll} - {outcome}."),
     "eliminated": N_("{player} is eliminated: {vp} VP become {final_vp}."),
     "subsidy": N_("{player} receives a subsidised {kind_name} on {cell}."),
-    "game_over": N_("Game over. Ranking: {ranking_text}."),
     # Rules version 2, a phase declared by everybody at once (together.py).
     "declaration_done": N_("{player} has decided ({phase_name})."),
     "declaration_lapsed": N_(
@@ -325,7 +328,6 @@ def _event_params(event: Event, t: Translator) -> dict[str, Any]:
     params["cells_text"] = join_list(t, event.get("cells", []))
     params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
     params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
-    params["ranking_text"] = " > ".join(join_list(t, g) for g in event.get("ranking", []))
     phase = event.get("phase")
     params["phase_name"] = t.gettext(PHASE_NAMES[phase]) if phase in PHASE_NAMES else ""
     name = _ACTION_NAMES.get(str(event.get("action", "")))

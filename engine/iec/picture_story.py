@@ -88,7 +88,7 @@ def changes(view: dict[str, Any], previous: dict[str, Any] | None) -> Changes:
 
 def winners(w: Words, view: dict[str, Any]) -> str:
     """The first group of the game's own ranking (IEC-S-9: most VP, then intact modules, then
-    science; corrections 1.1: survivors first), the one "Game over. Ranking: ..." names; the
+    science; corrections 1.1: survivors first), the one the over turn text ranks first; the
     view holds all it reads."""
     ranking = result(view)
     return w.list(ranking[0]) if ranking else ""

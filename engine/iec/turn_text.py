@@ -13,12 +13,15 @@ from engine.iec.lines import _tech_name, kind_name
 from engine.iec.model import acting as rules_acting
 from engine.iec.rules import (
     PHASE_NAMES,
+    alive,
     has_tech,
+    intact_modules,
     own,
     param,
     power_candidates,
     power_slots,
     scen,
+    score,
     stock,
     tech_cost,
     tech_mode,
@@ -263,8 +266,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
 
 def describe_turn(state: State, player: str | None, t: Translator) -> str:
     if state["over"]:
-        ranking = " > ".join(join_list(t, g) for g in _result(state))
-        return _t_fmt(t, N_("Game over. Ranking: {ranking}."), ranking=ranking)
+        return over_text(state, t)
     acting = rules_acting(state)
     together = "actors" in state
     head = _t_fmt(
@@ -302,6 +304,102 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
             )
         )
     return "\n".join(parts)
+
+
+def over_text(state: State, t: Translator) -> str:
+    """The result, said once (the game_over event has no line of its own, lines.py): how the
+    game ended and every company's place with the figures that decided it."""
+    left = alive(state)
+    ranking = ranking_text(state, t)
+    if len(left) == 1:  # IEC-S-9 (corrections 1.1): the survivor wins
+        return _t_fmt(
+            t,
+            N_("Game over in turn {turn}: only {player}'s company is left. Ranking: {ranking}."),
+            turn=state["turn"],
+            player=left[0],
+            ranking=ranking,
+        )
+    if not left:  # none left: by halved VP
+        return _t_fmt(
+            t,
+            N_("Game over in turn {turn}: no company is left. Ranking: {ranking}."),
+            turn=state["turn"],
+            ranking=ranking,
+        )
+    return _t_fmt(
+        t,
+        N_("Game over after turn {turn}. Ranking: {ranking}."),
+        turn=state["turn"],
+        ranking=ranking,
+    )
+
+
+# The figures rules.result compares, in order: survivor first, VP (halved for the eliminated),
+# intact modules, science points (IEC-S-9; IEC-S-24 and corrections 1.1).
+_SURVIVES, _VP, _MODULES, _SCIENCE = range(4)
+
+
+def _rank_key(state: State, player: str) -> tuple[int, int, int, int]:
+    pl = state["players"][player]
+    alive_ = 0 if pl["eliminated"] else 1
+    return (alive_, score(state, player), intact_modules(state, player), pl["science"])
+
+
+def _deciding(keys: list[tuple[int, ...]], i: int, shared: bool) -> int:
+    """The last figure compared to place group i against its neighbours: the first figure in
+    which it differs from the group above or below (all of them when the place is shared)."""
+    if shared:
+        return _SCIENCE
+    found = _VP
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(keys):
+            first = next((n for n, (a, b) in enumerate(zip(keys[i], keys[j])) if a != b), _SCIENCE)
+            found = max(found, first)
+    return found
+
+
+def ranking_text(state: State, t: Translator) -> str:
+    """Every company's place with its VP and, where it decided a place, the tie-break: "1. bo:
+    12 VP (24 intact modules); 2. ann: 12 VP (22 intact modules); 3. cyd: 4 VP (eliminated,
+    halved from 9 VP)". Shared places repeat the number."""
+    groups = _result(state)
+    keys: list[tuple[int, ...]] = [_rank_key(state, g[0]) for g in groups]
+    parts: list[str] = []
+    place = 1
+    for i, group in enumerate(groups):
+        deciding = _deciding(keys, i, len(group) > 1)
+        for player in group:
+            pl = state["players"][player]
+            details: list[str] = []
+            if pl["eliminated"]:
+                # IEC-S-24: an eliminated company keeps half its VP and ranks below survivors;
+                # its buildings are gone (0 modules), so only science can separate two of them.
+                details.append(
+                    _t_fmt(t, N_("eliminated, halved from {vp} VP"), vp=pl["vp"])
+                    if pl["vp"]
+                    else t.gettext(N_("company eliminated"))
+                )
+            elif deciding >= _MODULES:
+                n = intact_modules(state, player)
+                details.append(t.ngettext("{n} intact module", "{n} intact modules", n).format(n=n))
+            if deciding >= _SCIENCE:
+                n = pl["science"]
+                details.append(t.ngettext("{n} science point", "{n} science points", n).format(n=n))
+            vp = score(state, player)
+            parts.append(
+                _t_fmt(
+                    t,
+                    N_("{place}. {player}: {vp} VP ({details})"),
+                    place=place,
+                    player=player,
+                    vp=vp,
+                    details=", ".join(details),
+                )
+                if details
+                else _t_fmt(t, N_("{place}. {player}: {vp} VP"), place=place, player=player, vp=vp)
+            )
+        place += len(group)
+    return "; ".join(parts)
 
 
 def _done_accepted(state: State, player: str) -> bool:

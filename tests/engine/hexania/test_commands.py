@@ -77,7 +77,7 @@ def test_describe_turn_and_events_are_english_lines() -> None:
     _, events = GAME.apply(state, "blue", {"type": "move", "figure": "L12", "dir": "E", "steps": 2})
     assert (
         GAME.describe_event(state, events[0], T)
-        == "blue: L12 moves E 2, now at L14 (cost 3, 6 left)."
+        == "blue: L12 moves E (east) 2, now at L14 (cost 3, 6 left)."
     )
     _, events = finish_turn(state, "blue")
     lines = [GAME.describe_event(state, e, T) for e in events]
@@ -98,7 +98,9 @@ def test_hex6_a_move_report_names_the_cell_the_named_piece_reached() -> None:
         after, events = GAME.apply(state, "blue", move)
         assert after["board"].get(cell) == "blue"
         line = GAME.describe_event(after, events[0], T)
-        assert line == f"blue: {named} moves SE 3, now at {cell} (cost 6, 6 left).", line
+        assert line == f"blue: {named} moves SE (south-east) 3, now at {cell} (cost 6, 6 left).", (
+            line
+        )
     state = position({"blue": figure, "red": ["A1"]})
     grow = GAME.parse(state, "blue", "grow", ["O12", "P12"])
     assert isinstance(grow, dict)
@@ -206,3 +208,29 @@ def test_move_usage_lines_mark_the_steps_optional_as_help_does() -> None:
     with pytest.raises(ParseError) as info:
         GAME.parse(state, "blue", "move", ["L12", "SE", "3", "what"])
     assert "[<steps>]" in info.value.english()
+
+
+def test_hex_g3_a_direction_is_said_with_its_name_in_the_readers_words() -> None:
+    """HEX-G-3: the move line said the token alone, «в направлении NE» in a Russian chat
+    (found playing, 2026-12-03). The token /move reads stays, its name follows in brackets,
+    through the catalogs, in the event line and in the log's line alike."""
+    from bot.i18n import translator
+    from engine.hexania.board import DIRECTIONS, direction_text
+    from engine.hexania.logtext import describe_action
+
+    assert [direction_text(T, d) for d in ("E", "W", "NE", "SW")] == [
+        "E (east)",
+        "W (west)",
+        "NE (north-east)",
+        "SW (south-west)",
+    ]
+    assert direction_text(T, "UP") == "UP"
+    ru = translator("ru")
+    assert direction_text(ru, "NE") == "NE (" + ru.gettext("north-east") + ")"
+    for d in DIRECTIONS:  # every direction has a name of its own
+        assert direction_text(T, d) != d
+    state = position({"blue": ["L12"]}, points=9)
+    move = {"type": "move", "figure": "L12", "dir": "NE", "steps": 2}
+    _, events = GAME.apply(state, "blue", dict(move))
+    assert "moves NE (north-east) 2" in (GAME.describe_event(state, events[0], T) or "")
+    assert describe_action(state, "blue", move, T) == "blue moves L12 NE (north-east) 2."

@@ -271,31 +271,56 @@ def test_hex2_6_round_is_one_turn_of_every_remaining_player() -> None:
     assert state["options"]["rounds"] == 0 and not GAME.is_over(state)
 
 
-def _limit_over(pieces: dict[str, list[str]], red_bonus: int) -> dict:
+def _limit_over(pieces: dict[str, list[str]], red_bonus: int) -> tuple[dict, dict]:
     """The last turn of a 1-round game: blue grows once and spends the rest."""
     state = position(pieces, options={"rounds": "3"}, points=1)
     state["pending"] = []
     state["round_bonus"]["red"] = red_bonus
-    _, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L2", "cell": "L3"})
-    return events_of(events, "game_over")[0]
+    after, events = GAME.apply(state, "blue", {"type": "grow", "figure": "L2", "cell": "L3"})
+    return after, events_of(events, "game_over")[0]
 
 
 def test_hex_opt_limit_result_names_its_deciding_criterion() -> None:
+    """Corrections 1.1: the result line names what decided it. The result is said once, by
+    the over state's turn text (the game_over event has no line of its own), with every
+    player's pieces and, where they separated tied players, the last round's bonus points."""
     # 3 pieces against 2: the most pieces decide
-    over = _limit_over({"blue": ["L2", "L20"], "red": ["L12", "L13"]}, 5)
+    state, over = _limit_over({"blue": ["L2", "L20"], "red": ["L12", "L13"]}, 5)
     assert over["ranking"][0] == ["blue"] and over["criterion"] == "pieces"
-    line = GAME.describe_event({}, over, T)
-    assert line == "Round limit reached: blue wins with the most pieces."
+    assert GAME.describe_event(state, over, T) is None
+    assert GAME.describe_turn(state, None, T) == (
+        "Round 3 of 3. Round limit reached: blue wins with the most pieces. "
+        "Ranking: 1. blue (3 pieces); 2. red (2 pieces)."
+    )
     # 2 pieces each, red destroyed 2 pieces in the last round: bonus points decide
-    over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 2)
+    state, over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 2)
     assert over["ranking"] == [["red"], ["blue"]] and over["criterion"] == "bonus"
-    line = GAME.describe_event({}, over, T)
-    assert line == (
-        "Round limit reached: red wins on bonus points earned in the last round (tied on pieces)."
+    assert GAME.describe_turn(state, "blue", T) == (
+        "Round 3 of 3. Round limit reached: red wins on bonus points earned in the last round "
+        "(tied on pieces). Ranking: 1. red (2 pieces, 2 bonus points in the last round); "
+        "2. blue (2 pieces, 0 bonus points in the last round)."
     )
     # tied on both: shared
-    over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 0)
+    state, over = _limit_over({"blue": ["L2"], "red": ["L12", "L13"]}, 0)
     assert over["ranking"] == [["blue", "red"]] and over["criterion"] == "shared"
-    line = GAME.describe_event({}, over, T)
-    assert line is not None
-    assert line.startswith("Round limit reached: blue, red share the victory")
+    text = GAME.describe_turn(state, None, T)
+    assert "Round limit reached: blue, red share the victory" in text
+    assert "1. blue (2 pieces, 0 bonus points in the last round); 1. red (2 pieces" in text
+
+
+def test_hex2_6_the_last_player_standing_is_said_once_with_the_ranking() -> None:
+    """HEX-2.6: the last player remaining wins; the others rank by how long they lasted
+    (HEX-2.5, the last one out first). The game_over event has no chat line of its own."""
+    state = position(
+        {"blue": ["L12"], "red": ["A1"], "green": ["W1"]}, players=("blue", "red", "green")
+    )
+    rules._eliminate(state, "green", "resigned", [])
+    events: list = []
+    rules._eliminate(state, "red", "resigned", events)
+    over = events_of(events, "game_over")[0]
+    assert over["reason"] == "last_player" and GAME.is_over(state)
+    assert GAME.describe_event(state, over, T) is None
+    assert GAME.describe_turn(state, None, T).endswith(
+        "blue is the last player standing and wins! "
+        "Ranking: 1. blue; 2. red (eliminated); 3. green (eliminated)."
+    )
