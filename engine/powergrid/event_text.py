@@ -93,22 +93,39 @@ def order_dropped_private(e: Event, t: Translator) -> str:
 
 
 def ranking_text(view: View, ranking: list[list[str]], t: Translator) -> str:
+    """The final ranking with the figures that decide it (PG-53; ALT-44 and ALT-D-22 alike):
+    cities powered, then money (revealed at the end even under hidden money, PG-9), and the
+    city count (the variant: its plants and TPs, one per city) for a player tied on both."""
+    players = view["players"]
+
+    def figures(name: str) -> tuple[int, int]:
+        me = players.get(name, {})
+        return (int(me.get("powered") or 0), int(me.get("money") or 0))
+
+    keys = [figures(name) for group in ranking for name in group]
     parts: list[str] = []
     place = 1
     for group in ranking:
         for name in group:
-            me = view["players"].get(name, {})
+            me = players.get(name, {})
             powered = me.get("powered") or 0
-            parts.append(
-                t.gettext("{place}. {player} ({powered}, {money})").format(
-                    place=place,
-                    player=name,
-                    powered=t.ngettext("{n} city powered", "{n} cities powered", powered).format(
-                        n=powered
-                    ),
-                    money=money_text(t, me.get("money")),
+            fields = {
+                "place": place,
+                "player": name,
+                "powered": t.ngettext("{n} city powered", "{n} cities powered", powered).format(
+                    n=powered
+                ),
+                "money": money_text(t, me.get("money")),
+            }
+            if keys.count(figures(name)) > 1:  # the third figure decides (or ties) them
+                n = len(me.get("cities") or [])
+                parts.append(
+                    t.gettext("{place}. {player} ({powered}, {money}, {cities})").format(
+                        cities=t.ngettext("{n} city", "{n} cities", n).format(n=n), **fields
+                    )
                 )
-            )
+            else:
+                parts.append(t.gettext("{place}. {player} ({powered}, {money})").format(**fields))
         place += len(group)
     return "; ".join(parts)
 
@@ -117,9 +134,10 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
     """One chat line for an event (every event type of the CONTRACT has one)."""
     kind = event.get("type", "")
     if kind == "game_over":
-        view = cv.view_of(state, None)
-        ranking = event.get("ranking") or view.get("ranking") or []
-        return t.gettext("Game over! {ranking}").format(ranking=ranking_text(view, ranking, t))
+        # No line of its own: the table posts the over state's turn text once, which carries
+        # the ranking with its figures (turn_text.py "Game over after round ..."); the event
+        # itself is unchanged (replays and their hashes).
+        return None
     if event.get("private"):
         # A private event (a standing order placed, cancelled or dropped) has no public line:
         # the table does not learn that a limit or a plan exists (issue 20, PG-22); its owner
@@ -131,7 +149,7 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
 def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
     """The line for the event's owner alone (`event["player"]` of a private event)."""
     if event.get("type") == "game_over":
-        return describe_event(state, event, t)
+        return None  # said once, by the over state's turn text (describe_event)
     return event_line(event, t)
 
 

@@ -24,12 +24,12 @@ from engine.core.protocol import (
     State,
     Translator,
 )
-from engine.core.sentences import join_list
+from engine.core.sentences import join_list, sentence_gap
 from engine.powergrid import commands as base
 from engine.powergrid import market as mk
 from engine.powergrid import names
 from engine.powergrid.chat_view import choosable_regions
-from engine.powergrid_alt import ending, quotes
+from engine.powergrid_alt import ending, purchase, quotes
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
 from engine.powergrid_alt.options import OPTIONS
@@ -41,6 +41,7 @@ from engine.powergrid_alt.texts import (
     describe_turn,
     is_picture_event,
     move_text,
+    plants_text,
     tokens_text,
     undoable,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "is_picture_event",
     "move_text",
     "parse",
+    "plants_text",
     "tokens_text",
     "undoable",
 ]
@@ -564,6 +566,56 @@ def _income(call: Call) -> Reply:
         bank=bank,
     )
     return Reply(text, private=True, extra={"quote": q})
+
+
+# The base game's quotes where the rules agree (the resource market and the plant market
+# are the base game's, ALT-10 on PG-31..PG-33): its declarations and texts, on this folder's
+# view. A quote never tells another player's secret declaration or hidden money.
+
+
+@TABLE.declared(_base_spec("price"))
+def _price(call: Call) -> Reply:
+    """PG-32: what n tokens cost now. Version 2's simultaneous Phase 3 (purchase.py): the
+    asker's quote is taken after his own declared purchases, as his next /buy is checked;
+    nobody else's is known (they stay secret), and the answer is his alone whether or not he
+    declared anything (a public answer would tell the table that he did)."""
+    state, player, t = call.state, call.player, call.t
+    together = (
+        state["phase"] == "resources"
+        and purchase.simultaneous(state)
+        and player in state["players"]
+    )
+    if not together:
+        reply = base.TABLE.handlers["price"](call)
+        assert isinstance(reply, Reply)
+        return reply
+    mine = base.TABLE.handlers["price"](replace(call, state=purchase.planned(state, player)))
+    assert isinstance(mine, Reply)
+    text = (
+        mine.text
+        + sentence_gap(mine.text)
+        + t.gettext(
+            "(the market as it stands after your own declared purchases; the price is set when "
+            "everybody is done)"
+        )
+    )
+    return Reply(text, private=True, extra=mine.extra)
+
+
+@TABLE.declared(_base_spec("market"))
+def _market(call: Call) -> Reply:
+    """The plant market and the resource market as they stand (public: version 2's declared
+    purchases are not in it until carried out)."""
+    return Reply(base.market_text(_view(call.state, None), call.t))
+
+
+# The base game's declaration (one help text for /plants in every game, issue 22); the
+# answer is the variant's: built plants with their city and tokens, then the hand (ALT-8).
+@TABLE.declared(_base_spec("plants"))
+def _plants(call: Call) -> Reply:
+    # A public answer: with hidden money it shows nobody's money, the asker's included (as
+    # /board and the base game's /plants, issue 20).
+    return Reply(plants_text(call.state, call.t))
 
 
 @TABLE.command(

@@ -14,7 +14,8 @@ Two timings, chosen at setup and recorded in `state["rules_version"]` (options.p
   out in the rules' order, reverse player order (PG-15, PG-31), each at the prices the earlier
   buyers left (PG-32): exactly what the sequential rules charge. A declaration the market or
   the money no longer covers at that moment is filled as far as it goes (tokens still in the
-  market, at most what the player can pay), and the event says how many were wanted.
+  market, at most what the player can pay), and the event says how many were wanted: to
+  the buyer alone (`private_to`; the group line says only what was bought).
 
 A player's /done in version 2 is public (`purchase_declared`, "has chosen what to buy"); when
 he had nothing to buy whatever money he holds, the event says why (`nothing_to_buy`).
@@ -172,7 +173,10 @@ def resolve(state: State, events: list[Event]) -> None:
             count = min(wanted, state["rm"][resource], room_on(state, plant, resource))
             while count and mk.resource_cost(state["rm"][resource], resource, count) > money:
                 count -= 1  # PG-9a / ALT-12: never more than he can pay
-            short = {"wanted": wanted} if count < wanted else {}
+            # A shortfall tells what he declared and, under hidden money, bounds his money
+            # (PG-9 option, PG-22): its explanation is his alone (`private_to`, the owner's
+            # line); the table reads only what was bought (texts.py).
+            short = {"wanted": wanted, "private_to": name} if count < wanted else {}
             if not count:
                 emit(
                     plain(state),
@@ -182,6 +186,7 @@ def resolve(state: State, events: list[Event]) -> None:
                     resource=resource,
                     wanted=wanted,
                     plant=plant,
+                    private_to=name,
                 )
                 continue
             price = PURCHASE.take(plain(state), name, resource, count, plant)

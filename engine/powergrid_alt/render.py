@@ -56,7 +56,7 @@ from engine.powergrid.render.layout import (
     map_and_geometry,
     segment_hits,
 )
-from engine.powergrid.render.panel import PLAYER_HEX, Panel
+from engine.powergrid.render.panel import CARD_H, CARD_W, PLAYER_HEX, Panel
 from engine.powergrid_alt.graph import alt_map
 
 LOG_LINES = 8
@@ -234,7 +234,41 @@ def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes)
 TP = N_("TP")
 
 
+# ALT-8: a player may own any number of plants. Up to `BESIDE` cards stand beside his name,
+# money and cities (the base game's row); more go under them, in rows as wide as the panel, so
+# the texts keep their width however many plants he owns (found playing: at 6 plants the money
+# was cut to "? Elektro…", by round 22 the cards ran over the name).
+BESIDE = 4
+# The text block of a row: the name, the money, two lines of details (Panel._row).
+TEXT_H = NAME + NUMBER + 20 + 2 * (NUMBER + 3) + 4
+CARD_STEP_X, CARD_STEP_Y = CARD_W + 4, CARD_H + 6
+
+
+def cards_per_row(width: float) -> int:
+    """How many cards fit in a row under the texts (from the house's right edge)."""
+    return max(1, int((width - 36 + 4) // CARD_STEP_X))
+
+
 class AltPanel(Panel):
+    def row_height(self, width: float, info: dict[str, Any]) -> int:
+        count = len(info.get("plants") or [])
+        if count <= BESIDE:
+            return super().row_height(width, info)
+        rows = -(-count // cards_per_row(width))
+        return TEXT_H + rows * CARD_STEP_Y + 10
+
+    def card_spots(
+        self, x: float, y: float, width: float, count: int
+    ) -> tuple[float, list[tuple[float, float]]]:
+        if count <= BESIDE:
+            return super().card_spots(x, y, width, count)
+        per_row = cards_per_row(width)
+        spots = [
+            (x + 36 + (i % per_row) * CARD_STEP_X, y + TEXT_H + (i // per_row) * CARD_STEP_Y)
+            for i in range(count)
+        ]
+        return width - 40, spots
+
     def details(self, p: str, info: dict[str, Any]) -> str:
         w = self.w
         text = w(W.CITIES, n=len(info.get("cities", []))) + " · " + w(TPS, n=len(info["tps"]))

@@ -11,10 +11,12 @@ from engine.core.protocol import Action, EnglishTranslator, Event, State, Transl
 from engine.core.sentences import join_list, sentence_gap
 from engine.powergrid import commands as base
 from engine.powergrid.chat_view import region_text
-from engine.powergrid.wording import count_text, join
+from engine.powergrid.data import PLANTS
+from engine.powergrid.wording import count_text, join, plant_text
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import alt_map
+from engine.powergrid_alt.view import view as _view
 
 _ENGLISH = EnglishTranslator()
 
@@ -131,6 +133,36 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def plants_text(state: State, t: Translator) -> str:
+    """/plants: per player (in player order) his built plants with their city and stored
+    tokens, then his hand (public, ALT-D-4), his cities (plants and TPs, ALT-2) and his money
+    unless hidden (a public answer: nobody's money under the PG-9 option)."""
+    am = alt_map(state["map"])
+    lines = []
+    for name in state["order"] or state["seats"]:
+        p = state["players"][name]
+        built = []
+        for n in r.built_plants(state, name):
+            site = state["built"][str(n)]
+            item = f"{plant_text(t, PLANTS[n].as_dict())} @{am.label(site['city'])}"
+            stored = {res: k for res, k in site["res"].items() if k}
+            if stored:
+                item += f" ({tokens_text(stored, t)})"
+            built.append(item)
+        hand = [plant_text(t, PLANTS[n].as_dict()) for n in r.hand(state, name)]
+        cities = len(p["cities"])
+        lines.append(
+            t.gettext("{player} ({money}, {cities}): built {built}; hand {hand}").format(
+                player=name,
+                money=base.money_text(t, p["money"] if money_shown(state, name, None) else None),
+                cities=t.ngettext("{n} city", "{n} cities", cities).format(n=cities),
+                built=join_list(t, built) or "-",
+                hand=join_list(t, hand) or "-",
+            )
+        )
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------------------------
 # Texts
 # --------------------------------------------------------------------------------------------
@@ -174,8 +206,26 @@ def _declared_text(items: list[dict[str, Any]], t: Translator) -> str:
     )
 
 
+def _short_text(event: Event, t: Translator) -> str:
+    """The buyer's own line about a version 2 declaration the market or his money no longer
+    covered when it was carried out (purchase.resolve, PG-32, ALT-12)."""
+    tokens = tokens_text({event["resource"]: event["wanted"]}, t)
+    if event.get("type") == "purchase_short":
+        return t.gettext(
+            "You wanted {tokens} onto plant {plant}, but the market or your money ran short: "
+            "nothing bought."
+        ).format(tokens=tokens, plant=event["plant"])
+    return t.gettext(
+        "You wanted {tokens} onto plant {plant}; the market or your money covered only {count}."
+    ).format(tokens=tokens, plant=event["plant"], count=event["count"])
+
+
 def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH) -> str | None:
-    """The owner's line of a private event (a purchase declared in version 2)."""
+    """The owner's line of a private event: a purchase declared in version 2, and the
+    shortfall of one carried out (`private_to` the buyer; the group line says only what was
+    bought)."""
+    if event.get("type") in ("resources_bought", "purchase_short") and "wanted" in event:
+        return _short_text(event, t)
     if event.get("type") == "buy_declared":
         return t.gettext(
             "You plan to buy {tokens} onto plant {plant} (now {price}; the price is set when "
@@ -196,8 +246,10 @@ def _expected_words(state: State) -> str:
 
 def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) -> str:
     if state["phase"] == "over":
-        ranking = " > ".join(join_list(t, g) for g in state["ranking"] or [])
-        return t.gettext("Game over: {ranking}.").format(ranking=ranking)
+        # The result with the figures that decide it (ALT-44, ALT-D-22: cities powered in the
+        # last Phase 5, money, then plants and TPs), every money shown (PG-9: revealed at the
+        # end); the base game's words, from the public view.
+        return base.turn_text(_view(state, None), None, t)
     who = join_list(t, r.current_players(state))
     together = state["phase"] in ("resources", "bureaucracy") and purchase.simultaneous(state)
     if together:
@@ -319,19 +371,12 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             price=base.money_text(t, event["price"]),
             plant=event["plant"],
         )
-        if "wanted" in event:
-            text += sentence_gap(text) + t.gettext(
-                "(wanted {n}: the market or the money ran short)"
-            ).format(n=event["wanted"])
+        # Only what was bought: how many he wanted is his secret declaration and, under
+        # hidden money, would bound his money (PG-9 option, PG-22); his own line says it
+        # (`describe_private_event`).
         return text
     if kind == "purchase_short":
-        return t.gettext(
-            "{player} wanted {tokens} onto plant {plant}, but the market or the money ran short."
-        ).format(
-            player=event["player"],
-            tokens=tokens_text({event["resource"]: event["wanted"]}, t),
-            plant=event["plant"],
-        )
+        return None  # a declaration nothing of which was carried out: its buyer's line only
     if kind == "purchase_declared":
         # "nothing" only when he had nothing to buy whatever his money (purchase.py
         # nothing_to_buy: ALT-10, EX-ALT-14), so neither line tells his money or declarations.
@@ -382,8 +427,7 @@ def describe_event(state: State, event: Event, t: Translator = _ENGLISH) -> str 
             player=event["player"]
         )
     if kind == "game_over":
-        ranking = " > ".join(join_list(t, g) for g in event.get("ranking") or [])
-        return t.gettext("Game over! {ranking}").format(ranking=ranking)
+        return None  # said once, by the over state's turn text (describe_turn)
     shared = base.EVENT_TEXTS.get(kind)
     return shared(event, t) if shared else None
 

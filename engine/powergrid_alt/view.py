@@ -99,8 +99,9 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
         "thresholds": {"step2": r.step2_threshold(state), "tps_per_city": r.MAX_TPS},
         "idle_rounds": state["idle"],
         "end_vote": _vote_view(state),
-        # Private entries (a purchase declared in version 2) reach their owner only.
-        "log": [dict(e) for e in state["log"] if not e.get("private") or e.get("player") == viewer],
+        # Private entries (a purchase declared in version 2) reach their owner only, and so
+        # does the shortfall of one carried out (`private_to`, purchase.resolve).
+        "log": _log_view(state, viewer),
         # Version 2: the viewer's own purchases declared so far; nobody else's declaration
         # (purchase or power) is shown before all are carried out.
         "rules_version": int(state.get("rules_version", 1)),
@@ -110,6 +111,24 @@ def view(state: State, viewer: str | None) -> dict[str, Any]:
 
 
 State = r.State
+
+
+def _log_view(state: State, viewer: str | None) -> list[dict[str, Any]]:
+    """The log as `viewer` may read it: another player's private entry left out; the part of
+    an entry `private_to` another player (how many he wanted of a declared purchase: his
+    secret, PG-9 option) taken off, the entry left out when it has no public part."""
+    out: list[dict[str, Any]] = []
+    for e in state["log"]:
+        if e.get("private") and e.get("player") != viewer:
+            continue
+        owner = e.get("private_to")
+        if owner is not None and owner != viewer:
+            if e.get("type") == "purchase_short":
+                continue
+            out.append({k: v for k, v in e.items() if k not in ("wanted", "private_to")})
+            continue
+        out.append(dict(e))
+    return out
 
 
 def _vote_view(state: State) -> dict[str, Any] | None:

@@ -216,11 +216,11 @@ class Panel:
         order += [p for p in v.get("seat_order", []) if p not in order]
         h = self.heading(pen, x, y, w(W.RANKING) if ranking else w(W.PLAYERS))
         current = set(v.get("current_players") or [])
-        row_h = CARD_H + 22
         for i, p in enumerate(order):
             info = players.get(p)
             if info is None:
                 continue
+            row_h = self.row_height(width, info)
             if pen is not None:
                 self._row(pen, x, y + h, width, row_h, number.get(p, i + 1), p, info, p in current)
             h += row_h
@@ -260,8 +260,7 @@ class Panel:
         d.rectangle((x - 8, y, x - 3, y + row_h - 6), fill=color)
         house(pen, (x, y + 4, x + 28, y + 32), color, self.tag.get(p, "?"))
         plants = info.get("plants", [])
-        cards_w = max(3, len(plants)) * (CARD_W + 4)
-        text_w = width - cards_w - 40
+        text_w, spots = self.card_spots(x, y, width, len(plants))
         name_w = pen.text((x + 36, y + 4), f"{n}. {p}", NAME, "name", bold=True, max_w=text_w)
         flags = self._flags(p, info)
         if flags:
@@ -283,11 +282,23 @@ class Panel:
         for part in wrap(line3, NUMBER, text_w)[:2]:
             pen.text((x + 36, y3), part, NUMBER, "number", fill=MUTED)
             y3 += NUMBER + 3
-        cx = x + width - cards_w
-        for plant in plants:
+        for plant, (cx, cy) in zip(plants, spots, strict=True):
             new = (p, int(plant.get("number", -1))) in self.new_plants
-            card(pen, w, cx, y + 6, plant, stored=plant.get("stored") or {}, new=new)
-            cx += CARD_W + 4
+            card(pen, w, cx, cy, plant, stored=plant.get("stored") or {}, new=new)
+
+    def row_height(self, width: float, info: dict[str, Any]) -> int:
+        """The height of a player's row (one row of cards beside the text)."""
+        return CARD_H + 22
+
+    def card_spots(
+        self, x: float, y: float, width: float, count: int
+    ) -> tuple[float, list[tuple[float, float]]]:
+        """The width left to a player's text, and where his `count` plant cards go: in a row
+        at the right end (room for three kept, so that the texts line up; the base game's
+        hands hold at most four, PG-26)."""
+        cards_w = max(3, count) * (CARD_W + 4)
+        cx = x + width - cards_w
+        return width - cards_w - 40, [(cx + i * (CARD_W + 4), y + 6) for i in range(count)]
 
     def details(self, p: str, info: dict[str, Any]) -> str:
         """The small line under a player's money."""

@@ -112,9 +112,15 @@ def test_describe_turn_at_game_over_ranks_everyone() -> None:
         assert name in text
     ranking = GAME.result(state)
     assert text.index(ranking[0][0]) < text.index(ranking[-1][-1])
+    assert text.startswith(f"Game over after round {state['round']}. 1. {ranking[0][0]} (")
+    # PG-53: each player's figures that decide the ranking, money shown at the end (PG-9)
+    for name in PLAYERS:
+        me = state["players"][name]
+        assert f"{name} ({me['powered']} cities powered, {me['money']} E" in text
+    # the result is said once, by this text: the game-over event has no line of its own
     assert events[-1]["type"] == "game_over"
-    over = commands.describe_event(state, events[-1], T)
-    assert over is not None and over.startswith("Game over! 1. " + ranking[0][0])
+    assert not commands.describe_event(state, events[-1], T)
+    assert not commands.describe_private_event(state, events[-1], T)
 
 
 @pytest.mark.parametrize("seed", [7, 11])
@@ -123,7 +129,10 @@ def test_every_event_of_a_whole_game_has_a_line(seed: int) -> None:
     for state, events in play(seed, map="usa" if seed == 11 else "germany"):
         for event in events:
             text = commands.describe_event(state, event, T)
-            assert text and "{" not in text and "\n" not in text, event
+            if event["type"] == "game_over":  # said by the over state's turn text instead
+                assert text is None
+            else:
+                assert text and "{" not in text and "\n" not in text, event
             seen.add(event["type"])
     assert {"auction_won", "city_built", "powered", "step_started", "game_over"} <= seen
 

@@ -144,13 +144,16 @@ def test_commands_each_declared_once_with_its_usage_line() -> None:
         "endgame",
         "cost",
         "income",
+        "price",
+        "market",
+        "plants",
         "board",
     ]
     assert list(GAME.commands) == commands.TABLE.specs
     assert set(commands.TABLE.handlers) == set(commands.USAGE)
     assert all(usage.startswith("Usage: /") for usage in commands.USAGE.values())
     # the auction words the variant shares keep the base game's declaration, object and all
-    for name in ("raise", "done", "region"):
+    for name in ("raise", "done", "region", "price", "market", "plants"):
         assert commands.TABLE.spec(name) is base.TABLE.spec(name)
     # but not /pass: no standing orders here, so no `/pass round` or `/pass plant` in its help
     own_pass = commands.TABLE.spec("pass")

@@ -314,3 +314,57 @@ def test_alt45_endgame_chat_command_proposes_answers_and_says_who_waits() -> Non
         "a agrees to end the game.",
         "Everybody agreed to end the game: this round's Phase 5 is the last one.",
     ]
+
+
+_EN = EnglishTranslator()
+
+
+def _over(state: dict[str, Any], figures: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    for name, (powered, cash) in figures.items():
+        state["players"][name]["powered"] = powered
+        state["players"][name]["money"] = cash
+    state["phase"] = "over"
+    state["ranking"] = r.ranking(state)
+    return state
+
+
+@pytest.mark.parametrize("viewer", [None, "a", "b"])
+def test_alt44_pg9_the_game_over_text_ranks_with_the_deciding_figures(viewer: str | None) -> None:
+    """The over state's turn text is the one result line (the event has none): cities
+    powered, then money, every money shown at the end even under hidden money (PG-9)."""
+    state = _over(new_game(3, hidden_money="yes"), {"a": (14, 40), "b": (14, 55), "c": (9, 99)})
+    state["round"] = 12
+    assert GAME.describe_turn(state, viewer, _EN) == (
+        "Game over after round 12. 1. b (14 cities powered, 55 E); "
+        "2. a (14 cities powered, 40 E); 3. c (9 cities powered, 99 E)"
+    )
+
+
+def test_alt_d22_a_tie_on_cities_and_money_shows_the_plants_and_tps() -> None:
+    state = new_game(3)
+    give_tp(state, "c", "Kiel")
+    _over(state, {"a": (3, 10), "b": (3, 10), "c": (3, 10)})
+    assert state["ranking"] == [["c"], ["a", "b"]]
+    assert GAME.describe_turn(state, None, _EN) == (
+        "Game over after round 1. 1. c (3 cities powered, 10 E, 1 city); "
+        "2. a (3 cities powered, 10 E, 0 cities); 2. b (3 cities powered, 10 E, 0 cities)"
+    )
+
+
+def test_alt44_the_game_over_event_has_no_line_of_its_own() -> None:
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    nodes = list(r.play_nodes(state))
+    give_plant(state, "a", 13, nodes[0])
+    give_plant(state, "b", 18, nodes[1])
+    for n in nodes[2:]:
+        give_tp(state, "b", n)
+    _end_phase_4(state)
+    events: list[dict[str, Any]] = []
+    for name in list(state["order"]):
+        events += act(state, name, {"type": "power", "plants": [13] if name == "a" else [18]})
+    (over,) = [e for e in events if e["type"] == "game_over"]
+    assert over["ranking"] == [["b"], ["a"]]  # the event is unchanged (replays)
+    assert GAME.describe_event(state, over, _EN) is None
+    assert GAME.describe_private_event(state, over, _EN) is None
+    assert GAME.describe_turn(state, None, _EN).startswith("Game over after round 2. 1. b (")

@@ -5,14 +5,18 @@ from __future__ import annotations
 import copy
 import io
 
+import pytest
 from PIL import Image
 
-from engine.core.picture import CHANGE
+from engine.core.picture import CHANGE, WIDTH, Words
 from engine.powergrid import render as pg
+from engine.powergrid.render import words as W
 from engine.powergrid.render.layout import segment_hits
+from engine.powergrid.render.panel import CARD_H, CARD_W, Panel
 from engine.powergrid_alt import GAME
+from engine.powergrid_alt.render import TEXT_H, AltPanel
 
-from .helpers import give_line, give_plant, give_tp, new_game
+from .helpers import give_hand, give_line, give_plant, give_tp, new_game
 
 
 def _rgb(png: bytes) -> Image.Image:
@@ -107,3 +111,70 @@ def test_a_cost_under_a_laid_line_stays_readable() -> None:
     (before, top), (after, _top) = _map_part(bare, "Freiburg", g), _map_part(laid, "Freiburg", g)
     box = (x0 + 5, y0 - top + 2, x1 - 4, y1 - top - 1)  # inside the rounded corners
     assert before.crop(box).tobytes() == after.crop(box).tobytes()
+
+
+# --- ALT-8: any number of plants in the players panel -------------------------------------
+
+_CITIES = ["Kiel", "Hamburg", "Berlin", "Trier", "Köln", "Stuttgart", "Freiburg", "Würzburg"]
+_NUMBERS = [4, 8, 10, 13, 15, 18, 20, 22, 25, 28, 30, 33, 36, 38]
+
+
+def _many_plants(count: int) -> dict:
+    """a owns `count` plants (the first 8 built), b one; money hidden (PG-9 option)."""
+    state = new_game(3, hidden_money="yes")
+    for i, number in enumerate(_NUMBERS[:count]):
+        if i < len(_CITIES):
+            give_plant(state, "a", number, _CITIES[i])
+        else:
+            give_hand(state, "a", number)
+    give_plant(state, "b", 40, "Passau")
+    state["players"]["a"]["money"] = 1234
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh_Hant"])
+@pytest.mark.parametrize("count", [3, 4, 6, 12])
+def test_alt8_the_players_panel_keeps_names_money_and_cities_readable(
+    count: int, lang: str
+) -> None:
+    """Found playing: at 6 plants a's money was cut ("? Elektro…"), by round 22 his cards ran
+    off the left edge over his name. Every text of a row is drawn whole, and no card leaves
+    the panel or covers the texts, at 720 px, in English, Russian and Chinese."""
+    from bot.i18n import translator
+
+    t = translator(lang)
+    state = _many_plants(count)
+    words = Words(t)
+    for viewer in ("a", "b"):
+        labels = GAME.render_set(state, viewer, t)[-1].label_texts()
+        money_a = words(W.MONEY, money=1234) if viewer == "a" else words(W.MONEY_HIDDEN)
+        assert money_a in labels
+        assert labels.count(words(W.MONEY_HIDDEN)) == 2
+        for name in ("a", "b", "c"):  # "1. c": the row's place, then the name, whole
+            assert any(x.endswith(f". {name}") and x[0].isdigit() for x in labels), name
+        assert not [x for x in labels if x.endswith("…")], labels
+    panel = AltPanel(GAME.view(state, "a"), "a", words)
+    width = WIDTH - 2 * pg.PAD
+    x, y = pg.PAD, 0.0
+    info = GAME.view(state, "a")["players"]["a"]
+    text_w, spots = panel.card_spots(x, y, width, count)
+    assert len(spots) == count
+    assert text_w >= 250  # the name, money and cities get at least this much
+    height = panel.row_height(width, info)
+    for cx, cy in spots:
+        assert x + 36 <= cx and cx + CARD_W <= x + width  # inside the row, right of the house
+        assert cy + CARD_H <= y + height - 6  # inside the row's own height
+        beside = cx >= x + 36 + text_w  # right of the texts ...
+        below = cy >= y + TEXT_H - 4  # ... or under them
+        assert beside or below, (cx, cy)
+    boxes = [(cx, cy) for cx, cy in spots]
+    assert len(set(boxes)) == count  # no card on another
+
+
+def test_alt8_up_to_four_plants_keep_the_base_games_row() -> None:
+    state = _many_plants(4)
+    words = Words(None)
+    panel, plain = AltPanel(GAME.view(state, "a"), "a", words), Panel({}, None, words)
+    width = WIDTH - 2 * pg.PAD
+    assert panel.card_spots(24, 0, width, 4) == plain.card_spots(24, 0, width, 4)
+    assert panel.row_height(width, {"plants": [{}] * 4}) == plain.row_height(width, {})
