@@ -540,11 +540,7 @@ class AnnounceMixin(TableBase):
         state = played.state
         now = played.now(game)
         if now.over:
-            ranking = game.result(state)
-            places = "; ".join(
-                f"{i}. {', '.join(group)}" for i, group in enumerate(ranking, start=1)
-            )
-            pending.append(tr(lang, "Game over. Ranking: {places}", places=places))
+            pending.append(self._result_line(game, state, now, lang))
             out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
             if quiet:
                 end = self._status_message(ctx, row, pending[:-1], pending[-1], None)
@@ -563,6 +559,19 @@ class AnnounceMixin(TableBase):
                 out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
         out.append(prompt)
         return out
+
+    def _result_line(self, game: Game, state: State, now: Moment, lang: str) -> str:
+        """The game's result, once: its own words for the end (`describe_turn` of the over
+        state: the ranking with the figures that decided it), else the places alone (found
+        play-testing, 2026-12-03: a game's end event and the table's ranking said it twice,
+        the table's without a score)."""
+        said = now.turn_text(lang).strip()
+        if said:
+            return said
+        places = "; ".join(
+            f"{i}. {', '.join(group)}" for i, group in enumerate(game.result(state), start=1)
+        )
+        return tr(lang, "Game over. Ranking: {places}", places=places)
 
     async def _quiet_prompt(
         self,

@@ -78,7 +78,7 @@ class InfoMixin(AnnounceMixin):
     async def _cmd_status(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         row = ctx.game
         if row is None:
-            return self._no_game(ctx)
+            return await self._after_the_last_game(ctx)
         await self._remember(ctx)
         game = self._game_of(row)
         if row.status == "lobby":
@@ -148,6 +148,29 @@ class InfoMixin(AnnounceMixin):
                 # silent as the group's answer: it tells, it asks nothing (issue 17)
                 out.append(replace(self._to_sender(ctx, mine), silent=True))
         return out
+
+    async def _after_the_last_game(self, ctx: Ctx) -> list[Outbound]:
+        """/status with no game open: how the chat's last game ended, when one did (found
+        play-testing, 2026-12-03: "No game here yet" right after a game's result, while /log
+        still showed it); else how to open one."""
+        last = await self.store.last_game(ctx.chat_key)
+        if last is None or last.game_id not in self.games or last.state_json is None:
+            return self._no_game(ctx)
+        game = self._game_of(last)
+        name = tr(ctx.lang, game.name)
+        if last.status != "over":  # /abort: ended without a result
+            ended = "{game} was ended without a result. /new starts another."
+            return self._say(ctx, self._t(ctx, ended, game=name), silent=True)
+        state = load_state(last.state_json)
+        result = game.describe_turn(state, None, translator(ctx.lang)).strip()
+        text = self._t(
+            ctx,
+            "Last game here: {game} (g{id}). {result} /new starts another.",
+            game=name,
+            id=last.id,
+            result=result,
+        )
+        return self._say(ctx, text, silent=True)
 
     def _game_list(self, ctx: Ctx) -> str:
         """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""

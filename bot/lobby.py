@@ -308,6 +308,10 @@ class LobbyMixin(MovesMixin):
         return await self._seat_answer(ctx, row, outcome, name, user_key)
 
     async def _cmd_leave(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
+        if ctx.game is not None and ctx.game.status != "lobby" and ctx.seat() is None:
+            # not his table to leave (found play-testing, 2026-12-03: he was told seats
+            # cannot be given up now, as if he had one)
+            return self._refuse(ctx, self._t(ctx, "You are not seated at this table."))
         row = self._lobby(
             ctx,
             N_(
@@ -542,6 +546,16 @@ class LobbyMixin(MovesMixin):
 
 
 def _named_seat(ctx: Ctx, args: Sequence[str]) -> SeatRow | None:
-    """The seat whose name the words are ("Bot 2", "@bob"), case aside."""
+    """The seat whose name the words are ("Bot 2", "@bob"), case aside. A bot is named in the
+    chat's language ("Бот 2"): "bot 2" in any of ours names it too (found play-testing,
+    2026-12-03: a Polish player could not /kick the Russian chat's "Бот")."""
     wanted = " ".join(args).strip().lstrip("@").casefold()
-    return next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)
+    found = next((s for s in ctx.seats if s.display_name.casefold() == wanted), None)
+    if found is not None:
+        return found
+    here = tr(ctx.post_lang, N_("Bot")).casefold()
+    word, _, rest = wanted.partition(" ")
+    if word not in {tr(lang, N_("Bot")).casefold() for lang in LANGUAGES}:
+        return None
+    bot = f"{here} {rest}".strip()
+    return next((s for s in ctx.seats if s.is_bot and s.display_name.casefold() == bot), None)

@@ -333,9 +333,18 @@ class DeadlineCommands:
             # deadline applies from the next turn (the running one keeps its promise).
             await self.store.replan_now([ctx.game.id], self.table.clock())
         self.changed()
-        return self._say(
-            ctx, join_sentences(self._t(ctx, "Settings saved."), self._describe(ctx.lang, new))
-        )
+
+        def saved(lang: str) -> str:
+            return join_sentences(tr(lang, "Settings saved."), self._describe(lang, new))
+
+        # news for everybody in the chat: its language (found play-testing, 2026-12-03: the
+        # group read it in the language of whoever changed them); his copy in his own
+        if ctx.inbound.is_private or ctx.lang == ctx.post_lang:
+            return self._say(ctx, saved(ctx.lang))
+        return [
+            *self._say(ctx, saved(ctx.post_lang), lang=ctx.post_lang),
+            Outbound(ctx.chat_key, saved(ctx.lang), sender_only=True, lang=ctx.lang, silent=True),
+        ]
 
     # ------------------------------------------------------------------ /away and /back
     async def _cmd_away(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -525,6 +534,9 @@ class DeadlineCommands:
         existing = await self.store.digest(ib.user_key)
         if existing is not None:
             hour, tz = existing.hour, existing.tz
+        else:  # his own time zone (/me tz=), which he set "for every table" (play-testing)
+            prefs = (await self.store.user_prefs([ib.user_key])).get(ib.user_key, {})
+            tz = prefs["tz"] if isinstance(prefs.get("tz"), str) else tz
         for arg in line.args[1:]:
             if arg.casefold().startswith("tz="):
                 parsed = parse_tz(arg[3:])

@@ -113,7 +113,7 @@ class ChatDicePile(DicePile, BaseGame):
 
     def describe_turn(self, state: dict[str, Any], player: str | None, t: Translator) -> str:
         if state["winner"] is not None:
-            return t.gettext("The game is over.")
+            return t.gettext("Game over: {winner} wins.").format(winner=state["winner"])
         who = self.current_players(state)[0]
         return t.gettext("{pile} stones left; {who} takes 1 to 3.").format(
             pile=state["pile"], who=who

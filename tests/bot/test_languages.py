@@ -641,6 +641,24 @@ async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_hi
     ]
 
 
+async def test_settings_saved_tells_the_group_in_its_language_and_the_sender_in_his(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found play-testing, 2026-12-03: "/settings deadline=2d" from a Polish player in a
+    Russian chat answered the whole group in Polish."""
+    table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
+    chat = "local:settings"
+    await started(table, chat, "powergrid", "ru", {"ann": "pl", "bob": "en"})
+    outs = await table.handle(person_in(chat, "ann", "/settings deadline=2d"))
+    news = [o for o in outs if not o.sender_only and o.private_to is None]
+    mine = [o for o in outs if o.sender_only]
+    assert len(news) == 1 and news[0].lang == "ru"
+    assert news[0].text.startswith(tr("ru", "Settings saved."))
+    assert len(mine) == 1 and mine[0].lang == "pl" and mine[0].silent
+    assert mine[0].text.startswith(tr("pl", "Settings saved."))
+    assert tr("ru", "Settings saved.") != tr("pl", "Settings saved.")
+
+
 async def test_help_addbot_offers_the_kinds_of_the_open_game(
     store: Store, clock: FakeClock
 ) -> None:

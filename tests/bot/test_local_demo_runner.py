@@ -129,7 +129,7 @@ async def test_demo_plays_a_power_grid_game_to_the_end(
     assert lines[0].startswith("Power Grid: 3 × heuristic bot, seed 11, ")
     assert lines[1].startswith("1. Bot")
     log = (tmp_path / "log.txt").read_text(encoding="utf-8")
-    assert "Power Grid begins!" in log and "Game over. Ranking" in log
+    assert "Power Grid begins!" in log and "Game over after round" in log
     pngs = sorted(p.name for p in tmp_path.glob("*.png"))
     assert pngs[0].startswith("001-") and any("auction" in p for p in pngs)
     assert any(p.endswith("-2.png") for p in pngs)  # the second picture of a set is kept too

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -515,6 +516,21 @@ async def test_digest_in_private_lists_the_games_waiting_for_you(
     await sched.run_due()
     assert len([o for o in outbox.take() if o.chat_key == "local:dm-alice"]) == 1
     assert "Daily digest off" in await private("/digest off")
+
+
+async def test_the_digest_takes_the_players_own_time_zone(table: Table) -> None:
+    """Found play-testing, 2026-12-03: after `/me tz=Asia/Taipei`, `/digest on 8` answered
+    8:00 (UTC); his time zone is "for every table". An explicit tz= still wins."""
+    dm = Chat(table, chat_key="local:dm-alice")
+
+    async def private(text: str) -> str:
+        ib = replace(dm.inbound("alice", text=text), is_private=True)
+        return joined(await table.handle(ib))
+
+    await private("/me tz=Asia/Taipei")
+    assert "Daily digest at 8:00 (Asia/Taipei)" in await private("/digest on 8")
+    assert "Daily digest at 9:00 (Asia/Taipei)" in await private("/digest on 9")  # kept
+    assert "Daily digest at 9:00 (Europe/Warsaw)" in await private("/digest on tz=Europe/Warsaw")
 
 
 async def test_a_turn_begun_in_the_chats_quiet_hours_notifies_at_their_end(

@@ -252,6 +252,8 @@ async def test_leave_only_before_start(chat: Chat) -> None:
     await chat.say("alice", "/start")
     assert "cannot be given up" in await chat.text("bob", "/leave")
     assert "already started" in await chat.text("carol", "/join")
+    # found play-testing (2026-12-03): one who never sat was told the seats are fixed now
+    assert await chat.text("carol", "/leave") == "You are not seated at this table."
 
 
 async def test_kick_takes_a_seat_off_and_leave_names_only_oneself(chat: Chat) -> None:
@@ -271,6 +273,12 @@ async def test_kick_takes_a_seat_off_and_leave_names_only_oneself(chat: Chat) ->
     assert await chat.text("carol", "/kick @bob") == (
         "carol takes bob off the table. Seated: alice, Bot."
     )
+    # a bot is named in the chat's language; "bot" in any of ours names it (play-testing,
+    # 2026-12-03: a Polish player could not type the Russian chat's "Бот")
+    await chat.say("alice", "/lang chat ru")
+    await chat.say("alice", "/addbot")
+    assert "Бот" in await chat.text("alice", "/kick bot")
+    assert "Bot" not in await chat.text("alice", "/kick Bot")  # "Bot", the English one, next
 
 
 async def test_a_creator_who_leaves_the_lobby_hands_the_start_on(chat: Chat) -> None:
@@ -289,6 +297,20 @@ async def test_a_creator_who_leaves_the_lobby_hands_the_start_on(chat: Chat) -> 
     assert await other.text("carol", "/leave") == "carol leaves. Seated: Bot."
     await other.say("carol", "/addbot")
     assert "Game over" in await other.text("carol", "/start")
+
+
+async def test_status_after_the_game_tells_how_it_ended(chat: Chat) -> None:
+    """Found play-testing, 2026-12-03: /status right after a game's result said "No game
+    here yet", while /log still showed the game."""
+    assert "No game here yet" in await chat.text("carol", "/status")
+    await chat.say("carol", "/new dicepile")
+    await chat.say("carol", "/addbot")
+    await chat.say("carol", "/leave")
+    await chat.say("carol", "/addbot")
+    assert "Game over" in await chat.text("carol", "/start")
+    assert await chat.text("carol", "/status") == (
+        "Last game here: Dice pile (g1). Game over: Bot wins. /new starts another."
+    )
 
 
 async def test_equal_names_are_made_unique(table: Table) -> None:
@@ -316,7 +338,7 @@ async def test_abort_needs_creator_or_admin_and_confirmation(chat: Chat) -> None
     chat.admins.add("bob")
     assert "ended without a result" in await chat.text("bob", "/abort confirm")
     assert await chat.table.store.open_game(chat.chat_key) is None
-    assert "No game here" in await chat.text("alice", "/status")
+    assert "was ended without a result" in await chat.text("alice", "/status")
 
 
 async def test_bots_play_after_humans(chat: Chat) -> None:
@@ -341,7 +363,7 @@ async def test_an_all_bot_game_plays_to_the_end(chat: Chat) -> None:
     for kind in ("random", "greedy", "random"):
         await chat.say("host", f"/addbot {kind}")
     outs = await chat.say("host", "/start")
-    assert "Game over. Ranking: 1." in joined(outs)
+    assert joined(outs).endswith("Game over: Bot wins.")  # the game's own words, said once
     row = await chat.table.store.last_game(chat.chat_key)
     assert row is not None and row.status == "over"
     assert await chat.table.store.reminder(row.id) is None
