@@ -163,14 +163,11 @@ class InfoMixin(AnnounceMixin):
             return self._say(ctx, self._t(ctx, ended, game=name), silent=True)
         state = load_state(last.state_json)
         result = game.describe_turn(state, None, translator(ctx.lang)).strip()
-        text = self._t(
-            ctx,
-            "Last game here: {game} (g{id}). {result} /new starts another.",
-            game=name,
-            id=last.id,
-            result=result,
+        # the result on a line of its own: a game's turn text ends as it likes ("… 45 E)")
+        head = self._t(
+            ctx, "Last game here: {game} (g{id}). /new starts another.", game=name, id=last.id
         )
-        return self._say(ctx, text, silent=True)
+        return self._say(ctx, f"{head}\n{result}", silent=True)
 
     def _game_list(self, ctx: Ctx) -> str:
         """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""

@@ -309,7 +309,7 @@ async def test_status_after_the_game_tells_how_it_ended(chat: Chat) -> None:
     await chat.say("carol", "/addbot")
     assert "Game over" in await chat.text("carol", "/start")
     assert await chat.text("carol", "/status") == (
-        "Last game here: Dice pile (g1). Game over: Bot wins. /new starts another."
+        "Last game here: Dice pile (g1). /new starts another.\nGame over: Bot wins."
     )
 
 
