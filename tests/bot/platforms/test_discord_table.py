@@ -377,3 +377,36 @@ async def test_free_text_commands_autocomplete_from_the_chat_s_game(table: Table
         cities = pg.complete(json.loads(row.state_json), "Alice", "city", "")
         assert await suggest(client, http, "build", "") == cities[:25]
         assert await suggest(client, http, "build", "Ber", channel_id=other) == []
+
+
+async def test_a_secret_order_by_slash_command_is_answered_to_its_sender_alone(
+    table: Table,
+) -> None:
+    """A Discord interaction shows the channel its command (with the options) only with a
+    public answer: a secret order (PG-O: a proxy bid's limit is his alone) is played, and
+    every answer to it is ephemeral, so the limit is never shown to the channel. (On Telegram
+    and the terminal, where the chat reads the typed text, it is refused instead:
+    tests/bot/test_secret_in_chat.py.)"""
+    async with running(table) as (client, http):
+        await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
+        started = await feed(client, http, slash_payload("start"))
+        first, other = to_act(started[-1])
+        await feed(
+            client,
+            http,
+            slash_payload(
+                "bid", {"plant": "3", "amount": 3}, user_id=first, user_name=NAMES[first]
+            ),
+        )
+        row = present(await table.store.open_game(f"dc:{CHANNEL_ID}"))
+        answers = await feed(
+            client,
+            http,
+            slash_payload("maxbid", {"limit": 30}, user_id=other, user_name=NAMES[other]),
+        )
+        assert answers and all(r.ephemeral for r in answers), [r.json for r in answers]
+        # deferred ephemerally: the channel is never shown "/maxbid limit:30"
+        assert http.callbacks()[-1].json == {"type": 5, "data": {"flags": 64}}
+        after = present(await table.store.open_game(f"dc:{CHANNEL_ID}"))
+        assert after.version == row.version + 1  # played, not refused
