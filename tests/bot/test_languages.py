@@ -618,6 +618,15 @@ async def test_help_new_tells_each_option_of_a_game_in_the_readers_words(
     assert tr("ru", hidden.help) in text and tr("ru", hidden.help) != hidden.help
 
 
+async def news_and_own(
+    table: Table, chat: str, name: str, text: str
+) -> tuple[list[Outbound], list[Outbound]]:
+    """What `name`'s command posts for the whole chat, and what it tells him alone."""
+    outs = await table.handle(person_in(chat, name, text))
+    news = [o for o in outs if not o.sender_only and o.private_to is None]
+    return news, [o for o in outs if o.sender_only]
+
+
 async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_his(
     store: Store, clock: FakeClock
 ) -> None:
@@ -626,9 +635,7 @@ async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_hi
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
     chat = "local:away"
     await started(table, chat, "powergrid", "pl", {"ann": "en", "bob": "ru"})
-    outs = await table.handle(person_in(chat, "bob", "/away 2h"))
-    news = [o for o in outs if not o.sender_only and o.private_to is None]
-    mine = [o for o in outs if o.sender_only]
+    news, mine = await news_and_own(table, chat, "bob", "/away 2h")
     assert len(news) == 1 and news[0].lang == "pl" and "bob" in news[0].text
     assert check(news[0].text, "pl") >= 1
     assert len(mine) == 1 and mine[0].lang == "ru"
@@ -649,9 +656,7 @@ async def test_settings_saved_tells_the_group_in_its_language_and_the_sender_in_
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
     chat = "local:settings"
     await started(table, chat, "powergrid", "ru", {"ann": "pl", "bob": "en"})
-    outs = await table.handle(person_in(chat, "ann", "/settings deadline=2d"))
-    news = [o for o in outs if not o.sender_only and o.private_to is None]
-    mine = [o for o in outs if o.sender_only]
+    news, mine = await news_and_own(table, chat, "ann", "/settings deadline=2d")
     assert len(news) == 1 and news[0].lang == "ru"
     assert news[0].text.startswith(tr("ru", "Settings saved."))
     assert len(mine) == 1 and mine[0].lang == "pl" and mine[0].silent
