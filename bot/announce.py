@@ -71,7 +71,7 @@ from bot.store import (
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
 from bot.table_base import TableBase
 from bot.workers import cpu
-from engine.core import copy_state, load_state
+from engine.core import N_, copy_state, load_state
 from engine.core.protocol import Game, State
 from engine.core.sentences import WHO_DOES
 
@@ -85,6 +85,9 @@ PICTURE_MODES: dict[str, int | None] = {"turn": TURN, "phase": PHASE, "round": R
 assert set(PICTURE_MODES) == set(PICTURES)  # the values /settings accepts (bot/deadlines.py)
 DEFAULT_PICTURES = PICTURES[0]
 PICTURES_KEY = "pictures"  # in chats.settings_json (ChatSettings.pictures)
+
+# How a game ended by /abort is told: when it ends, and to /status afterwards.
+ENDED_WITHOUT_RESULT = N_("{game} was ended without a result. /new starts another.")
 
 
 def picture_mode(settings: Mapping[str, Any] | None) -> str:

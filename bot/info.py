@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from bot import logtext, rulebook
-from bot.announce import AnnounceMixin
+from bot.announce import ENDED_WITHOUT_RESULT, AnnounceMixin
 from bot.chatnames import chat_labels
 from bot.context import Ctx
 from bot.deadlines import ChatSettings, human_duration
@@ -159,8 +159,7 @@ class InfoMixin(AnnounceMixin):
         game = self._game_of(last)
         name = tr(ctx.lang, game.name)
         if last.status != "over":  # /abort: ended without a result
-            ended = "{game} was ended without a result. /new starts another."
-            return self._say(ctx, self._t(ctx, ended, game=name), silent=True)
+            return self._say(ctx, self._t(ctx, ENDED_WITHOUT_RESULT, game=name), silent=True)
         state = load_state(last.state_json)
         result = game.describe_turn(state, None, translator(ctx.lang)).strip()
         # the result on a line of its own: a game's turn text ends as it likes ("… 45 E)")

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.announce import AnnounceMixin
+from bot.announce import ENDED_WITHOUT_RESULT, AnnounceMixin
 from bot.buttons import public_mark
 from bot.context import (
     Ctx,
@@ -252,11 +252,7 @@ class UndoMixin(AnnounceMixin):
                 ),
                 buttons=[[Button(self._t(ctx, "Yes, end the game"), payload)]],
             )
-        ended = self._tp(
-            ctx,
-            "{game} was ended without a result. /new starts another.",
-            game=self._tp(ctx, game_name),
-        )
+        ended = self._tp(ctx, ENDED_WITHOUT_RESULT, game=self._tp(ctx, game_name))
         outs = self._say(ctx, ended)
         if await self.store.status_message(row.id) is not None:
             # the live status message says so and comes off the pins (issue 17)
