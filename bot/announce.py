@@ -228,6 +228,53 @@ def album_of(chat_key: str, pictures: Sequence[Any], fallback: str) -> Outbound:
     )
 
 
+class _Secrets:
+    """A run's private lines, gathered per reader between the public outputs they precede:
+    one silent message per reader and stretch of the run (a stretch ends at a picture). A
+    reader whose every line of a stretch acknowledges a move of his own may have it folded
+    into his previous acknowledgement by the sender loop (bot/outbox.py: the versions of
+    `fold_of` follow on from his previous message's)."""
+
+    def __init__(self, chat_key: str, game_id: int, key_of: Mapping[str, str]) -> None:
+        self.chat_key = chat_key
+        self.game_id = game_id
+        self.key_of = key_of  # seat name -> user key
+        self.lines: dict[str, list[str]] = {}  # user key -> the stretch's lines, in order
+        self.own: dict[str, bool] = {}
+        self.first: int | None = None  # the stretch's first and last versions
+        self.last = 0
+
+    def add(self, step: Step, version: int) -> None:
+        if self.first is None:
+            self.first = version
+        self.last = version
+        for user_key, text in step.private:
+            self.lines.setdefault(user_key, []).append(text)
+            mine = self.key_of.get(step.player) == user_key
+            self.own[user_key] = self.own.get(user_key, True) and mine
+
+    def flush(self, lang_of: Mapping[str, str], quiet: bool) -> list[Outbound]:
+        """The stretch's private messages; the next stretch starts after it."""
+        first, last = self.first, self.last
+        out = [
+            Outbound(
+                self.chat_key,
+                "\n".join(texts),
+                private_to=user_key,
+                lang=lang_of.get(user_key),
+                silent=True,  # it tells, it asks nothing
+                fold_of=(
+                    (self.game_id, first, last)
+                    if quiet and first is not None and self.own.get(user_key)
+                    else None
+                ),
+            )
+            for user_key, texts in self.lines.items()
+        ]
+        self.lines, self.own, self.first = {}, {}, None
+        return out
+
+
 class AnnounceMixin(TableBase):
     """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
 
@@ -494,10 +541,10 @@ class AnnounceMixin(TableBase):
         quiet = self._is_durable(ctx.chat_key) and row.id > 0
         out: list[Outbound] = []
         pending: list[str] = []
-        secrets: dict[str, list[str]] = {}  # user key -> the run's private lines, in order
-        # readers whose every private line of the run acknowledges a move of their own
-        key_of = {s.display_name: s.user_key for s in seats}
-        own: dict[str, bool] = {}
+        # the private lines of the run so far, per reader (user key), in order; each reader's
+        # go out before the public lines and picture that follow them (found play-testing: a
+        # buyer's "You plan to buy ..." came after the group had read the purchase it set off)
+        secrets = _Secrets(ctx.chat_key, row.id, {s.display_name: s.user_key for s in seats})
         mode = picture_mode(ctx.chat_settings)
         # step i is version first_version + i (one version per step: a human move, each bot's)
         first_version = played.version - len(played.steps) + 1
@@ -505,12 +552,10 @@ class AnnounceMixin(TableBase):
         drawn: str | None = None  # the state of this run's last picture
         for i, step in enumerate(played.steps):
             pending += step.lines
-            for user_key, text in step.private:
-                secrets.setdefault(user_key, []).append(text)
-                mine = key_of.get(step.player) == user_key
-                own[user_key] = own.get(user_key, True) and mine
+            secrets.add(step, first_version + i)
             if i not in shown:
                 continue
+            out += secrets.flush(lang_of, quiet)
             if pending and not quiet:
                 out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
                 pending = []
@@ -524,22 +569,7 @@ class AnnounceMixin(TableBase):
             pending.append(
                 tr(lang, "A computer player could not move; a human message will let it try again.")
             )
-        # one private message per reader and run, silent: it tells, it asks nothing; an
-        # acknowledgement of the reader's own move may be folded into his previous one by the
-        # sender loop (bot/outbox.py), which then edits that message instead of posting
-        secrets_out = [
-            Outbound(
-                ctx.chat_key,
-                "\n".join(texts),
-                private_to=user_key,
-                lang=lang_of.get(user_key),
-                silent=True,
-                fold_of=(
-                    (row.id, first_version, played.version) if quiet and own.get(user_key) else None
-                ),
-            )
-            for user_key, texts in secrets.items()
-        ]
+        out += secrets.flush(lang_of, quiet)
         state = played.state
         now = played.now(game)
         if now.over:
@@ -549,8 +579,7 @@ class AnnounceMixin(TableBase):
                 end = self._status_message(ctx, row, pending[:-1], pending[-1], None)
                 end.unpin = True  # the game is over: its status message comes off the pins
                 out.append(end)
-            return out + secrets_out
-        out += secrets_out
+            return out
         if quiet:
             return out + await self._quiet_prompt(ctx, row, state, seats, played, langs, pending)
         prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)

@@ -49,11 +49,9 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         ctx.claimed = ctx.claimed or sub.claimed
         here: list[Outbound] = []
         there: list[Outbound] = []
-        for out in fit(outs):
-            if out.private_to is not None or out.chat_key == ib.chat_key:
-                here.append(out)
-            else:
-                there.append(out)
+        outs = fit(outs)
+        for out, pushed in zip(outs, self._pushed(sub, ib.chat_key, outs), strict=True):
+            (there if pushed else here).append(out)
         # the confirmation ("Done in ...; announced in ...") came with the move's messages,
         # committed with them (AnnounceMixin._said_where); the group's part is pushed here
         if there and not await self.push(there):
@@ -61,6 +59,21 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
             # sender gets its part instead
             here += [replace(o, chat_key=ib.chat_key, buttons=[]) for o in there]
         return here
+
+    def _pushed(self, sub: Ctx, here_key: str, outs: list[Outbound]) -> list[bool]:
+        """Which of a move's messages go out with the group's part (pushed, in order): the
+        group's own, and on the terminal the private lines that come before the group's last
+        message (found play-testing: a buyer's "You plan to buy ..." came after the group had
+        read the purchase his move completed, ALT-10). A durable chat's messages are all in
+        the outbox already, in order; only the group's part is pushed there."""
+        group = [o.private_to is None and o.chat_key != here_key for o in outs]
+        last = max((i for i, g in enumerate(group) if g), default=-1)
+        if self._is_durable(sub.chat_key):
+            return group
+        return [
+            g or (i < last and o.private_to is not None)
+            for i, (g, o) in enumerate(zip(group, outs))
+        ]
 
     async def _private_game(
         self,
