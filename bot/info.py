@@ -15,6 +15,7 @@ from bot.chatnames import chat_labels
 from bot.context import Ctx
 from bot.deadlines import ChatSettings, human_duration
 from bot.grammar import (
+    MAX_CAPTION,
     CommandLine,
     listed_example,
     listed_help,
@@ -25,13 +26,15 @@ from bot.grammar import (
 from bot.i18n import listed, tr, translator, trn
 from bot.messages import Outbound
 from bot.placeholders import arg_help
+from bot.store import GameRow
 from bot.table_base import TableBase
-from engine.core import join_list, load_state
+from engine.core import N_, join_list, load_state
 from engine.core.protocol import CommandSpec, Game
 
 log = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=TableBase)
+LAST_GAME = N_("Last game here: {game} (g{id}). /new starts another.")
 Answer = Callable[[M, Ctx, CommandLine], Awaitable[list[Outbound]]]
 
 
@@ -149,6 +152,25 @@ class InfoMixin(AnnounceMixin):
                 out.append(replace(self._to_sender(ctx, mine), silent=True))
         return out
 
+    async def _last_board(self, ctx: Ctx) -> list[Outbound]:
+        """/board with no game open: the chat's last game as it ended, captioned with how it
+        ended (found play-testing, 2026-12-03: "No game here yet" one message after the
+        result, while /status and /log still told of the game); else how to open one."""
+        last = await self.store.last_game(ctx.chat_key)
+        if last is None or last.game_id not in self.games or last.state_json is None:
+            return [replace(o, sender_only=True) for o in self._no_game(ctx)]
+        if not self.render:
+            return await self._after_the_last_game(ctx)
+        await self._remember(ctx)
+        game = self._game_of(last)
+        words = self._how_it_ended(last, game, ctx.post_lang)
+        pic = await self._picture(ctx, game, last.state_json, words)
+        if pic is None:
+            return self._refuse(ctx, self._t(ctx, "Sorry, I could not draw the board just now."))
+        # the game's own caption of its last picture would read as news ("Round 1 — ann is
+        # next." after /abort): the words of how it ended instead
+        return [replace(pic, text=shorten(words, MAX_CAPTION))]
+
     async def _after_the_last_game(self, ctx: Ctx) -> list[Outbound]:
         """/status with no game open: how the chat's last game ended, when one did (found
         play-testing, 2026-12-03: "No game here yet" right after a game's result, while /log
@@ -156,17 +178,18 @@ class InfoMixin(AnnounceMixin):
         last = await self.store.last_game(ctx.chat_key)
         if last is None or last.game_id not in self.games or last.state_json is None:
             return self._no_game(ctx)
-        game = self._game_of(last)
-        name = tr(ctx.lang, game.name)
-        if last.status != "over":  # /abort: ended without a result
-            return self._say(ctx, self._t(ctx, ENDED_WITHOUT_RESULT, game=name), silent=True)
-        state = load_state(last.state_json)
-        result = game.describe_turn(state, None, translator(ctx.lang)).strip()
+        words = self._how_it_ended(last, self._game_of(last), ctx.lang)
+        return self._say(ctx, words, silent=True)
+
+    @staticmethod
+    def _how_it_ended(last: GameRow, game: Game, lang: str) -> str:
+        """ "Last game here: …" and its result, or that it was ended without one (/abort)."""
+        name = tr(lang, game.name)
+        if last.status != "over" or last.state_json is None:
+            return tr(lang, ENDED_WITHOUT_RESULT, game=name)
+        result = game.describe_turn(load_state(last.state_json), None, translator(lang)).strip()
         # the result on a line of its own: a game's turn text ends as it likes ("… 45 E)")
-        head = self._t(
-            ctx, "Last game here: {game} (g{id}). /new starts another.", game=name, id=last.id
-        )
-        return self._say(ctx, f"{head}\n{result}", silent=True)
+        return (tr(lang, LAST_GAME, game=name, id=last.id) + "\n" + result).rstrip()
 
     def _game_list(self, ctx: Ctx) -> str:
         """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""
@@ -188,7 +211,7 @@ class InfoMixin(AnnounceMixin):
         # asker's); a reply instead of it is the asker's alone, in his language.
         row = ctx.game
         if row is None:
-            return [replace(o, sender_only=True) for o in self._no_game(ctx)]
+            return await self._last_board(ctx)
         await self._remember(ctx)
         if row.status != "active" or row.state_json is None:
             return self._refuse(ctx, self._t(ctx, "The game has not started yet."))

@@ -185,7 +185,7 @@ class MovesMixin(EndingMixin):
                     return self._refuse_move(ctx, game, err, line.name)
                 if isinstance(parsed, Reply):
                     await self._remember(ctx)
-                    return self._reply(ctx, parsed)
+                    return self._reply_for_all(ctx, game, state, player, line, parsed)
                 actions = parsed if isinstance(parsed, list) else [parsed]
                 if len(actions) == 1 and self._passed.warn(
                     row.id, ctx.inbound.user_key, canonical_json(actions[0]), fresh.version
@@ -285,8 +285,16 @@ class MovesMixin(EndingMixin):
             )
 
     def _done_unseen(self, ctx: Ctx, game: Game, pk: int) -> str:
+        """The confirmation of a move sent privately that the group reads nothing of: what
+        the others may know is that a private choice was made (/log, issue 20), so it does
+        not promise that nobody learns of it (found play-testing, 2026-12-03)."""
         name = tr(ctx.lang, game.name)
-        return self._t(ctx, "Done in {game} (g{id}); nobody else is told.", game=name, id=pk)
+        return self._t(
+            ctx,
+            "Done in {game} (g{id}); the others see only that you made a private choice.",
+            game=name,
+            id=pk,
+        )
 
     def _refuse_move(
         self, ctx: Ctx, game: Game, err: IllegalAction, command: str = ""
@@ -360,6 +368,30 @@ class MovesMixin(EndingMixin):
             ctx, self._t(ctx, "Not your turn — waiting for {who}.", who=listed(current))
         )
 
+    def _reply_for_all(
+        self, ctx: Ctx, game: Game, state: State, player: str, line: CommandLine, reply: Reply
+    ) -> list[Outbound]:
+        """A game's public answer (/market, /plants, /price) typed in a group: a post in the
+        chat's language, and the asker, when he reads another, his copy privately, as the
+        table's answers do (bot/info.py `in_chat_lang`; found play-testing, 2026-12-03: a
+        Polish player's /market came to a Russian chat in Polish). A reply only the asker
+        reads stays in his language."""
+        group_lang = ctx.post_lang
+        if reply.private or ctx.reply_key is not None or ctx.lang == group_lang:
+            return self._reply(ctx, reply)
+        try:  # the same words in the chat's language (the parse is pure)
+            posted = self._parse(replace(ctx, lang=group_lang), game, state, player, line)
+        except IllegalAction:
+            posted = None  # his words only his own language reads: answered as he asked
+        if not isinstance(posted, Reply) or posted.private:
+            return self._reply(ctx, reply)
+        copy = self._to_sender(ctx, "")
+        own = [
+            replace(o, private_to=copy.private_to, mentions=copy.mentions, silent=True)
+            for o in self._reply(ctx, reply)
+        ]
+        return self._reply(replace(ctx, lang=group_lang), posted) + own
+
     def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:
         private = ctx.inbound.user_key if reply.private else None
         # a board in words keeps its first line's indent (HEX-G-6)
@@ -426,10 +458,14 @@ class MovesMixin(EndingMixin):
     def _hides_a_choice(game: Game, applied: Applied, seat: SeatRow) -> bool:
         """Whether the move is a choice the rules keep to its mover (a sealed order, a real
         mine, a technology, a proxy bid's limit: `Capabilities.secret_events`), whose words,
-        typed where the chat reads them, would tell it to everyone (IEC-S-26, PG-O)."""
+        typed where the chat reads them, would tell it to everyone (IEC-S-26, PG-O). The
+        event is the mover's own: private to him, or public and naming him, as a declaration
+        the group reads was made, not what it says (ALT-30, version 2: powered cities)."""
         hidden = game.capabilities.secret_events
+        me = seat.display_name
         return bool(hidden) and any(
-            owner == seat.display_name and event.get("type") in hidden
+            event.get("type") in hidden
+            and (owner == me or (owner is None and event.get("player") == me))
             for event, owner in zip(applied.events, applied.owners, strict=True)
         )
 

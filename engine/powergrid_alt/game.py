@@ -47,8 +47,11 @@ class PowerGridAlt(PowerGrid):
         off_turn_commands=frozenset({"endgame"}),
         default_move=True,
         private_events=True,
-        # rules version 2: a purchase stays secret until everybody is done (ALT-10)
-        secret_events=frozenset({"buy_declared", "order_placed", "orders_cancelled"}),
+        # rules version 2: a purchase and the power declared stay secret until everybody is
+        # done (ALT-10, ALT-30 declared at once: purchase.py, rules.py `_power`)
+        secret_events=frozenset(
+            {"buy_declared", "power_declared", "order_placed", "orders_cancelled"}
+        ),
         forced_moves=True,
         simultaneous=True,
     )

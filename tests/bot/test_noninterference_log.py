@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +209,21 @@ def test_hexania_has_no_private_action() -> None:
     game = games()["hexania"]
     assert not game.capabilities.private_events
     assert not game.capabilities.standing_orders
+
+
+async def test_pg_o_the_private_confirmation_says_what_the_others_see(tmp_path: Path) -> None:
+    """A standing order sent privately is confirmed with what the others may know of it, the
+    log's "bob makes a private choice." (found play-testing, 2026-12-03: the confirmation said
+    "nobody else is told", and the Polish one "nobody else will learn of it")."""
+    store, chat = await _table(tmp_path, "powergrid", PG, "")
+    try:
+        private = Chat(chat.table, chat_key="local:dm-bob")
+        dm = replace(private.inbound("bob", text="/buy auto limit=41"), is_private=True)
+        outs = await chat.table.handle(dm)
+        assert [o.text for o in outs if o.chat_key == "local:dm-bob"] == [
+            "Done in Power Grid (g1); the others see only that you made a private choice."
+        ]
+        page = _group(await chat.say("alice", "/log"))
+        assert PRIVATE in page and "41" not in page
+    finally:
+        await store.close()

@@ -27,6 +27,7 @@ from engine.core import canonical_json
 from tests.bot.helpers import FakeClock, joined
 from tests.bot.test_declared_phases_noninterference import _phase10
 from tests.engine.iec.helpers import dice
+from tests.engine.powergrid_alt.helpers import give_plant, set_phase
 
 GROUP = "tg:-1001"
 GAMES = discover_games()
@@ -137,3 +138,30 @@ async def test_iec_s_26_a_sealed_order_typed_in_the_group_is_refused(
         outs = await table.handle(typed("bob", "/transmit G3", private=True))
     assert not any(o.chat_key == GROUP and not o.private_to and "G3" in o.text for o in outs)
     assert (await version(table, row.id))[0] == before[0] + 1
+
+
+async def test_alt30_a_power_declaration_typed_in_the_group_is_refused(
+    table: Table, db_path: str
+) -> None:
+    """The alternative rules, version 2: Phase 5 is declared by everybody at once and the
+    choices are carried out when all have chosen (ALT-30, rules.py `_power`); the group
+    reads that alice has chosen, not which plants and cities (found play-testing: `/power 5
+    Dortmund` typed in the group was played while a `/buy` there was refused)."""
+    pk = await start(table, "powergrid_alt rules_version=2", ["alice", "bob"])
+    row = await table.store.game(pk)
+    assert row is not None and row.state_json is not None
+    state = json.loads(row.state_json)
+    set_phase(state, "bureaucracy", order=["alice", "bob"])
+    give_plant(state, "alice", 4, "Kiel", coal=2)
+    give_plant(state, "bob", 10, "Hamburg", coal=2)
+    assert GAMES["powergrid_alt"].current_players(state) == ["alice", "bob"]
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE games SET state_json = ? WHERE id = ?", (canonical_json(state), pk))
+    before = await version(table, pk)
+    assert refused_secretly(await table.handle(typed("alice", "/power 4 Kiel")))
+    assert await version(table, pk) == before
+    outs = await table.handle(typed("alice", "/power 4 Kiel", private=True))
+    assert not any(o.chat_key == GROUP and not o.private_to and "Kiel" in o.text for o in outs)
+    assert (await version(table, pk))[0] == before[0] + 1
+    # a public move of the same phase, typed in the group, is played as before
+    assert not refused_secretly(await table.handle(typed("bob", "/done")))
