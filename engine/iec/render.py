@@ -5,14 +5,17 @@ apart. The map: terrain and areas (each deposit area's name drawn on its block),
 letters and row numbers (how cells are typed), each building as the letter of its kind
 (hollow when not powered this turn) with its modules as a bar (white for missing ones),
 sites, seismic cells, and tokens (a face-down token of another player is an empty ring:
-hidden; the viewer's own show real or bluff; on a building's cell a smaller token over the
-cell's corner, off the building's letter). The panel: turn, phase and radiation, whose move
-it is (highlighted), every player in turn order with points, science, technologies (hidden
-ones counted, never named) and storage contents (public, IEC-S-26: the viewer's per storage,
-the others' totals), what each found deposit yields, and a legend of every terrain kind and
-mark drawn. Buildings new or grown by a module, new sites, and tokens laid, moved or turned up
-since the previous picture are marked in the change colour; the caption says it. A fixed
-palette keeps encoding cheap. Every word goes through the translator.
+hidden; the viewer's own show real or bluff). A cell holds one token per company at most
+(IEC-20), so up to four, each drawn apart in seat order: on a free cell side by side along
+its top edge, then a second row; on a building's cell smaller and white-edged, down the
+cell's right edge from over its top corner, off the building's letter (drawn over them) and
+above its module bar. The panel: turn, phase and radiation, whose move it is (highlighted),
+every player in turn order with points, science, technologies (hidden ones counted, never
+named) and storage contents (public, IEC-S-26: the viewer's per storage, the others'
+totals), what each found deposit yields, and a legend of every terrain kind and mark drawn.
+Buildings new or grown by a module, new sites, and tokens laid, moved or turned up since the
+previous picture are marked in the change colour; the caption says it. A fixed palette keeps
+encoding cheap. Every word goes through the translator.
 """
 
 from __future__ import annotations
@@ -127,7 +130,10 @@ REAL_TEXT = N_("your real mine (only you see it)")
 UP_TEXT = N_("face-up real mine")
 CHANGED_TEXT = N_("changed since the last picture")
 SWATCH = 24  # a legend swatch: a small cell
-SMALL_TOKEN = 9  # a token on a building's cell, px across at 720 px width
+TOKEN = 11  # a token on a cell without a building, px across at 720 px width
+SMALL_TOKEN = 9  # a token on a building's cell
+TINY_TOKEN = 7  # one of three or four on a building's cell
+TOKEN_GAP = 2  # between two tokens of a free cell
 
 
 def _letter_name(w: Words, kind: str) -> tuple[str, str]:
@@ -232,13 +238,13 @@ def _building(
     modules: int,
     full: int,
 ) -> None:
-    d = pen.d
-    d.rectangle(
-        (x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 7),
-        fill=col if powered else UNPOWERED,
-        outline=col,
-        width=2,
-    )
+    """A building whole, as the legend shows it; the map draws the letters after the tokens."""
+    _box(pen, x0, y0, c, col, powered, modules, full)
+    _letter(pen, x0, y0, c, col, letter, powered)
+
+
+def _letter(pen: Pen, x0: float, y0: float, c: int, col: RGB, letter: str, powered: bool) -> None:
+    """The building's letter, centred in its box above the module bar."""
     pen.text(
         (x0 + c / 2, y0 + (c - 5) / 2),
         letter,
@@ -248,6 +254,19 @@ def _building(
         fill=text_on(col) if powered else col,
         anchor="mm",
     )
+
+
+def _box(
+    pen: Pen, x0: float, y0: float, c: int, col: RGB, powered: bool, modules: int, full: int
+) -> None:
+    """The building's box (hollow when not powered) and its module bar under it."""
+    d = pen.d
+    d.rectangle(
+        (x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 7),
+        fill=col if powered else UNPOWERED,
+        outline=col,
+        width=2,
+    )
     bar = (c - 4) / full
     for k in range(full):
         d.rectangle(
@@ -256,30 +275,79 @@ def _building(
         )
 
 
-def _token(
-    pen: Pen,
-    x0: float,
-    y0: float,
-    c: int,
-    col: RGB,
-    up: bool,
-    dot: RGB | None,
-    changed: bool,
-    small: bool = False,
-) -> None:
-    """A token in the cell's top right corner: face up a dark disc, face down a ring (with the
-    viewer's own real mine dotted: `dot`). `small`, on a building's cell: a smaller token over
-    the cell's corner (its centre inside the cell), clear of the building's letter, even the
-    widest (W, Ш, a CJK sign); found playing: a face-up mine hid the letter of the building."""
+def _token(pen: Pen, bx: float, by: float, size: int, col: RGB, up: bool, dot: RGB | None) -> None:
+    """A token in the box (bx, by, size): face up a dark disc, face down a ring (with the
+    viewer's own real mine dotted: `dot`)."""
     d = pen.d
-    size = SMALL_TOKEN if small else 11
-    bx, by = (x0 + c - 6, y0 - 3) if small else (x0 + c - 13, y0 + 2)
-    ring = 2 if small else 3
-    if changed:
-        d.ellipse((bx - ring, by - ring, bx + size + ring, by + size + ring), fill=CHANGE)
     d.ellipse((bx, by, bx + size, by + size), fill=INK if up else WHITE, outline=col, width=2)
     if dot is not None and not up:
         d.ellipse((bx + 3, by + 3, bx + size - 3, by + size - 3), fill=dot)
+
+
+def _edge(pen: Pen, bx: float, by: float, size: int) -> None:
+    """A white edge round a small token: it stands apart from a building of its owner's
+    colour and from the tokens beside it."""
+    pen.d.ellipse((bx - 1, by - 1, bx + size + 1, by + size + 1), fill=WHITE)
+
+
+def _ring(pen: Pen, bx: float, by: float, size: int) -> None:
+    """The change mark round the token in the box (bx, by, size)."""
+    ring = 2 if size <= SMALL_TOKEN else 3
+    pen.d.ellipse((bx - ring, by - ring, bx + size + ring, by + size + ring), fill=CHANGE)
+
+
+def _token_places(c: int, n: int, small: bool) -> list[tuple[float, float, int]]:
+    """(left, top, size) of each of a cell's `n` tokens, from the cell's top left corner. A
+    cell holds one token per company at most (IEC-20: laid or moved only where the player has
+    none, IEC-S-21), so up to four; found playing: two tokens on one cell were drawn on top of
+    each other, the first one hidden."""
+    return _column(c, n) if small else _rows(c, n)
+
+
+def _rows(c: int, n: int) -> list[tuple[float, float, int]]:
+    """On a free cell: one token in the top right corner; more side by side along the top
+    edge, then a second row (two of 11 px fit a row of a 28 px cell at 720 px width)."""
+    right = c - 2 - TOKEN
+    if n == 1:
+        return [(right, 2, TOKEN)]
+    pitch = TOKEN + TOKEN_GAP
+    return [(right - pitch * (1 - i % 2), 2 + pitch * (i // 2), TOKEN) for i in range(n)]
+
+
+def _column(c: int, n: int) -> list[tuple[float, float, int]]:
+    """On a building's cell: smaller, down the cell's right edge from over its top corner
+    (each token's centre inside the cell), right of the building's letter, even the widest
+    (W, Ш, a CJK sign), and above its module bar, whose right end is a reactor's last module;
+    found playing: a face-up mine hid the letter of the building. The edge holds two tokens of
+    9 px or three of 7 px apart at 720 px width; four of 7 px overlap by a third."""
+    size = SMALL_TOKEN if n <= 2 else TINY_TOKEN
+    top, bottom = -4, c - 8  # the box ends at c - 7, over the module bar; less the white edge
+    pitch = float(size + 1)
+    if n > 1:
+        pitch = min(pitch, (bottom - size - top) / (n - 1))
+    left = c - 5 + (SMALL_TOKEN - size) // 2  # one centre line whatever the size
+    return [(left, top + i * pitch, size) for i in range(n)]
+
+
+def _cell_tokens(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Each cell's tokens in seat order (P1 first), whatever order they were laid in."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for tok in view["tokens"]:
+        out.setdefault(tok["cell"], []).append(tok)
+    seat = {p: str(pl.get("seat", "")) for p, pl in view["players"].items()}
+    for toks in out.values():
+        toks.sort(key=lambda t: (seat.get(t["owner"], ""), t["owner"], t["id"]))
+    return out
+
+
+def _placed_tokens(view: dict[str, Any], m: _Map) -> list[tuple[dict[str, Any], float, float, int]]:
+    """Every token with its box on the map: (token, left, top, size)."""
+    out = []
+    for cell, toks in _cell_tokens(view).items():
+        x0, y0 = m.xy(cell)
+        places = _token_places(m.cell, len(toks), cell in view["buildings"])
+        out += [(tok, x0 + dx, y0 + dy, size) for tok, (dx, dy, size) in zip(toks, places)]
+    return out
 
 
 # --- the map -------------------------------------------------------------------------------------
@@ -321,23 +389,28 @@ def _draw_map(
         if cell in ch.cells:
             _frame(pen, x0, y0, c)
         full = max(1, int(s.buildings[b["kind"]]["modules"]))
-        letter, _name = _letter_name(w, b["kind"])
         col = _seat_rgb(view, b["owner"])
-        _building(pen, x0, y0, c, col, letter, bool(b["powered"]), int(b["modules"]), full)
-    for tok in view["tokens"]:
-        x0, y0 = m.xy(tok["cell"])
+        _box(pen, x0, y0, c, col, bool(b["powered"]), int(b["modules"]), full)
+    _draw_tokens(pen, view, viewer, m, ch)
+    # the letters last: a token beside the widest (W, Ш, a CJK sign) never hides a stroke
+    for cell, b in view["buildings"].items():
+        x0, y0 = m.xy(cell)
+        letter, _name = _letter_name(w, b["kind"])
+        _letter(pen, x0, y0, c, _seat_rgb(view, b["owner"]), letter, bool(b["powered"]))
+
+
+def _draw_tokens(pen: Pen, view: dict[str, Any], viewer: str | None, m: _Map, ch: Changes) -> None:
+    """Every token apart from the others of its cell, each ringed when changed."""
+    placed = _placed_tokens(view, m)
+    for tok, bx, by, size in placed:  # the change rings first: none hides a token beside it
+        if tok["id"] in ch.tokens:
+            _ring(pen, bx, by, size)
+    for _tok, bx, by, size in placed:  # then the edges: none hides a token either
+        if size <= SMALL_TOKEN:
+            _edge(pen, bx, by, size)
+    for tok, bx, by, size in placed:  # four overlapping: each shows its top and centre
         col = _seat_rgb(view, tok["owner"])
-        _token(
-            pen,
-            x0,
-            y0,
-            c,
-            col,
-            bool(tok["up"]),
-            _dot(tok, viewer, col),
-            tok["id"] in ch.tokens,
-            small=tok["cell"] in view["buildings"],
-        )
+        _token(pen, bx, by, size, col, bool(tok["up"]), _dot(tok, viewer, col))
 
 
 def _dot(tok: dict[str, Any], viewer: str | None, col: RGB) -> RGB | None:
@@ -369,9 +442,8 @@ def _area_places(
     for cell in (*view["buildings"], *view["sites"]):
         x0, y0 = m.xy(cell)
         busy.append((x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 2))
-    for tok in view["tokens"]:
-        x0, y0 = m.xy(tok["cell"])
-        busy.append((x0 + c - 14, y0 + 1, x0 + c - 1, y0 + 14))
+    for _tok, bx, by, size in _placed_tokens(view, m):
+        busy.append((bx - 1, by - 1, bx + size + 1, by + size + 1))
     out: list[tuple[str, float, float, float, float, int]] = []
     for area_id, cells in _blocks(s.id).items():
         if not cells or s.areas[area_id].get("fixed"):
@@ -527,7 +599,7 @@ class _Legend:
     def _token(col: RGB, up: bool, dot: RGB | None) -> Any:
         def draw(pen: Pen, x: float, y: float) -> None:
             _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
-            _token(pen, x - 5, y + 5, SWATCH, col, up, dot, False)
+            _token(pen, x + 6, y + 7, TOKEN, col, up, dot)  # centred in the swatch
 
         return draw
 

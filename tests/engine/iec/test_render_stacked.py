@@ -1,0 +1,136 @@
+"""IEC pictures: the tokens sharing a cell are each drawn apart (found playing: two or three
+tokens on one cell were drawn on the same corner, only the last one seen). A cell holds one
+token per company (IEC-20, IEC-S-21), so up to four at four players, on a free cell or on a
+building's cell (a building may come after the tokens, EX-IEC-7)."""
+
+from __future__ import annotations
+
+import copy
+import io
+import itertools
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine.core.picture import INK
+from engine.iec import GAME, render
+
+from .helpers import add, at, do, empty
+
+CELL = "H8"
+# each company's powered developer and storage holding AC: all four may mine CELL
+HOMES = (("F6", "F7"), ("K6", "K7"), ("F10", "G10"), ("K10", "J10"))
+
+
+def _mined(n: int) -> tuple[dict[str, Any], list[str]]:
+    """Four companies; the first `n` in seat order each lay a real mine on CELL, a legal
+    placement each (phase 5), then it is phase 9."""
+    st, names = empty(4)
+    for p, (dev, store) in zip(names, HOMES):
+        add(st, p, "developer", dev)
+        add(st, p, "storage", store, goods={"AC": 2})
+    for p in names[:n]:
+        do(at(st, 5, p), p, {"type": "lay", "real": [CELL]})
+    at(st, 9, names[0])
+    return st, names
+
+
+def _rgb(st: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:
+    png = GAME.render_set(st, None, None, previous)[0].png
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    assert img.width == 720  # a phone's picture: what a player sees
+    return img
+
+
+def _cell_box(st: dict[str, Any]) -> tuple[int, int, int]:
+    m = render._Map(GAME.view(st, None))
+    x0, y0 = m.xy(CELL)
+    return int(x0), int(y0), m.cell
+
+
+def _spots(
+    st: dict[str, Any], bare: Image.Image, img: Image.Image
+) -> dict[str, list[tuple[int, int]]]:
+    """Each token owner's pixels: drawn since `bare` (no tokens) in his colour, on CELL or
+    just round it."""
+    x0, y0, c = _cell_box(st)
+    around = [(x, y) for x in range(x0 - 8, x0 + c + 9) for y in range(y0 - 8, y0 + c + 9)]
+    changed = [xy for xy in around if img.getpixel(xy) != bare.getpixel(xy)]
+    out: dict[str, list[tuple[int, int]]] = {}
+    for tok in st["tokens"]:
+        rgb = render.SEAT_RGB[st["players"][tok["owner"]]["seat"]]
+        out[tok["owner"]] = [xy for xy in changed if img.getpixel(xy) == rgb]
+    return out
+
+
+def _centre(points: list[tuple[int, int]]) -> tuple[float, float]:
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+def _glyph(st: dict[str, Any], bare: Image.Image) -> list[tuple[int, int]]:
+    """The building letter's pixels on CELL: what differs from the fill inside its box's
+    outline (render._box: x0 + 2 .. x0 + c - 2 by y0 + 2 .. y0 + c - 7, 2 px wide)."""
+    x0, y0, c = _cell_box(st)
+    fill = bare.getpixel((x0 + 4, y0 + c // 2))
+    return [
+        (x, y)
+        for x in range(x0 + 4, x0 + c - 3)
+        for y in range(y0 + 4, y0 + c - 8)
+        if bare.getpixel((x, y)) != fill
+    ]
+
+
+@pytest.mark.parametrize("building", [False, True], ids=["free cell", "building's cell"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_tokens_sharing_a_cell_are_each_seen_with_their_owners_colour_and_face(
+    n: int, building: bool
+) -> None:
+    """Every token of a cell keeps its owner's colour in a place of its own (centres apart),
+    the face-up one shows its dark face, and on a building's cell the building's letter (W,
+    the widest Latin one) keeps every pixel (the change ring round a new token may shade a few
+    of its soft rim, never a stroke), face up or down."""
+    st, names = _mined(n)
+    assert len(st["tokens"]) == n and {t["cell"] for t in st["tokens"]} == {CELL}
+    if building:  # built after the mines were laid; unpowered: the box is not a seat colour
+        add(st, names[3], "launcher", CELL, powered=False)
+    before = copy.deepcopy(st)
+    before["tokens"] = []
+    bare = _rgb(before)
+    st["tokens"][1]["up"] = True  # turned up: a real mine, face up for everybody
+    for previous in (None, before):  # plain, then every token ringed as laid since
+        img = _rgb(st, previous)
+        spots = _spots(st, bare, img)
+        for owner, points in spots.items():
+            assert len(points) >= 8, (owner, len(points))
+        centres = [_centre(points) for points in spots.values()]
+        for a, b in itertools.combinations(centres, 2):
+            assert abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 4, (a, b)
+        up = _centre(spots[st["tokens"][1]["owner"]])
+        dark = [
+            (x, y)
+            for x in range(round(up[0]) - 3, round(up[0]) + 4)
+            for y in range(round(up[1]) - 3, round(up[1]) + 4)
+            if img.getpixel((x, y)) == INK
+        ]
+        assert len(dark) >= 4, dark
+        if building:  # unpowered: the letter in its owner's colour on a light box
+            glyph = _glyph(st, bare)
+            ink = render.SEAT_RGB[st["players"][names[3]]["seat"]]
+            strokes = [xy for xy in glyph if bare.getpixel(xy) == ink]
+            assert len(strokes) > 40
+            hit = [xy for xy in glyph if img.getpixel(xy) != bare.getpixel(xy)]
+            if previous is None:
+                assert hit == []
+            else:  # a change ring may shade a pixel of the letter's soft rim, no stroke
+                assert not set(hit) & set(strokes) and len(hit) <= 3, hit
+
+
+def test_a_second_token_of_one_company_on_a_cell_is_refused() -> None:
+    """What the pictures rely on: one token per company on a cell (IEC-20)."""
+    from engine.core.errors import IllegalAction
+
+    st, names = _mined(1)
+    st["players"][names[0]]["laid"] = False
+    with pytest.raises(IllegalAction):
+        do(at(st, 5, names[0]), names[0], {"type": "lay", "real": [CELL]})
