@@ -242,19 +242,26 @@ async def test_each_player_is_answered_in_their_own_language(table: Table) -> No
     assert joined(await say(table, "frank", "/xyz")) == tr(chat_lang, unknown, name="xyz")
 
 
-async def test_game_quotes_are_in_the_sender_s_language(table: Table) -> None:
+async def test_game_quotes_are_posted_in_the_chat_s_language_with_the_sender_s_copy(
+    table: Table,
+) -> None:
+    """A public quote typed in the group is a group post in the chat's language (English
+    here); a sender who reads another gets his copy privately (found play-testing,
+    2026-12-03: a Polish player's /market came to a Russian chat in Polish)."""
     await open_game(table, "powergrid", ["alice", "bob", "carol"])
     state = await state_of(table)
+
+    def quote(lang: str) -> str:
+        reply = PG.parse(json.loads(json.dumps(state)), "alice", "income", [], t=translator(lang))
+        assert isinstance(reply, Reply)
+        return reply.text.strip()
+
     for lang in ("ru", "en"):
         outs = await say(table, "alice", "/income", lang=lang)
-        expected = PG.parse(
-            json.loads(json.dumps(state)), "alice", "income", [], t=translator(lang)
-        )
-        assert isinstance(expected, Reply)
-        assert joined(outs) == expected.text.strip()
-    assert joined(await say(table, "alice", "/income", lang="ru")) != joined(
-        await say(table, "alice", "/income", lang="en")
-    )
+        assert [o.text for o in outs if o.private_to is None] == [quote("en")]
+        own = [o.text for o in outs if o.private_to == "tg:alice"]
+        assert own == ([quote("ru")] if lang == "ru" else [])
+    assert quote("ru") != quote("en")
 
 
 def test_every_game_s_parse_takes_a_translator() -> None:

@@ -80,7 +80,9 @@ def test_declared_capabilities_of_the_games() -> None:
         off_turn_commands=frozenset({"endgame"}),
         default_move=True,
         private_events=True,
-        secret_events=frozenset({"buy_declared", "order_placed", "orders_cancelled"}),
+        secret_events=frozenset(
+            {"buy_declared", "power_declared", "order_placed", "orders_cancelled"}
+        ),
         forced_moves=True,
         simultaneous=True,
     )
