@@ -11,7 +11,7 @@ from dataclasses import replace
 from bot.chatnames import chat_labels
 from bot.context import _GAME_REF, Ctx, fit
 from bot.grammar import CommandLine
-from bot.i18n import listed, tr
+from bot.i18n import listed, resolve_lang, tr
 from bot.info import InfoMixin
 from bot.messages import Outbound
 from bot.moves import MovesMixin
@@ -143,18 +143,27 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
 
     async def _in_game_chat(self, ctx: Ctx, pick: GameRow, reply_key: str | None) -> Ctx:
         """The private message's context moved to the chat of the game `pick`: its seats,
-        settings and language."""
+        settings and language. The sender's language is his own (/lang, else his platform's,
+        else his seat's), else the game chat's, as his private lines from others' moves are
+        (`_langs_of`), not the private chat's default (found play-testing, 2026-12-03: a
+        player who never chose one had his private /status in English, the notices of others'
+        moves in his Russian chat's language)."""
+        seats = await self.store.seats(pick.id)
         sub = Ctx(
             replace(ctx.inbound, chat_key=pick.chat_key),
             ctx.lang,
             claimed=ctx.claimed,
             game=pick,
-            seats=await self.store.seats(pick.id),
+            seats=seats,
             reply_key=reply_key,
         )
         chat = await self.store.chat(sub.chat_key)
         sub.chat_settings = chat.settings
         sub.chat_lang = chat.lang or self.default_lang
+        user = await self.store.user(ctx.inbound.user_key)
+        seat = next((s for s in seats if s.user_key == ctx.inbound.user_key), None)
+        platform = ctx.inbound.lang or (seat.lang if seat is not None else None)
+        sub.lang = resolve_lang(user.lang, platform, sub.chat_lang)
         return sub
 
     async def _private_table_command(

@@ -257,3 +257,23 @@ async def test_a_cell_written_like_a_game_is_the_moves_own_word(
     # a move without words takes "g<id>" as its game (a button pressed here sends that)
     text = joined(await ask(table, f"/end g{pk}", user=mover))
     assert "running game" not in text and "Usage" not in text, text
+
+
+async def test_a_player_with_no_language_of_his_own_reads_his_game_chats_privately(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found play-testing, 2026-12-03: bob never chose a language and his client told none;
+    his private /status came in English (the private chat's default) while the notices of
+    the others' moves came in his Russian chat's language."""
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    set_lang = replace(inbound("alice", "/lang chat ru"), is_admin=True)  # a group admin
+    assert "русский" in joined(await table.handle(set_lang)).lower()
+    status = await ask(table, "/status", user="bob")
+    assert only_here(status, "tg:dm-bob")
+    assert joined(status).startswith(tr("ru", "Power Grid"))
+    # his own choice, or his client's language, still comes first
+    assert joined(await ask(table, "/status", user="bob", lang="pl")).startswith(
+        tr("pl", "Power Grid")
+    )
+    await ask(table, "/lang zh_Hant", user="bob")
+    assert joined(await ask(table, "/status", user="bob")).startswith(tr("zh_Hant", "Power Grid"))
