@@ -47,8 +47,12 @@ LONG_PARSE = 200
 MAX_BOT_MOVES = 20_000
 MAX_NAME = 24
 MAX_LOG = 50
+# A prompt's buttons: rows of 4, at most 5 rows (Discord shows 5 rows of at most 5 buttons;
+# Telegram takes more). 20 leave room for every token an IEC company may hold (18) and Done:
+# 12 left some to be typed (found playing, 2026-12). A prompt of at most 12 buttons, as every
+# other game's, is laid out as before.
 BUTTONS_PER_ROW = 4
-MAX_BUTTONS = 12
+MAX_BUTTONS = 20
 MAX_COMPLETIONS = 25  # autocomplete answers (Discord shows 25)
 # Argument kinds whose values a repeated argument lists at most once.
 UNIQUE_KINDS = frozenset({"city", "plant", "cell", "region"})

@@ -215,11 +215,9 @@ _EVENT_TEXT = {
         "{player} builds a {kind_name} module on {cell}: rolled {roll}, needed {need}+ - {outcome}."
     ),
     "recycled": N_("{player} recycles a module on {target}: rolled {roll} - {outcome}."),
-    "tokens_laid": N_("{player} lays tokens on {cells_text}."),
     "token_moved": N_("{player} moves a token from {src} to {dst}."),
     "token_activated": N_("{player} activates the token on {cell}: {real_text}."),
     "mine_test": N_("Mine on {cell}: rolled {roll}, needed {need}+ - {outcome}."),
-    "swept": N_("{player} sweeps the tokens from {cell}."),
     "intercept": N_("{player} tries to intercept over {target}: rolled {roll} - {outcome}."),
     "transmitted": N_("{player} transmits from {cell}: rolled {roll}, needed {need}+ - {outcome}."),
     "research": N_("{player}'s laboratory: rolled {roll} - {outcome}."),
@@ -233,9 +231,11 @@ _EVENT_TEXT = {
 }
 
 
-# Events whose line depends on a count: (singular, plural, the event field holding the count).
-# Marked with NP_, so that extraction finds them (unmarked, the catalogs lost them: found
-# playing in Chinese, 2026-11-29, a missile line in English).
+# Events whose line depends on a count: (singular, plural, the event field holding the count,
+# or the list whose length is the count). Marked with NP_, so that extraction finds them
+# (unmarked, the catalogs lost them: found playing in Chinese, 2026-11-29, a missile line in
+# English). A list of cells is told of one item in the singular ("bob lays a token on H7";
+# found playing, 2026-12: "lays tokens on H7").
 _PLURAL_EVENT_TEXT: dict[str, tuple[str, str, str]] = {
     "missiles": (
         *NP_(
@@ -253,16 +253,34 @@ _PLURAL_EVENT_TEXT: dict[str, tuple[str, str, str]] = {
         ),
         "count",
     ),
+    "tokens_laid": (
+        *NP_("{player} lays a token on {cells_text}.", "{player} lays tokens on {cells_text}."),
+        "cells",
+    ),
+    "swept": (
+        *NP_("{player} sweeps the token from {cell}.", "{player} sweeps the tokens from {cell}."),
+        "tokens",
+    ),
 }
 
 # What the owner alone is told about a private event (see README.md, "Private events").
 _PRIVATE_TEXT = {
-    "tokens_laid": N_("Only you know: your real mine is on {real_text}."),
     "tech_chosen": N_("Only you know: you discovered {tech_name} (cost {cost})."),
     "peeked": N_("Remote Drilling: area {area} holds one of {deposits_text}."),
     "order_set": N_("Standing order saved."),
     "declared": N_(
         "Only you know: {action_text} ({phase_name}). It is carried out when everybody has decided."
+    ),
+}
+# The same for the owner's lines that depend on a count: (singular, plural, the secret field
+# whose length is the count). Two real mines are laid at once with Total Mine War (IEC-TECH-18).
+_PLURAL_PRIVATE_TEXT: dict[str, tuple[str, str, str]] = {
+    "tokens_laid": (
+        *NP_(
+            "Only you know: your real mine is on {real_text}.",
+            "Only you know: your real mines are on {real_text}.",
+        ),
+        "real",
     ),
 }
 # A declaration whose phase is over (the state read is past the event's turn and phase): the
@@ -273,12 +291,18 @@ _DECIDED_TEXT = N_("Your choice: {action_text} ({phase_name}). Everybody has dec
 # What a declaration (rules version 2) asks for, in the owner's private line.
 _DECLARED_TEXT = {
     "power": N_("power {cells}"),
-    "lay": N_("real mine on {real}, fakes on {fake}"),
-    "lay_alone": N_("real mine on {real}"),  # no fakes: "fakes on -" (found playing)
     "relocate": N_("move your token from {src} to {dst}"),
     "transmit": N_("transmit from {cell}"),
     "research": N_("research in the laboratory on {cell}"),
     "tech": N_("discover {tech_name}"),
+}
+# A declared placement (rules version 2), by its number of real mines (2 with Total Mine War,
+# IEC-TECH-18) and of fakes: each told in the singular or the plural as it counts (found
+# playing, 2026-12: "fakes on C5" for one fake). No fakes: no "fakes on -" (found playing).
+_DECLARED_LAY = NP_("real mine on {real}", "real mines on {real}")  # counted: real mines
+_DECLARED_LAY_FAKES = {  # counted: fakes
+    1: NP_("real mine on {real}, a fake on {fake}", "real mine on {real}, fakes on {fake}"),
+    2: NP_("real mines on {real}, a fake on {fake}", "real mines on {real}, fakes on {fake}"),
 }
 # The moves a lapsed declaration names (public: the move type only).
 _ACTION_NAMES = {
@@ -293,9 +317,9 @@ _ACTION_NAMES = {
 
 def _declared_text(action: dict[str, Any], t: Translator) -> str:
     kind = str(action.get("type"))
-    if kind == "lay" and not action.get("fake"):
-        kind = "lay_alone"
     template = _DECLARED_TEXT.get(kind)
+    if kind == "lay":
+        template = _lay_template(action, t)
     if template is None:
         return str(action.get("type", ""))
     params = {
@@ -307,12 +331,37 @@ def _declared_text(action: dict[str, Any], t: Translator) -> str:
         "cell": action.get("building") or "-",
         "tech_name": _tech_name(t, action.get("tech")),
     }
-    return _fill(t.gettext(template), params)
+    return _fill(template if kind == "lay" else t.gettext(template), params)
+
+
+def _lay_template(action: dict[str, Any], t: Translator) -> str:
+    """The declared placement's words, before its cells are filled in (see _DECLARED_LAY)."""
+    real, fake = _count(action.get("real")), _count(action.get("fake"))
+    if not fake:
+        return t.ngettext(*_DECLARED_LAY, real)
+    return t.ngettext(*_DECLARED_LAY_FAKES[2 if real > 1 else 1], fake)
+
+
+def _count(value: Any) -> int:
+    """The count a plural line is told by: an int field, or a list field's length."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return value
+    return len(value) if isinstance(value, list | tuple) else 0
 
 
 def _tech_name(t: Translator, tech: Any) -> str:
     name = TECHS.get(tech) if isinstance(tech, int) else None
     return t.gettext(name) if name else ""
+
+
+# TRANSLATORS: what an activated token turned out to be, after "{player} activates the token
+# on {cell}:" ("... on F7: a fake."); the word agrees with "token" there (ru "ложный").
+FAKE = N_("a fake")
+# TRANSLATORS: what an activated token turned out to be, after "{player} activates the token
+# on {cell}:" ("... on T8: a real mine.").
+REAL_MINE = N_("a real mine")
 
 
 def _event_params(event: Event, t: Translator) -> dict[str, Any]:
@@ -327,7 +376,7 @@ def _event_params(event: Event, t: Translator) -> dict[str, Any]:
     params["cause_name"] = t.gettext(cause) if cause else str(event.get("cause", ""))
     params["cells_text"] = join_list(t, event.get("cells", []))
     params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
-    params["real_text"] = t.gettext(N_("a real mine") if event.get("real") else N_("a fake"))
+    params["real_text"] = t.gettext(REAL_MINE if event.get("real") else FAKE)
     phase = event.get("phase")
     params["phase_name"] = t.gettext(PHASE_NAMES[phase]) if phase in PHASE_NAMES else ""
     name = _ACTION_NAMES.get(str(event.get("action", "")))
@@ -361,8 +410,7 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
     plural = _PLURAL_EVENT_TEXT.get(kind)
     if plural is not None:
         singular, many, key = plural
-        n = event.get(key)
-        return _fill(t.ngettext(singular, many, n if isinstance(n, int) else 0), params)
+        return _fill(t.ngettext(singular, many, _count(event.get(key))), params)
     msg = _EVENT_TEXT.get(kind)
     if msg is None:
         return None
@@ -373,7 +421,8 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
     """The line only `event["private_to"]` may read (the secret part), or None."""
     kind = str(event.get("type"))
     msg = _PRIVATE_TEXT.get(kind)
-    if msg is None or not event.get("private_to"):
+    plural = _PLURAL_PRIVATE_TEXT.get(kind)
+    if (msg is None and plural is None) or not event.get("private_to"):
         return None
     secret = event.get("secret") or {}
     params = _event_params(event, t)
@@ -385,6 +434,10 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
     params["action_text"] = _declared_text(action, t) if isinstance(action, dict) else ""
     if kind == "declared" and _phase_over(state, event):
         msg = _DECIDED_TEXT
+    if plural is not None:
+        singular, many, key = plural
+        return _fill(t.ngettext(singular, many, _count(secret.get(key))), params)
+    assert msg is not None
     return _fill(t.gettext(msg), params)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.errors import N_
+from engine.core.errors import N_, NP_
 from engine.core.picture import Words
 from engine.iec.rules import PHASE_NAMES, result
 
@@ -15,11 +15,17 @@ OVER = N_("Game over: {players} won")
 NEXT = N_("{player} is next")
 AT_ONCE = N_("{players} decide at once")
 CAPTION = N_("Turn {turn}, {name}")
-BUILT = N_("{player} built on {cells}")
-TOKENS = N_("{player} laid tokens on {cells}")
-SITES = N_("{player} prepared sites on {cells}")
-MOVED = N_("{player} moved a token to {cells}")
-TURNED_UP = N_("{player} turned up tokens on {cells}")
+# What a player changed, told of one cell or of several: (singular, plural), the form chosen
+# by the number of cells (found playing, 2026-12: "alice prepared sites on R12" for one site).
+# A building is told alike for any number.
+Told = str | tuple[str, str]
+BUILT: Told = N_("{player} built on {cells}")
+TOKENS: Told = NP_("{player} laid a token on {cells}", "{player} laid tokens on {cells}")
+SITES: Told = NP_("{player} prepared a site on {cells}", "{player} prepared sites on {cells}")
+MOVED: Told = NP_("{player} moved a token to {cells}", "{player} moved tokens to {cells}")
+TURNED_UP: Told = NP_(
+    "{player} turned up a token on {cells}", "{player} turned up tokens on {cells}"
+)
 SENTENCE = N_("{text}.")
 
 
@@ -37,9 +43,9 @@ class Changes:
 
     cells: set[str] = field(default_factory=set)
     tokens: set[int] = field(default_factory=set)
-    told: dict[str, list[tuple[str, list[str]]]] = field(default_factory=dict)
+    told: dict[str, list[tuple[Told, list[str]]]] = field(default_factory=dict)
 
-    def tell(self, player: str, msg: str, cell: str) -> None:
+    def tell(self, player: str, msg: Told, cell: str) -> None:
         said = self.told.setdefault(player, [])
         for m, cells in said:
             if m == msg:
@@ -71,7 +77,7 @@ def changes(view: dict[str, Any], previous: dict[str, Any] | None) -> Changes:
     before_t = {t["id"]: t for t in previous.get("tokens") or []}
     for tok in view["tokens"]:
         old = before_t.get(tok["id"])
-        msg = (
+        msg: Told | None = (
             TOKENS
             if old is None
             else MOVED
@@ -94,7 +100,15 @@ def winners(w: Words, view: dict[str, Any]) -> str:
     return w.list(ranking[0]) if ranking else ""
 
 
-def caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[str, list[str]]]]) -> str:
+def told_text(w: Words, player: str, msg: Told, cells: list[str]) -> str:
+    """One player's change in words: "ann prepared a site on R12", "... sites on R12, S9"."""
+    listed = w.list(sorted(cells))
+    if isinstance(msg, tuple):
+        return w.n(*msg, len(cells), player=player, cells=listed)
+    return w(msg, player=player, cells=listed)
+
+
+def caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[Told, list[str]]]]) -> str:
     name = w(PHASE_NAMES[view["phase"]]) if view["phase"] in PHASE_NAMES else str(view["phase"])
     if view.get("over"):
         head = w(OVER, players=winners(w, view))
@@ -110,8 +124,6 @@ def caption(w: Words, view: dict[str, Any], told: dict[str, list[tuple[str, list
                 else w(AT_ONCE, players=w.list(actors))
             )
     parts = [
-        w(msg, player=p, cells=w.list(sorted(cells)))
-        for p in turn_order(view)
-        for msg, cells in told.get(p, [])
+        told_text(w, p, msg, cells) for p in turn_order(view) for msg, cells in told.get(p, [])
     ]
     return " ".join(w(SENTENCE, text=p) for p in (head, "; ".join(parts)) if p)

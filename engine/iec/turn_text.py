@@ -46,6 +46,12 @@ def _kind_word(t: Translator, kind: str) -> str:
     return kind_name(t, kind)
 
 
+def _more(items: list[Any], shown: int) -> str:
+    """What follows a list the prompt cut to its first `shown` items: " ...", so that it never
+    hides that there are more (they can still be typed)."""
+    return " ..." if len(items) > shown else ""
+
+
 def _pct(need: int) -> str:
     return f"{round(100 * max(0, 7 - need) / 6)}%"
 
@@ -114,7 +120,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                     "Lay 1 real mine (1 AC) and up to 2 fakes on: {cells}. Real mines left: {m}. "
                     "Or /relocate one of your tokens."
                 ),
-                cells=join_list(t, cells[:20]) + (" ..." if len(cells) > 20 else ""),
+                cells=join_list(t, cells[:20]) + _more(cells, 20),
                 m=ch.mine_limit(state, player) - pl["mines_used"],
             )
         )
@@ -134,7 +140,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         t,
                         N_("Developer {d} may prepare one of: {cells} (free)."),
                         d=d["cell"],
-                        cells=join_list(t, cells[:24]),
+                        cells=join_list(t, cells[:24]) + _more(cells, 24),
                     )
                 )
                 sites += [(cells[0], d["cell"])] if cells else []
@@ -155,7 +161,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                 txt = "; ".join(
                     f"{c} ({'/'.join(kind_name(t, x) for x in k) if k else rebuild})"
                     for c, k in tg[:10]
-                )
+                ) + _more(tg, 10)
                 lines.append(
                     _t_fmt(
                         t,
@@ -190,7 +196,11 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
         if built:
             lines.append(_example(t, built))
     elif ph == 8:
-        cells = [tok["cell"] for tok in ch.activatable_tokens(state, player)]
+        index = scen(state).index  # in the map's order, as the buttons (IEC-S-26)
+        cells = sorted(
+            (tok["cell"] for tok in ch.activatable_tokens(state, player)),
+            key=lambda c: index.get(c, -1),
+        )
         lines.append(
             _t_fmt(
                 t,
@@ -213,7 +223,7 @@ def _quote(state: State, player: str, t: Translator) -> list[str]:
                         f"{c} {kind_name(t, state['buildings'][c]['kind'])} {thr}+ ({_pct(thr)})"
                         for c, thr in fts[:12]
                     ),
-                )
+                ) + _more(fts, 12)
                 shots = ch.launcher_shots(state, la)
                 lines.append(
                     t.ngettext(
@@ -414,6 +424,15 @@ _BUTTON_TEXT = {
     "peek": N_("Peek {area}"),
     "fire": N_("Fire {cell} x{n}"),
 }
+# A missile button where the buttons offer more than one launcher: which one fires.
+_FIRE_FROM = N_("Fire {cell} x{n} from {launcher}")
+
+# The most choices offered as buttons, Done aside: with it, 20 buttons, the table's limit
+# (bot/context.py MAX_BUTTONS: 5 rows of 4, as many rows as Discord shows). Room for every
+# token a company may hold (Chat Standard: M = 4 placements of 3 tokens, 6 with Total Mine War:
+# 18) and every technology (19). It was 5, and a sixth token could only be typed (found
+# playing, 2026-12: "[Activate F6] [F7] [F8] [D4] [C5] [Done]", no D6).
+MAX_CHOICES = 19
 
 
 # The buttons that name one of the presser's own buildings or tokens (the one to act with).
@@ -436,25 +455,36 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
     # move already declared is then refused to him alone).
     if "actors" in state:
         state = {**state, "pending": {}}
-    moves = legal_actions(state, player, public=True)
+    moves = _by_cell(state, legal_actions(state, player, public=True))
     state = planned(state, player, public=True)
     translator: Translator = t if t is not None else EnglishTranslator()
+    launchers = {a["launcher"] for a in moves if a["type"] == "fire" and len(a["targets"]) == 1}
     out: list[tuple[str, str]] = []
     for a in moves:
-        label_cmd = _as_command(a, translator)
+        label_cmd = _as_command(a, translator, len(launchers) > 1)
         if label_cmd and shared and a["type"] in _OWN_THING:
             label, command = label_cmd
             label_cmd = (_t_fmt(translator, _OWNER_LABEL, action=label, player=player), command)
         if label_cmd and label_cmd not in out and a["type"] != "done":
             out.append(label_cmd)
-        if len(out) >= 5:
+        if len(out) >= MAX_CHOICES:
             break
     if _done_accepted(state, player):
         out.append((translator.gettext(N_("Done")), "/done"))
     return out
 
 
-def _as_command(a: Action, t: Translator) -> tuple[str, str] | None:
+def _by_cell(state: State, moves: list[Action]) -> list[Action]:
+    """The moves with the token activations in the map's cell order: never in an order that
+    could tell a real token from a fake (IEC-S-26), and where a player looks for them."""
+    index = scen(state).index
+    tokens = sorted(
+        (a for a in moves if a["type"] == "activate"), key=lambda a: index.get(a["cell"], -1)
+    )
+    return [a for a in moves if a["type"] != "activate"] + tokens
+
+
+def _as_command(a: Action, t: Translator, launcher: bool = False) -> tuple[str, str] | None:
     kind = a["type"]
     if kind in ("transmit", "research"):
         cell = a["building"]
@@ -465,7 +495,13 @@ def _as_command(a: Action, t: Translator) -> tuple[str, str] | None:
         return (_t_fmt(t, _BUTTON_TEXT[kind], cell=a["cell"]), f"/{kind} {a['cell']}")
     if kind == "fire" and len(a["targets"]) == 1:
         ((c, n),) = a["targets"].items()
-        return (_t_fmt(t, _BUTTON_TEXT["fire"], cell=c, n=n), f"/fire {a['launcher']} {c} {n}")
+        la = a["launcher"]
+        label = (
+            _t_fmt(t, _FIRE_FROM, cell=c, n=n, launcher=la)
+            if launcher
+            else _t_fmt(t, _BUTTON_TEXT["fire"], cell=c, n=n)
+        )
+        return (label, f"/fire {la} {c} {n}")
     if kind == "peek":
         return (_t_fmt(t, _BUTTON_TEXT["peek"], area=a["area"]), f"/peek {a['area']}")
     return None

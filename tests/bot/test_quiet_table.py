@@ -545,7 +545,8 @@ class _Asked:
     mark = 7
 
     def buttons(self, player: str, lang: str) -> list[tuple[str, str]]:
-        own = [(f"Transmit {player}{i}", f"/transmit {player}{i}") for i in range(6)]
+        # two players' own buttons, more than the limit together
+        own = [(f"Transmit {player}{i}", f"/transmit {player}{i}") for i in range(MAX_BUTTONS // 2)]
         return [own[0], ("Done", "/done"), *own[1:]]
 
 

@@ -81,7 +81,7 @@ def test_new_buildings_and_tokens_are_marked_and_told() -> None:
     marked = GAME.render_set(st, names[0], None, before)
     assert _colours(marked).get(CHANGE, 0) > 50
     cap = marked[0].caption
-    assert f"{names[1]} built on R3" in cap and f"{names[0]} laid tokens on H7" in cap
+    assert f"{names[1]} built on R3" in cap and f"{names[0]} laid a token on H7" in cap
 
 
 def test_iec_s9_game_over_picture_names_the_ranked_winner_not_the_first_seat() -> None:
@@ -222,7 +222,7 @@ def test_a_mine_turned_up_a_moved_token_and_a_new_site_are_marked_and_told() -> 
     st["tokens"][1]["real"] = True
     turned = GAME.render_set(st, names[0], None, before)
     assert _colours(turned).get(CHANGE, 0) > 50
-    assert f"{names[1]} turned up tokens on G5" in turned[0].caption
+    assert f"{names[1]} turned up a token on G5" in turned[0].caption
     st, _ = _state()
     st["tokens"][0]["cell"] = "H7"
     moved = GAME.render_set(st, names[0], None, before)
@@ -232,7 +232,7 @@ def test_a_mine_turned_up_a_moved_token_and_a_new_site_are_marked_and_told() -> 
     st["sites"]["H9"] = names[1]
     site = GAME.render_set(st, names[0], None, before)
     assert _colours(site).get(CHANGE, 0) > 50
-    assert f"{names[1]} prepared sites on H9" in site[0].caption
+    assert f"{names[1]} prepared a site on H9" in site[0].caption
     assert CHANGE not in _colours(GAME.render_set(before, names[0], None, before))
 
 

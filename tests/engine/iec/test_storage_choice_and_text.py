@@ -265,7 +265,7 @@ def test_a_declared_laying_without_fakes_names_the_real_mine_alone() -> None:
     line = GAME.describe_private_event(st, alone, T) or ""
     assert "real mine on E2 (" in line and "fakes" not in line and " -" not in line, line
     both = {**declared, "secret": {"action": {"type": "lay", "real": ["E2"], "fake": ["F3"]}}}
-    assert "real mine on E2, fakes on F3" in (GAME.describe_private_event(st, both, T) or "")
+    assert "real mine on E2, a fake on F3" in (GAME.describe_private_event(st, both, T) or "")
 
 
 def test_destroying_a_cell_without_a_building_of_yours_names_no_type() -> None:
