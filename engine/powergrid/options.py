@@ -9,10 +9,10 @@ OPTIONS: list[OptionSpec] = [
     OptionSpec(
         "regions",
         N_(
-            "Play area: a random connected set of regions, or players choose in turn (PG-8). "
-            "Random is the default because every prompt in a chat game can cost hours."
+            "Play area: the players choose regions in turn (the default, PG-8, PG-D-3) "
+            "or play a random connected set of regions."
         ),
-        "random",
+        "choose",
         ("random", "choose"),
     ),
     OptionSpec(

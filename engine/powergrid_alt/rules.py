@@ -34,6 +34,7 @@ from typing import Any, Final
 from engine.core import N_, IllegalAction, Listed, Rng
 from engine.powergrid import rules as base
 from engine.powergrid.data import RESOURCES, TOTALS, game_map
+from engine.powergrid.options import DEFAULTS
 from engine.powergrid_alt import ending, purchase
 from engine.powergrid_alt.building import (
     MAX_TPS,
@@ -138,7 +139,10 @@ def setup(players: list[str], options: dict[str, str], seed: int) -> State:
             n=len(players),
         )
     wanted = dict(options)
-    choose = str(wanted.get("regions", "random")) == "choose"
+    # ALT-4: "Region choice for 2 players follows PG-8", so a table that names no choice
+    # takes the base game's default (PG-D-3: players choose); with 3-4 players all six
+    # regions are in play and nobody chooses.
+    choose = str(wanted.get("regions", DEFAULTS["regions"])) == "choose"
     # The base setup draws deck, player order and (when random) regions from the game's
     # RNG; asking it for "choose" leaves the region choice to us (ALT-4).
     wanted["regions"] = "choose"

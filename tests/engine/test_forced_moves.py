@@ -102,8 +102,9 @@ def test_issue17_alt_round_one_purchase_is_forced_for_everybody() -> None:
 
 
 def _pg(**options: str) -> dict[str, Any]:
+    """A 3-player game in round 1's auction (regions drawn: no region choice first)."""
     game = registry.get("powergrid")
-    return game.setup(NAMES[:3], dict(options), 11)
+    return game.setup(NAMES[:3], {"regions": "random", **options}, 11)
 
 
 def _auction_chooser(state: dict[str, Any]) -> str:

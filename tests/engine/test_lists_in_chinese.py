@@ -20,7 +20,9 @@ PLAYERS = ["ann", "bo", "cyd"]
 
 
 def _new(game_id: str) -> State:
-    return get(game_id).setup(PLAYERS, {}, 1)
+    # Power Grid from round 1's auction: regions drawn, not chosen (the default, PG-D-3).
+    options = {"regions": "random"} if game_id.startswith("powergrid") else {}
+    return get(game_id).setup(PLAYERS, options, 1)
 
 
 def _both(game_id: str, event: dict[str, object]) -> tuple[str, str]:

@@ -23,7 +23,11 @@ NAMES = ["a", "b", "c", "d", "e", "f"]
 
 
 def new_game(n: int = 3, seed: int = 1, **options: str) -> State:
-    """A fresh game (random regions unless told), in round 1's auction."""
+    """A fresh game (random regions unless told), in round 1's auction.
+
+    The table's default is the region choice (PG-8, DECISION PG-D-3); rule tests are about
+    the rounds, so they pin the random connected set (and every recorded seed keeps its game)."""
+    options.setdefault("regions", "random")
     return GAME.setup(NAMES[:n], {k: str(v) for k, v in options.items()}, seed)
 
 

@@ -124,18 +124,43 @@ P4 = ["p1", "p2", "p3", "p4"]
 # has no line of its own. Checked by hashing each kind of output apart before and after:
 # moves, states, events, owners, pictures, views, buttons, legal actions, forced moves, every
 # turn text but the over state's and every line but the game_over event's unchanged.
+# The games recorded with the table's old default name `regions=random` since the default
+# became the players' choice (DECISION PG-D-3): the same games, hashes unchanged. (The
+# variant's state keeps the option, so its 3-4 player games name it too, though ALT-4
+# plays all six regions there.)
 RECORDED = [
-    (PG, P3, {"map": "germany"}, 1, "legal", "8bc5a96843b54757"),
-    (PG, P4, {"map": "usa", "hidden_money": "yes"}, 2, "hrhr", "48a5c6ea4ebe8d7b"),
+    (PG, P3, {"map": "germany", "regions": "random"}, 1, "legal", "8bc5a96843b54757"),
+    (
+        PG,
+        P4,
+        {"map": "usa", "regions": "random", "hidden_money": "yes"},
+        2,
+        "hrhr",
+        "48a5c6ea4ebe8d7b",
+    ),
     (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "26142073caf47e54"),
-    (PG, P4, {"map": "germany"}, 4, "legal", "7ec81a2c1aa54fd0"),
-    (ALT, P3, {"map": "germany"}, 5, "legal", "a1e84157240f5059"),
-    (ALT, P4, {"map": "usa", "hidden_money": "yes"}, 6, "hrhr", "129ff56da04d6f53"),
-    (ALT, P3, {"map": "germany", "rules_version": "2"}, 7, "legal", "b11c075a3d6c47e8"),
+    (PG, P4, {"map": "germany", "regions": "random"}, 4, "legal", "7ec81a2c1aa54fd0"),
+    (ALT, P3, {"map": "germany", "regions": "random"}, 5, "legal", "a1e84157240f5059"),
     (
         ALT,
         P4,
-        {"map": "usa", "hidden_money": "yes", "rules_version": "2"},
+        {"map": "usa", "regions": "random", "hidden_money": "yes"},
+        6,
+        "hrhr",
+        "129ff56da04d6f53",
+    ),
+    (
+        ALT,
+        P3,
+        {"map": "germany", "regions": "random", "rules_version": "2"},
+        7,
+        "legal",
+        "b11c075a3d6c47e8",
+    ),
+    (
+        ALT,
+        P4,
+        {"map": "usa", "regions": "random", "hidden_money": "yes", "rules_version": "2"},
         8,
         "hrhr",
         "cecea08c97a8153e",

@@ -61,7 +61,7 @@ def test_game_satisfies_the_protocol_and_is_registered() -> None:
         6,
     )
     assert {o.key for o in OPTIONS} == {"map", "regions", "hidden_money"}
-    assert {o.key: o.default for o in GAME.options}["regions"] == "random"
+    assert {o.key: o.default for o in GAME.options}["regions"] == "choose"  # PG-D-3
     assert set(GAME.bots) >= {"random", "heuristic"}
 
 

@@ -65,9 +65,11 @@ def test_a_buy_range_stops_at_money_and_storage() -> None:
                 )
 
 
+# The first two name `regions=random`, the table's default when they were recorded (the
+# default is now the players' choice, DECISION PG-D-3; the third game plays that).
 CASES = [
-    (["p1", "p2", "p3", "p4"], {"map": "germany"}, 1),
-    (["a", "b", "c"], {"map": "usa"}, 5),
+    (["p1", "p2", "p3", "p4"], {"map": "germany", "regions": "random"}, 1),
+    (["a", "b", "c"], {"map": "usa", "regions": "random"}, 5),
     (["a", "b", "c", "d", "e", "f"], {"map": "germany", "regions": "choose"}, 9),
 ]
 

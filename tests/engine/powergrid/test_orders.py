@@ -348,7 +348,7 @@ def _plan(s: State, player: str) -> list[str]:
 
 
 def _play(seed: int, use_orders: bool) -> tuple[State, int]:
-    s = GAME.setup(NAMES[:4], {}, seed)
+    s = GAME.setup(NAMES[:4], {"regions": "random"}, seed)  # from the first auction on
     rng = Rng(new_rng_state(seed))
     prompts = 0
     seen: set[tuple[int, Any]] = set()

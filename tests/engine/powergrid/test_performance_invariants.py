@@ -45,14 +45,58 @@ def _play(players: list[str], options: dict[str, str], seed: int, bots: list[str
 # against buys with no `auction_opened` event before his `auction_won`, which carries
 # `unopposed: true`; the moves and final states are unchanged, and the events are equal with
 # each such `auction_opened` dropped and the flag ignored.
+# The games recorded with the table's old default name `regions=random` since the default became
+# the players' choice (DECISION PG-D-3): the same games, hashes unchanged.
 RECORDED = [
-    (P4, {"map": "germany"}, 1, ["heuristic"] * 4, (422, "60c22ec0f99fef63", "87cd4d2bf75c2ac4")),
-    (P4, {"map": "germany"}, 2, ["heuristic"] * 4, (498, "2a1487243dce7409", "e11d43fa8f1e9a43")),
-    (P4, {"map": "germany"}, 3, ["heuristic"] * 4, (479, "a3f4b2ea1e2464a7", "2115f08f1ac592f1")),
-    (P4, {"map": "germany"}, 7, ["heuristic"] * 4, (381, "eb43b24a0b8d3fd8", "ed67c9a906036102")),
-    (P4, {"map": "germany"}, 42, ["heuristic"] * 4, (490, "2184126dd126083d", "1711399c7add8ea8")),
-    (P4[:3], {"map": "usa"}, 5, ["heuristic"] * 3, (318, "423cc58517cc4a01", "ef0555d8f32a2c9a")),
-    (P4[:3], {"map": "usa"}, 11, ["heuristic"] * 3, (340, "7ab76b5416ed8de1", "5eb9eda72dc848bc")),
+    (
+        P4,
+        {"map": "germany", "regions": "random"},
+        1,
+        ["heuristic"] * 4,
+        (422, "60c22ec0f99fef63", "87cd4d2bf75c2ac4"),
+    ),
+    (
+        P4,
+        {"map": "germany", "regions": "random"},
+        2,
+        ["heuristic"] * 4,
+        (498, "2a1487243dce7409", "e11d43fa8f1e9a43"),
+    ),
+    (
+        P4,
+        {"map": "germany", "regions": "random"},
+        3,
+        ["heuristic"] * 4,
+        (479, "a3f4b2ea1e2464a7", "2115f08f1ac592f1"),
+    ),
+    (
+        P4,
+        {"map": "germany", "regions": "random"},
+        7,
+        ["heuristic"] * 4,
+        (381, "eb43b24a0b8d3fd8", "ed67c9a906036102"),
+    ),
+    (
+        P4,
+        {"map": "germany", "regions": "random"},
+        42,
+        ["heuristic"] * 4,
+        (490, "2184126dd126083d", "1711399c7add8ea8"),
+    ),
+    (
+        P4[:3],
+        {"map": "usa", "regions": "random"},
+        5,
+        ["heuristic"] * 3,
+        (318, "423cc58517cc4a01", "ef0555d8f32a2c9a"),
+    ),
+    (
+        P4[:3],
+        {"map": "usa", "regions": "random"},
+        11,
+        ["heuristic"] * 3,
+        (340, "7ab76b5416ed8de1", "5eb9eda72dc848bc"),
+    ),
     (
         P6,
         {"map": "germany", "regions": "choose"},
@@ -69,14 +113,14 @@ RECORDED = [
     ),
     (
         P4,
-        {"map": "germany"},
+        {"map": "germany", "regions": "random"},
         4,
         ["heuristic", "random", "heuristic", "random"],
         (341, "d7bbbe3c743a8fab", "faf0befb07e86978"),
     ),
     (
         P4,
-        {"map": "germany"},
+        {"map": "germany", "regions": "random"},
         8,
         ["heuristic", "random", "heuristic", "random"],
         (297, "dd9ac307ed56401e", "5eba416418805780"),

@@ -40,6 +40,36 @@ def test_pg8_random_regions_form_a_connected_set_of_the_right_size(map_id: str, 
         assert s["phase"] == "auction"
 
 
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_pg8_pg_d3_a_table_without_options_starts_with_the_region_choice(n: int) -> None:
+    """DECISION PG-D-3: "players choose" is the default (as ZH); `regions=random` skips it."""
+    players = [f"p{i}" for i in range(n)]
+    s = GAME.setup(players, {}, 4)
+    assert s["options"]["regions"] == "choose"
+    assert s["phase"] == "regions" and s["regions"] == []
+    want = {2: 3, 3: 3, 6: 5}[n]
+    # PG-8: one region each, in a random order (the random player order), cycling
+    assert s["region_pickers"] == [s["order"][i % n] for i in range(want)]
+    first, second = s["region_pickers"][:2]
+    assert GAME.current_players(s) == [first]
+    assert GAME.view(s, first)["expected"] == "choose_region"
+    assert {a["type"] for a in GAME.legal_actions(s, first)} == {"choose_region"}
+    illegal(s, second, "PG-15", type="choose_region", region="NW")
+    act(s, first, type="choose_region", region="NW")
+    illegal(s, second, "PG-8", type="choose_region", region="SE")  # does not border NW
+    for player, region in zip(s["region_pickers"][1:], ["NE", "E", "W", "SW"], strict=False):
+        act(s, player, type="choose_region", region=region)
+    assert len(s["regions"]) == want and _connected(s["regions"], game_map("germany"))
+    assert s["phase"] == "auction"
+
+    drawn = GAME.setup(players, {"regions": "random"}, 4)
+    assert drawn["phase"] == "auction" and len(drawn["regions"]) == want
+    assert drawn["region_pickers"] == [] and drawn["options"]["regions"] == "random"
+    # the choice draws nothing else: the same seed deals the same deck and player order
+    chosen = GAME.setup(players, {}, 4)
+    assert (chosen["deck"], chosen["order"]) == (drawn["deck"], drawn["order"])
+
+
 def test_pg8_players_choose_adjacent_regions_in_turn() -> None:
     s = new_game(3, 4, regions="choose")
     assert s["phase"] == "regions"

@@ -23,13 +23,27 @@ def test_alt3_only_two_to_four_players(n: int) -> None:
 @pytest.mark.parametrize("n,count", [(2, 5), (3, 6), (4, 6)])
 def test_alt4_regions_in_play(n: int, count: int) -> None:
     for seed in range(5):
-        state = GAME.setup([f"p{i}" for i in range(n)], {}, seed)
+        state = GAME.setup([f"p{i}" for i in range(n)], {"regions": "random"}, seed)
         assert len(state["regions"]) == count
         gm = game_map("germany")
         assert all(
             any(gm.regions_adjacent(a, b) for b in state["regions"] if b != a)
             for a in state["regions"]
         )
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_alt4_a_table_without_options_follows_pg8_default(n: int) -> None:
+    """ALT-4: region choice for 2 players follows PG-8, whose default is the players' choice
+    (DECISION PG-D-3); with 3-4 players all six regions are in play and nobody chooses."""
+    state = GAME.setup([f"p{i}" for i in range(n)], {}, 3)
+    if n == 2:
+        assert state["options"]["regions"] == "choose"
+        assert state["phase"] == "regions" and state["regions"] == []
+        assert state["region_pickers"] == [state["order"][i % 2] for i in range(5)]
+    else:
+        assert state["phase"] == "auction" and len(state["regions"]) == 6
+        assert state["region_pickers"] == []
 
 
 def test_alt4_two_players_choose_five_regions() -> None:

@@ -23,6 +23,9 @@ GAME = registry.get("powergrid_alt")
 def _setup(players: int, seed: int) -> tuple[dict[str, Any], Rng]:
     names = [f"p{i}" for i in range(players)]
     options = {o.key: o.default for o in GAME.options}  # the table's defaults, as /new
+    # ... as they were when the games were recorded: the region draw, not the players' choice
+    # that is the default now (DECISION PG-D-3, ALT-4); the same games, hashes unchanged.
+    options["regions"] = "random"
     return GAME.setup(names, options, seed), Rng(new_rng_state(seed))
 
 
