@@ -25,7 +25,7 @@ async def _started(
     money)."""
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 7)
     chat = Chat(table, chat_key=chat_key)
-    await chat.say("ann", "/new powergrid" + (" hidden_money=yes" if hidden else ""))
+    await chat.say("ann", "/new powergrid regions=random" + (" hidden_money=yes" if hidden else ""))
     for name in PLAYERS[1:]:
         await chat.say(name, "/join")
     await chat.say("ann", "/start")

@@ -223,7 +223,7 @@ def test_locale_folders_are_packages_so_the_wheel_ships_the_catalogs() -> None:
 def _too_high_bid() -> IllegalAction:
     from engine.powergrid import GAME
 
-    state = GAME.setup(["ann", "bob", "cy"], {}, 7)
+    state = GAME.setup(["ann", "bob", "cy"], {"regions": "random"}, 7)
     player = GAME.current_players(state)[0]
     money = state["players"][player]["money"]
     plant = min(state["market"])
@@ -270,7 +270,7 @@ def test_a_syntax_error_is_translated_without_a_rule_id() -> None:
 def test_a_turn_prompt_is_fully_translated(lang: str) -> None:
     from engine.powergrid import GAME
 
-    state = GAME.setup(["ann", "bob", "cy"], {}, 7)
+    state = GAME.setup(["ann", "bob", "cy"], {"regions": "random"}, 7)
     english = GAME.describe_turn(state, None, EnglishTranslator())
     text = GAME.describe_turn(state, None, translator(lang))
     assert text != english

@@ -376,7 +376,9 @@ async def test_undo_abort_and_stats_speak_to_the_group_in_the_chats_language(
     language, with the game's English name; /stats was a group post in the asker's."""
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
     chat = "local:undo"
-    await started(table, chat, "powergrid", "pl", {"bob": "ru", "dave": "pl"})  # not bob's
+    await started(
+        table, chat, "powergrid regions=random", "pl", {"bob": "ru", "dave": "pl"}
+    )  # not bob's
     row = await store.open_game(chat)
     assert row is not None and row.state_json is not None
     await table.handle(person_in(chat, "bob", "/bid 3"))  # refused unless his turn: no matter

@@ -65,7 +65,10 @@ async def test_board_pictures_in_each_language_of_a_four_language_table(
     said: list[tuple[str, Outbound]] = []
     for name, lang in READS.items():
         said += [(name, o) for o in await chat.say(name, f"/lang {lang}")]
-    said += [(name, o) for o in await chat.say("bob", f"/new {game_id}")]
+    # Power Grid's regions drawn: the board of its region choice (the default, PG-D-3) says
+    # "region", a word Polish shares with English ("wybierz region").
+    opened = f"/new {game_id}" + (" regions=random" if game_id == "powergrid" else "")
+    said += [(name, o) for o in await chat.say("bob", opened)]
     for name in ("alice", "carol", "dave"):
         said += [(name, o) for o in await chat.say(name, "/join")]
     said += [("bob", o) for o in await chat.say("bob", "/start")]

@@ -84,7 +84,7 @@ async def test_local_private_chat_lines(tmp_path: Path) -> None:
     a move played at the table with the table's part shown as the group's."""
     script = "\n".join(
         [
-            "alice: /new powergrid",
+            "alice: /new powergrid regions=random",  # from the auction on
             "bob: /join",
             "alice: /start",  # bob, then alice: the order is drawn (PG-10)
             "dm bob: /status",

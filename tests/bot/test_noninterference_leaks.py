@@ -33,7 +33,7 @@ async def hidden(db_path: str, clock: FakeClock) -> AsyncIterator[tuple[Chat, li
 
     table.register_sender("local", send)
     chat = Chat(table, chat_key="local:g")
-    await chat.say("alice", "/new powergrid hidden_money=yes")
+    await chat.say("alice", "/new powergrid regions=random hidden_money=yes")
     await chat.say("alice", "/settings deadline=10m")
     for name in ("bob", "carol"):
         await chat.say(name, "/join")

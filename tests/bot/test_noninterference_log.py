@@ -113,7 +113,7 @@ def _check(page: str, secrets: list[str]) -> None:
 
 
 async def test_pg_o_log_shows_standing_orders_as_a_private_choice(tmp_path: Path) -> None:
-    store, chat = await _table(tmp_path, "powergrid", PG, "hidden_money=yes")
+    store, chat = await _table(tmp_path, "powergrid", PG, "regions=random hidden_money=yes")
     try:
         row = await store.open_game(chat.chat_key)
         assert row is not None and row.state_json is not None

@@ -61,7 +61,7 @@ async def _play(root: Path, orders: tuple[str, ...], press_old_button: bool) -> 
     chat = Chat(table, chat_key=GROUP)
     seen: list[Any] = []
     try:
-        await chat.say("alice", "/new powergrid hidden_money=yes")
+        await chat.say("alice", "/new powergrid regions=random hidden_money=yes")
         await chat.say("alice", "/settings deadline=10m")
         for name in ("bob", "carol"):
             await chat.say(name, "/join")

@@ -60,7 +60,7 @@ async def test_status_in_a_private_chat_answers_about_the_game_in_the_group(
 
 
 async def test_log_in_a_private_chat_is_the_senders_own_page(table: Table, pushed: Pushed) -> None:
-    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    await open_game(table, "powergrid regions=random", ["alice", "bob", "carol"])
     await say(table, "bob", "/bid 3 3")
     outs = await ask(table, "/log")
     assert only_here(outs) and pushed.outs == []
@@ -81,7 +81,7 @@ async def test_rules_and_hint_in_a_private_chat(table: Table, pushed: Pushed) ->
 async def test_undo_in_a_private_chat_takes_back_the_move_in_the_group(
     table: Table, pushed: Pushed
 ) -> None:
-    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    await open_game(table, "powergrid regions=random", ["alice", "bob", "carol"])
     before = await state_of(table)
     await say(table, "bob", "/bid 3 3")
     assert await state_of(table) != before
@@ -205,7 +205,7 @@ async def test_the_confirmation_of_a_private_move_is_committed_with_the_move(
         store, games=GAMES, clock=clock, render=False, seeder=lambda: 7, durable=("telegram",)
     )
     try:
-        await open_game(durable, "powergrid", ["alice", "bob", "carol"])
+        await open_game(durable, "powergrid regions=random", ["alice", "bob", "carol"])
         before = await state_of(durable)
 
         async def crashed(rows: object) -> list[int]:

@@ -89,7 +89,8 @@ def refused_secretly(outs: list[Outbound], lang: str = "en") -> bool:
 async def test_pg_o_a_proxy_bid_typed_in_the_group_is_refused_and_played_in_private(
     table: Table,
 ) -> None:
-    pk = await start(table, "powergrid", ["alice", "bob", "carol"])  # bob chooses first
+    # bob chooses first, in round 1's auction (regions drawn, not chosen: PG-D-3's default)
+    pk = await start(table, "powergrid regions=random", ["alice", "bob", "carol"])
     opened = await table.handle(typed("bob", "/bid 4 5"))  # a public move: played
     assert "bob puts plant 4 up for auction" in joined(opened)
     before = await version(table, pk)
@@ -147,7 +148,7 @@ async def test_alt30_a_power_declaration_typed_in_the_group_is_refused(
     choices are carried out when all have chosen (ALT-30, rules.py `_power`); the group
     reads that alice has chosen, not which plants and cities (found play-testing: `/power 5
     Dortmund` typed in the group was played while a `/buy` there was refused)."""
-    pk = await start(table, "powergrid_alt rules_version=2", ["alice", "bob"])
+    pk = await start(table, "powergrid_alt rules_version=2 regions=random", ["alice", "bob"])
     row = await table.store.game(pk)
     assert row is not None and row.state_json is not None
     state = json.loads(row.state_json)

@@ -84,7 +84,8 @@ async def state_of(table: Table, chat: str = GROUP) -> dict:
 
 # ------------------------------------------------------------------ 2. refusals
 async def test_refusals_are_for_the_sender_only(table: Table) -> None:
-    await open_game(table, "powergrid", ["alice", "bob", "carol"])  # bob chooses first
+    # bob chooses first, in round 1's auction (regions drawn, not chosen: PG-D-3's default)
+    await open_game(table, "powergrid regions=random", ["alice", "bob", "carol"])
     for user, text in [
         ("alice", "/bid 3 3"),  # not your turn
         ("bob", "/bid 99 3"),  # not in the market
@@ -120,7 +121,7 @@ def test_fit_keeps_who_a_split_message_is_for() -> None:
 
 # ------------------------------------------------------------------ 3. private events
 async def test_power_grid_orders_are_announced_without_their_content(table: Table) -> None:
-    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    await open_game(table, "powergrid regions=random", ["alice", "bob", "carol"])
     await say(table, "bob", "/bid 3 3")  # carol is to bid next
     outs = await say(table, "alice", "/bid 3 4 max=30")  # off turn: a standing order
     public = [o for o in outs if o.private_to is None]
@@ -165,7 +166,7 @@ async def test_iec_private_events_reach_their_owner_only(table: Table) -> None:
 async def test_a_move_sent_privately_plays_in_the_group(table: Table) -> None:
     pushed = Pushed()
     table.register_sender("telegram", pushed)
-    pk = await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    pk = await open_game(table, "powergrid regions=random", ["alice", "bob", "carol"])
     await say(table, "bob", "/bid 3 3")
     dm = "tg:dm-alice"
     outs = await say(table, "alice", "/bid 3 4 max=30", chat=dm, private=True)
@@ -188,8 +189,10 @@ async def test_a_move_sent_privately_plays_in_the_group(table: Table) -> None:
 async def test_a_private_move_names_its_game_when_the_player_has_several(table: Table) -> None:
     pushed = Pushed()
     table.register_sender("telegram", pushed)
-    first = await open_game(table, "powergrid", ["alice", "bob", "carol"])
-    second = await open_game(table, "powergrid", ["alice", "bob", "carol"], chat="tg:-1002")
+    first = await open_game(table, "powergrid regions=random", ["alice", "bob", "carol"])
+    second = await open_game(
+        table, "powergrid regions=random", ["alice", "bob", "carol"], chat="tg:-1002"
+    )
     dm = "tg:dm-bob"
     outs = await say(table, "bob", "/bid 3 3", chat=dm, private=True)
     text = joined(outs)

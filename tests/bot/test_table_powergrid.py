@@ -10,7 +10,7 @@ from bot.store import Store
 from bot.table import Table
 from engine.core import Rng, canonical_json, replay
 from engine.core.rng import new_rng_state
-from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.helpers import Chat, FakeClock, joined, payloads
 from tests.bot.pgdrive import command_for, reads_back
 
 pg = pytest.importorskip("engine.powergrid")
@@ -105,4 +105,62 @@ async def test_power_grid_prompts_buttons_and_pictures(db_path: str, clock: Fake
     assert quote and quote[0].text
     board = await chat.say(other, "/board")
     assert board[0].png is not None
+    await store.close()
+
+
+async def test_pg8_pg_d3_a_new_table_starts_with_the_first_chooser_asked_for_a_region(
+    db_path: str, clock: FakeClock
+) -> None:
+    """DECISION PG-D-3: "players choose" is the table's default (PG-8: one region each, in the
+    random player order, each bordering one already chosen). /new powergrid, /join, /start:
+    the first chooser is @asked for a region, with a button per region he may choose, and a
+    pressed button plays /region."""
+    store, chat = await open_pg(db_path, clock)
+    assert "regions=choose" in await chat.text("alice", "/new powergrid")
+    await chat.say("bob", "/join")
+    await chat.say("carol", "/join")
+    outs = await chat.say("alice", "/start")
+    assert "begins" in joined(outs)
+    _, _, state = await current_state(store, 1)
+    assert state["phase"] == "regions" and state["regions"] == []
+    first, second, third = state["region_pickers"]
+    assert state["region_pickers"] == state["order"]  # the random player order (PG-10)
+    prompt = outs[-1]
+    assert prompt.text.startswith(f"@{first}") and "choose a region" in prompt.text
+    assert [key for key, _name in prompt.mentions] == [f"local:{first}"]
+    buttons = payloads([prompt])
+    regions = sorted(GAME.view(state, None)["regions_in_play"])
+    assert sorted(p.rsplit("/region ", 1)[1] for p in buttons) == regions  # all six: none yet
+    assert all(p.startswith("1:") and ":/region " in p for p in buttons)  # game 1, its move
+    assert "Not your turn" in joined(await chat.press(second, buttons[0]))
+
+    outs = await chat.press(first, next(p for p in buttons if p.endswith("/region NW")))
+    assert f"{first} chooses region NW (North-West)." in joined(outs)
+    version, _, state = await current_state(store, 1)
+    assert state["regions"] == ["NW"] and GAME.current_players(state) == [second]
+    prompt = outs[-1]
+    asked = prompt.text.split(f"@{second}: ", 1)[1]  # after the line of the move
+    assert asked.startswith("Round 1, step 1: choosing regions. Chosen: NW (North-West).")
+    offered = sorted(p.rsplit(" ", 1)[1] for p in payloads([prompt]))
+    assert offered == ["E", "NE", "W"]  # PG-8: only the regions bordering North-West
+    refused = joined(await chat.say(second, "/region SE"))
+    assert "PG-8" in refused and (await current_state(store, 1))[0] == version
+    await chat.say(second, "/region NE")
+    outs = await chat.say(third, "/region E")
+    _, _, state = await current_state(store, 1)
+    assert state["regions"] == ["E", "NE", "NW"] and state["phase"] == "auction"
+    assert "/bid" in outs[-1].text  # the first auction follows
+    await store.close()
+
+
+async def test_pg_d3_regions_random_starts_with_the_auction(db_path: str, clock: FakeClock) -> None:
+    """The other choice of DECISION PG-D-3: a random connected set, no region prompt."""
+    store, chat = await open_pg(db_path, clock)
+    assert "regions=random" in await chat.text("alice", "/new powergrid regions=random")
+    await chat.say("bob", "/join")
+    outs = await chat.say("alice", "/start")
+    _, _, state = await current_state(store, 1)
+    assert state["phase"] == "auction" and len(state["regions"]) == 3  # PG-6: 2 players
+    assert "Regions in play:" in joined(outs) and "/bid" in outs[-1].text
+    assert not any(":/region " in p for p in payloads(outs))
     await store.close()

@@ -101,7 +101,8 @@ async def test_the_real_commands_sync(table: Table) -> None:
 
 async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) -> None:
     async with running(table) as (client, http):
-        (opened,) = await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        new = {"game": "powergrid", "options": "regions=random"}  # from the auction on
+        (opened,) = await feed(client, http, slash_payload("new", new))
         assert "Power Grid" in opened.json["content"] and not opened.ephemeral
         assert f"<@{ALICE_ID}>" in opened.json["content"]
 
@@ -140,7 +141,8 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
 
 async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
     async with running(table) as (client, http):
-        await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        new = {"game": "powergrid", "options": "regions=random"}  # from the auction on
+        await feed(client, http, slash_payload("new", new))
         await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
         started = await feed(client, http, slash_payload("start"))
         first, other = to_act(started[-1])
@@ -388,7 +390,8 @@ async def test_a_secret_order_by_slash_command_is_answered_to_its_sender_alone(
     and the terminal, where the chat reads the typed text, it is refused instead:
     tests/bot/test_secret_in_chat.py.)"""
     async with running(table) as (client, http):
-        await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        new = {"game": "powergrid", "options": "regions=random"}  # from the auction on
+        await feed(client, http, slash_payload("new", new))
         await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
         started = await feed(client, http, slash_payload("start"))
         first, other = to_act(started[-1])
