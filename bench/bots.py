@@ -86,6 +86,10 @@ def play(
     seed = seed0 + index
     # The table's defaults (as /new gives them): rules_version 2 in IEC and powergrid_alt.
     options = {o.key: o.default for o in game.options}
+    if game_id.startswith("powergrid"):
+        # ... but regions drawn, as when the figures above were measured: the default is now
+        # the players' choice (DECISION PG-D-3), pinned off so the figures stay comparable.
+        options["regions"] = "random"
     state = game.setup(players, options, seed)
     rng = Rng(new_rng_state(seed))
     strong, other = game.bots["strong"], game.bots[rival]

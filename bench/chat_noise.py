@@ -78,6 +78,9 @@ from bot.table import Table, discover_games
 
 GAMES = ("powergrid", "hexania", "powergrid_alt", "iec")
 PLAYERS = ("Ann", "Bob", "Cyd", "Dan")
+# Power Grid's regions drawn, as when the figures above were measured: the table's default is
+# now the players' choice (DECISION PG-D-3), pinned off so the figures stay comparable.
+NEW_OPTIONS = {"powergrid": " regions=random"}
 CHAT = "tg:-1009"
 MAX_MOVES = 5000
 
@@ -113,7 +116,7 @@ async def play(game_id: str, rounds: int, seed: int, db: str) -> dict[str, float
     sender = OutboxSender(store, "telegram", deliver)
     sender.preparers["picture"] = picture
     try:
-        await table.handle(inbound(0, f"/new {game_id}"))
+        await table.handle(inbound(0, f"/new {game_id}{NEW_OPTIONS.get(game_id, '')}"))
         for i in range(1, len(PLAYERS)):
             await table.handle(inbound(i, "/join"))
         await table.handle(inbound(0, "/start"))

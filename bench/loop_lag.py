@@ -69,7 +69,9 @@ async def run(commands: int, chats: int, concurrency: int, seed: int) -> int:
         )
         keys = [f"local:lag-{i}" for i in range(chats)]
         for key in keys:
-            await table.handle(inbound(key, PLAYERS[0], "/new powergrid"))
+            # Regions drawn, as when the figures above were measured: the table's default is
+            # now the players' choice (DECISION PG-D-3), pinned off so they stay comparable.
+            await table.handle(inbound(key, PLAYERS[0], "/new powergrid regions=random"))
             for user in PLAYERS[1:]:
                 await table.handle(inbound(key, user, "/join"))
             await table.handle(inbound(key, PLAYERS[0], "/start"))

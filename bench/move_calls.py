@@ -40,6 +40,9 @@ from bot.table import Table, discover_games
 from engine.core import IllegalAction
 
 PLAYERS = ("ann", "bob", "cyd")
+# Power Grid's regions drawn, as when the figures above were measured: the table's default is
+# now the players' choice (DECISION PG-D-3), pinned off so the figures stay comparable.
+NEW_OPTIONS = {"powergrid": " regions=random"}
 GAME_METHODS = (
     "play",
     "apply",
@@ -198,7 +201,9 @@ async def run(args: argparse.Namespace, db: str) -> str:
     prefix = "tg:-100" if args.durable else "local:calls-"
     chats = [f"{prefix}{i}" for i in range(args.games)]
     for chat in chats:
-        await table.handle(inbound(chat, PLAYERS[0], f"/new {args.game}"))
+        await table.handle(
+            inbound(chat, PLAYERS[0], f"/new {args.game}{NEW_OPTIONS.get(args.game, '')}")
+        )
         for user in PLAYERS[1:]:
             await table.handle(inbound(chat, user, "/join"))
         await table.handle(inbound(chat, PLAYERS[0], "/start"))

@@ -37,6 +37,9 @@ from engine.core.rng import new_rng_state
 from engine.powergrid import GAME
 
 PLAYERS = ["ann", "bob", "cyd"]
+# Regions drawn, as when the figures above were measured (the table's default is now the
+# players' choice, DECISION PG-D-3): the same games, comparable figures.
+OPTIONS = {"map": "germany", "regions": "random"}
 T = EnglishTranslator()
 
 # One recorded move: the state before it (and as canonical JSON), who moved, the action and
@@ -47,7 +50,7 @@ Move = tuple[dict[str, Any], str, str, dict[str, Any], list[dict[str, Any]]]
 def record(games: int, seed0: int) -> list[Move]:
     moves: list[Move] = []
     for g in range(games):
-        state = GAME.setup(PLAYERS, {"map": "germany"}, seed0 + g)
+        state = GAME.setup(PLAYERS, OPTIONS, seed0 + g)
         rng = Rng(new_rng_state(seed0 + g))
         while not GAME.is_over(state):
             current = GAME.current_players(state)

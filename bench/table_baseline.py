@@ -60,7 +60,9 @@ def old_figures(tree: Path) -> tuple[float, float, float]:
 
 
 def new_figures(db: Path) -> tuple[float, float, float]:
-    """(moves/s, p50 ms, p99 ms) of today's bench on SQLite (a fresh file each run)."""
+    """(moves/s, p50 ms, p99 ms) of today's bench on SQLite (a fresh file each run). Today's
+    bench opens its tables with `regions=random`, the issue day's default (the players' choice
+    is the default since DECISION PG-D-3): both play the same kind of games."""
     db.unlink(missing_ok=True)
     line = run(ROOT / "bench" / "table_latency.py", ROOT, ["--db", str(db)])
     found = NEW_LINE.search(line)

@@ -116,6 +116,9 @@ from bot.table import Table, discover_games
 from engine.core import load_state
 
 PLAYERS = ("ann", "bob", "cyd")
+# Power Grid's regions drawn, as when the figures above were measured: the table's default is
+# now the players' choice (DECISION PG-D-3), pinned off so the figures stay comparable.
+NEW_OPTIONS = {"powergrid": " regions=random"}
 
 
 PLATFORM = {"local": "local", "tg": "telegram"}
@@ -141,7 +144,9 @@ async def setup(table: Table, games: int, game_id: str, prefix: str = "") -> lis
     else:
         chats = [f"local:bench-{prefix}{i}" for i in range(games)]
     for chat in chats:
-        await table.handle(inbound(chat, PLAYERS[0], f"/new {game_id}"))
+        await table.handle(
+            inbound(chat, PLAYERS[0], f"/new {game_id}{NEW_OPTIONS.get(game_id, '')}")
+        )
         for user in PLAYERS[1:]:
             await table.handle(inbound(chat, user, "/join"))
         await table.handle(inbound(chat, PLAYERS[0], "/start"))
