@@ -13,7 +13,7 @@ OPTIONS: list[OptionSpec] = [
             "or play a random connected set of regions."
         ),
         "choose",
-        ("random", "choose"),
+        ("choose", "random"),
     ),
     OptionSpec(
         "hidden_money",
