@@ -132,6 +132,16 @@ def test_no_russian_gender_hacks() -> None:
     assert not bad
 
 
+# A Polish past tense addressed to the reader names a gender ("Odpadłeś", "wpisałbyś"): the
+# bot does not know the reader's, so it is worded without one ("Nie grasz już w tej grze").
+POLISH_GENDERED_YOU = re.compile(r"\w(?:łeś|łaś|łbyś|łabyś)\b")
+
+
+def test_polish_speaks_to_the_reader_without_a_gender() -> None:
+    bad = [(m.id, s) for m in messages("pl") for s in forms(m) if POLISH_GENDERED_YOU.search(s)]
+    assert not bad
+
+
 def test_traditional_chinese_has_no_simplified_only_characters() -> None:
     assert not set(SIMPLIFIED_ONLY) & set(SIMPLIFIED_ONLY.values())
     bad = {
