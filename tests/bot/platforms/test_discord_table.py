@@ -139,12 +139,18 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
         assert "out of date" in again[0].json["content"]
 
 
+async def two_player_powergrid(client: dc.BoardchatClient, http: DiscordHttp) -> list:
+    """/new powergrid (from the auction on), Bob's /join and /start, by slash commands: what
+    /start answered."""
+    new = {"game": "powergrid", "options": "regions=random"}
+    await feed(client, http, slash_payload("new", new))
+    await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
+    return await feed(client, http, slash_payload("start"))
+
+
 async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
     async with running(table) as (client, http):
-        new = {"game": "powergrid", "options": "regions=random"}  # from the auction on
-        await feed(client, http, slash_payload("new", new))
-        await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
-        started = await feed(client, http, slash_payload("start"))
+        started = await two_player_powergrid(client, http)
         first, other = to_act(started[-1])
         (refused,) = await feed(
             client,
@@ -390,10 +396,7 @@ async def test_a_secret_order_by_slash_command_is_answered_to_its_sender_alone(
     and the terminal, where the chat reads the typed text, it is refused instead:
     tests/bot/test_secret_in_chat.py.)"""
     async with running(table) as (client, http):
-        new = {"game": "powergrid", "options": "regions=random"}  # from the auction on
-        await feed(client, http, slash_payload("new", new))
-        await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
-        started = await feed(client, http, slash_payload("start"))
+        started = await two_player_powergrid(client, http)
         first, other = to_act(started[-1])
         await feed(
             client,
