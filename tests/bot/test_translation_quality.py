@@ -142,6 +142,20 @@ def test_polish_speaks_to_the_reader_without_a_gender() -> None:
     assert not bad
 
 
+# A Russian past tense after a player's name names a gender ("{player} выбросил", "@{name}
+# вернулся: место снова за ним"): player names are free text, so the lines about a player are
+# worded without one (present tense, "{player}: решение принято", "хозяин места").
+RUSSIAN_GENDERED_PLAYER = re.compile(
+    r"\{(?:player|name|mention)\}\s+(?:(?:уже|ещё|не|так|и)\s+)*[а-яё]+(?:л|лся|ёл)\b"
+    r"|\{(?:player|name)\}[^.]*\b(?:за него|пока он|за ним|[Пп]ринял|согласен)\b"
+)
+
+
+def test_russian_names_a_player_without_a_gender() -> None:
+    bad = [(m.id, s) for m in messages("ru") for s in forms(m) if RUSSIAN_GENDERED_PLAYER.search(s)]
+    assert not bad
+
+
 def test_traditional_chinese_has_no_simplified_only_characters() -> None:
     assert not set(SIMPLIFIED_ONLY) & set(SIMPLIFIED_ONLY.values())
     bad = {
