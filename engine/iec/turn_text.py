@@ -426,6 +426,9 @@ _BUTTON_TEXT = {
 }
 # A missile button where the buttons offer more than one launcher: which one fires.
 _FIRE_FROM = N_("Fire {cell} x{n} from {launcher}")
+# IEC-TECH-10 (two targets a turn): one missile at each of two cells, a button per pair.
+_FIRE_TWO = N_("Fire {cell} + {other}")
+_FIRE_TWO_FROM = N_("Fire {cell} + {other} from {launcher}")
 
 # The most choices offered as buttons, Done aside: with it, 20 buttons, the table's limit
 # (bot/context.py MAX_BUTTONS: 5 rows of 4, as many rows as Discord shows). Room for every
@@ -455,7 +458,7 @@ def buttons(state: State, player: str, t: Translator | None = None) -> list[tupl
     # move already declared is then refused to him alone).
     if "actors" in state:
         state = {**state, "pending": {}}
-    moves = _by_cell(state, legal_actions(state, player, public=True))
+    moves = _with_target_pairs(_by_cell(state, legal_actions(state, player, public=True)))
     state = planned(state, player, public=True)
     translator: Translator = t if t is not None else EnglishTranslator()
     launchers = {a["launcher"] for a in moves if a["type"] == "fire" and len(a["targets"]) == 1}
@@ -484,6 +487,33 @@ def _by_cell(state: State, moves: list[Action]) -> list[Action]:
     return [a for a in moves if a["type"] != "activate"] + tokens
 
 
+def _with_target_pairs(moves: list[Action]) -> list[Action]:
+    """The moves, and after them every pair of one launcher's targets where the moves offer
+    that launcher a two-target shot (IEC-TECH-10): `legal_actions` lists one pair as a
+    sample, so the buttons name the others, one missile at each."""
+    pairs: list[Action] = []
+    for a in moves:
+        if a["type"] != "fire" or len(a["targets"]) != 2:
+            continue
+        la = a["launcher"]
+        cells = list(
+            dict.fromkeys(
+                c
+                for m in moves
+                if m["type"] == "fire" and m["launcher"] == la and len(m["targets"]) == 1
+                for c in m["targets"]
+            )
+        )
+        pairs += [
+            {"type": "fire", "launcher": la, "targets": {c: 1, d: 1}}
+            for i, c in enumerate(cells)
+            for d in cells[i + 1 :]
+        ]
+    if not pairs:
+        return moves
+    return [a for a in moves if not (a["type"] == "fire" and len(a["targets"]) == 2)] + pairs
+
+
 def _as_command(a: Action, t: Translator, launcher: bool = False) -> tuple[str, str] | None:
     kind = a["type"]
     if kind in ("transmit", "research"):
@@ -502,6 +532,15 @@ def _as_command(a: Action, t: Translator, launcher: bool = False) -> tuple[str, 
             else _t_fmt(t, _BUTTON_TEXT["fire"], cell=c, n=n)
         )
         return (label, f"/fire {la} {c} {n}")
+    if kind == "fire" and len(a["targets"]) == 2:
+        (c, _), (d, _) = a["targets"].items()
+        la = a["launcher"]
+        label = (
+            _t_fmt(t, _FIRE_TWO_FROM, cell=c, other=d, launcher=la)
+            if launcher
+            else _t_fmt(t, _FIRE_TWO, cell=c, other=d)
+        )
+        return (label, f"/fire {la} {c} 1 {d} 1")
     if kind == "peek":
         return (_t_fmt(t, _BUTTON_TEXT["peek"], area=a["area"]), f"/peek {a['area']}")
     return None

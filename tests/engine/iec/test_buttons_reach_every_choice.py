@@ -6,6 +6,7 @@ MAX_BUTTONS, Discord's 5 rows)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.core import EnglishTranslator
@@ -107,3 +108,44 @@ def test_iec_s19_every_missile_target_is_a_button_naming_its_launcher() -> None:
     # one launcher: the label as before
     del st["buildings"]["I8"]
     assert ("Fire R3 x1", "/fire I5 R3 1") in GAME.buttons(st, p1, T)
+
+
+def _one_launcher_four_targets(revealed: bool) -> tuple[dict[str, Any], str]:
+    st, p1 = _two_launchers()
+    del st["buildings"]["I8"]
+    st["players"][p1]["techs"] = [10]
+    st["players"][p1]["revealed"] = [10] if revealed else []
+    return st, p1
+
+
+def test_iec_tech_10_every_pair_of_targets_is_a_button() -> None:
+    """A revealed IEC-TECH-10 (two targets a turn): a button per pair of targets, one missile at
+    each, after the single-target ones (it was one sample pair, then none: only typed)."""
+    st, p1 = _one_launcher_four_targets(revealed=True)
+    btns = GAME.buttons(st, p1, T)
+    pairs = [(label, cmd) for label, cmd in btns if "+" in label]
+    targets = ["R3", "R5", "R7", "W10"]  # the three storages and P2's reactor
+    assert pairs == [
+        (f"Fire {c} + {d}", f"/fire I5 {c} 1 {d} 1")
+        for i, c in enumerate(targets)
+        for d in targets[i + 1 :]
+    ]
+    assert btns.index(pairs[0]) > btns.index(("Fire W10 x2", "/fire I5 W10 2"))
+    assert btns[-1] == ("Done", "/done")
+    for _label, cmd in pairs:  # each button's command is a legal two-target shot
+        words = cmd.split()[1:]
+        action = GAME.parse(st, p1, "fire", words)
+        assert action == {"type": "fire", "launcher": "I5", "targets": {words[1]: 1, words[3]: 1}}
+        after, events = GAME.apply(copy.deepcopy(st), p1, action)
+        assert after["buildings"]["I7"]["goods"]["AC"] == 2  # one AC a missile (IEC-16.3)
+        assert [e["type"] for e in events].count("missiles") == 2  # one volley at each target
+
+
+def test_iec_s23_an_unrevealed_tech_10_shapes_no_button() -> None:
+    """The buttons are posted in the group: an unrevealed technology adds no pair (corrections
+    1.1); its owner types the two-target shot."""
+    st, p1 = _one_launcher_four_targets(revealed=False)
+    assert not [label for label, _cmd in GAME.buttons(st, p1, T) if "+" in label]
+    st2, _ = _one_launcher_four_targets(revealed=False)
+    st2["players"][p1]["techs"] = []
+    assert GAME.buttons(st, p1, T) == GAME.buttons(st2, p1, T)
