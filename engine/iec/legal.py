@@ -63,7 +63,9 @@ def legal_actions(state: State, player: str, public: bool = False) -> list[Actio
                         ]
                     else:
                         out.append({"type": "build", "developer": d["cell"], "cell": cell})
-            if ch.can_recycle(state, d):
+            # IEC-TECH-14 unrevealed: the table (public) may not offer Recycling, else his
+            # forced /done and buttons would tell it (corrections 1.1); the owner may use it.
+            if ch.can_recycle(state, d, public=public):
                 out += [
                     {"type": "recycle", "developer": d["cell"], "target": c}
                     for c in ch.recycle_targets(state, d)

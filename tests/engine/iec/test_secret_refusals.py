@@ -15,6 +15,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.iec import GAME, actions
+from engine.iec.legal import legal_actions
 from tests.engine.iec.helpers import add, at, do, empty, two
 
 Action = dict[str, Any]
@@ -162,6 +163,30 @@ def test_iec_tech14_recycling_he_lacks_is_told_him_alone_after_the_public_checks
         st["players"][p1]["techs"] = [14]
         _alike(without, _refusal(st, p1, act))
         assert without.rule_id == "IEC-S-18.5"
+
+
+@pytest.mark.parametrize("mode", ["auto", "off"])
+def test_iec_tech14_unrevealed_recycling_neither_keeps_him_from_being_passed_nor_shows(
+    mode: str,
+) -> None:
+    """Phase 7 with no AB for a module: the table passes him (forced /done) and posts the same
+    buttons whether or not he holds an unrevealed Recycling (found by `make fuzz`, 2026-12-04:
+    the public legal moves listed recycling, so a secret Recycling kept him from being
+    passed); he may still recycle himself, which reveals it."""
+    st, p1 = _dev_state()
+    st["buildings"]["E3"]["goods"]["AB"] = 0
+    passed, buttons = GAME.forced_action(st, p1), GAME.buttons(st, p1)
+    assert passed == {"type": "done"}
+    st["players"][p1]["techs"] = [14]
+    st["players"][p1]["orders"]["use"] = {"14": mode}
+    assert (GAME.forced_action(st, p1), GAME.buttons(st, p1)) == (passed, buttons)
+    own_moves = GAME.legal_actions(st, p1)
+    assert {"type": "recycle", "developer": "E5", "target": "G7"} in own_moves
+    st["players"][p1]["revealed"] = [14]  # revealed: public, so offered and not passed
+    assert GAME.forced_action(st, p1) is None
+    assert {"type": "recycle", "developer": "E5", "target": "G7"} in legal_actions(
+        st, p1, public=True
+    )
 
 
 # ---------------------------------------------------------------- phase 9: Salvo, Multiple Targets
