@@ -140,8 +140,21 @@ def planned(state: State, player: str) -> dict[str, Any]:
 
 
 def declare(state: State, player: str, action: Action, events: list[Event]) -> None:
-    """Version 2: record one purchase (checked as if the player bought first), secretly."""
-    bought = PURCHASE.check(planned(state, player), player, action)
+    """Version 2: record one purchase (checked as if the player bought first), secretly.
+
+    Checked first without his earlier declarations (the market and his plants as the table
+    sees them), then with them: a refusal only the declarations cause ("Plant 4 can store
+    only 0 more coal" after his secret 3) is `secret`, told to him alone, so it never shows
+    the group what he declared (found by `make fuzz`, 2026-12-04)."""
+    if not state.get(DECLARED, {}).get(player):
+        bought = PURCHASE.check(plain(state), player, action)
+    else:
+        PURCHASE.check(plain(state), player, action)
+        try:
+            bought = PURCHASE.check(planned(state, player), player, action)
+        except IllegalAction as err:
+            err.secret = True
+            raise
     assert bought.plant is not None  # PlantPurchase.storage always names the plant
     item: Purchase = {"resource": bought.resource, "count": bought.count, "plant": bought.plant}
     state.setdefault(DECLARED, {}).setdefault(player, []).append(item)

@@ -99,6 +99,21 @@ def test_alt10_version2_checks_own_earlier_declarations() -> None:
     ]
 
 
+def test_alt10_version2_a_refusal_only_his_declarations_cause_is_told_him_alone() -> None:
+    """A refusal the table could judge (no room on plant 4 even before any declaration) reads
+    alike whatever he declared and is public; one that only his secret declarations cause is
+    `secret`, so the group never learns what he declared (found by `make fuzz`, 2026-12-04)."""
+    state = _purchase("2")
+    five = {"type": "buy", "resource": "coal", "count": 5, "plant": 4}  # plant 4 holds 4
+    public = illegal(state, "a", five, "ALT-10")
+    assert not public.secret
+    act(state, "a", {"type": "buy", "resource": "coal", "count": 3, "plant": 4})
+    again = illegal(state, "a", five, "ALT-10")
+    assert (again.english(), again.secret) == (public.english(), False)
+    two = illegal(state, "a", {"type": "buy", "resource": "coal", "count": 2, "plant": 4}, "ALT-10")
+    assert two.secret and "only 1 more" in two.english()
+
+
 def test_version2_a_declared_purchase_is_secret_until_carried_out() -> None:
     """Noninterference: what b and c see does not depend on a's declaration."""
     one, two = _purchase("2"), _purchase("2")
