@@ -7,7 +7,7 @@ choice (then he is asked as before).
   plant (PG-25, kept by ALT-9).
 - Phase 3 (ALT-10): /done when no built plant can take a token the market holds and he can
   pay; in round 1 nobody has a built plant, so every player's /done is forced (EX-ALT-14).
-  In version 2 his own declared purchases count (purchase.py).
+  In version 2 his own declared purchases do not count: they are secret (purchase.py).
 - Phase 4 (ALT-11): /done when no plant can be built (ALT-13/14), none upgraded (ALT-20, free),
   no tokens moved (ALT-21), no TP placed in a passed-through city (ALT-25) and no line laid:
   a line costs at least its cheapest free first segment (ALT-22), so with less money than that
@@ -57,7 +57,11 @@ def _forced(state: State, player: str) -> Action | None:
     if want in ("choose_region", "choose_plant", "bid"):
         return trivial_move(state, player)
     if want == "buy":
-        return None if purchase.can_declare_more(state, player) else {"type": "done"}
+        # Judged on the board the table sees, never after his own secret declarations
+        # (version 2): a /done forced the moment they fill his plants would tell the table
+        # that they did (found by `make fuzz`, 2026-12-04); who is passed never depends on
+        # a secret (as IEC's corrections 1.1 put it), so he says /done himself then.
+        return None if purchase.can_declare_more(state, player, own=False) else {"type": "done"}
     if want == "build":
         if state["idle"] >= 1 or can_build_something(state, player):
             return None

@@ -236,10 +236,11 @@ def nothing_to_buy(state: State, player: str) -> str | None:
     return "no_room"
 
 
-def can_declare_more(state: State, player: str) -> bool:
-    """Whether any purchase is still open to `player` (after his own declarations in version
-    2): some built plant with room for a token the market holds and he can pay."""
-    trial = planned(state, player) if simultaneous(state) else state
+def can_declare_more(state: State, player: str, own: bool = True) -> bool:
+    """Whether any purchase is still open to `player`: some built plant with room for a token
+    the market holds and he can pay; in version 2 after his own declarations, unless `own` is
+    False (the board as the table sees it: forced.py)."""
+    trial = planned(state, player) if own and simultaneous(state) else state
     money = trial["players"][player]["money"]
     for plant in built_plants(trial, player):
         for resource in RESOURCES:

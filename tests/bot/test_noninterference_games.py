@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 from bot.messages import Outbound
 from bot.scheduler import Scheduler
 from bot.store import Store
+from bot.store_sql import players_json
 from bot.table import Table
 from engine.core import EnglishTranslator, IllegalAction, Rng, canonical_json
 from engine.core.protocol import Game
@@ -186,6 +187,14 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
                 "UPDATE games SET state_json = ?, seed = ? WHERE id = ?",
                 (canonical_json(state), seed, pk),
             )
+            # The turn's reminder as the table would have left it for this state (who is
+            # waited for), not the template's: else the first move on one table only (a
+            # declaration the other table refuses) rewrites it there, and the deadlines part
+            # (found by `make fuzz`, 2026-12-04).
+            db.execute(
+                "UPDATE reminders SET players_json = ?, attempt = 0 WHERE game_id = ?",
+                (players_json(game.current_players(state)), pk),
+            )
     store = await Store.open(str(db_file), clock=clock)
     table = Table(store, games={game_id: game}, clock=clock, render=False, seeder=lambda: seed)
     table.register_sender("local", send)
@@ -219,6 +228,16 @@ async def _play(data: st.DataObject, root: Path, game_id: str, template: bytes) 
             after = [json.loads(present(present(await store.game(pk)).state_json)) for pk in pks]
             seen = [seen_by(o, c.chat_key, key) for o, c in zip(outs, chats, strict=True)]
             same = public(game, after[0]) == public(game, after[1])
+            if game_id == "powergrid_alt" and bool(news[0]) != bool(news[1]):
+                # bob's move taken on one table only: refused on the other by his hidden money
+                # (the public view then differs: stop, as below) or by his own secret
+                # declarations. Such a refusal is his alone, and alice sees nothing of either
+                # (no forced /done follows a declaration either: forced.py), but /log counts
+                # his private choices (issue 20: "bob makes a private choice"): an allowed
+                # difference, stop here.
+                assert player == HOLDER, action
+                assert not same or seen[0] == seen[1], (action, seen)
+                break
             if same and seen[0] == seen[1]:
                 continue  # nothing told apart (a reveal made alike on both goes on too)
             if any(_allowed(game_id, ev) for ev in news):

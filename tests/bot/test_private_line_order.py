@@ -24,17 +24,20 @@ from tests.bot.helpers import Chat, FakeClock
 from tests.bot.test_secret_in_chat import start, typed
 from tests.engine.powergrid_alt.helpers import give_plant, set_phase
 
-PLAN = "You plan to buy 4 coal onto plant 4"
-BOUGHT = "ann buys 4 coal for"
+# ann's private line in the run of her /done that ends the phase: bob, who buys first (reverse
+# player order, PG-31), leaves her 1 of the 4 coal she declared.
+PLAN = "You wanted 4 coal onto plant 4"
+BOUGHT = "ann buys 1 coal for"
 
 
 def _at_purchase(state_json: str) -> str:
     """Round 2's declared purchase (ALT-10, rules version 2): ann and bob each own a coal plant;
-    ann declares last."""
+    the market holds 5 coal; ann declares last."""
     state = json.loads(state_json)
     set_phase(state, "resources", order=["ann", "bob"])
     give_plant(state, "ann", 4, "Kiel")
     give_plant(state, "bob", 10, "Hamburg")
+    state["rm"]["coal"] = 5
     return canonical_json(state)
 
 
@@ -61,7 +64,8 @@ async def test_alt10_on_the_terminal_the_plan_is_read_before_the_purchase(tmp_pa
         row = await store.open_game(chat.chat_key)
         assert row is not None and row.state_json is not None
         _patch(db, row.id, _at_purchase(row.state_json))
-        for user, line in [("bob", "/done"), ("ann", "/buy coal 4")]:
+        moves = [("bob", "/buy coal 4"), ("bob", "/done"), ("ann", "/buy coal 4"), ("ann", "/done")]
+        for user, line in moves:
             private = Chat(table, chat_key=f"local:dm-{user}")
             dm = replace(private.inbound(user, text=line), is_private=True)
             seen += await table.handle(dm)
@@ -97,9 +101,11 @@ async def test_alt10_in_the_outbox_the_plan_is_queued_before_the_phases_picture(
         row = await store.game(pk)
         assert row is not None and row.state_json is not None
         _patch(db, pk, _at_purchase(row.state_json))
-        await table.handle(typed("bob", "/done", private=True))
-        await table.handle(typed("ann", "/buy coal 4", private=True))
-        rows = await store.outbox_due("telegram", clock() + 10**6)
+        for user, line in [("bob", "/buy coal 4"), ("bob", "/done"), ("ann", "/buy coal 4")]:
+            await table.handle(typed(user, line, private=True))
+        before = len(await store.outbox_due("telegram", clock() + 10**6))
+        await table.handle(typed("ann", "/done", private=True))
+        rows = (await store.outbox_due("telegram", clock() + 10**6))[before:]
     finally:
         await store.close()
     kinds = [

@@ -189,13 +189,12 @@ async def _alt_round_2_purchases(root: Path) -> tuple[Store, Table, Chat]:
     return store, table, chat
 
 
-async def test_alt_an_undo_leaves_another_players_forced_done_alone(tmp_path: Path) -> None:
+async def test_alt_an_undo_leaves_another_players_later_moves_alone(tmp_path: Path) -> None:
     """Found playing (2026-12-02, ALT-10 version 2): x declared a purchase, then y declared
-    one that filled his plants, which the table follows with y's forced /done ("y has chosen
-    what to buy"). x's /undo was accepted and took back y's /done with x's purchase ("the
-    moves that answered it are taken back too"): y had acted since, so it is refused. y's own
-    /undo takes back his purchase and the /done it forced together (it took back the /done
-    alone, and the next move forced it again)."""
+    one that filled his plants. x's /undo was accepted and took back y's moves since: y had
+    acted since, so it is refused. y's declarations are secret, so the table does not force
+    his /done when they fill his plants (that would tell the group so; found by `make fuzz`,
+    2026-12-04): he sends it himself, and his own /undo takes back that /done alone."""
     from engine.powergrid_alt import GAME as ALT
     from engine.powergrid_alt.purchase import can_declare_more
 
@@ -216,18 +215,22 @@ async def test_alt_an_undo_leaves_another_players_forced_done_alone(tmp_path: Pa
         _pk, after_x = await _state(store)
         await table.act(chat.inbound(y), buys(after_x, y, fills=True))
         _pk, after_y = await _state(store)
-        assert y not in ALT.current_players(after_y)  # his /done, forced
+        assert y in ALT.current_players(after_y)  # not passed on his secret
+        assert ALT.legal_actions(after_y, y) == [{"type": "done"}]  # for him, all that is left
+        await chat.say(y, "/done")
+        _pk, done_y = await _state(store)
+        assert y not in ALT.current_players(done_y)
         log = await store.actions(pk)
 
         refused = await chat.say(x, "/undo")
         assert len(refused) == 1 and refused[0].sender_only, [o.text for o in refused]
         assert "nobody has acted since" in refused[0].text
-        assert (await _state(store))[1] == after_y and await store.actions(pk) == log
+        assert (await _state(store))[1] == done_y and await store.actions(pk) == log
 
         taken = await chat.say(y, "/undo")
         assert f"{y} takes back their last move." in "\n".join(o.text for o in taken)
         _pk, now = await _state(store)
-        assert now == after_x and y in ALT.current_players(now)
-        assert len(await store.actions(pk)) == len(log) - 2 and await _replays(store, pk, ALT)
+        assert now == after_y and y in ALT.current_players(now)
+        assert len(await store.actions(pk)) == len(log) - 1 and await _replays(store, pk, ALT)
     finally:
         await store.close()

@@ -44,8 +44,17 @@ def test_alt10_a_built_plant_with_room_is_a_real_choice() -> None:
     give_plant(state, "a", 4, "Kiel")
     assert GAME.forced_action(state, "a") is None
     act(state, "a", {"type": "buy", "resource": "coal", "count": 4, "plant": 4})
-    # Version 2: after his own declarations the plant is full: /done is all that is left.
-    assert GAME.forced_action(state, "a") == {"type": "done"}
+    # Version 2: his own declarations filled the plant, but they are secret: a /done forced
+    # now would tell the table so, and he is passed or not as if he had declared nothing
+    # (found by `make fuzz`, 2026-12-04). He says /done himself.
+    assert GAME.forced_action(state, "a") is None
+    assert GAME.legal_actions(state, "a") == [{"type": "done"}]  # for him, all that is left
+    other = new_game(3, rules_version="2")
+    set_phase(other, "resources", order=["b", "c", "a"])
+    give_plant(other, "a", 4, "Kiel")
+    for viewer in ("b", "c", None):
+        assert GAME.view(state, viewer) == GAME.view(other, viewer)
+    assert GAME.buttons(state, "a") == GAME.buttons(other, "a")  # posted in the group
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
