@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from engine.core import EnglishTranslator
 from engine.powergrid_alt import GAME
 from engine.powergrid_alt.legal import legal_actions
 from tests.engine.powergrid_alt.helpers import (
@@ -21,6 +22,8 @@ from tests.engine.powergrid_alt.helpers import (
     power_turn,
     set_phase,
 )
+
+EN = EnglishTranslator()
 
 
 def _only(state: dict, player: str) -> list[str]:
@@ -43,12 +46,14 @@ def test_alt10_a_built_plant_with_room_is_a_real_choice() -> None:
     set_phase(state, "resources", order=["b", "c", "a"])
     give_plant(state, "a", 4, "Kiel")
     assert GAME.forced_action(state, "a") is None
+    assert "Nothing more" not in GAME.describe_turn(state, "a", EN)
     act(state, "a", {"type": "buy", "resource": "coal", "count": 4, "plant": 4})
     # Version 2: his own declarations filled the plant, but they are secret: a /done forced
     # now would tell the table so, and he is passed or not as if he had declared nothing
     # (found by `make fuzz`, 2026-12-04). He says /done himself.
     assert GAME.forced_action(state, "a") is None
     assert GAME.legal_actions(state, "a") == [{"type": "done"}]  # for him, all that is left
+    assert "Nothing more can be bought: send /done." in GAME.describe_turn(state, "a", EN)
     other = new_game(3, rules_version="2")
     set_phase(other, "resources", order=["b", "c", "a"])
     give_plant(other, "a", 4, "Kiel")
