@@ -146,10 +146,8 @@ def declare(state: State, player: str, action: Action, events: list[Event]) -> N
     sees them), then with them: a refusal only the declarations cause ("Plant 4 can store
     only 0 more coal" after his secret 3) is `secret`, told to him alone, so it never shows
     the group what he declared (found by `make fuzz`, 2026-12-04)."""
-    if not state.get(DECLARED, {}).get(player):
-        bought = PURCHASE.check(plain(state), player, action)
-    else:
-        PURCHASE.check(plain(state), player, action)
+    bought = PURCHASE.check(plain(state), player, action)
+    if state.get(DECLARED, {}).get(player):
         try:
             bought = PURCHASE.check(planned(state, player), player, action)
         except IllegalAction as err:

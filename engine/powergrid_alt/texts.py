@@ -278,7 +278,12 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
             text += sentence_gap(text) + t.gettext("Your purchases so far: {items}.").format(
                 items=_declared_text(mine, t)
             )
-        if r.expected(state) == "buy" and not purchase.can_declare_more(state, player):
+        waited_for = player in r.current_players(state)
+        if (
+            waited_for
+            and r.expected(state) == "buy"
+            and not purchase.can_declare_more(state, player)
+        ):
             # The table does not pass him on his secret declarations (forced.py): he hears it
             # here, where only he reads.
             text += sentence_gap(text) + t.gettext("Nothing more can be bought: send /done.")

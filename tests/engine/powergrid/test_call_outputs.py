@@ -130,8 +130,8 @@ P4 = ["p1", "p2", "p3", "p4"]
 # plays all six regions there.)
 # The variant's two version-2 games once more (2026-12-04), for words alone: a player's own turn
 # text says "Nothing more can be bought: send /done." once his declarations leave nothing to
-# buy (the table no longer passes him on them: forced.py). Checked by hashing with that
-# sentence taken out of the turn texts: the recorded hashes, so nothing else changed.
+# buy while he is still waited for (the table no longer passes him on them: forced.py). Checked
+# by hashing with that sentence taken out of the turn texts: the recorded hashes.
 RECORDED = [
     (PG, P3, {"map": "germany", "regions": "random"}, 1, "legal", "8bc5a96843b54757"),
     (
@@ -159,7 +159,7 @@ RECORDED = [
         {"map": "germany", "regions": "random", "rules_version": "2"},
         7,
         "legal",
-        "d6c629029614a5da",
+        "b02389d0fc86a029",
     ),
     (
         ALT,
@@ -167,7 +167,7 @@ RECORDED = [
         {"map": "usa", "regions": "random", "hidden_money": "yes", "rules_version": "2"},
         8,
         "hrhr",
-        "2fa1d79f1da46b29",
+        "382e4f1bb1936312",
     ),
 ]
 

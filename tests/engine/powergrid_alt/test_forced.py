@@ -60,6 +60,8 @@ def test_alt10_a_built_plant_with_room_is_a_real_choice() -> None:
     for viewer in ("b", "c", None):
         assert GAME.view(state, viewer) == GAME.view(other, viewer)
     assert GAME.buttons(state, "a") == GAME.buttons(other, "a")  # posted in the group
+    act(state, "a", {"type": "done"})  # once done, he is not told to send it again
+    assert "Nothing more" not in GAME.describe_turn(state, "a", EN)
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
