@@ -200,23 +200,41 @@ def valid_menu_name(name: str) -> bool:
 def split_text(text: str, limit: int = MAX_TEXT, *, columns: bool = False) -> list[str]:
     """Cut a long text into pieces of at most `limit` characters, at line breaks when possible,
     else at spaces, else hard. `columns`: a text laid out in columns (a board in words) keeps
-    the spaces that begin its lines."""
+    the spaces that begin its lines.
+
+    A piece ends before a line that starts flush left where it can (`_line_cut`), so a heading
+    and the indented lines under it (/help's list of a game's options) stay together, and a
+    piece that begins at a line break keeps that line's indent."""
     lead = "\n" if columns else None  # what a piece may lose at its start
     text = text.lstrip(lead).rstrip()
     if len(text) <= limit:
         return [text] if text.strip() else []
     pieces: list[str] = []
     while len(text) > limit:
-        cut = text.rfind("\n", 0, limit + 1)
-        if cut < limit // 2:
+        cut = _line_cut(text, limit)
+        at_line = cut >= 0
+        if not at_line:
             cut = text.rfind(" ", 0, limit + 1)
         if cut < limit // 2:
             cut = limit
         pieces.append(text[:cut].rstrip())
-        text = text[cut:].lstrip(lead)
+        text = text[cut:].lstrip("\n" if at_line else lead)
     if text:
         pieces.append(text)
     return [p for p in pieces if p]
+
+
+def _line_cut(text: str, limit: int) -> int:
+    """Where a piece of at most `limit` characters of `text` ends at a line break: the last
+    one before a flush-left line in the piece's second half, else its last line break there;
+    -1 when its second half has none."""
+    last = text.rfind("\n", 0, limit + 1)
+    cut = last
+    while cut >= limit // 2:
+        if not text[cut + 1 : cut + 2].isspace():
+            return cut
+        cut = text.rfind("\n", 0, cut)
+    return last if last >= limit // 2 else -1
 
 
 def shorten(text: str, limit: int) -> str:

@@ -566,3 +566,20 @@ async def test_restart_continues_and_replays(db_path: str, clock: FakeClock) -> 
     assert canonical_json(replayed) == row.state_json
     assert await store.schema_version() >= 1
     await store.close()
+
+
+def test_split_text_keeps_a_heading_with_its_indented_lines() -> None:
+    """/help new lists each game's options under a heading: a piece ends before a heading,
+    never between it and its options, and an option's indent survives the cut."""
+    games = [
+        f"Game {g} options:\n" + "\n".join(f"  opt{i}: " + "x" * 60 for i in range(6))
+        for g in range(8)
+    ]
+    text = "\n".join(games)
+    pieces = split_text(text, 1000)
+    assert len(pieces) > 2 and all(len(p) <= 1000 for p in pieces)
+    assert all(p.startswith("Game ") for p in pieces)
+    assert "\n".join(pieces) == text
+    # one long indented block: cut at a line break, indent kept
+    block = "Items:\n" + "\n".join("  item " + "y" * 40 for _ in range(60))
+    assert "\n".join(split_text(block, 1000)) == block
