@@ -375,22 +375,28 @@ class MovesMixin(EndingMixin):
         chat's language, and the asker, when he reads another, his copy privately, as the
         table's answers do (bot/info.py `in_chat_lang`; found play-testing, 2026-12-03: a
         Polish player's /market came to a Russian chat in Polish). A reply only the asker
-        reads stays in his language."""
+        reads stays in his language. A reply with an `own` text (his hidden money in /plants,
+        PG-9): the group reads the public text, he his own, privately."""
         group_lang = ctx.post_lang
-        if reply.private or ctx.reply_key is not None or ctx.lang == group_lang:
+        mine = replace(reply, text=reply.own, own=None) if reply.own is not None else None
+        if reply.private or ctx.reply_key is not None:
+            return self._reply(ctx, mine or reply)
+        if ctx.lang == group_lang and mine is None:
             return self._reply(ctx, reply)
-        try:  # the same words in the chat's language (the parse is pure)
-            posted = self._parse(replace(ctx, lang=group_lang), game, state, player, line)
-        except IllegalAction:
-            posted = None  # his words only his own language reads: answered as he asked
+        posted: object = reply
+        if ctx.lang != group_lang:
+            try:  # the same words in the chat's language (the parse is pure)
+                posted = self._parse(replace(ctx, lang=group_lang), game, state, player, line)
+            except IllegalAction:
+                posted = None  # his words only his own language reads: answered as he asked
         if not isinstance(posted, Reply) or posted.private:
-            return self._reply(ctx, reply)
+            return self._reply(ctx, mine or reply)
         copy = self._to_sender(ctx, "")
         own = [
             replace(o, private_to=copy.private_to, mentions=copy.mentions, silent=True)
-            for o in self._reply(ctx, reply)
+            for o in self._reply(ctx, mine or reply)
         ]
-        return self._reply(replace(ctx, lang=group_lang), posted) + own
+        return self._reply(replace(ctx, lang=group_lang), replace(posted, own=None)) + own
 
     def _reply(self, ctx: Ctx, reply: Reply) -> list[Outbound]:
         private = ctx.inbound.user_key if reply.private else None

@@ -99,6 +99,10 @@ class Reply:
     # Text laid out in columns (a board in words, HEX-G-6): shown in a fixed-width font with
     # its spaces kept.
     monospace: bool = False
+    # A public answer's text as the asker alone may read it (his hidden money, PG-9): asked
+    # in a private chat he reads only this; asked in a group, the group reads `text` and he
+    # gets this beside it, privately.
+    own: str | None = None
 
 
 @dataclass(frozen=True)

@@ -20,27 +20,36 @@ VARIANTS: dict[str, str] = {
 }
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("split", N_("(а) a regroup may split the figure into smaller ones"), "no", YES_NO),
+    OptionSpec(
+        "split", N_("a regroup may split the figure into smaller ones (HEX-OPT-A)"), "no", YES_NO
+    ),
     OptionSpec(
         "guard",
-        N_("(б) nobody may occupy a player's homeland until one of his pieces was destroyed"),
+        N_(
+            "nobody may occupy a player's homeland until one of his pieces was destroyed "
+            "(HEX-OPT-B)"
+        ),
         "no",
         YES_NO,
     ),
-    OptionSpec("bastions", N_("(в) no collapse: figures of mass 12 and more stay"), "no", YES_NO),
+    OptionSpec(
+        "bastions", N_("no collapse: figures of mass 12 and more stay (HEX-OPT-V)"), "no", YES_NO
+    ),
     OptionSpec(
         "birthattack",
-        N_("(г) attack by birth on an occupied homeland cell, cost = enemy mass + 1"),
+        N_("attack by birth on an occupied homeland cell, cost = enemy mass + 1 (HEX-OPT-G)"),
         "no",
         YES_NO,
     ),
     OptionSpec(
         "viscous",
-        N_("(д) viscous movement: starting costs the lines the figure spans, not its mass"),
+        N_("viscous movement: starting costs the lines the figure spans, not its mass (HEX-OPT-D)"),
         "no",
         YES_NO,
     ),
-    OptionSpec("mergebirth", N_("(е) a birth may merge at once with your figure"), "no", YES_NO),
+    OptionSpec(
+        "mergebirth", N_("a birth may merge at once with your figure (HEX-OPT-E)"), "no", YES_NO
+    ),
     OptionSpec(
         "rounds",
         N_(

@@ -47,9 +47,10 @@ def _kind_word(t: Translator, kind: str) -> str:
 
 
 def _more(items: list[Any], shown: int) -> str:
-    """What follows a list the prompt cut to its first `shown` items: " ...", so that it never
-    hides that there are more (they can still be typed)."""
-    return " ..." if len(items) > shown else ""
+    """What follows a list the prompt cut to its first `shown` items: how many more, " (+12)",
+    so that it never hides that there are more (they can still be typed). Not " ...": the
+    sentence's own full stop follows ("F3 ....", found playing, 2026-12-04)."""
+    return f" (+{len(items) - shown})" if len(items) > shown else ""
 
 
 def _pct(need: int) -> str:

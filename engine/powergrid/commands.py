@@ -620,8 +620,12 @@ def _market(call: Call) -> Reply:
 )
 def _plants(call: Call) -> Reply:
     state, player, t = call.state, call.player, call.t
-    # A public answer: with hidden money it shows nobody's money, the asker's included.
-    return Reply(plants_text(cv.view_of(state, None if state.get("hidden_money") else player), t))
+    if not state.get("hidden_money"):
+        return Reply(plants_text(cv.view_of(state, player), t))
+    # PG-9: the group's answer shows nobody's money; the asker's own copy shows his (the
+    # table sends it to him alone; asked in a private chat, he reads only that).
+    public, own = plants_text(cv.view_of(state, None), t), plants_text(cv.view_of(state, player), t)
+    return Reply(public, own=own if own != public else None)
 
 
 def _bid_now(view: View, words: list[str], usage: str) -> Action:

@@ -332,7 +332,9 @@ def _ev_step3_card_drawn(e: Event, t: Translator) -> str:
 
 def _ev_market_restocked(e: Event, t: Translator) -> str:
     added = e.get("added") or {r: e[r] for r in RESOURCES if isinstance(e.get(r), int)}
-    added = {r: n for r, n in added.items() if n}  # PG-43: a full market or an empty supply adds 0
+    # PG-43: a full market or an empty supply adds 0. In the rules' order of goods: the log
+    # keeps the event's keys sorted, so /log said "coal, garbage, oil" (found playing).
+    added = {r: added[r] for r in RESOURCES if added.get(r)}
     if added:
         return t.gettext("The resource market is restocked: {added}.").format(
             added=join(t, [count_text(t, r, n) for r, n in added.items()])

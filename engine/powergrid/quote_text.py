@@ -42,7 +42,7 @@ def cost_text(quote: dict[str, Any], t: Translator) -> str:
                     cost=money_text(t, item.get("cost", 0)),
                 )
             )
-    if len(quote.get("items", [])) != 1:
+    if len(quote.get("items", [])) > 1:  # none priced (refused at once): no "Total: 0 E"
         lines.append(t.gettext("Total: {total}").format(total=money_text(t, quote.get("total", 0))))
     order = quote.get("cheapest_order") or []
     given = [item["city"] for item in quote.get("items", [])]

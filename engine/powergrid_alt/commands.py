@@ -42,6 +42,7 @@ from engine.powergrid_alt.texts import (
     is_picture_event,
     move_text,
     plants_text,
+    refusal_text,
     tokens_text,
     undoable,
 )
@@ -354,6 +355,13 @@ def _line_cities(call: Call, words: Sequence[str]) -> list[str]:
         raise _usage(call, words)
     am = alt_map(state["map"])
     start, end = (am.alias.get(c, c) for c in ends)
+    if start == end and ends[0] != ends[1]:  # "/line Essen Duisburg" (found playing)
+        raise IllegalAction(
+            "ALT-46",
+            N_("{a} and {b} are one double city; a line runs from one city to another."),
+            a=ends[0],
+            b=ends[1],
+        )
     if via:
         return [start, *(am.alias.get(c, c) for c in via), end]
     found = quotes.route(state, player, start, end)
@@ -517,10 +525,8 @@ def _cost(call: Call) -> Reply:
         city = _one_city(call, words[2:])
         try:
             r.build_plant_check(state, player, number, city)
-        except IllegalAction as err:
-            return Reply(
-                t.gettext("Not possible: {reason}").format(reason=err.english()), private=True
-            )
+        except IllegalAction as err:  # in the asker's words, with its rule (ALT-8, ALT-13 …)
+            return Reply(refusal_text(err, t), private=True)
         return Reply(
             t.gettext("Plant {plant} in {city}: 10 E.").format(plant=number, city=city),
             private=True,
@@ -613,9 +619,12 @@ def _market(call: Call) -> Reply:
 # answer is the variant's: built plants with their city and tokens, then the hand (ALT-8).
 @TABLE.declared(_base_spec("plants"))
 def _plants(call: Call) -> Reply:
-    # A public answer: with hidden money it shows nobody's money, the asker's included (as
-    # /board and the base game's /plants, issue 20).
-    return Reply(plants_text(call.state, call.t))
+    if not call.state["hidden_money"]:
+        return Reply(plants_text(call.state, call.t))
+    # PG-9: the group's answer shows nobody's money (as /board, issue 20); the asker's own
+    # copy shows his (the table sends it to him alone).
+    public, own = plants_text(call.state, call.t), plants_text(call.state, call.t, call.player)
+    return Reply(public, own=own if own != public else None)
 
 
 @TABLE.command(

@@ -23,7 +23,7 @@ from engine.core.protocol import (
     Translator,
 )
 from engine.powergrid.game import PowerGrid
-from engine.powergrid_alt import ending, rules
+from engine.powergrid_alt import ending, offturn, rules
 from engine.powergrid_alt.bots import BOTS
 from engine.powergrid_alt.forced import forced_action
 from engine.powergrid_alt.legal import legal_actions
@@ -54,6 +54,7 @@ class PowerGridAlt(PowerGrid):
         ),
         forced_moves=True,
         simultaneous=True,
+        off_turn_reasons=True,  # version 2: "You have made your choice for …" (offturn.py)
     )
 
     def __init__(self) -> None:
@@ -95,6 +96,11 @@ class PowerGridAlt(PowerGrid):
 
     def forced_action(self, state: State, player: str) -> Action | None:
         return forced_action(state, player)
+
+    def off_turn_reason(
+        self, state: State, player: str, command: str, t: Translator
+    ) -> IllegalAction | None:
+        return offturn.refusal(state, player, command, t)
 
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
         """The owner's line of a private event (a purchase declared in version 2), from the

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.errors import N_, worded
+from engine.core.errors import N_, IllegalAction, worded
 from engine.core.protocol import Action, EnglishTranslator, Event, State, Translator
 from engine.core.sentences import join_list, sentence_gap
 from engine.powergrid import commands as base
@@ -63,11 +63,22 @@ def cost_text(state: State, quote: dict[str, Any], t: Translator) -> str:
     return text
 
 
+def refusal_text(err: IllegalAction, t: Translator) -> str:
+    """A quote's refusal in the reader's words: "Not possible (ALT-8: …)."."""
+    return _refused(
+        {"rule": err.rule_id, "reason_key": err.message_key, "reason_params": err.params}, t
+    )
+
+
+def _refused(quote: dict[str, Any], t: Translator) -> str:
+    return t.gettext("Not possible ({rule}: {reason}).").format(
+        rule=quote["rule"], reason=_reason(quote, t)
+    )
+
+
 def move_text(state: State, action: Action, quote: dict[str, Any], t: Translator) -> str:
     if not quote["ok"]:
-        return t.gettext("Not possible ({rule}: {reason}).").format(
-            rule=quote["rule"], reason=_reason(quote, t)
-        )
+        return _refused(quote, t)
     label = alt_map(state["map"]).label
     return t.gettext(
         "Moving {tokens} from plant {a} ({city_a}) to plant {b} ({city_b}): "
@@ -133,10 +144,10 @@ def board_text(state: State, t: Translator, viewer: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def plants_text(state: State, t: Translator) -> str:
+def plants_text(state: State, t: Translator, viewer: str | None = None) -> str:
     """/plants: per player (in player order) his built plants with their city and stored
     tokens, then his hand (public, ALT-D-4), his cities (plants and TPs, ALT-2) and his money
-    unless hidden (a public answer: nobody's money under the PG-9 option)."""
+    unless hidden (under the PG-9 option only the `viewer`'s own; None: nobody's)."""
     am = alt_map(state["map"])
     lines = []
     for name in state["order"] or state["seats"]:
@@ -154,7 +165,7 @@ def plants_text(state: State, t: Translator) -> str:
         lines.append(
             t.gettext("{player} ({money}, {cities}): built {built}; hand {hand}").format(
                 player=name,
-                money=base.money_text(t, p["money"] if money_shown(state, name, None) else None),
+                money=base.money_text(t, p["money"] if money_shown(state, name, viewer) else None),
                 cities=t.ngettext("{n} city", "{n} cities", cities).format(n=cities),
                 built=join_list(t, built) or "-",
                 hand=join_list(t, hand) or "-",

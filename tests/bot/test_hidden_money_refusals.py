@@ -89,3 +89,30 @@ async def test_pg9_cost_quotes_under_hidden_money_go_to_the_asker_alone(
     outs = await chat.say(chooser, f"/cost {await _a_city_in_play(store, chat)}")
     assert outs and all(o.private_to is None for o in outs)
     assert "10 E" in outs[0].text  # a first house, no connection (PG-36)
+
+
+async def test_pg9_plants_shows_the_asker_his_own_hidden_money_alone(
+    store: Store, clock: FakeClock
+) -> None:
+    """PG-9: /plants under hidden money. In the group everybody reads nobody's money; the
+    asker gets his own copy, privately, with his money; in his private chat he reads only
+    that (found playing, 2026-12-04: "bo (?, 0 cities)" in bo's own private chat)."""
+    chat, chooser, money = await _started(store, clock, hidden=True)
+    outs = await chat.say(chooser, "/plants")
+    assert f"{money} E" not in _in_group(outs) and "(?, 0 cities)" in _in_group(outs)
+    mine = [o for o in outs if o.private_to == f"local:{chooser}"]
+    assert len(mine) == 1 and f"{chooser} ({money} E, 0 cities)" in mine[0].text
+    private = Chat(chat.table, chat_key=f"local:dm-{chooser}")
+    inbound = private.inbound(chooser, text="/plants")
+    outs = await chat.table.handle(dataclasses.replace(inbound, is_private=True))
+    assert len(outs) == 1 and outs[0].chat_key == private.chat_key
+    assert f"{chooser} ({money} E, 0 cities)" in outs[0].text
+    others = [p for p in PLAYERS if p != chooser]
+    assert all(f"{p} (?, 0 cities)" in outs[0].text for p in others)
+
+
+async def test_pg9_plants_with_money_open_is_one_post(store: Store, clock: FakeClock) -> None:
+    chat, chooser, _money = await _started(store, clock, hidden=False)
+    outs = await chat.say(chooser, "/plants")
+    assert len(outs) == 1 and outs[0].private_to is None
+    assert all(f"{p} (50 E, 0 cities)" in outs[0].text for p in PLAYERS)

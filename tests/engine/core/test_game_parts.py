@@ -85,6 +85,7 @@ def test_declared_capabilities_of_the_games() -> None:
         ),
         forced_moves=True,
         simultaneous=True,
+        off_turn_reasons=True,
     )
     iec = GAMES["iec"].capabilities
     assert iec == Capabilities(

@@ -156,6 +156,7 @@ def test_every_prompt_s_example_command_is_a_legal_move() -> None:
     shown on the way through seeded games parses and is accepted as it stands."""
     seen: set[str] = set()
     worded: set[str] = set()
+    cut = 0  # prompts whose list was cut: "F3 (+12)." says how many more, never "F3 ...."
     for seed, t in ((1, T), (2, translator("ru")), (3, translator("zh_Hant"))):
         state = GAME.setup(["ann", "bob", "cyd"], {}, seed)
         rng = Rng(new_rng_state(seed))
@@ -164,6 +165,8 @@ def test_every_prompt_s_example_command_is_a_legal_move() -> None:
                 break
             player = GAME.current_players(state)[0]
             said = GAME.describe_turn(state, player, t)
+            assert "..." not in said, said
+            cut += bool(re.search(r"\w \(\+\d+\)", said))
             for example in re.findall(r"(?:For example: |Например: |例如：)(\S.*)", said):
                 name, *args = example[1:].split()
                 parsed = GAME.parse(state, player, name, args, t)
@@ -176,6 +179,7 @@ def test_every_prompt_s_example_command_is_a_legal_move() -> None:
             state, _ = GAME.apply(state, player, bot(state, player, rng))
     assert {"lay", "prepare", "build", "transmit", "fire"} <= seen, seen
     assert worded, "no /build example named a kind in Russian or Chinese"
+    assert cut, "no prompt cut a list"
 
 
 def test_iec_s18_1_the_prepare_prompt_offers_sites_where_a_building_fits() -> None:

@@ -680,6 +680,9 @@ def test_event_lines_carry_the_facts() -> None:
     # PG-43: a resource whose market was full (or supply empty) is not listed ("+0 coal")
     restock = {"type": "market_restocked", "added": {"coal": 0, "oil": 2, "garbage": 1}}
     assert line(restock) == "The resource market is restocked: 2 oil, 1 garbage."
+    # as /log reads it back (its events' keys sorted): the rules' order all the same
+    stored = {"type": "market_restocked", "added": {"coal": 2, "garbage": 1, "oil": 2}}
+    assert line(stored) == "The resource market is restocked: 2 coal, 2 oil, 1 garbage."
     assert commands.describe_event({}, {"type": "no_such_event"}, T) is None
 
 

@@ -121,6 +121,17 @@ def test_pg37_a_quote_beyond_the_money_says_why_in_the_readers_words() -> None:
     assert "«This costs 10 E; you have 3 E.»" in text  # the template worded, then filled
 
 
+def test_pg37_a_quote_refused_before_any_city_is_priced_has_no_total() -> None:
+    """/cost Berlin while the regions are still being chosen: only the reason, not "Total: 0 E"
+    above it (found playing, 2026-12-04)."""
+    s = new_game(3, 1)
+    s["regions"] = []
+    q = connection_quote(s, "a", ["Berlin"])
+    assert not q["ok"] and q["items"] == []
+    text = cost_text(q, EnglishTranslator())
+    assert text == "Not possible now: Berlin is outside the regions in play."
+
+
 def test_resource_and_income_quotes() -> None:
     s = new_game(3, 1)
     assert resource_quote(s, "coal", 4) == {"total": 5, "available": 24, "prices": [1, 1, 1, 2]}

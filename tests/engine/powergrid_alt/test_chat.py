@@ -372,6 +372,29 @@ def test_chat_alt21_a_refused_quote_gives_its_reason_in_the_readers_words() -> N
     assert "«coal»" in bad.text  # the resource too (a `Term`)
 
 
+def test_alt8_a_refused_cost_plant_gives_its_rule_and_reason_in_the_readers_words() -> None:
+    """/cost plant refused (ALT-8: the plant is not in his hand) in the reader's words and with
+    its rule, as /cost move and /cost line are (found playing in Polish and Chinese,
+    2026-12-04: "Niemożliwe: Plant 3 is not in your hand; your hand is empty.")."""
+    state = _build_state()
+    bad = GAME.parse(state, "a", "cost", ["plant", "3", "Kiel"], t=Marking())
+    assert isinstance(bad, Reply) and bad.private
+    # the sentence and the reason's own message both worded by the reader's translator
+    assert bad.text.startswith("«Not possible (ALT-8: «Plant 3 is not in your hand; your hand:")
+
+
+def test_alt46_a_line_between_the_two_halves_of_a_double_city_says_so() -> None:
+    """ALT-46: Duisburg and Essen are one city; "/line Essen Duisburg" is refused with that
+    reason, not only "A line runs from one city to another." (found playing, 2026-12-04)."""
+    state = _build_state()
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse(state, "a", "line", ["Essen", "Duisburg"], t=EnglishTranslator())
+    assert err.value.rule_id == "ALT-46"
+    assert err.value.english() == (
+        "Essen and Duisburg are one double city; a line runs from one city to another."
+    )
+
+
 def test_pg25_round_one_s_opening_prompt_offers_no_pass() -> None:
     """PG-25 (kept by ALT-9): in round 1 everyone must buy a plant, so /pass on opening an
     auction is refused; the prompt no longer offers it (it still does from round 2)."""

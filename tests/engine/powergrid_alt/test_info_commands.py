@@ -84,9 +84,17 @@ def test_pg9_plants_shows_built_plants_hand_and_money_unless_hidden(hidden: str)
     assert lines[0] == f"a ({money_a}, 1 city): built 4 coal 2→1 @Kiel (1 coal); hand 13 eco →1"
     assert lines[1].startswith("b (" + ("?" if hidden == "yes" else "47 E"))
     assert lines[2] == "c (" + ("?" if hidden == "yes" else "75 E") + ", 0 cities): built -; hand -"
+    # PG-9: the asker's own copy (sent to him alone by the table) shows his money only
+    if hidden == "no":
+        assert reply.own is None
+    else:
+        assert reply.own is not None
+        own = reply.own.splitlines()
+        assert own[0].startswith("a (61 E, 1 city)") and own[1:] == lines[1:]
 
 
 def test_pg9_plants_shows_every_money_once_the_game_is_over() -> None:
     state = _purchase()
     state["phase"] = "over"
-    assert replied(state, "b", "plants", []).text.startswith("a (61 E, 1 city)")
+    reply = replied(state, "b", "plants", [])
+    assert reply.text.startswith("a (61 E, 1 city)") and reply.own is None  # nothing to add

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from engine.core import EnglishTranslator, canonical_json
+from bot.i18n import translator
+from engine.core import EnglishTranslator, canonical_json, worded
 from engine.powergrid_alt import GAME, purchase
 from tests.engine.powergrid_alt.helpers import (
     act,
@@ -210,3 +211,36 @@ def test_alt32_default_power_for_a_player_out_of_time_powers_the_most_cities(
 ) -> None:
     state = _power(version)
     assert GAME.default_action(state, "a") == {"type": "power", "plants": [4]}
+
+
+def test_alt30_version2_a_second_declaration_is_told_his_choice_is_in() -> None:
+    """A player who has declared his power (ALT-30, version 2) and sends /power again reads
+    that his choice is in, whom the table waits for and that /undo takes it back, not only
+    "Not your turn" (found playing, 2026-12-04). The words are the same whatever he declared
+    (they may be read in the group); version 1 and other commands keep the table's words."""
+    t = translator("en")
+    one, two = _power("2"), _power("2")
+    act(one, "a", {"type": "power", "plants": [4]})
+    act(two, "a", {"type": "power", "plants": []})
+    why = GAME.off_turn_reason(one, "a", "power", t)
+    assert why is not None and why.rule_id == "ALT-30"
+    text = worded(t, why.message_key, why.params)
+    assert text == (
+        "You have made your choice for bureaucracy (phase 5); waiting for b, c. /undo takes it "
+        "back if nobody has moved since."
+    )
+    other = GAME.off_turn_reason(two, "a", "power", t)
+    assert other is not None and worded(t, other.message_key, other.params) == text
+    assert GAME.off_turn_reason(one, "a", "build", t) is None
+    assert GAME.off_turn_reason(one, "b", "power", t) is None  # still deciding
+    seq = _power("1")
+    act(seq, "a", {"type": "power", "plants": [4]})
+    assert GAME.off_turn_reason(seq, "a", "power", t) is None
+
+
+def test_alt10_version2_a_buy_after_done_is_told_his_choice_is_in() -> None:
+    state = _purchase("2")
+    act(state, "c", {"type": "done"})
+    why = GAME.off_turn_reason(state, "c", "buy", EnglishTranslator())
+    assert why is not None and why.rule_id == "ALT-10"
+    assert why.english().startswith("You have made your choice for buying resources (phase 3)")
