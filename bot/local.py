@@ -89,8 +89,8 @@ class Terminal:
 
     def show(self, out: Outbound) -> None:
         prefix = f"(to {out.private_to.split(':', 1)[-1]}) " if out.private_to else ""
-        if out.chat_key.startswith(DM_PREFIX):
-            prefix = f"(private, {out.chat_key.removeprefix(DM_PREFIX)}) " + prefix
+        if out.chat_key.startswith(DM_PREFIX):  # his private chat: "(to him)" says no more
+            prefix = f"(private, {out.chat_key.removeprefix(DM_PREFIX)}) "
         if out.png is not None:
             # a set (map, panel) is one message: every picture of it is saved
             self.out.mkdir(parents=True, exist_ok=True)

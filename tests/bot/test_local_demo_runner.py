@@ -90,6 +90,7 @@ async def test_local_private_chat_lines(tmp_path: Path) -> None:
             "dm bob: /status",
             "dm carol: /status",
             "dm alice: /start",
+            "dm bob: /orders",  # a reply only he reads, in his private chat
             "quit",
         ]
     )
@@ -99,11 +100,12 @@ async def test_local_private_chat_lines(tmp_path: Path) -> None:
     )
     text = out.getvalue()
     assert code == 0
-    (status,) = [line for line in text.splitlines() if line.startswith("(private, bob) ")]
+    status = next(line for line in text.splitlines() if line.startswith("(private, bob) "))
     assert status.startswith("(private, bob) Power Grid, waiting for ")
     assert "auction" in text.split(status, 1)[1].split("\n\n", 1)[0]  # the turn follows
     assert "(private, carol) No game here yet" in text
     assert "(private, alice) Hello! I run board games" in text
+    assert "(private, bob) You have no standing orders." in text  # not "(to bob)" again
     first = next(line for line in text.splitlines() if "choose a plant to auction" in line)
     mover = "alice" if "alice: choose" in first else "bob"
     again = io.StringIO()
