@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.core.errors import N_
+from engine.core.errors import N_, NP_
 from engine.core.picture import (
     CHANGE,
     INK,
@@ -64,7 +64,8 @@ POLLUTION = N_("Pollution")
 POLLUTION_LINE = N_("{region}: {level} of {limit}")
 UNCOVERED = N_("Cities not covered yet: {n}")  # by a plant or TP: the end, ALT-43
 TPS = N_("TPs: {n}")
-HAND = N_("Hand: {plants}")
+# "Hand: 6, 13" beside "Cities: 3" read as counts: the numbers are plants (found playing)
+HAND = NP_("Hand: plant {plants}", "Hand: plants {plants}")
 FINAL_ROUND = N_("Final round")
 LAID = N_("{player} laid a line {cities}")
 BUILT_PLANT = N_("{player} built plant {plant} in {city}")
@@ -272,8 +273,10 @@ class AltPanel(Panel):
     def details(self, p: str, info: dict[str, Any]) -> str:
         w = self.w
         text = w(W.CITIES, n=len(info.get("cities", []))) + " · " + w(TPS, n=len(info["tps"]))
-        hand = w.list(str(h["number"]) for h in info.get("hand") or [])
-        return text + (" · " + w(HAND, plants=hand) if hand else "")
+        numbers = [str(h["number"]) for h in info.get("hand") or []]
+        if not numbers:
+            return text
+        return text + " · " + w.n(*HAND, len(numbers), plants=w.list(numbers))
 
     def pollution(self, pen: Pen | None, x: float, y: float, width: float) -> int:
         v, w = self.v, self.w

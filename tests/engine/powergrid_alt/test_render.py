@@ -88,6 +88,16 @@ def test_pollution_of_each_region_is_in_the_panel() -> None:
     assert any(" of " in x and ":" in x for x in labels)
 
 
+def test_alt8_the_panel_names_hand_plants_as_plants_not_a_count() -> None:
+    """ "Hand: 6" beside "Cities: 1" read as a count (found playing, 2026-12-04): the panel
+    says which plants, "Hand: plants 13, 18" (ALT-8)."""
+    state = new_game(3)
+    give_hand(state, "a", 13, 18)
+    give_hand(state, "b", 10)
+    labels = " ".join(GAME.render_set(state, None)[-1].label_texts())
+    assert "Hand: plants 13, 18" in labels and "Hand: plant 10" in labels
+
+
 def test_a_tp_mark_keeps_a_short_word_and_falls_back_to_tp() -> None:
     from engine.powergrid_alt.render import tp_mark
 
