@@ -50,6 +50,19 @@ def holds(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
     row = ctx.game
     if row is None:
         return False
+    if posted_now(table, ctx, version):
+        return True
+    if not version.startswith(MARK) and (not version.isdigit() or int(version) > row.version):
+        return False
+    return still_legal(table, ctx, command)
+
+
+def posted_now(table: TableBase, ctx: Ctx, version: str) -> bool:
+    """Whether a button posted at `version` (the store's version or a public mark) belongs to
+    the moment the chat's open game stands at now."""
+    row = ctx.game
+    if row is None:
+        return False
     if version == str(row.version):
         return True
     if version.startswith(MARK):
@@ -58,11 +71,8 @@ def holds(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
         if game is not None and now:
             # the mark the prompt was posted with is remembered with the state (bot/moment.py)
             moment = table._recent.moment(row.id, game, now, json.loads(now))
-            if version == moment.mark:
-                return True
-    elif not version.isdigit() or int(version) > row.version:
-        return False
-    return still_legal(table, ctx, command)
+            return version == moment.mark
+    return False
 
 
 def still_legal(table: TableBase, ctx: Ctx, command: str) -> bool:

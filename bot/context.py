@@ -105,6 +105,8 @@ class Ctx:
     game: GameRow | None = None
     seats: list[SeatRow] = field(default_factory=list)
     from_button: bool = False
+    # a button of the prompt that stands now (not an older one whose move is still legal)
+    pressed_now: bool = False
     # Where answers only the sender needs go, when not to `chat_key`: a move sent in a
     # private chat for a game in a group is played in the group's chat, answered here.
     reply_key: str | None = None

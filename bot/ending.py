@@ -276,7 +276,7 @@ class EndingMixin(AnnounceMixin):
         to the asker alone; the search runs in the worker pool with a short budget."""
         row = ctx.game
         if row is None or row.game_id not in self.games:
-            return self._no_game(ctx)
+            return await self._no_game_here(ctx)
         await self._remember(ctx)
         if not ChatSettings.load(ctx.chat_settings or {}).hints:
             return self._refuse(ctx, self._t(ctx, "Hints are switched off at this table."))

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=TableBase)
 LAST_GAME = N_("Last game here: {game} (g{id}). /new starts another.")
+YOUR_LAST_GAME = N_("Your last game, {game} (g{id}), is over. /games lists your games.")
 Answer = Callable[[M, Ctx, CommandLine], Awaitable[list[Outbound]]]
 
 
@@ -176,10 +177,26 @@ class InfoMixin(AnnounceMixin):
         play-testing, 2026-12-03: "No game here yet" right after a game's result, while /log
         still showed it); else how to open one."""
         last = await self.store.last_game(ctx.chat_key)
+        if last is None and ctx.inbound.is_private:
+            # asked privately about a game played in a group: his last one, when it is over
+            # (found play-testing, 2026-12-04: "No game here yet" just after its result)
+            return await self._his_last_game(ctx)
         if last is None or last.game_id not in self.games or last.state_json is None:
             return self._no_game(ctx)
         words = self._how_it_ended(last, self._game_of(last), ctx.lang)
         return self._say(ctx, words, silent=True)
+
+    async def _his_last_game(self, ctx: Ctx) -> list[Outbound]:
+        """/status in a private chat when he plays in no running game: how his last game
+        ended; else how to open one."""
+        finished = await self.store.finished_games(user_key=ctx.inbound.user_key, limit=1)
+        last = finished[0].row if finished else None
+        if last is None or last.game_id not in self.games or last.state_json is None:
+            return self._no_game(ctx)
+        game = self._game_of(last)
+        result = game.describe_turn(load_state(last.state_json), None, translator(ctx.lang))
+        words = tr(ctx.lang, YOUR_LAST_GAME, game=tr(ctx.lang, game.name), id=last.id)
+        return self._say(ctx, words + "\n" + result.strip(), silent=True)
 
     @staticmethod
     def _how_it_ended(last: GameRow, game: Game, lang: str) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.messages import Inbound, Outbound
+from bot.scheduler import Scheduler
 from bot.table import Table, open_table
 
 CHAT_KEY = "local:terminal"
@@ -126,6 +127,11 @@ async def run_local(
     table = await open_table(db)
     term = Terminal(table, Path(out), write)
     table.register_sender("local", term.pushed)
+    # The table's timed work, as `boardchat run` has it (bot/scheduler.py): a seat a bot
+    # plays for someone /away or voted out, expiry policies, reminders. Run after each line,
+    # so a script reads the same every time (found playing, 2026-12-04: "a bot plays for
+    # you here" and then nothing played, since no scheduler ran here).
+    scheduler = Scheduler(table)
     write(
         "boardchat local — type `name: /command`, e.g. `alice: /new powergrid`; "
         "`dm alice: /status` in her private chat; `quit` ends."
@@ -147,6 +153,7 @@ async def run_local(
                 continue
             name = who
             await term.send(name, text)
+            await scheduler.run_due()
     finally:
         await table.close()
     return 0

@@ -148,6 +148,10 @@ class PassedFor:
         kept = self._kept.get((pk, user_key))
         return kept is not None and kept[1] == version
 
+    def forget(self, pk: int, user_key: str) -> None:
+        """He has read the game since (a /status, a question): a move now is for this turn."""
+        self._kept.pop((pk, user_key), None)
+
     def warn(self, pk: int, user_key: str, action_json: str, version: int) -> bool:
         """Whether to ask before playing `action_json`: it is the move just played for him,
         and nothing was played since. Forgets the pass either way (a repeat goes through)."""

@@ -103,7 +103,7 @@ class MovesMixin(EndingMixin):
             if not line.slash and not ctx.inbound.is_private and ctx.inbound.platform != "local":
                 return []  # ordinary chat talk, not for us
             if known:
-                return self._no_game(ctx)
+                return await self._no_game_here(ctx)
             return self._unknown(ctx, line)
         game = self._game_of(row)
         spec = next((c for c in game.commands if c.name == line.name), None)
@@ -187,15 +187,20 @@ class MovesMixin(EndingMixin):
                     await self._remember(ctx)
                     return self._reply_for_all(ctx, game, state, player, line, parsed)
                 actions = parsed if isinstance(parsed, list) else [parsed]
-                if len(actions) == 1 and self._passed.warn(
-                    row.id, ctx.inbound.user_key, canonical_json(actions[0]), fresh.version
+                # not asked again: a button of the prompt standing now (found playing, 2026-12-04)
+                if (
+                    len(actions) == 1
+                    and not ctx.pressed_now
+                    and self._passed.warn(
+                        row.id, ctx.inbound.user_key, canonical_json(actions[0]), fresh.version
+                    )
                 ):
                     return self._refuse(
                         ctx,
                         self._t(
                             ctx,
-                            "You were passed already: nothing was left for you to decide "
-                            "there, and this is your next turn. Send it again if you mean it "
+                            "You had nothing left to decide in the last step, so the table "
+                            "passed you; this is your next turn. Send it again if you mean it "
                             "for this one.",
                         ),
                     )

@@ -470,6 +470,21 @@ class DeadlineCommands:
                     names=listed(awaited),
                 ),
             )
+        wait = await self._silent_for(ctx, row, target.user_key)
+        if wait > 0:
+            # silent: the table has waited for him half the move's deadline (issue 8: "a
+            # silent player's seat"; found playing, 2026-12-04: one vote took a seat the
+            # moment its turn began)
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "{name}'s turn began only recently: a vote to replace this player opens "
+                    "in {wait}.",
+                    name=target.display_name,
+                    wait=human_duration(wait, ctx.lang),
+                ),
+            )
         electorate = [s for s in ctx.seats if not s.is_bot and s.user_key != target.user_key]
         need = len(electorate) // 2 + 1
         voters = await self.store.add_vote(row.id, target.user_key, voter.user_key)
@@ -508,6 +523,14 @@ class DeadlineCommands:
             lang=lang,
             silent=False,
         )
+
+    async def _silent_for(self, ctx: Ctx, row: GameRow, user_key: str) -> float:
+        """How long until a vote may replace `user_key`, who is waited for: half the chat's
+        deadline after his turn began (0: he may be replaced now)."""
+        settings = await self.settings(row.chat_key)
+        kept = ctx.reminder if ctx.loaded_for == row.id else await self.store.reminder(row.id)
+        began = kept.turn_started_at if kept is not None else row.updated_at
+        return max(0.0, began + settings.deadline / 2 - self.table.clock())
 
     # ------------------------------------------------------------------ /digest
     async def _cmd_digest(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:

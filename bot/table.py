@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.bots import default_bot_kind
-from bot.buttons import holds
+from bot.buttons import holds, posted_now
 from bot.completion import CompletionMixin
 from bot.context import (
     MAX_COMMAND,
@@ -186,6 +186,10 @@ class Table(LobbyMixin, PrivateChatMixin, InfoMixin, UndoMixin, CompletionMixin)
         if line is None:
             return []
         await self.reminders.on_command(ctx, line)  # a returning player, votes, DM reach
+        if ctx.game is not None and line.name not in self._move_names.get(ctx.game.game_id, ()):
+            # he has read the game since the table passed him (/status, a question): a move
+            # he sends now is meant for the turn he reads (found playing, 2026-12-04)
+            self._passed.forget(ctx.game.id, ib.user_key)
         if ib.platform in self.deliveries:  # the user interacts: try their DMs again
             self.deliveries[ib.platform].dm_reopened(ib.user_key)
         if (
@@ -232,7 +236,8 @@ class Table(LobbyMixin, PrivateChatMixin, InfoMixin, UndoMixin, CompletionMixin)
         if pk != str(ctx.game.id) or not command.strip():
             return None
         # At its public moment (bot/buttons.py), or while its move is still legal.
-        return command if holds(self, ctx, version, command) else None
+        ctx.pressed_now = posted_now(self, ctx, version)
+        return command if ctx.pressed_now or holds(self, ctx, version, command) else None
 
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:

@@ -81,6 +81,11 @@ class TableBase:
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
+        # each game's commands that are moves (`kind="move"`)
+        self._move_names = {
+            gid: frozenset(c.name for c in g.commands if c.kind == "move")
+            for gid, g in self.games.items()
+        }
         self._wire()
 
     def _wire(self) -> None:
@@ -376,6 +381,14 @@ class TableBase:
                 games=listed(self.games),
             ),
         )
+
+    async def _no_game_here(self, ctx: Ctx) -> list[Outbound]:
+        """A game's command (/hint, /plants) with no game open: that the chat's last game is
+        over, when it had one (found play-testing, 2026-12-04: "No game here yet" just after a
+        game's result); else how to open one."""
+        if await self.store.last_game(ctx.chat_key) is None:
+            return self._no_game(ctx)
+        return self._refuse(ctx, self._t(ctx, "This game is over. /new starts another."))
 
     def _can_manage(self, ctx: Ctx) -> bool:
         assert ctx.game is not None

@@ -224,3 +224,37 @@ def test_platform_modules_are_imported_only_with_a_token(tmp_path: Path, token: 
     assert platform_servers(settings(tmp_path)) == {}
     found = platform_servers(settings(tmp_path, **{token: "x"}))
     assert list(found) in (["telegram"], ["discord"], [])
+
+
+async def test_local_runs_the_tables_timed_work_after_each_line(tmp_path: Path) -> None:
+    """`boardchat local` runs the scheduler's due work after each line, as `boardchat run`
+    does in the background: a seat a bot plays for someone /away is played (found playing,
+    2026-12-04: "a bot plays for you here", and then the table waited for her forever).
+    Once the game is over, a game command and a private /status say so, not "No game here
+    yet"."""
+    script = "\n".join(
+        [
+            "alice: /settings policy=bot",
+            "alice: /new hexania rounds=5",
+            "alice: /addbot",
+            "alice: /start",
+            "alice: /away 1h",
+            "alice: /hint",
+            "dm alice: /status",
+        ]
+    )
+    text = await _session(tmp_path, script)
+    after = text.split("Here a bot plays your seat", 1)[1]
+    assert "alice rolls" in after and "Round 5 of 5" in after  # her seat played to the end
+    assert "This game is over. /new starts another." in after
+    assert "(private, alice) Your last game, Hexania (g1), is over." in after
+
+
+async def _session(tmp_path: Path, script: str) -> str:
+    """What `boardchat local` prints for `script` (its lines, then EOF) on tmp_path's files."""
+    out = io.StringIO()
+    code = await run_local(
+        str(tmp_path / "db.sqlite3"), str(tmp_path / "p"), stdin=io.StringIO(script), stdout=out
+    )
+    assert code == 0
+    return out.getvalue()

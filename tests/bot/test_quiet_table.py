@@ -23,7 +23,7 @@ from engine.core.picture import Picture
 from engine.core.protocol import Capabilities, Translator
 from tests.bot.botgames import bot_game
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, present
+from tests.bot.helpers import Chat, FakeClock, payloads, present
 
 TG = "tg:-100"
 
@@ -252,9 +252,37 @@ async def test_the_move_just_played_for_a_passed_player_is_asked_again_once(
     row = present(await store.open_game(chat.chat_key))
     assert Twice().current_players(json.loads(present(row.state_json))) == ["bob"]
     outs = await chat.say("bob", "/take 1")
-    assert len(outs) == 1 and outs[0].sender_only and "passed already" in outs[0].text
+    assert len(outs) == 1 and outs[0].sender_only
+    assert outs[0].text == (
+        "You had nothing left to decide in the last step, so the table passed you; this is "
+        "your next turn. Send it again if you mean it for this one."
+    )
     assert present(await store.open_game(chat.chat_key)).version == row.version  # nothing
     outs = await chat.say("bob", "/take 1")  # he means it: played
+    assert present(await store.open_game(chat.chat_key)).version == row.version + 1
+
+
+@pytest.mark.parametrize("read", ["/status", "/board", "button"])
+async def test_a_passed_player_who_has_read_his_next_turn_is_not_asked_again(
+    store: Store, clock: FakeClock, read: str
+) -> None:
+    """Found playing the alternative rules, 2026-12-04: passed in Phase 3, she asked /status,
+    read that the building phase waited for her, sent /done, and was told to send it again.
+    A /status or any question since the pass, or a button of the prompt that stands now,
+    means the move is for the turn she reads: played at once."""
+    table = Table(store, games={"dicepile": Twice()}, clock=clock, render=False, seeder=lambda: 1)
+    chat = Chat(table)
+    await start(chat, "bob", "ann")
+    outs = await chat.say("bob", "/take 2")
+    row = present(await store.open_game(chat.chat_key))
+    if read == "button":
+        pressed = next(p for p in payloads(outs) if p.endswith(":/take 1"))
+        assert pressed.split(":")[1] != str(row.version - 1)  # the new prompt's, not the old
+        outs = await chat.press("bob", pressed)
+    else:
+        assert await chat.say("bob", read)
+        outs = await chat.say("bob", "/take 1")
+    assert "bob takes 1." in "\n".join(o.text for o in outs)
     assert present(await store.open_game(chat.chat_key)).version == row.version + 1
 
 

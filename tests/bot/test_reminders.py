@@ -407,6 +407,13 @@ async def test_vote_to_replace_needs_a_majority_of_the_others(
     assert "yourself" in await chat.text("alice", "/vote replace alice")
     assert "Nobody called 'zed'" in await chat.text("bob", "/vote replace zed")
     assert "Only seated players" in await chat.text("eve", "/vote replace alice")
+    # silent: the table has waited for her half the move's deadline (1 day by default)
+    assert await chat.text("bob", "/vote replace alice") == (
+        "alice's turn began only recently: a vote to replace this player opens in 12 hours."
+    )
+    clock.advance(11 * 3600 + 59 * 60)
+    assert "opens in 1 minute" in await chat.text("bob", "/vote replace alice")
+    clock.advance(60)
     assert "1 of 2 needed" in await chat.text("bob", "/vote replace @alice")
     assert "1 of 2 needed" in await chat.text("bob", "/vote replace alice")  # once per voter
     assert "2 of 2" not in await chat.text("alice", "/status")  # alice speaks: votes void
@@ -434,10 +441,13 @@ async def test_vote_refused_when_nobody_else_can_vote(chat: Chat) -> None:
     assert "already played by a bot" in await chat.text("alice", "/vote replace bot")
 
 
-async def test_vote_refused_against_a_player_the_game_does_not_wait_for(chat: Chat) -> None:
+async def test_vote_refused_against_a_player_the_game_does_not_wait_for(
+    chat: Chat, clock: FakeClock
+) -> None:
     """Found playing (2026-12-03): two votes gave a bot the seat of a player who had just
     come back from /away and was not asked to act."""
     pk = await started(chat, "bob", "carol")  # alice's turn
+    clock.advance(12 * 3600)  # half the deadline: she is silent now
     [refusal] = await chat.say("carol", "/vote replace bob")
     assert refusal.text == "bob is not holding up the table: the game waits for alice."
     assert refusal.sender_only and refusal.silent  # a refusal is his alone, not the group's

@@ -148,6 +148,8 @@ def test_polish_speaks_to_the_reader_without_a_gender() -> None:
 RUSSIAN_GENDERED_PLAYER = re.compile(
     r"\{(?:player|name|mention)\}\s+(?:(?:уже|ещё|не|так|и)\s+)*[а-яё]+(?:л|лся|ёл)\b"
     r"|\{(?:player|name)\}[^.]*\b(?:за него|пока он|за ним|[Пп]ринял|согласен)\b"
+    # a word said of a player on its own: "ann (выбыл)" in a ranking (found playing)
+    r"|^(?:выбыл|выбыла|сдался|сдалась)\b"
 )
 
 
