@@ -28,7 +28,7 @@ from bot.messages import Outbound
 from bot.outbox import Deliver, Undeliverable
 from bot.store import FinishedGame, GameRow
 from bot.workers import cpu
-from engine.core import N_, canonical_json, load_state, search
+from engine.core import N_, IllegalAction, Reply, canonical_json, load_state, search
 from engine.core.protocol import Action, Game, State, Translator
 from engine.core.search import ENV_BUDGET, Budget, parse_budget
 
@@ -302,11 +302,30 @@ class EndingMixin(AnnounceMixin):
             return self._refuse(ctx, self._t(ctx, "This game has no hints."))
         action, why = found
         log.debug("hint for %s in game %s: %s", seat.display_name, row.id, canonical_json(action))
+        command = _command_of(game, state, seat.display_name, action)
+        if command is not None and not why.startswith("/"):
+            # what to type, as Hexania's and IEC's reasons begin (found playing, 2026-12-04:
+            # "Hint: Choose region E" named no command)
+            why = f"{command} — {why}"
         return self._private(ctx, self._t(ctx, "Hint: {why}", why=why))
 
     def _private(self, ctx: Ctx, text: str) -> list[Outbound]:
         """For the asker alone: a private message (an ephemeral reply on Discord)."""
         return [Outbound(ctx.chat_key, text, private_to=ctx.inbound.user_key, sender_only=True)]
+
+
+def _command_of(game: Game, state: State, player: str, action: Action) -> str | None:
+    """The command of one of the player's buttons that gives `action`, if one does."""
+    wanted = canonical_json(action)
+    for _label, command in game.buttons(state, player):
+        name, *args = command.lstrip("/").split()
+        try:
+            parsed = game.parse(state, player, name, args)
+        except IllegalAction:
+            continue
+        if not isinstance(parsed, (list, Reply)) and canonical_json(parsed) == wanted:
+            return command
+    return None
 
 
 def _think(fn: HintFn, state: State, player: str, t: Translator, budget: Budget) -> Any:

@@ -370,15 +370,24 @@ COMMAND_OF = {
 
 
 def require_expected(
-    kind: Any, want: str, allowed: Collection[str], commands: Mapping[str, str] = COMMAND_OF
+    kind: Any,
+    want: str,
+    allowed: Collection[str],
+    commands: Mapping[str, str] = COMMAND_OF,
+    round_no: int = 0,
 ) -> str:
     """PG-14: only the moves of the current phase step are accepted (shared with the variant,
-    which names its own `commands`). Returns the action type, now one of `allowed`."""
+    which names its own `commands`). Returns the action type, now one of `allowed`. The
+    refusal names the commands that may be given now: in round 1 no /pass on opening an
+    auction (PG-25; found playing: "the game expects /bid, /pass", then /pass refused)."""
     if not isinstance(kind, str) or kind not in allowed:
+        shown = [
+            k for k in allowed if not (want == "choose_plant" and round_no == 1 and k == "pass")
+        ]
         raise IllegalAction(
             "PG-14",
             N_("You cannot do that now; the game expects {commands}."),
-            commands=Listed(dict.fromkeys(commands.get(k, k) for k in allowed)),
+            commands=Listed(dict.fromkeys(commands.get(k, k) for k in shown)),
         )
     return kind
 
@@ -405,7 +414,7 @@ def apply(state: State, player: str, action: Action) -> tuple[State, list[Event]
         )
     allowed = _ALLOWED[want]
     if kind not in allowed or not isinstance(kind, str):
-        kind = require_expected(kind, want, allowed)  # raises
+        kind = require_expected(kind, want, allowed, round_no=state["round"])  # raises
     events: list[Event] = []
     _HANDLERS[kind](state, player, action, events)
     if "orders" in state:

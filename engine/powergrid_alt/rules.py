@@ -234,7 +234,9 @@ def apply(state: AltState, player: str, action: Action) -> tuple[State, list[Eve
         )
     want = expected(plain(state))
     kind = action.get("type")
-    kind = base.require_expected(kind, want, _ALLOWED.get(want, ()), COMMAND_OF)
+    kind = base.require_expected(
+        kind, want, _ALLOWED.get(want, ()), COMMAND_OF, round_no=state["round"]
+    )
     events = []
     _HANDLERS[kind](state, player, action, events)
     return plain(state), events

@@ -303,8 +303,13 @@ def describe_turn(state: State, player: str | None, t: Translator = _ENGLISH) ->
         text += sentence_gap(text) + t.gettext("Plant {plant}: high bid {bid} by {leader}.").format(
             plant=a["plant"], bid=a["bid"], leader=a["leader"]
         )
-    if state["final"]:
-        text += sentence_gap(text) + t.gettext("This is the final Phase 5.")
+    if state["final"]:  # set when the end is decided, in any phase (ALT-44, ALT-45)
+        last = (
+            N_("This is the final Phase 5.")
+            if state["phase"] == "bureaucracy"
+            else N_("This round's Phase 5 is the last one.")
+        )
+        text += sentence_gap(text) + t.gettext(last)
     vote = state.get("end_vote")
     if vote is not None:
         waiting = [p for p in state["order"] if p not in vote["yes"]]

@@ -163,6 +163,9 @@ def test_pg25_round_one_forbids_passing() -> None:
     first = GAME.current_players(s)[0]
     illegal(s, first, "PG-25", type="pass")
     assert {"type": "pass"} not in GAME.legal_actions(s, first)
+    # a refusal of another move names what may be sent: not /pass (found playing, 2026-12-04)
+    err = illegal(s, first, "PG-14", type="done")
+    assert err.english() == "You cannot do that now; the game expects /bid."
 
 
 def test_pg26_fourth_plant_discards_an_old_one() -> None:

@@ -199,9 +199,13 @@ def test_alt45_end_by_agreement_is_a_table_vote_accepted_off_turn() -> None:
     assert events[-1]["reason"] == "agreement" and state["final"]
     assert state["end_vote"] is None
     illegal(state, "a", {"type": "propose_end"}, "ALT-45")
+    # said in the phase it is said in (found playing: "This is the final Phase 5." in Phase 2)
+    en = EnglishTranslator()
+    assert "This round's Phase 5 is the last one." in GAME.describe_turn(state, "a", en)
     # scored as ALT-44: the round plays on to its Phase 5, which ends the game
     _end_phase_4(state)
     assert state["phase"] == "bureaucracy"
+    assert "This is the final Phase 5." in GAME.describe_turn(state, None, en)
     for name in list(state["order"]):
         act(state, name, {"type": "power", "plants": []})
     assert r.is_over(state) and state["ranking"]
