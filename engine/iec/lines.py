@@ -364,6 +364,13 @@ FAKE = N_("a fake")
 REAL_MINE = N_("a real mine")
 
 
+def _map_order(cell: str) -> tuple[int, str]:
+    """A cell's place on the map read row by row ("T8" before "Q9"), the scenario's own order
+    of cells (rules.scen(state).index) without the state."""
+    row = cell[1:]
+    return (int(row) if row.isdigit() else 0, cell[:1])
+
+
 def _event_params(event: Event, t: Translator) -> dict[str, Any]:
     """The event's public fields plus the derived texts the templates use (no secrets)."""
     params = {k: v for k, v in event.items() if k != "secret"}
@@ -374,7 +381,9 @@ def _event_params(event: Event, t: Translator) -> dict[str, Any]:
     params["kind_name"] = kind_name(t, event.get("kind", ""))
     cause = CAUSE_NAMES.get(str(event.get("cause", "")))
     params["cause_name"] = t.gettext(cause) if cause else str(event.get("cause", ""))
-    params["cells_text"] = join_list(t, event.get("cells", []))
+    # in the map's cell order (row by row), as the Activate buttons list them (turn_text.py
+    # `_by_cell`): the event keeps them sorted by name ("Q9, R9, T8" against "T8, Q9, R9")
+    params["cells_text"] = join_list(t, sorted(event.get("cells", []), key=_map_order))
     params["rolls_text"] = " ".join(str(r) for r in event.get("rolls", []))
     params["real_text"] = t.gettext(REAL_MINE if event.get("real") else FAKE)
     phase = event.get("phase")

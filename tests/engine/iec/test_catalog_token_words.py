@@ -66,4 +66,4 @@ def test_the_laid_tokens_line_says_one_token_in_the_singular_in_russian() -> Non
     t = translator("ru")
     assert GAME.describe_event(st, {**event, "cells": ["H7"]}, t) == "bob выкладывает жетон на H7."
     three = GAME.describe_event(st, {**event, "cells": ["C5", "D4", "D6"]}, t)
-    assert three == "bob выкладывает жетоны на C5, D4, D6."
+    assert three == "bob выкладывает жетоны на D4, C5, D6."

@@ -107,6 +107,9 @@ def test_the_laid_tokens_line_says_one_token_in_the_singular() -> None:
     assert GAME.describe_event(st, _laid(["H7"], ["H7"]), T) == "p1 lays a token on H7."
     three = _laid(["H6", "H7", "H8"], ["H7"])
     assert GAME.describe_event(st, three, T) == "p1 lays tokens on H6, H7, H8."
+    # row by row, as the Activate buttons list them (the event keeps them sorted by name)
+    rows = _laid(["Q9", "R9", "T8"], ["Q9"])
+    assert GAME.describe_event(st, rows, T) == "p1 lays tokens on T8, Q9, R9."
     line = GAME.describe_event(st, _laid(["H7"], ["H7"]), Counting())
     assert line == "[1]p1 lays a token on H7."
 
