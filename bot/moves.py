@@ -167,6 +167,16 @@ class MovesMixin(EndingMixin):
                 current = list(self._recent.moment(row.id, game, fresh.state_json, state).current)
                 # Games with standing orders accept some actions off turn (`game.anytime`),
                 # given by the commands they declare: any other is refused before the parse.
+                if (
+                    ctx.inbound.seen_by_chat
+                    and game.capabilities.secret_commands
+                    and line.name
+                    and game.secret_command(state, player, line.name, line.args)
+                ):
+                    # a secret choice typed where the chat reads it: refused before the move
+                    # is looked at, whatever he holds (a refusal that depends on his secrets
+                    # must not differ from an acceptance; found play-testing IEC, 2026-12-04)
+                    return self._refuse(ctx, self._t(ctx, SECRET_IN_CHAT))
                 standing = game.capabilities.standing_orders
                 off_turn = spec is not None and spec.kind == "move" and player not in current
                 declared = game.capabilities.off_turn_commands

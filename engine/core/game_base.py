@@ -82,6 +82,10 @@ class BaseGame:
         """No reason of the game's own: the table says "Not your turn"."""
         return None
 
+    def secret_command(self, state: State, player: str, command: str, args: Sequence[str]) -> bool:
+        """No command is secret as such: the move's events say it (`secret_events`)."""
+        return False
+
     def eliminated(self, state: State) -> Sequence[str]:
         """Nobody leaves before the end (a game with eliminations overrides this)."""
         return ()

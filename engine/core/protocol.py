@@ -139,6 +139,12 @@ class Capabilities:
     # who is not asked to act is refused, in the game's words ("you have nothing left to
     # decide in this phase"), instead of the table's "Not your turn" (None: the table's).
     off_turn_reasons: bool = False
+    # `secret_command(state, player, command, args)`: whether the command, typed now, is a
+    # choice the rules keep to its author. The table refuses it where the whole chat reads it
+    # before it looks at the move, for everyone alike: a refusal that depends on his secrets
+    # (does he own the technology?) must not differ from an acceptance (found play-testing
+    # IEC, 2026-12-04: the group told owners from non-owners by whether a reply came).
+    secret_commands: bool = False
     # `describe_turn_in(view, viewer, t)` and `buttons_in(public_view, player, t)`: the turn
     # text and the buttons are worded from views, the turn from `view(state, viewer)` and a
     # player's buttons from the public view `view(state, None)` (they are posted in the
@@ -322,6 +328,12 @@ class Extensions(Protocol):
     ) -> IllegalAction | None:
         """Why `player`, seated and not asked to act, may not give the move `command` now
         (`off_turn_reasons`); its words in `t`'s language. None: the table's own refusal."""
+        ...
+
+    def secret_command(self, state: State, player: str, command: str, args: Sequence[str]) -> bool:
+        """Whether `player`'s `command` typed now is a secret choice (`secret_commands`),
+        judged on public facts only (the phase, who is asked, the options), never on anyone's
+        secrets."""
         ...
 
     def eliminated(self, state: State) -> Sequence[str]:

@@ -3,6 +3,7 @@ and picture parts through engine/core/game_base.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core import (
@@ -18,7 +19,7 @@ from engine.core import (
 )
 from engine.core.game_base import ModularGame
 from engine.core.protocol import Capabilities
-from engine.iec import actions, commands, logtext, offturn, rules
+from engine.iec import actions, commands, logtext, offturn, rules, typed
 from engine.iec.bots import BOTS
 from engine.iec.forced import forced_action
 from engine.iec.model import acting
@@ -38,6 +39,7 @@ class IEC(ModularGame):
         simultaneous=True,
         # in a phase declared at once: "nothing left to decide in phase 5" (offturn.py)
         off_turn_reasons=True,
+        secret_commands=True,  # refused in a group before they are looked at (typed.py)
         # The commands of the standing and secret choices (`anytime`, rules.STANDING), and
         # /tech: without an argument it only lists the technologies (a Reply), which anyone
         # seated may read at any time; `/tech N` is a phase 14 action and still waits for
@@ -77,6 +79,10 @@ class IEC(ModularGame):
     ) -> IllegalAction | None:
         spec = commands.TABLE.spec(command)  # "/pass" is /done's other name
         return offturn.refusal(state, player, spec.name if spec else command, t)
+
+    def secret_command(self, state: State, player: str, command: str, args: Sequence[str]) -> bool:
+        spec = commands.TABLE.spec(command)
+        return typed.secret_command(state, player, spec.name if spec else command, args)
 
     def anytime(self, action: Action) -> bool:
         """Standing orders and private choices any seated player may send off turn (the table

@@ -55,6 +55,7 @@ class PowerGridAlt(PowerGrid):
         forced_moves=True,
         simultaneous=True,
         off_turn_reasons=True,  # version 2: "You have made your choice for …" (offturn.py)
+        secret_commands=True,  # version 2's declarations (offturn.py `secret_command`)
     )
 
     def __init__(self) -> None:
@@ -101,6 +102,9 @@ class PowerGridAlt(PowerGrid):
         self, state: State, player: str, command: str, t: Translator
     ) -> IllegalAction | None:
         return offturn.refusal(state, player, command, t)
+
+    def secret_command(self, state: State, player: str, command: str, args: Sequence[str]) -> bool:
+        return offturn.secret_command(state, command)
 
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
         """The owner's line of a private event (a purchase declared in version 2), from the

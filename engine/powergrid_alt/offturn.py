@@ -26,6 +26,17 @@ ALREADY_DECLARED = N_(
 )
 
 
+def secret_command(state: State, command: str) -> bool:
+    """Whether `command` typed now is a secret declaration (version 2: /buy in Phase 3,
+    /power in Phase 5), refused alike to everyone where the chat reads it: a refusal that only
+    his own declarations cause is his alone, so an acceptance must not differ from it."""
+    return (
+        purchase.simultaneous(state)
+        and command in TOGETHER.get(state["phase"], ())
+        and command != "done"
+    )
+
+
 def refusal(state: State, player: str, command: str, t: Translator) -> IllegalAction | None:
     """Why `player`, done in a phase declared at once, may not give its command `command`
     now; None where the table's own "Not your turn" says it (another phase's command, one

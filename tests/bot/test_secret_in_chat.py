@@ -166,3 +166,31 @@ async def test_alt30_a_power_declaration_typed_in_the_group_is_refused(
     assert (await version(table, pk))[0] == before[0] + 1
     # a public move of the same phase, typed in the group, is played as before
     assert not refused_secretly(await table.handle(typed("bob", "/done")))
+
+
+@pytest.mark.parametrize("rules_version", ["1", "2"])
+async def test_iec_s_26_a_secret_choice_typed_in_the_group_is_refused_alike_whoever_owns_it(
+    table: Table, db_path: str, rules_version: str
+) -> None:
+    """Found play-testing, 2026-12-04: `/sweep T9` typed in the group was refused privately
+    to a company without Minesweepers ("you have not discovered it") and publicly to its
+    owner ("this is a secret order"), so whether a reply came told the group who owns it;
+    `/tech 7` the same for an owned technology. Now both get the same refusal, before the
+    move is looked at, and nothing changes."""
+    await table.handle(typed("alice", f"/new iec rules_version={rules_version}"))
+    await table.handle(typed("bob", "/join"))
+    await table.handle(typed("alice", "/start"))
+    row = await table.store.open_game(GROUP)
+    assert row is not None and row.state_json is not None
+    state = json.loads(row.state_json)
+    state["players"]["alice"]["techs"] = [1, 7]  # secret: not revealed
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE games SET state_json = ? WHERE id = ?", (canonical_json(state), row.id))
+    before = await version(table, row.id)
+    for command in ("/sweep T9", "/tech 7", "/use 1", "/peek II-N", "/subsidy transmitter J13"):
+        answers = [await table.handle(typed(name, command)) for name in ("alice", "bob")]
+        assert all(refused_secretly(outs) for outs in answers), (command, answers)
+        assert answers[0][0].text == answers[1][0].text
+    assert await version(table, row.id) == before  # nothing changed
+    # a question, not a choice: "/tech" lists the technologies, in the group as before
+    assert not refused_secretly(await table.handle(typed("bob", "/tech")))

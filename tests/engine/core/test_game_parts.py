@@ -86,6 +86,7 @@ def test_declared_capabilities_of_the_games() -> None:
         forced_moves=True,
         simultaneous=True,
         off_turn_reasons=True,
+        secret_commands=True,
     )
     iec = GAMES["iec"].capabilities
     assert iec == Capabilities(
@@ -96,6 +97,7 @@ def test_declared_capabilities_of_the_games() -> None:
         forced_moves=True,
         simultaneous=True,
         off_turn_reasons=True,
+        secret_commands=True,
     )
     assert {"power", "give", "use", "sweep", "peek"} <= iec.off_turn_commands
     assert not {"lay", "build", "fire", "done"} & iec.off_turn_commands

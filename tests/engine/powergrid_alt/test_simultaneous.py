@@ -244,3 +244,14 @@ def test_alt10_version2_a_buy_after_done_is_told_his_choice_is_in() -> None:
     why = GAME.off_turn_reason(state, "c", "buy", EnglishTranslator())
     assert why is not None and why.rule_id == "ALT-10"
     assert why.english().startswith("You have made your choice for buying resources (phase 3)")
+
+
+def test_alt10_alt30_version2_declarations_are_secret_commands_done_is_not() -> None:
+    """Typed in a group, a declaration is refused alike for everyone (bot/moves.py); /done
+    is public. Version 1's moves are public."""
+    buy, power = _purchase("2"), _power("2")
+    assert GAME.secret_command(buy, "a", "buy", ["coal", "2"])
+    assert not GAME.secret_command(buy, "a", "done", [])
+    assert GAME.secret_command(power, "a", "power", ["4"])
+    assert not GAME.secret_command(_purchase("1"), "c", "buy", ["coal", "2"])
+    assert not GAME.secret_command(_power("1"), "a", "power", ["4"])
