@@ -15,7 +15,7 @@ from engine.core import N_, IllegalAction, Rng
 from engine.core.jsonstate import copy_state
 from engine.core.rng import new_rng_state
 from engine.iec import production, secret
-from engine.iec.choices import has_choice
+from engine.iec.choices import has_choice, must_choose_tech
 from engine.iec.model import (
     SIMULTANEOUS_PHASES,
     Event,
@@ -538,6 +538,8 @@ def advance(state: State, events: list[Event]) -> None:
             if state["actors"]:
                 return
             del state["actors"]  # everybody declared; together.resolve carried them out
+            if ph == 14 and _choose_again(state, events):
+                return
         elif ph in INTERACTIVE and phase_active(state, ph):
             for p in state["phase_order"][str(ph)]:
                 if p in state["done"] or state["players"][p]["eliminated"]:
@@ -553,6 +555,29 @@ def advance(state: State, events: list[Event]) -> None:
 def at_once(state: State, ph: int) -> bool:
     """Rules version 2: phase `ph` is declared by everybody at once (SIMULTANEOUS_PHASES)."""
     return rules_version(state) >= 2 and ph in SIMULTANEOUS_PHASES
+
+
+def _choose_again(state: State, events: list[Event]) -> bool:
+    """IEC-S-23: while a company's points cover its next technology it must choose one. The
+    declarations carried out can leave it more than it planned for: Super Computer, chosen
+    this phase, acts (and is revealed) as the next purchase is carried out and lowers its cost
+    (found play-testing, 2026-12-04: 21 points, three technologies at 3, 12 points left with
+    the next at 5, and the turn went on). Such a company is asked again, now that the lower
+    cost is public; True when someone is."""
+    again = [
+        p
+        for p in state["done"]
+        if not state["players"][p]["eliminated"] and must_choose_tech(state, p)
+    ]
+    if not again:
+        return False
+    for p in again:
+        state["done"].remove(p)
+    _open_declarations(state, 14, events)
+    if state["actors"]:
+        return True
+    del state["actors"], state["pending"]
+    return False
 
 
 def _open_declarations(state: State, ph: int, events: list[Event]) -> None:

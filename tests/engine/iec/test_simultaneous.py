@@ -139,6 +139,30 @@ def test_iec_24_version2_done_refused_while_a_technology_must_be_chosen() -> Non
     assert st["players"][p2]["techs"] == [5] and st["players"][p1]["techs"] == [7]
 
 
+def test_iec_s_23_version2_super_computer_leaves_more_to_choose_and_asks_again() -> None:
+    """IEC-S-23: while his points cover his next technology he must choose. Super Computer
+    (IEC-TECH-2) declared first acts as the next purchases are carried out: 21 points buy
+    three technologies at 3, not the 3 + 5 + 7 he planned with, and 12 points are left with
+    the next at 5. The phase asks him again instead of ending (found play-testing,
+    2026-12-04)."""
+    st, (p1, p2) = empty(rules_version="2")
+    add(st, p1, "reactor", "B7")
+    add(st, p2, "reactor", "W10")
+    st["players"][p1]["science"] = 21
+    st = _open(st, 14)
+    turn = st["turn"]
+    assert GAME.current_players(st) == [p1]
+    for tech in (2, 13, 11):  # then nothing more he can plan for: his part is done
+        events = GAME.apply(st, p1, {"type": "tech", "tech": tech})[1]
+    assert st["players"][p1]["techs"] == [2, 13, 11] and st["players"][p1]["science"] == 12
+    assert "turn_ended" not in [e["type"] for e in events]
+    assert (st["turn"], st["phase"]) == (turn, 14) and GAME.current_players(st) == [p1]
+    GAME.apply(st, p1, {"type": "tech", "tech": 5})  # 5 points: 7 left, the next costs 7
+    GAME.apply(st, p1, {"type": "tech", "tech": 6})  # carried out: 0 left
+    assert st["players"][p1]["techs"] == [2, 13, 11, 5, 6] and st["players"][p1]["science"] == 0
+    assert st["phase"] != 14 or p1 not in GAME.current_players(st)
+
+
 def test_iec_19_version2_tokens_appear_only_when_everybody_has_laid() -> None:
     st, (p1, p2) = empty(rules_version="2")
     add(st, p1, "reactor", "B7")
