@@ -27,6 +27,7 @@ from engine.iec.rules import (
     tech_mode,
 )
 from engine.iec.rules import result as _result
+from engine.iec.rules import score as _score
 from engine.iec.techs import TECHS
 from engine.iec.together import planned
 
@@ -309,7 +310,9 @@ def describe_turn(state: State, player: str | None, t: Translator) -> str:
             _t_fmt(
                 t,
                 N_("You: {vp} VP, {sci} science. Storages: {stores}."),
-                vp=pl["vp"],
+                # eliminated: the halved VP he keeps (IEC-S-25), not the VP he had (found
+                # play-testing, 2026-12-04: "You: 9 VP" after "9 VP become 4")
+                vp=_score(state, player),
                 sci=pl["science"],
                 stores=stores or "-",
             )

@@ -44,6 +44,17 @@ def test_iec_s9_s24_survivor_outranks_eliminated_so_self_destruction_never_wins(
     assert rules.result(st) == [[p2], [p1]]  # 1 VP alive beats 6 halved VP
 
 
+def test_iec_s25_an_eliminated_company_reads_the_halved_vp_it_keeps() -> None:
+    """Found play-testing, 2026-12-04: "ann is eliminated: 9 VP become 4", and her status
+    then read "You: 9 VP"."""
+    st = new(3, seed=3)
+    p1 = by_seat(st, "P1")
+    st["players"][p1].update(vp=9, eliminated=True, final_vp=4)
+    assert not st["over"]
+    mine = GAME.describe_turn(st, p1, T)
+    assert "You: 4 VP" in mine and "You: 9 VP" not in mine
+
+
 def test_iec_s24_eliminated_rank_among_themselves_by_halved_vp() -> None:
     st = new(3, seed=2)
     a, b, c = (by_seat(st, s) for s in ("P1", "P2", "P3"))
