@@ -293,8 +293,9 @@ def must_choose_tech(state: State, player: str) -> bool:
 def has_choice(state: State, player: str, ph: int) -> bool:
     """Whether `player` has a real decision in phase `ph` (else he is not asked)."""
     pl = state["players"][player]
-    if ph == 3:
-        return len(power_candidates(state, player)) > power_slots(state, player)
+    if ph == 3:  # no place at all (no working reactor, no gift): nothing to choose
+        slots = power_slots(state, player)
+        return slots > 0 and len(power_candidates(state, player)) > slots
     if ph == 5:
         if pl["laid"]:
             return False

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import N_, IllegalAction, Term
 from engine.iec import choices as ch
-from engine.iec.model import acting, deposit_at
+from engine.iec.model import acting, deposit_at, placement_error
 from engine.iec.rules import (
     DELIVERING,
     INTERACTIVE,
@@ -26,6 +26,11 @@ from engine.iec.scenario import GOODS, KINDS, RECIPES
 from engine.iec.secret import activate_now
 from engine.iec.state_types import AnyBuilding, Subsidy, Transfer
 from engine.iec.techs import TECHS
+
+# A subsidy's cell that no later turn can make buildable for its type (not buildable, a mine
+# off the deposits): refused when ordered. An occupied cell or one too close to a building
+# may free up, so such an order waits (`/techs` says why it cannot land yet).
+NEVER_BUILDABLE = frozenset({"IEC-10", "IEC-S-4", "IEC-14"})
 
 
 def _bad(rule: str, msg: str, **kw: Any) -> IllegalAction:
@@ -219,6 +224,9 @@ def _secret_order(state: State, player: str, action: Action, events: list[Event]
             if kind_ not in KINDS:
                 raise _bad("IEC-14", N_("Name the building type."))
             order = {"kind": str(kind_), "cell": cell}
+            err = placement_error(state, cell, str(kind_))
+            if err is not None and err.rule_id in NEVER_BUILDABLE:
+                raise err  # it could never land there (found play-testing, 2026-12-04)
         _owned(state, player, 16)
         # Public: a used subsidy landed in phase 14 and so revealed the technology.
         if state["players"][player]["subsidy_used"]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import N_, Action, EnglishTranslator, State, Translator, join_list
+from engine.core import N_, Action, EnglishTranslator, State, Translator, join_list, worded
 from engine.iec import choices as ch
 from engine.iec.legal import legal_actions
 from engine.iec.lines import _tech_name, kind_name
 from engine.iec.model import acting as rules_acting
+from engine.iec.model import placement_error
 from engine.iec.rules import (
     PHASE_NAMES,
     alive,
@@ -87,6 +88,15 @@ def techs_text(state: State, player: str, t: Translator) -> str:
     if waiting:
         text += "\n" + _t_fmt(
             t, N_("Private orders waiting: {orders}."), orders=join_list(t, waiting)
+        )
+    subsidy = orders.get("subsidy")
+    blocked = placement_error(state, subsidy["cell"], subsidy["kind"]) if subsidy else None
+    if blocked is not None:  # it waits: say why it cannot land now (found play-testing)
+        text += "\n" + _t_fmt(
+            t,
+            N_("Government Subsidy cannot land on {cell} now: {reason}"),
+            cell=subsidy["cell"] if subsidy else "",
+            reason=worded(t, blocked.message_key, blocked.params),
         )
     return text
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from engine.core import EnglishTranslator, IllegalAction, Reply, canonical_json
-from engine.iec import GAME, actions, choices, production, rules
+from engine.iec import GAME, actions, choices, model, production, rules
+from engine.iec.model import scen
 from tests.engine.iec.helpers import add, at, by_seat, dice, do, empty, new
 
 T = EnglishTranslator()
@@ -149,6 +150,21 @@ def test_iec_tech13_hidden_energy_recovery_does_not_change_who_is_asked() -> Non
     actions.apply(st, p1, {"type": "use", "tech": 13, "mode": "auto"})
     rules._power_phase(st, events)  # auto: revealed before anyone is asked
     assert [e["type"] for e in events][:1] == ["tech_revealed"]
+    assert not choices.has_choice(st, p1, 3)
+
+
+def test_iec_s24_a_company_without_power_is_not_asked_in_phase_3() -> None:
+    """No working reactor and no Intergrid gift: no place to power anything, so no choice
+    (found play-testing, 2026-12-04: "Power 0 buildings of: A1, B2, …" waited for its /done
+    before the company was eliminated)."""
+    st, p1, _ = two()
+    add(st, p1, "storage", "E3")
+    add(st, p1, "mine", "C1")
+    reactor = next(
+        c for c, b in st["buildings"].items() if b["owner"] == p1 and b["kind"] == "reactor"
+    )
+    st["buildings"][reactor]["modules"] = 0
+    assert model.power_slots(st, p1) == 0 and model.power_candidates(st, p1)
     assert not choices.has_choice(st, p1, 3)
 
 
@@ -347,6 +363,28 @@ def test_iec_s10_5_warning_for_a_launcher_landed_by_subsidy() -> None:
     rules._start_phase(st, events)
     assert "M13" in st["buildings"]
     assert [e["kind"] for e in events if e["type"] == "unlinked"] == ["launcher"]
+
+
+def test_iec_tech16_a_subsidy_that_cannot_land_is_refused_or_says_why_it_waits() -> None:
+    """Found play-testing, 2026-12-04: `/subsidy transmitter J13` beside one's own launcher
+    was saved, never landed and nothing said why. A cell no turn can make buildable for the
+    type is refused when ordered; one too close to a building waits, and /techs says why."""
+    st, p1, _ = two()
+    st["players"][p1]["techs"] = [16]
+    deposit_free = next(
+        c
+        for c in sorted(scen(st).buildable)
+        if c not in scen(st).area_of and c not in st["buildings"]
+    )
+    with pytest.raises(IllegalAction) as info:  # a mine off the deposits: never
+        actions.apply(st, p1, {"type": "subsidy", "kind": "mine", "cell": deposit_free})
+    assert info.value.rule_id == "IEC-S-4"
+    reactor = next(c for c, b in st["buildings"].items() if b["owner"] == p1)
+    near = next(c for c in scen(st).near(reactor, 2) if c != reactor and c in scen(st).buildable)
+    actions.apply(st, p1, {"type": "subsidy", "kind": "storage", "cell": near})  # it waits
+    text = GAME.parse(st, p1, "techs", [], T)
+    assert isinstance(text, Reply)
+    assert f"Government Subsidy cannot land on {near} now: {near} is closer than" in text.text
 
 
 def test_iec_s6_deposit_reveal_names_its_contents() -> None:
