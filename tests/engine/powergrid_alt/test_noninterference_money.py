@@ -108,15 +108,33 @@ def test_pg9_alt_hidden_money_output_depends_on_public_information_only(
         event("game over before the comparison")
         return
     holder, obs = draw(st.permutations(seats), label="holder, observer")[:2]
+    extra = draw(st.integers(1, 200), label="extra money")
+    _compare(base, seed, holder, obs, extra, event)
+
+
+def test_pg9_alt_hidden_money_is_compared_until_the_end_not_after_it() -> None:
+    """Found by `make fuzz` (seed 3312269883): the game ended by agreement, and the next
+    step compared the final state, where PG-9 shows every player's money."""
+    base = GAME.setup(["p0", "p1"], {"hidden_money": "yes", "rules_version": "1"}, 122)
+    _forward(base, 56, Rng(new_rng_state(122)))
+    notes: list[str] = []
+    _compare(base, 122, "p0", "p1", 1, notes.append)
+    assert notes[-1] == "compared to the end of the game"
+
+
+def _compare(base: State, seed: int, holder: str, obs: str, extra: int, note: Any) -> None:
+    """Play on from `base` twice, the holder `extra` E richer in the second copy: what `obs`
+    reads is the same until a rule consults the money or the game ends."""
+    event = note
     a, b = copy_state(base), copy_state(base)
     # The holder is richer in b: whatever a accepts of his moves, b accepts too.
-    b["players"][holder]["money"] += draw(st.integers(1, 200), label="extra money")
+    b["players"][holder]["money"] += extra
     pick = Rng(new_rng_state(seed ^ 0x5EED))
     for _step in range(STEPS):
-        assert observe(a, obs) == observe(b, obs)
-        if GAME.is_over(a):
+        if GAME.is_over(a):  # PG-9: every player's money is shown once the game is over
             event("compared to the end of the game")
             return
+        assert observe(a, obs) == observe(b, obs)
         current = GAME.current_players(a)
         actor = current[pick.below(len(current))]
         action = _bot(a, actor, pick)
