@@ -24,7 +24,7 @@ from engine.core.protocol import (
     State,
     Translator,
 )
-from engine.powergrid import commands, event_text, rules
+from engine.powergrid import commands, event_text, rules, typed
 from engine.powergrid.bots import BOTS
 from engine.powergrid.forced import forced_action
 from engine.powergrid.legal import legal_actions
@@ -58,6 +58,7 @@ class PowerGrid(ModularGame):
         forced_moves=True,
         simultaneous=True,
         view_speaks=True,  # turn_text.py and buttons.py word views (VIEW.md)
+        secret_commands=True,  # standing orders, refused in a group before a look (typed.py)
     )
 
     @property
@@ -124,6 +125,11 @@ class PowerGrid(ModularGame):
         """The pass, /done or empty power declaration left to a player with nothing to decide
         (issue 17; forced.py)."""
         return forced_action(state, player)
+
+    def secret_command(self, state: State, player: str, command: str, args: Sequence[str]) -> bool:
+        """A standing order or a limit, by its words alone (typed.py)."""
+        spec = commands.TABLE.spec(command)
+        return typed.secret_command(spec.name if spec else command, args)
 
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []

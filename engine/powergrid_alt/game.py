@@ -104,7 +104,11 @@ class PowerGridAlt(PowerGrid):
         return offturn.refusal(state, player, command, t)
 
     def secret_command(self, state: State, player: str, command: str, args: Sequence[str]) -> bool:
-        return offturn.secret_command(state, command)
+        """Version 2's declarations (offturn.py), and the base game's standing orders where
+        this folder keeps them."""
+        return offturn.secret_command(state, command) or super().secret_command(
+            state, player, command, args
+        )
 
     def describe_private_event(self, state: State, event: Event, t: Translator) -> str | None:
         """The owner's line of a private event (a purchase declared in version 2), from the

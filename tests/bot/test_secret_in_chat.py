@@ -194,3 +194,22 @@ async def test_iec_s_26_a_secret_choice_typed_in_the_group_is_refused_alike_whoe
     assert await version(table, row.id) == before  # nothing changed
     # a question, not a choice: "/tech" lists the technologies, in the group as before
     assert not refused_secretly(await table.handle(typed("bob", "/tech")))
+
+
+async def test_pg9_pg_o_a_limit_typed_in_the_group_is_refused_alike_whatever_the_money(
+    table: Table,
+) -> None:
+    """Under hidden money (PG-9) `/maxbid 999` (beyond his money) was refused to him alone
+    ("you cannot bid more than your money") and `/maxbid 30` in public ("That order is
+    secret"): whether a reply came told the group his money. Both get the same refusal now,
+    and a standing order's other forms too; a plain bid or pass stays a public move."""
+    pk = await start(table, "powergrid regions=random hidden_money=yes", ["alice", "bob", "carol"])
+    await table.handle(typed("bob", "/bid 4 5"))  # bob opens (he chooses first, seed 7)
+    before = await version(table, pk)
+    (bidder,) = GAMES["powergrid"].current_players(json.loads(before[1]))
+    waiting = "carol" if bidder == "alice" else "alice"
+    for command in ("/maxbid 999", "/maxbid 30", "/bid 4 999 max=999", "/pass round", "/cancel"):
+        answers = await table.handle(typed(waiting, command))
+        assert refused_secretly(answers), (command, answers)
+    assert await version(table, pk) == before
+    assert not refused_secretly(await table.handle(typed(bidder, "/raise 6")))

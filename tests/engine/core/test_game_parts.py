@@ -74,6 +74,7 @@ def test_declared_capabilities_of_the_games() -> None:
         forced_moves=True,
         simultaneous=True,
         view_speaks=True,
+        secret_commands=True,
     )
     assert GAMES["powergrid_alt"].capabilities == Capabilities(
         standing_orders=True,
