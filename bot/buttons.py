@@ -43,15 +43,13 @@ def unseen(game: Game, before_json: str, played: Played) -> bool:
     return before.current == after.current and before.public_view == after.public_view
 
 
-def holds(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
-    """Whether a button of the chat's open game, posted at `version` (the store's version or
-    a public mark), still applies: at that very moment, or while the move it carries is still
-    legal for the presser (`still_legal`)."""
+def holds_later(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
+    """Whether a button of the chat's open game posted earlier than now (`posted_now` says
+    False) still applies: while the move it carries is still legal for the presser
+    (`still_legal`); never one from a version the game has not reached."""
     row = ctx.game
     if row is None:
         return False
-    if posted_now(table, ctx, version):
-        return True
     if not version.startswith(MARK) and (not version.isdigit() or int(version) > row.version):
         return False
     return still_legal(table, ctx, command)

@@ -165,8 +165,6 @@ class MovesMixin(EndingMixin):
                 state: State = load_state(fresh.state_json)
                 # who acts: remembered with the state this process committed, else asked
                 current = list(self._recent.moment(row.id, game, fresh.state_json, state).current)
-                # Games with standing orders accept some actions off turn (`game.anytime`),
-                # given by the commands they declare: any other is refused before the parse.
                 if (
                     ctx.inbound.seen_by_chat
                     and game.capabilities.secret_commands
@@ -177,6 +175,8 @@ class MovesMixin(EndingMixin):
                     # is looked at, whatever he holds (a refusal that depends on his secrets
                     # must not differ from an acceptance; found play-testing IEC, 2026-12-04)
                     return self._refuse(ctx, self._t(ctx, SECRET_IN_CHAT))
+                # Games with standing orders accept some actions off turn (`game.anytime`),
+                # given by the commands they declare: any other is refused before the parse.
                 standing = game.capabilities.standing_orders
                 off_turn = spec is not None and spec.kind == "move" and player not in current
                 declared = game.capabilities.off_turn_commands

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.bots import default_bot_kind
-from bot.buttons import holds, posted_now
+from bot.buttons import holds_later, posted_now
 from bot.completion import CompletionMixin
 from bot.context import (
     MAX_COMMAND,
@@ -237,7 +237,7 @@ class Table(LobbyMixin, PrivateChatMixin, InfoMixin, UndoMixin, CompletionMixin)
             return None
         # At its public moment (bot/buttons.py), or while its move is still legal.
         ctx.pressed_now = posted_now(self, ctx, version)
-        return command if ctx.pressed_now or holds(self, ctx, version, command) else None
+        return command if ctx.pressed_now or holds_later(self, ctx, version, command) else None
 
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:
