@@ -20,7 +20,7 @@ $(STAMP): $(RUNTIME)
 	touch $(STAMP)
 
 demo: $(RUNTIME)
-	$(BIN)/boardchat demo powergrid --players 4 --seed 1 --out demo-out --db demo-out/demo.sqlite3
+	$(BIN)/boardchat demo powergrid --players 4 --seed 1 --out demo-out
 
 # docs/rules/<game>.md from the games' rulebooks (engine/<game>/data/rulebook.toml).
 docs: $(STAMP)

@@ -13,15 +13,18 @@ from __future__ import annotations
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import TextIO
 
 from bot.cards.ending import end_of_game
-from bot.i18n import listed, normalize, tr, translator, trn
+from bot.context import discover_games
+from bot.i18n import LANGUAGES, listed, normalize, supported, tr, translator, trn
 from bot.messages import Inbound, Outbound
 from bot.placeholders import choice_label
 from bot.table import default_bot_kind, open_table
 from engine.core import N_, load_state
+from engine.core.protocol import Game
 
 CHAT_KEY = "local:demo"
 HOST = "local:demo-host"
@@ -32,20 +35,49 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", tail.casefold()).strip("-")[:30] or "board"
 
 
+def _check(
+    games: dict[str, Game], game_id: str, players: int, kind: str | None, lang: str
+) -> tuple[str, str | None]:
+    """(the bot kind to seat, None), or ("", why the arguments do not fit the game)."""
+    if game_id not in games:
+        message = N_("Unknown game {game}; games: {games}")
+        return "", tr(lang, message, game=repr(game_id), games=listed(games))
+    game = games[game_id]
+    kinds = list(game.bots)
+    name = tr(lang, game.name)
+    if kind is not None and kind not in kinds:
+        message = N_("{game} has no bot {kind}; its bots: {kinds}")
+        return "", tr(lang, message, game=name, kind=repr(kind), kinds=listed(kinds))
+    if not game.min_players <= players <= game.max_players:
+        message = N_("{game} is played by {low} to {high} players, not {n}.")
+        return "", tr(
+            lang, message, game=name, low=game.min_players, high=game.max_players, n=players
+        )
+    return kind or default_bot_kind(kinds), None
+
+
 async def run_demo(
     game_id: str,
     players: int,
     seed: int,
     out: str,
     db: str | None,
-    bot_kind: str,
+    bot_kind: str | None,
     stdout: TextIO | None = None,
     lang: str = "en",
 ) -> int:
     """Bots play a whole game of `game_id`; its log, pictures and end-of-game card are
-    written to `out` in `lang` (the host reads it, and the chat is opened in it)."""
-    lang = normalize(lang)
+    written to `out` in `lang` (the host reads it, and the chat is opened in it).
+    `bot_kind` None: the game's best bot. 2 when an argument does not fit the game."""
     dst = stdout or sys.stdout
+    if supported(lang) is None:
+        print(f"--lang {lang}: one of {', '.join(LANGUAGES)}", file=dst)
+        return 2
+    lang = normalize(lang)
+    bot_kind, unfit = _check(discover_games(), game_id, players, bot_kind, lang)
+    if unfit is not None:  # said before any file is touched
+        print(unfit, file=dst)
+        return 2
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     db_path = Path(db) if db else folder / "demo.sqlite3"
@@ -57,6 +89,7 @@ async def run_demo(
     table = await open_table(str(db_path), seeder=lambda: seed, render=True, default_lang=lang)
     replies: list[Outbound] = []
     counter = iter(range(1, 1_000_000))
+    run = uuid.uuid4().hex[:12]
 
     async def say(text: str) -> list[Outbound]:
         inbound = Inbound(
@@ -67,22 +100,16 @@ async def run_demo(
             lang=lang,
             text=text,
             is_admin=True,
-            update_id=f"demo-{seed}-{next(counter)}-{json.dumps(text)}",
+            # new for each run: an earlier demo's updates in the same --db are not this one's
+            update_id=f"demo-{run}-{next(counter)}-{json.dumps(text)}",
         )
         outs = await table.handle(inbound)
         replies.extend(outs)
         return outs
 
     try:
-        if game_id not in table.games:
-            message = N_("Unknown game {game}; games: {games}")
-            print(tr(lang, message, game=repr(game_id), games=listed(table.games)), file=dst)
-            return 2
         if await table.store.open_game(CHAT_KEY) is not None:
             await say("/abort confirm")
-        kinds = list(table.games[game_id].bots)
-        if bot_kind not in kinds:  # e.g. "heuristic" for a game whose best bot is "greedy"
-            bot_kind = default_bot_kind(kinds)
         await say(f"/lang {lang}")
         if (await table.store.chat(CHAT_KEY)).lang not in (None, lang):
             await say(f"/lang chat {lang}")  # a chat an earlier demo opened in another language

@@ -6,17 +6,20 @@ that one of them did so recently (the Dockerfile's HEALTHCHECK runs it).
     beat("discord")    # on each gateway heartbeat acknowledgement
 
 A beat writes the time into a small file per kind (`BOARDCHAT_HEALTH_DIR`, default
-<temp dir>/boardchat-health), atomically, at most once a second per kind and process: cheap
-enough for every poll, shared by every worker process of the host or container.
+<temp dir>/boardchat-health/<the database's tag>), atomically, at most once a second per kind
+and process: cheap enough for every poll, shared by the worker processes of one bot.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
 import time
 from pathlib import Path
+
+from bot.settings import SETTINGS
 
 # Beats closer together than this (per kind, per process) are not written.
 MIN_INTERVAL = 1.0
@@ -25,10 +28,17 @@ _KIND = re.compile(r"^[a-z0-9_-]{1,40}$")
 
 
 def health_dir(directory: str | Path | None = None) -> Path:
+    """`BOARDCHAT_HEALTH_DIR`, else a folder of the temp dir named after the database
+    (`BOARDCHAT_DB` as written): two bots on one host with their own databases do not
+    vouch for each other, and the workers of one bot share theirs."""
     if directory:
         return Path(directory)
-    configured = os.environ.get("BOARDCHAT_HEALTH_DIR", "")
-    return Path(configured) if configured else Path(tempfile.gettempdir()) / "boardchat-health"
+    configured = os.environ.get("BOARDCHAT_HEALTH_DIR", "").strip()
+    if configured:
+        return Path(configured)
+    db = os.environ.get("BOARDCHAT_DB", "").strip() or SETTINGS["BOARDCHAT_DB"][0]
+    tag = hashlib.sha256(db.encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / "boardchat-health" / tag
 
 
 def beat(kind: str, *, now: float | None = None, directory: str | Path | None = None) -> None:

@@ -115,16 +115,21 @@ class Terminal:
 
 
 async def run_local(
-    db: str, out: str, stdin: TextIO | None = None, stdout: TextIO | None = None
+    db: str,
+    out: str,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    default_lang: str | None = None,
 ) -> int:
-    """The REPL; returns 0 at EOF or `quit`."""
+    """The REPL; returns 0 at EOF or `quit`. `default_lang`: BOARDCHAT_DEFAULT_LANG, the
+    language of a chat nobody has chosen one for, as under `boardchat run`."""
     src = stdin or sys.stdin
     dst = stdout or sys.stdout
 
     def write(text: str) -> None:
         print(text, file=dst, flush=True)
 
-    table = await open_table(db)
+    table = await open_table(db, default_lang=default_lang or "en")
     term = Terminal(table, Path(out), write)
     table.register_sender("local", term.pushed)
     # The table's timed work, as `boardchat run` has it (bot/scheduler.py): a seat a bot

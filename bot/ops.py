@@ -13,15 +13,19 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sqlite3
+import time
 from collections.abc import Mapping, Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from bot.moment import Moment
 from bot.storage import open_store, parse_db
-from bot.store import ChatBusy, Clock, LogEntry, Outcome
+from bot.store import DEFAULT_DEADLINE_HOURS, ChatBusy, Clock, Due, LogEntry, Outcome
+from bot.store_protocol import Store
 from engine.core import canonical_json, load_state
 from engine.core.errors import IllegalAction
 from engine.core.protocol import Game
@@ -41,20 +45,30 @@ def backup_sqlite(db_path: str, out: str) -> int:
         raise OpsError(f"no SQLite database at {db_path}")
     if Path(out).exists():
         raise OpsError(f"{out} exists; choose another --out")
+    folder = Path(out).parent
+    if not folder.is_dir():
+        raise OpsError(f"--out {out}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OpsError(f"--out {out}: cannot create a file in {folder}")
     pages = 0
 
     def progress(_status: int, _remaining: int, total: int) -> None:
         nonlocal pages
         pages = total
 
-    src = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    dst = sqlite3.connect(out)
     try:
-        with dst:
-            src.backup(dst, pages=1024, progress=progress)
-    finally:
-        dst.close()
-        src.close()
+        src = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            dst = sqlite3.connect(out)
+            try:
+                with dst:
+                    src.backup(dst, pages=1024, progress=progress)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except sqlite3.Error as err:
+        raise OpsError(f"backup of {db_path} to {out} failed: {err}") from err
     return pages
 
 
@@ -68,18 +82,38 @@ def pg_dump_commands(out: str) -> str:
     )
 
 
-def backup(db: str, out: str) -> str:
-    """Back up `db` (BOARDCHAT_DB): what was done, or what to run, as text."""
+def backup(db: str, out: str | None, stamp: str) -> str:
+    """Back up `db` (BOARDCHAT_DB) to `out` (default: boardchat-<stamp> with the backend's
+    suffix): what was done, or what to run, as text."""
     backend, target = parse_db(db)
     if backend == "postgresql":
+        out = out or f"boardchat-{stamp}.dump"
         return pg_dump_commands(out if out.endswith(".dump") else out + ".dump")
+    out = out or f"boardchat-{stamp}.sqlite3"
     pages = backup_sqlite(target, out)
     return f"backed up {target} to {out} ({pages} pages)"
 
 
 # ---------------------------------------------------------------------- export / import
+async def list_games(db: str, limit: int = 50) -> list[str]:
+    """One line a game, the last changed first: what `boardchat export GAME_ID` takes."""
+    store = await open_store(db, existing=True)
+    try:
+        rows = await store.recent_games(limit)
+        seats = {row.id: await store.seats(row.id) for row in rows}
+    finally:
+        await store.close()
+    when = "%Y-%m-%d %H:%M"
+    return [
+        f"{row.id:>6}  {row.game_id:<14} {row.status:<8} "
+        f"{time.strftime(when, time.gmtime(row.updated_at))} UTC  {row.chat_key}  "
+        + ", ".join(s.display_name for s in seats[row.id])
+        for row in rows
+    ]
+
+
 async def export_game(db: str, pk: int, clock: Clock | None = None) -> dict[str, Any]:
-    store = await open_store(db, clock)
+    store = await open_store(db, clock, existing=True)
     try:
         row = await store.game(pk)
         if row is None:
@@ -194,6 +228,25 @@ def _replayed(
     return state
 
 
+async def _deadline_hours(store: Store, chat_key: str) -> float:
+    """The chat's move deadline (`/settings deadline=`), as the table reads it."""
+    settings = (await store.chat(chat_key)).settings
+    try:
+        hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
+    except (TypeError, ValueError):
+        hours = DEFAULT_DEADLINE_HOURS
+    return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
+
+
+def _due(game: Game, state: dict[str, Any], hours: float, clock: Clock | None) -> Due | None:
+    """The imported turn's deadline row, so its reminders and expiry run as at the table."""
+    at = Moment(game, state)
+    if at.over:
+        return None
+    now = (clock or time.time)()
+    return Due(list(at.current), now, now + hours * 3600.0)
+
+
 async def import_game(
     db: str,
     data: Mapping[str, Any],
@@ -245,8 +298,12 @@ async def import_game(
                 bot_kind=s["bot_kind"],
                 lang=s["lang"],
             )
-        state_json = canonical_json(game.setup(names, options, seed))
-        result = await store.start_game(pk, seed, names, state_json, None)
+        state = game.setup(names, options, seed)
+        state_json = canonical_json(state)
+        hours = await _deadline_hours(store, chat)
+        result = await store.start_game(
+            pk, seed, names, state_json, None if actions else _due(game, state, hours, clock)
+        )
         if result.outcome is not Outcome.OK:
             raise OpsError(f"could not start the imported game: {result.outcome.value}")
         version = result.version
@@ -268,7 +325,12 @@ async def import_game(
                     )
             state_json = canonical_json(state)
             result = await store.commit_moves(
-                pk, version, entries, state_json, over=game.is_over(state), due=None
+                pk,
+                version,
+                entries,
+                state_json,
+                over=game.is_over(state),
+                due=_due(game, state, hours, clock),  # the turn's clock starts at the import
             )
             if result.outcome is not Outcome.OK:
                 raise OpsError(f"could not store the replayed log: {result.outcome.value}")

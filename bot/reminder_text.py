@@ -24,11 +24,14 @@ async def chat_name(store: Store, chat_key: str, lang: str) -> str:
 
 
 def reminder_buttons(
-    pk: int, version: int, game: Game, state: State, player: str, lang: str
+    pk: int, mark: str, game: Game, state: State, player: str, lang: str
 ) -> list[list[Button]]:
     """The buttons of `player`'s prompt, for a reminder sent to them privately: the same
-    "<game pk>:<version>:<command>" payloads as the prompt in the chat (bot/announce.py
-    `_buttons`), which the table plays in the game's chat when pressed in private."""
+    "<game pk>:<public mark>:<command>" payloads as the prompt in the chat (bot/announce.py
+    `_buttons`), which the table plays in the game's chat when pressed in private. The
+    public mark, not the store's version: the version counts private moves and undos the
+    others are not told of, and a button's payload is readable by any client (found by a
+    leak hunt, 2026-12-04)."""
     try:
         choices = list(game.buttons(state, player, t=translator(lang)))
     except Exception:
@@ -37,7 +40,7 @@ def reminder_buttons(
     flat: list[Button] = []
     seen: set[str] = set()
     for label, command in choices:
-        payload = f"{pk}:{version}:{command}"
+        payload = f"{pk}:{mark}:{command}"
         if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
             continue  # a truncated command would mean something else: drop it
         seen.add(command)

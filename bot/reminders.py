@@ -74,6 +74,7 @@ from bot.grammar import CommandLine, shorten
 from bot.i18n import listed, normalize, tr, translator
 from bot.me import MeCommands, me_command
 from bot.messages import Inbound, Outbound
+from bot.moment import Moment
 from bot.outbox import platform_of, row_of
 from bot.pace import pace_line
 from bot.quiet import PROMPT_FRESH
@@ -501,7 +502,7 @@ class Reminders(MeCommands):
                     private_to=seat.user_key,
                     mentions=[(seat.user_key, seat.display_name)],
                     buttons=reminder_buttons(
-                        row.id, row.version, game, state, seat.display_name, lang
+                        row.id, Moment(game, state).mark, game, state, seat.display_name, lang
                     ),
                     lang=lang,
                     # the start point on time is the private prompt: the table's ask already

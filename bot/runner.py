@@ -16,6 +16,7 @@ from typing import Any
 
 from bot import gctune, workers
 from bot.scheduler import SETTLE, Scheduler
+from bot.service import PlatformError
 from bot.settings import Settings
 from bot.table import Table, open_table
 
@@ -27,6 +28,21 @@ PLATFORMS = (
     ("telegram", "telegram_token", "bot.platforms.telegram"),
     ("discord", "discord_token", "bot.platforms.discord_bot"),
 )
+
+
+class PlatformsFailed(Exception):
+    """Every platform stopped with an error: `boardchat run` has nothing left to serve.
+    `config` when each failure was a setting (restarting cannot help)."""
+
+    def __init__(self, failures: dict[str, BaseException]) -> None:
+        said = "; ".join(
+            f"{name}: {err}" if isinstance(err, PlatformError) else f"{name}: {err!r}"
+            for name, err in failures.items()
+        )
+        super().__init__(said)
+        self.config = all(
+            isinstance(err, PlatformError) and err.config for err in failures.values()
+        )
 
 
 def platform_servers(settings: Settings) -> dict[str, Serve]:
@@ -48,11 +64,12 @@ def platform_servers(settings: Settings) -> dict[str, Serve]:
 async def serve(
     settings: Settings, servers: dict[str, Serve] | None = None, table: Table | None = None
 ) -> None:
-    """Run the platforms until cancelled or until SIGINT/SIGTERM."""
+    """Run the platforms until cancelled or until SIGINT/SIGTERM; raises PlatformsFailed when
+    every platform stopped with an error (a rejected token, an unreachable server)."""
     servers = platform_servers(settings) if servers is None else servers
-    if not servers:
-        log.error("no platform to run (set TELEGRAM_TOKEN and/or DISCORD_TOKEN)")
-        return
+    if not servers:  # tokens set, but their platforms' modules do not load (logged above)
+        error = PlatformError("no platform could load (see the log above)", config=True)
+        raise PlatformsFailed({"platforms": error})
     own_table = table is None
     workers.tune()  # the event loop gets the interpreter lock back sooner from busy workers
     # The platforms' messages wait in the outbox for their sender loops (bot/outbox.py), which
@@ -79,6 +96,7 @@ async def serve(
     stopper = asyncio.create_task(stop.wait(), name="stop-signal")
     # "uvloop" or "asyncio" (bot/eventloop.py): which loop a report came from
     log.info("serving %s on %s", ", ".join(tasks), type(loop).__module__.split(".")[0])
+    failures: dict[str, BaseException] = {}
     try:
         pending: set[asyncio.Task[Any]] = {*tasks.values(), stopper}
         while pending:
@@ -91,10 +109,14 @@ async def serve(
                 if task.cancelled():
                     continue
                 err = task.exception()
-                if err is not None:
+                if isinstance(err, PlatformError):  # said in one line: no traceback, no token
+                    log.error("%s stopped: %s", name, err)
+                elif err is not None:
                     log.error("%s stopped with an error", name, exc_info=err)
                 else:
                     log.info("%s finished", name)
+                if err is not None:
+                    failures[name.removeprefix("platform:")] = err
             if pending == {stopper}:
                 break
     finally:
@@ -107,3 +129,5 @@ async def serve(
             loop.remove_signal_handler(sig)
         if own_table:
             await table.close()
+    if failures and len(failures) == len(tasks):
+        raise PlatformsFailed(failures)

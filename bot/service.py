@@ -14,6 +14,17 @@ from engine.core.protocol import CommandSpec
 
 Sender = Callable[[Outbound], Awaitable[None]]
 
+
+class PlatformError(Exception):
+    """A platform that cannot run, said in one line for the admin (never with the token).
+    `config`: a setting is wrong (a rejected token, the webhook's port taken), so a restart
+    cannot help; otherwise the platform was not reachable and may be later."""
+
+    def __init__(self, message: str, *, config: bool) -> None:
+        super().__init__(message)
+        self.config = config
+
+
 # `complete` kind for the free text typed after a command (see TableService.complete).
 ARGS_KIND = "args:"
 # An autocomplete answer is a whole option value: Discord takes at most 100 characters.

@@ -383,6 +383,9 @@ class PgStore(PgOutbox, PgTimed):
         rows = await self._all(Q.user_games, user_key, limit)
         return [_game(r) for r in rows]
 
+    async def recent_games(self, limit: int = 50) -> list[GameRow]:
+        return [_game(r) for r in await self._all(Q.recent_games, limit)]
+
     async def create_game(
         self,
         chat_key: str,

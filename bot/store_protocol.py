@@ -273,6 +273,10 @@ class Store(MessageStore, Protocol):
 
     async def user_games(self, user_key: str, limit: int = 20) -> list[GameRow]: ...
 
+    async def recent_games(self, limit: int = 50) -> list[GameRow]:
+        """The games last changed, newest first (`boardchat export` lists them)."""
+        ...
+
     async def finished_games(
         self, chat_key: str | None = None, user_key: str | None = None, limit: int = 1000
     ) -> list[FinishedGame]: ...

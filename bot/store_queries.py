@@ -106,6 +106,10 @@ class Queries:
         "FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_key = ? "
         "AND g.status IN ('lobby', 'active') ORDER BY g.updated_at DESC LIMIT ?"
     )
+    # `boardchat export` without a game: the admin's list (no index: an admin's rare read)
+    recent_games: str = (
+        f"SELECT {GAME_COLUMNS} FROM games ORDER BY updated_at DESC, id DESC LIMIT ?"
+    )
     new_game: str = (
         "INSERT INTO games (chat_key, game_id, options, version, status, created_at, "
         "updated_at, creator) VALUES (?, ?, ?, 0, 'lobby', ?, ?, ?)"

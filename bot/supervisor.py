@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.settings import Settings
@@ -31,6 +32,11 @@ log = logging.getLogger(__name__)
 LISTEN_FD = "BOARDCHAT_LISTEN_FD"
 WORKER_INDEX = "BOARDCHAT_WORKER_INDEX"
 RESTART_PAUSE = 2.0
+# A worker that keeps dying soon after its start (a database that is down, no network) is
+# restarted less and less often: the pause doubles up to this, and is back to RESTART_PAUSE
+# once a worker has run for HEALTHY_RUN seconds.
+MAX_RESTART_PAUSE = 60.0
+HEALTHY_RUN = 60.0
 
 
 class WorkersError(Exception):
@@ -114,6 +120,13 @@ def bind_webhook(settings: Settings) -> socket.socket | None:
     return sock
 
 
+def _sleep_unless(stopped: Callable[[], bool], seconds: float) -> None:
+    """Sleep, waking early when asked to stop (a long back-off must not delay a SIGTERM)."""
+    end = time.monotonic() + seconds
+    while not stopped() and time.monotonic() < end:
+        time.sleep(min(0.2, end - time.monotonic()))
+
+
 def run_workers(settings: Settings, workers: int, command: list[str] | None = None) -> int:
     """Start `workers` processes of `boardchat run` and supervise them until SIGTERM/SIGINT."""
     sock = bind_webhook(settings)
@@ -121,10 +134,14 @@ def run_workers(settings: Settings, workers: int, command: list[str] | None = No
     envs = worker_envs(settings, workers, fd)
     command = command or [sys.executable, "-m", "bot", "run"]
     procs: dict[int, subprocess.Popen[bytes]] = {}
+    started: dict[int, float] = {}
+    pauses = dict.fromkeys(range(workers), RESTART_PAUSE)
     stopping = False
+    status = 0  # 2 once a worker's configuration error stopped them all
 
     def start(index: int) -> None:
         procs[index] = subprocess.Popen(command, env=envs[index], pass_fds=(fd,) if fd else ())
+        started[index] = time.monotonic()
         log.info("worker %d started (pid %d)", index, procs[index].pid)
 
     def stop(signum: int, _frame: object) -> None:
@@ -147,10 +164,22 @@ def run_workers(settings: Settings, workers: int, command: list[str] | None = No
                 if code == 2:  # a configuration error: restarting cannot help
                     log.error("worker %d exited with a configuration error; stopping", index)
                     stop(signal.SIGTERM, None)
+                    status = 2
                     break
-                log.error("worker %d (pid %d) exited with %s; restarting", index, proc.pid, code)
-                time.sleep(RESTART_PAUSE)
-                start(index)
+                if time.monotonic() - started[index] >= HEALTHY_RUN:
+                    pauses[index] = RESTART_PAUSE
+                pause = pauses[index]
+                pauses[index] = min(MAX_RESTART_PAUSE, pause * 2)
+                log.error(
+                    "worker %d (pid %d) exited with %s; restarting in %.1f s",
+                    index,
+                    proc.pid,
+                    code,
+                    pause,
+                )
+                _sleep_unless(lambda: stopping, pause)
+                if not stopping:
+                    start(index)
         for proc in procs.values():
             try:
                 proc.wait(timeout=30)
@@ -162,4 +191,4 @@ def run_workers(settings: Settings, workers: int, command: list[str] | None = No
             signal.signal(sig, handler)
         if sock is not None:
             sock.close()
-    return 0
+    return status

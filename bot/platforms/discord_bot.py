@@ -25,6 +25,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -102,7 +103,7 @@ from bot.platforms.discord_slash import (
     interaction_lang,
     make_command,
 )
-from bot.service import ARGS_KIND, TableService, args_kind, parse_args_kind
+from bot.service import ARGS_KIND, PlatformError, TableService, args_kind, parse_args_kind
 from bot.settings import Settings
 from bot.supervisor import discord_shard_options
 from engine.core.errors import N_
@@ -649,5 +650,13 @@ async def serve(table: TableService, settings: Settings) -> None:
     if not settings.discord_token:
         raise ValueError("DISCORD_TOKEN is not set")
     client = build_client(table, settings)
-    async with client:
-        await client.start(settings.discord_token)
+    try:
+        async with client:
+            await client.start(settings.discord_token)
+    except discord.LoginFailure:
+        raise PlatformError(
+            "Discord rejected DISCORD_TOKEN (copy it again from the developer portal)",
+            config=True,
+        ) from None
+    except (OSError, aiohttp.ClientError) as err:
+        raise PlatformError(f"cannot reach Discord: {err}", config=False) from None

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import html
 import json
 import logging
 import re
@@ -24,8 +23,6 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import replace
-from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,21 +31,16 @@ from telegram import (
     BotCommandScopeChat,
     CallbackQuery,
     Chat,
-    InputMediaPhoto,
-    LinkPreviewOptions,
     Message,
     ReplyParameters,
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import (
     BadRequest,
-    ChatMigrated,
-    Forbidden,
     InvalidToken,
     NetworkError,
-    RetryAfter,
     TelegramError,
 )
 from telegram.ext import (
@@ -64,9 +56,14 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.health import beat
 from bot.i18n import LANGUAGES, tr
 from bot.messages import Inbound, Outbound
-from bot.outbox import DmClosed, MessageGone, RetryLater, Undeliverable
+from bot.platforms.telegram_delivery import (  # noqa: F401 (re-exported)
+    CAPTION_LIMIT,
+    MEDIA_GROUP_LIMIT,
+    TelegramDelivery,
+)
 from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     _COMMAND_TEXT,
     _FIRST_COMMAND,
@@ -88,8 +85,8 @@ from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     telegram_language_code,
     user_key,
 )
-from bot.platforms.telegram_inbox import InboxQueue, describe_update
-from bot.service import TableService
+from bot.platforms.telegram_inbox import InboxQueue, PollHeartbeat, describe_update
+from bot.service import PlatformError, TableService
 from bot.settings import Settings
 from bot.supervisor import webhook_listen
 
@@ -106,8 +103,6 @@ ADMIN_CACHE_SECONDS = 60.0
 # user opens the bot (that is what lets the bot message them privately) and /help is universal.
 ALWAYS_COMMANDS = ("start", "help")
 # Bot API limits.
-CAPTION_LIMIT = 1024
-MEDIA_GROUP_LIMIT = 10  # photos in one sendMediaGroup
 TOAST_LIMIT = 200
 MENU_LIMIT = 100
 MENU_DESCRIPTION_LIMIT = 256
@@ -115,10 +110,10 @@ COMMAND_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
 ALLOWED_UPDATES = ("message", "callback_query")
 # A 429 answer is retried this many times (after waiting what Telegram asks) before giving up.
 MAX_RETRIES = 10
-# A network error while delivering from the outbox: try that chat again after this long.
-NETWORK_RETRY = 5.0
 # On SIGTERM, handlers still running after this long are left (their updates are in the inbox).
 STOP_GRACE = 1.0
+# Webhook mode: seconds between the health checks' questions to Telegram (bot/health.py)
+WEBHOOK_BEAT = 60.0
 # "/bid@boardchat_bot 13 20" -> name "bid", rest " 13 20".
 _NAMES_KEPT = 10_000
 
@@ -137,17 +132,10 @@ def _told_by_toast(out: Outbound, presser: str) -> bool:
     )
 
 
-def _private_chat_unreachable(error: TelegramError) -> bool:
-    """The user never pressed Start in a private chat with the bot (or blocked it)."""
-    if isinstance(error, Forbidden):
-        return True
-    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()
-
-
 # ---------------------------------------------------------------- the adapter
 
 
-class TelegramAdapter:
+class TelegramAdapter(TelegramDelivery):
     """Maps updates to `Inbound`s and `Outbound`s to Bot API calls; holds no game state."""
 
     def __init__(
@@ -420,236 +408,6 @@ class TelegramAdapter:
         self._admins[(chat.id, user.id)] = (now + ADMIN_CACHE_SECONDS, is_admin)
         return is_admin
 
-    # ---- messages out
-
-    async def send(self, out: Outbound) -> None:
-        """Deliver one Outbound right away (an immediate answer). Logs failures; never raises."""
-        error = await self._try_send(out)
-        if error is not None:
-            log.warning("telegram: could not send to %s: %s", out.private_to or out.chat_key, error)
-
-    async def _try_send(self, out: Outbound) -> Exception | None:
-        """Deliver one Outbound right away; the Bot API's error, if any (not logged)."""
-        try:
-            await self._send(out)
-        except DmClosed as closed:
-            log.info("telegram: %s does not accept private messages: %s", out.private_to, closed)
-            if closed.fallback is not None:
-                return await self._try_send(closed.fallback)
-        except (TelegramError, ValueError) as error:
-            return error
-        return None
-
-    async def deliver(self, out: Outbound) -> str | None:
-        """The outbox sender loop's delivery: the message id, or RetryLater (flood control,
-        network) / Undeliverable (blocked, chat gone, a request Telegram refuses)."""
-        try:
-            return await self._send(out)
-        except RetryAfter as error:
-            wait = error.retry_after
-            delay = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
-            raise RetryLater(delay, f"flood control: {error.message}") from error
-        except (Forbidden, BadRequest) as error:
-            raise Undeliverable(f"{type(error).__name__}: {error.message}") from error
-        except InvalidToken as error:
-            raise RetryLater(60.0, f"invalid token: {error.message}") from error
-        except (NetworkError, TelegramError) as error:
-            raise RetryLater(NETWORK_RETRY, f"{type(error).__name__}: {error.message}") from error
-        except ValueError as error:
-            raise Undeliverable(f"not a Telegram chat: {out.chat_key}") from error
-
-    async def _send(self, out: Outbound) -> str | None:
-        if out.private_to:
-            return await self._send_private(out)
-        if out.text.strip() or out.png is not None or out.file is not None:
-            chat_id, thread_id = parse_chat_key(out.chat_key)
-            return await self._deliver(out, chat_id, thread_id)
-        return None
-
-    async def _send_private(self, out: Outbound) -> str | None:
-        assert out.private_to is not None
-        user_id = parse_user_key(out.private_to)
-        if user_id is None:
-            log.warning("telegram: private message for non-Telegram user %s", out.private_to)
-            return None
-        if not (out.text.strip() or out.png is not None):
-            return None
-        try:
-            return await self._deliver(out, user_id, None)
-        except TelegramError as error:
-            if not _private_chat_unreachable(error):
-                raise
-            reason = f"{type(error).__name__}: {error.message}"
-        # The sender loop remembers the refusal and posts the fallback once (bot/outbox.py).
-        chat_id, _thread_id = parse_chat_key(out.chat_key)
-        if chat_id == user_id:
-            raise DmClosed(reason)  # the private chat itself is the one that failed
-        name = dict(out.mentions).get(out.private_to) or self._names.get(out.private_to)
-        name = name or str(user_id)
-        notice = tr(
-            self.settings.default_lang,
-            "@{name}, I cannot message you privately. Open a chat with @{bot} and press Start.",
-            name=name,
-            bot=self.bot.username,
-        )
-        fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
-        raise DmClosed(reason, fallback)
-
-    async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
-        try:
-            return await self._post_or_edit(out, chat_id, thread_id)
-        except ChatMigrated as migrated:
-            # The group became a supergroup: its id changed; deliver there this time.
-            log.warning("telegram: chat %s migrated to %s", chat_id, migrated.new_chat_id)
-            return await self._post_or_edit(out, migrated.new_chat_id, thread_id)
-
-    async def _post_or_edit(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
-        """An edit of the message `edit_of` (the live status message), else a new message,
-        pinned when asked (`pin`)."""
-        if out.edit_of is not None:
-            edited = await self._edit(out, chat_id, out.edit_of)
-            if out.unpin:  # the game is over (issue 17)
-                await self._pin(chat_id, edited, on=False)
-            return edited
-        message_id = await self._post(out, chat_id, thread_id)
-        if out.pin and not out.unpin and message_id is not None and out.private_to is None:
-            await self._pin(chat_id, message_id)
-        return message_id
-
-    async def _edit(self, out: Outbound, chat_id: int, message_id: str) -> str:
-        """editMessageText; `MessageGone` when the message was deleted (the sender loop posts
-        a new one), an unchanged text is fine."""
-        body, mode = format_text(out.text[:MESSAGE_LIMIT], out.mentions)
-        try:
-            await self.bot.edit_message_text(
-                body,
-                chat_id=chat_id,
-                message_id=int(message_id),
-                parse_mode=mode,
-                reply_markup=keyboard(out.buttons),
-                link_preview_options=LinkPreviewOptions(is_disabled=True),
-            )
-        except BadRequest as error:
-            reason = error.message.casefold()
-            if "not modified" in reason:
-                return message_id
-            if "not found" in reason or "can't be edited" in reason:
-                raise MessageGone(error.message) from error
-            raise
-        return message_id
-
-    async def _pin(self, chat_id: int, message_id: str, on: bool = True) -> None:
-        """Pin the live status message, silently (`on`), or unpin it when its game ended; a
-        bot that may not (un)pin leaves it as it is."""
-        try:
-            if on:
-                await self.bot.pin_chat_message(chat_id, int(message_id), disable_notification=True)
-            else:
-                await self.bot.unpin_chat_message(chat_id, message_id=int(message_id))
-        except TelegramError as error:
-            log.info("telegram: cannot (un)pin in %s: %s", chat_id, error)
-
-    async def _post(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:
-        """Send; the id of the (last) message sent."""
-        markup = keyboard(out.buttons)
-        text = out.text if out.text.strip() else ""
-        quiet = out.silent or None
-        reply = (
-            ReplyParameters(int(out.reply_to), allow_sending_without_reply=True)
-            if out.reply_to is not None and out.reply_to.isdigit()
-            else None
-        )
-        sent: Any = None
-        if out.file is not None and len(text) <= CAPTION_LIMIT:
-            return await self._post_file(out, chat_id, thread_id)
-        if out.png is not None and out.album:
-            return await self._post_album(out, chat_id, thread_id)
-        if out.png is not None:
-            if len(text) <= CAPTION_LIMIT:
-                caption, mode = format_text(text, out.mentions) if text else (None, None)
-                sent = await self.bot.send_photo(
-                    chat_id,
-                    photo=out.png,
-                    filename="board.png",
-                    caption=caption,
-                    parse_mode=mode,
-                    message_thread_id=thread_id,
-                    reply_markup=markup,
-                    disable_notification=quiet,
-                    reply_parameters=reply,
-                )
-                return str(sent.message_id)
-            sent = await self.bot.send_photo(
-                chat_id,
-                photo=out.png,
-                filename="board.png",
-                message_thread_id=thread_id,
-                disable_notification=quiet,
-            )
-        chunks = split_text(text, columns=out.monospace)
-        for i, chunk in enumerate(chunks):
-            body, mode = (
-                (f"<pre>{html.escape(chunk, quote=False)}</pre>", ParseMode.HTML)
-                if out.monospace  # a board in words: its columns need a fixed-width font
-                else format_text(chunk, out.mentions)
-            )
-            sent = await self.bot.send_message(
-                chat_id,
-                body,
-                parse_mode=mode,
-                message_thread_id=thread_id,
-                reply_markup=markup if i == len(chunks) - 1 else None,
-                link_preview_options=LinkPreviewOptions(is_disabled=True),
-                disable_notification=quiet,
-                reply_parameters=reply if i == 0 else None,
-            )
-        return str(sent.message_id) if sent is not None else None
-
-    async def _post_file(self, out: Outbound, chat_id: int, thread_id: int | None) -> str:
-        """A file with its caption: an MP4 as an animation (it plays in the chat), anything
-        else (the GIF replay) as a document."""
-        assert out.file is not None
-        caption, mode = format_text(out.text, out.mentions) if out.text.strip() else (None, None)
-        common: dict[str, Any] = {
-            "filename": out.filename or "file",
-            "caption": caption,
-            "parse_mode": mode,
-            "message_thread_id": thread_id,
-            "disable_notification": out.silent or None,
-        }
-        if out.filename.endswith(".mp4"):
-            sent = await self.bot.send_animation(chat_id, animation=out.file, **common)
-        else:
-            sent = await self.bot.send_document(chat_id, document=out.file, **common)
-        return str(sent.message_id)
-
-    async def _post_album(self, out: Outbound, chat_id: int, thread_id: int | None) -> str:
-        """A picture set as one media group (sendMediaGroup: 2-10 photos, the caption on the
-        first). A media group takes no buttons: a caption too long for it, or one with
-        buttons, follows as a message of its own. The id of the group's first message."""
-        assert out.png is not None
-        text = out.text if out.text.strip() else ""
-        apart = len(text) > CAPTION_LIMIT or bool(out.buttons)
-        caption, mode = format_text(text, out.mentions) if text and not apart else (None, None)
-        media = [
-            InputMediaPhoto(
-                png,
-                caption=caption if i == 0 else None,
-                parse_mode=mode if i == 0 else None,
-                filename=f"board-{i + 1}.png",
-            )
-            for i, png in enumerate([out.png, *out.album][:MEDIA_GROUP_LIMIT])
-        ]
-        sent = await self.bot.send_media_group(
-            chat_id,
-            media=media,
-            message_thread_id=thread_id,
-            disable_notification=out.silent or None,
-        )
-        if apart and text:
-            await self._post(replace(out, png=None, album=[]), chat_id, thread_id)
-        return str(sent[0].message_id)
-
 
 # ---------------------------------------------------------------- application
 
@@ -710,7 +468,9 @@ def build_application(
         url, file_url = api_urls(base)
         builder = builder.base_url(url).base_file_url(file_url)
     if request is not None:
-        builder = builder.request(request).get_updates_request(request)
+        builder = builder.request(request)
+    # every answered poll beats the health file, updates or not (bot/health.py)
+    builder = builder.get_updates_request(PollHeartbeat(request))
     application = builder.build()
     adapter.application = application
     application.bot_data[ADAPTER_KEY] = adapter
@@ -785,8 +545,43 @@ async def running(
                         await stopping
 
 
+async def _webhook_heartbeat(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """In webhook mode no poll proves the bot alive while its chats are quiet: it asks
+    Telegram for the webhook's state every WEBHOOK_BEAT seconds and beats on an answer."""
+    while True:
+        try:
+            info = await application.bot.get_webhook_info()
+        except TelegramError as err:
+            log.warning("telegram: the webhook's state is not available: %s", err)
+        else:
+            beat("telegram")
+            if info.last_error_message:
+                log.warning("telegram: the webhook reports %r", info.last_error_message)
+        await asyncio.sleep(WEBHOOK_BEAT)
+
+
 async def serve(table: TableService, settings: Settings) -> None:
-    """Run the Telegram bot until cancelled."""
+    """Run the Telegram bot until cancelled. A rejected token, a webhook port in use or no
+    answer from Telegram at start raise PlatformError: one line, without the token (its
+    exceptions name it)."""
     application = build_application(table, settings)
-    async with running(application, settings):
-        await asyncio.Event().wait()
+    try:
+        async with running(application, settings):
+            if settings.telegram_webhook_url:
+                await _webhook_heartbeat(application)
+            else:
+                await asyncio.Event().wait()
+    except InvalidToken:
+        raise PlatformError(
+            "Telegram rejected TELEGRAM_TOKEN (copy it again from @BotFather)", config=True
+        ) from None
+    except BadRequest as err:  # e.g. a webhook URL Telegram does not take
+        raise PlatformError(f"Telegram refused the setup: {err}", config=True) from None
+    except NetworkError as err:
+        raise PlatformError(f"cannot reach Telegram: {err}", config=False) from None
+    except OSError as err:
+        raise PlatformError(
+            f"the webhook cannot listen on {settings.telegram_webhook_listen}: "
+            f"{err.strerror or err}",
+            config=True,
+        ) from None

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from telegram import Update
+from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
 from bot.health import beat
 
@@ -26,6 +28,50 @@ class InboxQueue(asyncio.Queue[object]):
             await self._keep(item)
             beat("telegram")  # an update from a good poll or a webhook POST (bot/health.py)
         await super().put(item)
+
+
+class PollHeartbeat(BaseRequest):
+    """The getUpdates requests (python-telegram-bot's `get_updates_request`), beating the
+    health file after each answered poll: a bot whose chats are quiet still polls, so it is
+    alive (found by an admin's test, 2026-12-04: the beat came only with an update, and the
+    Docker health check failed a healthy bot after five quiet minutes)."""
+
+    def __init__(self, inner: BaseRequest | None = None) -> None:
+        # python-telegram-bot's own getUpdates request: one connection, HTTP/1.1
+        self._inner = inner or HTTPXRequest(connection_pool_size=1)
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._inner.read_timeout
+
+    async def initialize(self) -> None:
+        await self._inner.initialize()
+
+    async def shutdown(self) -> None:
+        await self._inner.shutdown()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        code, payload = await self._inner.do_request(
+            url,
+            method,
+            request_data,
+            read_timeout=read_timeout,
+            write_timeout=write_timeout,
+            connect_timeout=connect_timeout,
+            pool_timeout=pool_timeout,
+        )
+        if 200 <= code < 300:
+            beat("telegram")
+        return code, payload
 
 
 def describe_update(update: object) -> str:

@@ -69,7 +69,7 @@ def test_iec_s22_every_token_to_activate_is_a_button_in_the_chat(
 
 def test_iec_s22_every_token_to_activate_is_a_button_in_a_private_reminder() -> None:
     st, p1 = _holding(18)
-    rows = reminder_buttons(7, 3, IEC, st, p1, "pl")
+    rows = reminder_buttons(7, "p000000", IEC, st, p1, "pl")
     flat = [b.payload.split(":", 2)[2] for row in rows for b in row]
     assert len(flat) == 19 and flat[-1] == "/done"
     assert len(rows) == 5 and [len(row) for row in rows] == [4, 4, 4, 4, 3]

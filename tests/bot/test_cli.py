@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,8 +45,16 @@ def test_dotenv_fills_only_unset_variables(tmp_path: Path, monkeypatch: pytest.M
 
 def test_env_example_lists_every_setting_with_its_default() -> None:
     lines = (ROOT / ".env.example").read_text().splitlines()
-    pairs = dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+    pairs = dict(
+        line.removeprefix("# ").split("=", 1)
+        for line in lines
+        if re.fullmatch(r"(# )?[A-Z_]+=.*", line)
+    )
     assert pairs == {name: default for name, (default, _help) in SETTINGS.items()}
+    # Only the tokens are set: a line left as it is must not override an image's own
+    # default (BOARDCHAT_DB=/data/... in the Dockerfile, the compose file's worker count).
+    live = [line.split("=")[0] for line in lines if line and not line.startswith("#")]
+    assert live == ["TELEGRAM_TOKEN", "DISCORD_TOKEN"]
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from engine.registry import games
 @pytest.mark.parametrize("game_id", sorted(games()))
 async def test_demo_writes_card_charts_and_replay(game_id: str, tmp_path: Path) -> None:
     out = io.StringIO()
-    code = await run_demo(game_id, 3, 4, str(tmp_path), None, "heuristic", stdout=out)
+    code = await run_demo(game_id, 3, 4, str(tmp_path), None, None, stdout=out)
     text = out.getvalue()
     assert code == 0, text
     assert "1. " in text  # the ranking

@@ -534,7 +534,7 @@ async def test_demo_writes_its_log_entirely_in_the_language(
     from engine.registry import games
 
     out = io.StringIO()
-    code = await run_demo(game_id, 2, 3, str(tmp_path), None, "heuristic", stdout=out, lang=lang)
+    code = await run_demo(game_id, 2, 3, str(tmp_path), None, None, stdout=out, lang=lang)
     assert code == 0, out.getvalue()
     assert out.getvalue().startswith(tr(lang, games()[game_id].name))
     # the summary and the end-of-game line are in the language too, the bots named in it

@@ -14,7 +14,7 @@ import pytest
 from bot import gctune
 from bot.demo import run_demo
 from bot.local import run_local, split_line
-from bot.runner import Serve, serve
+from bot.runner import PlatformsFailed, Serve, serve
 from bot.settings import Settings
 from bot.table import Table
 from tests.bot.helpers import skip_end_pictures
@@ -211,11 +211,14 @@ async def test_runner_keeps_going_when_one_platform_fails(
     assert "telegram" in caplog.text or "platform:telegram" in caplog.text
 
 
-async def test_runner_without_platforms_returns(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+async def test_runner_without_platforms_stops_with_a_configuration_error(
+    tmp_path: Path,
 ) -> None:
-    await serve(settings(tmp_path), {})
-    assert "no platform" in caplog.text
+    """Tokens set but no platform module loads (a missing optional dependency, logged):
+    `boardchat run` says so and exits 2 (before, it returned as if stopped on purpose)."""
+    with pytest.raises(PlatformsFailed, match="no platform could load") as failed:
+        await serve(settings(tmp_path), {})
+    assert failed.value.config
 
 
 @pytest.mark.parametrize("token", ["telegram_token", "discord_token"])

@@ -49,7 +49,7 @@ async def test_backup_copies_a_live_sqlite_database(tmp_path: Path, clock: FakeC
     pk = await played_game(db, clock)
     live = await Store.open(db, clock=clock)  # the bot keeps it open (WAL) meanwhile
     out = tmp_path / "copy.sqlite3"
-    said = ops.backup(db, str(out))
+    said = ops.backup(db, str(out), "0")
     await live.close()
     assert "backed up" in said
     with sqlite3.connect(out) as copy:
@@ -57,7 +57,7 @@ async def test_backup_copies_a_live_sqlite_database(tmp_path: Path, clock: FakeC
         copied = copy.execute("SELECT seq FROM actions WHERE game_id = ?", (pk,)).fetchall()
         assert copied == saved_actions(db, pk) and len(copied) == 4
     with pytest.raises(ops.OpsError):
-        ops.backup(db, str(out))  # never overwrites
+        ops.backup(db, str(out), "0")  # never overwrites
 
 
 def saved_actions(db: str, pk: int) -> list[tuple[int]]:
@@ -66,7 +66,7 @@ def saved_actions(db: str, pk: int) -> list[tuple[int]]:
 
 
 def test_backup_on_postgresql_prints_pg_dump_without_the_password() -> None:
-    said = ops.backup("postgresql://bot:secret@db/boardchat", "nightly")
+    said = ops.backup("postgresql://bot:secret@db/boardchat", "nightly", "0")
     assert said.startswith("pg_dump --format=custom") and "nightly.dump" in said
     assert "secret" not in said and "pg_restore" in said
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.buttons import public_mark
 from bot.messages import Inbound
 from bot.recap import recap
 from bot.scheduler import Scheduler
@@ -45,9 +46,11 @@ async def test_a_move_from_the_dm_buttons_is_applied_once_and_announced_in_the_g
     assert "Your move in Dice pile" in reminder.text
     row = await table.store.game(pk)
     assert row is not None
-    assert payloads([reminder]) == [f"{pk}:{row.version}:/take {n}" for n in (1, 2, 3)]
+    # the public moment, as the group's buttons (the version counts private moves too)
+    mark = public_mark(table.games[row.game_id], json.loads(row.state_json or "{}"))
+    assert payloads([reminder]) == [f"{pk}:{mark}:/take {n}" for n in (1, 2, 3)]
 
-    answer = await table.handle(in_private("alice", f"{pk}:{row.version}:/take 3", "dm1"))
+    answer = await table.handle(in_private("alice", f"{pk}:{mark}:/take 3", "dm1"))
     assert [o.text for o in answer] == ["Done in Dice pile (g1); announced in a chat."]
     assert answer[0].chat_key == DM
     group = [o for o in sent.take() if o.chat_key == chat.chat_key and o.private_to is None]
@@ -59,8 +62,8 @@ async def test_a_move_from_the_dm_buttons_is_applied_once_and_announced_in_the_g
     assert json.loads(after.state_json or "{}")["pile"] in (pile - 3, pile - 2)  # (+ a die)
 
     # The same update again (a platform's redelivery), then a second press: nothing more.
-    assert await table.handle(in_private("alice", f"{pk}:{row.version}:/take 3", "dm1")) == []
-    again = await table.handle(in_private("alice", f"{pk}:{row.version}:/take 3", "dm2"))
+    assert await table.handle(in_private("alice", f"{pk}:{mark}:/take 3", "dm1")) == []
+    again = await table.handle(in_private("alice", f"{pk}:{mark}:/take 3", "dm2"))
     assert [o.text for o in again] == ["This button is out of date; nothing was changed."]
     final = await table.store.game(pk)
     assert final is not None and final.version == after.version

@@ -95,3 +95,57 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
     except OSError:
         return True
+
+
+BACKOFF = """
+import logging, sys
+from bot import supervisor
+from bot.settings import Settings
+logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
+supervisor.RESTART_PAUSE, supervisor.MAX_RESTART_PAUSE = 0.1, 0.4
+worker = [sys.executable, "-c", sys.argv[1]]
+sys.exit(supervisor.run_workers(Settings.from_env(), 2, command=worker))
+"""
+
+
+def supervise(tmp_path: Path, worker: str, seconds: float | None) -> tuple[int, str]:
+    """Run the supervisor over two workers running `worker`; SIGTERM after `seconds` (None:
+    wait for it to stop by itself). Its exit status and log."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""}
+    env["BOARDCHAT_DB"] = str(tmp_path / "b.sqlite3")
+    sup = subprocess.Popen(
+        [sys.executable, "-c", BACKOFF, worker], env=env, cwd=ROOT, stderr=subprocess.PIPE
+    )
+    try:
+        if seconds is not None:
+            time.sleep(seconds)
+            sup.send_signal(signal.SIGTERM)
+        code = sup.wait(timeout=30)
+        assert sup.stderr is not None
+        return code, sup.stderr.read().decode()
+    finally:
+        if sup.poll() is None:
+            sup.kill()
+            sup.wait()
+
+
+def test_a_worker_that_keeps_failing_is_restarted_less_and_less_often(tmp_path: Path) -> None:
+    """A worker dying at once (its database down at start: status 1) is restarted after
+    pauses that double up to a ceiling, so a long outage does not spin; SIGTERM ends a pause
+    at once."""
+    code, said = supervise(tmp_path, "import sys; sys.exit(1)", 3.0)
+    assert code == 0  # stopped as asked
+    pauses = [
+        line.rsplit(" in ", 1)[1]
+        for line in said.splitlines()
+        if line.startswith("worker 0 ") and "restarting in" in line
+    ]
+    assert pauses[:4] == ["0.1 s", "0.2 s", "0.4 s", "0.4 s"], said
+
+
+def test_a_workers_configuration_error_stops_all_with_status_2(tmp_path: Path) -> None:
+    """A worker that finds a setting it cannot use (a rejected token: status 2) stops the
+    supervisor, which says so with status 2, so systemd or Docker do not restart it in a loop
+    (before, the supervisor then exited 0)."""
+    code, said = supervise(tmp_path, "import sys; sys.exit(2)", None)
+    assert code == 2 and "configuration error" in said
