@@ -131,7 +131,10 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         """Whether a move's first word names one of the sender's running games: written as
         the table writes a game ("g7": a cell is "G7", found play-testing, 2026-12-03: the
         cell G5 of Hexania or IEC was read as game g5), one of his, and not the move's only
-        word when the move takes words ("/spawn g7" is the cell)."""
+        word when the move needs a word ("/spawn g7" is the cell). A move whose words are
+        optional takes "g7" alone as the game: `/pass g1`, and every button of a private
+        prompt, pressed as "/pass g1" (bot/dm_press.py; found play-testing through Telegram,
+        2026-12-04: every private Pass and Power button was refused with the usage)."""
         word = args[0]
         if not word.startswith("g"):
             return False
@@ -139,7 +142,10 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         if row is None:  # with several games he must name one: "g999" is one he does not play
             return len(rows) > 1
         spec = next((c for c in self._game_of(row).commands if c.name == name), None)
-        return len(args) > 1 or spec is None or not spec.args
+        if len(args) > 1 or spec is None or not spec.args:
+            return True
+        first = spec.args[0]
+        return not first.required or bool(first.choices and word not in first.choices)
 
     async def _in_game_chat(self, ctx: Ctx, pick: GameRow, reply_key: str | None) -> Ctx:
         """The private message's context moved to the chat of the game `pick`: its seats,

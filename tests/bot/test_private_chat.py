@@ -259,6 +259,20 @@ async def test_a_cell_written_like_a_game_is_the_moves_own_word(
     assert "running game" not in text and "Usage" not in text, text
 
 
+async def test_a_move_whose_words_are_optional_takes_g_id_as_its_game(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found play-testing through Telegram, 2026-12-04: a private prompt's Pass button
+    (pressed as "/pass g1", bot/dm_press.py) and its Power button were refused with the
+    usage, "g1" read as the move's optional word (PG-8 pass, PG-36 power)."""
+    pk = await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    (mover,) = GAMES["powergrid"].current_players(await state_of(table))
+    for command in ("/pass", "/power"):
+        text = joined(await ask(table, f"{command} g{pk}", user=mover))
+        assert "Usage" not in text and "running game" not in text, (command, text)
+        assert "(PG-" in text, text  # the rules' answer to the move itself
+
+
 async def test_a_player_with_no_language_of_his_own_reads_his_game_chats_privately(
     table: Table, pushed: Pushed
 ) -> None:
