@@ -422,6 +422,9 @@ class MovesMixin(EndingMixin):
         # Asked in a private chat: answered there, whatever the game's chat would have seen.
         where = ctx.reply_key or ctx.chat_key
         mine = ctx.reply_key is not None
+        # An answer is silent (issue 17: only a message that asks someone to act notifies;
+        # found through Telegram, 2026-12-04: /plants, /price, /market and /cost buzzed
+        # every phone in the group).
         if reply.png is not None:
             return [
                 Outbound(
@@ -430,10 +433,18 @@ class MovesMixin(EndingMixin):
                     png=reply.png,
                     private_to=private,
                     sender_only=mine,
+                    silent=True,
                 )
             ]
         return [
-            Outbound(where, text, private_to=private, sender_only=mine, monospace=reply.monospace)
+            Outbound(
+                where,
+                text,
+                private_to=private,
+                sender_only=mine,
+                monospace=reply.monospace,
+                silent=True,
+            )
         ]
 
     def _apply_all(

@@ -23,6 +23,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -119,6 +120,20 @@ _NAMES_KEPT = 10_000
 
 
 # ---------------------------------------------------------------- keys
+
+
+def _to_presser(out: Outbound, presser: str) -> Outbound:
+    """An answer for the presser alone (`sender_only`: a refusal, a usage) to a button
+    pressed in a group: an alert when it is short enough, else a private message; Telegram
+    has no message only one member of a group sees, and the group must not read who pressed
+    what out of turn (found playing through Telegram, 2026-12-04: "Not your turn" was posted
+    in the group, in the presser's language)."""
+    if not out.sender_only or out.private_to not in (None, presser) or out.toast:
+        return out
+    plain = out.png is None and out.file is None and not out.buttons
+    if plain and len(out.text.strip()) <= TOAST_LIMIT:
+        return replace(out, private_to=presser, toast=out.text.strip())
+    return replace(out, private_to=presser, sender_only=False)
 
 
 def _told_by_toast(out: Outbound, presser: str) -> bool:
@@ -277,10 +292,14 @@ class TelegramAdapter(TelegramDelivery):
                 outs = await self._handle(inbound)
             finally:
                 # Every press is answered, or the user's client shows a spinner for a while.
-                # A press that only earns a refusal ("out of date") is an alert the presser
-                # must dismiss, not a post in the group (issue 22).
+                # A press that only earns a refusal ("out of date", "not your turn") is an
+                # alert the presser must dismiss, not a post in the group (issue 22).
+                presser = user_key(query.from_user.id)
+                in_group = message.chat.type != ChatType.PRIVATE
+                if in_group:
+                    outs = [_to_presser(o, presser) for o in outs]
                 toast = next((o for o in outs if o.toast), None)
-                alert = toast is not None and _told_by_toast(toast, user_key(query.from_user.id))
+                alert = toast is not None and _told_by_toast(toast, presser)
                 await self._answer(query, toast.toast if toast else None, alert=alert)
             answers = [o for o in outs if not _told_by_toast(o, inbound.user_key)]
             await self._answer_all(update, inbound, answers)

@@ -36,10 +36,19 @@ from bot.platforms.telegram_format import (
     split_text,
 )
 from bot.settings import Settings
+from engine.core.errors import N_
 
 log = logging.getLogger("bot.platforms.telegram")  # one logger for the adapter's two halves
 
 CAPTION_LIMIT = 1024
+# The group's notice for a player the bot cannot reach privately, in his language.
+NOT_STARTED = N_(
+    "@{name}, I cannot message you privately. Open a chat with @{bot} and press Start."
+)
+BLOCKED = N_(
+    "@{name}, you have blocked me, so I cannot message you privately. Unblock @{bot} to get "
+    "your prompts and private answers again."
+)
 MEDIA_GROUP_LIMIT = 10  # photos in one sendMediaGroup
 # A network error while delivering from the outbox: try that chat again after this long.
 NETWORK_RETRY = 5.0
@@ -129,12 +138,11 @@ class TelegramDelivery:
             raise DmClosed(reason)  # the private chat itself is the one that failed
         name = dict(out.mentions).get(out.private_to) or self._names.get(out.private_to)
         name = name or str(user_id)
-        notice = tr(
-            self.settings.default_lang,
-            "@{name}, I cannot message you privately. Open a chat with @{bot} and press Start.",
-            name=name,
-            bot=self.bot.username,
-        )
+        # in his language: the notice is addressed to him (found through Telegram,
+        # 2026-12-04: it came in the server's default language in a Polish group)
+        lang = out.lang or self.settings.default_lang
+        blocked = "blocked" in reason.casefold()  # "Forbidden: bot was blocked by the user"
+        notice = tr(lang, BLOCKED if blocked else NOT_STARTED, name=name, bot=self.bot.username)
         fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
         raise DmClosed(reason, fallback)
 

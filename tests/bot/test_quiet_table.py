@@ -652,3 +652,26 @@ async def test_the_terminal_s_pictures_mark_changes_from_the_previous_picture(
         piles.append(json.loads(row.state_json)["pile"])
         captions = [o.text for o in outs if o.png is not None]
         assert captions == [f"pile {piles[-1]} from {piles[-2]}"]
+
+
+async def test_answers_to_questions_never_notify(store: Store, clock: FakeClock) -> None:
+    """Found playing through Telegram, 2026-12-04: the game's answers (/plants, /market,
+    /price, /income in the group; /cost and /orders privately) buzzed every phone; only a
+    message that asks someone to act notifies (issue 17)."""
+    table = Table(store, clock=clock, seeder=lambda: 5)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await chat.say("ann", "/new powergrid")
+    for name in ("bob", "cyd"):
+        await chat.say(name, "/join")
+    await chat.say("ann", "/start")
+    for name, question in (
+        ("ann", "/plants"),
+        ("bob", "/market"),
+        ("cyd", "/price coal 2"),
+        ("ann", "/income"),
+        ("bob", "/cost coal 2"),
+        ("cyd", "/orders"),
+    ):
+        answers = await chat.say(name, question)
+        assert answers, question
+        assert all(o.silent for o in answers), (question, [o.text[:60] for o in answers])

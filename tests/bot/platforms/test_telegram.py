@@ -11,6 +11,7 @@ from telegram import Update
 
 from bot.i18n import tr
 from bot.messages import Button, Inbound, Outbound
+from bot.platforms.telegram_delivery import BLOCKED
 from bot.platforms.telegram import (
     TelegramAdapter,
     adapter_of,
@@ -329,6 +330,23 @@ async def test_private_message_to_a_user_who_never_started_the_bot_mentions_them
         "Open a chat with @boardchat_test_bot and press Start."
     )
     assert "Psst" not in notice.text  # private content never lands in the group
+
+
+async def test_the_notice_for_a_closed_private_chat_is_in_the_players_language(
+    world: World,
+) -> None:
+    """Found through Telegram, 2026-12-04: the notice came in the server's default language
+    in a Polish group, and told a player who had blocked the bot to "press Start"."""
+    ann = f"tg:{ANN}"
+    world.api.fail_next("sendMessage", 403, "Forbidden: bot was blocked by the user")
+    out = Outbound(f"tg:{GROUP}", "Psst.", private_to=ann, mentions=[(ann, "Ann")], lang="pl")
+    await world.adapter.send(out)
+    failed, notice = world.sent()
+    assert failed.chat_id == ANN and notice.chat_id == GROUP
+    polish = tr("pl", BLOCKED, name="NAME", bot="boardchat_test_bot")
+    assert polish != tr("en", BLOCKED, name="NAME", bot="boardchat_test_bot")
+    assert notice.text.endswith(polish.split("NAME", 1)[1]) and "Ann</a>" in notice.text
+    assert "Psst" not in notice.text
 
 
 async def test_a_migrated_group_gets_the_message_at_its_new_id(world: World) -> None:

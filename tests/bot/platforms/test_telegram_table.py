@@ -82,6 +82,22 @@ async def test_a_button_press_applies_once_and_a_stale_one_is_an_alert(
     assert sent == [] and await version(store) == before + 1
 
 
+async def test_a_button_pressed_out_of_turn_is_an_alert_to_the_presser_alone(
+    world: World, store: Store
+) -> None:
+    """Found playing through Telegram, 2026-12-04: Bob pressed Ann's button and the group
+    read "Not your turn" in Bob's language; a refusal to a press is the presser's alone."""
+    await world.say("Ann", "/new dicepile")
+    await world.say("Bob", "/join")
+    await world.say("Ann", "/start")
+    message_id, payloads = prompt(world)
+    take = next(p for p in payloads if p.endswith("/take 1"))
+    before = await version(store)
+    answer, sent = await press(world, "Bob", message_id, take)
+    assert answer.params["show_alert"] == "true" and "turn" in answer.params["text"]
+    assert sent == [] and await version(store) == before
+
+
 async def test_a_player_who_never_started_the_bot_is_remembered_and_mentioned_once(
     world: World, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
