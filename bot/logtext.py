@@ -58,9 +58,17 @@ def _describe_action(game: Game, state: State, player: str, action: Action, t: T
 
 
 def entry_lines(
-    game: Game, state: State, entry: Entry, t: Translator, viewer: str | None = None
+    game: Game,
+    state: State,
+    entry: Entry,
+    t: Translator,
+    viewer: str | None = None,
+    number: int | None = None,
+    unnumbered: bool = False,
 ) -> list[str]:
-    """The lines of one logged action: the actor's line first, then the game's."""
+    """The lines of one logged action: the actor's line first, then the game's. `number`: its
+    place among the moves the table sees (`numbered`; default its log sequence number);
+    `unnumbered`: an entry only its author sees, shown without one."""
     actor = entry.player
     mine: str | None = None  # the first event line about the actor's own move
     rest: list[str] = []
@@ -93,10 +101,40 @@ def entry_lines(
             mine = _describe_action(game, state, actor, entry.action, t)
     if actor not in mine:  # e.g. the owner's private line "Standing order saved."
         mine = f"{actor}: {mine}"
-    return [f"#{entry.seq} {mine}"] + [f"   · {line}" for line in rest]
+    head = f"   ◦ {mine}" if unnumbered else f"#{entry.seq if number is None else number} {mine}"
+    return [head] + [f"   · {line}" for line in rest]
 
 
-def _folded(numbered: Sequence[tuple[int, list[str]]]) -> list[str]:
+def private_only(game: Game, state: State, entry: Entry, t: Translator) -> bool:
+    """Whether the table learns nothing of an action but that it was made ("bob makes a
+    private choice."): a standing order, a declaration kept secret until its phase resolves.
+    Such an action is left out of everybody's log but its author's, numbers and counts
+    included: how many private choices a player made, and when, is itself his secret (found
+    by a leak hunt, 2026-12-04: in the alternative rules' secret Phase 3 the count of those
+    lines told who was buying, and an /undo that dropped a rival's order removed its line)."""
+    lines = entry_lines(game, state, entry, t, viewer=None, number=0)
+    private = t.gettext("{player} makes a private choice.").format(player=entry.player)
+    return lines == [f"#0 {private}"]
+
+
+def numbered(
+    game: Game, state: State, entries: Sequence[Entry], t: Translator, viewer: str | None
+) -> list[tuple[Entry, int | None]]:
+    """The entries `viewer` sees (None: the table), each with its number among the moves the
+    table sees (None for `viewer`'s own private ones, which the table does not count)."""
+    out: list[tuple[Entry, int | None]] = []
+    count = 0
+    for entry in entries:
+        if private_only(game, state, entry, t):
+            if viewer is not None and entry.player == viewer:
+                out.append((entry, None))
+            continue
+        count += 1
+        out.append((entry, count))
+    return out
+
+
+def _folded(numbered: Sequence[tuple[int | None, list[str]]]) -> list[str]:
     """The entries' lines, a run of one-line entries that say the same ("#1 Bot makes a
     secret choice." five times: a bot's standing orders) as one line "#1–#5 Bot makes ...".
     """
@@ -111,6 +149,10 @@ def _folded(numbered: Sequence[tuple[int, list[str]]]) -> list[str]:
             run.clear()
 
     for seq, lines in numbered:
+        if seq is None:  # the reader's own private entry: never folded
+            flush()
+            out += lines
+            continue
         text = lines[0].removeprefix(f"#{seq} ")
         if len(lines) == 1 and run and run[-1][1] == text and run[-1][0] + 1 == seq:
             run.append((seq, text))
@@ -134,20 +176,29 @@ def log_page(
     per_page: int = PER_PAGE,
 ) -> str:
     """Page `page` of the log, newest first by page (page 1: the last `per_page` actions),
-    oldest first within a page, with a header saying where the page lies."""
-    total = len(entries)
-    if total == 0:
+    oldest first within a page, with a header saying where the page lies. Pages and numbers
+    count the moves the table sees; `viewer`'s own private entries stand, unnumbered, after
+    the move they followed."""
+    seen = numbered(game, state, entries, t, viewer)
+    total = sum(1 for _, n in seen if n is not None)
+    if not seen:
         return t.gettext("No moves yet.")
     pages = max(1, math.ceil(total / per_page))
     page = min(max(1, page), pages)
     end = total - (page - 1) * per_page
     start = max(0, end - per_page)
-    lines = [
-        t.gettext("Moves {first}–{last} of {total} (page {page} of {pages})").format(
-            first=start + 1, last=end, total=total, page=page, pages=pages
-        )
-    ]
-    lines += _folded([(e.seq, entry_lines(game, state, e, t, viewer)) for e in entries[start:end]])
+    header = t.gettext("Moves {first}–{last} of {total} (page {page} of {pages})").format(
+        first=start + 1, last=end, total=total, page=page, pages=pages
+    )
+    lines = [header if total else t.gettext("No moves yet.")]  # then his own private ones
+    shown: list[tuple[int | None, list[str]]] = []
+    last = 0  # the number of the table's move an own private entry followed
+    for entry, number in seen:
+        last = number if number is not None else last
+        if start < max(last, 1) <= end or total == 0:
+            own = number is None
+            shown.append((number, entry_lines(game, state, entry, t, viewer, number, own)))
+    lines += _folded(shown)
     if page < pages:
         lines.append(t.gettext("Older moves: /log {page}").format(page=page + 1))
     return "\n".join(lines)
@@ -156,8 +207,8 @@ def log_page(
 def all_lines(
     game: Game, state: State, entries: Sequence[Entry], t: Translator, viewer: str | None = None
 ) -> list[str]:
-    """Every line of the whole log (for a test or an export)."""
+    """Every line of the whole log `viewer` sees (for a test or an export)."""
     out: list[str] = []
-    for entry in entries:
-        out += entry_lines(game, state, entry, t, viewer)
+    for entry, number in numbered(game, state, entries, t, viewer):
+        out += entry_lines(game, state, entry, t, viewer, number, number is None)
     return out

@@ -300,13 +300,12 @@ class MovesMixin(EndingMixin):
             )
 
     def _done_unseen(self, ctx: Ctx, game: Game, pk: int) -> str:
-        """The confirmation of a move sent privately that the group reads nothing of: what
-        the others may know is that a private choice was made (/log, issue 20), so it does
-        not promise that nobody learns of it (found play-testing, 2026-12-03)."""
+        """The confirmation of a move sent privately that the group reads nothing of: the
+        others are told nothing, not even a line in /log (bot/logtext.py `private_only`)."""
         name = tr(ctx.lang, game.name)
         return self._t(
             ctx,
-            "Done in {game} (g{id}); the others see only that you made a private choice.",
+            "Done in {game} (g{id}); the others are not told of it.",
             game=name,
             id=pk,
         )

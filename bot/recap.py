@@ -62,11 +62,16 @@ def recap(
 ) -> Recap:
     """The recap for `player` in `lang` (see the module doc)."""
     t = translator(lang)
-    since = since_last_move(entries, player)
+    # the moves as /log numbers and shows them: another's private choice is not one
+    seen = logtext.numbered(game, state, entries, t, viewer=player)
+    numbers = {id(entry): number for entry, number in seen}
+    since = [e for e in since_last_move(entries, player) if id(e) in numbers]
     if not since:
         return Recap("", False, 0)
     phase = any(_phase_event(game, e) for entry in since for e in entry.events or ())
-    blocks = [logtext.entry_lines(game, state, e, t, viewer=player) for e in since]
+    blocks = [
+        logtext.entry_lines(game, state, e, t, viewer=player, number=numbers[id(e)]) for e in since
+    ]
     kept: list[list[str]] = []
     used_lines = used_chars = 0
     budget = max_lines - 1  # a line for "… n earlier moves" when some are left out

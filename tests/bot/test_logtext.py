@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.i18n import LANGUAGES, translator
-from bot.logtext import all_lines, entry_lines, log_page
+from bot.logtext import all_lines, entry_lines, log_page, private_only
 from engine.core.protocol import EnglishTranslator
 from engine.registry import games
 from tests.bot.botgames import Row, bot_game
@@ -21,17 +21,22 @@ def test_log_of_a_whole_bot_game_has_no_json_in_any_language(game_id: str) -> No
     played = bot_game(game_id)
     for lang in LANGUAGES:
         t = translator(lang)
+        public = [
+            r for r in played.rows if not private_only(played.game, played.state, r, t)
+        ]
         for viewer in (None, played.players[0]):
             lines = all_lines(played.game, played.state, played.rows, t, viewer)
-            assert len(lines) >= len(played.rows)
             for line in lines:
                 assert not JSONISH.search(line), f"{game_id}/{lang}: {line}"
             heads = [line for line in lines if line.startswith("#")]
-            assert len(heads) == len(played.rows)
-            # every action line names its actor
-            for row, head in zip(played.rows, heads, strict=True):
-                assert head.startswith(f"#{row.seq} ")
-                assert row.player in head, head
+            # the table's moves, numbered 1, 2, ... (a private choice is not one of them)
+            assert len(heads) == len(public)
+            for number, (row, head) in enumerate(zip(public, heads, strict=True), start=1):
+                assert head.startswith(f"#{number} ")
+                assert row.player in head, head  # every action line names its actor
+            own = [line for line in lines if line.startswith("   ◦ ")]
+            mine = [r for r in played.rows if r not in public and r.player == viewer]
+            assert len(own) == len(mine)
 
 
 def test_phase_ends_are_the_games_not_the_acting_bots() -> None:
@@ -107,9 +112,10 @@ def test_pages_newest_first_with_a_pointer_to_older_moves() -> None:
     assert log_page(played.game, played.state, [], EN) == "No moves yet."
 
 
-def test_a_run_of_the_same_private_choice_is_one_line() -> None:
-    """A bot's five standing orders at the start of an IEC game read "#1–#5 Bot makes a
-    private choice.", not five equal lines; a different line or one with news breaks the run."""
+def test_private_choices_are_left_out_of_the_others_log() -> None:
+    """A bot's five standing orders at the start of a game are its secret, and so is how many
+    it placed (a leak hunt, 2026-12-04): the table's log leaves them out, numbers and count
+    included; their author reads his own, unnumbered, after the move they followed."""
     game = games()["powergrid"]
     state = bot_game("powergrid").state
     order = {"type": "order", "kind": "buy_auto", "limit": None}
@@ -118,12 +124,10 @@ def test_a_run_of_the_same_private_choice_is_one_line() -> None:
     rows.append(Row(6, "bob", order, [{**placed[0], "player": "bob"}]))
     rows.append(Row(7, "bob", order, [{**placed[0], "player": "bob"}]))
     rows.append(Row(8, "Bot", order, placed))
-    page = log_page(game, state, rows, EN, viewer="alice").splitlines()
-    assert page[1:] == [
-        "#1–#5 Bot makes a private choice.",
-        "#6–#7 bob makes a private choice.",
-        "#8 Bot makes a private choice.",
-    ]
-    # bob reads his own orders' lines, so his two do not fold into the others' words
+    assert log_page(game, state, rows, EN, viewer="alice") == "No moves yet."
+    assert all(private_only(game, state, row, EN) for row in rows)
     mine = log_page(game, state, rows, EN, viewer="bob").splitlines()
-    assert mine[1] == "#1–#5 Bot makes a private choice." and len(mine) == 4
+    assert mine[0] == "No moves yet." and len(mine) == 3
+    assert all(line.startswith("   ◦ bob") for line in mine[1:]), mine
+
+

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.logtext import entry_lines
+from bot.logtext import entry_lines, log_page
 from bot.messages import Outbound
 from bot.store import Store
 from bot.table import Table
@@ -74,6 +74,8 @@ async def _private_commands(
     secret words of the commands that were accepted (each became a logged action)."""
     row = await store.open_game(chat.chat_key)
     assert row is not None
+    moves = re.compile(r" of (\d+) ")
+    seen = moves.search(_group(await chat.say("alice", "/log")) + " of 0 ")
     accepted: list[str] = []
     secrets: list[str] = []
     for text, words in commands:
@@ -91,15 +93,11 @@ async def _private_commands(
         outs = await chat.say("alice", f"/log {n}")
         assert all(o.private_to in (None, "local:alice") for o in outs)
         page += _group(outs) + "\n"
-    # a head is "#7 bob ..." or, for a run of equal lines, "#2–#8 bob ..." (pages overlap)
-    heads = {m for line in page.splitlines() if (m := re.match(r"#(\d+)(?:–#(\d+))? bob.*", line))}
-    private = {
-        n
-        for m in heads
-        if m.group(0).endswith(f" {PRIVATE}")
-        for n in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1)
-    }
-    assert len(private) == len(accepted), page
+    # the table learns nothing of them, not even how many there were (found by a leak
+    # hunt, 2026-12-04): no "bob makes a private choice." line, the same count of moves
+    assert PRIVATE not in page, page
+    after = moves.search(page + " of 0 ")
+    assert seen is not None and after is not None and after.group(1) == seen.group(1), page
     return page, secrets
 
 
@@ -200,8 +198,10 @@ def test_alt_a_declared_purchase_is_a_private_choice_in_the_log() -> None:
     row = Row(4, "bob", action, [event])
     for viewer in (None, "alice"):
         assert entry_lines(game, state, row, EN, viewer=viewer) == [f"#4 {PRIVATE}"]
-    own = " ".join(entry_lines(game, state, row, EN, viewer="bob"))
-    assert "uranium" in own and "29" in own  # bob reads his own declaration
+        assert log_page(game, state, [row], EN, viewer=viewer) == "No moves yet."
+    own = log_page(game, state, [row], EN, viewer="bob")
+    assert "uranium" in own and "29" in own  # bob reads his own declaration, unnumbered
+    assert "#" not in own.split("\n", 1)[1]
 
 
 def test_hexania_has_no_private_action() -> None:
@@ -212,18 +212,18 @@ def test_hexania_has_no_private_action() -> None:
 
 
 async def test_pg_o_the_private_confirmation_says_what_the_others_see(tmp_path: Path) -> None:
-    """A standing order sent privately is confirmed with what the others may know of it, the
-    log's "bob makes a private choice." (found play-testing, 2026-12-03: the confirmation said
-    "nobody else is told", and the Polish one "nobody else will learn of it")."""
+    """A standing order sent privately is confirmed with what the others may know of it:
+    nothing, not even a line in the log (a leak hunt, 2026-12-04; before, the log's "bob makes
+    a private choice.")."""
     store, chat = await _table(tmp_path, "powergrid", PG, "")
     try:
         private = Chat(chat.table, chat_key="local:dm-bob")
         dm = replace(private.inbound("bob", text="/buy auto limit=41"), is_private=True)
         outs = await chat.table.handle(dm)
         assert [o.text for o in outs if o.chat_key == "local:dm-bob"] == [
-            "Done in Power Grid (g1); the others see only that you made a private choice."
+            "Done in Power Grid (g1); the others are not told of it."
         ]
         page = _group(await chat.say("alice", "/log"))
-        assert PRIVATE in page and "41" not in page
+        assert PRIVATE not in page and "41" not in page
     finally:
         await store.close()
