@@ -12,6 +12,8 @@ from the view only:
 - undiscovered areas' deposit candidates: the player's own peek when he has one, else a fresh
   draw from the area's class (as setup draws them);
 - rivals' peeks and standing orders: unknown, so none (the rollout policy sets its orders);
+- rivals' Flexible Order declarations of this turn (IEC-S-10.3): secret until the phase each
+  concerns begins, so re-made from the sampled orders above: none;
 - the game's RNG (dice and draws): re-seeded from the search's RNG.
 Rivals play the economic bot or, in half the worlds, the launcher rush (an opponent model,
 not a secret). Rollouts stop after `HORIZON` actions; an unfinished game is judged by VP
@@ -64,6 +66,7 @@ from engine.iec.actions import legal_actions
 from engine.iec.bots import _plan, economic_bot, network_value, turns_left
 from engine.iec.defence import guarded_bot
 from engine.iec.hints import reason
+from engine.iec.model import owns_tech
 from engine.iec.rush import rush_bot
 from engine.iec.techs import TECHS
 
@@ -127,6 +130,14 @@ def determinise(state: State, player: str, rng: Rng) -> State:
         pl["techs"] = list(pl["revealed"]) + techs[:hidden]
         pl["peeks"] = {}
         pl["orders"] = copy_state(DEFAULT_ORDERS)
+        # IEC-S-10.3 (corrections 1.1, "Flexible Order"): this turn's declarations were made
+        # privately at phase 0, each public only when the phase it concerns begins, and `view`
+        # keeps none of them; `rules._phase_order` would apply a copied one in the rollouts
+        # whatever the sampled technologies (the searcher's move, and /hint, hung on a rival's
+        # secret). So they are made again as phase 0 makes them (`rules._declare_flex`), from
+        # what this world gives the rival: no Flexible Order, or no `flex` order, means none.
+        # Those of phases already begun are spent: their effect is the public `phase_order`.
+        pl["declared"] = dict(pl["orders"]["flex"]) if owns_tech(world, name, 3) else {}
     return world
 
 
