@@ -408,12 +408,21 @@ EVENT_TEXTS: dict[str, Callable[[Event, Translator], str]] = {
 }
 EVENT_TYPES = (*EVENT_TEXTS, "game_over")
 
-_PICTURE_EVENTS = frozenset({"phase_ended", "step_started", "game_over"})
+# `regions_chosen` ends the players' region choice (PG-8, before round 1's auction): a phase of
+# its own, though no `phase_ended` says so (the event log stays as it was: replays and their
+# hashes). Declared here, the table pictures the regions in play, captions the auction's
+# picture after the auction (not "after choosing regions"), and round 1, which keeps the phase
+# rule of bot/quiet.py until a round boundary is known, asks each player once with a ping in
+# the auction (PG-14), though he chose a region just before. With regions=random the event
+# comes in setup, which no move pictures. The alternative rules share it (ALT-4: two players
+# choose five regions by PG-8).
+_PICTURE_EVENTS = frozenset({"phase_ended", "regions_chosen", "step_started", "game_over"})
 _REVEALING_EVENTS = frozenset({"plant_drawn", "step3_card_drawn"})
 
 
 def is_picture_event(event: Event) -> bool:
-    """A board picture follows every phase, a new step and the end of the game."""
+    """A board picture follows every phase (the region choice's end included, PG-8), a new
+    step and the end of the game."""
     return event.get("type") in _PICTURE_EVENTS
 
 

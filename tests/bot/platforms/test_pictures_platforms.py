@@ -97,7 +97,8 @@ async def start_game(chat: Chat) -> int:
 
 
 async def play_to_phase_end(chat: Chat, pk: int, chooser: Rng) -> int:
-    """Heuristic moves until one ends a phase; the version that move committed."""
+    """Heuristic moves until one ends a phase (as the game declares it: the end of the region
+    choice too, PG-8); the version that move committed."""
     store = chat.table.store
     for _ in range(200):
         row = await store.game(pk)
@@ -109,7 +110,7 @@ async def play_to_phase_end(chat: Chat, pk: int, chooser: Rng) -> int:
         after = await store.game(pk)
         assert after is not None and after.version > row.version
         events = [e for a in await store.actions(pk) if a.version > row.version for e in a.events]
-        if any(e.get("type") == "phase_ended" for e in events):
+        if any(GAME.is_picture_event(e) for e in events):
             return after.version
     raise AssertionError("no phase ended")
 

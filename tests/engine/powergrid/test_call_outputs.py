@@ -132,6 +132,10 @@ P4 = ["p1", "p2", "p3", "p4"]
 # text says "Nothing more can be bought: send /done." once his declarations leave nothing to
 # buy while he is still waited for (the table no longer passes him on them: forced.py). Checked
 # by hashing with that sentence taken out of the turn texts: the recorded hashes.
+# The chosen-regions game once more (play-testing, 2026-12): the move that ends the region
+# choice (PG-8) is pictured, its `regions_chosen` a picture event (a phase's end for the
+# table's pictures and pings), the only change. Checked by hashing with the old picture events:
+# the recorded hash.
 RECORDED = [
     (PG, P3, {"map": "germany", "regions": "random"}, 1, "legal", "8bc5a96843b54757"),
     (
@@ -142,7 +146,7 @@ RECORDED = [
         "hrhr",
         "48a5c6ea4ebe8d7b",
     ),
-    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "26142073caf47e54"),
+    (PG, P3, {"map": "germany", "regions": "choose"}, 3, "rrh", "95753642c7d36b35"),
     (PG, P4, {"map": "germany", "regions": "random"}, 4, "legal", "7ec81a2c1aa54fd0"),
     (ALT, P3, {"map": "germany", "regions": "random"}, 5, "legal", "a1e84157240f5059"),
     (

@@ -703,6 +703,8 @@ def test_every_contract_event_type_is_covered() -> None:
 def test_picture_events() -> None:
     assert commands.is_picture_event({"type": "phase_ended", "phase": "auction"})
     assert commands.is_picture_event({"type": "step_started", "step": 2})
+    # PG-8: the players' region choice ends a phase of its own (no phase_ended says so)
+    assert commands.is_picture_event({"type": "regions_chosen", "regions": ["NW", "NE"]})
     assert commands.is_picture_event({"type": "game_over", "ranking": []})
     assert not commands.is_picture_event({"type": "city_built"})
 
