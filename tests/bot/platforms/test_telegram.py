@@ -11,7 +11,6 @@ from telegram import Update
 
 from bot.i18n import tr
 from bot.messages import Button, Inbound, Outbound
-from bot.platforms.telegram_delivery import BLOCKED
 from bot.platforms.telegram import (
     TelegramAdapter,
     adapter_of,
@@ -23,6 +22,7 @@ from bot.platforms.telegram import (
     parse_listen,
     split_text,
 )
+from bot.platforms.telegram_delivery import BLOCKED
 from tests.bot.platforms.fake_telegram import (
     PNG,
     TOKEN,
