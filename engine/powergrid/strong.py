@@ -171,10 +171,11 @@ def hint_rng(state: State) -> Rng:
     return Rng(new_rng_state(state["round"] * 7919 + len(state["cities"])))
 
 
-def odds_reason(decision: Decision, t: Translator) -> str:
-    """The last resort of a hint's reason: the chosen move's share of won simulations."""
+def odds_reason(decision: Decision, t: Translator, move: str | None = None) -> str:
+    """The last resort of a hint's reason: the chosen move's share of won simulations, said
+    of `move` (the command that plays it; by default "/" and the action's type)."""
     chosen = next(a for a in decision.arms if a.action == decision.action)
-    move = "/" + str(decision.action.get("type"))
+    move = move or "/" + str(decision.action.get("type"))
     if not chosen.visits:  # a lone candidate: nothing was simulated, so no odds to quote
         return t.gettext("{move}: no other move is worth trying").format(move=move)
     return t.gettext("{move}: {odds}% to win in the simulations").format(

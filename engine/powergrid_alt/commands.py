@@ -10,9 +10,10 @@ Pure: it reads the state through `view`, `rules` queries and `quotes`, never cha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from engine.core import canonical_json
 from engine.core.commands import ArgKind, Call, CommandTable
 from engine.core.errors import N_, IllegalAction, ParseError
 from engine.core.protocol import (
@@ -694,3 +695,80 @@ def buttons(state: State, player: str, t: Translator = _ENGLISH) -> list[tuple[s
 def complete(state: State | None, player: str | None, kind: str, prefix: str) -> list[str]:
     """Autocomplete candidates (at most 25) for an argument kind."""
     return TABLE.complete(state, player, kind, prefix)
+
+
+# --------------------------------------------------------------------------------------------
+# The command that plays an action (what /hint leads with)
+# --------------------------------------------------------------------------------------------
+
+
+def _words_power(action: Action) -> list[str]:
+    plants = [str(n) for n in action.get("plants") or []]
+    if not plants:
+        return ["none"]
+    fuel = [f"{res}={action[res]}" for res in sorted(base.HYBRID_FUELS) if res in action]
+    return [*plants, *(action.get("cities") or []), *fuel]
+
+
+def _words_buy(action: Action) -> list[str]:
+    plant = [str(action["plant"])] if "plant" in action else []
+    return [str(action["resource"]), str(action["count"]), *plant]
+
+
+def _words_line(action: Action) -> list[str]:
+    start, *between, end = action["cities"]
+    return [start, end, *(["via", *between] if between else [])]
+
+
+def _words_move(action: Action) -> list[str]:
+    ((res, count),) = action["tokens"].items()  # one resource a move (the command's form)
+    return [str(count), res, str(action["from"]), str(action["to"])]
+
+
+_COMMAND_WORDS: dict[str, tuple[str, Callable[[Action], list[str]]]] = {
+    "choose_region": ("region", lambda a: [str(a["region"])]),
+    "open": (
+        "bid",
+        lambda a: [str(a["plant"]), *([str(a["bid"])] if a["bid"] != a["plant"] else [])],
+    ),
+    "raise": ("raise", lambda a: [str(a["bid"])]),
+    "pass": ("pass", lambda a: []),
+    "done": ("done", lambda a: []),
+    "buy": ("buy", _words_buy),
+    "build_plant": ("plant", lambda a: [str(a["plant"]), a["city"]]),
+    "upgrade": ("upgrade", lambda a: [str(a["old"]), str(a["new"]), *map(str, a.get("into", []))]),
+    "move": ("move", _words_move),
+    "line": ("line", _words_line),
+    "tp": ("tp", lambda a: [a["city"]]),
+    "power": ("power", _words_power),
+    "propose_end": ("endgame", lambda a: []),
+    "accept_end": ("endgame", lambda a: ["yes"]),
+    "decline_end": ("endgame", lambda a: ["no"]),
+}
+
+
+def command_text(state: State, player: str, action: Action) -> str | None:
+    """The chat command that plays `action` for `player` now, every choice spelt out ("/plant
+    4 Kiel", "/line Essen Köln via Düsseldorf"), or None when none does. Checked by reading it
+    back as the player's command would be read: a line typed without "via" takes the cheapest
+    route, which may not be the action's, and then no command is offered rather than another
+    move."""
+    kind = str(action.get("type"))
+    if kind not in _COMMAND_WORDS:
+        return None
+    name, words = _COMMAND_WORDS[kind]
+    try:
+        args = words(action)
+        parsed = parse(state, player, name, " ".join(args).split())
+    except (IllegalAction, KeyError, TypeError, ValueError):
+        return None
+    if isinstance(parsed, (list, Reply)) or _plain(parsed) != _plain(action):
+        return None
+    return " ".join(["/" + name, *args])
+
+
+def _plain(action: Action) -> str:
+    """An action's canonical text; a run of no plant powers no city, said or not."""
+    if action.get("type") == "power" and not action.get("plants"):
+        action = {k: v for k, v in action.items() if k != "cities"}
+    return canonical_json(action)

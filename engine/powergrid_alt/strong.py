@@ -24,6 +24,7 @@ from engine.powergrid.strong import (
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.bots import heuristic_bot
+from engine.powergrid_alt.commands import command_text
 
 HORIZON = 100  # actions per rollout: about two rounds of a 4-player game
 CITY_MONEY = 12  # Elektro a powered city is worth in a horizon evaluation
@@ -91,18 +92,30 @@ def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
     """The move the strong bot would make and one line why (the auction's words and the odds
-    line are the base game's, engine/powergrid/strong.py)."""
+    line are the base game's, engine/powergrid/strong.py), led by the command that plays it
+    as the table leads Power Grid's hints (bot/ending.py): most of the variant's moves have
+    no button the table could take the command from, and "Hint: Build plant 3: it powers 1
+    city" named none (found play-testing)."""
     decision = decide(state, player, rng or hint_rng(state), budget)
     action = decision.action
+    command = command_text(state, player, action)
+    why = _reason(state, action, t)
+    if why is None:
+        return action, odds_reason(decision, t, move=command)
+    return action, why if command is None else f"{command} — {why}"
+
+
+def _reason(state: State, action: Action, t: Translator) -> str | None:
+    """Why the move, in words (None: the odds line says it)."""
     kind = action.get("type")
     why = auction_reason(state, action, t)
     if why is not None:
-        return action, why
+        return why
     if kind == "line":
-        why = t.gettext("Lay a line {cities}: the best income per Elektro").format(
+        return t.gettext("Lay a line {cities}: the best income per Elektro").format(
             cities=" - ".join(action["cities"])
         )
-    elif kind in ("build_plant", "upgrade"):
+    if kind in ("build_plant", "upgrade"):
         plant = PLANTS[int(action["plant"] if kind == "build_plant" else action["new"])]
         if kind == "upgrade":  # ALT-20: it replaces a built plant
             why = t.ngettext(
@@ -116,11 +129,9 @@ def hint(
                 "Build plant {plant}: it powers {output} cities",
                 plant.output,
             )
-        why = why.format(old=action.get("old"), plant=plant.number, output=plant.output)
-    elif kind == "buy":
-        why = t.gettext("Buy fuel for one run of plant {plant}").format(
+        return why.format(old=action.get("old"), plant=plant.number, output=plant.output)
+    if kind == "buy":
+        return t.gettext("Buy fuel for one run of plant {plant}").format(
             plant=action.get("plant", "")
         )
-    else:
-        why = odds_reason(decision, t)
-    return action, why
+    return None
