@@ -169,11 +169,16 @@ class Clocks:
         return replay.turns
 
 
-def most_waiting(turns: Mapping[str, Turns], players: Sequence[str], now: float) -> str | None:
-    """The player among `players` who has been on turn longest in all; None when nobody was,
-    or when several share the longest time (players deciding together since the game
-    began: naming the first seat would blame one of them for all)."""
+def most_waiting(
+    turns: Mapping[str, Turns], players: Sequence[str], now: float, at_least: float = 0.0
+) -> str | None:
+    """The player among `players` who has been on turn longest in all; None when nobody was
+    (for `at_least` seconds in all), or when several share the longest time (players
+    deciding together since the game began: naming the first seat would blame one of them
+    for all)."""
     times = sorted(((spent(turns.get(p, []), now), p) for p in players), reverse=True)
-    if not times or times[0][0] <= 0 or (len(times) > 1 and times[1][0] >= times[0][0]):
+    if not times or times[0][0] <= 0 or times[0][0] < at_least:
+        return None
+    if len(times) > 1 and times[1][0] >= times[0][0]:
         return None
     return times[0][1]

@@ -15,10 +15,14 @@ from bot.clock import Turns, most_waiting
 from bot.deadlines import zone
 from bot.i18n import tr
 
-# Below this much progress (or time) an estimate says nothing useful; before this much time
-# nobody is named as the one the table waits on most.
+# Below this much progress (or time) an estimate says nothing useful.
 MIN_PROGRESS = 0.05
 MIN_ELAPSED = 3600.0
+# Nobody is named as the one the table waits on most before the table has waited this long
+# on him in all: "most waiting" of a few seconds or minutes only blames whoever happens to be
+# on turn (the game's first hour; found play-testing: right after /vote replace gave a
+# silent player's seat to a bot, the next player was named for the seconds he had waited).
+MIN_WAITED = 3600.0
 WEEK = 6 * 86400.0
 
 
@@ -47,18 +51,16 @@ def pace_line(
     lang: str,
     done: float | None,
     turns: dict[str, Turns],
-    humans: list[str],
+    people: list[str],
     started: float | None,
     now: float,
     tz: str,
 ) -> str:
     """The pace line (empty when there is nothing to say yet); `done`: the game's progress,
-    0..1 (`Game.progress`)."""
+    0..1 (`Game.progress`); `people`: the persons seated, those a bot plays for now included
+    (the waiting before it took over is theirs, bot/reminders.py)."""
     end = end_estimate(started, now, done) if started is not None else None
-    # In a game's first hour everybody has waited seconds or minutes: naming "the slowest"
-    # then only blames whoever had the first turn.
-    early = started is not None and now - started < MIN_ELAPSED
-    slowest = most_waiting(turns, humans, now) if len(humans) > 1 and not early else None
+    slowest = most_waiting(turns, people, now, MIN_WAITED) if len(people) > 1 else None
     if end is not None and slowest is not None:
         return tr(
             lang,

@@ -568,6 +568,13 @@ class Reminders(MeCommands):
         state: State = load_state(row.state_json)
         seats = await self.store.seats(row.id)
         humans = [s.display_name for s in seats if not s.is_bot]
+        # Who the table waits on is asked of every person seated, those a bot plays for now
+        # (/away, /vote replace, policy=bot) included: the time the table waited on one before
+        # the bot took over is his. Leaving him out dropped the longest wait of all and named
+        # the next player for the seconds he had been on turn (found play-testing, right
+        # after /vote replace); pace.MIN_WAITED keeps seconds from naming anybody.
+        piloted = {a.user_key for a in await self.store.autopilots(row.id)}
+        people = [s.display_name for s in seats if not s.is_bot or s.user_key in piloted]
         settings = await self.settings(row.chat_key)
         turns = await self.clocks.turns(row)
         now = self.table.clock()
@@ -579,7 +586,7 @@ class Reminders(MeCommands):
         except Exception:  # a game's measure failing must not cost /status its answer
             log.exception("game %s: no progress measure", row.id)
             done = None
-        line = pace_line(lang, done, turns, humans, started, now, tz or settings.tz)
+        line = pace_line(lang, done, turns, people, started, now, tz or settings.tz)
         bank = settings.bank
         if bank is not None:
             banks = listed(

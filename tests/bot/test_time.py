@@ -236,3 +236,31 @@ def test_chat_settings_are_read_once_per_settings_text_and_follow_a_change() -> 
     raw["tz"] = "Nowhere/Atlantis"  # does not parse: keeps the default
     assert ChatSettings.load(raw).tz == "UTC"
     assert ChatSettings.load({}) == ChatSettings()
+
+
+async def test_a_replaced_players_waiting_still_counts_and_seconds_name_nobody(
+    chat: Chat, table: Table, clock: FakeClock
+) -> None:
+    """Found play-testing: right after /vote replace gave alice's seat to a bot, /status said
+    "Most waiting so far is on bob", who had been on turn for seconds: her 12 hours were
+    left out with her seat, and the seconds left were the longest wait."""
+    sched = Scheduler(table, clock=clock)
+    await started(chat, "bob", "carol")  # alice's turn
+    clock.advance(12 * H)  # she is silent: half the deadline
+    await chat.say("bob", "/vote replace alice")
+    assert "now plays alice's seat" in await chat.text("carol", "/vote replace alice")
+    await sched.run_due()  # the bot moves for her: bob's turn
+    clock.advance(30)
+    status = await chat.text("carol", "/status")
+    assert "waiting for bob" in status and "on bob" not in status
+    assert "Most waiting so far is on alice." in status
+    # Seconds or minutes of waiting name nobody, whenever the game began.
+    now = clock.now
+    short: dict[str, list[list[float | None]]] = {
+        "ann": [[now - 2 * D, now - 2 * D + 60]],
+        "bob": [[now - 30, None]],
+    }
+    assert pace_line("en", None, short, ["ann", "bob"], now - 2 * D, now, "UTC") == ""
+    short["bob"] = [[now - H, None]]
+    line = pace_line("en", None, short, ["ann", "bob"], now - 2 * D, now, "UTC")
+    assert line == "Most waiting so far is on bob."
