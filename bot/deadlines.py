@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date, format_time, format_timedelta, get_datetime_format
 
+from bot.i18n import tr
 from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
 from engine.core import canonical_json, load_state
 
@@ -85,6 +86,27 @@ def human_duration(seconds: float, lang: str | None) -> str:
     if not parts:
         return format_timedelta(timedelta(0), threshold=1, format="long", locale=_locale(lang))
     return " ".join(parts)
+
+
+def overdue_head(lang: str, game: str, chat: str, late: float) -> str:
+    """The first line of a reminder once the move's deadline has passed (`late` seconds ago;
+    `game`: its name in `lang`): how long past it, or, under a minute past it, that it has
+    just passed. The expiry's reminder is sent at the deadline itself, and read "has been
+    waiting for your move for 0 seconds past the deadline" (found play-testing)."""
+    if late < 60:
+        return tr(
+            lang,
+            "Time is up: {game} ({chat}) is waiting for your move; the deadline has just passed.",
+            game=game,
+            chat=chat,
+        )
+    return tr(
+        lang,
+        "Time is up: {game} ({chat}) has been waiting for your move for {late} past the deadline.",
+        game=game,
+        chat=chat,
+        late=human_duration(late, lang),
+    )
 
 
 def human_when(t: float, tz: str, lang: str | None) -> str:

@@ -7,7 +7,7 @@ import logging
 
 from bot.chatnames import label_of
 from bot.context import BUTTONS_PER_ROW, MAX_BUTTONS
-from bot.deadlines import ChatSettings, human_duration
+from bot.deadlines import ChatSettings, human_duration, overdue_head
 from bot.grammar import shorten
 from bot.i18n import tr, translator
 from bot.messages import MAX_PAYLOAD_BYTES, Button
@@ -79,13 +79,6 @@ def reminder_text(
             chat=chat,
             left=human_duration(max(0.0, left), lang),
         )
-    else:
-        head = tr(
-            lang,
-            "Time is up: {game} ({chat}) has been waiting for your move for {late} past the "
-            "deadline.",
-            game=tr(lang, game.name),
-            chat=chat,
-            late=human_duration(max(0.0, -left), lang),
-        )
+    else:  # the expiry's reminder, sent at the deadline itself: "just passed", not "0 s"
+        head = overdue_head(lang, tr(lang, game.name), chat, max(0.0, -left))
     return head + ("\n" + what if what else "")

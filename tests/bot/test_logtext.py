@@ -21,9 +21,7 @@ def test_log_of_a_whole_bot_game_has_no_json_in_any_language(game_id: str) -> No
     played = bot_game(game_id)
     for lang in LANGUAGES:
         t = translator(lang)
-        public = [
-            r for r in played.rows if not private_only(played.game, played.state, r, t)
-        ]
+        public = [r for r in played.rows if not private_only(played.game, played.state, r, t)]
         for viewer in (None, played.players[0]):
             lines = all_lines(played.game, played.state, played.rows, t, viewer)
             for line in lines:
@@ -129,5 +127,3 @@ def test_private_choices_are_left_out_of_the_others_log() -> None:
     mine = log_page(game, state, rows, EN, viewer="bob").splitlines()
     assert mine[0] == "No moves yet." and len(mine) == 3
     assert all(line.startswith("   ◦ bob") for line in mine[1:]), mine
-
-

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.deadlines import overdue_head
 from bot.messages import Outbound
 from bot.reminders import (
     ChatSettings,
@@ -164,6 +165,46 @@ async def test_one_turn_start_mention_half_ninety_percent_and_expiry(
     [nag] = outbox.take()
     assert "Time is up" in nag.text and "1 day" in nag.text
     assert (await state_of(chat.table, pk))["turn"] == 0  # nobody moved for alice
+
+
+def test_a_deadline_just_passed_is_said_so_not_zero_seconds_past_it() -> None:
+    """Found play-testing: the reminder sent at the deadline read "... has been waiting for
+    your move for 0 seconds past the deadline"; under a minute past it, it has just passed."""
+    for late in (0.0, 0.4, 59.0):
+        assert overdue_head("en", "Dice pile", "Test table", late) == (
+            "Time is up: Dice pile (Test table) is waiting for your move; the deadline has "
+            "just passed."
+        )
+    just = {lang: overdue_head(lang, "Dice pile", "T", 0.0) for lang in ("ru", "pl", "zh_Hant")}
+    assert just == {
+        "ru": "Время вышло: Dice pile (T) ждёт вашего хода; срок только что истёк.",
+        "pl": "Czas minął: Dice pile (T) czeka na twój ruch; termin właśnie upłynął.",
+        "zh_Hant": "時間到：Dice pile（T）在等你行動，期限剛過。",
+    }
+    assert overdue_head("en", "Dice pile", "T", 90 * 60.0) == (
+        "Time is up: Dice pile (T) has been waiting for your move for 1 hour 30 minutes past "
+        "the deadline."
+    )
+    assert "1 день сверх срока" in overdue_head("ru", "Dice pile", "T", 24 * H)
+    for lang in ("en", "ru", "pl", "zh_Hant"):
+        for late in (0.0, 30.0, 59.0, 60.0, 24 * H):
+            assert not any(z in overdue_head(lang, "g", "c", late) for z in ("0 ", "0 秒")), (
+                lang,
+                late,
+            )
+
+
+async def test_the_reminder_at_the_deadline_says_it_has_just_passed(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    await chat.table.store.set_user("local:alice", dm_ok=True)
+    await started(chat, "bob")
+    await sched.run_due()
+    outbox.take()
+    clock.advance(24 * H)
+    await sched.run_due()
+    expiry = next(o for o in outbox.take() if "Time is up" in o.text)
+    assert "the deadline has just passed" in expiry.text and "0 seconds" not in expiry.text
 
 
 async def test_without_private_chat_reminders_mention_in_the_table_chat(
