@@ -86,6 +86,8 @@ assert set(PICTURE_MODES) == set(PICTURES)  # the values /settings accepts (bot/
 DEFAULT_PICTURES = PICTURES[0]
 PICTURES_KEY = "pictures"  # in chats.settings_json (ChatSettings.pictures)
 
+# A run whose computer player found no move ends with this line.
+BOT_FAILED = N_("A computer player could not move; a human message will let it try again.")
 # How a game ended by /abort is told: when it ends, and to /status afterwards.
 ENDED_WITHOUT_RESULT = N_("{game} was ended without a result. /new starts another.")
 
@@ -388,6 +390,18 @@ class AnnounceMixin(TableBase):
         """The chat's language, which group pictures are drawn in (the one place it is asked)."""
         return ctx.post_lang
 
+    def _own_lang(self, ctx: Ctx) -> str | None:
+        """The sender's language when the lines of the run his command begins also go to him
+        alone (on Discord, an ephemeral copy when nobody is asked anew: `_quiet_prompt`) and
+        he reads another language than the group: the run's lines are then worded in it too
+        (`Step.own_lines`). Found play-testing: "Ann bids 4.", which only she saw, came in the
+        chat's language instead of her /lang. None: no such copy, or the group's words are
+        his."""
+        platform = ctx.inbound.platform
+        if ctx.lang == ctx.post_lang or platform not in EPHEMERAL_PLATFORMS:
+            return None
+        return ctx.lang if self._is_durable(ctx.chat_key) else None
+
     def register_delivery(
         self,
         platform: str,
@@ -541,6 +555,8 @@ class AnnounceMixin(TableBase):
         quiet = self._is_durable(ctx.chat_key) and row.id > 0
         out: list[Outbound] = []
         pending: list[str] = []
+        own = self._own_lang(ctx)
+        mine: list[str] = []  # `pending` in the sender's words (`own`), for him alone
         # the private lines of the run so far, per reader (user key), in order; each reader's
         # go out before the public lines and picture that follow them (found play-testing: a
         # buyer's "You plan to buy ..." came after the group had read the purchase it set off)
@@ -552,13 +568,14 @@ class AnnounceMixin(TableBase):
         drawn: str | None = None  # the state of this run's last picture
         for i, step in enumerate(played.steps):
             pending += step.lines
+            mine += step.own_lines if step.own_lines is not None else step.lines
             secrets.add(step, first_version + i)
             if i not in shown:
                 continue
             out += secrets.flush(lang_of, quiet)
             if pending and not quiet:
                 out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
-                pending = []
+                pending, mine = [], []
             pic = await self._picture_after(
                 ctx, game, step, first_version + i, first_version + shown[i], row, drawn
             )
@@ -566,9 +583,8 @@ class AnnounceMixin(TableBase):
             if pic is not None:
                 out.append(pic)
         if played.error:
-            pending.append(
-                tr(lang, "A computer player could not move; a human message will let it try again.")
-            )
+            pending.append(tr(lang, BOT_FAILED))
+            mine.append(tr(own or lang, BOT_FAILED))
         out += secrets.flush(lang_of, quiet)
         state = played.state
         now = played.now(game)
@@ -581,7 +597,10 @@ class AnnounceMixin(TableBase):
                 out.append(end)
             return out
         if quiet:
-            return out + await self._quiet_prompt(ctx, row, state, seats, played, langs, pending)
+            theirs = mine if own is not None else None
+            return out + await self._quiet_prompt(
+                ctx, row, state, seats, played, langs, pending, theirs
+            )
         prompt = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)
         if pending:
             joined = "\n".join(pending) + "\n\n" + prompt.text
@@ -614,10 +633,12 @@ class AnnounceMixin(TableBase):
         played: Played,
         langs: dict[str, str],
         lines: list[str],
+        own: list[str] | None = None,
     ) -> list[Outbound]:
         """The live status message (edited in place: the run's lines, who acts, what is asked,
         the deadline) and, when someone must be notified, one message that asks them (their
-        mention, the run's lines, the buttons), a reply to the status message."""
+        mention, the run's lines, the buttons), a reply to the status message. `own`: the
+        run's lines in the sender's language (`_own_lang`), for the copy only he sees."""
         game = self._game_of(row)
         now = played.now(game)
         asked = [s.display_name for s in seats if s.display_name in now.current and not s.is_bot]
@@ -653,14 +674,15 @@ class AnnounceMixin(TableBase):
             ask.reply_status = row.id
             out.append(ask)
         elif lines and ctx.inbound.platform in EPHEMERAL_PLATFORMS:
-            # the one who acted sees what his move did, and nobody else is disturbed
+            # the one who acted sees what his move did, and nobody else is disturbed; it is
+            # his alone, so in his language (`own`)
             out.append(
                 Outbound(
                     ctx.reply_key or ctx.chat_key,
-                    "\n".join(lines),
+                    "\n".join(own if own is not None else lines),
                     sender_only=True,
                     silent=True,
-                    lang=ctx.post_lang,
+                    lang=ctx.lang if own is not None else ctx.post_lang,
                 )
             )
         return out

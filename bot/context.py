@@ -157,6 +157,10 @@ class Step:
     private: list[tuple[str, str]] = field(default_factory=list)
     # Who made the move (a seat's display name; "" for a table step such as an undo).
     player: str = ""
+    # `lines` in the language of the person whose command began the run, when the run's
+    # lines also go to him alone and he reads another language than the group (a Discord
+    # ephemeral copy, AnnounceMixin._own_lang); None: `lines` are his words too.
+    own_lines: list[str] | None = None
 
 
 @dataclass

@@ -434,7 +434,14 @@ class LobbyMixin(MovesMixin):
         async with self._lock(row.id):
             langs = await self._langs_of(ctx, seats)
             played = await self._run_bots(
-                replace(row, seed=seed), seats, state, state_json, 1, ctx.post_lang, langs
+                replace(row, seed=seed),
+                seats,
+                state,
+                state_json,
+                1,
+                ctx.post_lang,
+                langs,
+                own=self._own_lang(ctx),
             )
             begins = tr(
                 ctx.post_lang,

@@ -221,9 +221,10 @@ class MovesMixin(EndingMixin):
                 if not actions:
                     return self._refuse(ctx, self._t(ctx, "Nothing to do."))
                 langs = await self._langs_of(ctx, ctx.seats)
+                own = self._own_lang(ctx)
                 try:
-                    now, entries, lines, pics, private = self._apply_all(
-                        ctx, game, state, seat, actions, langs
+                    now, entries, lines, pics, private, mine = self._apply_all(
+                        ctx, game, state, seat, actions, langs, own
                     )
                 except IllegalAction as err:
                     return self._refuse_move(ctx, game, err)
@@ -234,8 +235,8 @@ class MovesMixin(EndingMixin):
                     # forced_action): the move stands, played again without that answer
                     log.exception("game %s: play failed after the move; applied plainly", row.id)
                     state = load_state(fresh.state_json)
-                    now, entries, lines, pics, private = self._apply_all(
-                        ctx, game, state, seat, actions, langs, plain=True
+                    now, entries, lines, pics, private, mine = self._apply_all(
+                        ctx, game, state, seat, actions, langs, own, plain=True
                     )
                 state = now.state
                 state_json = canonical_json(state)
@@ -248,9 +249,18 @@ class MovesMixin(EndingMixin):
                     ctx.post_lang,
                     langs,
                     now,
+                    own,
                 )
                 played.steps.insert(
-                    0, Step([*notes, *lines], state_json, pics, private, player=player)
+                    0,
+                    Step(
+                        [*notes, *lines],
+                        state_json,
+                        pics,
+                        private,
+                        player=player,
+                        own_lines=None if mine is None else [*notes, *mine],
+                    ),
                 )
                 played.asked_before = current
                 outs = await self._announce(
@@ -454,14 +464,20 @@ class MovesMixin(EndingMixin):
         seat: SeatRow,
         actions: list[Action],
         langs: Mapping[str, str] | None = None,
+        own: str | None = None,
         plain: bool = False,
-    ) -> tuple[Moment, list[LogEntry], list[str], list[Event], list[tuple[str, str]]]:
+    ) -> tuple[
+        Moment, list[LogEntry], list[str], list[Event], list[tuple[str, str]], list[str] | None
+    ]:
         """Play actions in order on a state freshly loaded from JSON: all or nothing (the
         caller drops the state when this raises). One game call per action (`play`), then
-        the event lines; the final state's answers come back as its `Moment`."""
+        the event lines; the final state's answers come back as its `Moment`. With `own`
+        (`_own_lang`), the event lines in the sender's language come last (else None)."""
         t = translator(ctx.post_lang)  # event lines are group posts
+        own_t = translator(own) if own is not None else None
         entries: list[LogEntry] = []
         lines: list[str] = []
+        mine: list[str] | None = [] if own_t is not None else None
         pics: list[Event] = []
         private: list[tuple[str, str]] = []
         applied: Applied | None = None
@@ -480,10 +496,14 @@ class MovesMixin(EndingMixin):
                 line = game.describe_event(state, event, t)
                 if line:
                     lines.append(line)
+                if own_t is not None and mine is not None:
+                    theirs = game.describe_event(state, event, own_t)
+                    if theirs:
+                        mine.append(theirs)
                 private += self._private_lines(game, state, event, owner, ctx.seats, langs or {})
             pics += applied.picture_events
         now = Moment(game, state) if applied is None else Moment.after(game, applied)
-        return now, entries, lines, pics, private
+        return now, entries, lines, pics, private, mine
 
     @staticmethod
     def _hides_a_choice(game: Game, applied: Applied, seat: SeatRow) -> bool:
@@ -537,11 +557,13 @@ class MovesMixin(EndingMixin):
         lang: str,
         langs: Mapping[str, str] | None = None,
         now: Moment | None = None,
+        own: str | None = None,
     ) -> Played:
         """While a bot seat must act, or a human one has nothing to decide (a forced pass),
         play it (in the worker pool, off the event loop); the moves are committed by the
         caller, with the move that started the chain. `now`: the state's answers when the
-        move that led to it gave them."""
+        move that led to it gave them; `own`: the language the steps' lines are also worded
+        in for the sender alone (`_own_lang`, `Step.own_lines`)."""
         game = self._game_of(row)
         now = now if now is not None and now.state is state else Moment(game, state)
         forced = game.capabilities.forced_moves
@@ -553,8 +575,10 @@ class MovesMixin(EndingMixin):
         if not any(s.is_bot for s in seats):
             # Forced passes only (no bot thinks): a few `play` calls, cheaper on the loop
             # than the hand-off, and never queued behind a picture in the pool (issue 23).
-            return self._bot_chain(row, seats, now, state_json, version, lang, langs or {})
-        return await cpu(self._bot_chain, row, seats, now, state_json, version, lang, langs or {})
+            return self._bot_chain(row, seats, now, state_json, version, lang, langs or {}, own)
+        return await cpu(
+            self._bot_chain, row, seats, now, state_json, version, lang, langs or {}, own
+        )
 
     @staticmethod
     def _chain_starts(now: Moment, seats: list[SeatRow], forced: bool) -> bool:
@@ -581,6 +605,7 @@ class MovesMixin(EndingMixin):
         version: int,
         lang: str,
         langs: Mapping[str, str],
+        own: str | None = None,
     ) -> Played:
         game = self._game_of(row)
         bots = {s.display_name: s for s in seats if s.is_bot}
@@ -589,6 +614,7 @@ class MovesMixin(EndingMixin):
         state = now.state
         played = Played([], state, state_json, version, moment=now)
         t = translator(lang)
+        own_t = translator(own) if own is not None else None
         seed = row.seed if row.seed is not None else 0
         for step in range(1, MAX_BOT_MOVES + 1):
             if now.over:
@@ -629,15 +655,20 @@ class MovesMixin(EndingMixin):
             )
             said = [(e, x) for e in events if (x := game.describe_event(state, e, t))]
             lines = [x for _, x in said]
+            mine = (
+                None
+                if own_t is None
+                else [x for e in events if (x := game.describe_event(state, e, own_t))]
+            )
             if not seat.is_bot and not any(e.get("player") == seat.display_name for e, _ in said):
                 # a move played for a human with nothing to decide that no line of the game's
                 # speaks of: one line says he was passed. Every line the game gives stays (his
                 # income and penalties, his purchases: found playing the alternative rules,
                 # 2026-11-29, when every event of his was left out).
-                lines.insert(
-                    0,
-                    t.gettext("{name} passes (nothing to decide).").format(name=seat.display_name),
-                )
+                for words, into in ((t, lines), (own_t, mine)):
+                    if words is not None and into is not None:
+                        passes = words.gettext("{name} passes (nothing to decide).")
+                        into.insert(0, passes.format(name=seat.display_name))
             private = [
                 p
                 for e, owner in zip(events, applied.owners, strict=True)
@@ -650,6 +681,7 @@ class MovesMixin(EndingMixin):
                     applied.picture_events,
                     private,
                     player=seat.display_name,
+                    own_lines=mine,
                 )
             )
         played.state, played.state_json, played.version = state, state_json, version

@@ -23,10 +23,14 @@ from bot.store import (
     Outcome,
 )
 from bot.workers import cpu
-from engine.core import IllegalAction, canonical_json, copy_state, load_state, replay
+from engine.core import N_, IllegalAction, canonical_json, copy_state, load_state, replay
 from engine.core.protocol import Game, State
 
 log = logging.getLogger(__name__)
+
+# An /undo's lines (for the chat, and in the sender's words for what only he sees).
+TAKEN_BACK = N_("{name} takes back their last move.")
+ANSWERS_TAKEN_BACK = N_("The moves that answered it are taken back too.")
 
 
 @dataclass
@@ -174,12 +178,16 @@ class UndoMixin(AnnounceMixin):
             state_json = canonical_json(state)
             version = fresh.version + 1
             if undone.public:
-                lines = [
-                    self._tp(ctx, "{name} takes back their last move.", name=seat.display_name)
-                ]
-                if any(a.user_key != seat.user_key for a in undone.taken):
-                    lines.append(self._tp(ctx, "The moves that answered it are taken back too."))
-                played = Played([Step(lines, state_json, [])], state, state_json, version)
+                # for the chat, and in his words for the copy only he sees (`_own_lang`)
+                lines: list[str] = []
+                words: list[str] = []
+                for lang, into in ((ctx.post_lang, lines), (ctx.lang, words)):
+                    into.append(tr(lang, TAKEN_BACK, name=seat.display_name))
+                    if any(a.user_key != seat.user_key for a in undone.taken):
+                        into.append(tr(lang, ANSWERS_TAKEN_BACK))
+                own = words if self._own_lang(ctx) is not None else None
+                steps = [Step(lines, state_json, [], own_lines=own)]
+                played = Played(steps, state, state_json, version)
                 outs = await self._announce(ctx, replace(fresh, version=version), ctx.seats, played)
             else:  # a private move (a standing order, PG-O): the table never saw it (issue 20)
                 outs = self._refuse(

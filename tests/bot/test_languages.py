@@ -700,3 +700,44 @@ async def test_log_reaches_an_asker_of_another_language_once_with_his_private_li
     his = [o for o in outs if o.private_to == "local:bob"]
     assert len(group) == 1 and group[0].lang == "en"
     assert len(his) == 1 and his[0].lang == "ru", [o.text for o in his]
+
+
+def on_discord(name: str, text: str) -> Inbound:
+    return Inbound(
+        "discord", "dc:1:2", f"dc:{name}", name, update_id=f"d{next(_local_ids)}", text=text
+    )
+
+
+async def test_what_only_the_mover_sees_of_his_run_is_in_his_language_on_discord(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found play-testing on Discord: the ephemeral copy of a move's lines that only its
+    sender sees ("Ann bids 4.", when nobody is asked anew) came in the chat's language, not
+    in his /lang. It is his alone: his language, for his move, the computer players' answers
+    in the same run and an /undo; the group's status lines stay in the chat's."""
+    table = Table(
+        store,
+        games={"powergrid": GAME},
+        clock=clock,
+        render=False,
+        seeder=lambda: 7,
+        durable=("discord",),
+    )
+    await table.handle(on_discord("ann", "/new powergrid regions=random"))  # an English chat
+    await table.handle(on_discord("ann", "/lang pl"))
+    await table.handle(on_discord("ann", "/addbot"))
+    await table.handle(on_discord("ann", "/start"))  # Bot opens plant 3 at 3: ann bids
+    outs = await table.handle(on_discord("ann", "/raise 4"))
+    [mine] = [o for o in outs if o.sender_only]
+    bid = "{player} bids {bid}."
+    assert mine.text == "\n".join(
+        [tr("pl", bid, player="ann", bid=4), tr("pl", bid, player="Bot", bid=5)]
+    )
+    assert mine.lang == "pl" and not mine.private_to
+    [status] = [o for o in outs if o.status_of is not None]
+    assert status.lang == "en" and tr("en", bid, player="ann", bid=4) in status.status_lines
+    outs = await table.handle(on_discord("ann", "/undo"))
+    [mine] = [o for o in outs if o.sender_only]
+    assert mine.lang == "pl" and mine.text.startswith(
+        tr("pl", "{name} takes back their last move.", name="ann")
+    )
