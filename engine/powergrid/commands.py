@@ -4,7 +4,8 @@ examples, usage line) right above the function that reads it — in the order pl
 resource, int) are read and autocompleted by one object each.
 
 The rest of the chat layer is split by job: chat_view.py (views and maps), reading.py
-(words -> values), wording.py (values -> words), choices.py (what a player could do now),
+(words -> values), wording.py (values -> words), command_words.py (actions -> the commands
+that play them, read back by `command_text` here), choices.py (what a player could do now),
 turn_text.py, event_text.py, quote_text.py (the texts) and buttons.py. This module keeps
 their public names importable from here (the variant and the tests use them).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core import canonical_json
 from engine.core.commands import Call, CommandTable
 from engine.core.errors import N_, IllegalAction, ParseError
 from engine.core.protocol import (
@@ -43,6 +45,7 @@ from engine.powergrid.choices import (
     keep_choices,
     refuse_shortfall,
 )
+from engine.powergrid.command_words import CANCEL_KINDS, command_words, hybrid_fuel
 from engine.powergrid.event_text import (
     EVENT_TEXTS,
     EVENT_TYPES,
@@ -114,6 +117,7 @@ __all__ = [
     "buttons_for",
     "choosable_regions",
     "cities_of",
+    "command_text",
     "complete",
     "cost_text",
     "count_of",
@@ -504,17 +508,6 @@ def _orders(call: Call) -> Reply:
     return Reply(orders_text(cv.view_of(state, player), player, t), private=True)
 
 
-_CANCEL_KINDS = {
-    "bid": ["maxbid"],
-    "maxbid": ["maxbid"],
-    "pass": ["pass_plant", "pass_round"],
-    "buy": ["buy_auto"],
-    "build": ["build_plan"],
-    "power": ["power_auto"],
-    "all": [],
-}
-
-
 @TABLE.command(
     "cancel",
     N_("Cancel your standing orders: all, or one kind (bid, pass, buy, build, power)."),
@@ -524,9 +517,9 @@ _CANCEL_KINDS = {
 )
 def _cancel(call: Call) -> Action:
     words, usage = call.words, call.spec.usage
-    if len(words) > 1 or (words and words[0].casefold() not in _CANCEL_KINDS):
+    if len(words) > 1 or (words and words[0].casefold() not in CANCEL_KINDS):
         raise ParseError(usage, word=words[0] if words else "")
-    return {"type": "cancel", "kinds": _CANCEL_KINDS[words[0].casefold()] if words else []}
+    return {"type": "cancel", "kinds": CANCEL_KINDS[words[0].casefold()] if words else []}
 
 
 @TABLE.command(
@@ -694,3 +687,41 @@ def complete(state: State | None, player: str | None, kind: str, prefix: str) ->
 def int_word(word: str, command: str) -> int:
     """A whole number, or the usage line of `command` as the error (the variant's parsers)."""
     return read_int(word, USAGE[command])
+
+
+# --------------------------------------------------------------------------------------------
+# The command that plays an action (what /hint leads with)
+# --------------------------------------------------------------------------------------------
+
+
+def command_text(state: State, player: str, action: Action) -> str | None:
+    """The chat command that plays `action` for `player` now, every choice spelt out
+    ("/build Frankfurt-Main", "/bid 13 15", "/discard 5 keep 2 coal 0 oil", "/power 5 7
+    coal=1 oil=2"), or None when none does. Checked by reading it back as the player's
+    command is read: a command that would give another move (or a question, or several
+    moves) is never offered. A discard whose tokens the rules would keep by default says
+    "keep" when the parser would otherwise ask which to keep (PG-27)."""
+    try:
+        name, words = command_words(state, action)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    tries = [words]
+    if action.get("type") == "discard" and "keep" not in action:
+        tries.append([*words, "keep"])  # PG-27: "/discard 5 keep" takes the default
+    for args in tries:
+        try:
+            parsed = parse(state, player, name, " ".join(args).split())
+        except (IllegalAction, KeyError, TypeError, ValueError):
+            continue
+        if not isinstance(parsed, (list, Reply)) and _plain(parsed) == _plain(action):
+            return " ".join(["/" + name, *args])
+    return None
+
+
+def _plain(action: Action) -> str:
+    """An action's canonical text: the plants of a run in order, and the hybrids' fuel with
+    both coal and oil named when one is (PG-42: the other is the rest of their need)."""
+    if action.get("type") == "power":
+        fuel = hybrid_fuel(action) if isinstance(action.get("plants"), list) else {}
+        action = {**action, "plants": sorted(action.get("plants") or []), **fuel}
+    return canonical_json(action)

@@ -160,9 +160,15 @@ HINT_ITERATIONS = 24
 def hint(
     state: State, player: str, t: Translator, rng: Rng | None = None, budget: Budget | None = None
 ) -> tuple[Action, str]:
-    """The move the strong bot would make and one line why, from the game's own quotes."""
+    """The move the strong bot would make and one line why, from the game's own quotes, led
+    by the command that plays it (commands.command_text, as the alternative rules' hints):
+    the table could take one only from a button, and builds, most buys, discards and runs
+    have none ("Hint: Build Magdeburg: 10 E, cheapest connection" named no command)."""
+    from engine.powergrid.commands import command_text
+
     decision = decide(state, player, rng or hint_rng(state), budget)
-    return decision.action, reason(state, player, decision, t)
+    command = command_text(state, player, decision.action)
+    return decision.action, reason(state, player, decision, t, command)
 
 
 def hint_rng(state: State) -> Rng:
@@ -207,10 +213,21 @@ def auction_reason(state: State, action: Action, t: Translator) -> str | None:
     return None
 
 
-def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
+def reason(
+    state: State, player: str, decision: Decision, t: Translator, command: str | None = None
+) -> str:
+    """The hint's line: `command` (the one that plays the move, if any) and why, in words or
+    else in the simulations' odds."""
+    why = _why(state, player, decision.action, t)
+    if why is None:
+        return odds_reason(decision, t, move=command)
+    return why if command is None else f"{command} — {why}"
+
+
+def _why(state: State, player: str, action: Action, t: Translator) -> str | None:
+    """Why the move, in words (None: the odds line says it)."""
     from engine.powergrid.commands import RESOURCE_NAMES
 
-    action = decision.action
     kind = action.get("type")
     p = state["players"][player]
     if kind == "build":
@@ -250,4 +267,4 @@ def reason(state: State, player: str, decision: Decision, t: Translator) -> str:
         return t.gettext("Buy nothing more: keep your money")
     if kind == "choose_region":
         return t.gettext("Choose region {region}").format(region=action["region"])
-    return odds_reason(decision, t)
+    return None

@@ -184,9 +184,11 @@ async def test_hint_is_told_to_the_asker_alone_and_is_a_legal_move(table: Table)
     assert hint is not None
     action, why = hint
     PG.apply(json.loads(canonical_json(state)), first, action)  # legal: no IllegalAction
-    # with the command that plays it, as Hexania's and IEC's hints begin (found playing)
+    # with the command that plays it, as Hexania's and IEC's hints begin (found playing);
+    # the engine leads with it (commands.command_text), so the table adds none
     assert action["type"] == "choose_region"
-    assert outs[0].text == f"Hint: /region {action['region']} — {why}"
+    assert why.startswith(f"/region {action['region']} — ")
+    assert outs[0].text == f"Hint: {why}"
     other = "bob" if first == "alice" else "alice"
     assert "Not your turn" in joined(await say(table, other, "/hint"))
     assert (await say(table, other, "/hint"))[0].private_to == f"tg:{other}"

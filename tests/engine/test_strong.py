@@ -143,10 +143,11 @@ def test_powergrid_build_hint_quotes_the_connection_cost() -> None:
         player = game.current_players(state)[0] if game.current_players(state) else p
     strong = importlib.import_module("engine.powergrid.strong")
     action, reason = strong.hint(state, player, EnglishTranslator(), budget=BUDGET)
-    if action["type"] == "build":
-        assert reason.startswith(f"Build {action['city']}: ") and " E" in reason
+    if action["type"] == "build":  # led by the command that plays it (test_hint_command.py)
+        city = action["city"]
+        assert reason.startswith(f"/build {city} — Build {city}: ") and " E" in reason
     else:
-        assert reason.startswith("Stop building")
+        assert reason.startswith("/done — Stop building")
 
 
 def test_odds_are_quoted_only_for_a_simulated_move() -> None:
