@@ -6,6 +6,7 @@ Every command is checked by reading it back through the game's own parser."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -74,7 +75,7 @@ def test_pg42_a_run_names_what_its_hybrids_burn() -> None:
     no mix, no fuel words (the engine burns coal first); an impossible count, no command."""
     s = set_phase(new_game(3, 1), "bureaucracy", order=["a", "b", "c"])
     give(s, "a", plants=[5, 12], res={"coal": 2, "oil": 3}, cities=["Kiel"])
-    cases = {
+    cases: dict[str, dict[str, Any]] = {
         "/power 5 coal=1 oil=1": {"type": "power", "plants": [5], "coal": 1, "oil": 1},
         "/power 5 coal=0 oil=2": {"type": "power", "plants": [5], "oil": 2},
         "/power 5 12 coal=2 oil=2": {"type": "power", "plants": [5, 12], "coal": 2},
