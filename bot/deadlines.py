@@ -69,8 +69,12 @@ def _locale(lang: str | None) -> str:
 
 def human_duration(seconds: float, lang: str | None) -> str:
     """A duration as its reader says it, with Babel's plural forms: 129600 -> "1 day 12
-    hours", "1 день 12 часов", "1 dzień 12 godzin", "1 天 12 小時" (whole minutes)."""
+    hours", "1 день 12 часов", "1 dzień 12 godzin", "1 天 12 小時" (whole minutes; a time
+    under a minute that is left is "1 minute", none "0 minutes": never "0 seconds" in a
+    line that counts in minutes, found play-testing, 2026-12-04)."""
     minutes = max(0, round(seconds / 60))
+    if minutes == 0 and seconds > 0:
+        minutes = 1
     days, minutes = divmod(minutes, 1440)
     hours, minutes = divmod(minutes, 60)
     parts = [
@@ -84,7 +88,9 @@ def human_duration(seconds: float, lang: str | None) -> str:
         if n
     ]
     if not parts:
-        return format_timedelta(timedelta(0), threshold=1, format="long", locale=_locale(lang))
+        return format_timedelta(
+            timedelta(0), threshold=1, format="long", granularity="minute", locale=_locale(lang)
+        )
     return " ".join(parts)
 
 

@@ -512,6 +512,15 @@ def test_durations_and_moments_in_the_reader_s_locale_and_zone() -> None:
     assert human_duration(day_and_half, "pl") == "1 dzień 12 godzin"
     assert human_duration(day_and_half, "zh_Hant") == "1 天 12 小時"
     assert human_duration(2 * 3600 + 24 * 60, "ru") == "2 часа 24 минуты"  # plural forms
+    # under a minute left is a minute, nothing left no minutes: never "0 seconds"
+    assert [human_duration(s, "en") for s in (0, 10, 29, 31, 89)] == [
+        "0 minutes",
+        "1 minute",
+        "1 minute",
+        "1 minute",
+        "1 minute",
+    ]
+    assert human_duration(0, "ru") == "0 минут" and human_duration(20, "pl") == "1 minuta"
     t = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
     assert human_when(t, "UTC", "ru") == "14 нояб. 2023\u202fг., 22:13"
     assert human_when(t, "Europe/Warsaw", "pl") == "14 lis 2023, 23:13"
