@@ -2,9 +2,14 @@
 search of engine/core/search.py with the variant's heuristic bot as rollout policy.
 
 The variant hides what the base game hides (deck order and setup removals, money under
-`hidden_money`, the RNG), so it determinises with the base game's function. Rollouts stop
-after `HORIZON` actions (the variant's heuristic is slower than the base game's); an
-unfinished game is judged by the lead in powered cities and money over the best rival.
+`hidden_money`, the RNG), so it determinises with the base game's function; rules version 2
+adds the declarations of Phases 3 and 5, secret until everybody has declared (ALT-10,
+ALT-30): a rival's purchases become none, his power choice every runnable plant (who has
+declared is public, his `done`); the player's own are kept.
+
+Rollouts stop after `HORIZON` actions (the variant's heuristic is slower than the base
+game's); an unfinished game is judged by the lead in powered cities and money over the best
+rival.
 """
 
 from __future__ import annotations
@@ -62,10 +67,14 @@ def determinise_alt(state: State, player: str, rng: Rng) -> State:
             else {"type": "power", "plants": r.runnable(world, name)}
             for name, action in powers.items()
         }
-    buys = hidden.get(purchase.DECLARED)
-    if buys is not None:
-        mine = buys.get(player)
-        world[purchase.DECLARED] = {} if mine is None else {player: [dict(x) for x in mine]}
+    # ALT-10 (rules version 2): a purchase is declared secretly (a rival's /done is public,
+    # not whether he declared anything), so the world keeps a book only for the player's own.
+    # It kept an empty book whenever somebody else had declared: one bit of a rival's secret
+    # in the world (no rule reads an empty book apart from none, but the world must not
+    # depend on it: tests/engine/powergrid_alt/test_alt10_alt30_hidden_declarations.py).
+    mine = hidden.get(purchase.DECLARED, {}).get(player)
+    if mine:
+        world[purchase.DECLARED] = {player: [dict(x) for x in mine]}
     return world
 
 
