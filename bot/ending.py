@@ -310,8 +310,14 @@ class EndingMixin(AnnounceMixin):
         return self._private(ctx, self._t(ctx, "Hint: {why}", why=why))
 
     def _private(self, ctx: Ctx, text: str) -> list[Outbound]:
-        """For the asker alone: a private message (an ephemeral reply on Discord)."""
-        return [Outbound(ctx.chat_key, text, private_to=ctx.inbound.user_key, sender_only=True)]
+        """For the asker alone: a private message (an ephemeral reply on Discord), silent (the
+        asker is reading; found through Telegram, 2026-12-04: a /hint typed in the group
+        buzzed his phone)."""
+        return [
+            Outbound(
+                ctx.chat_key, text, private_to=ctx.inbound.user_key, sender_only=True, silent=True
+            )
+        ]
 
 
 def _command_of(game: Game, state: State, player: str, action: Action) -> str | None:

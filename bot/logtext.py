@@ -90,7 +90,11 @@ def entry_lines(
             line = None
         if not line:
             continue
-        if mine is None and event.get("player") == actor:
+        # the head only when the first line is the actor's own: a line further down is what
+        # the move set off (IEC: the last /done of a phase resolves everybody's production),
+        # not the move, and must keep its place (found through Telegram, 2026-12-04:
+        # "#22 Ann's mine W2 extracts no A." for Ann's /done, ahead of Bob's mixer)
+        if mine is None and not rest and event.get("player") == actor:
             mine = line
         else:
             rest.append(line)

@@ -159,6 +159,29 @@ class PassedFor:
         return kept == (action_json, version)
 
 
+class Pressed:
+    """The buttons each player pressed and the table took, per game: (public mark, command).
+    An older button (the game moved on since its moment) still counts while its move is legal
+    (bot/buttons.py `holds_later`), but not the very button he pressed already: a double tap
+    on "Pass" in a Power Grid auction passed on the plant, then, as "/pass" had come to mean
+    that, gave up his whole auction round (found playing through Telegram, 2026-12-04). Best
+    effort, as `PassedFor`: another worker's or a restarted process's press is not known."""
+
+    def __init__(self, size: int = RECENT_GAMES * 4) -> None:
+        self.size = size
+        self._kept: dict[tuple[int, str, str, str], None] = {}
+
+    def note(self, pk: int, user_key: str, mark: str, command: str) -> None:
+        key = (pk, user_key, mark, command)
+        self._kept.pop(key, None)
+        self._kept[key] = None
+        while len(self._kept) > self.size:
+            self._kept.pop(next(iter(self._kept)))
+
+    def seen(self, pk: int, user_key: str, mark: str, command: str) -> bool:
+        return (pk, user_key, mark, command) in self._kept
+
+
 class Recent:
     """What this process last committed per game: the state's JSON text with who acts in it
     and its public mark. The next message of that game (a move, a button press) finds them

@@ -235,9 +235,17 @@ class Table(LobbyMixin, PrivateChatMixin, InfoMixin, UndoMixin, CompletionMixin)
         pk, version, command = parts
         if pk != str(ctx.game.id) or not command.strip():
             return None
-        # At its public moment (bot/buttons.py), or while its move is still legal.
+        # At its public moment (bot/buttons.py), or while its move is still legal, unless he
+        # pressed this very button before (a double tap: bot/moment.py `Pressed`).
+        user = ctx.inbound.user_key
         ctx.pressed_now = posted_now(self, ctx, version)
-        return command if ctx.pressed_now or holds_later(self, ctx, version, command) else None
+        if not ctx.pressed_now and (
+            self._pressed.seen(ctx.game.id, user, version, command)
+            or not holds_later(self, ctx, version, command)
+        ):
+            return None
+        self._pressed.note(ctx.game.id, user, version, command)
+        return command
 
 
 async def open_table(db_path: str, clock: Clock | None = None, **kwargs: Any) -> Table:

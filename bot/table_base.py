@@ -24,7 +24,7 @@ from bot.grammar import (
 )
 from bot.i18n import listed, resolve_lang, tr, translator
 from bot.messages import Outbound
-from bot.moment import Moment, PassedFor, Recent
+from bot.moment import Moment, PassedFor, Pressed, Recent
 from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
 from bot.quiet import Engagement
 from bot.reminders import Reminders, reminder_commands
@@ -78,6 +78,7 @@ class TableBase:
         # game -> its last committed state's answers (who acts, public mark; bot/moment.py)
         self._recent = Recent()
         self._passed = PassedFor()  # forced passes, to catch a /done that came too late
+        self._pressed = Pressed()  # buttons taken, so a second tap on one is out of date
         self._table_specs = (*table_commands(self.games), *reminder_commands())
         self._table_names = {s.name for s in self._table_specs}
         self._game_names = {c.name for g in self.games.values() for c in g.commands}
@@ -180,7 +181,7 @@ class TableBase:
         for o in fitted:
             if not self._is_durable(o.chat_key):
                 continue
-            row = row_of(o, o.lang or ctx.lang, game_id)
+            row = row_of(o, o.lang or self._reader_lang(ctx, o), game_id)
             if (
                 hold
                 and o.private_to is None
@@ -247,12 +248,14 @@ class TableBase:
 
     def _to_sender(self, ctx: Ctx, text: str) -> Outbound:
         """A message for the sender alone (issue 20): a private message (DM on Telegram, an
-        ephemeral reply on Discord), never the group."""
+        ephemeral reply on Discord), never the group; silent, as every answer (issue 17: the
+        asker is reading; found through Telegram, 2026-12-04: IEC's private /log copy buzzed)."""
         return Outbound(
             ctx.chat_key,
             text,
             private_to=ctx.inbound.user_key,
             mentions=[(ctx.inbound.user_key, ctx.inbound.display_name)],
+            silent=True,
         )
 
     def _refuse(self, ctx: Ctx, text: str, **kw: Any) -> list[Outbound]:
@@ -287,6 +290,23 @@ class TableBase:
         ctx.chat_lang = chat.lang or self.default_lang
         user = loaded.user if loaded is not None else await self.store.user(ib.user_key)
         ctx.lang = resolve_lang(user.lang, ib.lang, ctx.chat_lang)
+
+    def _reader_lang(self, ctx: Ctx, out: Outbound) -> str:
+        """The language of a message's reader, where the message does not say it: the sender
+        for his own and the chat's posts, the person it is private to for another's (his
+        /lang, else his seat's, else the chat's). The outbox row keeps it for what its sender
+        loop words itself, such as the notice that his private chat is closed (found through
+        Telegram, 2026-12-04: it came in the language of the player whose move caused it)."""
+        key = out.private_to
+        if key is None or key == ctx.inbound.user_key:
+            return ctx.lang
+        user = ctx.users.get(key)
+        seat = next((s for s in ctx.seats if s.user_key == key), None)
+        return resolve_lang(
+            user.lang if user is not None else None,
+            seat.lang if seat is not None else None,
+            ctx.chat_lang or self.default_lang,
+        )
 
     async def _langs_of(self, ctx: Ctx, seats: Sequence[SeatRow]) -> dict[str, str]:
         """Each human seat's language (display name -> catalog name), for private lines."""

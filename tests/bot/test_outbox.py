@@ -56,3 +56,32 @@ async def test_a_command_over_the_cap_is_refused_unread(table: Table) -> None:
     await chat.say("alice", "/new dicepile")
     outs = await chat.say("alice", "/take " + "1 " * MAX_COMMAND)
     assert len(outs) == 1 and "too long" in outs[0].text and outs[0].sender_only
+
+
+async def test_a_private_message_for_another_player_is_queued_in_his_language(
+    store: Store, clock: FakeClock
+) -> None:
+    """The outbox row's language is its reader's: what its sender loop words itself (the
+    notice that his private chat is closed) came in the language of the player whose move
+    caused the message (found through Telegram, 2026-12-04)."""
+    from bot.context import Ctx
+    from bot.messages import Inbound, Outbound
+    from bot.store import SeatRow, UserRow
+
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, durable=("telegram",))
+    ann = Inbound("telegram", "tg:-100", "tg:1", "Ann", lang="ru")
+    ctx = Ctx(ann, "ru", chat_lang="en")
+    ctx.seats = [
+        SeatRow(1, 1, "tg:1", "Ann", False, None, "ru"),
+        SeatRow(1, 2, "tg:2", "Bob", False, None, None),
+        SeatRow(1, 3, "tg:3", "Cy", False, None, "zh-TW"),
+    ]
+    ctx.users = {"tg:2": UserRow("tg:2", "pl", True)}
+    outs = [
+        Outbound("tg:-100", "to Bob", private_to="tg:2"),
+        Outbound("tg:-100", "to Cy", private_to="tg:3"),
+        Outbound("tg:-100", "to Ann", private_to="tg:1"),
+        Outbound("tg:-100", "worded already", private_to="tg:2", lang="en"),
+    ]
+    _fitted, rows = table._rows(ctx, outs, 1)
+    assert [r.lang for r in rows] == ["pl", "zh_Hant", "ru", "en"]

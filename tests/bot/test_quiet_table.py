@@ -671,7 +671,34 @@ async def test_answers_to_questions_never_notify(store: Store, clock: FakeClock)
         ("ann", "/income"),
         ("bob", "/cost coal 2"),
         ("cyd", "/orders"),
+        ("ann", "/hint"),
+        ("bob", "/log"),
+        ("cyd", "/status"),
     ):
         answers = await chat.say(name, question)
         assert answers, question
         assert all(o.silent for o in answers), (question, [o.text[:60] for o in answers])
+
+
+async def test_a_button_tapped_twice_is_taken_once(store: Store, clock: FakeClock) -> None:
+    """Found playing through Telegram, 2026-12-04: a double tap on "Pass" in a Power Grid
+    auction passed on the plant and then, "/pass" now meaning that, gave up the whole round.
+    An older button still counts while its move is legal, but not one its presser has
+    pressed already: here the computer player answers at once, so ann's "/take 1" is legal
+    again after her first tap, and the second tap must not take a second time."""
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 3)
+    chat = Chat(table)
+    await chat.say("ann", "/new dicepile")
+    await chat.say("ann", "/addbot greedy")
+    outs = await chat.say("ann", "/start")
+    take = next(p for p in payloads(outs) if p.endswith("/take 1"))
+    first = await chat.press("ann", take)
+    assert "ann takes 1." in "\n".join(o.text for o in first)
+    after = present(await store.open_game(chat.chat_key))
+    assert ChatDicePile().current_players(json.loads(present(after.state_json))) == ["ann"]
+    again = await chat.press("ann", take)
+    assert [o.toast for o in again] == ["This button is out of date; nothing was changed."]
+    assert present(await store.open_game(chat.chat_key)).version == after.version
+    # a button of the prompt that stands now is pressed as ever
+    fresh = next(p for p in payloads(first) if p.endswith("/take 1"))
+    assert "ann takes 1." in "\n".join(o.text for o in await chat.press("ann", fresh))

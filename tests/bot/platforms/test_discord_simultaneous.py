@@ -120,11 +120,20 @@ async def test_shared_buttons_serve_every_player_of_a_simultaneous_phase(table: 
             row = await table.store.open_game(dc.chat_key(CHANNEL_ID))
             assert row is not None and row.state_json is not None
             assert json.loads(row.state_json)["waiting"] == ["Alice", "Bob"]  # a new round
-            # The old prompt's buttons are legal for Alice again (she has not taken this
-            # round); once she has, they are out of date for her and change nothing.
-            await feed(button_payload(take1, user_id=ALICE_ID, user_name="Alice"))
+            # The button Alice pressed already is out of date for her (a second tap must not
+            # take again: bot/moment.py `Pressed`); the old prompt's other button is legal for
+            # her again (she has not taken this round); once she has, it is out of date too.
             row = await table.store.open_game(dc.chat_key(CHANNEL_ID))
             assert row is not None
+            version, state = row.version, row.state_json
+            tapped = await feed(button_payload(take1, user_id=ALICE_ID, user_name="Alice"))
+            assert [r.ephemeral for r in tapped] == [True]
+            assert "out of date" in tapped[0].json["content"]
+            row = await table.store.open_game(row.chat_key)
+            assert row is not None and (row.version, row.state_json) == (version, state)
+            await feed(button_payload(take2, user_id=ALICE_ID, user_name="Alice"))
+            row = await table.store.open_game(dc.chat_key(CHANNEL_ID))
+            assert row is not None and row.version > version
             version, state = row.version, row.state_json
             again = await feed(button_payload(take2, user_id=ALICE_ID, user_name="Alice"))
             assert [r.ephemeral for r in again] == [True]
