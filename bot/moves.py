@@ -266,13 +266,16 @@ class MovesMixin(EndingMixin):
                 outs = await self._announce(
                     ctx, replace(row, version=played.version), ctx.seats, played
                 )
-                if unseen(game, fresh.state_json, played):  # issue 20, PG-O
+                hidden = unseen(game, fresh.state_json, played)
+                if hidden:  # issue 20, PG-O
                     outs = [o for o in outs if o.private_to is not None or o.sender_only]
                     if ctx.reply_key is not None:  # sent privately: say where it went
                         outs += self._refuse(ctx, self._done_unseen(ctx, game, row.id))
                 after = played.now(game)
                 outs += self._game_over(ctx, row, game, played.state, after.over)
                 outs += await self._said_where(ctx, row, outs)
+                if not hidden:
+                    outs += self._asked_again(ctx, row, played, after, player)
                 outs, rows = self._rows(ctx, outs, row.id)
                 result = await self.store.commit_moves(
                     row.id,
@@ -308,6 +311,39 @@ class MovesMixin(EndingMixin):
                     "changed. Check /status and send it again.",
                 ),
             )
+
+    def _asked_again(
+        self, ctx: Ctx, row: GameRow, played: Played, after: Moment, player: str
+    ) -> list[Outbound]:
+        """A move sent privately after which its sender must decide again (a Power Grid pass
+        that makes him open the next auction; a Hexania move with points left; IEC's next
+        turn waiting on him): his new prompt, silent, where he plays, with its buttons. The
+        group's news of it is a silent edit of the status message, so he heard nothing
+        (found through Telegram, 2026-12-04). Not after a move the table does not see (a
+        standing order): nothing new is asked of him then."""
+        if ctx.reply_key is None or after.over or player not in after.current:
+            return []
+        prompt = self._mention_prompt(
+            ctx,
+            replace(row, version=played.version),
+            played.state,
+            played.version,
+            ctx.seats,
+            lang=ctx.lang,
+            only=[player],
+            moment=after,
+        )
+        text = "\n".join(line.removeprefix(f"@{player}: ") for line in prompt.text.split("\n"))
+        return [
+            replace(
+                prompt,
+                chat_key=ctx.reply_key,
+                text=text,
+                mentions=[],
+                sender_only=True,
+                silent=True,
+            )
+        ]
 
     def _done_unseen(self, ctx: Ctx, game: Game, pk: int) -> str:
         """The confirmation of a move sent privately that the group reads nothing of: the

@@ -291,3 +291,25 @@ async def test_a_player_with_no_language_of_his_own_reads_his_game_chats_private
     )
     await ask(table, "/lang zh_Hant", user="bob")
     assert joined(await ask(table, "/status", user="bob")).startswith(tr("zh_Hant", "Power Grid"))
+
+
+async def test_a_private_move_after_which_he_decides_again_brings_his_prompt(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found through Telegram, 2026-12-04: a Hexania move sent privately (points left), or a
+    Power Grid pass after which the same player opens the next auction, answered only "Done
+    …": the group heard a silent edit, and he was not asked. His new prompt comes where he
+    played, silent, with its buttons."""
+    pk = await open_game(table, "hexania", ["alice", "bob"])
+    (mover,) = GAMES["hexania"].current_players(await state_of(table))
+    state = await state_of(table)
+    spawn = next(
+        c for _label, c in GAMES["hexania"].buttons(state, mover) if c.startswith("/spawn")
+    )
+    name, cell = spawn.split()
+    outs = await ask(table, f"{name} g{pk} {cell}", user=mover)
+    mine = [o for o in outs if o.chat_key == f"tg:dm-{mover}"]
+    assert GAMES["hexania"].current_players(await state_of(table)) == [mover], "points left"
+    prompts = [o for o in mine if o.buttons]
+    assert len(prompts) == 1 and prompts[0].silent, [o.text for o in mine]
+    assert all(b.payload.startswith(f"{pk}:") for row in prompts[0].buttons for b in row)
