@@ -170,12 +170,6 @@ class TelegramAdapter(TelegramDelivery):
         # while other chats go on (updates are processed concurrently).
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    @property
-    def bot(self) -> Any:
-        if self.application is None:
-            raise RuntimeError("TelegramAdapter is not attached to an Application")
-        return self.application.bot
-
     def command_names(self) -> list[str]:
         names: list[str] = []
         for spec in self.table.command_specs():

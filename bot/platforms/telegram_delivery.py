@@ -23,6 +23,7 @@ from telegram.error import (
     RetryAfter,
     TelegramError,
 )
+from telegram.ext import Application
 
 from bot.i18n import tr
 from bot.messages import Outbound
@@ -62,15 +63,19 @@ def _private_chat_unreachable(error: TelegramError) -> bool:
 
 
 class TelegramDelivery:
-    """Sends `Outbound`s through `bot` (the Application's Bot); `_names` remembers display
-    names for the notice to a player whose private chat is closed."""
+    """Sends `Outbound`s through `bot`, the Bot of the Application it is attached to (the
+    adapter sets `application` at start-up); `_names` remembers display names for the notice
+    to a player whose private chat is closed."""
 
     settings: Settings
+    application: Application[Any, Any, Any, Any, Any, Any] | None
     _names: OrderedDict[str, str]
 
     @property
     def bot(self) -> Any:
-        raise NotImplementedError
+        if self.application is None:
+            raise RuntimeError("TelegramAdapter is not attached to an Application")
+        return self.application.bot
 
     # ---- messages out
 
