@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel.dates import format_date, format_time, format_timedelta, get_datetime_format
 
 from bot.i18n import tr
-from bot.store import DEFAULT_DEADLINE_HOURS, TurnPlan
+from bot.moment import Moment
+from bot.store import DEFAULT_DEADLINE_HOURS, Due, TurnPlan
 from engine.core import canonical_json, load_state
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,24 @@ def format_duration(seconds: float) -> str:
 def _locale(lang: str | None) -> str:
     """The Babel locale of a catalog name ("zh_Hant", "ru"; English otherwise)."""
     return lang if lang in ("ru", "pl", "zh_Hant") else "en"
+
+
+def deadline_hours(settings: Mapping[str, Any]) -> float:
+    """A chat's move deadline in hours (`/settings deadline=`), the default for a value that
+    is missing or unusable."""
+    try:
+        hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
+    except (TypeError, ValueError):
+        return DEFAULT_DEADLINE_HOURS
+    return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
+
+
+def turn_due(at: Moment, now: float, hours: float) -> Due | None:
+    """The reminders row of the turn `at` begins at `now`: who must act and when their move
+    is due; None once the game is over."""
+    if at.over:
+        return None
+    return Due(list(at.current), now, now + hours * 3600.0)
 
 
 def human_duration(seconds: float, lang: str | None) -> str:

@@ -22,10 +22,10 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from bot.deadlines import deadline_hours, turn_due
 from bot.moment import Moment
 from bot.storage import open_store, parse_db
-from bot.store import DEFAULT_DEADLINE_HOURS, ChatBusy, Clock, Due, LogEntry, Outcome
-from bot.store_protocol import Store
+from bot.store import ChatBusy, Clock, Due, LogEntry, Outcome
 from engine.core import canonical_json, load_state
 from engine.core.errors import IllegalAction
 from engine.core.protocol import Game
@@ -228,23 +228,9 @@ def _replayed(
     return state
 
 
-async def _deadline_hours(store: Store, chat_key: str) -> float:
-    """The chat's move deadline (`/settings deadline=`), as the table reads it."""
-    settings = (await store.chat(chat_key)).settings
-    try:
-        hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
-    except (TypeError, ValueError):
-        hours = DEFAULT_DEADLINE_HOURS
-    return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
-
-
 def _due(game: Game, state: dict[str, Any], hours: float, clock: Clock | None) -> Due | None:
     """The imported turn's deadline row, so its reminders and expiry run as at the table."""
-    at = Moment(game, state)
-    if at.over:
-        return None
-    now = (clock or time.time)()
-    return Due(list(at.current), now, now + hours * 3600.0)
+    return turn_due(Moment(game, state), (clock or time.time)(), hours)
 
 
 async def import_game(
@@ -300,7 +286,7 @@ async def import_game(
             )
         state = game.setup(names, options, seed)
         state_json = canonical_json(state)
-        hours = await _deadline_hours(store, chat)
+        hours = deadline_hours((await store.chat(chat)).settings)
         result = await store.start_game(
             pk, seed, names, state_json, None if actions else _due(game, state, hours, clock)
         )

@@ -17,6 +17,7 @@ from bot.context import (
     discover_games,
     fit,
 )
+from bot.deadlines import deadline_hours, turn_due
 from bot.grammar import (
     CommandLine,
     shorten,
@@ -30,7 +31,6 @@ from bot.quiet import Engagement
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
 from bot.store import (
-    DEFAULT_DEADLINE_HOURS,
     Due,
     GameRow,
     OutRow,
@@ -373,24 +373,15 @@ class TableBase:
 
     async def _deadline_hours(self, chat_key: str, ctx: Ctx | None = None) -> float:
         if ctx is not None and ctx.chat_settings is not None and ctx.chat_key == chat_key:
-            settings = ctx.chat_settings  # read with the message, no second query
-        else:
-            settings = (await self.store.chat(chat_key)).settings
-        try:
-            hours = float(settings.get("deadline_hours", DEFAULT_DEADLINE_HOURS))
-        except (TypeError, ValueError):
-            hours = DEFAULT_DEADLINE_HOURS
-        return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
+            return deadline_hours(ctx.chat_settings)  # read with the message, no second query
+        return deadline_hours((await self.store.chat(chat_key)).settings)
 
     def _due(
         self, game: Game, state: State, hours: float, moment: Moment | None = None
     ) -> Due | None:
         """The turn's deadline row; `moment`: the state's answers when a move gave them."""
         at = moment if moment is not None and moment.state is state else Moment(game, state)
-        if at.over:
-            return None
-        now = self.clock()
-        return Due(list(at.current), now, now + hours * 3600.0)
+        return turn_due(at, self.clock(), hours)
 
     def _no_game(self, ctx: Ctx) -> list[Outbound]:
         return self._say(
