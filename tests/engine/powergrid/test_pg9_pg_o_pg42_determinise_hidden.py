@@ -27,16 +27,22 @@ from engine.core import EnglishTranslator, Rng, canonical_json
 from engine.core.rng import new_rng_state
 from engine.core.search import Budget, copy_state
 from engine.powergrid import GAME, strong
-from engine.powergrid.data import STEP3
 from engine.powergrid.rules import expected
+from tests.engine.powergrid_secrets import (
+    Change,
+    State,
+    deck_reversed,
+    money,
+    nothing,
+    removal_swapped,
+    reseeded,
+)
 
-State = dict[str, Any]
 SEED = 5
 NAMES = [f"p{i}" for i in range(4)]
 OPTIONS = {"hidden_money": "yes", "regions": "random"}
 # A position: the state, the searching player and the rival whose secret differs.
 Position = tuple[State, str, str]
-Change = Callable[[State, str, str], None]
 
 
 def _waiting_chooser(state: State, me: str) -> str | None:
@@ -102,41 +108,6 @@ def _found(want: str) -> Position:
 # ----------------------------------------------------------------- the secrets that differ
 
 
-def _nothing(state: State, me: str, rival: str) -> None:
-    return None
-
-
-def _money(delta: int) -> Change:
-    """PG-9 option `hidden_money`: the rival's money."""
-
-    def change(state: State, me: str, rival: str) -> None:
-        state["players"][rival]["money"] += delta
-
-    return change
-
-
-def _deck_reversed(state: State, me: str, rival: str) -> None:
-    """PG-9/PG-12: the deck's order (only its size and the Step 3 card are public)."""
-    deck = state["deck"]
-    at = [i for i, n in enumerate(deck) if n != STEP3]
-    for i, n in zip(at, reversed([deck[i] for i in at]), strict=True):
-        deck[i] = n
-
-
-def _removal_swapped(state: State, me: str, rival: str) -> None:
-    """PG-9/PG-12: which plants were removed at setup (one of them in the deck instead)."""
-    dealt = GAME.setup(NAMES, OPTIONS, SEED)["deck"]
-    removed = sorted(n for n in range(11, 51) if n not in dealt and n != STEP3)
-    deck = state["deck"]
-    i = next(i for i, n in enumerate(deck) if n != STEP3)
-    deck[i] = removed[0]
-
-
-def _rng(state: State, me: str, rival: str) -> None:
-    """The game's RNG: the future shuffles (PG-47)."""
-    state["rng"] = new_rng_state(987654321)
-
-
 def _order(kind: str, **fields: Any) -> Change:
     """PG-O: a standing order the rival placed privately (through `apply`, as the table does:
     his private event goes into the log too), one that has not acted yet."""
@@ -167,25 +138,27 @@ def _declared(run: str) -> Change:
     return change
 
 
+DEALT = GAME.setup(NAMES, OPTIONS, SEED)["deck"]
+
 PAIRS = [
-    pytest.param("choose_plant", _money(0), _money(37), id="choose-money"),
-    pytest.param("choose_plant", _nothing, _deck_reversed, id="choose-deck-order"),
-    pytest.param("choose_plant", _nothing, _removal_swapped, id="choose-setup-removals"),
-    pytest.param("choose_plant", _nothing, _rng, id="choose-rng"),
-    pytest.param("choose_plant", _nothing, _order("pass_round"), id="choose-pass-round-order"),
-    pytest.param("choose_plant", _nothing, _order("power_auto"), id="choose-power-auto-order"),
-    pytest.param("bid", _money(0), _money(-5), id="bid-money"),
+    pytest.param("choose_plant", money(0), money(37), id="choose-money"),
+    pytest.param("choose_plant", nothing, deck_reversed, id="choose-deck-order"),
+    pytest.param("choose_plant", nothing, removal_swapped(DEALT), id="choose-setup-removals"),
+    pytest.param("choose_plant", nothing, reseeded, id="choose-rng"),
+    pytest.param("choose_plant", nothing, _order("pass_round"), id="choose-pass-round-order"),
+    pytest.param("choose_plant", nothing, _order("power_auto"), id="choose-power-auto-order"),
+    pytest.param("bid", money(0), money(-5), id="bid-money"),
     pytest.param("bid", _order("maxbid", limit=2), _order("maxbid", limit=30), id="bid-maxbid"),
-    pytest.param("bid", _nothing, _order("pass_plant"), id="bid-pass-plant-order"),
-    pytest.param("buy", _money(0), _money(40), id="buy-money"),
-    pytest.param("buy", _nothing, _order("buy_auto", limit=None), id="buy-buy-auto-order"),
+    pytest.param("bid", nothing, _order("pass_plant"), id="bid-pass-plant-order"),
+    pytest.param("buy", money(0), money(40), id="buy-money"),
+    pytest.param("buy", nothing, _order("buy_auto", limit=None), id="buy-buy-auto-order"),
     pytest.param(
         "buy", _order("buy_auto", limit=3), _order("buy_auto", limit=60), id="buy-auto-limit"
     ),
-    pytest.param("build", _money(0), _money(25), id="build-money"),
-    pytest.param("build", _nothing, _order("build_plan"), id="build-plan-order"),
+    pytest.param("build", money(0), money(25), id="build-money"),
+    pytest.param("build", nothing, _order("build_plan"), id="build-plan-order"),
     pytest.param("power", _declared("best"), _declared("none"), id="power-declared"),
-    pytest.param("power", _nothing, _rng, id="power-rng"),
+    pytest.param("power", nothing, reseeded, id="power-rng"),
 ]
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
@@ -32,16 +31,22 @@ from engine.core import EnglishTranslator, Rng, canonical_json
 from engine.core.protocol import Action
 from engine.core.rng import new_rng_state
 from engine.core.search import Budget, copy_state, search
-from engine.powergrid.data import STEP3
 from engine.powergrid_alt import GAME, purchase, strong
 from engine.powergrid_alt import rules as r
+from tests.engine.powergrid_secrets import (
+    Change,
+    State,
+    deck_reversed,
+    money,
+    nothing,
+    removal_swapped,
+    reseeded,
+)
 
-State = dict[str, Any]
 SEED = 2
 NAMES = ["p0", "p1", "p2"]
 OPTIONS = {"hidden_money": "yes", "regions": "random", "rules_version": "2"}
 Position = tuple[State, str, str]  # the state, the searching player, the rival
-Change = Callable[[State, str, str], None]
 BUDGET = Budget(iterations=6, rollout_cap=60)
 
 
@@ -102,40 +107,6 @@ def _found(where: str) -> Position:
 # ----------------------------------------------------------------- the secrets that differ
 
 
-def _nothing(state: State, me: str, rival: str) -> None:
-    return None
-
-
-def _money(delta: int) -> Change:
-    """PG-9 option `hidden_money`: the rival's money."""
-
-    def change(state: State, me: str, rival: str) -> None:
-        state["players"][rival]["money"] += delta
-
-    return change
-
-
-def _deck_reversed(state: State, me: str, rival: str) -> None:
-    """PG-9/PG-12: the deck's order (only its size and the Step 3 card are public)."""
-    deck = state["deck"]
-    at = [i for i, n in enumerate(deck) if n != STEP3]
-    for i, n in zip(at, reversed([deck[i] for i in at]), strict=True):
-        deck[i] = n
-
-
-def _removal_swapped(state: State, me: str, rival: str) -> None:
-    """PG-9/PG-12: which plants were removed at setup (one of them in the deck instead)."""
-    dealt = GAME.setup(NAMES, OPTIONS, SEED)["deck"]
-    removed = sorted(n for n in range(11, 51) if n not in dealt and n != STEP3)
-    deck = state["deck"]
-    deck[next(i for i, n in enumerate(deck) if n != STEP3)] = removed[0]
-
-
-def _rng(state: State, me: str, rival: str) -> None:
-    """The game's RNG: the future shuffles (PG-47)."""
-    state["rng"] = new_rng_state(987654321)
-
-
 def _purchases(how: str) -> Change:
     """ALT-10 (version 2): the rival declares his heuristic's purchases ("all"), one token
     fewer of the first of them and nothing more ("less"), or none, then says /done (public:
@@ -166,16 +137,18 @@ def _power(how: str) -> Change:
     return change
 
 
+DEALT = GAME.setup(NAMES, OPTIONS, SEED)["deck"]
+
 PAIRS = [
-    pytest.param("auction", _money(0), _money(-7), id="auction-money"),
-    pytest.param("auction", _nothing, _deck_reversed, id="auction-deck-order"),
-    pytest.param("auction", _nothing, _removal_swapped, id="auction-setup-removals"),
-    pytest.param("auction", _nothing, _rng, id="auction-rng"),
+    pytest.param("auction", money(0), money(-7), id="auction-money"),
+    pytest.param("auction", nothing, deck_reversed, id="auction-deck-order"),
+    pytest.param("auction", nothing, removal_swapped(DEALT), id="auction-setup-removals"),
+    pytest.param("auction", nothing, reseeded, id="auction-rng"),
     pytest.param("resources", _purchases("all"), _purchases("none"), id="declared-or-not"),
     pytest.param("resources", _purchases("all"), _purchases("less"), id="declared-more-or-less"),
-    pytest.param("resources", _money(0), _money(30), id="resources-money"),
+    pytest.param("resources", money(0), money(30), id="resources-money"),
     pytest.param("bureaucracy", _power("all"), _power("none"), id="power-all-or-none"),
-    pytest.param("bureaucracy", _money(0), _money(30), id="bureaucracy-money"),
+    pytest.param("bureaucracy", money(0), money(30), id="bureaucracy-money"),
 ]
 
 
