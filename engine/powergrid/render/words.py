@@ -119,6 +119,29 @@ def next_players(w: Words, players: list[str]) -> str:
     return w(NEXT_ONE if len(players) == 1 else NEXT_MANY, players=names)
 
 
+# The phase each phase hands over to (PG-8: the regions, then round 1's auction; PG-4: the
+# bureaucracy ends a round).
+_NEXT_PHASE = {
+    "regions": "auction",
+    "auction": "resources",
+    "resources": "build",
+    "build": "bureaucracy",
+    "bureaucracy": "auction",
+}
+
+
+def _one_phase_on(previous: dict[str, Any] | None, view: dict[str, Any]) -> bool:
+    """The picture shows the phase right after the last picture's: "After X" names what
+    ended. When bots played several phases between two pictures (a whole round at a table
+    of bots), "After choosing regions, round 2" would name the wrong one (found play-testing
+    `boardchat demo`, 2026-12-04): the caption names the phase shown instead."""
+    prev_phase = (previous or {}).get("phase")
+    if prev_phase not in _NEXT_PHASE or _NEXT_PHASE[prev_phase] != view.get("phase"):
+        return False
+    rounds = 1 if prev_phase == "bureaucracy" else 0
+    return (previous or {}).get("round", 0) + rounds == view.get("round", 0)
+
+
 def caption(
     w: Words, view: dict[str, Any], previous: dict[str, Any] | None, changes: list[str]
 ) -> str:
@@ -128,9 +151,9 @@ def caption(
         winners = (view.get("ranking") or [[]])[0]
         head = w(OVER, players=w.list(winners))
     else:
-        prev_phase = (previous or {}).get("phase")
-        if prev_phase and prev_phase != phase and prev_phase in PHASE_AFTER:
-            head = w(CAPTION_AFTER, after=w(PHASE_AFTER[prev_phase]), round=view.get("round", 0))
+        if _one_phase_on(previous, view):
+            after = w(PHASE_AFTER[(previous or {})["phase"]])
+            head = w(CAPTION_AFTER, after=after, round=view.get("round", 0))
         else:
             head = w(CAPTION_NOW, round=view.get("round", 0), phase=phase_name(w, phase))
         current = list(view.get("current_players") or [])

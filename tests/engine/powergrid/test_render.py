@@ -341,6 +341,25 @@ def test_caption_names_the_phase_that_ended_and_who_is_next() -> None:
     assert cap.startswith("After building, round 3 — bob is next")
 
 
+def test_caption_names_the_phase_shown_when_several_phases_passed_since_the_last_picture() -> None:
+    """PG-8: round 1 after the regions; bots played it whole before the next picture, which
+    shows round 2's auction, so no "After choosing regions" (found play-testing the demo)."""
+    regions = make_view(phase="regions", round=1)
+    round2 = make_view(phase="auction", round=2, current_players=["bob"])
+    cap = pictures(round2, previous=regions)[0].caption
+    assert cap.startswith("Round 2: Auction — bob is next")
+    round1 = make_view(phase="auction", round=1, current_players=["bob"])
+    assert pictures(round1, previous=regions)[0].caption.startswith(
+        "After choosing regions, round 1 — bob is next"
+    )
+    # PG-4: the bureaucracy hands over to the next round's auction
+    end = make_view(phase="bureaucracy", round=2)
+    assert pictures(round2, previous=make_view(phase="bureaucracy", round=1))[0].caption.startswith(
+        "After bureaucracy, round 2"
+    )
+    assert not pictures(round2, previous=end)[0].caption.startswith("After")
+
+
 def test_pg20_auction_tags_are_not_shown_after_the_auction() -> None:
     """PG-20: "passed" and "bought a plant" are facts of the auction only."""
     view = make_view(phase="build")
