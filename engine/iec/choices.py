@@ -208,12 +208,20 @@ def activatable_tokens(state: State, player: str) -> list[dict[str, Any]]:
     return [t for t in own_tokens(state, player) if t.get("tested") != state["turn"]]
 
 
+def sweep_range(state: State) -> int:
+    """IEC-S-22: Minesweepers clears a cell at most this far (cm) from one of the developers."""
+    return int(param(state, "mine_lay_range_factor")) * dev_range(state)
+
+
+def in_sweep_reach(state: State, player: str, cell: str) -> bool:
+    s, r = scen(state), sweep_range(state)
+    return any(s.within(cell, d["cell"], r) for d in own(state, player, "developer"))
+
+
 def sweep_cells(state: State, player: str) -> list[str]:
     s = scen(state)
-    r = int(param(state, "mine_lay_range_factor")) * dev_range(state)
-    devs = own(state, player, "developer")
     cells = sorted({t["cell"] for t in state["tokens"]}, key=s.index.__getitem__)
-    return [c for c in cells if any(s.within(c, d["cell"], r) for d in devs)]
+    return [c for c in cells if in_sweep_reach(state, player, c)]
 
 
 def launcher_shots(state: State, la: Building) -> int:

@@ -209,6 +209,15 @@ def _secret_order(state: State, player: str, action: Action, events: list[Event]
             raise _bad("IEC-S-8.5", N_("Mine War is off in this game."))
         cell = None if action.get("cell") is None else _cell(state, action, "cell")
         _owned(state, player, 19)
+        if cell is not None and not ch.in_sweep_reach(state, player, cell):
+            # Saved, it would never act while no developer stands near (found play-testing,
+            # 2026-12-04): the player is told now, as a build out of range is.
+            raise _bad(
+                "IEC-S-22",
+                N_("{cell} is more than {cm} cm from each of your developers."),
+                cell=cell,
+                cm=ch.sweep_range(state),
+            )
         orders["sweep"] = cell
     elif kind == "peek":
         area = action.get("area")

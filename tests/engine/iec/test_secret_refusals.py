@@ -58,7 +58,22 @@ def test_iec_s23_an_order_of_a_technology_he_lacks_is_refused_to_him_alone(
     err = _refusal(st, p1, action, turn=False)
     assert err.rule_id == f"IEC-TECH-{tech}" and err.secret
     st["players"][p1]["techs"] = [tech]  # with it, the order is taken
+    add(st, p1, "developer", "S3")  # a sweep within reach (IEC-S-22)
     actions.apply(st, p1, action)
+
+
+def test_iec_s22_a_sweep_beyond_every_developers_reach_is_refused_and_not_saved() -> None:
+    """IEC-S-22: Minesweepers clears a cell within 12 cm of one of his developers; an order
+    for a cell beyond them all would be kept and never act, so it is refused to him alone,
+    after the technology check (a rival without it learns nothing)."""
+    st, (p1, _) = empty(mine_war="on")
+    st["players"][p1]["techs"] = [19]
+    add(st, p1, "developer", "E5")
+    err = _refusal(st, p1, {"type": "sweep", "cell": "S5"}, turn=False)
+    assert err.rule_id == "IEC-S-22" and "12 cm" in err.english()
+    assert st["players"][p1]["orders"].get("sweep") is None
+    actions.apply(st, p1, {"type": "sweep", "cell": "H7"})  # 6 columns over: within 12 cm
+    assert st["players"][p1]["orders"]["sweep"] == "H7"
 
 
 @pytest.mark.parametrize(
