@@ -30,9 +30,9 @@ from engine.core.search import (
 )
 from engine.powergrid import market as mk
 from engine.powergrid.bots import heuristic_bot
-from engine.powergrid.data import PLANTS, STEP3, TOP_OF_DECK
+from engine.powergrid.data import PLANTS, STEP3, TOP_OF_DECK, game_map, income_for
 from engine.powergrid.legal import legal_actions
-from engine.powergrid.quotes import connection_quote, income_quote, resource_quote
+from engine.powergrid.quotes import connection_quote, resource_quote
 from engine.powergrid.rules import build_options, expected
 
 # Cities a rollout builds towards are worth this much money each in a horizon evaluation.
@@ -213,6 +213,23 @@ def auction_reason(state: State, action: Action, t: Translator) -> str | None:
     return None
 
 
+def region_reason(state: State, action: Action, t: Translator) -> str | None:
+    """Why this region (PG-8, the same in both rules): what the rule asks of it, not its id
+    again ("/region NW — Choose region NW" said nothing, found play-testing); None for
+    another move."""
+    if action.get("type") != "choose_region":
+        return None
+    gm = game_map(state["map"])
+    names: dict[str, str] = {r["id"]: r["name"] for r in gm.raw["regions"]}
+    region = t.gettext(names.get(str(action["region"]), str(action["region"])))
+    border = [r for r in state["regions"] if gm.regions_adjacent(action["region"], r)]
+    if not border:  # the first region: any one starts the area
+        return t.gettext("Choose {region}: the area of play starts there").format(region=region)
+    return t.gettext("Choose {region}: it borders {neighbour}, already in play").format(
+        region=region, neighbour=t.gettext(names.get(border[0], border[0]))
+    )
+
+
 def reason(
     state: State, player: str, decision: Decision, t: Translator, command: str | None = None
 ) -> str:
@@ -245,12 +262,15 @@ def _why(state: State, player: str, action: Action, t: Translator) -> str | None
             cost=q["total"],
         )
     if kind == "power":
-        q = income_quote(state, player)
+        # PG-42: the cities this run powers, not the best run's (income_quote): a search
+        # that keeps fuel for later runs fewer plants (found play-testing, 2026-12-04)
+        output = sum(PLANTS[n].output for n in action.get("plants") or [])
+        powered = min(output, len(p["cities"]))
         return t.ngettext(
             "Power {powered} city: {income} E income",
             "Power {powered} cities: {income} E income",
-            q["powered"],
-        ).format(powered=q["powered"], income=q["income"])
+            powered,
+        ).format(powered=powered, income=income_for(powered))
     bidding = auction_reason(state, action, t)
     if bidding is not None:
         return bidding
@@ -265,6 +285,4 @@ def _why(state: State, player: str, action: Action, t: Translator) -> str | None
         ).format(capacity=capacity)
     if kind == "done":
         return t.gettext("Buy nothing more: keep your money")
-    if kind == "choose_region":
-        return t.gettext("Choose region {region}").format(region=action["region"])
-    return None
+    return region_reason(state, action, t)

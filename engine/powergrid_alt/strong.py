@@ -25,6 +25,7 @@ from engine.powergrid.strong import (
     evaluation,
     hint_rng,
     odds_reason,
+    region_reason,
 )
 from engine.powergrid_alt import purchase
 from engine.powergrid_alt import rules as r
@@ -117,7 +118,7 @@ def hint(
 def _reason(state: State, action: Action, t: Translator) -> str | None:
     """Why the move, in words (None: the odds line says it)."""
     kind = action.get("type")
-    why = auction_reason(state, action, t)
+    why = auction_reason(state, action, t) or region_reason(state, action, t)
     if why is not None:
         return why
     if kind == "line":

@@ -168,3 +168,42 @@ def test_every_kind_of_hint_leads_with_a_command_that_plays_its_move(
             assert _reads_back(state, player, command) == action, why
         GAME.apply(state, player, GAME.bots["heuristic"](state, player, rng))
     assert seen == set(_NAMES)
+
+
+def test_pg8_a_region_hint_says_what_the_rule_asks_of_it_in_the_readers_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PG-8: the first region starts the area, each next one must border it. Found
+    play-testing: "/region NW — Choose region NW" repeated the id; the reason now names the
+    region and the neighbour already in play, translated (a Polish reader, Polish names)."""
+    from bot.i18n import translator
+
+    state = GAME.setup(["a", "b", "c"], {"regions": "choose"}, 3)
+    first = GAME.current_players(state)[0]
+    nw = {"type": "choose_region", "region": "NW"}
+    why = _hint(monkeypatch, state, first, nw)
+    assert why == "/region NW — Choose North-West: the area of play starts there", why
+    GAME.apply(state, first, nw)
+    second = GAME.current_players(state)[0]
+    west = next(a for a in GAME.legal_actions(state, second) if a["region"] in ("W", "NE"))
+    why = _hint(monkeypatch, state, second, west)
+    assert why.endswith("it borders North-West, already in play"), why
+    monkeypatch.setattr(pg_strong, "decide", lambda *args, **kwargs: Decision(west, [Arm(west)], 0))
+    polish = pg_strong.hint(state, second, translator("pl"))[1]
+    assert "North" not in polish and "in play" not in polish, polish
+
+
+def test_pg42_a_power_hint_quotes_the_run_it_plays_not_the_best_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PG-42: a search may run fewer plants to keep fuel; its hint said the best run's cities
+    and income all the same (found play-testing). Now the words match the run."""
+    s = set_phase(new_game(3, 1), "bureaucracy", order=["a", "b", "c"])
+    give(s, "a", plants=[4, 13], res={"coal": 2, "oil": 0}, cities=["Kiel", "Flensburg"])
+    # plant 4: 2 coal for 1 city; plant 13: eco, 1 city (no fuel)
+    assert _hint(monkeypatch, s, "a", {"type": "power", "plants": [4, 13]}).endswith(
+        "Power 2 cities: 33 E income"
+    )
+    assert _hint(monkeypatch, s, "a", {"type": "power", "plants": [13]}).endswith(
+        "Power 1 city: 22 E income"
+    )
