@@ -101,10 +101,27 @@ def needs_cjk(text: str) -> bool:
     return any(ord(ch) >= 0x2E80 for ch in text)
 
 
+@cache
 def _cjk_has(ch: str) -> bool:
-    """Whether the CJK subset has `ch`: everything but the symbol blocks (arrows, dingbats,
-    ☢, ⚡...), which DejaVu draws."""
-    return not 0x2100 <= ord(ch) < 0x2E80
+    """Whether the CJK subset draws `ch`: not the symbol blocks (arrows, dingbats, ☢, ⚡...),
+    which DejaVu draws; ASCII and CJK always; between them, only what it has a glyph for.
+    Noto Sans CJK lacks ą ć ę ł ś ź ż and €, which came out as empty boxes in a line with
+    Chinese in it ("輪到 ☒ucja", found reviewing pictures, 2026-12-05): DejaVu draws those."""
+    code = ord(ch)
+    if 0x2100 <= code < 0x2E80:
+        return False
+    if code < 0x80 or code >= 0x2E80:
+        return True
+    return _cjk_glyph(ch) != _cjk_glyph(_NOTDEF)
+
+
+_NOTDEF = "\U0010fffd"  # a private-use code point no font here maps: its .notdef box
+
+
+def _cjk_glyph(ch: str) -> tuple[tuple[int, int], bytes]:
+    """The CJK font's rendering of `ch` (a missing glyph renders as the .notdef box)."""
+    mask = font(20, False, True).getmask(ch)
+    return mask.size, bytes(mask)
 
 
 def runs(text: str) -> list[tuple[str, bool]]:

@@ -24,7 +24,8 @@ from engine.core.rng import Rng, new_rng_state
 from engine.registry import games
 
 GAME_IDS = ["powergrid", "powergrid_alt", "hexania", "iec"]
-NAMES = ["alice", "Борис", "carol", "Dörte"]
+# Polish letters Noto Sans CJK lacks (ą ć ę ł ś ź ż) meet Chinese in zh_Hant labels
+NAMES = ["alice", "Борис", "Łucja Żak", "Dörte"]
 LANGS = ["ru", "zh_Hant", "pl"]
 # words a language shares with English on purpose: the Polish edition's currency, and "TP"
 SAME_AS_ENGLISH = {"ru": set(), "zh_Hant": {"TP"}, "pl": {"Elektro", "TP"}}
