@@ -14,7 +14,7 @@ import logging
 from bot.context import Ctx, Played
 from bot.grammar import parse_command
 from bot.moment import MARK as MARK  # re-exported: the payloads' mark prefix
-from bot.moment import Moment
+from bot.moment import Moment, stage_of
 from bot.table_base import TableBase
 from engine.core import load_state
 from engine.core.protocol import Game, Reply, State
@@ -46,13 +46,33 @@ def unseen(game: Game, before_json: str, played: Played) -> bool:
 def holds_later(table: TableBase, ctx: Ctx, version: str, command: str) -> bool:
     """Whether a button of the chat's open game posted earlier than now (`posted_now` says
     False) still applies: while the move it carries is still legal for the presser
-    (`still_legal`); never one from a version the game has not reached."""
+    (`still_legal`) in the stage it was posted in (`Game.stage`: an old "Done" of the last
+    phase is legal in the next one too, and ended the presser's building turn with nothing
+    built, found play-testing through Discord, 2026-12-05); never one from a version the game
+    has not reached."""
     row = ctx.game
     if row is None:
         return False
     if not version.startswith(MARK) and (not version.isdigit() or int(version) > row.version):
         return False
+    stage = stage_of(version)
+    if stage is not None:
+        moment = _moment(table, ctx)
+        if moment is None or stage_of(moment.mark) != stage:
+            return False
     return still_legal(table, ctx, command)
+
+
+def _moment(table: TableBase, ctx: Ctx) -> Moment | None:
+    """The moment the chat's running game stands at now (None: no running game)."""
+    row = ctx.game
+    if row is None or row.status != "active" or not row.state_json:
+        return None
+    game = table.games.get(row.game_id)
+    if game is None:
+        return None
+    # the mark the prompt was posted with is remembered with the state (bot/moment.py)
+    return table._recent.moment(row.id, game, row.state_json, json.loads(row.state_json))
 
 
 def posted_now(table: TableBase, ctx: Ctx, version: str) -> bool:
@@ -64,12 +84,8 @@ def posted_now(table: TableBase, ctx: Ctx, version: str) -> bool:
     if version == str(row.version):
         return True
     if version.startswith(MARK):
-        game = table.games.get(row.game_id)
-        now = row.state_json if row.status == "active" else None
-        if game is not None and now:
-            # the mark the prompt was posted with is remembered with the state (bot/moment.py)
-            moment = table._recent.moment(row.id, game, now, json.loads(now))
-            return version == moment.mark
+        moment = _moment(table, ctx)
+        return moment is not None and version == moment.mark
     return False
 
 

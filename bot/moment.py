@@ -14,9 +14,19 @@ from engine.core import canonical_json
 from engine.core.applied import Applied
 from engine.core.protocol import Action, Game, State
 
-# A prompt's payload is "<game pk>:p<digest>:<command>" (so is /abort's in a running game); the
-# lobby's carry the store's version ("<pk>:<version>:<command>"), digits only.
+# A prompt's payload is "<game pk>:p<stage><digest>:<command>" (so is /abort's in a running
+# game); the lobby's carry the store's version ("<pk>:<version>:<command>"), digits only.
 MARK = "p"
+STAGE = 3  # hex digits of the stage's digest (`Game.stage`); none in a game without stages
+DIGEST = 6  # hex digits of the moment's digest
+
+
+def stage_of(mark: str) -> str | None:
+    """The stage part of a public mark; None for a mark without one (a game without stages,
+    or a button posted before marks carried stages)."""
+    if not mark.startswith(MARK) or len(mark) != len(MARK) + STAGE + DIGEST:
+        return None
+    return mark[len(MARK) : len(MARK) + STAGE]
 
 
 class Moment:
@@ -117,8 +127,18 @@ class Moment:
         then goes to the move pipeline, which checks the move as for any other."""
         if self._mark is None:
             seen = canonical_json([self.public_view, list(self.current)])
-            self._mark = MARK + hashlib.blake2s(seen.encode(), digest_size=3).hexdigest()
+            digest = hashlib.blake2s(seen.encode(), digest_size=DIGEST // 2).hexdigest()
+            self._mark = MARK + self._stage_digest() + digest
         return self._mark
+
+    def _stage_digest(self) -> str:
+        """The stage of the moment (`Game.stage`: round and phase, say) as STAGE hex digits,
+        "" for a game without stages: bot/buttons.py `holds_later` holds an older button only
+        within its stage."""
+        stage = self.game.stage(self.public_view)
+        if not stage:
+            return ""
+        return hashlib.blake2s(stage.encode(), digest_size=2).hexdigest()[:STAGE]
 
 
 # How many games' last states `Recent` remembers (the oldest is forgotten first).

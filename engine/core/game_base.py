@@ -90,6 +90,10 @@ class BaseGame:
         """Nobody leaves before the end (a game with eliminations overrides this)."""
         return ()
 
+    def stage(self, view: dict[str, Any]) -> str:
+        """No stages: a button holds while its move is legal (a game with phases overrides)."""
+        return ""
+
     def describe_turn_in(self, view: dict[str, Any], viewer: str | None, t: Translator) -> str:
         """No words from a view: the turn is worded from the state (`describe_turn`)."""
         return ""

@@ -341,6 +341,13 @@ class Extensions(Protocol):
         such a player he is out, not that it is not his turn. Empty in a game without."""
         ...
 
+    def stage(self, view: dict[str, Any]) -> str:
+        """The public stage of the moment `view` (the public view) shows: the round and
+        phase, or one player's turn where turns are one player's. A button posted in an
+        earlier stage is out of date even when its move is legal again ("Done" of the last
+        phase); "" for a game that has none."""
+        ...
+
     def hint(
         self,
         state: State,

@@ -57,6 +57,11 @@ class Hexania(ModularGame):
         """The players out before the end (HEX-2.4: who ends his turn with nothing done)."""
         return list(state["eliminated"])
 
+    def stage(self, view: dict[str, Any]) -> str:
+        """A round and whose turn it is (HEX-1, HEX-2.1: a turn is one player's, its points
+        spent over several moves)."""
+        return f"{view.get('round')}/{(view.get('turn') or {}).get('player')}"
+
     def default_action(self, state: State, player: str) -> Action | None:
         """The move of a player who ran out of time: the greedy bot's (it spends points on the
         best-looking affordable action, HEX-2), with ties broken by an RNG seeded from the

@@ -102,6 +102,10 @@ class IEC(ModularGame):
         """The companies out before the end (IEC-S-24: no working reactor, no Intergrid)."""
         return [p for p in state["seats"] if state["players"][p]["eliminated"]]
 
+    def stage(self, view: dict[str, Any]) -> str:
+        """A turn's phase (IEC-27: fourteen phases a turn)."""
+        return f"{view.get('turn')}/{view.get('phase')}"
+
     def describe_start(self, state: State, t: Translator) -> str | None:
         return commands.describe_start(state, t) or None
 

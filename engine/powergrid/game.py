@@ -134,6 +134,10 @@ class PowerGrid(ModularGame):
     def result(self, state: State) -> Ranking:
         return [list(g) for g in state["ranking"]] if state["ranking"] else []
 
+    def stage(self, view: dict[str, Any]) -> str:
+        """A round's phase (PG-14; the alternative rules' too)."""
+        return f"{view.get('round')}/{view.get('phase')}"
+
     def describe_start(self, state: State, t: Translator) -> str | None:
         return event_text.describe_start(state, t)
 

@@ -702,3 +702,44 @@ async def test_a_button_tapped_twice_is_taken_once(store: Store, clock: FakeCloc
     # a button of the prompt that stands now is pressed as ever
     fresh = next(p for p in payloads(first) if p.endswith("/take 1"))
     assert "ann takes 1." in "\n".join(o.text for o in await chat.press("ann", fresh))
+
+
+async def test_pg14_a_done_button_of_an_earlier_phase_is_out_of_date(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found playing through Discord, 2026-12-05: a "Done" of the resources phase pressed
+    when the same player's building turn came (PG-14) ended it with nothing built, "/done"
+    being legal there too. An older button holds while its move is legal only within the
+    stage it was posted in (`Game.stage`: the round's phase)."""
+    from engine.core.rng import Rng, new_rng_state
+    from engine.powergrid import GAME as PG
+    from engine.powergrid.commands import command_text
+
+    table = Table(store, clock=clock, seeder=lambda: 5)
+    chat = Chat(table)
+    await chat.say("ann", "/new powergrid")
+    for name in ("bob", "cyd"):
+        await chat.say(name, "/join")
+    outs = await chat.say("ann", "/start")
+
+    old_done = None
+    for _ in range(60):
+        row = present(await store.open_game(chat.chat_key))
+        st = json.loads(present(row.state_json))
+        if st["phase"] == "build":
+            break
+        player = PG.current_players(st)[0]
+        if st["phase"] == "resources" and old_done is None:
+            old_done = next(p for p in payloads(outs) if p.endswith("/done"))
+            first_buyer = player
+        action = PG.bots["heuristic"](st, player, Rng(new_rng_state(1)))
+        if st["phase"] == "resources":
+            action = {"type": "done"}
+        outs = await chat.say(player, present(command_text(st, player, action)))
+    row = present(await store.open_game(chat.chat_key))
+    st = json.loads(present(row.state_json))
+    assert st["phase"] == "build" and old_done is not None
+    assert PG.current_players(st) == [first_buyer]  # PG-14: the first to buy builds first
+    stale = await chat.press(first_buyer, old_done)
+    assert [o.toast for o in stale] == ["This button is out of date; nothing was changed."]
+    assert present(await store.open_game(chat.chat_key)).version == row.version
