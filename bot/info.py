@@ -245,6 +245,12 @@ class InfoMixin(AnnounceMixin):
         """/log [page]: the log in words, newest page first (bot/logtext.py): the table's page
         for everybody; the asker's own private lines in his page, to him alone (issue 20)."""
         row = ctx.game or await self.store.last_game(ctx.chat_key)
+        if row is None and ctx.inbound.is_private:
+            # asked privately after his game in a group ended: that game's log, as /status
+            # tells how it ended (found play-testing through Telegram, 2026-12-05: "No game
+            # here yet" right after the result)
+            finished = await self.store.finished_games(user_key=ctx.inbound.user_key, limit=1)
+            row = finished[0].row if finished else None
         if row is None or row.game_id not in self.games:
             return self._no_game(ctx)
         await self._remember(ctx)

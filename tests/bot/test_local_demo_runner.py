@@ -234,8 +234,8 @@ async def test_local_runs_the_tables_timed_work_after_each_line(tmp_path: Path) 
     """`boardchat local` runs the scheduler's due work after each line, as `boardchat run`
     does in the background: a seat a bot plays for someone /away is played (found playing,
     2026-12-04: "a bot plays for you here", and then the table waited for her forever).
-    Once the game is over, a game command and a private /status say so, not "No game here
-    yet"."""
+    Once the game is over, a game command and a private /status say so and a private /log
+    shows it, not "No game here yet"."""
     script = "\n".join(
         [
             "alice: /settings policy=bot",
@@ -245,6 +245,7 @@ async def test_local_runs_the_tables_timed_work_after_each_line(tmp_path: Path) 
             "alice: /away 1h",
             "alice: /hint",
             "dm alice: /status",
+            "dm alice: /log",
         ]
     )
     text = await _session(tmp_path, script)
@@ -254,6 +255,9 @@ async def test_local_runs_the_tables_timed_work_after_each_line(tmp_path: Path) 
     assert "Ranking: 1." in after  # to its end
     assert "This game is over. /new starts another." in after
     assert "(private, alice) Your last game, Hexania (g1), is over." in after
+    # and its log, not "No game here yet" (found play-testing through Telegram, 2026-12-05)
+    private_log = after.split("is over.", 1)[1]
+    assert "(private, alice) Moves " in private_log and "No game here" not in private_log
 
 
 async def _session(tmp_path: Path, script: str) -> str:
