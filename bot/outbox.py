@@ -454,7 +454,11 @@ class OutboxSender:
         assert game is not None
         known = await self.store.status_message(game)
         lines = [] if known is None or out.status_reset else list(known.lines)
-        lines = (lines + out.status_lines)[-STATUS_LINES:]
+        # the phase's latest lines, and at least all of this row's: a simultaneous phase's
+        # reveal (Power Grid's bureaucracy: each player's income, then the market) is one
+        # row of 10 or more lines, and its first players' incomes were cut (found play-testing
+        # through Telegram, 2026-12-05); `status_text` keeps the message within its limit
+        lines = (lines + out.status_lines)[-max(STATUS_LINES, len(out.status_lines)) :]
         out = replace(out, text=status_text(lines, out.text))
         message_id: str | None = None
         if known is not None:

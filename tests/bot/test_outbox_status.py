@@ -142,3 +142,17 @@ async def test_the_status_message_gathers_the_phase_s_lines_until_a_new_phase(
     await run(store, platform, clock, edit(["The auction ends."], "Ann buys", reset=True))
     assert platform.messages[mid] == "The auction ends.\n\nAnn buys"
     assert present(await store.status_message(pk)).lines == ["The auction ends."]
+
+
+async def test_a_reveal_of_many_lines_is_shown_whole(
+    store: Store, platform: Platform, clock: FakeClock
+) -> None:
+    """PG-14 phase 5, three players: the bureaucracy's reveal is one row of a dozen lines;
+    the status message kept the last 8, so the first players' incomes were never in the
+    group (found play-testing through Telegram, 2026-12-05). Older rows still give way."""
+    pk = await active(store)
+    await run(store, platform, clock, replace(status(pk, "a"), status_lines=["Old line."]))
+    reveal = [f"Line {i} of the reveal." for i in range(1, 13)]
+    await run(store, platform, clock, replace(status(pk, "Ann is asked"), status_lines=reveal))
+    mid = present(await store.status_message(pk)).message_id
+    assert platform.messages[mid] == "\n".join(reveal) + "\n\nAnn is asked"
