@@ -6,7 +6,7 @@ import io
 
 from PIL import Image, ImageDraw
 
-from bot.cards.draw import BG, GOLD, GRID, INK, MUTED, colour, fit, font
+from bot.cards.draw import BG, GOLD, GRID, INK, MUTED, RGB, colour, fit, font
 from engine.core.protocol import Ranking, Translator
 
 WIDTH = 720
@@ -21,9 +21,11 @@ def game_over_card(
     figures: list[tuple[str, dict[str, int]]],
     players: list[str],
     t: Translator,
+    colours: dict[str, RGB] | None = None,
 ) -> bytes:
     """Place, colour, name and the deciding figures (labels are msgids, translated with t)
-    for every player; the winners' rows on gold. `players` fixes each player's colour."""
+    for every player; the winners' rows on gold. Each player is drawn in his colour on the
+    board (`colours`, the game's `player_colours`), else by his place in `players`."""
     rows = [(place, name) for place, group in _places(ranking) for name in group]
     height = TOP + ROW * len(rows) + 40
     img = Image.new("RGB", (WIDTH, height), BG)
@@ -52,7 +54,7 @@ def game_over_card(
         d.line((24, y + ROW, WIDTH - 24, y + ROW), fill=GRID, width=1)
         mid = y + ROW // 2
         d.text((52, mid), f"{place}.", font=font(26, True), fill=INK, anchor="rm")
-        c = colour(players.index(name) if name in players else r)
+        c = colour(name, players, colours or {})
         d.ellipse((66, mid - 11, 88, mid + 11), fill=c)
         f = font(26, place == 1, name)
         d.text((100, mid), fit(d, name, f, first_col - 110), font=f, fill=INK, anchor="lm")

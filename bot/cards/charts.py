@@ -7,7 +7,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from bot.cards.draw import BG, GRID, INK, MUTED, colour, fit, font
+from bot.cards.draw import BG, GRID, INK, MUTED, RGB, colour, fit, font
 from bot.cards.series import Figures
 from engine.core.protocol import Translator
 
@@ -27,9 +27,16 @@ def _ticks(top: int) -> list[int]:
     return list(range(0, top + step, step))
 
 
-def line_charts(figures: Figures, players: list[str], t: Translator, period_label: str) -> bytes:
-    """One PNG: a panel per figure (in `figures.labels` order) with a line per player, the
-    round on the x axis and the final value written at the end of each line."""
+def line_charts(
+    figures: Figures,
+    players: list[str],
+    t: Translator,
+    period_label: str,
+    colours: dict[str, RGB] | None = None,
+) -> bytes:
+    """One PNG: a panel per figure (in `figures.labels` order) with a line per player in his
+    colour on the board (`colours`), the round on the x axis and the final value written at
+    the end of each line."""
     keys = [k for k in figures.labels if k in figures.values]
     height = PANEL * len(keys) + 56
     img = Image.new("RGB", (WIDTH, height), BG)
@@ -55,11 +62,11 @@ def line_charts(figures: Figures, players: list[str], t: Translator, period_labe
                 x = x0 + (x1 - x0) * i / span
                 d.text((x, y0 + 8), str(p), font=font(14), fill=MUTED, anchor="mt")
         ends: list[tuple[float, str, tuple[int, int, int]]] = []
-        for n, player in enumerate(players):
+        for player in players:
             series = values.get(player)
             if not series:
                 continue
-            c = colour(n)
+            c = colour(player, players, colours or {})
             points = [(x0 + (x1 - x0) * i / span, y0 - v * scale) for i, v in enumerate(series)]
             if len(points) > 1:
                 d.line(points, fill=c, width=4, joint="curve")

@@ -12,15 +12,7 @@ INK = (34, 34, 38)
 MUTED = (110, 110, 120)
 GRID = (222, 220, 214)
 GOLD = (255, 236, 179)
-# distinct on white and for the common colour blindnesses (Okabe-Ito order)
-PLAYER_COLOURS = (
-    (0, 114, 178),
-    (213, 94, 0),
-    (0, 158, 115),
-    (204, 121, 167),
-    (230, 159, 0),
-    (86, 180, 233),
-)
+RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont
 
 
@@ -30,8 +22,16 @@ def font(size: int, bold: bool = False, text: str = "") -> Font:
     return picture.font(size, bold, picture.needs_cjk(text))
 
 
-def colour(index: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+def colour(player: str, players: list[str], colours: dict[str, RGB]) -> RGB:
+    """The player's colour on the board (the game's `player_colours`), else the shared
+    palette's (engine/core/picture.py) by his place in `players`: one player, one colour on
+    the board, the card and the charts (found reviewing pictures: IEC's Bot 3 was red on the
+    board and green on the card)."""
+    found = colours.get(player)
+    if found is not None:
+        return found
+    index = players.index(player) if player in players else len(players)
+    return picture.PLAYER_COLORS[index % len(picture.PLAYER_COLORS)]
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, f: Font) -> int:

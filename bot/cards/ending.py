@@ -105,7 +105,8 @@ def end_of_game(
     subtitle = t.ngettext("{n} player", "{n} players", len(players)).format(n=len(players))
     subtitle += " · " + _period_text(game, t, last)
     title = t.gettext("{game}: game over").format(game=t.gettext(game.name))
-    card = game_over_card(title, subtitle, ranking, deciding(game, final), players, t)
+    colours = game.player_colours(final)  # as the board draws them
+    card = game_over_card(title, subtitle, ranking, deciding(game, final), players, t, colours)
     axis = t.gettext(game.chart_axis)
-    charts = line_charts(figures, players, t, axis)
+    charts = line_charts(figures, players, t, axis, colours)
     return EndPictures(card=card, charts=charts, replay=replay, figures=figures)

@@ -140,6 +140,10 @@ class BaseGame:
     def progress(self, state: State) -> float | None:
         return None
 
+    def player_colours(self, state: State) -> dict[str, tuple[int, int, int]]:
+        """No board colours: the cards colour the players by their order."""
+        return {}
+
 
 def with_hint_rollouts(strong_module: ModuleType, budget: Budget | None) -> Budget | None:
     """`budget` with the strong module's `HINT_ITERATIONS` when it counts no rollouts."""
@@ -286,6 +290,13 @@ class ModularGame(BaseGame, ABC):
         return None if done is None else min(1.0, max(0.0, float(done)))
 
     # --- picture part ---
+    def player_colours(self, state: State) -> dict[str, tuple[int, int, int]]:
+        """The render module's `player_colours(view)`: the colours its board draws."""
+        found: dict[str, tuple[int, int, int]] = importlib.import_module(
+            self.render_module
+        ).player_colours(self.view(state, None))
+        return found
+
     def render(self, state: State, viewer: str | None, t: Translator | None = None) -> bytes:
         """The board as one PNG as `viewer` may see it, words through `t`."""
         picture: bytes = importlib.import_module(self.render_module).render(

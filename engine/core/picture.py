@@ -47,7 +47,9 @@ RULE: RGB = (215, 212, 205)
 HILITE: RGB = (255, 236, 160)
 CHANGE: RGB = (214, 0, 120)  # marks what changed since the previous picture
 WHITE: RGB = (255, 255, 255)
-# Okabe-Ito, in seat order.
+# Okabe-Ito, in seat order: every game's board, the end-of-game card and charts draw a seat
+# in its colour (`seat_colours`; a game gives them to the cards as `Game.player_colours`).
+# Apart under simulated deuteranopia and protanopia too (tests/engine/core/test_colours.py).
 PLAYER_COLORS: tuple[RGB, ...] = (
     (0, 114, 178),
     (230, 159, 0),
@@ -56,6 +58,11 @@ PLAYER_COLORS: tuple[RGB, ...] = (
     (240, 228, 66),
     (213, 94, 0),
 )
+
+
+def seat_colours(seats: Sequence[str]) -> dict[str, RGB]:
+    """Each player's colour by his place in `seats` (the game's seat order)."""
+    return {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(seats)}
 
 
 @dataclass(frozen=True)

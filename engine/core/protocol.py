@@ -257,6 +257,11 @@ class Picture(Protocol):
         """The pictures sent together, captions through `t`, changes since `previous`."""
         ...
 
+    def player_colours(self, state: State) -> dict[str, tuple[int, int, int]]:
+        """Each player's colour on the board (RGB): the end-of-game card and charts draw him
+        in it. Empty: the cards colour the players by their order."""
+        ...
+
 
 class Chronicle(Protocol):
     """The game's figures over time, for the end-of-game card, charts and replay

@@ -26,6 +26,7 @@ from engine.core.picture import (
     MUTED,
     NAME,
     NUMBER,
+    PLAYER_COLORS,
     RGB,
     RULE,
     TITLE,
@@ -48,14 +49,6 @@ SQRT3 = math.sqrt(3)
 S_MIN = 24  # hex circumradius: a 16 px cell id fits inside
 S_MAX = 30
 MARGIN = 10
-PLAYER_COLOURS: list[RGB] = [
-    (0, 114, 178),  # blue
-    (213, 94, 0),  # vermillion
-    (0, 158, 115),  # bluish green
-    (204, 121, 167),  # reddish purple
-    (230, 159, 0),  # orange
-    (86, 180, 233),  # sky blue
-]
 BACKGROUND: RGB = (250, 248, 243)
 CELL: RGB = (238, 234, 224)
 CELL_LINE: RGB = (184, 176, 160)
@@ -112,7 +105,7 @@ def _dark(rgb: RGB, amount: float = 0.55) -> RGB:
 
 @cache
 def _palette() -> Image.Image:
-    players = [*PLAYER_COLOURS]
+    players = [*PLAYER_COLORS]
     flat: list[RGB] = [
         BACKGROUND,
         CELL,
@@ -641,6 +634,15 @@ def _die(pen: Pen, x: float, y: float, value: int, size: int = 30) -> None:
         d.ellipse((cx - 3, cy - 3, cx + 3, cy + 3), fill=INK)
 
 
+def player_colours(view: dict[str, Any]) -> dict[str, RGB]:
+    """Each player's colour by his seat: the shared palette (engine/core/picture.py), the
+    end-of-game card's too. Seat 1 blue and seat 6 sky blue were near alike (found reviewing
+    pictures): the shared six hold apart, also under deuteranopia and protanopia."""
+    return {
+        p: PLAYER_COLORS[info["seat"] % len(PLAYER_COLORS)] for p, info in view["players"].items()
+    }
+
+
 def _caption(w: Words, view: dict[str, Any], changes: list[str]) -> str:
     if view.get("over"):
         head = w(OVER, players=w.list((view.get("result") or [[]])[0]))
@@ -655,9 +657,7 @@ def _sheets(
     view: dict[str, Any], viewer: str | None, t: Translator | None, previous: dict[str, Any] | None
 ) -> list[Sheet]:
     w = Words(t)
-    colour = {
-        p: PLAYER_COLOURS[info["seat"] % len(PLAYER_COLOURS)] for p, info in view["players"].items()
-    }
+    colour = player_colours(view)
     changes = Changes(view, previous) if previous is not None else None
     changed = changes.changed if changes is not None else {}
     cap = _caption(w, view, changes.words(w, view) if changes is not None else [])
@@ -695,4 +695,4 @@ render_set = _DRAWING.render_set
 render = _DRAWING.render
 
 
-__all__ = ["PLAYER_COLOURS", "in_play", "render", "render_set", "text_width"]
+__all__ = ["in_play", "player_colours", "render", "render_set", "text_width"]

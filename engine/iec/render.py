@@ -82,12 +82,9 @@ AREA_RGB: dict[str, RGB] = {
 SEISMIC: RGB = (170, 90, 70)
 UNPOWERED: RGB = (240, 240, 240)
 TAG: RGB = (255, 250, 230)  # under an area's name on the map
-SEAT_RGB: dict[str, RGB] = {
-    "P1": (200, 40, 40),
-    "P2": (40, 90, 200),
-    "P3": (30, 150, 60),
-    "P4": (150, 60, 170),
-}
+# the shared palette's first four (Okabe-Ito, engine/core/picture.py): the red and green
+# companies this had were one colour under deuteranopia, blue and purple under protanopia
+SEAT_RGB: dict[str, RGB] = {f"P{i + 1}": PLAYER_COLORS[i] for i in range(4)}
 # "letter|name" per building kind: the letter on the map, the name in the legend
 KIND = {
     "reactor": N_("R|reactor"),
@@ -164,7 +161,6 @@ def _palette() -> Image.Image:
         *TERRAIN_RGB.values(),
         *AREA_RGB.values(),
         *seats,
-        *PLAYER_COLORS,
     ]
     backgrounds = [
         PAPER,
@@ -202,6 +198,11 @@ def _blocks(scenario_id: str) -> dict[str, list[str]]:
 
 def _seat_rgb(view: dict[str, Any], player: str) -> RGB:
     return SEAT_RGB.get(view["players"].get(player, {}).get("seat", ""), (0, 0, 0))
+
+
+def player_colours(view: dict[str, Any]) -> dict[str, RGB]:
+    """Each company's colour by its seat (P1..P4), the end-of-game card's too."""
+    return {p: _seat_rgb(view, p) for p in view["players"]}
 
 
 def _fill(s: Scenario, cell: str) -> RGB:

@@ -44,7 +44,6 @@ from engine.powergrid.render.board import (
     base_layer,
     draw_costs,
     draw_name,
-    hex_rgb,
     slot_boxes,
     tiles,
 )
@@ -56,7 +55,7 @@ from engine.powergrid.render.layout import (
     map_and_geometry,
     segment_hits,
 )
-from engine.powergrid.render.panel import CARD_H, CARD_W, PLAYER_HEX, Panel
+from engine.powergrid.render.panel import CARD_H, CARD_W, Panel, player_colours
 from engine.powergrid_alt.graph import alt_map
 
 LOG_LINES = 8
@@ -73,8 +72,7 @@ PLACED_TP = N_("{player} placed a TP in {city}")
 
 
 def _color(view: dict[str, Any], player: str) -> RGB:
-    seats = view["seat_order"]
-    return hex_rgb(PLAYER_HEX[seats.index(player) % len(PLAYER_HEX)])
+    return player_colours(view)[player]
 
 
 def _dashed(
@@ -407,4 +405,4 @@ def render(
     return stacked(_sheets(view, viewer, t, previous), base.map_palette(view["map"]))
 
 
-__all__ = ["CITY_FONT", "NAME", "log_lines", "render", "render_set"]
+__all__ = ["CITY_FONT", "NAME", "log_lines", "player_colours", "render", "render_set"]

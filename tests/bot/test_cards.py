@@ -9,6 +9,7 @@ from PIL import Image
 from PIL.GifImagePlugin import GifImageFile
 from PIL.WebPImagePlugin import WebPImageFile
 
+from bot.cards.card import ROW, TOP, game_over_card
 from bot.cards.ending import end_of_game
 from bot.cards.series import deciding, replay_figures
 from bot.i18n import translator
@@ -94,3 +95,48 @@ def test_hidden_money_is_not_charted() -> None:
     hidden = dict(played.state, hidden_money=True)
     assert all("money" not in f for f in logtext.score(hidden).values())
     assert all("money" in f for f in logtext.score(played.state).values())
+
+
+def _inks(png: bytes) -> set[tuple[int, int, int]]:
+    with Image.open(io.BytesIO(png)) as im:
+        return {c for _n, c in im.convert("RGB").getcolors(1 << 22) or []}
+
+
+def _dots(card: bytes, names: list[str]) -> dict[str, tuple[int, int, int]]:
+    """The colour of each row's dot on the card (rows in ranking order)."""
+    with Image.open(io.BytesIO(card)) as im:
+        rgb = im.convert("RGB")
+        return {n: rgb.getpixel((77, TOP + r * ROW + ROW // 2)) for r, n in enumerate(names)}
+
+
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_the_card_and_charts_draw_each_player_in_his_board_colour(game_id: str) -> None:
+    """Found reviewing pictures: IEC's Bot 3 was red on the board and green on the card,
+    Power Grid's second seat orange on the board and vermillion on the card."""
+    played = bot_game(game_id)
+    colours = played.game.player_colours(played.state)
+    assert set(colours) == set(played.players)
+    assert len(set(colours.values())) == len(colours)
+    start = played.game.setup(list(played.players), dict(played.options), played.seed)
+    assert played.game.player_colours(start) == colours  # a seat keeps its colour
+    assert set(colours.values()) <= _inks(played.game.render(start, None))
+    ranking = played.game.result(played.state)
+    names = [n for group in ranking for n in group]
+    card = game_over_card("t", "s", ranking, [], played.players, EN, colours)
+    assert _dots(card, names) == {n: colours[n] for n in names}
+
+
+def test_the_end_of_a_game_takes_the_boards_colours() -> None:
+    played = bot_game("iec")
+    ending = end_of_game(
+        played.game,
+        played.players,
+        played.options,
+        played.seed,
+        [(r.player, r.action) for r in played.rows],
+        EN,
+    )
+    colours = played.game.player_colours(played.state)
+    names = [n for group in played.game.result(played.state) for n in group]
+    assert _dots(ending.card, names) == {n: colours[n] for n in names}
+    assert set(colours.values()) <= _inks(ending.charts)

@@ -70,6 +70,7 @@ from engine.powergrid.render.panel import (
     RESOURCES,
     TYPE_COLORS,
     Panel,
+    player_colours,
 )
 
 __all__ = [
@@ -82,6 +83,7 @@ __all__ = [
     "layout_path",
     "layout_text",
     "map_and_geometry",
+    "player_colours",
     "render",
     "render_set",
     "slot_boxes",

@@ -15,6 +15,7 @@ from engine.core.picture import (
     MUTED,
     NAME,
     NUMBER,
+    PLAYER_COLORS,
     RGB,
     RULE,
     TITLE,
@@ -23,11 +24,12 @@ from engine.core.picture import (
     Words,
     initials,
     mix,
+    seat_colours,
     wrap,
 )
 from engine.core.sentences import WHO_DOES
 from engine.powergrid.render import words as W
-from engine.powergrid.render.board import hex_rgb, house
+from engine.powergrid.render.board import house
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 RESOURCE_COLORS: dict[str, RGB] = {
@@ -44,8 +46,19 @@ TYPE_COLORS: dict[str, RGB] = {
     "eco": (46, 150, 60),
     "fusion": (90, 60, 170),
 }
-PLAYER_HEX = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00"]
+PLAYER_HEX = ["#{:02X}{:02X}{:02X}".format(*c) for c in PLAYER_COLORS]
 CARD_W, CARD_H = 84, 70
+
+
+def _seats(view: dict[str, Any]) -> list[str]:
+    return list(view.get("seat_order") or view.get("players", {}).keys())
+
+
+def player_colours(view: dict[str, Any]) -> dict[str, RGB]:
+    """Each player's colour by seat (houses, plants, lines; the end-of-game card's too)."""
+    return seat_colours(_seats(view))
+
+
 ALERT: RGB = (170, 40, 20)
 
 
@@ -127,8 +140,8 @@ class Panel:
         self.v = view
         self.viewer = viewer
         self.w = w
-        seats = list(view.get("seat_order") or view.get("players", {}).keys())
-        self.color = {p: hex_rgb(PLAYER_HEX[i % len(PLAYER_HEX)]) for i, p in enumerate(seats)}
+        seats = _seats(view)
+        self.color = player_colours(view)
         self.tag = initials(seats)
         self.new_plants = new_plants or set()
 

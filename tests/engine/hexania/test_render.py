@@ -53,13 +53,13 @@ def test_occupied_cells_keep_their_ids_and_figures_their_mass() -> None:
 
 
 def test_a_piece_is_drawn_in_its_owners_colour_and_the_player_to_act_highlighted() -> None:
-    from engine.hexania.render import PLAYER_COLOURS
+    from engine.core.picture import PLAYER_COLORS
 
     empty = GAME.render_set(position({}), "blue")
     full = GAME.render_set(position({"red": ["N11", "N12", "N13"]}, points=8), "blue")
     img = _rgb(full[-1].png) if len(full) > 1 else _rgb(full[0].png)
     colours = {c for p in full for _n, c in _rgb(p.png).getcolors(1 << 20) or []}
-    assert PLAYER_COLOURS[1] in colours  # red sits in seat 1: vermillion
+    assert PLAYER_COLORS[1] in colours  # red sits in seat 1: orange
     assert HILITE in {c for _n, c in img.getcolors(1 << 20) or []}
     assert [p.png for p in empty] != [p.png for p in full]
     over = position({"blue": ["L12"]})
