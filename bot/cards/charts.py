@@ -7,7 +7,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from bot.cards.draw import BG, GRID, INK, MUTED, RGB, colour, fit, font
+from bot.cards.draw import BG, GRID, INK, MUTED, RGB, colour, fit, font, text_width
 from bot.cards.series import Figures
 from engine.core.protocol import Translator
 
@@ -25,6 +25,16 @@ def _ticks(top: int) -> list[int]:
     step = next(s * mag for s in (1, 2, 5, 10) if s * mag >= raw)
     step = max(1, int(step))
     return list(range(0, top + step, step))
+
+
+def end_label(d: ImageDraw.ImageDraw, player: str, value: int, width: int) -> tuple[str, str]:
+    """A line's end label in two parts: the name with a colon (regular weight, shortened to
+    fit) and the value (bold), never cut. "Bot 1" and 4 read "Bot 14" run together, the
+    name of another player (found reviewing pictures)."""
+    number = f" {value}"
+    f = font(15, False, player)
+    room = width - text_width(d, number, font(15, True)) - text_width(d, ":", f)
+    return fit(d, player, f, room) + ":", number
 
 
 def line_charts(
@@ -61,7 +71,7 @@ def line_charts(
             if i % every == 0 or i == len(periods) - 1:
                 x = x0 + (x1 - x0) * i / span
                 d.text((x, y0 + 8), str(p), font=font(14), fill=MUTED, anchor="mt")
-        ends: list[tuple[float, str, tuple[int, int, int]]] = []
+        ends: list[tuple[float, str, int, RGB]] = []
         for player in players:
             series = values.get(player)
             if not series:
@@ -72,15 +82,17 @@ def line_charts(
                 d.line(points, fill=c, width=4, joint="curve")
             for x, y in points:
                 d.ellipse((x - 3, y - 3, x + 3, y + 3), fill=c)
-            ends.append((points[-1][1], f"{player} {series[-1]}", c))
+            ends.append((points[-1][1], player, series[-1], c))
         # end labels, nudged apart so they never overlap
         ends.sort()
         last = -1e9
-        for y, text, c in ends:
+        for y, player, value, c in ends:
             y = max(y, last + 18)
             last = y
-            f = font(15, True, text)
-            d.text((x1 + 8, y), fit(d, text, f, RIGHT - 12), font=f, fill=c, anchor="lm")
+            name, number = end_label(d, player, value, RIGHT - 12)
+            d.text((x1 + 8, y), name, font=font(15, False, name), fill=c, anchor="lm")
+            x = x1 + 8 + text_width(d, name, font(15, False, name))
+            d.text((x, y), number, font=font(15, True), fill=c, anchor="lm")
     caption = period_label
     d.text(
         (WIDTH // 2, height - 18), caption, font=font(16, False, caption), fill=MUTED, anchor="mm"

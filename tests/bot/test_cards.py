@@ -141,3 +141,15 @@ def test_the_end_of_a_game_takes_the_boards_colours() -> None:
     names = [n for group in played.game.result(played.state) for n in group]
     assert _dots(ending.card, names) == {n: colours[n] for n in names}
     assert set(colours.values()) <= _inks(ending.charts)
+
+
+def test_a_chart_line_ends_with_the_name_and_the_value_apart() -> None:
+    """ "Bot 1" ending on 4 was labelled "Bot 14", the name of another player."""
+    from PIL import ImageDraw
+
+    from bot.cards.charts import RIGHT, end_label
+
+    d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    assert end_label(d, "Bot 1", 4, RIGHT - 12) == ("Bot 1:", " 4")
+    name, value = end_label(d, "Bartholomew the Long", 1234, RIGHT - 12)
+    assert value == " 1234" and name.endswith("…:")  # the value whole, the name shortened
