@@ -6,8 +6,8 @@ letters and row numbers (how cells are typed), each building as the letter of it
 (hollow when not powered this turn) with its modules as a bar (white for missing ones),
 sites, seismic cells, and tokens (a face-down token of another player is an empty ring:
 hidden; the viewer's own show real or bluff). A cell holds one token per company at most
-(IEC-20), so up to four, each drawn apart in seat order: on a free cell side by side along
-its top edge, then a second row; on a building's cell smaller and white-edged, down the
+(IEC-20), so up to four, each drawn apart in seat order: a lone one big in a free cell's
+middle, more side by side along its top edge, then a second row; on a building's cell smaller and white-edged, down the
 cell's right edge from over its top corner, off the building's letter (drawn over them) and
 above its module bar. The panel: turn, phase and radiation, whose move it is (highlighted),
 every player in turn order with points, science, technologies (hidden ones counted, never
@@ -127,7 +127,8 @@ REAL_TEXT = N_("your real mine (only you see it)")
 UP_TEXT = N_("face-up real mine")
 CHANGED_TEXT = N_("changed since the last picture")
 SWATCH = 24  # a legend swatch: a small cell
-TOKEN = 11  # a token on a cell without a building, px across at 720 px width
+LONE_TOKEN = 16  # the one token of a cell without a building, px across at 720 px width
+TOKEN = 11  # one of two to four on a cell without a building
 SMALL_TOKEN = 9  # a token on a building's cell
 TINY_TOKEN = 7  # one of three or four on a building's cell
 TOKEN_GAP = 2  # between two tokens of a free cell
@@ -276,13 +277,23 @@ def _box(
         )
 
 
+def _ring_width(size: int) -> int:
+    """The owner's ring round a token: a quarter of it across (4 px on a lone token), at
+    least 2 px (found reviewing pictures: a 2 px ring round a dark disc was hard to see)."""
+    return max(2, size // 4)
+
+
 def _token(pen: Pen, bx: float, by: float, size: int, col: RGB, up: bool, dot: RGB | None) -> None:
-    """A token in the box (bx, by, size): face up a dark disc, face down a ring (with the
-    viewer's own real mine dotted: `dot`)."""
+    """A token in the box (bx, by, size): a ring of its owner's colour round a dark face
+    (face up) or a white one (face down), the viewer's own face-down real mine dotted in
+    its middle (`dot`). Nothing else tells a face-down token: a real one and a fake look
+    alike to all but their owner (IEC-S-21, IEC-S-26)."""
     d = pen.d
-    d.ellipse((bx, by, bx + size, by + size), fill=INK if up else WHITE, outline=col, width=2)
+    ring = _ring_width(size)
+    d.ellipse((bx, by, bx + size, by + size), fill=INK if up else WHITE, outline=col, width=ring)
     if dot is not None and not up:
-        d.ellipse((bx + 3, by + 3, bx + size - 3, by + size - 3), fill=dot)
+        inset = ring + 1
+        d.ellipse((bx + inset, by + inset, bx + size - inset, by + size - inset), fill=dot)
 
 
 def _edge(pen: Pen, bx: float, by: float, size: int) -> None:
@@ -306,11 +317,14 @@ def _token_places(c: int, n: int, small: bool) -> list[tuple[float, float, int]]
 
 
 def _rows(c: int, n: int) -> list[tuple[float, float, int]]:
-    """On a free cell: one token in the top right corner; more side by side along the top
-    edge, then a second row (two of 11 px fit a row of a 28 px cell at 720 px width)."""
-    right = c - 2 - TOKEN
+    """On a free cell: one token big in its middle (inside a prepared site's frame); more
+    side by side along the top edge, then a second row (two of 11 px fit a row of a 28 px
+    cell at 720 px width). Found reviewing pictures: a lone token of 11 px was too small to
+    tell its owner by on a phone."""
     if n == 1:
-        return [(right, 2, TOKEN)]
+        size = min(LONE_TOKEN, c - 12)
+        return [((c - size) / 2, (c - size) / 2, size)]
+    right = c - 2 - TOKEN
     pitch = TOKEN + TOKEN_GAP
     return [(right - pitch * (1 - i % 2), 2 + pitch * (i // 2), TOKEN) for i in range(n)]
 
@@ -600,7 +614,8 @@ class _Legend:
     def _token(col: RGB, up: bool, dot: RGB | None) -> Any:
         def draw(pen: Pen, x: float, y: float) -> None:
             _ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
-            _token(pen, x + 6, y + 7, TOKEN, col, up, dot)  # centred in the swatch
+            at = (SWATCH - LONE_TOKEN) / 2  # as a lone token on a cell
+            _token(pen, x + at, y + at, LONE_TOKEN, col, up, dot)
 
         return draw
 

@@ -134,3 +134,33 @@ def test_a_second_token_of_one_company_on_a_cell_is_refused() -> None:
     st["players"][names[0]]["laid"] = False
     with pytest.raises(IllegalAction):
         do(at(st, 5, names[0]), names[0], {"type": "lay", "real": [CELL]})
+
+
+@pytest.mark.parametrize("up", [False, True], ids=["face down", "face up"])
+def test_a_lone_token_is_big_with_a_thick_ring_of_its_owners_colour(up: bool) -> None:
+    """Found reviewing pictures: a lone token was an 11 px disc with a 2 px ring, its owner
+    hard to tell on a phone (a face-up one a dark disc). Now 16 px with a 4 px ring at the
+    phone width of 720 px, its face dark when up."""
+    st, names = _mined(1)
+    before = copy.deepcopy(st)
+    before["tokens"] = []
+    bare = _rgb(before)
+    st["tokens"][0]["up"] = up
+    img = _rgb(st)
+    points = _spots(st, bare, img)[names[0]]
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    assert max(xs) - min(xs) + 1 >= render.LONE_TOKEN
+    assert max(ys) - min(ys) + 1 >= render.LONE_TOKEN
+    assert len(points) >= 100  # a 2 px ring round 11 px was 60
+    cx, cy = _centre(points)
+    face: Any = img.getpixel((round(cx), round(cy)))
+    assert face == INK if up else min(face) >= 245  # face down: white
+
+
+def test_iec_s21_a_face_down_token_looks_alike_real_or_fake_but_to_its_owner() -> None:
+    st, names = _mined(1)
+    fake = copy.deepcopy(st)
+    fake["tokens"][0]["real"] = False
+    for viewer in (None, names[1]):
+        assert GAME.render_set(st, viewer)[0].png == GAME.render_set(fake, viewer)[0].png, viewer
+    assert GAME.render_set(st, names[0])[0].png != GAME.render_set(fake, names[0])[0].png
