@@ -1,21 +1,20 @@
 """IEC pictures for phones: view -> palette PNGs. The only module of the game importing Pillow.
 
 One picture when it fits (the map on top, the panel under it), else the map and the panel
-apart. The map: terrain and areas (each deposit area's name drawn on its block), column
-letters and row numbers (how cells are typed), each building as the letter of its kind
-(hollow when not powered this turn) with its modules as a bar (white for missing ones),
-sites, seismic cells, and tokens (a face-down token of another player is an empty ring:
-hidden; the viewer's own show real or bluff). A cell holds one token per company at most
-(IEC-20), so up to four, each drawn apart in seat order: a lone one big in a free cell's
-middle, more side by side along its top edge, then a second row; on a building's cell smaller and white-edged, down the
-cell's right edge from over its top corner, off the building's letter (drawn over them) and
-above its module bar. The panel: turn, phase and radiation, whose move it is (highlighted),
-every player in turn order with points, science, technologies (hidden ones counted, never
-named) and storage contents (public, IEC-S-26: the viewer's per storage, the others'
-totals), what each found deposit yields, and a legend of every terrain kind and mark drawn.
-Buildings new or grown by a module, new sites, and tokens laid, moved or turned up since the
-previous picture are marked in the change colour; the caption says it. A fixed palette keeps
-encoding cheap. Every word goes through the translator.
+apart. The map: terrain and areas (each deposit area's name drawn on its block), column letters
+and row numbers (how cells are typed), each building as the letter of its kind (hollow when not
+powered this turn) with its modules as a bar (white for missing ones), sites, seismic cells,
+and tokens (a face-down token of another player is an empty ring: hidden; the viewer's own show
+real or bluff). A cell holds one token per company at most (IEC-20), so up to four, each drawn
+apart in seat order: a lone one big in a free cell's middle, more side by side along its top
+edge, then a second row; on a building's cell smaller and white-edged, down the cell's right
+edge from over its top corner, off the building's letter (drawn over them) and above its module
+bar. The panel: turn, phase and radiation, whose move it is (highlighted), every player in turn
+order with points, science, technologies (hidden ones counted, never named) and each storage's
+contents (public, IEC-S-26), what each found deposit yields, and a legend of every terrain kind
+and mark drawn. Buildings new or grown by a module, new sites, and tokens laid, moved or turned
+up since the previous picture are marked in the change colour; the caption says it. A fixed
+palette keeps encoding cheap. Every word goes through the translator.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.core.errors import N_
+from engine.core.errors import N_, NP_
 from engine.core.picture import (
     CHANGE,
     HILITE,
@@ -102,8 +101,10 @@ TO_ACT = N_("{player} to act")
 PLAYER_LINE = N_("points: {vp} · science: {science} · technologies: {techs}")
 HIDDEN_TECHS = N_("{n} hidden")
 OUT = N_("out of the game")
-STORAGE = N_("Storage {cell}: {goods}")
-IN_STORAGE = N_("in storages: {goods}")  # another company's goods, all its storages together
+# every company's storages, each apart (public, IEC-S-26; which one holds AC matters, IEC-S-21)
+STORAGES = N_("Storages: {list}")
+MORE = NP_("+{n} more", "+{n} more")  # storages a company's lines have no room for
+STORAGE_LINES = 3  # at most, per company: the panel stays within the picture's height
 EMPTY = N_("empty")
 DEPOSITS = N_("Deposits: {list}")
 UNKNOWN = N_("unknown")
@@ -524,6 +525,29 @@ def _goods(counts: dict[str, int]) -> str:
     return " ".join(f"{counts[g]}{g}" for g in GOODS if counts.get(g))
 
 
+def _storage_lines(w: Words, view: dict[str, Any], player: str, width: float) -> list[str]:
+    """The company's storages, each with its contents ("D3: 2A 1C"), in at most
+    STORAGE_LINES lines broken between storages; those with no room are counted ("+2 more"),
+    never dropped unsaid. Found reviewing pictures: another company's storages were summed
+    into one line, and the viewer's own cut after the third."""
+    items = [
+        f"{cell}: {_goods(b.get('goods') or {}) or w(EMPTY)}"
+        for cell, b in sorted(view["buildings"].items())
+        if b["owner"] == player and b["kind"] == "storage"
+    ]
+    if not items:
+        return []
+    text = w(STORAGES, list="\0")
+    size = NUMBER + 1
+    lines = _flow(text, items, size, width)
+    shown = len(items)
+    while len(lines) > STORAGE_LINES and shown > 1:
+        shown -= 1
+        rest = w.n(*MORE, len(items) - shown)
+        lines = _flow(text, [*items[:shown], rest], size, width)
+    return lines[:STORAGE_LINES]
+
+
 class _Legend:
     """What each terrain kind and mark drawn on the map means: a swatch and its words, in two
     columns."""
@@ -721,23 +745,7 @@ class _Panel:
         if pl.get("hidden_techs"):
             techs += " + " + w(HIDDEN_TECHS, n=pl["hidden_techs"])
         detail = w(OUT) if out else w(PLAYER_LINE, vp=vp, science=pl["science"], techs=techs)
-        lines = [detail]
-        storages = [
-            (cell, b)
-            for cell, b in sorted(v["buildings"].items())
-            if b["owner"] == p and b["kind"] == "storage"
-        ]
-        if p == self.viewer:
-            for cell, b in storages:
-                goods = _goods(b.get("goods") or {})
-                lines.append(w(STORAGE, cell=cell, goods=goods or w(EMPTY)))
-        elif storages:  # public (IEC-S-26): all of a company's storages together
-            total: dict[str, int] = {}
-            for _cell, b in storages:
-                for g, n in (b.get("goods") or {}).items():
-                    total[g] = total.get(g, 0) + int(n)
-            lines.append(w(IN_STORAGE, goods=_goods(total) or w(EMPTY)))
-        lines = lines[:4]
+        lines = [detail, *_storage_lines(w, v, p, width - 30)]
         h = NAME + 10 + len(lines) * (NUMBER + 7) + 6
         if pen is not None:
             pen.d.rectangle((x, y + 2, x + 20, y + 22), fill=_seat_rgb(v, p), outline=INK)

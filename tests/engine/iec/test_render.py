@@ -64,10 +64,9 @@ def test_iec_s26_hidden_facts_stay_hidden() -> None:
     assert mine.png != theirs.png  # each sees its own token's truth only
     text = " ".join(mine.label_texts())
     assert "1 + 1 hidden" in text and "T2" not in text
-    assert "Storage D3: 2A" in text  # the viewer's own storage
+    assert "Storages: D3: 2A" in text  # the viewer's own storage
     theirs_text = " ".join(theirs.label_texts())
-    assert "Storage D3" not in theirs_text  # another's storages: their contents only, summed
-    assert "in storages: 2A" in theirs_text
+    assert "Storages: D3: 2A" in theirs_text  # another's too: public, IEC-S-26
     assert "real mine (only you see it)" in text
     assert "real mine (only you see it)" not in theirs_text  # his own token is a fake
 
@@ -286,3 +285,48 @@ def test_a_token_on_a_buildings_cell_leaves_its_letter_readable(kind: str, up: b
     ]
     hit = [xy for xy in glyph if new.getpixel(xy) != bare.getpixel(xy)]
     assert len(glyph) > 50 and len(hit) <= 1, (len(glyph), hit)
+
+
+def _storages(st: dict, owner: str, cells: list[str]) -> None:
+    for i, cell in enumerate(cells):
+        add(st, owner, "storage", cell, goods={"AC": 1} if i == 3 else {"B": i + 1})
+
+
+def test_iec_s26_every_companys_storages_are_listed_each_apart() -> None:
+    """Found reviewing pictures: another company's storages were summed into one line
+    though their contents are public (IEC-S-26) and which one holds AC matters (IEC-S-21),
+    and the viewer's own fourth storage was cut off unsaid."""
+    st, names = empty(2)
+    at(st, 9, names[0])
+    _storages(st, names[1], ["C10", "D10", "E10", "F10"])
+    for viewer in (None, names[0], names[1]):
+        text = " ".join(GAME.render_set(st, viewer)[0].label_texts())
+        assert "Storages: C10: 1B · D10: 2B · E10: 3B · F10: 1AC" in text, viewer
+
+
+def test_storages_beyond_the_panels_room_are_counted_never_dropped_unsaid() -> None:
+    from engine.core.picture import MAX_HEIGHT
+    from engine.iec import render
+    from engine.iec.scenario import load
+
+    st, names = empty(4)
+    at(st, 9, names[0])
+    scen = load(st["scenario"])
+    cells = list(scen.cells)[: 4 * 30]  # 30 storages each: more than the panel has room for
+    assert len(cells) == 120
+    for k, p in enumerate(names):
+        _storages(st, p, cells[k * 30 : (k + 1) * 30])
+    pics = GAME.render_set(st, names[0])
+    view, w = GAME.view(st, names[0]), render.Words(None)
+    legend = render._Legend(view, names[0], render._Map(view), w, render.changes(view, None))
+    panel = render._Panel(view, names[0], w, legend)
+    assert panel.draw(None, 24, 10, render.WIDTH - 48) + 16 <= MAX_HEIGHT  # nothing cut off
+    for p in names:
+        width = render.WIDTH - 2 * 24 - 30  # the panel's, less the swatch
+        mine = render._storage_lines(render.Words(None), GAME.view(st, None), p, width)
+        assert len(mine) == render.STORAGE_LINES
+        assert mine[-1].endswith(" more")
+        shown = sum(line.count(":") for line in mine) - 1  # "Storages:" and one per storage
+        more = int(mine[-1].rsplit("+", 1)[1].split()[0])
+        assert shown + more == 30
+        assert set(mine) <= {x for pic in pics for x in pic.label_texts()}  # drawn whole
