@@ -32,6 +32,7 @@ from engine.core.picture import (
     Sheet,
     Words,
     finish,
+    initials,
     new_sheet,
     stacked,
     text_on,
@@ -186,16 +187,31 @@ def tp_mark(word: str) -> str:
     return word if text_width(word, NUMBER, True) <= SLOT_D + 2 else TP
 
 
+def plant_mark(number: int, tag: str) -> tuple[str, int]:
+    """What a built plant's box says, and its size: "⚡12 B2", the plant and its owner's
+    initials as his houses and the panel carry them (not his colour alone: green and pink
+    were two greys under deuteranopia, found reviewing pictures); the plant alone when the
+    two do not fit the box."""
+    room = NODE_W - 8
+    for text, size in ((f"⚡{number} {tag}", NUMBER + 2), (f"⚡{number} {tag}", NUMBER)):
+        if text_width(text, size, True) <= room:
+            return text, size
+    return f"⚡{number}", NUMBER + 2
+
+
 def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
     tp = tp_mark(w(TP))
+    tag = initials(view["seat_order"])
     for node, plants in view["plants_in_cities"].items():
         for i, number in enumerate(plants):
             city = am.members[node][min(i, len(am.members[node]) - 1)]
             if city not in g.pos:
                 continue
             x, y = g.pos[city]
-            color = _color(view, view["plant_owner"][str(number)])
+            owner = view["plant_owner"][str(number)]
+            color = _color(view, owner)
+            mark, size = plant_mark(number, tag.get(owner, "?"))
             box = (x - NODE_W / 2, y - NODE_H / 2, x + NODE_W / 2, y + NODE_H / 2)
             if str(number) in new.plants:
                 pen.d.rounded_rectangle(
@@ -204,8 +220,8 @@ def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes)
             pen.d.rounded_rectangle(box, radius=6, fill=color, outline=INK, width=2)
             pen.text(
                 (x, y),
-                f"⚡{number}",
-                NUMBER + 2,
+                mark,
+                size,
                 "number",
                 bold=True,
                 fill=text_on(color),

@@ -57,7 +57,23 @@ def test_render_draws_owned_lines_plants_and_tps_in_player_colours() -> None:
     assert _near(img.getpixel((x - 30, y - top)), a_color)  # the plant fills the node
     assert GAME.render(state, None) == GAME.render(state, None)  # deterministic
     labels = {lab.text for p in pics for lab in p.labels}
-    assert {"⚡13", "⚡18", "TP", "Freiburg", "Kiel"} <= labels
+    assert {"⚡13 A", "⚡18 B", "TP", "Freiburg", "Kiel"} <= labels
+
+
+def test_a_built_plant_names_its_owner_by_his_initials_not_by_colour_alone() -> None:
+    """Found reviewing pictures: under deuteranopia a green and a pink plant were two greys.
+    A plant's box says its owner's initials, as his houses and the panel's row do."""
+    from engine.core.picture import initials
+    from engine.powergrid_alt.graph import alt_map
+    from engine.powergrid_alt.render import plant_mark
+
+    state = GAME.setup(["Bot", "Bot 2", "Bot 3"], {"regions": "random"}, 1)
+    state["regions"] = sorted(set(alt_map(state["map"]).region.values()))
+    give_plant(state, "Bot 2", 13, "Freiburg")
+    labels = {lab.text for p in GAME.render_set(state, None) for lab in p.labels}
+    tag = initials(state["seats"])["Bot 2"]
+    assert tag == "B2" and f"⚡13 {tag}" in labels
+    assert plant_mark(13, "B12") == ("⚡13", 18)  # no room: the plant alone, never cut
 
 
 def test_new_lines_plants_and_tps_are_marked_and_told() -> None:
