@@ -10,8 +10,9 @@ import io
 import pytest
 from PIL import Image
 
-from engine.core.picture import CHANGE, HILITE
-from engine.iec import GAME
+from bot.i18n import LANGUAGES, translator
+from engine.core.picture import CHANGE, HILITE, Words
+from engine.iec import GAME, render
 
 from .helpers import add, at, empty
 
@@ -330,3 +331,17 @@ def test_storages_beyond_the_panels_room_are_counted_never_dropped_unsaid() -> N
         more = int(mine[-1].rsplit("+", 1)[1].split()[0])
         assert shown + more == 30
         assert set(mine) <= {x for pic in pics for x in pic.label_texts()}  # drawn whole
+
+
+# Letters a reader takes for a digit on a map square of row numbers: Cyrillic З is a 3 (found
+# reviewing Russian pictures, 2026-12: the developer's "З" on a 24 px square read as a three),
+# O/О/Ο a 0, I/l/І a 1, б/Б a 6, B/В an 8, Ч a 4.
+DIGIT_LIKE = set("0OОΟoоQ1IlІі|3ЗзЭэ6бБ8BВ4Ч")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_building_letters_are_unique_and_none_reads_as_a_digit(lang: str) -> None:
+    w = Words(None if lang == "en" else translator(lang))
+    letters = [render._letter_name(w, kind)[0] for kind in render.KIND]
+    assert len(set(letters)) == len(letters), letters
+    assert not [x for x in letters if set(x) & DIGIT_LIKE], letters
