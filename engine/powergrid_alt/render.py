@@ -302,7 +302,7 @@ class AltPanel(Panel):
             text = w(POLLUTION_LINE, region=names.get(reg, reg), level=p["level"], limit=p["limit"])
             lines.append(text + (f" ☢{p['nuclear']}" if p["nuclear"] else ""))
         lines.append(w(UNCOVERED, n=len(v.get("uncovered") or [])))
-        if v.get("final_round"):
+        if v.get("final_round") and v.get("phase") != "over":  # not under "Game over"
             lines.append(w(FINAL_ROUND))
         col = width / 2
         for i, text in enumerate(lines):

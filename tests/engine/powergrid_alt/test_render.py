@@ -8,13 +8,14 @@ import io
 import pytest
 from PIL import Image
 
+from bot.i18n import LANGUAGES, translator
 from engine.core.picture import CHANGE, WIDTH, Words
 from engine.powergrid import render as pg
 from engine.powergrid.render import words as W
 from engine.powergrid.render.layout import segment_hits
 from engine.powergrid.render.panel import CARD_H, CARD_W, Panel
 from engine.powergrid_alt import GAME
-from engine.powergrid_alt.render import TEXT_H, AltPanel
+from engine.powergrid_alt.render import FINAL_ROUND, TEXT_H, AltPanel
 
 from .helpers import give_hand, give_line, give_plant, give_tp, new_game
 
@@ -102,6 +103,34 @@ def test_pollution_of_each_region_is_in_the_panel() -> None:
     labels = GAME.render_set(state, "a")[-1].label_texts()
     assert any(x.startswith("Pollution") for x in labels)
     assert any(" of " in x and ":" in x for x in labels)
+
+
+def test_alt43_final_round_is_told_while_it_is_played_not_under_game_over() -> None:
+    """The panel said "Final round" under "Game over" (found reviewing Polish pictures,
+    2026-12: "Ostatnia runda" under "Koniec gry"): the notice is for the round being played,
+    in every language."""
+    from engine.powergrid_alt import rules as r
+
+    from .helpers import act, build_turn
+
+    state = new_game(2)
+    build_turn(state, "a", ["b"])
+    nodes = list(r.play_nodes(state))
+    give_plant(state, "a", 13, nodes[0])
+    give_plant(state, "b", 18, nodes[1])
+    for n in nodes[2:]:
+        give_tp(state, "b", n)
+    for name in list(reversed(state["order"])):
+        act(state, name, {"type": "done"})
+    assert state["final"] and state["phase"] == "bureaucracy"
+    assert "Final round" in GAME.render_set(state, None)[-1].label_texts()
+    for name in list(state["order"]):
+        act(state, name, {"type": "power", "plants": [13] if name == "a" else [18]})
+    assert state["phase"] == "over"
+    for lang in LANGUAGES:
+        w = Words(None if lang == "en" else translator(lang))
+        labels = GAME.render_set(state, None, t=w.t)[-1].label_texts()
+        assert w(FINAL_ROUND) not in labels and W.phase_name(w, "over") in " ".join(labels)
 
 
 def test_alt8_the_panel_names_hand_plants_as_plants_not_a_count() -> None:
