@@ -419,30 +419,51 @@ class Drawing:
 def initials(seats: Sequence[str]) -> dict[str, str]:
     """One letter per player; two when first letters collide, else the letter and the number
     the name ends in ("Bot 2" -> "B2", so "Bot" is "B1": found playing, 2026-11-29, when
-    "Bot 2" wore "B3"), else (numbers that collide) the letter and the seat number."""
+    "Bot 2" wore "B3"), else (numbers that collide) the letter and the seat number. Tags
+    collide when they look alike (`looks`): Latin "A" (alice) and Cyrillic "А" (Анна) were
+    both "A", told apart by colour only (found reviewing pictures, 2026-12)."""
     first = {p: (p[:1] or "?").upper() for p in seats}
+    two = {p: (p[:1].upper() + p[1:2].lower()) if len(p) > 1 else first[p] for p in seats}
+
+    def alone(p: str, tags: dict[str, str]) -> bool:
+        return sum(1 for q in seats if looks(tags[q]) == looks(tags[p])) == 1
+
     out: dict[str, str] = {}
     numbered: list[str] = []
     for p in seats:
-        if sum(1 for q in seats if first[q] == first[p]) == 1:
+        if alone(p, first):
             out[p] = first[p]
-            continue
-        two = (p[:1].upper() + p[1:2].lower()) if len(p) > 1 else first[p]
-        if sum(1 for q in seats if (q[:1].upper() + q[1:2].lower()) == two) == 1:
-            out[p] = two
-            continue
-        out[p] = f"{first[p]}{_number_of(p)}"
-        numbered.append(p)
-    if len(set(out.values())) < len(out):
-        taken = {v for p, v in out.items() if p not in numbered}
+        elif alone(p, two):
+            out[p] = two[p]
+        else:
+            out[p] = f"{first[p]}{_number_of(p)}"
+            numbered.append(p)
+    if len({looks(v) for v in out.values()}) < len(out):
+        # a number tag worn by one player stays; of those alike, the first seat's
+        taken = {looks(v) for p, v in out.items() if p not in numbered or alone(p, out)}
         for i, p in enumerate(seats):
-            if p in numbered:
-                n = i + 1
-                while f"{first[p]}{n}" in taken:
-                    n += len(seats)
-                out[p] = f"{first[p]}{n}"
-                taken.add(out[p])
+            if p in numbered and not alone(p, out):
+                if looks(out[p]) in taken:
+                    n = i + 1
+                    while looks(f"{first[p]}{n}") in taken:
+                        n += 1
+                    out[p] = f"{first[p]}{n}"
+                taken.add(looks(out[p]))
     return out
+
+
+# Letters DejaVu Sans draws (nearly) alike, Cyrillic and Greek to their Latin twin, both cases
+# (a tag's second letter is lower case: "Aн" and "An" differ, "Ao" and "Aо" do not).
+_TWINS = str.maketrans(
+    "АВЕКМНОРСТУХЅІЈԚԜЗаеорсухѕіјԁһԛԝпгьΑΒΕΖΗΙΚΜΝΟΡΤΥΧοαινκρυχ0",
+    "ABEKMHOPCTYXSIJQW3aeopcyxsijdhqwnrbABEZHIKMNOPTYXoaivkpux" + "O",
+)
+
+
+def looks(tag: str) -> str:
+    """What a tag looks like: its letters with look-alikes (Latin, Cyrillic, Greek) made one,
+    upper-cased ("Al" and "AL" alike too)."""
+    return tag.translate(_TWINS).upper()
 
 
 def _number_of(name: str) -> int:

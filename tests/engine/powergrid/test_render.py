@@ -6,13 +6,14 @@ import copy
 import io
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from engine.core.picture import initials
+from engine.core.picture import initials, looks
 from engine.powergrid import render as R
 from engine.powergrid.render import layout as layout_module
 from engine.powergrid.render import words as W
@@ -425,6 +426,25 @@ def test_initials_of_numbered_names_carry_their_numbers() -> None:
     for seats in (["Bot 2", "Bot", "B2"], ["ann", "andy", "Anna"], ["p1", "p1 ", "p2"]):
         tags = initials(seats)
         assert len(set(tags.values())) == len(seats), tags
+
+
+def test_initials_that_look_alike_collide() -> None:
+    """Latin "A" (alice) and Cyrillic "А" (Анна) were both "A", told apart by colour only
+    (found reviewing pictures, 2026-12): tags differ in how they look, after upper-casing too,
+    bots' number tags included."""
+    tags = initials(["alice", "Анна", "bob"])
+    assert tags["alice"] != "A" and tags["Анна"] != "А" and tags["bob"] == "B"
+    assert looks("A") == looks("А") == looks("Α") and looks("Bo") == looks("Во") == looks("BO")
+    assert looks("An") != looks("Ан")
+    pool = ["alice", "Анна", "Αλέξης", "ann", "Bot", "Bot 2", "Bot 3", "Вова", "bob", "Oleg"]
+    pool += ["Олег", "Ольга", "Olga", "Pavel", "Рома", "Ρένα", "Katya", "Катя", "Xenia", "Хана"]
+    pool += ["Mia", "Мила", "Tom", "Тома", "Ester", "Ева", "Eva", "Cora", "Соня", "Yana", "Уля"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        seats = rng.sample(pool, rng.randint(2, 6))
+        tags = initials(seats)
+        assert len({looks(t) for t in tags.values()}) == len(seats), tags
+    assert initials(["Bot", "Bot 2", "Вова", "Bot 3"])["Bot 3"] == "B3"
 
 
 # --- image-diff regression: a fixed hand-made map and view -------------------------------------
