@@ -148,7 +148,14 @@ class TelegramDelivery:
         lang = out.lang or self.settings.default_lang
         blocked = "blocked" in reason.casefold()  # "Forbidden: bot was blocked by the user"
         notice = tr(lang, BLOCKED if blocked else NOT_STARTED, name=name, bot=self.bot.username)
-        fallback = Outbound(chat_key=out.chat_key, text=notice, mentions=[(out.private_to, name)])
+        # as quiet as what it stands for: a silent answer's private copy (a spectator's /status
+        # in his own language) buzzed the whole group (found through Telegram, 2026-12-05)
+        fallback = Outbound(
+            chat_key=out.chat_key,
+            text=notice,
+            mentions=[(out.private_to, name)],
+            silent=out.silent,
+        )
         raise DmClosed(reason, fallback)
 
     async def _deliver(self, out: Outbound, chat_id: int, thread_id: int | None) -> str | None:

@@ -332,6 +332,21 @@ async def test_private_message_to_a_user_who_never_started_the_bot_mentions_them
     assert "Psst" not in notice.text  # private content never lands in the group
 
 
+async def test_the_notice_for_a_closed_private_chat_is_as_quiet_as_the_message_it_replaces(
+    world: World,
+) -> None:
+    """Found through Telegram, 2026-12-05: a spectator's /status in his own language has a
+    silent private copy; his closed private chat turned it into a notifying group post."""
+    ann = f"tg:{ANN}"
+    world.api.unstarted.add(ANN)
+    for silent in (True, False):
+        await world.adapter.send(
+            Outbound(f"tg:{GROUP}", "Psst.", private_to=ann, mentions=[(ann, "Ann")], silent=silent)
+        )
+    notices = [m for m in world.sent() if m.chat_id == GROUP]
+    assert [m.params.get("disable_notification") == "true" for m in notices] == [True, False]
+
+
 async def test_the_notice_for_a_closed_private_chat_is_in_the_players_language(
     world: World,
 ) -> None:
