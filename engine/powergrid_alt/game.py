@@ -50,7 +50,7 @@ class PowerGridAlt(PowerGrid):
         # rules version 2: a purchase and the power declared stay secret until everybody is
         # done (ALT-10, ALT-30 declared at once: purchase.py, rules.py `_power`)
         secret_events=frozenset(
-            {"buy_declared", "power_declared", "order_placed", "orders_cancelled"}
+            {"buy_declared", "power_declared", "power_planned", "order_placed", "orders_cancelled"}
         ),
         forced_moves=True,
         simultaneous=True,

@@ -343,6 +343,9 @@ def _power(state: AltState, player: str, action: Action, events: list[Event]) ->
         power_check(state, player, action)
         state.setdefault(POWER_DECLARED, {})[player] = dict(action)
         emit(plain(state), events, "power_declared", player=player)
+        # his declaration said back to him alone, as a purchase's is (texts.py)
+        plants = sorted(int(n) for n in action.get("plants") or [])
+        emit(plain(state), events, "power_planned", player=player, private=True, plants=plants)
     else:
         run_power(state, player, action, events)
     state["players"][player]["done"] = True

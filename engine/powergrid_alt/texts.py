@@ -246,6 +246,17 @@ def describe_private_event(state: State, event: Event, t: Translator = _ENGLISH)
             plant=event["plant"],
             price=base.money_text(t, event["price"]),
         )
+    if event.get("type") == "power_planned":
+        # his declaration said back, as a purchase's is (found play-testing through
+        # Telegram, 2026-12-05: "Done" alone, nothing of what he declared)
+        plants = [str(n) for n in event["plants"]]
+        if not plants:
+            return t.gettext("You plan to run no plant (carried out when everybody is done).")
+        return t.ngettext(
+            "You plan to run plant {plants} (carried out when everybody is done).",
+            "You plan to run plants {plants} (carried out when everybody is done).",
+            len(plants),
+        ).format(plants=", ".join(plants))
     return describe_event(state, event, t)
 
 

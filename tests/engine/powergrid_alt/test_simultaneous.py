@@ -161,7 +161,17 @@ def test_alt30_version2_power_declared_at_once_resolves_as_in_player_order() -> 
     for name in ("c", "a", "b"):
         events = act(sim, name, {"type": "power", "plants": choice[name]})
         if name != "b":
-            assert [e["type"] for e in events] == ["power_declared"]
+            assert [e["type"] for e in events] == ["power_declared", "power_planned"]
+            planned = events[1]
+            assert planned["private"] and planned["plants"] == choice[name]
+            # the group reads that he chose; he alone reads what (found play-testing through
+            # Telegram, 2026-12-05: "Done" alone, nothing of what he declared)
+            assert GAME.describe_event(sim, planned, _EN) is None
+            assert GAME.describe_private_event(sim, planned, _EN) == (
+                "You plan to run plant 4 (carried out when everybody is done)."
+                if name == "a"
+                else "You plan to run no plant (carried out when everybody is done)."
+            )
     assert {n: p["money"] for n, p in sim["players"].items()} == {
         n: p["money"] for n, p in seq["players"].items()
     }
