@@ -18,14 +18,11 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from bot.chatnames import label_of
 from bot.context import (
-    BUTTONS_PER_ROW,
-    MAX_BUTTONS,
     Ctx,
     Played,
     Step,
@@ -44,7 +41,7 @@ from bot.grammar import (
     shorten,
 )
 from bot.i18n import listed, tr, translator
-from bot.messages import MAX_PAYLOAD_BYTES, Button, Outbound
+from bot.messages import Button, Outbound
 from bot.moment import Moment
 from bot.outbox import Deliver, OutboxSender, Sleep, Undeliverable, platform_of
 from bot.quiet import (
@@ -63,6 +60,7 @@ from bot.quiet import (
     step_ends_phase,
 )
 from bot.quiet import GAME as GAME  # re-exported: the picture levels live in bot/quiet.py
+from bot.reminder_text import prompt_buttons
 from bot.store import (
     ActionRow,
     GameRow,
@@ -351,30 +349,8 @@ class AnnounceMixin(TableBase):
         )
 
     def _buttons(self, pk: int, now: Moment, players: list[str], lang: str) -> list[list[Button]]:
-        """The buttons of `players`, each carrying the moment's public mark (not the store's
-        version: a private move leaves it, issue 20), computed once per move. Where several
-        players are asked at once, each one's own buttons come first and the ones they share
-        (Done) once at the end, kept within the limit: not "Transmit R14, Done, Transmit G3"."""
-        asked: list[list[tuple[str, str]]] = []
-        for player in players:
-            try:
-                asked.append(now.buttons(player, lang))
-            except Exception:
-                log.exception("buttons failed in game %s", pk)
-        sharing = Counter(command for choices in asked for command in {c for _l, c in choices})
-        own: list[Button] = []
-        shared: list[Button] = []
-        seen: set[str] = set()
-        for label, command in (b for choices in asked for b in choices):
-            payload = f"{pk}:{now.mark}:{command}"
-            if command in seen or len(payload.encode()) > MAX_PAYLOAD_BYTES:
-                continue  # a truncated command would mean something else: drop it
-            seen.add(command)
-            button = Button(shorten(label, 40) or command, payload)
-            (own if sharing[command] == 1 else shared).append(button)
-        shared = shared[:MAX_BUTTONS]
-        flat = own[: MAX_BUTTONS - len(shared)] + shared
-        return [flat[i : i + BUTTONS_PER_ROW] for i in range(0, len(flat), BUTTONS_PER_ROW)]
+        """The prompt's buttons (bot/reminder_text.py `prompt_buttons`)."""
+        return prompt_buttons(pk, now, players, lang)
 
     def _lobby_buttons(self, ctx: Ctx, pk: int) -> list[list[Button]]:
         return [

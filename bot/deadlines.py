@@ -113,11 +113,25 @@ def human_duration(seconds: float, lang: str | None) -> str:
     return " ".join(parts)
 
 
-def overdue_head(lang: str, game: str, chat: str, late: float) -> str:
+def overdue_head(lang: str, game: str, chat: str | None, late: float) -> str:
     """The first line of a reminder once the move's deadline has passed (`late` seconds ago;
-    `game`: its name in `lang`): how long past it, or, under a minute past it, that it has
-    just passed. The expiry's reminder is sent at the deadline itself, and read "has been
-    waiting for your move for 0 seconds past the deadline" (found play-testing)."""
+    `game`: its name in `lang`; `chat` None in that chat itself): how long past it, or,
+    under a minute past it, that it has just passed. The expiry's reminder is sent at the
+    deadline itself, and read "has been waiting for your move for 0 seconds past the
+    deadline" (found play-testing)."""
+    if chat is None and late < 60:
+        return tr(
+            lang,
+            "Time is up: {game} is waiting for your move; the deadline has just passed.",
+            game=game,
+        )
+    if chat is None:
+        return tr(
+            lang,
+            "Time is up: {game} has been waiting for your move for {late} past the deadline.",
+            game=game,
+            late=human_duration(late, lang),
+        )
     if late < 60:
         return tr(
             lang,

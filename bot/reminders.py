@@ -80,12 +80,13 @@ from bot.pace import pace_line
 from bot.quiet import PROMPT_FRESH
 from bot.recap import recap
 from bot.reminder_commands import deadline_commands
-from bot.reminder_text import chat_name, reminder_buttons, reminder_text
+from bot.reminder_text import chat_name, prompt_buttons, reminder_buttons, reminder_text
 from bot.store import GameRow, OutRow, SeatRow, TurnPlan
 from bot.store_plans import DigestRow
 from bot.store_protocol import Store
 from engine.core import load_state
 from engine.core.protocol import CommandSpec, Game, State
+from engine.core.sentences import WHO_DOES
 
 log = logging.getLogger(__name__)
 
@@ -458,19 +459,30 @@ class Reminders(MeCommands):
             if lang not in names:
                 names[lang] = await chat_name(self.store, row.chat_key, lang)
             chat = names[lang]
-            text = reminder_text(
-                lang, point.kind, game, state, seat.display_name, chat, left, settings, private
-            )
             if not private:
+                # posted in the game's chat: the chat is not named there, the player is, as a
+                # prompt names him ("@Fay: Reminder: …"), and the buttons come along (found
+                # play-testing through Telegram, 2026-12-05: "@Fay Reminder: Power Grid
+                # (Game night) is waiting…" in Game night, with no buttons)
+                text = reminder_text(
+                    lang, point.kind, game, state, seat.display_name, None, left, settings, False
+                )
                 outs.append(
                     Outbound(
                         row.chat_key,
-                        f"@{seat.display_name} " + text,
+                        tr(lang, WHO_DOES, players="@" + seat.display_name, what=text),
                         mentions=[(seat.user_key, seat.display_name)],
+                        # the group prompt's, from the public view (bot/announce.py)
+                        buttons=prompt_buttons(
+                            row.id, Moment(game, state), [seat.display_name], lang
+                        ),
                         lang=lang,
                     )
                 )
                 continue
+            text = reminder_text(
+                lang, point.kind, game, state, seat.display_name, chat, left, settings, private
+            )
             if actions is None:
                 actions = await self.store.actions(row.id)
             summary = recap(game, state, actions, seat.display_name, lang)

@@ -217,7 +217,22 @@ async def test_without_private_chat_reminders_mention_in_the_table_chat(
     await sched.run_due()
     [half] = outbox.take()
     assert half.private_to is None and half.chat_key == chat.chat_key
-    assert half.text.startswith("@alice ") and half.mentions == [("local:alice", "alice")]
+    assert half.mentions == [("local:alice", "alice")]
+    # named as a prompt names him, the chat it is posted in not named, with his buttons
+    # (found play-testing through Telegram, 2026-12-05: "@Fay Reminder: Power Grid (Game
+    # night) is waiting…" in Game night itself, with no buttons)
+    assert half.text.startswith("@alice: Reminder: Dice pile is waiting for your move; 12 hours")
+    assert [b.payload.rsplit(":", 1)[1] for row in half.buttons for b in row] == [
+        "/take 1",
+        "/take 2",
+        "/take 3",
+    ]
+    clock.advance(12 * H)
+    await sched.run_due()
+    expiry = next(o for o in outbox.take() if "Time is up" in o.text)
+    assert expiry.text.startswith(
+        "@alice: Time is up: Dice pile is waiting for your move; the deadline has just passed."
+    )
 
 
 async def test_a_private_message_makes_reminders_private(
