@@ -99,3 +99,31 @@ def canonical_city(query: str, names: Collection[str]) -> str | None:
     One dict look-up and one membership test: no scan of the aliases."""
     city = _all_maps().get(alias_key(query))
     return city if city is not None and city in names else None
+
+
+@cache
+def _keyed(map_id: str | None) -> tuple[tuple[str, str], ...]:
+    """(alias key, city) for every spelling of every city of `map_id` (None: every map), in
+    the data file's order: what autocomplete scans for a prefix (none for a map without
+    alias data)."""
+    maps = MAPS if map_id is None else tuple(m for m in MAPS if m == map_id)
+    return tuple(
+        (key, city)
+        for one in maps
+        for city, names in spellings(one).items()
+        for name in (n for kind in KINDS for n in names[kind])
+        if (key := alias_key(name))
+    )
+
+
+def alias_prefixed(prefix: str, names: Collection[str], map_id: str | None = None) -> list[str]:
+    """The cities in `names` that one of their spellings in another language begins with
+    `prefix` ("Гамб" -> Hamburg, "漢" -> Hamburg, "Mona" -> München; case, accents, spaces
+    and punctuation ignored as `alias_key` does), in the data file's order: autocomplete in
+    the reader's script, offering the canonical name the parser reads. `map_id` narrows the
+    scan to one map (None: every map). Nothing for an empty prefix."""
+    typed = alias_key(prefix)
+    if not typed:
+        return []
+    found = dict.fromkeys(city for key, city in _keyed(map_id) if key.startswith(typed))
+    return [city for city in found if city in names]

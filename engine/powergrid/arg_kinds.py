@@ -3,12 +3,16 @@ chat words and autocompleted, declared on the command table by `register_kinds`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+
 from engine.core.commands import ArgKind, CommandTable
 from engine.core.protocol import State
 from engine.powergrid import chat_view as cv
 from engine.powergrid import names
-from engine.powergrid.aliases import region_names
+from engine.powergrid.aliases import alias_prefixed, region_names
 from engine.powergrid.chat_view import (
+    View,
     cities_in_play,
     load_map,
     market_numbers,
@@ -35,19 +39,39 @@ def _complete_resource(state: State | None, player: str | None, prefix: str) -> 
     return [r for r in RESOURCES if r in meant]
 
 
+def complete_cities(prefix: str, cities: Sequence[str], map_id: str | None) -> list[str]:
+    """The cities among `cities` that `prefix` may begin: as the map spells them
+    ("ham" -> Hamburg), then as the readers do, in Russian, Polish, Chinese or ASCII ("Гамб",
+    "漢", "Mona" -> the canonical name, which /build reads back; engine/powergrid/aliases.py).
+    The alternative rules complete their cities with it too."""
+    found = names.prefixed(prefix, cities, MAX_COMPLETIONS)
+    spelt = [c for c in alias_prefixed(prefix, cities, map_id) if c not in found]
+    return [*found, *spelt][:MAX_COMPLETIONS]
+
+
+@cache
+def _every_city() -> tuple[str, ...]:
+    maps = [load_map(path.stem) for path in MAPS_DIR.glob("*.json")]
+    return tuple(sorted({c["name"] for m in maps for c in m["cities"]}))
+
+
 def _complete_city(state: State | None, player: str | None, prefix: str) -> list[str]:
     if state is None:  # no game yet: every city of every map
-        every = sorted(
-            {c["name"] for path in MAPS_DIR.glob("*.json") for c in load_map(path.stem)["cities"]}
-        )
-        return names.prefixed(prefix, every, MAX_COMPLETIONS)
-    return names.prefixed(prefix, cities_in_play(cv.view_of(state, player)), MAX_COMPLETIONS)
+        return complete_cities(prefix, _every_city(), None)
+    cities = cities_in_play(cv.view_of(state, player))
+    return complete_cities(prefix, cities, str(state.get("map")))
 
 
 def _complete_region(state: State | None, player: str | None, prefix: str) -> list[str]:
     if state is None:
         return []
-    regions = regions_of(cv.view_of(state, player))
+    return complete_regions(prefix, cv.view_of(state, player))
+
+
+def complete_regions(prefix: str, view: View) -> list[str]:
+    """The regions of the view's map that `prefix` may begin: by name or id, else in the
+    reader's words ("wsch" -> "Wschód"). The alternative rules complete theirs with it."""
+    regions = regions_of(view)
     labels = [r.get("name", r["id"]) for r in regions]
     by_id = [
         r.get("name", r["id"])
@@ -56,7 +80,7 @@ def _complete_region(state: State | None, player: str | None, prefix: str) -> li
     ]
     found = names.prefixed(prefix, labels, MAX_COMPLETIONS)
     if not found and not by_id:  # the reader's words ("wsch" -> "Wschód"), which /region reads
-        spelt = region_names(str(state.get("map")))
+        spelt = region_names(str(view.get("map")))
         found = names.prefixed(
             prefix, [n for r in regions for n in spelt.get(r["id"], ())], MAX_COMPLETIONS
         )

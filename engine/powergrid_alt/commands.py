@@ -29,6 +29,7 @@ from engine.core.sentences import join_list, sentence_gap
 from engine.powergrid import commands as base
 from engine.powergrid import market as mk
 from engine.powergrid import names
+from engine.powergrid.arg_kinds import complete_cities, complete_regions
 from engine.powergrid.chat_view import choosable_regions
 from engine.powergrid_alt import ending, purchase, quotes
 from engine.powergrid_alt import rules as r
@@ -87,7 +88,7 @@ def _complete_city(state: State | None, player: str | None, prefix: str) -> list
         return base.TABLE.complete(None, player, "city", prefix)
     am = alt_map(state["map"])
     cities = [c for n in r.play_nodes(state) for c in am.members[n]]
-    return names.prefixed(prefix, cities, base.MAX_COMPLETIONS)
+    return complete_cities(prefix, cities, state["map"])
 
 
 def _complete_plant(state: State | None, player: str | None, prefix: str) -> list[str]:
@@ -102,6 +103,11 @@ def _complete_plant(state: State | None, player: str | None, prefix: str) -> lis
     ]
 
 
+def _complete_region(state: State | None, player: str | None, prefix: str) -> list[str]:
+    """The base game's answer on the variant's view ("wsch" -> "Wschód"): it had none."""
+    return [] if state is None else complete_regions(prefix, _view(state, player))
+
+
 def _read_cities(call: Call, words: Sequence[str]) -> list[str]:
     return base.cities_of(_view(call.state, call.player), words)
 
@@ -114,7 +120,7 @@ TABLE.kind(base.TABLE.kinds["int"])
 TABLE.kind(base.TABLE.kinds["resource"])
 TABLE.kind(ArgKind("plant", read=base.TABLE.kinds["plant"].read, complete=_complete_plant))
 TABLE.kind(ArgKind("city", read=_read_cities, complete=_complete_city))
-TABLE.kind(ArgKind("region", read=_read_region))  # no completion (as ever)
+TABLE.kind(ArgKind("region", read=_read_region, complete=_complete_region))
 
 
 def _usage(call: Call, words: Sequence[str] = ()) -> ParseError:

@@ -206,7 +206,8 @@ def test_commands_plant_completion_reads_market_and_hand() -> None:
     assert found[: len(market)] == market and "18" in found and "13" in found
     assert GAME.complete(state, "a", "plant", "1") == [n for n in found if n.startswith("1")]
     assert GAME.complete(None, None, "plant", "1") == []
-    assert GAME.complete(state, "a", "region", "N") == []  # no region completion
+    assert GAME.complete(state, "a", "region", "N") == ["North-East", "North-West"]  # as the base
+    assert GAME.complete(state, "a", "region", "Pół")[0] == "Północny wschód"
 
 
 @pytest.mark.parametrize("count", ["-1", "1.5", "1,5", "0", "+2"])
