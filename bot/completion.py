@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from bot import rulebook
 from bot.context import (
     MAX_COMPLETIONS,
     UNIQUE_KINDS,
@@ -15,6 +16,7 @@ from bot.grammar import (
     ArgAt,
     arg_at,
 )
+from bot.i18n import resolve_lang
 from bot.service import MAX_COMPLETION, parse_args_kind
 from bot.table_base import TableBase
 from engine.core import load_state
@@ -23,6 +25,7 @@ from engine.core.protocol import ArgSpec, Game, State
 log = logging.getLogger(__name__)
 
 NEW_COMMAND = "new"
+RULES_COMMAND = "rules"
 SETTINGS_COMMAND = "settings"
 # /settings keys (bot/reminders.py) with typical values to offer.
 SETTING_VALUES: dict[str, tuple[str, ...]] = {
@@ -47,6 +50,8 @@ class CompletionMixin(TableBase):
             if kind == "game":
                 return [g for g in self.games if g.startswith(low)]
             free = parse_args_kind(kind)
+            if free is not None and free == (RULES_COMMAND, 0):
+                return await self._complete_rules(chat_key, user_key, prefix)
             if free is not None and free[0] in self._table_names:
                 # The table's own commands: /new's game and options, /settings' keys.
                 return self._complete_table(*free, prefix)
@@ -65,6 +70,30 @@ class CompletionMixin(TableBase):
         except Exception:
             log.exception("autocomplete failed in chat %s", chat_key)
             return []
+
+    async def _complete_rules(self, chat_key: str, user_key: str, text: str) -> list[str]:
+        """`/rules <id or word>`: the rules of the chat's game, "PG-21 · Торги" (id and title
+        in the asker's language, bot/rulebook.py `offers`); without a game, the games with a
+        rulebook, then after one of them its rules (`/rules hexania HEX-3`)."""
+        row = await self.store.open_game(chat_key)
+        user, chat = await self.store.user(user_key), await self.store.chat(chat_key)
+        lang = resolve_lang(user.lang, None, chat.lang or self.default_lang)
+        if row is not None and row.game_id in self.games:
+            return self._rule_offers(row.game_id, text, lang)
+        books = [g for g in self.games if g in rulebook.available()]
+        first, space, rest = text.lstrip().partition(" ")
+        if not space:
+            return [g for g in books if g.startswith(first.casefold())]
+        game_id = first.casefold()
+        if game_id not in books:
+            return []
+        lines = (f"{game_id} {o}" for o in self._rule_offers(game_id, rest, lang))
+        return [line for line in lines if len(line) <= MAX_COMPLETION]
+
+    def _rule_offers(self, game_id: str, text: str, lang: str) -> list[str]:
+        game = self.games[game_id]
+        index = game.rules_index if game.capabilities.rules_index else None
+        return rulebook.offers(game_id, text, lang, index)[:MAX_COMPLETIONS]
 
     def _complete_args(
         self,

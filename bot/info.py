@@ -378,7 +378,7 @@ class InfoMixin(AnnounceMixin):
         Outside a game: /rules <game> [id or word], else the list of games."""
         await self._remember(ctx)
         t = translator(ctx.lang)
-        args = list(line.args)
+        args = rulebook.picked(list(line.args))  # "PG-21 · Торги", an autocomplete offer
         if ctx.game is None or ctx.game.game_id not in self.games:
             wanted = args[0].casefold() if args else ""
             if wanted in self.games and wanted in rulebook.available():

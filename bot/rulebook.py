@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -335,3 +335,130 @@ def _found(
         elif matches(t.gettext(term.text), _in_every_language(term.text)):
             described.append(term)
     return in_title, in_text, named, described
+
+
+# ---------------------------------------------------------------------------- autocomplete
+# Between a rule's id and its title in an autocomplete offer ("PG-21 · Торги"): /rules reads
+# the words before it (`picked`), so an offer chosen on Discord answers that rule.
+OFFER_MARK = "·"
+MAX_OFFERS = 25
+MAX_OFFER = 100  # characters: Discord's limit of an autocomplete value
+
+
+def picked(words: list[str]) -> list[str]:
+    """The words of `/rules` before an offer's mark: "PG-21 · Торги" is /rules PG-21."""
+    return words[: words.index(OFFER_MARK)] if OFFER_MARK in words else words
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A rule as autocomplete reads it: its id, title msgid, commands, and its title and text
+    case-folded in each language (`by_lang`) and in all at once (`title_all`, `text_all`)."""
+
+    id: str
+    title: str  # msgid
+    commands: tuple[str, ...]
+    by_lang: tuple[tuple[str, str], ...]  # (title, text) per LANGUAGES
+    title_all: str
+    text_all: str
+
+
+@cache
+def _entries(game_id: str, index: tuple[tuple[str, str], ...]) -> tuple[_Entry, ...]:
+    """The rules /rules answers in this game, read once: its rulebook's, then the ids of its
+    index (`Game.rules_index`: id -> title) the rulebook does not explain."""
+    try:
+        listed = [(r.id, r.title, r.text, r.commands) for r in rules(game_id)]
+    except KeyError:
+        listed = []
+    known = {_key(i) for i, *_ in listed}
+    listed += [(i, title, "", ()) for i, title in index if _key(i) not in known]
+    listed.sort(key=lambda r: _id_order(r[0]))
+    out: list[_Entry] = []
+    for rid, title, text, commands in listed:
+        by_lang = tuple(
+            (translator(lang).gettext(title).casefold(), translator(lang).gettext(text).casefold())
+            for lang in LANGUAGES
+        )
+        out.append(
+            _Entry(
+                rid,
+                title,
+                commands,
+                by_lang,
+                " ".join([*(t for t, _ in by_lang), rid.casefold()]),
+                " ".join(x for _, x in by_lang),
+            )
+        )
+    return tuple(out)
+
+
+def _id_order(rule_id: str) -> tuple[tuple[int, str], ...]:
+    """Ids in their natural order: PG-2, PG-9, PG-9a, PG-20."""
+    return tuple(
+        (int(part), "") if part.isdigit() else (-1, part)
+        for part in re.split(r"(\d+)", rule_id)
+        if part
+    )
+
+
+def _forms(needle: str, loose: bool) -> list[tuple[str, ...]]:
+    """The forms each word of the query may take in a text (`_matches`)."""
+    words = needle.casefold().split()
+    return [(w, _stem(w), _synonym(w)) if loose else (w,) for w in words]
+
+
+def _has(hay: str, needle: str, forms: list[tuple[str, ...]]) -> bool:
+    return needle in hay or (bool(forms) and all(any(f in hay for f in fs) for fs in forms))
+
+
+def offers(
+    game_id: str, typed: str, lang: str, index: Mapping[str, str] | None = None
+) -> list[str]:
+    """Autocomplete of `/rules <typed>` in a game: "PG-21 · Торги", the rule's id and title.
+    First the ids that begin with the typed text ("PG-2" -> PG-2, PG-20, ...), then the rules
+    whose title, then whose text has the words, as `search` finds them (in any language, in
+    another form or as the catalogs' word for it: "licyt", "拍賣"); every rule with nothing
+    typed. The titles are in the reader's language `lang`, unless the words typed are found in
+    no rule of his language but in another's: then in that one ("аукц" typed by a reader whose
+    language the table does not know). `index`: the game's rule ids with titles
+    (`Game.rules_index`), offered by id and title too. Read once per game: well under a
+    millisecond a call."""
+    entries = _entries(game_id, tuple((index or {}).items()))
+    needle = typed.strip().strip("\"'“”«»").casefold()
+    shown = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+    if not needle:
+        chosen = list(entries)
+    else:
+        key = _key(needle)
+        by_id = sorted(
+            (e for e in entries if key and _key(e.id).startswith(key)),
+            key=lambda e: _key(e.id) != key,
+        )
+        command = needle.lstrip("/")
+        in_title: list[_Entry] = []
+        in_text: list[_Entry] = []
+        for loose in (False, True):
+            forms = _forms(needle, loose)
+            in_title = [
+                e for e in entries if command in e.commands or _has(e.title_all, needle, forms)
+            ]
+            in_text = [e for e in entries if _has(e.text_all, needle, forms)]
+            if in_title or in_text:
+                break
+        found = [*in_title, *in_text]
+        if found and not by_id:
+            speaking = [
+                n
+                for n in dict.fromkeys((shown, *range(len(LANGUAGES))))
+                if any(_has(" ".join(e.by_lang[n]), needle, forms) for e in found)
+            ]
+            shown = speaking[0] if speaking else shown
+        chosen = list({e.id: e for e in (*by_id, *in_title, *in_text)}.values())
+    t = translator(LANGUAGES[shown])
+    return [_offer(e, t) for e in chosen[:MAX_OFFERS]]
+
+
+def _offer(entry: _Entry, t: Translator) -> str:
+    text = f"{entry.id} {OFFER_MARK} {t.gettext(entry.title)}"
+    return text if len(text) <= MAX_OFFER else text[: MAX_OFFER - 1].rstrip() + "…"
