@@ -20,7 +20,7 @@ from bot.i18n import resolve_lang
 from bot.service import MAX_COMPLETION, parse_args_kind
 from bot.table_base import TableBase
 from engine.core import load_state
-from engine.core.protocol import ArgSpec, Game, State
+from engine.core.protocol import ArgSpec, CommandSpec, Game, State
 
 log = logging.getLogger(__name__)
 
@@ -117,46 +117,18 @@ class CompletionMixin(TableBase):
         at = arg_at(spec.args[start:], text, whole)
         if at is None:
             return []
-        longer = _longer_value(game, state, player, at)
-        if longer:
-            return longer
-        done, partial, arg = list(at.done), at.partial, at.arg
-        if arg.kind == "rest" and not arg.choices:
-            # "More of the same" (/buy coal 3 oil 2 ...): the words after the arguments
-            # before it repeat them, so every word completes ("/buy coal 3 o" -> oil).
-            index = spec.args.index(arg)
-            pattern = [a for a in spec.args[start:index] if a.kind != "rest"]
-            if pattern:
-                count = sum(1 for w in done[at.start :] if "=" not in w)
-                arg = replace(pattern[count % len(pattern)], repeated=False)
-                at = replace(at, arg=arg, start=len(done))
-        # A name may have several words ("New Yo"): a repeated argument tries the longest
-        # tail of its own words first (at most three words, no key=value among them).
-        tails = [len(done)]
-        if partial and (arg.repeated or arg.kind == "rest"):
-            first = max(at.start, len(done) - 2)
-            tails = [i for i in range(first, len(done) + 1) if not any("=" in w for w in done[i:])]
-        # A repeated list of places or plants names each once (/build Berlin Berlin is never
-        # meant); numbers and choices may repeat.
-        unique = arg.repeated and arg.kind in UNIQUE_KINDS
-        given = {w.casefold() for w in done[at.start :]} if unique else set()
-        for tail in tails:
-            typed = " ".join([*done[tail:], partial])
-            found = _values(game, state, player, arg, typed)
-            if not found:
-                continue
-            out: list[str] = []
-            for value in found:
-                if value.casefold() in given:
-                    continue
-                line = " ".join([*done[:tail], value])
-                if len(line) <= MAX_COMPLETION and line not in out:
-                    out.append(line)
-                if len(out) == MAX_COMPLETIONS:
-                    break
-            if out:
-                return out
-        return []
+        if at.arg.clause:
+            return _clause_lines(game, state, player, at)
+        own = _value_lines(game, state, player, spec, start, at)
+        # Where a later clause may begin ("/lay H7 H8 ", "/build G6 ", "... fr"): its name and
+        # values too, first after a list of values or its name's first letters.
+        later = next((a for a in spec.args[spec.args.index(at.arg) + 1 :] if a.clause), None)
+        optional = at.arg.repeated or at.arg.kind == "rest" or not at.arg.required
+        if later is None or not optional or not later.name.startswith(at.partial.casefold()):
+            return own
+        clause = _clause_lines(game, state, player, replace(at, arg=later, start=len(at.done)))
+        listed = at.partial or at.arg.repeated or at.arg.kind == "rest"
+        return ([*clause, *own] if listed else [*own, *clause])[:MAX_COMPLETIONS]
 
     def _complete_table(self, command: str, start: int, text: str) -> list[str]:
         """Whole-text completions of the table's key=value commands: `/new <game>
@@ -230,3 +202,69 @@ def _longer_value(game: Game, state: State | None, player: str | None, at: ArgAt
     typed = " ".join([*at.done[begin:], at.partial])
     lines = [" ".join([*at.done[:begin], v]) for v in _values(game, state, player, arg, typed)]
     return [line for line in lines if len(line) <= MAX_COMPLETION][:MAX_COMPLETIONS]
+
+
+def _clause_lines(game: Game, state: State | None, player: str | None, at: ArgAt) -> list[str]:
+    """A clause argument's lines (`ArgSpec.clause`): after its name, its values ("H7 from E"
+    -> "H7 from E3"); before it, its name with each value ("H7 " -> "H7 from E3")."""
+    arg, done = at.arg, list(at.done)
+    if at.start < len(done) and done[at.start].casefold() == arg.name.casefold():
+        if len(done) > at.start + 1:
+            return []  # one value: its words are done
+        head, typed = done, at.partial
+    else:
+        typed = "" if arg.name.startswith(at.partial.casefold()) else at.partial
+        head = [*done, arg.name]
+    lines = (" ".join([*head, v]) for v in game.complete(state, player, arg.clause, typed))
+    return [line for line in lines if len(line) <= MAX_COMPLETION][:MAX_COMPLETIONS]
+
+
+def _value_lines(
+    game: Game,
+    state: State | None,
+    player: str | None,
+    spec: CommandSpec,
+    start: int,
+    at: ArgAt,
+) -> list[str]:
+    """The lines completing the word `at` is at, as a value of its argument."""
+    longer = _longer_value(game, state, player, at)
+    if longer:
+        return longer
+    done, partial, arg = list(at.done), at.partial, at.arg
+    if arg.kind == "rest" and not arg.choices:
+        # "More of the same" (/buy coal 3 oil 2 ...): the words after the arguments
+        # before it repeat them, so every word completes ("/buy coal 3 o" -> oil).
+        index = spec.args.index(arg)
+        pattern = [a for a in spec.args[start:index] if a.kind != "rest"]
+        if pattern:
+            count = sum(1 for w in done[at.start :] if "=" not in w)
+            arg = replace(pattern[count % len(pattern)], repeated=False)
+            at = replace(at, arg=arg, start=len(done))
+    # A name may have several words ("New Yo"): a repeated argument tries the longest
+    # tail of its own words first (at most three words, no key=value among them).
+    tails = [len(done)]
+    if partial and (arg.repeated or arg.kind == "rest"):
+        first = max(at.start, len(done) - 2)
+        tails = [i for i in range(first, len(done) + 1) if not any("=" in w for w in done[i:])]
+    # A repeated list of places or plants names each once (/build Berlin Berlin is never
+    # meant); numbers and choices may repeat.
+    unique = arg.repeated and arg.kind in UNIQUE_KINDS
+    given = {w.casefold() for w in done[at.start :]} if unique else set()
+    for tail in tails:
+        typed = " ".join([*done[tail:], partial])
+        found = _values(game, state, player, arg, typed)
+        if not found:
+            continue
+        out: list[str] = []
+        for value in found:
+            if value.casefold() in given:
+                continue
+            line = " ".join([*done[:tail], value])
+            if len(line) <= MAX_COMPLETION and line not in out:
+                out.append(line)
+            if len(out) == MAX_COMPLETIONS:
+                break
+        if out:
+            return out
+    return []

@@ -347,11 +347,12 @@ def arg_at(
 ) -> ArgAt | None:
     """The argument the last word of `text` (what follows `/name`) is for, by position.
 
-    A repeated or "rest" argument absorbs every word after it; key=value words (max=30,
-    coal=1) stand outside the positions and are skipped. `whole(arg, words)` says when up to
-    three words are together one value of an argument ("пусковая установка", a building type
-    of IEC): they then fill one position. None when the last word is a key=value word or
-    when the words run past the arguments.
+    A repeated or "rest" argument absorbs every word after it, except the name of a later
+    clause argument ("from" in "/lay H7 H8 from E3", `ArgSpec.clause`), which starts that
+    argument; key=value words (max=30, coal=1) stand outside the positions and are skipped.
+    `whole(arg, words)` says when up to three words are together one value of an argument
+    ("пусковая установка", a building type of IEC): they then fill one position. None when
+    the last word is a key=value word or when the words run past the arguments.
     """
     words = text.split()
     if words and not text[-1].isspace():
@@ -362,9 +363,14 @@ def arg_at(
         return None
     index, start, position = 0, 0, 0
     before: tuple[ArgSpec, int] | None = None
+    clauses = {a.name.casefold(): i for i, a in enumerate(args) if a.clause}
     while position < len(done):
         if "=" in done[position]:
             position += 1
+            continue
+        clause = clauses.get(done[position].casefold(), -1)
+        if clause >= index:  # "from": its clause begins here, the words after it are its own
+            index, start, position = clause, position, position + 1
             continue
         if index >= len(args):
             return None

@@ -53,7 +53,9 @@ class ArgSpec:
 
     kind: "int", "str", "city", "plant", "resource", "cell", "choice", "rest" (all remaining
     words). `choices` fixes the allowed values; autocomplete for "city"/"plant"/... comes from
-    `Game.complete(state, player, kind, prefix)`.
+    `Game.complete(state, player, kind, prefix)`. `clause`: a "rest" argument typed as its own
+    name and one value, anywhere after the arguments before it ("/lay H7 H8 from E3", IEC's
+    storage that pays): the kind of that value, which autocomplete offers after the name.
     """
 
     name: str
@@ -62,6 +64,7 @@ class ArgSpec:
     required: bool = True
     choices: tuple[str, ...] = ()
     repeated: bool = False
+    clause: str = ""
 
 
 @dataclass(frozen=True)

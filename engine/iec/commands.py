@@ -12,7 +12,7 @@ in lines.py; this module keeps their public names importable from here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.core import (
     N_,
@@ -177,6 +177,30 @@ TABLE.kind(
         "cell", read=lambda call, words: _cell_arg(call.state, words[0]), complete=_complete_cell
     )
 )
+
+
+def _complete_storage(goods: str) -> Callable[[State | None, str | None, str], list[str]]:
+    """The cells of the player's powered storages holding one of `goods` ("AC", "AC+BC"): what
+    `from <storage>` names (IEC-S-10.5, IEC-S-21), most of those goods first."""
+    wanted = goods.split("+")
+
+    def complete(state: State | None, player: str | None, prefix: str) -> list[str]:
+        if state is None or player is None or player not in state["players"]:
+            return []
+        held = [
+            (sum(st["goods"].get(g, 0) for g in wanted), st["cell"])
+            for st in own(state, player, "storage")
+            if st["powered"] and any(st["goods"].get(g, 0) > 0 for g in wanted)
+        ]
+        cells = [cell for _, cell in sorted(held, key=lambda h: -h[0])]
+        return _prefixed(cells, prefix)
+
+    return complete
+
+
+# `from <storage>`'s kinds, one per good the command draws (ArgSpec.clause).
+for _goods in ("AC", "AB", "BC", "AC+BC"):
+    TABLE.kind(ArgKind(f"storage:{_goods}", complete=_complete_storage(_goods)))
 TABLE.kind(
     ArgKind(
         "kind",
@@ -468,7 +492,13 @@ def _sweep(call: Call) -> Action:
     (
         ArgSpec("real", "cell", N_("the real mine's cell")),
         ArgSpec("fakes", "cell", N_("the cells of the fake tokens"), required=False, repeated=True),
-        ArgSpec("from", "rest", N_("from <storage>: which storage pays the AC"), required=False),
+        ArgSpec(
+            "from",
+            "rest",
+            N_("from <storage>: which storage pays the AC"),
+            required=False,
+            clause="storage:AC",
+        ),
     ),
     ("/lay H7 H8 I8", "/lay H7 from E3"),
 )
@@ -510,7 +540,13 @@ def _prepare(call: Call) -> Action:
         _CELL,
         ArgSpec("kind", "kind", N_("what to build"), required=False),
         _DEVELOPER,
-        ArgSpec("from", "rest", N_("from <storage>: where the AB is taken"), required=False),
+        ArgSpec(
+            "from",
+            "rest",
+            N_("from <storage>: where the AB is taken"),
+            required=False,
+            clause="storage:AB",
+        ),
     ),
     ("/build G6 mine", "/build E3", "/build G6 storage from E3"),
 )
@@ -560,7 +596,13 @@ def _activate(call: Call) -> Action:
     N_("Fire a launcher: target [missiles] [target missiles] [launcher] [from storage]"),
     (
         ArgSpec("targets", "rest", N_("the targets, as you would type them")),
-        ArgSpec("from", "rest", N_("from <storage>: which storage pays the AC"), required=False),
+        ArgSpec(
+            "from",
+            "rest",
+            N_("from <storage>: which storage pays the AC"),
+            required=False,
+            clause="storage:AC",
+        ),
     ),
     ("/fire R3 2", "/fire I5 R3 1 T12 1", "/fire R3 2 from I7"),
 )
@@ -637,7 +679,13 @@ TABLE.command(
     N_("Launch 1 BC to Earth from a transmitter"),
     (
         ArgSpec("transmitter", "cell", N_("the transmitter's cell"), required=False),
-        ArgSpec("from", "rest", N_("from <storage>: where the BC is taken"), required=False),
+        ArgSpec(
+            "from",
+            "rest",
+            N_("from <storage>: where the BC is taken"),
+            required=False,
+            clause="storage:BC",
+        ),
     ),
     ("/transmit", "/transmit G3 from E3"),
 )(_at_building)
@@ -646,7 +694,13 @@ TABLE.command(
     N_("Laboratory: 1 BC + 1 AC for a science point"),
     (
         ArgSpec("laboratory", "cell", N_("the laboratory's cell"), required=False),
-        ArgSpec("from", "rest", N_("from <storage>: where the goods are taken"), required=False),
+        ArgSpec(
+            "from",
+            "rest",
+            N_("from <storage>: where the goods are taken"),
+            required=False,
+            clause="storage:AC+BC",
+        ),
     ),
     ("/research", "/research G1 from E3"),
 )(_at_building)

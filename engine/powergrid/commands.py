@@ -246,7 +246,15 @@ def _raise(call: Call) -> Action:
         "auction phase when it is your choice. /pass round: no more auctions for me this "
         "round. /pass plant: pass on this auction when the turn reaches me."
     ),
-    (ArgSpec("when", "rest", N_("round or plant: pass in advance"), required=False),),
+    (
+        ArgSpec(
+            "when",
+            "choice",
+            N_("round or plant: pass in advance"),
+            required=False,
+            choices=("round", "plant"),
+        ),
+    ),
     ("/pass", "/pass round", "/pass plant"),
     usage=N_("Usage: /pass, /pass round or /pass plant"),
 )

@@ -6,16 +6,20 @@ offering rule ids and titles in the asker's language, IEC's `from <storage>` cla
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
 from bot import rulebook
+from bot.completion import CompletionMixin
 from bot.store import Store
 from bot.table import Table
+from engine.core.errors import IllegalAction
 from engine.iec import GAME as IEC
 from engine.powergrid import GAME as PG
 from engine.powergrid_alt import GAME as ALT
 from tests.bot.helpers import Chat, FakeClock
+from tests.engine.iec.helpers import add, at, two
 
 ALICE = "local:alice"
 
@@ -109,3 +113,44 @@ def test_rule_offers_are_fast(game: str) -> None:
         for typed in queries:
             rulebook.offers(game, typed, lang, index)
     assert (time.perf_counter() - began) / (4 * len(queries)) < 0.005
+
+
+def _iec_lay() -> tuple[dict[str, Any], str]:
+    st, p1, _ = two()
+    add(st, p1, "developer", "E5")
+    add(st, p1, "storage", "E3", goods={"AC": 1})
+    add(st, p1, "storage", "G7", goods={"AC": 3})
+    add(st, p1, "storage", "C5", goods={"AB": 2})  # no AC: cannot pay a mine
+    return at(st, 5, p1), p1
+
+
+def _offered(st: dict[str, Any], player: str, command: str, typed: str) -> list[str]:
+    return CompletionMixin._complete_args(None, IEC, st, player, command, 0, typed)  # type: ignore[arg-type]
+
+
+def test_lay_from_offers_the_storages_holding_ac() -> None:
+    st, p1 = _iec_lay()
+    assert _offered(st, p1, "lay", "H8 F7 from ") == ["H8 F7 from G7", "H8 F7 from E3"]
+    assert _offered(st, p1, "lay", "H8 F7 from e") == ["H8 F7 from E3"]
+    assert _offered(st, p1, "lay", "H8 from G") == ["H8 from G7"]
+    assert _offered(st, p1, "lay", "H8 from G7 ") == []  # one storage
+    # before the clause: its name and values first, then more fakes
+    after_fakes = _offered(st, p1, "lay", "H8 F7 ")
+    assert after_fakes[:2] == ["H8 F7 from G7", "H8 F7 from E3"] and "H8 F7 A1" in after_fakes
+    assert _offered(st, p1, "lay", "H8 fr") == ["H8 from G7", "H8 from E3"]
+    assert not any("from" in line for line in _offered(st, p1, "lay", ""))  # the mine first
+    # what is offered is what /lay reads
+    act = IEC.parse(st, p1, "lay", ["H8", "F7", "from", "G7"])
+    assert isinstance(act, dict) and act["from"] == "G7" and act["fake"] == ["F7"]
+    # /build's AB comes from a storage holding AB
+    assert _offered(st, p1, "build", "G6 storage E5 from ") == ["G6 storage E5 from C5"]
+
+
+def test_pass_offers_the_words_it_reads() -> None:
+    spec = next(s for s in PG.commands if s.name == "pass")
+    assert spec.args[0].choices == ("round", "plant")
+    state = PG.setup(["a", "b", "c"], {"map": "germany"}, 1)
+    assert PG.parse(state, "a", "pass", ["round"]) == {"type": "order", "kind": "pass_round"}
+    with pytest.raises(IllegalAction):  # read, but no plant is being auctioned (PG-21)
+        PG.parse(state, "a", "pass", ["plant"])
+    assert CompletionMixin._complete_args(None, PG, state, "a", "pass", 0, "r") == ["round"]  # type: ignore[arg-type]

@@ -69,3 +69,32 @@ async def test_every_word_of_free_text_completes(table: Table) -> None:  # noqa:
                 free.name,
             )
             assert found == ["oil"]
+
+
+async def test_cities_in_the_reader_s_script_and_rules_by_id_or_word(
+    table: Table,  # noqa: F811
+) -> None:
+    """An outside tester's gaps (2026-12): `/build Гамб` and `/rules licyt` offered nothing;
+    /pass's words are Discord's own choices now."""
+    async with running(table) as (client, http):
+        no_game = await choices(client, http, "rules", {"query": "power"}, "query")
+        assert no_game == ["powergrid", "powergrid_alt"]
+        await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
+        await feed(client, http, slash_payload("start"))
+        assert await choices(client, http, "build", {"args": "berlin ham"}, "args") == [
+            "berlin Hamburg"
+        ]
+        assert await choices(client, http, "build", {"args": "Berlin Бре"}, "args") == [
+            "Berlin Bremen"
+        ]
+        assert await choices(client, http, "cost", {"args": "漢"}, "args") == [
+            "Hamburg",
+            "Hannover",
+        ]
+        found = await choices(client, http, "rules", {"query": "licyt"}, "query")
+        assert found[0] == "PG-21 · Licytacja"
+        found = await choices(client, http, "rules", {"query": "PG-2"}, "query")
+        assert found[:2] == ["PG-2 · Power plant cards", "PG-20 · Choosing"]
+        when = next(p for p in client.plans if p.name == "pass").options[0]
+        assert when.choices == ("round", "plant") and when.complete is None

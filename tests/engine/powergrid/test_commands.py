@@ -251,7 +251,7 @@ def test_every_command_has_help_examples_usage_and_a_parser() -> None:
         for example in spec.examples:
             assert example.split()[0] == f"/{spec.name}"
         for arg in spec.args:
-            assert arg.kind in ("plant", "int", "resource", "city", "region", "rest"), arg
+            assert arg.kind in ("plant", "int", "resource", "city", "region", "rest", "choice"), arg
             assert arg.help
     assert seen == set(commands.TABLE.handlers)
     quotes = {c.name for c in commands.COMMANDS if c.kind == "quote"}
