@@ -30,6 +30,7 @@ from bot.deadlines import (
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import listed, normalize, tr
 from bot.messages import Outbound
+from bot.placeholders import choice_label
 from bot.store import GameRow
 from bot.store_protocol import Store
 from engine.core import N_, load_state
@@ -334,8 +335,21 @@ class DeadlineCommands:
             await self.store.replan_now([ctx.game.id], self.table.clock())
         self.changed()
 
+        running = ctx.game is not None and ctx.game.status == "active"
+        later = running and new.deadline != current.deadline
+
         def saved(lang: str) -> str:
-            return join_sentences(tr(lang, "Settings saved."), self._describe(lang, new))
+            text = join_sentences(tr(lang, "Settings saved."), self._describe(lang, new))
+            if later:  # said, not left to be found on the turn's reminder (play-testing)
+                text = join_sentences(
+                    text,
+                    tr(
+                        lang,
+                        "The turn under way keeps its deadline; the new one applies from "
+                        "the next turn.",
+                    ),
+                )
+            return text
 
         # news for everybody in the chat: its language (found play-testing, 2026-12-03: the
         # group read it in the language of whoever changed them); his copy in his own
@@ -516,7 +530,7 @@ class DeadlineCommands:
                 lang,
                 "The table voted: a bot ({kind}) now plays {name}'s seat. {name} can take it "
                 "back with /back here.",
-                kind=kind,
+                kind=tr(lang, choice_label(kind)),  # "strong bot", translated
                 name=target.display_name,
             ),
             mentions=[(target.user_key, target.display_name)],

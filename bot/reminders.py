@@ -77,6 +77,7 @@ from bot.messages import Inbound, Outbound
 from bot.moment import Moment
 from bot.outbox import platform_of, row_of
 from bot.pace import pace_line
+from bot.placeholders import choice_label
 from bot.quiet import PROMPT_FRESH
 from bot.recap import recap
 from bot.reminder_commands import deadline_commands
@@ -366,7 +367,7 @@ class Reminders(MeCommands):
                         "{name} is away until {when}: a bot ({kind}) plays the seat meanwhile.",
                         name=seat.display_name,
                         when=self._when(lang, away_until, settings),
-                        kind=kind,
+                        kind=tr(lang, choice_label(kind)),  # "strong bot", translated
                     )
                 )
             else:
@@ -376,7 +377,7 @@ class Reminders(MeCommands):
                         "{name} ran out of time: a bot ({kind}) plays the seat until they send "
                         "any command here.",
                         name=seat.display_name,
-                        kind=kind,
+                        kind=tr(lang, choice_label(kind)),  # "strong bot", translated
                     )
                 )
         if policy == "bot":

@@ -342,7 +342,7 @@ async def test_policy_bot_plays_until_the_player_sends_any_command(
     pk = present(await store.open_game(chat.chat_key)).id
     clock.advance(1 * H)
     await sched.run_due()
-    assert "alice ran out of time: a bot (random) plays the seat" in joined(outbox.take())
+    assert "alice ran out of time: a bot (random bot) plays the seat" in joined(outbox.take())
     seats = {s.display_name: s for s in await store.seats(pk)}
     assert seats["alice"].is_bot and seats["alice"].bot_kind == "random"
     await chat.say("bob", "/take 1")  # the bot answers for alice at once
@@ -477,7 +477,7 @@ async def test_vote_to_replace_needs_a_majority_of_the_others(
     [vote] = await chat.say("bob", "/vote replace alice")
     assert "1 of 2 needed" in vote.text and not vote.silent  # it asks the others to vote
     [voted] = await chat.say("carol", "/vote replace Alice")
-    assert "a bot (random) now plays alice's seat" in voted.text and not voted.silent
+    assert "a bot (random bot) now plays alice's seat" in voted.text and not voted.silent
     await sched.run_due()  # it was alice's turn: the bot moves
     assert [a.player for a in await store.actions(pk)] == ["alice"]
     assert "already played by a bot" in await chat.text("dave", "/vote replace alice")
@@ -694,3 +694,20 @@ async def test_a_chat_without_a_start_reminder_still_hears_an_ask_its_quiet_hour
     await sched.run_due()
     [half] = outbox.take()
     assert half.mentions == [("local:bob", "bob")], half.text
+
+
+async def test_a_new_deadline_during_a_turn_says_the_turn_keeps_its_own(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """Found play-testing through Telegram, 2026-12-05: "/settings deadline=10m" answered
+    "Deadline 10 minutes per move" while the turn under way kept its 24 hours, unsaid. The
+    running turn keeps its promise (as designed); now the answer says so."""
+    await chat.say("alice", "/new dicepile")
+    lobby = await chat.text("alice", "/settings deadline=2h")
+    assert "Settings saved" in lobby and "keeps its deadline" not in lobby  # no turn yet
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    text = await chat.text("alice", "/settings deadline=10m")
+    assert "Deadline 10 minutes per move" in text
+    assert "The turn under way keeps its deadline; the new one applies from the next turn." in text
+    assert "keeps its deadline" not in await chat.text("alice", "/settings reminders=50")

@@ -109,7 +109,7 @@ async def test_each_policy_on_each_power_grid_decision(db_path: str, clock: Fake
                     check_default(want, state, mine[0].player, mine[0].action)
                     assert "ran out of time: the default move is played." in joined(box)
                 else:
-                    assert "a bot (strong) plays the seat" in joined(box)
+                    assert "a bot (strong bot) plays the seat" in joined(box)
                     seats = {s.display_name: s for s in await store.seats(pk)}
                     assert seats[mine[0].player].is_bot
                     for name in HUMANS:
