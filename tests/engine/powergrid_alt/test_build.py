@@ -215,6 +215,15 @@ def test_alt20_tokens_that_fit_nowhere_return_and_the_line_names_them() -> None:
     assert state["supply"]["coal"] == supply + 3 and r.conserved(state)
     text = GAME.describe_event(state, upgraded, EnglishTranslator())
     assert text is not None and text.endswith("1 coal onto plant 4. 3 coal back to the supply.")
+    # where a language names the resource first, no sentence starts in lower case (found
+    # play-testing through Telegram, 2026-12-05: "… Wiesbaden. уголь × 2 — на станцию 10.")
+    from bot.i18n import translator
+
+    for lang in ("ru", "pl"):  # Chinese has no letter case
+        line = GAME.describe_event(state, upgraded, translator(lang))
+        assert line is not None
+        starts = [part[:1] for part in line.split(". ")[1:]]
+        assert starts and all(not c.islower() for c in starts), (lang, line)
 
 
 def test_alt20_the_player_names_where_the_tokens_go() -> None:
