@@ -82,7 +82,7 @@ def test_declared_capabilities_of_the_games() -> None:
         default_move=True,
         private_events=True,
         secret_events=frozenset(
-            {"buy_declared", "power_declared", "order_placed", "orders_cancelled"}
+            {"buy_declared", "power_declared", "power_planned", "order_placed", "orders_cancelled"}
         ),
         forced_moves=True,
         simultaneous=True,

@@ -163,7 +163,7 @@ RECORDED = [
         {"map": "germany", "regions": "random", "rules_version": "2"},
         7,
         "legal",
-        "b02389d0fc86a029",
+        "c564f4818178ddf8",
     ),
     (
         ALT,
@@ -171,7 +171,7 @@ RECORDED = [
         {"map": "usa", "regions": "random", "hidden_money": "yes", "rules_version": "2"},
         8,
         "hrhr",
-        "382e4f1bb1936312",
+        "e9592edc54654298",
     ),
 ]
 
