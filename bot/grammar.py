@@ -146,6 +146,20 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
     )
 
 
+_KEYWORD = re.compile(r"^\s*(?P<word>[a-z_]+)(?P<sep>=|\s+)<")
+
+
+def arg_keyword(arg: ArgSpec) -> str:
+    """The word a command's grammar writes before this argument's value, as its help declares
+    it: "max=<limit>: ..." -> "max=", "from <storage>: ..." -> "from "; "" for a plain
+    positional argument. A form filled option by option (Discord's slash options) writes the
+    keyword back into the chat text, or the value would be read as the argument before it."""
+    found = _KEYWORD.match(arg.help)
+    if found is None or found["word"] != arg.name.casefold():
+        return ""
+    return found["word"] + ("=" if found["sep"] == "=" else " ")
+
+
 def usage(spec: CommandSpec, t: Translator | None = None) -> str:
     """ "/bid <plant> <amount> [more...]"; with `t`, the words in its language ("/new <игра>")."""
     parts = [f"/{spec.name}"]

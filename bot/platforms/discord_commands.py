@@ -144,6 +144,9 @@ class OptionPlan:
     complete: str | None = None
     filter_choices: tuple[str, ...] = ()  # more than 25 choices: autocomplete among these
     repeated: bool = False  # several words in one string: complete the last one
+    # The word the chat grammar writes before the value ("max=" glued, "from " a word of its
+    # own; bot.grammar.arg_keyword): the chat text gets it back when the player left it out.
+    keyword: str = ""
 
 
 @dataclass(frozen=True)
@@ -167,8 +170,19 @@ class CommandPlan:
                 continue
             value = str(value).strip()
             if value:
-                words.append(value)
+                words.append(with_keyword(option.keyword, value))
         return " ".join(words)
+
+
+def with_keyword(keyword: str, value: str) -> str:
+    """`value` as the chat writes it after its `keyword`: "9" -> "max=9", "Q1" -> "from Q1";
+    unchanged when it already begins so ("max=9", "from Q1", "FROM Q1")."""
+    if not keyword:
+        return value
+    word = keyword.strip().casefold()
+    if keyword.endswith("="):
+        return value if value.casefold().startswith(keyword.casefold()) else keyword + value
+    return value if value.split()[0].casefold() == word else f"{keyword}{value}"
 
 
 def _option_name(raw: str) -> str:
@@ -198,6 +212,11 @@ def _plan_option(
         "source": source,
         "required": arg.required,
     }
+    keyword = grammar.arg_keyword(arg)
+    if keyword:
+        # "max=<limit>", "from <storage>": the chat text gets the keyword back (CommandPlan
+        # .text); no autocomplete: the words after a keyword are no kind the table completes.
+        return OptionPlan(type=str, keyword=keyword, **common)
     if arg.kind == "rest" and command:
         # Every remaining word in one string: the table completes it from argument `index` on.
         return OptionPlan(type=str, complete=args_kind(command, index), **common)

@@ -1,0 +1,117 @@
+"""Slash options the chat grammar writes after a keyword ("max=<limit>", "from <storage>"):
+the chat text built from a slash command writes the keyword back, for every command of every
+game (found driving the adapter: `/lay real:T9 fakes:P5 from:Q1` became `/lay T9 P5 Q1`, the
+storage a second fake token; `/bid plant:4 amount:4 max:9` became `/bid 4 4 9`, refused)."""
+
+from __future__ import annotations
+
+from bot import grammar
+from bot.platforms.discord_commands import CommandPlan, plan_commands, with_keyword
+from bot.table import Table, discover_games
+from tests.bot.platforms.fake_discord import slash_payload
+from tests.bot.platforms.test_discord_table import (  # noqa: F401
+    NAMES,
+    feed,
+    running,
+    table,
+    to_act,
+    two_player_powergrid,
+)
+
+
+def _values(plan: CommandPlan, example: str) -> dict[str, str] | None:
+    """The slash options a player fills for the chat `example`: each keyword clause in its
+    own option without its keyword (as the tester typed them), the other words in the other
+    options in order (the last of them takes what is left). None when the example uses no
+    keyword option of the plan."""
+    words = example.split()[1:]
+    keyed = {o.keyword.strip().casefold(): o for o in plan.options if o.keyword}
+    values: dict[str, str] = {}
+    plain: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        head, eq, rest = word.partition("=")
+        option = keyed.get(head.casefold()) if eq else keyed.get(word.casefold())
+        if option is None or (eq and not option.keyword.endswith("=")):
+            plain.append(word)
+            index += 1
+            continue
+        clause = [rest] if eq else []
+        index += 1
+        while index < len(words) and words[index].casefold() not in keyed:
+            clause.append(words[index])
+            index += 1
+        values[option.pyname] = " ".join(clause)
+    if not values:
+        return None
+    others = [o for o in plan.options if not o.keyword]
+    for number, option in enumerate(others):
+        if not plain:
+            break
+        last = number == len(others) - 1
+        values[option.pyname] = " ".join(plain if last else plain[:1])
+        plain = [] if last else plain[1:]
+    return values
+
+
+def test_every_keyword_option_of_every_game_gives_back_the_chat_text() -> None:
+    checked = 0
+    for game_id, game in discover_games().items():
+        for plan in plan_commands(game.commands):
+            spec = next(s for s in game.commands if s.name == plan.name)
+            keyed = [a for a in spec.args if grammar.arg_keyword(a)]
+            assert [o.keyword for o in plan.options if o.keyword] == [
+                grammar.arg_keyword(a) for a in keyed
+            ], (game_id, plan.name)
+            for option in plan.options:
+                if option.keyword:
+                    # its own kind: never the whole-text completion of the arguments before it
+                    assert option.complete is None, (game_id, plan.name, option.name)
+            for example in spec.examples:
+                values = _values(plan, example)
+                if values is None:
+                    continue
+                assert plan.text(values) == " ".join(example.split()), (game_id, example)
+                checked += 1
+    # /bid ... max=25 (Power Grid), /lay ... from E3 and three more (IEC), /line via (alt)
+    assert checked >= 5
+
+
+def test_a_value_typed_with_its_keyword_is_kept() -> None:
+    assert with_keyword("max=", "9") == "max=9"
+    assert with_keyword("max=", "MAX=9") == "MAX=9"
+    assert with_keyword("from ", "Q1") == "from Q1"
+    assert with_keyword("from ", "from Q1") == "from Q1"
+    assert with_keyword("from ", "Fromage") == "from Fromage"
+    assert with_keyword("", "Q1") == "Q1"
+
+
+async def test_a_proxy_bid_by_slash_options_opens_the_auction_with_its_limit(
+    table: Table,  # noqa: F811
+) -> None:
+    seen: list[str] = []
+    handle = table.handle
+
+    async def spy(inbound):  # type: ignore[no-untyped-def]
+        seen.append(inbound.text or "")
+        return await handle(inbound)
+
+    table.handle = spy  # type: ignore[method-assign]
+    async with running(table) as (client, http):
+        started = await two_player_powergrid(client, http)
+        first, _other = to_act(started[-1])
+        answers = await feed(
+            client,
+            http,
+            slash_payload(
+                "bid",
+                {"plant": "3", "amount": 3, "max": "9"},
+                user_id=first,
+                user_name=NAMES[first],
+            ),
+        )
+        assert "/bid 3 3 max=9" in seen
+        text = " ".join(a.json.get("content", "") for a in answers)
+        assert f"{NAMES[first]} puts plant 3 up for auction at 3" in text
+        assert "Usage" not in text
