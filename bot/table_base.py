@@ -182,10 +182,12 @@ class TableBase:
             if not self._is_durable(o.chat_key):
                 continue
             row = row_of(o, o.lang or self._reader_lang(ctx, o), game_id)
+            # The sender's own private lines too: the adapter answers them privately (an
+            # interaction's ephemeral follow-ups), not in his DMs.
+            answer = o.private_to is None and o.chat_key == ctx.inbound.chat_key
             if (
                 hold
-                and o.private_to is None
-                and o.chat_key == ctx.inbound.chat_key
+                and (answer or o.private_to == ctx.inbound.user_key)
                 and o.render is None
                 and not o.picture
                 and o.status_of is None

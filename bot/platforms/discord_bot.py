@@ -82,6 +82,7 @@ from bot.platforms.discord_inbox import (
     handle_leftovers,
     inbound_of,
     keeping,
+    own_private,
     received,
     stop_handling,
     taken,
@@ -257,8 +258,8 @@ class DiscordAdapter(DiscordDelivery):
             if not await self._defer(interaction, thinking=True, ephemeral=deferred):
                 return
         # Public answers the follow-ups did not deliver: the sender loop's (after REPLY_HOLD).
-        if await self._reply(interaction, public=public, private=private, ephemeral=deferred):
-            await taken(self.table, outbounds, here)
+        went = await self._reply(interaction, public=public, private=private, ephemeral=deferred)
+        await taken(self.table, outbounds, here, public=went[0], user=_if(went[1], inbound))
         if plan.name == SETTINGS_COMMAND and interaction.guild_id and "games=" in text:
             games_changed = getattr(self.client, "games_changed", None)
             if games_changed is not None:
@@ -309,9 +310,9 @@ class DiscordAdapter(DiscordDelivery):
         public, private = await self._route(inbound, outbounds, here=inbound.chat_key)
         # After a deferred update each follow-up is a message of its own, public or ephemeral.
         delivered = await self._followups(interaction, public, ephemeral=False)
-        await self._followups(interaction, private, ephemeral=True)
-        if delivered:
-            await taken(self.table, outbounds, inbound.chat_key)
+        told = await self._followups(interaction, private, ephemeral=True)
+        user = _if(told, inbound)
+        await taken(self.table, outbounds, inbound.chat_key, public=delivered, user=user)
 
     # ---- autocomplete ----
 
@@ -384,16 +385,25 @@ class DiscordAdapter(DiscordDelivery):
         *,
         here: str,
         thread: discord.Thread | None = None,
+        held: bool = True,
     ) -> tuple[list[Piece], list[Piece]]:
         """Split the table's answer: public pieces for this channel, private pieces for the
         user who acted (ephemeral: their private messages, replies only they need, toasts);
-        everything else (other channels, other users' private messages) is sent right away."""
+        everything else (other channels, other users' private messages) is sent right away.
+        `held`: the acting user's private rows in the outbox are answered here too (False
+        after a restart: the sender loop delivers them to his DMs)."""
         public: list[Piece] = []
         private: list[Piece] = []
         ours = {here, inbound.chat_key}
         for out in outbounds:
-            if out.outbox_id is not None and (
-                out.private_to is not None or out.chat_key != here or out.render is not None
+            # The acting user's own private lines: the interaction's ephemeral follow-ups (the
+            # table holds their rows back as it holds the public ones; `taken` marks them),
+            # not his DMs, which may be closed (found: 9 notices in one turn).
+            own = own_private(out, inbound.user_key) and held
+            if (
+                out.outbox_id is not None
+                and not own
+                and (out.private_to is not None or out.chat_key != here or out.render is not None)
             ):
                 continue  # in the outbox, held for nobody: the sender loop delivers it
             if out.outbox_id is not None and (out.picture is not None or out.status_of is not None):
@@ -423,28 +433,30 @@ class DiscordAdapter(DiscordDelivery):
         public: list[Piece],
         private: list[Piece],
         ephemeral: bool = False,
-    ) -> bool:
+    ) -> tuple[bool, bool]:
         """Answer a deferred command. The first follow-up replaces the "thinking…" message and
         takes its visibility. Deferred publicly: public pieces first; with nothing public the
         thinking message is deleted and the private pieces follow as ephemeral messages.
         Deferred ephemerally (a private answer was expected): private pieces as follow-ups,
-        anything public posted to the channel itself. Whether the public pieces went out."""
+        anything public posted to the channel itself. Whether the public pieces went out, and
+        whether the private ones did."""
         delivered = True
         if ephemeral:
             if public and interaction.channel is not None:
                 channel: Any = interaction.channel
                 delivered = await self._send_pieces(channel, public, str(interaction.channel_id))
+            told = True
             if private:
-                await self._followups(interaction, private, ephemeral=True)
+                told = await self._followups(interaction, private, ephemeral=True)
             else:
                 await self._delete_thinking(interaction)
-            return delivered
+            return delivered, told
         if public:
             delivered = await self._followups(interaction, public, ephemeral=False)
         else:
             await self._delete_thinking(interaction)
-        await self._followups(interaction, private, ephemeral=True)
-        return delivered
+        told = await self._followups(interaction, private, ephemeral=True)
+        return delivered, told
 
     @staticmethod
     async def _delete_thinking(interaction: discord.Interaction) -> None:
@@ -472,6 +484,12 @@ class DiscordAdapter(DiscordDelivery):
                     exc,
                 )
         return sent
+
+
+def _if(told: bool, inbound: Inbound) -> str | None:
+    """The acting user, whose own private rows count as delivered when `told` (they went out
+    as the interaction's ephemeral follow-ups)."""
+    return inbound.user_key if told else None
 
 
 # --------------------------------------------------------------------------------------------

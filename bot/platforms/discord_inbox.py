@@ -217,18 +217,43 @@ async def stop_handling(in_hand: set[asyncio.Task[Any]], grace: float) -> None:
         await asyncio.wait(pending, timeout=grace)
 
 
-async def taken(table: TableService, outbounds: list[Outbound], here: str) -> None:
+def own_private(out: Outbound, user: str) -> bool:
+    """A private line of the table's answer for the user who acted, which the interaction's
+    ephemeral follow-ups carry (a picture to draw or a status to edit stays the sender
+    loop's)."""
+    return (
+        out.private_to is not None
+        and out.private_to == user
+        and out.render is None
+        and out.picture is None
+        and out.status_of is None
+    )
+
+
+async def taken(
+    table: TableService,
+    outbounds: list[Outbound],
+    here: str,
+    *,
+    public: bool = True,
+    user: str | None = None,
+) -> None:
     """The outbox rows an interaction's follow-ups delivered: marked sent (the table held them
-    back from the sender loop for a while; had we crashed, the loop sends them)."""
+    back from the sender loop for a while; had we crashed, the loop sends them): the public
+    answers in `here` when `public` went out, `user`'s own private lines when given."""
     for out in outbounds:
-        if (
-            out.outbox_id is not None
+        if out.outbox_id is None:
+            continue
+        mine = user is not None and own_private(out, user)
+        answer = (
+            public
             and out.private_to is None
             and out.chat_key == here
             and out.render is None
             and out.picture is None
             and out.status_of is None
-        ):
+        )
+        if mine or answer:
             await table.delivered(out.outbox_id, None)
 
 
@@ -300,7 +325,7 @@ async def handle_kept(adapter: DiscordAdapter, update_id: str, kept: Received) -
         sorry = toast_pieces(i18n.tr(kept.lang, N_("Something went wrong. Please try again.")))
         await answer_later(adapter, kept, [], sorry)
         return
-    public, private = await adapter._route(inbound, outbounds, here=here, thread=thread)
+    public, private = await adapter._route(inbound, outbounds, here=here, thread=thread, held=False)
     if thread is not None:
         note = i18n.tr(kept.lang, N_("The game is in {thread}."), thread=thread.mention)
         public = [*toast_pieces(note), *public]

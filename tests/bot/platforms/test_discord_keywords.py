@@ -5,12 +5,16 @@ storage a second fake token; `/bid plant:4 amount:4 max:9` became `/bid 4 4 9`, 
 
 from __future__ import annotations
 
+import asyncio
+
 from bot import grammar
+from bot.platforms import discord_bot as dc
 from bot.platforms.discord_commands import CommandPlan, plan_commands, with_keyword
 from bot.table import Table, discover_games
 from tests.bot.platforms.fake_discord import slash_payload
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
     NAMES,
+    NOW,
     feed,
     running,
     table,
@@ -115,3 +119,40 @@ async def test_a_proxy_bid_by_slash_options_opens_the_auction_with_its_limit(
         text = " ".join(a.json.get("content", "") for a in answers)
         assert f"{NAMES[first]} puts plant 3 up for auction at 3" in text
         assert "Usage" not in text
+
+
+async def test_the_acting_player_s_private_line_is_his_ephemeral_follow_up_not_a_dm(
+    table: Table,  # noqa: F811
+) -> None:
+    """B: a proxy bid's private line ("your limit ...") answers the slash command ephemerally;
+    his DMs (closed here) are not tried, and the channel gets no "could not send you a private
+    message" note (the tester saw 9 in one turn)."""
+    async with running(table) as (client, http):
+        # The sender loop on the table's clock: the rows held for the follow-ups stay held.
+        table.deliveries[dc.PLATFORM].clock = lambda: NOW
+        started = await two_player_powergrid(client, http)
+        first, _other = to_act(started[-1])
+        http.closed_dms.update(NAMES)
+        answers = await feed(
+            client,
+            http,
+            slash_payload(
+                "bid",
+                {"plant": "3", "amount": 3, "max": "9"},
+                user_id=first,
+                user_name=NAMES[first],
+            ),
+        )
+        private = [a.json["content"] for a in answers if a.ephemeral]
+        assert any("9" in p for p in private), answers
+        for _ in range(3):  # the sender loop's turn (held rows are marked sent already)
+            await asyncio.sleep(0.05)
+        assert not http.find("POST", f"/channels/{first + 1}/messages")  # his DM channel
+        notes = [
+            r.json.get("content", "")
+            for r in http.find("POST", "/messages")
+            if "private message" in r.json.get("content", "")
+        ]
+        assert not notes
+        pending = await table.store.outbox(status="pending")
+        assert not [p for p in pending if p.audience == f"dc:{first}"]
