@@ -6,6 +6,7 @@ storage a second fake token; `/bid plant:4 amount:4 max:9` became `/bid 4 4 9`, 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from bot import grammar
 from bot.platforms import discord_bot as dc
@@ -154,5 +155,48 @@ async def test_the_acting_player_s_private_line_is_his_ephemeral_follow_up_not_a
             if "private message" in r.json.get("content", "")
         ]
         assert not notes
+        pending = await table.store.outbox(status="pending")
+        assert not [p for p in pending if p.audience == f"dc:{first}"]
+
+
+def in_dm(payload: dict[str, Any], uid: int) -> dict[str, Any]:
+    """The payload as sent in the user's private chat with the bot (its channel id is the
+    user's + 1, as the fake numbers DM channels)."""
+    user = payload.pop("member")["user"]
+    for key in ("guild_id", "guild_locale"):
+        payload.pop(key, None)
+    payload["data"].pop("guild_id", None)
+    payload["user"] = user
+    payload["channel_id"] = str(uid + 1)
+    payload["channel"] = {"id": str(uid + 1), "type": 1, "recipients": [user]}
+    payload["context"] = 1
+    return payload
+
+
+async def test_a_secret_order_sent_in_the_bot_s_dm_is_answered_once(
+    table: Table,  # noqa: F811
+) -> None:
+    """C: a slash command in the private chat with the bot answered each line twice, as the
+    ephemeral follow-up and again as a DM (a secret move: its answers are the sender's own
+    private lines). Here a proxy limit set out of turn, a standing order (PG-O)."""
+    async with running(table) as (client, http):
+        table.deliveries[dc.PLATFORM].clock = lambda: NOW
+        started = await two_player_powergrid(client, http)
+        first, _other = to_act(started[-1])
+        opening = {"plant": "3", "amount": 3}
+        await feed(client, http, slash_payload("bid", opening, user_id=first))
+        limit = slash_payload("bid", {"plant": "3", "max": "9"}, user_id=first)
+        answers = await feed(client, http, in_dm(limit, first))
+        for _ in range(3):
+            await asyncio.sleep(0.05)
+        told = [a.json.get("content", "") for a in answers]
+        assert told, told
+        dm = [
+            r.json.get("content", "")
+            for method in ("POST", "PATCH")
+            for r in http.find(method, f"/channels/{first + 1}/")
+        ]
+        assert not set(told) & set(dm), (told, dm)
+        assert not [d for d in dm if "standing order" in d or "Done in" in d], dm
         pending = await table.store.outbox(status="pending")
         assert not [p for p in pending if p.audience == f"dc:{first}"]
