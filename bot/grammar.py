@@ -132,6 +132,15 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
             "lang",
             N_("Set your language: /lang <code>; the chat's (creator or admin): /lang chat <code>"),
             (
+                # "/lang chat <code>" as an option of its own: a form (Discord's slash options)
+                # can say it too, before the code (found: only "/lang <code>" could be sent).
+                ArgSpec(
+                    "chat",
+                    "choice",
+                    N_("chat: this chat's language, not yours (creator or admin)"),
+                    required=False,
+                    choices=("chat",),
+                ),
                 ArgSpec(
                     "code",
                     "choice",
@@ -140,7 +149,7 @@ def table_commands(games: Mapping[str, Game]) -> tuple[CommandSpec, ...]:
                     choices=("en", "ru", "pl", "zh-hant"),
                 ),
             ),
-            ("/lang ru",),
+            ("/lang ru", "/lang chat pl"),
             TABLE_KIND,
         ),
     )

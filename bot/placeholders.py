@@ -17,6 +17,8 @@ PLACEHOLDERS: dict[str, str] = {
     "buildings": N_("<buildings>"),
     "cancel": N_("<cancel>"),
     "cell": N_("<cell>"),
+    # TRANSLATORS: /lang's word, typed as it is ("/lang chat pl"): keep "chat".
+    "chat": N_("<chat>"),
     "city": N_("<city>"),
     "code": N_("<code>"),
     "command": N_("<command>"),
@@ -108,6 +110,8 @@ ARG_HELP: dict[str, str] = {
 CHOICE_LABELS: dict[str, str] = {
     "auto": N_("automatically, when it first acts"),
     "cancel": N_("cancel"),
+    # TRANSLATORS: /lang's choice that sets the chat's language instead of the player's own.
+    "chat": N_("this chat's language"),
     "confirm": N_("confirm"),
     "economic": N_("economic bot"),
     # TRANSLATORS: the languages offered by /lang: the name in your language, then in its own.

@@ -12,7 +12,7 @@ from bot import grammar
 from bot.platforms import discord_bot as dc
 from bot.platforms.discord_commands import CommandPlan, plan_commands, with_keyword
 from bot.table import Table, discover_games
-from tests.bot.platforms.fake_discord import slash_payload
+from tests.bot.platforms.fake_discord import CHANNEL_ID, slash_payload
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
     NAMES,
     NOW,
@@ -200,3 +200,28 @@ async def test_a_secret_order_sent_in_the_bot_s_dm_is_answered_once(
         assert not [d for d in dm if "standing order" in d or "Done in" in d], dm
         pending = await table.store.outbox(status="pending")
         assert not [p for p in pending if p.audience == f"dc:{first}"]
+
+
+async def test_lang_chat_code_can_be_sent_as_slash_options(table: Table) -> None:  # noqa: F811
+    """D: /lang's only option had the four codes as choices, so "/lang chat pl" (the chat's
+    language, its description says) could not be sent from Discord."""
+    seen: list[str] = []
+    handle = table.handle
+
+    async def spy(inbound):  # type: ignore[no-untyped-def]
+        seen.append(inbound.text or "")
+        return await handle(inbound)
+
+    table.handle = spy  # type: ignore[method-assign]
+    async with running(table) as (client, http):
+        (synced,) = http.find("PUT", "/commands")
+        lang = next(c for c in synced.json if c["name"] == "lang")
+        assert [o["name"] for o in lang["options"]] == ["chat", "code"]
+        await feed(client, http, slash_payload("new", {"game": "powergrid"}))
+        answers = await feed(client, http, slash_payload("lang", {"chat": "chat", "code": "pl"}))
+        assert seen[-1] == "/lang chat pl"
+        assert any("(pl)" in a.json.get("content", "") for a in answers), answers
+        assert (await table.store.chat(dc.chat_key(CHANNEL_ID))).lang == "pl"
+        # the player's own language still takes the code alone
+        await feed(client, http, slash_payload("lang", {"code": "ru"}))
+        assert seen[-1] == "/lang ru"
