@@ -645,6 +645,14 @@ class AnnounceMixin(TableBase):
                     ctx, row, state, played.version, seats, langs, only=notify, moment=now
                 )
             )
+            if played.asked_before is None and played.version - len(played.steps) <= 1:
+                # The game's first run (/start): its status message is posted now, not edited,
+                # and asks itself, mentioning those to notify; an ask right after it would be
+                # the same text and buttons again (found on Discord: the prompt twice).
+                first = out[0]
+                first.text = shorten(ask.text + (f"\n{due}" if due else ""), MAX_TEXT // 2)
+                first.mentions, first.silent = ask.mentions, False
+                return out
             joined = "\n".join(lines) + "\n\n" + ask.text if lines else ask.text
             ask.text = joined if len(joined) <= MAX_TEXT else ask.text
             ask.reply_status = row.id

@@ -151,6 +151,9 @@ class TableBase:
 
     async def delivered(self, outbox_id: int, message_id: str | None) -> None:
         await self.store.outbox_sent(outbox_id, message_id)
+        # The chat's later rows (the status message after a command's held answers) waited
+        # behind this one: they may go now, not when the hold would have ended.
+        self.wake_senders()
 
     async def keep_update(self, platform: str, update_id: str, payload: str) -> None:
         await self.store.inbox_put(platform, update_id, payload)

@@ -712,3 +712,18 @@ def button_payload(
         "components": [{"type": 1, "components": [button]}],
     }
     return data
+
+
+async def status_prompt(http: DiscordHttp, channel_id: int = CHANNEL_ID) -> Request:
+    """The first status message of a game, which asks the players at /start (posted by the
+    table's outbox sender loop after the command's follow-ups, pinned): waited for."""
+    for _ in range(500):
+        posted = [
+            r
+            for r in http.find("POST", f"/channels/{channel_id}/messages")
+            if "<@" in r.json.get("content", "") and r.json.get("components")
+        ]
+        if posted:
+            return posted[-1]
+        await asyncio.sleep(0.01)
+    raise AssertionError("no status message asked the players")

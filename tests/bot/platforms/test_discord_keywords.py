@@ -225,3 +225,22 @@ async def test_lang_chat_code_can_be_sent_as_slash_options(table: Table) -> None
         # the player's own language still takes the code alone
         await feed(client, http, slash_payload("lang", {"code": "ru"}))
         assert seen[-1] == "/lang ru"
+
+
+async def test_the_first_prompt_is_posted_once_as_the_pinned_status_message(
+    table: Table,  # noqa: F811
+) -> None:
+    """F: at /start the ask came as a follow-up, then the new status message repeated its
+    text and buttons (pinned). Now the status message asks, once."""
+    async with running(table) as (client, http):
+        started = await two_player_powergrid(client, http)
+        prompt = started[-1]
+        asking = [
+            r
+            for method in ("POST", "PATCH")
+            for r in http.find(method, "")
+            if isinstance(r.json, dict) and r.json.get("components") and "step 1" in str(r.json)
+        ]
+        assert asking == [prompt], asking
+        assert http.find("PUT", "/pins/")  # the status message, pinned
+        assert not prompt.json.get("flags", 0) & 4096  # it notifies the player it asks

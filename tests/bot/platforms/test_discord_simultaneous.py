@@ -25,6 +25,7 @@ from tests.bot.platforms.fake_discord import (
     discord_http,
     settle,
     slash_payload,
+    status_prompt,
 )
 from tests.bot.platforms.test_discord import settings
 
@@ -94,8 +95,8 @@ async def test_shared_buttons_serve_every_player_of_a_simultaneous_phase(table: 
 
             await feed(slash_payload("new", {"game": "together"}))
             await feed(slash_payload("join", user_id=BOB_ID, user_name="Bob"))
-            started = await feed(slash_payload("start"))
-            prompt = started[-1]
+            await feed(slash_payload("start"))
+            prompt = await status_prompt(http)
             ids = [c["custom_id"] for r in prompt.json["components"] for c in r["components"]]
             take1 = next(i for i in ids if i.endswith("/take 1"))
             take2 = next(i for i in ids if i.endswith("/take 2"))

@@ -25,6 +25,7 @@ from tests.bot.platforms.fake_discord import (
     discord_http,
     settle,
     slash_payload,
+    status_prompt,
 )
 from tests.bot.platforms.test_discord import settings
 
@@ -112,7 +113,9 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
         started = await feed(client, http, slash_payload("start"))
         pictures = [r for r in started if r.files]
         assert pictures and pictures[0].files[0].startswith(b"\x89PNG")
-        prompt = started[-1]
+        # the status message asks (once: no follow-up repeats it, issue F)
+        prompt = await status_prompt(http)
+        assert not [r for r in started if r.json.get("components")]
         first, _other = to_act(prompt)  # the prompt mentions the player to act
         buttons = custom_ids(prompt)
         assert buttons and all(b.startswith("bc:") for b in buttons)
@@ -141,11 +144,12 @@ async def test_a_power_grid_game_starts_and_plays_through_discord(table: Table) 
 
 async def two_player_powergrid(client: dc.BoardchatClient, http: DiscordHttp) -> list:
     """/new powergrid (from the auction on), Bob's /join and /start, by slash commands: what
-    /start answered."""
+    /start answered, then the status message that asks the first player."""
     new = {"game": "powergrid", "options": "regions=random"}
     await feed(client, http, slash_payload("new", new))
     await feed(client, http, slash_payload("join", user_id=BOB_ID, user_name="Bob"))
-    return await feed(client, http, slash_payload("start"))
+    started = await feed(client, http, slash_payload("start"))
+    return [*started, await status_prompt(http)]
 
 
 async def test_a_move_out_of_turn_is_refused(table: Table) -> None:
