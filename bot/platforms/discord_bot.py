@@ -115,6 +115,16 @@ log = logging.getLogger(__name__)
 # private (ephemeral "thinking…"); a slower one is deferred first, by the command's kind.
 DEFER_AFTER = 1.5
 SETTINGS_COMMAND = "settings"
+# The commands that open or start a game in a channel, where the bot will post on its own.
+GAME_OPENING = frozenset({NEW_COMMAND, "start"})
+NO_SEND = N_(
+    "I need the Send Messages permission in this channel to run a game here (and Attach "
+    "Files for the board pictures)."
+)
+NO_FILES = N_(
+    "I lack the Attach Files permission in this channel: the game goes on without the board "
+    "pictures."
+)
 # On shutdown, interactions still in hand after this long are left (they are in the inbox).
 STOP_GRACE = 1.0
 # Where the global commands are offered when each server has its own set: DMs only.
@@ -227,6 +237,14 @@ class DiscordAdapter(DiscordDelivery):
         text = kept.text or ""
         thread: discord.Thread | None = None
         deferred: bool | None = None  # not yet; True: ephemerally, False: publicly
+        lacking = missing_permission(interaction, plan.name, kept.thread)
+        if lacking == NO_SEND:
+            # The game would go on silently: reminders, bots' moves and the status message
+            # are the bot's own posts (found: only the log said "refused for good ... 50013").
+            if await self._defer(interaction, thinking=True, ephemeral=True):
+                refusal = toast_pieces(i18n.tr(lang, lacking))
+                await self._reply(interaction, public=[], private=refusal, ephemeral=True)
+            return
         if kept.thread:
             if not await self._defer(interaction, thinking=True):
                 return
@@ -252,6 +270,8 @@ class DiscordAdapter(DiscordDelivery):
         if thread is not None:
             note = i18n.tr(lang, N_("The game is in {thread}."), thread=thread.mention)
             public = [*toast_pieces(note), *public]
+        if lacking is not None:
+            private = [*private, *toast_pieces(i18n.tr(lang, lacking))]
         if deferred is None:
             # Answered in time: "thinking…" only where the answer will be seen (issue 22).
             deferred = not public
@@ -484,6 +504,26 @@ class DiscordAdapter(DiscordDelivery):
                     exc,
                 )
         return sent
+
+
+def missing_permission(
+    interaction: discord.Interaction, command: str, thread: bool = False
+) -> str | None:
+    """At /new and /start in a server's channel: NO_SEND when the bot may not post there (in
+    the game's thread, for `thread`), NO_FILES when it may not attach the board pictures
+    (the interaction's `app_permissions`, the bot's in that channel); else None."""
+    if command not in GAME_OPENING or interaction.guild_id is None:
+        return None
+    allowed = interaction.app_permissions
+    if thread:
+        may_send = allowed.send_messages_in_threads and allowed.create_public_threads
+    elif isinstance(interaction.channel, discord.Thread):
+        may_send = allowed.send_messages_in_threads
+    else:
+        may_send = allowed.send_messages
+    if not may_send:
+        return NO_SEND
+    return None if allowed.attach_files else NO_FILES
 
 
 def _if(told: bool, inbound: Inbound) -> str | None:

@@ -6,6 +6,7 @@ when a player's DMs are closed."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import discord
 
@@ -31,6 +32,12 @@ def _dm_closed(mention: str, lang: str | None) -> str:
         ),
         mention=mention,
     )
+
+
+def without_files(items: list[Piece]) -> list[Piece]:
+    """The pieces without their pictures and files; those left with nothing to say dropped."""
+    bare = [replace(p, png=None, attachment=None, album=[]) for p in items]
+    return [p for p in bare if p.content.strip() or p.view is not None]
 
 
 class DiscordDelivery:
@@ -119,7 +126,20 @@ class DiscordDelivery:
                     await self._unpin(channel, edited)
                 return edited
             pin = out.pin and not out.unpin
-            return await self._send_all(channel, items, reply_to=out.reply_to, pin=pin)
+            try:
+                return await self._send_all(channel, items, reply_to=out.reply_to, pin=pin)
+            except discord.Forbidden as exc:
+                # Without Attach Files a post with a picture is refused (50013): its text
+                # still goes, without the picture (a refused text is refused again below).
+                words = without_files(items)
+                if words == items or not words:
+                    raise
+                log.warning(
+                    "discord: a picture refused in %s (%s; Attach Files?): its text alone",
+                    out.chat_key,
+                    exc,
+                )
+                return await self._send_all(channel, words, reply_to=out.reply_to, pin=pin)
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
         except discord.HTTPException as exc:

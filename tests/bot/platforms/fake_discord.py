@@ -304,6 +304,7 @@ class FakeInteraction:
         self.guild_id = guild_id
         self.locale = locale
         self.permissions = permissions or discord.Permissions.none()
+        self.app_permissions = discord.Permissions.all()  # the bot's in the channel
         self.log: list[str] = []
         self.sent: list[Sent] = []
         self.response = FakeResponse(self.log)
@@ -376,6 +377,8 @@ class DiscordHttp:
         self.messages: dict[int, dict[str, Any]] = {}  # channel messages the bot sent
         self.pinned: dict[int, int] = {}  # channel -> its pinned message
         self.may_pin = True  # False: the bot lacks Manage Messages (pinning is Forbidden)
+        # Channels where the bot lacks Attach Files: a post with files is Forbidden (50013).
+        self.no_files: set[int] = set()
         self.channels: dict[int, dict[str, Any]] = {
             CHANNEL_ID: {
                 "id": str(CHANNEL_ID),
@@ -515,6 +518,8 @@ class DiscordHttp:
         body, files = _payload_from(kwargs)
         path = _path(route)
         self.requests.append(Request(route.method, path, body, files))
+        if files and path.strip("/").split("/")[1:2] in ([str(c)] for c in self.no_files):
+            raise _forbidden(50013, "Missing Permissions")
         return self.answer(route.method, path, body)
 
     def install(self, client: discord.Client) -> None:
@@ -545,15 +550,14 @@ def _not_found() -> discord.NotFound:
     return discord.NotFound(_Resp(), {"code": 10003, "message": "Unknown Channel"})
 
 
-def _forbidden() -> discord.Forbidden:
+def _forbidden(
+    code: int = 50007, message: str = "Cannot send messages to this user"
+) -> discord.Forbidden:
     class _Resp:
         status = 403
         reason = "Forbidden"
 
-    return discord.Forbidden(
-        _Resp(),
-        {"code": 50007, "message": "Cannot send messages to this user"},
-    )
+    return discord.Forbidden(_Resp(), {"code": code, "message": message})
 
 
 @contextlib.asynccontextmanager

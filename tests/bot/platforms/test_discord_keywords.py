@@ -8,11 +8,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
+
 from bot import grammar
+from bot.messages import Outbound
 from bot.platforms import discord_bot as dc
 from bot.platforms.discord_commands import CommandPlan, plan_commands, with_keyword
 from bot.table import Table, discover_games
-from tests.bot.platforms.fake_discord import CHANNEL_ID, slash_payload
+from tests.bot.platforms.fake_discord import CHANNEL_ID, PNG, slash_payload
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
     NAMES,
     NOW,
@@ -244,3 +247,42 @@ async def test_the_first_prompt_is_posted_once_as_the_pinned_status_message(
         assert asking == [prompt], asking
         assert http.find("PUT", "/pins/")  # the status message, pinned
         assert not prompt.json.get("flags", 0) & 4096  # it notifies the player it asks
+
+
+def without(payload: dict[str, Any], **denied: bool) -> dict[str, Any]:
+    """The payload with the bot's permissions in the channel lacking `denied`."""
+    allowed = discord.Permissions.all()
+    allowed.update(**dict.fromkeys(denied, False))
+    payload["app_permissions"] = str(allowed.value)
+    return payload
+
+
+async def test_new_is_refused_where_the_bot_may_not_post_and_warns_without_attach_files(
+    table: Table,  # noqa: F811
+) -> None:
+    """E: where the bot lacked Send Messages or Attach Files the game went on silently (only
+    the log said "refused for good ... 50013")."""
+    async with running(table) as (client, http):
+        new = slash_payload("new", {"game": "powergrid"}, locale="pl")
+        (refused,) = await feed(client, http, without(new, send_messages=True))
+        assert refused.ephemeral and "Wysyłanie wiadomości" in refused.json["content"]  # pl
+        assert await table.store.open_game(dc.chat_key(CHANNEL_ID)) is None
+        new = slash_payload("new", {"game": "powergrid"})
+        answers = await feed(client, http, without(new, attach_files=True))
+        assert await table.store.open_game(dc.chat_key(CHANNEL_ID)) is not None
+        warned = [a.json["content"] for a in answers if a.ephemeral]
+        assert any("Attach Files" in w for w in warned), answers
+        assert any("Power Grid" in a.json["content"] for a in answers if not a.ephemeral)
+
+
+async def test_a_picture_refused_for_attach_files_still_posts_its_caption(
+    table: Table,  # noqa: F811
+) -> None:
+    async with running(table) as (client, http):
+        http.no_files.add(CHANNEL_ID)
+        posted = await client.adapter.deliver(
+            Outbound(dc.chat_key(CHANNEL_ID), "After the auction, round 1", png=PNG)
+        )
+        assert posted is not None
+        last = http.find("POST", f"/channels/{CHANNEL_ID}/messages")[-1]
+        assert last.json["content"] == "After the auction, round 1" and not last.files
