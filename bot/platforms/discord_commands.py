@@ -92,11 +92,29 @@ def key_id(key: str | None) -> int | None:
     return int(rest) if rest.isdigit() else None
 
 
+# Where a description's leading part ends, the strongest first: a sentence, a semicolon, a
+# colon (Latin or CJK). Its first part says what the command does, the rest how (the chat's
+# /help has it all).
+_CLAUSE_ENDS = (
+    re.compile(r"(?<=\S)(?:\.(?=\s)|。)"),
+    re.compile(r"(?<=\S)(?:;(?=\s)|；)"),
+    re.compile(r"(?<=\S)(?::(?=\s)|：)"),
+)
+_SHORTEST_CLAUSE = 12
+
+
 def shorten(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
-    """`text` on one line, cut to `limit` characters with an ellipsis when longer."""
+    """`text` on one line; when longer than `limit`, its longest leading sentences that fit,
+    else its leading clauses up to a semicolon, else up to a colon ("Private proxy bid on the
+    plant being auctioned: when it is your turn ..." -> its part before the colon); cut to
+    `limit` characters with an ellipsis only when none fits."""
     flat = " ".join(text.split())
     if len(flat) <= limit:
         return flat
+    for pattern in _CLAUSE_ENDS:
+        ends = [m.start() for m in pattern.finditer(flat) if m.start() <= limit]
+        if ends and ends[-1] >= _SHORTEST_CLAUSE:
+            return flat[: ends[-1]].rstrip(" ,")
     return flat[: limit - 1].rstrip() + _ELLIPSIS
 
 

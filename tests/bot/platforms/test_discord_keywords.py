@@ -10,10 +10,10 @@ from typing import Any
 
 import discord
 
-from bot import grammar
+from bot import grammar, i18n
 from bot.messages import Outbound
 from bot.platforms import discord_bot as dc
-from bot.platforms.discord_commands import CommandPlan, plan_commands, with_keyword
+from bot.platforms.discord_commands import CommandPlan, plan_commands, shorten, with_keyword
 from bot.table import Table, discover_games
 from tests.bot.platforms.fake_discord import CHANNEL_ID, PNG, slash_payload
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
@@ -286,3 +286,24 @@ async def test_a_picture_refused_for_attach_files_still_posts_its_caption(
         assert posted is not None
         last = http.find("POST", f"/channels/{CHANNEL_ID}/messages")[-1]
         assert last.json["content"] == "After the auction, round 1" and not last.files
+
+
+def test_a_long_description_shows_its_leading_clause_not_a_cut() -> None:
+    """G: /settings, /maxbid, /discard, /upgrade, /line, /endgame were cut with "…"."""
+    maxbid = (
+        "Private proxy bid on the plant being auctioned: when it is your turn the game "
+        "raises by the minimum step up to your limit, then passes for you."
+    )
+    assert shorten(maxbid) == "Private proxy bid on the plant being auctioned"
+    power = "Run plants and earn income. " + "Without plant numbers: power the most cities " * 3
+    assert shorten(power) == "Run plants and earn income"
+    assert shorten("x" * 120).endswith("…")  # nothing to stop at: cut
+    games = discover_games()
+    for name in ("maxbid", "discard", "upgrade", "line", "endgame"):
+        for game in games.values():
+            spec = next((s for s in game.commands if s.name == name), None)
+            if spec is None:
+                continue
+            for lang in ("en", "ru", "pl", "zh_Hant"):
+                described = shorten(i18n.translator(lang).gettext(spec.help))
+                assert len(described) <= 100 and not described.endswith("…"), (name, lang)
