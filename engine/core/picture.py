@@ -218,6 +218,17 @@ def _mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Any, tuple[int
     return img.im, (round(dx), round(dy))
 
 
+@lru_cache(maxsize=4096)
+def ink_box(text: str, size: int, bold: bool = False) -> tuple[int, int, int, int]:
+    """The box of the pixels `text` inks, about the point it is drawn at with anchor "mm"
+    (a badge centres the ink, not the line: Chinese ink reaches lower than Latin)."""
+    mask, (ox, oy) = _mask(text, size, bold, "mm")
+    bbox = Image.frombytes("L", mask.size, bytes(mask)).getbbox() if text else None
+    if bbox is None:
+        return (0, 0, 0, 0)
+    return (ox + bbox[0], oy + bbox[1], ox + bbox[2], oy + bbox[3])
+
+
 # --- words -------------------------------------------------------------------------------------
 class Words:
     """Picture labels through the catalog: `w(N_("Round {round}"), round=3)`."""
@@ -416,12 +427,39 @@ class Drawing:
         return stacked(self.sheets(view, viewer, t, previous), self.palette())
 
 
-def initials(seats: Sequence[str]) -> dict[str, str]:
+def initials(seats: Sequence[str], fits: Callable[[str], bool] | None = None) -> dict[str, str]:
     """One letter per player; two when first letters collide, else the letter and the number
     the name ends in ("Bot 2" -> "B2", so "Bot" is "B1": found playing, 2026-11-29, when
     "Bot 2" wore "B3"), else (numbers that collide) the letter and the seat number. Tags
     collide when they look alike (`looks`): Latin "A" (alice) and Cyrillic "А" (Анна) were
-    both "A", told apart by colour only (found reviewing pictures, 2026-12)."""
+    both "A", told apart by colour only (found reviewing pictures, 2026-12).
+
+    `fits` says whether a tag fits where it is drawn (a house at 16 px); a tag that does not
+    is shortened, apart from every other tag: to the letter and a number, the letter alone
+    when no other name starts with a look-alike, else a number (the one the name ends in,
+    else the seat's): on a 23 px house "Wojtek" and "Wanda" wear "1" and "2", "Bot 2" "2"."""
+    out = _initials(seats)
+    if fits is None:
+        return out
+    seat = {p: i + 1 for i, p in enumerate(seats)}
+    numbered = {p for p in seats if p.rstrip("0123456789") != p}
+    # names that end in a number first ("Bot 2" keeps his 2), then by seat
+    for p in sorted(seats, key=lambda p: (p not in numbered, seat[p])):
+        if fits(out[p]):
+            continue
+        taken = {looks(v) for q, v in out.items() if q != p}
+        first = (p[:1] or "?").upper()
+        own = _number_of(p) if p in numbered else seat[p]
+        numbers = [str(n) for n in dict.fromkeys([own, seat[p], *range(1, 100)])]
+        shorter = [first + n for n in numbers]
+        if sum(1 for q in seats if looks(q[:1].upper() or "?") == looks(first)) == 1:
+            shorter.append(first)
+        shorter += numbers
+        out[p] = next((t for t in shorter if looks(t) not in taken and fits(t)), out[p])
+    return out
+
+
+def _initials(seats: Sequence[str]) -> dict[str, str]:
     first = {p: (p[:1] or "?").upper() for p in seats}
     two = {p: (p[:1].upper() + p[1:2].lower()) if len(p) > 1 else first[p] for p in seats}
 

@@ -32,7 +32,6 @@ from engine.core.picture import (
     Sheet,
     Words,
     finish,
-    initials,
     new_sheet,
     stacked,
     text_on,
@@ -42,6 +41,7 @@ from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
 from engine.powergrid.render.board import (
+    badge_tags,
     base_layer,
     draw_costs,
     draw_name,
@@ -56,7 +56,7 @@ from engine.powergrid.render.layout import (
     map_and_geometry,
     segment_hits,
 )
-from engine.powergrid.render.panel import CARD_H, CARD_W, Panel, player_colours
+from engine.powergrid.render.panel import CARD_H, CARD_W, TEXT_X, Panel, player_colours
 from engine.powergrid_alt.graph import alt_map
 
 LOG_LINES = 8
@@ -202,7 +202,7 @@ def plant_mark(number: int, tag: str) -> tuple[str, int]:
 def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
     tp = tp_mark(w(TP))
-    tag = initials(view["seat_order"])
+    tag = badge_tags(view["seat_order"])
     for node, plants in view["plants_in_cities"].items():
         for i, number in enumerate(plants):
             city = am.members[node][min(i, len(am.members[node]) - 1)]
@@ -261,7 +261,7 @@ CARD_STEP_X, CARD_STEP_Y = CARD_W + 4, CARD_H + 6
 
 def cards_per_row(width: float) -> int:
     """How many cards fit in a row under the texts (from the house's right edge)."""
-    return max(1, int((width - 36 + 4) // CARD_STEP_X))
+    return max(1, int((width - TEXT_X + 4) // CARD_STEP_X))
 
 
 class AltPanel(Panel):
@@ -279,10 +279,10 @@ class AltPanel(Panel):
             return super().card_spots(x, y, width, count)
         per_row = cards_per_row(width)
         spots = [
-            (x + 36 + (i % per_row) * CARD_STEP_X, y + TEXT_H + (i // per_row) * CARD_STEP_Y)
+            (x + TEXT_X + (i % per_row) * CARD_STEP_X, y + TEXT_H + (i // per_row) * CARD_STEP_Y)
             for i in range(count)
         ]
-        return width - 40, spots
+        return width - TEXT_X - 4, spots
 
     def details(self, p: str, info: dict[str, Any]) -> str:
         w = self.w

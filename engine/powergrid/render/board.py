@@ -31,6 +31,8 @@ from engine.core.picture import (
     Words,
     font,
     font_for,
+    initials,
+    ink_box,
     mix,
     text_on,
 )
@@ -80,19 +82,83 @@ def slot_boxes(x: float, y: float) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def house(
-    pen: Pen, box: Sequence[float], color: Sequence[int], tag: str, size: int = NUMBER
-) -> None:
-    pen.d.ellipse(tuple(box), fill=tuple(color), outline=INK, width=2)
+# A house badge: a rounded box (a circle 23 px across held 19 px inside its outline, and two
+# letters at 16 px are 21-33 px wide: "Wo", "Шу" and "B2" ran over it, drawn at 15 px).
+BADGE_RADIUS = 6
+BADGE_LINE = 2
+BADGE = (SLOT_D, SLOT_D)  # the smallest badge a tag is drawn in: a map's house slot
+
+
+def badge_inside(box: Sequence[float]) -> tuple[float, float, float, float]:
+    """The room inside a badge's outline, 1 px clear of it."""
+    m = BADGE_LINE + 1
+    return (box[0] + m, box[1] + m, box[2] - m, box[3] - m)
+
+
+def _inside(ink: Sequence[float], box: Sequence[float]) -> bool:
+    """Whether the rectangle `ink` lies inside the badge `box`, its rounded corners too."""
+    x0, y0, x1, y1 = badge_inside(box)
+    if ink[0] < x0 or ink[1] < y0 or ink[2] > x1 or ink[3] > y1:
+        return False
+    r = BADGE_RADIUS - BADGE_LINE - 1
+    for px in (ink[0], ink[2]):
+        for py in (ink[1], ink[3]):
+            cx = min(max(px, x0 + r), x1 - r)  # the nearest point of the box shrunk by r
+            cy = min(max(py, y0 + r), y1 - r)
+            if (px - cx) ** 2 + (py - cy) ** 2 > r * r:
+                return False
+    return True
+
+
+def tag_style(tag: str, box: Sequence[float], size: int = NUMBER) -> tuple[int, bool] | None:
+    """The size and weight `tag` is drawn with in the badge `box`: bold when it fits, else
+    regular; None when neither fits (`badge_tags` then gives the player a shorter tag)."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    for bold in (True, False):
+        x0, y0, x1, y1 = ink_box(tag, size, bold)
+        iw, ih = x1 - x0, y1 - y0
+        if _inside(
+            (-iw / 2 + w / 2, -ih / 2 + h / 2, iw / 2 + w / 2, ih / 2 + h / 2), (0, 0, w, h)
+        ):
+            return size, bold
+    return None
+
+
+def badge_tags(seats: Sequence[str]) -> dict[str, str]:
+    """Each player's tag, as his houses, panel row and (alternative rules) plants wear it:
+    `initials`, a shorter tag where his does not fit a house slot at 16 px."""
+    return initials(seats, fits=lambda tag: tag_style(tag, (0, 0, *BADGE)) is not None)
+
+
+def house(pen: Pen, box: Sequence[float], color: Sequence[int], tag: str) -> None:
+    """A house: a rounded box in its owner's colour with his tag in the middle (its ink
+    centred, bold when it fits, else regular; at 16 px either way)."""
+    pen.d.rounded_rectangle(
+        tuple(box), radius=BADGE_RADIUS, fill=tuple(color), outline=INK, width=BADGE_LINE
+    )
+    size, bold = tag_style(tag, box) or (NUMBER, False)
+    x0, y0, x1, y1 = ink_box(tag, size, bold)
     pen.text(
-        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1),
+        ((box[0] + box[2]) / 2 - (x0 + x1) / 2, (box[1] + box[3]) / 2 - (y0 + y1) / 2),
         tag,
-        size if len(tag) == 1 else size - 1,
+        size,
         "number",
-        bold=True,
+        bold=bold,
         fill=text_on(color),
         anchor="mm",
     )
+
+
+def empty_slot(pen: Pen, box: Sequence[float], open_: bool) -> None:
+    """A slot without a house: white while open to building, grey and struck through not."""
+    d = pen.d
+    if open_:
+        d.rounded_rectangle(
+            tuple(box), radius=BADGE_RADIUS, fill=OPEN_SLOT, outline=(120, 120, 120)
+        )
+        return
+    d.rounded_rectangle(tuple(box), radius=BADGE_RADIUS, fill=CLOSED, outline=(160, 160, 160))
+    d.line((box[0] + 5, box[3] - 5, box[2] - 5, box[1] + 5), fill=(140, 140, 140), width=2)
 
 
 class MapBase:
@@ -246,13 +312,11 @@ def draw_houses(
             if i < len(owners):
                 p = owners[i]
                 if (city, p) in new:
-                    d.ellipse((sb[0] - 4, sb[1] - 4, sb[2] + 4, sb[3] + 4), fill=CHANGE)
+                    ring = (sb[0] - 4, sb[1] - 4, sb[2] + 4, sb[3] + 4)
+                    d.rounded_rectangle(ring, radius=BADGE_RADIUS + 4, fill=CHANGE)
                 house(pen, sb, color.get(p, (110, 110, 115)), tag.get(p, "?"))
-            elif i < slots_open:
-                d.ellipse(sb, fill=OPEN_SLOT, outline=(120, 120, 120), width=1)
             else:
-                d.ellipse(sb, fill=CLOSED, outline=(160, 160, 160), width=1)
-                d.line((sb[0] + 5, sb[3] - 5, sb[2] - 5, sb[1] + 5), fill=(140, 140, 140), width=2)
+                empty_slot(pen, sb, i < slots_open)
 
 
 def tiles(height: int, max_h: int = MAX_HEIGHT) -> list[tuple[int, int]]:

@@ -22,14 +22,13 @@ from engine.core.picture import (
     WHITE,
     Pen,
     Words,
-    initials,
     mix,
     seat_colours,
     wrap,
 )
 from engine.core.sentences import WHO_DOES
 from engine.powergrid.render import words as W
-from engine.powergrid.render.board import house
+from engine.powergrid.render.board import badge_tags, house
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 RESOURCE_COLORS: dict[str, RGB] = {
@@ -46,6 +45,7 @@ TYPE_COLORS: dict[str, RGB] = {
     "eco": (46, 150, 60),
     "fusion": (90, 60, 170),
 }
+TEXT_X = 36  # a player's texts, right of his house
 PLAYER_HEX = ["#{:02X}{:02X}{:02X}".format(*c) for c in PLAYER_COLORS]
 CARD_W, CARD_H = 84, 70
 
@@ -142,7 +142,7 @@ class Panel:
         self.w = w
         seats = _seats(view)
         self.color = player_colours(view)
-        self.tag = initials(seats)
+        self.tag = badge_tags(seats)
         self.new_plants = new_plants or set()
 
     def heading(self, pen: Pen | None, x: float, y: float, text: str) -> int:
@@ -171,9 +171,8 @@ class Panel:
                 pen.d.rounded_rectangle((x - 8, y + h - 4, x + width, y + h + NAME + 10), 8, HILITE)
                 tx = x
                 for p in current[:6]:
-                    house(
-                        pen, (tx, y + h, tx + 26, y + h + 26), self.color.get(p, MUTED), self.tag[p]
-                    )
+                    badge = (tx, y + h, tx + 26, y + h + 26)
+                    house(pen, badge, self.color.get(p, MUTED), self.tag[p])
                     tx += 30
                 pen.text(
                     (tx + 4, y + h + 1), line, NAME, "name", bold=True, max_w=x + width - tx - 8
@@ -274,11 +273,11 @@ class Panel:
         house(pen, (x, y + 4, x + 28, y + 32), color, self.tag.get(p, "?"))
         plants = info.get("plants", [])
         text_w, spots = self.card_spots(x, y, width, len(plants))
-        name_w = pen.text((x + 36, y + 4), f"{n}. {p}", NAME, "name", bold=True, max_w=text_w)
+        name_w = pen.text((x + TEXT_X, y + 4), f"{n}. {p}", NAME, "name", bold=True, max_w=text_w)
         flags = self._flags(p, info)
         if flags:
             pen.text(
-                (x + 36 + name_w + 8, y + 8),
+                (x + TEXT_X + name_w + 8, y + 8),
                 " · ".join(flags),
                 NUMBER,
                 "text",
@@ -287,13 +286,13 @@ class Panel:
             )
         money = info.get("money")
         line2 = w(W.MONEY_HIDDEN) if money is None else w(W.MONEY, money=money)
-        pen.text((x + 36, y + NAME + 12), line2, NUMBER + 1, "number", bold=True, max_w=text_w)
+        pen.text((x + TEXT_X, y + NAME + 12), line2, NUMBER + 1, "number", bold=True, max_w=text_w)
         line3 = self.details(p, info)
         if info.get("powered") is not None and self.v.get("phase") in ("bureaucracy", "over"):
             line3 = w(W.POWERED, n=info["powered"]) + " · " + line3
         y3 = y + NAME + NUMBER + 20
         for part in wrap(line3, NUMBER, text_w)[:2]:
-            pen.text((x + 36, y3), part, NUMBER, "number", fill=MUTED)
+            pen.text((x + TEXT_X, y3), part, NUMBER, "number", fill=MUTED)
             y3 += NUMBER + 3
         for plant, (cx, cy) in zip(plants, spots, strict=True):
             new = (p, int(plant.get("number", -1))) in self.new_plants

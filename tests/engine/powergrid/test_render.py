@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from engine.core.picture import initials, looks
+from engine.core.picture import Pen, initials, looks
 from engine.powergrid import render as R
 from engine.powergrid.render import layout as layout_module
 from engine.powergrid.render import words as W
+from engine.powergrid.render.board import BADGE_RADIUS, badge_tags, house
 from engine.powergrid.render.layout import NODE_H, NODE_W, map_digest, overlap, segment_hits
 from engine.powergrid.render.layout import _cross as cross
 
@@ -445,6 +446,70 @@ def test_initials_that_look_alike_collide() -> None:
         tags = initials(seats)
         assert len({looks(t) for t in tags.values()}) == len(seats), tags
     assert initials(["Bot", "Bot 2", "Вова", "Bot 3"])["Bot 3"] == "B3"
+
+
+# Tables whose tags are two letters, wide ones: first letters collide, look alike (Latin A and
+# Cyrillic А), or are bots. "Wo", "Шу", "B2" ran over the 23 px circles, drawn at 15 px.
+WIDE_TABLES = {
+    "latin": ("Wojtek", "Wanda", "Mmm", "Mma", "Www", "Wwa"),
+    "polish": ("Łukasz", "Łucja", "Żaneta", "Żywia", "Ścibor", "Śnieżka"),
+    "cyrillic": ("Жюль", "Жюстина", "Щукин", "Щыров", "Шура", "Шумов"),
+    "cyrillic wide": ("Щщур", "Щmitt", "Юлия", "Юmen", "Жжж", "Жmax"),
+    "chinese": ("王小明", "王大明", "陳龍", "陳鬱", "龍龍", "龍鬱"),
+    "look-alike": ("alice", "Анна", "Olga", "Ольга", "Mia", "Мила"),
+    "bots": ("Bot", "Bot 2", "Bot 3", "Bot 4", "Bot 5", "Bot 6"),
+    "bot numbers": ("Bot 100", "Bot 99", "Шрек 12", "Шрек 13", "王 1", "王 2"),
+    "mixed": ("Wojtek", "Wanda", "Шура", "Шумов", "王小明", "王大明"),
+}
+
+
+def _tag_ink_outside(box: tuple[int, int, int, int], tag: str) -> list[tuple[int, int]]:
+    """The pixels `tag`'s text inks outside the inside of its house badge `box` (its outline
+    included): the house drawn with and without its text, on a ground no badge is painted."""
+    ground, colour = (1, 2, 3), (0, 114, 178)
+    with_text, plain = (Image.new("RGB", (box[2] + 20, box[3] + 20), ground) for _ in range(2))
+    pen = Pen(with_text)
+    house(pen, box, colour, tag)
+    Pen(plain).d.rounded_rectangle(
+        box, radius=BADGE_RADIUS, fill=colour, outline=(28, 28, 30), width=2
+    )
+    assert [lab.size for lab in pen.labels] == [16], pen.labels  # at 16 px (NUMBER), not 15
+    a, b = with_text.load(), plain.load()
+    assert a is not None and b is not None
+    return [
+        (x, y)
+        for x in range(with_text.width)
+        for y in range(with_text.height)
+        if a[x, y] != b[x, y] and b[x, y] != colour
+    ]
+
+
+@pytest.mark.parametrize("table", sorted(WIDE_TABLES))
+@pytest.mark.parametrize("n", [3, 6])
+def test_every_tag_fits_inside_its_house_at_16_px(table: str, n: int) -> None:
+    """Every tag a house wears, on the map and in the panel, inks inside the badge's outline
+    at 16 px; tags stay apart by how they look (a tag too wide is shortened, not shrunk)."""
+    seats = WIDE_TABLES[table][:n]
+    tags = badge_tags(seats)
+    assert len({looks(t) for t in tags.values()}) == n, tags
+    boxes = [*R.slot_boxes(100, 50), (10, 6, 38, 34), (10, 6, 36, 32)]  # map, panel row, header
+    for tag in tags.values():
+        for box in boxes:
+            assert _tag_ink_outside(box, tag) == [], (table, tag, box)
+
+
+def test_a_tag_too_wide_for_a_house_is_shortened_apart_from_the_others() -> None:
+    """A 23 px house holds one letter or digit at 16 px (and narrow pairs: "Al"): the letter
+    alone when no other name starts alike, else a number: the bot's own, else the seat's."""
+    assert badge_tags(["Wojtek", "Wanda", "Шура"]) == {"Wojtek": "1", "Wanda": "2", "Шура": "Ш"}
+    assert badge_tags(["ann", "Bot", "Bot 2", "Bot 3"]) == {
+        "ann": "A",
+        "Bot": "1",
+        "Bot 2": "2",
+        "Bot 3": "3",
+    }
+    assert badge_tags(["alice", "Анна", "bob"]) == {"alice": "Al", "Анна": "2", "bob": "B"}
+    assert initials(["Wojtek", "Wanda"]) == {"Wojtek": "Wo", "Wanda": "Wa"}  # no fit asked
 
 
 # --- image-diff regression: a fixed hand-made map and view -------------------------------------

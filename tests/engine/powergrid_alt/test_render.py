@@ -63,8 +63,9 @@ def test_render_draws_owned_lines_plants_and_tps_in_player_colours() -> None:
 
 def test_a_built_plant_names_its_owner_by_his_initials_not_by_colour_alone() -> None:
     """Found reviewing pictures: under deuteranopia a green and a pink plant were two greys.
-    A plant's box says its owner's initials, as his houses and the panel's row do."""
-    from engine.core.picture import initials
+    A plant's box says its owner's tag, as his houses and the panel's row do ("Bot 2" wears
+    "2": "B2" does not fit a 23 px house at 16 px)."""
+    from engine.powergrid.render.board import badge_tags
     from engine.powergrid_alt.graph import alt_map
     from engine.powergrid_alt.render import plant_mark
 
@@ -72,8 +73,8 @@ def test_a_built_plant_names_its_owner_by_his_initials_not_by_colour_alone() -> 
     state["regions"] = sorted(set(alt_map(state["map"]).region.values()))
     give_plant(state, "Bot 2", 13, "Freiburg")
     labels = {lab.text for p in GAME.render_set(state, None) for lab in p.labels}
-    tag = initials(state["seats"])["Bot 2"]
-    assert tag == "B2" and f"⚡13 {tag}" in labels
+    tag = badge_tags(state["seats"])["Bot 2"]
+    assert tag == "2" and f"⚡13 {tag}" in labels
     assert plant_mark(13, "B12") == ("⚡13", 18)  # no room: the plant alone, never cut
 
 
