@@ -84,6 +84,9 @@ def slot_boxes(x: float, y: float) -> list[tuple[int, int, int, int]]:
 
 # A house badge: a rounded box (a circle 23 px across held 19 px inside its outline, and two
 # letters at 16 px are 21-33 px wide: "Wo", "Шу" and "B2" ran over it, drawn at 15 px).
+# Slots 34-38 px wide (two letters) were tried, 2026-12-05: the recomputed layouts drew lines
+# through other cities' nodes (Germany 2-5, USA 9-12; 1 and 0 at 23 px) and Germany's whole
+# map grew past two screens, so a house keeps 23 px and a tag that does not fit is shortened.
 BADGE_RADIUS = 6
 BADGE_LINE = 2
 BADGE = (SLOT_D, SLOT_D)  # the smallest badge a tag is drawn in: a map's house slot
