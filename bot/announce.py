@@ -621,7 +621,7 @@ class AnnounceMixin(TableBase):
         notify: list[str] = []
         if asked:
             engaged = await self._engaged(row, game, played, asked)
-            notify = pinged(asked, played.asked_before, engaged)
+            notify = pinged(asked, self._waiting_before(ctx, row, played), engaged)
         if notify:
             # Quiet hours, the chat's (/settings quiet=) or a player's own (/me quiet=): the
             # ask notifies nobody in them; the status message names him, and the turn's start
@@ -670,6 +670,17 @@ class AnnounceMixin(TableBase):
                 )
             )
         return out
+
+    @staticmethod
+    def _waiting_before(ctx: Ctx, row: GameRow, played: Played) -> list[str] | None:
+        """Who was asked before the run: its `asked_before`, and the players of the turn the
+        reminder row read with the message keeps (an undo widens it with those it asked anew,
+        bot/store_sql.py `carried_players`, so the move played again after an undo does not
+        ping again a player asked the same thing before it)."""
+        before = played.asked_before
+        if before is None or ctx.loaded_for != row.id or ctx.reminder is None:
+            return before
+        return [*before, *(p for p in ctx.reminder.players if p not in before)]
 
     def _quiet_now(self, ctx: Ctx, user_key: str) -> bool:
         """Whether now falls in the chat's quiet hours or in the user's own (read with the

@@ -39,7 +39,7 @@ from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import SQLITE as Q
 from bot.store_records import FinishedGame, RecordsMixin
 from bot.store_schema import MIGRATIONS, migrate
-from bot.store_sql import append_sql, append_sync, claimed, due_sql
+from bot.store_sql import append_sql, append_sync, carried_players, claimed, due_sql
 from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = [
@@ -611,7 +611,7 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
                     f"({', '.join('?' * len(keep))})",
                     (pk, from_seq, *keep),
                 )
-                await self._write_due(db, pk, due)
+                await self._carry_due(db, pk, due)
                 ids = await write_outbox(db, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
@@ -656,6 +656,18 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
     # ------------------------------------------------------------------ reminders
     @staticmethod
     async def _write_due(db: aiosqlite.Connection, pk: int, due: Due | None) -> None:
+        await db.execute(*due_sql(pk, due))
+
+    @staticmethod
+    async def _carry_due(db: aiosqlite.Connection, pk: int, due: Due | None) -> None:
+        """An undo's reminder row: the running turn goes on (`carried_players`)."""
+        if due is not None:
+            cur = await db.execute(Q.reminder_players, (pk,))
+            stored = await cur.fetchone()
+            players = carried_players(stored[0] if stored else None, due)
+            if players is not None:
+                await db.execute(Q.widen_reminder, (players, pk))
+                return
         await db.execute(*due_sql(pk, due))
 
 

@@ -61,7 +61,7 @@ from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import MESSAGE_POSTGRES as M
 from bot.store_queries import POSTGRES as Q
 from bot.store_records import FinishedGame
-from bot.store_sql import players_json
+from bot.store_sql import carried_players, players_json
 from engine.core.jsonstate import load_state  # orjson: a move reads these each time
 
 __all__ = ["LEASE_SECONDS", "MIGRATIONS", "OUTBOX_CHANNEL", "WAKE_CHANNEL", "PgStore"]
@@ -589,7 +589,7 @@ class PgStore(PgOutbox, PgTimed):
                     from_seq,
                     list(keep),
                 )
-                await self._write_due(con, pk, due)
+                await self._carry_due(con, pk, due)
                 ids = await write_outbox(con, outbox, now)
         except _Abort as abort:
             return CommitResult(abort.outcome)
@@ -646,6 +646,18 @@ class PgStore(PgOutbox, PgTimed):
             players,
         )
         await self._notify(con, pk)
+
+    async def _carry_due(self, con: asyncpg.Connection, pk: int, due: Due | None) -> None:
+        """An undo's reminder row: the running turn goes on (bot/store_sql.py
+        `carried_players`)."""
+        if due is not None:
+            stored = await con.fetchval(Q.reminder_players, pk)
+            players = carried_players(stored, due)
+            if players is not None:
+                await con.execute(Q.widen_reminder, players, pk)
+                await self._notify(con, pk)
+                return
+        await self._write_due(con, pk, due)
 
     async def finished_games(
         self, chat_key: str | None = None, user_key: str | None = None, limit: int = 1000

@@ -145,6 +145,10 @@ class Queries:
     end_game_at: str = _END_GAME + " AND version = ?"
     drop_reminder: str = "DELETE FROM reminders WHERE game_id = ?"
     due_upsert: str = _SQLITE_DUE_UPSERT.format(same=_SQLITE_SUBSET)
+    # an undo's turn (bot/store_sql.py `carried_players`): the waiting list read, then widened
+    # with every other column kept
+    reminder_players: str = "SELECT players_json FROM reminders WHERE game_id = ?"
+    widen_reminder: str = "UPDATE reminders SET players_json = ? WHERE game_id = ?"
     actions: str = _ACTIONS + " ORDER BY seq"
     last_actions: str = _ACTIONS + " ORDER BY seq DESC LIMIT ?"
 

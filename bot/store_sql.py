@@ -39,6 +39,23 @@ def due_sql(pk: int, due: Due | None) -> tuple[str, tuple[Any, ...]]:
     )
 
 
+def carried_players(stored: str | None, due: Due) -> str | None:
+    """After an undo, the stored turn goes on (its start, deadline, reminders planned or
+    sent) and its waiting list is widened with the players asked now: the players_json to
+    write with the row's other columns kept, or None when there is no running turn to carry
+    (write `due` as a move would). An undo that gave everybody a fresh turn (found through
+    Telegram, 2026-12-05) sent the private prompt, recap and picture again to players still
+    asked the same thing, and the move played again after it (the same list as before the
+    undo) did so once more; the wider list keeps that move's players within the turn, so the
+    upsert keeps the turn as it keeps it for any move that asks nobody new."""
+    if stored is None:
+        return None
+    old = json.loads(stored)
+    if not old:
+        return None
+    return players_json({*old, *due.players})
+
+
 def claimed(con: sqlite3.Connection, inbound: tuple[str, str], now: float) -> bool:
     """Record the platform update id (raw connection); False when it was recorded already."""
     cur = con.execute(SQLITE.claim_inbound, (inbound[0], inbound[1], now))

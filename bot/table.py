@@ -64,7 +64,7 @@ __all__ = [
 _fit = fit  # the old name, for callers that still use it
 
 
-class Table(LobbyMixin, PrivateChatMixin, InfoMixin, UndoMixin, CompletionMixin):
+class Table(LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin):
     """bot.service.TableService over a Store and the registered games. The parts: lobby
     (bot/lobby.py), the move pipeline (bot/moves.py), announcements (bot/announce.py),
     information (bot/info.py), undo and abort (bot/undo.py), autocomplete

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.announce import ENDED_WITHOUT_RESULT, AnnounceMixin
+from bot.announce import ENDED_WITHOUT_RESULT
 from bot.buttons import public_mark
 from bot.context import (
     Ctx,
@@ -18,6 +18,8 @@ from bot.grammar import (
 )
 from bot.i18n import tr, translator
 from bot.messages import Button, Outbound
+from bot.moment import Moment
+from bot.moves import MovesMixin
 from bot.store import (
     ActionRow,
     Outcome,
@@ -120,7 +122,7 @@ def _quiet(game: Game, state: State, a: ActionRow) -> bool:
     return not game.is_over(after) and _seen(game, after) == _seen(game, state)
 
 
-class UndoMixin(AnnounceMixin):
+class UndoMixin(MovesMixin):
     """/undo and /abort."""
 
     async def _cmd_undo(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
@@ -187,7 +189,11 @@ class UndoMixin(AnnounceMixin):
                         into.append(tr(lang, ANSWERS_TAKEN_BACK))
                 own = words if self._own_lang(ctx) is not None else None
                 steps = [Step(lines, state_json, [], own_lines=own)]
-                played = Played(steps, state, state_json, version)
+                # asked before it: those asked at the undone state, and the sender, who asked
+                # for it; only someone else asked anew would be pinged (bot/quiet.py)
+                was = Moment(game, load_state(fresh.state_json or "{}")).current
+                asked = list(dict.fromkeys([*was, seat.display_name]))
+                played = Played(steps, state, state_json, version, asked_before=asked)
                 outs = await self._announce(ctx, replace(fresh, version=version), ctx.seats, played)
             else:  # a private move (a standing order, PG-O): the table never saw it (issue 20)
                 outs = self._refuse(
@@ -195,6 +201,13 @@ class UndoMixin(AnnounceMixin):
                 )
             outs += await self._orders_dropped(ctx, undone.dropped)
             outs += await self._said_where(ctx, row, outs)
+            if undone.public:
+                # sent privately: his prompt, silent, where he plays (the group's news of it
+                # is a silent edit); the turn's reminders go on, so nothing else is sent anew
+                # to him or to those still asked the same thing (bot/store_sql.py
+                # `carried_players`)
+                now = played.now(game)
+                outs += self._asked_again(ctx, row, played, now, seat.display_name)
             outs, rows = self._rows(ctx, outs, row.id)
             result = await self.store.undo_last(
                 row.id,
