@@ -373,6 +373,7 @@ class DeadlineCommands:
         await self.store.set_away(ib.user_key, until)
         await self._remember(ctx)
         touched = []
+        waits_here = False  # nobody else plays here: his turns wait (bot/reminders.py)
         for row in await self.store.user_games(ib.user_key, limit=200):
             if row.status != "active":
                 continue
@@ -380,6 +381,12 @@ class DeadlineCommands:
             settings = await self.settings(row.chat_key)
             game = self._game(row)
             if settings.policy == "bot" and game is not None:
+                seats = await self.store.seats(row.id)
+                people = [s.user_key for s in seats if not s.is_bot]
+                away = await self.store.away_until(people, now)
+                if not any(k not in away for k in people):
+                    waits_here = waits_here or row.id == (ctx.game.id if ctx.game else None)
+                    continue  # `unattended`: no bot takes the last person's seat
                 await self.store.start_autopilot(
                     row.id, ib.user_key, "away", until, bot_kind_for(game)
                 )
@@ -396,6 +403,10 @@ class DeadlineCommands:
                 "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
                 "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
             }[settings.policy]
+            if waits_here:
+                policy = self._t(
+                    ctx, "Here your turns wait for you: every other seat is played by a bot."
+                )
             mine = policy + sentence_gap(policy) + mine
         lang = ctx.lang if ib.is_private else ctx.post_lang  # the news: the chat's language
         news = tr(

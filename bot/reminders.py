@@ -18,6 +18,13 @@ changes. Everything else happens here, driven by bot/scheduler.py:
   to a bot until the player sends any command in that chat.
 - `/away <duration>` applies the chat's policy at once to the player's turns in every game
   (under `remind` their turns simply wait, unreminded) until `/back` or the duration ends.
+- Bots stand in, they do not play a game out alone (`unattended`): a bot takes a seat (policy
+  `bot`, on expiry or `/away`) or plays for someone away (`bot` or `skip`) only while another
+  seat is played by a person at the table (a human seat, not on a bot's autopilot, its
+  player not away). When nobody else is left, the game waits: the table says so once, a
+  player away waits unreminded (looked at again when his absence ends), one whose deadline
+  ran out is reminded as under `remind`; `/back` and a move play on. Without this, one
+  player alone with /addbot bots going `/away` saw the whole game played and posted at once.
 - `/vote replace <name>`: when a majority of the other seated humans agree, a bot (heuristic)
   plays the silent player's seat. Any command from that player cancels the pending votes;
   a replaced player takes the seat back with `/back` in that chat.
@@ -85,7 +92,7 @@ from bot.reminder_text import chat_name, prompt_buttons, reminder_buttons, remin
 from bot.store import GameRow, OutRow, SeatRow, TurnPlan
 from bot.store_plans import DigestRow
 from bot.store_protocol import Store
-from engine.core import load_state
+from engine.core import N_, load_state
 from engine.core.protocol import CommandSpec, Game, State
 from engine.core.sentences import WHO_DOES
 
@@ -93,6 +100,37 @@ log = logging.getLogger(__name__)
 
 # After applying an expiry policy, the turn is looked at again this soon (see process_turn).
 RELOOK = 60.0
+
+# The notice of a turn the policy leaves waiting (`unattended`), once per turn held.
+WAITS = N_(
+    "Every other seat here is played by a bot, so the game waits for {names} instead of "
+    "playing itself out: a bot stands in for someone only while another player is at the "
+    "table. /back, then a move, plays on."
+)
+
+
+def unattended(
+    seats: Sequence[SeatRow],
+    away: Mapping[str, float],
+    act_on: Sequence[tuple[SeatRow, float | None]],
+    policy: str,
+) -> list[tuple[SeatRow, float | None]]:
+    """Of the seats the expiry policy would act on now (with the end of their absence, None
+    for a deadline run out), those it leaves waiting because no other seat is played by a
+    person at the table (a human seat not on a bot's autopilot, its player not away): a bot
+    taking a seat (policy `bot`) or playing for someone away (`bot` or `skip`). The table
+    is for friends playing at their pace with bots filling in for the absent; with nobody
+    left it would play the whole game out at once (found through Telegram, 2026-12-05: Ann
+    alone with one /addbot bot, `/away 30d` under policy bot: 237 moves in one commit, 13
+    pictures, the end card within a second), so it waits for them instead. A deadline run
+    out under `skip` still plays the default move: the deadlines pace that."""
+    if not act_on:
+        return []
+    acting = {s.user_key for s, _ in act_on}
+    if any(not s.is_bot and s.user_key not in away and s.user_key not in acting for s in seats):
+        return []
+    return [(s, until) for s, until in act_on if policy == "bot" or until is not None]
+
 
 # Re-exported: what callers import from here.
 __all__ = [
@@ -295,7 +333,27 @@ class Reminders(MeCommands):
             act_on = [(s, away[s.user_key]) for s in humans if s.user_key in away]
             if expired:
                 act_on += [(s, None) for s in ran_out]
+        # Nobody else at the table is a person who plays: the game waits for them instead of
+        # playing itself out (`unattended`).
+        held = unattended(seats, reads.away, act_on, settings.policy)
+        outs: list[Outbound] = []
+        if held:
+            act_on = [x for x in act_on if x not in held]
+            if expired and any(until is None for _, until in held):
+                # a player who ran out of time is reminded as under `remind`
+                acting = False
+                remind = replace(settings, policy="remind")
+                decision = decide(timed, remind, now, [q for q in quiet.values() if q.hours])
+                point = decision.point
+            if not present or (point is not None and point.kind == "expire"):
+                # once: those away wait unreminded, one out of time hears "time is up"
+                outs.append(await self._waits_notice(row.chat_key, [s for s, _ in held]))
         next_at = decision.next_at
+        if held and not present:
+            # those held are all away: look again when the first absence ends (or a move, a
+            # /back or new settings plan the turn anew); nothing else to say meanwhile
+            ends = [until for _, until in held if until is not None]
+            next_at = min(ends) if ends else None
         if acting and expired:
             # Those whose bank still holds time are looked at again at their own deadline.
             later = [
@@ -322,9 +380,8 @@ class Reminders(MeCommands):
                     later_at = now + max(NAG_EVERY, plan.deadline_at - plan.turn_started_at)
                     await self.store.claim_turn(stuck_plan, stuck_plan.done_until, later_at)
             return
-        outs: list[Outbound] = []
         if point is not None and present:
-            outs = await self._remind(
+            outs += await self._remind(
                 row, game, state, present, point, timed, own, now, settings, quiet
             )
         # The reminders are written by the claim itself: both happen, or neither (issue 16).
@@ -410,6 +467,12 @@ class Reminders(MeCommands):
             return False  # the game moved on meanwhile
         await self.table.push(outs)  # those already in the outbox are left to its sender loop
         return True
+
+    async def _waits_notice(self, chat_key: str, seats: Sequence[SeatRow]) -> Outbound:
+        """The table's word that the game waits for `seats` (`unattended`), silent."""
+        lang = await self._lang(chat_key)
+        names = listed(s.display_name for s in seats)
+        return Outbound(chat_key, tr(lang, WAITS, names=names), lang=lang, silent=True)
 
     def _inbound(self, chat_key: str, seat: SeatRow, lang: str) -> Inbound:
         return Inbound(
