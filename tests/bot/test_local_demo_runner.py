@@ -233,9 +233,10 @@ def test_platform_modules_are_imported_only_with_a_token(tmp_path: Path, token: 
 async def test_local_runs_the_tables_timed_work_after_each_line(tmp_path: Path) -> None:
     """`boardchat local` runs the scheduler's due work after each line, as `boardchat run`
     does in the background: a seat a bot plays for someone /away is played (found playing,
-    2026-12-04: "a bot plays for you here", and then the table waited for her forever).
-    Once the game is over, a game command and a private /status say so and a private /log
-    shows it, not "No game here yet"."""
+    2026-12-04: "a bot plays for you here", and then the table waited for her forever) while
+    another person is at the table; alone with bots, the table says at once that the game
+    waits for her (bot/reminders.py `unattended`). Once the game is over, a game command
+    says so, not "No game here yet"."""
     script = "\n".join(
         [
             "alice: /settings policy=bot",
@@ -243,21 +244,24 @@ async def test_local_runs_the_tables_timed_work_after_each_line(tmp_path: Path) 
             "alice: /addbot",
             "alice: /start",
             "alice: /away 1h",
+            "alice: /back",
+            "alice: /settings policy=skip",
+            "alice: /away 1h",
+            "alice: /abort confirm",
             "alice: /hint",
             "dm alice: /status",
             "dm alice: /log",
         ]
     )
     text = await _session(tmp_path, script)
-    after = text.split("Here a bot plays your seat", 1)[1]
-    # her seat is played (the seats' order and dice are the session's own: any end will do)
-    assert re.search(r"^alice: ", after, re.MULTILINE), after
-    assert "Ranking: 1." in after  # to its end
+    alone = text.split("Here your turns wait for you", 1)[1].split("Welcome back", 1)[0]
+    assert "the game waits for alice instead of playing itself out" in alone
+    assert not re.search(r"^alice: ", alone.split("the game waits", 1)[1], re.MULTILINE)
+    after = text.split("Here your turns get the default move", 1)[1]
+    # under skip, alone too: nothing is played for her; the game ended by /abort, a game
+    # command says so (the end of a played game in private: test_private_chat.py)
+    assert "Ranking: 1." not in after
     assert "This game is over. /new starts another." in after
-    assert "(private, alice) Your last game, Hexania (g1), is over." in after
-    # and its log, not "No game here yet" (found play-testing through Telegram, 2026-12-05)
-    private_log = after.split("is over.", 1)[1]
-    assert "(private, alice) Moves " in private_log and "No game here" not in private_log
 
 
 async def _session(tmp_path: Path, script: str) -> str:

@@ -313,3 +313,30 @@ async def test_a_private_move_after_which_he_decides_again_brings_his_prompt(
     prompts = [o for o in mine if o.buttons]
     assert len(prompts) == 1 and prompts[0].silent, [o.text for o in mine]
     assert all(b.payload.startswith(f"{pk}:") for row in prompts[0].buttons for b in row)
+
+
+async def test_after_the_game_a_private_status_and_log_show_the_last_game(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found play-testing through Telegram, 2026-12-05: a private /status and /log after the
+    game's end said "No game here yet" (was checked through `boardchat local`, whose game
+    now waits for a player alone with bots, bot/reminders.py `unattended`)."""
+    from tests.bot.chatgame import ChatDicePile
+    from tests.bot.test_table_integration import GROUP
+
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 7)
+    await say(table, "alice", "/new dicepile start=5")
+    await say(table, "alice", "/addbot greedy")
+    await say(table, "alice", "/start")
+    for _ in range(20):
+        row = await store.last_game(GROUP)
+        if row is None or row.status != "active":
+            break
+        await say(table, "alice", "/take 1")
+    assert getattr(await store.last_game(GROUP), "status", None) == "over"
+    said = joined(await say(table, "alice", "/pile"))
+    assert "This game is over. /new starts another." in said
+    status = joined(await ask(table, "/status"))
+    assert "Your last game, Dice pile (g1), is over." in status
+    log = joined(await ask(table, "/log"))
+    assert "Moves " in log and "No game here" not in log
