@@ -340,3 +340,26 @@ async def test_after_the_game_a_private_status_and_log_show_the_last_game(
     assert "Your last game, Dice pile (g1), is over." in status
     log = joined(await ask(table, "/log"))
     assert "Moves " in log and "No game here" not in log
+
+
+async def test_a_private_moves_own_line_and_its_confirmation_are_one_message(
+    table: Table, pushed: Pushed
+) -> None:
+    """IEC-19, a real mine laid in the private chat: "Only you know: real mine on …" and
+    "Done in …; announced in …" both reach that chat; they are one message, not two in a
+    row (found measuring chat noise, 2026-12-05)."""
+    from engine.iec import GAME as IEC
+
+    await open_game(table, "iec", ["alice", "bob"])
+    state = await state_of(table)
+    assert "alice" in IEC.current_players(state)  # phase 5: everybody lays at once
+    lay = next(
+        a
+        for a in IEC.legal_actions(state, "alice")
+        if a.get("type") == "lay" and a.get("real") and not a.get("fake")
+    )
+    outs = await ask(table, f"/lay {lay['real'][0]}")
+    everything = [*outs, *pushed.outs]
+    mine = [o for o in everything if o.private_to == "tg:alice" or o.chat_key == DM]
+    assert len(mine) == 1, [(o.chat_key, o.private_to, o.text) for o in everything]
+    assert "Only you know: real mine on" in mine[0].text and "announced in" in mine[0].text
