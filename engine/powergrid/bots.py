@@ -194,7 +194,7 @@ def _build(state: State, player: str, p: dict) -> Action:
     """Build the cheapest city while the network is smaller than what the plants power."""
     end = limits(state)["end"]
     target = max(_capacity(p["plants"]) + 1, 3)
-    if len(p["cities"]) >= target and not _can_finish(state, p, end):
+    if len(p["cities"]) >= target and not _can_finish(state, player, p, end):
         return {"type": "done"}
     best = cheapest_city(state, player)
     if best is not None and best[1] <= p["money"]:
@@ -202,9 +202,20 @@ def _build(state: State, player: str, p: dict) -> Action:
     return {"type": "done"}
 
 
-def _can_finish(state: State, p: dict, end: int) -> bool:
-    """Late game: keep building towards the end threshold when it is close."""
-    return len(p["cities"]) >= end - 3
+def _can_finish(state: State, player: str, p: dict, end: int) -> bool:
+    """Late game: keep building towards the end threshold when it is close, and only while
+    the bot would win the ending it brings on (PG-53: the most cities powered wins): a bot
+    that can power fewer cities than a rival ended games it then lost (found play-testing
+    through Telegram, 2026-12-05: 21 cities built, last with 0 powered)."""
+    if len(p["cities"]) < end - 3:
+        return False
+    mine = min(_capacity(p["plants"]), len(p["cities"]) + 1)
+    rivals = [
+        min(_capacity(q["plants"]), len(q["cities"]))
+        for name, q in state["players"].items()
+        if name != player
+    ]
+    return mine > max(rivals, default=0)
 
 
 BOTS: dict[str, BotFn] = {
