@@ -187,7 +187,9 @@ class TableBase:
             row = row_of(o, o.lang or self._reader_lang(ctx, o), game_id)
             # The sender's own private lines too: the adapter answers them privately (an
             # interaction's ephemeral follow-ups), not in his DMs.
-            answer = o.private_to is None and o.chat_key == ctx.inbound.chat_key
+            # (a move sent in his DM is played in the game's chat: its replies go to the DM,
+            # `reply_key`, and are the interaction's too; found testing Discord, 2026-12-05)
+            answer = o.private_to is None and o.chat_key in (ctx.inbound.chat_key, ctx.reply_key)
             if (
                 hold
                 and (answer or o.private_to == ctx.inbound.user_key)

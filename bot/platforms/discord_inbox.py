@@ -244,7 +244,20 @@ async def taken(
     for out in outbounds:
         if out.outbox_id is None:
             continue
-        mine = user is not None and own_private(out, user)
+        # his own lines: private to him, or a reply only he needs in this very chat (a move
+        # sent in his DM with the bot: "Done in …"), which the follow-up carried; unmarked,
+        # the sender loop posted it in the DM too (found testing Discord, 2026-12-05)
+        mine = user is not None and (
+            own_private(out, user)
+            or (
+                out.sender_only
+                and out.private_to is None
+                and out.chat_key == here
+                and out.render is None
+                and out.picture is None
+                and out.status_of is None
+            )
+        )
         answer = (
             public
             and out.private_to is None

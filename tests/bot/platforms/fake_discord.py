@@ -507,10 +507,17 @@ class DiscordHttp:
             return self.channels[cid]
         if method == "POST" and path == "/users/@me/channels":
             uid = int(body["recipient_id"])
-            return {"id": str(uid + 1), "type": 1, "recipients": [_user(uid, "Bob")]}
+            return self.open_dm(uid)
         if method == "GET" and parts[0] == "users":
             return _user(int(parts[1]), "Bob")
         raise AssertionError(f"unexpected request {method} {path}")
+
+    def open_dm(self, uid: int) -> dict[str, Any]:
+        """The user's private channel with the bot (its id the user's + 1), known from now on
+        to GET /channels/<id> as Discord knows it (a DM interaction's channel too)."""
+        data = {"id": str(uid + 1), "type": 1, "recipients": [_user(uid, "Bob")]}
+        self.channels[uid + 1] = data
+        return data
 
     # ---- the two edges ----
 

@@ -189,6 +189,7 @@ async def test_a_secret_order_sent_in_the_bot_s_dm_is_answered_once(
         opening = {"plant": "3", "amount": 3}
         await feed(client, http, slash_payload("bid", opening, user_id=first))
         limit = slash_payload("bid", {"plant": "3", "max": "9"}, user_id=first)
+        http.open_dm(first)  # the sender loop can post there (an unknown channel hid the copy)
         answers = await feed(client, http, in_dm(limit, first))
         for _ in range(3):
             await asyncio.sleep(0.05)
