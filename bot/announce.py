@@ -303,7 +303,10 @@ class AnnounceMixin(TableBase):
             (
                 o
                 for o in outs
-                if o.private_to == ctx.inbound.user_key
+                if (
+                    o.private_to == ctx.inbound.user_key
+                    or (o.private_to is None and o.sender_only and o.chat_key == ctx.reply_key)
+                )
                 and o.silent
                 and o.png is None
                 and o.render is None
