@@ -269,6 +269,10 @@ class InfoMixin(AnnounceMixin):
         text = logtext.log_page(game, state, rows, t, viewer=None, page=page)
         out = self._say(ctx, text)
         mine = logtext.log_page(game, state, rows, t, viewer=viewer, page=page) if viewer else text
+        if mine != text and ctx.inbound.is_private:
+            # asked in his private chat (a game over, found through Telegram, 2026-12-05: the
+            # table's page and then his own, twice the same moves): his page alone
+            return self._say(ctx, mine)
         if mine != text:
             if not ctx.inbound.is_private and ctx.lang != ctx.post_lang:
                 # `in_chat_lang`'s run in the asker's own language: the group has its page

@@ -342,6 +342,37 @@ async def test_after_the_game_a_private_status_and_log_show_the_last_game(
     assert "Moves " in log and "No game here" not in log
 
 
+async def test_a_private_log_is_his_own_page_alone(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found play-testing through Telegram, 2026-12-05: /log asked in his private chat after
+    the game came twice, the table's page and then his own (with his private lines): the
+    same moves twice. Asked privately, his own page alone."""
+    from bot import info
+    from tests.bot.chatgame import ChatDicePile
+    from tests.bot.test_table_integration import GROUP
+
+    page = info.logtext.log_page
+
+    def with_his_lines(*args: object, viewer: str | None = None, **kw: object) -> str:
+        text = page(*args, viewer=viewer, **kw)  # type: ignore[arg-type]
+        return text + ("\n   ◦ his own line" if viewer else "")
+
+    monkeypatch.setattr(info.logtext, "log_page", with_his_lines)
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 7)
+    await say(table, "alice", "/new dicepile start=5")
+    await say(table, "alice", "/addbot greedy")
+    await say(table, "alice", "/start")
+    for _ in range(20):
+        row = await store.last_game(GROUP)
+        if row is None or row.status != "active":
+            break
+        await say(table, "alice", "/take 1")
+    assert getattr(await store.last_game(GROUP), "status", None) == "over"
+    answer = await ask(table, "/log")
+    assert len(answer) == 1 and "his own line" in answer[0].text, [o.text for o in answer]
+
+
 async def test_a_private_moves_own_line_and_its_confirmation_are_one_message(
     table: Table, pushed: Pushed
 ) -> None:
