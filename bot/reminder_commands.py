@@ -417,10 +417,19 @@ class DeadlineCommands:
         )
         if lang == ctx.lang:
             return self._say(ctx, news + sentence_gap(news) + mine)
-        return [
-            *self._say(ctx, news, lang=lang),
-            Outbound(ctx.chat_key, mine, sender_only=True, lang=ctx.lang, silent=True),
-        ]
+        # his part privately (a DM on Telegram, whose groups have no reply for one reader; an
+        # ephemeral reply on Discord): in a group it read as a post in his language (found
+        # play-testing through Telegram, 2026-12-05)
+        own = Outbound(
+            ctx.chat_key,
+            mine,
+            private_to=ib.user_key,
+            mentions=[(ib.user_key, ib.display_name)],  # named, should his DMs be closed
+            sender_only=True,
+            lang=ctx.lang,
+            silent=True,
+        )
+        return [*self._say(ctx, news, lang=lang), own]
 
     async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound

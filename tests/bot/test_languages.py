@@ -651,6 +651,7 @@ async def test_away_and_back_tell_the_group_in_its_language_and_the_sender_in_hi
     assert len(news) == 1 and news[0].lang == "pl" and "bob" in news[0].text
     assert check(news[0].text, "pl") >= 1
     assert len(mine) == 1 and mine[0].lang == "ru"
+    assert mine[0].private_to is not None  # to him alone, not a group post in Russian
     assert news[0].silent and mine[0].silent  # they ask nobody to act
     assert tr("ru", "/back ends it early.") in mine[0].text
     assert tr("pl", "/back ends it early.") not in news[0].text  # his alone
