@@ -103,6 +103,13 @@ _CLAUSE_ENDS = (
 _SHORTEST_CLAUSE = 12
 
 
+def _width(text: str) -> int:
+    """How much a clause says, in Latin letters: a Chinese character says about two (zh
+    "這個聊天室的設定" is a whole clause; found testing Discord, 2026-12-05, where the
+    /settings description was still cut with "…")."""
+    return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
+
+
 def shorten(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     """`text` on one line; when longer than `limit`, its longest leading sentences that fit,
     else its leading clauses up to a semicolon, else up to a colon ("Private proxy bid on the
@@ -113,7 +120,7 @@ def shorten(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
         return flat
     for pattern in _CLAUSE_ENDS:
         ends = [m.start() for m in pattern.finditer(flat) if m.start() <= limit]
-        if ends and ends[-1] >= _SHORTEST_CLAUSE:
+        if ends and _width(flat[: ends[-1]]) >= _SHORTEST_CLAUSE:
             return flat[: ends[-1]].rstrip(" ,")
     return flat[: limit - 1].rstrip() + _ELLIPSIS
 

@@ -299,6 +299,15 @@ def test_a_long_description_shows_its_leading_clause_not_a_cut() -> None:
     power = "Run plants and earn income. " + "Without plant numbers: power the most cities " * 3
     assert shorten(power) == "Run plants and earn income"
     assert shorten("x" * 120).endswith("…")  # nothing to stop at: cut
+    # a Chinese clause of 8 characters is a whole one (it was cut with "…": found testing)
+    settings_zh = "這個聊天室的設定：/settings [deadline=24h] " + "[reminders=0,50,90] " * 5
+    assert shorten(settings_zh) == "這個聊天室的設定"
+    from bot.reminder_commands import deadline_commands
+
+    settings = next(c for c in deadline_commands() if c.name == "settings")
+    for lang in ("en", "ru", "pl", "zh_Hant"):
+        described = shorten(i18n.translator(lang).gettext(settings.help))
+        assert len(described) <= 100 and not described.endswith("…"), (lang, described)
     games = discover_games()
     for name in ("maxbid", "discard", "upgrade", "line", "endgame"):
         for game in games.values():
