@@ -12,7 +12,7 @@ in lines.py; this module keeps their public names importable from here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine.core import (
     N_,
@@ -33,6 +33,13 @@ from engine.iec import choices as ch
 from engine.iec import lines as iec_lines
 from engine.iec import words as said
 from engine.iec.actions import check_phase, out_of_range
+from engine.iec.completion import (
+    complete_cell,
+    complete_kind,
+    complete_storage,
+    complete_tech,
+    prefixed,
+)
 from engine.iec.lines import KIND_NAMES as KIND_NAMES  # re-exported: chat names
 from engine.iec.lines import describe_event as describe_event
 from engine.iec.lines import describe_private_event as describe_private_event
@@ -40,13 +47,12 @@ from engine.iec.lines import describe_start as describe_start
 from engine.iec.model import acting
 from engine.iec.options import OPTIONS as OPTIONS  # re-exported: the game's options
 from engine.iec.rules import PHASE_ACTIONS, own, scen
-from engine.iec.scenario import GOODS, KINDS, load
+from engine.iec.scenario import GOODS, KINDS
 from engine.iec.techs import TECHS
 from engine.iec.turn_text import buttons as buttons
 from engine.iec.turn_text import describe_turn as describe_turn
 from engine.iec.turn_text import techs_text
 
-MAX_COMPLETIONS = 25
 
 TABLE = CommandTable(
     unknown=N_("Unknown command /{name}."), aliases={"pass": "done"}, count_words=False
@@ -96,13 +102,6 @@ def _kind_arg(x: str, t: Translator) -> str:
     raise ParseError(N_("Unknown building type {value}."), value=x)
 
 
-def _complete_kind(state: State | None, player: str | None, prefix: str) -> list[str]:
-    """The building types `prefix` begins, each under its first name that does: typed in
-    English the English name, typed in Cyrillic the Russian one («ша» -> «шахта»)."""
-    found = said.begun_by(prefix, said.kind_names(), MAX_COMPLETIONS)
-    return [name for name, _kind in found]
-
-
 def _int_arg(x: str) -> int:
     try:
         return int(x)
@@ -142,85 +141,42 @@ def _tech_starts(n: int) -> set[str]:
     }
 
 
-def _complete_tech(state: State | None, player: str | None, prefix: str) -> list[str]:
-    """ "N name" for each technology whose number or some name `prefix` begins, under the
-    first such name (the English one unless another language's was typed)."""
-    key = said.fold(prefix)
-    out: list[str] = []
-    for n in TECHS:
-        for name, m in said.tech_names():
-            label = f"{n} {name}"
-            if m == n and (said.fold(label).startswith(key) or said.fold(name).startswith(key)):
-                out.append(label)
-                break
-    return out[:MAX_COMPLETIONS]
-
-
 def _named(names: Sequence[str], word: str) -> str:
     """The name as the game spells it (any case); an unknown word is kept for the rules to
     refuse with their rule id."""
     return next((n for n in names if n.lower() == word.lower()), word)
 
 
-def _prefixed(cands: Sequence[str], prefix: str) -> list[str]:
-    p = prefix.strip().lower()
-    return [c for c in cands if c.lower().startswith(p)][:MAX_COMPLETIONS]
-
-
-def _complete_cell(state: State | None, player: str | None, prefix: str) -> list[str]:
-    s = scen(state) if state is not None else load("chat_standard")
-    return _prefixed(s.cells, prefix)
-
-
 TABLE.kind(
     ArgKind(
-        "cell", read=lambda call, words: _cell_arg(call.state, words[0]), complete=_complete_cell
+        "cell", read=lambda call, words: _cell_arg(call.state, words[0]), complete=complete_cell
     )
 )
 
 
-def _complete_storage(goods: str) -> Callable[[State | None, str | None, str], list[str]]:
-    """The cells of the player's powered storages holding one of `goods` ("AC", "AC+BC"): what
-    `from <storage>` names (IEC-S-10.5, IEC-S-21), most of those goods first."""
-    wanted = goods.split("+")
-
-    def complete(state: State | None, player: str | None, prefix: str) -> list[str]:
-        if state is None or player is None or player not in state["players"]:
-            return []
-        held = [
-            (sum(st["goods"].get(g, 0) for g in wanted), st["cell"])
-            for st in own(state, player, "storage")
-            if st["powered"] and any(st["goods"].get(g, 0) > 0 for g in wanted)
-        ]
-        cells = [cell for _, cell in sorted(held, key=lambda h: -h[0])]
-        return _prefixed(cells, prefix)
-
-    return complete
-
-
 # `from <storage>`'s kinds, one per good the command draws (ArgSpec.clause).
 for _goods in ("AC", "AB", "BC", "AC+BC"):
-    TABLE.kind(ArgKind(f"storage:{_goods}", complete=_complete_storage(_goods)))
+    TABLE.kind(ArgKind(f"storage:{_goods}", complete=complete_storage(_goods)))
 TABLE.kind(
     ArgKind(
         "kind",
         # A name of several words («пусковая установка») is read whole.
         read=lambda call, words: _kind_arg(" ".join(words), call.t),
-        complete=_complete_kind,
+        complete=complete_kind,
     )
 )
 TABLE.kind(
     ArgKind(
         "tech",
         read=lambda call, words: _tech_arg(" ".join(words)),
-        complete=_complete_tech,
+        complete=complete_tech,
     )
 )
 TABLE.kind(
     ArgKind(
         "area",
         read=lambda call, words: _named(sorted(call.state["areas"]), words[0]),
-        complete=lambda state, player, prefix: _prefixed(
+        complete=lambda state, player, prefix: prefixed(
             sorted(state["areas"]) if state is not None else [], prefix
         ),
     )
@@ -229,7 +185,7 @@ TABLE.kind(
     ArgKind(
         "player",
         read=lambda call, words: _named(list(call.state["players"]), words[0]),
-        complete=lambda state, player, prefix: _prefixed(
+        complete=lambda state, player, prefix: prefixed(
             list(state["seats"]) if state is not None else [], prefix
         ),
     )
@@ -239,9 +195,15 @@ TABLE.kind(
     ArgKind(
         "resource",
         read=lambda call, words: _up(words[0]),
-        complete=lambda state, player, prefix: _prefixed(list(GOODS), prefix),
+        complete=lambda state, player, prefix: prefixed(list(GOODS), prefix),
     )
 )
+
+
+def _paid_from(help: str, goods: str) -> ArgSpec:
+    """`from <storage>`: which storage the command's goods come from (IEC-S-10.5), completed
+    with the player's storages holding them."""
+    return ArgSpec("from", "rest", help, required=False, clause=f"storage:{goods}")
 
 
 def _need(call: Call, n: int) -> None:
@@ -492,13 +454,7 @@ def _sweep(call: Call) -> Action:
     (
         ArgSpec("real", "cell", N_("the real mine's cell")),
         ArgSpec("fakes", "cell", N_("the cells of the fake tokens"), required=False, repeated=True),
-        ArgSpec(
-            "from",
-            "rest",
-            N_("from <storage>: which storage pays the AC"),
-            required=False,
-            clause="storage:AC",
-        ),
+        _paid_from(N_("from <storage>: which storage pays the AC"), "AC"),
     ),
     ("/lay H7 H8 I8", "/lay H7 from E3"),
 )
@@ -540,13 +496,7 @@ def _prepare(call: Call) -> Action:
         _CELL,
         ArgSpec("kind", "kind", N_("what to build"), required=False),
         _DEVELOPER,
-        ArgSpec(
-            "from",
-            "rest",
-            N_("from <storage>: where the AB is taken"),
-            required=False,
-            clause="storage:AB",
-        ),
+        _paid_from(N_("from <storage>: where the AB is taken"), "AB"),
     ),
     ("/build G6 mine", "/build E3", "/build G6 storage from E3"),
 )
@@ -596,13 +546,7 @@ def _activate(call: Call) -> Action:
     N_("Fire a launcher: target [missiles] [target missiles] [launcher] [from storage]"),
     (
         ArgSpec("targets", "rest", N_("the targets, as you would type them")),
-        ArgSpec(
-            "from",
-            "rest",
-            N_("from <storage>: which storage pays the AC"),
-            required=False,
-            clause="storage:AC",
-        ),
+        _paid_from(N_("from <storage>: which storage pays the AC"), "AC"),
     ),
     ("/fire R3 2", "/fire I5 R3 1 T12 1", "/fire R3 2 from I7"),
 )
@@ -679,13 +623,7 @@ TABLE.command(
     N_("Launch 1 BC to Earth from a transmitter"),
     (
         ArgSpec("transmitter", "cell", N_("the transmitter's cell"), required=False),
-        ArgSpec(
-            "from",
-            "rest",
-            N_("from <storage>: where the BC is taken"),
-            required=False,
-            clause="storage:BC",
-        ),
+        _paid_from(N_("from <storage>: where the BC is taken"), "BC"),
     ),
     ("/transmit", "/transmit G3 from E3"),
 )(_at_building)
@@ -694,13 +632,7 @@ TABLE.command(
     N_("Laboratory: 1 BC + 1 AC for a science point"),
     (
         ArgSpec("laboratory", "cell", N_("the laboratory's cell"), required=False),
-        ArgSpec(
-            "from",
-            "rest",
-            N_("from <storage>: where the goods are taken"),
-            required=False,
-            clause="storage:AC+BC",
-        ),
+        _paid_from(N_("from <storage>: where the goods are taken"), "AC+BC"),
     ),
     ("/research", "/research G1 from E3"),
 )(_at_building)
