@@ -53,7 +53,6 @@ from engine.iec.turn_text import buttons as buttons
 from engine.iec.turn_text import describe_turn as describe_turn
 from engine.iec.turn_text import techs_text
 
-
 TABLE = CommandTable(
     unknown=N_("Unknown command /{name}."), aliases={"pass": "done"}, count_words=False
 )
