@@ -107,6 +107,9 @@ class Ctx:
     from_button: bool = False
     # a button of the prompt that stands now (not an older one whose move is still legal)
     pressed_now: bool = False
+    # the pressed button's key (bot/moment.py `press_key`): noted with the move it makes,
+    # claimed instead of the update's id by an older button's move
+    press_key: str | None = None
     # Where answers only the sender needs go, when not to `chat_key`: a move sent in a
     # private chat for a game in a group is played in the group's chat, answered here.
     reply_key: str | None = None

@@ -179,13 +179,22 @@ class PassedFor:
         return kept == (action_json, version)
 
 
+def press_key(pk: int, user_key: str, mark: str, command: str) -> str:
+    """A pressed button's key in the store's inbound keys (beside the platforms' update ids,
+    which never start so): a move made by a button notes it, and a move made by an older
+    button claims it, so the second tap of a double tap finds it taken in every worker and
+    after a restart (`Pressed` answers it sooner within one process)."""
+    return f"press:{pk}:{user_key}:{mark}:{command}"
+
+
 class Pressed:
     """The buttons each player pressed and the table took, per game: (public mark, command).
     An older button (the game moved on since its moment) still counts while its move is legal
     (bot/buttons.py `holds_later`), but not the very button he pressed already: a double tap
     on "Pass" in a Power Grid auction passed on the plant, then, as "/pass" had come to mean
-    that, gave up his whole auction round (found playing through Telegram, 2026-12-04). Best
-    effort, as `PassedFor`: another worker's or a restarted process's press is not known."""
+    that, gave up his whole auction round (found playing through Telegram, 2026-12-04). This
+    process's presses, to answer "out of date" at once; the store holds every worker's
+    (`press_key`)."""
 
     def __init__(self, size: int = RECENT_GAMES * 4) -> None:
         self.size = size

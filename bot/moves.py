@@ -277,6 +277,7 @@ class MovesMixin(EndingMixin):
                 if not hidden:
                     outs += self._asked_again(ctx, row, played, after, player)
                 outs, rows = self._rows(ctx, outs, row.id)
+                claim, pressed = self._move_claim(ctx)
                 result = await self.store.commit_moves(
                     row.id,
                     fresh.version,
@@ -284,11 +285,12 @@ class MovesMixin(EndingMixin):
                     played.state_json,
                     over=after.over,
                     due=self._due(game, played.state, hours, after),
-                    inbound=self._inbound_key(ctx),
+                    inbound=claim,
                     outbox=rows,
+                    pressed=pressed,
                 )
                 if result.outcome is Outcome.DUPLICATE:
-                    return []
+                    return self._out_of_date(ctx) if claim and claim[1] == ctx.press_key else []
                 if result.outcome is Outcome.OK:
                     self._recent.keep(row.id, played.state_json, after)
                     humans = {s.user_key for s in ctx.seats if not s.is_bot}

@@ -556,16 +556,21 @@ class Store(OutboxMixin, PlansMixin, RecordsMixin, ChatNamesMixin):
         due: Due | None,
         inbound: tuple[str, str] | None = None,
         outbox: Sequence[OutRow] = (),
+        pressed: str | None = None,
     ) -> CommitResult:
         """Append `entries` and write the new state, if the game is still at `expected_version`,
         with the messages the moves cause (`outbox`) in the same transaction. Entries of step k
-        get version expected + 1 + k; the game ends at the last step's version."""
+        get version expected + 1 + k; the game ends at the last step's version. `pressed`: the
+        key of the button that made the move, noted beside `inbound` (bot/moment.py
+        `press_key`), so a second tap on it is a duplicate in every worker."""
         now = self._clock()
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
 
         def work(con: sqlite3.Connection) -> list[int]:  # in the writer's thread: one hop
             if inbound is not None and not claimed(con, inbound, now):
                 raise _Abort(Outcome.DUPLICATE)
+            if pressed is not None and inbound is not None:
+                claimed(con, (inbound[0], pressed), now)  # pressed again after an undo: kept
             cur = con.execute(
                 _MOVE_OVER if over else _MOVE,
                 (state_json, new_version, now, pk, expected_version),

@@ -521,16 +521,21 @@ class PgStore(PgOutbox, PgTimed):
         due: Due | None,
         inbound: tuple[str, str] | None = None,
         outbox: Sequence[OutRow] = (),
+        pressed: str | None = None,
     ) -> CommitResult:
         """Append `entries` and write the new state, if the game is still at `expected_version`,
         with the moves' messages (`outbox`) in the same transaction. Entries of step k get
-        version expected + 1 + k; the game ends at the last step's version."""
+        version expected + 1 + k; the game ends at the last step's version. `pressed`: the
+        button's key noted beside `inbound` (bot/store.py)."""
         # One round trip, one statement (bot/store_pg_move.py): the version-checked UPDATE
         # locks the row to commit, so another worker's move of this game waits, then finds
         # the new version (STALE).
         live = None if over else due
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
-        sql = commit_sql(over=over, waiting=live is not None, outbox=bool(outbox))
+        pressed = pressed if inbound is not None else None  # noted under the update's platform
+        sql = commit_sql(
+            over=over, waiting=live is not None, outbox=bool(outbox), pressed=pressed is not None
+        )
         args = commit_args(
             pk,
             expected_version,
@@ -543,6 +548,7 @@ class PgStore(PgOutbox, PgTimed):
             live,
             outbox,
             self.to_notify(outbox),
+            pressed,
         )
         try:
             async with self._con(lock=False) as con:

@@ -12,7 +12,9 @@ shape carries work or parameters it does not use:
 - `claim`: the inbound update's de-duplication row (`ON CONFLICT DO NOTHING`);
 - `moved`: the version-checked update of the game (only after a claim that inserted);
 - `logged`: the log rows; `due`: the reminder kept, replaced or dropped; all of them only
-  for a game that `moved`.
+  for a game that `moved`;
+- `pressed` (a move made by a button of the prompt that stands now): the button's key noted
+  beside the update's, so a second tap on it, wherever it lands, claims a taken key.
 The answer is NULL for a duplicate (nothing changed), else the outbox row ids; a stale version
 calls `boardchat_stale()` (migration 8), whose error rolls the claim back as before.
 
@@ -103,6 +105,10 @@ _KEEP_DUE = """due AS (
     -- the very same list keeps every column: no new row version (bot/store_queries.py)
     WHERE r.players_json IS DISTINCT FROM excluded.players_json
         OR excluded.players_json = '[]')"""
+_PRESSED = """pressed AS (
+    INSERT INTO inbound (platform, update_id, seen_at)
+    SELECT {platform}, {pressed}, {now} FROM moved
+    ON CONFLICT DO NOTHING)"""
 _DROP_DUE = "due AS (DELETE FROM reminders WHERE game_id = (SELECT id FROM moved))"
 _ANSWER = """SELECT CASE
     WHEN NOT EXISTS (SELECT FROM moved) THEN
@@ -117,13 +123,19 @@ _OUTBOX_IDS = (
 
 
 @cache
-def commit_sql(*, over: bool, waiting: bool, outbox: bool) -> str:
+def commit_sql(*, over: bool, waiting: bool, outbox: bool, pressed: bool = False) -> str:
     """The commit statement of this shape (a game that ends drops its reminder)."""
-    params = _MOVE + (_DUE if waiting else ()) + (_OUTBOX if outbox else ())
+    params = (
+        _MOVE
+        + (_DUE if waiting else ())
+        + (_OUTBOX if outbox else ())
+        + ((("pressed", "text"),) if pressed else ())
+    )
     text = (
         "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock({ns}, {game}::integer)),\n"
         + ",\n".join(
-            [_CLAIM, _MOVED, _LOGGED, _KEEP_DUE if waiting else _DROP_DUE],
+            [_CLAIM, _MOVED, _LOGGED, _KEEP_DUE if waiting else _DROP_DUE]
+            + ([_PRESSED] if pressed else []),
         )
         + "\n"
         + _ANSWER.replace("{ids}", _OUTBOX_IDS if outbox else "'{{}}'::bigint[]")
@@ -159,9 +171,11 @@ def commit_args(
     due: Due | None,
     outbox: Sequence[OutRow],
     notify: Sequence[str] = (),
+    pressed: str | None = None,
 ) -> list[Any]:
     """The arguments of `commit_sql` of the same shape (`due` None: the reminder is dropped;
-    `notify`: the platforms whose sender loops in other workers are told of the rows)."""
+    `notify`: the platforms whose sender loops in other workers are told of the rows;
+    `pressed`: the button's key, noted with the move)."""
     args: list[Any] = [
         pk,
         expected_version,
@@ -178,4 +192,6 @@ def commit_args(
         args += [due.due_at, due.turn_started_at, players]
     if outbox:
         args += [*outbox_arrays(outbox), list(notify)]
+    if pressed is not None:
+        args.append(pressed)
     return args

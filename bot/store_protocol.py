@@ -117,6 +117,7 @@ class Store(MessageStore, Protocol):
         due: Due | None,
         inbound: tuple[str, str] | None = None,
         outbox: Sequence[OutRow] = (),
+        pressed: str | None = None,
     ) -> CommitResult: ...
 
     async def create_game(

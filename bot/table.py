@@ -42,6 +42,7 @@ from bot.i18n import resolve_lang, spec_help, tr
 from bot.info import InfoMixin
 from bot.lobby import LobbyMixin
 from bot.messages import Inbound, Outbound
+from bot.moment import press_key
 from bot.private_chat import PRIVATE_QUESTIONS, Handler, PrivateChatMixin
 from bot.reminders import Reminders
 from bot.storage import open_store
@@ -177,8 +178,7 @@ class Table(LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin)
         if ib.payload is not None:
             text = self._unpack_payload(ctx, ib.payload)
             if text is None:
-                msg = tr(ctx.lang, "This button is out of date; nothing was changed.")
-                return [Outbound(ib.chat_key, msg, private_to=ib.user_key, toast=msg)]
+                return self._out_of_date(ctx)
             ctx.from_button = True
         if not text:
             return []
@@ -239,6 +239,7 @@ class Table(LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin)
         # pressed this very button before (a double tap: bot/moment.py `Pressed`).
         user = ctx.inbound.user_key
         ctx.pressed_now = posted_now(self, ctx, version)
+        ctx.press_key = press_key(ctx.game.id, user, version, command)
         if not ctx.pressed_now and (
             self._pressed.seen(ctx.game.id, user, version, command)
             or not holds_later(self, ctx, version, command)

@@ -372,6 +372,21 @@ class TableBase:
         ctx.claimed = True
         return (ib.platform, ib.update_id) if ib.update_id is not None else None
 
+    def _move_claim(self, ctx: Ctx) -> tuple[tuple[str, str] | None, str | None]:
+        """What a move's commit claims and notes: the update's id and, for a button of the
+        prompt that stands now, the button's key; for an older button its key alone, so one
+        pressed before, in any worker, is a duplicate (bot/moment.py `press_key`)."""
+        if ctx.press_key is not None and not ctx.pressed_now:
+            ctx.claimed = True
+            return (ctx.inbound.platform, ctx.press_key), None
+        return self._inbound_key(ctx), ctx.press_key
+
+    def _out_of_date(self, ctx: Ctx) -> list[Outbound]:
+        """The answer to a stale button: its moment is past, or he pressed it before (a double
+        tap whose first tap another worker took)."""
+        msg = tr(ctx.lang, "This button is out of date; nothing was changed.")
+        return [Outbound(ctx.chat_key, msg, private_to=ctx.inbound.user_key, toast=msg)]
+
     async def _remember(self, ctx: Ctx) -> None:
         """Record the update id of a message that changed nothing (answers only)."""
         key = self._inbound_key(ctx)
