@@ -208,11 +208,6 @@ class InfoMixin(AnnounceMixin):
         # the result on a line of its own: a game's turn text ends as it likes ("… 45 E)")
         return (tr(lang, LAST_GAME, game=name, id=last.id) + "\n" + result).rstrip()
 
-    def _game_list(self, ctx: Ctx) -> str:
-        """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""
-        games = [f"{g.id} ({tr(ctx.lang, g.name)})" for g in self.games.values()]
-        return join_list(translator(ctx.lang), games) or "-"
-
     def _left(self, ctx: Ctx, seconds: float) -> str:
         if seconds <= 0:
             return self._t(ctx, "passed")

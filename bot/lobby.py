@@ -74,7 +74,7 @@ class LobbyMixin(MovesMixin):
                 self._t(
                     ctx,
                     "Which game? /new <game>, one of: {games}.",
-                    games=listed(self.games),
+                    games=self._game_list(ctx),
                 ),
             )
         wanted = line.args[0].casefold()
@@ -94,7 +94,7 @@ class LobbyMixin(MovesMixin):
                     ctx,
                     "I do not know the game '{game}'. Games: {games}.",
                     game=shorten(line.args[0], 40),
-                    games=listed(self.games),
+                    games=self._game_list(ctx),
                 ),
             )
         enabled = ChatSettings.load(ctx.chat_settings or {}).games

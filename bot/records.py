@@ -91,7 +91,8 @@ def format_stats(
     game_names: Mapping[str, str] | None = None,
 ) -> str:
     """The /stats text: the chat's leaderboard, or one player's record per game (`who`).
-    `names` maps player keys to display names, `game_names` game ids to names."""
+    `names` maps player keys to display names, `game_names` game ids to names (the games'
+    English names, said here in the reader's language)."""
     shown = names or {}
     titles = game_names or {}
     if who is not None:
@@ -102,7 +103,8 @@ def format_stats(
             )
         lines = [_line(shown.get(who, who), entry.total, t)]
         for game_id, record in sorted(entry.per_game.items()):
-            lines.append("  " + _line(titles.get(game_id, game_id), record, t))
+            title = t.gettext(titles[game_id]) if game_id in titles else game_id
+            lines.append("  " + _line(title, record, t))
         return "\n".join(lines)
     if not stats:
         return t.gettext("No finished games yet.")

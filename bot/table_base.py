@@ -38,7 +38,7 @@ from bot.store import (
 )
 from bot.store_load import Loaded
 from bot.store_protocol import SharedStore, Store
-from engine.core import Reply
+from engine.core import Reply, join_list
 from engine.core.commands import DID_YOU_MEAN, nearest_name
 from engine.core.protocol import Action, Game, State
 
@@ -359,6 +359,11 @@ class TableBase:
 
     def _game_of(self, row: GameRow) -> Game:
         return self.games[row.game_id]
+
+    def _game_list(self, ctx: Ctx) -> str:
+        """ "powergrid (Энергосеть), …": the ids to type and the names the editions have."""
+        games = [f"{g.id} ({tr(ctx.lang, g.name)})" for g in self.games.values()]
+        return join_list(translator(ctx.lang), games) or "-"
 
     def _lock(self, pk: int) -> asyncio.Lock:
         lock = self._locks.get(pk)

@@ -68,10 +68,11 @@ def replay_pictures(
     wanted = set(pick(picture_count(game, players, options, seed, actions)))
     frames: list[Image.Image] = []
     shown: list[str] = []  # the position of the last frame, to not show it twice
+    name = t.gettext(game.name)  # as the game is called in the reader's language
 
     def keep(index: int, state: State) -> None:
         if index in wanted:
-            caption = f"{game.name} · {_period_text(game, t, period(state))}"
+            caption = f"{name} · {_period_text(game, t, period(state))}"
             frames.append(frame(game.render(state, None), caption))
             shown[:] = [canonical(state)]
 
@@ -80,7 +81,7 @@ def replay_pictures(
         now = _period_text(game, t, period(final))
         if game.is_over(final):
             now = t.gettext("Game over")
-        frames.append(frame(game.render(final, None), f"{game.name} · {now}"))
+        frames.append(frame(game.render(final, None), f"{name} · {now}"))
     replay = Replay(
         webp=animation(frames, "WEBP"),
         gif=animation(frames, "GIF"),

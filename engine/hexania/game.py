@@ -18,6 +18,7 @@ class Hexania(ModularGame):
     """Hexagonal war of growing, merging and splitting figures; two dice a turn (HEX-1)."""
 
     id = "hexania"
+    # TRANSLATORS: the game's name, «Гексания» in its Russian original: a land of hexagons.
     name = N_("Hexania")
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS

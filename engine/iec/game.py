@@ -52,6 +52,8 @@ class IEC(ModularGame):
     period_caption, chart_axis = logtext.PERIOD, logtext.AXIS  # "Turn {n}", "per turn"
 
     id = "iec"
+    # TRANSLATORS: the game's name, from its Polish draft, which is titled in English; a language
+    # without a name of its own for the game may keep this title.
     name = N_("Interplanetary Exploitation Companies")
     min_players = 2
     max_players = 4

@@ -177,7 +177,7 @@ def test_a_deadline_just_passed_is_said_so_not_zero_seconds_past_it() -> None:
         )
     just = {lang: overdue_head(lang, "Dice pile", "T", 0.0) for lang in ("ru", "pl", "zh_Hant")}
     assert just == {
-        "ru": "Время вышло: Dice pile (T) ждёт вашего хода; срок только что истёк.",
+        "ru": "Время вышло: в игре Dice pile (T) ждут вашего хода; срок только что истёк.",
         "pl": "Czas minął: Dice pile (T) czeka na twój ruch; termin właśnie upłynął.",
         "zh_Hant": "時間到：Dice pile（T）在等你行動，期限剛過。",
     }
