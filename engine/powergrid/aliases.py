@@ -7,8 +7,8 @@ first call per map.
 
 Aliases are compared by `alias_key`: case, accents, spaces and punctuation ignored, so
 "Мюнхен", "мюнхен", "Nowy Jork", "nowyjork" and "Frankfurt (Oder)" / "frankfurt oder" all
-find their city. Only exact alias keys are looked up here; prefixes and typos of canonical
-names stay the job of engine/powergrid/names.py.
+find their city. Only exact alias keys are looked up here; prefixes (of canonical names and
+of these spellings, "Monach" -> München) stay the job of engine/powergrid/names.py.
 """
 
 from __future__ import annotations

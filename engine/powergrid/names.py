@@ -11,7 +11,9 @@ punctuation, the query is
 
 Before the tiers, one dict look-up: the query as a Russian, Polish or Chinese spelling (or
 an ASCII form) of a city in the list ("Мюнхен" -> "München", engine/powergrid/aliases.py)
-is that city, an exact match.
+is that city, an exact match. The start of such a spelling ("Monach", "Мюнх", "慕尼") is a
+prefix of its city, tier 2 like the name's own prefixes: what autocomplete offers for it
+(engine/powergrid/arg_kinds.py `complete_cities`) is what /build reads from it.
 
 German umlauts match both as the plain vowel and with an "e" ("dusseldorf", "duesseldorf"),
 and "ß" as "ss". The best tier that finds something decides; several names in that tier
@@ -33,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.powergrid.aliases import alias_keys, canonical_city
+from engine.powergrid.aliases import alias_key, alias_keys, canonical_city
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _NON_WORD = re.compile(r"[\W_]+")
@@ -103,7 +105,8 @@ class _Index:
         self.names = frozenset(name for name, _ in self.entries)
         # The compact forms a run of words may spell: the names' and their aliases'.
         spelt = [compact for _, vs in self.entries for _, compact in vs]
-        spelt += list(alias_keys(self.names))
+        self.spellings = alias_keys(self.names)  # alias key -> city
+        spelt += list(self.spellings)
         self.longest = max((len(compact) for compact in spelt), default=0)
         self.prefixes = {compact[:k] for compact in spelt for k in range(1, 1 + len(compact))}
 
@@ -121,10 +124,21 @@ class _Index:
                     best = tier
             if best:
                 found.setdefault(best, []).append(name)
+        spelt = self.spelt_from(q)
+        if spelt and 1 not in found:
+            found[2] = [*found.get(2, []), *spelt]
         if not found:
             return Match((), 0)
         tier = min(found)
         return Match(tuple(sorted(set(found[tier]))), tier)
+
+    def spelt_from(self, q: list[str]) -> set[str]:
+        """The names one of whose spellings in another language begins with the words `q`
+        ("monach" -> München, Monachium): a Polish, Russian or Chinese reader's prefix."""
+        typed = alias_key("".join(q))
+        if not typed:
+            return set()
+        return {city for key, city in self.spellings.items() if key.startswith(typed)}
 
     def may_start(self, q: list[str]) -> bool:
         """Whether several words `q` may be the whole or the start of a name (tiers 1-2). If
