@@ -398,10 +398,18 @@ class DeadlineCommands:
         # what only the sender needs: what happens to his seat here, and how to end it early
         mine = self._t(ctx, "/back ends it early.")
         if ctx.game is not None:
+            # in words, not the setting's id ("(policy bot)" was what a player read)
             policy = {
-                "remind": self._t(ctx, "Here your turns wait for you (policy remind)."),
-                "skip": self._t(ctx, "Here your turns get the default move (policy skip)."),
-                "bot": self._t(ctx, "Here a bot plays your seat (policy bot)."),
+                "remind": self._t(
+                    ctx, "Here your turns wait for you, as this chat's settings say."
+                ),
+                "skip": self._t(
+                    ctx, "Here your turns get the default move, as this chat's settings say."
+                ),
+                "bot": self._t(
+                    ctx,
+                    "Here a bot plays your seat until you are back, as this chat's settings say.",
+                ),
             }[settings.policy]
             if waits_here:
                 policy = self._t(
