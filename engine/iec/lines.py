@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import N_, NP_, Event, State, Translator, join_list, join_sentences
+from engine.iec.order_words import SAVED, order_text
 from engine.iec.rules import PHASE_NAMES, available_techs, scen, tech_cost, tech_mode
 from engine.iec.techs import TECH_EFFECTS, TECHS
 
@@ -443,6 +444,9 @@ def describe_private_event(state: State, event: Event, t: Translator) -> str | N
     params["action_text"] = _declared_text(action, t) if isinstance(action, dict) else ""
     if kind == "declared" and _phase_over(state, event):
         msg = _DECIDED_TEXT
+    saved = order_text(action, t) if kind == "order_set" and isinstance(action, dict) else None
+    if saved is not None:  # which order: the owner's /log listed a row of the same line
+        return t.gettext(SAVED).format(order=saved)
     if plural is not None:
         singular, many, key = plural
         return _fill(t.ngettext(singular, many, _count(secret.get(key))), params)

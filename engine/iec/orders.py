@@ -174,7 +174,9 @@ def standing(state: State, player: str, action: Action, events: list[Event]) -> 
         orders["antimissile"] = bool(action.get("on"))
     else:
         _secret_order(state, player, action, events)
-    _ev(state, events, "order_set", player=player, private_to=player, secret={"order": kind})
+    # what was ordered, worded for him alone (order_words.py): his /log names each order
+    secret = {"order": kind, "action": dict(action)}
+    _ev(state, events, "order_set", player=player, private_to=player, secret=secret)
 
 
 def _owned(state: State, player: str, tech: int) -> None:

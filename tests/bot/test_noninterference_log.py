@@ -227,3 +227,26 @@ async def test_pg_o_the_private_confirmation_says_what_the_others_see(tmp_path: 
         assert PRIVATE not in page and "41" not in page
     finally:
         await store.close()
+
+
+async def test_iec_s26_the_owner_s_own_log_names_each_order(tmp_path: Path) -> None:
+    """Found playing (2026-12): bob's own /log listed "Standing order saved." for each of his
+    orders, none saying which; it names each, in his language, to him alone."""
+
+    def secret(state: dict[str, Any]) -> None:
+        state["players"]["bob"]["techs"] = [3]  # Flexible Order, unrevealed
+
+    store, chat = await _table(tmp_path, "iec", IEC, "rules_version=2", secret)
+    try:
+        await chat.say("bob", "/lang ru")
+        for command in ("/mix BC AB", "/flex 9 last"):
+            await chat.say("bob", command)
+        outs = await chat.say("bob", "/log")
+        his = "\n".join(o.text for o in outs if o.private_to == "local:bob")
+        assert "смесители производят BC, AB" in his and "в фазе 9 ваше место" in his, his
+        assert "Постоянный приказ сохранён.\n" not in his + "\n"
+        page = _group(await chat.say("alice", "/log"))
+        assert not any(w in page for w in ("BC", "mixers", "phase 9", "Standing order")), page
+        assert not any(o.private_to == "local:alice" for o in outs)
+    finally:
+        await store.close()
