@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.core import Rng, State, Translator
+from engine.core import IllegalAction, Rng, State, Translator
 from engine.core.protocol import Action
 from engine.core.rng import new_rng_state
 from engine.core.search import (
@@ -61,12 +61,12 @@ from engine.core.search import (
     rank_value,
     reseed,
 )
-from engine.iec import rules
+from engine.iec import actions, rules
 from engine.iec.actions import legal_actions
 from engine.iec.bots import _plan, economic_bot, network_value, turns_left
 from engine.iec.defence import guarded_bot
 from engine.iec.hints import reason
-from engine.iec.model import owns_tech
+from engine.iec.model import acting, owns_tech
 from engine.iec.rush import rush_bot
 from engine.iec.techs import TECHS
 
@@ -235,5 +235,27 @@ def hint(
     """The move the strong bot would make and one line why: the command to type
     (engine/iec/hints.py)."""
     rng = rng or Rng(new_rng_state(state["turn"] * 7919 + state["phase"]))
+    if player in acting(state):  # the phase asks him a move: that is the hint
+        state = orders_in_step(state, player, rng)
     action = trusted(decide(state, player, rng, budget))
     return action, reason(state, action, t)
+
+
+ORDERS_AT_MOST = 32  # standing orders the policy may set before its phase move (one per mine...)
+
+
+def orders_in_step(state: State, player: str, rng: Rng) -> State:
+    """A copy of `state` after the standing orders the policy would set first (`BOOKKEEPING`:
+    a mix, an extraction, a delivery...), which never advance the game (IEC-S-10.5): what is
+    left is the move the current phase asks of him. A player asked to lay tokens was hinted
+    "/mix BC AB" (found playing, 2026-12); the orders stay his to give, when he asks off turn."""
+    ahead = copy_state(state)
+    for _ in range(ORDERS_AT_MOST):
+        first = guarded_bot(ahead, player, rng)
+        if first.get("type") not in BOOKKEEPING:
+            break
+        try:
+            ahead, _events = actions.apply(ahead, player, first)
+        except IllegalAction:
+            break
+    return ahead

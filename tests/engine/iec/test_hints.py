@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import registry
-from engine.core import EnglishTranslator, IllegalAction, Reply, Rng, State
+from engine.core import EnglishTranslator, IllegalAction, Reply, Rng, State, canonical_json
 from engine.core.protocol import Action
 from engine.core.rng import new_rng_state
 from engine.core.search import Budget
@@ -17,6 +17,7 @@ from engine.iec import strong
 from engine.iec.commands import COMMANDS, parse
 from engine.iec.defence import guarded_bot
 from engine.iec.hints import command_text
+from engine.iec.rules import PHASE_ACTIONS
 
 GAME = registry.get("iec")
 
@@ -101,3 +102,34 @@ def test_hint_names_the_command_and_why_without_odds() -> None:
         lines.append(why)
         state, _ = GAME.apply(state, player, action)
     assert any(line.startswith("/build ") for line in lines)
+
+
+def _asked_to_prepare() -> State:
+    """Turn 1, phase 6 (IEC-27: preparing sites), bob asked to act; nobody has given a
+    standing order yet, so the policy would first set bob's mixers' recipes."""
+    state = GAME.setup(["ann", "bob"], {}, 11)
+    while not (state["phase"] == 6 and GAME.current_players(state) == ["bob"]):
+        state, _ = GAME.apply(state, GAME.current_players(state)[0], {"type": "done"})
+    return state
+
+
+def test_iec_27_a_player_asked_a_move_is_hinted_that_move_not_a_standing_order() -> None:
+    """Found playing (2026-12): bob, asked to prepare a site, was hinted "/mix BC AB" (the
+    policy keeps its standing orders in step first); the hint is the move the phase asks."""
+    state = _asked_to_prepare()
+    before = canonical_json(state)
+    rng = Rng(new_rng_state(state["turn"] * 7919 + state["phase"]))
+    assert guarded_bot(state, "bob", rng)["type"] in strong.BOOKKEEPING  # what it hinted
+    action, why = strong.hint(state, "bob", EnglishTranslator(), budget=Budget(iterations=2))
+    assert action["type"] in PHASE_ACTIONS[6], why
+    assert action["type"] == "prepare" and why.startswith("/prepare "), why
+    assert parse(state, "bob", "prepare", command_text(action).split()[1:]) == action
+    assert canonical_json(state) == before  # the orders were set on a copy only
+
+
+def test_off_turn_a_hint_may_still_be_a_standing_order() -> None:
+    """Ann is not asked anything in bob's phase 6: her hint is the order the policy would give
+    now, which she may send at any time (IEC-S-10.5)."""
+    state = _asked_to_prepare()
+    action, why = strong.hint(state, "ann", EnglishTranslator(), budget=Budget(iterations=2))
+    assert action["type"] in strong.BOOKKEEPING, why
