@@ -1,6 +1,6 @@
 """What an IEC picture tells in words: what changed since the previous picture (the cells
 framed and tokens ringed in the change colour) and the caption that says it ("Turn 3, missile
-fire — ann is next. bo built on H6."). No Pillow: engine/iec/render.py draws what this finds."""
+fire — ann is next. bo built on H6."). No Pillow: engine/iec/render*.py draw what this finds."""
 
 from __future__ import annotations
 

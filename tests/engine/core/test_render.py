@@ -206,3 +206,22 @@ def test_the_rules_of_every_game_work_without_pillow() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_no_picture_module_passes_about_800_lines() -> None:
+    """One job per module (issue 26): engine/iec/render.py had grown to 802 lines and was split
+    into the set's layout (render.py), the map, the panel and the marks both draw."""
+    from pathlib import Path
+
+    engine = Path(__file__).resolve().parents[3] / "engine"
+    paths = [
+        *engine.glob("*/render*.py"),
+        *engine.glob("*/render/*.py"),
+        *engine.glob("core/pic*.py"),
+    ]
+    long = {
+        str(path.relative_to(engine)): n
+        for path in paths
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 800
+    }
+    assert len(paths) >= 10 and not long, (len(paths), long)

@@ -12,7 +12,7 @@ from PIL import Image
 
 from bot.i18n import LANGUAGES, translator
 from engine.core.picture import CHANGE, HILITE, Words
-from engine.iec import GAME, render
+from engine.iec import GAME, render_marks
 
 from .helpers import add, at, empty
 
@@ -237,14 +237,14 @@ def test_a_mine_turned_up_a_moved_token_and_a_new_site_are_marked_and_told() -> 
 
 
 def _letter_box(st: dict, cell: str) -> tuple[int, int, int, int]:
-    """The pixels of the building letter on `cell` (render._building: centred in the cell
+    """The pixels of the building letter on `cell` (render_marks.draw_letter: centred in the cell
     above the module bar), one pixel of margin round the glyph."""
     from engine.core.picture import NUMBER, Words, font_for
-    from engine.iec import render
+    from engine.iec.render_map import Map
 
-    m = render._Map(GAME.view(st, None))
+    m = Map(GAME.view(st, None))
     x0, y0 = m.xy(cell)
-    letter, _ = render._letter_name(Words(None), st["buildings"][cell]["kind"])
+    letter, _ = render_marks.letter_name(Words(None), st["buildings"][cell]["kind"])
     cx, cy = round(x0 + m.cell / 2), round(y0 + (m.cell - 5) / 2)
     left, top, right, bottom = font_for(letter, NUMBER, True).getbbox(letter, anchor="mm")
     return (
@@ -306,8 +306,10 @@ def test_iec_s26_every_companys_storages_are_listed_each_apart() -> None:
 
 
 def test_storages_beyond_the_panels_room_are_counted_never_dropped_unsaid() -> None:
-    from engine.core.picture import MAX_HEIGHT
-    from engine.iec import render
+    from engine.core.picture import MAX_HEIGHT, WIDTH
+    from engine.iec.picture_story import changes
+    from engine.iec.render_map import Map
+    from engine.iec.render_panel import STORAGE_LINES, Legend, Panel, _storage_lines
     from engine.iec.scenario import load
 
     st, names = empty(4)
@@ -318,14 +320,14 @@ def test_storages_beyond_the_panels_room_are_counted_never_dropped_unsaid() -> N
     for k, p in enumerate(names):
         _storages(st, p, cells[k * 30 : (k + 1) * 30])
     pics = GAME.render_set(st, names[0])
-    view, w = GAME.view(st, names[0]), render.Words(None)
-    legend = render._Legend(view, names[0], render._Map(view), w, render.changes(view, None))
-    panel = render._Panel(view, names[0], w, legend)
-    assert panel.draw(None, 24, 10, render.WIDTH - 48) + 16 <= MAX_HEIGHT  # nothing cut off
+    view, w = GAME.view(st, names[0]), Words(None)
+    legend = Legend(view, names[0], Map(view), w, changes(view, None))
+    panel = Panel(view, names[0], w, legend)
+    assert panel.draw(None, 24, 10, WIDTH - 48) + 16 <= MAX_HEIGHT  # nothing cut off
     for p in names:
-        width = render.WIDTH - 2 * 24 - 30  # the panel's, less the swatch
-        mine = render._storage_lines(render.Words(None), GAME.view(st, None), p, width)
-        assert len(mine) == render.STORAGE_LINES
+        width = WIDTH - 2 * 24 - 30  # the panel's, less the swatch
+        mine = _storage_lines(Words(None), GAME.view(st, None), p, width)
+        assert len(mine) == STORAGE_LINES
         assert mine[-1].endswith(" more")
         shown = sum(line.count(":") for line in mine) - 1  # "Storages:" and one per storage
         more = int(mine[-1].rsplit("+", 1)[1].split()[0])
@@ -342,6 +344,6 @@ DIGIT_LIKE = set("0OОΟoоQ1IlІі|3ЗзЭэ6бБ8BВ4Ч")
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_building_letters_are_unique_and_none_reads_as_a_digit(lang: str) -> None:
     w = Words(None if lang == "en" else translator(lang))
-    letters = [render._letter_name(w, kind)[0] for kind in render.KIND]
+    letters = [render_marks.letter_name(w, kind)[0] for kind in render_marks.KIND]
     assert len(set(letters)) == len(letters), letters
     assert not [x for x in letters if set(x) & DIGIT_LIKE], letters

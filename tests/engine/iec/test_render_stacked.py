@@ -14,7 +14,9 @@ import pytest
 from PIL import Image
 
 from engine.core.picture import INK
-from engine.iec import GAME, render
+from engine.iec import GAME
+from engine.iec.render_map import Map
+from engine.iec.render_marks import LONE_TOKEN, SEAT_RGB
 
 from .helpers import add, at, do, empty
 
@@ -44,7 +46,7 @@ def _rgb(st: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Im
 
 
 def _cell_box(st: dict[str, Any]) -> tuple[int, int, int]:
-    m = render._Map(GAME.view(st, None))
+    m = Map(GAME.view(st, None))
     x0, y0 = m.xy(CELL)
     return int(x0), int(y0), m.cell
 
@@ -59,7 +61,7 @@ def _spots(
     changed = [xy for xy in around if img.getpixel(xy) != bare.getpixel(xy)]
     out: dict[str, list[tuple[int, int]]] = {}
     for tok in st["tokens"]:
-        rgb = render.SEAT_RGB[st["players"][tok["owner"]]["seat"]]
+        rgb = SEAT_RGB[st["players"][tok["owner"]]["seat"]]
         out[tok["owner"]] = [xy for xy in changed if img.getpixel(xy) == rgb]
     return out
 
@@ -70,7 +72,7 @@ def _centre(points: list[tuple[int, int]]) -> tuple[float, float]:
 
 def _glyph(st: dict[str, Any], bare: Image.Image) -> list[tuple[int, int]]:
     """The building letter's pixels on CELL: what differs from the fill inside its box's
-    outline (render._box: x0 + 2 .. x0 + c - 2 by y0 + 2 .. y0 + c - 7, 2 px wide)."""
+    outline (render_marks.draw_box: x0 + 2 .. x0 + c - 2 by y0 + 2 .. y0 + c - 7, 2 px wide)."""
     x0, y0, c = _cell_box(st)
     fill = bare.getpixel((x0 + 4, y0 + c // 2))
     return [
@@ -116,7 +118,7 @@ def test_tokens_sharing_a_cell_are_each_seen_with_their_owners_colour_and_face(
         assert len(dark) >= 4, dark
         if building:  # unpowered: the letter in its owner's colour on a light box
             glyph = _glyph(st, bare)
-            ink = render.SEAT_RGB[st["players"][names[3]]["seat"]]
+            ink = SEAT_RGB[st["players"][names[3]]["seat"]]
             strokes = [xy for xy in glyph if bare.getpixel(xy) == ink]
             assert len(strokes) > 40
             hit = [xy for xy in glyph if img.getpixel(xy) != bare.getpixel(xy)]
@@ -149,8 +151,8 @@ def test_a_lone_token_is_big_with_a_thick_ring_of_its_owners_colour(up: bool) ->
     img = _rgb(st)
     points = _spots(st, bare, img)[names[0]]
     xs, ys = [x for x, _ in points], [y for _, y in points]
-    assert max(xs) - min(xs) + 1 >= render.LONE_TOKEN
-    assert max(ys) - min(ys) + 1 >= render.LONE_TOKEN
+    assert max(xs) - min(xs) + 1 >= LONE_TOKEN
+    assert max(ys) - min(ys) + 1 >= LONE_TOKEN
     assert len(points) >= 100  # a 2 px ring round 11 px was 60
     cx, cy = _centre(points)
     face: Any = img.getpixel((round(cx), round(cy)))
