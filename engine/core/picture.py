@@ -65,6 +65,53 @@ def seat_colours(seats: Sequence[str]) -> dict[str, RGB]:
     return {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(seats)}
 
 
+# A seat's shape, its owner cue beside the colour where a tag does not fit (IEC's buildings,
+# sites and tokens, 24 px and less, hold a building's letter or nothing): a colour-blind player
+# or a greyscale phone tells four owners apart by shape. In seat order, like PLAYER_COLORS:
+# square corners, round ends, pointed ends (a hexagon; a diamond when pointed to the middle),
+# two opposite corners cut ("slanted").
+SEAT_SHAPES = ("square", "round", "pointed", "slanted")
+
+
+def shape_points(shape: str, box: Sequence[float], k: float) -> list[tuple[float, float]]:
+    """The corners of `shape` in `box` (x0, y0, x1, y1): "pointed" ends in points `k` deep at
+    the left and right, "slanted" has its top right and bottom left corners cut by `k`; any
+    other shape is the box ("round" is drawn by `draw_shape`)."""
+    x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
+    my = (y0 + y1) / 2
+    if shape == "pointed":
+        return [(x0, my), (x0 + k, y0), (x1 - k, y0), (x1, my), (x1 - k, y1), (x0 + k, y1)]
+    if shape == "slanted":
+        return [(x0, y0), (x1 - k, y0), (x1, y0 + k), (x1, y1), (x0 + k, y1), (x0, y1 - k)]
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+def draw_shape(
+    d: ImageDraw.ImageDraw,
+    shape: str,
+    box: Sequence[float],
+    k: float,
+    fill: Sequence[int] | None,
+    outline: Sequence[int] | None = None,
+    width: int = 1,
+) -> None:
+    """`shape` filling `box`, its outline `width` px inside it: "round" a disc in a square box,
+    else a box with half-round ends; the others as `shape_points` gives them."""
+    xy = (box[0], box[1], box[2], box[3])
+    fill_ = tuple(fill) if fill is not None else None
+    line = tuple(outline) if outline is not None else None
+    if shape == "round":
+        w, h = box[2] - box[0], box[3] - box[1]
+        if w == h:
+            d.ellipse(xy, fill=fill_, outline=line, width=width)
+        else:
+            d.rounded_rectangle(xy, min(w, h) / 2, fill=fill_, outline=line, width=width)
+    elif shape in ("pointed", "slanted"):
+        d.polygon(shape_points(shape, box, k), fill=fill_, outline=line, width=width)
+    else:
+        d.rectangle(xy, fill=fill_, outline=line, width=width)
+
+
 @dataclass(frozen=True)
 class Label:
     text: str

@@ -2,21 +2,23 @@
 it lays out the set and encodes it: the map is drawn by render_map.py, the panel and its legend
 by render_panel.py, the marks both draw (buildings, sites, tokens) by render_marks.py.
 
-One picture when it fits (the map on top, the panel under it), else the map and the panel
-apart. The map: terrain and areas (each deposit area's name drawn on its block), column letters
-and row numbers (how cells are typed), each building as the letter of its kind (hollow when not
-powered this turn) with its modules as a bar (white for missing ones), sites, seismic cells,
-and tokens (a face-down token of another player is an empty ring: hidden; the viewer's own show
-real or bluff). A cell holds one token per company at most (IEC-20), so up to four, each drawn
-apart in seat order: a lone one big in a free cell's middle, more side by side along its top
-edge, then a second row; on a building's cell smaller and white-edged, down the cell's right
-edge from over its top corner, off the building's letter (drawn over them) and above its module
-bar. The panel: turn, phase and radiation, whose move it is (highlighted), every player in turn
-order with points, science, technologies (hidden ones counted, never named) and each storage's
-contents (public, IEC-S-26), what each found deposit yields, and a legend of every terrain kind
-and mark drawn. Buildings new or grown by a module, new sites, and tokens laid, moved or turned
-up since the previous picture are marked in the change colour; the caption says it. A fixed
-palette keeps encoding cheap. Every word goes through the translator.
+One picture when it fits (the map on top, the panel under it), else the map and the panel apart.
+The map: terrain and areas (each deposit area's name drawn on its block), column letters and row
+numbers (how cells are typed), each building as the letter of its kind (hollow when not powered
+this turn) with its modules as a bar (white for missing ones), sites, seismic cells, and tokens
+(a face-down token of another player is an empty ring: hidden; the viewer's own show real or
+bluff). A company's buildings, sites and tokens are drawn in its colour and its seat's shape
+(square, round, pointed, slanted; the panel's swatch beside its name shows it), so that no owner
+is told by colour alone. A cell holds one token per company at most (IEC-20), so up to four,
+each drawn apart in seat order: a lone one big in a free cell's middle, more side by side along
+its top edge, then a second row; on a building's cell smaller and white-edged, down the cell's
+right edge from over its top corner, off the building's letter (drawn over them) and above its
+module bar. The panel: turn, phase and radiation, whose move it is (highlighted), every player
+in turn order with points, science, technologies (hidden ones counted, never named) and each
+storage's contents (public, IEC-S-26), what each found deposit yields, and a legend of every
+terrain kind and mark drawn. Buildings new or grown by a module, new sites, and tokens laid,
+moved or turned up since the previous picture are marked in the change colour; the caption says
+it. A fixed palette keeps encoding cheap. Every word goes through the translator.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from engine.iec.render_marks import (
     draw_token,
     letter_name,
     seat_rgb,
+    seat_shape,
     token_dot,
 )
 from engine.iec.scenario import COLS, load
@@ -148,14 +149,14 @@ def draw_map(
         x0, y0 = m.xy(cell)
         if cell in ch.cells:
             draw_frame(pen, x0, y0, c)
-        draw_site(pen, x0, y0, c, seat_rgb(view, who))
+        draw_site(pen, x0, y0, c, seat_rgb(view, who), seat_shape(view, who))
     for cell, b in view["buildings"].items():
         x0, y0 = m.xy(cell)
         if cell in ch.cells:
             draw_frame(pen, x0, y0, c)
         full = max(1, int(s.buildings[b["kind"]]["modules"]))
-        col = seat_rgb(view, b["owner"])
-        draw_box(pen, x0, y0, c, col, bool(b["powered"]), int(b["modules"]), full)
+        col, shape = seat_rgb(view, b["owner"]), seat_shape(view, b["owner"])
+        draw_box(pen, x0, y0, c, col, shape, bool(b["powered"]), int(b["modules"]), full)
     _draw_tokens(pen, view, viewer, m, ch)
     # the letters last: a token beside the widest (W, Ш, a CJK sign) never hides a stroke
     for cell, b in view["buildings"].items():
@@ -169,13 +170,14 @@ def _draw_tokens(pen: Pen, view: dict[str, Any], viewer: str | None, m: Map, ch:
     placed = _placed_tokens(view, m)
     for tok, bx, by, size in placed:  # the change rings first: none hides a token beside it
         if tok["id"] in ch.tokens:
-            draw_ring(pen, bx, by, size)
-    for _tok, bx, by, size in placed:  # then the edges: none hides a token either
+            draw_ring(pen, bx, by, size, seat_shape(view, tok["owner"]))
+    for tok, bx, by, size in placed:  # then the edges: none hides a token either
         if size <= SMALL_TOKEN:
-            draw_edge(pen, bx, by, size)
+            draw_edge(pen, bx, by, size, seat_shape(view, tok["owner"]))
     for tok, bx, by, size in placed:  # four overlapping: each shows its top and centre
-        col = seat_rgb(view, tok["owner"])
-        draw_token(pen, bx, by, size, col, bool(tok["up"]), token_dot(tok, viewer, col))
+        col, shape = seat_rgb(view, tok["owner"]), seat_shape(view, tok["owner"])
+        dot = token_dot(tok, viewer, col)
+        draw_token(pen, bx, by, size, col, shape, bool(tok["up"]), dot)
 
 
 def _area_names(pen: Pen, view: dict[str, Any], m: Map) -> None:

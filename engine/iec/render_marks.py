@@ -8,7 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import N_
-from engine.core.picture import CHANGE, INK, NUMBER, PLAYER_COLORS, RGB, WHITE, Pen, Words, text_on
+from engine.core.picture import (
+    CHANGE,
+    INK,
+    NUMBER,
+    PLAYER_COLORS,
+    RGB,
+    SEAT_SHAPES,
+    WHITE,
+    Pen,
+    Words,
+    draw_shape,
+    text_on,
+)
 from engine.iec.scenario import Scenario
 
 PAPER: RGB = (245, 242, 235)
@@ -30,6 +42,15 @@ UNPOWERED: RGB = (240, 240, 240)
 # the shared palette's first four (Okabe-Ito, engine/core/picture.py): the red and green
 # companies this had were one colour under deuteranopia, blue and purple under protanopia
 SEAT_RGB: dict[str, RGB] = {f"P{i + 1}": PLAYER_COLORS[i] for i in range(4)}
+# and each seat's shape (engine/core/picture.py SEAT_SHAPES): a building's box, a site's frame
+# and a token are drawn in it, the panel's swatch beside the owner's name too. Found reviewing
+# pictures: the owner of a building was told by colour only, and a colour-blind player or a
+# greyscale phone could not tell the green and pink companies' buildings apart.
+SEAT_SHAPE: dict[str, str] = {f"P{i + 1}": SEAT_SHAPES[i] for i in range(4)}
+# How deep a shape's points and cut corners are, on a building's box (24 by 19 px at 720 px
+# width: even W, Ш and a CJK sign keep their strokes inside) and a site's frame (22 px)
+BOX_CUT = {"pointed": 5, "slanted": 7}
+SITE_CUT = {"pointed": 6, "slanted": 7}
 # "letter|name" per building kind: the letter on the map, the name in the legend
 KIND = {
     "reactor": N_("R|reactor"),
@@ -60,6 +81,15 @@ def seat_rgb(view: dict[str, Any], player: str) -> RGB:
     return SEAT_RGB.get(view["players"].get(player, {}).get("seat", ""), (0, 0, 0))
 
 
+def seat_shape(view: dict[str, Any], player: str) -> str:
+    return SEAT_SHAPE.get(view["players"].get(player, {}).get("seat", ""), "square")
+
+
+def token_cut(shape: str, size: float) -> float:
+    """A token's points reach its middle (a diamond); its cut corners take two fifths."""
+    return size / 2 if shape == "pointed" else round(size * 0.4)
+
+
 def cell_fill(s: Scenario, cell: str) -> RGB:
     area = s.area_of.get(cell)
     if area:
@@ -78,8 +108,10 @@ def draw_frame(pen: Pen, x0: float, y0: float, c: int) -> None:
     pen.d.rectangle((x0 - 2, y0 - 2, x0 + c + 2, y0 + c + 2), outline=CHANGE, width=3)
 
 
-def draw_site(pen: Pen, x0: float, y0: float, c: int, col: RGB) -> None:
-    pen.d.rectangle((x0 + 3, y0 + 3, x0 + c - 3, y0 + c - 3), outline=col, width=3)
+def draw_site(pen: Pen, x0: float, y0: float, c: int, col: RGB, shape: str) -> None:
+    """A prepared site: a frame of its owner's colour and shape."""
+    box = (x0 + 3, y0 + 3, x0 + c - 3, y0 + c - 3)
+    draw_shape(pen.d, shape, box, SITE_CUT.get(shape, 0), None, col, 3)
 
 
 def draw_building(
@@ -88,13 +120,14 @@ def draw_building(
     y0: float,
     c: int,
     col: RGB,
+    shape: str,
     letter: str,
     powered: bool,
     modules: int,
     full: int,
 ) -> None:
     """A building whole, as the legend shows it; the map draws the letters after the tokens."""
-    draw_box(pen, x0, y0, c, col, powered, modules, full)
+    draw_box(pen, x0, y0, c, col, shape, powered, modules, full)
     draw_letter(pen, x0, y0, c, col, letter, powered)
 
 
@@ -114,16 +147,21 @@ def draw_letter(
 
 
 def draw_box(
-    pen: Pen, x0: float, y0: float, c: int, col: RGB, powered: bool, modules: int, full: int
+    pen: Pen,
+    x0: float,
+    y0: float,
+    c: int,
+    col: RGB,
+    shape: str,
+    powered: bool,
+    modules: int,
+    full: int,
 ) -> None:
-    """The building's box (hollow when not powered) and its module bar under it."""
+    """The building's box in its owner's colour and shape (hollow when not powered) and its
+    module bar under it."""
     d = pen.d
-    d.rectangle(
-        (x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 7),
-        fill=col if powered else UNPOWERED,
-        outline=col,
-        width=2,
-    )
+    box = (x0 + 2, y0 + 2, x0 + c - 2, y0 + c - 7)
+    draw_shape(d, shape, box, BOX_CUT.get(shape, 0), col if powered else UNPOWERED, col, 2)
     bar = (c - 4) / full
     for k in range(full):
         d.rectangle(
@@ -132,37 +170,51 @@ def draw_box(
         )
 
 
-def _ring_width(size: int) -> int:
+def _ring_width(size: int, shape: str) -> int:
     """The owner's ring round a token: a quarter of it across (4 px on a lone token), at
-    least 2 px (found reviewing pictures: a 2 px ring round a dark disc was hard to see)."""
-    return max(2, size // 4)
+    least 2 px (found reviewing pictures: a 2 px ring round a dark disc was hard to see); a
+    fifth round a diamond, whose face is smaller (face up or down is told by the face)."""
+    return max(2, size // (5 if shape == "pointed" else 4))
 
 
 def draw_token(
-    pen: Pen, bx: float, by: float, size: int, col: RGB, up: bool, dot: RGB | None
+    pen: Pen,
+    bx: float,
+    by: float,
+    size: int,
+    col: RGB,
+    shape: str,
+    up: bool,
+    dot: RGB | None,
 ) -> None:
-    """A token in the box (bx, by, size): a ring of its owner's colour round a dark face
-    (face up) or a white one (face down), the viewer's own face-down real mine dotted in
-    its middle (`dot`). Nothing else tells a face-down token: a real one and a fake look
-    alike to all but their owner (IEC-S-21, IEC-S-26)."""
-    d = pen.d
-    ring = _ring_width(size)
-    d.ellipse((bx, by, bx + size, by + size), fill=INK if up else WHITE, outline=col, width=ring)
+    """A token in the box (bx, by, size), in its owner's shape: a ring of his colour round a
+    dark face (face up) or a white one (face down), the viewer's own face-down real mine
+    dotted in its middle (`dot`). Nothing else tells a face-down token: a real one and a fake
+    look alike to all but their owner (IEC-S-21, IEC-S-26); colour and shape are the
+    owner's, public (IEC-S-26)."""
+    ring = _ring_width(size, shape)
+    box = (bx, by, bx + size, by + size)
+    draw_shape(pen.d, shape, box, token_cut(shape, size), INK if up else WHITE, col, ring)
     if dot is not None and not up:
         inset = ring + 1
-        d.ellipse((bx + inset, by + inset, bx + size - inset, by + size - inset), fill=dot)
+        pen.d.ellipse((bx + inset, by + inset, bx + size - inset, by + size - inset), fill=dot)
 
 
-def draw_edge(pen: Pen, bx: float, by: float, size: int) -> None:
+def draw_edge(pen: Pen, bx: float, by: float, size: int, shape: str) -> None:
     """A white edge round a small token: it stands apart from a building of its owner's
     colour and from the tokens beside it."""
-    pen.d.ellipse((bx - 1, by - 1, bx + size + 1, by + size + 1), fill=WHITE)
+    _around(pen, bx, by, size, shape, 1, WHITE)
 
 
-def draw_ring(pen: Pen, bx: float, by: float, size: int) -> None:
+def draw_ring(pen: Pen, bx: float, by: float, size: int, shape: str) -> None:
     """The change mark round the token in the box (bx, by, size)."""
-    ring = 2 if size <= SMALL_TOKEN else 3
-    pen.d.ellipse((bx - ring, by - ring, bx + size + ring, by + size + ring), fill=CHANGE)
+    _around(pen, bx, by, size, shape, 2 if size <= SMALL_TOKEN else 3, CHANGE)
+
+
+def _around(pen: Pen, bx: float, by: float, size: int, shape: str, by_: int, col: RGB) -> None:
+    """The token's shape grown by `by_` px on every side, filled with `col`."""
+    box = (bx - by_, by - by_, bx + size + by_, by + size + by_)
+    draw_shape(pen.d, shape, box, token_cut(shape, size + 2 * by_), col)
 
 
 def token_dot(tok: dict[str, Any], viewer: str | None, col: RGB) -> RGB | None:

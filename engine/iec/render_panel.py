@@ -18,6 +18,7 @@ from engine.core.picture import (
     TITLE,
     Pen,
     Words,
+    draw_shape,
     text_width,
     wrap,
 )
@@ -26,6 +27,7 @@ from engine.iec.picture_story import AT_ONCE, OVER, Changes, turn_order, winners
 from engine.iec.render_map import Map
 from engine.iec.render_marks import (
     AREA_RGB,
+    BOX_CUT,
     KIND,
     LONE_TOKEN,
     PAPER,
@@ -38,6 +40,7 @@ from engine.iec.render_marks import (
     draw_token,
     letter_name,
     seat_rgb,
+    seat_shape,
     token_dot,
 )
 from engine.iec.rules import PHASE_NAMES
@@ -137,6 +140,12 @@ def _storage_lines(w: Words, view: dict[str, Any], player: str, width: float) ->
     return lines[:STORAGE_LINES]
 
 
+def _swatch(pen: Pen, view: dict[str, Any], player: str, box: tuple[float, ...]) -> None:
+    """A company's colour and shape beside its name, as its buildings wear them on the map."""
+    shape = seat_shape(view, player)
+    draw_shape(pen.d, shape, box, BOX_CUT.get(shape, 0), seat_rgb(view, player), INK)
+
+
 class Legend:
     """What each terrain kind and mark drawn on the map means: a swatch and its words, in two
     columns."""
@@ -186,8 +195,8 @@ class Legend:
         if any(not t["up"] and token_dot(t, viewer, MUTED) is None for t in toks):
             add((Legend._token_swatch(MUTED, False, None), w(HIDDEN_TEXT)))
         if viewer is not None and any(token_dot(t, viewer, MUTED) for t in toks):
-            col = seat_rgb(view, viewer)
-            add((Legend._token_swatch(col, False, col), w(REAL_TEXT)))
+            col, shape = seat_rgb(view, viewer), seat_shape(view, viewer)
+            add((Legend._token_swatch(col, False, col, shape), w(REAL_TEXT)))
         if any(t["up"] for t in toks):
             add((Legend._token_swatch(MUTED, True, None), w(UP_TEXT)))
         if ch.cells or ch.tokens:
@@ -209,26 +218,26 @@ class Legend:
 
         def draw(pen: Pen, x: float, y: float) -> None:
             draw_ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
-            draw_building(pen, x, y, SWATCH, MUTED, letter, False, 1, 1)
+            draw_building(pen, x, y, SWATCH, MUTED, "square", letter, False, 1, 1)
 
         return draw
 
     @staticmethod
     def _modules(pen: Pen, x: float, y: float) -> None:
         draw_ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
-        draw_building(pen, x, y, SWATCH, MUTED, "", True, 1, 2)
+        draw_building(pen, x, y, SWATCH, MUTED, "square", "", True, 1, 2)
 
     @staticmethod
     def _site_swatch(pen: Pen, x: float, y: float) -> None:
         draw_ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
-        draw_site(pen, x, y, SWATCH, MUTED)
+        draw_site(pen, x, y, SWATCH, MUTED, "square")
 
     @staticmethod
-    def _token_swatch(col: RGB, up: bool, dot: RGB | None) -> Any:
+    def _token_swatch(col: RGB, up: bool, dot: RGB | None, shape: str = "round") -> Any:
         def draw(pen: Pen, x: float, y: float) -> None:
             draw_ground(pen, x, y, SWATCH, TERRAIN_RGB["."])
             at = (SWATCH - LONE_TOKEN) / 2  # as a lone token on a cell
-            draw_token(pen, x + at, y + at, LONE_TOKEN, col, up, dot)
+            draw_token(pen, x + at, y + at, LONE_TOKEN, col, shape, up, dot)
 
         return draw
 
@@ -290,7 +299,7 @@ class Panel:
         elif actor:
             if pen is not None:
                 pen.d.rounded_rectangle((x - 8, y - 5, x + width, y + NAME + 9), 8, HILITE)
-                pen.d.rectangle((x, y, x + 22, y + 22), fill=seat_rgb(v, actor), outline=INK)
+                _swatch(pen, v, actor, (x, y + 1, x + 24, y + 21))
                 pen.text(
                     (x + 32, y), w(TO_ACT, player=actor), NAME, "name", bold=True, max_w=width - 40
                 )
@@ -337,7 +346,7 @@ class Panel:
         lines = [detail, *_storage_lines(w, v, p, width - 30)]
         h = NAME + 10 + len(lines) * (NUMBER + 7) + 6
         if pen is not None:
-            pen.d.rectangle((x, y + 2, x + 20, y + 22), fill=seat_rgb(v, p), outline=INK)
+            _swatch(pen, v, p, (x - 2, y + 3, x + 22, y + 22))
             label = p + (f" ({w(YOU)})" if p == self.viewer else "")
             pen.text(
                 (x + 30, y),

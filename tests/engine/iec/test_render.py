@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import copy
 import io
+from unittest import mock
 
 import pytest
 from PIL import Image
 
 from bot.i18n import LANGUAGES, translator
-from engine.core.picture import CHANGE, HILITE, Words
-from engine.iec import GAME, render_marks
+from engine.core.picture import CHANGE, HILITE, SEAT_SHAPES, Words
+from engine.iec import GAME, render_map, render_marks
 
 from .helpers import add, at, empty
 
@@ -255,35 +256,48 @@ def _letter_box(st: dict, cell: str) -> tuple[int, int, int, int]:
     )
 
 
+@pytest.mark.parametrize("seat", range(4), ids=list(SEAT_SHAPES))  # the token's shape
 @pytest.mark.parametrize("up", [True, False])
 @pytest.mark.parametrize(
     "kind",
     ["reactor", "mine", "storage", "mixer", "laboratory", "transmitter", "developer", "launcher"],
 )
-def test_a_token_on_a_buildings_cell_leaves_its_letter_readable(kind: str, up: bool) -> None:
+def test_a_token_on_a_buildings_cell_leaves_its_letter_readable(
+    kind: str, up: bool, seat: int
+) -> None:
     """Found playing: a face-up mine drawn on a cell with a building covered the building's
     letter. On a building's cell the token is smaller, over the cell's corner, off the letter
-    (the widest letters, M and W, too), face up or down, at the phone width of 720 px; the
-    change mark round a new token nicks a pixel of W's corner at most."""
-    st, names = empty(2)
-    add(st, names[1], kind, "H6")
+    (the widest letters, M and W, too), face up or down, at the phone width of 720 px: no
+    pixel of the letter changes, and beside it the token draws its white edge at most (a
+    square token's corner comes that near W's top right); the change mark round a new token
+    nicks a pixel of W's corner at most."""
+    st, names = empty(4)
+    owner = names[seat]
+    add(st, names[(seat + 1) % 4], kind, "H6")
     at(st, 9, names[0])
     before = copy.deepcopy(st)
-    bare = _rgb(GAME.render_set(st, names[0])[0].png)
-    st["tokens"] = [{"id": 1, "owner": names[0], "cell": "H6", "up": up, "real": True}]
-    marked = _rgb(GAME.render_set(st, names[0])[0].png)
+    bare = _rgb(GAME.render_set(st, owner)[0].png)
+    st["tokens"] = [{"id": 1, "owner": owner, "cell": "H6", "up": up, "real": True}]
+    marked = _rgb(GAME.render_set(st, owner)[0].png)
     box = _letter_box(st, "H6")
     assert bare.width == 720
-    assert marked.crop(box).tobytes() == bare.crop(box).tobytes()
-    assert marked.tobytes() != bare.tobytes()  # the token is drawn all the same
-    new = _rgb(GAME.render_set(st, names[0], None, before)[0].png)  # ringed: laid since
-    ground = bare.getpixel(box[:2])
-    glyph = [
+    with mock.patch.object(render_map, "draw_letter", lambda *_a, **_k: None):
+        plain = _rgb(GAME.render_set(before, owner)[0].png)  # no letter: the box's shape
+    inside = [(x, y) for x in range(box[0], box[2]) for y in range(box[1], box[3])]
+    glyph = [xy for xy in inside if bare.getpixel(xy) != plain.getpixel(xy)]
+    assert [xy for xy in glyph if marked.getpixel(xy) != bare.getpixel(xy)] == []
+    ink = set(glyph)
+    touching = [
         (x, y)
-        for x in range(box[0], box[2])
-        for y in range(box[1], box[3])
-        if bare.getpixel((x, y)) != ground
+        for x, y in inside
+        if marked.getpixel((x, y)) != bare.getpixel((x, y))
+        and any((x + dx, y + dy) in ink for dx in (-1, 0, 1) for dy in (-1, 0, 1))
     ]
+    # the white edge, the letter's soft rim over it a shade greyer
+    light = [marked.getpixel(xy) for xy in touching]
+    assert all(isinstance(c, tuple) and min(c) >= 200 for c in light), touching
+    assert marked.tobytes() != bare.tobytes()  # the token is drawn all the same
+    new = _rgb(GAME.render_set(st, owner, None, before)[0].png)  # ringed: laid since
     hit = [xy for xy in glyph if new.getpixel(xy) != bare.getpixel(xy)]
     assert len(glyph) > 50 and len(hit) <= 1, (len(glyph), hit)
 

@@ -9,12 +9,13 @@ import copy
 import io
 import itertools
 from typing import Any
+from unittest import mock
 
 import pytest
 from PIL import Image
 
 from engine.core.picture import INK
-from engine.iec import GAME
+from engine.iec import GAME, render_map
 from engine.iec.render_map import Map
 from engine.iec.render_marks import LONE_TOKEN, SEAT_RGB
 
@@ -71,15 +72,19 @@ def _centre(points: list[tuple[int, int]]) -> tuple[float, float]:
 
 
 def _glyph(st: dict[str, Any], bare: Image.Image) -> list[tuple[int, int]]:
-    """The building letter's pixels on CELL: what differs from the fill inside its box's
-    outline (render_marks.draw_box: x0 + 2 .. x0 + c - 2 by y0 + 2 .. y0 + c - 7, 2 px wide)."""
+    """The building letter's pixels on CELL: what the letter changes in `bare` (the same
+    picture drawn without building letters differs there only; the box's outline follows
+    its owner's shape, so no fixed rectangle holds the letter alone)."""
+    before = copy.deepcopy(st)
+    before["tokens"] = []
+    with mock.patch.object(render_map, "draw_letter", lambda *_a, **_k: None):
+        plain = _rgb(before)
     x0, y0, c = _cell_box(st)
-    fill = bare.getpixel((x0 + 4, y0 + c // 2))
     return [
         (x, y)
-        for x in range(x0 + 4, x0 + c - 3)
-        for y in range(y0 + 4, y0 + c - 8)
-        if bare.getpixel((x, y)) != fill
+        for x in range(x0, x0 + c)
+        for y in range(y0, y0 + c)
+        if bare.getpixel((x, y)) != plain.getpixel((x, y))
     ]
 
 
