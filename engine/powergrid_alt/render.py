@@ -3,7 +3,8 @@
 The map is the base game's (engine/powergrid/render: the regions in play, zoomed to the
 width); on it we draw owned lines in player colours (hanging ones dashed, with a cross at the
 hanging end), then the city names again so no line covers them, plants in cities with their
-numbers and TPs in a city's slots. The panel is the base game's (who must act, players,
+numbers and owners' tags, and TPs in a city's slots drawn as the base game's houses (the
+owner's tag on his colour). The panel is the base game's (who must act, players,
 plants, resources) with each region's pollution against its limit. Marks in the change
 colour show lines, plants and TPs new since the previous picture; the caption says it.
 """
@@ -41,10 +42,12 @@ from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
 from engine.powergrid.render.board import (
+    BADGE_RADIUS,
     badge_tags,
     base_layer,
     draw_costs,
     draw_name,
+    house,
     slot_boxes,
     tiles,
 )
@@ -52,7 +55,6 @@ from engine.powergrid.render.layout import (
     CITY_FONT,
     NODE_H,
     NODE_W,
-    SLOT_D,
     map_and_geometry,
     segment_hits,
 )
@@ -181,12 +183,6 @@ def _draw_names(img: Image.Image, g: Any) -> None:
         draw_name(img, name, *g.pos[name])
 
 
-def tp_mark(word: str) -> str:
-    """What a TP's small mark says: the reader's word when it fits ("ТП"), else the letters
-    the rules know it by ("Podstacja" ran off the mark: found playing in Polish)."""
-    return word if text_width(word, NUMBER, True) <= SLOT_D + 2 else TP
-
-
 def plant_mark(number: int, tag: str) -> tuple[str, int]:
     """What a built plant's box says, and its size: "⚡12 B2", the plant and its owner's
     initials as his houses and the panel carry them (not his colour alone: green and pink
@@ -201,7 +197,6 @@ def plant_mark(number: int, tag: str) -> tuple[str, int]:
 
 def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes) -> None:
     am = alt_map(view["map"])
-    tp = tp_mark(w(TP))
     tag = badge_tags(view["seat_order"])
     for node, plants in view["plants_in_cities"].items():
         for i, number in enumerate(plants):
@@ -231,22 +226,15 @@ def _draw_cities(pen: Pen, w: Words, view: dict[str, Any], g: Any, new: Changes)
         city = am.members[node][0]
         if city in g.pos:
             x, y = g.pos[city]
-            for (x0, y0, x1, y1), owner in zip(slot_boxes(x, y), owners, strict=False):
+            for box, owner in zip(slot_boxes(x, y), owners, strict=False):
+                # a TP is the variant's house (ALT-5a): drawn as the base game's, with its
+                # owner's tag (found reviewing pictures: "TP" on his colour alone, the green
+                # and pink players' TPs were one grey under deuteranopia)
                 if (owner, node) in new.tps:
-                    pen.d.rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), fill=CHANGE)
-                pen.d.rectangle((x0, y0, x1, y1), fill=_color(view, owner), outline=INK, width=2)
-                pen.text(
-                    ((x0 + x1) / 2, (y0 + y1) / 2),
-                    tp,
-                    NUMBER,
-                    "number",
-                    bold=True,
-                    fill=WHITE,
-                    anchor="mm",
-                )
-
-
-TP = N_("TP")
+                    x0, y0, x1, y1 = box
+                    ring = (x0 - 4, y0 - 4, x1 + 4, y1 + 4)
+                    pen.d.rounded_rectangle(ring, radius=BADGE_RADIUS + 4, fill=CHANGE)
+                house(pen, box, _color(view, owner), tag.get(owner, "?"))
 
 
 # ALT-8: a player may own any number of plants. Up to `BESIDE` cards stand beside his name,

@@ -27,13 +27,13 @@ GAME_IDS = ["powergrid", "powergrid_alt", "hexania", "iec"]
 # Polish letters Noto Sans CJK lacks (ą ć ę ł ś ź ż) meet Chinese in zh_Hant labels
 NAMES = ["alice", "Борис", "Łucja Żak", "Dörte"]
 LANGS = ["ru", "zh_Hant", "pl"]
-# words a language shares with English on purpose: the Polish edition's currency, and "TP"
-SAME_AS_ENGLISH = {"ru": set(), "zh_Hant": {"TP"}, "pl": {"Elektro", "TP"}}
+# words a language shares with English on purpose: the Polish edition's currency
+SAME_AS_ENGLISH = {"ru": set(), "zh_Hant": set(), "pl": {"Elektro"}}
 # ", ": the list separator (LIST_SEPARATOR), the same in Russian and Polish as in English
 SAME_MSGIDS = {
     "ru": {"{text}.", ", ", "{players}: {what}"},
-    "zh_Hant": {"TP"},
-    "pl": {"{money} Elektro", "TP", "{text}.", ", ", "{players}: {what}"},
+    "zh_Hant": set(),
+    "pl": {"{money} Elektro", "{text}.", ", ", "{players}: {what}"},
 }
 REGISTRY: dict[str, Any] = dict(games())
 OPTIONS: dict[str, dict[str, str]] = {

@@ -58,7 +58,7 @@ def test_render_draws_owned_lines_plants_and_tps_in_player_colours() -> None:
     assert _near(img.getpixel((x - 30, y - top)), a_color)  # the plant fills the node
     assert GAME.render(state, None) == GAME.render(state, None)  # deterministic
     labels = {lab.text for p in pics for lab in p.labels}
-    assert {"⚡13 A", "⚡18 B", "TP", "Freiburg", "Kiel"} <= labels
+    assert {"⚡13 A", "⚡18 B", "Freiburg", "Kiel"} <= labels
 
 
 def test_a_built_plant_names_its_owner_by_his_initials_not_by_colour_alone() -> None:
@@ -144,12 +144,40 @@ def test_alt8_the_panel_names_hand_plants_as_plants_not_a_count() -> None:
     assert "Hand: plants 13, 18" in labels and "Hand: plant 10" in labels
 
 
-def test_a_tp_mark_keeps_a_short_word_and_falls_back_to_tp() -> None:
-    from engine.powergrid_alt.render import tp_mark
+def test_a_tp_names_its_owner_by_his_tag_not_by_colour_alone() -> None:
+    """Found reviewing pictures: a TP was a box of its owner's colour saying "TP", and the
+    green and pink players' TPs were one grey under deuteranopia. A TP is the variant's house
+    (ALT-5a), drawn as the base game's: its owner's tag on his colour, as his plants and his
+    row in the panel wear it ("Bot 2" wears "2": "B2" does not fit a 23 px house at 16 px)."""
+    from engine.core.picture import text_on
+    from engine.powergrid.render.board import badge_tags, slot_boxes
+    from engine.powergrid_alt.graph import alt_map
 
-    assert tp_mark("ТП") == "ТП"
-    assert tp_mark("Podstacja") == "TP"
-    assert tp_mark("變電站") == "TP"
+    state = GAME.setup(["Ann", "Bot 2", "Bo"], {"regions": "random"}, 1)
+    state["regions"] = sorted(set(alt_map(state["map"]).region.values()))
+    names = state["seats"]
+    bare = [lab.text for lab in GAME.render_set(state, None)[0].labels]
+    for p in names:
+        give_tp(state, p, "Würzburg")  # three TPs in one city: ALT-24
+    tags = badge_tags(names)
+    assert tags == {"Ann": "A", "Bot 2": "2", "Bo": "3"}
+    pics = GAME.render_set(state, None)
+    g = pg.map_geometry(GAME.view(state, None))
+    img, top = _map_part(pics, "Würzburg", g)
+    drawn = [lab.text for lab in pics[0].labels]  # each map part records all the map's
+    marks = []
+    for box, p in zip(slot_boxes(*g.pos["Würzburg"]), names, strict=True):
+        assert drawn.count(tags[p]) == bare.count(tags[p]) + 1, (p, tags[p])  # costs "2"...
+        colour = pg.hex_rgb(pg.PLAYER_COLORS[names.index(p)])
+        ink = text_on(colour)
+        x0, y0, x1, y1 = box
+        inside = [(x, y - top) for x in range(x0 + 3, x1 - 2) for y in range(y0 + 3, y1 - 2)]
+        assert sum(_near(img.getpixel(xy), colour) for xy in inside) > 100, p  # his colour
+        marks.append(
+            {(x - x0, y - y0 + top) for x, y in inside if _near(img.getpixel((x, y)), ink)}
+        )
+    for a, b in ((0, 1), (0, 2), (1, 2)):  # the tags' strokes, whatever their colour
+        assert len(marks[a] ^ marks[b]) >= 10, (names[a], names[b])
 
 
 def test_a_cost_under_a_laid_line_stays_readable() -> None:
