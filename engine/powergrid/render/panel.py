@@ -45,7 +45,8 @@ TYPE_COLORS: dict[str, RGB] = {
     "eco": (46, 150, 60),
     "fusion": (90, 60, 170),
 }
-TEXT_X = 36  # a player's texts, right of his house
+TEXT_X = 0  # a player's texts, right of his colour's stripe
+BADGE_W = 36  # his house after his name, and the room round it
 PLAYER_HEX = ["#{:02X}{:02X}{:02X}".format(*c) for c in PLAYER_COLORS]
 CARD_W, CARD_H = 84, 70
 
@@ -270,19 +271,24 @@ class Panel:
             d.rounded_rectangle((x - 8, y, x + width, y + row_h - 6), radius=8, fill=HILITE)
         color = self.color.get(p, MUTED)
         d.rectangle((x - 8, y, x - 3, y + row_h - 6), fill=color)
-        house(pen, (x, y + 4, x + 28, y + 32), color, self.tag.get(p, "?"))
         plants = info.get("plants", [])
         text_w, spots = self.card_spots(x, y, width, len(plants))
-        name_w = pen.text((x + TEXT_X, y + 4), f"{n}. {p}", NAME, "name", bold=True, max_w=text_w)
+        # the house after the name, as the name's tag: before the rank it read as a number
+        # of the row ("[6] 1. Marta" read "6 1.", found reviewing pictures with seat tags)
+        name_w = pen.text(
+            (x + TEXT_X, y + 4), f"{n}. {p}", NAME, "name", bold=True, max_w=text_w - BADGE_W
+        )
+        bx = x + TEXT_X + name_w + 8
+        house(pen, (bx, y + 1, bx + 28, y + 29), color, self.tag.get(p, "?"))
         flags = self._flags(p, info)
         if flags:
             pen.text(
-                (x + TEXT_X + name_w + 8, y + 8),
+                (bx + 36, y + 8),
                 " · ".join(flags),
                 NUMBER,
                 "text",
                 fill=MUTED,
-                max_w=max(10.0, text_w - name_w - 8),
+                max_w=max(10.0, text_w - name_w - BADGE_W - 8),
             )
         money = info.get("money")
         line2 = w(W.MONEY_HIDDEN) if money is None else w(W.MONEY, money=money)
@@ -310,7 +316,7 @@ class Panel:
         hands hold at most four, PG-26)."""
         cards_w = max(3, count) * (CARD_W + 4)
         cx = x + width - cards_w
-        return width - cards_w - 40, [(cx + i * (CARD_W + 4), y + 6) for i in range(count)]
+        return width - cards_w - 8, [(cx + i * (CARD_W + 4), y + 6) for i in range(count)]
 
     def details(self, p: str, info: dict[str, Any]) -> str:
         """The small line under a player's money."""

@@ -512,6 +512,40 @@ def test_a_tag_too_wide_for_a_house_is_shortened_apart_from_the_others() -> None
     assert initials(["Wojtek", "Wanda"]) == {"Wojtek": "Wo", "Wanda": "Wa"}  # no fit asked
 
 
+def test_the_panel_wears_a_players_house_after_his_name_not_beside_his_rank() -> None:
+    """Found reviewing pictures: with names alike the houses wear seat numbers, and the
+    panel's house before "1. Шура" read as a number of the row ("[3] 1. Шура": "3 1."). The
+    house follows the name ("1. Шура [3]"), apart from the rank; the flags follow it."""
+    from unittest import mock
+
+    from engine.core.picture import NAME, WIDTH, Words, new_sheet, text_width
+    from engine.powergrid.render import panel as P
+
+    names = ("Wojtek", "Wanda", "Шура", "Шамиль", "Michał", "Marta")
+    view = make_view("germany", names, "auction")
+    view["ranking"] = []
+    panel = P.Panel(view, "Marta", Words(None))
+    assert set(panel.tag.values()) >= {"1", "2", "3", "4"}  # seat numbers: the case at hand
+    drawn: list[tuple[float, str]] = []
+    real = P.house
+
+    def spy(pen: Pen, box: Any, colour: Any, tag: str) -> None:
+        drawn.append((box[0], tag))
+        real(pen, box, colour, tag)
+
+    sheet = new_sheet(WIDTH, 1400)
+    with mock.patch.object(P, "house", spy):
+        panel.players(sheet.pen, R.PAD, 0, WIDTH - 2 * R.PAD)
+    rows = [lab.text for lab in sheet.pen.labels if lab.cls == "name"][1:]  # under the heading
+    assert len(drawn) == len(rows) == len(names)
+    for (left, tag), row in zip(drawn, rows, strict=True):
+        rank, _, name = row.partition(". ")
+        assert rank.isdigit() and panel.tag[name] == tag
+        assert left >= R.PAD + P.TEXT_X + text_width(row, NAME, True) + 6, (row, tag)
+    flags = [lab.text for lab in sheet.pen.labels if lab.cls == "text"]
+    assert "you" in flags  # after Marta's house
+
+
 # --- image-diff regression: a fixed hand-made map and view -------------------------------------
 REFERENCE = Path(__file__).with_name("reference") / "fixed_view.png"
 TOY_MAP: dict[str, Any] = {

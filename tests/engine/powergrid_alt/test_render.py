@@ -13,7 +13,7 @@ from engine.core.picture import CHANGE, WIDTH, Words
 from engine.powergrid import render as pg
 from engine.powergrid.render import words as W
 from engine.powergrid.render.layout import segment_hits
-from engine.powergrid.render.panel import CARD_H, CARD_W, Panel
+from engine.powergrid.render.panel import CARD_H, CARD_W, TEXT_X, Panel
 from engine.powergrid_alt import GAME
 from engine.powergrid_alt.render import FINAL_ROUND, TEXT_H, AltPanel
 
@@ -246,9 +246,9 @@ def test_alt8_the_players_panel_keeps_names_money_and_cities_readable(
     assert text_w >= 250  # the name, money and cities get at least this much
     height = panel.row_height(width, info)
     for cx, cy in spots:
-        assert x + 36 <= cx and cx + CARD_W <= x + width  # inside the row, right of the house
+        assert x + TEXT_X <= cx and cx + CARD_W <= x + width  # inside the row
         assert cy + CARD_H <= y + height - 6  # inside the row's own height
-        beside = cx >= x + 36 + text_w  # right of the texts ...
+        beside = cx >= x + TEXT_X + text_w  # right of the texts ...
         below = cy >= y + TEXT_H - 4  # ... or under them
         assert beside or below, (cx, cy)
     boxes = [(cx, cy) for cx, cy in spots]
