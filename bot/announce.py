@@ -331,13 +331,15 @@ class AnnounceMixin(TableBase):
         lang: str | None = None,
         only: Collection[str] | None = None,
         moment: Moment | None = None,
+        named: bool = True,
     ) -> Outbound:
         """Whose move and what is expected, in the chat's language, mentioning the humans who
         must act, with buttons; a prompted player who reads another language gets their own
         line in it under the chat's (`langs`: display name -> language). `lang`: another
         language for the whole prompt (an answer to one person's /status). `only`: mention
         (and give buttons to) these of the players who must act, no others. `moment`: the
-        state's answers (who acts, the public mark) when the move gave them."""
+        state's answers (who acts, the public mark) when the move gave them. `named`: False
+        for a prompt sent to the one player it asks, in private: no "@name:" before it."""
         game = self._game_of(row)
         now = moment if moment is not None and moment.state is state else Moment(game, state)
         lang = lang or ctx.post_lang
@@ -346,7 +348,7 @@ class AnnounceMixin(TableBase):
         if only is not None:
             humans = [s for s in humans if s.display_name in only]
         text = now.turn_text(lang).strip()
-        if humans:
+        if humans and named:
             mentioned = listed(f"@{s.display_name}" for s in humans)  # "@ann、@bo：" in Chinese
             text = tr(lang, WHO_DOES, players=mentioned, what=text)
         own: dict[str, list[str]] = {}

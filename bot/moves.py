@@ -334,13 +334,12 @@ class MovesMixin(EndingMixin):
             lang=ctx.lang,
             only=[player],
             moment=after,
+            named=False,  # the Chinese "@Bob：" was left when an English "@Bob: " was cut
         )
-        text = "\n".join(line.removeprefix(f"@{player}: ") for line in prompt.text.split("\n"))
         return [
             replace(
                 prompt,
                 chat_key=ctx.reply_key,
-                text=text,
                 mentions=[],
                 sender_only=True,
                 silent=True,

@@ -316,6 +316,27 @@ async def test_a_private_move_after_which_he_decides_again_brings_his_prompt(
     assert all(b.payload.startswith(f"{pk}:") for row in prompts[0].buttons for b in row)
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "pl", "zh_Hant"])
+async def test_the_prompt_he_gets_privately_names_nobody(
+    table: Table, pushed: Pushed, lang: str
+) -> None:
+    """Found through Telegram, 2026-12-05: a Chinese player's private prompt began "@Bob：",
+    the "@Bob: " cut only in its English form. The prompt sent to the one player it asks
+    does not name him in any language."""
+    pk = await open_game(table, "hexania", ["alice", "bob"])
+    (mover,) = GAMES["hexania"].current_players(await state_of(table))
+    await ask(table, f"/lang {lang}", user=mover)
+    state = await state_of(table)
+    spawn = next(
+        c for _label, c in GAMES["hexania"].buttons(state, mover) if c.startswith("/spawn")
+    )
+    name, cell = spawn.split()
+    outs = await ask(table, f"{name} g{pk} {cell}", user=mover)
+    (prompt,) = [o for o in outs if o.chat_key == f"tg:dm-{mover}" and o.buttons]
+    assert "@" not in prompt.text and not prompt.mentions, prompt.text
+    assert prompt.text.startswith(tr(lang, "Round {round} of {rounds}.").split("{")[0])
+
+
 async def test_after_the_game_a_private_status_and_log_show_the_last_game(
     store: Store, clock: FakeClock
 ) -> None:
