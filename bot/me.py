@@ -98,5 +98,7 @@ class MeCommands(DeadlineCommands):
         return self._mine(ctx, join_sentences(self._t(ctx, "Saved."), self._me_text(ctx, prefs)))
 
     def _mine(self, ctx: Ctx, text: str) -> list[Outbound]:
-        """An answer about the sender alone: to them alone where the platform can."""
-        return [Outbound(ctx.chat_key, text, sender_only=True)]
+        """An answer about the sender alone: to them alone where the platform can, silent as
+        every answer (issue 17; a group /me buzzed every phone, found through Telegram,
+        2026-12-05)."""
+        return [Outbound(ctx.chat_key, text, sender_only=True, silent=True)]

@@ -92,7 +92,8 @@ class MovesMixin(EndingMixin):
             return await self._move(ctx, ctx.game, seat, line, None, ready, expected_version, notes)
         except Exception:
             log.exception("table error in game %s", ctx.game.id if ctx.game else None)
-            return [Outbound(inbound.chat_key, tr(ctx.lang, "Sorry, something went wrong."))]
+            sorry = tr(ctx.lang, "Sorry, something went wrong.")
+            return [Outbound(inbound.chat_key, sorry, silent=True)]
         finally:
             self.reminders.changed()
 

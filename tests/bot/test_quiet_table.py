@@ -674,6 +674,8 @@ async def test_answers_to_questions_never_notify(store: Store, clock: FakeClock)
         ("ann", "/hint"),
         ("bob", "/log"),
         ("cyd", "/status"),
+        ("ann", "/me"),  # found through Telegram, 2026-12-05: his settings buzzed the group
+        ("bob", "/me tz=Europe/Warsaw"),
     ):
         answers = await chat.say(name, question)
         assert answers, question
