@@ -58,6 +58,7 @@ from bot.quiet import (
     pinged,
     step_ends,
     step_ends_phase,
+    told_of_the_end,
 )
 from bot.quiet import GAME as GAME  # re-exported: the picture levels live in bot/quiet.py
 from bot.reminder_text import prompt_buttons
@@ -587,8 +588,15 @@ class AnnounceMixin(TableBase):
         state = played.state
         now = played.now(game)
         if now.over:
-            pending.append(self._result_line(game, state, now, lang))
-            out += self._say(ctx, "\n".join(pending), lang=lang, silent=True)
+            result = self._result_line(game, state, now, lang)
+            chat_quiet = out_of_quiet(self.clock(), ChatSettings.load(ctx.chat_settings or {}))
+            told = told_of_the_end(seats, ctx.inbound.user_key, chat_quiet > self.clock())
+            names = listed(f"@{name}" for _key, name in told)
+            news = tr(lang, WHO_DOES, players=names, what=result) if told else result
+            out += self._say(
+                ctx, "\n".join([*pending, news]), lang=lang, silent=not told, mentions=told
+            )
+            pending.append(result)
             if quiet:
                 end = self._status_message(ctx, row, pending[:-1], pending[-1], None)
                 end.unpin = True  # the game is over: its status message comes off the pins

@@ -26,6 +26,10 @@ the phase rule holds: asked anew and not yet acted in the current phase. After a
 players who acted are read from the log, where a forced pass is not marked and counts (the
 reminders cover the rare silent ask that causes).
 
+The game's end is the other message that notifies: its result mentions every other human
+player once (`told_of_the_end`), since after a game of days those who did not make the last
+move would otherwise learn it by chance; not during the chat's quiet hours.
+
 A round boundary is a move whose events the table would picture at the `round` setting (a
 round ending, Power Grid's bureaucracy, a game turn); a phase boundary (the `phase` setting)
 resets the status message's lines.
@@ -193,3 +197,11 @@ def status_text(lines: Sequence[str], asked: str) -> str:
         head = "\n".join(lines)
         text = f"{head}\n\n{asked}" if head and asked else head or asked
     return text[:STATUS_LIMIT]
+
+
+def told_of_the_end(seats: Iterable[Any], sender: str, quiet_now: bool) -> list[tuple[str, str]]:
+    """Whom the game's result mentions (user key, display name): the human players but the one
+    whose move ended it, who reads it anyway; nobody during the chat's quiet hours."""
+    if quiet_now:
+        return []
+    return [(s.user_key, s.display_name) for s in seats if not s.is_bot and s.user_key != sender]

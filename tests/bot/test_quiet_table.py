@@ -378,7 +378,9 @@ async def test_the_start_picture_respects_pictures_off(store: Store, clock: Fake
     assert any(o.png is not None for o in board)
 
 
-async def test_private_lines_and_results_are_silent(store: Store, clock: FakeClock) -> None:
+async def test_private_lines_are_silent_and_the_result_tells_the_others(
+    store: Store, clock: FakeClock
+) -> None:
     table = quiet_table(store, clock)
     chat = Chat(table, chat_key=TG, platform="telegram")
     await start(chat, "ann", "bob")
@@ -392,8 +394,9 @@ async def test_private_lines_and_results_are_silent(store: Store, clock: FakeClo
         who = ChatDicePile().current_players(state)[0]
         await chat.say(who, f"/take {min(3, state['pile'])}")
     rows = (await store.outbox(TG))[mark:]
-    over = [r for r in rows if "Game over" in r.body.get("text", "")]
-    assert over and all(r.silent for r in over)
+    over = [r for r in rows if "Game over" in r.body.get("text", "") and r.kind != "edit"]
+    # the result tells the other player (test_the_games_result_tells_the_other_players)
+    assert len(over) == 1 and mentioned(over[0]) == sorted({"ann", "bob"} - {who})
     assert all(r.silent for r in rows if not mentioned(r))  # nothing else makes a sound
 
 
@@ -745,3 +748,43 @@ async def test_pg14_a_done_button_of_an_earlier_phase_is_out_of_date(
     stale = await chat.press(first_buyer, old_done)
     assert [o.toast for o in stale] == ["This button is out of date; nothing was changed."]
     assert present(await store.open_game(chat.chat_key)).version == row.version
+
+
+async def play_out(chat: Chat, store: Store) -> str:
+    """Play the dice pile to its end; the player whose move ended it."""
+    player = ""
+    for _ in range(40):
+        row = await store.last_game(chat.chat_key)
+        if row is None or row.status != "active":
+            return player
+        state = json.loads(present(row.state_json))
+        (player,) = ChatDicePile().current_players(state)
+        await chat.say(player, "/take 1")
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("quiet_hours", [False, True])
+async def test_the_games_result_tells_the_other_players(
+    store: Store, clock: FakeClock, quiet_hours: bool
+) -> None:
+    """Found through Telegram, 2026-12-05: a game of days ended in a silent post, so the players
+    who did not make the last move learned the result by chance. The result mentions each
+    other human once, with a sound (bot/quiet.py `told_of_the_end`); not in the chat's quiet
+    hours, when it waits silently in the chat like every other post."""
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await chat.say("ann", "/new dicepile start=5")
+    if quiet_hours:
+        await chat.say("ann", "/settings quiet=22-07 tz=UTC")  # FakeClock begins at 22:13 UTC
+    await chat.say("bob", "/join")
+    await chat.say("ann", "/addbot greedy")
+    await chat.say("ann", "/start")
+    ender = await play_out(chat, store)
+    rows = await store.outbox()
+    (result,) = [r for r in rows if "wins" in str(r.body.get("text", "")) and r.kind != "edit"]
+    others = sorted({"ann", "bob"} - {ender})
+    if quiet_hours:
+        assert result.silent and mentioned(result) == []
+    else:
+        assert not result.silent and sorted(mentioned(result)) == others
+        assert all(f"@{name}" in result.body["text"] for name in others)
