@@ -25,7 +25,7 @@ from bot.grammar import MAX_CAPTION, CommandLine, shorten
 from bot.i18n import tr, translator
 from bot.info import in_chat_lang
 from bot.messages import Outbound
-from bot.outbox import Deliver, Undeliverable
+from bot.outbox import Deliver, PicturesRefused, Undeliverable
 from bot.store import FinishedGame, GameRow
 from bot.workers import cpu
 from engine.core import N_, IllegalAction, Reply, canonical_json, load_state, search
@@ -154,7 +154,11 @@ class EndingMixin(AnnounceMixin):
         message_id: str | None = None
         for index in range(done, len(outs)):
             self._rendered[key] = (outs, index)
-            message_id = await deliver(outs[index])
+            try:
+                message_id = await deliver(outs[index])
+            except PicturesRefused:
+                self._rendered.pop(key, None)  # the sender loop posts the row's text alone
+                raise
         self._rendered.pop(key, None)
         return message_id
 

@@ -36,6 +36,10 @@ class Inbound:
     # tells: the table stores them to name the chat to people (bot/chatnames.py).
     chat_title: str | None = None
     chat_link: str | None = None
+    # Whether the bot may post pictures and files in the chat now, when the platform tells
+    # (Discord: the bot's Attach Files in the interaction's channel); None: it does not say.
+    # A chat that refused them takes them again (bot/outbox.py `pictures_seen`).
+    files_allowed: bool | None = None
 
 
 @dataclass(frozen=True)

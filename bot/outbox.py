@@ -24,6 +24,16 @@ the bot may pin) and its id recorded for the next edit. Of several edits of one 
 a chat, only the last is delivered. A row with `reply_status` is posted as a reply to its game's
 status message (prompts gather under it rather than stack up).
 
+A chat may refuse a post's pictures while it takes its text (a Discord channel where the bot
+lacks Attach Files): the platform's `deliver` raises `PicturesRefused`, the post goes as its
+text alone, and the chat's refusal is kept in the store (`PictureMemory`), so that every
+worker and a restart know it. From then on its posts go as their text alone, no upload tried,
+with one note (the platform's words: how to allow the pictures) at the first refusal; the
+pictures are tried again once `PICTURES_RETRY` passed since the last refusal, or at once when
+the platform says they may go (`pictures_seen`: Discord's interactions carry the bot's
+permissions in their channel). A picture sent privately is never held back by a chat's
+refusal.
+
 A private row with `fold_of` (a player's acknowledgement of his own moves: "Standing order
 saved.", "You plan to buy 3 oil ...") is folded into the reader's previous private message
 when that one acknowledged his moves of the same game just before (the game's versions follow
@@ -43,6 +53,7 @@ import base64
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
@@ -98,6 +109,16 @@ class DmClosed(Undeliverable):
         self.fallback = fallback
 
 
+class PicturesRefused(Exception):
+    """The chat refuses the message's pictures and files but would take its text (Discord: no
+    Attach Files in the channel): nothing was sent. `note`: the platform's words for the chat,
+    how to allow the pictures (posted once, at the first refusal)."""
+
+    def __init__(self, reason: str, note: Outbound | None = None) -> None:
+        super().__init__(reason)
+        self.note = note
+
+
 DmRefused = Callable[[str], Awaitable[None]]
 
 # The user preference (users.prefs_json) that remembers refused DMs across restarts.
@@ -132,6 +153,48 @@ class DmMemory:
         else:
             prefs.pop(DM_CLOSED, None)
         await self.store.set_user_prefs(user_key, prefs)
+
+
+# A chat that refused the pictures gets its posts' text alone; the pictures are tried again
+# this long after the last refusal (sooner when the platform says they may go).
+PICTURES_RETRY = 24 * 3600.0
+# The platform's word that a chat takes pictures (`OutboxSender.pictures_seen`) is checked
+# against the store at most this often per chat while it stays the same.
+PICTURES_RECHECK = 3600.0
+# Chats whose last word on pictures the loop remembers.
+PICTURES_MEMORY = 10_000
+
+
+class ChatPictures(Protocol):
+    async def pictures_refused(self, chat_key: str) -> float | None: ...
+
+    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None: ...
+
+
+class PictureMemory:
+    """Chats that refused the bot's pictures, kept in the store (chats.pictures_refused_at):
+    a refusal seen by one worker holds for all of them and after a restart, and so does the
+    end of it."""
+
+    def __init__(self, store: ChatPictures) -> None:
+        self.store = store
+
+    async def refused_at(self, chat_key: str) -> float | None:
+        return await self.store.pictures_refused(chat_key)
+
+    async def remember(self, chat_key: str, at: float | None) -> None:
+        await self.store.set_pictures_refused(chat_key, at)
+
+
+def has_pictures(out: Outbound) -> bool:
+    """Whether the message carries pictures or files (what a chat may refuse)."""
+    return bool(out.png is not None or out.album or out.file is not None or out.render is not None)
+
+
+def without_pictures(out: Outbound) -> Outbound | None:
+    """The message as its text alone (its buttons kept); None when nothing is left."""
+    bare = replace(out, png=None, album=[], file=None, filename="", render=None, picture=None)
+    return bare if bare.text.strip() or bare.buttons else None
 
 
 def platform_of(chat_key: str) -> str:
@@ -213,6 +276,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         unpin=bool(body.get("unpin", False)),
         reply_status=_int_or_none(body.get("reply_status")),
         fold_of=_fold_of(body.get("fold_of")),
+        lang=item.lang,  # what the platform words itself (a note for a refused DM) goes in it
     )
 
 
@@ -257,8 +321,17 @@ class OutboxSender:
         concurrency: int = CONCURRENT_CHATS,
         on_dm_refused: DmRefused | None = None,
         dm_memory: DmMemory | None = None,
+        pictures: PictureMemory | None = None,
     ) -> None:
         self.store = store
+        # Chats that refused the pictures (kept in the store; without it, each post whose
+        # pictures are refused goes as its text alone, and nothing is remembered), and per
+        # chat the platform's last word on them (`pictures_seen`): (they may go, when).
+        self.pictures = pictures
+        self._pictures_seen: OrderedDict[str, tuple[bool, float]] = OrderedDict()
+        # When this loop last posted a chat's note on its refused pictures: once a day at
+        # most, should the platform say they may go and refuse them again.
+        self._pictures_noted: OrderedDict[str, float] = OrderedDict()
         # Users (keys; each names its platform) whose DMs were refused, and who have not
         # interacted with the bot since: their private rows fail at once, unsent.
         self.dm_closed: set[str] = set()
@@ -442,7 +515,8 @@ class OutboxSender:
             draw = self.preparers.get("picture")
             if draw is None:
                 raise Undeliverable("no picture preparer registered")
-            return await draw(item)
+            drawn = await draw(item)
+            return drawn if drawn is None or drawn.lang else replace(drawn, lang=item.lang)
         return outbound_of(item)
 
     async def _status(self, out: Outbound) -> str | None:
@@ -487,14 +561,107 @@ class OutboxSender:
                 return folded
             self._last_dm.pop(out.private_to, None)  # whatever happens, the run ends here
         try:
-            message_id = await self.deliver(out)
+            message_id = await self._post(out)
         except MessageGone as gone:  # a reply whose status message went: post it plainly
             if out.reply_to is None:
                 raise Undeliverable(str(gone) or "message gone") from gone
-            message_id = await self.deliver(replace(out, reply_to=None))
+            message_id = await self._post(replace(out, reply_to=None))
         if out.private_to is not None:
             self._seen_dm(out, message_id)
         return message_id
+
+    async def _post(self, out: Outbound) -> str | None:
+        """Deliver a message; in a chat that refuses the pictures, its text alone (see the
+        module's doc): an upload is tried again after `PICTURES_RETRY`, or when the platform
+        said they may go, and a refusal is remembered, the first one noted in the chat."""
+        if self.pictures is None or out.private_to is not None or not has_pictures(out):
+            try:
+                return await self.deliver(out)
+            except PicturesRefused as refused:  # nothing remembers: this post's text alone
+                log.warning(
+                    "outbox %s: pictures refused in %s: %s", self.platform, out.chat_key, refused
+                )
+                return await self._text_alone(out)
+        chat = out.chat_key
+        refused_at = await self.pictures.refused_at(chat)
+        if refused_at is not None and self.clock() - refused_at < PICTURES_RETRY:
+            return await self._text_alone(out)
+        try:
+            message_id = await self.deliver(out)
+        except PicturesRefused as refused:
+            message_id = await self._text_alone(out)  # a text refused too fails the row as ever
+            await self._pictures_refused(out, refused, first=refused_at is None)
+            return message_id
+        if refused_at is not None:
+            await self._remember_pictures(chat, None)  # they went: the chat takes them again
+        return message_id
+
+    async def _text_alone(self, out: Outbound) -> str | None:
+        bare = without_pictures(out)
+        return None if bare is None else await self.deliver(bare)
+
+    async def _pictures_refused(self, out: Outbound, refused: PicturesRefused, first: bool) -> None:
+        """A chat refused a post's pictures (its text went): remembered, so that its next
+        posts go as their text alone, and the first refusal noted in the chat."""
+        chat, now = out.chat_key, self.clock()
+        self._pictures_seen.pop(chat, None)  # the platform's word is checked afresh
+        await self._remember_pictures(chat, now)
+        log.warning(
+            "outbox %s: pictures refused in %s (%s); its posts go as their text alone",
+            self.platform,
+            chat,
+            refused,
+        )
+        noted = self._pictures_noted.get(chat)
+        if (
+            not first
+            or refused.note is None
+            or (noted is not None and now - noted < PICTURES_RETRY)
+        ):
+            return
+        self._pictures_noted[chat] = now
+        while len(self._pictures_noted) > PICTURES_MEMORY:
+            self._pictures_noted.popitem(last=False)
+        try:
+            await self.deliver(refused.note)
+        except (RetryLater, Undeliverable) as err:
+            log.warning(
+                "outbox %s: the note on pictures in %s failed: %s", self.platform, chat, err
+            )
+
+    async def _remember_pictures(self, chat_key: str, at: float | None) -> None:
+        assert self.pictures is not None
+        try:
+            await self.pictures.remember(chat_key, at)
+        except Exception:  # the message is out: never send it again for this
+            log.exception("outbox %s: storing the pictures of %s failed", self.platform, chat_key)
+
+    async def pictures_seen(self, chat_key: str, allowed: bool) -> None:
+        """The platform's word on whether the bot may post pictures in the chat now (Discord:
+        every interaction carries the bot's permissions in its channel): when they may, a
+        refusal stored before is forgotten, so the chat's next picture goes with it. The
+        store is asked when the word changes to "they may", and again at most every
+        `PICTURES_RECHECK` while it stays so (another worker may have stored a refusal)."""
+        if self.pictures is None:
+            return
+        now = self.clock()
+        seen = self._pictures_seen
+        before = seen.get(chat_key)
+        if allowed and before is not None and before[0] and now - before[1] < PICTURES_RECHECK:
+            seen.move_to_end(chat_key)  # looked at lately: the time of that look stays
+            return
+        seen[chat_key] = (allowed, now)
+        seen.move_to_end(chat_key)
+        while len(seen) > PICTURES_MEMORY:
+            seen.popitem(last=False)
+        if not allowed:
+            return
+        try:
+            if await self.pictures.refused_at(chat_key) is not None:
+                log.info("outbox %s: %s takes pictures again", self.platform, chat_key)
+                await self.pictures.remember(chat_key, None)
+        except Exception:
+            log.exception("outbox %s: the pictures of %s not looked up", self.platform, chat_key)
 
     def _foldable(self, out: Outbound) -> bool:
         return (

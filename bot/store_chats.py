@@ -1,6 +1,7 @@
 """The names of chats (issue 17): the title and link an adapter saw, per chat key, so that a
-chat is named to a person by its title and a link, never by its key. A mixin of
-`bot.store.Store`; bot/store_pg.py has the same two methods."""
+chat is named to a person by its title and a link, never by its key; and whether a chat
+refused the bot's pictures (a Discord channel without Attach Files: bot/outbox.py
+`PictureMemory`). A mixin of `bot.store.Store`; bot/store_pg.py has the same methods."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ MIGRATION: tuple[str, ...] = (
     "ALTER TABLE chats ADD COLUMN title TEXT",
     "ALTER TABLE chats ADD COLUMN link TEXT",
 )
+# When the chat last refused a post's pictures (NULL: they go); SQLite's 9th migration,
+# PostgreSQL's 12th (DOUBLE PRECISION there).
+PICTURES_MIGRATION: tuple[str, ...] = ("ALTER TABLE chats ADD COLUMN pictures_refused_at REAL",)
 
 
 @dataclass(frozen=True)
@@ -46,3 +50,12 @@ class ChatNamesMixin(StoreBase):
                 M.set_chat_name,
                 (chat_key, title, link),
             )
+
+    async def pictures_refused(self, chat_key: str) -> float | None:
+        """When the chat last refused the bot's pictures; None when they go."""
+        row = await self._one(M.pictures_refused, (chat_key,))
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None:
+        async with self._tx() as db:
+            await db.execute(M.set_pictures_refused, (chat_key, at))

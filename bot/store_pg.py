@@ -288,6 +288,14 @@ class PgStore(PgOutbox, PgTimed):
             link,
         )
 
+    async def pictures_refused(self, chat_key: str) -> float | None:
+        """When the chat last refused the bot's pictures; None when they go."""
+        at = await self._one(M.pictures_refused, chat_key)
+        return None if at is None or at[0] is None else float(at[0])
+
+    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None:
+        await self._execute(M.set_pictures_refused, chat_key, at)
+
     async def user(self, user_key: str) -> UserRow:
         row = await self._one(Q.user, user_key)
         if row is None:

@@ -497,6 +497,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 11: each logged move's place in its run (bot/store.py ActionRow.step), as on SQLite.
     # The old move function (boardchat_commit_moves, no longer called) leaves it 0.
     (ACTIONS_STEP,),
+    # 12: chats that refused the bot's pictures (bot/store_chats.py, bot/outbox.py).
+    ("ALTER TABLE chats ADD COLUMN pictures_refused_at DOUBLE PRECISION",),
 )
 
 

@@ -252,6 +252,11 @@ class MessageQueries:
         "INSERT INTO chats (chat_key, title, link) VALUES (?, ?, ?) "
         "ON CONFLICT (chat_key) DO UPDATE SET title = excluded.title, link = excluded.link"
     )
+    pictures_refused: str = "SELECT pictures_refused_at FROM chats WHERE chat_key = ?"
+    set_pictures_refused: str = (
+        "INSERT INTO chats (chat_key, pictures_refused_at) VALUES (?, ?) "
+        "ON CONFLICT (chat_key) DO UPDATE SET pictures_refused_at = excluded.pictures_refused_at"
+    )
 
 
 def postgres(queries: Q, **other_shapes: str) -> Q:

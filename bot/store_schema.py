@@ -132,6 +132,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_outbox.STATUS_MIGRATION,
     # 8: each logged move's place in its run (ActionRow.step): where a run's pictures stand.
     (ACTIONS_STEP,),
+    # 9: chats that refused the bot's pictures (bot/store_chats.py, bot/outbox.py).
+    store_chats.PICTURES_MIGRATION,
 )
 
 

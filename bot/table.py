@@ -192,6 +192,9 @@ class Table(LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin)
             self._passed.forget(ctx.game.id, ib.user_key)
         if ib.platform in self.deliveries:  # the user interacts: try their DMs again
             self.deliveries[ib.platform].dm_reopened(ib.user_key)
+            if ib.files_allowed is not None and not ib.is_private:
+                # before the move: its pictures go where the chat takes them again
+                await self.deliveries[ib.platform].pictures_seen(ib.chat_key, ib.files_allowed)
         if (
             ib.is_private
             and ctx.game is None

@@ -26,7 +26,15 @@ from bot.grammar import (
 from bot.i18n import listed, resolve_lang, tr, translator
 from bot.messages import Outbound
 from bot.moment import Moment, PassedFor, Pressed, Recent
-from bot.outbox import Deliver, DmMemory, OutboxSender, Sleep, platform_of, row_of
+from bot.outbox import (
+    Deliver,
+    DmMemory,
+    OutboxSender,
+    PictureMemory,
+    Sleep,
+    platform_of,
+    row_of,
+)
 from bot.quiet import Engagement
 from bot.reminders import Reminders, reminder_commands
 from bot.service import Sender
@@ -123,6 +131,7 @@ class TableBase:
             sleep=sleep,
             on_dm_refused=self._no_dm,
             dm_memory=DmMemory(self.store),
+            pictures=PictureMemory(self.store),
         )
         self.deliveries[platform] = sender
         if isinstance(self.store, SharedStore):

@@ -12,7 +12,7 @@ import discord
 
 from bot import i18n
 from bot.messages import Outbound
-from bot.outbox import DmClosed, RetryLater, Undeliverable
+from bot.outbox import DmClosed, PicturesRefused, RetryLater, Undeliverable
 from bot.platforms.discord_commands import key_id
 from bot.platforms.discord_inbox import display_name
 from bot.platforms.discord_pieces import Piece, edit_piece, edit_private, pieces, send_all
@@ -31,6 +31,18 @@ def _dm_closed(mention: str, lang: str | None) -> str:
             "messages from this server's members."
         ),
         mention=mention,
+    )
+
+
+def _no_files_note(lang: str | None) -> str:
+    """The channel's note, once, when its first picture is refused (bot/outbox.py)."""
+    return i18n.tr(
+        lang,
+        N_(
+            "I may not attach files in this channel, so the board pictures come as their "
+            "captions alone. A server admin can give me the Attach Files permission here to "
+            "bring them back; /settings pictures=off leaves them out."
+        ),
     )
 
 
@@ -129,17 +141,13 @@ class DiscordDelivery:
             try:
                 return await self._send_all(channel, items, reply_to=out.reply_to, pin=pin)
             except discord.Forbidden as exc:
-                # Without Attach Files a post with a picture is refused (50013): its text
-                # still goes, without the picture (a refused text is refused again below).
-                words = without_files(items)
-                if words == items or not words:
+                # Without Attach Files a post with a picture is refused (50013): the sender
+                # loop posts its text alone and remembers the channel (a text refused too is
+                # refused then). Nothing went: a picture's caption is one piece (MAX_CAPTION).
+                if without_files(items) == items:
                     raise
-                log.warning(
-                    "discord: a picture refused in %s (%s; Attach Files?): its text alone",
-                    out.chat_key,
-                    exc,
-                )
-                return await self._send_all(channel, words, reply_to=out.reply_to, pin=pin)
+                note = Outbound(out.chat_key, _no_files_note(out.lang), silent=True, lang=out.lang)
+                raise PicturesRefused(f"Forbidden: {exc}", note) from exc
         except (discord.Forbidden, discord.NotFound) as exc:
             raise Undeliverable(f"{type(exc).__name__}: {exc}") from exc
         except discord.HTTPException as exc:

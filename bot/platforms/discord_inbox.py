@@ -73,6 +73,8 @@ class Received:
     payload: str | None = None  # a button's table payload
     private: bool = False  # the answer is expected to be private (an ephemeral deferral)
     thread: bool = False  # /new thread=True: the game opens in a new thread
+    # the bot's Attach Files in the channel (the interaction's app permissions); None in a DM
+    files_allowed: bool | None = None
 
     def dump(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":"))
@@ -120,6 +122,8 @@ def received(
     guild: Any = getattr(interaction, "guild", None)
     channel: Any = getattr(interaction, "channel", None)
     app_id = getattr(interaction, "application_id", None)
+    allowed = getattr(interaction, "app_permissions", None)
+    files = bool(allowed.attach_files) if allowed is not None and interaction.guild_id else None
     return Received(
         kind=kind,
         user_id=interaction.user.id,
@@ -137,6 +141,7 @@ def received(
         payload=payload,
         private=private,
         thread=thread,
+        files_allowed=files,
     )
 
 
@@ -173,6 +178,7 @@ def inbound_of(
         is_private=kept.guild_id is None,
         chat_title=title,
         chat_link=link,
+        files_allowed=kept.files_allowed,
     )
 
 

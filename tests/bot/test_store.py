@@ -217,6 +217,23 @@ async def test_chat_titles_and_links_are_kept_apart_from_the_settings(store: Sto
     assert (await store.chat("tg:-1005")).lang == "pl"
 
 
+async def test_a_chat_s_refused_pictures_are_kept_apart_from_its_settings(store: Store) -> None:
+    """A Discord channel without Attach Files (bot/outbox.py `PictureMemory`): when it last
+    refused the pictures, until they go again; its language, settings and name stay."""
+    assert await store.pictures_refused("dc:9") is None
+    await store.set_chat_settings("dc:9", {"deadline_hours": 12})
+    await store.set_chat_name("dc:9", "Server #games", None)
+    await store.set_pictures_refused("dc:9", 1_700_000_000.5)
+    await store.set_pictures_refused("dc:10", 1_700_000_001.0)  # a chat never seen before
+    assert await store.pictures_refused("dc:9") == 1_700_000_000.5
+    assert await store.pictures_refused("dc:10") == 1_700_000_001.0
+    assert (await store.chat("dc:9")).settings == {"deadline_hours": 12}
+    assert await store.chat_names(["dc:9"]) == {"dc:9": ChatName("Server #games", None)}
+    await store.set_pictures_refused("dc:9", None)
+    assert await store.pictures_refused("dc:9") is None
+    assert await store.pictures_refused("dc:10") == 1_700_000_001.0
+
+
 async def test_user_games_lists_open_games(store: Store) -> None:
     one = await lobby(store, "tg:1")
     two = await lobby(store, "tg:2")

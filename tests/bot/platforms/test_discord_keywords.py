@@ -6,6 +6,7 @@ storage a second fake token; `/bid plant:4 amount:4 max:9` became `/bid 4 4 9`, 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -14,8 +15,8 @@ from bot import grammar, i18n
 from bot.messages import Outbound
 from bot.platforms import discord_bot as dc
 from bot.platforms.discord_commands import CommandPlan, plan_commands, shorten, with_keyword
-from bot.table import Table, discover_games
-from tests.bot.platforms.fake_discord import CHANNEL_ID, PNG, slash_payload
+from bot.table import Table, discover_games, open_table
+from tests.bot.platforms.fake_discord import CHANNEL_ID, PNG, DiscordHttp, Request, slash_payload
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
     NAMES,
     NOW,
@@ -276,17 +277,75 @@ async def test_new_is_refused_where_the_bot_may_not_post_and_warns_without_attac
         assert any("Power Grid" in a.json["content"] for a in answers if not a.ephemeral)
 
 
-async def test_a_picture_refused_for_attach_files_still_posts_its_caption(
-    table: Table,  # noqa: F811
+async def delivered(at: Table) -> None:
+    """Wait until the table's sender loop has delivered every row (posts or failures)."""
+    at.wake_senders()
+    for _ in range(500):
+        if not await at.store.outbox(status="pending"):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the outbox was not delivered")
+
+
+def board(caption: str, lang: str = "en") -> Outbound:
+    """A phase's picture as the sender loop delivers it (drawn: the PNG and its caption)."""
+    return Outbound(dc.chat_key(CHANNEL_ID), caption, png=PNG, silent=True, lang=lang)
+
+
+def posted(http: DiscordHttp) -> list[Request]:
+    return http.find("POST", f"/channels/{CHANNEL_ID}/messages")
+
+
+async def test_a_channel_without_attach_files_gets_captions_and_one_note_until_it_allows_them(
+    tmp_path: Path,
 ) -> None:
-    async with running(table) as (client, http):
-        http.no_files.add(CHANNEL_ID)
-        posted = await client.adapter.deliver(
-            Outbound(dc.chat_key(CHANNEL_ID), "After the auction, round 1", png=PNG)
-        )
-        assert posted is not None
-        last = http.find("POST", f"/channels/{CHANNEL_ID}/messages")[-1]
-        assert last.json["content"] == "After the auction, round 1" and not last.files
+    """E2: a post whose picture was refused (50013) sent its text, and every phase the picture
+    was tried, and refused, again. Now the channel's refusal is remembered in the store (a
+    restart and every worker know it): its captions go alone, no upload tried, one note says
+    how to fix it; an interaction there whose permissions show Attach Files brings them back."""
+    db = str(tmp_path / "boardchat.sqlite3")
+    chat = dc.chat_key(CHANNEL_ID)
+    served = await open_table(db, clock=lambda: NOW, seeder=lambda: 7)
+    try:
+        async with running(served) as (client, http):
+            http.no_files.add(CHANNEL_ID)
+            await served.push([board("Po aukcji, runda 1", lang="pl")])
+            await delivered(served)
+            tried, caption, note = posted(http)
+            assert tried.files and not caption.files and not note.files  # one upload, refused
+            assert caption.json["content"] == "Po aukcji, runda 1"
+            assert "Załączanie plików" in note.json["content"]  # in the row's language (pl)
+            assert note.json["flags"] & 4096  # silent
+            assert await served.store.pictures_refused(chat) is not None
+            await served.push([board("After the auction, round 2")])
+            await delivered(served)
+            assert [(r.json["content"], bool(r.files)) for r in posted(http)[3:]] == [
+                ("After the auction, round 2", False)  # no upload tried, no second note
+            ]
+            # a command whose permissions still lack Attach Files changes nothing
+            await feed(client, http, without(slash_payload("status"), attach_files=True))
+            await served.push([board("After the auction, round 3")])
+            await delivered(served)
+            assert not [r for r in posted(http)[4:] if r.files]
+        await served.close()
+
+        served = await open_table(db, clock=lambda: NOW, seeder=lambda: 7)  # a restart
+        async with running(served) as (client, http):
+            http.no_files.add(CHANNEL_ID)
+            await served.push([board("After the auction, round 4")])
+            await delivered(served)
+            assert [(r.json["content"], bool(r.files)) for r in posted(http)] == [
+                ("After the auction, round 4", False)
+            ]
+            http.no_files.clear()  # an admin grants Attach Files; the next command shows it
+            await feed(client, http, slash_payload("status"))
+            assert await served.store.pictures_refused(chat) is None
+            await served.push([board("After the auction, round 5")])
+            await delivered(served)
+            last = posted(http)[-1]
+            assert last.json["content"] == "After the auction, round 5" and last.files == [PNG]
+    finally:
+        await served.close()
 
 
 def test_a_long_description_shows_its_leading_clause_not_a_cut() -> None:

@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.messages import Outbound
-from bot.outbox import OutboxSender, row_of
+from bot.outbox import OutboxSender, PictureMemory, row_of
 from bot.platforms import discord_bot as dc
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -21,8 +21,10 @@ from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock
 from tests.bot.platforms.fake_discord import (
+    BOB_ID,
     CHANNEL_ID,
     GUILD_ID,
+    PNG,
     DiscordHttp,
     FakeTable,
     discord_http,
@@ -149,3 +151,87 @@ async def test_a_reminder_due_during_downtime_is_sent_once_after_the_start(
     finally:
         await client.close()
         await table.close()
+
+
+async def test_a_channel_s_refused_pictures_are_tried_again_once_a_day(
+    store: Store, clock: FakeClock
+) -> None:
+    """The channel that refused a picture (no Attach Files) gets its captions alone; the upload
+    is tried again a day after the last refusal (an interaction showing the permission brings
+    it back sooner: tests/bot/platforms/test_discord_keywords.py); a picture sent privately is
+    never held back by it."""
+    client = dc.build_client(FakeTable(), settings(discord_token="t"), sync_commands=False)
+    chat = f"dc:{CHANNEL_ID}"
+    async with discord_http(client) as http:
+        await client.login("t")
+        sender = OutboxSender(
+            store, "discord", client.adapter.deliver, clock=clock, pictures=PictureMemory(store)
+        )
+
+        async def picture(caption: str, **kw: Any) -> list[tuple[str, bool]]:
+            """Deliver a picture: what reached the channel, (text, with files), in order."""
+            before = len(http.requests)
+            await store.outbox_add([row_of(Outbound(chat, caption, png=PNG, **kw), "en")])
+            await sender.run_due()
+            assert not await store.outbox(status="pending")
+            return [
+                (r.json.get("content", ""), bool(r.files))
+                for r in http.requests[before:]
+                if r.method == "POST" and r.path.endswith("/messages")
+            ]
+
+        http.no_files.add(CHANNEL_ID)
+        first = await picture("round 1")
+        assert first[:2] == [("round 1", True), ("round 1", False)] and len(first) == 3  # + note
+        clock.advance(23 * 3600)
+        assert await picture("round 2") == [("round 2", False)]  # no upload tried
+        clock.advance(3600)
+        assert await picture("round 3") == [("round 3", True), ("round 3", False)]  # no 2nd note
+        assert await store.pictures_refused(chat) == clock.now  # a day from this refusal
+        http.open_dm(BOB_ID)
+        dm = await picture("your board", private_to=f"dc:{BOB_ID}")
+        assert dm == [("your board", True)]  # his DM takes pictures
+        http.no_files.clear()  # granted, and no interaction came to say it
+        clock.advance(23 * 3600)
+        assert await picture("round 4") == [("round 4", False)]
+        clock.advance(3600)
+        assert await picture("round 5") == [("round 5", True)]
+        assert await store.pictures_refused(chat) is None
+        assert await picture("round 6") == [("round 6", True)]
+        await client.close()
+
+
+async def test_the_platform_s_word_on_pictures_is_checked_against_the_store_sparingly(
+    store: Store, clock: FakeClock
+) -> None:
+    """An interaction's permissions reach the sender loop with every command (`pictures_seen`):
+    the store is read when they show Attach Files after they did not, or an hour after the
+    last look, never for each command."""
+
+    async def deliver(out: Outbound) -> str | None:
+        return "1"
+
+    reads: list[str] = []
+    memory = PictureMemory(store)
+    looked_up = memory.refused_at
+
+    async def counted(chat_key: str) -> float | None:
+        reads.append(chat_key)
+        return await looked_up(chat_key)
+
+    memory.refused_at = counted  # type: ignore[method-assign]
+    sender = OutboxSender(store, "discord", deliver, clock=clock, pictures=memory)
+    chat = f"dc:{CHANNEL_ID}"
+    await store.set_pictures_refused(chat, clock.now)
+    await sender.pictures_seen(chat, False)  # still no Attach Files: nothing read, kept
+    assert reads == [] and await store.pictures_refused(chat) == clock.now
+    await sender.pictures_seen(chat, True)  # granted: forgotten at once
+    assert reads == [chat] and await store.pictures_refused(chat) is None
+    await store.set_pictures_refused(chat, clock.now)  # another worker's refusal meanwhile
+    for _ in range(5):
+        clock.advance(60)
+        await sender.pictures_seen(chat, True)
+    assert reads == [chat]  # the word did not change within the hour
+    clock.advance(3600)
+    await sender.pictures_seen(chat, True)
+    assert reads == [chat, chat] and await store.pictures_refused(chat) is None
