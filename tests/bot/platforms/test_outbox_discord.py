@@ -235,3 +235,25 @@ async def test_the_platform_s_word_on_pictures_is_checked_against_the_store_spar
     clock.advance(3600)
     await sender.pictures_seen(chat, True)
     assert reads == [chat, chat] and await store.pictures_refused(chat) is None
+
+
+async def test_the_note_for_closed_dms_comes_in_the_language_of_the_row(
+    store: Store, clock: FakeClock
+) -> None:
+    """What the platform words itself for a row (the channel's note that a player's DMs are
+    closed) is in the row's language: through the sender loop it came in English, the
+    delivered message carrying no language."""
+    client = dc.build_client(FakeTable(), settings(discord_token="t"), sync_commands=False)
+    async with discord_http(client) as http:
+        await client.login("t")
+        http.closed_dms.add(BOB_ID)
+        sender = OutboxSender(store, "discord", client.adapter.deliver, clock=clock)
+        bob = f"dc:{BOB_ID}"
+        private = Outbound(f"dc:{CHANNEL_ID}", "Psst.", private_to=bob, mentions=[(bob, "Bob")])
+        await store.outbox_add([row_of(private, "pl")])
+        await sender.run_due()
+        (note,) = texts(http, CHANNEL_ID)
+        assert note == f"<@{BOB_ID}>, nie mogę wysłać ci prywatnej wiadomości. " + (
+            "Zezwól na wiadomości prywatne od członków tego serwera."
+        )
+        await client.close()
