@@ -664,7 +664,8 @@ class AnnounceMixin(TableBase):
         asked_text = everyone.text.split("\n@", 1)[0]  # the prompted players' own lines go
         for name in asked:
             asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
-        due = await self._deadline_text(ctx, row, now, asked, played.asked_before)
+        before = None if played.asked_anew() else played.asked_before
+        due = await self._deadline_text(ctx, row, now, asked, before)
         reset = any(step_ends_phase(step) for step in played.steps)
         out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]
         if notify:
@@ -775,7 +776,8 @@ class AnnounceMixin(TableBase):
         before: Collection[str] | None,
     ) -> str | None:
         """ "Deadline: Nov 14, 2023, 11:13 PM" in the chat's time zone: the turn's deadline
-        as the move's transaction writes it (kept while the same players are still asked)."""
+        as the move's transaction writes it (kept while the same players are still asked;
+        `before` None: a new turn, as when one of them was asked anew, `Played.asked_anew`)."""
         if not asked:
             return None
         settings = ChatSettings.load(ctx.chat_settings or {})

@@ -164,6 +164,9 @@ class Step:
     # lines also go to him alone and he reads another language than the group (a Discord
     # ephemeral copy, AnnounceMixin._own_lang); None: `lines` are his words too.
     own_lines: list[str] | None = None
+    # Who is asked to act after this step (the move's `Applied` says it); None: not known
+    # (an undo's step).
+    asked: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -182,6 +185,21 @@ class Played:
     asked_before: list[str] | None = None
     # The final state's answers (who acts, over, public view and mark), each asked once.
     moment: Moment | None = None
+
+    def asked_anew(self) -> bool:
+        """Whether a player asked after the run was not asked at some point of it: he moved
+        (or the table moved for him) and the others' moves brought the turn back to him, a
+        bot's answer, a forced pass, the next phase. That is a new turn of his (as bot/clock.py
+        counts turns: from the moment he became one of the players asked), with a fresh
+        deadline and reminders, though the players asked are those asked before the run.
+        False when he stayed asked throughout (a move that leaves him deciding: his turn goes
+        on) or when a step does not say whom it asks."""
+        asked = [step.asked for step in self.steps]
+        if not asked or any(a is None for a in asked):
+            return False
+        final = asked[-1]
+        assert final is not None
+        return any(p not in a for a in asked[:-1] if a is not None for p in final)
 
     def now(self, game: Game) -> Moment:
         """The final state's `Moment` (the last move's, or made now for a state reached

@@ -261,6 +261,7 @@ class MovesMixin(EndingMixin):
                         private,
                         player=player,
                         own_lines=None if mine is None else [*notes, *mine],
+                        asked=now.current,
                     ),
                 )
                 played.asked_before = current
@@ -279,13 +280,16 @@ class MovesMixin(EndingMixin):
                     outs += self._asked_again(ctx, row, played, after, player)
                 outs, rows = self._rows(ctx, outs, row.id)
                 claim, pressed = self._move_claim(ctx)
+                due = self._due(game, played.state, hours, after)
+                if due is not None and played.asked_anew():
+                    due = replace(due, anew=True)  # asked again after the others moved
                 result = await self.store.commit_moves(
                     row.id,
                     fresh.version,
                     entries + played.entries,
                     played.state_json,
                     over=after.over,
-                    due=self._due(game, played.state, hours, after),
+                    due=due,
                     inbound=claim,
                     outbox=rows,
                     pressed=pressed,
@@ -720,6 +724,7 @@ class MovesMixin(EndingMixin):
                     private,
                     player=seat.display_name,
                     own_lines=mine,
+                    asked=now.current,
                 )
             )
         played.state, played.state_json, played.version = state, state_json, version

@@ -2,7 +2,13 @@
 
 The move transaction (bot/store.py) writes one `reminders` row per game: who must act, since
 when, and the deadline (`due_at`). It resets the row's `attempt` to 0 whenever the turn
-changes. Everything else happens here, driven by bot/scheduler.py:
+changes. A turn goes on (its start, deadline and reminders) while the players asked are some
+of those it waited for and each of them stayed asked through the run of moves (another of
+several players acted; a move that leaves its player deciding, as one city built of several);
+a player asked again after others moved (the bots' answer to his move, a forced pass, a phase
+that comes back to him) begins a new turn, with a fresh deadline and reminders
+(`Played.asked_anew`), as his time bank counts turns (bot/clock.py). Everything else happens
+here, driven by bot/scheduler.py:
 
 - Planning: a turn's reminder points are percentages of its deadline (default 0 %, 50 %,
   90 %; 0 % is the start mention), then the expiry. A point falling in the chat's quiet hours

@@ -177,12 +177,15 @@ class TurnReads:
 
 @dataclass(frozen=True)
 class Due:
-    """The next reminder: who must act, since when; `keep_if_same` keeps an older due time
-    when the same players are still waiting (a simultaneous phase where one of them acted)."""
+    """The next reminder: who must act, since when. The stored turn goes on (its start, due
+    time and reminders) while the players asked are some of those it waited for (a
+    simultaneous phase where one of them acted), unless `anew`: one of them is asked again
+    after others moved (`Played.asked_anew`), a new turn."""
 
     players: list[str]
     turn_started_at: float
     due_at: float
+    anew: bool = False
 
 
 @dataclass(frozen=True)

@@ -542,7 +542,11 @@ class PgStore(PgOutbox, PgTimed):
         new_version = expected_version + 1 + max((e.step for e in entries), default=0)
         pressed = pressed if inbound is not None else None  # noted under the update's platform
         sql = commit_sql(
-            over=over, waiting=live is not None, outbox=bool(outbox), pressed=pressed is not None
+            over=over,
+            waiting=live is not None,
+            outbox=bool(outbox),
+            anew=live is not None and live.anew,
+            pressed=pressed is not None,
         )
         args = commit_args(
             pk,
@@ -653,7 +657,7 @@ class PgStore(PgOutbox, PgTimed):
             return
         players = players_json(due.players)
         await con.execute(
-            Q.due_upsert,
+            Q.new_turn_upsert if due.anew else Q.due_upsert,
             pk,
             due.due_at,
             due.turn_started_at,

@@ -109,6 +109,12 @@ _PRESSED = """pressed AS (
     INSERT INTO inbound (platform, update_id, seen_at)
     SELECT {platform}, {pressed}, {now} FROM moved
     ON CONFLICT DO NOTHING)"""
+# One of the players still waiting is asked again after others moved: a new turn all the same.
+_NEW_DUE = """due AS (
+    INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at, players_json)
+    SELECT id, {due_at}, 0, {started}, {waiting} FROM moved
+    ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, attempt = 0,
+        turn_started_at = excluded.turn_started_at, players_json = excluded.players_json)"""
 _DROP_DUE = "due AS (DELETE FROM reminders WHERE game_id = (SELECT id FROM moved))"
 _ANSWER = """SELECT CASE
     WHEN NOT EXISTS (SELECT FROM moved) THEN
@@ -123,19 +129,23 @@ _OUTBOX_IDS = (
 
 
 @cache
-def commit_sql(*, over: bool, waiting: bool, outbox: bool, pressed: bool = False) -> str:
-    """The commit statement of this shape (a game that ends drops its reminder)."""
+def commit_sql(
+    *, over: bool, waiting: bool, outbox: bool, anew: bool = False, pressed: bool = False
+) -> str:
+    """The commit statement of this shape (a game that ends drops its reminder; `anew`: the
+    players waiting start a new turn, bot/store.py `Due.anew`; `pressed`: a button's key is
+    noted)."""
     params = (
         _MOVE
         + (_DUE if waiting else ())
         + (_OUTBOX if outbox else ())
         + ((("pressed", "text"),) if pressed else ())
     )
+    due = (_NEW_DUE if anew else _KEEP_DUE) if waiting else _DROP_DUE
     text = (
         "WITH held AS MATERIALIZED (SELECT pg_advisory_xact_lock({ns}, {game}::integer)),\n"
         + ",\n".join(
-            [_CLAIM, _MOVED, _LOGGED, _KEEP_DUE if waiting else _DROP_DUE]
-            + ([_PRESSED] if pressed else []),
+            [_CLAIM, _MOVED, _LOGGED, due] + ([_PRESSED] if pressed else []),
         )
         + "\n"
         + _ANSWER.replace("{ids}", _OUTBOX_IDS if outbox else "'{{}}'::bigint[]")

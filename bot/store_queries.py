@@ -60,6 +60,14 @@ _SQLITE_DUE_UPSERT = (
     "WHERE reminders.players_json IS NOT excluded.players_json "
     "OR excluded.players_json = '[]'"
 )
+# A new turn for the players asked though they are (some of) those the stored turn waited for:
+# one of them was asked again after others moved (bot/store.py `Due.anew`).
+_NEW_TURN_UPSERT = (
+    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
+    "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, "
+    "attempt = 0, turn_started_at = excluded.turn_started_at, "
+    "players_json = excluded.players_json"
+)
 _SQLITE_SUBSET = (
     "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "
     "json_each(excluded.players_json) AS n WHERE n.value NOT IN "
@@ -145,6 +153,7 @@ class Queries:
     end_game_at: str = _END_GAME + " AND version = ?"
     drop_reminder: str = "DELETE FROM reminders WHERE game_id = ?"
     due_upsert: str = _SQLITE_DUE_UPSERT.format(same=_SQLITE_SUBSET)
+    new_turn_upsert: str = _NEW_TURN_UPSERT
     # an undo's turn (bot/store_sql.py `carried_players`): the waiting list read, then widened
     # with every other column kept
     reminder_players: str = "SELECT players_json FROM reminders WHERE game_id = ?"

@@ -34,7 +34,7 @@ def due_sql(pk: int, due: Due | None) -> tuple[str, tuple[Any, ...]]:
         return SQLITE.drop_reminder, (pk,)
     players = players_json(due.players)
     return (
-        SQLITE.due_upsert,
+        SQLITE.new_turn_upsert if due.anew else SQLITE.due_upsert,
         (pk, due.due_at, due.turn_started_at, players),
     )
 

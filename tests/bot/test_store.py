@@ -179,6 +179,21 @@ async def test_reminder_clock_keeps_running_for_those_still_waiting(
     assert await store.reminder(pk) is None
 
 
+async def test_a_player_asked_again_after_the_others_moved_starts_a_new_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """`Due.anew`: the players asked are those the stored turn waited for, but one of them was
+    asked again after others moved (the bots answered him): a new turn, fresh due time."""
+    pk = await active(store)
+    await store.commit_moves(pk, 1, [entry(1)], "{}", over=False, due=Due(["Ann"], 0.0, 100.0))
+    clock.advance(50)
+    again = Due(["Ann"], clock.now, clock.now + 100, anew=True)
+    await store.commit_moves(pk, 2, [entry(2)], "{}", over=False, due=again)
+    rem = await store.reminder(pk)
+    assert rem is not None and (rem.turn_started_at, rem.due_at) == (clock.now, clock.now + 100)
+    assert rem.attempt == 0 and rem.players == ["Ann"]
+
+
 async def test_inbound_ids_are_pruned_after_days(db_path: str, clock: FakeClock) -> None:
     store = await Store.open(db_path, clock=clock)
     assert await store.record_inbound("telegram", "1")

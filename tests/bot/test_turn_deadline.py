@@ -1,0 +1,93 @@
+"""A turn's deadline and reminders, as the move transaction writes them (bot/reminders.py):
+a player asked again after others moved (the bots answering him, a forced pass) starts a new
+turn, with a fresh deadline and reminder schedule; one still deciding in the turn he is in (a
+move that leaves him asked, another of several players acting) keeps its running clock, as
+the time bank counts a turn (bot/clock.py). Found: alone with a bot, a player who moved 20
+hours into his turn was asked again with 4 hours left, the 90 % reminder and the expiry
+policy (a default move) landing hours after he had just played."""
+
+from __future__ import annotations
+
+from bot.scheduler import Scheduler
+from bot.store import Store
+from bot.table import Table
+from tests.bot.chatgame import ChatDicePile
+from tests.bot.helpers import Chat, FakeClock, joined, present
+from tests.bot.test_reminders import Outbox
+
+H = 3600.0
+
+
+async def alone_with_a_bot(chat: Chat) -> int:
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/addbot greedy")
+    await chat.say("alice", "/settings policy=skip")
+    await chat.say("alice", "/start")
+    return present(await chat.table.store.open_game(chat.chat_key)).id
+
+
+async def test_a_player_asked_again_after_the_bots_moved_gets_a_fresh_deadline(
+    chat: Chat, clock: FakeClock
+) -> None:
+    outbox = Outbox(chat.table)
+    sched = Scheduler(chat.table, clock=clock)
+    store = chat.table.store
+    pk = await alone_with_a_bot(chat)
+    started = clock.now
+    await sched.run_due()
+    clock.advance(20 * H)
+    await sched.run_due()  # the 50 % reminder, 20 hours into her turn
+    assert "4 hours left" in joined(outbox.take())
+    moved = clock.now
+    await chat.say("alice", "/take 1")  # the bot answers: her turn again
+    assert [a.player for a in await store.actions(pk)] == ["alice", "Bot"]
+    turn = present(await store.reminder(pk))
+    assert (turn.players, turn.turn_started_at, turn.due_at) == (["alice"], moved, moved + 24 * H)
+    assert turn.attempt == 0 and started + 24 * H < turn.due_at
+    assert "Deadline: in 1 day." in await chat.text("alice", "/status")  # not "in 4 hours"
+    clock.advance(2 * H)  # past the 90 % point of the turn she answered
+    await sched.run_due()
+    assert outbox.take() == []
+    clock.advance(3 * H)  # past its deadline
+    await sched.run_due()
+    assert outbox.take() == [] and len(await store.actions(pk)) == 2  # nothing played for her
+    clock.advance(7 * H)  # half her new turn
+    await sched.run_due()
+    assert "12 hours left" in joined(outbox.take())
+    clock.advance(12 * H)
+    await sched.run_due()
+    assert "alice ran out of time" in joined(outbox.take())
+    assert [a.player for a in await store.actions(pk)][:3] == ["alice", "Bot", "alice"]
+
+
+async def test_a_move_that_leaves_the_player_deciding_keeps_his_turn_s_clock(
+    chat: Chat, clock: FakeClock
+) -> None:
+    """Taking stones without ending the turn (as building one city of several, or a Hexania
+    move with points left): he is still in the turn he was asked, whose deadline runs on, as
+    his time bank would count it; the deadline is no stretch of a day per part of a turn."""
+    store = chat.table.store
+    pk = await alone_with_a_bot(chat)
+    before = present(await store.reminder(pk))
+    clock.advance(20 * H)
+    await chat.table.act(chat.inbound("alice"), {"take": 1, "again": True})
+    assert [a.player for a in await store.actions(pk)] == ["alice"]  # her turn goes on
+    assert await store.reminder(pk) == before
+
+
+async def test_the_status_message_says_the_fresh_deadline(store: Store, clock: FakeClock) -> None:
+    """The live status message words the deadline the transaction writes (bot/announce.py)."""
+    table = Table(
+        store,
+        games={"dicepile": ChatDicePile()},
+        clock=clock,
+        render=False,
+        seeder=lambda: 12345,
+        durable=("telegram",),
+    )
+    chat = Chat(table, chat_key="tg:-100", platform="telegram")
+    await alone_with_a_bot(chat)
+    clock.advance(20 * H)
+    await chat.say("alice", "/take 1")
+    status = [r for r in await store.outbox() if r.kind == "edit"][-1]
+    assert "Deadline: Nov 16, 2023, 6:13" in status.body["text"]  # Nov 15, 10:13 PM was hers
