@@ -33,7 +33,12 @@ here, driven by bot/scheduler.py:
   player alone with /addbot bots going `/away` saw the whole game played and posted at once.
 - `/vote replace <name>`: when a majority of the other seated humans agree, a bot (heuristic)
   plays the silent player's seat. Any command from that player cancels the pending votes;
-  a replaced player takes the seat back with `/back` in that chat.
+  a replaced player takes the seat back with `/back` in that chat. The voter stays a person
+  at the table: left alone with bots, he is answered turn by turn (a bot chain stops at his
+  turn), his silence plays a default move once a deadline under `skip` (each ask of his a new
+  turn with its own deadline: before, his first one never ended, and once past it a default
+  move came at each look of the scheduler, the rest of the game in minutes), and his absence
+  holds the game (`unattended`).
 - `/digest on [hour] [tz=...]` in a private chat: once a day, every game waiting for you.
 
 The commands live in bot/reminder_commands.py and bot/me.py; this module keeps the hook on
