@@ -48,7 +48,9 @@ Reminders go privately to players who have written to the bot in private (users.
 otherwise as a mention in the table's chat; the start point is private only, since the table's
 own prompt already mentions the player in the chat, and silent when it comes on time (one
 notifying message per prompt, the table's ask; a player asked again in a round is told
-silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. In quiet
+silently, bot/quiet.py); held back past `PROMPT_FRESH` (his quiet hours) it notifies. A turn
+begun by its player's own move (the bots answered him, the next phase asks him too) has no
+start prompt: the move's answer asked him where he played. In quiet
 hours (the chat's, or the player's own /me ones) the table's ask does not notify him
 (bot/announce.py), so a turn begun then has its start point, held to their end, notify him:
 privately, or as a mention in the chat (a chat whose reminders have no 0 % point gets this
@@ -111,6 +113,9 @@ log = logging.getLogger(__name__)
 
 # After applying an expiry policy, the turn is looked at again this soon (see process_turn).
 RELOOK = 60.0
+# How far back the log is read for the move that began a turn (`Reminders._turn_mover`): a
+# run longer than this (a bot chain) is not looked through, and its start prompt goes out.
+MOVER_LOOKBACK = 64
 
 # The notice of a turn the policy leaves waiting (`unattended`), once per turn held.
 WAITS = N_(
@@ -494,6 +499,16 @@ class Reminders(MeCommands):
             lang=lang,
         )
 
+    async def _turn_mover(self, row: GameRow, plan: TurnPlan) -> str | None:
+        """The person whose own move began the turn under way (the latest run of moves began
+        with his, and began the turn): asked again after the others answered him (the bots,
+        the next phase), he has his ask before him, where he played (the status message, or
+        the prompt of a move sent privately, bot/moves.py `_asked_again`). None otherwise."""
+        for action in reversed(await self.store.actions(row.id, last=MOVER_LOOKBACK)):
+            if action.step == 0:
+                return action.user_key if action.created_at >= plan.turn_started_at else None
+        return None
+
     async def _remind(
         self,
         row: GameRow,
@@ -518,7 +533,10 @@ class Reminders(MeCommands):
         # The turn began in the chat's quiet hours or in the player's own: the table's ask
         # did not notify him (bot/announce.py), so its start point, held to their end, does
         held_for = self._held_start(point, settings, quiet)
+        mover = await self._turn_mover(row, plan) if point.kind == "start" else None
         for seat in seats:
+            if seat.user_key == mover:
+                continue  # his own move began his turn: its answer asked him (no prompt again)
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
             held = seat.user_key in held_for

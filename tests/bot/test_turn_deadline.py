@@ -91,3 +91,38 @@ async def test_the_status_message_says_the_fresh_deadline(store: Store, clock: F
     await chat.say("alice", "/take 1")
     status = [r for r in await store.outbox() if r.kind == "edit"][-1]
     assert "Deadline: Nov 16, 2023, 6:13" in status.body["text"]  # Nov 15, 10:13 PM was hers
+
+
+async def test_a_player_whose_own_move_began_his_turn_gets_no_private_prompt_for_it(
+    store: Store, clock: FakeClock
+) -> None:
+    """A player with his private chat open gets a turn's start prompt there (silent, with its
+    buttons and a recap), not after his own move, answered by the bot: he has just read his
+    new ask where he played. The new turn's reminders still come."""
+    table = Table(
+        store,
+        games={"dicepile": ChatDicePile()},
+        clock=clock,
+        render=False,
+        seeder=lambda: 12345,
+        durable=("telegram",),
+    )
+    sched = Scheduler(table, clock=clock)
+    chat = Chat(table, chat_key="tg:-100", platform="telegram")
+    await store.set_user("local:alice", dm_ok=True)
+    pk = await alone_with_a_bot(chat)
+
+    async def private() -> list[str]:
+        await sched.run_due()
+        rows = [r for r in await store.outbox(status="pending") if r.audience != "chat"]
+        for r in rows:
+            await store.outbox_sent(r.id, None)
+        return [r.body["text"] for r in rows]
+
+    assert "Your move in Dice pile" in " ".join(await private())  # her first turn's prompt
+    clock.advance(H)
+    await chat.say("alice", "/take 1")  # the bot answers: her new turn
+    assert [a.player for a in await store.actions(pk)] == ["alice", "Bot"]
+    assert await private() == []
+    clock.advance(12 * H)
+    assert "12 hours left" in " ".join(await private())  # her new turn's 50 % reminder
