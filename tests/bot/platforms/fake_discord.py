@@ -521,11 +521,15 @@ class DiscordHttp:
 
     # ---- the two edges ----
 
+    def refuses_files(self, path: str, files: list[bytes]) -> bool:
+        """A post with files to a channel where the bot lacks Attach Files."""
+        return bool(files) and path.strip("/").split("/")[1:2] in ([str(c)] for c in self.no_files)
+
     async def client_request(self, route: Any, **kwargs: Any) -> Any:
         body, files = _payload_from(kwargs)
         path = _path(route)
         self.requests.append(Request(route.method, path, body, files))
-        if files and path.strip("/").split("/")[1:2] in ([str(c)] for c in self.no_files):
+        if self.refuses_files(path, files):
             raise _forbidden(50013, "Missing Permissions")
         return self.answer(route.method, path, body)
 

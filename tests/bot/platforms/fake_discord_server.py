@@ -95,6 +95,8 @@ class FakeDiscord:
         if delay:
             with contextlib.suppress(TimeoutError):  # a stall ends early when the fake closes
                 await asyncio.wait_for(self._closing.wait(), delay)
+        if self.http.refuses_files(path, files):  # no Attach Files there
+            return _json({"code": 50013, "message": "Missing Permissions"}, status=403)
         try:
             answer = self.http.answer(request.method, path, body)
         except discord.HTTPException as exc:

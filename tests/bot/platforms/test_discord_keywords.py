@@ -6,7 +6,6 @@ storage a second fake token; `/bid plant:4 amount:4 max:9` became `/bid 4 4 9`, 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -15,7 +14,7 @@ from bot import grammar, i18n
 from bot.messages import Outbound
 from bot.platforms import discord_bot as dc
 from bot.platforms.discord_commands import CommandPlan, plan_commands, shorten, with_keyword
-from bot.table import Table, discover_games, open_table
+from bot.table import Table, discover_games
 from tests.bot.platforms.fake_discord import CHANNEL_ID, PNG, DiscordHttp, Request, slash_payload
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
     NAMES,
@@ -297,55 +296,44 @@ def posted(http: DiscordHttp) -> list[Request]:
 
 
 async def test_a_channel_without_attach_files_gets_captions_and_one_note_until_it_allows_them(
-    tmp_path: Path,
+    table: Table,  # noqa: F811
 ) -> None:
     """E2: a post whose picture was refused (50013) sent its text, and every phase the picture
     was tried, and refused, again. Now the channel's refusal is remembered in the store (a
-    restart and every worker know it): its captions go alone, no upload tried, one note says
-    how to fix it; an interaction there whose permissions show Attach Files brings them back."""
-    db = str(tmp_path / "boardchat.sqlite3")
+    restart and every worker know it: tests/bot/platforms/test_discord_wire_pictures.py): its
+    captions go alone, no upload tried, one note in the row's language says how to fix it; a
+    command there whose permissions show Attach Files brings them back."""
     chat = dc.chat_key(CHANNEL_ID)
-    served = await open_table(db, clock=lambda: NOW, seeder=lambda: 7)
-    try:
-        async with running(served) as (client, http):
-            http.no_files.add(CHANNEL_ID)
-            await served.push([board("Po aukcji, runda 1", lang="pl")])
-            await delivered(served)
-            tried, caption, note = posted(http)
-            assert tried.files and not caption.files and not note.files  # one upload, refused
-            assert caption.json["content"] == "Po aukcji, runda 1"
-            assert "Załączanie plików" in note.json["content"]  # in the row's language (pl)
-            assert note.json["flags"] & 4096  # silent
-            assert await served.store.pictures_refused(chat) is not None
-            await served.push([board("After the auction, round 2")])
-            await delivered(served)
-            assert [(r.json["content"], bool(r.files)) for r in posted(http)[3:]] == [
-                ("After the auction, round 2", False)  # no upload tried, no second note
-            ]
-            # a command whose permissions still lack Attach Files changes nothing
-            await feed(client, http, without(slash_payload("status"), attach_files=True))
-            await served.push([board("After the auction, round 3")])
-            await delivered(served)
-            assert not [r for r in posted(http)[4:] if r.files]
-        await served.close()
-
-        served = await open_table(db, clock=lambda: NOW, seeder=lambda: 7)  # a restart
-        async with running(served) as (client, http):
-            http.no_files.add(CHANNEL_ID)
-            await served.push([board("After the auction, round 4")])
-            await delivered(served)
-            assert [(r.json["content"], bool(r.files)) for r in posted(http)] == [
-                ("After the auction, round 4", False)
-            ]
-            http.no_files.clear()  # an admin grants Attach Files; the next command shows it
-            await feed(client, http, slash_payload("status"))
-            assert await served.store.pictures_refused(chat) is None
-            await served.push([board("After the auction, round 5")])
-            await delivered(served)
-            last = posted(http)[-1]
-            assert last.json["content"] == "After the auction, round 5" and last.files == [PNG]
-    finally:
-        await served.close()
+    async with running(table) as (client, http):
+        http.no_files.add(CHANNEL_ID)
+        await table.push([board("Po aukcji, runda 1", lang="pl")])
+        await delivered(table)
+        tried, caption, note = posted(http)
+        assert tried.files and not caption.files and not note.files  # one upload, refused
+        assert caption.json["content"] == "Po aukcji, runda 1"
+        assert "Załączanie plików" in note.json["content"]  # in the row's language (pl)
+        assert note.json["flags"] & 4096  # silent
+        assert await table.store.pictures_refused(chat) is not None
+        await table.push([board("After the auction, round 2")])
+        await delivered(table)
+        assert [(r.json["content"], bool(r.files)) for r in posted(http)[3:]] == [
+            ("After the auction, round 2", False)  # no upload tried, no second note
+        ]
+        # a command whose permissions still lack Attach Files changes nothing
+        await feed(client, http, without(slash_payload("status"), attach_files=True))
+        await table.push([board("After the auction, round 3")])
+        await delivered(table)
+        assert [(r.json["content"], bool(r.files)) for r in posted(http)[4:]] == [
+            ("After the auction, round 3", False)
+        ]
+        http.no_files.clear()  # an admin grants Attach Files; the next command shows it
+        await feed(client, http, slash_payload("status"))
+        assert await table.store.pictures_refused(chat) is None
+        await table.push([board("After the auction, round 4")])
+        await delivered(table)
+        assert [(r.json["content"], r.files) for r in posted(http)[5:]] == [
+            ("After the auction, round 4", [PNG])
+        ]
 
 
 def test_a_long_description_shows_its_leading_clause_not_a_cut() -> None:
