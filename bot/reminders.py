@@ -533,10 +533,9 @@ class Reminders(MeCommands):
         # The turn began in the chat's quiet hours or in the player's own: the table's ask
         # did not notify him (bot/announce.py), so its start point, held to their end, does
         held_for = self._held_start(point, settings, quiet)
-        mover = await self._turn_mover(row, plan) if point.kind == "start" else None
+        mover: str | None = None  # who began the turn by his own move, once looked up
+        looked = False
         for seat in seats:
-            if seat.user_key == mover:
-                continue  # his own move began his turn: its answer asked him (no prompt again)
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
             held = seat.user_key in held_for
@@ -544,6 +543,11 @@ class Reminders(MeCommands):
                 continue  # the chat wants no start reminder: only the ask they missed
             if point.kind == "start" and not private and not held:
                 continue  # the table's prompt already mentioned them in the chat
+            if point.kind == "start":
+                if not looked:
+                    mover, looked = await self._turn_mover(row, plan), True
+                if seat.user_key == mover:
+                    continue  # his own move began his turn: its answer asked him already
             # A reminder is addressed to one person: their language, in the chat too. One that
             # must go to the group (the player never wrote to the bot privately) tells the
             # public turn only: their hidden money and standing orders stay theirs (issue 20).
