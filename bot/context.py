@@ -272,3 +272,17 @@ class Pipeline(Protocol):
     ) -> list[Outbound]: ...
 
     async def push(self, outbounds: Sequence[Outbound], lang: str | None = None) -> int: ...
+
+
+def confirmation(ctx: Ctx, outs: Sequence[Outbound]) -> Outbound | None:
+    """The private confirmation of a move sent privately (bot/announce.py `_said_where`): the
+    last plain silent text among `outs` that reaches the sender alone where he wrote."""
+    sender = ctx.inbound.user_key
+    for out in reversed(outs):
+        alone = out.private_to == sender or (
+            out.private_to is None and out.sender_only and out.chat_key == ctx.reply_key
+        )
+        plain = out.png is None and out.render is None and out.picture is None
+        if alone and plain and out.silent and not out.buttons and not out.album:
+            return out
+    return None

@@ -21,10 +21,12 @@ from bot.context import (
     Ctx,
     Played,
     Step,
+    confirmation,
 )
 from bot.ending import OUT_OF_THE_GAME, EndingMixin
 from bot.grammar import (
     MAX_CAPTION,
+    MAX_TEXT,
     CommandLine,
     shorten,
     usage,
@@ -277,7 +279,7 @@ class MovesMixin(EndingMixin):
                 outs += self._game_over(ctx, row, game, played.state, after.over)
                 outs += await self._said_where(ctx, row, outs)
                 if not hidden:
-                    outs += self._asked_again(ctx, row, played, after, player)
+                    outs += self._asked_again(ctx, row, played, after, player, outs)
                 outs, rows = self._rows(ctx, outs, row.id)
                 claim, pressed = self._move_claim(ctx)
                 due = self._due(game, played.state, hours, after)
@@ -320,14 +322,23 @@ class MovesMixin(EndingMixin):
             )
 
     def _asked_again(
-        self, ctx: Ctx, row: GameRow, played: Played, after: Moment, player: str
+        self,
+        ctx: Ctx,
+        row: GameRow,
+        played: Played,
+        after: Moment,
+        player: str,
+        outs: Sequence[Outbound] = (),
     ) -> list[Outbound]:
         """A move sent privately after which its sender must decide again (a Power Grid pass
         that makes him open the next auction; a Hexania move with points left; IEC's next
         turn waiting on him): his new prompt, silent, where he plays, with its buttons. The
         group's news of it is a silent edit of the status message, so he heard nothing
         (found through Telegram, 2026-12-04). Not after a move the table does not see (a
-        standing order): nothing new is asked of him then."""
+        standing order): nothing new is asked of him then. The prompt ends the move's
+        confirmation among `outs` ("Done in …") where it fits, one message instead of two
+        (found through Telegram, 2026-12-05: a Hexania turn of six private moves made nine
+        private messages)."""
         if ctx.reply_key is None or after.over or player not in after.current:
             return []
         prompt = self._mention_prompt(
@@ -341,6 +352,11 @@ class MovesMixin(EndingMixin):
             moment=after,
             named=False,  # the Chinese "@Bob：" was left when an English "@Bob: " was cut
         )
+        done = confirmation(ctx, outs)
+        if done is not None and len(done.text) + 2 + len(prompt.text) <= MAX_TEXT:
+            done.text = f"{done.text}\n\n{prompt.text}"
+            done.buttons, done.fold_of = prompt.buttons, None  # a message that asks: its own
+            return []
         return [
             replace(
                 prompt,

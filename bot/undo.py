@@ -207,7 +207,7 @@ class UndoMixin(MovesMixin):
                 # to him or to those still asked the same thing (bot/store_sql.py
                 # `carried_players`)
                 now = played.now(game)
-                outs += self._asked_again(ctx, row, played, now, seat.display_name)
+                outs += self._asked_again(ctx, row, played, now, seat.display_name, outs)
             outs, rows = self._rows(ctx, outs, row.id)
             result = await self.store.undo_last(
                 row.id,

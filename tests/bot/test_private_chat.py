@@ -334,7 +334,13 @@ async def test_the_prompt_he_gets_privately_names_nobody(
     outs = await ask(table, f"{name} g{pk} {cell}", user=mover)
     (prompt,) = [o for o in outs if o.chat_key == f"tg:dm-{mover}" and o.buttons]
     assert "@" not in prompt.text and not prompt.mentions, prompt.text
-    assert prompt.text.startswith(tr(lang, "Round {round} of {rounds}.").split("{")[0])
+    # it ends the move's confirmation: one message, not two (found through Telegram, 2026-12-05)
+    assert [o for o in outs if o.chat_key == f"tg:dm-{mover}"] == [prompt]
+    done, asked = prompt.text.split("\n\n")
+    assert done.startswith(
+        tr(lang, "Done in {game} (g{id}); announced in {chat}.").split("{")[0].strip()
+    )
+    assert asked.startswith(tr(lang, "Round {round} of {rounds}.").split("{")[0])
 
 
 async def test_after_the_game_a_private_status_and_log_show_the_last_game(
