@@ -237,6 +237,21 @@ def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
     return [fit(x, size, width, bold) for x in lines]
 
 
+TITLE_LEADING = 6  # between the lines of a title broken in two
+
+
+def title_lines(text: str, width: float, bold: bool = True) -> tuple[int, list[str]]:
+    """A picture's title, never cut: its size and lines. One line at the largest size from
+    TITLE down to NAME (the least a "name" label may be) it fits in `width` at; else broken
+    at spaces (CJK anywhere) at TITLE. Polish "Tura 3 · faza 6: przygotowanie placów budowy"
+    was cut with an ellipsis at TITLE (a play-tester's report, 2027-01): it is drawn a size
+    smaller."""
+    for size in range(TITLE, NAME - 1, -1):
+        if text_width(text, size, bold) <= width:
+            return size, [text]
+    return TITLE, wrap(text, TITLE, width, bold)
+
+
 @lru_cache(maxsize=8192)
 def _mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Any, tuple[int, int]]:
     """The anti-aliased glyph mask of `text` and its offset (cached: numbers, ids and names
@@ -345,6 +360,17 @@ class Pen:
             share = lab.size / width
             out[lab.cls] = min(out.get(lab.cls, share), share)
         return out
+
+
+def draw_title(pen: Pen | None, xy: tuple[float, float], text: str, width: float) -> int:
+    """Draw a picture's title at `xy` within `width` as `title_lines` lays it out (bold, a
+    "name" label per line; nothing drawn without a pen, as when a panel measures itself);
+    returns the height it takes: TITLE for one line, whatever size it was drawn at."""
+    size, lines = title_lines(text, width)
+    if pen is not None:
+        for i, line in enumerate(lines):
+            pen.text((xy[0], xy[1] + i * (TITLE + TITLE_LEADING)), line, size, "name", bold=True)
+    return TITLE + (len(lines) - 1) * (TITLE + TITLE_LEADING)
 
 
 @dataclass

@@ -29,13 +29,13 @@ from engine.core.picture import (
     PLAYER_COLORS,
     RGB,
     RULE,
-    TITLE,
     WHITE,
     WIDTH,
     Drawing,
     Pen,
     Sheet,
     Words,
+    draw_title,
     new_sheet,
     palette,
     text_on,
@@ -470,6 +470,14 @@ def _change_mark(pen: Pen, x: float, y: float, s: float, emptied: bool, width: i
             )
 
 
+def title(w: Words, v: dict[str, Any]) -> str:
+    """The panel's title: "Round 3 of 8", "Round 3" when the rounds are not counted."""
+    rounds = v.get("rounds")
+    if rounds:
+        return w(TITLE_ROUNDS, round=v["round"], rounds=rounds)
+    return w(TITLE_ROUND, round=v["round"])
+
+
 class _Panel:
     def __init__(
         self,
@@ -485,15 +493,7 @@ class _Panel:
     def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
         v, w = self.v, self.w
         top = y
-        rounds = v.get("rounds")
-        title = (
-            w(TITLE_ROUNDS, round=v["round"], rounds=rounds)
-            if rounds
-            else w(TITLE_ROUND, round=v["round"])
-        )
-        if pen is not None:
-            pen.text((x, y), title, TITLE, "name", bold=True, max_w=width)
-        y += TITLE + 14
+        y += draw_title(pen, (x, y), title(w, v), width) + 14
         turn = v.get("turn")
         if v.get("over"):
             winners = w.list((v.get("result") or [[]])[0])

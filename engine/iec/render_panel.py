@@ -15,10 +15,10 @@ from engine.core.picture import (
     NUMBER,
     RGB,
     RULE,
-    TITLE,
     Pen,
     Words,
     draw_shape,
+    draw_title,
     text_width,
     wrap,
 )
@@ -267,6 +267,12 @@ class Legend:
         return y - top
 
 
+def title(w: Words, v: dict[str, Any]) -> str:
+    """The panel's title: "Turn 3 · phase 6: site preparation"."""
+    name = w(PHASE_NAMES[v["phase"]]) if v["phase"] in PHASE_NAMES else str(v["phase"])
+    return w(TITLE_TEXT, turn=v["turn"], phase=v["phase"], name=name)
+
+
 class Panel:
     def __init__(self, view: dict[str, Any], viewer: str | None, w: Words, legend: Legend) -> None:
         self.v, self.viewer, self.w, self.legend = view, viewer, w, legend
@@ -274,17 +280,7 @@ class Panel:
     def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
         v, w = self.v, self.w
         top = y
-        name = w(PHASE_NAMES[v["phase"]]) if v["phase"] in PHASE_NAMES else str(v["phase"])
-        if pen is not None:
-            pen.text(
-                (x, y),
-                w(TITLE_TEXT, turn=v["turn"], phase=v["phase"], name=name),
-                TITLE,
-                "name",
-                bold=True,
-                max_w=width,
-            )
-        y += TITLE + 10
+        y += draw_title(pen, (x, y), title(w, v), width) + 10
         if pen is not None:
             pen.text((x, y), w(RADIATION, r=v["radiation"]), NAME, "number", bold=True)
         y += NAME + 12

@@ -18,10 +18,10 @@ from engine.core.picture import (
     PLAYER_COLORS,
     RGB,
     RULE,
-    TITLE,
     WHITE,
     Pen,
     Words,
+    draw_title,
     mix,
     seat_colours,
     wrap,
@@ -128,6 +128,12 @@ def card(
         )
 
 
+def title(w: Words, v: dict[str, Any]) -> str:
+    """The panel's title: "Round 3 · Step 2 · Building" (the alternative rules' too)."""
+    text = w(W.ROUND_STEP, round=v.get("round", 0), step=v.get("step", 1))
+    return text + " · " + W.phase_name(w, v.get("phase", ""))
+
+
 class Panel:
     """The blocks of the panel for one view."""
 
@@ -156,11 +162,7 @@ class Panel:
         v, w = self.v, self.w
         phase = v.get("phase", "")
         h = 0
-        title = w(W.ROUND_STEP, round=v.get("round", 0), step=v.get("step", 1))
-        title += " · " + W.phase_name(w, phase)
-        if pen is not None:
-            pen.text((x, y), title, TITLE, "name", bold=True, max_w=width)
-        h += TITLE + 12
+        h += draw_title(pen, (x, y), title(w, v), width) + 12
         current = list(v.get("current_players") or [])
         if current and phase != "over":
             expected = v.get("expected", "")
