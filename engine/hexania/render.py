@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.core.errors import N_
+from engine.core.errors import N_, NP_
 from engine.core.picture import (
     CHANGE,
     HILITE,
@@ -80,8 +80,9 @@ LOST = N_("{player} lost {cells}")
 LOST_TO = N_("{player} lost {cells} to {attacker}")
 LEFT = N_("{player} no longer on {cells}")
 OUT_NOW = N_("{player} is out of the game")
-KILLS = N_("Pieces destroyed: {list}")
-KILLS_BY = N_("{count} by {player}")
+# how many enemy pieces a player destroyed (HEX-17's books), where the board cannot say which:
+# "Pieces destroyed: Bot — 4" read in Polish as if the Bot had lost them
+KILLED = NP_("{player} destroyed {n} piece", "{player} destroyed {n} pieces")
 LEGEND_HOME = N_("homeland (births only here)")
 LEGEND_NEW = N_("new piece since the last picture")
 LEGEND_GONE = N_("cell emptied since the last picture")
@@ -279,9 +280,7 @@ class Changes:
         out = []
         order = sorted(view["players"], key=lambda p: view["players"][p]["seat"])
         if self.untold:
-            items = [w(KILLS_BY, count=self.kills[p], player=p) for p in order if self.kills[p]]
-            if items:
-                out.append(w(KILLS, list=w.list(items)))
+            out += [w.n(*KILLED, k, player=p) for p in order if (k := self.kills[p])]
         for victim in order:
             by: dict[str | None, list[str]] = {}
             for c, (b, a) in self.destroyed.items():

@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.i18n import LANGUAGES, translator
 from engine.hexania import GAME
 from engine.hexania.render import in_play
 from tests.engine.hexania.helpers import finish_turn, position
@@ -65,9 +66,25 @@ def test_hex6_a_cell_left_by_moving_is_not_lost_and_the_rounds_kills_are_counted
     start, *_, after_boris = _round_two()
     caption = _caption(after_boris, start)
     assert "lost" not in caption
-    assert "Pieces destroyed: 2 by boris, 1 by piotr" in caption
+    assert "boris destroyed 2 pieces; piotr destroyed 1 piece" in caption
     assert "piotr no longer on Q4, Q5" in caption
     assert "wei now on C11" in caption and "boris now on P14, Q12" in caption
+
+
+def test_hex17_the_caption_says_who_destroyed_the_pieces_in_every_language() -> None:
+    """'Zniszczone pionki: boris — 2' (Pieces destroyed: 2 by boris) read as if boris had
+    lost two pieces: the attacker is the subject of his count, in every language."""
+    start, *_, after_boris = _round_two()
+    said = {
+        "en": "boris destroyed 2 pieces; piotr destroyed 1 piece",
+        "ru": "boris уничтожает 2 фишки; piotr уничтожает 1 фишку",
+        "pl": "boris niszczy 2 pionki; piotr niszczy 1 pionek",
+        "zh_Hant": "boris 摧毀 2 顆棋子; piotr 摧毀 1 顆棋子",
+    }
+    for lang in LANGUAGES:
+        caption = GAME.render_set(after_boris, None, translator(lang), start)[0].caption
+        assert said[lang] in caption, caption
+        assert "boris — 2" not in caption and "boris 2 顆" not in caption
 
 
 def _map_parts(state: dict[str, Any], before: dict[str, Any] | None = None) -> list[Any]:
