@@ -2,7 +2,9 @@
 
 The state is plain JSON. A turn is phase 0 (order, self-destruction) and phases 1..14 of IEC-27.
 Automatic phases (1, 2, 12, 13) resolve at once; in the others the players act one after another
-in the phase's order (IEC-S-10.4), and a player is asked only when he has a real choice there.
+in the phase's order (IEC-S-10.4), and a player is asked only when he has a real choice there;
+with rules version 2 (the default) the SIMULTANEOUS_PHASES are declared by all at once instead
+(together.py), then carried out in that order.
 Standing orders (power, Intergrid gifts, extraction, mixing, transfers, self-destruction,
 Flexible Order, anti-missile) may be changed at any time and are used until changed.
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import rulebook
 from engine.powergrid_alt import rules as r
 from engine.powergrid_alt.graph import mse2
 
@@ -225,6 +226,10 @@ def test_alt_d29_plant_owner_of_a_double_city_pays_hanging_lines_he_did_not_disp
     assert r.penalties(state, "b", []) == (5, {"c": 5})
     assert r.penalties(state, "a", []) == (5, {"c": 5})
     assert r.penalties(state, "b", ["Duisburg"]) == (0, {})
+    # /rules ALT-36 says so: it read "if you pushed other players' TPs out of that city"
+    alt36 = next(x for x in rulebook.load("powergrid_alt").rules if x.id == "ALT-36")
+    assert "even when another player's plant pushed his TP out" in alt36.text
+    assert "If you pushed" not in alt36.text
 
 
 def test_alt_d18_penalties_to_players_first_never_below_zero() -> None:
