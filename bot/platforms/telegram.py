@@ -52,6 +52,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
     TypeHandler,
     filters,
 )
@@ -71,6 +72,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 (re-exported)
     ADMIN_COMMANDS,
     KEY_PREFIX,
     MESSAGE_LIMIT,
+    answers_unknown,
     chat_key,
     chat_name,
     command_text,
@@ -249,6 +251,16 @@ class TelegramAdapter(TelegramDelivery):
             await self._answer_all(update, inbound, await self._handle(inbound))
         if text.startswith("/settings") and "games=" in text and not inbound.is_private:
             await self.publish_menus(message.chat.id)  # this chat's games' commands only
+
+    async def on_unknown(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command none of the handlers took: the table answers it where it is surely ours
+        (telegram_format.py `answers_unknown`), silently as every refusal."""
+        message = update.message
+        if message is None or not message.text:
+            return
+        private = message.chat.type == ChatType.PRIVATE
+        if answers_unknown(message.text, context.bot.username, private, self.command_names()):
+            await self.on_command(update, context)
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -489,6 +501,8 @@ def build_application(
     application.bot_data[ADAPTER_KEY] = adapter
     only_new = filters.UpdateType.MESSAGE  # an edited command must not be played twice
     application.add_handler(CommandHandler(adapter.command_names(), adapter.on_command, only_new))
+    # after it in the same group: only a command it did not take (a typo, another bot's)
+    application.add_handler(MessageHandler(filters.COMMAND & only_new, adapter.on_unknown))
     application.add_handler(CallbackQueryHandler(adapter.on_button))
     # After the handlers above (group 0): the update is handled, the inbox may forget it.
     application.add_handler(TypeHandler(Update, adapter.on_done), group=1)

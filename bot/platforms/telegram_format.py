@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from telegram import (
     Chat,
@@ -21,6 +21,7 @@ from bot.chatnames import LINK, TOPIC_SEPARATOR, unescape_label
 from bot.grammar import merge_specs, valid_menu_name
 from bot.i18n import spec_help
 from bot.messages import MAX_PAYLOAD_BYTES, Button
+from engine.core.commands import nearest_name
 
 KEY_PREFIX = "tg:"
 
@@ -113,6 +114,24 @@ def command_text(text: str) -> str:
     if not match:
         return text.strip()
     return f"/{match.group(1).lower()}{match.group(2)}".rstrip()
+
+
+_ADDRESSED = re.compile(r"^/([A-Za-z0-9_]+)(?:@([A-Za-z0-9_]+))?")
+
+
+def answers_unknown(text: str, bot_name: str, private: bool, known: Collection[str]) -> bool:
+    """Whether to answer a command the bot does not know ("Unknown command /spwan. Did you
+    mean /spawn?"): in a private chat and when addressed to this bot ("/spwan@our_bot")
+    always; in a group when near one of ours only, as a bare "/xyz" there may be another
+    bot's, and never one addressed to another bot (found play-testing through Telegram,
+    2026-12-05: "/spwan O1" got no answer at all)."""
+    match = _ADDRESSED.match(text.strip())
+    if match is None:
+        return False
+    name, addressee = match.group(1).lower(), match.group(2)
+    if addressee is not None:
+        return addressee.lower() == bot_name.lower()
+    return private or nearest_name(name, known) is not None
 
 
 def needs_admin(text: str) -> bool:

@@ -181,3 +181,23 @@ async def test_a_chat_that_plays_some_games_gets_a_menu_of_their_commands(
     finally:
         await world.table.stop_senders()
         await world.app.shutdown()
+
+
+async def test_a_mistyped_command_is_answered_where_it_is_surely_ours(world: World) -> None:
+    """Found play-testing through Telegram, 2026-12-05: "/spwan O1" in the group got no answer
+    at all (the Application's command handler knows only our commands). A command near one of
+    ours is answered; a bare unknown one in a group may be another bot's and is left alone, as
+    is one addressed to another bot; in the private chat, or addressed to us, every one."""
+    await world.say("Ann", "/new dicepile")
+    await world.say("Bob", "/join")
+    await world.say("Ann", "/start")
+    [typo] = await world.say("Ann", "/tkae 1")
+    assert typo.text.startswith("Unknown command /tkae.")
+    assert typo.params.get("disable_notification") == "true"  # a refusal makes no sound
+    assert await world.say("Ann", "/xyzzy") == []
+    assert await world.say("Ann", "/tkae@other_bot 1") == []
+    [ours] = await world.say("Ann", "/xyzzy@boardchat_test_bot")
+    assert ours.text.startswith("Unknown command /xyzzy.")
+    world.api.chats[ANN] = {"id": ANN, "type": "private", "first_name": "Ann"}
+    [private] = await world.say("Ann", "/xyzzy", chat=ANN)
+    assert private.text.startswith("Unknown command /xyzzy.")
