@@ -27,7 +27,14 @@ from telegram.ext import Application
 
 from bot.i18n import tr
 from bot.messages import Outbound
-from bot.outbox import DmClosed, MessageGone, RetryLater, Undeliverable
+from bot.outbox import (
+    DmClosed,
+    MessageGone,
+    PicturesRefused,
+    RetryLater,
+    Undeliverable,
+    has_pictures,
+)
 from bot.platforms.telegram_format import (
     MESSAGE_LIMIT,
     format_text,
@@ -53,6 +60,25 @@ BLOCKED = N_(
 MEDIA_GROUP_LIMIT = 10  # photos in one sendMediaGroup
 # A network error while delivering from the outbox: try that chat again after this long.
 NETWORK_RETRY = 5.0
+
+
+def _media_refused(error: BadRequest) -> bool:
+    """Telegram's answer to a photo, album, document or animation in a group whose members may
+    send text only: "not enough rights to send photos to the chat"."""
+    reason = error.message.casefold()
+    return "not enough rights to send" in reason and "text" not in reason
+
+
+def _no_media_note(lang: str | None) -> str:
+    """The group's note, once, when its first picture is refused (bot/outbox.py)."""
+    return tr(
+        lang,
+        N_(
+            "I may not send photos in this group, so the board pictures come as their captions "
+            "alone. A group admin can allow me to send photos (or make me an admin) to bring "
+            "them back; /settings pictures=off leaves them out."
+        ),
+    )
 
 
 def _private_chat_unreachable(error: TelegramError) -> bool:
@@ -106,7 +132,15 @@ class TelegramDelivery:
             wait = error.retry_after
             delay = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
             raise RetryLater(delay, f"flood control: {error.message}") from error
-        except (Forbidden, BadRequest) as error:
+        except BadRequest as error:
+            if _media_refused(error) and has_pictures(out):
+                # A group that lets its members send text only (its permissions, or the bot's
+                # own restriction): the sender loop posts the text alone and remembers the
+                # chat (bot/outbox.py). Nothing went: a post's pictures always go first.
+                note = Outbound(out.chat_key, _no_media_note(out.lang), silent=True, lang=out.lang)
+                raise PicturesRefused(f"BadRequest: {error.message}", note) from error
+            raise Undeliverable(f"BadRequest: {error.message}") from error
+        except Forbidden as error:
             raise Undeliverable(f"{type(error).__name__}: {error.message}") from error
         except InvalidToken as error:
             raise RetryLater(60.0, f"invalid token: {error.message}") from error

@@ -102,6 +102,15 @@ class Call:
         return [[(b["text"], b["callback_data"]) for b in row] for row in rows]
 
 
+# The sending methods a group's media permissions restrict, with the word its error uses.
+MEDIA = {
+    "sendPhoto": "photos",
+    "sendMediaGroup": "photos",
+    "sendDocument": "documents",
+    "sendAnimation": "animations",
+}
+
+
 class BotApiState:
     """The world behind the API: chats, users, sent messages, queued updates, recorded calls."""
 
@@ -120,6 +129,7 @@ class BotApiState:
         self.gone: set[int] = set()  # chats the bot was removed from (403 for good)
         self.pinned: dict[int, int] = {}  # chat -> its pinned message
         self.no_pin: set[int] = set()  # chats where the bot may not pin
+        self.no_media: set[int] = set()  # groups whose members (the bot) may send text only
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
         self._callback_ids = itertools.count(1)
@@ -264,6 +274,13 @@ class BotApiState:
                 "ok": False,
                 "error_code": 403,
                 "description": "Forbidden: bot was kicked from the supergroup chat",
+            }
+        if method in MEDIA and int(params.get("chat_id", 0)) in self.no_media:
+            kind = MEDIA[method]  # Telegram's words when a group restricts its media
+            return 400, {
+                "ok": False,
+                "error_code": 400,
+                "description": f"Bad Request: not enough rights to send {kind} to the chat",
             }
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
