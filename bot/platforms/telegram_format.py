@@ -134,9 +134,17 @@ def answers_unknown(text: str, bot_name: str, private: bool, known: Collection[s
     return private or nearest_name(name, known) is not None
 
 
+# "/lang chat pl": the chat's language, which a chat admin may set (bot/lobby.py); a player's
+# own "/lang pl" asks no admin check (a getChatMember call).
+_CHAT_LANG = re.compile(r"^/lang(?:@[A-Za-z0-9_]+)?\s+chat\b", re.IGNORECASE)
+
+
 def needs_admin(text: str) -> bool:
+    """Whether the command's sender must be looked up as a chat admin."""
     match = _FIRST_COMMAND.search(text)
-    return match is not None and match.group(1).lower() in ADMIN_COMMANDS
+    if match is None:
+        return False
+    return match.group(1).lower() in ADMIN_COMMANDS or bool(_CHAT_LANG.match(text.strip()))
 
 
 def telegram_language_code(lang: str) -> str:

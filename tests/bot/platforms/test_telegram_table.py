@@ -201,3 +201,20 @@ async def test_a_mistyped_command_is_answered_where_it_is_surely_ours(world: Wor
     world.api.chats[ANN] = {"id": ANN, "type": "private", "first_name": "Ann"}
     [private] = await world.say("Ann", "/xyzzy", chat=ANN)
     assert private.text.startswith("Unknown command /xyzzy.")
+
+
+async def test_a_chat_admin_sets_the_chats_language(world: World) -> None:
+    """Found play-testing through Telegram, 2026-12-05: a chat admin who had not created the
+    table was refused "/lang chat ru", which the refusal itself says an admin may do: /lang
+    was not among the commands whose sender is looked up as an admin. A player's own /lang
+    asks nothing of Telegram."""
+    await world.say("Ann", "/new dicepile")
+    world.api.admins.add((FRIDAY, BOB))
+    await world.say("Ann", "/lang chat pl")  # the creator may
+    mark = len(world.api.calls)
+    [done] = await world.say("Bob", "/lang chat ru")
+    assert done.text == tr("ru", "This chat's language: {code}.").format(code="русский (ru)")
+    assert len(world.api.since(mark, "getChatMember")) == 1
+    mark = len(world.api.calls)
+    await world.say("Bob", "/lang pl")
+    assert world.api.since(mark, "getChatMember") == []
