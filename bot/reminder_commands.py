@@ -31,6 +31,7 @@ from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import listed, normalize, tr
 from bot.messages import Outbound
 from bot.placeholders import choice_label
+from bot.quiet import EPHEMERAL_PLATFORMS
 from bot.store import GameRow
 from bot.store_protocol import Store
 from engine.core import N_, load_state
@@ -352,9 +353,13 @@ class DeadlineCommands:
             return text
 
         # news for everybody in the chat: its language (found play-testing, 2026-12-03: the
-        # group read it in the language of whoever changed them); his copy in his own
+        # group read it in the language of whoever changed them); his copy in his own where
+        # only he sees it (a Discord ephemeral reply; in a Telegram group it was a second post,
+        # found re-testing, 2026-12-05)
         if ctx.inbound.is_private or ctx.lang == ctx.post_lang:
             return self._say(ctx, saved(ctx.lang))
+        if ctx.inbound.platform not in EPHEMERAL_PLATFORMS:
+            return self._say(ctx, saved(ctx.post_lang), lang=ctx.post_lang)
         return [
             *self._say(ctx, saved(ctx.post_lang), lang=ctx.post_lang),
             Outbound(ctx.chat_key, saved(ctx.lang), sender_only=True, lang=ctx.lang, silent=True),

@@ -665,15 +665,24 @@ async def test_settings_saved_tells_the_group_in_its_language_and_the_sender_in_
     store: Store, clock: FakeClock
 ) -> None:
     """Found play-testing, 2026-12-03: "/settings deadline=2d" from a Polish player in a
-    Russian chat answered the whole group in Polish."""
+    Russian chat answered the whole group in Polish. His copy in his own language comes where
+    he alone reads it, a Discord ephemeral reply; where the platform has none (Telegram, the
+    terminal) it was a second post in the group (found re-testing, 2026-12-05), so the group's
+    news is all."""
+    from dataclasses import replace
+
     table = Table(store, games={"powergrid": GAME}, clock=clock, render=False, seeder=lambda: 3)
     chat = "local:settings"
     await started(table, chat, "powergrid", "ru", {"ann": "pl", "bob": "en"})
     news, mine = await news_and_own(table, chat, "ann", "/settings deadline=2d")
     assert len(news) == 1 and news[0].lang == "ru"
     assert news[0].text.startswith(tr("ru", "Settings saved."))
-    assert len(mine) == 1 and mine[0].lang == "pl" and mine[0].silent
-    assert mine[0].text.startswith(tr("pl", "Settings saved."))
+    assert mine == []
+    on_discord = replace(person_in(chat, "ann", "/settings deadline=3d"), platform="discord")
+    outs = await table.handle(on_discord)
+    (mine_there,) = [o for o in outs if o.sender_only]
+    assert mine_there.lang == "pl" and mine_there.silent
+    assert mine_there.text.startswith(tr("pl", "Settings saved."))
     assert tr("ru", "Settings saved.") != tr("pl", "Settings saved.")
 
 
