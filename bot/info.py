@@ -128,8 +128,25 @@ class InfoMixin(AnnounceMixin):
         if pace:
             tail += "\n" + pace
 
-        def status(turn: str) -> str:
-            return head + ("\n" + turn if turn else "") + tail
+        def status(turn: str, reader: str | None = None) -> str:
+            """The answer; `reader`: the one player it goes to alone, told "you" when the
+            table waits for him (found re-testing through Telegram, 2026-12-05: his own
+            private /status said "waiting for Bob" to Bob)."""
+            top = head
+            if reader is not None and reader in current:
+                others = [p for p in current if p != reader]
+                name = tr(ctx.lang, game.name)
+                top = (
+                    self._t(
+                        ctx,
+                        "{game}, waiting for you and {others}.",
+                        game=name,
+                        others=listed(others),
+                    )
+                    if others
+                    else self._t(ctx, "{game}, waiting for you.", game=name)
+                )
+            return top + ("\n" + turn if turn else "") + tail
 
         # An answer to the asker: silent, and it names who must act without mentioning them
         # (issue 17: only the message that asks a person to act notifies).
@@ -141,14 +158,16 @@ class InfoMixin(AnnounceMixin):
                 # head and deadline around his own turn (found 2026-12-03: his turn alone
                 # came back, without whom the table waits for or the deadline)
                 # (the buttons: bot/private_chat.py keeps them only if he is asked)
-                mine_out = self._to_sender(ctx, status(mine or public))
+                mine_out = self._to_sender(ctx, status(mine or public, seat.display_name))
                 return [replace(mine_out, silent=True, buttons=prompt.buttons)]
             if mine and mine != public:
                 if ctx.lang != ctx.post_lang:
                     # `in_chat_lang`'s run in the asker's own language: the group has its
                     # post; his copy carries his own turn in place of the table's, one
                     # private message, not two (as /log; found playing, 2026-12-02)
-                    return [replace(self._to_sender(ctx, status(mine)), silent=True)]
+                    return [
+                        replace(self._to_sender(ctx, status(mine, seat.display_name)), silent=True)
+                    ]
                 # silent as the group's answer: it tells, it asks nothing (issue 17)
                 out.append(replace(self._to_sender(ctx, mine), silent=True))
         return out

@@ -316,6 +316,36 @@ async def test_a_private_move_after_which_he_decides_again_brings_his_prompt(
     assert all(b.payload.startswith(f"{pk}:") for row in prompts[0].buttons for b in row)
 
 
+async def test_his_own_private_status_says_the_table_waits_for_him(
+    table: Table, pushed: Pushed
+) -> None:
+    """Found re-testing through Telegram, 2026-12-05: Bob's private /status said "waiting for
+    Bob" to Bob; it says "you", and names the others it waits for as ever."""
+    await open_game(table, "powergrid", ["alice", "bob", "carol"])
+    (mover,) = GAMES["powergrid"].current_players(await state_of(table))
+    other = next(n for n in ("alice", "bob", "carol") if n != mover)
+    mine = joined(await ask(table, "/status", user=mover))
+    assert mine.startswith(f"{tr('en', 'Power Grid')}, waiting for you."), mine
+    theirs = joined(await ask(table, "/status", user=other))
+    assert theirs.startswith(f"{tr('en', 'Power Grid')}, waiting for {mover}."), theirs
+    await ask(table, "/lang ru", user=mover)
+    assert joined(await ask(table, "/status", user=mover)).startswith(
+        tr("ru", "{game}, waiting for you.", game=tr("ru", "Power Grid"))
+    )
+
+
+async def test_his_own_private_status_in_a_phase_decided_at_once(
+    table: Table, pushed: Pushed
+) -> None:
+    """IEC's first phase is decided by everybody at once: "waiting for you and bob"."""
+    await open_game(table, "iec", ["alice", "bob"])
+    current = GAMES["iec"].current_players(await state_of(table))
+    assert sorted(current) == ["alice", "bob"]
+    said = joined(await ask(table, "/status", user="alice"))
+    name = tr("en", GAMES["iec"].name)
+    assert said.startswith(f"{name}, waiting for you and bob."), said
+
+
 @pytest.mark.parametrize("lang", ["en", "ru", "pl", "zh_Hant"])
 async def test_the_prompt_he_gets_privately_names_nobody(
     table: Table, pushed: Pushed, lang: str
