@@ -6,12 +6,15 @@ from typing import Any
 
 import pytest
 
+from bot.storage import open_store
 from bot.store import Store
+from bot.store_protocol import Store as AnyStore
 from bot.table import Table
 from engine.core import search
 from engine.core.protocol import Game
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock
+from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -22,6 +25,23 @@ def clock() -> FakeClock:
 @pytest.fixture
 def db_path(tmp_path: Path) -> str:
     return str(tmp_path / "boardchat.sqlite3")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
+    """Both store backends: a SQLite file, and a throwaway PostgreSQL server (tests/pg.py,
+    skipped with its reason where no server binary exists)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{db_path}"
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+async def any_store(db_url: str, clock: FakeClock) -> AsyncIterator[AnyStore]:
+    """The store of `db_url`: a test that takes it runs on each backend."""
+    s = await open_store(db_url, clock=clock)
+    yield s
+    await s.close()
 
 
 @pytest.fixture

@@ -8,32 +8,13 @@ backends; two `Table`s on one store are two workers' tables."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
-import pytest
-
-from bot.storage import open_store
 from bot.store_protocol import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, payloads, present
-from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 OUT_OF_DATE = "This button is out of date; nothing was changed."
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{db_path}"
-    return str(request.getfixturevalue("pg_url"))
-
-
-@pytest.fixture
-async def backend(db_url: str, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await open_store(db_url, clock=clock)
-    yield s
-    await s.close()
 
 
 def worker(store: Store, clock: FakeClock) -> Table:
@@ -54,53 +35,53 @@ async def version(store: Store, chat: Chat) -> int:
 
 
 async def test_a_double_tap_across_two_workers_is_taken_once(
-    backend: Store, clock: FakeClock
+    any_store: Store, clock: FakeClock
 ) -> None:
-    first_worker = Chat(worker(backend, clock))
-    second_worker = Chat(worker(backend, clock))
+    first_worker = Chat(worker(any_store, clock))
+    second_worker = Chat(worker(any_store, clock))
     take = await started(first_worker)
     first = await first_worker.press("ann", take)
     assert "ann takes 1." in "\n".join(o.text for o in first)
-    after = present(await backend.open_game(first_worker.chat_key))
+    after = present(await any_store.open_game(first_worker.chat_key))
     assert ChatDicePile().current_players(json.loads(present(after.state_json))) == ["ann"]
     again = await second_worker.press("ann", take)  # the second tap, in the other worker
     assert [o.toast for o in again] == [OUT_OF_DATE]
-    assert await version(backend, first_worker) == after.version
+    assert await version(any_store, first_worker) == after.version
     # the prompt that stands now works in either worker
     fresh = next(p for p in payloads(first) if p.endswith("/take 1"))
     assert "ann takes 1." in "\n".join(o.text for o in await second_worker.press("ann", fresh))
 
 
 async def test_an_older_button_taps_once_across_workers_and_restarts(
-    backend: Store, clock: FakeClock
+    any_store: Store, clock: FakeClock
 ) -> None:
     """An older button (pressed after the game moved on) claims its key: taken once, the
     second tap is refused by a restarted process too."""
-    chat = Chat(worker(backend, clock))
+    chat = Chat(worker(any_store, clock))
     take = await started(chat)
     await chat.say("ann", "/take 2")  # typed: the button's moment passes, its move stays legal
-    moved = await version(backend, chat)
+    moved = await version(any_store, chat)
     older = await chat.press("ann", take)
     assert "ann takes 1." in "\n".join(o.text for o in older)
-    assert await version(backend, chat) > moved
-    taken = await version(backend, chat)
-    restarted = Chat(worker(backend, clock))
+    assert await version(any_store, chat) > moved
+    taken = await version(any_store, chat)
+    restarted = Chat(worker(any_store, clock))
     again = await restarted.press("ann", take)
     assert [o.toast for o in again] == [OUT_OF_DATE]
-    assert await version(backend, chat) == taken
+    assert await version(any_store, chat) == taken
 
 
 async def test_a_button_pressed_again_when_its_moment_comes_back_counts(
-    backend: Store, clock: FakeClock
+    any_store: Store, clock: FakeClock
 ) -> None:
     """After /undo the board and its prompt come back with the same public mark: the button
     stands again and its press counts, though its key was noted (a now-press never claims)."""
-    chat = Chat(worker(backend, clock))
+    chat = Chat(worker(any_store, clock))
     take = await started(chat)
-    before = await version(backend, chat)
+    before = await version(any_store, chat)
     await chat.press("ann", take)
     await chat.say("ann", "/undo")
-    row = present(await backend.open_game(chat.chat_key))
+    row = present(await any_store.open_game(chat.chat_key))
     assert row.version > before
-    pressed = await Chat(worker(backend, clock)).press("ann", take)
+    pressed = await Chat(worker(any_store, clock)).press("ann", take)
     assert "ann takes 1." in "\n".join(o.text for o in pressed), [o.text for o in pressed]

@@ -294,6 +294,33 @@ async def test_a_player_with_no_language_of_his_own_reads_his_game_chats_private
     assert joined(await ask(table, "/status", user="bob")).startswith(tr("zh_Hant", "Power Grid"))
 
 
+async def spawn_privately(table: Table, pk: int, mover: str) -> list[Outbound]:
+    """The Hexania mover's first /spawn button, sent as a command in his private chat."""
+    state = await state_of(table)
+    spawn = next(
+        c for _label, c in GAMES["hexania"].buttons(state, mover) if c.startswith("/spawn")
+    )
+    name, cell = spawn.split()
+    return await ask(table, f"{name} g{pk} {cell}", user=mover)
+
+
+async def finished_dicepile(store: Store, clock: FakeClock) -> Table:
+    """A dice pile alice played to its end against a bot, in the group."""
+    from tests.bot.chatgame import ChatDicePile
+
+    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 7)
+    await say(table, "alice", "/new dicepile start=5")
+    await say(table, "alice", "/addbot greedy")
+    await say(table, "alice", "/start")
+    for _ in range(20):
+        row = await store.last_game(GROUP)
+        if row is None or row.status != "active":
+            break
+        await say(table, "alice", "/take 1")
+    assert getattr(await store.last_game(GROUP), "status", None) == "over"
+    return table
+
+
 async def test_a_private_move_after_which_he_decides_again_brings_his_prompt(
     table: Table, pushed: Pushed
 ) -> None:
@@ -303,12 +330,7 @@ async def test_a_private_move_after_which_he_decides_again_brings_his_prompt(
     played, silent, with its buttons."""
     pk = await open_game(table, "hexania", ["alice", "bob"])
     (mover,) = GAMES["hexania"].current_players(await state_of(table))
-    state = await state_of(table)
-    spawn = next(
-        c for _label, c in GAMES["hexania"].buttons(state, mover) if c.startswith("/spawn")
-    )
-    name, cell = spawn.split()
-    outs = await ask(table, f"{name} g{pk} {cell}", user=mover)
+    outs = await spawn_privately(table, pk, mover)
     mine = [o for o in outs if o.chat_key == f"tg:dm-{mover}"]
     assert GAMES["hexania"].current_players(await state_of(table)) == [mover], "points left"
     prompts = [o for o in mine if o.buttons]
@@ -356,12 +378,7 @@ async def test_the_prompt_he_gets_privately_names_nobody(
     pk = await open_game(table, "hexania", ["alice", "bob"])
     (mover,) = GAMES["hexania"].current_players(await state_of(table))
     await ask(table, f"/lang {lang}", user=mover)
-    state = await state_of(table)
-    spawn = next(
-        c for _label, c in GAMES["hexania"].buttons(state, mover) if c.startswith("/spawn")
-    )
-    name, cell = spawn.split()
-    outs = await ask(table, f"{name} g{pk} {cell}", user=mover)
+    outs = await spawn_privately(table, pk, mover)
     (prompt,) = [o for o in outs if o.chat_key == f"tg:dm-{mover}" and o.buttons]
     assert "@" not in prompt.text and not prompt.mentions, prompt.text
     # it ends the move's confirmation: one message, not two (found through Telegram, 2026-12-05)
@@ -379,19 +396,7 @@ async def test_after_the_game_a_private_status_and_log_show_the_last_game(
     """Found play-testing through Telegram, 2026-12-05: a private /status and /log after the
     game's end said "No game here yet" (was checked through `boardchat local`, whose game
     now waits for a player alone with bots, bot/reminders.py `unattended`)."""
-    from tests.bot.chatgame import ChatDicePile
-    from tests.bot.test_table_integration import GROUP
-
-    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 7)
-    await say(table, "alice", "/new dicepile start=5")
-    await say(table, "alice", "/addbot greedy")
-    await say(table, "alice", "/start")
-    for _ in range(20):
-        row = await store.last_game(GROUP)
-        if row is None or row.status != "active":
-            break
-        await say(table, "alice", "/take 1")
-    assert getattr(await store.last_game(GROUP), "status", None) == "over"
+    table = await finished_dicepile(store, clock)
     said = joined(await say(table, "alice", "/pile"))
     assert "This game is over. /new starts another." in said
     status = joined(await ask(table, "/status"))
@@ -407,8 +412,6 @@ async def test_a_private_log_is_his_own_page_alone(
     the game came twice, the table's page and then his own (with his private lines): the
     same moves twice. Asked privately, his own page alone."""
     from bot import info
-    from tests.bot.chatgame import ChatDicePile
-    from tests.bot.test_table_integration import GROUP
 
     page = info.logtext.log_page
 
@@ -416,16 +419,7 @@ async def test_a_private_log_is_his_own_page_alone(
         return page(*args, **kw) + ("\n   ◦ his own line" if kw.get("viewer") else "")
 
     monkeypatch.setattr(info.logtext, "log_page", with_his_lines)
-    table = Table(store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 7)
-    await say(table, "alice", "/new dicepile start=5")
-    await say(table, "alice", "/addbot greedy")
-    await say(table, "alice", "/start")
-    for _ in range(20):
-        row = await store.last_game(GROUP)
-        if row is None or row.status != "active":
-            break
-        await say(table, "alice", "/take 1")
-    assert getattr(await store.last_game(GROUP), "status", None) == "over"
+    table = await finished_dicepile(store, clock)
     answer = await ask(table, "/log")
     assert len(answer) == 1 and "his own line" in answer[0].text, [o.text for o in answer]
 

@@ -5,10 +5,6 @@ restart each reminder is in the outbox exactly once."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.reminders import RELOOK
 from bot.scheduler import Scheduler
 from bot.storage import open_store
@@ -19,23 +15,8 @@ from bot.store_protocol import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, present
-from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 H = 3600.0
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{db_path}"
-    return str(request.getfixturevalue("pg_url"))
-
-
-@pytest.fixture
-async def backend(db_url: str, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await open_store(db_url, clock=clock)
-    yield s
-    await s.close()
 
 
 def durable_table(store: Store, clock: FakeClock) -> Table:
@@ -120,48 +101,48 @@ def note(text: str) -> OutRow:
 
 
 async def test_issue16_a_digest_and_an_absence_end_write_their_message_with_the_claim(
-    backend: Store, clock: FakeClock
+    any_store: Store, clock: FakeClock
 ) -> None:
-    await backend.set_digest("local:ann", "local:dm", 9, "UTC", clock.now)
-    [due] = await backend.due_digests(clock.now)
-    assert await backend.claim_digest(due, clock.now + 24 * H, outbox=[note("digest")])
+    await any_store.set_digest("local:ann", "local:dm", 9, "UTC", clock.now)
+    [due] = await any_store.due_digests(clock.now)
+    assert await any_store.claim_digest(due, clock.now + 24 * H, outbox=[note("digest")])
     # A second worker (or a restart) holding the same due row: no claim, no second message.
-    assert not await backend.claim_digest(due, clock.now + 24 * H, outbox=[note("digest")])
+    assert not await any_store.claim_digest(due, clock.now + 24 * H, outbox=[note("digest")])
     stale = DigestRow("local:ann", "local:dm", 9, "UTC", clock.now)
-    assert not await backend.claim_digest(stale, clock.now + 48 * H, outbox=[note("digest")])
-    assert [r.body["text"] for r in await backend.outbox()] == ["digest"]
+    assert not await any_store.claim_digest(stale, clock.now + 48 * H, outbox=[note("digest")])
+    assert [r.body["text"] for r in await any_store.outbox()] == ["digest"]
 
-    _, pk = await backend.create_game("local:test", "dicepile", {}, "local:ann", None)
-    await backend.add_seat(pk, "local:ann", "ann", max_players=4)
-    await backend.start_game(pk, 1, ["ann"], "{}", None)
-    assert await backend.start_autopilot(pk, "local:ann", "away", clock.now + H, "random")
-    assert await backend.end_autopilot(pk, "local:ann", outbox=[note("ann is back")])
-    assert not await backend.end_autopilot(pk, "local:ann", outbox=[note("ann is back")])
-    assert [r.body["text"] for r in await backend.outbox()] == ["digest", "ann is back"]
+    _, pk = await any_store.create_game("local:test", "dicepile", {}, "local:ann", None)
+    await any_store.add_seat(pk, "local:ann", "ann", max_players=4)
+    await any_store.start_game(pk, 1, ["ann"], "{}", None)
+    assert await any_store.start_autopilot(pk, "local:ann", "away", clock.now + H, "random")
+    assert await any_store.end_autopilot(pk, "local:ann", outbox=[note("ann is back")])
+    assert not await any_store.end_autopilot(pk, "local:ann", outbox=[note("ann is back")])
+    assert [r.body["text"] for r in await any_store.outbox()] == ["digest", "ann is back"]
 
 
 async def test_a_games_start_time_and_a_persons_settings_are_stored(
-    backend: Store, clock: FakeClock
+    any_store: Store, clock: FakeClock
 ) -> None:
     """Migration 5 (SQLite) / 4 (PostgreSQL): the status change itself records when a game
     left its lobby (the first turn's clock, bot/clock.py); /me settings live with the user."""
-    _, pk = await backend.create_game("local:test", "dicepile", {}, "local:ann", None)
-    await backend.add_seat(pk, "local:ann", "ann", max_players=4)
-    assert await backend.started_at(pk) is None  # a lobby
+    _, pk = await any_store.create_game("local:test", "dicepile", {}, "local:ann", None)
+    await any_store.add_seat(pk, "local:ann", "ann", max_players=4)
+    assert await any_store.started_at(pk) is None  # a lobby
     clock.advance(5 * H)
-    await backend.start_game(pk, 1, ["ann"], "{}", None)
-    assert await backend.started_at(pk) == clock.now
+    await any_store.start_game(pk, 1, ["ann"], "{}", None)
+    assert await any_store.started_at(pk) == clock.now
     clock.advance(H)
-    await backend.end_game(pk, None, "aborted")
-    assert await backend.started_at(pk) == clock.now - H  # only the lobby's end counts
+    await any_store.end_game(pk, None, "aborted")
+    assert await any_store.started_at(pk) == clock.now - H  # only the lobby's end counts
 
-    assert await backend.user_prefs(["local:ann"]) == {"local:ann": {}}
-    await backend.set_user("local:ann", lang="pl")
-    await backend.set_user_prefs("local:ann", {"tz": "Europe/Warsaw", "quiet": [23, 8]})
-    await backend.set_user("local:ann", dm_ok=True)  # other user fields leave them alone
-    prefs = await backend.user_prefs(["local:ann", "local:bob"])
+    assert await any_store.user_prefs(["local:ann"]) == {"local:ann": {}}
+    await any_store.set_user("local:ann", lang="pl")
+    await any_store.set_user_prefs("local:ann", {"tz": "Europe/Warsaw", "quiet": [23, 8]})
+    await any_store.set_user("local:ann", dm_ok=True)  # other user fields leave them alone
+    prefs = await any_store.user_prefs(["local:ann", "local:bob"])
     assert prefs == {"local:ann": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "local:bob": {}}
-    assert (await backend.user("local:ann")).lang == "pl"
+    assert (await any_store.user("local:ann")).lang == "pl"
 
 
 async def test_issue16_a_crash_between_the_claim_and_the_default_move_still_plays_it_once(

@@ -10,38 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
 import pytest
 
-from bot.storage import open_store, parse_db
+from bot.storage import parse_db
 from bot.store import INBOUND_KEEP_SECONDS, Due, Outcome
 from bot.store_pg import MIGRATIONS as PG_MIGRATIONS
 from bot.store_pg import PgStore
 from bot.store_protocol import Store as AnyStore
 from tests.bot import test_store as suite
 from tests.bot.helpers import FakeClock
-from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 for _name, _test in list(vars(suite).items()):
     if _name.startswith("test_") and "db_path" not in inspect.signature(_test).parameters:
         globals()[_name] = _test
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{db_path}"
-    return str(request.getfixturevalue("pg_url"))
-
-
 @pytest.fixture
-async def store(db_url: str, clock: FakeClock) -> AsyncIterator[AnyStore]:
-    s = await open_store(db_url, clock=clock)
-    yield s
-    await s.close()
+def store(any_store: AnyStore) -> AnyStore:
+    return any_store  # the suite's tests on each backend (tests/bot/conftest.py)
 
 
 def test_db_urls_choose_the_backend() -> None:
@@ -56,7 +45,7 @@ def test_db_urls_choose_the_backend() -> None:
 
 
 async def test_pg_migrations_run_once_when_workers_start_together(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
 ) -> None:
     stores = await asyncio.gather(*(PgStore.open(pg_url, clock=clock) for _ in range(4)))
@@ -68,7 +57,7 @@ async def test_pg_migrations_run_once_when_workers_start_together(
         await s.close()
 
 
-async def test_pg_inbound_ids_are_pruned_after_days(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+async def test_pg_inbound_ids_are_pruned_after_days(pg_url: str, clock: FakeClock) -> None:
     store = await PgStore.open(pg_url, clock=clock)
     assert await store.record_inbound("telegram", "1")
     assert not await store.record_inbound("telegram", "1")
@@ -79,7 +68,7 @@ async def test_pg_inbound_ids_are_pruned_after_days(pg_url: str, clock: FakeCloc
     await store.close()
 
 
-async def test_pg_wake_reaches_another_worker(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+async def test_pg_wake_reaches_another_worker(pg_url: str, clock: FakeClock) -> None:
     one = await PgStore.open(pg_url, clock=clock)
     two = await PgStore.open(pg_url, clock=clock)
     woken = asyncio.Event()
@@ -108,7 +97,7 @@ async def test_pg_wake_reaches_another_worker(pg_url: str, clock: FakeClock) -> 
     await two.close()
 
 
-async def test_pg_leased_turns_go_to_one_worker(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+async def test_pg_leased_turns_go_to_one_worker(pg_url: str, clock: FakeClock) -> None:
     one = await PgStore.open(pg_url, clock=clock)
     two = await PgStore.open(pg_url, clock=clock)
     pk = await suite.active(one)
@@ -127,7 +116,7 @@ async def test_pg_leased_turns_go_to_one_worker(pg_url: str, clock: FakeClock) -
 
 
 async def test_pg_game_lock_lets_go_without_the_pool_s_reset_query(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
 ) -> None:
     """Issue 23: pooled connections skip asyncpg's reset query (a round trip per release), so
@@ -177,7 +166,7 @@ def count_statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def test_pg_a_move_read_with_the_message_commits_in_one_round_trip_under_the_lock(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -225,7 +214,7 @@ async def test_pg_a_move_read_with_the_message_commits_in_one_round_trip_under_t
 
 
 async def test_pg_connections_kept_between_calls_never_starve_a_waiting_call(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
 ) -> None:
     """Issue 23: the store keeps a few connections out of the pool between calls (the pool's
@@ -271,7 +260,7 @@ async def test_a_stale_commit_leaves_its_update_unclaimed(store: AnyStore) -> No
     assert await store.open_game("tg:1") is None  # the game is over
 
 
-async def test_pg_a_state_is_stored_with_lz4(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+async def test_pg_a_state_is_stored_with_lz4(pg_url: str, clock: FakeClock) -> None:
     """Migration 8: each move rewrites the state; past ~2 KB it is compressed, with lz4 (the
     server used here is built with it)."""
     store = await PgStore.open(pg_url, clock=clock)
@@ -284,7 +273,7 @@ async def test_pg_a_state_is_stored_with_lz4(pg_url: str, clock: FakeClock) -> N
     await store.close()
 
 
-async def test_pg_a_game_s_status_is_still_checked(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+async def test_pg_a_game_s_status_is_still_checked(pg_url: str, clock: FakeClock) -> None:
     """Migration 8 checks the status in a trigger on writes that name it (a CHECK constraint
     was parsed again by every move's update): an unknown status is refused as before."""
     store = await PgStore.open(pg_url, clock=clock)
@@ -312,7 +301,7 @@ async def test_a_commit_for_a_game_that_is_not_there_logs_nothing(store: AnyStor
     assert await store.actions(pk) == []
 
 
-async def test_pg_deleting_a_game_still_deletes_its_log(pg_url: str, clock: FakeClock) -> None:  # noqa: F811
+async def test_pg_deleting_a_game_still_deletes_its_log(pg_url: str, clock: FakeClock) -> None:
     """Migration 10 dropped the log's foreign key; an admin's DELETE of a game still takes its
     log (a trigger on delete), its seats and its reminder (their keys cascade)."""
     store = await PgStore.open(pg_url, clock=clock)

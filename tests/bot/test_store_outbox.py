@@ -7,11 +7,9 @@ lease per chat) and the NOTIFY that wakes the sender loops. The table-level outb
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import open_store
 from bot.store import Due, LogEntry, Outcome
 from bot.store_outbox import KEEP_SECONDS, OutboxItem, OutRow, StatusMessage
 from bot.store_pg import LEASE_SECONDS, PgStore
@@ -19,7 +17,6 @@ from bot.store_protocol import Store as AnyStore
 from tests.bot import test_outbox as table_suite
 from tests.bot.helpers import FakeClock
 from tests.bot.test_store import active, entry
-from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 durable = table_suite.durable  # the fixture, on this module's `store`
 for _name, _test in list(vars(table_suite).items()):
@@ -27,18 +24,9 @@ for _name, _test in list(vars(table_suite).items()):
         globals()[_name] = _test
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, db_path: str) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{db_path}"
-    return str(request.getfixturevalue("pg_url"))
-
-
 @pytest.fixture
-async def store(db_url: str, clock: FakeClock) -> AsyncIterator[AnyStore]:
-    s = await open_store(db_url, clock=clock)
-    yield s
-    await s.close()
+def store(any_store: AnyStore) -> AnyStore:
+    return any_store  # the suite's tests on each backend (tests/bot/conftest.py)
 
 
 def row(chat: str, text: str, **kw: object) -> OutRow:
@@ -163,7 +151,7 @@ async def test_sent_rows_and_handled_updates_are_pruned_after_days(
 
 # ---------------------------------------------------------------------- PostgreSQL: workers
 async def test_pg_two_workers_claim_disjoint_chats_in_order(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
 ) -> None:
     one = await PgStore.open(pg_url, clock=clock)
@@ -188,7 +176,7 @@ async def test_pg_two_workers_claim_disjoint_chats_in_order(
 
 
 async def test_pg_a_retry_hands_the_chat_to_any_worker(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
 ) -> None:
     one = await PgStore.open(pg_url, clock=clock)
@@ -204,7 +192,7 @@ async def test_pg_a_retry_hands_the_chat_to_any_worker(
 
 
 async def test_pg_rows_written_by_one_worker_wake_the_others(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
     clock: FakeClock,
 ) -> None:
     one = await PgStore.open(pg_url, clock=clock)

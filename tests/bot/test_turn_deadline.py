@@ -10,20 +10,12 @@ from __future__ import annotations
 
 from bot.scheduler import Scheduler
 from bot.store import Store
-from bot.table import Table
-from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, joined, present
+from tests.bot.test_quiet_table import quiet_table
 from tests.bot.test_reminders import Outbox
+from tests.bot.test_unattended import alone_with_a_bot
 
 H = 3600.0
-
-
-async def alone_with_a_bot(chat: Chat) -> int:
-    await chat.say("alice", "/new dicepile start=20")
-    await chat.say("alice", "/addbot greedy")
-    await chat.say("alice", "/settings policy=skip")
-    await chat.say("alice", "/start")
-    return present(await chat.table.store.open_game(chat.chat_key)).id
 
 
 async def test_a_player_asked_again_after_the_bots_moved_gets_a_fresh_deadline(
@@ -32,7 +24,7 @@ async def test_a_player_asked_again_after_the_bots_moved_gets_a_fresh_deadline(
     outbox = Outbox(chat.table)
     sched = Scheduler(chat.table, clock=clock)
     store = chat.table.store
-    pk = await alone_with_a_bot(chat)
+    pk = await alone_with_a_bot(chat, "skip")
     started = clock.now
     await sched.run_due()
     clock.advance(20 * H)
@@ -67,7 +59,7 @@ async def test_a_move_that_leaves_the_player_deciding_keeps_his_turn_s_clock(
     move with points left): he is still in the turn he was asked, whose deadline runs on, as
     his time bank would count it; the deadline is no stretch of a day per part of a turn."""
     store = chat.table.store
-    pk = await alone_with_a_bot(chat)
+    pk = await alone_with_a_bot(chat, "skip")
     before = present(await store.reminder(pk))
     clock.advance(20 * H)
     await chat.table.act(chat.inbound("alice"), {"take": 1, "again": True})
@@ -77,16 +69,9 @@ async def test_a_move_that_leaves_the_player_deciding_keeps_his_turn_s_clock(
 
 async def test_the_status_message_says_the_fresh_deadline(store: Store, clock: FakeClock) -> None:
     """The live status message words the deadline the transaction writes (bot/announce.py)."""
-    table = Table(
-        store,
-        games={"dicepile": ChatDicePile()},
-        clock=clock,
-        render=False,
-        seeder=lambda: 12345,
-        durable=("telegram",),
-    )
+    table = quiet_table(store, clock)
     chat = Chat(table, chat_key="tg:-100", platform="telegram")
-    await alone_with_a_bot(chat)
+    await alone_with_a_bot(chat, "skip")
     clock.advance(20 * H)
     await chat.say("alice", "/take 1")
     status = [r for r in await store.outbox() if r.kind == "edit"][-1]
@@ -99,18 +84,11 @@ async def test_a_player_whose_own_move_began_his_turn_gets_no_private_prompt_for
     """A player with his private chat open gets a turn's start prompt there (silent, with its
     buttons and a recap), not after his own move, answered by the bot: he has just read his
     new ask where he played. The new turn's reminders still come."""
-    table = Table(
-        store,
-        games={"dicepile": ChatDicePile()},
-        clock=clock,
-        render=False,
-        seeder=lambda: 12345,
-        durable=("telegram",),
-    )
+    table = quiet_table(store, clock)
     sched = Scheduler(table, clock=clock)
     chat = Chat(table, chat_key="tg:-100", platform="telegram")
     await store.set_user("local:alice", dm_ok=True)
-    pk = await alone_with_a_bot(chat)
+    pk = await alone_with_a_bot(chat, "skip")
 
     async def private() -> list[str]:
         await sched.run_due()

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -35,37 +34,41 @@ GROUP = -1001
 CHAT = f"tg:{GROUP}"
 
 
-@pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await Store.open(str(tmp_path / "ending.sqlite3"), clock=clock)
-    yield s
-    await s.close()
-
-
 def say(table: Table, text: str, n: int) -> Inbound:
     return Inbound("telegram", CHAT, "tg:1", "host", text=text, is_admin=True, update_id=f"u{n}")
+
+
+async def all_bot_iec(store: Store, clock: FakeClock) -> Table:
+    """A drawing table whose all-bot IEC game in the group ends inside /start's own
+    transaction: a picture after each turn, then the game-over card, charts and replay."""
+    table = Table(
+        store,
+        games=discover_games(),
+        clock=clock,
+        render=True,
+        seeder=lambda: 3,
+        durable=("telegram",),
+    )
+    for n, text in enumerate(["/new iec", "/leave", "/addbot", "/addbot", "/start"]):
+        await table.handle(say(table, text, n))
+    return table
+
+
+def fake_app(api: BotApiState) -> Any:
+    """The real Telegram Application against the fake Bot API, no retries."""
+    return build_application(
+        FakeTable(), make_settings(), request=DictRequest(api), rate_limiter=no_retries()
+    )
 
 
 async def test_game_over_card_charts_and_replay_go_out_through_the_outbox(
     store: Store, clock: FakeClock
 ) -> None:
     api = BotApiState()
-    app = build_application(
-        FakeTable(), make_settings(), request=DictRequest(api), rate_limiter=no_retries()
-    )
+    app = fake_app(api)
     await app.initialize()
     try:
-        table = Table(
-            store,
-            games=discover_games(),
-            clock=clock,
-            render=True,
-            seeder=lambda: 3,
-            durable=("telegram",),
-        )
-        # An all-bot game of IEC: it ends inside /start's own transaction.
-        for n, text in enumerate(["/new iec", "/leave", "/addbot", "/addbot", "/start"]):
-            await table.handle(say(table, text, n))
+        table = await all_bot_iec(store, clock)
         row = await store.last_game(CHAT)
         assert row is not None and row.status == "over"
         pending = await store.outbox(status="pending")

@@ -9,40 +9,19 @@ Files)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from bot.messages import Inbound
-from bot.platforms.telegram import adapter_of, build_application
+from bot.platforms.telegram import adapter_of
 from bot.store import Store
-from bot.table import Table, discover_games
 from tests.bot.helpers import FakeClock
 from tests.bot.platforms.fake_telegram import (
     MEDIA,
     BotApiState,
-    DictRequest,
-    FakeTable,
-    make_settings,
-    no_retries,
 )
+from tests.bot.platforms.test_telegram_ending import CHAT, GROUP, all_bot_iec, fake_app
 
 pytestmark = pytest.mark.timeout(120)
-
-GROUP = -1001
-CHAT = f"tg:{GROUP}"
-
-
-@pytest.fixture
-async def store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await Store.open(str(tmp_path / "no_media.sqlite3"), clock=clock)
-    yield s
-    await s.close()
-
-
-def say(text: str, n: int) -> Inbound:
-    return Inbound("telegram", CHAT, "tg:1", "host", text=text, is_admin=True, update_id=f"u{n}")
 
 
 async def test_a_group_without_media_gets_the_pictures_text_and_one_note(
@@ -51,23 +30,10 @@ async def test_a_group_without_media_gets_the_pictures_text_and_one_note(
     api = BotApiState()
     api.group(GROUP)
     api.no_media.add(GROUP)
-    app = build_application(
-        FakeTable(), make_settings(), request=DictRequest(api), rate_limiter=no_retries()
-    )
+    app = fake_app(api)
     await app.initialize()
     try:
-        table = Table(
-            store,
-            games=discover_games(),
-            clock=clock,
-            render=True,
-            seeder=lambda: 3,
-            durable=("telegram",),
-        )
-        # An all-bot IEC game: it ends inside /start's own transaction, with a picture after
-        # each turn and the game-over card, charts and replay.
-        for n, text in enumerate(["/new iec", "/leave", "/addbot", "/addbot", "/start"]):
-            await table.handle(say(text, n))
+        table = await all_bot_iec(store, clock)
         pictured = [r for r in await store.outbox(status="pending") if r.png or "render" in r.body]
         assert len(pictured) >= 2
         captions = [str(r.body.get("text", "")) for r in pictured]
