@@ -510,8 +510,8 @@ def missing_permission(
     interaction: discord.Interaction, command: str, thread: bool = False
 ) -> str | None:
     """At /new and /start in a server's channel: NO_SEND when the bot may not post there (in
-    the game's thread, for `thread`), NO_FILES when it may not attach the board pictures
-    (the interaction's `app_permissions`, the bot's in that channel); else None."""
+    the game's thread, for `thread`); at /new, NO_FILES when it may not attach the board
+    pictures (the interaction's `app_permissions`, the bot's in that channel); else None."""
     if command not in GAME_OPENING or interaction.guild_id is None:
         return None
     allowed = interaction.app_permissions
@@ -523,7 +523,12 @@ def missing_permission(
         may_send = allowed.send_messages
     if not may_send:
         return NO_SEND
-    return None if allowed.attach_files else NO_FILES
+    if allowed.attach_files or command != NEW_COMMAND:
+        # Attach Files is told once privately, at /new, while the lobby leaves time to grant
+        # it. At /start the first picture's refusal brings the channel its own note at the
+        # same moment (bot/outbox.py PicturesRefused): a private copy too made three notes.
+        return None
+    return NO_FILES
 
 
 def _if(told: bool, inbound: Inbound) -> str | None:

@@ -15,7 +15,14 @@ from bot.messages import Outbound
 from bot.platforms import discord_bot as dc
 from bot.platforms.discord_commands import CommandPlan, plan_commands, shorten, with_keyword
 from bot.table import Table, discover_games
-from tests.bot.platforms.fake_discord import CHANNEL_ID, PNG, DiscordHttp, Request, slash_payload
+from tests.bot.platforms.fake_discord import (
+    BOB_ID,
+    CHANNEL_ID,
+    PNG,
+    DiscordHttp,
+    Request,
+    slash_payload,
+)
 from tests.bot.platforms.test_discord_table import (  # noqa: F401
     NAMES,
     NOW,
@@ -274,6 +281,26 @@ async def test_new_is_refused_where_the_bot_may_not_post_and_warns_without_attac
         warned = [a.json["content"] for a in answers if a.ephemeral]
         assert any("Attach Files" in w for w in warned), answers
         assert any("Power Grid" in a.json["content"] for a in answers if not a.ephemeral)
+
+
+async def test_attach_files_is_told_privately_at_new_and_then_once_in_the_channel(
+    table: Table,  # noqa: F811
+) -> None:
+    """The creator of a table in a channel without Attach Files got three notes on it: at /new,
+    again at /start (both private), then the channel's own note with the first picture. Now
+    /new's private note, while the lobby leaves time to grant it, and the channel's one."""
+    async with running(table) as (client, http):
+        http.no_files.add(CHANNEL_ID)
+        new = without(slash_payload("new", {"game": "powergrid"}), attach_files=True)
+        answers = await feed(client, http, new)
+        assert [a for a in answers if a.ephemeral and "Attach Files" in a.json["content"]]
+        bob = slash_payload("join", user_id=BOB_ID, user_name="Bob")
+        await feed(client, http, without(bob, attach_files=True))
+        answers = await feed(client, http, without(slash_payload("start"), attach_files=True))
+        assert answers and not [a for a in answers if "Attach Files" in a.json["content"]]
+        await delivered(table)
+        notes = [r for r in posted(http) if "Attach Files" in r.json.get("content", "")]
+        assert len(notes) == 1 and not notes[0].files, [r.json for r in posted(http)]
 
 
 async def delivered(at: Table) -> None:
