@@ -28,11 +28,12 @@ A chat may refuse a post's pictures while it takes its text (a Discord channel w
 lacks Attach Files): the platform's `deliver` raises `PicturesRefused`, the post goes as its
 text alone, and the chat's refusal is kept in the store (`PictureMemory`), so that every
 worker and a restart know it. From then on its posts go as their text alone, no upload tried,
-with one note (the platform's words: how to allow the pictures) at the first refusal; the
-pictures are tried again once `PICTURES_RETRY` passed since the last refusal, or at once when
-the platform says they may go (`pictures_seen`: Discord's interactions carry the bot's
-permissions in their channel). A picture sent privately is never held back by a chat's
-refusal.
+with one note (the platform's words: how to allow the pictures) at the first refusal, an
+outbox row written in the refusal's own transaction (a crash between them cannot keep one and
+lose the other), sent by this loop as any row; the pictures are tried again once
+`PICTURES_RETRY` passed since the last refusal, or at once when the platform says they may go
+(`pictures_seen`: Discord's interactions carry the bot's permissions in their channel). A
+picture sent privately is never held back by a chat's refusal.
 
 A private row with `fold_of` (a player's acknowledgement of his own moves: "Standing order
 saved.", "You plan to buy 3 oil ...") is folded into the reader's previous private message
@@ -168,7 +169,9 @@ PICTURES_MEMORY = 10_000
 class ChatPictures(Protocol):
     async def pictures_refused(self, chat_key: str) -> float | None: ...
 
-    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None: ...
+    async def set_pictures_refused(
+        self, chat_key: str, at: float | None, note: OutRow | None = None
+    ) -> bool: ...
 
 
 class PictureMemory:
@@ -182,8 +185,10 @@ class PictureMemory:
     async def refused_at(self, chat_key: str) -> float | None:
         return await self.store.pictures_refused(chat_key)
 
-    async def remember(self, chat_key: str, at: float | None) -> None:
-        await self.store.set_pictures_refused(chat_key, at)
+    async def remember(self, chat_key: str, at: float | None, note: OutRow | None = None) -> bool:
+        """Store the chat's refusal (None: the end of it); `note` goes to the outbox with the
+        chat's first refusal, in the same transaction. True when it was queued."""
+        return await self.store.set_pictures_refused(chat_key, at, note)
 
 
 def has_pictures(out: Outbound) -> bool:
@@ -602,39 +607,39 @@ class OutboxSender:
 
     async def _pictures_refused(self, out: Outbound, refused: PicturesRefused, first: bool) -> None:
         """A chat refused a post's pictures (its text went): remembered, so that its next
-        posts go as their text alone, and the first refusal noted in the chat."""
+        posts go as their text alone, and the first refusal noted in the chat: the note is
+        an outbox row written with the refusal (a crash between them lost it), which this
+        loop then sends as any other."""
         chat, now = out.chat_key, self.clock()
         self._pictures_seen.pop(chat, None)  # the platform's word is checked afresh
-        await self._remember_pictures(chat, now)
+        noted = self._pictures_noted.get(chat)
+        note = refused.note
+        if not first or note is None or (noted is not None and now - noted < PICTURES_RETRY):
+            note = None  # noted lately: a chat whose permission comes and goes
+        row = None if note is None else row_of(note, note.lang or "en")
+        queued = await self._remember_pictures(chat, now, row)
         log.warning(
             "outbox %s: pictures refused in %s (%s); its posts go as their text alone",
             self.platform,
             chat,
             refused,
         )
-        noted = self._pictures_noted.get(chat)
-        if (
-            not first
-            or refused.note is None
-            or (noted is not None and now - noted < PICTURES_RETRY)
-        ):
+        if not queued:
             return
         self._pictures_noted[chat] = now
         while len(self._pictures_noted) > PICTURES_MEMORY:
             self._pictures_noted.popitem(last=False)
-        try:
-            await self.deliver(refused.note)
-        except (RetryLater, Undeliverable) as err:
-            log.warning(
-                "outbox %s: the note on pictures in %s failed: %s", self.platform, chat, err
-            )
+        self.wake()
 
-    async def _remember_pictures(self, chat_key: str, at: float | None) -> None:
+    async def _remember_pictures(
+        self, chat_key: str, at: float | None, note: OutRow | None = None
+    ) -> bool:
         assert self.pictures is not None
         try:
-            await self.pictures.remember(chat_key, at)
+            return await self.pictures.remember(chat_key, at, note)
         except Exception:  # the message is out: never send it again for this
             log.exception("outbox %s: storing the pictures of %s failed", self.platform, chat_key)
+            return False
 
     async def pictures_seen(self, chat_key: str, allowed: bool) -> None:
         """The platform's word on whether the bot may post pictures in the chat now (Discord:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store_base import StoreBase
+from bot.store_outbox import OutRow, write_outbox
 from bot.store_queries import MESSAGE_SQLITE as M
 
 # Appended to the SQLite store's MIGRATIONS (bot/store_schema.py); bot/store_pg_schema.py
@@ -56,6 +57,17 @@ class ChatNamesMixin(StoreBase):
         row = await self._one(M.pictures_refused, (chat_key,))
         return None if row is None or row[0] is None else float(row[0])
 
-    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None:
+    async def set_pictures_refused(
+        self, chat_key: str, at: float | None, note: OutRow | None = None
+    ) -> bool:
+        """When the chat refused the bot's pictures (None: they go again). `note`, how to allow
+        them, is queued in the outbox in the same transaction when this refusal is the first
+        since the chat took pictures: a crash cannot keep the refusal and lose its note, and of
+        two workers refused at once one notes it. True when the note was queued."""
         async with self._tx() as db:
+            before = list(await db.execute_fetchall(M.pictures_refused, (chat_key,)))
             await db.execute(M.set_pictures_refused, (chat_key, at))
+            if note is None or at is None or (before and before[0][0] is not None):
+                return False
+            await write_outbox(db, [note], self._clock())
+            return True

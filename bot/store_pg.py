@@ -293,8 +293,21 @@ class PgStore(PgOutbox, PgTimed):
         at = await self._one(M.pictures_refused, chat_key)
         return None if at is None or at[0] is None else float(at[0])
 
-    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None:
-        await self._execute(M.set_pictures_refused, chat_key, at)
+    async def set_pictures_refused(
+        self, chat_key: str, at: float | None, note: OutRow | None = None
+    ) -> bool:
+        """As bot/store_chats.py: the refusal and, at the first, its note in one transaction
+        (the chat's row locked, so two workers refused at once queue one note)."""
+        if note is None or at is None:
+            await self._execute(M.set_pictures_refused, chat_key, at)
+            return False
+        async with self._tx() as con:
+            before = await con.fetchval(M.pictures_refused + " FOR UPDATE", chat_key)
+            await con.execute(M.set_pictures_refused, chat_key, at)
+            if before is not None:
+                return False
+            await write_outbox(con, [note], self._clock())
+            return True
 
     async def user(self, user_key: str) -> UserRow:
         row = await self._one(Q.user, user_key)

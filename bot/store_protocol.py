@@ -218,7 +218,9 @@ class Store(MessageStore, Protocol):
 
     async def set_chat_settings(self, chat_key: str, settings: dict[str, Any]) -> None: ...
 
-    async def set_pictures_refused(self, chat_key: str, at: float | None) -> None: ...
+    async def set_pictures_refused(
+        self, chat_key: str, at: float | None, note: OutRow | None = None
+    ) -> bool: ...
 
     async def set_digest(
         self, user_key: str, chat_key: str, hour: int, tz: str, next_at: float
