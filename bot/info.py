@@ -280,9 +280,15 @@ class InfoMixin(AnnounceMixin):
         seats = ctx.seats if ctx.game is not None else await self.store.seats(row.id)
         viewer = next((s.display_name for s in seats if s.user_key == ctx.inbound.user_key), None)
         t = translator(ctx.lang)
-        text = logtext.log_page(game, state, rows, t, viewer=None, page=page)
+        # the days in the chat's time zone: a game of days is read by when things happened
+        day = logtext.day_of(ctx.lang, ChatSettings.load(ctx.chat_settings or {}).tz)
+        text = logtext.log_page(game, state, rows, t, viewer=None, page=page, day=day)
         out = self._say(ctx, text)
-        mine = logtext.log_page(game, state, rows, t, viewer=viewer, page=page) if viewer else text
+        mine = (
+            logtext.log_page(game, state, rows, t, viewer=viewer, page=page, day=day)
+            if viewer
+            else text
+        )
         if mine != text and ctx.inbound.is_private:
             # asked in his private chat (a game over, found through Telegram, 2026-12-05: the
             # table's page and then his own, twice the same moves): his page alone

@@ -6,18 +6,27 @@ bot passed is the game's news, not the bot's. The words come from the game: its
 `describe_event` for events and, when no event names the actor, its `describe_action` (a
 declared member of the game's chat part). Private events and private actions are shown only
 as the table may know them: the public line of the event, or "bob makes a private choice.";
-the owner of a private event reads its private line. Pure: no store, no chat.
+the owner of a private event reads its private line. A game of days reads its days: a page
+puts the day's date above its first move of each day ("— Tue, March 3 —", in the reader's
+words and the chat's time zone). Pure: no store, no chat.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, Protocol
 
+from babel.dates import format_skeleton
+
+from bot.deadlines import zone
 from engine.core.protocol import Action, Event, Game, State, Translator
 
 PER_PAGE = 10
+
+# The day of a moment (epoch seconds) as its reader names it.
+DayOf = Callable[[float], str]
 
 
 class Entry(Protocol):
@@ -170,6 +179,36 @@ def _folded(numbered: Sequence[tuple[int | None, list[str]]]) -> list[str]:
     return out
 
 
+def day_of(lang: str, tz: str) -> DayOf:
+    """Days as `lang` writes them with the weekday ("Tue, March 3", "вт, 3 марта",
+    "wt., 3 marca", "3月3日週二"), in the time zone `tz`."""
+    locale = lang if lang in ("ru", "pl", "zh_Hant") else "en"
+    where = zone(tz)
+
+    def name(at: float) -> str:
+        return format_skeleton("MMMMEd", datetime.fromtimestamp(at, where), locale=locale)
+
+    return name
+
+
+def _with_days(
+    shown: Sequence[tuple[Entry, int | None, list[str]]], day: DayOf | None
+) -> list[tuple[int | None, list[str]]]:
+    """The entries' lines, a day's date above the first of each day (as a line of its own,
+    which `_folded` never folds into a run)."""
+    out: list[tuple[int | None, list[str]]] = []
+    last: str | None = None
+    for entry, number, lines in shown:
+        at = getattr(entry, "created_at", None)
+        if day is not None and isinstance(at, int | float):
+            name = day(float(at))
+            if name != last:
+                out.append((None, [f"— {name} —"]))
+                last = name
+        out.append((number, lines))
+    return out
+
+
 def log_page(
     game: Game,
     state: State,
@@ -178,11 +217,13 @@ def log_page(
     viewer: str | None = None,
     page: int = 1,
     per_page: int = PER_PAGE,
+    day: DayOf | None = None,
 ) -> str:
     """Page `page` of the log, newest first by page (page 1: the last `per_page` actions),
     oldest first within a page, with a header saying where the page lies. Pages and numbers
     count the moves the table sees; `viewer`'s own private entries stand, unnumbered, after
-    the move they followed."""
+    the move they followed. `day`: the days' names, each above its first move on the page
+    (the entries' `created_at`); None: no dates."""
     seen = numbered(game, state, entries, t, viewer)
     total = sum(1 for _, n in seen if n is not None)
     if not seen:
@@ -195,14 +236,14 @@ def log_page(
         first=start + 1, last=end, total=total, page=page, pages=pages
     )
     lines = [header if total else t.gettext("No moves yet.")]  # then his own private ones
-    shown: list[tuple[int | None, list[str]]] = []
+    shown: list[tuple[Entry, int | None, list[str]]] = []
     last = 0  # the number of the table's move an own private entry followed
     for entry, number in seen:
         last = number if number is not None else last
         if start < max(last, 1) <= end or total == 0:
             own = number is None
-            shown.append((number, entry_lines(game, state, entry, t, viewer, number, own)))
-    lines += _folded(shown)
+            shown.append((entry, number, entry_lines(game, state, entry, t, viewer, number, own)))
+    lines += _folded(_with_days(shown, day))
     if page < pages:
         lines.append(t.gettext("Older moves: /log {page}").format(page=page + 1))
     return "\n".join(lines)

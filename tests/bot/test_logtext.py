@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 
 from bot.i18n import LANGUAGES, translator
-from bot.logtext import all_lines, entry_lines, log_page, private_only
+from bot.logtext import all_lines, day_of, entry_lines, log_page, private_only
 from engine.core.protocol import EnglishTranslator
 from engine.registry import games
 from tests.bot.botgames import Row, bot_game
@@ -127,3 +128,40 @@ def test_private_choices_are_left_out_of_the_others_log() -> None:
     mine = log_page(game, state, rows, EN, viewer="bob").splitlines()
     assert mine[0] == "No moves yet." and len(mine) == 3
     assert all(line.startswith("   ◦ bob") for line in mine[1:]), mine
+
+
+@dataclass(frozen=True)
+class TimedRow(Row):
+    created_at: float = 0.0
+
+
+def test_a_page_names_each_day_above_its_first_move_in_the_chat_s_zone() -> None:
+    """A game of days read in /log had no times at all: nobody could tell that Dee's move was
+    two days old (found living weeks of simulated play through Telegram, 2026-12-05). The day
+    goes above its first move, in the reader's words and the chat's time zone; a run of the
+    same line is not folded across days."""
+    played = bot_game("powergrid")
+    game, state = played.game, played.state
+    done = {"type": "done"}
+    tue = 1_772_546_400.0  # Tue 2026-03-03 14:00 UTC
+    rows = [
+        TimedRow(1, "ann", done, [], tue),
+        TimedRow(2, "bob", done, [], tue + 3600),
+        TimedRow(3, "bob", done, [], tue + 9.5 * 3600),  # 00:30 on Wednesday in Warsaw
+        TimedRow(4, "ann", done, [], tue + 2 * 86400),
+    ]
+    page = log_page(game, state, rows, EN, day=day_of("en", "Europe/Warsaw")).splitlines()
+    assert page[1:] == [
+        "— Tue, March 3 —",
+        "#1 ann is done.",
+        "#2 bob is done.",
+        "— Wed, March 4 —",
+        "#3 bob is done.",
+        "— Thu, March 5 —",
+        "#4 ann is done.",
+    ], page
+    utc = log_page(game, state, rows, EN, day=day_of("en", "UTC")).splitlines()
+    assert utc[1:4] == ["— Tue, March 3 —", "#1 ann is done.", "#2–#3 bob is done."], utc
+    ru = log_page(game, state, rows, translator("ru"), day=day_of("ru", "Europe/Moscow"))
+    assert "— вт, 3 марта —" in ru.splitlines()
+    assert "— " not in log_page(game, state, rows, EN)  # no zone given: no dates
