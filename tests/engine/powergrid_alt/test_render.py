@@ -262,3 +262,59 @@ def test_alt8_up_to_four_plants_keep_the_base_games_row() -> None:
     width = WIDTH - 2 * pg.PAD
     assert panel.card_spots(24, 0, width, 4) == plain.card_spots(24, 0, width, 4)
     assert panel.row_height(width, {"plants": [{}] * 4}) == plain.row_height(width, {})
+
+
+def _part_at(pics: list, y: float) -> tuple[Image.Image, int]:
+    """The map part that shows the height `y` of the whole map whole, and its y offset."""
+    top = 0
+    for pic in pics[:-1]:
+        if top <= y - 15 and y + 15 <= top + pic.height:
+            return _rgb(pic.png), top
+        top += pic.height - 80  # parts overlap by 80 px
+    raise AssertionError(y)
+
+
+def test_alt22_a_laid_segment_wears_its_owners_tag_not_his_colour_alone() -> None:
+    """Found reviewing pictures: a line was its owner's colour only, and the green and pink
+    players' lines (seats 3 and 4, the nearest two under deuteranopia) were one grey. Each
+    segment a player lays is marked with his colour (ALT-22) and a round marker with his tag
+    ("C", as his plants, TPs and panel row wear it), on the segment or against its cost,
+    covering no cost, city or name."""
+    from engine.core.picture import text_on
+    from engine.powergrid.render.board import badge_tags
+    from engine.powergrid.render.layout import overlap
+    from engine.powergrid_alt.render import marker_spots
+    from tests.engine.core.test_colours import distance, seen
+
+    state = new_game(4)
+    give_plant(state, "c", 13, "Freiburg")
+    give_tp(state, "c", "Würzburg")
+    give_line(state, "c", "Freiburg", "Stuttgart", "Würzburg")
+    give_plant(state, "d", 18, "Kiel")
+    give_line(state, "d", "Kiel", "Hamburg")  # hanging: no TP in Hamburg
+    colour = {p: pg.hex_rgb(pg.PLAYER_COLORS[state["seats"].index(p)]) for p in "cd"}
+    assert distance(seen(colour["c"], "deuteranopia"), seen(colour["d"], "deuteranopia")) < 20
+    view = GAME.view(state, None)
+    g = pg.map_geometry(view)
+    spots = marker_spots(view, g)
+    assert sorted(owner for owner, _box in spots) == ["c", "c", "d"]  # one a segment
+    for _owner, box in spots:
+        assert not any(overlap(box, r) for r in g.edge_label.values())
+        assert not any(overlap(box, g.box(city)) for city in g.pos)
+    tags = badge_tags(state["seats"])
+    assert (tags["c"], tags["d"]) == ("C", "D")
+    pics = GAME.render_set(state, None)
+    drawn = [lab.text for lab in pics[0].labels]  # each map part records all the map's
+    assert drawn.count("C") >= 2 and drawn.count("D") >= 1
+    strokes = {}
+    for owner, box in spots:
+        img, top = _part_at(pics, (box[1] + box[3]) / 2)
+        x0, y0, x1, y1 = (round(v) for v in box)
+        inside = [(x, y - top) for x in range(x0 + 3, x1 - 2) for y in range(y0 + 3, y1 - 2)]
+        assert sum(_near(img.getpixel(xy), colour[owner]) for xy in inside) > 60, owner
+        ink = text_on(colour[owner])
+        strokes[owner] = {
+            (x - x0, y - y0 + top) for x, y in inside if _near(img.getpixel((x, y)), ink)
+        }
+        assert len(strokes[owner]) > 15, owner  # his tag
+    assert len(strokes["c"] ^ strokes["d"]) >= 10  # "C" and "D", whatever their colour
