@@ -66,23 +66,29 @@ def seat_colours(seats: Sequence[str]) -> dict[str, RGB]:
 
 
 # A seat's shape, its owner cue beside the colour where a tag does not fit (IEC's buildings,
-# sites and tokens, 24 px and less, hold a building's letter or nothing): a colour-blind player
-# or a greyscale phone tells four owners apart by shape. In seat order, like PLAYER_COLORS:
-# square corners, round ends, pointed ends (a hexagon; a diamond when pointed to the middle),
-# two opposite corners cut ("slanted").
-SEAT_SHAPES = ("square", "round", "pointed", "slanted")
+# sites and tokens, 24 px and less, hold a building's letter or nothing; Hexania's figures a
+# mass): a colour-blind player or a greyscale phone tells the owners apart by shape. In seat
+# order, like PLAYER_COLORS (IEC seats four, Hexania six): square corners, round ends, pointed
+# ends (a hexagon; a diamond when pointed to the middle), two opposite corners cut
+# ("slanted"), a point on top ("peaked", a house's gable), a point below ("shield").
+SEAT_SHAPES = ("square", "round", "pointed", "slanted", "peaked", "shield")
 
 
 def shape_points(shape: str, box: Sequence[float], k: float) -> list[tuple[float, float]]:
     """The corners of `shape` in `box` (x0, y0, x1, y1): "pointed" ends in points `k` deep at
-    the left and right, "slanted" has its top right and bottom left corners cut by `k`; any
-    other shape is the box ("round" is drawn by `draw_shape`)."""
+    the left and right, "slanted" has its top right and bottom left corners cut by `k`,
+    "peaked" and "shield" a point `k` high on top and below; any other shape is the box
+    ("round" is drawn by `draw_shape`)."""
     x0, y0, x1, y1 = box[0], box[1], box[2], box[3]
-    my = (y0 + y1) / 2
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
     if shape == "pointed":
         return [(x0, my), (x0 + k, y0), (x1 - k, y0), (x1, my), (x1 - k, y1), (x0 + k, y1)]
     if shape == "slanted":
         return [(x0, y0), (x1 - k, y0), (x1, y0 + k), (x1, y1), (x0 + k, y1), (x0, y1 - k)]
+    if shape == "peaked":
+        return [(mx, y0), (x1, y0 + k), (x1, y1), (x0, y1), (x0, y0 + k)]
+    if shape == "shield":
+        return [(x0, y0), (x1, y0), (x1, y1 - k), (mx, y1), (x0, y1 - k)]
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
@@ -106,7 +112,7 @@ def draw_shape(
             d.ellipse(xy, fill=fill_, outline=line, width=width)
         else:
             d.rounded_rectangle(xy, min(w, h) / 2, fill=fill_, outline=line, width=width)
-    elif shape in ("pointed", "slanted"):
+    elif shape in ("pointed", "slanted", "peaked", "shield"):
         d.polygon(shape_points(shape, box, k), fill=fill_, outline=line, width=width)
     else:
         d.rectangle(xy, fill=fill_, outline=line, width=width)

@@ -29,13 +29,16 @@ from engine.core.picture import (
     PLAYER_COLORS,
     RGB,
     RULE,
+    SEAT_SHAPES,
     WHITE,
     WIDTH,
     Drawing,
     Pen,
     Sheet,
     Words,
+    draw_shape,
     draw_title,
+    ink_box,
     new_sheet,
     palette,
     text_on,
@@ -379,11 +382,12 @@ def _draw_map(
     x0, y0, x1, y1 = box[0] + hw, box[1] + hh, box[2] - hw, box[3] - hh
     board: dict[str, str] = view["board"]
     home_owner = {c: p for p, info in view["players"].items() for c in info["homeland"]}
-    anchors: dict[str, int] = {}
-    for info in view["players"].values():
+    anchors: dict[str, tuple[int, str]] = {}
+    for name, info in view["players"].items():
         for fig in info["figures"]:
-            anchors[anchor_cell(fig["cells"])] = fig["mass"]
+            anchors[anchor_cell(fig["cells"])] = (fig["mass"], name)
     id_size = NUMBER if s < 30 else NUMBER + 2
+    shapes = seat_shapes(view)
     at: dict[str, tuple[float, float]] = {}
     faint = []
     for cell in CELLS:
@@ -433,18 +437,48 @@ def _draw_map(
             text_on(colour[owner]) if owner is not None else (INK if cell in home_owner else FAINT)
         )
         if cell in anchors:
+            mass, name = anchors[cell]
             pen.text((x, y - 1), cell, id_size, "number", fill=ink, anchor="md")
-            pen.text(
-                (x, y + 1),
-                f"×{anchors[cell]}",
-                id_size + 2,
-                "number",
-                bold=True,
-                fill=ink,
-                anchor="ma",
-            )
+            h = MASS_H if s < S_MAX else MASS_H + 3
+            mass_badge(pen, x, y - 2 + h / 2, str(mass), shapes[name], h, id_size)
         else:
             pen.text((x, y), cell, id_size, "number", bold=owner is not None, fill=ink, anchor="mm")
+
+
+# A figure's mass is written in a white badge of its owner's shape (engine/core/picture.py
+# SEAT_SHAPES, by seat), under its middle cell's id: found reviewing pictures, a figure told
+# its owner by colour only, and under simulated deuteranopia the orange and yellow players
+# (seats 2 and 5), or the green and pink (3 and 4), were one grey. The panel's swatch beside
+# each name is drawn in the same shape: the key. Sizes at 720 px: 18 px tall (21 at the
+# largest hexes), a mass of two digits at 16 px bold inside; the cut of each shape:
+MASS_H = 18
+MASS_CUT = {"pointed": 5, "slanted": 6, "peaked": 5, "shield": 5}
+
+
+def seat_shapes(view: dict[str, Any]) -> dict[str, str]:
+    """Each player's shape by his seat, as his colour (`player_colours`)."""
+    return {p: SEAT_SHAPES[i["seat"] % len(SEAT_SHAPES)] for p, i in view["players"].items()}
+
+
+def mass_width(text: str, shape: str, h: int, size: int = NUMBER) -> int:
+    x0, _y0, x1, _y1 = ink_box(text, size, True)
+    return max(h + 2, x1 - x0 + 10 + (2 * MASS_CUT["pointed"] if shape == "pointed" else 0))
+
+
+def mass_badge(
+    pen: Pen, x: float, y: float, text: str, shape: str, h: int, size: int = NUMBER
+) -> tuple[float, float, float, float]:
+    """A white badge of `shape` centred on (x, y), `text` (a mass) in ink in its middle, clear
+    of the shape's points; returns its box."""
+    x0, y0, x1, y1 = ink_box(text, size, True)
+    k = MASS_CUT.get(shape, 0)
+    w = mass_width(text, shape, h, size)
+    box = (round(x - w / 2), round(y - h / 2), round(x - w / 2) + w, round(y - h / 2) + h)
+    draw_shape(pen.d, shape, box, k, WHITE, INK, 2)
+    dy = {"peaked": 1.5, "shield": -1.5}.get(shape, 0)  # away from the point
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + dy
+    pen.text((cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), text, size, "number", bold=True, anchor="mm")
+    return box
 
 
 def _change_mark(pen: Pen, x: float, y: float, s: float, emptied: bool, width: int = 4) -> None:
@@ -488,6 +522,7 @@ class _Panel:
     ) -> None:
         self.v, self.viewer, self.w, self.colour = view, viewer, w, colour
         self.changed = changed
+        self.shapes = seat_shapes(view)
 
     def draw(self, pen: Pen | None, x: float, y: float, width: float) -> float:
         v, w = self.v, self.w
@@ -504,7 +539,9 @@ class _Panel:
             if pen is not None:
                 d = pen.d
                 d.rounded_rectangle((x - 8, y - 6, x + width, y + 2 * NAME + 30), 8, HILITE)
-                d.rectangle((x, y, x + 24, y + 24), fill=self.colour[who], outline=INK)
+                shape = self.shapes.get(who, "square")
+                box = (x, y, x + 24, y + 24)
+                draw_shape(d, shape, box, MASS_CUT.get(shape, 0), self.colour[who], INK)
                 pen.text(
                     (x + 34, y), w(TO_PLAY, player=who), NAME, "name", bold=True, max_w=width - 40
                 )
@@ -550,16 +587,17 @@ class _Panel:
             return 0
         size, row, r = NUMBER, NUMBER + 14, 12
         cx, cy = x, y + 6
+        first = min(v["players"], key=lambda p: v["players"][p]["seat"])
         for kind, text in items:
-            sw = 2 * r if kind != "mass" else text_width("×3", size, True)
+            sw = 2 * r if kind != "mass" else mass_width("3", self.shapes[first], MASS_H)
             need = sw + 6 + text_width(text, size)
             if cx > x and cx + need > x + width:
                 cx, cy = x, cy + row
             if pen is not None:
                 hx, hy = cx + r, cy + size / 2 + 1
                 pts = _corners(hx, hy, r)
-                if kind == "mass":
-                    pen.text((cx, cy), "×3", size, "number", bold=True)
+                if kind == "mass":  # in the first player's shape: his row above says it is his
+                    mass_badge(pen, cx + sw / 2, hy, "3", self.shapes[first], MASS_H)
                 elif kind in ("new", "gone"):
                     fill = FAINT if kind == "new" else CELL  # a piece of anyone, an empty cell
                     pen.d.polygon(pts, fill=fill, outline=CELL_LINE)
@@ -588,7 +626,9 @@ class _Panel:
         h = NAME + 12 + len(lines) * (NUMBER + 7) + 10
         if pen is not None:
             fill = self.colour[name] if active else _tint(self.colour[name], 0.3)
-            pen.d.rectangle((x, y + 2, x + 22, y + 24), fill=fill, outline=INK)
+            shape = self.shapes.get(name, "square")
+            box = (x, y + 2, x + 22, y + 24)
+            draw_shape(pen.d, shape, box, MASS_CUT.get(shape, 0), fill, INK)
             label = name + (f" ({w(YOU)})" if name == self.viewer else "")
             nw = pen.text(
                 (x + 34, y),

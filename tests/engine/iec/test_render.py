@@ -256,7 +256,7 @@ def _letter_box(st: dict, cell: str) -> tuple[int, int, int, int]:
     )
 
 
-@pytest.mark.parametrize("seat", range(4), ids=list(SEAT_SHAPES))  # the token's shape
+@pytest.mark.parametrize("seat", range(4), ids=list(SEAT_SHAPES[:4]))  # the token's shape
 @pytest.mark.parametrize("up", [True, False])
 @pytest.mark.parametrize(
     "kind",
