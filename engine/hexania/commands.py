@@ -537,12 +537,12 @@ def describe_event(state: State, event: Event, t: Translator) -> str | None:
         )
     if kind == "move":
         return g(
-            N_("{player}: {figure} moves {dir} {steps}, now at {cell} (cost {cost}, {left} left).")
+            N_("{player}: {figure} moves {steps} {dir}, now at {cell} (cost {cost}, {left} left).")
         ).format(
             player=event["player"],
             figure=event["figure"],
             dir=direction_text(t, str(event["dir"])),
-            steps=event["steps"],
+            steps=t.ngettext("{n} step", "{n} steps", event["steps"]).format(n=event["steps"]),
             # events logged before the move event named its landing cell: the first cell
             cell=event.get("cell", event["cells"][0]),
             cost=event["cost"],

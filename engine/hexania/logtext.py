@@ -10,7 +10,7 @@ from engine.hexania.board import direction_text
 _PHRASES: dict[str, str] = {
     "birth": N_("{player} places a new piece on {cell}."),
     "grow": N_("{player} grows {figure} onto {cell}."),
-    "move": N_("{player} moves {figure} {dir} {steps}."),
+    "move": N_("{player} moves {figure} {steps} {dir}."),
     "regroup": N_("{player} regroups {from} to {to}."),
     "end": N_("{player} ends the turn."),
 }
@@ -24,6 +24,10 @@ def describe_action(state: State, player: str, action: Action, t: Translator) ->
     fields: dict[str, Any] = {k: v for k, v in action.items() if isinstance(v, str | int)}
     if isinstance(fields.get("dir"), str):
         fields["dir"] = direction_text(t, fields["dir"])  # "NE (north-east)", HEX-G-3
+    if isinstance(fields.get("steps"), int):  # "3 steps", not a bare number after the way
+        fields["steps"] = t.ngettext("{n} step", "{n} steps", fields["steps"]).format(
+            n=fields["steps"]
+        )
     try:
         return t.gettext(template).format(player=player, **fields)
     except (KeyError, IndexError, ValueError):

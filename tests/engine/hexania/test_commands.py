@@ -77,7 +77,7 @@ def test_describe_turn_and_events_are_english_lines() -> None:
     _, events = GAME.apply(state, "blue", {"type": "move", "figure": "L12", "dir": "E", "steps": 2})
     assert (
         GAME.describe_event(state, events[0], T)
-        == "blue: L12 moves E (east) 2, now at L14 (cost 3, 6 left)."
+        == "blue: L12 moves 2 steps E (east), now at L14 (cost 3, 6 left)."
     )
     _, events = finish_turn(state, "blue")
     lines = [GAME.describe_event(state, e, T) for e in events]
@@ -98,9 +98,9 @@ def test_hex6_a_move_report_names_the_cell_the_named_piece_reached() -> None:
         after, events = GAME.apply(state, "blue", move)
         assert after["board"].get(cell) == "blue"
         line = GAME.describe_event(after, events[0], T)
-        assert line == f"blue: {named} moves SE (south-east) 3, now at {cell} (cost 6, 6 left).", (
-            line
-        )
+        assert (
+            line == f"blue: {named} moves 3 steps SE (south-east), now at {cell} (cost 6, 6 left)."
+        ), line
     state = position({"blue": figure, "red": ["A1"]})
     grow = GAME.parse(state, "blue", "grow", ["O12", "P12"])
     assert isinstance(grow, dict)
@@ -232,5 +232,9 @@ def test_hex_g3_a_direction_is_said_with_its_name_in_the_readers_words() -> None
     state = position({"blue": ["L12"]}, points=9)
     move = {"type": "move", "figure": "L12", "dir": "NE", "steps": 2}
     _, events = GAME.apply(state, "blue", dict(move))
-    assert "moves NE (north-east) 2" in (GAME.describe_event(state, events[0], T) or "")
-    assert describe_action(state, "blue", move, T) == "blue moves L12 NE (north-east) 2."
+    assert "moves 2 steps NE (north-east)" in (GAME.describe_event(state, events[0], T) or "")
+    assert describe_action(state, "blue", move, T) == "blue moves L12 2 steps NE (north-east)."
+    assert (
+        describe_action(state, "blue", move, ru)
+        == "blue двигает L12 на NE (северо-восток): 2 шага."
+    )
