@@ -212,19 +212,14 @@ class Reminders(MeCommands):
         if await self.store.end_autopilot(row.id, seat.user_key):
             ctx.seats = await self.store.seats(row.id)
             await self.store.replan_now([row.id], self.table.clock())
-            await self.table.push(
-                [
-                    Outbound(
-                        row.chat_key,
-                        self._t(
-                            ctx,
-                            "Welcome back, {name}: you play your seat again.",
-                            name=seat.display_name,
-                        ),
-                        lang=ctx.lang,
-                    )
-                ]
+            # news for the game's chat, as /back's: its language, silent (it asks nobody to
+            # act); found play-testing: a Russian reader's /status posted it in Russian in an
+            # English group, notifying everyone
+            lang = ctx.chat_lang or await self._lang(row.chat_key)  # ctx is in the game's chat
+            text = tr(
+                lang, "Welcome back, {name}: you play your seat again.", name=seat.display_name
             )
+            await self.table.push([Outbound(row.chat_key, text, lang=lang, silent=True)])
 
     # ================================================================== scheduler work
     def _rows(

@@ -357,6 +357,26 @@ async def test_policy_bot_plays_until_the_player_sends_any_command(
     assert (await state_of(chat.table, pk))["turn"] == 0  # alice's own move now
 
 
+async def test_the_automatic_welcome_back_is_the_chats_news_and_silent(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """Found play-testing: under policy bot, a Russian reader's /status in an English group
+    posted "С возвращением, ..." there, notifying everyone; /back's own words are the chat's
+    language and silent."""
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=bot deadline=1h")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/lang ru")
+    await chat.say("alice", "/start")
+    clock.advance(1 * H)
+    await sched.run_due()
+    outbox.take()
+    await chat.say("alice", "/status")  # any command: alice is back
+    [back] = [o for o in outbox.take() if "alice" in o.text]
+    assert back.text == "Welcome back, alice: you play your seat again."
+    assert back.silent and back.lang == "en" and back.chat_key == chat.chat_key
+
+
 # ---------------------------------------------------------------------- restart
 async def test_restart_with_pending_and_overdue_reminders_fires_each_once(
     db_path: str, clock: FakeClock
