@@ -23,7 +23,9 @@ MIN_ELAPSED = 3600.0
 # on turn (the game's first hour; found play-testing: right after /vote replace gave a
 # silent player's seat to a bot, the next player was named for the seconds he had waited).
 MIN_WAITED = 3600.0
-WEEK = 6 * 86400.0
+# A weekday alone names a day at most this many days ahead: a week ahead is today's weekday
+# again ("Monday" said on a Monday reads as today).
+WEEKDAY_AHEAD = 6
 
 
 def _locale(lang: str) -> str:
@@ -39,10 +41,22 @@ def end_estimate(started: float, now: float, done: float | None) -> float | None
 
 
 def human_day(t: float, now: float, tz: str, lang: str) -> str:
-    """A day as its reader says it: the weekday within the week ahead ("Thursday",
-    "четверг", "czwartek", "星期四"), else the date."""
-    local = datetime.fromtimestamp(t, zone(tz))
-    if t - now <= WEEK:
+    """A day as its reader says it, counted in calendar days of `tz`: "today", "tomorrow"
+    (the catalog's words: Babel has no relative day names for every language), the weekday
+    within the week ahead ("Thursday", "четверг", "czwartek", "星期四"), else the date.
+    Found play-testing: on a Monday, "the game ends about Monday" could be today or a week
+    on."""
+    where = zone(tz)
+    local = datetime.fromtimestamp(t, where)
+    days = (local.date() - datetime.fromtimestamp(now, where).date()).days
+    if days <= 0:
+        # TRANSLATORS: the day the game ends, {day} in "At this pace the game ends about
+        # {day}." (the weekday's place: "about Thursday")
+        return tr(lang, "today")
+    if days == 1:
+        # TRANSLATORS: the day the game ends, as "today" is
+        return tr(lang, "tomorrow")
+    if days <= WEEKDAY_AHEAD:
         return format_date(local, "EEEE", locale=_locale(lang))
     return format_date(local, "medium", locale=_locale(lang))
 

@@ -189,6 +189,27 @@ def test_pace_line_estimates_the_end_day_and_who_waits(clock: FakeClock) -> None
     assert pace_line("en", early, first, ["ann", "bob"], now - H / 2, now, "UTC") == ""
 
 
+def test_the_pace_line_says_today_and_tomorrow_in_the_readers_calendar() -> None:
+    """Found play-testing: on a Monday /status said "the game ends about Monday", today or a
+    week on. Today and tomorrow are said so (the reader's words), the weekday within the
+    week, the date beyond; days are counted in the chat's time zone."""
+    now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC).timestamp()  # Monday 08:00 UTC
+    turns: dict[str, list[list[float | None]]] = {}
+
+    def line(ends_in: float, lang: str = "en", tz: str = "UTC") -> str:
+        # half done after `ends_in`: it ends as far ahead as it began behind
+        return pace_line(lang, 0.5, turns, ["ann"], now - ends_in, now, tz)
+
+    assert line(6 * H) == "At this pace the game ends about today."
+    assert line(20 * H) == "At this pace the game ends about tomorrow."
+    assert line(3 * D) == "At this pace the game ends about Thursday."
+    assert line(7 * D) == "At this pace the game ends about Mar 9, 2026."  # not "Monday"
+    assert line(8 * H).endswith("about today.")  # 16:00 UTC
+    assert line(8 * H, tz="Asia/Tokyo").endswith("about tomorrow.")  # 01:00 in Tokyo
+    assert "сегодня" in line(6 * H, "ru") and "jutro" in line(20 * H, "pl")
+    assert "明天" in line(20 * H, "zh_Hant")
+
+
 def test_nobody_is_named_while_the_longest_wait_is_shared(clock: FakeClock) -> None:
     """Players deciding together since the game began have waited exactly as long: naming
     the first seat ("most waiting is on ann") blamed her for everyone."""
