@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from bot.chatnames import label_of
+from bot.confirm import close_with, done_text
 from bot.context import (
     Ctx,
     Played,
@@ -72,7 +72,7 @@ from bot.table_base import TableBase
 from bot.workers import cpu
 from engine.core import N_, copy_state, load_state
 from engine.core.protocol import Game, State
-from engine.core.sentences import WHO_DOES, join_sentences
+from engine.core.sentences import WHO_DOES
 
 log = logging.getLogger(__name__)
 
@@ -290,34 +290,11 @@ class AnnounceMixin(TableBase):
         reachable = self._is_durable(row.chat_key) or platform_of(row.chat_key) in self.senders
         if ctx.reply_key is None or not public or not reachable:
             return []
-        done = self._t(
-            ctx,
-            "Done in {game} (g{id}); announced in {chat}.",
-            game=tr(ctx.lang, self._game_of(row).name),
-            id=row.id,
-            chat=await label_of(self.store, row.chat_key, ctx.lang),
-        )
+        done = await done_text(self.store, ctx, self._game_of(row).name, row.chat_key, True)
         # His own private lines of the move ("You plan to run plants 8, 12", "Only you know:
         # real mine on T8") reach the same private chat: the confirmation ends that message
         # instead of following it as another (found measuring chat noise, 2026-12-05)
-        mine = next(
-            (
-                o
-                for o in outs
-                if (
-                    o.private_to == ctx.inbound.user_key
-                    or (o.private_to is None and o.sender_only and o.chat_key == ctx.reply_key)
-                )
-                and o.silent
-                and o.png is None
-                and o.render is None
-                and o.picture is None
-                and not o.buttons
-            ),
-            None,
-        )
-        if mine is not None:
-            mine.text = join_sentences(mine.text, done) if mine.text else done
+        if close_with(ctx, outs, done):
             return []
         return self._refuse(ctx, done)  # sender_only and silent: he has just sent it
 

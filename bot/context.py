@@ -248,6 +248,7 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
                     status_reset=out.status_reset,
                     reply_status=out.reply_status,
                     fold_of=out.fold_of,
+                    fold_tail=out.fold_tail if last and piece.endswith(out.fold_tail) else "",
                     unpin=out.unpin and last,
                 )
             )

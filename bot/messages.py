@@ -101,6 +101,10 @@ class Outbound:
     # when that one acknowledged his moves of the same game just before (no other move came
     # between) and nothing else reached him since (bot/outbox.py, issue 17).
     fold_of: tuple[int, int, int] | None = None
+    # The end of `text` a fold says once (the confirmation "Done in ..." of a move sent
+    # privately, bot/confirm.py): when the message it folds into ends with the same words,
+    # they are dropped there and stand only at the end of the joined text.
+    fold_tail: str = ""
     # Filled in by the sender loop at delivery time: the platform's id of the message this
     # one edits (`edit_of`) or replies to (`reply_to`), and whether to pin it once posted.
     edit_of: str | None = None

@@ -14,6 +14,7 @@ from dataclasses import replace
 from bot import rulebook
 from bot.bots import bot_action, bot_rng
 from bot.buttons import unseen
+from bot.confirm import close_with, done_text
 from bot.context import (
     LONG_PARSE,
     MAX_BOT_MOVES,
@@ -274,7 +275,7 @@ class MovesMixin(EndingMixin):
                 if hidden:  # issue 20, PG-O
                     outs = [o for o in outs if o.private_to is not None or o.sender_only]
                     if ctx.reply_key is not None:  # sent privately: say where it went
-                        outs += self._refuse(ctx, self._done_unseen(ctx, game, row.id))
+                        outs += await self._done_unseen(ctx, game, row, outs)
                 after = played.now(game)
                 outs += self._game_over(ctx, row, game, played.state, after.over)
                 outs += await self._said_where(ctx, row, outs)
@@ -367,16 +368,14 @@ class MovesMixin(EndingMixin):
             )
         ]
 
-    def _done_unseen(self, ctx: Ctx, game: Game, pk: int) -> str:
-        """The confirmation of a move sent privately that the group reads nothing of: the
-        others are told nothing, not even a line in /log (bot/logtext.py `private_only`)."""
-        name = tr(ctx.lang, game.name)
-        return self._t(
-            ctx,
-            "Done in {game} (g{id}); the others are not told of it.",
-            game=name,
-            id=pk,
-        )
+    async def _done_unseen(
+        self, ctx: Ctx, game: Game, row: GameRow, outs: list[Outbound]
+    ) -> list[Outbound]:
+        """The confirmation of a move sent privately that the group reads nothing of (the
+        others are told nothing, not even a line in /log: bot/logtext.py `private_only`): the
+        end of his own lines of the move, else a message of its own (bot/confirm.py)."""
+        done = await done_text(self.store, ctx, game.name, row.chat_key, False)
+        return [] if close_with(ctx, outs, done) else self._refuse(ctx, done)
 
     def _refuse_move(
         self, ctx: Ctx, game: Game, err: IllegalAction, command: str = ""

@@ -43,6 +43,8 @@ else was sent to the reader since: that message is edited to carry the new line 
 ones instead of a new message (on platforms that edit private messages, `FOLD_PLATFORMS`).
 Anything else private to the reader (a reminder, a picture, a result of others' moves) ends the
 run, as do another player's move and a restart (the loop's memory); the next one is posted.
+Closing words the acknowledgements share (`fold_tail`: "Done in ...; the others are not told of
+it.", bot/confirm.py) stand once, at the end of the joined text.
 
 The clock and the sleep are injected, so tests run minutes of flood control in virtual time.
 """
@@ -57,7 +59,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from bot.grammar import MAX_TEXT
 from bot.messages import Button, Outbound
@@ -233,6 +235,8 @@ def body_of(out: Outbound) -> dict[str, Any]:
         body["reply_status"] = out.reply_status
     if out.fold_of is not None:
         body["fold_of"] = list(out.fold_of)
+    if out.fold_tail:
+        body["fold_tail"] = out.fold_tail
     return body
 
 
@@ -281,6 +285,7 @@ def outbound_of(item: OutboxItem) -> Outbound:
         unpin=bool(body.get("unpin", False)),
         reply_status=_int_or_none(body.get("reply_status")),
         fold_of=_fold_of(body.get("fold_of")),
+        fold_tail=str(body.get("fold_tail", "")),
         lang=item.lang,  # what the platform words itself (a note for a refused DM) goes in it
     )
 
@@ -298,6 +303,24 @@ def _fold_of(value: Any) -> tuple[int, int, int] | None:
 def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
     """The messages with the ids of their outbox rows (in the same order)."""
     return [replace(out, outbox_id=i) for out, i in zip(outs, ids, strict=True)]
+
+
+class LastDm(NamedTuple):
+    """The last private message delivered to a reader (what a fold may extend)."""
+
+    moves: tuple[int, int] | None  # (game id, last version) it acknowledges; None: other news
+    message_id: str
+    text: str
+    at: float  # when it was delivered
+    tail: str  # the end of `text` a fold says once (`Outbound.fold_tail`)
+
+
+def _without_tail(last: LastDm, tail: str) -> str:
+    """The folded message's text, without its closing words when the next acknowledgement
+    ends with the same ones (they close the joined text once; bot/confirm.py)."""
+    if tail and last.tail == tail and last.text.endswith(tail):
+        return last.text[: -len(tail)]
+    return last.text
 
 
 def _superseded(item: OutboxItem, later: Sequence[OutboxItem]) -> OutboxItem | None:
@@ -353,10 +376,8 @@ class OutboxSender:
         self.sleep: Sleep = sleep or asyncio.sleep
         # kind -> how a row of that kind becomes a message (see `prepare`); set by the table.
         self.preparers: dict[str, Prepare] = {}
-        # user key -> the last private message delivered to them: ((game id, last version) of
-        # the moves it acknowledges, None for anything else; its id; its text; when) — what
-        # a fold may extend.
-        self._last_dm: dict[str, tuple[tuple[int, int] | None, str, str, float]] = {}
+        # user key -> the last private message delivered to them: what a fold may extend.
+        self._last_dm: dict[str, LastDm] = {}
         self._limit = asyncio.Semaphore(concurrency)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -686,19 +707,22 @@ class OutboxSender:
         fold = out.fold_of
         if not self._foldable(out) or fold is None or last is None:
             return None
-        if last[0] != (fold[0], fold[1] - 1):
+        if last.moves != (fold[0], fold[1] - 1):
             return None  # another game's, or someone moved between: a message of its own
-        if self.clock() - last[3] > FOLD_WINDOW:
+        if self.clock() - last.at > FOLD_WINDOW:
             return None
-        joined = f"{last[2]}\n{out.text}"
+        joined = f"{_without_tail(last, out.fold_tail)}\n{out.text}"
         if len(joined) > MAX_TEXT:
             return None
         try:
-            message_id = await self.deliver(replace(out, text=joined, edit_of=last[1]))
+            message_id = await self.deliver(replace(out, text=joined, edit_of=last.message_id))
         except MessageGone:
             return None
         if message_id is not None:
-            self._last_dm[out.private_to] = ((fold[0], fold[2]), message_id, joined, self.clock())
+            moves = (fold[0], fold[2])
+            self._last_dm[out.private_to] = LastDm(
+                moves, message_id, joined, self.clock(), out.fold_tail
+            )
         return message_id
 
     def _seen_dm(self, out: Outbound, message_id: str | None) -> None:
@@ -709,7 +733,9 @@ class OutboxSender:
             return
         fold = out.fold_of if self._foldable(out) else None
         moves = (fold[0], fold[2]) if fold is not None else None
-        self._last_dm[out.private_to] = (moves, message_id, out.text, self.clock())
+        self._last_dm[out.private_to] = LastDm(
+            moves, message_id, out.text, self.clock(), out.fold_tail if moves else ""
+        )
         while len(self._last_dm) > FOLD_MEMORY:
             self._last_dm.pop(next(iter(self._last_dm)))
 

@@ -118,7 +118,7 @@ async def test_local_private_chat_lines(tmp_path: Path) -> None:
     )
     played = again.getvalue()
     assert f"{mover} puts plant 3 up for auction" in played  # the group's part, pushed
-    assert f"(private, {mover}) Done in Power Grid (g1)" in played
+    assert f"(private, {mover}) Done in Power Grid; announced in" in played
 
 
 async def test_demo_plays_a_power_grid_game_to_the_end(

@@ -220,9 +220,10 @@ async def test_pg_o_the_private_confirmation_says_what_the_others_see(tmp_path: 
         private = Chat(chat.table, chat_key="local:dm-bob")
         dm = replace(private.inbound("bob", text="/buy auto limit=41"), is_private=True)
         outs = await chat.table.handle(dm)
-        assert [o.text for o in outs if o.chat_key == "local:dm-bob"] == [
-            "Done in Power Grid (g1); the others are not told of it."
-        ]
+        # it ends his own line of the order: one message (bot/confirm.py)
+        [mine] = outs
+        assert mine.private_to == "local:bob" and mine.text.startswith("Your standing order")
+        assert mine.text.endswith(" Done in Power Grid (a chat); the others are not told of it.")
         page = _group(await chat.say("alice", "/log"))
         assert PRIVATE not in page and "41" not in page
     finally:

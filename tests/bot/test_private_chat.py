@@ -384,9 +384,7 @@ async def test_the_prompt_he_gets_privately_names_nobody(
     # it ends the move's confirmation: one message, not two (found through Telegram, 2026-12-05)
     assert [o for o in outs if o.chat_key == f"tg:dm-{mover}"] == [prompt]
     done, asked = prompt.text.split("\n\n")
-    assert done.startswith(
-        tr(lang, "Done in {game} (g{id}); announced in {chat}.").split("{")[0].strip()
-    )
+    assert done.startswith(tr(lang, "Done in {game}; announced in {chat}.").split("{")[0].strip())
     assert asked.startswith(tr(lang, "Round {round} of {rounds}.").split("{")[0])
 
 

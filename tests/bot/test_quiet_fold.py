@@ -9,6 +9,7 @@ line caused by someone else's move is not."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from bot.grammar import MAX_TEXT
@@ -133,6 +134,28 @@ async def test_a_gone_or_full_message_is_posted_afresh_and_discord_folds_too(
     [edit] = discord.edits("dc:7")
     assert edit.edit_of == "1" and edit.text == "one\ntwo"
     assert len(platform.posts(ANN)) == posts
+
+
+async def test_the_closing_words_acknowledgements_share_stand_once_at_the_end(
+    store: Store, clock: FakeClock
+) -> None:
+    """A move sent privately ends its acknowledgement with a confirmation (bot/confirm.py);
+    folded, the same confirmation closes the joined message once (found play-testing IEC:
+    five standing orders, five "Done in ..." lines), and a different one is kept."""
+    platform = Recorder()
+    sender = OutboxSender(store, "telegram", platform, clock=clock)
+    done = " Done in IEC (Game night); the others are not told of it."
+    told = " Done in IEC; announced in Game night."
+
+    def closed(text: str, version: int, tail: str) -> Outbound:
+        return replace(ack(text + tail, version), fold_tail=tail)
+
+    await send(store, sender, closed("Order one.", 3, done), closed("Order two.", 4, done))
+    await send(store, sender, closed("Order three.", 5, done), closed("Mine laid.", 6, told))
+    assert len(platform.posts(ANN)) == 1
+    assert platform.texts["1"] == (
+        "Order one.\nOrder two.\nOrder three." + done + "\nMine laid." + told
+    )
 
 
 class Noted(ChatDicePile):

@@ -51,7 +51,7 @@ async def test_a_move_from_the_dm_buttons_is_applied_once_and_announced_in_the_g
     assert payloads([reminder]) == [f"{pk}:{mark}:/take {n}" for n in (1, 2, 3)]
 
     answer = await table.handle(in_private("alice", f"{pk}:{mark}:/take 3", "dm1"))
-    assert [o.text for o in answer] == ["Done in Dice pile (g1); announced in a chat."]
+    assert [o.text for o in answer] == ["Done in Dice pile; announced in a chat."]
     assert answer[0].chat_key == DM
     group = [o for o in sent.take() if o.chat_key == chat.chat_key and o.private_to is None]
     assert any("alice takes 3." in o.text for o in group)  # announced like any move

@@ -175,7 +175,7 @@ async def test_a_move_sent_privately_plays_in_the_group(table: Table) -> None:
     assert "standing order" not in joined(group) and "30" not in joined(group)
     # The sender hears back privately.
     assert outs and all(o.chat_key == dm or o.private_to == "tg:alice" for o in outs)
-    assert f"g{pk}" in joined(outs)
+    assert "Done in Power Grid" in joined(outs) and f"g{pk}" not in joined(outs)
     orders = await say(table, "alice", "/orders", chat=dm, private=True)
     assert "30" in joined(orders) and all(o.chat_key == dm for o in orders)
     assert not [o for o in pushed.outs if "30" in o.text and o.private_to is None]
@@ -199,7 +199,7 @@ async def test_a_private_move_names_its_game_when_the_player_has_several(table: 
     assert f"g{first}" in text and f"g{second}" in text and "/bid g" in text
     assert all(o.sender_only for o in outs) and pushed.outs == []
     outs = await say(table, "bob", f"/bid g{second} 3 3", chat=dm, private=True)
-    assert f"g{second}" in joined(outs)
+    assert "Done in Power Grid" in joined(outs)  # named by its chat, not "g2"
     assert "bob puts plant 3" in joined([o for o in pushed.outs if o.chat_key == "tg:-1002"])
     assert (await state_of(table, GROUP)) != (await state_of(table, "tg:-1002"))
     outs = await say(table, "bob", "/bid g999 3 3", chat=dm, private=True)
