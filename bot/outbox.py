@@ -126,6 +126,13 @@ DmRefused = Callable[[str], Awaitable[None]]
 
 # The user preference (users.prefs_json) that remembers refused DMs across restarts.
 DM_CLOSED = "dm_closed"
+# Platforms where a user's refusal of DMs is a setting he may lift without a word to the bot
+# (Discord: "allow direct messages from server members"): his interaction anywhere tries his
+# DMs again. On Telegram only he opens the private chat (Start, or a message after unblocking
+# the bot), and that reaches the bot as a private message: a command in a group changes
+# nothing (found play-testing: each /status of a player who never started the bot brought
+# the group another "I cannot message you privately" note).
+DMS_RETRIED_ON_ANY_INTERACTION = frozenset({"discord"})
 
 
 class UserPrefs(Protocol):
@@ -369,6 +376,10 @@ class OutboxSender:
         self.dm_memory = dm_memory
         self._dm_read: set[str] = set()
         self._dm_stored: set[str] = set()
+        # Users whose chat was told that their DMs are closed (here, or before a restart: a
+        # stored refusal) and who have not written to the bot privately since, nor been
+        # reached: a refusal of their DMs again is not news, and the chat is not told again.
+        self._dm_noted: set[str] = set()
         self.on_dm_refused = on_dm_refused
         self.platform = platform
         self.deliver = deliver
@@ -461,8 +472,19 @@ class OutboxSender:
                 if not await self._one(item):
                     return  # the chat waits: its later rows keep their order
 
-    def dm_reopened(self, user_key: str) -> None:
-        """The user interacted with the bot: try their DMs again."""
+    def dm_reopened(self, user_key: str, private: bool, refused_before: bool = False) -> None:
+        """The user interacted with the bot (`private`: in his private chat with it;
+        `refused_before`: the store keeps a refusal of his DMs, read with his message). A
+        private message opens his DMs: they are tried again, and a refusal after it is news
+        for the chat. Elsewhere only where the refusal is a setting he may have lifted
+        (`DMS_RETRIED_ON_ANY_INTERACTION`): tried again, and refused again silently."""
+        if private:
+            self._dm_noted.discard(user_key)
+        else:
+            if refused_before:
+                self._dm_noted.add(user_key)  # told before a restart
+            if self.platform not in DMS_RETRIED_ON_ANY_INTERACTION:
+                return  # nothing changed: a stored refusal is read as before (`_recall_dm`)
         self.dm_closed.discard(user_key)
         if self.dm_memory is not None:
             self._dm_read.add(user_key)
@@ -476,11 +498,13 @@ class OutboxSender:
         if await self.dm_memory.closed(user_key):
             self.dm_closed.add(user_key)
             self._dm_stored.add(user_key)
+            self._dm_noted.add(user_key)  # the chat was told then
 
     async def _dm_reached(self, user_key: str) -> None:
         """A DM went through: a refusal stored before is forgotten. Called before the row is
         marked sent, so a row no longer pending means the store knows his DMs are open (a
         test saw the row sent and the refusal still stored)."""
+        self._dm_noted.discard(user_key)  # a refusal from now on is news
         if self.dm_memory is not None and user_key in self._dm_stored:
             self._dm_stored.discard(user_key)
             try:
@@ -491,48 +515,70 @@ class OutboxSender:
                 )
 
     async def _dm_closed(self, item: OutboxItem, refused: DmClosed) -> None:
-        """A refused DM: remembered, the row failed, and one public mention (until the user
-        interacts again, which is once per turn of theirs) instead of one per message. The row
-        is failed last, so a row no longer pending means its fallback is out too, and a crash
-        before that retries the row rather than losing the mention."""
+        """A refused DM: remembered, the row failed, and one public mention until something
+        changed (he wrote to the bot privately, or a DM reached him) instead of one per
+        message or per interaction. The row is failed last, so a row no longer pending means
+        its fallback is out too, and a crash before that retries the row rather than losing
+        the mention."""
         self.failed += 1
         try:
-            if item.audience not in self.dm_closed:
-                await self._first_refusal(item, refused)
+            if await self.dm_refused(item.audience, item.chat_key, refused):
+                await self._fallback(item.chat_key, refused)
         finally:
             await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
 
-    async def _first_refusal(self, item: OutboxItem, refused: DmClosed) -> None:
-        user = item.audience
-        self.dm_closed.add(user)
+    async def dm_known_refused(self, user_key: str) -> bool:
+        """Whether `user_key`'s DMs are refused as far as the platform knows (a refusal
+        stored before a restart counts): an adapter's immediate private answer to him is left
+        unsent, as his rows are failed unsent, and the chat is not told again."""
+        await self._recall_dm(user_key)
+        return user_key in self.dm_closed
+
+    async def dm_refused(self, user_key: str, chat_key: str, reason: object) -> bool:
+        """A refusal of `user_key`'s DMs, met here or by an adapter's immediate answer (found
+        play-testing through Telegram: each /status of a player who never started the bot
+        had its private copy refused, and each refusal brought its own note): remembered;
+        True when the chat is to be told, the first refusal since something changed."""
+        if user_key in self._dm_noted:
+            self.dm_closed.add(user_key)  # refused again, as the chat knows
+            return False
+        if user_key in self.dm_closed:
+            return False
+        self.dm_closed.add(user_key)
+        self._dm_noted.add(user_key)
         if self.dm_memory is not None:
-            self._dm_read.add(user)
-            self._dm_stored.add(user)
+            self._dm_read.add(user_key)
+            self._dm_stored.add(user_key)
             try:
-                await self.dm_memory.remember(user, True)
+                await self.dm_memory.remember(user_key, True)
             except Exception:
-                log.exception("outbox %s: storing the closed DMs of %s failed", self.platform, user)
+                log.exception(
+                    "outbox %s: storing the closed DMs of %s failed", self.platform, user_key
+                )
         log.warning(
             "outbox %s: %s does not accept private messages (%s); mentioning them in %s once",
             self.platform,
-            user,
-            refused,
-            item.chat_key,
+            user_key,
+            reason,
+            chat_key,
         )
         if self.on_dm_refused is not None:
             try:
-                await self.on_dm_refused(user)
+                await self.on_dm_refused(user_key)
             except Exception:
                 log.exception(
-                    "outbox %s: remembering the closed DMs of %s failed", self.platform, user
+                    "outbox %s: remembering the closed DMs of %s failed", self.platform, user_key
                 )
-        if refused.fallback is not None:
-            try:
-                await self.deliver(refused.fallback)
-            except (RetryLater, Undeliverable) as err:
-                log.warning(
-                    "outbox %s: the DM fallback in %s failed: %s", self.platform, item.chat_key, err
-                )
+        return True
+
+    async def _fallback(self, chat_key: str, refused: DmClosed) -> None:
+        """The chat's note for a refused DM (the platform's words)."""
+        if refused.fallback is None:
+            return
+        try:
+            await self.deliver(refused.fallback)
+        except (RetryLater, Undeliverable) as err:
+            log.warning("outbox %s: the DM fallback in %s failed: %s", self.platform, chat_key, err)
 
     async def prepare(self, item: OutboxItem) -> Outbound | None:
         """The message a row stands for, by kind: a picture instruction is drawn now (its

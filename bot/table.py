@@ -43,6 +43,7 @@ from bot.info import InfoMixin
 from bot.lobby import LobbyMixin
 from bot.messages import Inbound, Outbound
 from bot.moment import press_key
+from bot.outbox import DM_CLOSED
 from bot.private_chat import PRIVATE_QUESTIONS, Handler, PrivateChatMixin
 from bot.reminders import Reminders
 from bot.storage import open_store
@@ -190,8 +191,9 @@ class Table(LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin)
             # he has read the game since the table passed him (/status, a question): a move
             # he sends now is meant for the turn he reads (found playing, 2026-12-04)
             self._passed.forget(ctx.game.id, ib.user_key)
-        if ib.platform in self.deliveries:  # the user interacts: try their DMs again
-            self.deliveries[ib.platform].dm_reopened(ib.user_key)
+        if ib.platform in self.deliveries:  # the user interacts: his DMs may be open again
+            refused = bool(ctx.prefs.get(ib.user_key, {}).get(DM_CLOSED))
+            self.deliveries[ib.platform].dm_reopened(ib.user_key, ib.is_private, refused)
             if ib.files_allowed is not None and not ib.is_private:
                 # before the move: its pictures go where the chat takes them again
                 await self.deliveries[ib.platform].pictures_seen(ib.chat_key, ib.files_allowed)

@@ -61,6 +61,7 @@ from telegram.request import BaseRequest
 from bot.health import beat
 from bot.i18n import LANGUAGES, tr
 from bot.messages import Inbound, Outbound
+from bot.outbox import OutboxSender
 from bot.platforms.telegram_delivery import (  # noqa: F401 (re-exported)
     CAPTION_LIMIT,
     MEDIA_GROUP_LIMIT,
@@ -190,7 +191,8 @@ class TelegramAdapter(TelegramDelivery):
         """After `initialize`: become the table's sender, then publish the command menus."""
         self.application = application
         self.table.register_sender(PLATFORM, self.send)
-        self.table.register_delivery(PLATFORM, self.deliver)
+        sender = self.table.register_delivery(PLATFORM, self.deliver)
+        self.outbox = sender if isinstance(sender, OutboxSender) else None  # not a fake's
         await self.publish_menus()
 
     async def publish_menus(self, chat_id: int | None = None) -> None:

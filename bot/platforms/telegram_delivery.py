@@ -30,6 +30,7 @@ from bot.messages import Outbound
 from bot.outbox import (
     DmClosed,
     MessageGone,
+    OutboxSender,
     PicturesRefused,
     RetryLater,
     Undeliverable,
@@ -96,6 +97,8 @@ class TelegramDelivery:
     settings: Settings
     application: Application[Any, Any, Any, Any, Any, Any] | None
     _names: OrderedDict[str, str]
+    # the table's sender loop for Telegram, once set up: its memory of refused DMs
+    outbox: OutboxSender | None = None
 
     @property
     def bot(self) -> Any:
@@ -112,12 +115,20 @@ class TelegramDelivery:
             log.warning("telegram: could not send to %s: %s", out.private_to or out.chat_key, error)
 
     async def _try_send(self, out: Outbound) -> Exception | None:
-        """Deliver one Outbound right away; the Bot API's error, if any (not logged)."""
+        """Deliver one Outbound right away; the Bot API's error, if any (not logged). A
+        private one meets the sender loop's memory of refused DMs (bot/outbox.py): not tried
+        for a player whose DMs are known refused, and the group told of a refusal once."""
+        memory = self.outbox
+        if out.private_to and memory is not None and await memory.dm_known_refused(out.private_to):
+            log.info("telegram: %s does not accept private messages (known)", out.private_to)
+            return None
         try:
             await self._send(out)
         except DmClosed as closed:
             log.info("telegram: %s does not accept private messages: %s", out.private_to, closed)
-            if closed.fallback is not None:
+            user = out.private_to or ""
+            news = memory is None or await memory.dm_refused(user, out.chat_key, closed)
+            if closed.fallback is not None and news:
                 return await self._try_send(closed.fallback)
         except (TelegramError, ValueError) as error:
             return error

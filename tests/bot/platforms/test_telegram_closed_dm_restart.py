@@ -72,6 +72,11 @@ async def test_closed_dms_are_remembered_across_a_restart(
         assert dm_attempts() == 1, "not tried again after the restart"
         assert len(notes()) == 1, "the group is not told again"
         assert len(await store.outbox(status="failed")) == 2
+        # his /status in the group opens no private chat: still neither tried nor told
+        await again.say("Bob", "/status")
+        await again.table.push(secret)
+        await again.drained()
+        assert dm_attempts() == 1 and len(notes()) == 1
 
         # Bob presses Start in a private chat with the bot: his DMs are used again.
         again.api.unstarted.discard(BOB)

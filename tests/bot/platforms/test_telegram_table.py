@@ -13,6 +13,7 @@ import pytest
 
 from bot.i18n import tr
 from bot.messages import Outbound
+from bot.outbox import DM_CLOSED
 from bot.platforms.telegram import adapter_of, build_application
 from bot.store import Store
 from bot.table import Table
@@ -128,13 +129,14 @@ async def test_a_player_who_never_started_the_bot_is_remembered_and_mentioned_on
     assert len(await store.outbox(status="failed")) == 3
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
-    # Bob uses the bot in the group: his DMs are tried again (his next turn), refused once
-    # more and mentioned once more.
-    await world.say("Bob", "/status")
+    # Bob uses the bot in the group: that opens no private chat on Telegram, so his DMs are
+    # not tried again and the group is not told again (found play-testing: each /status of
+    # his brought another note)
     for _ in range(2):
+        await world.say("Bob", "/status")
         await world.table.push(secret)
         await world.drained()
-    assert dm_attempts() == 2 and len(notes()) == 2
+    assert dm_attempts() == 1 and len(notes()) == 1
 
     # Bob presses Start in a private chat with the bot: the next private message reaches him.
     world.api.unstarted.discard(BOB)
@@ -143,7 +145,35 @@ async def test_a_player_who_never_started_the_bot_is_remembered_and_mentioned_on
     await world.table.push(secret)
     await world.drained()
     assert any(c.chat_id == BOB and c.text == "Your hand" for c in world.api.messages())
-    assert len(notes()) == 2
+    assert len(notes()) == 1
+
+
+async def test_a_player_who_never_started_the_bot_is_told_once_across_his_answers(
+    world: World, store: Store
+) -> None:
+    """Found play-testing: each /status in the group of a player who never started the bot
+    had its private copy (in his language) refused, and each refusal brought the group
+    another note. The immediate answers meet the sender loop's memory: one attempt, one
+    note, also after a restart of the memory's reading (a stored refusal)."""
+    world.api.unstarted.add(BOB)
+    await world.say("Ann", "/new dicepile")
+    await world.say("Bob", "/join")
+    await world.say("Bob", "/lang ru")  # his answers in the group get a private copy
+
+    def dm_attempts() -> int:
+        return len([c for c in world.api.since(0, "sendMessage") if c.chat_id == BOB])
+
+    def notes() -> list[Any]:
+        return [
+            c
+            for c in world.api.messages()
+            if c.chat_id == FRIDAY and f'href="tg://user?id={BOB}"' in c.text
+        ]
+
+    for _ in range(3):
+        await world.say("Bob", "/status")
+    assert dm_attempts() == 1 and len(notes()) == 1
+    assert (await store.user_prefs([f"tg:{BOB}"]))[f"tg:{BOB}"].get(DM_CLOSED) is True
 
 
 async def test_a_chat_that_plays_some_games_gets_a_menu_of_their_commands(
