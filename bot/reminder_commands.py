@@ -30,6 +30,7 @@ from bot.deadlines import (
 from bot.grammar import TABLE_KIND, CommandLine, shorten
 from bot.i18n import listed, normalize, tr
 from bot.messages import Outbound
+from bot.no_show import is_chronic
 from bot.placeholders import choice_label
 from bot.quiet import EPHEMERAL_PLATFORMS
 from bot.store import GameRow
@@ -504,7 +505,10 @@ class DeadlineCommands:
         game = self._game(row)
         state = load_state(row.state_json) if game and row.state_json else None
         awaited = list(game.current_players(state)) if game and state is not None else []
-        if state is not None and target.display_name not in awaited:
+        # one who keeps running out of time may be voted out at any time: the default move
+        # has just ended the turn that held the table up (bot/no_show.py)
+        chronic = is_chronic(ctx.prefs.get(target.user_key, {}), row.id)
+        if state is not None and target.display_name not in awaited and not chronic:
             # a vote is for a player who holds up the table: one who is not asked to act
             # is not silent, whatever his last word was (found playing, 2026-12-03: a
             # player back from /away lost his seat to two votes at once)
@@ -517,7 +521,7 @@ class DeadlineCommands:
                     names=listed(awaited),
                 ),
             )
-        wait = await self._silent_for(ctx, row, target.user_key)
+        wait = 0.0 if chronic else await self._silent_for(ctx, row, target.user_key)
         if wait > 0:
             # silent: the table has waited for him half the move's deadline (issue 8: "a
             # silent player's seat"; found playing, 2026-12-04: one vote took a seat the

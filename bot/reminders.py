@@ -95,6 +95,7 @@ from bot.i18n import listed, normalize, tr, translator
 from bot.me import MeCommands, me_command
 from bot.messages import Inbound, Outbound
 from bot.moment import Moment
+from bot.no_show import chronic_note, set_timeouts, timeouts
 from bot.outbox import platform_of, row_of
 from bot.pace import pace_line
 from bot.placeholders import choice_label
@@ -448,6 +449,7 @@ class Reminders(MeCommands):
                         kind=tr(lang, choice_label(kind)),  # "strong bot", translated
                     )
                 )
+        ran_out = 0  # the how-manieth time he ran out of time in this game (bot/no_show.py)
         if policy == "bot":
             action = bot_action(
                 game, state, seat.display_name, kind, bot_rng(fresh.seed or 0, fresh.version)
@@ -464,6 +466,9 @@ class Reminders(MeCommands):
                         name=seat.display_name,
                     )
                 )
+                if away_until is None:
+                    ran_out = await timeouts(self.store, seat.user_key, row.id) + 1
+                    notes += chronic_note(lang, seat.display_name, ran_out)
         if action is None:
             log.warning("game %s: no move to play for %s", row.id, seat.display_name)
             return False
@@ -476,6 +481,8 @@ class Reminders(MeCommands):
         )
         if not outs:
             return False  # the game moved on meanwhile
+        if ran_out:  # counted once the move is in
+            await set_timeouts(self.store, seat.user_key, row.id, ran_out)
         await self.table.push(outs)  # those already in the outbox are left to its sender loop
         return True
 

@@ -357,6 +357,32 @@ async def test_policy_bot_plays_until_the_player_sends_any_command(
     assert (await state_of(chat.table, pk))["turn"] == 0  # alice's own move now
 
 
+async def test_a_player_who_keeps_running_out_of_time_is_shown_the_way_out(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """Found play-testing under policy skip: a player ran out of time five times in six days
+    and nothing said what the others could do. From his third time in a game, the default
+    move's note says how often and names /vote replace, which then works at once: the
+    default move has just ended the turn that held the table up."""
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=skip deadline=1h")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    way_out = "alice has run out of time 3 times in this game: /vote replace alice lets a bot"
+    for time in (1, 2, 3):
+        clock.advance(1 * H)
+        await sched.run_due()
+        text = joined(outbox.take())
+        assert "alice ran out of time: the default move is played." in text, time
+        assert (way_out in text) == (time == 3), text
+        if time < 3:
+            await chat.say("bob", "/take 1")
+    voted = await chat.text("bob", "/vote replace alice")  # bob's turn now, not alice's
+    assert "The table voted: a bot" in voted
+    pk = present(await chat.table.store.open_game(chat.chat_key)).id
+    assert {s.display_name: s.is_bot for s in await chat.table.store.seats(pk)}["alice"]
+
+
 async def test_the_automatic_welcome_back_is_the_chats_news_and_silent(
     chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
 ) -> None:
