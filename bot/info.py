@@ -26,10 +26,12 @@ from bot.grammar import (
 from bot.i18n import listed, tr, translator, trn
 from bot.messages import Outbound
 from bot.placeholders import arg_help
+from bot.seat_notes import absence_line
 from bot.store import GameRow
 from bot.table_base import TableBase
 from engine.core import N_, join_list, load_state
 from engine.core.protocol import CommandSpec, Game
+from engine.core.sentences import WHO_DOES
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +129,7 @@ class InfoMixin(AnnounceMixin):
         pace = await self.reminders.pace(row, ctx.lang, ctx.inbound.user_key)
         if pace:
             tail += "\n" + pace
+        absent = await self._own_seat(ctx, row)  # he is away, or a bot plays his seat
 
         def status(turn: str, reader: str | None = None) -> str:
             """The answer; `reader`: the one player it goes to alone, told "you" when the
@@ -146,7 +149,10 @@ class InfoMixin(AnnounceMixin):
                     if others
                     else self._t(ctx, "{game}, waiting for you.", game=name)
                 )
-            return top + ("\n" + turn if turn else "") + tail
+            own = absent
+            if absent and reader is None:  # in the group's post: named, as a prompt names
+                own = self._t(ctx, WHO_DOES, players=seat.display_name if seat else "", what=absent)
+            return top + ("\n" + turn if turn else "") + tail + ("\n" + own if own else "")
 
         # An answer to the asker: silent, and it names who must act without mentioning them
         # (issue 17: only the message that asks a person to act notifies).
@@ -171,6 +177,17 @@ class InfoMixin(AnnounceMixin):
                 # silent as the group's answer: it tells, it asks nothing (issue 17)
                 out.append(replace(self._to_sender(ctx, mine), silent=True))
         return out
+
+    async def _own_seat(self, ctx: Ctx, row: GameRow) -> str:
+        """The asker's own seat in a word when he is away or a bot plays it, for his /status
+        (found play-testing: his /status while away did not say so); "" otherwise."""
+        seat = ctx.seat()
+        if seat is None:
+            return ""
+        away = (await self.store.away_until([seat.user_key], self.clock())).get(seat.user_key)
+        autos = await self.store.autopilots(row.id) if seat.is_bot else []
+        mine = next((a for a in autos if a.user_key == seat.user_key), None)
+        return absence_line(ctx.lang, away, mine, ChatSettings.load(ctx.chat_settings or {}))
 
     async def _last_board(self, ctx: Ctx) -> list[Outbound]:
         """/board with no game open: the chat's last game as it ended, captioned with how it

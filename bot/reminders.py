@@ -103,6 +103,7 @@ from bot.quiet import PROMPT_FRESH
 from bot.recap import recap
 from bot.reminder_commands import deadline_commands
 from bot.reminder_text import chat_name, prompt_buttons, reminder_buttons, reminder_text
+from bot.seat_notes import taken_notice
 from bot.store import GameRow, OutRow, SeatRow, TurnPlan
 from bot.store_plans import DigestRow
 from bot.store_protocol import Store
@@ -483,6 +484,9 @@ class Reminders(MeCommands):
             return False  # the game moved on meanwhile
         if ran_out:  # counted once the move is in
             await set_timeouts(self.store, seat.user_key, row.id, ran_out)
+        if policy == "bot" and not seat.is_bot and away_until is None:
+            # a bot took his seat at his deadline: he hears it privately, with the way back
+            outs = [*outs, *await taken_notice(self.store, row, game.name, seat, lang)]
         await self.table.push(outs)  # those already in the outbox are left to its sender loop
         return True
 

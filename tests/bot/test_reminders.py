@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.deadlines import overdue_head
-from bot.messages import Outbound
+from bot.messages import Inbound, Outbound
 from bot.reminders import (
     ChatSettings,
     default_action,
@@ -381,6 +381,62 @@ async def test_a_player_who_keeps_running_out_of_time_is_shown_the_way_out(
     assert "The table voted: a bot" in voted
     pk = present(await chat.table.store.open_game(chat.chat_key)).id
     assert {s.display_name: s.is_bot for s in await chat.table.store.seats(pk)}["alice"]
+
+
+def privately(chat: Chat, user: str, text: str) -> Inbound:
+    """`text` from `user` in his private chat with the bot."""
+    return replace(chat.inbound(user, text=text), chat_key=f"local:dm-{user}", is_private=True)
+
+
+@pytest.mark.parametrize("reachable", [True, False])
+async def test_a_player_whose_seat_a_bot_takes_is_told_privately_and_by_his_status(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock, reachable: bool
+) -> None:
+    """Found play-testing under policy bot: a player whose time ran out heard nothing
+    privately, and his /status did not say that a bot played his seat. He is told privately
+    how to take it back, where the bot may write to him (else the group's note is all)."""
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=bot deadline=1h")
+    await chat.say("bob", "/join")
+    if reachable:
+        await chat.table.handle(privately(chat, "alice", "/help"))  # she wrote to the bot
+    await chat.say("alice", "/start")
+    clock.advance(1 * H)
+    await sched.run_due()
+    sent = outbox.take()
+    assert "alice ran out of time: a bot (random bot) plays the seat" in joined(sent)
+    told = [o for o in sent if o.private_to == "local:alice"]
+    if not reachable:
+        assert told == []
+        return
+    [notice] = told
+    assert notice.text == (
+        "Your time ran out in Dice pile (a chat), so a bot plays your seat now. /back here, or "
+        "any command in the game's chat, gives it back to you."
+    )
+    assert not notice.silent  # news he must act on
+    # a question in private leaves the bot in her seat, and says so
+    status = joined(await chat.table.handle(privately(chat, "alice", "/status")))
+    assert "A bot plays your seat since your time ran out; /back" in status
+
+
+async def test_status_while_away_says_so_and_what_happens_to_the_turns(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
+) -> None:
+    """Found play-testing: /status while away did not mention the absence."""
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=bot deadline=1h tz=UTC")
+    await chat.say("bob", "/join")
+    await chat.say("carol", "/join")
+    await chat.say("alice", "/start")
+    await chat.say("bob", "/away 1d")
+    status = await chat.text("bob", "/status")
+    assert "bob: You are away until" in status  # the group's post names him
+    assert "(UTC): a bot plays your seat meanwhile. /back ends it early." in status
+    assert "You are away" not in await chat.text("carol", "/status")
+    await chat.say("alice", "/settings policy=skip")
+    await chat.say("carol", "/away 1d")
+    assert "your turns get the default move meanwhile" in await chat.text("carol", "/status")
 
 
 async def test_the_automatic_welcome_back_is_the_chats_news_and_silent(
