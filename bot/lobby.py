@@ -312,6 +312,21 @@ class LobbyMixin(MovesMixin):
             # not his table to leave (found play-testing, 2026-12-03: he was told seats
             # cannot be given up now, as if he had one)
             return self._refuse(ctx, self._t(ctx, "You are not seated at this table."))
+        seat = ctx.seat()
+        if ctx.game is not None and ctx.game.status == "active" and seat is not None:
+            # the ways out a player has himself, not only the creator's /abort (found
+            # play-testing: /leave pointed a player who had to go to the creator alone)
+            return self._refuse(
+                ctx,
+                self._t(
+                    ctx,
+                    "The game has started: seats cannot be given up now. To step out for a "
+                    "while, send /away <duration> (this chat's settings say what happens to "
+                    "your turns); the others can let a bot play your seat with /vote replace "
+                    "{name}; the creator or a chat admin can end the game with /abort.",
+                    name=seat.display_name,
+                ),
+            )
         row = self._lobby(
             ctx,
             N_(

@@ -250,7 +250,11 @@ async def test_leave_only_before_start(chat: Chat) -> None:
     assert "not seated" in await chat.text("bob", "/leave")
     await chat.say("bob", "/join")
     await chat.say("alice", "/start")
-    assert "cannot be given up" in await chat.text("bob", "/leave")
+    refused = await chat.text("bob", "/leave")
+    assert "cannot be given up" in refused
+    # a player's own ways out, not only the creator's /abort (found play-testing)
+    assert "/away <duration>" in refused and "/vote replace bob" in refused
+    assert "/abort" in refused
     assert "already started" in await chat.text("carol", "/join")
     # found play-testing (2026-12-03): one who never sat was told the seats are fixed now
     assert await chat.text("carol", "/leave") == "You are not seated at this table."
