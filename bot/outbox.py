@@ -52,7 +52,6 @@ The clock and the sleep are injected, so tests run minutes of flood control in v
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import time
@@ -62,7 +61,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from bot.grammar import MAX_TEXT
-from bot.messages import Button, Outbound
+from bot.messages import Outbound
+from bot.outbox_rows import body_of as body_of  # the rows' shapes, re-exported
+from bot.outbox_rows import outbound_of
+from bot.outbox_rows import platform_of as platform_of
+from bot.outbox_rows import queued as queued
+from bot.outbox_rows import row_of as row_of
 from bot.quiet import FOLD_PLATFORMS, FOLD_WINDOW, STATUS_LINES, status_text
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem, OutRow
 
@@ -76,7 +80,6 @@ Sleep = Callable[[float], Awaitable[None]]
 # Turns a stored row of one kind into the message to deliver (None: nothing to send).
 Prepare = Callable[[OutboxItem], Awaitable[Outbound | None]]
 
-PLATFORM_OF_PREFIX = {"tg": "telegram", "dc": "discord", "local": "local"}
 # Back-off after an unexpected error: 2, 4, 8, ... seconds, at most this long.
 MAX_BACKOFF = 300.0
 # Look at the outbox at least this often even without a wake-up (another process may write).
@@ -209,107 +212,6 @@ def without_pictures(out: Outbound) -> Outbound | None:
     """The message as its text alone (its buttons kept); None when nothing is left."""
     bare = replace(out, png=None, album=[], file=None, filename="", render=None, picture=None)
     return bare if bare.text.strip() or bare.buttons else None
-
-
-def platform_of(chat_key: str) -> str:
-    return PLATFORM_OF_PREFIX.get(chat_key.split(":", 1)[0], "local")
-
-
-def body_of(out: Outbound) -> dict[str, Any]:
-    """The JSON body of an outbox row (the picture's bytes travel in their own column)."""
-    body: dict[str, Any] = {"text": out.text}
-    if out.buttons:
-        body["buttons"] = [[[b.label, b.payload] for b in row] for row in out.buttons]
-    if out.mentions:
-        body["mentions"] = [list(m) for m in out.mentions]
-    if out.sender_only:
-        body["sender_only"] = True
-    if out.monospace:
-        body["monospace"] = True
-    if out.render:
-        body["render"] = dict(out.render)
-    if out.album:  # rare (a /board answer drawn at once): the further pictures ride in the body
-        body["album"] = [base64.b64encode(png).decode("ascii") for png in out.album]
-    if out.picture is not None:
-        body["picture"] = out.picture
-    if out.status_of is not None:
-        body["status_of"] = out.status_of
-        body["status_lines"] = list(out.status_lines)
-        body["status_reset"] = out.status_reset
-        if out.unpin:
-            body["unpin"] = True
-    if out.reply_status is not None:
-        body["reply_status"] = out.reply_status
-    if out.fold_of is not None:
-        body["fold_of"] = list(out.fold_of)
-    if out.fold_tail:
-        body["fold_tail"] = out.fold_tail
-    return body
-
-
-def row_of(out: Outbound, lang: str, game_id: int | None = None, sent: bool = False) -> OutRow:
-    """The outbox row of one (fitted) message: its audience is the person it is private to,
-    else the chat."""
-    return OutRow(
-        platform=platform_of(out.chat_key),
-        chat_key=out.chat_key,
-        audience=out.private_to or AUDIENCE_CHAT,
-        lang=lang,
-        body=body_of(out),
-        kind=(
-            "edit"
-            if out.status_of is not None
-            else "picture"
-            if out.png is not None or out.picture is not None
-            else "post"
-        ),
-        silent=out.silent,
-        png=out.png,
-        game_id=game_id,
-        sent=sent,
-    )
-
-
-def outbound_of(item: OutboxItem) -> Outbound:
-    body = item.body
-    return Outbound(
-        item.chat_key,
-        str(body.get("text", "")),
-        png=item.png,
-        album=[base64.b64decode(p) for p in body.get("album", [])],
-        buttons=[[Button(str(b[0]), str(b[1])) for b in row] for row in body.get("buttons", [])],
-        mentions=[(str(m[0]), str(m[1])) for m in body.get("mentions", [])],
-        private_to=None if item.audience == AUDIENCE_CHAT else item.audience,
-        sender_only=bool(body.get("sender_only", False)),
-        monospace=bool(body.get("monospace", False)),
-        outbox_id=item.id,
-        silent=item.silent,
-        render=dict(body["render"]) if isinstance(body.get("render"), dict) else None,
-        picture=body.get("picture"),
-        status_of=_int_or_none(body.get("status_of")),
-        status_lines=[str(x) for x in body.get("status_lines", [])],
-        status_reset=bool(body.get("status_reset", False)),
-        unpin=bool(body.get("unpin", False)),
-        reply_status=_int_or_none(body.get("reply_status")),
-        fold_of=_fold_of(body.get("fold_of")),
-        fold_tail=str(body.get("fold_tail", "")),
-        lang=item.lang,  # what the platform words itself (a note for a refused DM) goes in it
-    )
-
-
-def _int_or_none(value: Any) -> int | None:
-    return int(value) if isinstance(value, int | str) and str(value).lstrip("-").isdigit() else None
-
-
-def _fold_of(value: Any) -> tuple[int, int, int] | None:
-    if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
-        return (value[0], value[1], value[2])
-    return None
-
-
-def queued(outs: Sequence[Outbound], ids: Sequence[int]) -> list[Outbound]:
-    """The messages with the ids of their outbox rows (in the same order)."""
-    return [replace(out, outbox_id=i) for out, i in zip(outs, ids, strict=True)]
 
 
 class LastDm(NamedTuple):
