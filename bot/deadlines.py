@@ -1,10 +1,10 @@
-"""Deadline arithmetic (pure): durations, time zones, quiet hours, chat settings, and the
-reminder points of a turn. bot/reminders.py acts on them."""
+"""Deadline arithmetic (pure): durations, time zones, quiet hours and chat settings. The
+reminder points of a turn and when the bot acts on them: bot/expiry.py; bot/reminders.py
+acts on them."""
 
 from __future__ import annotations
 
 import logging
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -17,7 +17,7 @@ from babel.dates import format_date, format_time, format_timedelta, get_datetime
 
 from bot.i18n import tr
 from bot.moment import Moment
-from bot.store import DEFAULT_DEADLINE_HOURS, Due, TurnPlan
+from bot.store import DEFAULT_DEADLINE_HOURS, Due
 from engine.core import canonical_json, load_state
 
 log = logging.getLogger(__name__)
@@ -409,82 +409,6 @@ def next_local_hour(now: float, hour: int, tz: str) -> float:
     if naive <= local.replace(tzinfo=None):
         naive += timedelta(days=1)
     return max(now + 1, naive.replace(tzinfo=local.tzinfo).timestamp())
-
-
-# ====================================================================== the plan of a turn
-@dataclass(frozen=True)
-class Point:
-    at: float  # unshifted time
-    kind: str  # "start" | "remind" | "expire" | "nag"
-    # a start point the chat did not ask for (no 0 % in /settings reminders=): there only
-    # because quiet hours kept the table's ask from notifying; it goes to those they held
-    held_only: bool = False
-
-
-def turn_points(plan: TurnPlan, settings: ChatSettings, until: float, nag: bool) -> list[Point]:
-    """The reminder points of a turn in time order: the percentages of its deadline, the
-    expiry, and (policy `remind`) the nags after it, up to the first one after `until`."""
-    start, deadline = plan.turn_started_at, plan.deadline_at
-    span = max(0.0, deadline - start)
-    points = [
-        Point(start + span * p / 100.0, "start" if p == 0 else "remind") for p in settings.reminders
-    ]
-    points.append(Point(deadline, "expire"))
-    if nag:
-        every = max(span, NAG_EVERY)
-        k = 1
-        while True:
-            points.append(Point(deadline + k * every, "nag"))
-            if deadline + k * every > until:
-                break
-            k += 1
-    return points
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What one look at a turn decided: the latest passed point to act on (or None), and
-    the bookkeeping for the store."""
-
-    point: Point | None
-    done_until: float | None
-    next_at: float | None
-
-
-def decide(
-    plan: TurnPlan, settings: ChatSettings, now: float, people: Sequence[Quiet] = ()
-) -> Decision:
-    """Collapse every point that passed since the last look into one. A reminder point waits
-    for the end of the chat's quiet hours and of the quiet hours of `people` (those it goes
-    to); the expiry is the table's and waits for the chat's only."""
-    nag = settings.policy == "remind"
-    points = turn_points(plan, settings, now + NAG_EVERY, nag)
-    done = plan.done_until if plan.attempt > 0 and plan.done_until is not None else -math.inf
-    fresh = [p for p in points if p.at > done]
-
-    def when(p: Point) -> float:
-        t = out_of_quiet(p.at, settings)
-        if p.kind == "expire" or not people:
-            return t
-        return out_of_quiet(out_of_everyones_quiet(t, people), settings)
-
-    if not any(p.kind == "start" for p in points):
-        # The ask was made in quiet hours, so it pinged nobody (bot/announce.py): its
-        # notification comes when they end, whatever reminders the chat chose.
-        held = Point(plan.turn_started_at, "start", held_only=True)
-        if held.at > done and when(held) > held.at:
-            fresh.insert(0, held)
-    passed = [p for p in fresh if when(p) <= now]
-    ahead = sorted((p for p in fresh if when(p) > now), key=when)
-    expiry = next((p for p in passed if p.kind == "expire"), None)
-    point = passed[-1] if passed else None
-    if expiry is not None and point is not None and point.kind != "nag":
-        point = expiry  # the expiry wins over reminders that passed with it
-    done_until = point.at if point is not None else plan.done_until
-    if point is None and plan.attempt == 0:
-        done_until = None
-    next_at = when(ahead[0]) if ahead else None
-    return Decision(point, done_until, next_at)
 
 
 @lru_cache(maxsize=1024)

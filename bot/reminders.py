@@ -76,9 +76,7 @@ from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline, fit
 from bot.deadlines import (
     NAG_EVERY,
     ChatSettings,
-    Point,
     Quiet,
-    decide,
     format_duration,
     human_duration,
     next_local_hour,
@@ -90,6 +88,7 @@ from bot.deadlines import (
     quiet_end,
     quiet_of,
 )
+from bot.expiry import Point, Schedule, decide
 from bot.grammar import CommandLine, shorten
 from bot.i18n import listed, normalize, tr, translator
 from bot.me import MeCommands, me_command
@@ -329,17 +328,17 @@ class Reminders(MeCommands):
         own = await self._deadlines(row, plan, humans, settings, now)
         timed = replace(plan, deadline_at=min(own.values())) if own else plan
         quiet = {s.user_key: quiet_of(reads.prefs.get(s.user_key, {})) for s in present}
-        decision = decide(timed, settings, now, [q for q in quiet.values() if q.hours])
-        point = decision.point
+        decision = decide(timed, settings, now, list(quiet.values()))
+        point, schedule = decision.point, decision.schedule
         acting = settings.policy in ("skip", "bot")
         # Under skip/bot a passed deadline always acts, also when the policy was switched on
-        # after the expiry was handled as a reminder.
-        expired = out_of_quiet(timed.deadline_at, settings) <= now
+        # after the expiry was handled as a reminder; when the bot acts (bot/expiry.py: out
+        # of quiet hours, a last call after the turn's first notice).
+        expired = schedule.expired(timed.deadline_at)
         ran_out = [
             s
             for s in humans
-            if s.user_key not in away
-            and out_of_quiet(own.get(s.user_key, timed.deadline_at), settings) <= now
+            if s.user_key not in away and schedule.expired(own.get(s.user_key, timed.deadline_at))
         ]
         act_on: list[tuple[SeatRow, float | None]] = []
         if acting:
@@ -356,8 +355,8 @@ class Reminders(MeCommands):
                 # a player who ran out of time is reminded as under `remind`
                 acting = False
                 remind = replace(settings, policy="remind")
-                decision = decide(timed, remind, now, [q for q in quiet.values() if q.hours])
-                point = decision.point
+                decision = decide(timed, remind, now, list(quiet.values()))
+                point, schedule = decision.point, decision.schedule
             if not present or (point is not None and point.kind == "expire"):
                 # once: those away wait unreminded, one out of time hears "time is up"
                 outs.append(await self._waits_notice(row.chat_key, [s for s, _ in held]))
@@ -370,7 +369,7 @@ class Reminders(MeCommands):
         if acting and expired:
             # Those whose bank still holds time are looked at again at their own deadline.
             later = [
-                out_of_quiet(own[s.user_key], settings)
+                schedule.expiry(own[s.user_key])
                 for s in present
                 if s not in ran_out and s.user_key in own
             ]
@@ -393,13 +392,18 @@ class Reminders(MeCommands):
                     later_at = now + max(NAG_EVERY, plan.deadline_at - plan.turn_started_at)
                     await self.store.claim_turn(stuck_plan, stuck_plan.done_until, later_at)
             return
+        told: float | None = None  # the turn's first notice goes out now (bot/expiry.py)
         if point is not None and present:
-            outs += await self._remind(
-                row, game, state, present, point, timed, own, now, settings, quiet
+            reminded = await self._remind(
+                row, game, state, present, point, timed, own, now, schedule, quiet
             )
+            told = decision.notified_at if reminded else None
+            outs += reminded
         # The reminders are written by the claim itself: both happen, or neither (issue 16).
         rows, direct = self._rows(outs, row.id)
-        if not await self.store.claim_turn(plan, decision.done_until, next_at, outbox=rows):
+        if not await self.store.claim_turn(
+            plan, decision.done_until, next_at, outbox=rows, notified_at=told
+        ):
             return
         await self.table.push(direct)  # and wakes the sender loops for the rows
 
@@ -525,13 +529,14 @@ class Reminders(MeCommands):
         plan: TurnPlan,
         own: dict[str, float],
         now: float,
-        settings: ChatSettings,
+        schedule: Schedule,
         quiet: Mapping[str, Quiet],
     ) -> list[Outbound]:
         """The reminder of `point` for each of `seats` (`quiet`: their own quiet hours):
         privately (with the prompt's buttons, a recap since their last move and, when a phase
         ended meanwhile, the latest picture) where the bot may write to them, else a mention
         in the chat."""
+        settings = schedule.settings
         chat_lang = await self._lang(row.chat_key)
         names: dict[str, str] = {}  # language -> how the chat is named in it
         outs: list[Outbound] = []
@@ -558,7 +563,8 @@ class Reminders(MeCommands):
             # must go to the group (the player never wrote to the bot privately) tells the
             # public turn only: their hidden money and standing orders stay theirs (issue 20).
             lang = normalize(user.lang or seat.lang or chat_lang)
-            left = own.get(seat.user_key, plan.deadline_at) - now
+            # what is left until the bot acts (bot/expiry.py), as every display says it
+            left = schedule.expiry(own.get(seat.user_key, plan.deadline_at)) - now
             if lang not in names:
                 names[lang] = await chat_name(self.store, row.chat_key, lang)
             chat = names[lang]

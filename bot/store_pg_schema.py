@@ -499,6 +499,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (ACTIONS_STEP,),
     # 12: chats that refused the bot's pictures (bot/store_chats.py, bot/outbox.py).
     ("ALTER TABLE chats ADD COLUMN pictures_refused_at DOUBLE PRECISION",),
+    # 13: when a turn's first notifying reminder went out (bot/expiry.py), as on SQLite.
+    ("ALTER TABLE reminders ADD COLUMN notified_at DOUBLE PRECISION",),
 )
 
 

@@ -27,7 +27,8 @@ WAKE_CHANNEL = "boardchat_wake"
 LEASE_SECONDS = 60.0
 _PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
 _PLAN_COLUMNS = (
-    f"game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, {_PLAN_DUE}"
+    "game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, "
+    f"{_PLAN_DUE}, notified_at"
 )
 
 
@@ -68,13 +69,13 @@ def count(status: str) -> int:
 
 _CLAIM_TURN = (
     "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
-    "leased_until = NULL WHERE game_id = $3 AND attempt = $4 "
-    "AND turn_started_at = $5 AND due_at = $6 AND players_json = $7"
+    "notified_at = $3, leased_until = NULL WHERE game_id = $4 AND attempt = $5 "
+    "AND turn_started_at = $6 AND due_at = $7 AND players_json = $8"
 )
 
 
 def _plan(r: Any) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
+    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8])
 
 
 def _reminder(r: Any) -> ReminderRow:
@@ -294,11 +295,12 @@ class PgTimed(PgBase):
         done_until: float | None,
         next_at: float | None,
         outbox: Sequence[OutRow] = (),
+        notified_at: float | None = None,
     ) -> bool:
         """Record that the scheduler handled `seen` (compare and set); ends a lease. The
         reminders it sends (`outbox`) are written in the same transaction, exactly when the
-        claim holds (issue 16)."""
-        args = claim_params(seen, done_until, next_at)
+        claim holds (issue 16); `notified_at` as bot/store_plans.py `claim_params` says."""
+        args = claim_params(seen, done_until, next_at, notified_at)
         if not outbox:
             # the claim alone is one statement: no BEGIN and COMMIT round trips around it
             # (every new turn is claimed once it is planned, issue 23)

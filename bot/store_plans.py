@@ -30,6 +30,9 @@ MIGRATION: tuple[str, ...] = (
     "ALTER TABLE users ADD COLUMN prefs_json TEXT NOT NULL DEFAULT '{}'",
 )
 
+# Migration 10: when a turn's first notifying reminder went out (`TurnPlan.notified_at`).
+NOTIFIED_MIGRATION = ("ALTER TABLE reminders ADD COLUMN notified_at REAL",)
+
 
 @dataclass(frozen=True)
 class ReminderRow:
@@ -53,14 +56,23 @@ class TurnPlan:
     next_at: float | None
     done_until: float | None
     due: float
+    # when the turn's first notifying reminder went out (bot/expiry.py: the expiry waits a
+    # last call after it); stale, as `done_until`, until the turn's first claim (attempt 0)
+    notified_at: float | None = None
 
     @property
     def due_at(self) -> float:
         return self.deadline_at
 
+    @property
+    def notified(self) -> float | None:
+        """`notified_at` of this turn (None before its first claim: the value is an earlier
+        turn's)."""
+        return self.notified_at if self.attempt > 0 else None
+
 
 def _plan(r: Sequence[Any]) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
+    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8])
 
 
 @dataclass(frozen=True)
@@ -82,13 +94,17 @@ class DigestRow:
 
 
 def claim_params(
-    seen: TurnPlan, done_until: float | None, next_at: float | None
+    seen: TurnPlan, done_until: float | None, next_at: float | None, notified_at: float | None
 ) -> tuple[Any, ...]:
     """The parameters of a turn's claim, in the order both backends' UPDATE takes them: the
-    new done_until and next_at (None: never), then the turn as `seen` (compare and set)."""
+    new done_until, next_at (None: never) and notified_at (None: as it was, the turn's first
+    notice is never forgotten, so its expiry is pushed once at most; a new turn's first
+    claim clears an earlier turn's), then the turn as `seen` (compare and set)."""
+    notified = notified_at if notified_at is not None else seen.notified
     return (
         done_until,
         next_at if next_at is not None else _NEVER,
+        notified,
         seen.game_id,
         seen.attempt,
         seen.turn_started_at,
@@ -138,7 +154,8 @@ class PlansMixin(StoreBase):
         """Turns whose plan is due, earliest first."""
         rows = await self._key_all(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE} AS t FROM reminders WHERE t <= ? ORDER BY t LIMIT ?",
+            f"done_until, {self._PLAN_DUE} AS t, notified_at FROM reminders WHERE t <= ? "
+            "ORDER BY t LIMIT ?",
             (now, limit),
         )
         return [_plan(r) for r in rows]
@@ -146,7 +163,7 @@ class PlansMixin(StoreBase):
     async def turn_plan(self, pk: int) -> TurnPlan | None:
         row = await self._key_one(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE} FROM reminders WHERE game_id = ?",
+            f"done_until, {self._PLAN_DUE}, notified_at FROM reminders WHERE game_id = ?",
             (pk,),
         )
         return _plan(row) if row else None
@@ -157,21 +174,23 @@ class PlansMixin(StoreBase):
         done_until: float | None,
         next_at: float | None,
         outbox: Sequence[OutRow] = (),
+        notified_at: float | None = None,
     ) -> bool:
         """Record that the scheduler handled `seen` (compare and set: False when a move or
         another process changed the turn meanwhile), with the reminders it sends (`outbox`)
         in the same transaction: written exactly when the claim holds (issue 16). next_at
-        None = nothing more this turn."""
-        params = claim_params(seen, done_until, next_at)
+        None = nothing more this turn; `notified_at`: the turn's first notifying reminder is
+        among them (`claim_params`)."""
+        params = claim_params(seen, done_until, next_at, notified_at)
         now = self._clock()
 
         def work(con: sqlite3.Connection) -> bool:
             # one transaction without a thread hand-off per statement, as a move's commit
             # (`_tx_sync`): the scheduler claims every new turn (issue 23)
             cur = con.execute(
-                "UPDATE reminders SET attempt = attempt + 1, done_until = ?, next_at = ? "
-                "WHERE game_id = ? AND attempt = ? AND turn_started_at = ? AND due_at = ? "
-                "AND players_json = ?",
+                "UPDATE reminders SET attempt = attempt + 1, done_until = ?, next_at = ?, "
+                "notified_at = ? WHERE game_id = ? AND attempt = ? AND turn_started_at = ? "
+                "AND due_at = ? AND players_json = ?",
                 params,
             )
             if cur.rowcount != 1:

@@ -96,6 +96,7 @@ class Store(MessageStore, Protocol):
         done_until: float | None,
         next_at: float | None,
         outbox: Sequence[OutRow] = (),
+        notified_at: float | None = None,
     ) -> bool: ...
 
     async def clear_away(self, user_key: str) -> bool: ...

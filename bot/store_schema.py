@@ -134,6 +134,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (ACTIONS_STEP,),
     # 9: chats that refused the bot's pictures (bot/store_chats.py, bot/outbox.py).
     store_chats.PICTURES_MIGRATION,
+    # 10: when a turn's first notifying reminder went out (bot/expiry.py, bot/store_plans.py).
+    store_plans.NOTIFIED_MIGRATION,
 )
 
 

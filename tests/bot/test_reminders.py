@@ -304,11 +304,18 @@ async def test_quiet_hours_shift_a_reminder_to_their_end(
     assert outbox.take() == []
     clock.now = seven
     await sched.run_due()
-    [late] = outbox.take()  # the 50 % point and the expiry (00:13) both passed: one message
-    assert "Time is up" in late.text
+    # The 50 % point and the deadline (00:13) were both held to 07:00: the reminder goes, and
+    # the expiry waits a last call after it (bot/expiry.py; before, the expiry won and its
+    # "Time is up" was the first word of the turn, found by a play-tester).
+    [late] = outbox.take()
+    assert "Reminder" in late.text and "1 hour left" in late.text, late.text
     clock.advance(60)
     await sched.run_due()
     assert outbox.take() == []
+    clock.now = seven + H
+    await sched.run_due()
+    [expiry] = outbox.take()
+    assert "Time is up" in expiry.text and "just passed" in expiry.text, expiry.text
 
 
 # ---------------------------------------------------------------------- policies

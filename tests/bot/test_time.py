@@ -73,8 +73,11 @@ async def test_time_bank_runs_down_expires_under_skip_and_refills(
     assert "Time banks: alice 1 day 2 hours, bob 1 day 11 hours." in joined(
         await chat.say("bob", "/status")
     )
-    # The per-move deadline (24 h) does not apply: alice's bank holds 26 h.
-    clock.advance(24 * H)
+    # The per-move deadline (24 h) does not apply: alice's bank holds 26 h (her 50 % reminder
+    # goes on time: one sent late would push her expiry a last call after it, bot/expiry.py).
+    clock.advance(13 * H)
+    await sched.run_due()
+    clock.advance(11 * H)
     await sched.run_due()
     assert not any("ran out of time" in o.text for o in sent.take())
     clock.advance(2 * H - 1)
@@ -139,22 +142,36 @@ async def test_quiet_hours_are_respected_after_a_restart(db_path: str, clock: Fa
     await store.close()
 
 
-async def test_the_chat_still_hears_the_expiry_in_a_players_quiet_hours(
+async def test_a_players_quiet_hours_hold_the_expiry_a_last_call_after_his_reminder(
     chat: Chat, table: Table, clock: FakeClock
 ) -> None:
-    """The expiry is the table's: a player's quiet hours hold back reminders, not the game."""
+    """Her own quiet hours hold her reminders to their end, and the expiry waits a last call
+    after the first of them (bot/expiry.py). Before, the expiry was the table's alone and came
+    in the night with every reminder still held (found by a play-tester: /me promises
+    "Reminders that fall in your quiet hours wait until they end")."""
     sent = Outbox(table)
     sched = Scheduler(table, clock=clock)
     await chat.say("alice", "/me tz=UTC quiet=22-21")  # awake 21:00-22:00 only
     await chat.say("alice", "/new dicepile")
     await chat.say("alice", "/settings deadline=1h policy=skip")
     await chat.say("bob", "/join")
-    await chat.say("alice", "/start")
+    await chat.say("alice", "/start")  # 22:13
     await sched.run_due()
     clock.advance(0.5 * H)
     await sched.run_due()
     assert sent.take() == []  # the 50 % reminder waits for 21:00
     clock.advance(0.5 * H)
+    await sched.run_due()
+    assert sent.take() == []  # the deadline (23:13) passed: the expiry waits for her reminder
+    nine = datetime(2023, 11, 15, 21, 0, tzinfo=UTC).timestamp()
+    clock.now = nine
+    await sched.run_due()
+    [reminder] = sent.take()
+    assert "Reminder" in reminder.text and "1 hour left" in reminder.text, reminder.text
+    clock.now = nine + H - 1
+    await sched.run_due()
+    assert sent.take() == []
+    clock.now = nine + H  # the last call: an hour (her turn began in her quiet hours)
     await sched.run_due()
     assert any("alice ran out of time" in o.text for o in sent.take())
 

@@ -1,0 +1,226 @@
+"""When the bot really acts on a turn (pure): the turn's reminder points, when each one goes
+out through quiet hours and downtime, the turn's first notifying reminder, and the expiry that
+waits for it. bot/reminders.py acts on `decide`; every display of a deadline (the pinned status
+message, /status, a reminder's time left) shows `Schedule.expiry`, the moment the bot acts,
+not the deadline the move wrote.
+
+Quiet hours hold a point to their end: a reminder waits for the chat's and for those of the
+people it goes to (`/me quiet=`), the expiry (the table's act) for the chat's. A point that
+passed while the bot was down goes out when it looks again or, in quiet hours then, at their
+end, as one on time would (found play-testing, 2026-12: back at 23:00 with quiet hours 22-08,
+a default move was played and the next turn asked in the night).
+
+The last call. A reminder held by quiet hours past the deadline used to meet the expiry held
+to the same moment, and the expiry won: a turn begun at 23:00 (quiet 22-08, deadline 6 h) was
+lost at 08:00 with no message ever telling its player; an evening turn's 50 % and 90 % points
+fell in the night and its first message was "Time is up"; a player's own quiet hours held his
+reminders to 08:00 while the expiry came at 03:00 (found by a play-tester living weeks of
+simulated play, 2026-12). Now the expiry never comes sooner than a last call after the turn's
+first notifying reminder: a reminder point, or its start point held by quiet hours (the ask
+then notified nobody, bot/announce.py), with everyone's quiet hours counted. The first notice
+is recorded by the claim that sends it (`TurnPlan.notified_at`), so a turn's expiry is pushed
+once at most: nothing that happens after the notice (a player's new quiet hours) moves it
+again; a notice the bot's downtime delayed pushes it from when it went. The bot down through
+the whole of a turn's notice and expiry acts at once when back, as before (out of quiet hours):
+its downtime alone pushes nothing. The table's ask itself is no reminder: a chat whose
+reminders all come on time keeps its deadlines (the last call never exceeds what its first
+notifying point was planned to leave).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.deadlines import NAG_EVERY, ChatSettings, Quiet, out_of_everyones_quiet, out_of_quiet
+from bot.store import TurnPlan
+
+# The last call: what is left of a turn after its first notifying reminder, when quiet hours
+# or downtime held that reminder late: max(1 hour, 10 % of the turn's deadline). 10 % is what
+# the default reminders (0, 50, 90 %) leave after the last of them, so a player the night held
+# gets what one on time gets from his last reminder (2.4 hours of a day's turn, 7.2 of three
+# days); at least an hour, since a short turn's tenth (6 minutes of an hour) is too short to
+# see a notification, open the chat and think a move over. Capped by the gap the chat's own
+# plan left between that point and the deadline (`last_call`): a turn of ten minutes keeps ten.
+LAST_CALL_AT_LEAST = 3600.0
+LAST_CALL_SHARE = 0.10
+
+
+def last_call(span: float, gap: float) -> float:
+    """The last call of a turn `span` long whose first notifying point was planned `gap`
+    before its deadline."""
+    return max(0.0, min(max(LAST_CALL_AT_LEAST, LAST_CALL_SHARE * span), gap))
+
+
+@dataclass(frozen=True)
+class Point:
+    at: float  # unshifted time
+    kind: str  # "start" | "remind" | "expire" | "nag"
+    # a start point the chat did not ask for (no 0 % in /settings reminders=): there only
+    # because quiet hours kept the table's ask from notifying; it goes to those they held
+    held_only: bool = False
+
+
+def turn_points(plan: TurnPlan, settings: ChatSettings, until: float, nag: bool) -> list[Point]:
+    """The reminder points of a turn in time order: the percentages of its deadline, the
+    expiry, and (policy `remind`) the nags after it, up to the first one after `until`."""
+    start, deadline = plan.turn_started_at, plan.deadline_at
+    span = max(0.0, deadline - start)
+    points = [
+        Point(start + span * p / 100.0, "start" if p == 0 else "remind") for p in settings.reminders
+    ]
+    points.append(Point(deadline, "expire"))
+    if nag:
+        every = max(span, NAG_EVERY)
+        k = 1
+        while True:
+            points.append(Point(deadline + k * every, "nag"))
+            if deadline + k * every > until:
+                break
+            k += 1
+    return points
+
+
+class Schedule:
+    """One turn as seen at `now`: its points, when each goes out, its first notice and the
+    expiry (`people`: the quiet hours of those its reminders go to)."""
+
+    def __init__(
+        self,
+        plan: TurnPlan,
+        settings: ChatSettings,
+        now: float,
+        people: Sequence[Quiet] = (),
+        notified: float | None = None,
+    ) -> None:
+        self.plan = plan
+        self.settings = settings
+        self.now = now
+        self.people = [q for q in people if q.hours]
+        done = plan.done_until if plan.attempt > 0 else None
+        self.done = done if done is not None else -math.inf
+        self.points = turn_points(plan, settings, now + NAG_EVERY, settings.policy == "remind")
+        if not any(p.kind == "start" for p in self.points):
+            # The ask was made in quiet hours, so it pinged nobody (bot/announce.py): its
+            # notification comes when they end, whatever reminders the chat chose.
+            held = Point(plan.turn_started_at, "start", held_only=True)
+            if self._awake(held.kind, held.at) > held.at:
+                self.points.insert(0, held)
+        first = next((p for p in self.points if self.notifies(p)), None)
+        span = max(0.0, plan.deadline_at - plan.turn_started_at)
+        self.grace = 0.0 if first is None else last_call(span, plan.deadline_at - first.at)
+        self.notice = self._notice(first, notified if notified is not None else plan.notified)
+        self.expires = self.expiry(plan.deadline_at)
+        # nags keep their distance from the expiry they follow
+        self.pushed = self.expires - out_of_quiet(plan.deadline_at, settings)
+
+    def _awake(self, kind: str, t: float) -> float:
+        """`t`, or the end of the quiet hours it falls in: the chat's, and for a reminder those
+        of the people it goes to."""
+        t = out_of_quiet(t, self.settings)
+        if kind in ("expire", "nag") or not self.people:
+            return t
+        return out_of_quiet(out_of_everyones_quiet(t, self.people), self.settings)
+
+    def notifies(self, p: Point) -> bool:
+        """Whether the reminder of `p` notifies: a reminder point, or a start point quiet hours
+        held (on time it is the silent private prompt: the ask notified)."""
+        return p.kind == "remind" or (p.kind == "start" and self._awake(p.kind, p.at) > p.at)
+
+    def planned(self, p: Point) -> float:
+        """When `p` falls due, out of quiet hours (the expiry: after the last call)."""
+        if p.kind == "expire":
+            return self.expires
+        if p.kind == "nag":
+            return out_of_quiet(p.at + self.pushed, self.settings)
+        return self._awake(p.kind, p.at)
+
+    def due(self, p: Point) -> float:
+        """When `p` goes out: as planned while ahead; once passed unsent (the bot was down),
+        now, or the end of the quiet hours now falls in."""
+        t = self.planned(p)
+        return t if t > self.now else self._awake(p.kind, self.now)
+
+    def _notice(self, first: Point | None, notified: float | None) -> float | None:
+        """When the turn's first notifying reminder went out (`notified`, recorded by the claim
+        that sent it) or is planned to: the bot's downtime does not push an expiry, only a
+        notice that did go out late does."""
+        if notified is not None:
+            return notified
+        return None if first is None else self._awake(first.kind, first.at)
+
+    def expiry(self, deadline: float) -> float:
+        """When the bot acts on `deadline` (the turn's, or a player's own under a time bank):
+        out of the chat's quiet hours, and a last call after the turn's first notice."""
+        t = out_of_quiet(deadline, self.settings)
+        if self.notice is None:
+            return t
+        return max(t, out_of_quiet(self.notice + self.grace, self.settings))
+
+    def expired(self, deadline: float) -> bool:
+        """Whether the expiry of `deadline` is due now (out of the chat's quiet hours)."""
+        now = self.now
+        return self.expiry(deadline) <= now and out_of_quiet(now, self.settings) <= now
+
+
+def foreseen(plan: TurnPlan, now: float) -> TurnPlan:
+    """A turn the scheduler has not planned yet (a move writes it) as a display sees it: the
+    points before `now` went out as planned."""
+    if plan.attempt > 0:
+        return plan
+    return replace(plan, attempt=1, done_until=now, notified_at=None)
+
+
+def acts_at(
+    plan: TurnPlan,
+    settings: ChatSettings,
+    now: float,
+    people: Sequence[Quiet] = (),
+    deadline: float | None = None,
+) -> float:
+    """When the bot acts on the expiry of `plan` (of `deadline`, a player's own under a time
+    bank), as every display of a deadline shows it: the pinned status message, /status, a
+    reminder's time left (`Schedule.expiry`)."""
+    s = Schedule(foreseen(plan, now), settings, now, people)
+    return s.expiry(plan.deadline_at if deadline is None else deadline)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one look at a turn decided: the latest passed point to act on (or None), and
+    the bookkeeping for the store."""
+
+    point: Point | None
+    done_until: float | None
+    next_at: float | None
+    # to record with the claim as the turn's first notice when `point`'s reminder goes out
+    notified_at: float | None
+    schedule: Schedule
+
+
+def decide(
+    plan: TurnPlan, settings: ChatSettings, now: float, people: Sequence[Quiet] = ()
+) -> Decision:
+    """Collapse every point that passed since the last look into one; the expiry wins over
+    reminders that passed with it (a notifying one never does: the expiry waits a last call
+    after the first)."""
+    s = Schedule(plan, settings, now, people)
+    fresh = [p for p in s.points if p.at > s.done]
+    passed = [p for p in fresh if s.due(p) <= now]
+    expiry = next((p for p in passed if p.kind == "expire"), None)
+    point = passed[-1] if passed else None
+    if expiry is not None and point is not None and point.kind != "nag":
+        point = expiry
+    done_until = point.at if point is not None else plan.done_until
+    if point is None and plan.attempt == 0:
+        done_until = None
+    notified_at: float | None = None
+    if point is not None and s.notifies(point) and plan.notified is None:
+        # this look sends the turn's first notice: the expiry counts its last call from now,
+        # and the reminder says so
+        notified_at = now
+        s = Schedule(plan, settings, now, people, now)
+    ahead = sorted((p for p in fresh if p not in passed and s.due(p) > now), key=s.due)
+    next_at = s.due(ahead[0]) if ahead else None
+    return Decision(point, done_until, next_at, notified_at, s)
