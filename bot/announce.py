@@ -15,7 +15,6 @@ privately in the asker's.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -30,7 +29,6 @@ from bot.context import (
 from bot.deadlines import (
     PICTURES,
     ChatSettings,
-    human_when,
     out_of_quiet,
     quiet_end,
     quiet_of,
@@ -62,22 +60,19 @@ from bot.quiet import (
 )
 from bot.quiet import GAME as GAME  # re-exported: the picture levels live in bot/quiet.py
 from bot.reminder_text import prompt_buttons
+from bot.status_deadline import StatusDeadline
 from bot.store import (
     ActionRow,
     GameRow,
     SeatRow,
 )
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem
-from bot.table_base import TableBase
 from bot.workers import cpu
 from engine.core import N_, copy_state, load_state
 from engine.core.protocol import Game, State
 from engine.core.sentences import WHO_DOES
 
 log = logging.getLogger(__name__)
-
-# A deadline in words, to the minute (Babel's formatting is slow enough to be worth keeping).
-_when = functools.lru_cache(maxsize=1024)(human_when)
 
 # How often a picture is posted: the chat setting `pictures` -> the least level shown.
 PICTURE_MODES: dict[str, int | None] = {"turn": TURN, "phase": PHASE, "round": ROUND, "off": None}
@@ -276,7 +271,7 @@ class _Secrets:
         return out
 
 
-class AnnounceMixin(TableBase):
+class AnnounceMixin(StatusDeadline):
     """What a move makes the chat read: event lines, pictures, the prompt with buttons."""
 
     async def _said_where(self, ctx: Ctx, row: GameRow, outs: list[Outbound]) -> list[Outbound]:
@@ -642,7 +637,7 @@ class AnnounceMixin(TableBase):
         for name in asked:
             asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
         before = None if played.asked_anew() else played.asked_before
-        due = await self._deadline_text(ctx, row, now, asked, before)
+        due = await self._deadline_text(ctx, row, now, asked, before, played)
         reset = any(step_ends_phase(step) for step in played.steps)
         out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]
         if notify:
@@ -742,36 +737,4 @@ class AnnounceMixin(TableBase):
             status_of=row.id,
             status_lines=[shorten(line, MAX_TEXT // 4) for line in lines],
             status_reset=reset,
-        )
-
-    async def _deadline_text(
-        self,
-        ctx: Ctx,
-        row: GameRow,
-        now: Moment,
-        asked: Sequence[str],
-        before: Collection[str] | None,
-    ) -> str | None:
-        """ "Deadline: Nov 14, 2023, 11:13 PM" in the chat's time zone: the turn's deadline
-        as the move's transaction writes it (kept while the same players are still asked;
-        `before` None: a new turn, as when one of them was asked anew, `Played.asked_anew`)."""
-        if not asked:
-            return None
-        settings = ChatSettings.load(ctx.chat_settings or {})
-        hours = await self._deadline_hours(row.chat_key, ctx)
-        due = self._due(now.game, now.state, hours, now)
-        if due is None:
-            return None
-        due_at = due.due_at
-        if before is not None and set(due.players) <= set(before):
-            # the transaction keeps the running deadline while no new player is waited for
-            # (the row read with the message: no second read, issue 23)
-            loaded = ctx.loaded_for == row.id
-            kept = ctx.reminder if loaded else await self.store.reminder(row.id)
-            if kept is not None and kept.players and set(due.players) <= set(kept.players):
-                due_at = kept.due_at
-        return tr(
-            ctx.post_lang,
-            "Deadline: {when}",
-            when=_when(round(due_at / 60.0) * 60.0, settings.tz, ctx.post_lang),
         )

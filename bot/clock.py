@@ -100,6 +100,16 @@ def replay_turns(
     return replay
 
 
+def after_run(turns: Mapping[str, Turns], asked: Sequence[Sequence[str]], at: float) -> Replay:
+    """`turns` (the log's) once a run of moves at `at` asked `asked`, step by step: a run's
+    status message is written in the run's own transaction, before the log holds it."""
+    running = tuple(p for p, ts in turns.items() if ts and ts[-1][1] is None)
+    replay = _copy(Replay(dict(turns), None, 0, 0, running))
+    for players in asked:
+        _switch(replay, players, at)
+    return replay
+
+
 def spent(turns: Turns, now: float) -> float:
     """All the time a player has been on turn, the running turn up to `now` included."""
     return sum(

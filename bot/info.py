@@ -119,13 +119,13 @@ class InfoMixin(AnnounceMixin):
             who=listed(current),
         )
         tail = ""
-        reminder = await self.store.reminder(row.id)
+        plan = await self.store.turn_plan(row.id)
         # Under a time bank each player's own bank stands for the deadline (the pace line).
         banked = ChatSettings.load(ctx.chat_settings or {}).bank is not None
-        if reminder is not None and not banked:
-            tail += "\n" + self._t(
-                ctx, "Deadline: {left}.", left=self._left(ctx, reminder.due_at - self.clock())
-            )
+        if plan is not None and not banked:
+            # when the bot acts, as the status message and the reminders say (bot/expiry.py)
+            left = await self._stored_acts_at(ctx, plan) - self.clock()
+            tail += "\n" + self._t(ctx, "Deadline: {left}.", left=self._left(ctx, left))
         pace = await self.reminders.pace(row, ctx.lang, ctx.inbound.user_key)
         if pace:
             tail += "\n" + pace

@@ -45,8 +45,8 @@ async def test_a_turn_begun_in_quiet_hours_is_told_an_hour_before_it_expires(
     """Deadline 6 h, quiet hours 22-08, policy skip; bob's turn begins at 23:00. His start
     reminder and his deadline (05:00) were both held to 08:00, where the expiry won: the
     default move was played for a player never told. Now the start notice goes at 08:00 and
-    the expiry an hour later; his quiet hours set after
-    the notice move it no further (one push per turn, recorded with the claim)."""
+    the expiry an hour later, as the pinned status message and /status say; his quiet hours
+    set after the notice move it no further (one push per turn, recorded with the claim)."""
     table = quiet_table(any_store, clock)  # type: ignore[arg-type]
     sched = Scheduler(table, clock=clock)
     chat = Chat(table, chat_key=TG, platform="telegram")
@@ -60,7 +60,9 @@ async def test_a_turn_begun_in_quiet_hours_is_told_an_hour_before_it_expires(
     await sched.run_due()
     clock.now = at(23, day=14)
     await chat.say("alice", "/take 1")  # bob's turn, in quiet hours
-    await sent(any_store)
+    status = [r for r in await sent(any_store) if r.kind == "edit"][-1]
+    assert "Deadline: Nov 15, 2023, 9:00\u202fAM (UTC)" in status.body["text"], status.body
+    assert "Deadline: in 10 hours." in await chat.text("bob", "/status")  # not "in 6 hours"
     await look_until(sched, clock, at(8))
     assert [r for r in await sent(any_store) if r.audience != "chat"] == []
     clock.now = at(8)

@@ -14,6 +14,7 @@ from bot.table import Table
 from engine import registry
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.test_quiet_table import quiet_table
 from tests.bot.test_reminders import Outbox, started
 
 H = 3600.0
@@ -302,3 +303,29 @@ async def test_a_replaced_players_waiting_still_counts_and_seconds_name_nobody(
     short["bob"] = [[now - H, None]]
     line = pace_line("en", None, short, ["ann", "bob"], now - 2 * D, now, "UTC")
     assert line == "Most waiting so far is on bob."
+
+
+async def test_the_status_message_pins_the_time_banks_deadline_named_with_its_zone(
+    store: Store, clock: FakeClock
+) -> None:
+    """Under a time bank the per-move deadline does not apply: the pinned status message said
+    "Deadline:" a day on while the reminder said three days were left (found by a
+    play-tester). It says the bank's, named with the chat's time zone (bot/status_deadline.py)."""
+    table = quiet_table(store, clock)
+    chat = Chat(table, chat_key="tg:-100", platform="telegram")
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings clock=bank:3d+12h policy=skip tz=Europe/Berlin")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")  # Nov 14, 23:13 in Berlin
+
+    async def pinned() -> str:
+        rows = [r for r in await store.outbox() if "Deadline" in str(r.body.get("text"))]
+        return str(rows[-1].body["text"]).rsplit("\n", 1)[-1]
+
+    assert await pinned() == "Deadline: Nov 17, 2023, 11:13\u202fPM (Europe/Berlin)"
+    clock.advance(10 * H)
+    await chat.say("alice", "/take 1")  # bob's turn: his 3 days from now (Nov 15, 09:13)
+    assert await pinned() == "Deadline: Nov 18, 2023, 9:13\u202fAM (Europe/Berlin)"
+    clock.advance(1 * H)
+    await chat.say("bob", "/take 1")  # alice: 3 d - 10 h + 12 h = 3 d 2 h from 10:13
+    assert await pinned() == "Deadline: Nov 18, 2023, 12:13\u202fPM (Europe/Berlin)"
