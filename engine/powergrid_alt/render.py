@@ -63,6 +63,7 @@ from engine.powergrid.render.layout import (
     map_and_geometry,
     overlap,
     segment_hits,
+    segment_span,
 )
 from engine.powergrid.render.panel import CARD_H, CARD_W, TEXT_X, Panel, player_colours
 from engine.powergrid_alt.graph import alt_map
@@ -257,7 +258,7 @@ def _marker_spot(
     blocked = sorted(
         span
         for r in hard
-        if (span := _clip((ax, ay), (bx, by), (r[0] - hw, r[1] - hh, r[2] + hw, r[3] + hh)))
+        if (span := segment_span((ax, ay), (bx, by), (r[0] - hw, r[1] - hh, r[2] + hw, r[3] + hh)))
     )
     stretches, t = [], 0.0
     for t0, t1 in blocked:
@@ -291,28 +292,6 @@ def _marker_spot(
     clear = [box for box in hugs if not any(overlap(box, r) for r in others)]
     apart = [box for box in clear if not any(segment_hits(p, q, box) for p, q in lines)]
     return next(iter(apart or clear), None)
-
-
-def _clip(
-    p: tuple[float, float], q: tuple[float, float], r: Sequence[float]
-) -> tuple[float, float] | None:
-    """The part (t0, t1) of the segment p-q inside the rectangle r, if any (Liang-Barsky)."""
-    x0, y0 = p
-    dx, dy = q[0] - x0, q[1] - y0
-    t0, t1 = 0.0, 1.0
-    for pp, qq in ((-dx, x0 - r[0]), (dx, r[2] - x0), (-dy, y0 - r[1]), (dy, r[3] - y0)):
-        if pp == 0:
-            if qq < 0:
-                return None
-            continue
-        t = qq / pp
-        if pp < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 > t1:
-            return None
-    return (t0, t1)
 
 
 def _draw_markers(pen: Pen, view: dict[str, Any], g: Any) -> None:

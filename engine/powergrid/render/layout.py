@@ -384,15 +384,18 @@ def _exit(b: Sequence[float], x: float, y: float, dx: float, dy: float) -> float
     return max(0.0, min(ts)) if ts else 0.0
 
 
-def segment_hits(p: Sequence[float], q: Sequence[float], r: Sequence[float]) -> bool:
-    """Whether the segment p-q passes through the rectangle r (Liang-Barsky clipping)."""
+def segment_span(
+    p: Sequence[float], q: Sequence[float], r: Sequence[float]
+) -> tuple[float, float] | None:
+    """The part (t0, t1) of the segment p-q inside the rectangle r, if any (Liang-Barsky
+    clipping)."""
     x0, y0 = p
     dx, dy = q[0] - x0, q[1] - y0
     t0, t1 = 0.0, 1.0
     for pp, qq in ((-dx, x0 - r[0]), (dx, r[2] - x0), (-dy, y0 - r[1]), (dy, r[3] - y0)):
         if pp == 0:
             if qq < 0:
-                return False
+                return None
             continue
         t = qq / pp
         if pp < 0:
@@ -400,8 +403,13 @@ def segment_hits(p: Sequence[float], q: Sequence[float], r: Sequence[float]) -> 
         else:
             t1 = min(t1, t)
         if t0 > t1:
-            return False
-    return True
+            return None
+    return (t0, t1)
+
+
+def segment_hits(p: Sequence[float], q: Sequence[float], r: Sequence[float]) -> bool:
+    """Whether the segment p-q passes through the rectangle r."""
+    return segment_span(p, q, r) is not None
 
 
 def cost_size(cost: Any) -> tuple[int, int]:

@@ -95,10 +95,10 @@ def test_telegram_links_for_private_public_and_basic_groups_and_topics() -> None
 class World:
     """The real table (dice pile) behind the real Telegram Application (fake Bot API)."""
 
-    def __init__(self, store: Store, clock: FakeClock) -> None:
+    def __init__(self, store: Store, clock: FakeClock, table: Table | None = None) -> None:
         self.api = BotApiState()
         self.clock = clock
-        self.table = Table(
+        self.table = table or Table(
             store, games={"dicepile": ChatDicePile()}, clock=clock, seeder=lambda: 12345
         )
         self.app = build_application(
@@ -140,9 +140,12 @@ class World:
 
 
 @contextlib.asynccontextmanager
-async def running_world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
-    """A World whose Application is set up, stopped on the way out."""
-    w = World(store, clock)
+async def running_world(
+    store: Store, clock: FakeClock, table: Table | None = None
+) -> AsyncIterator[World]:
+    """A World (its table `table`, by default the dice pile) whose Application is set up,
+    stopped on the way out."""
+    w = World(store, clock, table)
     await w.app.initialize()
     await w.adapter.setup(w.app)
     try:

@@ -12,13 +12,11 @@ from typing import Any
 
 import pytest
 
-from bot.platforms.telegram import adapter_of, build_application
 from bot.store import Store
 from bot.table import Table
 from engine.iec import GAME
 from tests.bot.helpers import FakeClock, present
-from tests.bot.platforms.fake_telegram import DictRequest, make_settings, unthrottled
-from tests.bot.platforms.test_chat_names import ANN, BOB, FRIDAY, World
+from tests.bot.platforms.test_chat_names import ANN, BOB, FRIDAY, World, running_world
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -28,19 +26,9 @@ DONE = "Done in Interplanetary Exploitation Companies"
 @pytest.fixture
 async def iec_world(store: Store, clock: FakeClock) -> AsyncIterator[World]:
     """The chat-names World (group "Friday games"), its table playing IEC."""
-    world = World(store, clock)
-    world.table = Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7, render=False)
-    world.app = build_application(
-        world.table, make_settings(), request=DictRequest(world.api), rate_limiter=unthrottled()
-    )
-    world.adapter = adapter_of(world.app)
-    await world.app.initialize()
-    await world.adapter.setup(world.app)
-    try:
+    table = Table(store, games={"iec": GAME}, clock=clock, seeder=lambda: 7, render=False)
+    async with running_world(store, clock, table) as world:
         yield world
-    finally:
-        await world.table.stop_senders()
-        await world.app.shutdown()
 
 
 def private_texts(world: World, mark: int, chat: int) -> dict[str, str]:

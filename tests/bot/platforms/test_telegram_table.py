@@ -14,11 +14,9 @@ import pytest
 from bot.i18n import tr
 from bot.messages import Outbound
 from bot.outbox import DM_CLOSED
-from bot.platforms.telegram import adapter_of, build_application
 from bot.store import Store
 from bot.table import Table
 from tests.bot.helpers import FakeClock
-from tests.bot.platforms.fake_telegram import DictRequest, make_settings, unthrottled
 from tests.bot.platforms.test_chat_names import FRIDAY, World, running_world
 
 pytestmark = pytest.mark.timeout(60)
@@ -181,15 +179,8 @@ async def test_a_chat_that_plays_some_games_gets_a_menu_of_their_commands(
 ) -> None:
     """Issue 22: /settings games=hexania in a group: that group's command menu (Telegram's
     per-chat scope, every language) holds the table's commands and Hexania's only."""
-    world = World(store, clock)
-    world.table = Table(store, clock=clock, render=False)  # every game
-    world.app = build_application(
-        world.table, make_settings(), request=DictRequest(world.api), rate_limiter=unthrottled()
-    )
-    world.adapter = adapter_of(world.app)
-    await world.app.initialize()
-    await world.adapter.setup(world.app)
-    try:
+    every_game = Table(store, clock=clock, render=False)
+    async with running_world(store, clock, every_game) as world:
         world.api.admins.add((FRIDAY, ANN))
         mark = len(world.api.calls)
         await world.say("Ann", "/settings games=hexania")
@@ -208,9 +199,6 @@ async def test_a_chat_that_plays_some_games_gets_a_menu_of_their_commands(
         mark = len(world.api.calls)
         await world.say("Ann", "/settings deadline=6h")
         assert not world.api.since(mark, "setMyCommands")
-    finally:
-        await world.table.stop_senders()
-        await world.app.shutdown()
 
 
 async def test_a_mistyped_command_is_answered_where_it_is_surely_ours(world: World) -> None:
