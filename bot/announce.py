@@ -54,6 +54,7 @@ from bot.quiet import (
     engagement_of_log,
     picture_level,
     pinged,
+    starts_a_turn,
     step_ends,
     step_ends_phase,
     told_of_the_end,
@@ -636,7 +637,7 @@ class AnnounceMixin(StatusDeadline):
         asked_text = everyone.text.split("\n@", 1)[0]  # the prompted players' own lines go
         for name in asked:
             asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
-        before = None if played.asked_anew() else played.asked_before
+        before = None if starts_a_turn(played) else played.asked_before
         due = await self._deadline_text(ctx, row, now, asked, before, played)
         reset = any(step_ends_phase(step) for step in played.steps)
         out = [self._status_message(ctx, row, lines, asked_text, due, everyone, reset)]

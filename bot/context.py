@@ -192,21 +192,14 @@ class Played:
         bot's answer, a forced pass, the next phase. That is a new turn of his (as bot/clock.py
         counts turns: from the moment he became one of the players asked), with a fresh
         deadline and reminders, though the players asked are those asked before the run.
-        So is a decision of the one player asked after a move of his own (or the table's for
-        him) in the run: the deadline is per move, and his last pick of regions, which asks
-        him to open the auction, kept the region turn's deadline, minutes away (found living
-        simulated days through Telegram: "Ann ran out of time" ten minutes after she moved;
-        after a default move the next decision was due at once, unannounced). Where several
-        are asked (a phase decided at once) one turn goes on for all of them while any one
-        declares. False when a step does not say whom it asks (an undo)."""
+        False when he stayed asked throughout (a move that leaves him deciding: his turn goes
+        on) or when a step does not say whom it asks."""
         asked = [step.asked for step in self.steps]
         if not asked or any(a is None for a in asked):
             return False
         final = asked[-1]
         assert final is not None
-        if any(p not in a for a in asked[:-1] if a is not None for p in final):
-            return True
-        return len(final) == 1 and any(step.player == final[0] for step in self.steps)
+        return any(p not in a for a in asked[:-1] if a is not None for p in final)
 
     def now(self, game: Game) -> Moment:
         """The final state's `Moment` (the last move's, or made now for a state reached

@@ -35,6 +35,7 @@ from bot.grammar import (
 from bot.i18n import explain, listed, resolve_lang, tr, translator
 from bot.messages import Inbound, Outbound
 from bot.moment import Moment
+from bot.quiet import starts_a_turn
 from bot.store import (
     GameRow,
     LogEntry,
@@ -284,8 +285,8 @@ class MovesMixin(EndingMixin):
                 outs, rows = self._rows(ctx, outs, row.id)
                 claim, pressed = self._move_claim(ctx)
                 due = self._due(game, played.state, hours, after)
-                if due is not None and played.asked_anew():
-                    due = replace(due, anew=True)  # asked again after the others moved
+                if due is not None and starts_a_turn(played):
+                    due = replace(due, anew=True)  # asked again: after others, or a new phase
                 result = await self.store.commit_moves(
                     row.id,
                     fresh.version,

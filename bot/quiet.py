@@ -41,7 +41,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.context import Step
+from bot.context import Played, Step
 from bot.store import ActionRow
 from engine.core import load_state
 from engine.core.protocol import Event, Game
@@ -116,6 +116,27 @@ def step_ends(step: Step, least: int = PHASE) -> bool:
 def step_ends_phase(step: Step) -> bool:
     """Whether this committed step starts a new phase (or round, or game turn)."""
     return step_ends(step, PHASE)
+
+
+def starts_a_turn(played: Played) -> bool:
+    """Whether the players asked after the run start a new turn, with a fresh deadline and
+    reminders: one of them was asked again after others moved (`Played.asked_anew`), or the
+    one player asked moved himself (or the table moved for him) and the run ended a phase, so
+    he is asked a new decision: the deadline is per move. His last pick of regions, which asks
+    him to open the auction, kept the region turn's deadline, minutes away (found living
+    simulated days through Telegram: "Ann ran out of time" ten minutes after she moved; after
+    a default move the next phase's decision was due at once and expired unannounced). A move
+    within his decision (one city of several, a Hexania move with points left) keeps its
+    clock, as his time bank counts a turn; where several are asked, one turn goes on."""
+    if played.asked_anew():
+        return True
+    final = played.steps[-1].asked if played.steps else None
+    return (
+        final is not None
+        and len(final) == 1
+        and any(step.player == final[0] for step in played.steps)
+        and any(step_ends_phase(step) for step in played.steps)
+    )
 
 
 def action_ends(game: Game, action: ActionRow, least: int = PHASE) -> bool:

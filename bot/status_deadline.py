@@ -65,9 +65,9 @@ class StatusDeadline(TableBase):
         played: Played,
     ) -> str | None:
         """ "Deadline: Nov 14, 2023, 11:13 PM (UTC)": when the bot acts on the turn of the
-        players `asked` (`before` None: a new turn, as when one of them was asked anew,
-        `Played.asked_anew`; else the transaction keeps the running turn's deadline while no
-        new player is waited for); under a time bank each one's own when they differ."""
+        players `asked` (`before` None: a new turn, bot/quiet.py `starts_a_turn`; else the
+        transaction keeps the running turn's deadline while no new player is waited for);
+        under a time bank each one's own when they differ."""
         if not asked:
             return None
         settings = ChatSettings.load(ctx.chat_settings or {})

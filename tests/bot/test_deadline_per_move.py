@@ -1,5 +1,6 @@
-"""The deadline is per move (`/settings deadline=4h`: "4 hours per move"): a decision of the one
-player asked after his own move starts with a fresh deadline. Found living simulated days
+"""The deadline is per move (`/settings deadline=4h`: "4 hours per move"): the one player asked
+after his own move that ended a phase is asked a new decision, with a fresh deadline (a move
+within his decision keeps its clock: tests/bot/test_turn_deadline.py). Found living simulated days
 through Telegram (2026-12-05): Power Grid regions went Ann, Bob, Ann; Ann's last pick, 3 h 50 m
 into that turn, asked her to open the auction (PG-20) with the region turn's deadline, and ten
 minutes later "Ann ran out of time: the default move is played"."""
