@@ -141,7 +141,9 @@ DMS_RETRIED_ON_ANY_INTERACTION = frozenset({"discord"})
 class UserPrefs(Protocol):
     async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
 
-    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None: ...
+    async def set_user_prefs(
+        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
+    ) -> None: ...
 
 
 class DmMemory:
@@ -157,15 +159,18 @@ class DmMemory:
         prefs = (await self.store.user_prefs([user_key])).get(user_key, {})
         return bool(prefs.get(DM_CLOSED))
 
-    async def remember(self, user_key: str, closed: bool) -> None:
+    async def remember(self, user_key: str, closed: bool, note: OutRow | None = None) -> None:
+        """Store whether his DMs are refused; `note`, the chat's word on a refusal, goes to the
+        outbox in the same transaction (a crash between them kept the refusal, which counts
+        as told after a restart, and lost the note)."""
         prefs = dict((await self.store.user_prefs([user_key])).get(user_key, {}))
-        if bool(prefs.get(DM_CLOSED)) == closed:
+        if bool(prefs.get(DM_CLOSED)) == closed and note is None:
             return
         if closed:
             prefs[DM_CLOSED] = True
         else:
             prefs.pop(DM_CLOSED, None)
-        await self.store.set_user_prefs(user_key, prefs)
+        await self.store.set_user_prefs(user_key, prefs, [note] if note is not None else [])
 
 
 # A chat that refused the pictures gets its posts' text alone; the pictures are tried again
@@ -424,8 +429,13 @@ class OutboxSender:
         the mention."""
         self.failed += 1
         try:
-            if await self.dm_refused(item.audience, item.chat_key, refused):
-                await self._fallback(item.chat_key, refused)
+            # with a memory, the note is written with the refusal and sent as any row
+            note = refused.fallback if self.dm_memory is not None else None
+            if await self.dm_refused(item.audience, item.chat_key, refused, note=note):
+                if note is None:
+                    await self._fallback(item.chat_key, refused)
+                else:
+                    self.wake()
         finally:
             await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
 
@@ -436,11 +446,15 @@ class OutboxSender:
         await self._recall_dm(user_key)
         return user_key in self.dm_closed
 
-    async def dm_refused(self, user_key: str, chat_key: str, reason: object) -> bool:
+    async def dm_refused(
+        self, user_key: str, chat_key: str, reason: object, note: Outbound | None = None
+    ) -> bool:
         """A refusal of `user_key`'s DMs, met here or by an adapter's immediate answer (found
         play-testing through Telegram: each /status of a player who never started the bot
         had its private copy refused, and each refusal brought its own note): remembered;
-        True when the chat is to be told, the first refusal since something changed."""
+        True when the chat is to be told, the first refusal since something changed. `note`:
+        the chat's word on it, then queued in the outbox with the stored refusal (sent by
+        this loop directly if the store failed)."""
         if user_key in self._dm_noted:
             self.dm_closed.add(user_key)  # refused again, as the chat knows
             return False
@@ -451,12 +465,15 @@ class OutboxSender:
         if self.dm_memory is not None:
             self._dm_read.add(user_key)
             self._dm_stored.add(user_key)
+            row = None if note is None else row_of(note, note.lang or "en")
             try:
-                await self.dm_memory.remember(user_key, True)
+                await self.dm_memory.remember(user_key, True, row)
             except Exception:
                 log.exception(
                     "outbox %s: storing the closed DMs of %s failed", self.platform, user_key
                 )
+                if note is not None:  # not queued: at least this once, now
+                    await self._fallback(chat_key, DmClosed(str(reason), note))
         log.warning(
             "outbox %s: %s does not accept private messages (%s); mentioning them in %s once",
             self.platform,

@@ -516,11 +516,15 @@ class PgTimed(PgBase):
                 found[r[0]] = json.loads(r[1] or "{}")
         return found
 
-    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None:
+    async def set_user_prefs(
+        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
+    ) -> None:
+        """As bot/store_plans.py: the prefs and `outbox` in one transaction."""
         async with self._tx() as con:
             await con.execute(
                 T.set_user_prefs,
                 user_key,
                 json.dumps(prefs, sort_keys=True),
             )
+            await write_outbox(con, outbox, self._clock())
             await self._notify(con)

@@ -386,12 +386,17 @@ class PlansMixin(StoreBase):
                 found[r[0]] = json.loads(r[1] or "{}")
         return found
 
-    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None:
+    async def set_user_prefs(
+        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
+    ) -> None:
+        """The user's prefs; `outbox`: messages written in the same transaction (the chat's
+        note on his refused DMs, stored with the refusal: bot/outbox.py `DmMemory`)."""
         async with self._tx() as db:
             await db.execute(
                 T.set_user_prefs,
                 (user_key, json.dumps(prefs, sort_keys=True)),
             )
+            await write_outbox(db, outbox, self._clock())
 
 
 # A planned turn with nothing left to do sorts after every real time.

@@ -231,7 +231,9 @@ class Store(MessageStore, Protocol):
         self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
     ) -> None: ...
 
-    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None: ...
+    async def set_user_prefs(
+        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
+    ) -> None: ...
 
     async def set_user(
         self, user_key: str, lang: str | None = None, dm_ok: bool | None = None

@@ -7,11 +7,15 @@ silently. A private message from him, or a DM that reaches him, makes a refusal 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 import pytest
 
 from bot.messages import Outbound
 from bot.outbox import DM_CLOSED, DmClosed, DmMemory, OutboxSender, row_of
 from bot.store import Store
+from tests.bot.conftest import AnyStore
 from tests.bot.helpers import FakeClock
 
 BOB = {"telegram": "tg:8", "discord": "dc:8"}
@@ -44,7 +48,8 @@ def sender(store: Store, platform: Platform, name: str, clock: FakeClock) -> Out
 async def secret(store: Store, loop: OutboxSender, name: str) -> None:
     out = Outbound(GROUP[name], "Your hand", private_to=BOB[name])
     await store.outbox_add([row_of(out, "en")])
-    await loop.run_due()
+    while await loop.run_due():  # the note is a row of its own, queued with the refusal
+        pass
 
 
 @pytest.mark.parametrize("name", ["telegram", "discord"])
@@ -78,3 +83,38 @@ async def test_the_note_comes_once_until_he_writes_privately(
     await secret(store, again, name)
     assert platform.tried[-1] == BOB[name] and len(platform.notes) == 2
     assert DM_CLOSED not in (await store.user_prefs([BOB[name]])).get(BOB[name], {})
+
+
+async def test_a_sender_killed_at_the_note_leaves_it_queued_for_the_restart(
+    any_store: AnyStore, clock: FakeClock
+) -> None:
+    """The refusal and the group's note are written in one transaction: before, the loop
+    stored the refusal and then posted the note, and a process that died between them kept
+    the refusal (which counts as told after a restart) and lost the note. Both stores."""
+    platform = Platform()
+    platform.closed.add(BOB["telegram"])
+
+    async def dies_at_the_note(out: Outbound) -> str:
+        if out.private_to is None:
+            raise asyncio.CancelledError  # kill -9, as far as this loop can tell
+        return await platform(out)
+
+    await any_store.outbox_add(
+        [row_of(Outbound(GROUP["telegram"], "Your hand", private_to=BOB["telegram"]), "en")]
+    )
+    first = OutboxSender(
+        any_store, "telegram", dies_at_the_note, clock=clock, dm_memory=DmMemory(any_store)
+    )
+    with contextlib.suppress(asyncio.CancelledError):
+        while await first.run_due():
+            pass
+    assert platform.tried == [BOB["telegram"]] and platform.notes == []
+    prefs = (await any_store.user_prefs([BOB["telegram"]])).get(BOB["telegram"], {})
+    assert prefs.get(DM_CLOSED) is True
+    restarted = OutboxSender(
+        any_store, "telegram", platform, clock=clock, dm_memory=DmMemory(any_store)
+    )
+    while await restarted.run_due():
+        pass
+    assert platform.notes == ["@Bob, I cannot message you privately."]
+    assert not await any_store.outbox(status="pending")
