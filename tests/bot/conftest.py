@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.scheduler import Scheduler
 from bot.storage import open_store
 from bot.store import Store
 from bot.store_protocol import Store as AnyStore
@@ -13,7 +14,7 @@ from bot.table import Table
 from engine.core import search
 from engine.core.protocol import Game
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock
+from tests.bot.helpers import Chat, FakeClock, Outbox
 from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 
 
@@ -79,3 +80,14 @@ def _tiny_search_budget() -> Iterator[None]:
     search.override = search.Budget(iterations=2, rollout_cap=2)
     yield
     search.override = before
+
+
+@pytest.fixture
+def outbox(table: Table) -> Outbox:
+    """What the scheduler pushes to the "local" platform (tests/bot/helpers.py `Outbox`)."""
+    return Outbox(table)
+
+
+@pytest.fixture
+def sched(table: Table, clock: FakeClock) -> Scheduler:
+    return Scheduler(table, clock=clock)

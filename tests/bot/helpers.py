@@ -73,6 +73,21 @@ class Chat:
         return "\n".join(o.text for o in await self.say(user, line))
 
 
+class Outbox:
+    """The table's sender for the "local" platform: collects what the scheduler pushes."""
+
+    def __init__(self, table: Table) -> None:
+        self.sent: list[Outbound] = []
+        table.register_sender("local", self.send)
+
+    async def send(self, out: Outbound) -> None:
+        self.sent.append(out)
+
+    def take(self) -> list[Outbound]:
+        out, self.sent = self.sent, []
+        return out
+
+
 def joined(outs: list[Outbound]) -> str:
     return "\n".join(o.text for o in outs)
 

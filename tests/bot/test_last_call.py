@@ -11,9 +11,8 @@ from datetime import UTC, datetime
 from bot.scheduler import Scheduler
 from bot.store_outbox import OutboxItem
 from bot.store_protocol import Store
-from tests.bot.helpers import Chat, FakeClock, joined, present
+from tests.bot.helpers import Chat, FakeClock, Outbox, joined, present
 from tests.bot.test_quiet_table import quiet_table
-from tests.bot.test_reminders import Outbox
 
 H = 3600.0
 TG = "tg:-100"

@@ -14,8 +14,8 @@ from bot.scheduler import Scheduler
 from bot.store import Store
 from bot.table import Table
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, payloads, present
-from tests.bot.test_reminders import Outbox, started
+from tests.bot.helpers import Chat, FakeClock, Outbox, payloads, present
+from tests.bot.test_reminders import started
 
 DM = "local:dm-alice"
 

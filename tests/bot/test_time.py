@@ -13,9 +13,9 @@ from bot.store import Store
 from bot.table import Table
 from engine import registry
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, joined
+from tests.bot.helpers import Chat, FakeClock, Outbox, joined
 from tests.bot.test_quiet_table import quiet_table
-from tests.bot.test_reminders import Outbox, started
+from tests.bot.test_reminders import started
 
 H = 3600.0
 D = 24 * H

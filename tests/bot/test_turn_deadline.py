@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from bot.scheduler import Scheduler
 from bot.store import Store
-from tests.bot.helpers import Chat, FakeClock, joined, present
+from tests.bot.helpers import Chat, FakeClock, Outbox, joined, present
 from tests.bot.test_quiet_table import quiet_table
-from tests.bot.test_reminders import Outbox
 from tests.bot.test_unattended import alone_with_a_bot
 
 H = 3600.0

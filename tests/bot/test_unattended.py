@@ -6,8 +6,7 @@ to a bot, or plays for someone away, only while another seat is played by a pers
 from __future__ import annotations
 
 from bot.scheduler import Scheduler
-from tests.bot.helpers import Chat, FakeClock, joined, present
-from tests.bot.test_reminders import Outbox
+from tests.bot.helpers import Chat, FakeClock, Outbox, joined, present
 
 H = 3600.0
 
