@@ -53,10 +53,11 @@ class MeCommands(DeadlineCommands):
 
     async def _cmd_me(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound
-        prefs = dict((await self.store.user_prefs([ib.user_key]))[ib.user_key])
         if not line.args:
+            prefs = (await self.store.user_prefs([ib.user_key]))[ib.user_key]
             await self._remember(ctx)
             return self._mine(ctx, self._me_text(ctx, prefs))
+        settings: dict[str, Any] = {}
         for item in line.args:
             key, sep, value = item.partition("=")
             key = key.casefold()
@@ -72,14 +73,14 @@ class MeCommands(DeadlineCommands):
                             "tz takes an offset like +02:00 or a zone name like Europe/Berlin.",
                         ),
                     )
-                prefs["tz"] = tz
+                settings["tz"] = tz
             elif key == "quiet":
                 quiet = parse_quiet(value)
                 if isinstance(quiet, str):
                     return self._mine(
                         ctx, self._t(ctx, "quiet takes two different hours, like 22-08, or off.")
                     )
-                prefs["quiet"] = list(quiet) if quiet else None
+                settings["quiet"] = list(quiet) if quiet else None
             else:
                 return self._mine(
                     ctx,
@@ -89,7 +90,9 @@ class MeCommands(DeadlineCommands):
                         key=shorten(key, 24),
                     ),
                 )
-        await self.store.set_user_prefs(ib.user_key, prefs)
+        # his settings alone, changed in the store: what else his prefs keep (the refusal
+        # of his DMs, his missed deadlines) may be written meanwhile by another task or worker
+        prefs = await self.store.update_user_prefs(ib.user_key, lambda p: {**p, **settings})
         await self._remember(ctx)
         # The reminders already planned for this person are planned again with these hours.
         games = [r.id for r in await self.store.user_games(ib.user_key, limit=200)]

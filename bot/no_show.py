@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.i18n import trn
+from bot.store_plans import PrefsChange
 
 TIMEOUTS = "timeouts"
 # Two missed deadlines may be a busy weekend; the third says the seat is left.
@@ -29,7 +30,7 @@ KEPT = 20
 class UserPrefs(Protocol):
     async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
 
-    async def set_user_prefs(self, user_key: str, prefs: dict[str, Any]) -> None: ...
+    async def update_user_prefs(self, user_key: str, change: PrefsChange) -> dict[str, Any]: ...
 
 
 def timeouts_in(prefs: Mapping[str, Any], game: int) -> int:
@@ -66,11 +67,17 @@ async def timeouts(store: UserPrefs, user_key: str, game: int) -> int:
 
 
 async def set_timeouts(store: UserPrefs, user_key: str, game: int, count: int) -> None:
-    """Keep `count` as the player's count in `game` (games beyond the latest `KEPT` go)."""
-    prefs = dict((await store.user_prefs([user_key])).get(user_key, {}))
+    """Keep `count` as the player's count in `game` (games beyond the latest `KEPT` go). A
+    change made in the store on his counts as they are then: before, the counts were read,
+    changed and written back whole, and a count of another game written meanwhile (his turns
+    running out at two tables at once, on two workers) was lost."""
+    await store.update_user_prefs(user_key, lambda prefs: with_timeouts(prefs, game, count))
+
+
+def with_timeouts(prefs: Mapping[str, Any], game: int, count: int) -> dict[str, Any]:
+    """`prefs` with `count` as the count in `game`, the latest `KEPT` games' kept."""
     old = prefs.get(TIMEOUTS)
     counts = {k: v for k, v in old.items() if k != str(game)} if isinstance(old, dict) else {}
     counts[str(game)] = count
     kept = sorted(counts, key=lambda k: int(k) if k.isdigit() else -1)[-KEPT:]
-    prefs[TIMEOUTS] = {k: counts[k] for k in kept}
-    await store.set_user_prefs(user_key, prefs)
+    return {**prefs, TIMEOUTS: {k: counts[k] for k in kept}}

@@ -69,6 +69,7 @@ from bot.outbox_rows import queued as queued
 from bot.outbox_rows import row_of as row_of
 from bot.quiet import FOLD_PLATFORMS, FOLD_WINDOW, STATUS_LINES, status_text
 from bot.store_outbox import AUDIENCE_CHAT, OutboxItem, OutRow
+from bot.store_plans import PrefsChange
 
 if TYPE_CHECKING:
     from bot.store_protocol import MessageStore
@@ -141,9 +142,9 @@ DMS_RETRIED_ON_ANY_INTERACTION = frozenset({"discord"})
 class UserPrefs(Protocol):
     async def user_prefs(self, user_keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
 
-    async def set_user_prefs(
-        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
-    ) -> None: ...
+    async def update_user_prefs(
+        self, user_key: str, change: PrefsChange, outbox: Sequence[OutRow] = ()
+    ) -> dict[str, Any]: ...
 
 
 class DmMemory:
@@ -162,15 +163,15 @@ class DmMemory:
     async def remember(self, user_key: str, closed: bool, note: OutRow | None = None) -> None:
         """Store whether his DMs are refused; `note`, the chat's word on a refusal, goes to the
         outbox in the same transaction (a crash between them kept the refusal, which counts
-        as told after a restart, and lost the note)."""
-        prefs = dict((await self.store.user_prefs([user_key])).get(user_key, {}))
-        if bool(prefs.get(DM_CLOSED)) == closed and note is None:
-            return
-        if closed:
-            prefs[DM_CLOSED] = True
-        else:
-            prefs.pop(DM_CLOSED, None)
-        await self.store.set_user_prefs(user_key, prefs, [note] if note is not None else [])
+        as told after a restart, and lost the note). A change of that one key, made in the
+        store: his other prefs written meanwhile (his /me settings, his missed deadlines, by
+        another task or worker) stay."""
+
+        def refused(prefs: dict[str, Any]) -> dict[str, Any]:
+            kept = {k: v for k, v in prefs.items() if k != DM_CLOSED}
+            return {**kept, DM_CLOSED: True} if closed else kept
+
+        await self.store.update_user_prefs(user_key, refused, [note] if note is not None else [])
 
 
 # A chat that refused the pictures gets its posts' text alone; the pictures are tried again

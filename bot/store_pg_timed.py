@@ -18,7 +18,7 @@ from typing import Any
 import asyncpg
 
 from bot.store import AutopilotRow, Clock, DigestRow, OutRow, ReminderRow, TurnPlan
-from bot.store_plans import claim_params
+from bot.store_plans import PrefsChange, changed_prefs, claim_params
 from bot.store_queries import TIMED_POSTGRES as T
 
 WAKE_CHANNEL = "boardchat_wake"
@@ -516,15 +516,25 @@ class PgTimed(PgBase):
                 found[r[0]] = json.loads(r[1] or "{}")
         return found
 
-    async def set_user_prefs(
-        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
-    ) -> None:
-        """As bot/store_plans.py: the prefs and `outbox` in one transaction."""
+    async def update_user_prefs(
+        self, user_key: str, change: PrefsChange, outbox: Sequence[OutRow] = ()
+    ) -> dict[str, Any]:
+        """As bot/store_plans.py: `change` applied to the prefs as stored, in the transaction
+        that holds the user's row (`FOR UPDATE`: another worker's change waits for this one
+        and reads its result), with `outbox`."""
         async with self._tx() as con:
-            await con.execute(
-                T.set_user_prefs,
-                user_key,
-                json.dumps(prefs, sort_keys=True),
-            )
+            while True:
+                stored = await con.fetchval(T.user_prefs_locked, user_key)
+                prefs, text = changed_prefs(stored, change)
+                if text is None:
+                    break
+                if stored is not None:
+                    await con.execute(T.set_user_prefs, text, user_key)
+                    break
+                if count(await con.execute(T.add_user_prefs, user_key, text)) == 1:
+                    break
+                # another worker added his row meanwhile: changed again, on that one
             await write_outbox(con, outbox, self._clock())
-            await self._notify(con)
+            if text is not None:
+                await self._notify(con)  # quiet hours: the schedulers plan again
+        return prefs

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +111,23 @@ def claim_params(
         seen.due_at,
         json.dumps(sorted(seen.players), ensure_ascii=False),
     )
+
+
+# A change of a person's prefs (users.prefs_json: /me settings, the refusal of his DMs, his
+# missed deadlines): from what is stored (a copy of it), what is to be. The store applies it
+# inside the transaction that holds the row (`update_user_prefs`), so two changes of
+# different keys never lose one another, as a read, an await and a write of the whole object
+# did (one writer's key was gone when another wrote in between).
+PrefsChange = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def changed_prefs(stored: str | None, change: PrefsChange) -> tuple[dict[str, Any], str | None]:
+    """The prefs after `change` of those stored as `stored` (None: no row yet), and their text
+    to store (None: nothing changed)."""
+    prefs = change(json.loads(stored or "{}"))
+    if prefs == json.loads(stored or "{}"):
+        return prefs, None
+    return prefs, json.dumps(prefs, sort_keys=True)
 
 
 class PlansMixin(StoreBase):
@@ -386,17 +403,28 @@ class PlansMixin(StoreBase):
                 found[r[0]] = json.loads(r[1] or "{}")
         return found
 
-    async def set_user_prefs(
-        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
-    ) -> None:
-        """The user's prefs; `outbox`: messages written in the same transaction (the chat's
-        note on his refused DMs, stored with the refusal: bot/outbox.py `DmMemory`)."""
-        async with self._tx() as db:
-            await db.execute(
-                T.set_user_prefs,
-                (user_key, json.dumps(prefs, sort_keys=True)),
-            )
-            await write_outbox(db, outbox, self._clock())
+    async def update_user_prefs(
+        self, user_key: str, change: PrefsChange, outbox: Sequence[OutRow] = ()
+    ) -> dict[str, Any]:
+        """Change the user's prefs in one write transaction (BEGIN IMMEDIATE: no other task
+        or process writes between the read and the write): `change` gets what is stored and
+        its result is stored; `outbox`: messages written in the same transaction (the chat's
+        note on his refused DMs, stored with the refusal: bot/outbox.py `DmMemory`). The
+        prefs as stored now."""
+        now = self._clock()
+
+        def work(con: sqlite3.Connection) -> dict[str, Any]:
+            row = con.execute(T.user_prefs_locked, (user_key,)).fetchone()
+            prefs, text = changed_prefs(None if row is None else row[0], change)
+            if text is not None:
+                if row is None:
+                    con.execute(T.add_user_prefs, (user_key, text))
+                else:
+                    con.execute(T.set_user_prefs, (text, user_key))
+            write_outbox_sync(con, outbox, now)
+            return prefs
+
+        return await self._tx_sync(work)
 
 
 # A planned turn with nothing left to do sorts after every real time.

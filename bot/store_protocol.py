@@ -28,7 +28,7 @@ from bot.store import (
 from bot.store_chats import ChatName
 from bot.store_load import Loaded
 from bot.store_outbox import OutboxItem, OutRow, StatusMessage
-from bot.store_plans import AutopilotRow, DigestRow, ReminderRow, TurnPlan
+from bot.store_plans import AutopilotRow, DigestRow, PrefsChange, ReminderRow, TurnPlan
 from bot.store_records import FinishedGame
 
 
@@ -231,10 +231,6 @@ class Store(MessageStore, Protocol):
         self, pk: int, user_key: str, is_bot: bool, bot_kind: str | None
     ) -> None: ...
 
-    async def set_user_prefs(
-        self, user_key: str, prefs: dict[str, Any], outbox: Sequence[OutRow] = ()
-    ) -> None: ...
-
     async def set_user(
         self, user_key: str, lang: str | None = None, dm_ok: bool | None = None
     ) -> None: ...
@@ -274,6 +270,10 @@ class Store(MessageStore, Protocol):
         outbox: Sequence[OutRow] = (),
         keep: Sequence[int] = (),
     ) -> CommitResult: ...
+
+    async def update_user_prefs(
+        self, user_key: str, change: PrefsChange, outbox: Sequence[OutRow] = ()
+    ) -> dict[str, Any]: ...
 
     async def user(self, user_key: str) -> UserRow: ...
 

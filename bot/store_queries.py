@@ -228,9 +228,12 @@ class TimedQueries:
     )
     claim_digest: str = "UPDATE digests SET next_at = ? WHERE user_key = ? AND next_at = ?"
     started_at: str = "SELECT started_at FROM games WHERE id = ?"
-    set_user_prefs: str = (
-        "INSERT INTO users (user_key, prefs_json) VALUES (?, ?) "
-        "ON CONFLICT (user_key) DO UPDATE SET prefs_json = excluded.prefs_json"
+    # A person's prefs are changed in the transaction that holds his row (bot/store_plans.py
+    # `update_user_prefs`): read (locked, on PostgreSQL), then written, or added.
+    user_prefs_locked: str = "SELECT prefs_json FROM users WHERE user_key = ?"
+    set_user_prefs: str = "UPDATE users SET prefs_json = ? WHERE user_key = ?"
+    add_user_prefs: str = (
+        "INSERT INTO users (user_key, prefs_json) VALUES (?, ?) ON CONFLICT (user_key) DO NOTHING"
     )
 
 
@@ -300,6 +303,8 @@ POSTGRES = postgres(
     due_upsert=_DUE_UPSERT.format(same=_PG_SUBSET),
 )
 TIMED_SQLITE = TimedQueries()
-TIMED_POSTGRES = postgres(TIMED_SQLITE)
+TIMED_POSTGRES = postgres(
+    TIMED_SQLITE, user_prefs_locked=TIMED_SQLITE.user_prefs_locked + " FOR UPDATE"
+)
 MESSAGE_SQLITE = MessageQueries()
 MESSAGE_POSTGRES = postgres(MESSAGE_SQLITE)

@@ -138,7 +138,9 @@ async def test_a_games_start_time_and_a_persons_settings_are_stored(
 
     assert await any_store.user_prefs(["local:ann"]) == {"local:ann": {}}
     await any_store.set_user("local:ann", lang="pl")
-    await any_store.set_user_prefs("local:ann", {"tz": "Europe/Warsaw", "quiet": [23, 8]})
+    await any_store.update_user_prefs(
+        "local:ann", lambda _: {"tz": "Europe/Warsaw", "quiet": [23, 8]}
+    )
     await any_store.set_user("local:ann", dm_ok=True)  # other user fields leave them alone
     prefs = await any_store.user_prefs(["local:ann", "local:bob"])
     assert prefs == {"local:ann": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "local:bob": {}}

@@ -325,9 +325,9 @@ async def test_a_message_s_reads_come_in_one_call_and_match_the_single_reads(sto
     assert (kept.game_id, kept.due_at, kept.players) == (pk, 3700.0, ["Ann", "ann 2"])
     # the /me prefs of the sender and the seated (those who set any)
     assert got.prefs == {}
-    await store.set_user_prefs("tg:11", {"quiet": [23, 8], "tz": "Europe/Warsaw"})
-    await store.set_user_prefs("tg:99", {"tz": "UTC"})
-    await store.set_user_prefs("tg:50", {"tz": "UTC"})  # neither seated nor the sender
+    await store.update_user_prefs("tg:11", lambda _: {"quiet": [23, 8], "tz": "Europe/Warsaw"})
+    await store.update_user_prefs("tg:99", lambda _: {"tz": "UTC"})
+    await store.update_user_prefs("tg:50", lambda _: {"tz": "UTC"})  # neither seated nor the sender
     prefs = (await store.load_message("tg:1", "tg:99")).prefs
     assert prefs == await store.user_prefs(["tg:11", "tg:99"])
     assert prefs == {"tg:11": {"quiet": [23, 8], "tz": "Europe/Warsaw"}, "tg:99": {"tz": "UTC"}}
@@ -348,8 +348,8 @@ async def test_a_due_turn_s_reads_come_in_one_call_and_match_the_single_reads(
     await store.set_away("tg:11", clock.now + 7200.5)
     await store.set_away("tg:12", clock.now - 1.0)  # back already
     await store.set_away("tg:99", clock.now + 60.0)  # not in this game
-    await store.set_user_prefs("tg:10", {"quiet": "22-7", "tz": "Europe/Warsaw"})
-    await store.set_user_prefs("tg:99", {"tz": "Asia/Taipei"})
+    await store.update_user_prefs("tg:10", lambda _: {"quiet": "22-7", "tz": "Europe/Warsaw"})
+    await store.update_user_prefs("tg:99", lambda _: {"tz": "Asia/Taipei"})
     reads = await store.turn_reads(pk, clock.now)
     assert reads.game == await store.game(pk)
     assert reads.seats == await store.seats(pk) and len(reads.seats) == 3

@@ -22,7 +22,8 @@ from tests.pg import pg_server, pg_url  # noqa: F401  (fixtures)
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-OWN_SHAPES = {"lobby_status", "new_game", "due_upsert"}  # FOR UPDATE, RETURNING, jsonb @>
+# FOR UPDATE (a lobby, a person's prefs), RETURNING, jsonb @>
+OWN_SHAPES = {"lobby_status", "new_game", "due_upsert", "user_prefs_locked"}
 PAIRS: list[tuple[DataclassInstance, DataclassInstance]] = [
     (SQLITE, POSTGRES),
     (TIMED_SQLITE, TIMED_POSTGRES),
@@ -47,6 +48,7 @@ def test_postgres_runs_the_same_statements_but_its_declared_shapes() -> None:
             if field.name not in OWN_SHAPES:
                 assert pg == numbered(lite), field.name
     assert POSTGRES.lobby_status.endswith("FOR UPDATE")
+    assert TIMED_POSTGRES.user_prefs_locked.endswith("FOR UPDATE")
     assert POSTGRES.new_game.endswith("RETURNING id")
     assert "jsonb" in POSTGRES.due_upsert and "json_each" in SQLITE.due_upsert
 
