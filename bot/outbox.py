@@ -430,15 +430,25 @@ class OutboxSender:
         the mention."""
         self.failed += 1
         try:
-            # with a memory, the note is written with the refusal and sent as any row
-            note = refused.fallback if self.dm_memory is not None else None
-            if await self.dm_refused(item.audience, item.chat_key, refused, note=note):
-                if note is None:
-                    await self._fallback(item.chat_key, refused)
-                else:
-                    self.wake()
+            await self.tell_dm_refused(item.audience, item.chat_key, refused)
         finally:
             await self.store.outbox_failed(item.id, str(refused) or "DMs closed")
+
+    async def tell_dm_refused(self, user_key: str, chat_key: str, refused: DmClosed) -> bool:
+        """A refusal of `user_key`'s DMs met here or by an adapter's immediate private answer
+        (`dm_refused`), and the chat's word on it (`refused.fallback`): with a memory, queued
+        in the outbox with the stored refusal, in its transaction, and sent by this loop as
+        any row (a crash between storing the refusal, which counts as told after a restart,
+        and posting the note lost the note); without, posted now. True when the chat is told
+        (the first refusal since something changed)."""
+        note = refused.fallback if self.dm_memory is not None else None
+        if not await self.dm_refused(user_key, chat_key, refused, note=note):
+            return False
+        if note is None:
+            await self._fallback(chat_key, refused)
+        else:
+            self.wake()
+        return True
 
     async def dm_known_refused(self, user_key: str) -> bool:
         """Whether `user_key`'s DMs are refused as far as the platform knows (a refusal

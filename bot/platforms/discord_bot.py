@@ -32,6 +32,7 @@ from discord import app_commands
 from bot import i18n
 from bot.health import beat
 from bot.messages import Inbound, Outbound
+from bot.outbox import OutboxSender
 from bot.platforms.discord_commands import (  # noqa: F401 (re-exported)
     _ELLIPSIS,
     _NAME_RE,
@@ -621,7 +622,10 @@ class BoardchatClient(discord.AutoShardedClient):
         self.table.register_sender(PLATFORM, self.adapter.send)
         # A command's public answers go out as the interaction's follow-ups: the table holds
         # their outbox rows back from the sender loop that long (bot/outbox.py).
-        self.table.register_delivery(PLATFORM, self.adapter.deliver, hold_replies=REPLY_HOLD)
+        sender = self.table.register_delivery(
+            PLATFORM, self.adapter.deliver, hold_replies=REPLY_HOLD
+        )
+        self.adapter.outbox = sender if isinstance(sender, OutboxSender) else None  # not a fake's
         # Interactions kept before a crash or a stop: handled once, beside the new ones.
         self.leftovers = asyncio.ensure_future(handle_leftovers(self.adapter))
         if self.sync_on_start:

@@ -12,7 +12,7 @@ import discord
 
 from bot import i18n
 from bot.messages import Outbound
-from bot.outbox import DmClosed, PicturesRefused, RetryLater, Undeliverable
+from bot.outbox import DmClosed, OutboxSender, PicturesRefused, RetryLater, Undeliverable
 from bot.platforms.discord_commands import key_id
 from bot.platforms.discord_inbox import display_name
 from bot.platforms.discord_pieces import Piece, edit_piece, edit_private, pieces, send_all
@@ -56,6 +56,8 @@ class DiscordDelivery:
     """Sending and editing Discord messages for the adapter (which inherits this)."""
 
     client: discord.Client
+    # the table's sender loop for Discord, once set up: its memory of refused DMs
+    outbox: OutboxSender | None = None
 
     async def _send_pieces(
         self, target: discord.abc.Messageable, items: list[Piece], context: str
@@ -79,6 +81,7 @@ class DiscordDelivery:
             if uid is None:
                 log.warning("discord: cannot send a private message to %s", out.private_to)
                 return
+            user: discord.abc.User | None = None
             try:
                 user = self.client.get_user(uid) or await self.client.fetch_user(uid)
                 sent = await self._send_pieces(user, items, f"DM {out.private_to}")
@@ -86,7 +89,7 @@ class DiscordDelivery:
                 log.warning("discord: cannot reach user %s: %s", out.private_to, exc)
                 sent = False
             if not sent:
-                await self._dm_refused(out, uid)
+                await self._dm_refused(out, user)
             return
         channel = await self._channel(out.chat_key)
         if channel is not None:
@@ -181,21 +184,27 @@ class DiscordDelivery:
             log.info("discord: cannot unpin %s: %s", message_id, exc)
 
     @staticmethod
-    def _dm_note(out: Outbound, user: discord.abc.User) -> Outbound | None:
+    def _dm_note(out: Outbound, user: discord.abc.User | None) -> Outbound | None:
         """The public mention asking a user whose DMs are closed to open them."""
         if key_id(out.chat_key) is None or out.private_to is None:
             return None
-        name = dict(out.mentions).get(out.private_to) or display_name(user)
+        name = dict(out.mentions).get(out.private_to)
+        name = name or (display_name(user) if user is not None else str(key_id(out.private_to)))
         text = _dm_closed(f"@{name}", out.lang)
         return Outbound(out.chat_key, text, mentions=[(out.private_to, name)])
 
-    async def _dm_refused(self, out: Outbound, uid: int) -> None:
-        """A private message could not be delivered (DMs closed): say so in the chat, without
-        the private content, so the player knows to open their DMs."""
-        if key_id(out.chat_key) is None:
+    async def _dm_refused(self, out: Outbound, user: discord.abc.User | None) -> None:
+        """A private message could not be delivered (DMs closed): the chat is told, without
+        the private content, so the player knows to open their DMs. With the table's sender
+        loop as its own refusals are (bot/outbox.py `tell_dm_refused`): remembered, and the
+        note an outbox row written with the stored refusal, once; else posted now."""
+        assert out.private_to is not None
+        refused = DmClosed("Forbidden or unreachable", self._dm_note(out, user))
+        if self.outbox is not None:
+            await self.outbox.tell_dm_refused(out.private_to, out.chat_key, refused)
+            return
+        if refused.fallback is None:
             return
         channel = await self._channel(out.chat_key)
-        if channel is None:
-            return
-        note = Piece(content=_dm_closed(f"<@{uid}>", out.lang), png=None, view=None, user_ids=[uid])
-        await self._send_pieces(channel, [note], out.chat_key)
+        if channel is not None:
+            await self._send_pieces(channel, pieces(refused.fallback), out.chat_key)

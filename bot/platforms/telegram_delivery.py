@@ -117,7 +117,8 @@ class TelegramDelivery:
     async def _try_send(self, out: Outbound) -> Exception | None:
         """Deliver one Outbound right away; the Bot API's error, if any (not logged). A
         private one meets the sender loop's memory of refused DMs (bot/outbox.py): not tried
-        for a player whose DMs are known refused, and the group told of a refusal once."""
+        for a player whose DMs are known refused, and the group told of a refusal once, by a
+        note the sender loop delivers (an outbox row written with the stored refusal)."""
         memory = self.outbox
         if out.private_to and memory is not None and await memory.dm_known_refused(out.private_to):
             log.info("telegram: %s does not accept private messages (known)", out.private_to)
@@ -126,9 +127,9 @@ class TelegramDelivery:
             await self._send(out)
         except DmClosed as closed:
             log.info("telegram: %s does not accept private messages: %s", out.private_to, closed)
-            user = out.private_to or ""
-            news = memory is None or await memory.dm_refused(user, out.chat_key, closed)
-            if closed.fallback is not None and news:
+            if memory is not None:  # the note queued with the stored refusal, as the loop's
+                await memory.tell_dm_refused(out.private_to or "", out.chat_key, closed)
+            elif closed.fallback is not None:
                 return await self._try_send(closed.fallback)
         except (TelegramError, ValueError) as error:
             return error

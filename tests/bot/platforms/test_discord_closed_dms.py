@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.messages import Outbound
+from bot.outbox import DM_CLOSED
 from bot.platforms import discord_bot as dc
 from bot.table import Table, open_table
 from tests.bot.chatgame import ChatDicePile
@@ -110,5 +111,38 @@ async def test_closed_dms_are_remembered_mentioned_once_and_retried_after_a_comm
             await drained(table)
             assert dm_attempts(http) == 3 and len(mentions(http)) == 1
             assert len(await table.store.outbox(status="sent")) >= 1
+        finally:
+            await client.close()
+
+
+async def test_the_note_of_a_dm_the_adapter_sends_itself_is_queued_with_the_refusal(
+    table: Table,
+) -> None:
+    """A private message the adapter sends itself (`send`, not the sender loop's `deliver`),
+    refused: the channel's note is an outbox row written with the stored refusal and posted
+    by the sender loop, once, as the loop's own notes (before, the adapter posted it at once
+    and at every refusal, and stored nothing)."""
+    client = dc.build_client(table, settings(discord_token="t", discord_guild_id=str(GUILD_ID)))
+    async with discord_http(client) as http:
+        await client.login("t")
+        try:
+            http.closed_dms.add(BOB_ID)
+            await table.stop_senders()  # what the adapter posts itself shows alone
+            secret = Outbound(CHAT, "Your hand", private_to=BOB, mentions=[(BOB, "Bob")])
+            await client.adapter.send(secret)
+            assert dm_attempts(http) == 1 and mentions(http) == []
+            assert (await table.store.user_prefs([BOB]))[BOB].get(DM_CLOSED) is True
+            [note] = await table.store.outbox(CHAT, status="pending")
+            assert "@Bob, I could not send you" in note.body["text"]
+
+            loop = client.adapter.outbox
+            assert loop is not None
+            loop.start()
+            await drained(table)
+            (posted,) = mentions(http)
+            assert posted.startswith(f"<@{BOB_ID}>") and "Your hand" not in posted
+            await client.adapter.send(secret)  # refused again: the channel knows
+            await drained(table)
+            assert len(mentions(http)) == 1
         finally:
             await client.close()

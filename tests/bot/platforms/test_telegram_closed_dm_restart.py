@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from telegram import Update
 
 from bot.messages import Outbound
 from bot.outbox import DM_CLOSED
@@ -86,6 +87,70 @@ async def test_closed_dms_are_remembered_across_a_restart(
         await again.drained()
         assert any(c.chat_id == BOB and c.text == "Your hand" for c in again.api.messages())
         assert DM_CLOSED not in (await store.user_prefs([bob]))[bob]
+    finally:
+        await again.table.stop_senders()
+        await again.app.shutdown()
+
+
+async def test_the_note_of_an_immediate_answer_is_queued_with_the_refusal_for_the_loop(
+    world: World,  # noqa: F811
+    store: Store,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bob's /status in the group has a private copy (his language), refused: the group's
+    note is an outbox row written with the stored refusal, as the sender loop's own notes
+    (f2a9a5f), and the loop posts it. Before, the adapter stored the refusal and then posted
+    the note itself: a process that died between them kept the refusal (told, after a
+    restart) and lost the note. Here the process dies once both are stored; the restarted
+    one posts the note once."""
+    bob = f"tg:{BOB}"
+    world.api.unstarted.add(BOB)
+    await world.say("Ann", "/new dicepile")
+    await world.say("Bob", "/join")
+    await world.say("Bob", "/lang ru")  # his answers in the group get a private copy
+
+    written: list[list[str]] = []
+    change = store.update_user_prefs
+
+    async def spied(user_key: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        rows = kwargs.get("outbox", args[1] if len(args) > 1 else ())
+        written.append([r.body.get("text", "") for r in rows])
+        return await change(user_key, *args, **kwargs)
+
+    monkeypatch.setattr(store, "update_user_prefs", spied)
+    await world.table.stop_senders()  # nothing leaves but what the adapter sends itself
+    world._ids += 1
+    update = world.api.message_update(FRIDAY, world.users["Bob"], "/status")
+    await world.app.process_update(
+        Update.de_json({"update_id": world._ids, **update}, world.app.bot)
+    )
+
+    def dm_attempts() -> int:
+        return len([c for c in world.api.since(0, "sendMessage") if c.chat_id == BOB])
+
+    def notes() -> list[Any]:
+        return [
+            c
+            for c in world.api.messages()
+            if c.chat_id == FRIDAY and f'href="tg://user?id={BOB}"' in c.text
+        ]
+
+    assert dm_attempts() == 1 and notes() == [], "the adapter posts no note itself"
+    assert (await store.user_prefs([bob]))[bob].get(DM_CLOSED) is True
+    [texts] = written  # the refusal, stored with the note in one transaction
+    [note] = [r for r in await store.outbox(GROUP_KEY, status="pending") if r.body["text"] in texts]
+    assert "@Bob" in note.body["text"] and note.audience == "chat"
+
+    again = restarted(world, store, clock)  # the process went down: a new one
+    await again.app.initialize()
+    await again.adapter.setup(again.app)
+    try:
+        await again.drained()
+        assert len(notes()) == 1, "posted once, by the restarted sender loop"
+        assert note.id in [r.id for r in await store.outbox(GROUP_KEY, status="sent")]
+        await again.say("Bob", "/status")
+        assert dm_attempts() == 1 and len(notes()) == 1
     finally:
         await again.table.stop_senders()
         await again.app.shutdown()
