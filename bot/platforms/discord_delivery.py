@@ -18,6 +18,9 @@ from bot.platforms.discord_inbox import display_name
 from bot.platforms.discord_pieces import Piece, edit_piece, edit_private, pieces, send_all
 from engine.core.errors import N_
 
+# Discord's code for a DM the person does not accept ("Cannot send messages to this user").
+DMS_CLOSED_CODE = 50007
+
 log = logging.getLogger(__name__)
 
 
@@ -67,7 +70,10 @@ class DiscordDelivery:
             try:
                 await target.send(**piece.kwargs())
             except discord.HTTPException as exc:
-                log.error("discord: sending to %s failed: %s", context, exc)
+                # a person's closed DMs are his setting, not the bot's failure (the channel is
+                # told, `_dm_refused`): no ERROR in the admin's log for it
+                level = logging.INFO if exc.code == DMS_CLOSED_CODE else logging.ERROR
+                log.log(level, "discord: sending to %s failed: %s", context, exc)
                 return False  # the rest would fail the same way; 429s were already waited out
         return True
 
@@ -80,6 +86,12 @@ class DiscordDelivery:
             uid = key_id(out.private_to)
             if uid is None:
                 log.warning("discord: cannot send a private message to %s", out.private_to)
+                return
+            if self.outbox is not None and await self.outbox.dm_known_refused(out.private_to):
+                # as the sender loop fails his rows unsent and Telegram's immediate answers
+                # skip him: a refusal the channel was told of is not met again (his next
+                # interaction with the bot lifts it, bot/outbox.py)
+                log.info("discord: %s does not accept private messages (known)", out.private_to)
                 return
             user: discord.abc.User | None = None
             try:

@@ -116,7 +116,7 @@ async def test_closed_dms_are_remembered_mentioned_once_and_retried_after_a_comm
 
 
 async def test_the_note_of_a_dm_the_adapter_sends_itself_is_queued_with_the_refusal(
-    table: Table,
+    table: Table, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A private message the adapter sends itself (`send`, not the sender loop's `deliver`),
     refused: the channel's note is an outbox row written with the stored refusal and posted
@@ -129,8 +129,11 @@ async def test_the_note_of_a_dm_the_adapter_sends_itself_is_queued_with_the_refu
             http.closed_dms.add(BOB_ID)
             await table.stop_senders()  # what the adapter posts itself shows alone
             secret = Outbound(CHAT, "Your hand", private_to=BOB, mentions=[(BOB, "Bob")])
-            await client.adapter.send(secret)
+            with caplog.at_level(logging.INFO):
+                await client.adapter.send(secret)
             assert dm_attempts(http) == 1 and mentions(http) == []
+            # his setting, not the bot's failure: nothing at ERROR in the admin's log
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
             assert (await table.store.user_prefs([BOB]))[BOB].get(DM_CLOSED) is True
             [note] = await table.store.outbox(CHAT, status="pending")
             assert "@Bob, I could not send you" in note.body["text"]
@@ -141,8 +144,10 @@ async def test_the_note_of_a_dm_the_adapter_sends_itself_is_queued_with_the_refu
             await drained(table)
             (posted,) = mentions(http)
             assert posted.startswith(f"<@{BOB_ID}>") and "Your hand" not in posted
-            await client.adapter.send(secret)  # refused again: the channel knows
+            with caplog.at_level(logging.INFO):
+                await client.adapter.send(secret)  # known refused: not tried, not noted again
             await drained(table)
-            assert len(mentions(http)) == 1
+            assert dm_attempts(http) == 1 and len(mentions(http)) == 1
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         finally:
             await client.close()
