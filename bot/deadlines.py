@@ -78,12 +78,12 @@ def deadline_hours(settings: Mapping[str, Any]) -> float:
     return hours if hours > 0 else DEFAULT_DEADLINE_HOURS
 
 
-def turn_due(at: Moment, now: float, hours: float) -> Due | None:
+def turn_due(at: Moment, now: float, hours: float, told: bool = False) -> Due | None:
     """The reminders row of the turn `at` begins at `now`: who must act and when their move
-    is due; None once the game is over."""
+    is due (`told`: the ask notified them all); None once the game is over."""
     if at.over:
         return None
-    return Due(list(at.current), now, now + hours * 3600.0)
+    return Due(list(at.current), now, now + hours * 3600.0, ask_notified=told)
 
 
 def human_duration(seconds: float, lang: str | None) -> str:

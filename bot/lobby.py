@@ -31,6 +31,7 @@ from bot.i18n import (
 )
 from bot.messages import Outbound
 from bot.moves import MovesMixin
+from bot.quiet import ask_notified
 from bot.store import (
     ChatBusy,
     GameRow,
@@ -478,6 +479,7 @@ class LobbyMixin(MovesMixin):
             )
             now = played.now(game)
             out += self._game_over(ctx, row, game, played.state, now.over)  # all bots (issue 25)
+            told = ask_notified(out, seats, now.current)  # kept with the turn (bot/expiry.py)
             out, rows = self._rows(ctx, out, row.id)
             # The chain numbers its moves from 1 (after a person's move, step 0); here no
             # person moved, so its first move is the run's step 0: the start is version 1 and
@@ -488,7 +490,7 @@ class LobbyMixin(MovesMixin):
                 seed,
                 names,
                 played.state_json,
-                self._due(game, played.state, hours, now),
+                self._due(game, played.state, hours, now, told),
                 self._inbound_key(ctx),
                 entries=entries,
                 over=now.over,

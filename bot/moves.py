@@ -35,7 +35,7 @@ from bot.grammar import (
 from bot.i18n import explain, listed, resolve_lang, tr, translator
 from bot.messages import Inbound, Outbound
 from bot.moment import Moment
-from bot.quiet import starts_a_turn
+from bot.quiet import ask_notified, starts_a_turn
 from bot.store import (
     GameRow,
     LogEntry,
@@ -282,9 +282,10 @@ class MovesMixin(EndingMixin):
                 outs += await self._said_where(ctx, row, outs)
                 if not hidden:
                     outs += self._asked_again(ctx, row, played, after, player, outs)
+                told = ask_notified(outs, ctx.seats, after.current)  # kept with the turn
                 outs, rows = self._rows(ctx, outs, row.id)
                 claim, pressed = self._move_claim(ctx)
-                due = self._due(game, played.state, hours, after)
+                due = self._due(game, played.state, hours, after, told)
                 if due is not None and starts_a_turn(played):
                     due = replace(due, anew=True)  # asked again: after others, or a new phase
                 result = await self.store.commit_moves(

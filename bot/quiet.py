@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.context import Played, Step
-from bot.store import ActionRow
+from bot.messages import Outbound
+from bot.store import ActionRow, SeatRow
 from engine.core import load_state
 from engine.core.protocol import Event, Game
 
@@ -206,6 +207,20 @@ def pinged(
 ) -> list[str]:
     """Of the humans asked now, those to notify: newly asked and not engaged in this round."""
     return [p for p in asked if (before is None or p not in before) and p not in engaged]
+
+
+def ask_notified(
+    outs: Iterable[Outbound], seats: Iterable[SeatRow], current: Collection[str]
+) -> bool:
+    """Whether the messages of a run notified every human it asks (of `seats`, those among
+    the `current` players): each is mentioned by one that is not silent and that the sender
+    loop may not fold into an earlier message (an edit notifies nobody). Stored with the turn
+    (bot/store.py `Due`): after the bot's downtime, a turn whose ask was silent (asked again
+    in the round he played, in quiet hours, after a move only its sender saw) is told by a
+    reminder before it expires (bot/expiry.py)."""
+    asked = [s.user_key for s in seats if not s.is_bot and s.display_name in current]
+    told = {key for o in outs if not o.silent and o.fold_of is None for key, _ in o.mentions}
+    return bool(asked) and all(key in told for key in asked)
 
 
 def status_text(lines: Sequence[str], asked: str) -> str:

@@ -180,12 +180,15 @@ class Due:
     """The next reminder: who must act, since when. The stored turn goes on (its start, due
     time and reminders) while the players asked are some of those it waited for (a
     simultaneous phase where one of them acted), unless `anew`: one of them is asked again
-    after others moved (`Played.asked_anew`), a new turn."""
+    after others moved (`Played.asked_anew`), a new turn. `ask_notified`: the message that
+    asked them notified every one of them (bot/quiet.py `ask_notified`), kept with the turn
+    (bot/expiry.py: a turn nobody was told of gets its reminder before it expires)."""
 
     players: list[str]
     turn_started_at: float
     due_at: float
     anew: bool = False
+    ask_notified: bool = False
 
 
 @dataclass(frozen=True)

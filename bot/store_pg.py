@@ -675,6 +675,7 @@ class PgStore(PgOutbox, PgTimed):
             due.due_at,
             due.turn_started_at,
             players,
+            due.ask_notified,
         )
         await self._notify(con, pk)
 

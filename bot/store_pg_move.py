@@ -52,7 +52,12 @@ _MOVE = (
     ("actions", "text[]"),
     ("events", "text[]"),
 )
-_DUE = (("due_at", "double precision"), ("started", "double precision"), ("waiting", "text"))
+_DUE = (
+    ("due_at", "double precision"),
+    ("started", "double precision"),
+    ("waiting", "text"),
+    ("told", "boolean"),
+)
 _OUTBOX = tuple(
     (f"o_{name}", kind)
     for name, kind in (
@@ -90,15 +95,18 @@ _LOGGED = """logged AS (
         unnest({steps}, {users}, {players}, {actions}, {events})
             WITH ORDINALITY AS e (st, u, p, a, v, n))"""
 # The same players still waiting (a simultaneous phase where one of them acted) keep their
-# due time and attempt (bot/store.py `Due`); others start a new turn.
+# due time, attempt and whether their ask notified them (bot/store.py `Due`); others start a
+# new turn.
 _KEEP_DUE = """due AS (
-    INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at, players_json)
-    SELECT id, {due_at}, 0, {started}, {waiting} FROM moved
+    INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at, players_json,
+        ask_notified)
+    SELECT id, {due_at}, 0, {started}, {waiting}, {told} FROM moved
     ON CONFLICT (game_id) DO UPDATE SET
-        (due_at, attempt, turn_started_at) = (SELECT
+        (due_at, attempt, turn_started_at, ask_notified) = (SELECT
             CASE WHEN k.same THEN r.due_at ELSE excluded.due_at END,
             CASE WHEN k.same THEN r.attempt ELSE 0 END,
-            CASE WHEN k.same THEN r.turn_started_at ELSE excluded.turn_started_at END
+            CASE WHEN k.same THEN r.turn_started_at ELSE excluded.turn_started_at END,
+            CASE WHEN k.same THEN r.ask_notified ELSE excluded.ask_notified END
             FROM (SELECT excluded.players_json <> '[]'
                 AND r.players_json::jsonb @> excluded.players_json::jsonb AS same) AS k),
         players_json = excluded.players_json
@@ -111,10 +119,12 @@ _PRESSED = """pressed AS (
     ON CONFLICT DO NOTHING)"""
 # One of the players still waiting is asked again after others moved: a new turn all the same.
 _NEW_DUE = """due AS (
-    INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at, players_json)
-    SELECT id, {due_at}, 0, {started}, {waiting} FROM moved
+    INSERT INTO reminders AS r (game_id, due_at, attempt, turn_started_at, players_json,
+        ask_notified)
+    SELECT id, {due_at}, 0, {started}, {waiting}, {told} FROM moved
     ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, attempt = 0,
-        turn_started_at = excluded.turn_started_at, players_json = excluded.players_json)"""
+        turn_started_at = excluded.turn_started_at, players_json = excluded.players_json,
+        ask_notified = excluded.ask_notified)"""
 _DROP_DUE = "due AS (DELETE FROM reminders WHERE game_id = (SELECT id FROM moved))"
 _ANSWER = """SELECT CASE
     WHEN NOT EXISTS (SELECT FROM moved) THEN
@@ -199,7 +209,7 @@ def commit_args(
     ]
     if due is not None:
         players = players_json(due.players)
-        args += [due.due_at, due.turn_started_at, players]
+        args += [due.due_at, due.turn_started_at, players, due.ask_notified]
     if outbox:
         args += [*outbox_arrays(outbox), list(notify)]
     if pressed is not None:

@@ -501,6 +501,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE chats ADD COLUMN pictures_refused_at DOUBLE PRECISION",),
     # 13: when a turn's first notifying reminder went out (bot/expiry.py), as on SQLite.
     ("ALTER TABLE reminders ADD COLUMN notified_at DOUBLE PRECISION",),
+    # 14: whether a turn's ask notified its players (bot/expiry.py), as SQLite's 11th.
+    ("ALTER TABLE reminders ADD COLUMN ask_notified BOOLEAN NOT NULL DEFAULT FALSE",),
 )
 
 

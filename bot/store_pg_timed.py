@@ -28,7 +28,7 @@ LEASE_SECONDS = 60.0
 _PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
 _PLAN_COLUMNS = (
     "game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, "
-    f"{_PLAN_DUE}, notified_at"
+    f"{_PLAN_DUE}, notified_at, ask_notified"
 )
 
 
@@ -75,7 +75,7 @@ _CLAIM_TURN = (
 
 
 def _plan(r: Any) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8])
+    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9])
 
 
 def _reminder(r: Any) -> ReminderRow:

@@ -32,6 +32,11 @@ MIGRATION: tuple[str, ...] = (
 
 # Migration 10: when a turn's first notifying reminder went out (`TurnPlan.notified_at`).
 NOTIFIED_MIGRATION = ("ALTER TABLE reminders ADD COLUMN notified_at REAL",)
+# Migration 11: whether the turn's ask notified its players (`TurnPlan.ask_notified`); the
+# turns under way before it count as not told (after downtime: a reminder before the expiry).
+ASK_NOTIFIED_MIGRATION = (
+    "ALTER TABLE reminders ADD COLUMN ask_notified INTEGER NOT NULL DEFAULT 0",
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,9 @@ class TurnPlan:
     # when the turn's first notifying reminder went out (bot/expiry.py: the expiry waits a
     # last call after it); stale, as `done_until`, until the turn's first claim (attempt 0)
     notified_at: float | None = None
+    # whether the message that asked the turn's players notified every one of them (written
+    # with the turn by the move, bot/store.py `Due`)
+    ask_notified: bool = False
 
     @property
     def due_at(self) -> float:
@@ -72,7 +80,7 @@ class TurnPlan:
 
 
 def _plan(r: Sequence[Any]) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8])
+    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], bool(r[9]))
 
 
 @dataclass(frozen=True)
@@ -171,8 +179,8 @@ class PlansMixin(StoreBase):
         """Turns whose plan is due, earliest first."""
         rows = await self._key_all(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE} AS t, notified_at FROM reminders WHERE t <= ? "
-            "ORDER BY t LIMIT ?",
+            f"done_until, {self._PLAN_DUE} AS t, notified_at, ask_notified FROM reminders "
+            "WHERE t <= ? ORDER BY t LIMIT ?",
             (now, limit),
         )
         return [_plan(r) for r in rows]
@@ -180,7 +188,8 @@ class PlansMixin(StoreBase):
     async def turn_plan(self, pk: int) -> TurnPlan | None:
         row = await self._key_one(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE}, notified_at FROM reminders WHERE game_id = ?",
+            f"done_until, {self._PLAN_DUE}, notified_at, ask_notified FROM reminders "
+            "WHERE game_id = ?",
             (pk,),
         )
         return _plan(row) if row else None

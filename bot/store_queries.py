@@ -34,25 +34,30 @@ ACTIONS_STEP = "ALTER TABLE actions ADD COLUMN step INTEGER NOT NULL DEFAULT 0"
 # The reminder upsert: when nobody new must act (one of several simultaneous players moved),
 # the clock of those still waiting keeps running and only the list shrinks; otherwise a new
 # turn starts (attempt 0). `{same}` is the dialect's "the new list is a non-empty subset".
+# `ask_notified` (migration 11 on SQLite, 14 on PostgreSQL): whether the ask of the turn
+# notified every player it asked (bot/store.py `Due`), kept while the turn goes on.
 _DUE_UPSERT = (
-    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-    "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json, "
+    "ask_notified) VALUES (?, ?, 0, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
     "due_at = CASE WHEN {same} THEN reminders.due_at ELSE excluded.due_at END, "
     "attempt = CASE WHEN {same} THEN reminders.attempt ELSE 0 END, "
     "turn_started_at = CASE WHEN {same} THEN reminders.turn_started_at "
     "ELSE excluded.turn_started_at END, "
+    "ask_notified = CASE WHEN {same} THEN reminders.ask_notified "
+    "ELSE excluded.ask_notified END, "
     "players_json = excluded.players_json"
 )
 # SQLite: the same upsert with the subset test evaluated once, not three times (two
 # `json_each` scans each; issue 23: a third of the move's commit), and skipped when the list
 # is the stored one (then every column would keep its value).
 _SQLITE_DUE_UPSERT = (
-    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-    "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-    "(due_at, attempt, turn_started_at) = (SELECT "
+    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json, "
+    "ask_notified) VALUES (?, ?, 0, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "(due_at, attempt, turn_started_at, ask_notified) = (SELECT "
     "CASE WHEN k.same THEN reminders.due_at ELSE excluded.due_at END, "
     "CASE WHEN k.same THEN reminders.attempt ELSE 0 END, "
-    "CASE WHEN k.same THEN reminders.turn_started_at ELSE excluded.turn_started_at END "
+    "CASE WHEN k.same THEN reminders.turn_started_at ELSE excluded.turn_started_at END, "
+    "CASE WHEN k.same THEN reminders.ask_notified ELSE excluded.ask_notified END "
     "FROM (SELECT {same} AS same) AS k), "
     "players_json = excluded.players_json "
     # the very same list (a third of the moves in bench/table_latency.py: one more bid, a
@@ -63,10 +68,10 @@ _SQLITE_DUE_UPSERT = (
 # A new turn for the players asked though they are (some of) those the stored turn waited for:
 # one of them was asked again after others moved (bot/store.py `Due.anew`).
 _NEW_TURN_UPSERT = (
-    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json) "
-    "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, "
-    "attempt = 0, turn_started_at = excluded.turn_started_at, "
-    "players_json = excluded.players_json"
+    "INSERT INTO reminders (game_id, due_at, attempt, turn_started_at, players_json, "
+    "ask_notified) VALUES (?, ?, 0, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    "due_at = excluded.due_at, attempt = 0, turn_started_at = excluded.turn_started_at, "
+    "players_json = excluded.players_json, ask_notified = excluded.ask_notified"
 )
 _SQLITE_SUBSET = (
     "(excluded.players_json <> '[]' AND NOT EXISTS (SELECT 1 FROM "

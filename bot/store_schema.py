@@ -136,6 +136,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_chats.PICTURES_MIGRATION,
     # 10: when a turn's first notifying reminder went out (bot/expiry.py, bot/store_plans.py).
     store_plans.NOTIFIED_MIGRATION,
+    # 11: whether a turn's ask notified its players (bot/expiry.py, bot/store_plans.py).
+    store_plans.ASK_NOTIFIED_MIGRATION,
 )
 
 

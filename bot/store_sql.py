@@ -35,7 +35,7 @@ def due_sql(pk: int, due: Due | None) -> tuple[str, tuple[Any, ...]]:
     players = players_json(due.players)
     return (
         SQLITE.new_turn_upsert if due.anew else SQLITE.due_upsert,
-        (pk, due.due_at, due.turn_started_at, players),
+        (pk, due.due_at, due.turn_started_at, players, due.ask_notified),
     )
 
 

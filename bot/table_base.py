@@ -413,11 +413,17 @@ class TableBase:
         return deadline_hours((await self.store.chat(chat_key)).settings)
 
     def _due(
-        self, game: Game, state: State, hours: float, moment: Moment | None = None
+        self,
+        game: Game,
+        state: State,
+        hours: float,
+        moment: Moment | None = None,
+        told: bool = False,
     ) -> Due | None:
-        """The turn's deadline row; `moment`: the state's answers when a move gave them."""
+        """The turn's deadline row; `moment`: the state's answers when a move gave them;
+        `told`: the messages that ask the turn notified every player it asks."""
         at = moment if moment is not None and moment.state is state else Moment(game, state)
-        return turn_due(at, self.clock(), hours)
+        return turn_due(at, self.clock(), hours, told)
 
     def _no_game(self, ctx: Ctx) -> list[Outbound]:
         return self._say(

@@ -98,26 +98,29 @@ def test_the_reminders_players_text_is_the_standard_encoders_whatever_the_order(
 
 def test_sqlites_reminder_upsert_keeps_the_clock_while_no_new_player_waits() -> None:
     """The move's reminder write (SQLITE.due_upsert): the very same list is a no-op (skipped
-    by its WHERE: no row write), a shrunk list keeps the clock and the attempt, a new player
-    or an empty list starts a new turn."""
+    by its WHERE: no row write), a shrunk list keeps the clock, the attempt and whether the
+    ask notified them, a new player or an empty list starts a new turn."""
     con = sqlite3.connect(":memory:")
     con.execute(
         "CREATE TABLE reminders (game_id INTEGER PRIMARY KEY, due_at REAL NOT NULL, "
         "attempt INTEGER NOT NULL DEFAULT 0, turn_started_at REAL NOT NULL, "
-        "players_json TEXT NOT NULL DEFAULT '[]', next_at REAL)"
+        "players_json TEXT NOT NULL DEFAULT '[]', next_at REAL, "
+        "ask_notified INTEGER NOT NULL DEFAULT 0)"
     )
 
-    def upsert(due_at: float, started: float, players: str) -> tuple[object, ...]:
-        con.execute(SQLITE.due_upsert, (1, due_at, started, players))
+    def upsert(
+        due_at: float, started: float, players: str, told: bool = False
+    ) -> tuple[object, ...]:
+        con.execute(SQLITE.due_upsert, (1, due_at, started, players, told))
         return con.execute(
-            "SELECT due_at, attempt, turn_started_at, players_json FROM reminders"
+            "SELECT due_at, attempt, turn_started_at, players_json, ask_notified FROM reminders"
         ).fetchone()
 
-    assert upsert(100.0, 1.0, '["ann", "bob"]') == (100.0, 0, 1.0, '["ann", "bob"]')
+    assert upsert(100.0, 1.0, '["ann", "bob"]', True) == (100.0, 0, 1.0, '["ann", "bob"]', 1)
     con.execute("UPDATE reminders SET attempt = 2")  # the scheduler reminded them twice
-    assert upsert(200.0, 2.0, '["ann", "bob"]') == (100.0, 2, 1.0, '["ann", "bob"]')
+    assert upsert(200.0, 2.0, '["ann", "bob"]') == (100.0, 2, 1.0, '["ann", "bob"]', 1)
     assert con.total_changes == 2  # the insert and the scheduler's: the same list wrote nothing
-    assert upsert(300.0, 3.0, '["bob"]') == (100.0, 2, 1.0, '["bob"]')  # ann moved
-    assert upsert(400.0, 4.0, '["ann"]') == (400.0, 0, 4.0, '["ann"]')  # a new turn
-    assert upsert(500.0, 5.0, "[]") == (500.0, 0, 5.0, "[]")
-    assert upsert(600.0, 6.0, "[]") == (600.0, 0, 6.0, "[]")  # an empty list is never "same"
+    assert upsert(300.0, 3.0, '["bob"]') == (100.0, 2, 1.0, '["bob"]', 1)  # ann moved
+    assert upsert(400.0, 4.0, '["ann"]') == (400.0, 0, 4.0, '["ann"]', 0)  # a new turn
+    assert upsert(500.0, 5.0, "[]", True) == (500.0, 0, 5.0, "[]", 1)
+    assert upsert(600.0, 6.0, "[]") == (600.0, 0, 6.0, "[]", 0)  # an empty list is never "same"
