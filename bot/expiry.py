@@ -20,11 +20,18 @@ first notifying reminder: a reminder point, or its start point held by quiet hou
 then notified nobody, bot/announce.py), with everyone's quiet hours counted. The first notice
 is recorded by the claim that sends it (`TurnPlan.notified_at`), so a turn's expiry is pushed
 once at most: nothing that happens after the notice (a player's new quiet hours) moves it
-again; a notice the bot's downtime delayed pushes it from when it went. The bot down through
-the whole of a turn's notice and expiry acts at once when back, as before (out of quiet hours):
-its downtime alone pushes nothing. The table's ask itself is no reminder: a chat whose
-reminders all come on time keeps its deadlines (the last call never exceeds what its first
-notifying point was planned to leave).
+again; a notice the bot's downtime delayed pushes it from when it went, also when the expiry
+passed meanwhile, unless the ask had notified the turn's players (`TurnPlan.ask_notified`,
+written with the turn by the move whose messages asked them). Before, the bot down through
+the whole of a turn's notice and expiry acted at once when back: a turn asked silently (its
+player asked again in the round he played, bot/quiet.py; in quiet hours) whose reminders all
+fell in a crash, a deploy or a host's outage was played for its player the moment the bot came
+back, though no message had ever notified him. Now his reminder goes first, notifying, and the
+last call runs from then, as for one the quiet hours held. A turn whose player was notified
+before the downtime (by the ask, or a reminder) acts at once when the bot is back, as before
+(out of quiet hours): the downtime alone pushes nothing. The table's ask itself is no
+reminder: a chat whose reminders all come on time keeps its deadlines (the last call never
+exceeds what its first notifying point was planned to leave).
 """
 
 from __future__ import annotations
@@ -144,11 +151,17 @@ class Schedule:
 
     def _notice(self, first: Point | None, notified: float | None) -> float | None:
         """When the turn's first notifying reminder went out (`notified`, recorded by the claim
-        that sent it) or is planned to: the bot's downtime does not push an expiry, only a
-        notice that did go out late does."""
+        that sent it) or is planned to. One whose time passed unsent while the bot was down
+        goes when it looks again (`due`), unless the ask already notified the turn's players
+        (`TurnPlan.ask_notified`): then the bot's downtime pushes nothing."""
         if notified is not None:
             return notified
-        return None if first is None else self._awake(first.kind, first.at)
+        if first is None:
+            return None
+        planned = self._awake(first.kind, first.at)
+        if planned > self.now or first.at <= self.done or self.plan.ask_notified:
+            return planned
+        return self._awake(first.kind, self.now)
 
     def expiry(self, deadline: float) -> float:
         """When the bot acts on `deadline` (the turn's, or a player's own under a time bank):
@@ -203,8 +216,9 @@ def decide(
     plan: TurnPlan, settings: ChatSettings, now: float, people: Sequence[Quiet] = ()
 ) -> Decision:
     """Collapse every point that passed since the last look into one; the expiry wins over
-    reminders that passed with it (a notifying one never does: the expiry waits a last call
-    after the first)."""
+    reminders that passed with it, except over the turn's first notice: a notifying one whose
+    time passed while the bot was down, of a turn whose ask notified nobody, goes now and the
+    expiry waits a last call after it (`Schedule._notice`)."""
     s = Schedule(plan, settings, now, people)
     fresh = [p for p in s.points if p.at > s.done]
     passed = [p for p in fresh if s.due(p) <= now]

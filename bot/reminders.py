@@ -15,7 +15,9 @@ here, driven by bot/scheduler.py:
   moves to the end of the quiet period; so does the expiry (nothing the scheduler does
   happens in quiet hours). A reminder also waits for the end of the quiet hours of the person
   it goes to (`/me quiet=23-08`, bot/me.py). After downtime, all points already passed
-  collapse into one: the latest fires once, or the expiry alone when it has passed.
+  collapse into one: the latest fires once, or the expiry alone when it has passed and the
+  turn's players were notified (by the ask or a reminder); a turn nothing notified them of
+  hears its latest reminder first, and the expiry waits a last call after it (bot/expiry.py).
 - Time bank (`/settings clock=bank:3d+12h`): instead of the per-move deadline, each waiting
   player's deadline is the start of their turn plus what is left in their bank
   (bot/clock.py); the expiry policy applies to a player whose bank ran out.
