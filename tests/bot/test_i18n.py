@@ -552,3 +552,28 @@ def test_iec_missile_and_intergrid_lines_are_in_the_catalogs(lang: str) -> None:
     event = {"type": "missiles", "player": "ann", "launcher": "G5", "target": "V16"}
     line = IEC.describe_event(state, {**event, "rolls": [1, 4], "need": 4, "hits": 1}, t)
     assert line is not None and "fires at" not in line and "G5" in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "left", "wrong"),
+    [
+        ("ru", 3600.0, "осталось 1 час"),
+        ("ru", 60.0, "осталось 1 минута"),
+        ("pl", 3600.0, "zostało 1 godzina"),
+        ("pl", 7200.0, "zostało 2 godziny"),
+    ],
+)
+def test_a_reminders_time_left_reads_whatever_the_duration(
+    lang: str, left: float, wrong: str
+) -> None:
+    """Found by the time tester (2026-12-05): "осталось 1 час", "zostało 2 godziny" — the verb
+    before a duration must agree with its first number's noun, which the message cannot know;
+    the time left now follows a label ("осталось времени:", "pozostały czas:")."""
+    from bot.deadlines import ChatSettings, human_duration
+    from bot.reminder_text import reminder_text
+    from engine.powergrid import GAME
+
+    state = GAME.setup(["ann", "bob", "cyd"], {}, 1)
+    for chat in (None, "Game night"):
+        text = reminder_text(lang, "remind", GAME, state, "ann", chat, left, ChatSettings())
+        assert wrong not in text and human_duration(left, lang) in text
