@@ -2,18 +2,16 @@
 
 The map is the base game's (engine/powergrid/render: the regions in play, zoomed to the
 width); on it we draw owned lines in player colours (hanging ones dashed, with a cross at the
-hanging end), each segment with a round marker wearing its owner's tag, then the city names
-again so no line covers them, plants in cities with their numbers and owners' tags, and TPs
-in a city's slots drawn as the base game's houses (the owner's tag on his colour). The panel
-is the base game's (who must act, players, plants, resources) with each region's pollution
-against its limit. Marks in the change colour show lines, plants and TPs new since the
-previous picture; the caption says it.
+hanging end), each segment with a round marker wearing its owner's tag, on the segment or as
+a tab of its cost box (render_markers.py), then the city names again so no line covers them,
+plants in cities with their numbers and owners' tags, and TPs in a city's slots drawn as the
+base game's houses (the owner's tag on his colour). The panel is the base game's (who must
+act, players, plants, resources) with each region's pollution against its limit. Marks in the
+change colour show lines, plants and TPs new since the previous picture; the caption says it.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image
@@ -36,7 +34,6 @@ from engine.core.picture import (
     Sheet,
     Words,
     finish,
-    ink_box,
     new_sheet,
     stacked,
     text_on,
@@ -46,7 +43,6 @@ from engine.core.protocol import EnglishTranslator, Translator
 from engine.powergrid import render as base
 from engine.powergrid.render import words as W
 from engine.powergrid.render.board import (
-    BADGE_LINE,
     BADGE_RADIUS,
     badge_tags,
     base_layer,
@@ -61,12 +57,11 @@ from engine.powergrid.render.layout import (
     NODE_H,
     NODE_W,
     map_and_geometry,
-    overlap,
     segment_hits,
-    segment_span,
 )
 from engine.powergrid.render.panel import CARD_H, CARD_W, TEXT_X, Panel, player_colours
 from engine.powergrid_alt.graph import alt_map
+from engine.powergrid_alt.render_markers import Marker, draw_marker, marker_spots
 
 LOG_LINES = 8
 POLLUTION = N_("Pollution")
@@ -163,158 +158,36 @@ def _draw_lines(pen: Pen, view: dict[str, Any], g: Any, new: Changes) -> None:
                 pen.d.line((x - 9, y + 9, x + 9, y - 9), fill=color, width=4)
 
 
-# ALT-22: a player marks each segment he lays with his colour. A segment also wears his tag
-# ("A", "Ш", "2", as his plants, TPs and panel row: `badge_tags`) in a round-ended marker
-# (a house is square-cornered) on the segment or against its cost, so a colour-blind player
-# tells whose it is without its colour (found reviewing pictures: under deuteranopia the green
-# and pink players' lines were one grey).
-MARKER_H = 21
-_MARKER_CLEAR = 3  # px kept free around a marker: costs, cities, names, other markers
-
-
-def marker_box(x: float, y: float, tag: str) -> tuple[float, float, float, float]:
-    """A line marker's box centred on (x, y): as tall as `MARKER_H`, as wide as its tag
-    needs between its round ends."""
-    x0, _y0, x1, _y1 = ink_box(tag, NUMBER, True)
-    w = max(MARKER_H, x1 - x0 + 12)
-    left, top = round(x - w / 2), round(y - MARKER_H / 2)
-    return (left, top, left + w, top + MARKER_H)
-
-
-def draw_marker(pen: Pen, box: Sequence[float], color: RGB, tag: str) -> None:
-    """A line marker: a round-ended box in its owner's colour, his tag in the middle."""
-    pen.d.rounded_rectangle(
-        tuple(box), radius=MARKER_H // 2, fill=color, outline=INK, width=BADGE_LINE
-    )
-    x0, y0, x1, y1 = ink_box(tag, NUMBER, True)
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    pen.text(
-        (cx - (x0 + x1) / 2, cy - (y0 + y1) / 2),
-        tag,
-        NUMBER,
-        "number",
-        bold=True,
-        fill=text_on(color),
-        anchor="mm",
-    )
-
-
-def marker_spots(view: dict[str, Any], g: Any) -> list[tuple[str, tuple[float, ...]]]:
-    """(owner, box) of each owned segment's marker, clear of every city's node and name,
-    every cost and every other marker: on the segment where it has room, else against its
-    cost; a segment with neither (a short one among crowded cities: 1 in 15 in the bench's
-    games) goes without, its line's other markers, plants and TPs still say whose it is."""
+def _draw_markers(pen: Pen, view: dict[str, Any], g: Any) -> list[Marker]:
     tag = badge_tags(view["seat_order"])
-    laid = [
-        (ln["owner"], g.pos[a], g.pos[b])
-        for ln in view["lines"]
-        for a, b in (key.split("|") for key in ln["segments"])
-        if a in g.pos and b in g.pos
-    ]
-    cities = [_grown(g.box(c), _MARKER_CLEAR) for c in g.pos]
-    costs = [_grown(r, _MARKER_CLEAR) for r in g.edge_label.values()]
-    out: list[tuple[str, tuple[float, ...]]] = []
-    for ln in view["lines"]:
-        owner = ln["owner"]
-        for key in ln["segments"]:
-            a, b = key.split("|")
-            if a not in g.pos or b not in g.pos:
-                continue
-            box = _marker_spot(g, a, b, tag.get(owner, "?"), cities, costs, out, laid)
-            if box is not None:
-                out.append((owner, box))
-    return out
+    markers = marker_spots(view, g)
+    for m in markers:
+        draw_marker(pen, m, _color(view, m.owner), tag.get(m.owner, "?"))
+    return markers
 
 
-def _marker_spot(
-    g: Any,
-    a: str,
-    b: str,
-    tag: str,
-    cities: list[tuple[float, float, float, float]],
-    costs: list[tuple[float, float, float, float]],
-    placed: list[tuple[str, tuple[float, ...]]],
-    laid: list[tuple[str, tuple[float, float], tuple[float, float]]],
-) -> tuple[float, ...] | None:
-    """Where the segment a-b's marker goes: on the segment, in the middle of its longest
-    stretch clear of cities, costs and markers (off other players' lines when that stretch
-    allows); else against its own cost, on a side where it is clear; else nowhere."""
-    (ax, ay), (bx, by) = g.pos[a], g.pos[b]
-    hw, hh = marker_box(0, 0, tag)[2] + 1, MARKER_H / 2 + 1  # half its size, and a pixel
-    reach = (min(ax, bx) - hw, min(ay, by) - hh, max(ax, bx) + hw, max(ay, by) + hh)
-    hard = [r for r in (*cities, *costs, *(_grown(p, 2) for _o, p in placed)) if overlap(reach, r)]
-    lines = [
-        (p, q)
-        for _o, p, q in laid
-        if {p, q} != {(ax, ay), (bx, by)}
-        and overlap(reach, (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1])))
-    ]
-
-    def at(t: float) -> tuple[float, ...]:
-        return marker_box(ax + (bx - ax) * t, ay + (by - ay) * t, tag)
-
-    # the stretches of the segment where the marker's middle may go: all of it less where
-    # the marker would meet an obstacle (the obstacle grown by half the marker, clipped)
-    blocked = sorted(
-        span
-        for r in hard
-        if (span := segment_span((ax, ay), (bx, by), (r[0] - hw, r[1] - hh, r[2] + hw, r[3] + hh)))
-    )
-    stretches, t = [], 0.0
-    for t0, t1 in blocked:
-        if t0 > t:
-            stretches.append((t, t0))
-        t = max(t, t1)
-    if t < 1:
-        stretches.append((t, 1.0))
-    step = 3 / (math.hypot(bx - ax, by - ay) or 1.0)
-    for t0, t1 in sorted(stretches, key=lambda s: s[0] - s[1]):  # the longest first
-        mid, k = (t0 + t1) / 2, 0
-        while mid - k * step >= t0:  # from the middle outward
-            for u in (mid - k * step, mid + k * step):
-                if not any(segment_hits(p, q, at(u)) for p, q in lines):
-                    return at(u)
-            k += 1
-    if stretches:
-        t0, t1 = max(stretches, key=lambda s: s[1] - s[0])
-        return at((t0 + t1) / 2)
-    own = g.edge_label.get((a, b)) or g.edge_label.get((b, a))
-    if own is None:
-        return None
-    # no room on the segment: against its cost, on a side where it is clear
-    x0, y0, x1, y1 = own
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    hugs = [
-        marker_box(x, y, tag)
-        for x, y in ((x1 + hw, cy), (x0 - hw, cy), (cx, y1 + hh), (cx, y0 - hh))
-    ]
-    others = [r for r in hard if not overlap(r, own)]
-    clear = [box for box in hugs if not any(overlap(box, r) for r in others)]
-    apart = [box for box in clear if not any(segment_hits(p, q, box) for p, q in lines)]
-    return next(iter(apart or clear), None)
-
-
-def _draw_markers(pen: Pen, view: dict[str, Any], g: Any) -> None:
-    tag = badge_tags(view["seat_order"])
-    for owner, box in marker_spots(view, g):
-        draw_marker(pen, box, _color(view, owner), tag.get(owner, "?"))
-
-
-def _draw_covered_costs(pen: Pen, view: dict[str, Any], g: Any, mp: dict[str, Any]) -> None:
-    """The costs a laid line ran over, drawn again on top (their numbers stay readable)."""
+def _draw_covered_costs(
+    pen: Pen, view: dict[str, Any], g: Any, mp: dict[str, Any], markers: list[Marker]
+) -> None:
+    """The costs a laid line ran over or a tab comes out from under (where the tab put it),
+    drawn again on top: their numbers stay readable."""
     laid = [
         (g.pos[a], g.pos[b])
         for ln in view["lines"]
         for a, b in (key.split("|") for key in ln["segments"])
         if a in g.pos and b in g.pos
     ]
+    tabs = {m.cost: m.cost_box for m in markers if m.cost is not None and m.cost_box is not None}
     covered = [
         (a, b, cost)
         for a, b, cost in mp["connections"]
         if (a, b) in g.edge_label
-        and any(segment_hits(p, q, _grown(g.edge_label[(a, b)], _MARKED_W / 2)) for p, q in laid)
+        and (
+            (a, b) in tabs
+            or any(segment_hits(p, q, _grown(g.edge_label[(a, b)], _MARKED_W / 2)) for p, q in laid)
+        )
     ]
-    draw_costs(pen, g, covered)
+    draw_costs(pen, g, covered, tabs)
 
 
 def _grown(r: Any, by: float) -> tuple[float, float, float, float]:
@@ -491,8 +364,8 @@ def _sheets(
     whole.img.paste(layer.img, (0, 0))
     whole.pen.labels.extend(layer.labels)
     _draw_lines(whole.pen, view, g, new)
-    _draw_covered_costs(whole.pen, view, g, mp)
-    _draw_markers(whole.pen, view, g)
+    markers = _draw_markers(whole.pen, view, g)
+    _draw_covered_costs(whole.pen, view, g, mp, markers)
     _draw_names(whole.img, g)
     _draw_cities(whole.pen, w, view, g, new)
     sheets: list[Sheet] = []

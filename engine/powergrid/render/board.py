@@ -9,11 +9,13 @@ their sizes are recorded with the picture's other labels.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
+from itertools import groupby
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter
+from PIL.Image import Resampling
 
 from engine.core.picture import (
     CHANGE,
@@ -231,10 +233,16 @@ def base_layer(map_key: str, regions: tuple[str, ...], w: Words, lang_key: str) 
     return base
 
 
-def draw_costs(pen: Pen, g: Geometry, conns: Sequence[Sequence[Any]]) -> None:
-    """Each connection's cost in its box (again over anything drawn on the map since)."""
+def draw_costs(
+    pen: Pen,
+    g: Geometry,
+    conns: Sequence[Sequence[Any]],
+    at: Mapping[tuple[str, str], Sequence[float]] | None = None,
+) -> None:
+    """Each connection's cost in its box (again over anything drawn on the map since), where
+    the layout put it or where `at` says (the alternative rules' line markers move a few)."""
     for a, b, cost in conns:
-        x0, y0, x1, y1 = g.edge_label[(a, b)]
+        x0, y0, x1, y1 = (at or {}).get((a, b)) or g.edge_label[(a, b)]
         pen.d.rounded_rectangle((x0, y0, x1, y1), radius=5, fill=WHITE, outline=EDGE)
         pen.text(
             ((x0 + x1) / 2, (y0 + y1) / 2 + 1),
@@ -281,6 +289,32 @@ def draw_name(img: Image.Image, name: str, x: float, y: float) -> None:
     at = (round(x - dx), round(y + NODE_H / 2 + 1))
     img.paste(WHITE, at, halo)
     img.paste(INK, at, text)
+
+
+def name_boxes(name: str, x: float, y: float) -> list[tuple[int, int, int, int]]:
+    """The rectangles a city's name under its node at (x, y) covers, its halo included: the
+    line of letters, and under it each descender's own ("Augsburg": the "g"s), not the whole
+    width down to the lowest of them: a cost placed against the letters reaches into that
+    strip (and `layout.box` ends above the descenders)."""
+    ax, ay = round(x - name_masks(name)[2]), round(y + NODE_H / 2 + 1)
+    return [(ax + x0, ay + y0, ax + x1, ay + y1) for x0, y0, x1, y1 in _name_parts(name)]
+
+
+@cache
+def _name_parts(name: str) -> tuple[tuple[int, int, int, int], ...]:
+    _text, halo, _dx = name_masks(name)
+    x0, y0, x1, y1 = halo.getbbox() or (0, 0, 0, 0)
+    base = min(y1, 3 + font(CITY_FONT, True).getmetrics()[0] + 3)  # the baseline, the halo
+    parts = [(x0, y0, x1, base)]
+    if y1 > base:  # the columns of the strip under the baseline whose mean is not 0
+        strip = halo.crop((0, base, halo.width, y1)).resize((halo.width, 1), Resampling.BOX)
+        c = 0
+        for inked, run in groupby(v > 0 for v in strip.tobytes()):
+            n = sum(1 for _ in run)
+            if inked:
+                parts.append((c, base, c + n, y1))
+            c += n
+    return tuple(parts)
 
 
 @cache

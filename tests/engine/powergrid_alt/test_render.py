@@ -278,12 +278,13 @@ def test_alt22_a_laid_segment_wears_its_owners_tag_not_his_colour_alone() -> Non
     """Found reviewing pictures: a line was its owner's colour only, and the green and pink
     players' lines (seats 3 and 4, the nearest two under deuteranopia) were one grey. Each
     segment a player lays is marked with his colour (ALT-22) and a round marker with his tag
-    ("C", as his plants, TPs and panel row wear it), on the segment or against its cost,
-    covering no cost, city or name."""
+    ("C", as his plants, TPs and panel row wear it), on the segment or as a tab of its cost,
+    covering no other cost, city or name (tests/engine/powergrid_alt/test_render_markers.py
+    holds every marker of many games to that)."""
     from engine.core.picture import text_on
-    from engine.powergrid.render.board import badge_tags
-    from engine.powergrid.render.layout import overlap
-    from engine.powergrid_alt.render import marker_spots
+    from engine.powergrid.render.board import badge_tags, name_boxes
+    from engine.powergrid.render.layout import NODE_H, NODE_W, overlap
+    from engine.powergrid_alt.render_markers import marker_spots
     from tests.engine.core.test_colours import distance, seen
 
     state = new_game(4)
@@ -297,24 +298,27 @@ def test_alt22_a_laid_segment_wears_its_owners_tag_not_his_colour_alone() -> Non
     view = GAME.view(state, None)
     g = pg.map_geometry(view)
     spots = marker_spots(view, g)
-    assert sorted(owner for owner, _box in spots) == ["c", "c", "d"]  # one a segment
-    for _owner, box in spots:
-        assert not any(overlap(box, r) for r in g.edge_label.values())
-        assert not any(overlap(box, g.box(city)) for city in g.pos)
+    assert sorted(m.owner for m in spots) == ["c", "c", "d"]  # one a segment
+    for m in spots:
+        assert not any(overlap(m.shown, r) for e, r in g.edge_label.items() if e != m.cost)
+        for city, (x, y) in g.pos.items():
+            node = (x - NODE_W / 2, y - NODE_H / 2, x + NODE_W / 2, y + NODE_H / 2)
+            assert not overlap(m.shown, node), (m, city)
+            assert not any(overlap(m.shown, r) for r in name_boxes(city, x, y)), (m, city)
     tags = badge_tags(state["seats"])
     assert (tags["c"], tags["d"]) == ("C", "D")
     pics = GAME.render_set(state, None)
     drawn = [lab.text for lab in pics[0].labels]  # each map part records all the map's
     assert drawn.count("C") >= 2 and drawn.count("D") >= 1
     strokes = {}
-    for owner, box in spots:
-        img, top = _part_at(pics, (box[1] + box[3]) / 2)
-        x0, y0, x1, y1 = (round(v) for v in box)
+    for m in spots:
+        img, top = _part_at(pics, (m.shown[1] + m.shown[3]) / 2)
+        x0, y0, x1, y1 = (round(v) for v in m.shown)
         inside = [(x, y - top) for x in range(x0 + 3, x1 - 2) for y in range(y0 + 3, y1 - 2)]
-        assert sum(_near(img.getpixel(xy), colour[owner]) for xy in inside) > 60, owner
-        ink = text_on(colour[owner])
-        strokes[owner] = {
+        assert sum(_near(img.getpixel(xy), colour[m.owner]) for xy in inside) > 60, m
+        ink = text_on(colour[m.owner])
+        strokes[m.owner] = {
             (x - x0, y - y0 + top) for x, y in inside if _near(img.getpixel((x, y)), ink)
         }
-        assert len(strokes[owner]) > 15, owner  # his tag
+        assert len(strokes[m.owner]) > 15, m  # his tag
     assert len(strokes["c"] ^ strokes["d"]) >= 10  # "C" and "D", whatever their colour
