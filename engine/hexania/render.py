@@ -2,9 +2,10 @@
 
 The map is cropped to the cells in play (figures and homelands) plus two rings, drawn with
 pointy-top hexes (HEX-G-2) large enough that every cell shows its id (HEX-G-4), occupied
-cells too; a figure's mass stands under the id of its middle cell. A crop too wide for one
-picture at that size comes in parts. The panel says whose turn it is (highlighted), the dice,
-the points left, and each player's side, pieces and figures ("C7 ×2": cell and mass). Cells
+cells too; a figure's mass stands under the id of its middle cell, in a badge of its owner's
+shape. A crop too wide for one picture at that size comes in parts. The panel says whose turn
+it is (highlighted), the dice, the points left, and each player's side, pieces and figures as
+the map shows them (the middle cell's id and the mass in his badge: "C7 [2]"). Cells
 that changed since the previous picture are ringed in the change colour and the caption says
 what changed. Every word goes through the translator.
 """
@@ -43,7 +44,6 @@ from engine.core.picture import (
     palette,
     text_on,
     text_width,
-    wrap,
 )
 from engine.core.protocol import Translator
 from engine.hexania.board import CELLS, COORD, RADIUS, SIDE_NAMES, name_of
@@ -473,16 +473,15 @@ class _Panel:
     ) -> float:
         w = self.w
         active = info["active"]
+        shape = self.shapes.get(name, "square")
         figs = sorted(
             info["figures"], key=lambda f: (-f["mass"], CELLS.index(anchor_cell(f["cells"])))
         )
-        items = [f"{anchor_cell(f['cells'])} ×{f['mass']}" for f in figs]
-        figures = w(FIGURES, list=w.list(items)) if items else w(NO_FIGURES)
-        lines = wrap(figures, NUMBER + 1, width - 34)[:3] if active else []
-        h = NAME + 12 + len(lines) * (NUMBER + 7) + 10
+        items = [(anchor_cell(f["cells"]), f["mass"]) for f in figs]
+        rows = figure_rows(w, items, shape, width - 34) if active else []
+        h = NAME + 12 + len(rows) * FIGURE_ROW + 10
         if pen is not None:
             fill = self.colour[name] if active else _tint(self.colour[name], 0.3)
-            shape = self.shapes.get(name, "square")
             box = (x, y + 2, x + 22, y + 24)
             draw_shape(pen.d, shape, box, MASS_CUT.get(shape, 0), fill, INK)
             label = name + (f" ({w(YOU)})" if name == self.viewer else "")
@@ -506,10 +505,80 @@ class _Panel:
                 max_w=width - nw - 50,
             )
             yy = y + NAME + 10
-            for line in lines:
-                pen.text((x + 34, yy), line, NUMBER + 1, "number", max_w=width - 34)
-                yy += NUMBER + 7
+            for row in rows:
+                draw_figure_row(pen, x + 34, yy, row, shape)
+                yy += FIGURE_ROW
         return h
+
+
+# The panel lists a player's figures as the map shows them: the id of a figure's middle cell,
+# then its mass in a badge of his shape ("Figures: A2 [5], L4 [1]"). "A2 ×5" beside the map's
+# badges asked the reader to match two notations (found reviewing pictures).
+FIGURE_TEXT = NUMBER + 1
+FIGURE_ROW = NUMBER + 7
+_FIGURE_GAP = 4  # between a cell's id and its badge
+# a piece of a row: ("text", words) or ("figure", cell id, mass)
+Piece = tuple[str, ...]
+
+
+def figure_rows(
+    w: Words, figures: list[tuple[str, int]], shape: str, width: float, most: int = 3
+) -> list[list[Piece]]:
+    """The panel's figure list in rows at most `width` wide: the words of "Figures: {list}"
+    around the figures, the list's separator after all but the last, never broken inside a
+    figure; at most `most` rows, the last ending in "…" when the figures do not all fit;
+    "no figures" when there are none."""
+    if not figures:
+        return [[("text", w(NO_FIGURES))]]
+    before, _mark, after = w(FIGURES, list="\0").partition("\0")
+    sep = w.list(["", ""])
+    units: list[list[Piece]] = [[("text", before)]] if before else []
+    for i, (cell, mass) in enumerate(figures):
+        unit: list[Piece] = [("figure", cell, str(mass))]
+        units.append([*unit, ("text", sep)] if i < len(figures) - 1 else unit)
+    if after:
+        units.append([("text", after)])
+    rows: list[list[Piece]] = [[]]
+    room = width
+    for unit in units:
+        need = sum(_piece_width(p, shape) for p in unit)
+        if rows[-1] and need > room:
+            rows.append([])
+            room = width
+        rows[-1] += unit
+        room -= need
+    if len(rows) > most:
+        rows = rows[:most]
+        last, more = rows[-1], ("text", "…")
+        while last and sum(_piece_width(p, shape) for p in (*last, more)) > width:
+            last.pop()
+        while last and last[-1][0] == "text":  # no separator before the ellipsis
+            last.pop()
+        last.append(more)
+    return rows
+
+
+def _piece_width(piece: Piece, shape: str) -> float:
+    if piece[0] == "figure":
+        id_w = text_width(piece[1], FIGURE_TEXT)
+        return id_w + _FIGURE_GAP + mass_width(piece[2], shape, MASS_H)
+    return text_width(piece[1], FIGURE_TEXT)
+
+
+def draw_figure_row(pen: Pen, x: float, y: float, row: list[Piece], shape: str) -> None:
+    """One row of `figure_rows` from (x, y): its words on one baseline, each figure's cell id
+    on it and its mass badge beside, as tall as the map's, centred on the id's height."""
+    base = y + FIGURE_TEXT
+    _x0, y0, _x1, y1 = ink_box("0", FIGURE_TEXT)
+    middle = base - (y1 - y0) / 2
+    for piece in row:
+        if piece[0] == "figure":
+            x += pen.text((x, base), piece[1], FIGURE_TEXT, "number", anchor="ls") + _FIGURE_GAP
+            bw = mass_width(piece[2], shape, MASS_H)
+            mass_badge(pen, x + bw / 2, middle, piece[2], shape, MASS_H)
+            x += bw
+        else:
+            x += pen.text((x, base), piece[1], FIGURE_TEXT, "number", anchor="ls")
 
 
 def _die(pen: Pen, x: float, y: float, value: int, size: int = 30) -> None:
