@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel.dates import format_date, format_time, format_timedelta, get_datetime_format
 
@@ -160,7 +160,8 @@ def human_when(t: float, tz: str, lang: str | None) -> str:
 
 
 def parse_tz(text: str) -> str | None:
-    """A time zone as stored: "UTC", "+03:00", "-05:30" or an IANA name; None if unknown."""
+    """A time zone as stored: "UTC", "+03:00", "-05:30" or an IANA name, taken whatever its
+    capitals and stored as the zone database spells it; None if unknown."""
     text = text.strip()
     if text.casefold() in ("utc", "z", "gmt"):
         return "UTC"
@@ -172,11 +173,21 @@ def parse_tz(text: str) -> str | None:
         return f"{m.group(1)}{hours:02d}:{minutes:02d}"
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*", text):
         return None
+    # the name as the zone database spells it, whatever the capitals ("europe/warsaw", typed
+    # on a phone, was refused; found by a play-tester): stored and shown so
+    name = _zone_names().get(text.casefold(), text)
     try:
-        ZoneInfo(text)
+        ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
-    return text
+    return name
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """The zone database's names by their lower case ("europe/warsaw" -> "Europe/Warsaw"):
+    read once, at the first zone name parsed (it walks the database, some 70 ms)."""
+    return {name.casefold(): name for name in available_timezones()}
 
 
 def zone(name: str) -> tzinfo:

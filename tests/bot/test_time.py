@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.clock import account, most_waiting, spent
-from bot.deadlines import Bank, ChatSettings, parse_bank, valid_clock
+from bot.deadlines import Bank, ChatSettings, parse_bank, parse_tz, valid_clock
 from bot.pace import end_estimate, pace_line
 from bot.scheduler import Scheduler
 from bot.store import Store
@@ -105,6 +105,27 @@ async def test_me_shows_saves_and_refuses(chat: Chat) -> None:
     assert "tz takes" in await chat.text("ann", "/me tz=Mars/Base")
     assert "Unknown setting" in await chat.text("ann", "/me colour=blue")
     assert "off" in await chat.text("ann", "/me quiet=off")
+
+
+async def test_a_zone_name_is_taken_whatever_its_capitals(chat: Chat) -> None:
+    """Found by a play-tester: "/me tz=europe/warsaw", as a phone keyboard writes it, was
+    refused ("tz takes an offset like +02:00 or a zone name like Europe/Berlin"); /settings
+    and /digest the same. Any capitals name the zone, stored and shown as the database
+    spells it."""
+    for typed, zone in [
+        ("europe/warsaw", "Europe/Warsaw"),
+        ("ASIA/KOLKATA", "Asia/Kolkata"),
+        ("Pacific/auckland", "Pacific/Auckland"),
+        ("america/argentina/buenos_aires", "America/Argentina/Buenos_Aires"),
+    ]:
+        assert parse_tz(typed) == zone
+    assert "Your time zone: Europe/Warsaw;" in await chat.text("ann", "/me tz=europe/warsaw")
+    await chat.say("ann", "/new dicepile")
+    assert "(time zone Pacific/Auckland)" in await chat.text("ann", "/settings tz=pacific/auckland")
+    assert ChatSettings.load((await chat.table.store.chat(chat.chat_key)).settings).tz == (
+        "Pacific/Auckland"
+    )
+    assert parse_tz("europe/atlantis") is None and parse_tz("../etc/passwd") is None
 
 
 async def test_quiet_hours_are_respected_after_a_restart(db_path: str, clock: FakeClock) -> None:
