@@ -126,7 +126,11 @@ class InfoMixin(AnnounceMixin):
             # when the bot acts, as the status message and the reminders say (bot/expiry.py)
             left = await self._stored_acts_at(ctx, plan) - self.clock()
             tail += "\n" + self._t(ctx, "Deadline: {left}.", left=self._left(ctx, left))
-        pace = await self.reminders.pace(row, ctx.lang, ctx.inbound.user_key)
+        # a group's post is dated in the chat's time zone, whoever asked (found by a
+        # play-tester: "ends about today" to one, "tomorrow" to another, the same minute);
+        # asked privately, in the reader's own (/me tz=)
+        reader = ctx.inbound.user_key if ctx.inbound.is_private else None
+        pace = await self.reminders.pace(row, ctx.lang, reader)
         if pace:
             tail += "\n" + pace
         absent = await self._own_seat(ctx, row)  # he is away, or a bot plays his seat

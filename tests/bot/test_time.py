@@ -3,6 +3,7 @@ quiet hours (/me), and the pace line of /status; in virtual time (an injected cl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.clock import account, most_waiting, spent
@@ -247,6 +248,38 @@ def test_the_pace_line_says_today_and_tomorrow_in_the_readers_calendar() -> None
     assert line(8 * H, tz="Asia/Tokyo").endswith("about tomorrow.")  # 01:00 in Tokyo
     assert "сегодня" in line(6 * H, "ru") and "jutro" in line(20 * H, "pl")
     assert "明天" in line(20 * H, "zh_Hant")
+
+
+class Halfway(ChatDicePile):
+    """The dice pile, always half played: the pace line dates the end as far ahead as the
+    game began behind."""
+
+    def progress(self, state: dict[str, object]) -> float:
+        return 0.5
+
+
+async def test_the_pace_line_of_a_group_post_is_dated_in_the_chat_s_zone(
+    store: Store, clock: FakeClock
+) -> None:
+    """Found by a play-tester: the same group, the same minute, /status said the game ends
+    "today" when ann asked and "tomorrow" when bob (/me tz=America/Los_Angeles) did: the
+    group's post was dated in the asker's own zone. It is dated in the chat's (Thursday
+    09:00 in Auckland, the end at 23:00); asked privately, in the reader's own (Wednesday
+    noon in Los Angeles, the end on Thursday 02:00)."""
+    clock.now = datetime(2026, 1, 14, 6, 0, tzinfo=UTC).timestamp()
+    table = Table(store, games={"dicepile": Halfway()}, clock=clock, seeder=lambda: 1)
+    chat = Chat(table)
+    await chat.say("bob", "/me tz=America/Los_Angeles")
+    await chat.say("ann", "/new dicepile")
+    await chat.say("ann", "/settings tz=Pacific/Auckland")
+    await chat.say("bob", "/join")
+    await chat.say("ann", "/start")
+    clock.advance(14 * H)
+    for who in ("ann", "bob"):
+        assert "At this pace the game ends about today;" in await chat.text(who, "/status")
+    private = Chat(table, chat_key="local:dm-bob")
+    answer = await table.handle(replace(private.inbound("bob", "/status"), is_private=True))
+    assert "At this pace the game ends about tomorrow;" in joined(answer)
 
 
 def test_nobody_is_named_while_the_longest_wait_is_shared(clock: FakeClock) -> None:
