@@ -2,8 +2,12 @@
 
 `/me tz=Europe/Warsaw quiet=23-08` stores them with the user (users.prefs_json, migration 5);
 `/me` alone shows them. A reminder for that person that falls in their quiet hours waits until
-they end (bot/deadlines.py `decide`); the scheduler reads the stored hours whenever it plans
-a turn, so a restart keeps them. The expiry of a turn is the table's and does not wait.
+they end (bot/expiry.py `decide`); the scheduler reads the stored hours whenever it plans
+a turn, so a restart keeps them. The expiry of a turn is held by the chat's quiet hours, not
+by a player's own; it waits, though, a last call after his turn's first notifying reminder,
+which his own hours may hold (bot/expiry.py), and every display of the deadline (the pinned
+status message, /status, the reminders) says when the bot acts. A move that asks him in his
+quiet hours names him without pinging him (bot/announce.py).
 """
 
 from __future__ import annotations
