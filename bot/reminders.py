@@ -241,7 +241,8 @@ class Reminders(MeCommands):
 
     async def end_absences(self, now: float) -> int:
         """Absences whose time is over: the seat goes back to its player, announced in the
-        same transaction."""
+        same transaction; silently in the chat's quiet hours and in his own (found by a
+        play-tester: /away 1d said at 01:30 pinged him at 01:30 the next night)."""
         done = 0
         for auto in await self.store.ended_autopilots(now):
             row = await self.store.game(auto.game_id)
@@ -250,12 +251,18 @@ class Reminders(MeCommands):
                 seats = await self.store.seats(row.id)
                 name = next((s.display_name for s in seats if s.user_key == auto.user_key), "?")
                 lang = await self._lang(row.chat_key)
+                own = quiet_of((await self.store.user_prefs([auto.user_key]))[auto.user_key])
+                quiet = (
+                    out_of_quiet(now, await self.settings(row.chat_key)) > now
+                    or quiet_end(now, own.hours, own.tz) > now
+                )
                 outs.append(
                     Outbound(
                         row.chat_key,
                         tr(lang, "@{name} is back: the seat is theirs again.", name=name),
-                        mentions=[(auto.user_key, name)],
+                        mentions=[(auto.user_key, name)],  # named; silent: not pinged
                         lang=lang,
+                        silent=quiet,
                     )
                 )
             rows, direct = self._rows(outs, auto.game_id)

@@ -195,6 +195,32 @@ async def test_away_with_policy_bot_ends_when_the_time_is_over(
     assert not {s.display_name: s.is_bot for s in await store.seats(pk)}["alice"]
 
 
+@pytest.mark.parametrize("quiet", ["none", "chat", "own"])
+async def test_the_end_of_an_absence_pings_nobody_in_quiet_hours(
+    chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock, quiet: str
+) -> None:
+    """Found by a play-tester: /away 1d sent at 01:30 under policy bot, and "@Bob is back"
+    pinged him at 01:30 the next night, inside the chat's quiet hours and his own. The news
+    names him; it notifies only outside both (as everything the scheduler does)."""
+    await chat.say("alice", "/new dicepile start=20")
+    await chat.say("alice", "/settings policy=bot")
+    if quiet == "chat":
+        await chat.say("alice", "/settings quiet=22-08 tz=UTC")  # FakeClock begins at 22:13
+    if quiet == "own":
+        await chat.say("alice", "/me quiet=23-07 tz=UTC")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    await chat.say("alice", "/away 6h")  # back at 04:13 UTC
+    await sched.run_due()
+    clock.advance(6 * H)
+    outbox.take()
+    await sched.run_due()
+    [back] = [o for o in outbox.take() if "is back" in o.text]
+    assert back.text == "@alice is back: the seat is theirs again."
+    assert back.mentions == [("local:alice", "alice")]
+    assert back.silent == (quiet != "none")
+
+
 # ---------------------------------------------------------------------- votes
 async def test_vote_to_replace_needs_a_majority_of_the_others(
     chat: Chat, outbox: Outbox, sched: Scheduler, clock: FakeClock
