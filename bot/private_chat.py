@@ -170,6 +170,10 @@ class PrivateChatMixin(MovesMixin, InfoMixin):
         seat = next((s for s in seats if s.user_key == ctx.inbound.user_key), None)
         platform = ctx.inbound.lang or (seat.lang if seat is not None else None)
         sub.lang = resolve_lang(user.lang, platform, sub.chat_lang)
+        # the players' own quiet hours (/me), as a message in the game's chat reads them: a
+        # move sent privately pinged a player in his (found fixing the result's pings)
+        people = [ctx.inbound.user_key, *(s.user_key for s in seats if not s.is_bot)]
+        sub.prefs = {k: p for k, p in (await self.store.user_prefs(people)).items() if p}
         return sub
 
     async def _private_table_command(
