@@ -562,8 +562,10 @@ class AnnounceMixin(StatusDeadline):
         now = played.now(game)
         if now.over:
             result = self._result_line(game, state, now, lang)
-            chat_quiet = out_of_quiet(self.clock(), ChatSettings.load(ctx.chat_settings or {}))
-            told = told_of_the_end(seats, ctx.inbound.user_key, chat_quiet > self.clock())
+            # in quiet hours, the chat's or his own, a player is not pinged (as by an ask)
+            told = told_of_the_end(
+                seats, ctx.inbound.user_key, lambda key: self._quiet_now(ctx, key)
+            )
             names = listed(f"@{name}" for _key, name in told)
             news = tr(lang, WHO_DOES, players=names, what=result) if told else result
             out += self._say(

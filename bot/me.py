@@ -7,7 +7,7 @@ a turn, so a restart keeps them. The expiry of a turn is held by the chat's quie
 by a player's own; it waits, though, a last call after his turn's first notifying reminder,
 which his own hours may hold (bot/expiry.py), and every display of the deadline (the pinned
 status message, /status, the reminders) says when the bot acts. A move that asks him in his
-quiet hours names him without pinging him (bot/announce.py).
+quiet hours names him without pinging him (bot/announce.py), and so does the game's result.
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ reminders cover the rare silent ask that causes).
 
 The game's end is the other message that notifies: its result mentions every other human
 player once (`told_of_the_end`), since after a game of days those who did not make the last
-move would otherwise learn it by chance; not during the chat's quiet hours.
+move would otherwise learn it by chance; not during the chat's quiet hours, nor a player in his
+own (/me quiet=): the result waits in the chat for him, silently.
 
 A round boundary is a move whose events the table would picture at the `round` setting (a
 round ending, Power Grid's bureaucracy, a game turn); a phase boundary (the `phase` setting)
@@ -37,7 +38,7 @@ resets the status message's lines.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,9 +236,14 @@ def status_text(lines: Sequence[str], asked: str) -> str:
     return text[:STATUS_LIMIT]
 
 
-def told_of_the_end(seats: Iterable[Any], sender: str, quiet_now: bool) -> list[tuple[str, str]]:
+def told_of_the_end(
+    seats: Iterable[Any], sender: str, quiet_now: Callable[[str], bool]
+) -> list[tuple[str, str]]:
     """Whom the game's result mentions (user key, display name): the human players but the one
-    whose move ended it, who reads it anyway; nobody during the chat's quiet hours."""
-    if quiet_now:
-        return []
-    return [(s.user_key, s.display_name) for s in seats if not s.is_bot and s.user_key != sender]
+    whose move ended it, who reads it anyway, and those in quiet hours now (`quiet_now` of a
+    user key: the chat's, or his own /me ones), as an ask names them without pinging."""
+    return [
+        (s.user_key, s.display_name)
+        for s in seats
+        if not s.is_bot and s.user_key != sender and not quiet_now(s.user_key)
+    ]
