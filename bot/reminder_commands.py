@@ -40,6 +40,7 @@ from engine.core.protocol import ArgSpec, CommandSpec, Game
 from engine.core.sentences import join_sentences, sentence_gap
 
 DEFAULT_DIGEST_HOUR = 9
+WELCOME_BACK = N_("Welcome back, {name}: your seats are yours again.")
 
 
 # ====================================================================== commands
@@ -380,9 +381,9 @@ class DeadlineCommands:
         await self._remember(ctx)
         touched = []
         waits_here = False  # nobody else plays here: his turns wait (bot/reminders.py)
-        for row in await self.store.user_games(ib.user_key, limit=200):
-            if row.status != "active":
-                continue
+        games = await self.store.user_games(ib.user_key, limit=200)
+        rows = [r for r in games if r.status == "active"]  # the latest first
+        for row in rows:
             touched.append(row.id)
             settings = await self.settings(row.chat_key)
             game = self._game(row)
@@ -399,6 +400,10 @@ class DeadlineCommands:
         await self.store.replan_now(touched, now)
         self.changed()
         settings = await self.settings(ctx.chat_key)
+        if ib.is_private:  # the end in his own time zone, else in his game chat's
+            settings = replace(settings, tz=await self._his_zone(ctx, rows))
+        # the chats he plays in hear it wherever he said it, as the one he said it in does
+        await self._tell_his_chats(ctx, rows, "{name} is away until {when}.", until)
         seat = ctx.seat()
         name = seat.display_name if seat is not None else ib.display_name
         # what only the sender needs: what happens to his seat here, and how to end it early
@@ -445,6 +450,35 @@ class DeadlineCommands:
         )
         return [*self._say(ctx, news, lang=lang), own]
 
+    async def _his_zone(self, ctx: Ctx, rows: list[GameRow]) -> str:
+        """The time zone of an answer about him in his private chat: his own (/me tz=), else
+        the chat's of his latest running game (`rows`); before, the private chat's, UTC."""
+        own = ctx.prefs.get(ctx.inbound.user_key, {}).get("tz")
+        if isinstance(own, str) and parse_tz(own):
+            return own
+        return (await self.settings(rows[0].chat_key)).tz if rows else "UTC"
+
+    async def _tell_his_chats(
+        self, ctx: Ctx, rows: list[GameRow], news: str, until: float | None = None
+    ) -> None:
+        """`news` ("{name} is away until {when}.") silently in the chats of his running games
+        (`rows`) but the one he wrote in, which has its answer: each in its language, his
+        name there and its time zone (found by a play-tester: a private /away told the table
+        nothing, while the same /away in the group told it)."""
+        outs = []
+        for row in rows:
+            if row.chat_key == ctx.chat_key:
+                continue
+            seats = await self.store.seats(row.id)
+            name = next((s.display_name for s in seats if s.user_key == ctx.inbound.user_key), "")
+            lang = await self._lang(row.chat_key)
+            settings = await self.settings(row.chat_key)
+            when = self._when(lang, until, settings) if until is not None else ""
+            text = tr(lang, news, name=name or ctx.inbound.display_name, when=when)
+            outs.append(Outbound(row.chat_key, text, lang=lang, silent=True))
+        if outs:
+            await self.table.push(outs)
+
     async def _cmd_back(self, ctx: Ctx, line: CommandLine) -> list[Outbound]:
         ib = ctx.inbound
         was_away = await self.store.clear_away(ib.user_key)
@@ -456,6 +490,10 @@ class DeadlineCommands:
             ):
                 restored.append(auto.game_id)
         await self._remember(ctx)
+        # the chats that heard of his absence, or whose seat a bot gave back, hear he is back
+        games = await self.store.user_games(ib.user_key, limit=200)
+        rows = [r for r in games if r.status == "active" and (was_away or r.id in restored)]
+        await self._tell_his_chats(ctx, rows, WELCOME_BACK)
         replan = set(restored)
         if ctx.game is not None:
             ctx.seats = await self.store.seats(ctx.game.id)
@@ -467,7 +505,7 @@ class DeadlineCommands:
         lang = ctx.post_lang  # news for everybody in the chat: its language
         return self._say(
             ctx,
-            tr(lang, "Welcome back, {name}: your seats are yours again.", name=ib.display_name),
+            tr(lang, WELCOME_BACK, name=ib.display_name),
             lang=lang,
         )
 
