@@ -636,9 +636,7 @@ class AnnounceMixin(StatusDeadline):
         # who acts, in the chat's language only (the status message is everybody's), with the
         # buttons of everyone asked
         everyone = self._mention_prompt(ctx, row, state, played.version, seats, langs, moment=now)
-        asked_text = everyone.text.split("\n@", 1)[0]  # the prompted players' own lines go
-        for name in asked:
-            asked_text = asked_text.replace(f"@{name}", name)  # the status message pings nobody
+        asked_text = self._asked_text(everyone, asked)
         before = None if starts_a_turn(played) else played.asked_before
         due = await self._deadline_text(ctx, row, now, asked, before, played)
         reset = any(step_ends_phase(step) for step in played.steps)
@@ -676,6 +674,16 @@ class AnnounceMixin(StatusDeadline):
                 )
             )
         return out
+
+    @staticmethod
+    def _asked_text(everyone: Outbound, asked: Sequence[str]) -> str:
+        """Who acts and what is asked, as the status message says it: the prompt `everyone`
+        in the chat's language (the prompted players' own lines go), naming `asked` without
+        mentioning them (the status message pings nobody)."""
+        text = everyone.text.split("\n@", 1)[0]
+        for name in asked:
+            text = text.replace(f"@{name}", name)
+        return text
 
     @staticmethod
     def _waiting_before(ctx: Ctx, row: GameRow, played: Played) -> list[str] | None:

@@ -8,7 +8,7 @@ import importlib
 import logging
 import pkgutil
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -257,7 +257,9 @@ def fit(outbounds: list[Outbound]) -> list[Outbound]:
 
 class Pipeline(Protocol):
     """What the reminders and the scheduler use of the table: the move pipeline (`act`), the
-    outbox (`push`) and a few settings. They depend on this, never on bot/table.py."""
+    outbox (`push`), the live status message after a setting (`live_statuses`,
+    `refresh_statuses`: bot/status_refresh.py) and a few settings. They depend on this,
+    never on bot/table.py."""
 
     games: dict[str, Game]
     clock: Clock
@@ -273,6 +275,12 @@ class Pipeline(Protocol):
     ) -> list[Outbound]: ...
 
     async def push(self, outbounds: Sequence[Outbound], lang: str | None = None) -> int: ...
+
+    async def live_statuses(
+        self, game_ids: Sequence[int], user_key: str
+    ) -> dict[int, Outbound]: ...
+
+    async def refresh_statuses(self, before: Mapping[int, Outbound], user_key: str) -> int: ...
 
 
 def confirmation(ctx: Ctx, outs: Sequence[Outbound]) -> Outbound | None:

@@ -94,13 +94,16 @@ class MeCommands(DeadlineCommands):
                         key=shorten(key, 24),
                     ),
                 )
+        games = [r.id for r in await self.store.user_games(ib.user_key, limit=200)]
+        # his games' status messages as they read now, to edit those whose deadline moves
+        shown = await self.table.live_statuses(games, ib.user_key)
         # his settings alone, changed in the store: what else his prefs keep (the refusal
         # of his DMs, his missed deadlines) may be written meanwhile by another task or worker
         prefs = await self.store.update_user_prefs(ib.user_key, lambda p: {**p, **settings})
         await self._remember(ctx)
         # The reminders already planned for this person are planned again with these hours.
-        games = [r.id for r in await self.store.user_games(ib.user_key, limit=200)]
         await self.store.replan_now(games, self.table.clock())
+        await self.table.refresh_statuses(shown, ib.user_key)  # bot/status_refresh.py
         self.changed()
         return self._mine(ctx, join_sentences(self._t(ctx, "Saved."), self._me_text(ctx, prefs)))
 

@@ -329,6 +329,8 @@ class DeadlineCommands:
                 )
             if error:
                 return self._say(ctx, error, sender_only=True)
+        # the status message as it reads now, to edit if the change moves its deadline
+        shown = await self.table.live_statuses([ctx.game.id] if ctx.game else [], ib.user_key)
         raw = (await self.store.chat(ctx.chat_key)).settings
         await self.store.set_chat_settings(ctx.chat_key, new.dump(raw))
         await self._remember(ctx)
@@ -336,6 +338,7 @@ class DeadlineCommands:
             # Reminder points and quiet hours apply to the running turn at once; a new
             # deadline applies from the next turn (the running one keeps its promise).
             await self.store.replan_now([ctx.game.id], self.table.clock())
+            await self.table.refresh_statuses(shown, ib.user_key)  # bot/status_refresh.py
         self.changed()
 
         running = ctx.game is not None and ctx.game.status == "active"

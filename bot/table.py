@@ -46,6 +46,7 @@ from bot.moment import press_key
 from bot.outbox import DM_CLOSED
 from bot.private_chat import PRIVATE_QUESTIONS, Handler, PrivateChatMixin
 from bot.reminders import Reminders
+from bot.status_refresh import StatusRefreshMixin
 from bot.storage import open_store
 from bot.undo import UndoMixin
 from engine.core.protocol import CommandSpec
@@ -66,11 +67,14 @@ __all__ = [
 _fit = fit  # the old name, for callers that still use it
 
 
-class Table(LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin):
+class Table(
+    LobbyMixin, UndoMixin, PrivateChatMixin, InfoMixin, CompletionMixin, StatusRefreshMixin
+):
     """bot.service.TableService over a Store and the registered games. The parts: lobby
     (bot/lobby.py), the move pipeline (bot/moves.py), announcements (bot/announce.py),
     information (bot/info.py), undo and abort (bot/undo.py), autocomplete
-    (bot/completion.py), shared state and helpers (bot/table_base.py); deadlines and their
+    (bot/completion.py), the status message after a setting (bot/status_refresh.py), shared
+    state and helpers (bot/table_base.py); deadlines and their
     commands are bot/reminders.py, a client of the pipeline."""
 
     def _wire(self) -> None:
