@@ -34,7 +34,15 @@ from bot.store_base import (
 from bot.store_chats import ChatNamesMixin
 from bot.store_load import Loaded, load_sync
 from bot.store_outbox import OutboxItem, OutboxMixin, OutRow, write_outbox, write_outbox_sync
-from bot.store_plans import _NEVER, AutopilotRow, DigestRow, PlansMixin, ReminderRow, TurnPlan
+from bot.store_plans import (
+    _NEVER,
+    AutopilotRow,
+    DigestRow,
+    PlansMixin,
+    ReminderRow,
+    TurnPlan,
+    load_progress,
+)
 from bot.store_queries import GAME_COLUMNS as _GAME_COLUMNS
 from bot.store_queries import SQLITE as Q
 from bot.store_records import FinishedGame, RecordsMixin
@@ -239,8 +247,19 @@ def _game(row: Sequence[Any]) -> GameRow:
 
 
 def reminder_row(pk: int, kept: Sequence[Any]) -> ReminderRow:
-    """The reminder row read with a message: (due_at, attempt, turn_started_at, players)."""
-    return ReminderRow(pk, kept[0], kept[1], kept[2], load_state(kept[3]))
+    """The reminder row read with a message: (due_at, attempt, turn_started_at, players,
+    done_until, notified_at, ask_notified, progress)."""
+    return ReminderRow(
+        pk,
+        kept[0],
+        kept[1],
+        kept[2],
+        load_state(kept[3]),
+        kept[4],
+        kept[5],
+        bool(kept[6]),
+        load_progress(kept[7]),
+    )
 
 
 def _seat(row: Sequence[Any]) -> SeatRow:

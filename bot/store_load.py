@@ -49,7 +49,9 @@ class RawLoad:
     seats: list[Sequence[Any]]
     users: list[Sequence[Any]]  # (user_key, lang, dm_ok) of the sender and the seated
     voted: bool
-    reminder: Sequence[Any] | None = None  # (due_at, attempt, turn_started_at, players_json)
+    # (due_at, attempt, turn_started_at, players_json, done_until, notified_at, ask_notified,
+    # progress_json)
+    reminder: Sequence[Any] | None = None
     prefs: list[tuple[str, str]] = field(default_factory=list)  # (user_key, prefs_json) set
 
 
@@ -60,16 +62,18 @@ _OPEN_GAME = "g.chat_key = ?1 AND g.status IN ('lobby', 'active')"  # the partia
 # 0 — the head, exactly one: seen?, the chat's (lang, settings; NULL settings: no row), the
 #     sender's (lang, dm_ok, known?), the open game's columns (NULL id: none), voted?, its
 #     reminder's (due_at, attempt, turn_started_at, players_json; NULL: none), the sender's
-#     prefs (/me: time zone, quiet hours);
+#     prefs (/me: time zone, quiet hours), the reminder's (done_until, notified_at,
+#     ask_notified, progress_json);
 # 1 — one per seat of the open game: the seat's columns, then its user's (lang, dm_ok, known?),
-#     NULLs, its user's prefs.
+#     NULLs, its user's prefs, NULLs.
 # Parameters: chat key, user key, inbound platform, inbound update id (NULLs: not asked).
 LOAD_SQL = f"""
 SELECT 0, EXISTS (SELECT 1 FROM inbound WHERE platform = ?3 AND update_id = ?4),
     c.lang, c.settings_json, u.lang, u.dm_ok, u.user_key IS NOT NULL,
     {", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))},
     EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = ?2),
-    r.due_at, r.attempt, r.turn_started_at, r.players_json, u.prefs_json
+    r.due_at, r.attempt, r.turn_started_at, r.players_json, u.prefs_json,
+    r.done_until, r.notified_at, r.ask_notified, r.progress_json
 FROM (SELECT 1) AS one
 LEFT JOIN chats c ON c.chat_key = ?1
 LEFT JOIN users u ON u.user_key = ?2
@@ -77,7 +81,8 @@ LEFT JOIN games g ON {_OPEN_GAME}
 LEFT JOIN reminders r ON r.game_id = g.id
 UNION ALL
 SELECT 1, s.game_id, s.seat, s.user_key, s.display_name, s.is_bot, s.bot_kind, s.lang,
-    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 12)}, su.prefs_json
+    su.lang, su.dm_ok, su.user_key IS NOT NULL, {", ".join(["NULL"] * 12)}, su.prefs_json,
+    NULL, NULL, NULL, NULL
 FROM games g JOIN seats s ON s.game_id = g.id LEFT JOIN users su ON su.user_key = s.user_key
 WHERE {_OPEN_GAME}
 """
@@ -113,7 +118,7 @@ def load_sync(
         seats=seats,
         users=users,
         voted=bool(head[18]),
-        reminder=head[19:23] if head[19] is not None else None,
+        reminder=(*head[19:23], *head[24:28]) if head[19] is not None else None,
         prefs=prefs,
     )
 

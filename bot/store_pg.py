@@ -89,7 +89,8 @@ SELECT
             ORDER BY s.seat)
         FROM seats s LEFT JOIN users su ON su.user_key = s.user_key WHERE s.game_id = g.id),
     EXISTS (SELECT 1 FROM votes v WHERE v.game_id = g.id AND v.target = $2),
-    r.due_at, r.attempt, r.turn_started_at, r.players_json, u.prefs_json
+    r.due_at, r.attempt, r.turn_started_at, r.players_json, u.prefs_json,
+    r.done_until, r.notified_at, r.ask_notified, r.progress_json
 FROM (VALUES (1)) AS one (x)
 LEFT JOIN chats c ON c.chat_key = $1
 LEFT JOIN users u ON u.user_key = $2
@@ -365,7 +366,7 @@ class PgStore(PgOutbox, PgTimed):
             seats,
             users,
             bool(row[19]),
-            reminder_row(row[17], row[20:24]) if row[20] is not None else None,
+            reminder_row(row[17], (*row[20:24], *row[25:29])) if row[20] is not None else None,
             {k: load_state(text) for k, text in prefs},
         )
 

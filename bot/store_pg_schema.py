@@ -503,6 +503,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ("ALTER TABLE reminders ADD COLUMN notified_at DOUBLE PRECISION",),
     # 14: whether a turn's ask notified its players (bot/expiry.py), as SQLite's 11th.
     ("ALTER TABLE reminders ADD COLUMN ask_notified BOOLEAN NOT NULL DEFAULT FALSE",),
+    # 15: each player's reminders in a turn (bot/expiry.py), as SQLite's 12th.
+    ("ALTER TABLE reminders ADD COLUMN progress_json TEXT",),
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -18,7 +18,14 @@ from typing import Any
 import asyncpg
 
 from bot.store import AutopilotRow, Clock, DigestRow, OutRow, ReminderRow, TurnPlan
-from bot.store_plans import PrefsChange, changed_prefs, claim_params
+from bot.store_plans import (
+    PrefsChange,
+    Progress,
+    changed_prefs,
+    claim_params,
+    load_progress,
+    reminder_of,
+)
 from bot.store_queries import TIMED_POSTGRES as T
 
 WAKE_CHANNEL = "boardchat_wake"
@@ -28,7 +35,7 @@ LEASE_SECONDS = 60.0
 _PLAN_DUE = "(CASE WHEN attempt = 0 THEN turn_started_at ELSE next_at END)"
 _PLAN_COLUMNS = (
     "game_id, due_at, attempt, turn_started_at, players_json, next_at, done_until, "
-    f"{_PLAN_DUE}, notified_at, ask_notified"
+    f"{_PLAN_DUE}, notified_at, ask_notified, progress_json"
 )
 
 
@@ -69,17 +76,29 @@ def count(status: str) -> int:
 
 _CLAIM_TURN = (
     "UPDATE reminders SET attempt = attempt + 1, done_until = $1, next_at = $2, "
-    "notified_at = $3, leased_until = NULL WHERE game_id = $4 AND attempt = $5 "
-    "AND turn_started_at = $6 AND due_at = $7 AND players_json = $8"
+    "notified_at = $3, progress_json = $4, leased_until = NULL WHERE game_id = $5 "
+    "AND attempt = $6 AND turn_started_at = $7 AND due_at = $8 AND players_json = $9"
 )
 
 
 def _plan(r: Any) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9])
+    return TurnPlan(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        json.loads(r[4]),
+        r[5],
+        r[6],
+        r[7],
+        r[8],
+        r[9],
+        load_progress(r[10]),
+    )
 
 
 def _reminder(r: Any) -> ReminderRow:
-    return ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4]))
+    return reminder_of(tuple(r))
 
 
 class _Held:
@@ -296,11 +315,13 @@ class PgTimed(PgBase):
         next_at: float | None,
         outbox: Sequence[OutRow] = (),
         notified_at: float | None = None,
+        progress: Mapping[str, Progress] | None = None,
     ) -> bool:
         """Record that the scheduler handled `seen` (compare and set); ends a lease. The
         reminders it sends (`outbox`) are written in the same transaction, exactly when the
-        claim holds (issue 16); `notified_at` as bot/store_plans.py `claim_params` says."""
-        args = claim_params(seen, done_until, next_at, notified_at)
+        claim holds (issue 16); `notified_at` and `progress` as bot/store_plans.py
+        `claim_params` says."""
+        args = claim_params(seen, done_until, next_at, notified_at, progress)
         if not outbox:
             # the claim alone is one statement: no BEGIN and COMMIT round trips around it
             # (every new turn is claimed once it is planned, issue 23)

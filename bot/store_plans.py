@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store_base import StoreBase
@@ -37,6 +37,34 @@ NOTIFIED_MIGRATION = ("ALTER TABLE reminders ADD COLUMN notified_at REAL",)
 ASK_NOTIFIED_MIGRATION = (
     "ALTER TABLE reminders ADD COLUMN ask_notified INTEGER NOT NULL DEFAULT 0",
 )
+# Migration 12: each player's reminders in the turn (`TurnPlan.progress`); the turns under
+# way before it keep the turn's own done_until and notified_at for each of their players.
+PROGRESS_MIGRATION = ("ALTER TABLE reminders ADD COLUMN progress_json TEXT",)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One player's reminders in a turn (bot/expiry.py): the latest reminder point (unshifted)
+    handled for him, and when his first notifying reminder went out (his expiry waits a last
+    call after it)."""
+
+    done_until: float | None = None
+    notified_at: float | None = None
+
+
+def dump_progress(progress: Mapping[str, Progress]) -> str:
+    """The stored text of each player's progress: {"Ann": [done_until, notified_at], ...}."""
+    return json.dumps(
+        {k: [p.done_until, p.notified_at] for k, p in sorted(progress.items())},
+        ensure_ascii=False,
+    )
+
+
+def load_progress(text: str | None) -> dict[str, Progress]:
+    """The progress of each player as stored (nothing for a row planned before it was kept)."""
+    if not text:
+        return {}
+    return {k: Progress(v[0], v[1]) for k, v in json.loads(text).items()}
 
 
 @dataclass(frozen=True)
@@ -46,6 +74,39 @@ class ReminderRow:
     attempt: int
     turn_started_at: float
     players: list[str]
+    # read with a message (bot/store_load.py) and by `reminder`: what the scheduler recorded
+    # of the turn, so the status message shows the moment it acts at (bot/status_deadline.py)
+    done_until: float | None = None
+    notified_at: float | None = None
+    ask_notified: bool = False
+    progress: Mapping[str, Progress] = field(default_factory=dict)
+
+    def plan(self) -> TurnPlan:
+        """The turn as the scheduler sees it (`next_at` and `due` aside)."""
+        return TurnPlan(
+            self.game_id,
+            self.due_at,
+            self.attempt,
+            self.turn_started_at,
+            list(self.players),
+            None,
+            self.done_until,
+            self.turn_started_at,
+            self.notified_at,
+            self.ask_notified,
+            self.progress,
+        )
+
+
+def reminder_of(r: Sequence[Any]) -> ReminderRow:
+    """A reminder row of `reminder` (game_id, due_at, attempt, turn_started_at, players_json,
+    done_until, notified_at, ask_notified, progress_json), or of `due_reminders` (the first
+    five)."""
+    if len(r) < 9:
+        return ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4]))
+    return ReminderRow(
+        r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], bool(r[7]), load_progress(r[8])
+    )
 
 
 @dataclass(frozen=True)
@@ -67,6 +128,10 @@ class TurnPlan:
     # whether the message that asked the turn's players notified every one of them (written
     # with the turn by the move, bot/store.py `Due`)
     ask_notified: bool = False
+    # each player's reminders (by name), stale as `done_until` until the turn's first claim;
+    # a player without his own (a row planned before migration 12, one an undo asked again)
+    # has the turn's
+    progress: Mapping[str, Progress] = field(default_factory=dict)
 
     @property
     def due_at(self) -> float:
@@ -78,9 +143,28 @@ class TurnPlan:
         turn's)."""
         return self.notified_at if self.attempt > 0 else None
 
+    def progress_of(self, player: str | None) -> Progress:
+        """The reminders `player` had in this turn (none before its first claim)."""
+        if self.attempt == 0:
+            return Progress()
+        own = self.progress.get(player) if player is not None else None
+        return own or Progress(self.done_until, self.notified_at)
+
 
 def _plan(r: Sequence[Any]) -> TurnPlan:
-    return TurnPlan(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], bool(r[9]))
+    return TurnPlan(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        json.loads(r[4]),
+        r[5],
+        r[6],
+        r[7],
+        r[8],
+        bool(r[9]),
+        load_progress(r[10]),
+    )
 
 
 @dataclass(frozen=True)
@@ -102,17 +186,24 @@ class DigestRow:
 
 
 def claim_params(
-    seen: TurnPlan, done_until: float | None, next_at: float | None, notified_at: float | None
+    seen: TurnPlan,
+    done_until: float | None,
+    next_at: float | None,
+    notified_at: float | None,
+    progress: Mapping[str, Progress] | None = None,
 ) -> tuple[Any, ...]:
     """The parameters of a turn's claim, in the order both backends' UPDATE takes them: the
-    new done_until, next_at (None: never) and notified_at (None: as it was, the turn's first
+    new done_until, next_at (None: never), notified_at (None: as it was, the turn's first
     notice is never forgotten, so its expiry is pushed once at most; a new turn's first
-    claim clears an earlier turn's), then the turn as `seen` (compare and set)."""
+    claim clears an earlier turn's) and each player's progress (None: as it was, cleared by
+    a new turn's first claim), then the turn as `seen` (compare and set)."""
     notified = notified_at if notified_at is not None else seen.notified
+    kept = progress if progress is not None else (seen.progress if seen.attempt > 0 else {})
     return (
         done_until,
         next_at if next_at is not None else _NEVER,
         notified,
+        dump_progress(kept) if kept else None,
         seen.game_id,
         seen.attempt,
         seen.turn_started_at,
@@ -148,14 +239,14 @@ class PlansMixin(StoreBase):
         )
         if row is None:
             return None
-        return ReminderRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
+        return reminder_of(row)
 
     async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
         rows = await self._all(
             T.due_reminders,
             (now, limit),
         )
-        return [ReminderRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return [reminder_of(r) for r in rows]
 
     # ------------------------------------------------------------------ turn plans, absences
     # (bot/reminders.py and bot/scheduler.py; migration 2)
@@ -179,7 +270,8 @@ class PlansMixin(StoreBase):
         """Turns whose plan is due, earliest first."""
         rows = await self._key_all(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE} AS t, notified_at, ask_notified FROM reminders "
+            f"done_until, {self._PLAN_DUE} AS t, notified_at, ask_notified, progress_json "
+            "FROM reminders "
             "WHERE t <= ? ORDER BY t LIMIT ?",
             (now, limit),
         )
@@ -188,7 +280,8 @@ class PlansMixin(StoreBase):
     async def turn_plan(self, pk: int) -> TurnPlan | None:
         row = await self._key_one(
             "SELECT game_id, due_at, attempt, turn_started_at, players_json, next_at, "
-            f"done_until, {self._PLAN_DUE}, notified_at, ask_notified FROM reminders "
+            f"done_until, {self._PLAN_DUE}, notified_at, ask_notified, progress_json "
+            "FROM reminders "
             "WHERE game_id = ?",
             (pk,),
         )
@@ -201,13 +294,14 @@ class PlansMixin(StoreBase):
         next_at: float | None,
         outbox: Sequence[OutRow] = (),
         notified_at: float | None = None,
+        progress: Mapping[str, Progress] | None = None,
     ) -> bool:
         """Record that the scheduler handled `seen` (compare and set: False when a move or
         another process changed the turn meanwhile), with the reminders it sends (`outbox`)
         in the same transaction: written exactly when the claim holds (issue 16). next_at
         None = nothing more this turn; `notified_at`: the turn's first notifying reminder is
-        among them (`claim_params`)."""
-        params = claim_params(seen, done_until, next_at, notified_at)
+        among them; `progress`: each player's reminders (`claim_params`)."""
+        params = claim_params(seen, done_until, next_at, notified_at, progress)
         now = self._clock()
 
         def work(con: sqlite3.Connection) -> bool:
@@ -215,7 +309,8 @@ class PlansMixin(StoreBase):
             # (`_tx_sync`): the scheduler claims every new turn (issue 23)
             cur = con.execute(
                 "UPDATE reminders SET attempt = attempt + 1, done_until = ?, next_at = ?, "
-                "notified_at = ? WHERE game_id = ? AND attempt = ? AND turn_started_at = ? "
+                "notified_at = ?, progress_json = ? WHERE game_id = ? AND attempt = ? "
+                "AND turn_started_at = ? "
                 "AND due_at = ? AND players_json = ?",
                 params,
             )

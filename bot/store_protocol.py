@@ -9,7 +9,7 @@ wake-ups across processes; the scheduler uses it when the store has it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -28,7 +28,14 @@ from bot.store import (
 from bot.store_chats import ChatName
 from bot.store_load import Loaded
 from bot.store_outbox import OutboxItem, OutRow, StatusMessage
-from bot.store_plans import AutopilotRow, DigestRow, PrefsChange, ReminderRow, TurnPlan
+from bot.store_plans import (
+    AutopilotRow,
+    DigestRow,
+    PrefsChange,
+    Progress,
+    ReminderRow,
+    TurnPlan,
+)
 from bot.store_records import FinishedGame
 
 
@@ -97,6 +104,7 @@ class Store(MessageStore, Protocol):
         next_at: float | None,
         outbox: Sequence[OutRow] = (),
         notified_at: float | None = None,
+        progress: Mapping[str, Progress] | None = None,
     ) -> bool: ...
 
     async def clear_away(self, user_key: str) -> bool: ...

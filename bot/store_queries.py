@@ -173,8 +173,8 @@ class TimedQueries:
     seats played by bots, absences, votes, digests. Defaults: the SQLite text."""
 
     reminder: str = (
-        "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "
-        "WHERE game_id = ?"
+        "SELECT game_id, due_at, attempt, turn_started_at, players_json, done_until, "
+        "notified_at, ask_notified, progress_json FROM reminders WHERE game_id = ?"
     )
     due_reminders: str = (
         "SELECT game_id, due_at, attempt, turn_started_at, players_json FROM reminders "

@@ -138,6 +138,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     store_plans.NOTIFIED_MIGRATION,
     # 11: whether a turn's ask notified its players (bot/expiry.py, bot/store_plans.py).
     store_plans.ASK_NOTIFIED_MIGRATION,
+    # 12: each player's reminders in a turn (bot/expiry.py, bot/store_plans.py `Progress`).
+    store_plans.PROGRESS_MIGRATION,
 )
 
 

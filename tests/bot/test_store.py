@@ -17,6 +17,7 @@ from bot.store import (
     unique_name,
 )
 from bot.store_chats import ChatName
+from bot.store_plans import Progress
 from bot.store_protocol import Store as AnyStore
 from tests.bot.helpers import FakeClock, present
 
@@ -192,6 +193,38 @@ async def test_a_player_asked_again_after_the_others_moved_starts_a_new_turn(
     rem = await store.reminder(pk)
     assert rem is not None and (rem.turn_started_at, rem.due_at) == (clock.now, clock.now + 100)
     assert rem.attempt == 0 and rem.players == ["Ann"]
+
+
+async def test_each_player_s_progress_is_kept_with_the_turn(store: Store, clock: FakeClock) -> None:
+    """A turn's claim records each player's reminders (bot/expiry.py): read back by
+    `turn_plan`, `reminder` and a message's load; kept by a claim that says nothing of it and
+    while the turn goes on for fewer players; not read for a new turn, cleared by its first
+    claim. A player with none recorded has the turn's own (a row planned before it existed)."""
+    pk = await active(store)
+    t = clock.now
+    await store.commit_moves(
+        pk, 1, [entry(1)], "{}", over=False, due=Due(["Ann", "ann 2"], t, t + 100)
+    )
+    plan = present(await store.turn_plan(pk))
+    assert plan.progress_of("Ann") == Progress() and plan.progress == {}
+    mine = {"Ann": Progress(t + 50, t + 50), "ann 2": Progress(t + 10, None)}
+    assert await store.claim_turn(plan, t + 50, t + 60, notified_at=t + 50, progress=mine)
+    plan = present(await store.turn_plan(pk))
+    assert plan.progress == mine and plan.progress_of("Bo") == Progress(t + 50, t + 50)
+    kept = present(await store.reminder(pk))
+    loaded = present((await store.load_message("tg:1", "tg:10")).reminder)
+    assert kept == loaded and loaded.plan().progress == mine
+    assert (loaded.attempt, loaded.done_until, loaded.notified_at) == (1, t + 50, t + 50)
+    assert await store.claim_turn(plan, plan.done_until, t + 70)  # says nothing of it
+    assert present(await store.turn_plan(pk)).progress == mine
+    ann_moved = Due(["ann 2"], t, t + 100)  # the turn goes on for ann 2
+    await store.commit_moves(pk, 2, [entry(2)], "{}", over=False, due=ann_moved)
+    assert present(await store.turn_plan(pk)).progress_of("ann 2") == mine["ann 2"]
+    await store.commit_moves(pk, 3, [entry(3)], "{}", over=False, due=Due(["Ann"], t, t + 100))
+    fresh = present(await store.turn_plan(pk))
+    assert fresh.attempt == 0 and fresh.progress_of("Ann") == Progress()
+    assert await store.claim_turn(fresh, None, t + 10)
+    assert present(await store.turn_plan(pk)).progress == {}
 
 
 async def test_inbound_ids_are_pruned_after_days(db_path: str, clock: FakeClock) -> None:
