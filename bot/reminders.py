@@ -13,14 +13,18 @@ here, driven by bot/scheduler.py:
 - Planning: a turn's reminder points are percentages of its deadline (default 0 %, 50 %,
   90 %; 0 % is the start mention), then the expiry. A point falling in the chat's quiet hours
   moves to the end of the quiet period; so does the expiry (nothing the scheduler does
-  happens in quiet hours). A reminder also waits for the end of the quiet hours of the person
-  it goes to (`/me quiet=23-08`, bot/me.py). After downtime, all points already passed
-  collapse into one: the latest fires once, or the expiry alone when it has passed and the
-  turn's players were notified (by the ask or a reminder); a turn nothing notified them of
-  hears its latest reminder first, and the expiry waits a last call after it (bot/expiry.py).
+  happens in quiet hours). Each player waited for has his own schedule (bot/expiry.py): his
+  reminders also wait for the end of his own quiet hours (`/me quiet=23-08`, bot/me.py),
+  whoever else is asked with him, and his seat expires a last call after his own first
+  notice; the claim records each one's progress (`TurnPlan.progress`).
+  After downtime, all points already passed collapse into one: the latest fires once, or the
+  expiry alone when it has passed and the turn's players were notified (by the ask or a
+  reminder); a turn nothing notified them of hears its latest reminder first, and the expiry
+  waits a last call after it (bot/expiry.py).
 - Time bank (`/settings clock=bank:3d+12h`): instead of the per-move deadline, each waiting
   player's deadline is the start of their turn plus what is left in their bank
-  (bot/clock.py); the expiry policy applies to a player whose bank ran out.
+  (bot/clock.py), and his reminders are percentages of it; the expiry policy applies to a
+  player whose bank ran out.
 - Expiry policies (per chat): `remind` posts "time is up" and then reminds once per
   max(deadline, 24 h); `skip` plays the default move (`default_action`); `bot` hands the seat
   to a bot until the player sends any command in that chat.
@@ -78,7 +82,6 @@ from bot.context import PLATFORM_OF_PREFIX, Ctx, Pipeline, fit
 from bot.deadlines import (
     NAG_EVERY,
     ChatSettings,
-    Quiet,
     format_duration,
     human_duration,
     next_local_hour,
@@ -87,10 +90,9 @@ from bot.deadlines import (
     parse_percents,
     parse_quiet,
     parse_tz,
-    quiet_end,
     quiet_of,
 )
-from bot.expiry import Point, Schedule, decide
+from bot.expiry import Point, TurnDecision, decide_turn
 from bot.grammar import CommandLine, shorten
 from bot.i18n import listed, normalize, tr, translator
 from bot.me import MeCommands, me_command
@@ -296,18 +298,10 @@ class Reminders(MeCommands):
             for s in humans
         }
 
-    @staticmethod
-    def _held_start(point: Point, settings: ChatSettings, quiet: Mapping[str, Quiet]) -> set[str]:
-        """The user keys (of `quiet`: the people reminded) whose quiet hours, the chat's or
-        their own, held the turn's start: the table's ask did not notify them."""
-        if point.kind != "start":
-            return set()
-        if out_of_quiet(point.at, settings) > point.at:
-            return set(quiet)
-        return {k for k, q in quiet.items() if quiet_end(point.at, q.hours, q.tz) > point.at}
-
     async def process_turn(self, plan: TurnPlan, now: float) -> None:
-        """One due turn: plan it, remind, or apply the expiry policy."""
+        """One due turn: plan it, remind, or apply the expiry policy. Each player waited for
+        has his own schedule (bot/expiry.py): his reminders wait for his own quiet hours, his
+        seat expires on his own first notice, and the claim records his progress."""
         # One store call for the reads (issue 23: every new turn is planned here, and one
         # read each cost a PostgreSQL worker five round trips per turn).
         reads = await self.store.turn_reads(plan.game_id, now)
@@ -333,63 +327,78 @@ class Reminders(MeCommands):
         human_keys = {s.user_key for s in humans}
         away = {k: until for k, until in reads.away.items() if k in human_keys}
         present = [s for s in humans if s.user_key not in away]
-        # Under a time bank the turn's deadline is the earliest of the waiting players' own.
+        # Under a time bank each waiting player's deadline is his own.
         own = await self._deadlines(row, plan, humans, settings, now)
-        timed = replace(plan, deadline_at=min(own.values())) if own else plan
-        quiet = {s.user_key: quiet_of(reads.prefs.get(s.user_key, {})) for s in present}
-        decision = decide(timed, settings, now, list(quiet.values()))
-        point, schedule = decision.point, decision.schedule
+        quiet = {s.display_name: quiet_of(reads.prefs.get(s.user_key, {})) for s in humans}
+        deadlines = {s.display_name: own[s.user_key] for s in humans if s.user_key in own}
+        decision = decide_turn(plan, settings, now, quiet, deadlines)
         acting = settings.policy in ("skip", "bot")
         # Under skip/bot a passed deadline always acts, also when the policy was switched on
         # after the expiry was handled as a reminder; when the bot acts (bot/expiry.py: out
-        # of quiet hours, a last call after the turn's first notice).
-        expired = schedule.expired(timed.deadline_at)
-        ran_out = [
-            s
-            for s in humans
-            if s.user_key not in away and schedule.expired(own.get(s.user_key, timed.deadline_at))
-        ]
+        # of quiet hours, a last call after the player's first notice).
+        ran_out = [s for s in present if decision.ran_out(s.display_name)]
         act_on: list[tuple[SeatRow, float | None]] = []
         if acting:
             act_on = [(s, away[s.user_key]) for s in humans if s.user_key in away]
-            if expired:
-                act_on += [(s, None) for s in ran_out]
+            act_on += [(s, None) for s in ran_out]
         # Nobody else at the table is a person who plays: the game waits for them instead of
         # playing itself out (`unattended`).
         held = unattended(seats, reads.away, act_on, settings.policy)
         outs: list[Outbound] = []
         if held:
             act_on = [x for x in act_on if x not in held]
-            if expired and any(until is None for _, until in held):
+            if ran_out and any(until is None for _, until in held):
                 # a player who ran out of time is reminded as under `remind`
-                acting = False
                 remind = replace(settings, policy="remind")
-                decision = decide(timed, remind, now, list(quiet.values()))
-                point, schedule = decision.point, decision.schedule
-            if not present or (point is not None and point.kind == "expire"):
+                decision = decide_turn(plan, remind, now, quiet, deadlines)
+            expiring = any(
+                (p := decision.point(s.display_name)) is not None and p.kind == "expire"
+                for s in present
+            )
+            if not present or expiring:
                 # once: those away wait unreminded, one out of time hears "time is up"
                 outs.append(await self._waits_notice(row.chat_key, [s for s, _ in held]))
-        next_at = decision.next_at
+        # The reminders of those the policy does not act on now, each his own point.
+        acted = {s.user_key for s, _ in act_on}
+        points = {
+            s.display_name: p
+            for s in present
+            if s.user_key not in acted and (p := decision.point(s.display_name)) is not None
+        }
+        reminded: list[Outbound] = []
+        if points:
+            reminded = await self._remind(row, game, state, present, points, plan, now, decision)
+        told = {
+            name
+            for out in reminded
+            if not out.silent
+            for key, name in out.mentions
+            if key in human_keys
+        }
+        settled = decision.settle(told)
+        next_at = settled.next_at
         if held and not present:
             # those held are all away: look again when the first absence ends (or a move, a
             # /back or new settings plan the turn anew); nothing else to say meanwhile
             ends = [until for _, until in held if until is not None]
             next_at = min(ends) if ends else None
-        if acting and expired:
-            # Those whose bank still holds time are looked at again at their own deadline.
-            later = [
-                schedule.expiry(own[s.user_key])
-                for s in present
-                if s not in ran_out and s.user_key in own
-            ]
-            next_at = min(later) if later else None
         if act_on:
             # The moves are committed after the claim, each in its own transaction: the turn
             # is looked at again shortly, so a crash in between cannot leave it unplayed (a
-            # move that happened is not repeated: `_play` checks the version).
+            # move that happened is not repeated: `_play` checks the version). The others'
+            # reminders are written by the claim.
             relook = min(next_at if next_at is not None else now + RELOOK, now + RELOOK)
-            if not await self.store.claim_turn(plan, decision.done_until, relook):
+            rows, direct = self._rows(reminded, row.id)
+            if not await self.store.claim_turn(
+                plan,
+                settled.done_until,
+                relook,
+                outbox=rows,
+                notified_at=settled.notified_at,
+                progress=settled.progress,
+            ):
                 return
+            await self.table.push(direct)
             played = [
                 await self._play(row, game, seat, settings.policy, until, settings)
                 for seat, until in act_on
@@ -401,17 +410,15 @@ class Reminders(MeCommands):
                     later_at = now + max(NAG_EVERY, plan.deadline_at - plan.turn_started_at)
                     await self.store.claim_turn(stuck_plan, stuck_plan.done_until, later_at)
             return
-        told: float | None = None  # the turn's first notice goes out now (bot/expiry.py)
-        if point is not None and present:
-            reminded = await self._remind(
-                row, game, state, present, point, timed, own, now, schedule, quiet
-            )
-            told = decision.notified_at if reminded else None
-            outs += reminded
         # The reminders are written by the claim itself: both happen, or neither (issue 16).
-        rows, direct = self._rows(outs, row.id)
+        rows, direct = self._rows([*outs, *reminded], row.id)
         if not await self.store.claim_turn(
-            plan, decision.done_until, next_at, outbox=rows, notified_at=told
+            plan,
+            settled.done_until,
+            next_at,
+            outbox=rows,
+            notified_at=settled.notified_at,
+            progress=settled.progress,
         ):
             return
         await self.table.push(direct)  # and wakes the sender loops for the rows
@@ -534,31 +541,32 @@ class Reminders(MeCommands):
         game: Game,
         state: State,
         seats: list[SeatRow],
-        point: Point,
+        points: Mapping[str, Point],
         plan: TurnPlan,
-        own: dict[str, float],
         now: float,
-        schedule: Schedule,
-        quiet: Mapping[str, Quiet],
+        decision: TurnDecision,
     ) -> list[Outbound]:
-        """The reminder of `point` for each of `seats` (`quiet`: their own quiet hours):
-        privately (with the prompt's buttons, a recap since their last move and, when a phase
-        ended meanwhile, the latest picture) where the bot may write to them, else a mention
-        in the chat."""
-        settings = schedule.settings
+        """The reminder of each of `seats` that has a point now (`points`, by name; when and
+        what each says: his own schedule in `decision`): privately (with the prompt's buttons,
+        a recap since their last move and, when a phase ended meanwhile, the latest picture)
+        where the bot may write to them, else a mention in the chat."""
         chat_lang = await self._lang(row.chat_key)
         names: dict[str, str] = {}  # language -> how the chat is named in it
         outs: list[Outbound] = []
         actions = None
-        # The turn began in the chat's quiet hours or in the player's own: the table's ask
-        # did not notify him (bot/announce.py), so its start point, held to their end, does
-        held_for = self._held_start(point, settings, quiet)
         mover: str | None = None  # who began the turn by his own move, once looked up
         looked = False
         for seat in seats:
+            point = points.get(seat.display_name)
+            schedule = decision.schedule(seat.display_name)
+            if point is None or schedule is None:
+                continue
+            settings = schedule.settings
             user = await self.store.user(seat.user_key)
             private = user.dm_ok
-            held = seat.user_key in held_for
+            # The turn began in the chat's quiet hours or in the player's own: the table's ask
+            # did not notify him (bot/announce.py), so his start point, held to their end, does
+            held = point.kind == "start" and schedule.notifies(point)
             if point.held_only and not held:
                 continue  # the chat wants no start reminder: only the ask they missed
             if point.kind == "start" and not private and not held:
@@ -573,7 +581,7 @@ class Reminders(MeCommands):
             # public turn only: their hidden money and standing orders stay theirs (issue 20).
             lang = normalize(user.lang or seat.lang or chat_lang)
             # what is left until the bot acts (bot/expiry.py), as every display says it
-            left = schedule.expiry(own.get(seat.user_key, plan.deadline_at)) - now
+            left = schedule.expires - now
             if lang not in names:
                 names[lang] = await chat_name(self.store, row.chat_key, lang)
             chat = names[lang]

@@ -2,14 +2,17 @@
 act on the turn asked, in the chat's time zone and named with it.
 
 The moment shown is the one the scheduler acts at (bot/expiry.py `acts_at`: out of the chat's
-quiet hours, a last call after the turn's first notifying reminder), not the deadline the move
-wrote (found play-testing, 2026-12: "Deadline: Mar 4, 1:00 AM" pinned while the default move
-came at 07:00). Under a time bank (`/settings clock=bank:3d+12h`) the per-move deadline does not
-apply: each player asked has his own, the start of his turn plus what is left in his bank
-(bot/clock.py); players asked together see each his own, since each acts against his own bank
-and the table moves on at the first of them (before, the per-move deadline was pinned while the
-reminder told the bank's "2 days 23 hours"). The time zone is named, as /away's answer does:
-players of one chat live in several ("9:00 PM" pinned in Berlin time read in Moscow).
+quiet hours, a last call after each player's first notifying reminder), not the deadline the
+move wrote (found play-testing, 2026-12: "Deadline: Mar 4, 1:00 AM" pinned while the default
+move came at 07:00). Players asked together whose expiries differ (one's first reminder the
+night held) see each his own.
+
+Under a time bank (`/settings clock=bank:3d+12h`) the per-move deadline does not apply: each
+player asked has his own, the start of his turn plus what is left in his bank (bot/clock.py);
+players asked together see each his own, since each acts against his own bank (before, the
+per-move deadline was pinned while the reminder told the bank's "2 days 23 hours"). The time
+zone is named, as /away's answer does: players of one chat live in several ("9:00 PM" pinned in
+Berlin time read in Moscow).
 """
 
 from __future__ import annotations
@@ -82,12 +85,16 @@ class StatusDeadline(TableBase):
             kept = ctx.reminder if loaded else await self.store.reminder(row.id)
             if kept is not None and kept.players and set(due.players) <= set(kept.players):
                 due_at, started = kept.due_at, kept.turn_started_at
+        plan = TurnPlan(row.id, due_at, 0, started, [], None, None, 0)
         clock = self.clock()
         own = await self._banked(ctx, row, settings, asked, played, started)
-        plan = TurnPlan(row.id, min(own.values()) if own else due_at, 0, started, [], None, None, 0)
         key_of = {s.display_name: s.user_key for s in ctx.seats}
-        people = [quiet_of(ctx.prefs.get(key_of.get(p, ""), {})) for p in asked]
-        ends = {p: acts_at(plan, settings, clock, people, own.get(p)) for p in asked}
+        ends = {
+            p: acts_at(
+                plan, settings, clock, quiet_of(ctx.prefs.get(key_of.get(p, ""), {})), own.get(p), p
+            )
+            for p in asked
+        }
         lang = ctx.post_lang
         if len(set(ends.values())) == 1:
             when = shown_when(next(iter(ends.values())), settings.tz, lang)
@@ -116,10 +123,21 @@ class StatusDeadline(TableBase):
         return bank_deadlines(replay.turns, bank, asked, clock, started)
 
     async def _stored_acts_at(self, ctx: Ctx, plan: TurnPlan) -> float:
-        """When the bot acts on the stored turn `plan` of the chat's game (/status): the
-        quiet hours of the players it waits for counted, as the scheduler counts them."""
-        keys = [s.user_key for s in ctx.seats if s.display_name in plan.players and not s.is_bot]
+        """When the bot acts on the stored turn `plan` of the chat's game (/status), as the
+        scheduler counts it: for the reader when the turn waits for him, else for the first
+        of those it waits for to run out (each has his own quiet hours and first notice)."""
+        waited = [s for s in ctx.seats if s.display_name in plan.players and not s.is_bot]
+        keys = [s.user_key for s in waited]
         prefs = await self.store.user_prefs(keys) if keys else {}
-        people = [quiet_of(prefs.get(k, {})) for k in keys]
         settings = ChatSettings.load(ctx.chat_settings or {})
-        return acts_at(plan, settings, self.clock(), people)
+        clock = self.clock()
+        ends = {
+            s.user_key: acts_at(
+                plan, settings, clock, quiet_of(prefs.get(s.user_key, {})), None, s.display_name
+            )
+            for s in waited
+        }
+        mine = ends.get(ctx.inbound.user_key)
+        if mine is not None:
+            return mine
+        return min(ends.values()) if ends else acts_at(plan, settings, clock)
