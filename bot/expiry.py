@@ -14,10 +14,17 @@ Taipei, his later one was swallowed and everyone's expiry moved with the sleeper
 (play-tester, 2026-12).
 
 Quiet hours hold a point to their end: a reminder waits for the chat's and for the player's
-own, the expiry (the table's act) for the chat's. A point that passed while the bot was down
-goes out when it looks again or, in quiet hours then, at their end, as one on time would
-(found play-testing, 2026-12: back at 23:00 with quiet hours 22-08, a default move was played
-and the next turn asked in the night).
+own, and so does everything else that is a message to him alone: under policy `remind` the
+"Time is up" reminder of the expiry and the nags after it (before, his own quiet hours did not
+hold them: "Time is up" at 02:00, every night, to a player who had set `/me quiet=23-07`). The
+expiry as an act (policy `skip` or `bot`: a default move, a bot taking the seat) waits for the
+chat's quiet hours only; the player's own hold it through his first notice alone (the last
+call, below), so they push it once per turn at most, by less than a day and a last call:
+nobody gains unbounded time by declaring `quiet=08-07`. What the act tells him privately
+(a bot took his seat) is silent in his quiet hours (bot/seat_notes.py). A point that passed
+while the bot was down goes out when it looks again or, in quiet hours then, at their end, as
+one on time would (found play-testing, 2026-12: back at 23:00 with quiet hours 22-08, a default
+move was played and the next turn asked in the night).
 
 The last call. A reminder held by quiet hours past the deadline used to meet the expiry held
 to the same moment, and the expiry won: a turn begun at 23:00 (quiet 22-08, deadline 6 h) was
@@ -142,10 +149,11 @@ class Schedule:
         self.pushed = self.expires - out_of_quiet(plan.deadline_at, settings)
 
     def _awake(self, kind: str, t: float) -> float:
-        """`t`, or the end of the quiet hours it falls in: the chat's, and for a reminder the
-        player's own too."""
+        """`t`, or the end of the quiet hours it falls in: the chat's, and for what is a
+        message to the player (a reminder; under policy `remind` the expiry's and the nags)
+        his own too. The expiry as an act (`skip`, `bot`) waits for the chat's alone."""
         t = out_of_quiet(t, self.settings)
-        if self.quiet is None or kind in ("expire", "nag"):
+        if self.quiet is None or (kind == "expire" and self.settings.policy != "remind"):
             return t
         chat = Quiet(self.settings.quiet, self.settings.tz)
         return out_of_everyones_quiet(t, [chat, self.quiet])
@@ -158,9 +166,9 @@ class Schedule:
     def planned(self, p: Point) -> float:
         """When `p` falls due, out of quiet hours (the expiry: after the last call)."""
         if p.kind == "expire":
-            return self.expires
+            return self._awake(p.kind, self.expires)
         if p.kind == "nag":
-            return out_of_quiet(p.at + self.pushed, self.settings)
+            return self._awake(p.kind, p.at + self.pushed)
         return self._awake(p.kind, p.at)
 
     def due(self, p: Point) -> float:

@@ -14,9 +14,9 @@ here, driven by bot/scheduler.py:
   90 %; 0 % is the start mention), then the expiry. A point falling in the chat's quiet hours
   moves to the end of the quiet period; so does the expiry (nothing the scheduler does
   happens in quiet hours). Each player waited for has his own schedule (bot/expiry.py): his
-  reminders also wait for the end of his own quiet hours (`/me quiet=23-08`, bot/me.py),
-  whoever else is asked with him, and his seat expires a last call after his own first
-  notice; the claim records each one's progress (`TurnPlan.progress`).
+  reminders, "Time is up" and the nags after it also wait for the end of his own quiet hours
+  (`/me quiet=23-08`, bot/me.py), whoever else is asked with him, and his seat expires a last
+  call after his own first notice; the claim records each one's progress (`TurnPlan.progress`).
   After downtime, all points already passed collapse into one: the latest fires once, or the
   expiry alone when it has passed and the turn's players were notified (by the ask or a
   reminder); a turn nothing notified them of hears its latest reminder first, and the expiry
@@ -506,7 +506,8 @@ class Reminders(MeCommands):
             await set_timeouts(self.store, seat.user_key, row.id, ran_out)
         if policy == "bot" and not seat.is_bot and away_until is None:
             # a bot took his seat at his deadline: he hears it privately, with the way back
-            outs = [*outs, *await taken_notice(self.store, row, game.name, seat, lang)]
+            notice = await taken_notice(self.store, row, game.name, seat, lang, self.table.clock())
+            outs = [*outs, *notice]
         await self.table.push(outs)  # those already in the outbox are left to its sender loop
         return True
 

@@ -6,7 +6,10 @@ while away did not say that he was. Now:
 
 - `taken_notice`: the private message, when a bot takes his seat at a deadline, saying how
   to take it back; only where the bot may write to him privately (he wrote to it there, and
-  no refusal of his DMs is known): otherwise the group's note stays all there is.
+  no refusal of his DMs is known): otherwise the group's note stays all there is. Silent in
+  his own quiet hours (`/me quiet=`): the seat is taken at the table's time (bot/expiry.py),
+  the message waits on his phone without waking him (before, "Your time ran out…" notified
+  him at 02:00 through his quiet hours 23-07, found by a play-tester, 2026-12).
 - `absence_line`: his /status says he is away (until when, what happens to his turns) or
   that a bot plays his seat (why, and how to take it back).
 """
@@ -17,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.chatnames import NameStore, label_of
-from bot.deadlines import ChatSettings, human_when
+from bot.deadlines import ChatSettings, human_when, quiet_end, quiet_of
 from bot.i18n import normalize, tr
 from bot.messages import Outbound
 from bot.outbox import DM_CLOSED
@@ -34,14 +37,15 @@ class SeatStore(NameStore, Protocol):
 
 
 async def taken_notice(
-    store: SeatStore, row: GameRow, game_name: str, seat: SeatRow, chat_lang: str
+    store: SeatStore, row: GameRow, game_name: str, seat: SeatRow, chat_lang: str, now: float
 ) -> list[Outbound]:
     """The private note to the player whose seat a bot took at his deadline (none when the
-    bot cannot write to him privately)."""
+    bot cannot write to him privately), silent when `now` falls in his quiet hours."""
     user = await store.user(seat.user_key)
     prefs = (await store.user_prefs([seat.user_key])).get(seat.user_key, {})
     if not user.dm_ok or prefs.get(DM_CLOSED):
         return []
+    quiet = quiet_of(prefs)
     lang = normalize(user.lang or seat.lang or chat_lang)
     text = tr(
         lang,
@@ -57,6 +61,7 @@ async def taken_notice(
             private_to=seat.user_key,
             mentions=[(seat.user_key, seat.display_name)],
             lang=lang,
+            silent=quiet_end(now, quiet.hours, quiet.tz) > now,
         )
     ]
 

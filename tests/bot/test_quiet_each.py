@@ -1,20 +1,25 @@
-"""Each player waited for has his own schedule (bot/expiry.py): his reminders wait for his own
-quiet hours whoever is asked with him, and his seat expires a last call after his own first
-notice. Found by a play-tester living weeks of simulated play through Telegram (2026-12)."""
+"""Each player waited for has his own schedule (bot/expiry.py): his reminders, "Time is up" and
+the nags after it wait for his own quiet hours whoever is asked with him, and his seat expires
+a last call after his own first notice. Found by a play-tester living weeks of simulated play
+through Telegram (2026-12)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.deadlines import ChatSettings, Quiet
+from bot.expiry import decide
 from bot.scheduler import Scheduler
 from bot.storage import open_store
 from bot.store import Store
 from bot.store_outbox import OutboxItem
+from bot.store_plans import Progress, TurnPlan
 from engine.core import N_, IllegalAction
 from tests.bot.chatgame import ChatDicePile
-from tests.bot.helpers import Chat, FakeClock, present
+from tests.bot.helpers import Chat, FakeClock, Outbox, present
 from tests.bot.test_last_call import TG, joined_rows, notices_to, sent
 from tests.bot.test_quiet_table import quiet_table
 
@@ -59,6 +64,96 @@ class Together(ChatDicePile):
 
 def stamp(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%d %H:%M")
+
+
+# ---------------------------------------------------------------------- his own quiet hours
+async def test_time_is_up_and_the_nags_wait_for_the_players_own_quiet_hours(
+    chat: Chat, clock: FakeClock
+) -> None:
+    """Bob's `/me quiet=23-07` (the chat has none), deadline 12 h from 14:00, policy remind:
+    "Time is up" came at 02:00 and again every night at 02:00. Now it waits for 07:00, as
+    his reminders do, and so does each nag after it."""
+    outbox = Outbox(chat.table)
+    sched = Scheduler(chat.table, clock=clock)
+    clock.now = at(13, day=14)
+    await chat.say("bob", "/me quiet=23-07 tz=UTC")
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=12h")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    clock.now = at(14, day=14)
+    await chat.say("alice", "/take 1")  # bob's turn: 50 % at 20:00, deadline 02:00
+    outbox.take()
+    told: list[tuple[str, str]] = []
+    while clock.now < at(8, day=17):
+        clock.advance(600)
+        await sched.run_due()
+        told += [
+            (stamp(clock.now), o.text)
+            for o in outbox.take()
+            if ("local:bob", "bob") in o.mentions and not o.silent
+        ]
+    assert [when for when, _ in told] == ["14 20:00", "15 07:00", "16 07:00", "17 07:00"], told
+    assert "Time is up" in told[1][1] and "for 5 hours past the deadline" in told[1][1], told
+    assert "for 1 day 5 hours past the deadline" in told[2][1], told
+
+
+async def test_a_bot_taking_his_seat_in_his_quiet_hours_tells_him_silently(
+    store: Store, clock: FakeClock
+) -> None:
+    """Policy bot, bob's `/me quiet=23-07`, deadline 12 h from 14:00: the seat is taken at
+    02:00, on the table's time (his own quiet hours pushed nothing: his 50 % reminder reached
+    him at 20:00), and his private note says so without waking him (it notified him before)."""
+    table = quiet_table(store, clock)
+    sched = Scheduler(table, clock=clock)
+    chat = Chat(table, chat_key=TG, platform="telegram")
+    await store.set_user("local:bob", dm_ok=True)
+    clock.now = at(13, day=14)
+    await chat.say("bob", "/me quiet=23-07 tz=UTC")
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=12h policy=bot")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    clock.now = at(14, day=14)
+    await chat.say("alice", "/take 1")
+    pk = present(await store.open_game(TG)).id
+    await sent(store)
+    while clock.now < at(1, minute=50):
+        clock.advance(600)
+        await sched.run_due()
+    assert not any(s.is_bot for s in await store.seats(pk))
+    await sent(store)
+    clock.now = at(2)
+    await sched.run_due()
+    rows = await sent(store)
+    assert "bob ran out of time: a bot" in joined_rows(rows)
+    assert [s.is_bot for s in await store.seats(pk) if s.display_name == "bob"] == [True]
+    [note] = [r for r in rows if r.audience == "local:bob"]
+    assert "so a bot plays your seat now" in note.body["text"] and note.silent, note
+
+
+def test_his_own_quiet_hours_push_the_act_once_and_hold_what_he_is_told() -> None:
+    """`decide` for a 12 h turn from 10:00 (UTC), policy skip, and a player who declared
+    `/me quiet=08-07` (23 hours of the day): everything he is told waits for 07:00, and his
+    seat expires a last call after that first notice (08:12), though 08:12 falls in his quiet
+    hours again: they push the act once, never to their next end. Under policy remind nothing
+    acts, and "Time is up" waits for 07:00 of the day after, as his reminders do."""
+    plan = TurnPlan(1, at(22), 0, at(10), ["bob"], None, None, at(10))
+    quiet = Quiet((8, 7), "UTC")
+    skip = ChatSettings(deadline=12 * H, policy="skip")
+    first = decide(plan, skip, at(10), quiet, "bob")
+    assert first.point is None and first.next_at == at(7, day=16)
+    planned = replace(plan, attempt=1)
+    told = decide(planned, skip, at(7, day=16), quiet, "bob")
+    assert told.point is not None and told.point.kind == "remind"
+    assert told.notified_at == at(7, day=16) and told.schedule.expires == at(8, day=16, minute=12)
+    mine = {"bob": Progress(told.done_until, told.notified_at)}
+    after = replace(planned, done_until=told.done_until, progress=mine)
+    acts = decide(after, skip, at(8, day=16, minute=12), quiet, "bob")
+    assert acts.point is not None and acts.point.kind == "expire" and acts.schedule.ran_out
+    remind = replace(skip, policy="remind")
+    waits = decide(after, remind, at(8, day=16, minute=12), quiet, "bob")
+    assert waits.point is None and waits.next_at == at(7, day=17)
 
 
 # ---------------------------------------------------------------------- asked together
