@@ -26,6 +26,11 @@ while the bot was down goes out when it looks again or, in quiet hours then, at 
 one on time would (found play-testing, 2026-12: back at 23:00 with quiet hours 22-08, a default
 move was played and the next turn asked in the night).
 
+A reminder that goes out late (quiet hours held it, or downtime) takes in the later reminder
+points that would follow it sooner than half the time the chat's plan put between them
+(`FOLD_SHARE`): held overnight to 08:00, the 50 % reminder of a turn whose 90 % point falls at
+08:18 was followed by it twenty minutes later, both notifying; now the one at 08:00 is all.
+
 The last call. A reminder held by quiet hours past the deadline used to meet the expiry held
 to the same moment, and the expiry won: a turn begun at 23:00 (quiet 22-08, deadline 6 h) was
 lost at 08:00 with no message ever telling its player; an evening turn's 50 % and 90 % points
@@ -71,6 +76,10 @@ from bot.store_plans import Progress
 # plan left between that point and the deadline (`last_call`): a turn of ten minutes keeps ten.
 LAST_CALL_AT_LEAST = 3600.0
 LAST_CALL_SHARE = 0.10
+# A reminder that goes out late takes in the later reminder points due sooner after it than
+# this share of the time the chat's plan put between the two (`_folded`): two reminders of a
+# turn are never closer than half their planned spacing.
+FOLD_SHARE = 0.5
 
 
 def last_call(span: float, gap: float) -> float:
@@ -263,7 +272,8 @@ def decide(
     """One player's look: collapse every point that passed since the last look into one; the
     expiry wins over reminders that passed with it, except over his first notice: a
     notifying one whose time passed while the bot was down, of a turn whose ask notified
-    nobody, goes now and the expiry waits a last call after it (`Schedule._notice`)."""
+    nobody, goes now and the expiry waits a last call after it (`Schedule._notice`). A
+    reminder going out late takes in the points due soon after it (`_folded`)."""
     s = Schedule(plan, settings, now, quiet, player)
     fresh = [p for p in s.points if p.at > s.done]
     passed = [p for p in fresh if s.due(p) <= now]
@@ -278,7 +288,22 @@ def decide(
         # the reminder says so
         notified_at = now
         s = Schedule(plan, settings, now, quiet, player, now)
+    if point is not None and point.kind in ("start", "remind") and done_until is not None:
+        done_until = _folded(s, point, done_until)
     return Decision(point, done_until, s.next_at(done_until), notified_at, s)
+
+
+def _folded(s: Schedule, point: Point, done: float) -> float:
+    """The latest reminder point after `point` (done up to `done`) that its reminder, going
+    out now, takes in: each due sooner than `FOLD_SHARE` of the planned time between the two
+    (a reminder on time takes in none: a later point is never planned sooner than it)."""
+    for q in s.points:
+        if q.at <= done:
+            continue
+        if q.kind != "remind" or s.due(q) - s.now >= FOLD_SHARE * (q.at - point.at):
+            break
+        done = q.at
+    return done
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Each player waited for has his own schedule (bot/expiry.py): his reminders, "Time is up" and
-the nags after it wait for his own quiet hours whoever is asked with him, and his seat expires
-a last call after his own first notice. Found by a play-tester living weeks of simulated play
-through Telegram (2026-12)."""
+the nags after it wait for his own quiet hours whoever is asked with him, his seat expires a
+last call after his own first notice, and a reminder held late takes in the next one due soon
+after it. Found by a play-tester living weeks of simulated play through Telegram (2026-12)."""
 
 from __future__ import annotations
 
@@ -225,3 +225,56 @@ async def test_the_status_message_names_each_ones_expiry_when_they_differ(
     assert "(Europe/Warsaw)" in text
     assert "Deadline: in 12 hours." in await chat.text("ann", "/status")
     assert "Deadline: in 12 hours 12 minutes." in await chat.text("bob", "/status")
+
+
+# ---------------------------------------------------------------------- one reminder, not two
+async def test_a_reminder_held_overnight_takes_in_the_next_one_due_soon_after(
+    chat: Chat, clock: FakeClock
+) -> None:
+    """Quiet hours 22-08, deadline 12 h from 21:30: the 50 % reminder (03:30) waited for 08:00
+    and the 90 % one came on time at 08:18, both notifying, twenty minutes apart. Now the one
+    at 08:00 is all (the next would follow it sooner than half the 4.8 h planned between
+    them), and the expiry comes at the deadline, 09:30."""
+    outbox = Outbox(chat.table)
+    sched = Scheduler(chat.table, clock=clock)
+    clock.now = at(20, day=14)
+    await chat.say("alice", "/new dicepile")
+    await chat.say("alice", "/settings deadline=12h policy=skip quiet=22-08 tz=UTC")
+    await chat.say("bob", "/join")
+    await chat.say("alice", "/start")
+    clock.now = at(21, day=14, minute=30)
+    await chat.say("alice", "/take 1")  # bob's turn
+    outbox.take()
+    told: list[tuple[str, str]] = []
+    played: list[str] = []
+    while clock.now < at(9, minute=30):
+        clock.advance(360)
+        await sched.run_due()
+        outs = outbox.take()
+        told += [
+            (stamp(clock.now), o.text)
+            for o in outs
+            if ("local:bob", "bob") in o.mentions and not o.silent
+        ]
+        played += [stamp(clock.now) for o in outs if "bob ran out of time" in o.text]
+    assert [w for w, _ in told] == ["15 08:00"], told
+    assert "1 hour 30 minutes left" in told[0][1] and played == ["15 09:30"], played
+
+
+def test_a_held_reminder_keeps_the_next_one_planned_far_enough_after_it() -> None:
+    """The fold's bound, in `decide`: quiet hours 22-08, a 12 h turn from 21:30 (its 90 %
+    point 18 minutes after the 50 % one held to 08:00: taken in) and a three-day turn from
+    13:30 (the 50 % point at 01:30 held to 08:00, the 90 % one 22 hours later, more than half
+    the 28.8 h planned between them: kept, and looked at again then)."""
+    night = ChatSettings(deadline=12 * H, policy="skip", quiet=(22, 8))
+    short = TurnPlan(1, at(9, minute=30), 1, at(21, day=14, minute=30), ["bob"], None, None, 0)
+    held = decide(short, night, at(8))
+    assert held.point is not None and held.point.at == at(3, minute=30)
+    assert held.done_until == at(8, minute=18) and held.next_at == at(9, minute=30)
+    days = replace(night, deadline=72 * H)
+    long = TurnPlan(
+        1, at(13, day=17, minute=30), 1, at(13, day=14, minute=30), ["bob"], None, None, 0
+    )
+    kept = decide(long, days, at(8, day=16))
+    assert kept.point is not None and kept.done_until == at(1, day=16, minute=30)
+    assert kept.next_at == at(8, day=17)
