@@ -2,10 +2,10 @@
 act on the turn asked, in the chat's time zone and named with it.
 
 The moment shown is the one the scheduler acts at (bot/expiry.py `acts_at`: out of the chat's
-quiet hours, a last call after each player's first notifying reminder), not the deadline the
-move wrote (found play-testing, 2026-12: "Deadline: Mar 4, 1:00 AM" pinned while the default
-move came at 07:00). Players asked together whose expiries differ (one's first reminder the
-night held) see each his own.
+quiet hours, a last call after each player's first notifying reminder, as the scheduler
+recorded it for a turn that goes on), not the deadline the move wrote (found play-testing,
+2026-12: "Deadline: Mar 4, 1:00 AM" pinned while the default move came at 07:00). Players
+asked together whose expiries differ (one's first reminder the night held) see each his own.
 
 Under a time bank (`/settings clock=bank:3d+12h`) the per-move deadline does not apply: each
 player asked has his own, the start of his turn plus what is left in his bank (bot/clock.py);
@@ -79,13 +79,18 @@ class StatusDeadline(TableBase):
         if due is None:
             return None
         due_at, started = due.due_at, due.turn_started_at
+        plan = TurnPlan(row.id, due_at, 0, started, [], None, None, 0)
         if before is not None and set(due.players) <= set(before):
             # the row read with the message: no second read (issue 23)
             loaded = ctx.loaded_for == row.id
             kept = ctx.reminder if loaded else await self.store.reminder(row.id)
             if kept is not None and kept.players and set(due.players) <= set(kept.players):
-                due_at, started = kept.due_at, kept.turn_started_at
-        plan = TurnPlan(row.id, due_at, 0, started, [], None, None, 0)
+                # the running turn as the scheduler recorded it: when each one's first notice
+                # went (found play-testing, 2026-12: a turn's notice held to 07:00, pinned
+                # after a partner's move at 07:30 as "Deadline: 1:12 AM", the time the notice
+                # had been planned for, while the bot acted at 08:12)
+                plan = kept.plan()
+                started = plan.turn_started_at
         clock = self.clock()
         own = await self._banked(ctx, row, settings, asked, played, started)
         key_of = {s.display_name: s.user_key for s in ctx.seats}

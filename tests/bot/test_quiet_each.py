@@ -1,7 +1,8 @@
 """Each player waited for has his own schedule (bot/expiry.py): his reminders, "Time is up" and
 the nags after it wait for his own quiet hours whoever is asked with him, his seat expires a
-last call after his own first notice, and a reminder held late takes in the next one due soon
-after it. Found by a play-tester living weeks of simulated play through Telegram (2026-12)."""
+last call after his own first notice, a reminder held late takes in the next one due soon
+after it, and the status message shows the expiry the scheduler recorded. Found by a
+play-tester living weeks of simulated play through Telegram (2026-12)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ from typing import Any
 from bot.deadlines import ChatSettings, Quiet
 from bot.expiry import decide
 from bot.scheduler import Scheduler
-from bot.storage import open_store
 from bot.store import Store
 from bot.store_outbox import OutboxItem
 from bot.store_plans import Progress, TurnPlan
+from bot.store_protocol import Store as AnyStore
 from engine.core import N_, IllegalAction
+from engine.core.protocol import ArgSpec, CommandSpec, Reply, Translator
 from tests.bot.chatgame import ChatDicePile
 from tests.bot.helpers import Chat, FakeClock, Outbox, present
-from tests.bot.test_last_call import TG, joined_rows, notices_to, sent
+from tests.bot.test_last_call import TG, asked_again_silently, joined_rows, notices_to, sent
 from tests.bot.test_quiet_table import quiet_table
 
 H = 3600.0
@@ -60,6 +62,28 @@ class Together(ChatDicePile):
 
     def describe_turn(self, state: dict[str, Any], player: str | None, t: Any) -> str:
         return f"{state['pile']} stones; everybody takes 1 to 3."
+
+
+class Again(ChatDicePile):
+    """The dice pile with `/again n`: a take that leaves the player deciding (his turn goes
+    on, as one city built of several)."""
+
+    commands = (
+        *ChatDicePile.commands,
+        CommandSpec("again", N_("Take and go on"), (ArgSpec("n", "int"),), ("/again 1",)),
+    )
+
+    def parse(
+        self,
+        state: dict[str, Any],
+        player: str,
+        name: str,
+        args: list[str],
+        t: Translator | None = None,
+    ) -> dict[str, Any] | list[dict[str, Any]] | Reply:
+        if name == "again":
+            return {"take": int(args[0]), "again": True}
+        return super().parse(state, player, name, args, t)
 
 
 def stamp(t: float) -> str:
@@ -162,7 +186,7 @@ def private_notices(rows: list[OutboxItem], user: str) -> list[str]:
 
 
 async def test_players_asked_together_are_each_reminded_out_of_their_own_quiet_hours(
-    db_url: str, clock: FakeClock
+    any_store: AnyStore, clock: FakeClock
 ) -> None:
     """Ann in Warsaw and Bob in Taipei, both `/me quiet=23-07`, asked together at 13:00 in
     Warsaw (20:00 in Taipei), deadline 12 h, policy skip. Each reminder waited until nobody
@@ -170,7 +194,7 @@ async def test_players_asked_together_are_each_reminded_out_of_their_own_quiet_h
     Bob's night, and both expiries moved to 08:12. Now Ann is reminded at 19:00 and Bob when
     his night ends (07:00 in Taipei, 00:00 in Warsaw); Ann's seat expires at the deadline
     (01:00), Bob's a last call after his reminder (01:12)."""
-    store = await open_store(db_url, clock=clock)
+    store = any_store
     table = quiet_table(store, clock, game=Together())  # type: ignore[arg-type]
     sched = Scheduler(table, clock=clock)
     chat = Chat(table, chat_key=TG, platform="telegram")
@@ -200,7 +224,6 @@ async def test_players_asked_together_are_each_reminded_out_of_their_own_quiet_h
     assert "1 hour 12 minutes left" in told["bob"][0][1], told
     assert played == [("15 00:00", "ann"), ("15 00:12", "bob")]
     assert [a.player for a in await store.actions(pk)] == ["ann", "bob"]
-    await store.close()
 
 
 async def test_the_status_message_names_each_ones_expiry_when_they_differ(
@@ -278,3 +301,30 @@ def test_a_held_reminder_keeps_the_next_one_planned_far_enough_after_it() -> Non
     kept = decide(long, days, at(8, day=16))
     assert kept.point is not None and kept.done_until == at(1, day=16, minute=30)
     assert kept.next_at == at(8, day=17)
+
+
+# ---------------------------------------------------------------------- the pinned deadline
+async def test_the_status_message_of_a_turn_that_goes_on_shows_the_recorded_notice(
+    any_store: AnyStore, clock: FakeClock
+) -> None:
+    """Ann is asked silently at 10:00 and the bot is down through her reminders and her
+    deadline (16:00); back at 20:30 it reminds her first and acts a last call later, at 21:30.
+    Her move at 20:40 that leaves her deciding re-edited the status message with "Deadline:
+    Nov 15, 4:00 PM", already past: the expiry as if her first reminder had gone when it was
+    planned (the running turn was seen as not planned yet), while /status said the right one.
+    Now it pins 9:30 PM, from the notice the scheduler recorded."""
+    store = any_store
+    table = quiet_table(store, clock, game=Again())  # type: ignore[arg-type]
+    chat = await asked_again_silently(table, clock)
+    clock.now = at(10)
+    await chat.say("bob", "/take 1")  # ann's turn, asked silently
+    await Scheduler(table, clock=clock).run_due()
+    await sent(store)
+    clock.now = at(20, minute=30)  # back after ten hours down
+    await Scheduler(table, clock=clock).run_due()
+    assert notices_to(await sent(store), "ann")  # her reminder: the last call runs to 21:30
+    clock.now = at(20, minute=40)
+    await chat.say("ann", "/again 1")  # she is still deciding: the turn goes on
+    status = [r for r in await sent(store) if r.kind == "edit"][-1]
+    assert "Deadline: Nov 15, 2023, 9:30\u202fPM (UTC)" in status.body["text"], status.body
+    assert "Deadline: in 50 minutes." in await chat.text("ann", "/status")
