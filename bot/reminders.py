@@ -90,6 +90,7 @@ from bot.deadlines import (
     parse_percents,
     parse_quiet,
     parse_tz,
+    quiet_end,
     quiet_of,
 )
 from bot.expiry import Point, TurnDecision, decide_turn
