@@ -155,6 +155,9 @@ class DiscordAdapter(DiscordDelivery):
         # its tables may be (`BoardchatClient.games_changed`).
         self.channels: dict[int, set[int]] = {}
         self.in_hand: set[asyncio.Task[Any]] = set()  # handling an interaction (shutdown)
+        # Interactions this process kept while the leftovers of the last run were still being
+        # looked for (`handle_leftovers`, a task beside the live ones): not leftovers.
+        self.kept_here: set[str] | None = set()
 
     # ---- inbound ----
 
@@ -169,6 +172,8 @@ class DiscordAdapter(DiscordDelivery):
     def keeping(self, interaction: discord.Interaction, kept: Received) -> Any:
         """The interaction kept in the inbox while the block runs (`keeping`)."""
         closing = self.client.is_closed
+        if self.kept_here is not None:
+            self.kept_here.add(str(interaction.id))
         return keeping(self.table, str(interaction.id), kept, self.in_hand, closing)
 
     async def _handle(self, inbound: Inbound) -> list[Outbound] | None:
