@@ -23,7 +23,7 @@ from bot.store_plans import (
     Progress,
     changed_prefs,
     claim_params,
-    load_progress,
+    plan_of,
     reminder_of,
 )
 from bot.store_queries import TIMED_POSTGRES as T
@@ -79,22 +79,6 @@ _CLAIM_TURN = (
     "notified_at = $3, progress_json = $4, leased_until = NULL WHERE game_id = $5 "
     "AND attempt = $6 AND turn_started_at = $7 AND due_at = $8 AND players_json = $9"
 )
-
-
-def _plan(r: Any) -> TurnPlan:
-    return TurnPlan(
-        r[0],
-        r[1],
-        r[2],
-        r[3],
-        json.loads(r[4]),
-        r[5],
-        r[6],
-        r[7],
-        r[8],
-        r[9],
-        load_progress(r[10]),
-    )
 
 
 def _reminder(r: Any) -> ReminderRow:
@@ -282,7 +266,7 @@ class PgTimed(PgBase):
             now,
             limit,
         )
-        return [_plan(r) for r in rows]
+        return [plan_of(r) for r in rows]
 
     async def lease_due_turns(
         self, now: float, limit: int = 100, lease: float = LEASE_SECONDS
@@ -300,13 +284,13 @@ class PgTimed(PgBase):
             limit,
             now + lease,
         )
-        plans = [_plan(r) for r in rows]
+        plans = [plan_of(r) for r in rows]
         plans.sort(key=lambda p: p.due)
         return plans
 
     async def turn_plan(self, pk: int) -> TurnPlan | None:
         row = await self._one(f"SELECT {_PLAN_COLUMNS} FROM reminders WHERE game_id = $1", pk)
-        return _plan(row) if row else None
+        return plan_of(row) if row else None
 
     async def claim_turn(
         self,

@@ -151,7 +151,8 @@ class TurnPlan:
         return own or Progress(self.done_until, self.notified_at)
 
 
-def _plan(r: Sequence[Any]) -> TurnPlan:
+def plan_of(r: Sequence[Any]) -> TurnPlan:
+    """A turn plan from its row (the same columns on both stores: bot/store_queries.py)."""
     return TurnPlan(
         r[0],
         r[1],
@@ -275,7 +276,7 @@ class PlansMixin(StoreBase):
             "WHERE t <= ? ORDER BY t LIMIT ?",
             (now, limit),
         )
-        return [_plan(r) for r in rows]
+        return [plan_of(r) for r in rows]
 
     async def turn_plan(self, pk: int) -> TurnPlan | None:
         row = await self._key_one(
@@ -285,7 +286,7 @@ class PlansMixin(StoreBase):
             "WHERE game_id = ?",
             (pk,),
         )
-        return _plan(row) if row else None
+        return plan_of(row) if row else None
 
     async def claim_turn(
         self,
