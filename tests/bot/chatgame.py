@@ -8,6 +8,7 @@ event, which is random information: such a move cannot be undone, and it is a pi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine.core import N_, IllegalAction, ParseError, Reply, Rng, canonical_json
@@ -168,3 +169,34 @@ class ChatDicePile(DicePile, BaseGame):
 
 
 GAME = ChatDicePile()
+
+
+class Together(ChatDicePile):
+    """Everybody takes once per round, in any order (a simultaneous phase, as Power Grid's
+    bureaucracy asks every player at once)."""
+
+    def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
+        state = super().setup(players, options, seed)
+        state["waiting"] = list(players)
+        return state
+
+    def current_players(self, state: dict[str, Any]) -> list[str]:
+        return [] if state["winner"] is not None else list(state["waiting"])
+
+    def apply(
+        self, state: dict[str, Any], player: str, action: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        if player not in state["waiting"]:
+            raise IllegalAction("TOY-1", N_("It is not your turn."))
+        take = action.get("take")
+        if not isinstance(take, int) or not 1 <= take <= min(3, state["pile"] - 1):
+            raise IllegalAction("TOY-2", N_("Take 1 to {most} stones."), most=3)
+        state = json.loads(json.dumps(state))
+        state["pile"] -= take
+        state["waiting"].remove(player)
+        if not state["waiting"]:
+            state["waiting"] = list(state["players"])
+        return state, [{"type": "took", "player": player, "n": take}]
+
+    def describe_turn(self, state: dict[str, Any], player: str | None, t: Any) -> str:
+        return f"{state['pile']} stones; everybody takes 1 to 3."

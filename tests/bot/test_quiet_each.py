@@ -6,7 +6,6 @@ play-tester living weeks of simulated play through Telegram (2026-12)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -18,9 +17,9 @@ from bot.store import Store
 from bot.store_outbox import OutboxItem
 from bot.store_plans import Progress, TurnPlan
 from bot.store_protocol import Store as AnyStore
-from engine.core import N_, IllegalAction
+from engine.core import N_
 from engine.core.protocol import ArgSpec, CommandSpec, Reply, Translator
-from tests.bot.chatgame import ChatDicePile
+from tests.bot.chatgame import ChatDicePile, Together
 from tests.bot.helpers import Chat, FakeClock, Outbox, present
 from tests.bot.test_last_call import TG, asked_again_silently, joined_rows, notices_to, sent
 from tests.bot.test_quiet_table import quiet_table
@@ -31,37 +30,6 @@ H = 3600.0
 def at(hour: int, day: int = 15, minute: int = 0, month: int = 11, year: int = 2023) -> float:
     """A moment, UTC (FakeClock starts on Nov 14, 2023 at 22:13)."""
     return datetime(year, month, day, hour, minute, tzinfo=UTC).timestamp()
-
-
-class Together(ChatDicePile):
-    """Everybody takes once per round, in any order (a simultaneous phase, as Power Grid's
-    bureaucracy asks every player at once)."""
-
-    def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
-        state = super().setup(players, options, seed)
-        state["waiting"] = list(players)
-        return state
-
-    def current_players(self, state: dict[str, Any]) -> list[str]:
-        return [] if state["winner"] is not None else list(state["waiting"])
-
-    def apply(
-        self, state: dict[str, Any], player: str, action: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        if player not in state["waiting"]:
-            raise IllegalAction("TOY-1", N_("It is not your turn."))
-        take = action.get("take")
-        if not isinstance(take, int) or not 1 <= take <= min(3, state["pile"] - 1):
-            raise IllegalAction("TOY-2", N_("Take 1 to {most} stones."), most=3)
-        state = json.loads(json.dumps(state))
-        state["pile"] -= take
-        state["waiting"].remove(player)
-        if not state["waiting"]:
-            state["waiting"] = list(state["players"])
-        return state, [{"type": "took", "player": player, "n": take}]
-
-    def describe_turn(self, state: dict[str, Any], player: str | None, t: Any) -> str:
-        return f"{state['pile']} stones; everybody takes 1 to 3."
 
 
 class Again(ChatDicePile):

@@ -13,8 +13,7 @@ import pytest
 
 from bot.platforms import discord_bot as dc
 from bot.table import Table, open_table
-from engine.core import N_, IllegalAction
-from tests.bot.chatgame import ChatDicePile
+from tests.bot.chatgame import Together as ChatTogether
 from tests.bot.platforms.fake_discord import (
     ALICE_ID,
     BOB_ID,
@@ -30,37 +29,11 @@ from tests.bot.platforms.fake_discord import (
 from tests.bot.platforms.test_discord import settings
 
 
-class Together(ChatDicePile):
-    """Everybody takes once per round, in any order (a simultaneous phase)."""
+class Together(ChatTogether):
+    """Everybody takes once per round, in any order (a simultaneous phase), with buttons."""
 
     id = "together"
     name = "Together"
-
-    def setup(self, players: list[str], options: dict[str, str], seed: int) -> dict[str, Any]:
-        state = super().setup(players, options, seed)
-        state["waiting"] = list(players)
-        return state
-
-    def current_players(self, state: dict[str, Any]) -> list[str]:
-        return [] if state["winner"] is not None else list(state["waiting"])
-
-    def apply(
-        self, state: dict[str, Any], player: str, action: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        if player not in state["waiting"]:
-            raise IllegalAction("TOY-1", N_("It is not your turn."))
-        take = action.get("take")
-        if not isinstance(take, int) or not 1 <= take <= min(3, state["pile"] - 1):
-            raise IllegalAction("TOY-2", N_("Take 1 to {most} stones."), most=3)
-        state = json.loads(json.dumps(state))
-        state["pile"] -= take
-        state["waiting"].remove(player)
-        if not state["waiting"]:
-            state["waiting"] = list(state["players"])
-        return state, [{"type": "took", "player": player, "n": take}]
-
-    def describe_turn(self, state: dict[str, Any], player: str | None, t: Any) -> str:
-        return f"{state['pile']} stones; everybody takes 1 to 3."
 
     def buttons(self, state: dict[str, Any], player: str, t: Any = None) -> list[tuple[str, str]]:
         return [(f"Take {n}", f"/take {n}") for n in (1, 2, 3)]
